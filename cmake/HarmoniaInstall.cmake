@@ -1,0 +1,21 @@
+# Install the library, headers, program, a pkg-config file and a CMake
+# package so that other projects can find_package(harmonia).
+include(CMakePackageConfigHelpers)
+install(TARGETS harmonia_shared harmonia_static harmonia
+        EXPORT harmoniaTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY include/harmonia DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+set(HM_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/harmonia)
+install(EXPORT harmoniaTargets NAMESPACE harmonia:: DESTINATION ${HM_CMAKE_DIR})
+configure_package_config_file(cmake/harmonia-config.cmake.in
+    ${PROJECT_BINARY_DIR}/harmonia-config.cmake INSTALL_DESTINATION ${HM_CMAKE_DIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/harmonia-config-version.cmake
+    COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/harmonia-config.cmake
+              ${PROJECT_BINARY_DIR}/harmonia-config-version.cmake
+        DESTINATION ${HM_CMAKE_DIR})
+configure_file(cmake/harmonia.pc.in ${PROJECT_BINARY_DIR}/harmonia.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/harmonia.pc
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -1,0 +1,79 @@
+# Test helpers. Every MPI test runs under `timeout` (and a CTest TIMEOUT as a
+# backstop) so a hang fails the test instead of eating CI's time.
+#
+# Open MPI needs --oversubscribe beyond the 2 cores of the test machine;
+# MPICH does not. Debian's MPICH 4.0.2 (ch4:ucx) busy-polls, so with 4 ranks
+# on 2 cores one MPI_Barrier costs ~8 ms: under MPICH, oversubscribed runs
+# are registered only for tests marked SMALL.
+string(FIND "${MPI_C_LIBRARY_VERSION_STRING}" "Open MPI" _hm_ompi_pos)
+if(_hm_ompi_pos GREATER -1)
+    set(HM_MPI_FLAVOR openmpi)
+else()
+    set(HM_MPI_FLAVOR mpich)
+endif()
+message(STATUS "harmonia: MPI flavor ${HM_MPI_FLAVOR}, launcher ${MPIEXEC_EXECUTABLE}")
+find_program(HM_TIMEOUT timeout REQUIRED)
+set(HM_TEST_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
+
+add_library(hm_testutil STATIC ${PROJECT_SOURCE_DIR}/tests/common/testutil.c)
+target_include_directories(hm_testutil PUBLIC ${PROJECT_SOURCE_DIR}/tests/common)
+target_link_libraries(hm_testutil PUBLIC harmonia_static)
+
+# hm_add_unit_test(NAME SOURCES...) — a test without MPI ranks (label unit);
+# these are the ones also built with sanitizers.
+function(hm_add_unit_test name)
+    add_executable(${name} ${ARGN})
+    target_compile_definitions(${name} PRIVATE _GNU_SOURCE)
+    target_link_libraries(${name} PRIVATE hm_testutil harmonia_cli)
+    add_test(NAME ${name} COMMAND ${HM_TIMEOUT} -k 5 120 $<TARGET_FILE:${name}>)
+    set_tests_properties(${name} PROPERTIES LABELS unit TIMEOUT 150
+                         ENVIRONMENT "${HM_TEST_ENV}")
+endfunction()
+
+# hm_add_mpi_executable(NAME SOURCES...)
+function(hm_add_mpi_executable name)
+    add_executable(${name} ${ARGN})
+    target_compile_definitions(${name} PRIVATE _GNU_SOURCE)
+    target_link_libraries(${name} PRIVATE hm_testutil harmonia_cli)
+endfunction()
+
+# hm_mpi_command(OUT NPROCS) — launcher prefix for NPROCS ranks.
+function(hm_mpi_command out nprocs)
+    set(cmd ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${nprocs} ${MPIEXEC_PREFLAGS})
+    if(HM_MPI_FLAVOR STREQUAL openmpi AND nprocs GREATER 2)
+        list(APPEND cmd --oversubscribe)
+    endif()
+    set(${out} ${cmd} PARENT_SCOPE)
+endfunction()
+
+# hm_add_mpi_test(NAME EXE NPROCS n... [SMALL] [TIMEOUT s] [ARGS a...])
+# Registers NAME_npN for each N. A failing rank fails the test (mpirun
+# returns non-zero).
+function(hm_add_mpi_test name exe)
+    cmake_parse_arguments(T "SMALL" "TIMEOUT" "NPROCS;ARGS" ${ARGN})
+    if(NOT T_TIMEOUT)
+        set(T_TIMEOUT 120)
+    endif()
+    math(EXPR backstop "${T_TIMEOUT} + 30")
+    foreach(n IN LISTS T_NPROCS)
+        if(HM_MPI_FLAVOR STREQUAL mpich AND n GREATER 2 AND NOT T_SMALL)
+            continue()
+        endif()
+        hm_mpi_command(launch ${n})
+        add_test(NAME ${name}_np${n}
+                 COMMAND ${HM_TIMEOUT} -k 5 ${T_TIMEOUT} ${launch}
+                         $<TARGET_FILE:${exe}> ${MPIEXEC_POSTFLAGS} ${T_ARGS})
+        set_tests_properties(${name}_np${n} PROPERTIES LABELS "mpi;np${n}"
+                             TIMEOUT ${backstop} ENVIRONMENT "${HM_TEST_ENV}"
+                             PROCESSORS ${n})
+    endforeach()
+endfunction()
+
+# hm_add_script_test(NAME SCRIPT [ARGS...]) — a shell test that drives the
+# harmonia program; it gets HARMONIA, MPIEXEC, MPI_FLAVOR in its environment.
+function(hm_add_script_test name script)
+    add_test(NAME ${name}
+             COMMAND ${HM_TIMEOUT} -k 5 300 bash ${script} ${ARGN})
+    set_tests_properties(${name} PROPERTIES LABELS "cli" TIMEOUT 330
+        ENVIRONMENT "${HM_TEST_ENV};HARMONIA=$<TARGET_FILE:harmonia>;MPIEXEC=${MPIEXEC_EXECUTABLE};MPI_FLAVOR=${HM_MPI_FLAVOR};HM_TIMEOUT=${HM_TIMEOUT}")
+endfunction()

@@ -1,0 +1,121 @@
+/* include/harmonia/timer.h — local time sources, chosen at run time.
+ *
+ * A timer reads one local time source (MPI_Wtime, clock_gettime, gettimeofday
+ * or the x86-64 TSC) and returns seconds since the timer's origin as a
+ * double. Readings are taken relative to an integer origin so that a double
+ * keeps sub-nanosecond precision even for CLOCK_REALTIME; ranks that agree on
+ * one origin (hm_timer_agree_origin) read directly comparable values when the
+ * source itself is shared (monotonic, realtime, tsc on one machine).
+ *
+ * The synthetic source is the test bed: on top of a real source it adds a
+ * per-rank offset, a drift (relative rate error) and Gaussian jitter drawn
+ * from a seed, and it exposes the true (underlying) time beside the
+ * synthetic one so that tests can measure errors against the truth. */
+#ifndef HARMONIA_TIMER_H
+#define HARMONIA_TIMER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mpi.h>
+
+#include <harmonia/error.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hm_timer hm_timer_t;
+
+/* Parameters of a synthetic clock. Each rank draws its offset uniformly in
+ * [-offset_s, offset_s] and its drift in [-drift, drift] from (seed, rank);
+ * jitter_s is the standard deviation of Gaussian noise added to every read.
+ * Reading at true time t (seconds since the origin) gives
+ *   t * (1 + drift_rank) + offset_rank + N(0, jitter_s). */
+typedef struct hm_synthetic_spec {
+    double offset_s;
+    double drift;
+    double jitter_s;
+} hm_synthetic_spec_t;
+
+typedef struct hm_timer_options {
+    double tsc_ghz;          /* tsc only: fixed frequency; 0 = read from the system */
+    int synthetic;           /* non-zero: wrap the source in a synthetic clock */
+    hm_synthetic_spec_t spec; /* used when synthetic is set */
+    uint64_t seed;           /* synthetic draws */
+    int rank;                /* synthetic: which rank's draw this process takes */
+} hm_timer_options_t;
+
+/* What hm_timer_measure observed of a source. */
+typedef struct hm_timer_quality {
+    double resolution_s;         /* smallest positive step seen between reads */
+    double nominal_resolution_s; /* what the source claims (clock_getres, MPI_Wtick, 1/f) */
+    double overhead_s;           /* median cost of one read */
+    long decreases;              /* reads that went backwards */
+    int monotonic_claimed;       /* the source promises never to go backwards */
+} hm_timer_quality_t;
+
+/* Number of registered time sources and the name of the i-th
+ * ("wtime", "monotonic", "monotonic_raw", "realtime", "gettimeofday", "tsc"). */
+size_t hm_timer_count(void);
+const char *hm_timer_name_at(size_t i);
+
+/* Comma-separated list of the registered names into buf, for help and error
+ * texts ("wtime, monotonic, ..."). */
+void hm_timer_names(char *buf, size_t len);
+
+/* Create a timer over the source called name (opts may be NULL for defaults).
+ * Returns HM_ENOENT for an unknown name, HM_ENOTSUP when the source cannot be
+ * used here (tsc without constant_tsc/nonstop_tsc, or not x86-64), HM_EINVAL
+ * for bad options. On failure, why (if not NULL) receives a sentence that
+ * explains the refusal. The wtime source requires MPI to be initialized. */
+int hm_timer_create(const char *name, const hm_timer_options_t *opts, hm_timer_t **out,
+                    char *why, size_t why_len);
+
+/* Release a timer (NULL is accepted). */
+void hm_timer_free(hm_timer_t *timer);
+
+/* Seconds since the timer's origin (synthetic time for a synthetic timer). */
+double hm_timer_now(hm_timer_t *timer);
+
+/* Like hm_timer_now, and *truth_s receives the true time of the same read:
+ * the underlying real source for a synthetic timer, the reading itself
+ * otherwise. */
+double hm_timer_now_truth(hm_timer_t *timer, double *truth_s);
+
+/* Collective over comm: every rank adopts rank 0's origin, so sources that
+ * are shared between the processes read comparable values. */
+int hm_timer_agree_origin(hm_timer_t *timer, MPI_Comm comm);
+
+/* Name of the source ("monotonic", ...). */
+const char *hm_timer_name(const hm_timer_t *timer);
+
+/* One line for result files: source, frequency and where it came from,
+ * synthetic parameters, e.g. "tsc 2.300000 GHz (from /proc/cpuinfo)". */
+void hm_timer_describe(const hm_timer_t *timer, char *buf, size_t len);
+
+/* Non-zero when the source promises never to go backwards (a synthetic timer
+ * with jitter does not). */
+int hm_timer_is_monotonic(const hm_timer_t *timer);
+
+/* Resolution the source claims, in seconds. */
+double hm_timer_nominal_resolution(const hm_timer_t *timer);
+
+/* For a synthetic timer: this rank's drawn offset and drift (HM_EINVAL if the
+ * timer is not synthetic). The expected offset of the synthetic clock against
+ * the truth at true time t is offset_s + drift * t. */
+int hm_timer_synthetic_draw(const hm_timer_t *timer, double *offset_s, double *drift);
+
+/* Parse "offset=O,drift=D,jitter=J" (any subset, any order; missing keys are
+ * 0). Returns HM_EINVAL with a reason in why on a malformed spec. */
+int hm_timer_parse_synthetic(const char *text, hm_synthetic_spec_t *spec, char *why,
+                             size_t why_len);
+
+/* Measure resolution, read overhead and monotonicity with nreads reads
+ * (0 = a default of about 200000). Local, not collective. */
+int hm_timer_measure(hm_timer_t *timer, long nreads, hm_timer_quality_t *quality);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,25 @@
+/* src/common/error.c — status code texts and the library version. */
+#include <harmonia/error.h>
+
+#include "hm_build_info.h"
+
+const char *hm_strerror(int status)
+{
+    switch (status) {
+    case HM_OK: return "success";
+    case HM_EINVAL: return "invalid argument";
+    case HM_ENOMEM: return "out of memory";
+    case HM_ENOTSUP: return "not supported";
+    case HM_EMPI: return "MPI error";
+    case HM_EIO: return "input/output error";
+    case HM_ERANGE: return "value out of range";
+    case HM_ENOENT: return "not found";
+    case HM_EINTERNAL: return "internal error";
+    default: return "unknown error";
+    }
+}
+
+const char *hm_version(void)
+{
+    return HM_BUILD_VERSION;
+}

@@ -1,0 +1,16 @@
+/* src/common/names.c — registry name lists for help and error texts. */
+#include "common/names.h"
+
+#include <stdio.h>
+
+void hm_join_names(const char *(*name_at)(size_t), size_t n, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (len == 0) return;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < len; i++) {
+        int k = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", name_at(i));
+        if (k < 0) break;
+        used += (size_t)k;
+    }
+}

@@ -1,0 +1,81 @@
+/* src/timer/posix.c — clock_gettime (MONOTONIC, MONOTONIC_RAW, REALTIME) and
+ * gettimeofday. Readings are (seconds - origin) + fraction, computed in
+ * integers first so a double keeps nanoseconds even for REALTIME. */
+#include <sys/time.h>
+#include <time.h>
+
+#include "timer/timer_impl.h"
+
+static int open_always(hm_timer_t *t, const hm_timer_options_t *o, char *why, size_t n)
+{
+    (void)t, (void)o, (void)why, (void)n;
+    return HM_OK;
+}
+
+static inline double read_clock(const hm_timer_t *t, clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)((int64_t)ts.tv_sec - t->origin) + (double)ts.tv_nsec * 1e-9;
+}
+
+static int64_t origin_clock(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (int64_t)ts.tv_sec;
+}
+
+static double res_clock(clockid_t id)
+{
+    struct timespec ts;
+    if (clock_getres(id, &ts) != 0) return 0.0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+#define CLOCK_SOURCE(var, label, id, mono)                                                         \
+    static double read_##var(const hm_timer_t *t)                                                  \
+    {                                                                                              \
+        return read_clock(t, id);                                                                  \
+    }                                                                                              \
+    static int64_t origin_##var(const hm_timer_t *t)                                               \
+    {                                                                                              \
+        (void)t;                                                                                   \
+        return origin_clock(id);                                                                   \
+    }                                                                                              \
+    static double res_##var(const hm_timer_t *t)                                                   \
+    {                                                                                              \
+        (void)t;                                                                                   \
+        return res_clock(id);                                                                      \
+    }                                                                                              \
+    const hm_timer_source_t hm_timer_source_##var = {label,       mono,         open_always,      \
+                                                     read_##var,  origin_##var, res_##var}
+
+CLOCK_SOURCE(monotonic, "monotonic", CLOCK_MONOTONIC, 1);
+CLOCK_SOURCE(monotonic_raw, "monotonic_raw", CLOCK_MONOTONIC_RAW, 1);
+CLOCK_SOURCE(realtime, "realtime", CLOCK_REALTIME, 0);
+
+static double read_gtod(const hm_timer_t *t)
+{
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    return (double)((int64_t)tv.tv_sec - t->origin) + (double)tv.tv_usec * 1e-6;
+}
+
+static int64_t origin_gtod(const hm_timer_t *t)
+{
+    (void)t;
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    return (int64_t)tv.tv_sec;
+}
+
+static double res_gtod(const hm_timer_t *t)
+{
+    (void)t;
+    return 1e-6;
+}
+
+/* gettimeofday follows CLOCK_REALTIME: it can jump, so it is not monotonic. */
+const hm_timer_source_t hm_timer_source_gettimeofday = {
+    "gettimeofday", 0, open_always, read_gtod, origin_gtod, res_gtod};

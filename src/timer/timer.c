@@ -1,0 +1,94 @@
+/* src/timer/timer.c — creating and reading timers. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timer/timer_impl.h"
+
+void hm_timer_explain(char *why, size_t why_len, const char *fmt, ...)
+{
+    if (!why || why_len == 0) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, why_len, fmt, ap);
+    va_end(ap);
+}
+
+int hm_timer_create(const char *name, const hm_timer_options_t *opts, hm_timer_t **out,
+                    char *why, size_t why_len)
+{
+    char known[256];
+    const hm_timer_source_t *src = hm_timer_find_source(name);
+    *out = NULL;
+    if (!src) {
+        hm_timer_names(known, sizeof known);
+        hm_timer_explain(why, why_len, "unknown time source \"%s\" (known: %s)",
+                         name ? name : "", known);
+        return HM_ENOENT;
+    }
+    hm_timer_t *t = calloc(1, sizeof *t);
+    if (!t) return HM_ENOMEM;
+    t->source = src;
+    int rc = src->open(t, opts, why, why_len);
+    if (rc != HM_OK) {
+        free(t);
+        return rc;
+    }
+    t->origin = src->origin_now(t);
+    if (opts && opts->synthetic) hm_timer_synthetic_init(t, opts);
+    *out = t;
+    return HM_OK;
+}
+
+void hm_timer_free(hm_timer_t *timer)
+{
+    free(timer);
+}
+
+double hm_timer_now(hm_timer_t *t)
+{
+    double v = t->source->read(t);
+    return t->synthetic ? hm_timer_synthetic_apply(t, v) : v;
+}
+
+double hm_timer_now_truth(hm_timer_t *t, double *truth_s)
+{
+    double v = t->source->read(t);
+    *truth_s = v;
+    return t->synthetic ? hm_timer_synthetic_apply(t, v) : v;
+}
+
+int hm_timer_agree_origin(hm_timer_t *t, MPI_Comm comm)
+{
+    int64_t origin = t->origin;
+    if (MPI_Bcast(&origin, 1, MPI_INT64_T, 0, comm) != MPI_SUCCESS) return HM_EMPI;
+    t->origin = origin;
+    return HM_OK;
+}
+
+const char *hm_timer_name(const hm_timer_t *t)
+{
+    return t->source->name;
+}
+
+int hm_timer_is_monotonic(const hm_timer_t *t)
+{
+    return t->source->monotonic && !(t->synthetic && t->spec.jitter_s > 0);
+}
+
+double hm_timer_nominal_resolution(const hm_timer_t *t)
+{
+    return t->source->nominal_resolution(t);
+}
+
+void hm_timer_describe(const hm_timer_t *t, char *buf, size_t len)
+{
+    int k = snprintf(buf, len, "%s", t->source->name);
+    if (k < 0 || (size_t)k >= len) return;
+    if (t->detail[0]) k += snprintf(buf + k, len - (size_t)k, " (%s)", t->detail);
+    if (k < 0 || (size_t)k >= len) return;
+    if (t->synthetic)
+        snprintf(buf + k, len - (size_t)k, " synthetic offset=%g,drift=%g,jitter=%g", t->spec.offset_s,
+                 t->spec.drift, t->spec.jitter_s);
+}

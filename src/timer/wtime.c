@@ -1,0 +1,38 @@
+/* src/timer/wtime.c — MPI_Wtime. Open MPI 4.1's MPI_Wtime has a per-process
+ * origin, so ranks on one machine disagree by tens of microseconds: never use
+ * it as ground truth. MPI_WTIME_IS_GLOBAL is not trusted either. */
+#include <math.h>
+
+#include "timer/timer_impl.h"
+
+static int open_wtime(hm_timer_t *t, const hm_timer_options_t *o, char *why, size_t n)
+{
+    (void)t, (void)o;
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (!initialized) {
+        hm_timer_explain(why, n, "wtime needs MPI to be initialized");
+        return HM_EINVAL;
+    }
+    return HM_OK;
+}
+
+static double read_wtime(const hm_timer_t *t)
+{
+    return MPI_Wtime() - (double)t->origin;
+}
+
+static int64_t origin_wtime(const hm_timer_t *t)
+{
+    (void)t;
+    return (int64_t)floor(MPI_Wtime());
+}
+
+static double res_wtime(const hm_timer_t *t)
+{
+    (void)t;
+    return MPI_Wtick();
+}
+
+const hm_timer_source_t hm_timer_source_wtime = {"wtime",      0,           open_wtime,
+                                                 read_wtime,   origin_wtime, res_wtime};

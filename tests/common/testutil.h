@@ -1,0 +1,29 @@
+/* tests/common/testutil.h — assertions that say what was checked and the
+ * value measured; MPI tests fail when any rank fails. */
+#ifndef HM_TESTUTIL_H
+#define HM_TESTUTIL_H
+#include <mpi.h>
+
+/* Record one check. fmt describes what was checked, with the measured value;
+ * it is printed as "ok" or "FAIL" with the rank (when MPI is up). */
+#define HM_CHECK(cond, ...) hm_test_check(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
+
+void hm_test_check(int ok, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Print a note (context, measured values) prefixed with the rank. */
+void hm_test_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Number of failed checks on this process so far. */
+int hm_test_failures(void);
+
+/* Collective: sums failures over comm; rank 0 prints the total. Returns the
+ * exit status for main (0 when every rank passed). */
+int hm_test_finish_mpi(MPI_Comm comm);
+
+/* Non-MPI tests: print the total and return the exit status. */
+int hm_test_finish(void);
+
+/* |a - b| <= tol */
+int hm_test_near(double a, double b, double tol);
+#endif
