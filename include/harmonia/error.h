@@ -23,9 +23,6 @@ typedef enum hm_status {
 /* Human-readable text of a status code; never NULL. */
 const char *hm_strerror(int status);
 
-/* Version of the library, e.g. "0.1.0+gabc123". */
-const char *hm_version(void);
-
 #ifdef __cplusplus
 }
 #endif

@@ -1,7 +1,5 @@
-/* src/common/error.c — status code texts and the library version. */
+/* src/common/error.c — status code texts. */
 #include <harmonia/error.h>
-
-#include "hm_build_info.h"
 
 const char *hm_strerror(int status)
 {
@@ -17,9 +15,4 @@ const char *hm_strerror(int status)
     case HM_EINTERNAL: return "internal error";
     default: return "unknown error";
     }
-}
-
-const char *hm_version(void)
-{
-    return HM_BUILD_VERSION;
 }

@@ -1,0 +1,71 @@
+# harmonia — the two commands of the quick start, wrapping CMake.
+#   make demo    install what is missing, build, run the main job on 2 ranks
+#   make check   install what is missing, build, run every test (Open MPI,
+#                MPICH, sanitizers: what CI runs)
+# MPI=mpich selects MPICH for build/demo/test (default: Open MPI).
+
+MPI      ?= openmpi
+JOBS     ?= 2
+NP       ?= 2
+BUILD    ?= build$(if $(filter mpich,$(MPI)),-mpich,)
+CMAKE_FLAGS ?=
+
+ifeq ($(MPI),mpich)
+MPICC   := mpicc.mpich
+MPIEXEC := mpiexec.mpich
+else ifeq ($(MPI),openmpi)
+MPICC   := mpicc.openmpi
+MPIEXEC := mpirun.openmpi
+else
+$(error MPI must be openmpi or mpich, not "$(MPI)")
+endif
+
+# Open MPI refuses to run as root without these; harmless otherwise.
+export OMPI_ALLOW_RUN_AS_ROOT := 1
+export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
+
+CONFIGURE = cmake -S . -B $(1) -DHARMONIA_WERROR=ON \
+	-DMPI_C_COMPILER=$(2) -DMPIEXEC_EXECUTABLE=$$(command -v $(3)) $(CMAKE_FLAGS) $(4)
+
+.PHONY: all deps build demo check check-openmpi check-mpich check-sanitize test clean install
+
+all: build
+
+deps:
+	@scripts/install-deps
+
+build: deps
+	$(call CONFIGURE,$(BUILD),$(MPICC),$(MPIEXEC),)
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	$(MPIEXEC) -n $(NP) $(BUILD)/harmonia timers
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Everything CI runs: the full suite with Open MPI (oversubscribed runs
+# included), the suite with MPICH (few, small oversubscribed runs: its
+# busy-polling makes them slow), the unit tests with ASan and UBSan.
+check: deps check-openmpi check-mpich check-sanitize
+
+check-openmpi:
+	$(call CONFIGURE,build,mpicc.openmpi,mpirun.openmpi,)
+	cmake --build build -j $(JOBS)
+	cd build && ctest --output-on-failure -j $(JOBS)
+
+check-mpich:
+	$(call CONFIGURE,build-mpich,mpicc.mpich,mpiexec.mpich,)
+	cmake --build build-mpich -j $(JOBS)
+	cd build-mpich && ctest --output-on-failure -j $(JOBS)
+
+check-sanitize:
+	$(call CONFIGURE,build-sanitize,mpicc.openmpi,mpirun.openmpi,-DHARMONIA_SANITIZE=ON)
+	cmake --build build-sanitize -j $(JOBS)
+	cd build-sanitize && ctest --output-on-failure -j $(JOBS) -L unit
+
+install: build
+	cmake --install $(BUILD)
+
+clean:
+	rm -rf build build-mpich build-sanitize

@@ -1,0 +1,51 @@
+/* src/cli/commands.h — the command registry and what commands share. */
+#ifndef HM_CLI_COMMANDS_H
+#define HM_CLI_COMMANDS_H
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli/config.h"
+
+typedef struct hm_cli_command {
+    const char *name;
+    const char *summary;   /* one line for the command list */
+    int uses_mpi;          /* runs under mpirun; MPI is initialized before parsing */
+    uint64_t options;      /* HM_OPT_BIT mask of accepted options */
+    const char *synopsis;  /* usage line */
+    const char *details;   /* paragraph(s) of help */
+    const char *example;
+    int (*run)(hm_cli_config_t *cfg, MPI_Comm comm);
+} hm_cli_command_t;
+
+/* Registry (registry.c). */
+const hm_cli_command_t *hm_cli_find_command(const char *name);
+size_t hm_cli_command_count(void);
+const hm_cli_command_t *hm_cli_command_at(size_t i);
+
+/* Commands. */
+int hm_cmd_timers(hm_cli_config_t *cfg, MPI_Comm comm);
+int hm_cmd_version(hm_cli_config_t *cfg, MPI_Comm comm);
+
+/* Help texts (help.c). */
+void hm_cli_print_overview(FILE *f);
+void hm_cli_print_command_help(FILE *f, const hm_cli_command_t *cmd);
+
+/* Rank of this process as the launcher numbered it (environment of Open MPI,
+ * MPICH/Hydra, PMIx, Slurm), usable before MPI_Init; 0 when not launched. */
+int hm_cli_launcher_rank(void);
+
+/* Print "harmonia: error: MESSAGE" on stderr. */
+void hm_cli_print_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Collective: every rank passes its exit status and, when it is non-zero, a
+ * message. All ranks return the largest status; the lowest failing rank
+ * prints its message, so an error is printed once and no rank is left
+ * waiting in a later collective. */
+int hm_cli_agree(MPI_Comm comm, int status, const char *message);
+
+/* Collective: usage error (printed once) when --output or --raw names a file
+ * in a directory that does not exist or is not writable (checked on rank 0,
+ * where files are written). */
+int hm_cli_check_outputs(const hm_cli_config_t *cfg, MPI_Comm comm);
+#endif

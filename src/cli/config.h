@@ -1,0 +1,95 @@
+/* src/cli/config.h — the options shared by all commands, parsed into one
+ * struct. Parsing only checks what can be checked without MPI; it never
+ * prints: a usage error comes back as a message that the caller prints once. */
+#ifndef HM_CLI_CONFIG_H
+#define HM_CLI_CONFIG_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <harmonia/timer.h>
+
+/* Exit statuses of the program. */
+enum { HM_EXIT_OK = 0, HM_EXIT_FAILURE = 1, HM_EXIT_USAGE = 2 };
+
+/* Every option the program knows; a command accepts a subset (a bit mask of
+ * these ids). */
+typedef enum hm_opt_id {
+    HM_OPT_TIMER,
+    HM_OPT_TSC_GHZ,
+    HM_OPT_CLOCK_SYNC,
+    HM_OPT_FITPOINTS,
+    HM_OPT_EXCHANGES,
+    HM_OPT_OFFSET,
+    HM_OPT_SYNC,
+    HM_OPT_OPS,
+    HM_OPT_SIZES,
+    HM_OPT_NREP,
+    HM_OPT_WARMUP,
+    HM_OPT_OUTPUT,
+    HM_OPT_RAW,
+    HM_OPT_SEED,
+    HM_OPT_SYNTHETIC_CLOCK,
+    HM_OPT_RANKS_PER_NODE,
+    HM_OPT_RANKS_PER_SOCKET,
+    HM_OPT_PER_RANK,
+    HM_OPT_FORMAT,
+    HM_OPT_HELP,
+    HM_OPT_COUNT
+} hm_opt_id_t;
+
+#define HM_OPT_BIT(id) (UINT64_C(1) << (id))
+
+/* Largest message size: MPI counts are int and harmonia moves bytes with
+ * MPI_CHAR, so a size above INT_MAX bytes cannot be expressed. */
+#define HM_CLI_MAX_SIZE_BYTES 2147483647ULL
+#define HM_CLI_MAX_SIZES 256
+
+typedef struct hm_cli_config {
+    const char *command;
+    int argc;
+    char **argv;              /* the whole command line, for result files */
+    uint64_t given;           /* HM_OPT_BIT of every option on the command line */
+
+    char timer[32];           /* --timer */
+    double tsc_ghz;           /* --tsc-ghz, 0 = read from the system */
+    char clock_sync[128];     /* --clock-sync */
+    int fitpoints;            /* --fitpoints */
+    int exchanges;            /* --exchanges */
+    char offset[16];          /* --offset */
+    char sync[32];            /* --sync */
+    char ops[512];            /* --ops */
+    size_t sizes[HM_CLI_MAX_SIZES]; /* --sizes, ascending, no duplicates */
+    int nsizes;
+    long nrep;                /* --nrep / -i */
+    long warmup;              /* --warmup / -x */
+    char output[4096];        /* --output */
+    char raw[4096];           /* --raw */
+    uint64_t seed;            /* --seed */
+    int synthetic;            /* --synthetic-clock given */
+    hm_synthetic_spec_t synthetic_spec;
+    int ranks_per_node;       /* 0 = real topology */
+    int ranks_per_socket;
+    int per_rank;             /* --per-rank */
+    char format[16];          /* --format table|osu */
+    int help;                 /* --help */
+} hm_cli_config_t;
+
+/* Fill cfg with the defaults of every option. */
+void hm_cli_config_defaults(hm_cli_config_t *cfg);
+
+/* Parse argv[first..argc) for a command accepting the options in mask.
+ * Returns HM_EXIT_OK, or HM_EXIT_USAGE with the message (without the
+ * "harmonia: error: " prefix) in err. Reentrant: resets getopt's state. */
+int hm_cli_parse(int argc, char **argv, int first, uint64_t mask, hm_cli_config_t *cfg,
+                 char *err, size_t err_len);
+
+/* Parse a size specification ("8,64,1K", "1:1M", "1:1M:x4", OSU's
+ * "MIN:MAX") into ascending distinct sizes in bytes. Returns 0, or -1 with
+ * the reason in why. */
+int hm_cli_parse_sizes(const char *text, size_t *sizes, int max_sizes, int *nsizes, char *why,
+                       size_t why_len);
+
+/* Write the help of the options in mask (one paragraph each) to f. */
+void hm_cli_print_options_help(FILE *f, uint64_t mask);
+#endif

@@ -1,0 +1,274 @@
+/* src/cli/option_defs.c — every option: spelling, help, accepted values and
+ * the function that checks and stores its value. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/options_table.h"
+
+static int fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *why, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int parse_long(const char *v, long lo, long hi, long *out, char *why, size_t len)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (!*v || *end || errno == ERANGE) {
+        if (errno == ERANGE || (*end == '\0' && *v))
+            return fail(why, len, "\"%s\" is out of range (accepted: %ld to %ld)", v, lo, hi);
+        return fail(why, len, "\"%s\" is not an integer (accepted: %ld to %ld)", v, lo, hi);
+    }
+    if (x < lo || x > hi)
+        return fail(why, len, "\"%s\" is out of range (accepted: %ld to %ld)", v, lo, hi);
+    *out = x;
+    return 0;
+}
+
+static int copy_text(char *dst, size_t cap, const char *v, const char *what, char *why, size_t len)
+{
+    if (!*v) return fail(why, len, "empty value (expected %s)", what);
+    if (strlen(v) >= cap) return fail(why, len, "value longer than %zu characters", cap - 1);
+    strcpy(dst, v);
+    return 0;
+}
+
+static int p_timer(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    char known[256];
+    for (size_t i = 0; i < hm_timer_count(); i++)
+        if (strcmp(v, hm_timer_name_at(i)) == 0) return copy_text(c->timer, sizeof c->timer, v, "", why, len);
+    hm_timer_names(known, sizeof known);
+    return fail(why, len, "unknown time source \"%s\" (known: %s)", v, known);
+}
+
+static int p_tsc_ghz(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (!*v || *end || errno || !isfinite(x) || x <= 0 || x > 100)
+        return fail(why, len, "\"%s\" is not a frequency in GHz (accepted: 0 < F <= 100, e.g. 2.3)", v);
+    c->tsc_ghz = x;
+    return 0;
+}
+
+static int p_clock_sync(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    int levels = 1;
+    if (copy_text(c->clock_sync, sizeof c->clock_sync, v, "an algorithm, e.g. hca3", why, len))
+        return -1;
+    for (const char *p = v; *p; p++) {
+        if (*p == '+') levels++;
+        if (*p == '+' && (p == v || p[1] == '+' || p[1] == '\0'))
+            return fail(why, len, "\"%s\" has an empty level (examples: hca3, hca3+prop)", v);
+    }
+    /* Levels are node, socket, core: a fourth has nothing to stand for. */
+    if (levels > 3)
+        return fail(why, len, "\"%s\" has %d levels; at most 3 (node+socket+core)", v, levels);
+    return 0;
+}
+
+static int p_positive_int(int *dst, const char *v, char *why, size_t len)
+{
+    long x;
+    if (parse_long(v, 1, 100000000, &x, why, len)) return -1;
+    *dst = (int)x;
+    return 0;
+}
+
+static int p_fitpoints(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return p_positive_int(&c->fitpoints, v, why, len);
+}
+
+static int p_exchanges(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return p_positive_int(&c->exchanges, v, why, len);
+}
+
+static int p_offset(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    if (strcmp(v, "skampi") && strcmp(v, "meanrtt"))
+        return fail(why, len, "unknown offset algorithm \"%s\" (known: skampi, meanrtt)", v);
+    strcpy(c->offset, v);
+    return 0;
+}
+
+static int p_sync(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return copy_text(c->sync, sizeof c->sync, v, "a method, e.g. harmonize", why, len);
+}
+
+static int p_ops(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return copy_text(c->ops, sizeof c->ops, v, "operations, e.g. bcast,allreduce", why, len);
+}
+
+static int p_sizes(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return hm_cli_parse_sizes(v, c->sizes, HM_CLI_MAX_SIZES, &c->nsizes, why, len);
+}
+
+static int p_nrep(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return parse_long(v, 1, 100000000, &c->nrep, why, len);
+}
+
+static int p_warmup(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return parse_long(v, 0, 100000000, &c->warmup, why, len);
+}
+
+static int p_output(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return copy_text(c->output, sizeof c->output, v, "a file name", why, len);
+}
+
+static int p_raw(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return copy_text(c->raw, sizeof c->raw, v, "a file name", why, len);
+}
+
+static int p_seed(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (!*v || *v == '-' || *end || errno)
+        return fail(why, len, "\"%s\" is not a seed (accepted: 0 to %llu)", v, ULLONG_MAX);
+    c->seed = x;
+    return 0;
+}
+
+static int p_synthetic(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    char reason[256];
+    if (hm_timer_parse_synthetic(v, &c->synthetic_spec, reason, sizeof reason) != HM_OK)
+        return fail(why, len, "\"%s\": %s (example: offset=1e-3,drift=1e-4,jitter=0)", v, reason);
+    c->synthetic = 1;
+    return 0;
+}
+
+static int p_ranks_per_node(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return p_positive_int(&c->ranks_per_node, v, why, len);
+}
+
+static int p_ranks_per_socket(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return p_positive_int(&c->ranks_per_socket, v, why, len);
+}
+
+static int p_flag_per_rank(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    (void)v, (void)why, (void)len;
+    c->per_rank = 1;
+    return 0;
+}
+
+static int p_format(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    if (strcmp(v, "table") && strcmp(v, "osu"))
+        return fail(why, len, "unknown format \"%s\" (known: table, osu)", v);
+    strcpy(c->format, v);
+    return 0;
+}
+
+static int p_help(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    (void)v, (void)why, (void)len;
+    c->help = 1;
+    return 0;
+}
+
+const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
+    [HM_OPT_TIMER] = {HM_OPT_TIMER, "timer", 0, "NAME",
+                      "local time source: wtime, monotonic, monotonic_raw, realtime, "
+                      "gettimeofday, tsc (default monotonic)",
+                      "e.g. --timer monotonic", p_timer},
+    [HM_OPT_TSC_GHZ] = {HM_OPT_TSC_GHZ, "tsc-ghz", 0, "F",
+                        "TSC frequency in GHz for --timer tsc (default: read from the system)",
+                        "e.g. --tsc-ghz 2.3", p_tsc_ghz},
+    [HM_OPT_CLOCK_SYNC] = {HM_OPT_CLOCK_SYNC, "clock-sync", 0, "SPEC",
+                           "clock synchronization: an algorithm, or levels joined by + "
+                           "outermost first (hca3+prop)",
+                           "e.g. --clock-sync hca3+prop", p_clock_sync},
+    [HM_OPT_FITPOINTS] = {HM_OPT_FITPOINTS, "fitpoints", 0, "N",
+                          "points per linear regression of the drift-aware algorithms",
+                          "e.g. --fitpoints 200", p_fitpoints},
+    [HM_OPT_EXCHANGES] = {HM_OPT_EXCHANGES, "exchanges", 0, "N",
+                          "ping-pongs per clock offset measurement", "e.g. --exchanges 20",
+                          p_exchanges},
+    [HM_OPT_OFFSET] = {HM_OPT_OFFSET, "offset", 0, "NAME",
+                       "clock offset algorithm: skampi or meanrtt", "e.g. --offset skampi",
+                       p_offset},
+    [HM_OPT_SYNC] = {HM_OPT_SYNC, "sync", 0, "METHOD",
+                     "process synchronization: barrier, dissem, window, roundtime, harmonize",
+                     "e.g. --sync harmonize", p_sync},
+    [HM_OPT_OPS] = {HM_OPT_OPS, "ops", 0, "LIST", "comma-separated operations",
+                    "e.g. --ops bcast,allreduce", p_ops},
+    [HM_OPT_SIZES] = {HM_OPT_SIZES, "sizes", 'm', "SPEC",
+                      "message sizes in bytes: 8,64,1K or 1:1M (powers of two) or 1:1M:x4; "
+                      "K, M, G are powers of 1024 (OSU: -m MIN:MAX)",
+                      "e.g. --sizes 8,64K or --sizes 1:1M:x4", p_sizes},
+    [HM_OPT_NREP] = {HM_OPT_NREP, "nrep", 'i', "N", "repetitions per measurement (OSU: -i)",
+                     "e.g. --nrep 1000", p_nrep},
+    [HM_OPT_WARMUP] = {HM_OPT_WARMUP, "warmup", 'x', "N",
+                       "warm-up iterations before the repetitions (OSU: -x)",
+                       "e.g. --warmup 10", p_warmup},
+    [HM_OPT_OUTPUT] = {HM_OPT_OUTPUT, "output", 0, "FILE",
+                       "summary CSV with the experimental factors", "e.g. --output result.csv",
+                       p_output},
+    [HM_OPT_RAW] = {HM_OPT_RAW, "raw", 0, "FILE", "one row per repetition CSV",
+                    "e.g. --raw reps.csv", p_raw},
+    [HM_OPT_SEED] = {HM_OPT_SEED, "seed", 0, "N",
+                     "randomization seed (experiment order, synthetic clocks); default 1, "
+                     "always written to the output",
+                     "e.g. --seed 42", p_seed},
+    [HM_OPT_SYNTHETIC_CLOCK] = {HM_OPT_SYNTHETIC_CLOCK, "synthetic-clock", 0, "SPEC",
+                                "testing: per-rank offset (s), drift and jitter (s) drawn "
+                                "within these bounds from --seed, over the real time source",
+                                "e.g. --synthetic-clock offset=1e-3,drift=1e-4,jitter=0",
+                                p_synthetic},
+    [HM_OPT_RANKS_PER_NODE] = {HM_OPT_RANKS_PER_NODE, "ranks-per-node", 0, "N",
+                               "testing: treat N consecutive ranks as one node",
+                               "e.g. --ranks-per-node 2", p_ranks_per_node},
+    [HM_OPT_RANKS_PER_SOCKET] = {HM_OPT_RANKS_PER_SOCKET, "ranks-per-socket", 0, "N",
+                                 "testing: treat N consecutive ranks of a node as one socket",
+                                 "e.g. --ranks-per-socket 1", p_ranks_per_socket},
+    [HM_OPT_PER_RANK] = {HM_OPT_PER_RANK, "per-rank", 0, NULL,
+                         "report every rank instead of the worst over ranks", "--per-rank",
+                         p_flag_per_rank},
+    [HM_OPT_FORMAT] = {HM_OPT_FORMAT, "format", 0, "NAME",
+                       "stdout layout: table, or osu for OSU's columns", "e.g. --format osu",
+                       p_format},
+    [HM_OPT_HELP] = {HM_OPT_HELP, "help", 'h', NULL, "this help", "--help", p_help},
+};
+
+void hm_cli_print_options_help(FILE *f, uint64_t mask)
+{
+    for (int i = 0; i < HM_OPT_COUNT; i++) {
+        const hm_opt_def_t *d = &hm_cli_options[i];
+        char head[64];
+        if (!(mask & HM_OPT_BIT(d->id))) continue;
+        if (d->short_name)
+            snprintf(head, sizeof head, "-%c, --%s%s%s", d->short_name, d->name,
+                     d->value ? " " : "", d->value ? d->value : "");
+        else
+            snprintf(head, sizeof head, "    --%s%s%s", d->name, d->value ? " " : "",
+                     d->value ? d->value : "");
+        fprintf(f, "  %-28s %s\n  %-28s %s\n", head, d->help, "", d->example);
+    }
+}

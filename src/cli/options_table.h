@@ -1,0 +1,23 @@
+/* src/cli/options_table.h — the option table (option_defs.c). */
+#ifndef HM_CLI_OPTIONS_TABLE_H
+#define HM_CLI_OPTIONS_TABLE_H
+#include "cli/config.h"
+
+/* getopt_long codes of long options start above every short option char. */
+#define HM_OPT_LONG_BASE 256
+
+typedef int (*hm_opt_parse_fn)(hm_cli_config_t *cfg, const char *value, char *why, size_t len);
+
+typedef struct hm_opt_def {
+    hm_opt_id_t id;
+    const char *name;      /* long name, the spelling of the design */
+    int short_name;        /* OSU alias (-m, -i, -x) or -h; 0 if none */
+    const char *value;     /* placeholder of the value, NULL for a flag */
+    const char *help;      /* one sentence */
+    const char *example;   /* accepted forms, quoted in errors */
+    hm_opt_parse_fn parse;
+} hm_opt_def_t;
+
+/* Indexed by hm_opt_id_t. */
+extern const hm_opt_def_t hm_cli_options[HM_OPT_COUNT];
+#endif

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Usage errors: exit status 2, the message once (by one rank), every rank
+# exits (each run is bounded by a timeout, so a hang fails the test).
+. "$(dirname "$0")/lib.sh"
+
+expect_usage 0 'no command given'
+expect_usage 0 'unknown command "frobnicate" (known: timers, version, help)' frobnicate
+expect_usage 2 'unknown command "frobnicate"' frobnicate
+expect_usage 0 'unknown command "bogus"' help bogus
+expect_usage 2 '--timer: unknown time source "sundial" (known: wtime, monotonic, monotonic_raw, realtime, gettimeofday, tsc)' timers --timer sundial
+expect_usage 3 '--timer: unknown time source "sundial"' timers --timer sundial
+expect_usage 2 'unknown option "--timre" (did you mean --timer?)' timers --timre monotonic
+expect_usage 2 '--sizes is not an option of '"'"'timers'"'" timers --sizes 8
+expect_usage 2 '--seed: "abc" is not a seed' timers --seed abc
+expect_usage 2 '--seed: "-3" is not a seed' timers --seed -3
+expect_usage 2 'unexpected argument "extra"' timers extra
+expect_usage 2 '--output: "/nonexistent-dir/t.csv": directory "/nonexistent-dir" does not exist' timers --timer monotonic --output /nonexistent-dir/t.csv
+expect_usage 2 '--synthetic-clock: "offset=x"' timers --synthetic-clock offset=x
+expect_usage 2 '--tsc-ghz: only meaningful with --timer tsc' timers --timer realtime --tsc-ghz 2
+
+expect_ok 0 'harmonia ' --version
+expect_ok 0 '--timer NAME' help timers
+expect_ok 2 'usage: mpirun -n P harmonia timers' timers --help
+expect_ok 0 'MPI:' version
+launch 2 --version
+n=$(grep -c '^harmonia ' "$out")
+[ "$status" -eq 0 ] && [ "$n" -eq 1 ] && ok "--version under 2 ranks prints once" \
+    || fail "--version under 2 ranks: exit $status, printed $n times"
+finish
