@@ -18,6 +18,7 @@ set(HM_TEST_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
 add_library(hm_testutil STATIC ${PROJECT_SOURCE_DIR}/tests/common/testutil.c)
 target_include_directories(hm_testutil PUBLIC ${PROJECT_SOURCE_DIR}/tests/common)
 target_link_libraries(hm_testutil PUBLIC harmonia_static)
+target_compile_definitions(hm_testutil PRIVATE _GNU_SOURCE)
 
 # hm_add_unit_test(NAME SOURCES...) — a test without MPI ranks (label unit);
 # these are the ones also built with sanitizers.

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <time.h>
 
 static int checks, failures;
 
@@ -73,4 +74,14 @@ int hm_test_finish(void)
 int hm_test_near(double a, double b, double tol)
 {
     return fabs(a - b) <= tol;
+}
+
+void hm_test_idle_barrier(MPI_Comm comm)
+{
+    MPI_Request req;
+    int done = 0;
+    struct timespec nap = {0, 1000000}; /* 1 ms: rare enough not to preempt the measured pair */
+    MPI_Ibarrier(comm, &req);
+    for (MPI_Test(&req, &done, MPI_STATUS_IGNORE); !done; MPI_Test(&req, &done, MPI_STATUS_IGNORE))
+        nanosleep(&nap, NULL);
 }

@@ -24,6 +24,11 @@ int hm_test_finish_mpi(MPI_Comm comm);
 /* Non-MPI tests: print the total and return the exit status. */
 int hm_test_finish(void);
 
+/* Collective barrier that sleeps while it waits (MPI_Ibarrier + MPI_Test +
+ * nanosleep): ranks not taking part in a measurement leave the cores to the
+ * ones that do, even under MPICH's busy-polling when oversubscribed. */
+void hm_test_idle_barrier(MPI_Comm comm);
+
 /* |a - b| <= tol */
 int hm_test_near(double a, double b, double tol);
 #endif

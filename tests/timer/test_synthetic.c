@@ -64,10 +64,15 @@ int main(int argc, char **argv)
     MPI_Gather(draw, 2, MPI_DOUBLE, draws, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 
     observation_t first[64], later[64];
-    for (int p = 1; p < size && p < 64; p++) first[p] = observe(t, MPI_COMM_WORLD, p);
-    MPI_Barrier(MPI_COMM_WORLD);
+    for (int p = 1; p < size && p < 64; p++) {
+        if (rank == 0 || rank == p) first[p] = observe(t, MPI_COMM_WORLD, p);
+        hm_test_idle_barrier(MPI_COMM_WORLD);
+    }
     sleep(2);
-    for (int p = 1; p < size && p < 64; p++) later[p] = observe(t, MPI_COMM_WORLD, p);
+    for (int p = 1; p < size && p < 64; p++) {
+        if (rank == 0 || rank == p) later[p] = observe(t, MPI_COMM_WORLD, p);
+        hm_test_idle_barrier(MPI_COMM_WORLD);
+    }
 
     for (int p = 1; rank == 0 && p < size && p < 64; p++) {
         double doff = draws[2 * p] - draws[0], ddrift = draws[2 * p + 1] - draws[1];

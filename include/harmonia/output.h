@@ -1,0 +1,207 @@
+/* include/harmonia/output.h — what harmonia shows and writes.
+ *
+ * Four pieces, each an opaque handle:
+ *  - hm_table_t: an aligned table for the rank-0 summary on stdout;
+ *  - hm_afile_t: a file written under a temporary name beside its target and
+ *    renamed into place, so that the final name only ever holds a complete
+ *    content, even if the process is killed (SIGKILL) at any instant;
+ *  - hm_factors_t: the experimental factors of a run (ordered key/value
+ *    pairs), collected over a communicator;
+ *  - hm_csv_t: a result file: "# key: value" factor lines, one header row,
+ *    data rows, written through an hm_afile_t.
+ *
+ * None of these functions is collective except hm_factors_collect. Errors are
+ * HM_OK or a negative HM_E* code; file errors are HM_EIO with errno left as
+ * the failing system call set it, and a sentence naming the path is kept in
+ * the handle (hm_afile_error, hm_csv_error) or, by the functions that open
+ * and close files, written to their why buffer. */
+#ifndef HARMONIA_OUTPUT_H
+#define HARMONIA_OUTPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <mpi.h>
+
+#include <harmonia/error.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Tables ------------------------------------------------------------ */
+
+typedef struct hm_table hm_table_t;
+
+typedef enum hm_align {
+    HM_ALIGN_LEFT, /* text: names, operations */
+    HM_ALIGN_RIGHT /* numbers */
+} hm_align_t;
+
+/* Create an empty table; release it with hm_table_free. */
+int hm_table_create(hm_table_t **out);
+
+/* Release a table (NULL is accepted). */
+void hm_table_free(hm_table_t *table);
+
+/* Append a column whose header is text, with units in the name
+ * ("overhead_ns", "latency_us"). Columns must all be added before the first
+ * cell (HM_EINVAL otherwise). */
+int hm_table_add_column(hm_table_t *table, const char *header, hm_align_t align);
+
+/* Append one cell. Cells fill rows left to right; a row is complete when it
+ * has one cell per column and the next cell starts a new row. */
+int hm_table_add_cell(hm_table_t *table, const char *text);
+
+/* Like hm_table_add_cell with printf-style formatting. */
+int hm_table_add_cellf(hm_table_t *table, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Number of rows started so far (a partly filled last row counts). */
+size_t hm_table_rows(const hm_table_t *table);
+
+/* Print the header line and the rows to f, every column as wide as its
+ * widest entry (counted in UTF-8 characters), columns separated by two
+ * spaces, no trailing blanks. Missing cells of a partial last row print
+ * empty. Returns HM_EIO if writing to f fails. */
+int hm_table_print(const hm_table_t *table, FILE *f);
+
+/* ---- Atomic files ------------------------------------------------------ */
+
+typedef struct hm_afile hm_afile_t;
+
+/* Start writing the file path: creates a temporary file beside it, named
+ * ".NAME.tmp.PID.XXXXXX" in the same directory (so that the rename that
+ * publishes it never crosses file systems). Nothing appears under path
+ * until hm_afile_checkpoint or hm_afile_commit. On HM_EIO, why (if not NULL)
+ * receives a sentence naming the path and the system error. */
+int hm_afile_open(const char *path, hm_afile_t **out, char *why, size_t why_len);
+
+/* The stream to write the content to; owned by the handle. */
+FILE *hm_afile_stream(hm_afile_t *af);
+
+/* Publish everything written so far under the final name, atomically: the
+ * content is copied into a second temporary file, synced and renamed over
+ * the final name. Writing continues afterwards; call it after each finished
+ * experiment so that an interruption loses at most the one in progress. */
+int hm_afile_checkpoint(hm_afile_t *af);
+
+/* Publish the complete content under the final name (flush, fsync, rename,
+ * sync the directory) and release the handle, whatever the outcome. On
+ * HM_EIO, why (if not NULL) receives a sentence naming the path, and the
+ * temporary file is removed (an earlier checkpoint stays published). */
+int hm_afile_commit(hm_afile_t *af, char *why, size_t why_len);
+
+/* Remove the temporary file and release the handle; what an earlier
+ * checkpoint published stays. NULL is accepted. */
+void hm_afile_abort(hm_afile_t *af);
+
+/* The final path given to hm_afile_open. */
+const char *hm_afile_path(const hm_afile_t *af);
+
+/* A sentence describing the last error (naming the path), or "" if none. */
+const char *hm_afile_error(const hm_afile_t *af);
+
+/* ---- Experimental factors ---------------------------------------------- */
+
+typedef struct hm_factors hm_factors_t;
+
+/* What hm_factors_collect cannot find out by itself. Every field is optional:
+ * leave pointers NULL, resolution 0 and seed_set 0 to omit that factor. */
+typedef struct hm_factors_context {
+    int argc;                  /* the command line, argv[0] to argv[argc - 1], */
+    const char *const *argv;   /* recorded shell-quoted */
+    const char *timer;         /* hm_timer_describe text */
+    double timer_resolution_s; /* measured or nominal resolution, > 0 */
+    int seed_set;              /* non-zero: record seed */
+    uint64_t seed;
+} hm_factors_context_t;
+
+/* Create an empty list; release it with hm_factors_free. */
+int hm_factors_create(hm_factors_t **out);
+
+/* Release a list (NULL is accepted). */
+void hm_factors_free(hm_factors_t *factors);
+
+/* Set key to the printf-formatted value. An existing key keeps its place
+ * and gets the new value; a new key goes to the end. Keys are letters,
+ * digits, '_', '.' and '-' (HM_EINVAL otherwise); control characters in the
+ * value (newlines included) become spaces so that every factor is one line. */
+int hm_factors_set(hm_factors_t *factors, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* *value receives the value of key, owned by the list and valid until the
+ * key is set again or the list is freed. HM_ENOENT if there is no such key. */
+int hm_factors_get(const hm_factors_t *factors, const char *key, const char **value);
+
+/* Number of factors, and the i-th in insertion order (HM_ERANGE past the
+ * end). Iterate with for (i = 0; i < hm_factors_count(f); i++). */
+size_t hm_factors_count(const hm_factors_t *factors);
+int hm_factors_at(const hm_factors_t *factors, size_t i, const char **key, const char **value);
+
+/* Collective over comm: set the factors that describe this run, identical on
+ * every rank, in this order: harmonia_version, command_line, date (ISO 8601
+ * UTC, root's clock), mpi_library, mpi_version, processes, nodes,
+ * processes_per_node ("2", or "1-3" when uneven), hosts (sorted, comma
+ * separated up to 8 distinct hosts, else "N hosts"), hosts_digest (FNV-1a 64
+ * of the sorted distinct host names, each followed by '\n', 16 hex digits),
+ * timer, timer_resolution_s, pinning ("unbound", or "RANK:CPUS ..." from
+ * hwloc, or a count of distinct bindings when that would be long),
+ * cpu_governor (distinct scaling governors on rank 0's node, or
+ * "unreadable"), compiler, cflags, build_type, seed. Host names are those
+ * of MPI_Get_processor_name. ctx may be NULL. Every rank returns the same
+ * status; after an error factors may hold part of these keys. */
+int hm_factors_collect(hm_factors_t *factors, MPI_Comm comm, const hm_factors_context_t *ctx);
+
+/* ---- CSV result files --------------------------------------------------- */
+
+typedef struct hm_csv hm_csv_t;
+
+/* Start the result file path (through hm_afile_open): one "# key: value"
+ * line per factor in order (factors may be NULL), then the header row of
+ * the ncolumns names. Files are UTF-8 with '\n' line ends, quoted as in
+ * RFC 4180 where a cell needs it. On error why (if not NULL) receives a
+ * sentence naming the path. */
+int hm_csv_open(const char *path, const hm_factors_t *factors, const char *const *columns,
+                size_t ncolumns, hm_csv_t **out, char *why, size_t why_len);
+
+/* Append a text cell to the current row. It is quoted ("a ""b""") when it
+ * holds a comma, a quote, '#', a line break or leading/trailing blanks. */
+int hm_csv_put_string(hm_csv_t *csv, const char *text);
+
+/* Append a number cell. Doubles (seconds) get 15 significant digits, or 16
+ * or 17 where fewer would not read back (strtod) to exactly the same value:
+ * 1e-6 prints "1e-06", 0.1 "0.1", 1.0/3 "0.3333333333333333", and no bit is
+ * lost. NaN and infinities print "NaN", "Inf", "-Inf". */
+int hm_csv_put_double(hm_csv_t *csv, double value);
+int hm_csv_put_int64(hm_csv_t *csv, int64_t value);
+
+/* End the current row. It must have exactly one cell per column
+ * (HM_EINVAL otherwise, and the row is dropped). */
+int hm_csv_end_row(hm_csv_t *csv);
+
+/* Publish the rows ended so far under the final name (hm_afile_checkpoint);
+ * a row in progress is not part of it. */
+int hm_csv_checkpoint(hm_csv_t *csv);
+
+/* Write the last rows and publish the complete file, then release the
+ * handle. A row in progress is HM_EINVAL (nothing more is published then). On
+ * error why (if not NULL) receives a sentence naming the path; the
+ * temporary file is removed. */
+int hm_csv_close(hm_csv_t *csv, char *why, size_t why_len);
+
+/* Discard what was not checkpointed and release the handle (NULL is
+ * accepted). */
+void hm_csv_abort(hm_csv_t *csv);
+
+/* A sentence describing the last error of csv (naming the path), or "". */
+const char *hm_csv_error(const hm_csv_t *csv);
+
+/* Number of data rows ended so far. */
+size_t hm_csv_rows(const hm_csv_t *csv);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

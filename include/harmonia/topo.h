@@ -1,0 +1,134 @@
+/* include/harmonia/topo.h — process topology: nodes and sockets, real or virtual.
+ *
+ * Hierarchical clock synchronization works on three levels: between nodes,
+ * between sockets of a node, and between the cores of a socket. A topology
+ * splits a parent communicator into the communicators of those levels.
+ *
+ * Each level is either real or virtual:
+ * - real nodes are the shared-memory domains MPI reports
+ *   (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED);
+ * - real sockets are hwloc packages: a rank whose CPU binding (of the whole
+ *   process, all threads) lies within one package belongs to that
+ *   package's socket. A rank that is unbound (on
+ *   a machine with more than one package), bound across packages, or whose
+ *   binding hwloc cannot report has no socket: all such ranks of a node form
+ *   one group of their own. On a machine with one package every rank lies
+ *   within it, bound or not;
+ * - virtual nodes (--ranks-per-node N) are groups of N consecutive ranks of
+ *   the parent, virtual sockets (--ranks-per-socket M) groups of M
+ *   consecutive ranks of the node, so that hierarchical algorithms can be
+ *   tested on one machine. The last node (socket) is smaller when the count
+ *   does not divide evenly.
+ *
+ * Groups are ordered by their lowest parent rank, which is their leader:
+ * node index 0 is the node of parent rank 0, and within a communicator of a
+ * level, ranks keep the order of the parent. */
+#ifndef HARMONIA_TOPO_H
+#define HARMONIA_TOPO_H
+
+#include <stddef.h>
+
+#include <mpi.h>
+
+#include <harmonia/error.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hm_topo hm_topo_t;
+
+/* How the topology is built; a zeroed struct (or NULL) means real nodes and
+ * real sockets. */
+typedef struct hm_topo_options {
+    int ranks_per_node;   /* > 0: virtual nodes of this many consecutive ranks; 0 = real */
+    int ranks_per_socket; /* > 0: virtual sockets of this many consecutive ranks
+                           * within a node (real or virtual); 0 = real */
+} hm_topo_options_t;
+
+/* What hwloc reported about the CPU binding of the calling process. */
+typedef enum hm_topo_binding {
+    HM_TOPO_BIND_NOT_ASKED = 0, /* sockets are virtual: hwloc was not consulted */
+    HM_TOPO_BIND_PACKAGE,       /* the binding lies within one package */
+    HM_TOPO_BIND_NONE,          /* unbound, and the machine has several packages */
+    HM_TOPO_BIND_SPANS,         /* bound to CPUs of several packages */
+    HM_TOPO_BIND_UNKNOWN        /* hwloc could not load the topology or read the binding */
+} hm_topo_binding_t;
+
+/* Build the topology of comm, an intracommunicator. Collective over comm.
+ * opts may be NULL (real topology). On success *out is owned by the caller
+ * (release with hm_topo_free). On error *out is NULL and every rank returns
+ * the same status:
+ *   HM_EINVAL  a count is negative, virtual sockets are larger than virtual
+ *              nodes, the ranks were given different options, out is NULL
+ *              on some rank, or comm is an intercommunicator;
+ *   HM_ENOMEM  an allocation failed on some rank;
+ *   HM_EMPI    an MPI call failed (only where the error handler returns).
+ * comm == MPI_COMM_NULL gives HM_EINVAL without communicating. Real sockets
+ * load the hwloc topology once; a binding hwloc cannot read leaves the
+ * process without a socket (HM_TOPO_BIND_UNKNOWN), never an error. */
+int hm_topo_create(MPI_Comm comm, const hm_topo_options_t *opts, hm_topo_t **out);
+
+/* Release the topology and every communicator it created. Collective over
+ * the parent communicator (MPI_Comm_free is collective); call it before
+ * MPI_Finalize. NULL is accepted. */
+void hm_topo_free(hm_topo_t *topo);
+
+/* The communicators below are owned by the topology: valid until
+ * hm_topo_free, never to be freed by the caller. Local calls. */
+
+/* The parent communicator (a duplicate of the one given to hm_topo_create). */
+MPI_Comm hm_topo_comm(const hm_topo_t *topo);
+
+/* The ranks of my node, in parent order. */
+MPI_Comm hm_topo_node_comm(const hm_topo_t *topo);
+
+/* One rank per node, the lowest parent rank of each, ordered by node index;
+ * MPI_COMM_NULL on ranks that are not node leaders. */
+MPI_Comm hm_topo_node_leaders_comm(const hm_topo_t *topo);
+
+/* The ranks of my socket (a subset of my node), in parent order. */
+MPI_Comm hm_topo_socket_comm(const hm_topo_t *topo);
+
+/* One rank per socket of my node, the lowest of each, ordered by socket
+ * index; MPI_COMM_NULL on ranks that are not socket leaders. */
+MPI_Comm hm_topo_socket_leaders_comm(const hm_topo_t *topo);
+
+/* Communicator of level `level` (0 = outermost) of a hierarchy of nlevels:
+ *   nlevels 1: level 0 = the parent communicator;
+ *   nlevels 2: level 0 = node leaders, 1 = node;
+ *   nlevels 3: level 0 = node leaders, 1 = socket leaders of my node,
+ *              2 = socket.
+ * *comm is MPI_COMM_NULL where the calling rank takes no part in the level.
+ * Returns HM_EINVAL when nlevels is not 1..3 or level not 0..nlevels-1. */
+int hm_topo_level_comm(const hm_topo_t *topo, int level, int nlevels, MPI_Comm *comm);
+
+/* Number of nodes, and the index (0..nnodes-1) of mine. */
+int hm_topo_nnodes(const hm_topo_t *topo);
+int hm_topo_node_index(const hm_topo_t *topo);
+
+/* Number of sockets of my node, and the index (0..nsockets-1) of mine
+ * within the node. */
+int hm_topo_nsockets(const hm_topo_t *topo);
+int hm_topo_socket_index(const hm_topo_t *topo);
+
+/* Non-zero when the level comes from --ranks-per-node / --ranks-per-socket. */
+int hm_topo_node_is_virtual(const hm_topo_t *topo);
+int hm_topo_socket_is_virtual(const hm_topo_t *topo);
+
+/* For real sockets: what hwloc reported about my binding, and the logical
+ * index of the package it lies within (-1 when it does not lie within one,
+ * or when sockets are virtual). */
+hm_topo_binding_t hm_topo_binding(const hm_topo_t *topo);
+int hm_topo_package(const hm_topo_t *topo);
+
+/* One line for result files, the same on every rank, e.g.
+ * "2 nodes x 2 ranks (virtual: --ranks-per-node 2); 2 sockets, 1 per node
+ *  x 2 ranks (real: hwloc, 1 package; 4 ranks within one package)".
+ * Truncated to len, always terminated. Local. */
+void hm_topo_describe(const hm_topo_t *topo, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,282 @@
+/* src/output/atomic_file.c — files that appear under their final name only
+ * complete. Content goes to a hidden temporary file beside the target (same
+ * directory, so rename(2) is atomic: a reader, or a crash, sees either the
+ * old file or the new one, never a part of it). Checkpoints publish a synced
+ * copy of what was written so far; commit publishes the temporary itself. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <harmonia/output.h>
+
+#include "output/output_impl.h"
+
+enum { ERROR_LEN = 1024, TMP_BASE_MAX = 200 };
+
+struct hm_afile {
+    char *path; /* final name */
+    char *dir;  /* its directory: temporaries live there, and it is synced */
+    char *base; /* final name without the directory */
+    char *tmp;  /* temporary file being written */
+    FILE *stream;
+    char error[ERROR_LEN];
+};
+
+/* Record "cannot write PATH: what: strerror(err)" and return HM_EIO with
+ * errno = err, as the failing call left it. */
+static int fail(hm_afile_t *af, int err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(hm_afile_t *af, int err, const char *fmt, ...)
+{
+    if (err == 0) err = EIO;
+    int n = snprintf(af->error, sizeof af->error, "cannot write %s: ", af->path);
+    if (n > 0 && (size_t)n < sizeof af->error) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(af->error + n, sizeof af->error - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    size_t used = strlen(af->error);
+    snprintf(af->error + used, sizeof af->error - used, ": %s", strerror(err));
+    errno = err;
+    return HM_EIO;
+}
+
+/* The process umask, read without changing it (umask(2) can only be read by
+ * setting it, which would race with other threads creating files). */
+static mode_t current_umask(void)
+{
+    unsigned mask = 022;
+    char line[128];
+    FILE *f = fopen("/proc/self/status", "r");
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "Umask: %o", &mask) == 1) break;
+    if (f) fclose(f);
+    return (mode_t)mask;
+}
+
+/* A new hidden temporary beside the target; *fd open for writing. mkstemp
+ * makes it 0600: give it the mode a plain fopen would have given. */
+static int make_temp(hm_afile_t *af, char **tmp, int *fd)
+{
+    *tmp = hm_output_format("%s/.%.*s.tmp.%ld.XXXXXX", af->dir, TMP_BASE_MAX, af->base,
+                            (long)getpid());
+    if (!*tmp) return HM_ENOMEM;
+    *fd = mkostemp(*tmp, O_CLOEXEC);
+    if (*fd < 0) {
+        int st = fail(af, errno, "creating temporary file %s", *tmp);
+        free(*tmp), *tmp = NULL;
+        return st;
+    }
+    if (fchmod(*fd, 0666 & ~current_umask()) != 0) {
+        int err = errno;
+        close(*fd);
+        unlink(*tmp);
+        int st = fail(af, err, "setting the mode of %s", *tmp);
+        free(*tmp), *tmp = NULL;
+        return st;
+    }
+    return HM_OK;
+}
+
+/* Split path into directory and base name ("x.csv" lives in "."). */
+static int split_path(hm_afile_t *af, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    af->path = strdup(path);
+    af->base = strdup(slash ? slash + 1 : path);
+    if (!slash)
+        af->dir = strdup(".");
+    else
+        af->dir = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
+    return af->path && af->base && af->dir ? HM_OK : HM_ENOMEM;
+}
+
+static void release(hm_afile_t *af)
+{
+    int err = errno; /* cleanup must not hide the error being reported */
+    if (af->stream) fclose(af->stream);
+    if (af->tmp) unlink(af->tmp);
+    free(af->tmp);
+    free(af->path);
+    free(af->dir);
+    free(af->base);
+    free(af);
+    errno = err;
+}
+
+static void copy_why(char *why, size_t len, const char *text)
+{
+    if (why && len > 0) snprintf(why, len, "%s", text);
+}
+
+static int open_temp_stream(hm_afile_t *af)
+{
+    int fd;
+    int st = make_temp(af, &af->tmp, &fd);
+    if (st != HM_OK) return st;
+    af->stream = fdopen(fd, "w");
+    if (!af->stream) {
+        int err = errno;
+        close(fd);
+        return fail(af, err, "opening a stream on %s", af->tmp);
+    }
+    return HM_OK;
+}
+
+int hm_afile_open(const char *path, hm_afile_t **out, char *why, size_t why_len)
+{
+    if (!path || !*path || !out) return HM_EINVAL;
+    *out = NULL;
+    hm_afile_t *af = calloc(1, sizeof *af);
+    if (!af) return HM_ENOMEM;
+    int st = split_path(af, path);
+    if (st == HM_OK && af->base[0] == '\0') st = fail(af, EISDIR, "the name is a directory");
+    if (st == HM_OK) st = open_temp_stream(af);
+    if (st != HM_OK) {
+        copy_why(why, why_len, st == HM_EIO ? af->error : hm_strerror(st));
+        release(af);
+        return st;
+    }
+    *out = af;
+    return HM_OK;
+}
+
+FILE *hm_afile_stream(hm_afile_t *af)
+{
+    return af ? af->stream : NULL;
+}
+
+const char *hm_afile_path(const hm_afile_t *af)
+{
+    return af ? af->path : "";
+}
+
+const char *hm_afile_error(const hm_afile_t *af)
+{
+    return af ? af->error : "";
+}
+
+/* Make a rename in the directory survive a crash. File systems that cannot
+ * sync a directory (EINVAL) have nothing to sync. */
+static int sync_dir(hm_afile_t *af)
+{
+    int fd = open(af->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return fail(af, errno, "opening directory %s", af->dir);
+    int rc = fsync(fd), err = errno;
+    close(fd);
+    if (rc != 0 && err != EINVAL) return fail(af, err, "syncing directory %s", af->dir);
+    return HM_OK;
+}
+
+/* Push the stream's buffer to the temporary; a write error reported earlier
+ * by the stream (disk full) makes it fail too. */
+static int flush_stream(hm_afile_t *af)
+{
+    errno = 0;
+    if (fflush(af->stream) != 0 || ferror(af->stream))
+        return fail(af, errno, "writing %s", af->tmp);
+    return HM_OK;
+}
+
+/* Copy len bytes from the start of in to out; copy_file_range where the
+ * kernel can (reflinks, no user-space copy), read/write otherwise. */
+static int copy_bytes(int in, int out, off_t len)
+{
+    off_t in_off = 0, out_off = 0;
+    while (in_off < len) {
+        ssize_t n = copy_file_range(in, &in_off, out, &out_off, (size_t)(len - in_off), 0);
+        if (n > 0) continue;
+        if (n == 0) return errno = EIO, -1; /* shorter than fstat said */
+        if (errno == EINTR) continue;
+        if (errno != ENOSYS && errno != EXDEV && errno != EINVAL && errno != EOPNOTSUPP) return -1;
+        break;
+    }
+    char buf[1 << 16];
+    while (in_off < len) {
+        size_t want = (size_t)(len - in_off) < sizeof buf ? (size_t)(len - in_off) : sizeof buf;
+        ssize_t n = pread(in, buf, want, in_off);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return n == 0 ? (errno = EIO, -1) : -1;
+        for (ssize_t done = 0; done < n;) {
+            ssize_t w = pwrite(out, buf + done, (size_t)(n - done), out_off);
+            if (w < 0 && errno == EINTR) continue;
+            if (w < 0) return -1;
+            done += w, out_off += w;
+        }
+        in_off += n;
+    }
+    return 0;
+}
+
+/* Fill the checkpoint copy, sync and close it, and publish it under the
+ * final name. */
+static int publish_copy(hm_afile_t *af, const char *copy, int fd, off_t len)
+{
+    int st = HM_OK;
+    if (copy_bytes(fileno(af->stream), fd, len) != 0)
+        st = fail(af, errno, "copying %s to %s", af->tmp, copy);
+    else if (fsync(fd) != 0)
+        st = fail(af, errno, "syncing %s", copy);
+    int err = errno;
+    if (close(fd) != 0 && st == HM_OK)
+        st = fail(af, errno, "closing %s", copy);
+    else if (st != HM_OK)
+        errno = err; /* close must not hide the first error */
+    if (st == HM_OK && rename(copy, af->path) != 0) st = fail(af, errno, "renaming %s", copy);
+    return st;
+}
+
+int hm_afile_checkpoint(hm_afile_t *af)
+{
+    if (!af) return HM_EINVAL;
+    struct stat sb;
+    int st = flush_stream(af);
+    if (st != HM_OK) return st;
+    if (fstat(fileno(af->stream), &sb) != 0)
+        return fail(af, errno, "reading the size of %s", af->tmp);
+    char *copy;
+    int fd;
+    if ((st = make_temp(af, &copy, &fd)) != HM_OK) return st;
+    st = publish_copy(af, copy, fd, sb.st_size);
+    if (st != HM_OK) {
+        int err = errno;
+        unlink(copy);
+        errno = err;
+    }
+    free(copy);
+    return st == HM_OK ? sync_dir(af) : st;
+}
+
+/* Sync and close the temporary, then rename it to the final name. */
+static int publish_temp(hm_afile_t *af)
+{
+    int st = flush_stream(af);
+    if (st != HM_OK) return st;
+    if (fsync(fileno(af->stream)) != 0) return fail(af, errno, "syncing %s", af->tmp);
+    FILE *stream = af->stream;
+    af->stream = NULL;
+    if (fclose(stream) != 0) return fail(af, errno, "closing %s", af->tmp);
+    if (rename(af->tmp, af->path) != 0) return fail(af, errno, "renaming %s", af->tmp);
+    free(af->tmp), af->tmp = NULL;
+    return sync_dir(af);
+}
+
+int hm_afile_commit(hm_afile_t *af, char *why, size_t why_len)
+{
+    if (!af) return HM_EINVAL;
+    int st = publish_temp(af);
+    if (st != HM_OK) copy_why(why, why_len, af->error);
+    release(af);
+    return st;
+}
+
+void hm_afile_abort(hm_afile_t *af)
+{
+    if (af) release(af);
+}

@@ -1,0 +1,258 @@
+/* src/output/csv.c — result files: "# key: value" factor lines, a header
+ * row and data rows, RFC 4180, written through an atomic file. A row is
+ * assembled in memory and reaches the file only when it is complete, so a
+ * checkpoint never publishes half a row. */
+#include <errno.h>
+#include <inttypes.h>
+#include <locale.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <harmonia/output.h>
+
+#include "output/output_impl.h"
+
+enum { ERROR_LEN = 1024 };
+
+struct hm_csv {
+    hm_afile_t *af;
+    size_t ncolumns;
+    size_t cells; /* in the row being assembled */
+    size_t rows;  /* data rows ended */
+    char *row;
+    size_t row_len, row_cap;
+    locale_t c_locale; /* numbers read "1.5" whatever LC_NUMERIC says */
+    char error[ERROR_LEN];
+};
+
+static int misuse(hm_csv_t *csv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int misuse(hm_csv_t *csv, const char *fmt, ...)
+{
+    int n = snprintf(csv->error, sizeof csv->error, "%s: ", hm_afile_path(csv->af));
+    va_list ap;
+    va_start(ap, fmt);
+    if (n > 0 && (size_t)n < sizeof csv->error)
+        vsnprintf(csv->error + n, sizeof csv->error - (size_t)n, fmt, ap);
+    va_end(ap);
+    return HM_EINVAL;
+}
+
+/* Keep the atomic file's sentence (it names the path and the system error). */
+static int file_error(hm_csv_t *csv, int st)
+{
+    if (st == HM_EIO) snprintf(csv->error, sizeof csv->error, "%s", hm_afile_error(csv->af));
+    return st;
+}
+
+static int append(hm_csv_t *csv, const char *text, size_t len)
+{
+    if (csv->row_len + len + 1 > csv->row_cap) {
+        size_t cap = csv->row_cap ? csv->row_cap : 256;
+        while (cap < csv->row_len + len + 1) cap *= 2;
+        char *grown = realloc(csv->row, cap);
+        if (!grown) return HM_ENOMEM;
+        csv->row = grown;
+        csv->row_cap = cap;
+    }
+    memcpy(csv->row + csv->row_len, text, len);
+    csv->row_len += len;
+    csv->row[csv->row_len] = '\0';
+    return HM_OK;
+}
+
+static int begin_cell(hm_csv_t *csv)
+{
+    if (csv->cells == csv->ncolumns)
+        return misuse(csv, "row %zu has more cells than the %zu columns", csv->rows + 1,
+                      csv->ncolumns);
+    csv->cells++;
+    return csv->cells > 1 ? append(csv, ",", 1) : HM_OK;
+}
+
+/* RFC 4180 requires quotes around commas, quotes and line breaks; '#' is
+ * quoted too because readers told to skip comments ("#") would otherwise cut
+ * the line there, and outer blanks because some readers strip them. */
+static int needs_quotes(const char *text)
+{
+    size_t len = strlen(text);
+    if (len == 0 || strpbrk(text, ",\"\r\n#")) return 1;
+    return strchr(" \t", text[0]) || strchr(" \t", text[len - 1]);
+}
+
+static int append_quoted(hm_csv_t *csv, const char *text)
+{
+    int st = append(csv, "\"", 1);
+    for (const char *p = text; st == HM_OK && *p; p++)
+        st = *p == '"' ? append(csv, "\"\"", 2) : append(csv, p, 1);
+    return st == HM_OK ? append(csv, "\"", 1) : st;
+}
+
+int hm_csv_put_string(hm_csv_t *csv, const char *text)
+{
+    if (!csv || !text) return HM_EINVAL;
+    int st = begin_cell(csv);
+    if (st != HM_OK) return st;
+    return needs_quotes(text) ? append_quoted(csv, text) : append(csv, text, strlen(text));
+}
+
+/* The fewest of 15, 16, 17 significant digits that read back exactly: 17
+ * always suffice for a double, fewer keep 0.1 from printing as
+ * 0.10000000000000001. */
+static void format_double(double value, char *buf, size_t len)
+{
+    if (isnan(value)) {
+        snprintf(buf, len, "NaN");
+    } else if (isinf(value)) {
+        snprintf(buf, len, value > 0 ? "Inf" : "-Inf");
+    } else {
+        for (int digits = 15; digits <= 17; digits++) {
+            snprintf(buf, len, "%.*g", digits, value);
+            if (strtod(buf, NULL) == value) break;
+        }
+    }
+}
+
+int hm_csv_put_double(hm_csv_t *csv, double value)
+{
+    if (!csv) return HM_EINVAL;
+    char text[64];
+    locale_t previous = uselocale(csv->c_locale);
+    format_double(value, text, sizeof text);
+    uselocale(previous);
+    int st = begin_cell(csv);
+    return st == HM_OK ? append(csv, text, strlen(text)) : st;
+}
+
+int hm_csv_put_int64(hm_csv_t *csv, int64_t value)
+{
+    if (!csv) return HM_EINVAL;
+    char text[32];
+    snprintf(text, sizeof text, "%" PRId64, value);
+    int st = begin_cell(csv);
+    return st == HM_OK ? append(csv, text, strlen(text)) : st;
+}
+
+/* Hand the assembled row to the file and start an empty one. */
+static int write_row(hm_csv_t *csv)
+{
+    int st = append(csv, "\n", 1);
+    FILE *f = hm_afile_stream(csv->af);
+    if (st == HM_OK && fwrite(csv->row, 1, csv->row_len, f) != csv->row_len) {
+        hm_output_why(csv->error, sizeof csv->error, errno, "cannot write %s",
+                      hm_afile_path(csv->af));
+        st = HM_EIO;
+    }
+    csv->row_len = 0;
+    csv->cells = 0;
+    return st;
+}
+
+int hm_csv_end_row(hm_csv_t *csv)
+{
+    if (!csv) return HM_EINVAL;
+    if (csv->cells != csv->ncolumns) {
+        size_t cells = csv->cells;
+        csv->row_len = 0;
+        csv->cells = 0;
+        return misuse(csv, "row %zu has %zu cells, the header has %zu columns", csv->rows + 1,
+                      cells, csv->ncolumns);
+    }
+    int st = write_row(csv);
+    if (st == HM_OK) csv->rows++;
+    return st;
+}
+
+int hm_csv_checkpoint(hm_csv_t *csv)
+{
+    if (!csv) return HM_EINVAL;
+    return file_error(csv, hm_afile_checkpoint(csv->af));
+}
+
+static int write_head(hm_csv_t *csv, const hm_factors_t *factors, const char *const *columns)
+{
+    const char *key, *value;
+    FILE *f = hm_afile_stream(csv->af);
+    for (size_t i = 0; hm_factors_at(factors, i, &key, &value) == HM_OK; i++)
+        if (fprintf(f, "# %s: %s\n", key, value) < 0) {
+            hm_output_why(csv->error, sizeof csv->error, errno, "cannot write %s",
+                          hm_afile_path(csv->af));
+            return HM_EIO;
+        }
+    int st = HM_OK;
+    for (size_t c = 0; st == HM_OK && c < csv->ncolumns; c++)
+        st = hm_csv_put_string(csv, columns[c]);
+    return st == HM_OK ? write_row(csv) : st;
+}
+
+static void release(hm_csv_t *csv)
+{
+    if (csv->c_locale) freelocale(csv->c_locale);
+    free(csv->row);
+    free(csv);
+}
+
+static int check_columns(const char *const *columns, size_t ncolumns)
+{
+    if (!columns || ncolumns == 0) return HM_EINVAL;
+    for (size_t c = 0; c < ncolumns; c++)
+        if (!columns[c]) return HM_EINVAL;
+    return HM_OK;
+}
+
+int hm_csv_open(const char *path, const hm_factors_t *factors, const char *const *columns,
+                size_t ncolumns, hm_csv_t **out, char *why, size_t why_len)
+{
+    if (!out || check_columns(columns, ncolumns) != HM_OK) return HM_EINVAL;
+    *out = NULL;
+    hm_csv_t *csv = calloc(1, sizeof *csv);
+    if (!csv) return HM_ENOMEM;
+    csv->ncolumns = ncolumns;
+    csv->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    int st = csv->c_locale ? hm_afile_open(path, &csv->af, why, why_len) : HM_ENOMEM;
+    if (st == HM_OK) st = write_head(csv, factors, columns);
+    if (st != HM_OK) {
+        if (csv->af && why && why_len)
+            snprintf(why, why_len, "%s", csv->error[0] ? csv->error : hm_strerror(st));
+        hm_afile_abort(csv->af);
+        release(csv);
+        return st;
+    }
+    *out = csv;
+    return HM_OK;
+}
+
+int hm_csv_close(hm_csv_t *csv, char *why, size_t why_len)
+{
+    if (!csv) return HM_EINVAL;
+    int st = HM_OK;
+    if (csv->cells > 0) {
+        st = misuse(csv, "closed before row %zu was ended (%zu of %zu cells)", csv->rows + 1,
+                    csv->cells, csv->ncolumns);
+        if (why && why_len) snprintf(why, why_len, "%s", csv->error);
+        hm_afile_abort(csv->af);
+    } else {
+        st = hm_afile_commit(csv->af, why, why_len);
+    }
+    release(csv);
+    return st;
+}
+
+void hm_csv_abort(hm_csv_t *csv)
+{
+    if (!csv) return;
+    hm_afile_abort(csv->af);
+    release(csv);
+}
+
+const char *hm_csv_error(const hm_csv_t *csv)
+{
+    return csv ? csv->error : "";
+}
+
+size_t hm_csv_rows(const hm_csv_t *csv)
+{
+    return csv ? csv->rows : 0;
+}

@@ -1,0 +1,113 @@
+/* src/output/factors.c — the experimental factors of a run: an ordered list
+ * of key/value pairs, written as "# key: value" lines in result files. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <harmonia/output.h>
+
+#include "output/output_impl.h"
+
+typedef struct hm_factor {
+    char *key;
+    char *value;
+} hm_factor_t;
+
+struct hm_factors {
+    hm_factor_t *items;
+    size_t count, cap;
+};
+
+int hm_factors_create(hm_factors_t **out)
+{
+    if (!out) return HM_EINVAL;
+    *out = calloc(1, sizeof **out);
+    return *out ? HM_OK : HM_ENOMEM;
+}
+
+void hm_factors_free(hm_factors_t *factors)
+{
+    if (!factors) return;
+    for (size_t i = 0; i < factors->count; i++) {
+        free(factors->items[i].key);
+        free(factors->items[i].value);
+    }
+    free(factors->items);
+    free(factors);
+}
+
+/* Keys end at the first ": " of a line when a file is read back, and tools
+ * match them as identifiers: keep them to a safe alphabet. */
+static int key_is_valid(const char *key)
+{
+    if (!key || !*key) return 0;
+    for (const char *p = key; *p; p++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-", *p))
+            return 0;
+    return 1;
+}
+
+static hm_factor_t *find(const hm_factors_t *factors, const char *key)
+{
+    for (size_t i = 0; i < factors->count; i++)
+        if (strcmp(factors->items[i].key, key) == 0) return &factors->items[i];
+    return NULL;
+}
+
+static int append(hm_factors_t *factors, const char *key, char *value)
+{
+    if (factors->count == factors->cap) {
+        size_t cap = factors->cap ? 2 * factors->cap : 16;
+        hm_factor_t *grown = realloc(factors->items, cap * sizeof *grown);
+        if (!grown) return HM_ENOMEM;
+        factors->items = grown;
+        factors->cap = cap;
+    }
+    char *key_copy = strdup(key);
+    if (!key_copy) return HM_ENOMEM;
+    factors->items[factors->count++] = (hm_factor_t){key_copy, value};
+    return HM_OK;
+}
+
+int hm_factors_set(hm_factors_t *factors, const char *key, const char *fmt, ...)
+{
+    if (!factors || !key_is_valid(key) || !fmt) return HM_EINVAL;
+    va_list ap;
+    va_start(ap, fmt);
+    char *value = hm_output_vformat(fmt, ap);
+    va_end(ap);
+    if (!value) return HM_ENOMEM;
+    hm_output_flatten(value);
+    hm_factor_t *existing = find(factors, key);
+    if (existing) {
+        free(existing->value);
+        existing->value = value;
+        return HM_OK;
+    }
+    int st = append(factors, key, value);
+    if (st != HM_OK) free(value);
+    return st;
+}
+
+int hm_factors_get(const hm_factors_t *factors, const char *key, const char **value)
+{
+    if (!factors || !key || !value) return HM_EINVAL;
+    const hm_factor_t *f = find(factors, key);
+    if (!f) return HM_ENOENT;
+    *value = f->value;
+    return HM_OK;
+}
+
+size_t hm_factors_count(const hm_factors_t *factors)
+{
+    return factors ? factors->count : 0;
+}
+
+int hm_factors_at(const hm_factors_t *factors, size_t i, const char **key, const char **value)
+{
+    if (!factors) return HM_EINVAL;
+    if (i >= factors->count) return HM_ERANGE;
+    if (key) *key = factors->items[i].key;
+    if (value) *value = factors->items[i].value;
+    return HM_OK;
+}

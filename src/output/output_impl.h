@@ -1,0 +1,47 @@
+/* src/output/output_impl.h — helpers shared by the files of the output layer.
+ * Internal; the summaries are exposed here so that tests can feed them host
+ * lists and bindings that one machine cannot produce. */
+#ifndef HM_OUTPUT_IMPL_H
+#define HM_OUTPUT_IMPL_H
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <harmonia/output.h>
+
+/* Replace control characters (newlines included) by spaces, in place, so
+ * that a value stays on one line of a table or of a "# key: value" line. */
+void hm_output_flatten(char *text);
+
+/* vsnprintf into a new allocation (NULL when out of memory). */
+char *hm_output_vformat(const char *fmt, va_list ap);
+char *hm_output_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Write "fmt: strerror(err)" into buf (if not NULL). */
+void hm_output_why(char *buf, size_t len, int err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* argv joined by spaces, each argument quoted for a POSIX shell only where
+ * needed ('a b' -> "'a b'", control characters as $'\n'). NULL when out of
+ * memory. Release with free(). */
+char *hm_output_shell_join(int argc, const char *const *argv);
+
+/* FNV-1a 64-bit over len bytes, continuing from hash (start with
+ * HM_FNV1A_OFFSET). */
+#define HM_FNV1A_OFFSET UINT64_C(14695981039346656037)
+uint64_t hm_output_fnv1a(uint64_t hash, const void *data, size_t len);
+
+/* From the host name of each of n ranks, set the factors nodes,
+ * processes_per_node, hosts and hosts_digest. */
+int hm_output_summarize_hosts(hm_factors_t *factors, const char *const *hosts, size_t n);
+
+/* From the binding of each of n ranks ("unbound" or an hwloc cpu list such
+ * as "0-3,8"), set the factor pinning. */
+int hm_output_summarize_pinning(hm_factors_t *factors, const char *const *bindings, size_t n);
+
+/* Local facts of the calling process, each into buf (always terminated). */
+void hm_output_binding(char *buf, size_t len);      /* "unbound", "0-3", "unknown" */
+void hm_output_cpu_governor(char *buf, size_t len); /* "performance", "unreadable" */
+void hm_output_utc_date(char *buf, size_t len);     /* "2024-05-01T12:00:00Z" */
+void hm_output_mpi_library(char *buf, size_t len);  /* first line, trimmed */
+#endif

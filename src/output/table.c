@@ -1,0 +1,171 @@
+/* src/output/table.c — aligned tables for the rank-0 summary on stdout. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <harmonia/output.h>
+
+#include "output/output_impl.h"
+
+typedef struct hm_table_column {
+    char *header;
+    hm_align_t align;
+} hm_table_column_t;
+
+struct hm_table {
+    hm_table_column_t *columns;
+    size_t ncolumns;
+    char **cells; /* row-major, ncolumns per row */
+    size_t ncells, cells_cap;
+};
+
+int hm_table_create(hm_table_t **out)
+{
+    if (!out) return HM_EINVAL;
+    *out = calloc(1, sizeof **out);
+    return *out ? HM_OK : HM_ENOMEM;
+}
+
+void hm_table_free(hm_table_t *table)
+{
+    if (!table) return;
+    for (size_t i = 0; i < table->ncolumns; i++) free(table->columns[i].header);
+    for (size_t i = 0; i < table->ncells; i++) free(table->cells[i]);
+    free(table->columns);
+    free(table->cells);
+    free(table);
+}
+
+/* A cell or header is printed on one line whatever it holds: a stray newline
+ * would break the alignment of every row below it. */
+static char *one_line_copy(const char *text)
+{
+    char *copy = strdup(text ? text : "");
+    if (copy) hm_output_flatten(copy);
+    return copy;
+}
+
+int hm_table_add_column(hm_table_t *table, const char *header, hm_align_t align)
+{
+    if (!table || !header || table->ncells > 0) return HM_EINVAL;
+    if (align != HM_ALIGN_LEFT && align != HM_ALIGN_RIGHT) return HM_EINVAL;
+    hm_table_column_t *grown =
+        realloc(table->columns, (table->ncolumns + 1) * sizeof *table->columns);
+    if (!grown) return HM_ENOMEM;
+    table->columns = grown;
+    char *copy = one_line_copy(header);
+    if (!copy) return HM_ENOMEM;
+    table->columns[table->ncolumns++] = (hm_table_column_t){copy, align};
+    return HM_OK;
+}
+
+int hm_table_add_cell(hm_table_t *table, const char *text)
+{
+    if (!table || table->ncolumns == 0) return HM_EINVAL;
+    if (table->ncells == table->cells_cap) {
+        size_t cap = table->cells_cap ? 2 * table->cells_cap : 4 * table->ncolumns;
+        char **grown = realloc(table->cells, cap * sizeof *grown);
+        if (!grown) return HM_ENOMEM;
+        table->cells = grown;
+        table->cells_cap = cap;
+    }
+    char *copy = one_line_copy(text);
+    if (!copy) return HM_ENOMEM;
+    table->cells[table->ncells++] = copy;
+    return HM_OK;
+}
+
+int hm_table_add_cellf(hm_table_t *table, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *text = hm_output_vformat(fmt, ap);
+    va_end(ap);
+    if (!text) return HM_ENOMEM;
+    int st = hm_table_add_cell(table, text);
+    free(text);
+    return st;
+}
+
+size_t hm_table_rows(const hm_table_t *table)
+{
+    if (!table || table->ncolumns == 0) return 0;
+    return (table->ncells + table->ncolumns - 1) / table->ncolumns;
+}
+
+/* Width on a terminal: one column per UTF-8 character, so that headers such
+ * as "latency_µs" line up (continuation bytes 10xxxxxx are not counted). */
+static size_t display_width(const char *text)
+{
+    size_t width = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        if ((*p & 0xC0) != 0x80) width++;
+    return width;
+}
+
+static const char *cell_at(const hm_table_t *table, size_t row, size_t col)
+{
+    size_t i = row * table->ncolumns + col;
+    return i < table->ncells ? table->cells[i] : "";
+}
+
+static void column_widths(const hm_table_t *table, size_t *widths)
+{
+    size_t nrows = hm_table_rows(table);
+    for (size_t c = 0; c < table->ncolumns; c++) {
+        widths[c] = display_width(table->columns[c].header);
+        for (size_t r = 0; r < nrows; r++) {
+            size_t w = display_width(cell_at(table, r, c));
+            if (w > widths[c]) widths[c] = w;
+        }
+    }
+}
+
+static int put_spaces(FILE *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (putc(' ', f) == EOF) return -1;
+    return 0;
+}
+
+/* One line; cells come from text(table, row, col). Padding after the last
+ * non-empty text is never written, so lines carry no trailing blanks. */
+static int print_line(const hm_table_t *table, const size_t *widths,
+                      const char *(*text)(const hm_table_t *, size_t, size_t), size_t row, FILE *f)
+{
+    size_t pending = 0; /* blanks owed before the next visible character */
+    for (size_t c = 0; c < table->ncolumns; c++) {
+        const char *t = text(table, row, c);
+        size_t pad = widths[c] - display_width(t);
+        if (c > 0) pending += 2;
+        if (table->columns[c].align == HM_ALIGN_RIGHT) pending += pad;
+        if (*t) {
+            if (put_spaces(f, pending) || fputs(t, f) == EOF) return HM_EIO;
+            pending = 0;
+        }
+        if (table->columns[c].align == HM_ALIGN_LEFT) pending += pad;
+    }
+    return putc('\n', f) == EOF ? HM_EIO : HM_OK;
+}
+
+static const char *header_at(const hm_table_t *table, size_t row, size_t col)
+{
+    (void)row;
+    return table->columns[col].header;
+}
+
+int hm_table_print(const hm_table_t *table, FILE *f)
+{
+    if (!table || !f) return HM_EINVAL;
+    if (table->ncolumns == 0) return HM_OK;
+    size_t *widths = malloc(table->ncolumns * sizeof *widths);
+    if (!widths) return HM_ENOMEM;
+    column_widths(table, widths);
+    int st = print_line(table, widths, header_at, 0, f);
+    size_t nrows = hm_table_rows(table);
+    for (size_t r = 0; r < nrows && st == HM_OK; r++) st = print_line(table, widths, cell_at, r, f);
+    free(widths);
+    if (st == HM_OK && (fflush(f) == EOF || ferror(f))) st = HM_EIO;
+    return st;
+}

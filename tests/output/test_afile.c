@@ -1,0 +1,152 @@
+/* tests/output/test_afile.c — the atomic file itself: what the final name
+ * holds after each step, file modes, and errors that name the path. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <harmonia/output.h>
+
+#include "testutil.h"
+
+static char dir[] = "/tmp/hm_test_afile_XXXXXX";
+
+static char *content(const char *path)
+{
+    static char buf[4096];
+    FILE *f = fopen(path, "r");
+    if (!f) return strcpy(buf, "(absent)");
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+/* An old file stays until the first checkpoint replaces it; each checkpoint
+ * publishes exactly what was written so far; commit publishes the rest. */
+static void check_steps(void)
+{
+    char path[512], why[512] = "";
+    snprintf(path, sizeof path, "%s/steps.txt", dir);
+    write_text(path, "old\n");
+    hm_afile_t *af;
+    int st = hm_afile_open(path, &af, why, sizeof why);
+    HM_CHECK(st == HM_OK, "opened %s (%d %s)", path, st, why);
+    fputs("abc\n", hm_afile_stream(af));
+    HM_CHECK(strcmp(content(path), "old\n") == 0, "before a checkpoint the old file stays: %s",
+             content(path));
+    st = hm_afile_checkpoint(af);
+    HM_CHECK(st == HM_OK && strcmp(content(path), "abc\n") == 0,
+             "checkpoint published \"abc\\n\": \"%s\" (%d)", content(path), st);
+    fputs("def\n", hm_afile_stream(af));
+    HM_CHECK(strcmp(content(path), "abc\n") == 0, "unpublished text is not visible");
+    st = hm_afile_commit(af, why, sizeof why);
+    HM_CHECK(st == HM_OK && strcmp(content(path), "abc\ndef\n") == 0,
+             "commit published everything: \"%s\" (%d %s)", content(path), st, why);
+    struct stat sb;
+    stat(path, &sb);
+    HM_CHECK((sb.st_mode & 0777) == 0644, "mode under umask 022 is 0644 (got %03o)",
+             (unsigned)(sb.st_mode & 0777));
+    unlink(path);
+}
+
+/* Abort removes the temporary; an earlier checkpoint stays published. */
+static void check_abort(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/abort.txt", dir);
+    hm_afile_t *af;
+    hm_afile_open(path, &af, NULL, 0);
+    fputs("kept\n", hm_afile_stream(af));
+    hm_afile_checkpoint(af);
+    fputs("lost\n", hm_afile_stream(af));
+    hm_afile_abort(af);
+    HM_CHECK(strcmp(content(path), "kept\n") == 0, "after abort the checkpoint stays: \"%s\"",
+             content(path));
+    unlink(path);
+    hm_afile_open(path, &af, NULL, 0);
+    fputs("never\n", hm_afile_stream(af));
+    hm_afile_abort(af);
+    HM_CHECK(strcmp(content(path), "(absent)") == 0, "abort without checkpoint publishes nothing");
+}
+
+static void check_missing_dir(void)
+{
+    const char *path = "/nonexistent-hm-dir/sub/out.csv";
+    char why[512] = "";
+    hm_afile_t *af = NULL;
+    errno = 0;
+    int st = hm_afile_open(path, &af, why, sizeof why);
+    int err = errno;
+    HM_CHECK(st == HM_EIO && af == NULL, "open in a missing directory is HM_EIO (%d)", st);
+    HM_CHECK(err == ENOENT, "errno is ENOENT (%d: %s)", err, strerror(err));
+    HM_CHECK(strstr(why, path) != NULL, "the message names the path: %s", why);
+    const char *cols[] = {"a"};
+    hm_csv_t *csv = NULL;
+    why[0] = '\0';
+    st = hm_csv_open(path, NULL, cols, 1, &csv, why, sizeof why);
+    HM_CHECK(st == HM_EIO && strstr(why, path) != NULL, "hm_csv_open too: %d, %s", st, why);
+}
+
+/* The final name is taken by a non-empty directory: rename fails, the error
+ * names the path and keeps errno, and no temporary is left behind. */
+static void check_rename_failure(void)
+{
+    char path[512], inner[600], why[512] = "";
+    snprintf(path, sizeof path, "%s/blocked", dir);
+    snprintf(inner, sizeof inner, "%s/x", path);
+    mkdir(path, 0755);
+    write_text(inner, "x");
+    hm_afile_t *af;
+    hm_afile_open(path, &af, NULL, 0);
+    fputs("data\n", hm_afile_stream(af));
+    int st = hm_afile_checkpoint(af), err = errno;
+    HM_CHECK(st == HM_EIO && (err == EISDIR || err == ENOTEMPTY || err == EEXIST),
+             "checkpoint over a directory: %d, errno %s", st, strerror(err));
+    HM_CHECK(strstr(hm_afile_error(af), path) != NULL, "message names the path: %s",
+             hm_afile_error(af));
+    st = hm_afile_commit(af, why, sizeof why);
+    err = errno;
+    HM_CHECK(st == HM_EIO && (err == EISDIR || err == ENOTEMPTY || err == EEXIST) &&
+                 strstr(why, path),
+             "commit over a directory: %d, errno %s, %s", st, strerror(err), why);
+    unlink(inner);
+    HM_CHECK(rmdir(path) == 0, "the blocking directory was left untouched");
+}
+
+/* A name without a directory lives in the current directory. */
+static void check_relative(void)
+{
+    char cwd[512];
+    if (!getcwd(cwd, sizeof cwd) || chdir(dir) != 0) return;
+    hm_afile_t *af;
+    int st = hm_afile_open("relative.txt", &af, NULL, 0);
+    if (st == HM_OK) fputs("rel\n", hm_afile_stream(af));
+    if (st == HM_OK) st = hm_afile_commit(af, NULL, 0);
+    HM_CHECK(st == HM_OK && strcmp(content("relative.txt"), "rel\n") == 0,
+             "relative name committed in the current directory (%d)", st);
+    unlink("relative.txt");
+    if (chdir(cwd) != 0) HM_CHECK(0, "back to %s", cwd);
+}
+
+int main(void)
+{
+    umask(022);
+    HM_CHECK(mkdtemp(dir) != NULL, "temporary directory %s", dir);
+    check_steps();
+    check_abort();
+    check_missing_dir();
+    check_rename_failure();
+    check_relative();
+    HM_CHECK(rmdir(dir) == 0, "no file left in %s", dir);
+    return hm_test_finish();
+}

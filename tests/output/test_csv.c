@@ -1,0 +1,201 @@
+/* tests/output/test_csv.c — CSV quoting and number formatting, checked by
+ * reading the file back with an independent RFC 4180 reader and strtod. */
+#include <float.h>
+#include <inttypes.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <harmonia/output.h>
+
+#include "csv_read.h"
+#include "testutil.h"
+
+static const char *const strings[] = {
+    "plain",  "with,comma", "with \"quotes\"", "line\nbreak", "cr\rhere", "#not a comment", " lead",
+    "trail ", "",           "µs ünïcode",      "a,\"b\"\n,c",
+};
+enum { NSTRINGS = sizeof strings / sizeof strings[0], NRANDOM = 20000 };
+
+/* Doubles worth checking by hand, then random bit patterns. */
+static double special(int i)
+{
+    const double v[] = {0.1,      1e-6,        1.0 / 3, DBL_MAX,   DBL_MIN, 4.9406564584124654e-324,
+                        -0.0,     123456789.0, 2.5e-9,  -7.25e300, NAN,     INFINITY,
+                        -INFINITY};
+    return v[i];
+}
+enum { NSPECIAL = 13 };
+
+static double random_double(uint64_t *state)
+{
+    double d;
+    do {
+        *state ^= *state << 13, *state ^= *state >> 7, *state ^= *state << 17;
+        memcpy(&d, state, sizeof d);
+    } while (!isfinite(d));
+    return d;
+}
+
+static double value_at(int i, uint64_t *state)
+{
+    return i < NSPECIAL ? special(i) : random_double(state);
+}
+
+static int same_double(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0;
+}
+
+static void write_file(const char *path)
+{
+    const char *cols[] = {"text", "value_s", "count", "odd,name"};
+    hm_factors_t *f;
+    hm_factors_create(&f);
+    hm_factors_set(f, "note", "two\nlines, and \"quotes\"");
+    hm_csv_t *csv;
+    char why[512] = "";
+    int st = hm_csv_open(path, f, cols, 4, &csv, why, sizeof why);
+    HM_CHECK(st == HM_OK, "csv opened at %s (status %d, %s)", path, st, why);
+    uint64_t state = 88172645463325252u;
+    int bad = 0;
+    for (int i = 0; i < NSPECIAL + NRANDOM; i++) {
+        bad |= hm_csv_put_string(csv, strings[i % NSTRINGS]) != HM_OK;
+        bad |= hm_csv_put_double(csv, value_at(i, &state)) != HM_OK;
+        bad |= hm_csv_put_int64(csv, i == 0   ? INT64_MIN
+                                     : i == 1 ? INT64_MAX
+                                              : -(int64_t)i) != HM_OK;
+        bad |= hm_csv_put_string(csv, "x") != HM_OK;
+        bad |= hm_csv_end_row(csv) != HM_OK;
+    }
+    HM_CHECK(!bad, "every cell and row accepted");
+    st = hm_csv_close(csv, why, sizeof why);
+    HM_CHECK(st == HM_OK, "csv closed (status %d, %s)", st, why);
+    hm_factors_free(f);
+}
+
+static size_t check_row(const csv_doc_t *doc, int i, uint64_t *state)
+{
+    char **c = doc->rows[i];
+    double v = value_at(i, state);
+    int64_t n = i == 0 ? INT64_MIN : i == 1 ? INT64_MAX : -(int64_t)i;
+    size_t bad = doc->row_cells[i] != 4;
+    if (bad) return 1;
+    bad += strcmp(c[0], strings[i % NSTRINGS]) != 0;
+    bad += !same_double(strtod(c[1], NULL), v);
+    bad += strtoll(c[2], NULL, 10) != n;
+    if (bad) hm_test_note("row %d: \"%s\" %s %s", i, c[0], c[1], c[2]);
+    return bad;
+}
+
+static void check_file(const char *path)
+{
+    csv_doc_t doc;
+    char why[256] = "";
+    int rc = csv_read(path, &doc, why, sizeof why);
+    HM_CHECK(rc == 0, "file reads back as RFC 4180 (%s)", why);
+    const char *note = csv_factor(&doc, "note");
+    HM_CHECK(note && strcmp(note, "two lines, and \"quotes\"") == 0,
+             "factor with a newline became one line: \"%s\"", note ? note : "(missing)");
+    HM_CHECK(doc.ncolumns == 4 && strcmp(doc.header[3], "odd,name") == 0,
+             "header has 4 columns, a quoted name read back (%zu)", doc.ncolumns);
+    HM_CHECK(doc.nrows == NSPECIAL + NRANDOM, "%zu rows read back, %d written", doc.nrows,
+             NSPECIAL + NRANDOM);
+    uint64_t state = 88172645463325252u;
+    size_t bad = 0;
+    for (size_t i = 0; i < doc.nrows; i++) bad += check_row(&doc, (int)i, &state);
+    HM_CHECK(bad == 0, "strings, doubles (strtod, bit-exact) and int64 round-trip; %zu mismatches",
+             bad);
+    if (doc.nrows > 10) {
+        const char *expect[] = {"0.1", "1e-06", "0.3333333333333333", "1.7976931348623157e+308"};
+        for (int i = 0; i < 4; i++)
+            HM_CHECK(strcmp(doc.rows[i][1], expect[i]) == 0,
+                     "shortest exact form of row %d: \"%s\" (expected \"%s\")", i, doc.rows[i][1],
+                     expect[i]);
+        HM_CHECK(strcmp(doc.rows[10][1], "NaN") == 0 && strcmp(doc.rows[11][1], "Inf") == 0 &&
+                     strcmp(doc.rows[12][1], "-Inf") == 0,
+                 "non-finite values: %s %s %s", doc.rows[10][1], doc.rows[11][1], doc.rows[12][1]);
+    }
+    csv_doc_free(&doc);
+}
+
+/* The raw bytes of a few rows, as RFC 4180 spells them. */
+static void check_raw_quoting(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[256];
+    int header_seen = 0, found = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        if (!header_seen) header_seen = strncmp(line, "text,value_s,count,\"odd,name\"\n", 31) == 0;
+        found |= strncmp(line, "\"with \"\"quotes\"\"\",", 18) == 0;
+    }
+    if (f) fclose(f);
+    HM_CHECK(header_seen, "header row written as text,value_s,count,\"odd,name\"");
+    HM_CHECK(found, "quotes doubled inside a quoted cell: \"with \"\"quotes\"\"\"");
+}
+
+static void check_misuse(const char *path)
+{
+    const char *cols[] = {"a", "b"};
+    hm_csv_t *csv;
+    char why[512] = "";
+    hm_csv_open(path, NULL, cols, 2, &csv, why, sizeof why);
+    hm_csv_put_int64(csv, 1);
+    int st = hm_csv_end_row(csv);
+    HM_CHECK(st == HM_EINVAL && strstr(hm_csv_error(csv), "1 cells"),
+             "a short row is refused (%d): %s", st, hm_csv_error(csv));
+    hm_csv_put_int64(csv, 1);
+    hm_csv_put_int64(csv, 2);
+    st = hm_csv_put_int64(csv, 3);
+    HM_CHECK(st == HM_EINVAL, "a third cell under two columns is refused (%d): %s", st,
+             hm_csv_error(csv));
+    st = hm_csv_close(csv, why, sizeof why);
+    HM_CHECK(st == HM_EINVAL && strstr(why, path), "close with a row in progress: %d, %s", st, why);
+    HM_CHECK(access(path, F_OK) != 0, "and nothing was published under %s", path);
+}
+
+/* A user's locale with a decimal comma must not leak into result files. */
+static void check_locale(const char *path)
+{
+    const char *names[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8"};
+    const char *used = NULL;
+    for (int i = 0; i < 3 && !used; i++) used = setlocale(LC_NUMERIC, names[i]);
+    if (!used) {
+        hm_test_note("no decimal-comma locale installed; locale check skipped");
+        return;
+    }
+    const char *cols[] = {"v"};
+    hm_csv_t *csv;
+    hm_csv_open(path, NULL, cols, 1, &csv, NULL, 0);
+    hm_csv_put_double(csv, 1.5);
+    hm_csv_end_row(csv);
+    hm_csv_close(csv, NULL, 0);
+    setlocale(LC_NUMERIC, "C");
+    csv_doc_t doc;
+    char why[128];
+    csv_read(path, &doc, why, sizeof why);
+    HM_CHECK(doc.nrows == 1 && strcmp(doc.rows[0][0], "1.5") == 0,
+             "1.5 written as \"1.5\" under locale %s", used);
+    csv_doc_free(&doc);
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/hm_test_csv_XXXXXX", path[512], misuse[512], loc[512];
+    HM_CHECK(mkdtemp(dir) != NULL, "temporary directory %s", dir);
+    snprintf(path, sizeof path, "%s/numbers.csv", dir);
+    snprintf(misuse, sizeof misuse, "%s/misuse.csv", dir);
+    snprintf(loc, sizeof loc, "%s/locale.csv", dir);
+    write_file(path);
+    check_file(path);
+    check_raw_quoting(path);
+    check_misuse(misuse);
+    check_locale(loc);
+    unlink(path);
+    unlink(loc);
+    HM_CHECK(rmdir(dir) == 0, "no temporary file left in %s after close and abort", dir);
+    return hm_test_finish();
+}
