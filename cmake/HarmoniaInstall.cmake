@@ -1,6 +1,9 @@
 # Install the library, headers, program, a pkg-config file and a CMake
 # package so that other projects can find_package(harmonia).
 include(CMakePackageConfigHelpers)
+# The program is exported as harmonia::program; harmonia::harmonia is the
+# shared library (defined in harmonia-config.cmake).
+set_target_properties(harmonia PROPERTIES EXPORT_NAME program)
 install(TARGETS harmonia_shared harmonia_static harmonia
         EXPORT harmoniaTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -16,6 +19,9 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/harmonia-config-version.c
 install(FILES ${PROJECT_BINARY_DIR}/harmonia-config.cmake
               ${PROJECT_BINARY_DIR}/harmonia-config-version.cmake
         DESTINATION ${HM_CMAKE_DIR})
+# harmonia.pc lives in LIBDIR/pkgconfig: one "/.." per component of LIBDIR
+# leads back to the prefix, wherever the tree is installed.
+string(REGEX REPLACE "[^/]+" ".." HM_PC_UP "/${CMAKE_INSTALL_LIBDIR}")
 configure_file(cmake/harmonia.pc.in ${PROJECT_BINARY_DIR}/harmonia.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/harmonia.pc
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

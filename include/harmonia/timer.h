@@ -39,11 +39,11 @@ typedef struct hm_synthetic_spec {
 } hm_synthetic_spec_t;
 
 typedef struct hm_timer_options {
-    double tsc_ghz;          /* tsc only: fixed frequency; 0 = read from the system */
-    int synthetic;           /* non-zero: wrap the source in a synthetic clock */
+    double tsc_ghz;           /* tsc only: fixed frequency; 0 = read from the system */
+    int synthetic;            /* non-zero: wrap the source in a synthetic clock */
     hm_synthetic_spec_t spec; /* used when synthetic is set */
-    uint64_t seed;           /* synthetic draws */
-    int rank;                /* synthetic: which rank's draw this process takes */
+    uint64_t seed;            /* synthetic draws */
+    int rank;                 /* synthetic: which rank's draw this process takes */
 } hm_timer_options_t;
 
 /* What hm_timer_measure observed of a source. */
@@ -69,8 +69,8 @@ void hm_timer_names(char *buf, size_t len);
  * used here (tsc without constant_tsc/nonstop_tsc, or not x86-64), HM_EINVAL
  * for bad options. On failure, why (if not NULL) receives a sentence that
  * explains the refusal. The wtime source requires MPI to be initialized. */
-int hm_timer_create(const char *name, const hm_timer_options_t *opts, hm_timer_t **out,
-                    char *why, size_t why_len);
+int hm_timer_create(const char *name, const hm_timer_options_t *opts, hm_timer_t **out, char *why,
+                    size_t why_len);
 
 /* Release a timer (NULL is accepted). */
 void hm_timer_free(hm_timer_t *timer);

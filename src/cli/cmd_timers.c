@@ -13,9 +13,9 @@ enum { R_AVAILABLE, R_RESOLUTION, R_NOMINAL, R_OVERHEAD, R_DECREASES, R_CLAIMED,
 
 typedef struct source_report {
     const char *name;
-    int available;         /* on every rank */
-    char detail[384];      /* description, or why it is unavailable (first failing rank) */
-    double *per_rank;      /* root: size x R_FIELDS */
+    int available;    /* on every rank */
+    char detail[384]; /* description, or why it is unavailable (first failing rank) */
+    double *per_rank; /* root: size x R_FIELDS */
 } source_report_t;
 
 static hm_timer_options_t timer_options(const hm_cli_config_t *cfg, int rank)
@@ -70,9 +70,12 @@ static int measure_source(const hm_cli_config_t *cfg, MPI_Comm comm, source_repo
 static const char *monotonic_text(double claimed, double decreases, char *buf, size_t len)
 {
     if (claimed && decreases == 0) return "yes";
-    if (claimed) snprintf(buf, len, "VIOLATED (%.0f backwards)", decreases);
-    else if (decreases == 0) snprintf(buf, len, "not promised");
-    else snprintf(buf, len, "no (%.0f backwards)", decreases);
+    if (claimed)
+        snprintf(buf, len, "VIOLATED (%.0f backwards)", decreases);
+    else if (decreases == 0)
+        snprintf(buf, len, "not promised");
+    else
+        snprintf(buf, len, "no (%.0f backwards)", decreases);
     return buf;
 }
 
@@ -107,8 +110,7 @@ static void worst_over_ranks(const double *per_rank, int size, double *w)
     }
 }
 
-static void print_table(const hm_cli_config_t *cfg, const source_report_t *reps, int nrep,
-                        int size)
+static void print_table(const hm_cli_config_t *cfg, const source_report_t *reps, int nrep, int size)
 {
     static const char *const cols[] = {"source",      "resolution_ns", "claimed_ns",
                                        "overhead_ns", "monotonic",     "detail"};
@@ -137,9 +139,9 @@ static void print_table(const hm_cli_config_t *cfg, const source_report_t *reps,
 static int write_csv(const hm_cli_config_t *cfg, MPI_Comm comm, const source_report_t *reps,
                      int nrep, int size, char *why, size_t len)
 {
-    static const char *const cols[] = {"rank",       "source",     "available",
-                                       "resolution_s", "claimed_resolution_s", "overhead_s",
-                                       "decreases",  "monotonic_claimed"};
+    static const char *const cols[] = {
+        "rank",       "source",    "available",        "resolution_s", "claimed_resolution_s",
+        "overhead_s", "decreases", "monotonic_claimed"};
     hm_factors_t *f = NULL;
     hm_csv_t *csv = NULL;
     hm_factors_context_t ctx = {.argc = cfg->argc,
@@ -201,8 +203,7 @@ int hm_cmd_timers(hm_cli_config_t *cfg, MPI_Comm comm)
     if (rank == 0) print_table(cfg, reps, n, size);
     if (cfg->output[0]) {
         int st = write_csv(cfg, comm, reps, n, size, why, sizeof why);
-        rc = hm_cli_agree(comm, st == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
-                          st == HM_OK ? "" : why);
+        rc = hm_cli_agree(comm, st == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, st == HM_OK ? "" : why);
     }
     for (int i = 0; i < n; i++) free(reps[i].per_rank);
     return rc;

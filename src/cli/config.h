@@ -43,36 +43,36 @@ typedef enum hm_opt_id {
 /* Largest message size: MPI counts are int and harmonia moves bytes with
  * MPI_CHAR, so a size above INT_MAX bytes cannot be expressed. */
 #define HM_CLI_MAX_SIZE_BYTES 2147483647ULL
-#define HM_CLI_MAX_SIZES 256
+#define HM_CLI_MAX_SIZES      256
 
 typedef struct hm_cli_config {
     const char *command;
     int argc;
-    char **argv;              /* the whole command line, for result files */
-    uint64_t given;           /* HM_OPT_BIT of every option on the command line */
+    char **argv;    /* the whole command line, for result files */
+    uint64_t given; /* HM_OPT_BIT of every option on the command line */
 
-    char timer[32];           /* --timer */
-    double tsc_ghz;           /* --tsc-ghz, 0 = read from the system */
-    char clock_sync[128];     /* --clock-sync */
-    int fitpoints;            /* --fitpoints */
-    int exchanges;            /* --exchanges */
-    char offset[16];          /* --offset */
-    char sync[32];            /* --sync */
-    char ops[512];            /* --ops */
+    char timer[32];                 /* --timer */
+    double tsc_ghz;                 /* --tsc-ghz, 0 = read from the system */
+    char clock_sync[128];           /* --clock-sync */
+    int fitpoints;                  /* --fitpoints */
+    int exchanges;                  /* --exchanges */
+    char offset[16];                /* --offset */
+    char sync[32];                  /* --sync */
+    char ops[512];                  /* --ops */
     size_t sizes[HM_CLI_MAX_SIZES]; /* --sizes, ascending, no duplicates */
     int nsizes;
-    long nrep;                /* --nrep / -i */
-    long warmup;              /* --warmup / -x */
-    char output[4096];        /* --output */
-    char raw[4096];           /* --raw */
-    uint64_t seed;            /* --seed */
-    int synthetic;            /* --synthetic-clock given */
+    long nrep;         /* --nrep / -i */
+    long warmup;       /* --warmup / -x */
+    char output[4096]; /* --output */
+    char raw[4096];    /* --raw */
+    uint64_t seed;     /* --seed */
+    int synthetic;     /* --synthetic-clock given */
     hm_synthetic_spec_t synthetic_spec;
-    int ranks_per_node;       /* 0 = real topology */
+    int ranks_per_node; /* 0 = real topology */
     int ranks_per_socket;
-    int per_rank;             /* --per-rank */
-    char format[16];          /* --format table|osu */
-    int help;                 /* --help */
+    int per_rank;    /* --per-rank */
+    char format[16]; /* --format table|osu */
+    int help;        /* --help */
 } hm_cli_config_t;
 
 /* Fill cfg with the defaults of every option. */
@@ -81,8 +81,8 @@ void hm_cli_config_defaults(hm_cli_config_t *cfg);
 /* Parse argv[first..argc) for a command accepting the options in mask.
  * Returns HM_EXIT_OK, or HM_EXIT_USAGE with the message (without the
  * "harmonia: error: " prefix) in err. Reentrant: resets getopt's state. */
-int hm_cli_parse(int argc, char **argv, int first, uint64_t mask, hm_cli_config_t *cfg,
-                 char *err, size_t err_len);
+int hm_cli_parse(int argc, char **argv, int first, uint64_t mask, hm_cli_config_t *cfg, char *err,
+                 size_t err_len);
 
 /* Parse a size specification ("8,64,1K", "1:1M", "1:1M:x4", OSU's
  * "MIN:MAX") into ascending distinct sizes in bytes. Returns 0, or -1 with

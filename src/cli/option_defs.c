@@ -48,7 +48,8 @@ static int p_timer(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
     char known[256];
     for (size_t i = 0; i < hm_timer_count(); i++)
-        if (strcmp(v, hm_timer_name_at(i)) == 0) return copy_text(c->timer, sizeof c->timer, v, "", why, len);
+        if (strcmp(v, hm_timer_name_at(i)) == 0)
+            return copy_text(c->timer, sizeof c->timer, v, "", why, len);
     hm_timer_names(known, sizeof known);
     return fail(why, len, "unknown time source \"%s\" (known: %s)", v, known);
 }
@@ -59,7 +60,8 @@ static int p_tsc_ghz(hm_cli_config_t *c, const char *v, char *why, size_t len)
     errno = 0;
     double x = strtod(v, &end);
     if (!*v || *end || errno || !isfinite(x) || x <= 0 || x > 100)
-        return fail(why, len, "\"%s\" is not a frequency in GHz (accepted: 0 < F <= 100, e.g. 2.3)", v);
+        return fail(why, len, "\"%s\" is not a frequency in GHz (accepted: 0 < F <= 100, e.g. 2.3)",
+                    v);
     c->tsc_ghz = x;
     return 0;
 }
@@ -226,8 +228,8 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
     [HM_OPT_NREP] = {HM_OPT_NREP, "nrep", 'i', "N", "repetitions per measurement (OSU: -i)",
                      "e.g. --nrep 1000", p_nrep},
     [HM_OPT_WARMUP] = {HM_OPT_WARMUP, "warmup", 'x', "N",
-                       "warm-up iterations before the repetitions (OSU: -x)",
-                       "e.g. --warmup 10", p_warmup},
+                       "warm-up iterations before the repetitions (OSU: -x)", "e.g. --warmup 10",
+                       p_warmup},
     [HM_OPT_OUTPUT] = {HM_OPT_OUTPUT, "output", 0, "FILE",
                        "summary CSV with the experimental factors", "e.g. --output result.csv",
                        p_output},

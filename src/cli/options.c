@@ -78,8 +78,8 @@ static void unknown_option(const char *token, char *err, size_t len)
 static void not_accepted(const char *command, const hm_opt_def_t *d, uint64_t mask, char *err,
                          size_t len)
 {
-    size_t used = (size_t)snprintf(err, len, "--%s is not an option of '%s' (its options:",
-                                   d->name, command);
+    size_t used =
+        (size_t)snprintf(err, len, "--%s is not an option of '%s' (its options:", d->name, command);
     for (int i = 0; i < HM_OPT_COUNT && used < len; i++)
         if (mask & HM_OPT_BIT(hm_cli_options[i].id))
             used += (size_t)snprintf(err + used, len - used, " --%s", hm_cli_options[i].name);
@@ -151,15 +151,17 @@ int hm_cli_parse(int argc, char **argv, int first, uint64_t mask, hm_cli_config_
     fill_longopts(longopts);
     opterr = 0;
     optind = 0; /* glibc: full reinitialisation, so the parser can run twice */
-    for (int c; rc == HM_EXIT_OK && (c = getopt_long(nargs, args, ":m:i:x:h", longopts, NULL)) != -1;) {
+    for (int c;
+         rc == HM_EXIT_OK && (c = getopt_long(nargs, args, ":m:i:x:h", longopts, NULL)) != -1;) {
         const hm_opt_def_t *d = def_of(c == ':' || c == '?' ? optopt : c);
         if (c == '?') {
-            if (optopt) say(err, len, "unknown option \"-%c\"", optopt);
-            else unknown_option(args[optind - 1], err, len);
+            if (optopt)
+                say(err, len, "unknown option \"-%c\"", optopt);
+            else
+                unknown_option(args[optind - 1], err, len);
             rc = HM_EXIT_USAGE;
         } else if (c == ':') {
-            say(err, len, "--%s: a value is required (%s)", d ? d->name : "?",
-                d ? d->example : "");
+            say(err, len, "--%s: a value is required (%s)", d ? d->name : "?", d ? d->example : "");
             rc = HM_EXIT_USAGE;
         } else {
             rc = apply(d, optarg, cfg, mask, err, len);

@@ -33,10 +33,17 @@ static int parse_one(const char *text, const char *item, unsigned long long *out
     }
     int shift = 0;
     switch (toupper((unsigned char)*p)) {
-    case 'K': shift = 10, p++; break;
-    case 'M': shift = 20, p++; break;
-    case 'G': shift = 30, p++; break;
-    default: break;
+    case 'K':
+        shift = 10, p++;
+        break;
+    case 'M':
+        shift = 20, p++;
+        break;
+    case 'G':
+        shift = 30, p++;
+        break;
+    default:
+        break;
     }
     if (*p != '\0') goto bad;
     if (v > (HM_CLI_MAX_SIZE_BYTES >> shift)) goto too_big;
@@ -118,8 +125,7 @@ static int sort_unique(size_t *sizes, int n)
     return k;
 }
 
-int hm_cli_parse_sizes(const char *text, size_t *sizes, int max, int *nsizes, char *why,
-                       size_t len)
+int hm_cli_parse_sizes(const char *text, size_t *sizes, int max, int *nsizes, char *why, size_t len)
 {
     char buf[1024];
     int n = 0;

@@ -53,8 +53,8 @@ static int read_overhead(hm_timer_t *t, long nreads, double *overhead_s)
     }
     (void)sink;
     qsort(per_read, (size_t)nbatch, sizeof *per_read, cmp_double);
-    *overhead_s = nbatch % 2 ? per_read[nbatch / 2]
-                             : 0.5 * (per_read[nbatch / 2 - 1] + per_read[nbatch / 2]);
+    *overhead_s =
+        nbatch % 2 ? per_read[nbatch / 2] : 0.5 * (per_read[nbatch / 2 - 1] + per_read[nbatch / 2]);
     free(per_read);
     return HM_OK;
 }

@@ -12,7 +12,7 @@
 /* Largest accepted bounds: an offset of a day and a drift of 1% are far
  * beyond any real clock; larger values only lose double precision. */
 #define SYNTH_MAX_OFFSET_S 86400.0
-#define SYNTH_MAX_DRIFT 1e-2
+#define SYNTH_MAX_DRIFT    1e-2
 #define SYNTH_MAX_JITTER_S 1.0
 
 static int parse_value(const char *key, const char *text, double max, double *out, char *why,

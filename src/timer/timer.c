@@ -15,16 +15,16 @@ void hm_timer_explain(char *why, size_t why_len, const char *fmt, ...)
     va_end(ap);
 }
 
-int hm_timer_create(const char *name, const hm_timer_options_t *opts, hm_timer_t **out,
-                    char *why, size_t why_len)
+int hm_timer_create(const char *name, const hm_timer_options_t *opts, hm_timer_t **out, char *why,
+                    size_t why_len)
 {
     char known[256];
     const hm_timer_source_t *src = hm_timer_find_source(name);
     *out = NULL;
     if (!src) {
         hm_timer_names(known, sizeof known);
-        hm_timer_explain(why, why_len, "unknown time source \"%s\" (known: %s)",
-                         name ? name : "", known);
+        hm_timer_explain(why, why_len, "unknown time source \"%s\" (known: %s)", name ? name : "",
+                         known);
         return HM_ENOENT;
     }
     hm_timer_t *t = calloc(1, sizeof *t);
@@ -89,6 +89,6 @@ void hm_timer_describe(const hm_timer_t *t, char *buf, size_t len)
     if (t->detail[0]) k += snprintf(buf + k, len - (size_t)k, " (%s)", t->detail);
     if (k < 0 || (size_t)k >= len) return;
     if (t->synthetic)
-        snprintf(buf + k, len - (size_t)k, " synthetic offset=%g,drift=%g,jitter=%g", t->spec.offset_s,
-                 t->spec.drift, t->spec.jitter_s);
+        snprintf(buf + k, len - (size_t)k, " synthetic offset=%g,drift=%g,jitter=%g",
+                 t->spec.offset_s, t->spec.drift, t->spec.jitter_s);
 }

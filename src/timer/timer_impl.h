@@ -20,12 +20,12 @@ typedef struct hm_timer_source {
 
 struct hm_timer {
     const hm_timer_source_t *source;
-    int64_t origin;            /* integer origin in the source's unit */
-    double seconds_per_tick;   /* tsc */
-    char detail[96];           /* tsc: frequency and where it came from */
+    int64_t origin;          /* integer origin in the source's unit */
+    double seconds_per_tick; /* tsc */
+    char detail[96];         /* tsc: frequency and where it came from */
     int synthetic;
-    hm_synthetic_spec_t spec;  /* bounds of the draw */
-    double offset_s, drift;    /* this rank's draw */
+    hm_synthetic_spec_t spec; /* bounds of the draw */
+    double offset_s, drift;   /* this rank's draw */
     hm_rng_t jitter_rng;
 };
 

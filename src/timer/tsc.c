@@ -42,7 +42,8 @@ static int cpuinfo_has_flags(char *why, size_t n)
     }
     fclose(f);
     if (!constant || !nonstop || !rdtscp) {
-        hm_timer_explain(why, n, "tsc refused: %s lacks%s%s%s", cpuinfo_path(), constant ? "" : " constant_tsc", nonstop ? "" : " nonstop_tsc",
+        hm_timer_explain(why, n, "tsc refused: %s lacks%s%s%s", cpuinfo_path(),
+                         constant ? "" : " constant_tsc", nonstop ? "" : " nonstop_tsc",
                          rdtscp ? "" : " rdtscp");
         return 0;
     }
@@ -91,8 +92,9 @@ static int open_tsc(hm_timer_t *t, const hm_timer_options_t *o, char *why, size_
     if (hz <= 0 && (hz = hz_from_hypervisor()) > 0) from = "hypervisor leaf 0x40000010";
     if (hz <= 0 && (hz = hz_from_cpuinfo()) > 0) from = "/proc/cpuinfo cpu MHz";
     if (hz <= 0) {
-        hm_timer_explain(why, n, "tsc refused: the TSC frequency is not readable here; "
-                                 "give it with --tsc-ghz");
+        hm_timer_explain(why, n,
+                         "tsc refused: the TSC frequency is not readable here; "
+                         "give it with --tsc-ghz");
         return HM_ENOTSUP;
     }
     t->seconds_per_tick = 1.0 / hz;
@@ -146,5 +148,4 @@ static double res_tsc(const hm_timer_t *t)
 }
 #endif
 
-const hm_timer_source_t hm_timer_source_tsc = {"tsc",    1,          open_tsc,
-                                               read_tsc, origin_tsc, res_tsc};
+const hm_timer_source_t hm_timer_source_tsc = {"tsc", 1, open_tsc, read_tsc, origin_tsc, res_tsc};

@@ -34,5 +34,5 @@ static double res_wtime(const hm_timer_t *t)
     return MPI_Wtick();
 }
 
-const hm_timer_source_t hm_timer_source_wtime = {"wtime",      0,           open_wtime,
-                                                 read_wtime,   origin_wtime, res_wtime};
+const hm_timer_source_t hm_timer_source_wtime = {"wtime",      0,        open_wtime, read_wtime,
+                                                 origin_wtime, res_wtime};

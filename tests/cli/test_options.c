@@ -30,8 +30,8 @@ static void expect_usage(uint64_t mask, const char **args, const char *fragment)
     hm_cli_config_t cfg;
     char err[1024];
     int rc = run(mask, &cfg, err, args);
-    HM_CHECK(rc == HM_EXIT_USAGE && strstr(err, fragment), "%s ... -> exit 2 with \"%s\" (got %d: %s)",
-             args[0], fragment, rc, err);
+    HM_CHECK(rc == HM_EXIT_USAGE && strstr(err, fragment),
+             "%s ... -> exit 2 with \"%s\" (got %d: %s)", args[0], fragment, rc, err);
 }
 
 static void test_values(void)
@@ -76,34 +76,48 @@ static void test_osu_aliases_and_order(void)
 
 static void test_errors(void)
 {
-    expect_usage(ALL_OPTIONS, ARGS("--timer", "sundial"), "--timer: unknown time source \"sundial\" (known: wtime, monotonic");
-    expect_usage(ALL_OPTIONS, ARGS("--sizes", "1:abc"), "--sizes: \"1:abc\" is not a size (examples: 8, 64K, 1:1M:x4)");
-    expect_usage(ALL_OPTIONS, ARGS("--sizes", "1:100G"), "--sizes: \"100G\" exceeds the largest size, 2147483647 bytes");
+    expect_usage(ALL_OPTIONS, ARGS("--timer", "sundial"),
+                 "--timer: unknown time source \"sundial\" (known: wtime, monotonic");
+    expect_usage(ALL_OPTIONS, ARGS("--sizes", "1:abc"),
+                 "--sizes: \"1:abc\" is not a size (examples: 8, 64K, 1:1M:x4)");
+    expect_usage(ALL_OPTIONS, ARGS("--sizes", "1:100G"),
+                 "--sizes: \"100G\" exceeds the largest size, 2147483647 bytes");
     expect_usage(ALL_OPTIONS, ARGS("--sizes="), "--sizes: empty size list");
-    expect_usage(ALL_OPTIONS, ARGS("--nrep", "-5"), "--nrep: \"-5\" is out of range (accepted: 1 to");
+    expect_usage(ALL_OPTIONS, ARGS("--nrep", "-5"),
+                 "--nrep: \"-5\" is out of range (accepted: 1 to");
     expect_usage(ALL_OPTIONS, ARGS("--nrep", "0"), "--nrep: \"0\" is out of range");
     expect_usage(ALL_OPTIONS, ARGS("--nrep", "ten"), "--nrep: \"ten\" is not an integer");
-    expect_usage(ALL_OPTIONS, ARGS("--nrep", "99999999999999999999"), "--nrep: \"99999999999999999999\" is out of range");
-    expect_usage(ALL_OPTIONS, ARGS("--warmup", "-1"), "--warmup: \"-1\" is out of range (accepted: 0 to");
+    expect_usage(ALL_OPTIONS, ARGS("--nrep", "99999999999999999999"),
+                 "--nrep: \"99999999999999999999\" is out of range");
+    expect_usage(ALL_OPTIONS, ARGS("--warmup", "-1"),
+                 "--warmup: \"-1\" is out of range (accepted: 0 to");
     expect_usage(ALL_OPTIONS, ARGS("--seed", "-1"), "--seed: \"-1\" is not a seed");
     expect_usage(ALL_OPTIONS, ARGS("--fitpoints", "0"), "--fitpoints: \"0\" is out of range");
     expect_usage(ALL_OPTIONS, ARGS("--exchanges", "0"), "--exchanges: \"0\" is out of range");
-    expect_usage(ALL_OPTIONS, ARGS("--clock-sync", "hca3+hca3+hca3+prop"), "at most 3 (node+socket+core)");
+    expect_usage(ALL_OPTIONS, ARGS("--clock-sync", "hca3+hca3+hca3+prop"),
+                 "at most 3 (node+socket+core)");
     expect_usage(ALL_OPTIONS, ARGS("--clock-sync", "hca3++prop"), "has an empty level");
-    expect_usage(ALL_OPTIONS, ARGS("--offset", "ntp"), "--offset: unknown offset algorithm \"ntp\"");
-    expect_usage(ALL_OPTIONS, ARGS("--synthetic-clock", "offset=1,wobble=2"), "unknown key \"wobble\"");
-    expect_usage(ALL_OPTIONS, ARGS("--synthetic-clock", "drift=abc"), "drift=\"abc\" is not a number");
+    expect_usage(ALL_OPTIONS, ARGS("--offset", "ntp"),
+                 "--offset: unknown offset algorithm \"ntp\"");
+    expect_usage(ALL_OPTIONS, ARGS("--synthetic-clock", "offset=1,wobble=2"),
+                 "unknown key \"wobble\"");
+    expect_usage(ALL_OPTIONS, ARGS("--synthetic-clock", "drift=abc"),
+                 "drift=\"abc\" is not a number");
     expect_usage(ALL_OPTIONS, ARGS("--synthetic-clock", "drift=-1e-4"), "is outside [0,");
     expect_usage(ALL_OPTIONS, ARGS("--tsc-ghz", "0"), "--tsc-ghz: \"0\" is not a frequency");
-    expect_usage(ALL_OPTIONS, ARGS("--timer", "monotonic", "--tsc-ghz", "2"), "only meaningful with --timer tsc");
-    expect_usage(ALL_OPTIONS, ARGS("--ranks-per-node", "2", "--ranks-per-socket", "4"), "--ranks-per-socket: 4 is more than --ranks-per-node 2");
+    expect_usage(ALL_OPTIONS, ARGS("--timer", "monotonic", "--tsc-ghz", "2"),
+                 "only meaningful with --timer tsc");
+    expect_usage(ALL_OPTIONS, ARGS("--ranks-per-node", "2", "--ranks-per-socket", "4"),
+                 "--ranks-per-socket: 4 is more than --ranks-per-node 2");
     expect_usage(ALL_OPTIONS, ARGS("--format", "json"), "--format: unknown format \"json\"");
-    expect_usage(ALL_OPTIONS, ARGS("--sizs", "8"), "unknown option \"--sizs\" (did you mean --sizes?)");
+    expect_usage(ALL_OPTIONS, ARGS("--sizs", "8"),
+                 "unknown option \"--sizs\" (did you mean --sizes?)");
     expect_usage(ALL_OPTIONS, ARGS("--frobnicate"), "unknown option \"--frobnicate\"");
     expect_usage(ALL_OPTIONS, ARGS("-q"), "unknown option \"-q\"");
     expect_usage(ALL_OPTIONS, ARGS("--nrep"), "--nrep: a value is required");
     expect_usage(ALL_OPTIONS, ARGS("--seed", "3", "stray"), "unexpected argument \"stray\"");
-    expect_usage(TIMERS_ONLY, ARGS("--sizes", "8"), "--sizes is not an option of 'bench' (its options: --timer --seed)");
+    expect_usage(TIMERS_ONLY, ARGS("--sizes", "8"),
+                 "--sizes is not an option of 'bench' (its options: --timer --seed)");
     expect_usage(TIMERS_ONLY, ARGS("-m", "8"), "--sizes is not an option of 'bench'");
 }
 

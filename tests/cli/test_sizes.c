@@ -37,8 +37,8 @@ int main(void)
     expect_sizes("8,64,1K", (size_t[]){8, 64, 1024}, 3);
     expect_sizes("1K,8,64,8", (size_t[]){8, 64, 1024}, 3); /* sorted, duplicates dropped */
     expect_sizes("1:16", (size_t[]){1, 2, 4, 8, 16}, 5);
-    expect_sizes("1:1M:x4", (size_t[]){1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576},
-                 11);
+    expect_sizes("1:1M:x4",
+                 (size_t[]){1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576}, 11);
     expect_sizes("0:4", (size_t[]){0, 1, 2, 4}, 4); /* OSU -m 0:4 */
     expect_sizes("3:20", (size_t[]){3, 6, 12}, 3);  /* MAX need not be on the grid */
     expect_sizes("2k,1m,1G", (size_t[]){2048, 1048576, 1073741824}, 3);

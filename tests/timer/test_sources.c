@@ -81,16 +81,18 @@ static void check_source(const char *name, MPI_Comm comm)
     HM_CHECK(q.overhead_s > 0 && q.overhead_s < 1e-5, "%s read overhead %.1f ns", name,
              q.overhead_s * 1e9);
     if (q.monotonic_claimed)
-        HM_CHECK(q.decreases == 0, "%s claims monotonicity and never went back in 100000 reads "
-                                   "(%ld decreases)", name, q.decreases);
+        HM_CHECK(q.decreases == 0,
+                 "%s claims monotonicity and never went back in 100000 reads "
+                 "(%ld decreases)",
+                 name, q.decreases);
     /* Shared sources read the same time on every rank of one machine once the
      * origin is agreed; Open MPI's MPI_Wtime has a per-process origin. */
     for (int peer = 1; peer < size && strcmp(name, "wtime") != 0; peer++) {
         double off = rank == 0 || rank == peer ? pingpong_offset(t, comm, peer) : 0;
         hm_test_idle_barrier(comm);
         if (rank == 0)
-            HM_CHECK(off > -50e-6 && off < 50e-6, "%s: rank %d reads the root's time (%.2f us apart)",
-                     name, peer, off * 1e6);
+            HM_CHECK(off > -50e-6 && off < 50e-6,
+                     "%s: rank %d reads the root's time (%.2f us apart)", name, peer, off * 1e6);
     }
     hm_timer_free(t);
 }

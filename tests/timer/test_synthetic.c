@@ -54,7 +54,9 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    hm_timer_options_t o = {.synthetic = 1, .seed = 7, .rank = rank,
+    hm_timer_options_t o = {.synthetic = 1,
+                            .seed = 7,
+                            .rank = rank,
                             .spec = {.offset_s = 1.0, .drift = 1e-4, .jitter_s = 0}};
     hm_timer_t *t = NULL;
     hm_timer_create("monotonic", &o, &t, NULL, 0);
@@ -78,9 +80,8 @@ int main(int argc, char **argv)
         double doff = draws[2 * p] - draws[0], ddrift = draws[2 * p + 1] - draws[1];
         double want = doff + ddrift * first[p].truth_s;
         HM_CHECK(fabs(first[p].offset_s - want) <= 5e-6,
-                 "rank %d: observed offset %.9f s, injected %.9f s (error %.3f us, rtt %.2f us)",
-                 p, first[p].offset_s, want, (first[p].offset_s - want) * 1e6,
-                 first[p].rtt_s * 1e6);
+                 "rank %d: observed offset %.9f s, injected %.9f s (error %.3f us, rtt %.2f us)", p,
+                 first[p].offset_s, want, (first[p].offset_s - want) * 1e6, first[p].rtt_s * 1e6);
         double moved = later[p].offset_s - first[p].offset_s;
         double want_moved = ddrift * (later[p].truth_s - first[p].truth_s);
         HM_CHECK(fabs(moved - want_moved) <= 5e-6,

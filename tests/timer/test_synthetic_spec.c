@@ -19,10 +19,10 @@ static void test_parser(void)
     rc = hm_timer_parse_synthetic("drift=1e-5", &s, why, sizeof why);
     HM_CHECK(rc == HM_OK && s.offset_s == 0 && s.jitter_s == 0, "missing keys are 0");
     static const char *const bad[][2] = {
-        {"offset", "is not key=value"},     {"offset=", "is not a number"},
-        {"offset=1s", "is not a number"},   {"drift=0.5", "is outside [0, 0.01]"},
-        {"offset=-1", "is outside"},        {"speed=3", "unknown key \"speed\""},
-        {"", "empty specification"},        {"offset=nan", "is not a number"}};
+        {"offset", "is not key=value"},   {"offset=", "is not a number"},
+        {"offset=1s", "is not a number"}, {"drift=0.5", "is outside [0, 0.01]"},
+        {"offset=-1", "is outside"},      {"speed=3", "unknown key \"speed\""},
+        {"", "empty specification"},      {"offset=nan", "is not a number"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         rc = hm_timer_parse_synthetic(bad[i][0], &s, why, sizeof why);
         HM_CHECK(rc == HM_EINVAL && strstr(why, bad[i][1]), "\"%s\" refused: %s", bad[i][0], why);
@@ -31,7 +31,9 @@ static void test_parser(void)
 
 static hm_timer_t *make(uint64_t seed, int rank, double jitter)
 {
-    hm_timer_options_t o = {.synthetic = 1, .seed = seed, .rank = rank,
+    hm_timer_options_t o = {.synthetic = 1,
+                            .seed = seed,
+                            .rank = rank,
                             .spec = {.offset_s = 1.0, .drift = 1e-4, .jitter_s = jitter}};
     hm_timer_t *t = NULL;
     hm_timer_create("monotonic", &o, &t, NULL, 0);
