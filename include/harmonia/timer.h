@@ -27,11 +27,12 @@ extern "C" {
 
 typedef struct hm_timer hm_timer_t;
 
-/* Parameters of a synthetic clock. Each rank draws its offset uniformly in
- * [-offset_s, offset_s] and its drift in [-drift, drift] from (seed, rank);
- * jitter_s is the standard deviation of Gaussian noise added to every read.
- * Reading at true time t (seconds since the origin) gives
- *   t * (1 + drift_rank) + offset_rank + N(0, jitter_s). */
+/* Parameters of a synthetic clock. Each clock domain (a rank, or a node whose
+ * ranks share one clock) draws its offset uniformly in [-offset_s, offset_s]
+ * and its drift in [-drift, drift] from (seed, domain); jitter_s is the
+ * standard deviation of Gaussian noise added to every read. Reading at true
+ * time t (seconds since the origin) gives
+ *   t * (1 + drift_domain) + offset_domain + N(0, jitter_s). */
 typedef struct hm_synthetic_spec {
     double offset_s;
     double drift;
@@ -43,7 +44,10 @@ typedef struct hm_timer_options {
     int synthetic;            /* non-zero: wrap the source in a synthetic clock */
     hm_synthetic_spec_t spec; /* used when synthetic is set */
     uint64_t seed;            /* synthetic draws */
-    int rank;                 /* synthetic: which rank's draw this process takes */
+    int domain;               /* synthetic: the clock domain whose draw this process takes
+                               * (its rank, or its node index when the ranks of a node
+                               * share one clock, as under --ranks-per-node) */
+    int rank;                 /* synthetic: stream of this process's jitter */
 } hm_timer_options_t;
 
 /* What hm_timer_measure observed of a source. */
@@ -86,6 +90,13 @@ double hm_timer_now_truth(hm_timer_t *timer, double *truth_s);
 /* Collective over comm: every rank adopts rank 0's origin, so sources that
  * are shared between the processes read comparable values. */
 int hm_timer_agree_origin(hm_timer_t *timer, MPI_Comm comm);
+
+/* Identifier of the clock this timer reads: equal on two processes exactly
+ * when they read the same clock. The machine (kernel boot id) for the
+ * clock_gettime sources, gettimeofday and tsc; the process for wtime (Open
+ * MPI's MPI_Wtime has a per-process origin); the domain's draw for a
+ * synthetic timer. Clock propagation (sync "prop") compares it. */
+uint64_t hm_timer_domain(const hm_timer_t *timer);
 
 /* Name of the source ("monotonic", ...). */
 const char *hm_timer_name(const hm_timer_t *timer);

@@ -24,6 +24,7 @@ static hm_timer_options_t timer_options(const hm_cli_config_t *cfg, int rank)
                             .synthetic = cfg->synthetic,
                             .spec = cfg->synthetic_spec,
                             .seed = cfg->seed,
+                            .domain = rank,
                             .rank = rank};
     return o;
 }

@@ -73,16 +73,17 @@ int hm_timer_parse_synthetic(const char *text, hm_synthetic_spec_t *spec, char *
     return rc;
 }
 
-/* Draws depend on (seed, rank) only: rerunning with the recorded seed gives
- * every rank the same clock again. */
+/* Draws depend on (seed, domain) only: rerunning with the recorded seed gives
+ * every domain the same clock again; the jitter stream is per process. */
 void hm_timer_synthetic_init(hm_timer_t *t, const hm_timer_options_t *o)
 {
     hm_rng_t draw;
-    hm_rng_seed(&draw, o->seed, (uint64_t)o->rank);
+    hm_rng_seed(&draw, o->seed, (uint64_t)o->domain);
     t->synthetic = 1;
     t->spec = o->spec;
     t->offset_s = hm_rng_symmetric(&draw, o->spec.offset_s);
     t->drift = hm_rng_symmetric(&draw, o->spec.drift);
+    t->domain = o->domain;
     hm_rng_seed(&t->jitter_rng, o->seed ^ 0x6a09e667f3bcc909ULL, (uint64_t)o->rank);
 }
 

@@ -12,6 +12,7 @@
 typedef struct hm_timer_source {
     const char *name;
     int monotonic;
+    int per_process;           /* each process has its own origin (wtime) */
     int (*open)(hm_timer_t *timer, const hm_timer_options_t *opts, char *why, size_t why_len);
     double (*read)(const hm_timer_t *timer);
     int64_t (*origin_now)(const hm_timer_t *timer);
@@ -25,7 +26,8 @@ struct hm_timer {
     char detail[96];         /* tsc: frequency and where it came from */
     int synthetic;
     hm_synthetic_spec_t spec; /* bounds of the draw */
-    double offset_s, drift;   /* this rank's draw */
+    double offset_s, drift;   /* this domain's draw */
+    int domain;
     hm_rng_t jitter_rng;
 };
 

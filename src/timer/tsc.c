@@ -148,4 +148,9 @@ static double res_tsc(const hm_timer_t *t)
 }
 #endif
 
-const hm_timer_source_t hm_timer_source_tsc = {"tsc", 1, open_tsc, read_tsc, origin_tsc, res_tsc};
+const hm_timer_source_t hm_timer_source_tsc = {.name = "tsc",
+                                               .monotonic = 1,
+                                               .open = open_tsc,
+                                               .read = read_tsc,
+                                               .origin_now = origin_tsc,
+                                               .nominal_resolution = res_tsc};

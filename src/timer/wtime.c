@@ -34,5 +34,10 @@ static double res_wtime(const hm_timer_t *t)
     return MPI_Wtick();
 }
 
-const hm_timer_source_t hm_timer_source_wtime = {"wtime",      0,        open_wtime, read_wtime,
-                                                 origin_wtime, res_wtime};
+const hm_timer_source_t hm_timer_source_wtime = {.name = "wtime",
+                                                 .monotonic = 0,
+                                                 .per_process = 1,
+                                                 .open = open_wtime,
+                                                 .read = read_wtime,
+                                                 .origin_now = origin_wtime,
+                                                 .nominal_resolution = res_wtime};

@@ -56,6 +56,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     hm_timer_options_t o = {.synthetic = 1,
                             .seed = 7,
+                            .domain = rank,
                             .rank = rank,
                             .spec = {.offset_s = 1.0, .drift = 1e-4, .jitter_s = 0}};
     hm_timer_t *t = NULL;

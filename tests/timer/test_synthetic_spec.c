@@ -33,6 +33,7 @@ static hm_timer_t *make(uint64_t seed, int rank, double jitter)
 {
     hm_timer_options_t o = {.synthetic = 1,
                             .seed = seed,
+                            .domain = rank,
                             .rank = rank,
                             .spec = {.offset_s = 1.0, .drift = 1e-4, .jitter_s = jitter}};
     hm_timer_t *t = NULL;

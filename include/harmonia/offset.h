@@ -1,0 +1,67 @@
+/* include/harmonia/offset.h — the clock offset between a reference process
+ * and a client process, measured over any clock with ping-pongs.
+ *
+ * Two algorithms (paper 002, appendix A):
+ *  - skampi  (Alg. 7, SKaMPI-Offset): over N ping-pongs the client keeps the
+ *            tightest bounds of the offset and returns their midpoint;
+ *  - meanrtt (Alg. 8, Mean-RTT-Offset of Jones and Koenig): the RTT of the
+ *            pair is measured once (mean after outlier removal, paper 003
+ *            Alg. 17), then N one-way samples local - remote - rtt/2 give the
+ *            median offset.
+ *
+ * Sign convention, used by every layer above: the offset is
+ *     client clock - reference clock
+ * at the client's timestamp, so a clock model fitted to (timestamp, offset)
+ * pairs gives reference time = t - (slope * t + intercept) (clock.h). */
+#ifndef HARMONIA_OFFSET_H
+#define HARMONIA_OFFSET_H
+
+#include <stddef.h>
+
+#include <mpi.h>
+
+#include <harmonia/clock.h>
+#include <harmonia/error.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum hm_offset_kind { HM_OFFSET_SKAMPI = 0, HM_OFFSET_MEANRTT = 1 } hm_offset_kind_t;
+
+/* Name of a kind ("skampi", "meanrtt"); lookup by name (HM_ENOENT if
+ * unknown); the list "skampi, meanrtt" for help and error texts. */
+const char *hm_offset_name(hm_offset_kind_t kind);
+int hm_offset_find(const char *name, hm_offset_kind_t *kind);
+void hm_offset_names(char *buf, size_t len);
+
+/* One measurement, valid on the client. */
+typedef struct hm_offset_sample {
+    double timestamp_s; /* client clock when the offset holds */
+    double offset_s;    /* client clock - reference clock */
+    double rtt_s;       /* smallest round trip seen (skampi) or the pair's mean RTT (meanrtt) */
+} hm_offset_sample_t;
+
+/* The state of one (reference, client) pair: the algorithm, its number of
+ * ping-pongs, and what it keeps between measurements (Mean-RTT's RTT). */
+typedef struct hm_offset_pair hm_offset_pair_t;
+
+/* Prepare measurements between ranks ref and client of comm (local call; no
+ * communication). exchanges >= 1. The pair uses its own message tag, so it
+ * never matches messages of the caller; comm should still be private to the
+ * synchronization (hm_sync_run duplicates it). */
+int hm_offset_pair_create(MPI_Comm comm, int ref, int client, hm_offset_kind_t kind,
+                          int exchanges, hm_offset_pair_t **out);
+void hm_offset_pair_free(hm_offset_pair_t *pair);
+
+/* Measure the offset now. Called by both ranks of the pair (a process that is
+ * neither gets HM_EINVAL), each timestamping with its own clock: the
+ * reference with its clock of reference time, the client with the clock
+ * whose offset is wanted. On the client *out receives the sample; on the
+ * reference out may be NULL and is left untouched. */
+int hm_offset_measure(hm_offset_pair_t *pair, hm_clock_t *clock, hm_offset_sample_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,95 @@
+/* include/harmonia/sync.h — clock synchronization over a communicator.
+ *
+ * hm_sync_run returns, on every rank, a global clock: the rank's base clock
+ * seen through the models that map it to the clock of rank 0 of comm.
+ *
+ * Algorithms (names as on the command line and in result files):
+ *   skampi    offset of every rank to the root, O(p) rounds, no drift (paper 003 Alg. 7-8)
+ *   netgauge  tree of offsets in O(log p) rounds, no drift (paper 003 Alg. 11-12)
+ *   jk        Jones-Koenig: linear model of every rank against the root, O(p) (003 Alg. 15-17)
+ *   hca       tree of slopes, intercepts measured against the root, O(p) (003 Alg. 2-4)
+ *   hca2      tree of slopes and merged intercepts, scattered from the root, O(log p)
+ *   hca3      top-down: clients learn against references already on the global clock
+ *             (paper 002 Alg. 1-2)
+ *   prop      the level leader broadcasts its serialized clock (paper 002 Alg. 3); only
+ *             for ranks that read one time source
+ * A specification joins levels with '+', outermost first (paper 002 Alg. 4):
+ * "hca3+prop" runs hca3 between the node leaders, then prop inside each node;
+ * "hca3+hca3+prop" adds a socket level (node leaders, socket leaders of a node,
+ * ranks of a socket). Levels come from the real topology or from
+ * --ranks-per-node / --ranks-per-socket (topo.h).
+ *
+ * Beyond the papers, --drift: a fitted slope smaller than its own noise adds
+ * error instead of removing it. With HM_DRIFT_AUTO each learned pairwise model
+ * keeps its slope only when |slope| >= drift_sigmas standard errors of the
+ * regression, and otherwise becomes an offset model; the report says which
+ * model each level chose. */
+#ifndef HARMONIA_SYNC_H
+#define HARMONIA_SYNC_H
+
+#include <stddef.h>
+
+#include <mpi.h>
+
+#include <harmonia/clock.h>
+#include <harmonia/error.h>
+#include <harmonia/offset.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum hm_drift { HM_DRIFT_AUTO = 0, HM_DRIFT_ON = 1, HM_DRIFT_OFF = 2 } hm_drift_t;
+
+#define HM_SYNC_MAX_LEVELS 3
+
+typedef struct hm_sync_params {
+    int fitpoints;           /* offsets per linear regression (jk, hca*) */
+    int exchanges;           /* ping-pongs per offset measurement */
+    hm_offset_kind_t offset; /* offset algorithm of the drift-aware algorithms */
+    hm_drift_t drift;        /* slope kept always (on), never (off), or when significant */
+    double drift_sigmas;     /* auto: keep |slope| >= drift_sigmas * stderr (default 3) */
+    int recompute_intercept; /* hca3: re-measure the intercept after each fit (002 Alg. 2) */
+    int ranks_per_node;      /* levels of a hierarchical spec: 0 = real topology */
+    int ranks_per_socket;
+} hm_sync_params_t;
+
+/* What one synchronization did, identical on every rank except where noted. */
+typedef struct hm_sync_report {
+    double duration_s;                        /* max over ranks, communicators included */
+    int nlevels;                              /* levels of the spec */
+    char algorithm[HM_SYNC_MAX_LEVELS][16];   /* name of each level */
+    int drift_models[HM_SYNC_MAX_LEVELS];     /* pairwise models of the level that kept a slope */
+    int offset_models[HM_SYNC_MAX_LEVELS];    /* ... that fell back to an offset model */
+    long pingpongs;                           /* this rank: ping-pongs it took part in */
+} hm_sync_report_t;
+
+/* Defaults: fitpoints 200, exchanges 20, skampi offsets, drift auto with 3
+ * sigmas, recompute_intercept on, real topology. */
+void hm_sync_params_default(hm_sync_params_t *params);
+
+/* Registered algorithms: count, i-th name, and the list for help and errors. */
+size_t hm_sync_count(void);
+const char *hm_sync_name_at(size_t i);
+void hm_sync_names(char *buf, size_t len);
+
+/* Check a specification without MPI: known names, 1 to HM_SYNC_MAX_LEVELS
+ * levels, prop never the outermost level of a multi-level spec. HM_ENOENT or
+ * HM_EINVAL with a sentence in why, e.g.
+ *   unknown algorithm "hca4" (known: skampi, netgauge, jk, hca, hca2, hca3, prop) */
+int hm_sync_check_spec(const char *spec, char *why, size_t why_len);
+
+/* Synchronize the clocks of all ranks of comm. Collective. base is each
+ * rank's local clock (usually an identity clock over the chosen timer). On
+ * success *out is the rank's global clock (release with hm_clock_free) and
+ * report (may be NULL) describes the run. On error every rank returns the same
+ * code and, where why is not NULL, the same sentence (e.g. prop over ranks that
+ * do not share a time source). */
+int hm_sync_run(MPI_Comm comm, const char *spec, const hm_sync_params_t *params,
+                hm_clock_t *base, hm_clock_t **out, hm_sync_report_t *report, char *why,
+                size_t why_len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
