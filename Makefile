@@ -40,6 +40,8 @@ build: deps
 
 demo: build
 	$(MPIEXEC) -n $(NP) $(BUILD)/harmonia timers
+	@echo
+	$(MPIEXEC) -n $(NP) $(BUILD)/harmonia clock --clock-sync hca3,skampi --check-after 0,2
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -50,8 +50,8 @@ typedef struct hm_offset_pair hm_offset_pair_t;
  * communication). exchanges >= 1. The pair uses its own message tag, so it
  * never matches messages of the caller; comm should still be private to the
  * synchronization (hm_sync_run duplicates it). */
-int hm_offset_pair_create(MPI_Comm comm, int ref, int client, hm_offset_kind_t kind,
-                          int exchanges, hm_offset_pair_t **out);
+int hm_offset_pair_create(MPI_Comm comm, int ref, int client, hm_offset_kind_t kind, int exchanges,
+                          hm_offset_pair_t **out);
 void hm_offset_pair_free(hm_offset_pair_t *pair);
 
 /* Measure the offset now. Called by both ranks of the pair (a process that is

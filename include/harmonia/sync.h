@@ -56,12 +56,12 @@ typedef struct hm_sync_params {
 
 /* What one synchronization did, identical on every rank except where noted. */
 typedef struct hm_sync_report {
-    double duration_s;                        /* max over ranks, communicators included */
-    int nlevels;                              /* levels of the spec */
-    char algorithm[HM_SYNC_MAX_LEVELS][16];   /* name of each level */
-    int drift_models[HM_SYNC_MAX_LEVELS];     /* pairwise models of the level that kept a slope */
-    int offset_models[HM_SYNC_MAX_LEVELS];    /* ... that fell back to an offset model */
-    long pingpongs;                           /* this rank: ping-pongs it took part in */
+    double duration_s;                      /* max over ranks, communicators included */
+    int nlevels;                            /* levels of the spec */
+    char algorithm[HM_SYNC_MAX_LEVELS][16]; /* name of each level */
+    int drift_models[HM_SYNC_MAX_LEVELS];   /* pairwise models of the level that kept a slope */
+    int offset_models[HM_SYNC_MAX_LEVELS];  /* ... that fell back to an offset model */
+    long pingpongs;                         /* this rank: ping-pongs it took part in */
 } hm_sync_report_t;
 
 /* Defaults: fitpoints 200, exchanges 20, skampi offsets, drift auto with 3
@@ -85,9 +85,34 @@ int hm_sync_check_spec(const char *spec, char *why, size_t why_len);
  * report (may be NULL) describes the run. On error every rank returns the same
  * code and, where why is not NULL, the same sentence (e.g. prop over ranks that
  * do not share a time source). */
-int hm_sync_run(MPI_Comm comm, const char *spec, const hm_sync_params_t *params,
-                hm_clock_t *base, hm_clock_t **out, hm_sync_report_t *report, char *why,
-                size_t why_len);
+int hm_sync_run(MPI_Comm comm, const char *spec, const hm_sync_params_t *params, hm_clock_t *base,
+                hm_clock_t **out, hm_sync_report_t *report, char *why, size_t why_len);
+
+/* ---- Checking a global clock (paper 002 Alg. 6, Check-Global-Clock) ---- */
+
+/* What one check saw. Offsets are measured by ping-pongs (SKaMPI-Offset)
+ * between rank 0 and each sampled rank, both timestamping with their global
+ * clock; the true error needs no message: every rank compares its global
+ * clock with the reference's time at the same true instant, which is known
+ * when every rank reads one real clock (same hm_timer_domain) or a synthetic
+ * clock over one (rank 0's draw tells the reference). */
+typedef struct hm_sync_check {
+    int nsampled;           /* ranks whose offset was measured */
+    double offset_max_s;    /* max |offset| over the sampled ranks */
+    double offset_median_s; /* median |offset| */
+    int truth_known;        /* the true errors below are meaningful */
+    double true_max_s;      /* max |true error| over all ranks */
+    double true_median_s;   /* median |true error| over all ranks but rank 0 */
+} hm_sync_check_t;
+
+/* Collective. sampled lists the ranks (not 0) to measure, the same on every
+ * rank (NULL with nsampled = -1: all ranks). On rank 0, offsets_s and
+ * true_errors_s (each may be NULL, else size of comm) receive per-rank values
+ * (NaN where not measured or not known); offset = rank's global clock - rank
+ * 0's global clock. *check is filled on rank 0 (the same on all ranks for
+ * truth_known). */
+int hm_sync_check(MPI_Comm comm, hm_clock_t *global, int exchanges, const int *sampled,
+                  int nsampled, hm_sync_check_t *check, double *offsets_s, double *true_errors_s);
 
 #ifdef __cplusplus
 }

@@ -173,15 +173,10 @@ static int write_csv(const hm_cli_config_t *cfg, MPI_Comm comm, const source_rep
 
 static int check_explicit_timer(const hm_cli_config_t *cfg, MPI_Comm comm)
 {
-    int rank;
-    char why[384] = "", msg[512] = "";
     hm_timer_t *t = NULL;
-    MPI_Comm_rank(comm, &rank);
-    hm_timer_options_t o = timer_options(cfg, rank);
-    int rc = hm_timer_create(cfg->timer, &o, &t, why, sizeof why);
+    int rc = hm_cli_open_timer(cfg, comm, cfg->timer, &t);
     hm_timer_free(t);
-    if (rc != HM_OK) snprintf(msg, sizeof msg, "--timer %s: %s", cfg->timer, why);
-    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_USAGE, msg);
+    return rc;
 }
 
 int hm_cmd_timers(hm_cli_config_t *cfg, MPI_Comm comm)

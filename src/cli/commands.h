@@ -5,6 +5,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <harmonia/clock.h>
+#include <harmonia/sync.h>
+#include <harmonia/timer.h>
+
 #include "cli/config.h"
 
 typedef struct hm_cli_command {
@@ -25,6 +29,7 @@ const hm_cli_command_t *hm_cli_command_at(size_t i);
 
 /* Commands. */
 int hm_cmd_timers(hm_cli_config_t *cfg, MPI_Comm comm);
+int hm_cmd_clock(hm_cli_config_t *cfg, MPI_Comm comm);
 int hm_cmd_version(hm_cli_config_t *cfg, MPI_Comm comm);
 
 /* Help texts (help.c). */
@@ -48,4 +53,18 @@ int hm_cli_agree(MPI_Comm comm, int status, const char *message);
  * in a directory that does not exist or is not writable (checked on rank 0,
  * where files are written). */
 int hm_cli_check_outputs(const hm_cli_config_t *cfg, MPI_Comm comm);
+
+/* Collective: create this rank's timer for source name with the synthetic
+ * clock and seed of cfg (a virtual node shares one synthetic clock), agree on
+ * failure (usage error naming --timer, printed once) and on the origin.
+ * Returns an exit status; on success *timer is the caller's. */
+int hm_cli_open_timer(const hm_cli_config_t *cfg, MPI_Comm comm, const char *name,
+                      hm_timer_t **timer);
+
+/* Collective: hm_cli_open_timer for --timer and an identity clock over it. */
+int hm_cli_open_clock(const hm_cli_config_t *cfg, MPI_Comm comm, hm_timer_t **timer,
+                      hm_clock_t **base);
+
+/* Clock synchronization parameters from the options. */
+void hm_cli_sync_params(const hm_cli_config_t *cfg, hm_sync_params_t *params);
 #endif

@@ -35,6 +35,9 @@ typedef enum hm_opt_id {
     HM_OPT_PER_RANK,
     HM_OPT_FORMAT,
     HM_OPT_HELP,
+    HM_OPT_CHECK_AFTER,
+    HM_OPT_SAMPLE,
+    HM_OPT_DRIFT,
     HM_OPT_COUNT
 } hm_opt_id_t;
 
@@ -70,9 +73,13 @@ typedef struct hm_cli_config {
     hm_synthetic_spec_t synthetic_spec;
     int ranks_per_node; /* 0 = real topology */
     int ranks_per_socket;
-    int per_rank;    /* --per-rank */
-    char format[16]; /* --format table|osu */
-    int help;        /* --help */
+    int per_rank;             /* --per-rank */
+    char format[16];          /* --format table|osu */
+    int help;                 /* --help */
+    double check_after_s[16]; /* --check-after, ascending */
+    int ncheck_after;
+    double sample; /* --sample: fraction of ranks checked, (0, 1] */
+    char drift[8]; /* --drift auto|on|off */
 } hm_cli_config_t;
 
 /* Fill cfg with the defaults of every option. */

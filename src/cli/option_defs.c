@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <harmonia/sync.h>
+
 #include "cli/options_table.h"
 
 static int fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -66,19 +68,20 @@ static int p_tsc_ghz(hm_cli_config_t *c, const char *v, char *why, size_t len)
     return 0;
 }
 
+/* A comma-separated list of specifications (harmonia clock compares several;
+ * other commands take one), each checked against the registry. */
 static int p_clock_sync(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    int levels = 1;
+    char buf[sizeof c->clock_sync], reason[256];
     if (copy_text(c->clock_sync, sizeof c->clock_sync, v, "an algorithm, e.g. hca3", why, len))
         return -1;
-    for (const char *p = v; *p; p++) {
-        if (*p == '+') levels++;
-        if (*p == '+' && (p == v || p[1] == '+' || p[1] == '\0'))
-            return fail(why, len, "\"%s\" has an empty level (examples: hca3, hca3+prop)", v);
+    strcpy(buf, v);
+    for (char *item = buf, *next; item; item = next) {
+        next = strchr(item, ',');
+        if (next) *next++ = '\0';
+        if (hm_sync_check_spec(item, reason, sizeof reason) != HM_OK)
+            return fail(why, len, "%s", reason);
     }
-    /* Levels are node, socket, core: a fourth has nothing to stand for. */
-    if (levels > 3)
-        return fail(why, len, "\"%s\" has %d levels; at most 3 (node+socket+core)", v, levels);
     return 0;
 }
 
@@ -188,6 +191,50 @@ static int p_format(hm_cli_config_t *c, const char *v, char *why, size_t len)
     return 0;
 }
 
+/* Waits after synchronization, in seconds: ascending, at most 16, each
+ * within a day. */
+static int p_check_after(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    char buf[256];
+    int n = 0;
+    if (!*v || strlen(v) >= sizeof buf) return fail(why, len, "empty or too long list");
+    strcpy(buf, v);
+    for (char *item = buf, *next; item; item = next, n++) {
+        next = strchr(item, ',');
+        if (next) *next++ = '\0';
+        char *end;
+        errno = 0;
+        double x = strtod(item, &end);
+        if (!*item || *end || errno || !isfinite(x) || x < 0 || x > 86400)
+            return fail(why, len, "\"%s\" is not a wait in seconds (examples: 0,1,5,10)", item);
+        if (n >= 16) return fail(why, len, "more than 16 waits");
+        if (n > 0 && x <= c->check_after_s[n - 1])
+            return fail(why, len, "\"%s\": waits must be increasing", v);
+        c->check_after_s[n] = x;
+    }
+    c->ncheck_after = n;
+    return 0;
+}
+
+static int p_sample(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (!*v || *end || errno || !(x > 0 && x <= 1))
+        return fail(why, len, "\"%s\" is not a fraction of ranks (accepted: 0 < F <= 1)", v);
+    c->sample = x;
+    return 0;
+}
+
+static int p_drift(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    if (strcmp(v, "auto") && strcmp(v, "on") && strcmp(v, "off"))
+        return fail(why, len, "unknown drift mode \"%s\" (known: auto, on, off)", v);
+    strcpy(c->drift, v);
+    return 0;
+}
+
 static int p_help(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
     (void)v, (void)why, (void)len;
@@ -257,6 +304,18 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                        "stdout layout: table, or osu for OSU's columns", "e.g. --format osu",
                        p_format},
     [HM_OPT_HELP] = {HM_OPT_HELP, "help", 'h', NULL, "this help", "--help", p_help},
+    [HM_OPT_CHECK_AFTER] = {HM_OPT_CHECK_AFTER, "check-after", 0, "LIST",
+                            "seconds after synchronization at which the clocks are checked "
+                            "(default 0,1)",
+                            "e.g. --check-after 0,1,5,10", p_check_after},
+    [HM_OPT_SAMPLE] = {HM_OPT_SAMPLE, "sample", 0, "F",
+                       "fraction of ranks whose offset is measured by ping-pong (at scale); "
+                       "default 1",
+                       "e.g. --sample 0.1", p_sample},
+    [HM_OPT_DRIFT] = {HM_OPT_DRIFT, "drift", 0, "MODE",
+                      "clock drift models: auto (a slope only where it is significant), on, "
+                      "off (default auto)",
+                      "e.g. --drift auto", p_drift},
 };
 
 void hm_cli_print_options_help(FILE *f, uint64_t mask)

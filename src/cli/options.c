@@ -33,6 +33,9 @@ void hm_cli_config_defaults(hm_cli_config_t *cfg)
     cfg->warmup = 10;
     cfg->seed = 1;
     strcpy(cfg->format, "table");
+    strcpy(cfg->drift, "auto");
+    cfg->check_after_s[0] = 0, cfg->check_after_s[1] = 1, cfg->ncheck_after = 2;
+    cfg->sample = 1.0;
     char why[64];
     hm_cli_parse_sizes("8:1M:x8", cfg->sizes, HM_CLI_MAX_SIZES, &cfg->nsizes, why, sizeof why);
 }

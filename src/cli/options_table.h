@@ -12,7 +12,7 @@ typedef struct hm_opt_def {
     hm_opt_id_t id;
     const char *name;    /* long name, the spelling of the design */
     int short_name;      /* OSU alias (-m, -i, -x) or -h; 0 if none */
-    const char *value;   /* placeholder of the value, NULL for a flag */
+    const char *value;   /* name of the value in help ("N", "FILE"), NULL for a flag */
     const char *help;    /* one sentence */
     const char *example; /* accepted forms, quoted in errors */
     hm_opt_parse_fn parse;

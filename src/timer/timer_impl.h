@@ -12,7 +12,7 @@
 typedef struct hm_timer_source {
     const char *name;
     int monotonic;
-    int per_process;           /* each process has its own origin (wtime) */
+    int per_process; /* each process has its own origin (wtime) */
     int (*open)(hm_timer_t *timer, const hm_timer_options_t *opts, char *why, size_t why_len);
     double (*read)(const hm_timer_t *timer);
     int64_t (*origin_now)(const hm_timer_t *timer);

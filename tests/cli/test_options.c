@@ -96,7 +96,7 @@ static void test_errors(void)
     expect_usage(ALL_OPTIONS, ARGS("--exchanges", "0"), "--exchanges: \"0\" is out of range");
     expect_usage(ALL_OPTIONS, ARGS("--clock-sync", "hca3+hca3+hca3+prop"),
                  "at most 3 (node+socket+core)");
-    expect_usage(ALL_OPTIONS, ARGS("--clock-sync", "hca3++prop"), "has an empty level");
+    expect_usage(ALL_OPTIONS, ARGS("--clock-sync", "hca3++prop"), "level 2 is empty");
     expect_usage(ALL_OPTIONS, ARGS("--offset", "ntp"),
                  "--offset: unknown offset algorithm \"ntp\"");
     expect_usage(ALL_OPTIONS, ARGS("--synthetic-clock", "offset=1,wobble=2"),

@@ -1,0 +1,16 @@
+/* src/common/idle.h — waiting without spinning. A rank waiting for its turn
+ * (a ping-pong partner busy with another rank) must leave the core to the
+ * ranks that measure: with more ranks than cores, and with MPI libraries that
+ * busy-poll (Debian's MPICH 4.0.2), a spinning waiter delays the measured
+ * pair by whole scheduler slices. */
+#ifndef HM_COMMON_IDLE_H
+#define HM_COMMON_IDLE_H
+#include <mpi.h>
+
+/* Complete req, sleeping between tests (status may be MPI_STATUS_IGNORE).
+ * Returns the MPI error code of MPI_Test. */
+int hm_idle_wait(MPI_Request *req, MPI_Status *status);
+
+/* Receive a zero-byte "your turn" token from rank src of comm, sleeping. */
+int hm_idle_wait_token(MPI_Comm comm, int src, int tag);
+#endif

@@ -1,0 +1,83 @@
+/* src/offset/pair.c — a (reference, client) pair: creation, warm-up, and
+ * the measurement entry point that dispatches to the algorithm. */
+#include <stdlib.h>
+
+#include "offset/offset_impl.h"
+
+int hm_offset_pair_create(MPI_Comm comm, int ref, int client, hm_offset_kind_t kind, int exchanges,
+                          hm_offset_pair_t **out)
+{
+    int size, me;
+    if (!out || comm == MPI_COMM_NULL || exchanges < 1 || ref == client) return HM_EINVAL;
+    if (!hm_offset_function(kind)) return HM_EINVAL;
+    if (MPI_Comm_size(comm, &size) != MPI_SUCCESS || MPI_Comm_rank(comm, &me) != MPI_SUCCESS)
+        return HM_EMPI;
+    if (ref < 0 || ref >= size || client < 0 || client >= size) return HM_EINVAL;
+
+    hm_offset_pair_t *p = calloc(1, sizeof *p);
+    if (!p) return HM_ENOMEM;
+    *p = (hm_offset_pair_t){
+        .comm = comm, .ref = ref, .client = client, .me = me, .kind = kind, .exchanges = exchanges};
+    /* Scratch space now, so that a measurement never allocates. */
+    if (kind == HM_OFFSET_MEANRTT) {
+        p->scratch = malloc(2 * (size_t)exchanges * sizeof *p->scratch);
+        p->order = malloc((size_t)exchanges * sizeof *p->order);
+        if (!p->scratch || !p->order) {
+            hm_offset_pair_free(p);
+            return HM_ENOMEM;
+        }
+    }
+    *out = p;
+    return HM_OK;
+}
+
+void hm_offset_pair_free(hm_offset_pair_t *pair)
+{
+    if (!pair) return;
+    free(pair->scratch);
+    free(pair->order);
+    free(pair);
+}
+
+long hm_offset_pair_pingpongs(const hm_offset_pair_t *pair)
+{
+    return pair ? pair->pingpongs : 0;
+}
+
+/* One untimed ping-pong, with the send mode the measurement will use. */
+static int untimed_pingpong(hm_offset_pair_t *p, int synchronous)
+{
+    double dummy = 0;
+    int client = p->me == p->client, peer = client ? p->ref : p->client, rc = MPI_SUCCESS;
+    if (!client)
+        rc = MPI_Recv(&dummy, 1, MPI_DOUBLE, peer, HM_OFFSET_TAG, p->comm, MPI_STATUS_IGNORE);
+    if (rc == MPI_SUCCESS)
+        rc = synchronous ? MPI_Ssend(&dummy, 1, MPI_DOUBLE, peer, HM_OFFSET_TAG, p->comm)
+                         : MPI_Send(&dummy, 1, MPI_DOUBLE, peer, HM_OFFSET_TAG, p->comm);
+    if (client && rc == MPI_SUCCESS)
+        rc = MPI_Recv(&dummy, 1, MPI_DOUBLE, peer, HM_OFFSET_TAG, p->comm, MPI_STATUS_IGNORE);
+    return rc == MPI_SUCCESS ? HM_OK : HM_EMPI;
+}
+
+/* Mean-RTT also warms MPI_Ssend up, which its one-way samples use. */
+static int warm_up(hm_offset_pair_t *p)
+{
+    int rc = HM_OK, modes = p->kind == HM_OFFSET_MEANRTT ? 2 : 1;
+    for (int mode = 0; mode < modes; mode++)
+        for (int i = 0; i < HM_OFFSET_WARMUP && rc == HM_OK; i++) rc = untimed_pingpong(p, mode);
+    if (rc != HM_OK) return rc;
+    p->pingpongs += (long)modes * HM_OFFSET_WARMUP;
+    p->warmed = 1;
+    return HM_OK;
+}
+
+int hm_offset_measure(hm_offset_pair_t *pair, hm_clock_t *clock, hm_offset_sample_t *out)
+{
+    if (!pair || !clock) return HM_EINVAL;
+    if (pair->me != pair->ref && pair->me != pair->client) return HM_EINVAL;
+    hm_offset_sample_t unused;
+    if (!out) out = &unused; /* a client that discards the sample still answers its peer */
+    int rc = pair->warmed ? HM_OK : warm_up(pair);
+    if (rc != HM_OK) return rc;
+    return hm_offset_function(pair->kind)(pair, clock, out);
+}

@@ -1,0 +1,49 @@
+/* src/offset/registry.c — the offset algorithms known to --offset. Adding
+ * one is a file and a line here. */
+#include <string.h>
+
+#include "common/names.h"
+#include "offset/offset_impl.h"
+
+typedef struct hm_offset_algorithm {
+    const char *name;
+    hm_offset_kind_t kind;
+    hm_offset_fn measure;
+} hm_offset_algorithm_t;
+
+/* Indexed by kind. */
+static const hm_offset_algorithm_t algorithms[] = {
+    {"skampi", HM_OFFSET_SKAMPI, hm_offset_skampi},
+    {"meanrtt", HM_OFFSET_MEANRTT, hm_offset_meanrtt},
+};
+enum { NALGORITHMS = sizeof algorithms / sizeof algorithms[0] };
+
+const char *hm_offset_name(hm_offset_kind_t kind)
+{
+    return (unsigned)kind < NALGORITHMS ? algorithms[kind].name : NULL;
+}
+
+int hm_offset_find(const char *name, hm_offset_kind_t *kind)
+{
+    for (size_t i = 0; name && i < NALGORITHMS; i++)
+        if (strcmp(algorithms[i].name, name) == 0) {
+            if (kind) *kind = algorithms[i].kind;
+            return HM_OK;
+        }
+    return HM_ENOENT;
+}
+
+static const char *name_at(size_t i)
+{
+    return algorithms[i].name;
+}
+
+void hm_offset_names(char *buf, size_t len)
+{
+    hm_join_names(name_at, NALGORITHMS, buf, len);
+}
+
+hm_offset_fn hm_offset_function(hm_offset_kind_t kind)
+{
+    return (unsigned)kind < NALGORITHMS ? algorithms[kind].measure : NULL;
+}

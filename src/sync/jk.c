@@ -1,0 +1,208 @@
+/* src/sync/jk.c — the clock synchronization of Jones and Koenig, paper 003
+ * Alg. 15-17: the root serves every client in turn for each fit point, so
+ * that each client's fit points spread over the whole synchronization, and
+ * each client fits a line through its (local time, offset) points: a model
+ * of its drift and offset against the root, O(p * fitpoints) turns.
+ *
+ * The offsets are those of params->offset: Mean-RTT-Offset (paper 002
+ * Alg. 8, the RTT of Alg. 17 measured once per pair) is the original JK;
+ * SKaMPI-Offset, the default, makes JK more precise (paper 002 §IV). The
+ * fitted slope goes through harmonia's drift decision (params->drift,
+ * hm_sync_decide_drift).
+ *
+ * Deviations from the pseudo-code, and why:
+ *  - a fit point is one measurement of the offset layer, i.e. the median
+ *    one-way sample (Alg. 15 lines 18-27) for meanrtt, the midpoint of the
+ *    tightest bounds for skampi;
+ *  - warmup_rounds and Compute_Rtt (Alg. 15 lines 32-35) are one untimed
+ *    measurement per client, in turn, before the fit points: the offset pair
+ *    warms up and, for meanrtt, measures its RTT on first use; the RTT stays
+ *    on the client, which is the only one that needs it (no Scatter);
+ *  - with two clients or more, the root hands each client its turn with a
+ *    zero-byte message that the client waits for asleep (common/idle.h):
+ *    blocking MPI calls busy-poll, so with more ranks than cores the p - 2
+ *    clients waiting for their turn would take the cores of the pair being
+ *    measured. The price is one nap (~50-100 us) per turn;
+ *  - fewer than 2 fit points is HM_EINVAL (no line), and with 2 the fit has
+ *    no residual to judge the slope by: drift auto then keeps the offset;
+ *  - the slope's standard error given to the drift decision allows for
+ *    correlated fit points (batch means, see fit_stderr). */
+#include <math.h>
+#include <stdlib.h>
+
+#include <gsl/gsl_fit.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "common/idle.h"
+#include "offset/offset_impl.h"
+#include "sync/sync_impl.h"
+
+/* Tag of the turn token: ASCII "JK". */
+enum { TAG_TURN = 0x4a4b };
+/* Batches of the slope's standard error (fit_stderr): 20 batches keep 18
+ * degrees of freedom for the noise; at least 5 points make a batch. */
+enum { FIT_BATCHES = 20, FIT_BATCH_MIN = 5 };
+
+/* One run: the root holds pairs[i - 1] for client i, a client holds its own
+ * pair in pairs[0] and its fit points in x (timestamps) and y (offsets). */
+typedef struct jk {
+    MPI_Comm comm;
+    hm_clock_t *clock;
+    const hm_sync_params_t *params;
+    int me, size, npairs;
+    hm_offset_pair_t **pairs;
+    double *x, *y;
+} jk_t;
+
+/* Collective minimum of status (an error wins), waiting asleep. */
+static int agree(MPI_Comm comm, int status)
+{
+    int all = status;
+    MPI_Request req;
+    if (MPI_Iallreduce(&status, &all, 1, MPI_INT, MPI_MIN, comm, &req) != MPI_SUCCESS ||
+        hm_idle_wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        return HM_EMPI;
+    return all;
+}
+
+/* Pairs created once, so that Mean-RTT's RTT is measured once per pair, and
+ * the client's fit points: every allocation before the first ping-pong. */
+static int prepare(jk_t *j)
+{
+    j->npairs = j->me == 0 ? j->size - 1 : 1;
+    j->pairs = calloc((size_t)(j->npairs > 0 ? j->npairs : 1), sizeof *j->pairs);
+    if (!j->pairs) return HM_ENOMEM;
+    for (int k = 0; k < j->npairs; k++) {
+        int client = j->me == 0 ? k + 1 : j->me;
+        int rc = hm_offset_pair_create(j->comm, 0, client, j->params->offset, j->params->exchanges,
+                                       &j->pairs[k]);
+        if (rc != HM_OK) return rc;
+    }
+    if (j->me == 0) return HM_OK;
+    j->x = malloc(2 * (size_t)j->params->fitpoints * sizeof *j->x);
+    j->y = j->x ? j->x + j->params->fitpoints : NULL;
+    return j->x ? HM_OK : HM_ENOMEM;
+}
+
+static void release(jk_t *j, hm_sync_stats_t *stats)
+{
+    for (int k = 0; j->pairs && k < j->npairs; k++) {
+        if (stats) stats->pingpongs += hm_offset_pair_pingpongs(j->pairs[k]);
+        hm_offset_pair_free(j->pairs[k]);
+    }
+    free(j->pairs);
+    free(j->x);
+}
+
+/* Alg. 15 lines 10-15 for one fit point: the root serves each client in
+ * turn (its readings answer the client's pings inside the offset layer). */
+static int serve_round(jk_t *j)
+{
+    for (int k = 0; k < j->npairs; k++) {
+        if (j->size > 2 && MPI_Send(NULL, 0, MPI_BYTE, k + 1, TAG_TURN, j->comm) != MPI_SUCCESS)
+            return HM_EMPI;
+        int rc = hm_offset_measure(j->pairs[k], j->clock, NULL);
+        if (rc != HM_OK) return rc;
+    }
+    return HM_OK;
+}
+
+/* Alg. 15 lines 18-27 for one fit point on a client: its turn, then one
+ * offset measurement (client - root at the client's timestamp). */
+static int measure_turn(jk_t *j, hm_offset_sample_t *s)
+{
+    if (j->size > 2 && hm_idle_wait_token(j->comm, 0, TAG_TURN) != MPI_SUCCESS) return HM_EMPI;
+    return hm_offset_measure(j->pairs[0], j->clock, s);
+}
+
+/* Lines 32-35 (one untimed round: warm-up, RTTs), then Learn_Model's
+ * n_fitpts rounds (lines 10 and 17). */
+static int learn(jk_t *j)
+{
+    for (int idx = -1; idx < j->params->fitpoints; idx++) {
+        hm_offset_sample_t s = {0};
+        int rc = j->me == 0 ? serve_round(j) : measure_turn(j, &s);
+        if (rc != HM_OK) return rc;
+        if (j->me != 0 && idx >= 0) j->x[idx] = s.timestamp_s, j->y[idx] = s.offset_s;
+    }
+    return HM_OK;
+}
+
+/* The slope's standard error, allowing for correlated fit points. The
+ * least-squares error assumes independent residuals, but consecutive offsets
+ * share their error: the asymmetry of the best round trip wanders by
+ * ~20-40 ns over tens to hundreds of fit points (shared memory, 2 ranks).
+ * Over the ~0.1 s of 1000 fit points the least-squares error then says
+ * ~0.02 ppm where repeated runs scatter by ~0.1 ppm, and drift auto keeps
+ * slopes of 0.1-0.4 ppm over clocks that do not drift (1-4 us after 10 s).
+ * The method of batch means gives the error that the wander implies: the
+ * line through the means of FIT_BATCHES consecutive batches has nearly the
+ * same slope, and its standard error (FIT_BATCHES - 2 degrees of freedom)
+ * sees the wander inside each batch as noise; it matched the scatter of
+ * repeated runs. The larger of the two errors is used, so that white noise
+ * is judged as before. Fewer than 3 batches of FIT_BATCH_MIN points: the
+ * least-squares error alone. */
+static double fit_stderr(const jk_t *j, size_t n, double cov11)
+{
+    double se = n >= 3 ? sqrt(cov11) : INFINITY, xb[FIT_BATCHES], yb[FIT_BATCHES];
+    size_t nb = n / FIT_BATCH_MIN < FIT_BATCHES ? n / FIT_BATCH_MIN : FIT_BATCHES;
+    if (nb < 3) return se;
+    for (size_t b = 0; b < nb; b++) {
+        size_t lo = b * n / nb, len = (b + 1) * n / nb - lo;
+        xb[b] = gsl_stats_mean(j->x + lo, 1, len);
+        yb[b] = gsl_stats_mean(j->y + lo, 1, len);
+    }
+    double c0, c1, cov00, cov01, cov11_b, sumsq;
+    gsl_fit_linear(xb, 1, yb, 1, nb, &c0, &c1, &cov00, &cov01, &cov11_b, &sumsq);
+    return fmax(se, sqrt(cov11_b));
+}
+
+/* Line 28 (Linear_Fit) and the drift decision. gsl_fit_linear centres the
+ * data itself, so timestamps far from 0 lose no precision. */
+static hm_sync_pair_model_t fit(const jk_t *j)
+{
+    size_t n = (size_t)j->params->fitpoints;
+    double c0, c1, cov00, cov01, cov11, sumsq;
+    gsl_fit_linear(j->x, 1, j->y, 1, n, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
+    return hm_sync_decide_drift(j->params, c1, fit_stderr(j, n, cov11), c0,
+                                gsl_stats_mean(j->y, 1, n));
+}
+
+/* Alg. 16 as a clock: the fitted model over base on a client, base itself
+ * on the root. */
+static int build_clock(jk_t *j, hm_clock_t **clock, hm_clock_kind_t *kind)
+{
+    if (j->me == 0) {
+        hm_clock_retain(*clock = j->clock);
+        return HM_OK;
+    }
+    hm_sync_pair_model_t m = fit(j);
+    *kind = m.kind;
+    return hm_clock_model(j->clock, m.kind, m.lm, clock);
+}
+
+int hm_sync_jk(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, hm_clock_t **out,
+               hm_sync_stats_t *stats, char *why, size_t why_len)
+{
+    (void)why, (void)why_len;
+    if (!base || !params || !out || params->fitpoints < 2 || params->exchanges < 1)
+        return HM_EINVAL;
+    jk_t j = {.comm = comm, .clock = base, .params = params};
+    if (MPI_Comm_rank(comm, &j.me) != MPI_SUCCESS || MPI_Comm_size(comm, &j.size) != MPI_SUCCESS)
+        return HM_EMPI;
+    hm_clock_t *clock = NULL;
+    hm_clock_kind_t kind = HM_CLOCK_IDENTITY;
+    int rc = agree(comm, prepare(&j));
+    if (rc == HM_OK) rc = learn(&j);
+    if (rc == HM_OK) rc = build_clock(&j, &clock, &kind);
+    rc = agree(comm, rc);
+    release(&j, stats);
+    if (rc != HM_OK) {
+        hm_clock_free(clock);
+        return rc;
+    }
+    if (stats && kind == HM_CLOCK_LINEAR) stats->drift_models++;
+    if (stats && kind == HM_CLOCK_OFFSET) stats->offset_models++;
+    *out = clock;
+    return HM_OK;
+}

@@ -1,0 +1,171 @@
+/* src/sync/learn.c — the pairwise building block of the drift-aware
+ * algorithms: LEARN_CLOCK_MODEL and COMPUTE_AND_SET_INTERCEPT of paper 002
+ * Alg. 2 (Learn_Model_HCA and Compute_And_Set_Intercept of paper 003
+ * Alg. 4), with harmonia's drift decision between fit and intercept. */
+#include <math.h>
+#include <stdlib.h>
+
+#include <gsl/gsl_fit.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "offset/offset_impl.h"
+#include "sync/sync_impl.h"
+
+/* Tag of the status exchange between the two ranks of a pair: ASCII "LP". */
+enum { TAG_AGREE = 0x4c50 };
+
+/* AUTO's test. A slope is kept only when the fit shows it to be larger than
+ * its own noise. Two cases the test cannot decide on its own:
+ *  - stderr == 0: the points lie exactly on the line (noise-free input), so
+ *    the slope is exact: keep it unless it is exactly 0;
+ *  - stderr not finite (fewer than 3 points leave no residual to estimate
+ *    the noise): nothing shows the slope significant, so the offset model,
+ *    whose error does not grow with time, is chosen. */
+static int auto_keeps_slope(double slope, double slope_stderr, double sigmas)
+{
+    if (isnan(slope_stderr) || isinf(slope_stderr)) return 0;
+    if (slope_stderr == 0) return slope != 0;
+    return fabs(slope) >= sigmas * slope_stderr;
+}
+
+hm_sync_pair_model_t hm_sync_decide_drift(const hm_sync_params_t *params, double slope,
+                                          double slope_stderr, double intercept, double mean_y)
+{
+    hm_sync_pair_model_t m = {.lm = {slope, intercept},
+                              .kind = HM_CLOCK_LINEAR,
+                              .slope_fit = slope,
+                              .slope_stderr = slope_stderr};
+    int keep;
+    if (!isfinite(slope) || !isfinite(intercept)) /* degenerate fit (all timestamps equal) */
+        keep = 0;
+    else if (params->drift == HM_DRIFT_ON)
+        keep = 1;
+    else if (params->drift == HM_DRIFT_OFF)
+        keep = 0;
+    else
+        keep = auto_keeps_slope(slope, slope_stderr, params->drift_sigmas);
+    if (!keep) {
+        /* The least-squares constant through the fit points is their mean. */
+        m.lm = (hm_lm_t){0, mean_y};
+        m.kind = HM_CLOCK_OFFSET;
+    }
+    return m;
+}
+
+/* Checks both ranks of the pair make alike (same arguments on both), before
+ * any communication. */
+static int check_pair(MPI_Comm comm, int ref, int client, int *me)
+{
+    int size;
+    if (MPI_Comm_size(comm, &size) != MPI_SUCCESS || MPI_Comm_rank(comm, me) != MPI_SUCCESS)
+        return HM_EMPI;
+    if (ref < 0 || ref >= size || client < 0 || client >= size || ref == client) return HM_EINVAL;
+    return *me == ref || *me == client ? HM_OK : HM_EINVAL;
+}
+
+/* Both ranks of the pair leave with the same status (the smaller code when
+ * both failed), so that a local failure, e.g. an allocation, never leaves the
+ * peer waiting for ping-pongs. */
+static int agree(MPI_Comm comm, int peer, int rc)
+{
+    int theirs;
+    if (MPI_Sendrecv(&rc, 1, MPI_INT, peer, TAG_AGREE, &theirs, 1, MPI_INT, peer, TAG_AGREE, comm,
+                     MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        return HM_EMPI;
+    return rc < theirs ? rc : theirs;
+}
+
+/* Alg. 2 lines 3-12: the fit points (only the client keeps them). */
+static int collect(hm_offset_pair_t *pair, hm_clock_t *clock, int n, double *x, double *y)
+{
+    for (int i = 0; i < n; i++) {
+        hm_offset_sample_t s;
+        int rc = hm_offset_measure(pair, clock, &s);
+        if (rc != HM_OK) return rc;
+        if (x) x[i] = s.timestamp_s, y[i] = s.offset_s;
+    }
+    return HM_OK;
+}
+
+/* Alg. 2 line 13 (FIT_LINEAR_MODEL) and the drift decision. gsl_fit_linear
+ * centres the data itself, so timestamps far from 0 lose no precision. */
+static hm_sync_pair_model_t fit(const hm_sync_params_t *params, const double *x, const double *y,
+                                int n)
+{
+    double c0, c1, cov00, cov01, cov11, sumsq;
+    gsl_fit_linear(x, 1, y, 1, (size_t)n, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
+    double slope_stderr = n >= 3 ? sqrt(cov11) : INFINITY; /* n - 2 degrees of freedom */
+    return hm_sync_decide_drift(params, c1, slope_stderr, c0, gsl_stats_mean(y, 1, (size_t)n));
+}
+
+/* COMPUTE_AND_SET_INTERCEPT, Alg. 2 lines 17-23: a fresh offset O at client
+ * time T sets the intercept so that the line passes through it; line 21
+ * reads slope * (-T) + O. */
+static int recompute_intercept(hm_offset_pair_t *pair, hm_clock_t *clock, int is_client,
+                               hm_sync_pair_model_t *model)
+{
+    hm_offset_sample_t s;
+    int rc = hm_offset_measure(pair, clock, &s);
+    if (rc == HM_OK && is_client)
+        model->lm.intercept = model->lm.slope * (-s.timestamp_s) + s.offset_s;
+    return rc;
+}
+
+static void count(hm_sync_stats_t *stats, const hm_offset_pair_t *pair, int is_client,
+                  hm_clock_kind_t kind)
+{
+    if (!stats) return;
+    stats->pingpongs += hm_offset_pair_pingpongs(pair);
+    if (is_client && kind == HM_CLOCK_LINEAR) stats->drift_models++;
+    if (is_client && kind == HM_CLOCK_OFFSET) stats->offset_models++;
+}
+
+/* The reference learns nothing: it reports the identity, lm = {0, 0}. */
+static const hm_sync_pair_model_t no_model = {{0, 0}, HM_CLOCK_IDENTITY, 0, 0};
+
+int hm_sync_learn_pair(MPI_Comm comm, int ref, int client, hm_clock_t *clock,
+                       const hm_sync_params_t *params, hm_sync_pair_model_t *model,
+                       hm_sync_stats_t *stats)
+{
+    int me;
+    if (!clock || !params || !model) return HM_EINVAL;
+    /* A line needs two points; exchanges and the offset kind are checked by
+     * hm_offset_pair_create, identically on both ranks. */
+    if (params->fitpoints < 2) return HM_EINVAL;
+    int rc = check_pair(comm, ref, client, &me);
+    if (rc != HM_OK) return rc;
+    int is_client = me == client, n = params->fitpoints;
+    hm_offset_pair_t *pair = NULL;
+    double *xy = NULL;
+    *model = no_model;
+
+    rc = hm_offset_pair_create(comm, ref, client, params->offset, params->exchanges, &pair);
+    if (rc == HM_OK && is_client && !(xy = malloc(2 * (size_t)n * sizeof *xy))) rc = HM_ENOMEM;
+    if (rc != HM_EINVAL) rc = agree(comm, is_client ? ref : client, rc);
+    if (rc == HM_OK) rc = collect(pair, clock, n, xy, xy ? xy + n : NULL);
+    if (rc == HM_OK && is_client) *model = fit(params, xy, xy + n, n);
+    if (rc == HM_OK && params->recompute_intercept)
+        rc = recompute_intercept(pair, clock, is_client, model);
+    if (rc == HM_OK) count(stats, pair, is_client, model->kind);
+    if (rc != HM_OK) *model = no_model;
+    free(xy);
+    hm_offset_pair_free(pair);
+    return rc;
+}
+
+int hm_sync_measure_offset(MPI_Comm comm, int ref, int client, hm_clock_t *clock,
+                           const hm_sync_params_t *params, hm_offset_sample_t *sample,
+                           hm_sync_stats_t *stats)
+{
+    int me;
+    if (!clock || !params) return HM_EINVAL;
+    int rc = check_pair(comm, ref, client, &me);
+    if (rc != HM_OK) return rc;
+    hm_offset_pair_t *pair = NULL;
+    rc = hm_offset_pair_create(comm, ref, client, params->offset, params->exchanges, &pair);
+    if (rc != HM_EINVAL) rc = agree(comm, me == client ? ref : client, rc);
+    if (rc == HM_OK) rc = hm_offset_measure(pair, clock, me == client ? sample : NULL);
+    if (rc == HM_OK) count(stats, pair, 0, HM_CLOCK_IDENTITY);
+    hm_offset_pair_free(pair);
+    return rc;
+}

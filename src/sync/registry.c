@@ -1,0 +1,39 @@
+/* src/sync/registry.c — the clock synchronization algorithms known to
+ * --clock-sync. Adding one is a file and a line here. */
+#include <string.h>
+
+#include "common/names.h"
+#include "sync/sync_impl.h"
+
+static const hm_sync_algorithm_t algorithms[] = {
+    {"skampi", hm_sync_skampi, HM_SYNC_OFFSET_ONLY},
+    {"netgauge", hm_sync_netgauge, HM_SYNC_OFFSET_ONLY},
+    {"jk", hm_sync_jk, HM_SYNC_DRIFT},
+    {"hca", hm_sync_hca, HM_SYNC_DRIFT},
+    {"hca2", hm_sync_hca2, HM_SYNC_DRIFT},
+    {"hca3", hm_sync_hca3, HM_SYNC_DRIFT},
+    {"prop", hm_sync_prop, HM_SYNC_PROPAGATE},
+};
+enum { NALGORITHMS = sizeof algorithms / sizeof algorithms[0] };
+
+size_t hm_sync_count(void)
+{
+    return NALGORITHMS;
+}
+
+const char *hm_sync_name_at(size_t i)
+{
+    return i < NALGORITHMS ? algorithms[i].name : NULL;
+}
+
+void hm_sync_names(char *buf, size_t len)
+{
+    hm_join_names(hm_sync_name_at, NALGORITHMS, buf, len);
+}
+
+const hm_sync_algorithm_t *hm_sync_find(const char *name)
+{
+    for (size_t i = 0; i < NALGORITHMS; i++)
+        if (name && strcmp(algorithms[i].name, name) == 0) return &algorithms[i];
+    return NULL;
+}

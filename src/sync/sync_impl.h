@@ -1,0 +1,93 @@
+/* src/sync/sync_impl.h — the contract between hm_sync_run and the
+ * algorithms, and the pairwise building block they share. */
+#ifndef HM_SYNC_IMPL_H
+#define HM_SYNC_IMPL_H
+#include <harmonia/sync.h>
+
+/* Counters an algorithm fills for the report. */
+typedef struct hm_sync_stats {
+    int drift_models;  /* pairwise models this rank learned that kept a slope */
+    int offset_models; /* ... that became offset models */
+    long pingpongs;    /* ping-pongs this rank took part in */
+} hm_sync_stats_t;
+
+/* One algorithm of one level. Collective over comm (a private duplicate;
+ * rank 0 of comm is the reference). base is this rank's clock for the level
+ * (for an inner level: the global clock of the outer levels). On success
+ * *out is a new clock (a model over base, or base itself retained, e.g. on
+ * the reference rank). Every rank must return the same status: an algorithm
+ * that can fail on some ranks only agrees before returning. Correct for any
+ * size of comm, 1 and non-powers of two included. why may receive a sentence
+ * on error. */
+typedef int (*hm_sync_fn)(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
+                          hm_clock_t **out, hm_sync_stats_t *stats, char *why, size_t why_len);
+
+typedef enum hm_sync_kind {
+    HM_SYNC_OFFSET_ONLY, /* models offsets only, whatever --drift says */
+    HM_SYNC_DRIFT,       /* learns linear models (subject to --drift) */
+    HM_SYNC_PROPAGATE    /* copies the leader's clock: needs a shared time source */
+} hm_sync_kind_t;
+
+typedef struct hm_sync_algorithm {
+    const char *name;
+    hm_sync_fn run;
+    hm_sync_kind_t kind;
+} hm_sync_algorithm_t;
+
+/* Registry (registry.c); NULL when unknown. */
+const hm_sync_algorithm_t *hm_sync_find(const char *name);
+
+/* The algorithms (one file each). */
+int hm_sync_skampi(MPI_Comm, hm_clock_t *, const hm_sync_params_t *, hm_clock_t **,
+                   hm_sync_stats_t *, char *, size_t);
+int hm_sync_netgauge(MPI_Comm, hm_clock_t *, const hm_sync_params_t *, hm_clock_t **,
+                     hm_sync_stats_t *, char *, size_t);
+int hm_sync_jk(MPI_Comm, hm_clock_t *, const hm_sync_params_t *, hm_clock_t **, hm_sync_stats_t *,
+               char *, size_t);
+int hm_sync_hca(MPI_Comm, hm_clock_t *, const hm_sync_params_t *, hm_clock_t **, hm_sync_stats_t *,
+                char *, size_t);
+int hm_sync_hca2(MPI_Comm, hm_clock_t *, const hm_sync_params_t *, hm_clock_t **, hm_sync_stats_t *,
+                 char *, size_t);
+int hm_sync_hca3(MPI_Comm, hm_clock_t *, const hm_sync_params_t *, hm_clock_t **, hm_sync_stats_t *,
+                 char *, size_t);
+int hm_sync_prop(MPI_Comm, hm_clock_t *, const hm_sync_params_t *, hm_clock_t **, hm_sync_stats_t *,
+                 char *, size_t);
+
+/* ---- The pairwise building block (learn.c) ------------------------------ */
+
+/* A pairwise model learned by the client, with what the decision on drift
+ * was based on. */
+typedef struct hm_sync_pair_model {
+    hm_lm_t lm;           /* client time -> reference time: t - (slope t + intercept) */
+    hm_clock_kind_t kind; /* HM_CLOCK_LINEAR when the slope was kept, else HM_CLOCK_OFFSET */
+    double slope_fit;     /* slope of the regression, before the drift decision */
+    double slope_stderr;  /* its standard error */
+} hm_sync_pair_model_t;
+
+/* LEARN_CLOCK_MODEL of paper 002 Alg. 2 (and Learn_Model_HCA of paper 003
+ * Alg. 4): params->fitpoints offset measurements between ranks ref and
+ * client of comm, each with params->exchanges ping-pongs of params->offset,
+ * timestamped with clock (the reference's reference clock, the client's
+ * clock to be modelled); a least-squares line through (timestamp, offset)
+ * on the client (GSL), the drift decision of params->drift, and with
+ * params->recompute_intercept a fresh offset measurement that sets the
+ * intercept (COMPUTE_AND_SET_INTERCEPT). Called by both ranks; the model is
+ * valid on the client only. Counts the model and the ping-pongs in stats. */
+int hm_sync_learn_pair(MPI_Comm comm, int ref, int client, hm_clock_t *clock,
+                       const hm_sync_params_t *params, hm_sync_pair_model_t *model,
+                       hm_sync_stats_t *stats);
+
+/* The drift decision alone (pure function, tested on its own): given the
+ * fit (slope, its stderr, intercept) and the fit points' mean (x, y), the
+ * model to use: the line, or (HM_DRIFT_OFF, or AUTO with an insignificant
+ * slope) the offset model through the mean, intercept = mean_y. */
+hm_sync_pair_model_t hm_sync_decide_drift(const hm_sync_params_t *params, double slope,
+                                          double slope_stderr, double intercept, double mean_y);
+
+/* One offset measurement between ref and client with the algorithm and
+ * number of ping-pongs of params (pairs for repeated use are cheaper:
+ * hm_offset_pair_create). Client gets *sample. Counts ping-pongs in stats. */
+int hm_sync_measure_offset(MPI_Comm comm, int ref, int client, hm_clock_t *clock,
+                           const hm_sync_params_t *params, hm_offset_sample_t *sample,
+                           hm_sync_stats_t *stats);
+#endif

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# `harmonia clock`: a table and files with the numbers the checker measured,
+# and usage errors for every way to ask for a wrong synchronization.
+. "$(dirname "$0")/lib.sh"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir" "$out"' EXIT
+synth=(--synthetic-clock offset=1,drift=1e-4 --seed 7)
+
+expect_ok 2 'hca3' clock --clock-sync hca3,skampi --check-after 0,1 "${synth[@]}" \
+    --output "$dir/c.csv" --raw "$dir/r.csv"
+rows=$(grep -v '^#' "$dir/c.csv" | tail -n +2 | wc -l)
+[ "$rows" -eq 4 ] && ok "summary CSV: 2 algorithms x 2 checks" || fail "summary rows: $rows"
+for key in clock_sync fitpoints exchanges offset drift timer seed; do
+    grep -q "^# $key: " "$dir/c.csv" && ok "factor $key recorded" || fail "factor $key missing"
+done
+# hca3 right after synchronization: true error <= 2 us at 2 ranks (shared-
+# memory ping-pongs are sub-microsecond; see tests/sync_hier).
+awk -F, '!/^#/ && $1 == "hca3" && $2 == 0 { found = 1; exit !($10 <= 2e-6 && $9 == 1) }
+         END { if (!found) exit 1 }' "$dir/c.csv" \
+    && ok "hca3 true error right after <= 2 us" || fail "hca3 row: $(grep '^hca3,0' "$dir/c.csv")"
+# The checker against the truth: each rank's measured offset equals its true
+# error within 2 us (raw file: one row per rank and check).
+awk -F, '!/^#/ && NR > 1 && $3 != "rank" && $3 > 0 { n++; d = $4 - $5; if (d < 0) d = -d;
+         if (d > 2e-6) bad++ } END { exit !(n == 4 && bad == 0) }' "$dir/r.csv" \
+    && ok "checker offsets agree with the true errors within 2 us" \
+    || fail "checker vs truth: $(grep -v '^#' "$dir/r.csv")"
+
+expect_usage 2 '--clock-sync: unknown algorithm "hca4" (known: skampi, netgauge, jk, hca, hca2, hca3, prop)' clock --clock-sync hca4
+expect_usage 2 'at most 3 (node+socket+core)' clock --clock-sync hca3+hca3+hca3+prop
+expect_usage 2 '--fitpoints: "0" is out of range' clock --fitpoints 0
+expect_usage 2 '--exchanges: "0" is out of range' clock --exchanges 0
+expect_usage 2 '--check-after: "x" is not a wait in seconds' clock --check-after 0,x
+expect_usage 2 'waits must be increasing' clock --check-after 5,1
+expect_usage 2 '--sample: "0" is not a fraction of ranks' clock --sample 0
+expect_usage 2 '--drift: unknown drift mode "maybe"' clock --drift maybe
+expect_usage 2 'prop: the ranks of this level do not read one time source' clock --clock-sync prop "${synth[@]}"
+expect_usage 2 'prop: the ranks of this level do not read one time source' clock --clock-sync prop --timer wtime
+finish

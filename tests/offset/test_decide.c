@@ -1,0 +1,53 @@
+/* tests/offset/test_decide.c — the drift decision of the pairwise learning
+ * block (hm_sync_decide_drift) on crafted fits: exact comparisons, since the
+ * function only selects and copies its inputs. */
+#include <math.h>
+
+#include "sync/sync_impl.h"
+#include "testutil.h"
+
+static hm_sync_params_t params(hm_drift_t drift, double sigmas)
+{
+    hm_sync_params_t p = {
+        .fitpoints = 100, .exchanges = 10, .drift = drift, .drift_sigmas = sigmas};
+    return p;
+}
+
+static void expect(hm_drift_t drift, double sigmas, double slope, double se, hm_clock_kind_t kind,
+                   const char *why)
+{
+    hm_sync_params_t p = params(drift, sigmas);
+    const double intercept = 0.125, mean_y = 0.5;
+    hm_sync_pair_model_t m = hm_sync_decide_drift(&p, slope, se, intercept, mean_y);
+    int lm_ok = kind == HM_CLOCK_LINEAR ? m.lm.slope == slope && m.lm.intercept == intercept
+                                        : m.lm.slope == 0 && m.lm.intercept == mean_y;
+    int fit_kept = (isnan(slope) ? isnan(m.slope_fit) : m.slope_fit == slope) &&
+                   (isnan(se) ? isnan(m.slope_stderr) : m.slope_stderr == se);
+    HM_CHECK(m.kind == kind && lm_ok && fit_kept, "%s: slope %g +- %g -> %s {%g, %g}", why, slope,
+             se,
+             m.kind == HM_CLOCK_LINEAR   ? "linear"
+             : m.kind == HM_CLOCK_OFFSET ? "offset"
+                                         : "?",
+             m.lm.slope, m.lm.intercept);
+}
+
+int main(void)
+{
+    expect(HM_DRIFT_ON, 3, 1e-9, 1e-6, HM_CLOCK_LINEAR, "on keeps even an insignificant slope");
+    expect(HM_DRIFT_ON, 3, 0, INFINITY, HM_CLOCK_LINEAR, "on keeps whatever the fit says");
+    expect(HM_DRIFT_OFF, 3, 1e-4, 1e-9, HM_CLOCK_OFFSET,
+           "off gives the offset through the mean even for a clear slope");
+    expect(HM_DRIFT_AUTO, 3, 3e-7, 1e-7, HM_CLOCK_LINEAR, "auto: |slope| = 3 sigma is kept");
+    expect(HM_DRIFT_AUTO, 3, 2.9e-7, 1e-7, HM_CLOCK_OFFSET, "auto: 2.9 sigma is dropped");
+    expect(HM_DRIFT_AUTO, 3, -5e-7, 1e-7, HM_CLOCK_LINEAR, "auto: a negative slope counts by |s|");
+    expect(HM_DRIFT_AUTO, 2, 2.5e-7, 1e-7, HM_CLOCK_LINEAR, "auto: drift_sigmas 2 is honoured");
+    expect(HM_DRIFT_AUTO, 3, 1e-4, 1e-8, HM_CLOCK_LINEAR, "auto: 100 ppm against 0.01 ppm");
+    expect(HM_DRIFT_AUTO, 3, 1e-12, 0, HM_CLOCK_LINEAR, "auto: stderr 0 (exact fit), slope kept");
+    expect(HM_DRIFT_AUTO, 3, 0, 0, HM_CLOCK_OFFSET, "auto: stderr 0 and slope 0, offset");
+    expect(HM_DRIFT_AUTO, 3, 1e-4, INFINITY, HM_CLOCK_OFFSET,
+           "auto: unknown stderr (< 3 points), offset");
+    expect(HM_DRIFT_AUTO, 3, 1e-4, NAN, HM_CLOCK_OFFSET, "auto: NaN stderr, offset");
+    expect(HM_DRIFT_AUTO, 3, NAN, 1e-7, HM_CLOCK_OFFSET, "auto: NaN slope, offset");
+    expect(HM_DRIFT_ON, 3, NAN, NAN, HM_CLOCK_OFFSET, "on: a degenerate fit (NaN slope), offset");
+    return hm_test_finish();
+}
