@@ -26,12 +26,10 @@
  *  - fewer than 2 fit points is HM_EINVAL (no line), and with 2 the fit has
  *    no residual to judge the slope by: drift auto then keeps the offset;
  *  - the slope's standard error given to the drift decision allows for
- *    correlated fit points (batch means, see fit_stderr). */
+ *    correlated fit points (batch means, hm_sync_fit_pair in learn.c). */
 #include <math.h>
 #include <stdlib.h>
 
-#include <gsl/gsl_fit.h>
-#include <gsl/gsl_statistics_double.h>
 
 #include "common/idle.h"
 #include "offset/offset_impl.h"
@@ -39,9 +37,6 @@
 
 /* Tag of the turn token: ASCII "JK". */
 enum { TAG_TURN = 0x4a4b };
-/* Batches of the slope's standard error (fit_stderr): 20 batches keep 18
- * degrees of freedom for the noise; at least 5 points make a batch. */
-enum { FIT_BATCHES = 20, FIT_BATCH_MIN = 5 };
 
 /* One run: the root holds pairs[i - 1] for client i, a client holds its own
  * pair in pairs[0] and its fit points in x (timestamps) and y (offsets). */
@@ -128,44 +123,11 @@ static int learn(jk_t *j)
     return HM_OK;
 }
 
-/* The slope's standard error, allowing for correlated fit points. The
- * least-squares error assumes independent residuals, but consecutive offsets
- * share their error: the asymmetry of the best round trip wanders by
- * ~20-40 ns over tens to hundreds of fit points (shared memory, 2 ranks).
- * Over the ~0.1 s of 1000 fit points the least-squares error then says
- * ~0.02 ppm where repeated runs scatter by ~0.1 ppm, and drift auto keeps
- * slopes of 0.1-0.4 ppm over clocks that do not drift (1-4 us after 10 s).
- * The method of batch means gives the error that the wander implies: the
- * line through the means of FIT_BATCHES consecutive batches has nearly the
- * same slope, and its standard error (FIT_BATCHES - 2 degrees of freedom)
- * sees the wander inside each batch as noise; it matched the scatter of
- * repeated runs. The larger of the two errors is used, so that white noise
- * is judged as before. Fewer than 3 batches of FIT_BATCH_MIN points: the
- * least-squares error alone. */
-static double fit_stderr(const jk_t *j, size_t n, double cov11)
-{
-    double se = n >= 3 ? sqrt(cov11) : INFINITY, xb[FIT_BATCHES], yb[FIT_BATCHES];
-    size_t nb = n / FIT_BATCH_MIN < FIT_BATCHES ? n / FIT_BATCH_MIN : FIT_BATCHES;
-    if (nb < 3) return se;
-    for (size_t b = 0; b < nb; b++) {
-        size_t lo = b * n / nb, len = (b + 1) * n / nb - lo;
-        xb[b] = gsl_stats_mean(j->x + lo, 1, len);
-        yb[b] = gsl_stats_mean(j->y + lo, 1, len);
-    }
-    double c0, c1, cov00, cov01, cov11_b, sumsq;
-    gsl_fit_linear(xb, 1, yb, 1, nb, &c0, &c1, &cov00, &cov01, &cov11_b, &sumsq);
-    return fmax(se, sqrt(cov11_b));
-}
-
-/* Line 28 (Linear_Fit) and the drift decision. gsl_fit_linear centres the
- * data itself, so timestamps far from 0 lose no precision. */
+/* Line 28 (Linear_Fit) and the drift decision, shared with the other
+ * drift-aware algorithms. */
 static hm_sync_pair_model_t fit(const jk_t *j)
 {
-    size_t n = (size_t)j->params->fitpoints;
-    double c0, c1, cov00, cov01, cov11, sumsq;
-    gsl_fit_linear(j->x, 1, j->y, 1, n, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
-    return hm_sync_decide_drift(j->params, c1, fit_stderr(j, n, cov11), c0,
-                                gsl_stats_mean(j->y, 1, n));
+    return hm_sync_fit_pair(j->params, j->x, j->y, j->params->fitpoints);
 }
 
 /* Alg. 16 as a clock: the fitted model over base on a client, base itself

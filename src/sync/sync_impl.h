@@ -84,6 +84,12 @@ int hm_sync_learn_pair(MPI_Comm comm, int ref, int client, hm_clock_t *clock,
 hm_sync_pair_model_t hm_sync_decide_drift(const hm_sync_params_t *params, double slope,
                                           double slope_stderr, double intercept, double mean_y);
 
+/* The client's fit of Alg. 2 line 13 over n fit points (timestamp x, offset
+ * y) and the drift decision, with a slope error that allows for correlated
+ * fit points (batch means; see learn.c). */
+hm_sync_pair_model_t hm_sync_fit_pair(const hm_sync_params_t *params, const double *x,
+                                      const double *y, int n);
+
 /* One offset measurement between ref and client with the algorithm and
  * number of ping-pongs of params (pairs for repeated use are cheaper:
  * hm_offset_pair_create). Client gets *sample. Counts ping-pongs in stats. */
