@@ -254,12 +254,13 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                            "clock synchronization: an algorithm, or levels joined by + "
                            "outermost first (hca3+prop)",
                            "e.g. --clock-sync hca3+prop", p_clock_sync},
-    [HM_OPT_FITPOINTS] = {HM_OPT_FITPOINTS, "fitpoints", 0, "N",
-                          "points per linear regression of the drift-aware algorithms",
-                          "e.g. --fitpoints 200", p_fitpoints},
+    [HM_OPT_FITPOINTS] =
+        {HM_OPT_FITPOINTS, "fitpoints", 0, "N",
+         "points per linear regression of the drift-aware algorithms (default 1000)",
+         "e.g. --fitpoints 200", p_fitpoints},
     [HM_OPT_EXCHANGES] = {HM_OPT_EXCHANGES, "exchanges", 0, "N",
-                          "ping-pongs per clock offset measurement", "e.g. --exchanges 20",
-                          p_exchanges},
+                          "ping-pongs per clock offset measurement (default 50)",
+                          "e.g. --exchanges 20", p_exchanges},
     [HM_OPT_OFFSET] = {HM_OPT_OFFSET, "offset", 0, "NAME",
                        "clock offset algorithm: skampi or meanrtt", "e.g. --offset skampi",
                        p_offset},

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <harmonia/sync.h>
+
 #include "cli/config.h"
 #include "cli/options_table.h"
 
@@ -24,8 +26,10 @@ void hm_cli_config_defaults(hm_cli_config_t *cfg)
     memset(cfg, 0, sizeof *cfg);
     strcpy(cfg->timer, "monotonic");
     strcpy(cfg->clock_sync, "hca3");
-    cfg->fitpoints = 200;
-    cfg->exchanges = 20;
+    hm_sync_params_t sync;
+    hm_sync_params_default(&sync);
+    cfg->fitpoints = sync.fitpoints;
+    cfg->exchanges = sync.exchanges;
     strcpy(cfg->offset, "skampi");
     strcpy(cfg->sync, "harmonize");
     strcpy(cfg->ops, "allreduce,bcast,reduce");
