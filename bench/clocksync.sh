@@ -15,6 +15,7 @@ out=${2:-bench/results/clocksync}
 mpirun=${MPIRUN:-mpirun}
 reps=${REPS:-3}
 mkdir -p "$out"
+if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 synth=(--synthetic-clock offset=1,drift=1e-4 --seed 7)
 
@@ -57,16 +58,28 @@ for np in 2 3 4 6 8; do
     done
 done
 
-# Medians over repetitions.
-awk -F, 'NR > 1 && $6 == 10 { k = $1 "," $3 "," $4 "," $5; d[k] = d[k] " " $7; e[k] = e[k] " " $14 }
-END { print "np,fitpoints,exchanges,clock_sync,duration_ms(median),true_max_us_at_10s(median)";
-      for (k in d) { n = split(d[k], a, " "); asort(a); m = split(e[k], b, " "); asort(b);
-                     printf "%s,%.2f,%.3f\n", k, a[int((n + 1) / 2)] * 1e3, b[int((m + 1) / 2)] * 1e6 } }' \
-    "$out/tradeoff.csv" | sort -t, -k1,1n -k4,4 -k2,2n -k3,3n | column -t -s,
-awk -F, 'NR > 1 { k = $3 "," $1; d[k] = d[k] " " $5 }
-END { print "clock_sync,np,duration_ms(median)";
-      for (k in d) { n = split(d[k], a, " "); asort(a); printf "%s,%.2f\n", k, a[int((n + 1) / 2)] * 1e3 } }' \
-    "$out/scaling.csv" | sort -t, -k1,1 -k2,2n | column -t -s,
+fi
+
+# Medians over repetitions (POSIX awk and sort: no gawk needed).
+median_by_key() { # reads "key<TAB>value" lines, prints "key,median"
+    sort -t "$(printf '\t')" -k1,1 -k2,2g |
+        awk -F '\t' '$1 != k { if (n) print k "," v[int((n + 1) / 2)]; k = $1; n = 0 }
+                     { v[++n] = $2 } END { if (n) print k "," v[int((n + 1) / 2)] }'
+}
+echo "np,fitpoints,exchanges,clock_sync,duration_ms,true_max_us_at_0s,true_max_us_at_10s (medians)"
+join -t, \
+    <(awk -F, 'NR > 1 && $6 == 0 { printf "%s;%s;%s;%s\t%.3f\n", $1, $3, $4, $5, $7 * 1e3 }' \
+        "$out/tradeoff.csv" | median_by_key) \
+    <(join -t, \
+        <(awk -F, 'NR > 1 && $6 == 0 { printf "%s;%s;%s;%s\t%.4f\n", $1, $3, $4, $5, $14 * 1e6 }' \
+            "$out/tradeoff.csv" | median_by_key) \
+        <(awk -F, 'NR > 1 && $6 == 10 { printf "%s;%s;%s;%s\t%.4f\n", $1, $3, $4, $5, $14 * 1e6 }' \
+            "$out/tradeoff.csv" | median_by_key)) |
+    tr ';' ',' | sort -t, -k1,1n -k4,4 -k2,2n -k3,3n | column -t -s,
+echo
+echo "clock_sync,np,duration_ms (median)"
+awk -F, 'NR > 1 { printf "%s;%s\t%.3f\n", $3, $1, $5 * 1e3 }' "$out/scaling.csv" | median_by_key |
+    tr ';' ',' | sort -t, -k1,1 -k2,2n | column -t -s,
 
 # Figure: true error 10 s after synchronization against its duration, 2 ranks.
 if command -v gnuplot >/dev/null; then
