@@ -30,9 +30,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-
 #include "common/idle.h"
 #include "offset/offset_impl.h"
+#include "sync/agree.h"
 #include "sync/sync_impl.h"
 
 /* Tag of the turn token: ASCII "JK". */
@@ -48,17 +48,6 @@ typedef struct jk {
     hm_offset_pair_t **pairs;
     double *x, *y;
 } jk_t;
-
-/* Collective minimum of status (an error wins), waiting asleep. */
-static int agree(MPI_Comm comm, int status)
-{
-    int all = status;
-    MPI_Request req;
-    if (MPI_Iallreduce(&status, &all, 1, MPI_INT, MPI_MIN, comm, &req) != MPI_SUCCESS ||
-        hm_idle_wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-        return HM_EMPI;
-    return all;
-}
 
 /* Pairs created once, so that Mean-RTT's RTT is measured once per pair, and
  * the client's fit points: every allocation before the first ping-pong. */
@@ -154,10 +143,10 @@ int hm_sync_jk(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, 
         return HM_EMPI;
     hm_clock_t *clock = NULL;
     hm_clock_kind_t kind = HM_CLOCK_IDENTITY;
-    int rc = agree(comm, prepare(&j));
+    int rc = hm_sync_agree(comm, prepare(&j), NULL, 0);
     if (rc == HM_OK) rc = learn(&j);
     if (rc == HM_OK) rc = build_clock(&j, &clock, &kind);
-    rc = agree(comm, rc);
+    rc = hm_sync_agree(comm, rc, NULL, 0);
     release(&j, stats);
     if (rc != HM_OK) {
         hm_clock_free(clock);

@@ -91,7 +91,7 @@ static int collect(hm_offset_pair_t *pair, hm_clock_t *clock, int n, double *x, 
  * freedom for the noise; at least 5 points make a batch. */
 enum { FIT_BATCHES = 20, FIT_BATCH_MIN = 5 };
 
-/* The slope's standard error, allowing for correlated fit points. The
+/* The slope's batch-means error, allowing for correlated fit points. The
  * least-squares error assumes independent residuals, but consecutive offsets
  * share their error: the asymmetry of the best round trip wanders by
  * ~10-40 ns over tens to hundreds of fit points (shared memory, 2 ranks).
@@ -101,14 +101,13 @@ enum { FIT_BATCHES = 20, FIT_BATCH_MIN = 5 };
  * means gives the error that the wander implies: the line through the means
  * of FIT_BATCHES consecutive batches has nearly the same slope, and its
  * standard error (FIT_BATCHES - 2 degrees of freedom) sees the wander inside
- * each batch as noise; it matched the scatter of repeated runs. The larger of
- * the two errors is used, so white noise is judged as before. Fewer than 3
- * batches: the least-squares error alone. */
-static double slope_stderr(const double *x, const double *y, size_t n, double cov11)
+ * each batch as noise; it matched the scatter of repeated runs. Fewer than 3
+ * batches: 0 (the least-squares error alone decides). */
+static double batch_stderr(const double *x, const double *y, size_t n)
 {
-    double se = n >= 3 ? sqrt(cov11) : INFINITY, xb[FIT_BATCHES], yb[FIT_BATCHES];
+    double xb[FIT_BATCHES], yb[FIT_BATCHES];
     size_t nb = n / FIT_BATCH_MIN < FIT_BATCHES ? n / FIT_BATCH_MIN : FIT_BATCHES;
-    if (nb < 3) return se;
+    if (nb < 3) return 0;
     for (size_t b = 0; b < nb; b++) {
         size_t lo = b * n / nb, len = (b + 1) * n / nb - lo;
         xb[b] = gsl_stats_mean(x + lo, 1, len);
@@ -116,7 +115,27 @@ static double slope_stderr(const double *x, const double *y, size_t n, double co
     }
     double c0, c1, cov00, cov01, cov11_b, sumsq;
     gsl_fit_linear(xb, 1, yb, 1, nb, &c0, &c1, &cov00, &cov01, &cov11_b, &sumsq);
-    return fmax(se, sqrt(cov11_b));
+    return sqrt(cov11_b);
+}
+
+/* The error the drift decision judges the slope by: the largest of
+ *  - the least-squares error (independent residuals);
+ *  - the batch-means error (correlated residuals, above);
+ *  - residual sd / (sigmas * span): with it, a slope is kept only if the
+ *    clocks drifted apart during the learning by at least one residual
+ *    standard deviation (|slope| * span >= sd). Even the batch-means test
+ *    kept a slope of ~1e-7 in about one zero-drift synchronization in ten
+ *    (1.2 us after 10 s): over a 60 ms fit that slope moves the offset by
+ *    6 ns, under the 10-40 ns noise, while a real drift of 1 ppm moves it by
+ *    60 ns and is kept.
+ * Fewer than 3 points leave no residual: infinite error (offset model). */
+static double slope_stderr(const double *x, const double *y, size_t n, double cov11, double sumsq,
+                           double sigmas)
+{
+    if (n < 3) return INFINITY;
+    double span = x[n - 1] - x[0], sd = sqrt(sumsq / (double)(n - 2));
+    double by_span = span > 0 && sigmas > 0 ? sd / (sigmas * span) : 0;
+    return fmax(fmax(sqrt(cov11), batch_stderr(x, y, n)), by_span);
 }
 
 /* Alg. 2 line 13 (FIT_LINEAR_MODEL) and the drift decision. gsl_fit_linear
@@ -126,8 +145,8 @@ hm_sync_pair_model_t hm_sync_fit_pair(const hm_sync_params_t *params, const doub
 {
     double c0, c1, cov00, cov01, cov11, sumsq;
     gsl_fit_linear(x, 1, y, 1, (size_t)n, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
-    return hm_sync_decide_drift(params, c1, slope_stderr(x, y, (size_t)n, cov11), c0,
-                                gsl_stats_mean(y, 1, (size_t)n));
+    double se = slope_stderr(x, y, (size_t)n, cov11, sumsq, params->drift_sigmas);
+    return hm_sync_decide_drift(params, c1, se, c0, gsl_stats_mean(y, 1, (size_t)n));
 }
 
 /* COMPUTE_AND_SET_INTERCEPT, Alg. 2 lines 17-23: a fresh offset O at client

@@ -38,6 +38,7 @@
 #include <stdlib.h>
 
 #include "common/idle.h"
+#include "sync/agree.h"
 #include "sync/sync_impl.h"
 
 /* Tags, ASCII "NG" and followers. */
@@ -206,17 +207,6 @@ static int sync_remaining(ng_t *c, int me, int size, int maxpower, double *myoff
     return rc;
 }
 
-/* Collective minimum of status (an error wins), waiting asleep. */
-static int agree(MPI_Comm comm, int status)
-{
-    int all = status;
-    MPI_Request req;
-    if (MPI_Iallreduce(&status, &all, 1, MPI_INT, MPI_MIN, comm, &req) != MPI_SUCCESS ||
-        hm_idle_wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-        return HM_EMPI;
-    return all;
-}
-
 /* Offsets this rank collects: its subtree (me & -me ranks) below maxpower,
  * the whole scatter buffer (size) on the root, none from maxpower on. */
 static size_t list_length(int me, int size, int maxpower)
@@ -255,12 +245,12 @@ int hm_sync_netgauge(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *pa
     double myoffset = 0;
     double *off = calloc(list_length(me, size, largest_power_of_two(size)), sizeof *off);
     hm_clock_t *clock = NULL;
-    int rc = agree(comm, off ? HM_OK : HM_ENOMEM);
+    int rc = hm_sync_agree(comm, off ? HM_OK : HM_ENOMEM, NULL, 0);
     if (rc == HM_OK) rc = learn_offset(&c, me, size, off, &myoffset);
     if (rc == HM_OK && me != 0)
         rc = hm_clock_model(base, HM_CLOCK_OFFSET, (hm_lm_t){0, myoffset}, &clock);
     if (rc == HM_OK && me == 0) hm_clock_retain(clock = base);
-    rc = agree(comm, rc);
+    rc = hm_sync_agree(comm, rc, NULL, 0);
     free(off);
     if (stats) stats->pingpongs += c.pingpongs;
     if (rc != HM_OK) {

@@ -22,22 +22,11 @@
 
 #include "common/idle.h"
 #include "offset/offset_impl.h"
+#include "sync/agree.h"
 #include "sync/sync_impl.h"
 
 /* Tag of the turn token: ASCII "SK". */
 enum { TAG_TURN = 0x534b };
-
-/* Collective minimum of status (an error wins), waiting asleep: ranks whose
- * turn is over leave the cores to the pairs still measuring. */
-static int agree(MPI_Comm comm, int status)
-{
-    int all = status;
-    MPI_Request req;
-    if (MPI_Iallreduce(&status, &all, 1, MPI_INT, MPI_MIN, comm, &req) != MPI_SUCCESS ||
-        hm_idle_wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-        return HM_EMPI;
-    return all;
-}
 
 /* The pairs this rank takes part in: every (0, i) on the root, (0, me)
  * elsewhere (pairs[0]). Allocation is the only local failure; it is agreed
@@ -96,11 +85,11 @@ int hm_sync_skampi(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *para
     hm_clock_t *clock = NULL;
     hm_offset_pair_t **pairs = calloc((size_t)(npairs > 0 ? npairs : 1), sizeof *pairs);
     int rc = pairs ? create_pairs(comm, me, size, params->exchanges, pairs) : HM_ENOMEM;
-    rc = agree(comm, rc);
+    rc = hm_sync_agree(comm, rc, NULL, 0);
     if (rc == HM_OK && me == 0) rc = serve_all(pairs, comm, size, base);
     if (rc == HM_OK && me != 0) rc = measure_own(pairs[0], comm, base, &clock);
     if (rc == HM_OK && me == 0) hm_clock_retain(clock = base);
-    rc = agree(comm, rc);
+    rc = hm_sync_agree(comm, rc, NULL, 0);
     if (rc == HM_OK && stats && me != 0) stats->offset_models++;
     free_pairs(pairs, npairs, stats);
     if (rc != HM_OK) {

@@ -11,9 +11,13 @@
  *    10-50 ns, so 0.1 us allows for that and nothing else: a slope kept by
  *    mistake (0.1-0.7 ppm seen before the batch-means error) costs 1-7 us
  *    after 10 s. auto must also have chosen the offset model.
- *  - 100 ppm: hca3 with auto must be as accurate as with --drift on:
- *    err(auto) <= err(on) + 1 us (separate fits, each 0.1-0.5 us off after
- *    10 s with the default 1000 x 50), both <= 5 us, and auto kept the slope.
+ *  - 100 ppm: hca3 with auto must be as accurate as with --drift on. When
+ *    auto keeps the slope, its model is the one on fits from the same points
+ *    (hm_sync_decide_drift is tested on its own in tests/offset), so the test
+ *    asserts that it kept the slope and that both stay within the 5 us of a
+ *    drift-aware algorithm. Comparing the errors of two separate
+ *    synchronizations would compare their fit noise: 0.02-1.7 us after 10 s
+ *    with the default 1000 x 50 fit, either way round.
  *  - hierarchical hca3+prop (2 virtual nodes of 1 rank) with auto, 100 ppm:
  *    <= 5 us after 10 s, as every drift-aware algorithm. */
 #include <math.h>
@@ -131,9 +135,8 @@ int main(int argc, char **argv)
                  "no drift: auto %.3f us <= offset-only %.3f us + 0.1 us, and <= 2 us",
                  runs[0].err_s * 1e6, runs[1].err_s * 1e6);
         HM_CHECK(runs[2].report.drift_models[0] == 1, "100 ppm: auto kept the slope");
-        HM_CHECK(runs[2].err_s <= runs[3].err_s + 1e-6 && runs[2].err_s <= 5e-6 &&
-                     runs[3].err_s <= 5e-6,
-                 "100 ppm: auto %.3f us <= on %.3f us + 1 us, both <= 5 us", runs[2].err_s * 1e6,
+        HM_CHECK(runs[2].err_s <= 5e-6 && runs[3].err_s <= 5e-6,
+                 "100 ppm: auto %.3f us and on %.3f us both <= 5 us", runs[2].err_s * 1e6,
                  runs[3].err_s * 1e6);
         HM_CHECK(runs[4].err_s <= 5e-6, "100 ppm: hca3+prop after 10 s %.3f us <= 5 us",
                  runs[4].err_s * 1e6);
