@@ -32,7 +32,7 @@ rows() { # FILE PREFIX
     grep -v '^#' "$1" | tail -n +2 | sed "s/^/$2,/"
 }
 
-echo "np,rep,fitpoints,exchanges,clock_sync,after_s,duration_s,drift_models,offset_models,nsampled,offset_max_s,offset_median_s,truth_known,true_max_s,true_median_s" >"$out/tradeoff.csv"
+echo "np,rep,fitpoints,exchanges,clock_sync,after_s,duration_s,drift_models,offset_models,nsampled,offset_max_s,offset_median_s,truth_known,true_max_s,true_median_s,level_models" >"$out/tradeoff.csv"
 for np in 2 4; do
     for rep in $(seq "$reps"); do
         for fp in 100 500; do
@@ -48,7 +48,7 @@ for np in 2 4; do
     done
 done
 
-echo "np,rep,clock_sync,after_s,duration_s,drift_models,offset_models,nsampled,offset_max_s,offset_median_s,truth_known,true_max_s,true_median_s" >"$out/scaling.csv"
+echo "np,rep,clock_sync,after_s,duration_s,drift_models,offset_models,nsampled,offset_max_s,offset_median_s,truth_known,true_max_s,true_median_s,level_models" >"$out/scaling.csv"
 for np in 2 3 4 6 8; do
     for rep in $(seq "$reps"); do
         f=$(mktemp)

@@ -14,6 +14,17 @@ static const char *const raw_columns[] = {"clock_sync", "after_s", "rank", "offs
                                           "true_error_s"};
 #define NCOLS(a) (sizeof a / sizeof a[0])
 
+/* "hca3:1L/0O prop:0L/0O": per level, the pairwise models that kept a
+ * slope (L) and those that fell back to an offset (O), summed over ranks. */
+static void level_models(const hm_sync_report_t *sr, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int l = 0; l < sr->nlevels && used < len; l++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s:%dL/%dO", l ? " " : "",
+                                 sr->algorithm[l], sr->drift_models[l], sr->offset_models[l]);
+}
+
 static void add_clock_factors(hm_factors_t *f, const hm_cli_config_t *cfg)
 {
     hm_factors_set(f, "clock_sync", "%s", cfg->clock_sync);
@@ -88,13 +99,12 @@ static void add_row(hm_clock_report_t *rep, const char *spec, const hm_sync_repo
                     double after_s, const hm_sync_check_t *c)
 {
     hm_table_t *t = rep->table;
-    int drift = 0, offset = 0;
-    for (int l = 0; l < sr->nlevels; l++)
-        drift += sr->drift_models[l], offset += sr->offset_models[l];
+    char models[128];
+    level_models(sr, models, sizeof models);
     hm_table_add_cell(t, spec);
     hm_table_add_cellf(t, "%g", after_s);
     hm_table_add_cellf(t, "%.1f", sr->duration_s * 1e3);
-    hm_table_add_cellf(t, "%d linear, %d offset", drift, offset);
+    hm_table_add_cell(t, models);
     hm_table_add_cellf(t, "%.3f", c->offset_max_s * 1e6);
     hm_table_add_cellf(t, "%.3f", c->offset_median_s * 1e6);
     if (c->truth_known) {
@@ -123,6 +133,9 @@ static void add_csv_row(hm_csv_t *csv, const char *spec, const hm_sync_report_t 
     hm_csv_put_int64(csv, c->truth_known);
     hm_csv_put_double(csv, c->truth_known ? c->true_max_s : NAN);
     hm_csv_put_double(csv, c->truth_known ? c->true_median_s : NAN);
+    char models[128];
+    level_models(sr, models, sizeof models);
+    hm_csv_put_string(csv, models);
     hm_csv_end_row(csv);
     hm_csv_checkpoint(csv);
 }
@@ -154,8 +167,9 @@ int hm_clock_report_close(hm_clock_report_t *rep, MPI_Comm comm, int status)
     int rank, rc = HM_OK;
     MPI_Comm_rank(comm, &rank);
     if (rank == 0 && rep->table && hm_table_rows(rep->table) > 0) {
-        printf("clock synchronization on %d ranks (offsets: ping-pong against rank 0; "
-               "true: against the real clock)\n",
+        printf("clock synchronization on %d ranks (models: per level, pairwise models with a "
+               "slope L or an offset O; offsets: ping-pong against rank 0; true: against the "
+               "real clock)\n",
                rep->size);
         hm_table_print(rep->table, stdout);
     }

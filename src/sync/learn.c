@@ -121,20 +121,22 @@ static double batch_stderr(const double *x, const double *y, size_t n)
 /* The error the drift decision judges the slope by: the largest of
  *  - the least-squares error (independent residuals);
  *  - the batch-means error (correlated residuals, above);
- *  - residual sd / (sigmas * span): with it, a slope is kept only if the
- *    clocks drifted apart during the learning by at least one residual
- *    standard deviation (|slope| * span >= sd). Even the batch-means test
- *    kept a slope of ~1e-7 in about one zero-drift synchronization in ten
- *    (1.2 us after 10 s): over a 60 ms fit that slope moves the offset by
- *    6 ns, under the 10-40 ns noise, while a real drift of 1 ppm moves it by
- *    60 ns and is kept.
+ *  - residual sd / span: with it, a slope is kept only if the clocks drifted
+ *    apart during the learning by at least drift_sigmas residual standard
+ *    deviations (|slope| * span >= 3 sd by default). On shared memory the
+ *    offsets of clocks without drift can trend by ~30 ns across a 60-80 ms
+ *    learning (a slope of 0.1-0.4 ppm, 1-4 us after 10 s) while their sd is
+ *    ~10 ns and the batch means agree with the trend; no test on the points
+ *    alone tells that from drift, the size of the drift against the noise
+ *    does. The price: a real drift below ~3 sd / span (0.5-2 ppm for the
+ *    default ~60 ms) is modelled as an offset; a longer fit (more fit points)
+ *    resolves smaller drifts.
  * Fewer than 3 points leave no residual: infinite error (offset model). */
-static double slope_stderr(const double *x, const double *y, size_t n, double cov11, double sumsq,
-                           double sigmas)
+static double slope_stderr(const double *x, const double *y, size_t n, double cov11, double sumsq)
 {
     if (n < 3) return INFINITY;
     double span = x[n - 1] - x[0], sd = sqrt(sumsq / (double)(n - 2));
-    double by_span = span > 0 && sigmas > 0 ? sd / (sigmas * span) : 0;
+    double by_span = span > 0 ? sd / span : 0;
     return fmax(fmax(sqrt(cov11), batch_stderr(x, y, n)), by_span);
 }
 
@@ -145,7 +147,7 @@ hm_sync_pair_model_t hm_sync_fit_pair(const hm_sync_params_t *params, const doub
 {
     double c0, c1, cov00, cov01, cov11, sumsq;
     gsl_fit_linear(x, 1, y, 1, (size_t)n, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
-    double se = slope_stderr(x, y, (size_t)n, cov11, sumsq, params->drift_sigmas);
+    double se = slope_stderr(x, y, (size_t)n, cov11, sumsq);
     return hm_sync_decide_drift(params, c1, se, c0, gsl_stats_mean(y, 1, (size_t)n));
 }
 
