@@ -64,7 +64,7 @@ typedef struct hm_sync_report {
     long pingpongs;                         /* this rank: ping-pongs it took part in */
 } hm_sync_report_t;
 
-/* Defaults: fitpoints 1000, exchanges 50, skampi offsets, drift auto with 3
+/* Defaults: fitpoints 1000, exchanges 100, skampi offsets, drift auto with 3
  * sigmas, recompute_intercept on, real topology. */
 void hm_sync_params_default(hm_sync_params_t *params);
 

@@ -259,7 +259,7 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
          "points per linear regression of the drift-aware algorithms (default 1000)",
          "e.g. --fitpoints 200", p_fitpoints},
     [HM_OPT_EXCHANGES] = {HM_OPT_EXCHANGES, "exchanges", 0, "N",
-                          "ping-pongs per clock offset measurement (default 50)",
+                          "ping-pongs per clock offset measurement (default 100)",
                           "e.g. --exchanges 20", p_exchanges},
     [HM_OPT_OFFSET] = {HM_OPT_OFFSET, "offset", 0, "NAME",
                        "clock offset algorithm: skampi or meanrtt", "e.g. --offset skampi",

@@ -128,8 +128,8 @@ static double batch_stderr(const double *x, const double *y, size_t n)
  *    learning (a slope of 0.1-0.4 ppm, 1-4 us after 10 s) while their sd is
  *    ~10 ns and the batch means agree with the trend; no test on the points
  *    alone tells that from drift, the size of the drift against the noise
- *    does. The price: a real drift below ~3 sd / span (0.5-2 ppm for the
- *    default ~60 ms) is modelled as an offset; a longer fit (more fit points)
+ *    does. The price: a real drift below ~3 sd / span (0.3-1 ppm for the
+ *    default ~120 ms) is modelled as an offset; a longer fit (more fit points)
  *    resolves smaller drifts.
  * Fewer than 3 points leave no residual: infinite error (offset model). */
 static double slope_stderr(const double *x, const double *y, size_t n, double cov11, double sumsq)

@@ -11,12 +11,14 @@
 
 void hm_sync_params_default(hm_sync_params_t *p)
 {
-    /* 1000 x 50: ~60 ms at 2 ranks on shared memory, 9-23 ns right after and
-     * 0.1-0.5 us ten seconds later under 100 ppm of drift (the window of the
-     * fit, not the number of points, sets the slope's error; 200 x 20 spans
-     * 5 ms and was 14 us off after 10 s). */
+    /* 1000 x 100 (ReproMPI's HCA3 default, 2.1 s there): ~120 ms at 2 ranks
+     * on shared memory, <= 15 ns right after and 0.01-0.4 us ten seconds
+     * later under 100 ppm of drift with Open MPI. The window of the fit, not
+     * the number of points, sets the slope's error: 200 x 20 spans 5 ms and
+     * was 14 us off after 10 s; 1000 x 50 (60 ms) was up to 7.8 us off under
+     * MPICH, whose offsets are noisier. */
     *p = (hm_sync_params_t){.fitpoints = 1000,
-                            .exchanges = 50,
+                            .exchanges = 100,
                             .offset = HM_OFFSET_SKAMPI,
                             .drift = HM_DRIFT_AUTO,
                             .drift_sigmas = 3.0,

@@ -17,7 +17,7 @@
  *    asserts that it kept the slope and that both stay within the 5 us of a
  *    drift-aware algorithm. Comparing the errors of two separate
  *    synchronizations would compare their fit noise: 0.02-1.7 us after 10 s
- *    with the default 1000 x 50 fit, either way round.
+ *    with the default 1000 x 100 fit, either way round.
  *  - hierarchical hca3+prop (2 virtual nodes of 1 rank) with auto, 100 ppm:
  *    <= 5 us after 10 s, as every drift-aware algorithm. */
 #include <math.h>
