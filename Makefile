@@ -4,6 +4,8 @@
 #                MPICH, sanitizers: what CI runs)
 # MPI=mpich selects MPICH for build/demo/test (default: Open MPI).
 
+MAKEFLAGS += --no-print-directory
+
 MPI      ?= openmpi
 JOBS     ?= 2
 NP       ?= 2

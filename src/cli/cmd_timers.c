@@ -55,6 +55,7 @@ static int measure_source(const hm_cli_config_t *cfg, MPI_Comm comm, source_repo
     r->available = all_ok;
     if (all_ok) {
         hm_timer_describe(t, r->detail, sizeof r->detail);
+        if (strcmp(r->detail, r->name) == 0) r->detail[0] = '\0'; /* nothing beyond the name */
         hm_timer_agree_origin(t, comm);
         rc = hm_timer_measure(t, 0, &q);
         mine[R_AVAILABLE] = 1, mine[R_RESOLUTION] = q.resolution_s;
