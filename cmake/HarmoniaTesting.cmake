@@ -15,7 +15,7 @@ message(STATUS "harmonia: MPI flavor ${HM_MPI_FLAVOR}, launcher ${MPIEXEC_EXECUT
 find_program(HM_TIMEOUT timeout REQUIRED)
 set(HM_TEST_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
 
-add_library(hm_testutil STATIC ${PROJECT_SOURCE_DIR}/tests/common/testutil.c)
+add_library(hm_testutil STATIC ${PROJECT_SOURCE_DIR}/tests/common/testutil.c ${PROJECT_SOURCE_DIR}/tests/common/truth.c)
 target_include_directories(hm_testutil PUBLIC ${PROJECT_SOURCE_DIR}/tests/common)
 target_link_libraries(hm_testutil PUBLIC harmonia_static)
 target_compile_definitions(hm_testutil PRIVATE _GNU_SOURCE)

@@ -49,7 +49,7 @@
 
 typedef struct learn_case {
     const char *label;
-    truth_t *truth;
+    hm_truth_t *truth;
     hm_offset_kind_t offset;
     hm_drift_t drift;
     double sigmas;
@@ -74,15 +74,16 @@ static double true_error(const learn_case_t *c, int p, hm_clock_t *global)
 {
     double T;
     hm_timer_now_truth(c->truth->timer, &T);
-    return hm_clock_from_local(global, truth_reading(c->truth, p, T)) -
-           truth_reading(c->truth, 0, T);
+    return hm_clock_from_local(global, hm_truth_reading(c->truth, p, T)) -
+           hm_truth_reading(c->truth, 0, T);
 }
 
 static void check_client(const learn_case_t *c, int p, hm_clock_t *base,
                          const hm_sync_pair_model_t *m, const hm_sync_stats_t *st)
 {
-    truth_t *tr = c->truth;
-    double want_slope = 1 - (1 + tr->drift[0]) / ((1 - c->base_slope) * (1 + tr->drift[p]));
+    hm_truth_t *tr = c->truth;
+    double want_slope =
+        1 - (1 + hm_truth_drift(tr, 0)) / ((1 - c->base_slope) * (1 + hm_truth_drift(tr, p)));
     hm_clock_t *global = NULL;
     int rc = hm_clock_model(base, m->kind, m->lm, &global);
     double err = rc == HM_OK ? true_error(c, p, global) : NAN;
@@ -108,16 +109,16 @@ static void check_client(const learn_case_t *c, int p, hm_clock_t *base,
 
 static void learn(const learn_case_t *c, MPI_Comm comm, int p)
 {
-    truth_t *tr = c->truth;
+    hm_truth_t *tr = c->truth;
     hm_sync_params_t params = {.fitpoints = c->fitpoints,
                                .exchanges = c->exchanges,
                                .offset = c->offset,
                                .drift = c->drift,
                                .drift_sigmas = c->sigmas,
                                .recompute_intercept = c->recompute};
-    hm_clock_t *base = tr->clock;
+    hm_clock_t *base = tr->base;
     if (tr->rank == p && c->base_slope != 0)
-        hm_clock_model(tr->clock, HM_CLOCK_LINEAR, (hm_lm_t){c->base_slope, 0}, &base);
+        hm_clock_model(tr->base, HM_CLOCK_LINEAR, (hm_lm_t){c->base_slope, 0}, &base);
     else
         hm_clock_retain(base);
     hm_sync_pair_model_t m;
@@ -143,28 +144,28 @@ static void run_case(const learn_case_t *c, MPI_Comm comm)
 }
 
 /* hm_sync_measure_offset: one measurement, counted; refusals. */
-static void test_measure_and_refusals(truth_t *tr, MPI_Comm comm)
+static void test_measure_and_refusals(hm_truth_t *tr, MPI_Comm comm)
 {
     hm_sync_params_t params = {.fitpoints = 1, .exchanges = 20, .offset = HM_OFFSET_SKAMPI};
     hm_sync_stats_t st = {0, 0, 0};
     hm_sync_pair_model_t m;
     if (tr->rank <= 1) {
         hm_offset_sample_t s = {0, 0, 0};
-        int rc = hm_sync_measure_offset(comm, 0, 1, tr->clock, &params, &s, &st);
+        int rc = hm_sync_measure_offset(comm, 0, 1, tr->base, &params, &s, &st);
         HM_CHECK(rc == HM_OK && st.pingpongs == HM_OFFSET_WARMUP + 20 && st.drift_models == 0,
                  "measure_offset: %s, %ld ping-pongs counted", hm_strerror(rc), st.pingpongs);
-        double T, now = hm_clock_now_truth(tr->clock, &T);
-        double want = now - truth_reading(tr, 0, T), tol = tr->size == 2 ? 2e-6 : 1e-3;
+        double T, now = hm_clock_now_truth(tr->base, &T);
+        double want = now - hm_truth_reading(tr, 0, T), tol = tr->size == 2 ? 2e-6 : 1e-3;
         if (tr->rank == 1)
             HM_CHECK(fabs(s.offset_s - want) <= tol, "measure_offset: error %.3f us",
                      (s.offset_s - want) * 1e6);
-        HM_CHECK(hm_sync_learn_pair(comm, 0, 1, tr->clock, &params, &m, &st) == HM_EINVAL,
+        HM_CHECK(hm_sync_learn_pair(comm, 0, 1, tr->base, &params, &m, &st) == HM_EINVAL,
                  "learn_pair with 1 fit point: HM_EINVAL on both ranks, no communication");
     }
     if (tr->rank == 2)
-        HM_CHECK(hm_sync_learn_pair(comm, 0, 1, tr->clock, &params, &m, &st) == HM_EINVAL,
+        HM_CHECK(hm_sync_learn_pair(comm, 0, 1, tr->base, &params, &m, &st) == HM_EINVAL,
                  "learn_pair on a rank outside the pair: HM_EINVAL");
-    HM_CHECK(hm_sync_learn_pair(comm, 0, 0, tr->clock, &params, &m, &st) == HM_EINVAL,
+    HM_CHECK(hm_sync_learn_pair(comm, 0, 0, tr->base, &params, &m, &st) == HM_EINVAL,
              "learn_pair with reference == client: HM_EINVAL");
     hm_test_idle_barrier(comm);
 }
@@ -174,10 +175,15 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    truth_t drifting, flat, jittery;
-    int rc = truth_init(&drifting, MPI_COMM_WORLD, 1.0, 1e-4, 0);
-    if (rc == HM_OK) rc = truth_init(&flat, MPI_COMM_WORLD, 1.0, 0, 0);
-    if (rc == HM_OK) rc = truth_init(&jittery, MPI_COMM_WORLD, 1.0, 0, 1e-6);
+    hm_truth_t drifting, flat, jittery;
+    int rc = hm_truth_open(&drifting, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 1e-4, 0},
+                           HM_TRUTH_SEED, HM_TRUTH_OWN_CLOCK);
+    if (rc == HM_OK)
+        rc = hm_truth_open(&flat, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 0, 0}, HM_TRUTH_SEED,
+                           HM_TRUTH_OWN_CLOCK);
+    if (rc == HM_OK)
+        rc = hm_truth_open(&jittery, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 0, 1e-6},
+                           HM_TRUTH_SEED, HM_TRUTH_OWN_CLOCK);
     HM_CHECK(rc == HM_OK, "synthetic clocks: %s", hm_strerror(rc));
     if (rc != HM_OK) MPI_Abort(MPI_COMM_WORLD, 1);
 
@@ -202,9 +208,9 @@ int main(int argc, char **argv)
         run_case(&cases[i], MPI_COMM_WORLD);
     }
     test_measure_and_refusals(&flat, MPI_COMM_WORLD);
-    truth_free(&drifting);
-    truth_free(&flat);
-    truth_free(&jittery);
+    hm_truth_close(&drifting);
+    hm_truth_close(&flat);
+    hm_truth_close(&jittery);
     rc = hm_test_finish_mpi(MPI_COMM_WORLD);
     MPI_Finalize();
     return rc;

@@ -41,23 +41,24 @@ static double through(layer_t l, double reading)
     return l.kind == HM_CLOCK_IDENTITY ? reading : hm_lm_apply(l.lm, reading);
 }
 
-static hm_clock_t *make_clock(truth_t *tr, layer_t l)
+static hm_clock_t *make_clock(hm_truth_t *tr, layer_t l)
 {
-    hm_clock_t *c = tr->clock;
+    hm_clock_t *c = tr->base;
     if (l.kind == HM_CLOCK_IDENTITY)
         hm_clock_retain(c);
     else
-        hm_clock_model(tr->clock, l.kind, l.lm, &c);
+        hm_clock_model(tr->base, l.kind, l.lm, &c);
     return c;
 }
 
 static double worst_error;
 
-static void check_sample(truth_t *tr, hm_clock_t *clock, const hm_offset_sample_t *s, layer_t ref,
-                         layer_t cli, const char *label, int p, double tol)
+static void check_sample(hm_truth_t *tr, hm_clock_t *clock, const hm_offset_sample_t *s,
+                         layer_t ref, layer_t cli, const char *label, int p, double tol)
 {
     double T, now = hm_clock_now_truth(clock, &T);
-    double want = through(cli, truth_reading(tr, p, T)) - through(ref, truth_reading(tr, 0, T));
+    double want =
+        through(cli, hm_truth_reading(tr, p, T)) - through(ref, hm_truth_reading(tr, 0, T));
     double err = s->offset_s - want;
     worst_error = fmax(worst_error, fabs(err));
     HM_CHECK(fabs(err) <= tol,
@@ -68,7 +69,7 @@ static void check_sample(truth_t *tr, hm_clock_t *clock, const hm_offset_sample_
              s->rtt_s, s->timestamp_s, now);
 }
 
-static void run_case(truth_t *tr, MPI_Comm comm, hm_offset_kind_t kind, layer_t ref, layer_t cli,
+static void run_case(hm_truth_t *tr, MPI_Comm comm, hm_offset_kind_t kind, layer_t ref, layer_t cli,
                      const char *label)
 {
     double tol = tr->size == 2 ? 2e-6 : 1e-3;
@@ -108,7 +109,7 @@ static void test_registry(void)
              "name of a kind, NULL for an unknown kind");
 }
 
-static void test_refused(truth_t *tr, MPI_Comm comm)
+static void test_refused(hm_truth_t *tr, MPI_Comm comm)
 {
     hm_offset_pair_t *pair = NULL;
     int n = tr->size;
@@ -122,7 +123,7 @@ static void test_refused(truth_t *tr, MPI_Comm comm)
              "unknown kind: HM_EINVAL");
     if (n >= 3 && tr->rank == 2) { /* no communication: returns at once */
         hm_offset_pair_create(comm, 0, 1, HM_OFFSET_SKAMPI, 5, &pair);
-        HM_CHECK(hm_offset_measure(pair, tr->clock, NULL) == HM_EINVAL,
+        HM_CHECK(hm_offset_measure(pair, tr->base, NULL) == HM_EINVAL,
                  "a rank outside the pair: HM_EINVAL");
         hm_offset_pair_free(pair);
     }
@@ -131,8 +132,9 @@ static void test_refused(truth_t *tr, MPI_Comm comm)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    truth_t tr;
-    int rc = truth_init(&tr, MPI_COMM_WORLD, 1.0, 1e-4, 0);
+    hm_truth_t tr;
+    int rc = hm_truth_open(&tr, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 1e-4, 0}, HM_TRUTH_SEED,
+                           HM_TRUTH_OWN_CLOCK);
     HM_CHECK(rc == HM_OK, "synthetic clocks: %s", hm_strerror(rc));
     test_registry();
     test_refused(&tr, MPI_COMM_WORLD);
@@ -145,7 +147,7 @@ int main(int argc, char **argv)
     run_case(&tr, MPI_COMM_WORLD, HM_OFFSET_MEANRTT, id, id, "meanrtt, identity clocks");
     run_case(&tr, MPI_COMM_WORLD, HM_OFFSET_SKAMPI, ref_model, cli_model, "skampi, model clocks");
     run_case(&tr, MPI_COMM_WORLD, HM_OFFSET_MEANRTT, ref_model, cli_model, "meanrtt, model clocks");
-    truth_free(&tr);
+    hm_truth_close(&tr);
     rc = hm_test_finish_mpi(MPI_COMM_WORLD);
     MPI_Finalize();
     return rc;

@@ -27,37 +27,11 @@
 #include <harmonia/sync.h>
 
 #include "testutil.h"
-
-typedef struct clocks {
-    hm_timer_t *timer;
-    hm_clock_t *base;
-    double ref_offset_s, ref_drift; /* rank 0's draw: the reference clock */
-} clocks_t;
-
-static void open_clocks(clocks_t *c, double drift, uint64_t seed)
-{
-    int rank;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    hm_timer_options_t o = {
-        .synthetic = 1, .spec = {1.0, drift, 0}, .seed = seed, .domain = rank, .rank = rank};
-    hm_timer_create("monotonic", &o, &c->timer, NULL, 0);
-    hm_timer_agree_origin(c->timer, MPI_COMM_WORLD);
-    hm_clock_identity(c->timer, &c->base);
-    double draw[2];
-    hm_timer_synthetic_draw(c->timer, &draw[0], &draw[1]);
-    MPI_Bcast(draw, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    c->ref_offset_s = draw[0], c->ref_drift = draw[1];
-}
-
-static double true_error(const clocks_t *c, hm_clock_t *global)
-{
-    double truth, g = hm_clock_now_truth(global, &truth);
-    return g - (truth * (1 + c->ref_drift) + c->ref_offset_s);
-}
+#include "truth.h"
 
 typedef struct run {
     const char *label, *spec;
-    clocks_t *clocks;
+    hm_truth_t *clocks;
     hm_drift_t drift;
     int ranks_per_node;
     hm_clock_t *global;
@@ -79,18 +53,19 @@ static void synchronize(run_t *r)
 
 static void read_error(run_t *r)
 {
-    double e = r->global ? fabs(true_error(r->clocks, r->global)) : INFINITY;
+    double e = r->global ? fabs(hm_truth_error(r->clocks, r->global, NULL)) : INFINITY;
     MPI_Reduce(&e, &r->err_s, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
 }
 
 int main(int argc, char **argv)
 {
     int rank;
-    clocks_t still, drifting;
+    hm_truth_t still, drifting;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    open_clocks(&still, 0, 24);
-    open_clocks(&drifting, 1e-4, 24);
+    hm_truth_open(&still, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 0, 0}, 24, HM_TRUTH_OWN_CLOCK);
+    hm_truth_open(&drifting, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 1e-4, 0}, 24,
+                  HM_TRUTH_OWN_CLOCK);
     run_t runs[] = {
         {.label = "no drift, hca3 auto",
          .spec = "hca3",
@@ -142,8 +117,7 @@ int main(int argc, char **argv)
                  runs[4].err_s * 1e6);
     }
     for (int i = 0; i < N; i++) hm_clock_free(runs[i].global);
-    hm_clock_free(still.base), hm_clock_free(drifting.base);
-    hm_timer_free(still.timer), hm_timer_free(drifting.timer);
+    hm_truth_close(&still), hm_truth_close(&drifting);
     int rc = hm_test_finish_mpi(MPI_COMM_WORLD);
     MPI_Finalize();
     return rc;

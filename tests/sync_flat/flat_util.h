@@ -1,7 +1,7 @@
 /* tests/sync_flat/flat_util.h — the test bed of the flat synchronization
- * tests (skampi, netgauge, jk): synthetic clocks whose truth is known, the
- * algorithms called directly (src/sync/sync_impl.h), and the true error of
- * a global clock. */
+ * tests (skampi, netgauge, jk): the algorithms called directly
+ * (src/sync/sync_impl.h) over the synthetic clocks of tests/common/truth.h,
+ * pinning, and reductions that wait asleep. */
 #ifndef HM_FLAT_UTIL_H
 #define HM_FLAT_UTIL_H
 #include <harmonia/clock.h>
@@ -15,25 +15,6 @@
  * checks the drift difference itself. (Seed 7, the timer tests' seed, gives
  * rank 1 only -17.9 ppm.) */
 #define FLAT_SEED 24
-
-/* One synthetic clock per rank (seed FLAT_SEED, domain = rank, over
- * "monotonic", origin agreed) and rank 0's draw, which defines reference
- * time: at true time T the reference reads T * (1 + ref_drift) +
- * ref_offset_s. */
-typedef struct flat_bed {
-    hm_timer_t *timer;
-    hm_clock_t *base;               /* identity over timer */
-    double offset_s, drift;         /* this rank's draw */
-    double ref_offset_s, ref_drift; /* rank 0's draw */
-} flat_bed_t;
-
-/* Collective over comm. Returns HM_OK or the first failure. */
-int flat_bed_init(flat_bed_t *bed, MPI_Comm comm, hm_synthetic_spec_t spec);
-void flat_bed_free(flat_bed_t *bed);
-
-/* This rank's true error of global now: its reading minus the reference's
- * reading at the same true instant; *truth_s receives that instant. */
-double flat_true_error(const flat_bed_t *bed, hm_clock_t *global, double *truth_s);
 
 /* Bind this process to one CPU of its allowed set, the rank-th one, unless
  * the launcher bound it already (a single allowed CPU). Open MPI binds ranks
@@ -51,10 +32,6 @@ int flat_pin(int rank);
 double flat_max_abs(MPI_Comm comm, double v);
 double flat_max(MPI_Comm comm, double v);
 void flat_allreduce_int(MPI_Comm comm, const int *in, int *out, int n, MPI_Op op);
-
-/* Parameters with the given fit points and exchanges, SKaMPI offsets,
- * drift auto with 3 sigmas, intercept recomputed. */
-hm_sync_params_t flat_params(int fitpoints, int exchanges);
 
 /* One synchronization, directly through the algorithm: on a duplicate of
  * comm, after a sleeping barrier. *duration_s receives the time the call

@@ -21,6 +21,7 @@
 
 #include "flat_util.h"
 #include "testutil.h"
+#include "truth.h"
 
 /* The offset-only algorithms with the papers' 100 ping-pongs per offset
  * (paper 003 Alg. 7 and 12): when ranks outnumber cores, more ping-pongs
@@ -55,15 +56,15 @@ static int shape_ok(const algo_t *a, hm_clock_t *base, hm_clock_t *global, int r
     return a->offset_only ? k == HM_CLOCK_OFFSET : k == HM_CLOCK_OFFSET || k == HM_CLOCK_LINEAR;
 }
 
-static void check_algo(const algo_t *a, flat_bed_t *bed, int rank, int size)
+static void check_algo(const algo_t *a, hm_truth_t *bed, int rank, int size)
 {
-    hm_sync_params_t params = flat_params(FITPOINTS, a->exchanges);
+    hm_sync_params_t params = hm_truth_params_skampi(FITPOINTS, a->exchanges);
     params.offset = a->offset;
     hm_clock_t *global = NULL;
     hm_sync_stats_t st = {0};
     double duration_s;
     int rc = flat_sync(a->fn, MPI_COMM_WORLD, bed->base, &params, &global, &st, &duration_s);
-    double err = rc == HM_OK ? flat_true_error(bed, global, NULL) : INFINITY;
+    double err = rc == HM_OK ? hm_truth_error(bed, global, NULL) : INFINITY;
     double max_err = flat_max_abs(MPI_COMM_WORLD, err);
     duration_s = flat_max(MPI_COMM_WORLD, duration_s);
     int shape = rc == HM_OK && shape_ok(a, bed->base, global, rank);
@@ -89,7 +90,7 @@ static void check_algo(const algo_t *a, flat_bed_t *bed, int rank, int size)
 }
 
 /* Bad parameters are refused alike on every rank, before any exchange. */
-static void check_refusal(const algo_t *a, flat_bed_t *bed, int rank, hm_sync_params_t params)
+static void check_refusal(const algo_t *a, hm_truth_t *bed, int rank, hm_sync_params_t params)
 {
     hm_clock_t *global = NULL;
     hm_sync_stats_t st = {0};
@@ -110,15 +111,16 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    flat_bed_t bed;
+    hm_truth_t bed;
     if (size <= sysconf(_SC_NPROCESSORS_ONLN)) flat_pin(rank); /* a core per rank: flat_pin */
-    int rc = flat_bed_init(&bed, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 1e-4, 0});
+    int rc = hm_truth_open(&bed, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 1e-4, 0}, FLAT_SEED,
+                           HM_TRUTH_OWN_CLOCK);
     HM_CHECK(rc == HM_OK, "synthetic clocks created: %s", hm_strerror(rc));
     for (int i = 0; i < NALGOS; i++) check_algo(&algos[i], &bed, rank, size);
     for (int i = 0; i < NALGOS; i++)
-        check_refusal(&algos[i], &bed, rank, flat_params(FITPOINTS, 0));
-    check_refusal(&algos[2], &bed, rank, flat_params(1, FIT_EXCHANGES));
-    flat_bed_free(&bed);
+        check_refusal(&algos[i], &bed, rank, hm_truth_params_skampi(FITPOINTS, 0));
+    check_refusal(&algos[2], &bed, rank, hm_truth_params_skampi(1, FIT_EXCHANGES));
+    hm_truth_close(&bed);
     rc = hm_test_finish_mpi(MPI_COMM_WORLD);
     MPI_Finalize();
     return rc;

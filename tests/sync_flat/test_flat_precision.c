@@ -38,13 +38,14 @@
 
 #include "flat_util.h"
 #include "testutil.h"
+#include "truth.h"
 
 enum { SKAMPI_EXCHANGES = 100, JK_FITPOINTS = 1000, JK_EXCHANGES = 100, WAIT_S = 10 };
 
 typedef struct run {
     const char *name;
     hm_sync_fn fn;
-    flat_bed_t *bed;
+    hm_truth_t *bed;
     hm_sync_params_t params;
     hm_clock_t *global;
     hm_sync_stats_t stats;
@@ -56,15 +57,19 @@ typedef struct run {
 static void synchronize(run_t *r, MPI_Comm comm)
 {
     r->rc = flat_sync(r->fn, comm, r->bed->base, &r->params, &r->global, &r->stats, &r->duration_s);
-    if (r->rc == HM_OK) r->err_s[0] = flat_true_error(r->bed, r->global, &r->truth_s[0]);
+    if (r->rc == HM_OK) r->err_s[0] = hm_truth_error(r->bed, r->global, &r->truth_s[0]);
 }
 
 /* Per-rank values of this rank's errors and drift, gathered on rank 0:
  * v[6 * rank + {err0, t0, err10, t10, drift, slope}]. */
 static double *gather(const run_t *r, MPI_Comm comm, int size)
 {
-    double mine[6] = {r->err_s[0],   r->truth_s[0], r->err_s[1],
-                      r->truth_s[1], r->bed->drift, hm_clock_lm(r->global).slope};
+    double mine[6] = {r->err_s[0],
+                      r->truth_s[0],
+                      r->err_s[1],
+                      r->truth_s[1],
+                      hm_truth_drift(r->bed, r->bed->rank),
+                      hm_clock_lm(r->global).slope};
     double *all = malloc(6 * sizeof(double) * (size_t)size);
     MPI_Gather(mine, 6, MPI_DOUBLE, all, 6, MPI_DOUBLE, 0, comm);
     return all;
@@ -82,7 +87,7 @@ static void check_offset_only(const run_t *r, const double *v, int size)
 {
     for (int p = 1; p < size; p++) {
         const double *q = v + 6 * p;
-        double elapsed = q[3] - q[1], want = (q[4] - r->bed->ref_drift) * elapsed;
+        double elapsed = q[3] - q[1], want = (q[4] - hm_truth_drift(r->bed, 0)) * elapsed;
         HM_CHECK(fabs(q[2] - want) <= 0.2 * fabs(want),
                  "%s rank %d: %.2f s after sync the error is %.3f us, the ignored drift predicts "
                  "%.3f us (%.1f%% off, bound 20%%)",
@@ -107,7 +112,9 @@ static void report(const run_t *r, MPI_Comm comm, int rank, int size)
         HM_CHECK(e0 <= 2e-6, "%s: max true error right after sync %.3f us <= 2 us", r->name,
                  e0 * 1e6);
         if (r->fn != hm_sync_jk) check_offset_only(r, v, size);
-        double bound = r->bed->ref_drift == 0 && r->bed->drift == 0 ? 2e-6 : 5e-6;
+        double bound = hm_truth_drift(r->bed, 0) == 0 && hm_truth_drift(r->bed, r->bed->rank) == 0
+                           ? 2e-6
+                           : 5e-6;
         if (r->fn == hm_sync_jk)
             HM_CHECK(e1 <= bound, "%s: max true error %.1f s after sync %.3f us <= %.0f us",
                      r->name, v[9] - v[7], e1 * 1e6, bound * 1e6);
@@ -116,12 +123,15 @@ static void report(const run_t *r, MPI_Comm comm, int rank, int size)
 }
 
 /* Rank 1's drift against rank 0 must be large enough to be seen. */
-static int make_beds(flat_bed_t *drift, flat_bed_t *still, int rank)
+static int make_beds(hm_truth_t *drift, hm_truth_t *still, int rank)
 {
-    int rc = flat_bed_init(drift, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 1e-4, 0});
-    if (rc == HM_OK) rc = flat_bed_init(still, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 0, 0});
+    int rc = hm_truth_open(drift, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 1e-4, 0}, FLAT_SEED,
+                           HM_TRUTH_OWN_CLOCK);
+    if (rc == HM_OK)
+        rc = hm_truth_open(still, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 0, 0}, FLAT_SEED,
+                           HM_TRUTH_OWN_CLOCK);
     HM_CHECK(rc == HM_OK, "synthetic clocks created: %s", hm_strerror(rc));
-    double ddrift = drift->drift - drift->ref_drift;
+    double ddrift = hm_truth_drift(drift, rank) - hm_truth_drift(drift, 0);
     if (rank != 0)
         HM_CHECK(fabs(ddrift) > 50e-6, "drift against rank 0 is %.1f ppm, > 50 ppm", ddrift * 1e6);
     return rc;
@@ -136,7 +146,7 @@ static void run_all(run_t *runs, int n, int rank, int size)
     sleep(WAIT_S); /* the 10 s: the ignored drift shows as ~0.8 ms of error */
     for (int i = 0; i < n; i++)
         if (runs[i].rc == HM_OK)
-            runs[i].err_s[1] = flat_true_error(runs[i].bed, runs[i].global, &runs[i].truth_s[1]);
+            runs[i].err_s[1] = hm_truth_error(runs[i].bed, runs[i].global, &runs[i].truth_s[1]);
     for (int i = 0; i < n; i++) {
         if (runs[i].rc == HM_OK) report(&runs[i], MPI_COMM_WORLD, rank, size);
         hm_clock_free(runs[i].global);
@@ -149,13 +159,13 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    flat_bed_t drift, still;
+    hm_truth_t drift, still;
     HM_CHECK(size >= 2, "the precision test runs on 2 ranks (has %d)", size);
     HM_CHECK(flat_pin(rank) == 0, "rank %d bound to one CPU", rank);
     if (size >= 2 && make_beds(&drift, &still, rank) == HM_OK) {
-        hm_sync_params_t offsets = flat_params(2, SKAMPI_EXCHANGES);
-        hm_sync_params_t fit = flat_params(argc > 1 ? atoi(argv[1]) : JK_FITPOINTS,
-                                           argc > 2 ? atoi(argv[2]) : JK_EXCHANGES);
+        hm_sync_params_t offsets = hm_truth_params_skampi(2, SKAMPI_EXCHANGES);
+        hm_sync_params_t fit = hm_truth_params_skampi(argc > 1 ? atoi(argv[1]) : JK_FITPOINTS,
+                                                      argc > 2 ? atoi(argv[2]) : JK_EXCHANGES);
         run_t runs[] = {
             {.name = "skampi", .fn = hm_sync_skampi, .bed = &drift, .params = offsets},
             {.name = "netgauge", .fn = hm_sync_netgauge, .bed = &drift, .params = offsets},
@@ -163,8 +173,8 @@ int main(int argc, char **argv)
             {.name = "jk/still", .fn = hm_sync_jk, .bed = &still, .params = fit},
         };
         run_all(runs, sizeof runs / sizeof runs[0], rank, size);
-        flat_bed_free(&drift);
-        flat_bed_free(&still);
+        hm_truth_close(&drift);
+        hm_truth_close(&still);
     }
     int rc = hm_test_finish_mpi(MPI_COMM_WORLD);
     MPI_Finalize();

@@ -1,7 +1,7 @@
 /* tests/sync_hca/test_precision.c — hca and hca2 at 2 ranks against the
  * truth, right after the synchronization and 10 s later.
  *
- * Synthetic clocks (testbed.h): offsets within +-1 s, drifts within
+ * Synthetic clocks (truth.h): offsets within +-1 s, drifts within
  * +-100 ppm, and a second set with the same offsets and no drift at all.
  * Bounds, on every rank:
  *  - right after: 2 us. The intercept comes from one SKaMPI offset whose
@@ -28,15 +28,16 @@
 #include <math.h>
 #include <unistd.h>
 
-#include "testbed.h"
+#include "hca_util.h"
 #include "testutil.h"
+#include "truth.h"
 
 enum { FITPOINTS = 4000, EXCHANGES = 100, WAIT_S = 10 };
 
 typedef struct trial {
     const char *name;
     hm_sync_fn fn;
-    testbed_t *tb;
+    hm_truth_t *tb;
     const char *clocks;
     double later_bound_s;
     hm_clock_t *global;
@@ -47,9 +48,9 @@ typedef struct trial {
 
 static void synchronize(trial_t *t, const hm_sync_params_t *params)
 {
-    t->rc = testbed_sync(t->fn, MPI_COMM_WORLD, t->tb, params, &t->global, &t->stats,
-                         &t->duration_s, NULL, 0);
-    if (t->rc == HM_OK) t->error0_s = testbed_true_error(t->tb, t->global);
+    t->rc = hca_sync(t->fn, MPI_COMM_WORLD, t->tb->base, params, &t->global, &t->stats,
+                     &t->duration_s, NULL, 0);
+    if (t->rc == HM_OK) t->error0_s = hm_truth_error(t->tb, t->global, NULL);
 }
 
 static void check(const trial_t *t)
@@ -71,12 +72,15 @@ static void check(const trial_t *t)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    testbed_t drifting, steady;
-    int rc = testbed_open(&drifting, 1e-4);
-    rc = rc != HM_OK ? rc : testbed_open(&steady, 0);
+    hm_truth_t drifting = {0}, steady = {0};
+    int rc = hm_truth_open(&drifting, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 1e-4, 0},
+                           HM_TRUTH_SEED, HM_TRUTH_OWN_CLOCK);
+    rc = rc != HM_OK ? rc
+                     : hm_truth_open(&steady, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 0, 0},
+                                     HM_TRUTH_SEED, HM_TRUTH_OWN_CLOCK);
     HM_CHECK(rc == HM_OK, "synthetic clocks set up: status %d", rc);
     hm_sync_params_t params;
-    testbed_params(&params, FITPOINTS, EXCHANGES);
+    params = hm_truth_params_skampi(FITPOINTS, EXCHANGES);
     trial_t trials[] = {
         {.name = "hca",
          .fn = hm_sync_hca,
@@ -104,13 +108,13 @@ int main(int argc, char **argv)
     sleep(WAIT_S); /* every rank sleeps: no MPI progress is needed meanwhile */
     for (int i = 0; rc == HM_OK && i < NTRIALS; i++)
         if (trials[i].rc == HM_OK)
-            trials[i].error10_s = testbed_true_error(trials[i].tb, trials[i].global);
+            trials[i].error10_s = hm_truth_error(trials[i].tb, trials[i].global, NULL);
     for (int i = 0; rc == HM_OK && i < NTRIALS; i++) {
         check(&trials[i]);
         hm_clock_free(trials[i].global);
     }
-    testbed_close(&drifting);
-    testbed_close(&steady);
+    hm_truth_close(&drifting);
+    hm_truth_close(&steady);
     rc = hm_test_finish_mpi(MPI_COMM_WORLD);
     MPI_Finalize();
     return rc;

@@ -13,8 +13,9 @@
 #include <string.h>
 
 #include "sync/hca_tree.h"
-#include "testbed.h"
+#include "hca_util.h"
 #include "testutil.h"
+#include "truth.h"
 
 /* Cheaper than the precision test: this one checks structure, not precision. */
 enum { FITPOINTS = 100, EXCHANGES = 50 };
@@ -40,7 +41,7 @@ static int concurrent_tree(MPI_Comm comm, hm_clock_t *base, const hm_sync_params
     return hm_hca_finish(comm, base, lm, rc, out, "tree", why, why_len);
 }
 
-static void check_size(const char *name, hm_sync_fn fn, const testbed_t *tb, int n, double bound_s)
+static void check_size(const char *name, hm_sync_fn fn, const hm_truth_t *tb, int n, double bound_s)
 {
     int rank;
     MPI_Comm sub;
@@ -51,9 +52,9 @@ static void check_size(const char *name, hm_sync_fn fn, const testbed_t *tb, int
         hm_sync_stats_t stats = {0, 0, 0};
         hm_clock_t *global = NULL;
         double duration_s;
-        testbed_params(&params, FITPOINTS, EXCHANGES);
-        int rc = testbed_sync(fn, sub, tb, &params, &global, &stats, &duration_s, NULL, 0);
-        double error_s = rc == HM_OK ? testbed_true_error(tb, global) : NAN;
+        params = hm_truth_params_skampi(FITPOINTS, EXCHANGES);
+        int rc = hca_sync(fn, sub, tb->base, &params, &global, &stats, &duration_s, NULL, 0);
+        double error_s = rc == HM_OK ? hm_truth_error(tb, global, NULL) : NAN;
         HM_CHECK(rc == HM_OK, "%s over %d ranks: status %d (%s)", name, n, rc, hm_strerror(rc));
         HM_CHECK(fabs(error_s) <= bound_s,
                  "%s over %d ranks: true error %.3f us (<= %.0f us), %.1f ms", name, n,
@@ -72,7 +73,7 @@ static void check_size(const char *name, hm_sync_fn fn, const testbed_t *tb, int
 /* One fit point is refused by hm_sync_learn_pair on the ranks of the pairs
  * only; every rank must still come back with the same status, the same
  * sentence and no clock. */
-static void check_agreement(const char *name, hm_sync_fn fn, const testbed_t *tb)
+static void check_agreement(const char *name, hm_sync_fn fn, const hm_truth_t *tb)
 {
     int size, rc, lowest, highest, same_why;
     char why[128] = "", why0[128];
@@ -81,9 +82,9 @@ static void check_agreement(const char *name, hm_sync_fn fn, const testbed_t *tb
     hm_clock_t *global = NULL;
     double duration_s;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    testbed_params(&params, 1, EXCHANGES);
-    rc = testbed_sync(fn, MPI_COMM_WORLD, tb, &params, &global, &stats, &duration_s, why,
-                      sizeof why);
+    params = hm_truth_params_skampi(1, EXCHANGES);
+    rc = hca_sync(fn, MPI_COMM_WORLD, tb->base, &params, &global, &stats, &duration_s, why,
+                  sizeof why);
     MPI_Allreduce(&rc, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     MPI_Allreduce(&rc, &highest, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     memcpy(why0, why, sizeof why);
@@ -104,8 +105,9 @@ int main(int argc, char **argv)
     int size;
     MPI_Init(&argc, &argv);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    testbed_t tb;
-    int rc = testbed_open(&tb, 1e-4);
+    hm_truth_t tb;
+    int rc = hm_truth_open(&tb, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 1e-4, 0}, HM_TRUTH_SEED,
+                           HM_TRUTH_OWN_CLOCK);
     HM_CHECK(rc == HM_OK, "synthetic clocks set up: status %d", rc);
     for (int n = 1; rc == HM_OK && n <= size; n++) {
         check_size("hca", hm_sync_hca, &tb, n, 50e-6);
@@ -116,7 +118,7 @@ int main(int argc, char **argv)
         check_agreement("hca", hm_sync_hca, &tb);
         check_agreement("hca2", hm_sync_hca2, &tb);
     }
-    testbed_close(&tb);
+    hm_truth_close(&tb);
     rc = hm_test_finish_mpi(MPI_COMM_WORLD);
     MPI_Finalize();
     return rc;

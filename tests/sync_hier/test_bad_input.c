@@ -81,7 +81,7 @@ static int reads_like_base(hm_clock_t *clk, hm_clock_t *base)
 static void one_rank(hm_clock_t *base)
 {
     hm_sync_params_t p;
-    truth_params(&p, 10, 2);
+    hm_truth_params_default(&p, 10, 2);
     for (size_t i = 0; i < hm_sync_count(); i++) {
         const char *name = hm_sync_name_at(i);
         hm_clock_t *g = NULL, *direct = NULL;
@@ -104,15 +104,16 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    truth_t t;
-    int rc = truth_open(&t, 1e-4, rank);
+    hm_truth_t t;
+    int rc =
+        hm_truth_open(&t, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 1e-4, 0}, HM_TRUTH_SEED, rank);
     HM_CHECK(rc == HM_OK, "synthetic clock created (status %d)", rc);
     specs();
     if (rc == HM_OK) {
         bad_runs(t.base);
         one_rank(t.base);
     }
-    truth_close(&t);
+    hm_truth_close(&t);
     rc = hm_test_finish_mpi(MPI_COMM_WORLD);
     MPI_Finalize();
     return rc;

@@ -31,13 +31,13 @@ typedef struct outcome {
     double now_s, later_s; /* max |true error| over ranks */
 } outcome_t;
 
-static int sync_one(const truth_t *t, const hm_sync_params_t *p, outcome_t *o)
+static int sync_one(const hm_truth_t *t, const hm_sync_params_t *p, outcome_t *o)
 {
     char why[256] = "";
     int rc =
         hm_sync_run(MPI_COMM_WORLD, "hca3", p, t->base, &o->global, &o->report, why, sizeof why);
     HM_CHECK(rc == HM_OK, "hca3 over 2 ranks succeeds (status %d: %s)", rc, why);
-    if (rc == HM_OK) o->now_s = truth_max_error(t, o->global, NULL);
+    if (rc == HM_OK) o->now_s = hm_truth_max_error(t, o->global, NULL);
     return rc;
 }
 
@@ -56,15 +56,18 @@ int main(int argc, char **argv)
     int rank, wait_s = argc > 3 ? atoi(argv[3]) : WAIT_S;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     hm_sync_params_t p;
-    truth_params(&p, argc > 2 ? atoi(argv[1]) : FITPOINTS, argc > 2 ? atoi(argv[2]) : EXCHANGES);
-    truth_t drifting, steady;
+    hm_truth_params_default(&p, argc > 2 ? atoi(argv[1]) : FITPOINTS,
+                            argc > 2 ? atoi(argv[2]) : EXCHANGES);
+    hm_truth_t drifting = {0}, steady = {0};
     outcome_t d = {0}, s = {0};
-    int ok = truth_open(&drifting, 1e-4, rank) == HM_OK && truth_open(&steady, 0, rank) == HM_OK;
+    hm_synthetic_spec_t drift = {1.0, 1e-4, 0}, none = {1.0, 0, 0};
+    int ok = hm_truth_open(&drifting, MPI_COMM_WORLD, drift, HM_TRUTH_SEED, rank) == HM_OK &&
+             hm_truth_open(&steady, MPI_COMM_WORLD, none, HM_TRUTH_SEED, rank) == HM_OK;
     HM_CHECK(ok, "synthetic clocks (offset 1 s, drift 100 ppm and 0) created");
     if (ok && sync_one(&drifting, &p, &d) == HM_OK && sync_one(&steady, &p, &s) == HM_OK) {
         sleep((unsigned)wait_s);
-        d.later_s = truth_max_error(&drifting, d.global, NULL);
-        s.later_s = truth_max_error(&steady, s.global, NULL);
+        d.later_s = hm_truth_max_error(&drifting, d.global, NULL);
+        s.later_s = hm_truth_max_error(&steady, s.global, NULL);
         if (rank == 0) {
             describe("drift 100 ppm", &p, &d, wait_s);
             describe("no drift", &p, &s, wait_s);
@@ -83,8 +86,8 @@ int main(int argc, char **argv)
     }
     hm_clock_free(d.global);
     hm_clock_free(s.global);
-    truth_close(&drifting);
-    truth_close(&steady);
+    hm_truth_close(&drifting);
+    hm_truth_close(&steady);
     int rc = hm_test_finish_mpi(MPI_COMM_WORLD);
     MPI_Finalize();
     return rc;

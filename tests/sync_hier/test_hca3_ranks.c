@@ -22,18 +22,19 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     hm_sync_params_t p;
-    truth_params(&p, FITPOINTS, EXCHANGES);
-    truth_t t;
+    hm_truth_params_default(&p, FITPOINTS, EXCHANGES);
+    hm_truth_t t;
     hm_clock_t *global = NULL;
     hm_sync_report_t rep = {0};
     char why[256] = "";
-    int rc = truth_open(&t, 1e-4, rank);
+    int rc =
+        hm_truth_open(&t, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 1e-4, 0}, HM_TRUTH_SEED, rank);
     HM_CHECK(rc == HM_OK, "synthetic clock created (status %d)", rc);
     if (rc == HM_OK)
         rc = hm_sync_run(MPI_COMM_WORLD, "hca3", &p, t.base, &global, &rep, why, sizeof why);
     HM_CHECK(rc == HM_OK, "hca3 over %d ranks succeeds (status %d: %s)", size, rc, why);
     if (rc == HM_OK) {
-        double err = truth_max_error(&t, global, &worst);
+        double err = hm_truth_max_error(&t, global, &worst);
         HM_CHECK(err <= 50e-6, "%d ranks: max true error right after %.3f us (rank %d) <= 50 us",
                  size, err * 1e6, worst);
         int models = rep.drift_models[0] + rep.offset_models[0];
@@ -46,7 +47,7 @@ int main(int argc, char **argv)
                          p.exchanges, size, rep.duration_s);
     }
     hm_clock_free(global);
-    truth_close(&t);
+    hm_truth_close(&t);
     rc = hm_test_finish_mpi(MPI_COMM_WORLD);
     MPI_Finalize();
     return rc;

@@ -142,14 +142,15 @@ int main(int argc, char **argv)
     int counting = argc > 5 && strcmp(argv[5], "count") == 0, worst = -1;
     rpn = atoi(argv[2]);
     hm_sync_params_t p;
-    truth_params(&p, 100, 20);
+    hm_truth_params_default(&p, 100, 20);
     p.ranks_per_node = rpn;
     p.ranks_per_socket = atoi(argv[3]);
-    truth_t t;
+    hm_truth_t t;
     hm_clock_t *global = NULL;
     hm_sync_report_t rep = {0};
     char why[256] = "";
-    int rc = truth_open(&t, 1e-4, rank / atoi(argv[4]));
+    int rc = hm_truth_open(&t, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 1e-4, 0}, HM_TRUTH_SEED,
+                           rank / atoi(argv[4]));
     HM_CHECK(rc == HM_OK, "synthetic clock of domain %d created (status %d)", rank / atoi(argv[4]),
              rc);
     if (counting) check_collectives_uncounted();
@@ -160,7 +161,7 @@ int main(int argc, char **argv)
     HM_CHECK(rc == HM_OK, "%s with %d ranks per node, %d per socket succeeds (status %d: %s)", spec,
              rpn, p.ranks_per_socket, rc, why);
     if (rc == HM_OK) {
-        double err = truth_max_error(&t, global, &worst);
+        double err = hm_truth_max_error(&t, global, &worst);
         HM_CHECK(err <= 50e-6,
                  "%s over %d ranks: max true error right after %.3f us (rank %d) "
                  "<= 50 us",
@@ -171,7 +172,7 @@ int main(int argc, char **argv)
         if (counting) check_messages();
     }
     hm_clock_free(global);
-    truth_close(&t);
+    hm_truth_close(&t);
     rc = hm_test_finish_mpi(MPI_COMM_WORLD);
     MPI_Finalize();
     return rc;

@@ -38,13 +38,14 @@ static int same_everywhere(int rc, const char *why)
 
 static void refused(const char *spec, int rpn)
 {
-    truth_t t;
+    hm_truth_t t;
     hm_sync_params_t p;
     hm_clock_t *global = NULL;
     char why[256] = "";
-    truth_params(&p, 50, 5);
+    hm_truth_params_default(&p, 50, 5);
     p.ranks_per_node = rpn;
-    int rc = truth_open(&t, 1e-4, rank);
+    int rc =
+        hm_truth_open(&t, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 1e-4, 0}, HM_TRUTH_SEED, rank);
     if (rc == HM_OK)
         rc = hm_sync_run(MPI_COMM_WORLD, spec, &p, t.base, &global, NULL, why, sizeof why);
     HM_CHECK(rc == HM_EINVAL && global == NULL,
@@ -52,27 +53,28 @@ static void refused(const char *spec, int rpn)
              rpn, rc);
     HM_CHECK(strcmp(why, SENTENCE) == 0, "%s: the refusal says why (\"%s\")", spec, why);
     HM_CHECK(same_everywhere(rc, why), "%s: every rank returns the same status and sentence", spec);
-    truth_close(&t);
+    hm_truth_close(&t);
 }
 
 static void shared(void)
 {
-    truth_t t;
+    hm_truth_t t;
     hm_sync_params_t p;
     hm_clock_t *global = NULL;
     char why[256] = "";
-    truth_params(&p, 0, 0);
-    int rc = truth_open(&t, 1e-4, 0);
+    hm_truth_params_default(&p, 0, 0);
+    int rc =
+        hm_truth_open(&t, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 1e-4, 0}, HM_TRUTH_SEED, 0);
     if (rc == HM_OK)
         rc = hm_sync_run(MPI_COMM_WORLD, "prop", &p, t.base, &global, NULL, why, sizeof why);
     HM_CHECK(rc == HM_OK, "prop over %d ranks of one clock domain succeeds (status %d: %s)", size,
              rc, why);
     if (rc == HM_OK) {
-        double err = truth_max_error(&t, global, NULL);
+        double err = hm_truth_max_error(&t, global, NULL);
         HM_CHECK(err <= 1e-9, "prop over one clock: max true error %.3g s <= 1 ns", err);
     }
     hm_clock_free(global);
-    truth_close(&t);
+    hm_truth_close(&t);
 }
 
 int main(int argc, char **argv)

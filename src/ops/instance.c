@@ -1,0 +1,144 @@
+/* src/ops/instance.c — an operation set up for (comm, size): buffers
+ * allocated on every rank or on none, inputs filled with the pattern, the
+ * result poisoned before each run so that validation sees only that run. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops/ops_impl.h"
+
+long long hm_op_rank_sum(int first, int n)
+{
+    long long sum = 0;
+    for (int s = first; s < first + n; s++) sum += s % 64 + 1;
+    return sum;
+}
+
+static int init_instance(hm_op_instance_t *inst, const hm_op_t *op, MPI_Comm comm,
+                         size_t size_bytes, const hm_op_params_t *params)
+{
+    inst->op = op;
+    inst->comm = comm;
+    inst->root = params ? params->root : 0;
+    inst->peer = params ? params->peer : 1;
+    inst->count = (int)hm_op_elements(op, size_bytes);
+    if (MPI_Comm_rank(comm, &inst->rank) != MPI_SUCCESS) return HM_EMPI;
+    if (MPI_Comm_size(comm, &inst->p) != MPI_SUCCESS) return HM_EMPI;
+    op->layout(inst);
+    return HM_OK;
+}
+
+/* At least one byte: distinct, non-NULL buffers even for empty messages
+ * (MPICH refuses NULL send and receive buffers as aliased). */
+static int alloc_bytes(void *ptr_out, size_t bytes)
+{
+    void **ptr = ptr_out;
+    *ptr = malloc(bytes ? bytes : 1);
+    return *ptr != NULL;
+}
+
+static size_t wanted_bytes(const hm_op_instance_t *inst)
+{
+    size_t v = (inst->op->flags & HM_OP_VCOUNTS) ? 2 * (size_t)inst->p * sizeof(int) : 0;
+    return sizeof *inst + inst->send_bytes + inst->recv_bytes + v;
+}
+
+static int alloc_buffers(hm_op_instance_t *inst)
+{
+    size_t v = (inst->op->flags & HM_OP_VCOUNTS) ? (size_t)inst->p * sizeof(int) : 0;
+    int ok = alloc_bytes(&inst->send, inst->send_bytes);
+    ok &= alloc_bytes(&inst->recv, inst->recv_bytes);
+    ok &= alloc_bytes(&inst->counts, v);
+    ok &= alloc_bytes(&inst->displs, v);
+    return ok;
+}
+
+static void fill(hm_op_instance_t *inst)
+{
+    if (inst->op->flags & HM_OP_INTS) {
+        int *in = (int *)(void *)inst->send;
+        for (size_t i = 0; i < inst->send_bytes / sizeof(int); i++)
+            in[i] = hm_op_int(inst->rank, i);
+    } else {
+        for (size_t i = 0; i < inst->send_bytes; i++) inst->send[i] = hm_op_byte(inst->rank, i);
+    }
+    if (inst->recv_bytes) memset(inst->recv, HM_OP_POISON, inst->recv_bytes);
+    for (int d = 0; (inst->op->flags & HM_OP_VCOUNTS) && d < inst->p; d++) {
+        inst->counts[d] = inst->count;
+        inst->displs[d] = d * inst->count;
+    }
+}
+
+/* Every rank learns whether any failed, and the most bytes a failed rank
+ * asked for. */
+static int agree(MPI_Comm comm, int ok, size_t bytes, const char *name, char *why, size_t why_len)
+{
+    unsigned long long mine[2] = {!ok, ok ? 0 : bytes}, all[2];
+    if (MPI_Allreduce(mine, all, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm) != MPI_SUCCESS) {
+        snprintf(why, why_len, "the agreement on the buffers of %s failed", name);
+        return HM_EMPI;
+    }
+    if (!all[0]) return HM_OK;
+    snprintf(why, why_len, "could not allocate %llu bytes of buffers for %s on a rank", all[1],
+             name);
+    return HM_ENOMEM;
+}
+
+int hm_op_prepare(const hm_op_t *op, MPI_Comm comm, size_t size_bytes, const hm_op_params_t *params,
+                  hm_op_instance_t **out, char *why, size_t why_len)
+{
+    hm_op_instance_t probe = {0}, *inst;
+    int rc;
+    if (!why) why_len = 0;
+    *out = NULL;
+    rc = hm_op_check(op, comm, size_bytes, params, why, why_len);
+    if (rc != HM_OK) return rc;
+    rc = init_instance(&probe, op, comm, size_bytes, params);
+    if (rc != HM_OK) return rc;
+    inst = malloc(sizeof *inst);
+    if (inst) {
+        *inst = probe;
+        if (!alloc_buffers(inst)) {
+            hm_op_free(inst);
+            inst = NULL;
+        }
+    }
+    rc = agree(comm, inst != NULL, wanted_bytes(&probe), op->name, why, why_len);
+    if (rc != HM_OK) {
+        hm_op_free(inst);
+        return rc;
+    }
+    fill(inst);
+    *out = inst;
+    return HM_OK;
+}
+
+int hm_op_run(hm_op_instance_t *inst)
+{
+    return inst->op->run(inst);
+}
+
+int hm_op_validate(hm_op_instance_t *inst, int *ok)
+{
+    *ok = inst->result_undefined || inst->op->validate(inst);
+    if (inst->recv_bytes) memset(inst->recv, HM_OP_POISON, inst->recv_bytes);
+    return HM_OK;
+}
+
+void *hm_op_result_buffer(hm_op_instance_t *inst, size_t *len_bytes)
+{
+    int none = inst->result_undefined || inst->recv_bytes == 0;
+    if (len_bytes) *len_bytes = none ? 0 : inst->recv_bytes;
+    return none ? NULL : inst->recv;
+}
+
+void hm_op_free(hm_op_instance_t *inst)
+{
+    if (!inst) return;
+    free(inst->send);
+    free(inst->recv);
+    free(inst->counts);
+    free(inst->displs);
+    free(inst);
+}

@@ -1,0 +1,124 @@
+/* src/ops/ops_impl.h — the contract between the ops registry, the instance
+ * life cycle (instance.c) and the operation families (movement.c,
+ * reduction.c, nonblocking.c, pingpong.c). */
+#ifndef HM_OPS_IMPL_H
+#define HM_OPS_IMPL_H
+#include <stddef.h>
+
+#include <harmonia/ops.h>
+
+/* Properties of a registry entry. */
+enum {
+    HM_OP_ROOTED = 1u << 0,      /* uses params->root */
+    HM_OP_PINGPONG = 1u << 1,    /* uses params->peer, needs 2 ranks */
+    HM_OP_NONBLOCKING = 1u << 2, /* run = call + MPI_Wait */
+    HM_OP_INTS = 1u << 3,        /* MPI_INT/MPI_SUM: count = size / 4, at least 1 */
+    HM_OP_PER_RANK = 1u << 4,    /* a buffer holds p blocks: count * p must fit an int */
+    HM_OP_VCOUNTS = 1u << 5,     /* needs per-rank counts and displacements */
+    HM_OP_NO_SIZE = 1u << 6      /* ignores the size (barrier) */
+};
+
+struct hm_op_instance {
+    const hm_op_t *op;
+    MPI_Comm comm;
+    int rank, p, root, peer;
+    int count; /* elements per message (per block) */
+    size_t send_bytes, recv_bytes;
+    unsigned char *send, *recv; /* input pattern; result (poisoned before each run) */
+    int *counts, *displs;       /* alltoallv: count and d * count for every rank */
+    int result_undefined;       /* the rank's result is undefined (exscan on rank 0) */
+};
+
+/* Set send_bytes, recv_bytes (and result_undefined) from rank, p, root,
+ * peer and count. */
+typedef void (*hm_op_layout_fn)(hm_op_instance_t *inst);
+/* The timed region: HM_OK or HM_EMPI. */
+typedef int (*hm_op_run_fn)(hm_op_instance_t *inst);
+/* 1 when the result buffer holds what the operation must produce. */
+typedef int (*hm_op_validate_fn)(const hm_op_instance_t *inst);
+
+struct hm_op {
+    const char *name;
+    unsigned flags;
+    hm_op_layout_fn layout;
+    hm_op_run_fn run;
+    hm_op_validate_fn validate;
+};
+
+/* Input patterns: a function of (rank, index in the sender's buffer), so a
+ * misplaced block or element shows. Ints stay small: a sum over up to 16
+ * million ranks fits an int. */
+static inline unsigned char hm_op_byte(int rank, size_t i)
+{
+    return (unsigned char)(rank * 37u + i * 11u + i / 256u + 5u);
+}
+static inline int hm_op_int(int rank, size_t i)
+{
+    return rank % 64 + 1 + (int)(i % 61);
+}
+/* The sum of hm_op_int(s, i) over n ranks s = first .. first + n - 1 is
+ * hm_op_rank_sum(first, n) + n * (i % 61). */
+long long hm_op_rank_sum(int first, int n);
+/* What a result byte/int holds before the run: no pattern value. */
+enum { HM_OP_POISON = 0xA5 };
+
+#define HM_OP_RC(call) ((call) == MPI_SUCCESS ? HM_OK : HM_EMPI)
+
+/* Families: layouts, validations and blocking runs. */
+void hm_op_layout_none(hm_op_instance_t *inst);
+int hm_op_valid_always(const hm_op_instance_t *inst);
+
+void hm_op_layout_bcast(hm_op_instance_t *inst);
+void hm_op_layout_gather(hm_op_instance_t *inst);
+void hm_op_layout_scatter(hm_op_instance_t *inst);
+void hm_op_layout_allgather(hm_op_instance_t *inst);
+void hm_op_layout_alltoall(hm_op_instance_t *inst);
+int hm_op_valid_bcast(const hm_op_instance_t *inst);
+int hm_op_valid_gather(const hm_op_instance_t *inst);
+int hm_op_valid_scatter(const hm_op_instance_t *inst);
+int hm_op_valid_allgather(const hm_op_instance_t *inst);
+int hm_op_valid_alltoall(const hm_op_instance_t *inst);
+int hm_op_run_bcast(hm_op_instance_t *inst);
+int hm_op_run_gather(hm_op_instance_t *inst);
+int hm_op_run_scatter(hm_op_instance_t *inst);
+int hm_op_run_allgather(hm_op_instance_t *inst);
+int hm_op_run_alltoall(hm_op_instance_t *inst);
+int hm_op_run_alltoallv(hm_op_instance_t *inst);
+int hm_op_run_barrier(hm_op_instance_t *inst);
+
+void hm_op_layout_reduce(hm_op_instance_t *inst);
+void hm_op_layout_allreduce(hm_op_instance_t *inst);
+void hm_op_layout_exscan(hm_op_instance_t *inst);
+void hm_op_layout_reduce_scatter(hm_op_instance_t *inst);
+int hm_op_valid_reduce(const hm_op_instance_t *inst);
+int hm_op_valid_allreduce(const hm_op_instance_t *inst);
+int hm_op_valid_scan(const hm_op_instance_t *inst);
+int hm_op_valid_exscan(const hm_op_instance_t *inst);
+int hm_op_valid_reduce_scatter(const hm_op_instance_t *inst);
+int hm_op_run_reduce(hm_op_instance_t *inst);
+int hm_op_run_allreduce(hm_op_instance_t *inst);
+int hm_op_run_scan(hm_op_instance_t *inst);
+int hm_op_run_exscan(hm_op_instance_t *inst);
+int hm_op_run_reduce_scatter(hm_op_instance_t *inst);
+
+int hm_op_run_ibcast(hm_op_instance_t *inst);
+int hm_op_run_igather(hm_op_instance_t *inst);
+int hm_op_run_iscatter(hm_op_instance_t *inst);
+int hm_op_run_iallgather(hm_op_instance_t *inst);
+int hm_op_run_ialltoall(hm_op_instance_t *inst);
+int hm_op_run_ialltoallv(hm_op_instance_t *inst);
+int hm_op_run_ibarrier(hm_op_instance_t *inst);
+int hm_op_run_ireduce(hm_op_instance_t *inst);
+int hm_op_run_iallreduce(hm_op_instance_t *inst);
+int hm_op_run_iscan(hm_op_instance_t *inst);
+int hm_op_run_iexscan(hm_op_instance_t *inst);
+int hm_op_run_ireduce_scatter(hm_op_instance_t *inst);
+
+void hm_op_layout_pingpong(hm_op_instance_t *inst);
+int hm_op_valid_pingpong(const hm_op_instance_t *inst);
+int hm_op_run_pingpong(hm_op_instance_t *inst);
+
+/* Element count of op for size_bytes (check.c). */
+size_t hm_op_elements(const hm_op_t *op, size_t size_bytes);
+unsigned hm_op_flags(const hm_op_t *op);
+#endif

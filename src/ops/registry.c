@@ -1,0 +1,103 @@
+/* src/ops/registry.c — the operations known to --ops. Adding one is a run
+ * (and, for a new shape, a layout and a validation) and a line here. */
+#include <string.h>
+
+#include "common/names.h"
+#include "ops/ops_impl.h"
+
+enum {
+    PER_RANK = HM_OP_PER_RANK,
+    ROOTED = HM_OP_ROOTED,
+    INTS = HM_OP_INTS,
+    NB = HM_OP_NONBLOCKING
+};
+
+/* clang-format off */
+static const hm_op_t ops[] = {
+    {"bcast", ROOTED, hm_op_layout_bcast, hm_op_run_bcast, hm_op_valid_bcast},
+    {"reduce", ROOTED | INTS, hm_op_layout_reduce, hm_op_run_reduce, hm_op_valid_reduce},
+    {"allreduce", INTS, hm_op_layout_allreduce, hm_op_run_allreduce, hm_op_valid_allreduce},
+    {"alltoall", PER_RANK, hm_op_layout_alltoall, hm_op_run_alltoall, hm_op_valid_alltoall},
+    {"alltoallv", PER_RANK | HM_OP_VCOUNTS, hm_op_layout_alltoall, hm_op_run_alltoallv,
+     hm_op_valid_alltoall},
+    {"allgather", PER_RANK, hm_op_layout_allgather, hm_op_run_allgather, hm_op_valid_allgather},
+    {"gather", ROOTED | PER_RANK, hm_op_layout_gather, hm_op_run_gather, hm_op_valid_gather},
+    {"scatter", ROOTED | PER_RANK, hm_op_layout_scatter, hm_op_run_scatter, hm_op_valid_scatter},
+    {"scan", INTS, hm_op_layout_allreduce, hm_op_run_scan, hm_op_valid_scan},
+    {"exscan", INTS, hm_op_layout_exscan, hm_op_run_exscan, hm_op_valid_exscan},
+    {"reduce_scatter_block", INTS | PER_RANK, hm_op_layout_reduce_scatter,
+     hm_op_run_reduce_scatter, hm_op_valid_reduce_scatter},
+    {"barrier", HM_OP_NO_SIZE, hm_op_layout_none, hm_op_run_barrier, hm_op_valid_always},
+
+    {"ibcast", NB | ROOTED, hm_op_layout_bcast, hm_op_run_ibcast, hm_op_valid_bcast},
+    {"ireduce", NB | ROOTED | INTS, hm_op_layout_reduce, hm_op_run_ireduce, hm_op_valid_reduce},
+    {"iallreduce", NB | INTS, hm_op_layout_allreduce, hm_op_run_iallreduce,
+     hm_op_valid_allreduce},
+    {"ialltoall", NB | PER_RANK, hm_op_layout_alltoall, hm_op_run_ialltoall,
+     hm_op_valid_alltoall},
+    {"ialltoallv", NB | PER_RANK | HM_OP_VCOUNTS, hm_op_layout_alltoall, hm_op_run_ialltoallv,
+     hm_op_valid_alltoall},
+    {"iallgather", NB | PER_RANK, hm_op_layout_allgather, hm_op_run_iallgather,
+     hm_op_valid_allgather},
+    {"igather", NB | ROOTED | PER_RANK, hm_op_layout_gather, hm_op_run_igather,
+     hm_op_valid_gather},
+    {"iscatter", NB | ROOTED | PER_RANK, hm_op_layout_scatter, hm_op_run_iscatter,
+     hm_op_valid_scatter},
+    {"iscan", NB | INTS, hm_op_layout_allreduce, hm_op_run_iscan, hm_op_valid_scan},
+    {"iexscan", NB | INTS, hm_op_layout_exscan, hm_op_run_iexscan, hm_op_valid_exscan},
+    {"ireduce_scatter_block", NB | INTS | PER_RANK, hm_op_layout_reduce_scatter,
+     hm_op_run_ireduce_scatter, hm_op_valid_reduce_scatter},
+    {"ibarrier", NB | HM_OP_NO_SIZE, hm_op_layout_none, hm_op_run_ibarrier, hm_op_valid_always},
+
+    {"pingpong", HM_OP_PINGPONG, hm_op_layout_pingpong, hm_op_run_pingpong,
+     hm_op_valid_pingpong},
+};
+/* clang-format on */
+enum { NOPS = sizeof ops / sizeof ops[0] };
+
+size_t hm_op_count(void)
+{
+    return NOPS;
+}
+
+const char *hm_op_name_at(size_t i)
+{
+    return i < NOPS ? ops[i].name : NULL;
+}
+
+void hm_op_names(char *buf, size_t len)
+{
+    hm_join_names(hm_op_name_at, NOPS, buf, len);
+}
+
+const hm_op_t *hm_op_find(const char *name)
+{
+    for (size_t i = 0; i < NOPS; i++)
+        if (name && strcmp(ops[i].name, name) == 0) return &ops[i];
+    return NULL;
+}
+
+const char *hm_op_name(const hm_op_t *op)
+{
+    return op->name;
+}
+
+unsigned hm_op_flags(const hm_op_t *op)
+{
+    return op->flags;
+}
+
+int hm_op_is_rooted(const hm_op_t *op)
+{
+    return (op->flags & HM_OP_ROOTED) != 0;
+}
+
+int hm_op_is_pingpong(const hm_op_t *op)
+{
+    return (op->flags & HM_OP_PINGPONG) != 0;
+}
+
+int hm_op_is_nonblocking(const hm_op_t *op)
+{
+    return (op->flags & HM_OP_NONBLOCKING) != 0;
+}
