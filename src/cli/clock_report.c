@@ -32,6 +32,7 @@ static void add_clock_factors(hm_factors_t *f, const hm_cli_config_t *cfg)
     hm_factors_set(f, "exchanges", "%d", cfg->exchanges);
     hm_factors_set(f, "offset", "%s", cfg->offset);
     hm_factors_set(f, "drift", "%s", cfg->drift);
+    hm_factors_set(f, "recompute_intercept", "%s", cfg->recompute_intercept ? "on" : "off");
     hm_factors_set(f, "synthetic_clock", "%s",
                    cfg->synthetic ? "yes" : "none"); /* spec is in the timer factor */
     hm_factors_set(f, "ranks_per_node", "%d", cfg->ranks_per_node);

@@ -56,6 +56,7 @@ void hm_cli_sync_params(const hm_cli_config_t *cfg, hm_sync_params_t *p)
     p->drift = !strcmp(cfg->drift, "on")    ? HM_DRIFT_ON
                : !strcmp(cfg->drift, "off") ? HM_DRIFT_OFF
                                             : HM_DRIFT_AUTO;
+    p->recompute_intercept = cfg->recompute_intercept;
     p->ranks_per_node = cfg->ranks_per_node;
     p->ranks_per_socket = cfg->ranks_per_socket;
 }

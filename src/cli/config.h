@@ -38,6 +38,7 @@ typedef enum hm_opt_id {
     HM_OPT_CHECK_AFTER,
     HM_OPT_SAMPLE,
     HM_OPT_DRIFT,
+    HM_OPT_RECOMPUTE_INTERCEPT,
     HM_OPT_COUNT
 } hm_opt_id_t;
 
@@ -78,8 +79,9 @@ typedef struct hm_cli_config {
     int help;                 /* --help */
     double check_after_s[16]; /* --check-after, ascending */
     int ncheck_after;
-    double sample; /* --sample: fraction of ranks checked, (0, 1] */
-    char drift[8]; /* --drift auto|on|off */
+    double sample;           /* --sample: fraction of ranks checked, (0, 1] */
+    char drift[8];           /* --drift auto|on|off */
+    int recompute_intercept; /* --recompute-intercept on|off */
 } hm_cli_config_t;
 
 /* Fill cfg with the defaults of every option. */

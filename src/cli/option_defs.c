@@ -235,6 +235,13 @@ static int p_drift(hm_cli_config_t *c, const char *v, char *why, size_t len)
     return 0;
 }
 
+static int p_recompute(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    if (strcmp(v, "on") && strcmp(v, "off")) return fail(why, len, "\"%s\" is not on or off", v);
+    c->recompute_intercept = strcmp(v, "on") == 0;
+    return 0;
+}
+
 static int p_help(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
     (void)v, (void)why, (void)len;
@@ -317,6 +324,10 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                       "clock drift models: auto (a slope only where it is significant), on, "
                       "off (default auto)",
                       "e.g. --drift auto", p_drift},
+    [HM_OPT_RECOMPUTE_INTERCEPT] = {HM_OPT_RECOMPUTE_INTERCEPT, "recompute-intercept", 0, "on|off",
+                                    "after each linear fit, re-measure the offset and set the "
+                                    "intercept through it (paper 002 Alg. 2; default on)",
+                                    "e.g. --recompute-intercept off", p_recompute},
 };
 
 void hm_cli_print_options_help(FILE *f, uint64_t mask)

@@ -30,6 +30,7 @@ void hm_cli_config_defaults(hm_cli_config_t *cfg)
     hm_sync_params_default(&sync);
     cfg->fitpoints = sync.fitpoints;
     cfg->exchanges = sync.exchanges;
+    cfg->recompute_intercept = sync.recompute_intercept;
     strcpy(cfg->offset, "skampi");
     strcpy(cfg->sync, "harmonize");
     strcpy(cfg->ops, "allreduce,bcast,reduce");

@@ -21,9 +21,10 @@ static const hm_cli_command_t commands[] = {
     {"clock", "synchronize clocks with one or more algorithms and check them", 1,
      COMMON_TIMER | COMMON_SYNTH | HM_OPT_BIT(HM_OPT_CLOCK_SYNC) | HM_OPT_BIT(HM_OPT_FITPOINTS) |
          HM_OPT_BIT(HM_OPT_EXCHANGES) | HM_OPT_BIT(HM_OPT_OFFSET) | HM_OPT_BIT(HM_OPT_DRIFT) |
-         HM_OPT_BIT(HM_OPT_CHECK_AFTER) | HM_OPT_BIT(HM_OPT_SAMPLE) |
-         HM_OPT_BIT(HM_OPT_RANKS_PER_NODE) | HM_OPT_BIT(HM_OPT_RANKS_PER_SOCKET) |
-         HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_RAW) | HM_OPT_BIT(HM_OPT_HELP),
+         HM_OPT_BIT(HM_OPT_RECOMPUTE_INTERCEPT) | HM_OPT_BIT(HM_OPT_CHECK_AFTER) |
+         HM_OPT_BIT(HM_OPT_SAMPLE) | HM_OPT_BIT(HM_OPT_RANKS_PER_NODE) |
+         HM_OPT_BIT(HM_OPT_RANKS_PER_SOCKET) | HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_RAW) |
+         HM_OPT_BIT(HM_OPT_HELP),
      "mpirun -n P harmonia clock [--clock-sync LIST] [--check-after 0,1,5,10] [--sample F]",
      "Synchronizes the clocks with each algorithm of the comma-separated LIST in\n"
      "turn, fresh each time, and reports how long it took. Then, right after and\n"

@@ -109,6 +109,8 @@ static void test_errors(void)
                  "only meaningful with --timer tsc");
     expect_usage(ALL_OPTIONS, ARGS("--ranks-per-node", "2", "--ranks-per-socket", "4"),
                  "--ranks-per-socket: 4 is more than --ranks-per-node 2");
+    expect_usage(ALL_OPTIONS, ARGS("--recompute-intercept", "yes"),
+                 "--recompute-intercept: \"yes\" is not on or off");
     expect_usage(ALL_OPTIONS, ARGS("--format", "json"), "--format: unknown format \"json\"");
     expect_usage(ALL_OPTIONS, ARGS("--sizs", "8"),
                  "unknown option \"--sizs\" (did you mean --sizes?)");
