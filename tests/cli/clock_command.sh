@@ -25,6 +25,17 @@ awk -F, '!/^#/ && NR > 1 && $3 != "rank" && $3 > 0 { n++; d = $4 - $5; if (d < 0
     && ok "checker offsets agree with the true errors within 2 us" \
     || fail "checker vs truth: $(grep -v '^#' "$dir/r.csv")"
 
+# --sample: of 3 ranks, 0.5 of the 2 non-root ranks is 1 rank measured by
+# ping-pong; the true errors still cover every rank.
+expect_ok 3 'skampi' clock --clock-sync skampi --check-after 0 --sample 0.5 "${synth[@]}" \
+    --output "$dir/s.csv" --raw "$dir/sr.csv"
+awk -F, '!/^#/ && $1 == "skampi" { exit !($6 == 1) }' "$dir/s.csv" \
+    && ok "--sample 0.5 of 3 ranks measures 1 rank" || fail "sampled: $(grep '^skampi' "$dir/s.csv")"
+measured=$(awk -F, '!/^#/ && $1 == "skampi" && $4 != "NaN" && $3 > 0' "$dir/sr.csv" | wc -l)
+known=$(awk -F, '!/^#/ && $1 == "skampi" && $5 != "NaN" && $3 > 0' "$dir/sr.csv" | wc -l)
+[ "$measured" -eq 1 ] && [ "$known" -eq 2 ] && ok "raw: 1 offset measured, 2 true errors known" \
+    || fail "raw: $measured measured, $known known"
+
 expect_usage 2 '--clock-sync: unknown algorithm "hca4" (known: skampi, netgauge, jk, hca, hca2, hca3, prop)' clock --clock-sync hca4
 expect_usage 2 'at most 3 (node+socket+core)' clock --clock-sync hca3+hca3+hca3+prop
 expect_usage 2 '--fitpoints: "0" is out of range' clock --fitpoints 0
