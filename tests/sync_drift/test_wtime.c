@@ -3,10 +3,11 @@
  * (ranks here were 19-160 us apart). The offsets of the raw wtime clocks are
  * measured by ping-pong (hm_sync_check on the base clocks), then hca3 must
  * bring every rank within 1 us of rank 0 (shared-memory ping-pongs resolve
- * tens of nanoseconds; 1 us leaves room for a loaded machine). Under Open
- * MPI the raw offset must be visible (> 2 us, a tenth of the smallest seen);
- * MPICH's MPI_Wtime reads one clock_gettime and may show none. The truth is
- * not known for wtime, so the check reports it as such. */
+ * tens of nanoseconds; 1 us leaves room for a loaded machine). The raw
+ * offset is reported, not asserted: under Open MPI it was 62-1873 us in most
+ * runs here but 0.135 us in one, and MPICH's MPI_Wtime may show none; what
+ * must hold is that whatever it is, it is gone after hca3. The truth is not
+ * known for wtime, so the check reports it as such. */
 #include <math.h>
 #include <string.h>
 
@@ -36,12 +37,9 @@ int main(int argc, char **argv)
     HM_CHECK(rc == HM_OK, "hca3 synchronizes wtime clocks (%s)", why);
     if (rc == HM_OK) hm_sync_check(MPI_COMM_WORLD, global, 50, NULL, -1, &after, NULL, NULL);
     if (rank == 0) {
-        hm_test_note("wtime offsets against rank 0: before %.3f us, after hca3 %.3f us (max)",
-                     before.offset_max_s * 1e6, after.offset_max_s * 1e6);
-        if (open_mpi)
-            HM_CHECK(before.offset_max_s > 2e-6,
-                     "Open MPI: raw MPI_Wtime clocks are %.3f us apart (> 2 us)",
-                     before.offset_max_s * 1e6);
+        hm_test_note("%s: wtime offsets against rank 0: before %.3f us, after hca3 %.3f us (max)",
+                     open_mpi ? "Open MPI" : "MPICH", before.offset_max_s * 1e6,
+                     after.offset_max_s * 1e6);
         HM_CHECK(after.offset_max_s <= 1e-6, "after hca3 every rank is within 1 us: %.3f us",
                  after.offset_max_s * 1e6);
         HM_CHECK(!after.truth_known, "the truth of wtime clocks is reported unknown");
