@@ -65,9 +65,8 @@ int hm_op_check(const hm_op_t *op, MPI_Comm comm, size_t size_bytes, const hm_op
  * allocation, with why naming the bytes asked for). Inputs are filled with a
  * pattern that depends on rank and index, so that validation can compute
  * the expected result. */
-int hm_op_prepare(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
-                  const hm_op_params_t *params, hm_op_instance_t **out, char *why,
-                  size_t why_len);
+int hm_op_prepare(const hm_op_t *op, MPI_Comm comm, size_t size_bytes, const hm_op_params_t *params,
+                  hm_op_instance_t **out, char *why, size_t why_len);
 
 /* Run the operation once: the timed region. Nothing is allocated or
  * printed. Returns HM_OK or HM_EMPI. */
