@@ -13,18 +13,24 @@ static int clock_domain(const hm_cli_config_t *cfg, int rank)
     return cfg->ranks_per_node > 0 ? rank / cfg->ranks_per_node : rank;
 }
 
-int hm_cli_open_timer(const hm_cli_config_t *cfg, MPI_Comm comm, const char *name,
-                      hm_timer_t **timer)
+hm_timer_options_t hm_cli_timer_options(const hm_cli_config_t *cfg, int rank)
 {
-    int rank;
-    char why[384] = "", msg[512] = "";
-    MPI_Comm_rank(comm, &rank);
     hm_timer_options_t o = {.tsc_ghz = cfg->tsc_ghz,
                             .synthetic = cfg->synthetic,
                             .spec = cfg->synthetic_spec,
                             .seed = cfg->seed,
                             .domain = clock_domain(cfg, rank),
                             .rank = rank};
+    return o;
+}
+
+int hm_cli_open_timer(const hm_cli_config_t *cfg, MPI_Comm comm, const char *name,
+                      hm_timer_t **timer)
+{
+    int rank;
+    char why[384] = "", msg[512] = "";
+    MPI_Comm_rank(comm, &rank);
+    hm_timer_options_t o = hm_cli_timer_options(cfg, rank);
     int rc = hm_timer_create(name, &o, timer, why, sizeof why);
     if (rc != HM_OK) snprintf(msg, sizeof msg, "--timer %s: %s", name, why);
     rc = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_USAGE, msg);

@@ -18,17 +18,6 @@ typedef struct source_report {
     double *per_rank; /* root: size x R_FIELDS */
 } source_report_t;
 
-static hm_timer_options_t timer_options(const hm_cli_config_t *cfg, int rank)
-{
-    hm_timer_options_t o = {.tsc_ghz = cfg->tsc_ghz,
-                            .synthetic = cfg->synthetic,
-                            .spec = cfg->synthetic_spec,
-                            .seed = cfg->seed,
-                            .domain = rank,
-                            .rank = rank};
-    return o;
-}
-
 /* The reason a source is unavailable comes from the lowest rank that
  * refused it, so that the row says the same thing whichever rank failed. */
 static void share_reason(MPI_Comm comm, int ok, char *detail, size_t len)
@@ -48,7 +37,7 @@ static int measure_source(const hm_cli_config_t *cfg, MPI_Comm comm, source_repo
     hm_timer_t *t = NULL;
     hm_timer_quality_t q;
     MPI_Comm_rank(comm, &rank);
-    hm_timer_options_t o = timer_options(cfg, rank);
+    hm_timer_options_t o = hm_cli_timer_options(cfg, rank);
     int rc = hm_timer_create(r->name, &o, &t, r->detail, sizeof r->detail);
     int ok = rc == HM_OK, all_ok;
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);

@@ -54,6 +54,10 @@ int hm_cli_agree(MPI_Comm comm, int status, const char *message);
  * where files are written). */
 int hm_cli_check_outputs(const hm_cli_config_t *cfg, MPI_Comm comm);
 
+/* The timer options of cfg for this rank: TSC frequency, synthetic clock and
+ * seed, clock domain (the virtual node under --ranks-per-node, else the rank). */
+hm_timer_options_t hm_cli_timer_options(const hm_cli_config_t *cfg, int rank);
+
 /* Collective: create this rank's timer for source name with the synthetic
  * clock and seed of cfg (a virtual node shares one synthetic clock), agree on
  * failure (usage error naming --timer, printed once) and on the origin.

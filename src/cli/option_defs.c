@@ -105,10 +105,13 @@ static int p_exchanges(hm_cli_config_t *c, const char *v, char *why, size_t len)
 
 static int p_offset(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    if (strcmp(v, "skampi") && strcmp(v, "meanrtt"))
-        return fail(why, len, "unknown offset algorithm \"%s\" (known: skampi, meanrtt)", v);
-    strcpy(c->offset, v);
-    return 0;
+    char known[64];
+    hm_offset_kind_t kind;
+    if (hm_offset_find(v, &kind) != HM_OK) {
+        hm_offset_names(known, sizeof known);
+        return fail(why, len, "unknown offset algorithm \"%s\" (known: %s)", v, known);
+    }
+    return copy_text(c->offset, sizeof c->offset, v, "an offset algorithm", why, len);
 }
 
 static int p_sync(hm_cli_config_t *c, const char *v, char *why, size_t len)
