@@ -17,7 +17,8 @@ typedef enum hm_status {
     HM_EIO = -5,      /* a file could not be read or written */
     HM_ERANGE = -6,   /* a value is outside the representable range */
     HM_ENOENT = -7,   /* a name is not in its registry, or a file is missing */
-    HM_EINTERNAL = -8 /* an invariant of the library was broken */
+    HM_EINTERNAL = -8, /* an invariant of the library was broken */
+    HM_EAGAIN = -9     /* too few valid repetitions before the attempts ran out */
 } hm_status_t;
 
 /* Human-readable text of a status code; never NULL. */

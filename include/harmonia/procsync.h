@@ -1,19 +1,188 @@
 /* include/harmonia/procsync.h — process synchronization before each
- * measurement.
+ * measurement: synchronization in space (a barrier) or in space and time (a
+ * start deadline agreed on the global clock).
  *
- * This header starts with harmonia's own barrier; the methods selected by
- * --sync (barrier, dissem, window, roundtime, harmonize) and hm_harmonize
- * join it as they land. */
+ * Methods (names as on the command line, --sync, and in result files):
+ *   barrier    MPI_Barrier; no deadline, every repetition valid
+ *   dissem     harmonia's own dissemination barrier (below); no deadline
+ *   window     start times t0 + i * window on the global clock (SKaMPI, paper
+ *              003 §3.3 and Alg. 10): a repetition is invalid when a rank
+ *              starts late or overruns its window; fixed window or adaptive
+ *              (doubled, or 1.5 x the mean run-time, when a quarter of a
+ *              chunk failed)
+ *   roundtime  Round-Time (paper 002 Alg. 5): the root picks the next start
+ *              as now + B x (measured MPI_Bcast latency) and broadcasts it;
+ *              flags and out-of-time are agreed after every round
+ *   harmonize  hm_harmonize() below (paper 000 Alg. 1)
+ *
+ * A measurement loop (the measure layer) uses a method as
+ *     hm_procsync_begin(ps)                     once per experiment
+ *     repeat:
+ *         hm_procsync_start(ps, &flag, &deadline) wait; local validity
+ *         local start timestamp, operation, local end timestamp
+ *         hm_procsync_stop(ps, start_g, end_g, &flag) late start / overrun
+ *         every hm_procsync_chunk(ps) repetitions: agree on the flags
+ *         (MPI_Allreduce) and call hm_procsync_chunk_done
+ * The late-start check of hm_procsync_stop uses the *measured* start
+ * timestamp converted to global time, not only the clock read before the
+ * busy-wait: a preemption between the end of the wait and the timestamp
+ * invalidates the repetition (ReproMPI checks only before its spin loop). */
 #ifndef HARMONIA_PROCSYNC_H
 #define HARMONIA_PROCSYNC_H
-
+#include <stddef.h>
 #include <mpi.h>
-
+#include <harmonia/clock.h>
 #include <harmonia/error.h>
+#include <harmonia/sync.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- hm_harmonize: synchronization in space and time ---- */
+
+/* How hm_harmonize keeps the global clock of a communicator. Defaults (from
+ * hm_harmonize_options_default): timer "monotonic", clock_sync "hca3" with
+ * hm_sync_params_default, resync_s 1.0, spin_s 50e-6, global NULL. */
+typedef struct hm_harmonize_options {
+    const char *timer;        /* time source when global is NULL (timer.h names) */
+    const char *clock_sync;   /* spec of every (re)synchronization (sync.h) */
+    hm_sync_params_t sync;    /* its parameters */
+    double resync_s;          /* re-synchronize after this long (paper: 1 s) */
+    double spin_s;            /* sleep until this close to the deadline, then spin */
+    hm_clock_t *global;       /* a clock already synchronized over comm (same
+                               * spec): used until the first re-synchronization,
+                               * saving the first one; retained, not owned */
+} hm_harmonize_options_t;
+
+void hm_harmonize_options_default(hm_harmonize_options_t *opts);
+
+/* Collective: set how hm_harmonize works on comm, before its first call on
+ * comm (a later call replaces the state: the clock is re-synchronized at the
+ * next call). Without it the first hm_harmonize uses the defaults. Errors:
+ * HM_EINVAL/HM_ENOENT for a bad option (the same on every rank). */
+int hm_harmonize_configure(MPI_Comm comm, const hm_harmonize_options_t *opts);
+
+/* Synchronize the processes of comm in space and time (paper 000 Alg. 1):
+ * every rank returns at one agreed deadline on the global clock. Collective.
+ * *flag = 1 when this rank met the deadline and waited for it; 0 when it
+ * arrived late (a local property: other ranks may return 1). The deadline is
+ * global now + slack at the root; the clocks are re-synchronized when any
+ * rank failed at its previous call or more than resync_s passed since the
+ * last synchronization; the slack grows x1.5 after a failure and shrinks
+ * after a run of successes towards 1.5 x the latest arrival the root saw,
+ * never below the measured MPI_Bcast latency. State (clock, slack, counters)
+ * is cached on comm as an MPI attribute and freed with comm, so any
+ * communicator works, sub-communicators included; messages use a private
+ * duplicate of comm. The first call on a comm synchronizes the clocks (unless
+ * configured with a global clock) and measures MPI_Bcast: it takes long.
+ * Returns HM_OK, HM_EMPI, HM_ENOMEM, or a clock-synchronization error. */
+int hm_harmonize(MPI_Comm comm, int *flag);
+
+/* What hm_harmonize has done on comm (this rank's view). */
+typedef struct hm_harmonize_info {
+    double slack_s;           /* current slack (root's value, broadcast with each deadline) */
+    double bcast_latency_s;   /* measured MPI_Bcast latency: the slack's floor */
+    double deadline_s;        /* deadline of the last call, global clock */
+    double last_sync_s;       /* global time of the last clock synchronization */
+    long calls;               /* calls on this rank */
+    long missed;              /* calls that returned flag 0 on this rank */
+    long resyncs;             /* clock synchronizations, the first included */
+    long slack_grows, slack_shrinks;
+} hm_harmonize_info_t;
+
+/* Local. HM_ENOENT before the first call or configure on comm. */
+int hm_harmonize_info(MPI_Comm comm, hm_harmonize_info_t *info);
+
+/* The global clock hm_harmonize currently uses on comm (borrowed: valid until
+ * the next call, which may re-synchronize). NULL before the first call. */
+hm_clock_t *hm_harmonize_clock(MPI_Comm comm);
+
+/* Testing: the next hm_harmonize on comm, on this rank only, sleeps delay_s
+ * after it learnt the deadline and before it checks it, as a preemption
+ * would. Local. */
+int hm_harmonize_inject_delay(MPI_Comm comm, double delay_s);
+
+/* ---- The methods of --sync ---- */
+
+typedef struct hm_procsync hm_procsync_t;
+
+typedef struct hm_procsync_params {
+    double late_s;      /* window, roundtime, harmonize: a measured start later
+                         * than the deadline by more than this is invalid */
+    double window_s;    /* window: fixed window; 0 = adaptive */
+    double slice_s;     /* roundtime: time slice of an experiment; 0 = none
+                         * (stop at nrep valid repetitions) */
+    double bcast_factor; /* roundtime: B, start = now + B x MPI_Bcast latency */
+    int check_every;    /* repetitions between agreements on the flags */
+    hm_harmonize_options_t harmonize; /* harmonize: clock_sync, sync, resync_s, spin_s */
+} hm_procsync_params_t;
+
+/* Defaults: late_s 1e-6 (a spin loop ends within a clock read of the
+ * deadline, so a start later than 1 us is a preemption or a missed deadline),
+ * window adaptive (0), no slice (0), bcast_factor 3, check_every 16 (paper
+ * 000 Listing 1), harmonize options default. */
+void hm_procsync_params_default(hm_procsync_params_t *params);
+
+/* Registry: count, i-th name, list "barrier, dissem, ..." for errors. */
+size_t hm_procsync_count(void);
+const char *hm_procsync_name_at(size_t i);
+void hm_procsync_names(char *buf, size_t len);
+
+/* Check a method name and parameters without MPI; HM_ENOENT (unknown name,
+ * with the list in why) or HM_EINVAL (e.g. check_every < 1). */
+int hm_procsync_check(const char *method, const hm_procsync_params_t *params, char *why,
+                      size_t why_len);
+
+/* Collective: set up method over comm (duplicated inside), with global the
+ * clock synchronized over comm (retained). Measures what the method needs
+ * (MPI_Bcast latency). Every rank returns the same status. */
+int hm_procsync_create(const char *method, MPI_Comm comm, hm_clock_t *global,
+                       const hm_procsync_params_t *params, hm_procsync_t **out, char *why,
+                       size_t why_len);
+void hm_procsync_free(hm_procsync_t *ps);
+
+const char *hm_procsync_name(const hm_procsync_t *ps);
+/* 1 when the method agrees a start deadline (window, roundtime, harmonize). */
+int hm_procsync_has_deadline(const hm_procsync_t *ps);
+
+/* Collective: start an experiment (window: the first window; roundtime: the
+ * time slice). */
+int hm_procsync_begin(hm_procsync_t *ps);
+
+/* Collective: synchronize before one repetition. *flag = 0 when this rank
+ * already knows the repetition is invalid (late before waiting); *deadline_s
+ * = the agreed start on the global clock (NaN without deadline). */
+int hm_procsync_start(hm_procsync_t *ps, int *flag, double *deadline_s);
+
+/* Local, after the repetition: start_s and end_s are its timestamps on the
+ * global clock (hm_procsync_clock). Clears *flag on a late start
+ * (start_s > deadline + late_s) or, for window, an overrun (end_s > deadline
+ * + window). */
+void hm_procsync_stop(hm_procsync_t *ps, double start_s, double end_s, int *flag);
+
+/* The global clock to convert this repetition's timestamps with (harmonize
+ * may re-synchronize at hm_procsync_start). Borrowed. */
+hm_clock_t *hm_procsync_clock(const hm_procsync_t *ps);
+
+/* Repetitions between agreements on the flags: check_every, or 1 for
+ * roundtime (its flags are agreed after every round). */
+int hm_procsync_chunk(const hm_procsync_t *ps);
+
+/* Local: 0 when this rank's time slice (roundtime) is over. */
+int hm_procsync_in_time(const hm_procsync_t *ps);
+
+/* After the flags of a chunk were agreed (identical on every rank): n
+ * repetitions, nvalid valid, busy_s the root's wall time of the chunk. The
+ * window method adapts here (its new window is broadcast with the next
+ * chunk's first window). Local. */
+void hm_procsync_chunk_done(hm_procsync_t *ps, int n, int nvalid, double busy_s);
+
+/* What the method did, for result files, e.g. "window=12.5us adaptive (3
+ * adaptations)" or "slack=4.1us resyncs=2". Local (the root's view matters). */
+void hm_procsync_describe(const hm_procsync_t *ps, char *buf, size_t len);
+
+/* ---- Building blocks ---- */
 
 /* The dissemination barrier (Hensgen, Finkel and Manber 1988) over
  * point-to-point messages: in round k = 0 .. ceil(log2 p) - 1, rank r sends
@@ -26,6 +195,17 @@ extern "C" {
  * Uses its own tag; comm should be private to harmonia (a duplicate) so that
  * no user message can match. Returns HM_OK or HM_EMPI. */
 int hm_procsync_dissem_barrier(MPI_Comm comm);
+
+/* Collective: the latency of MPI_Bcast of one double from rank 0 over comm,
+ * the same on every rank: the median over reps of the slowest rank's time
+ * from a common start (a barrier) to receipt. Used for the initial slack of
+ * harmonize and the start offset of roundtime. */
+int hm_procsync_bcast_latency(MPI_Comm comm, int reps, double *latency_s);
+
+/* Wait until the global clock reads target_s: sleep while more than spin_s
+ * remain (the processor goes to other ranks when they outnumber the cores),
+ * then spin. Returns the clock reading that ended the wait. */
+double hm_procsync_wait_until(hm_clock_t *global, double target_s, double spin_s);
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,8 @@ const char *hm_strerror(int status)
         return "not found";
     case HM_EINTERNAL:
         return "internal error";
+    case HM_EAGAIN:
+        return "too few valid repetitions";
     default:
         return "unknown error";
     }

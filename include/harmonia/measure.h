@@ -1,0 +1,139 @@
+/* include/harmonia/measure.h — the measurement engine.
+ *
+ * One experiment (an operation at one size) is measured as in paper 003
+ * Alg. 1 with the validity protocol of paper 000 Listing 1:
+ *   warm-up runs (synchronized, not recorded);
+ *   repetitions: process synchronization (procsync.h, which returns a local
+ *   validity flag and the agreed start), local start timestamp, the
+ *   operation, local end timestamp; the timestamps are converted to the
+ *   global clock right after the end timestamp, outside the timed region;
+ *   every chunk of repetitions (--check-every, 1 for roundtime) the flags are
+ *   agreed with one MPI_Allreduce and the chunk's start/end/duration reduced
+ *   to the root (min start, max end, max local duration);
+ *   repeated until nrep valid repetitions exist, the attempts run out
+ *   (HM_EAGAIN) or roundtime's time slice ends.
+ * Nothing is allocated, printed or communicated between the start and end
+ * timestamps. Root memory is O(attempts); other ranks O(chunk).
+ *
+ * Run-time definitions (design: "Run-time definitions"), per repetition:
+ *   global  max over ranks of the global end - min over ranks of the global
+ *           start (the makespan on the global clock);
+ *   local   max over ranks of (local end - local start).
+ * For pingpong both are halved (half round trip) and only rank 0 and the
+ * peer contribute. */
+#ifndef HARMONIA_MEASURE_H
+#define HARMONIA_MEASURE_H
+#include <stddef.h>
+#include <stdint.h>
+#include <mpi.h>
+#include <harmonia/clock.h>
+#include <harmonia/error.h>
+#include <harmonia/ops.h>
+#include <harmonia/procsync.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What is measured: run (the timed region) and an optional validate (ok = 1
+ * when the last run's result is right; restores inputs). participates = 0
+ * on ranks whose timestamps do not count (pingpong's bystanders); halve = 1
+ * to report half the time (pingpong's round trip). */
+typedef struct hm_measure_target {
+    int (*run)(void *ctx);
+    int (*validate)(void *ctx, int *ok);
+    void *ctx;
+    int participates;
+    int halve;
+} hm_measure_target_t;
+
+/* A target over an operation instance of ops.h (rank is this rank in the
+ * instance's communicator, peer the pingpong partner). */
+void hm_measure_target_op(hm_measure_target_t *target, const hm_op_t *op, hm_op_instance_t *inst,
+                          int rank, int peer);
+
+typedef struct hm_measure_params {
+    long nrep;           /* valid repetitions wanted (>= 1) */
+    long warmup;         /* synchronized runs before, not recorded (>= 0) */
+    long max_attempts;   /* repetitions tried at most; 0 = 10 x nrep + 100 */
+    int validate;        /* check every repetition's result */
+    size_t cold_cache_bytes; /* > 0: overwrite a buffer this big before every
+                              * repetition (paper 003 §5.8) */
+    /* Testing: rank inject_rank sleeps inject_delay_s between the end of the
+     * synchronization and the start timestamp of attempt inject_attempt
+     * (counted from 0 after the warm-up), as a preemption would. */
+    int inject_rank;
+    long inject_attempt;
+    double inject_delay_s;
+} hm_measure_params_t;
+
+/* nrep 1000, warmup 10, max_attempts 0, no validation, no cold cache, no
+ * injection (inject_rank -1). */
+void hm_measure_params_default(hm_measure_params_t *params);
+
+/* One experiment's outcome. Counts are the same on every rank; the arrays
+ * are filled on the root (rank 0) only, one entry per attempt (n of them,
+ * valid and invalid alike), NULL elsewhere. */
+typedef struct hm_measure_result {
+    long attempts;          /* repetitions run (== n) */
+    long nvalid, ninvalid;  /* attempts agreed valid / invalid */
+    long wrong_results;     /* runs whose result failed validation, all ranks */
+    long n;
+    double *global_s;       /* root: makespan on the global clock */
+    double *local_s;        /* root: max local duration */
+    double *start_spread_s; /* root: max - min global start (arrival skew) */
+    double *start_s;        /* root: min global start */
+    unsigned char *valid;   /* root: agreed validity */
+    char procsync[160];     /* hm_procsync_describe at the end, root's */
+} hm_measure_result_t;
+
+void hm_measure_result_free(hm_measure_result_t *result);
+
+/* Collective over comm (the communicator of target's operation; ps was
+ * created over it). Measures one experiment into *result (free with
+ * hm_measure_result_free). Returns HM_OK; HM_EAGAIN when the attempts ran
+ * out before nrep valid repetitions (result holds what was measured);
+ * HM_EINVAL for bad params; HM_ENOMEM; HM_EMPI. The same status on every
+ * rank. */
+int hm_measure_run(MPI_Comm comm, hm_procsync_t *ps, const hm_measure_target_t *target,
+                   const hm_measure_params_t *params, hm_measure_result_t *result);
+
+/* Bytes of the last-level cache of this machine (sysconf, else hwloc-free
+ * fallback of 32 MiB): the default cold-cache buffer. */
+size_t hm_measure_llc_bytes(void);
+
+/* A permutation of 0..n-1 from seed (Fisher-Yates over harmonia's RNG), the
+ * same on every rank for the same seed: the experiment order. */
+void hm_measure_shuffle(size_t *order, size_t n, uint64_t seed);
+
+/* ---- Exit skew of a synchronization method (paper 003 Fig. 10) ---- */
+
+/* Per repetition, every rank waits for a common start on the global clock
+ * (Round-Time: the root broadcasts now + 3 x MPI_Bcast latency), calls the
+ * method (hm_procsync_start of ps) and records its exit time on the global
+ * clock and, where the truth is known (one real clock shared by all ranks,
+ * or synthetic clocks), on the true clock. */
+typedef struct hm_skew_result {
+    long nrep;
+    int truth_known;
+    double *skew_s;       /* root: per repetition, max - min exit (global clock) */
+    double *true_skew_s;  /* root: the same in true time (NULL when unknown) */
+    double *mean_offset_s; /* root: per rank, mean exit - first exit (global) */
+    double *true_mean_offset_s; /* root: the same in true time */
+    long missed;          /* repetitions where some rank's method flag was 0 */
+    double cost_s;        /* mean duration of one method call (max over ranks) */
+} hm_skew_result_t;
+
+void hm_skew_result_free(hm_skew_result_t *result);
+
+/* Collective over comm (ps created over comm with global). back_to_back = 1
+ * skips the common start: the method is called again as soon as the previous
+ * call's exit was recorded, as a benchmark loop calls it (cost_s is then the
+ * wall time per call). */
+int hm_measure_skew(MPI_Comm comm, hm_procsync_t *ps, hm_clock_t *global, long nrep,
+                    int back_to_back, hm_skew_result_t *result);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

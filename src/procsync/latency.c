@@ -1,0 +1,46 @@
+/* src/procsync/latency.c — the MPI_Bcast latency that sizes the slack of
+ * harmonize (paper 000 §5.2: "a starting value for the synchronization slack
+ * is picked based on the latency of MPI_Bcast") and the start offset of
+ * Round-Time (paper 002 Alg. 5, line 1). */
+#include <stdlib.h>
+
+#include <harmonia/procsync.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Each repetition starts at a barrier's exit and ends when the double has
+ * arrived; the slowest rank's time of a repetition is what a deadline sent
+ * by broadcast must cover. The median over repetitions ignores the odd
+ * preemption. */
+int hm_procsync_bcast_latency(MPI_Comm comm, int reps, double *latency_s)
+{
+    if (reps < 1) return HM_EINVAL;
+    double *lat = malloc((size_t)reps * sizeof *lat), value = 0.0;
+    int ok = lat != NULL, all_ok;
+    if (MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm) != MPI_SUCCESS) {
+        free(lat);
+        return HM_EMPI;
+    }
+    if (!all_ok) {
+        free(lat);
+        return HM_ENOMEM;
+    }
+    for (int i = 0; i < reps; i++) {
+        if (MPI_Barrier(comm) != MPI_SUCCESS) goto fail;
+        double t0 = MPI_Wtime();
+        if (MPI_Bcast(&value, 1, MPI_DOUBLE, 0, comm) != MPI_SUCCESS) goto fail;
+        lat[i] = MPI_Wtime() - t0;
+    }
+    if (MPI_Allreduce(MPI_IN_PLACE, lat, reps, MPI_DOUBLE, MPI_MAX, comm) != MPI_SUCCESS) goto fail;
+    qsort(lat, (size_t)reps, sizeof *lat, cmp_double);
+    *latency_s = lat[reps / 2];
+    free(lat);
+    return HM_OK;
+fail:
+    free(lat);
+    return HM_EMPI;
+}
