@@ -114,14 +114,16 @@ void hm_measure_shuffle(size_t *order, size_t n, uint64_t seed);
  * clock and, where the truth is known (one real clock shared by all ranks,
  * or synthetic clocks), on the true clock. */
 typedef struct hm_skew_result {
-    long nrep;
+    long n;               /* repetitions kept: all but those with a late common start */
+    long late_starts;     /* repetitions where a rank reached the common start late */
+    long missed;          /* kept repetitions where some rank's method flag was 0 */
     int truth_known;
-    double *skew_s;       /* root: per repetition, max - min exit (global clock) */
+    double *skew_s;       /* root: per kept repetition, max - min exit (global clock) */
     double *true_skew_s;  /* root: the same in true time (NULL when unknown) */
-    double *mean_offset_s; /* root: per rank, mean exit - first exit (global) */
-    double *true_mean_offset_s; /* root: the same in true time */
-    long missed;          /* repetitions where some rank's method flag was 0 */
-    double cost_s;        /* mean duration of one method call (max over ranks) */
+    double *mean_offset_s; /* root: per rank, mean of exit - first exit (global) */
+    double *true_mean_offset_s; /* root: the same in true time (NULL when unknown) */
+    double cost_s;        /* per call: mean exit - common start (max over ranks), or
+                           * wall time per call when back to back */
 } hm_skew_result_t;
 
 void hm_skew_result_free(hm_skew_result_t *result);

@@ -6,6 +6,7 @@
 
 #include "cli/clock_report.h"
 #include "cli/commands.h"
+#include "cli/measure_setup.h"
 
 static const char *const summary_columns[] = {
     "clock_sync",   "after_s",         "duration_s",  "drift_models", "offset_models", "nsampled",
@@ -27,16 +28,7 @@ static void level_models(const hm_sync_report_t *sr, char *buf, size_t len)
 
 static void add_clock_factors(hm_factors_t *f, const hm_cli_config_t *cfg)
 {
-    hm_factors_set(f, "clock_sync", "%s", cfg->clock_sync);
-    hm_factors_set(f, "fitpoints", "%d", cfg->fitpoints);
-    hm_factors_set(f, "exchanges", "%d", cfg->exchanges);
-    hm_factors_set(f, "offset", "%s", cfg->offset);
-    hm_factors_set(f, "drift", "%s", cfg->drift);
-    hm_factors_set(f, "recompute_intercept", "%s", cfg->recompute_intercept ? "on" : "off");
-    hm_factors_set(f, "synthetic_clock", "%s",
-                   cfg->synthetic ? "yes" : "none"); /* spec is in the timer factor */
-    hm_factors_set(f, "ranks_per_node", "%d", cfg->ranks_per_node);
-    hm_factors_set(f, "ranks_per_socket", "%d", cfg->ranks_per_socket);
+    hm_cli_add_clock_factors(f, cfg);
     hm_factors_set(f, "sample", "%g", cfg->sample);
 }
 

@@ -30,6 +30,8 @@ const hm_cli_command_t *hm_cli_command_at(size_t i);
 /* Commands. */
 int hm_cmd_timers(hm_cli_config_t *cfg, MPI_Comm comm);
 int hm_cmd_clock(hm_cli_config_t *cfg, MPI_Comm comm);
+int hm_cmd_bench(hm_cli_config_t *cfg, MPI_Comm comm);
+int hm_cmd_skew(hm_cli_config_t *cfg, MPI_Comm comm);
 int hm_cmd_version(hm_cli_config_t *cfg, MPI_Comm comm);
 
 /* Help texts (help.c). */

@@ -39,6 +39,18 @@ typedef enum hm_opt_id {
     HM_OPT_SAMPLE,
     HM_OPT_DRIFT,
     HM_OPT_RECOMPUTE_INTERCEPT,
+    HM_OPT_ROOT,
+    HM_OPT_PEER,
+    HM_OPT_VALIDATE,
+    HM_OPT_CHECK_EVERY,
+    HM_OPT_MAX_ATTEMPTS,
+    HM_OPT_WINDOW_US,
+    HM_OPT_LATE_US,
+    HM_OPT_SLICE_S,
+    HM_OPT_RESYNC_S,
+    HM_OPT_COLD_CACHE,
+    HM_OPT_INJECT_DELAY,
+    HM_OPT_BACK_TO_BACK,
     HM_OPT_COUNT
 } hm_opt_id_t;
 
@@ -61,7 +73,7 @@ typedef struct hm_cli_config {
     int fitpoints;                  /* --fitpoints */
     int exchanges;                  /* --exchanges */
     char offset[16];                /* --offset */
-    char sync[32];                  /* --sync */
+    char sync[128];                 /* --sync (skew: a list) */
     char ops[512];                  /* --ops */
     size_t sizes[HM_CLI_MAX_SIZES]; /* --sizes, ascending, no duplicates */
     int nsizes;
@@ -82,6 +94,20 @@ typedef struct hm_cli_config {
     double sample;           /* --sample: fraction of ranks checked, (0, 1] */
     char drift[8];           /* --drift auto|on|off */
     int recompute_intercept; /* --recompute-intercept on|off */
+    int root;                /* --root */
+    int peer;                /* --peer */
+    int validate;            /* --validate */
+    int check_every;         /* --check-every */
+    long max_attempts;       /* --max-attempts, 0 = 10 x nrep + 100 */
+    double window_us;        /* --window-us, 0 = adaptive */
+    double late_us;          /* --late-us */
+    double slice_s;          /* --slice-s, 0 = none */
+    double resync_s;         /* --resync-s */
+    int cold_cache;          /* --cold-cache */
+    int inject_rank;         /* --inject-delay RANK:ATTEMPT:US (testing), -1 = none */
+    long inject_attempt;
+    double inject_delay_us;
+    int back_to_back; /* --back-to-back */
 } hm_cli_config_t;
 
 /* Fill cfg with the defaults of every option. */

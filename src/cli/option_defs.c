@@ -331,6 +331,50 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                                     "after each linear fit, re-measure the offset and set the "
                                     "intercept through it (paper 002 Alg. 2; default on)",
                                     "e.g. --recompute-intercept off", p_recompute},
+    [HM_OPT_ROOT] = {HM_OPT_ROOT, "root", 0, "N",
+                     "root rank of bcast, reduce, gather, scatter (default 0)", "e.g. --root 1",
+                     hm_opt_parse_root},
+    [HM_OPT_PEER] = {HM_OPT_PEER, "peer", 0, "N",
+                     "partner of rank 0 in pingpong (default 1; not 0)", "e.g. --peer 3",
+                     hm_opt_parse_peer},
+    [HM_OPT_VALIDATE] = {HM_OPT_VALIDATE, "validate", 0, NULL,
+                         "check the result of every repetition (outside the timed region)",
+                         "--validate", hm_opt_parse_validate},
+    [HM_OPT_CHECK_EVERY] = {HM_OPT_CHECK_EVERY, "check-every", 0, "N",
+                            "repetitions between agreements on their validity, one "
+                            "MPI_Allreduce each (default 16)",
+                            "e.g. --check-every 16", hm_opt_parse_check_every},
+    [HM_OPT_MAX_ATTEMPTS] = {HM_OPT_MAX_ATTEMPTS, "max-attempts", 0, "N",
+                             "repetitions tried at most to get --nrep valid ones "
+                             "(default 10 x nrep + 100)",
+                             "e.g. --max-attempts 5000", hm_opt_parse_max_attempts},
+    [HM_OPT_WINDOW_US] = {HM_OPT_WINDOW_US, "window-us", 0, "US",
+                          "window of --sync window in microseconds (default: adaptive, as "
+                          "SKaMPI)",
+                          "e.g. --window-us 100", hm_opt_parse_window_us},
+    [HM_OPT_LATE_US] = {HM_OPT_LATE_US, "late-us", 0, "US",
+                        "a measured start later than the agreed one by more than this is "
+                        "invalid (window, roundtime, harmonize; default 1)",
+                        "e.g. --late-us 2", hm_opt_parse_late_us},
+    [HM_OPT_SLICE_S] = {HM_OPT_SLICE_S, "slice-s", 0, "S",
+                        "time slice of each experiment under --sync roundtime (default: none, "
+                        "run until --nrep valid repetitions)",
+                        "e.g. --slice-s 0.5", hm_opt_parse_slice_s},
+    [HM_OPT_RESYNC_S] = {HM_OPT_RESYNC_S, "resync-s", 0, "S",
+                         "harmonize: re-synchronize the clocks after this long (default 1)",
+                         "e.g. --resync-s 5", hm_opt_parse_resync_s},
+    [HM_OPT_COLD_CACHE] = {HM_OPT_COLD_CACHE, "cold-cache", 0, NULL,
+                           "overwrite a buffer the size of the last-level cache before every "
+                           "repetition",
+                           "--cold-cache", hm_opt_parse_cold_cache},
+    [HM_OPT_INJECT_DELAY] = {HM_OPT_INJECT_DELAY, "inject-delay", 0, "R:A:US",
+                             "testing: rank R sleeps US microseconds between the "
+                             "synchronization and the start of attempt A of every experiment",
+                             "e.g. --inject-delay 1:5:200", hm_opt_parse_inject_delay},
+    [HM_OPT_BACK_TO_BACK] = {HM_OPT_BACK_TO_BACK, "back-to-back", 0, NULL,
+                             "skew: call the method again right after each exit, without a "
+                             "common start",
+                             "--back-to-back", hm_opt_parse_back_to_back},
 };
 
 void hm_cli_print_options_help(FILE *f, uint64_t mask)

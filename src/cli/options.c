@@ -34,7 +34,12 @@ void hm_cli_config_defaults(hm_cli_config_t *cfg)
     strcpy(cfg->offset, "skampi");
     strcpy(cfg->sync, "harmonize");
     strcpy(cfg->ops, "allreduce,bcast,reduce");
-    cfg->nrep = 100;
+    cfg->nrep = 1000;
+    cfg->peer = 1;
+    cfg->check_every = 16;
+    cfg->late_us = 1.0;
+    cfg->resync_s = 1.0;
+    cfg->inject_rank = -1;
     cfg->warmup = 10;
     cfg->seed = 1;
     strcpy(cfg->format, "table");
@@ -42,7 +47,7 @@ void hm_cli_config_defaults(hm_cli_config_t *cfg)
     cfg->check_after_s[0] = 0, cfg->check_after_s[1] = 1, cfg->ncheck_after = 2;
     cfg->sample = 1.0;
     char why[64];
-    hm_cli_parse_sizes("8:1M:x8", cfg->sizes, HM_CLI_MAX_SIZES, &cfg->nsizes, why, sizeof why);
+    hm_cli_parse_sizes("8,64,512,4K,32K,256K,1M", cfg->sizes, HM_CLI_MAX_SIZES, &cfg->nsizes, why, sizeof why);
 }
 
 /* Levenshtein distance between two option names, to suggest a spelling. */

@@ -18,6 +18,20 @@ typedef struct hm_opt_def {
     hm_opt_parse_fn parse;
 } hm_opt_def_t;
 
+/* Parsers of the measurement options (option_parse_bench.c). */
+int hm_opt_parse_root(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_peer(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_validate(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_check_every(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_max_attempts(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_window_us(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_late_us(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_slice_s(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_resync_s(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_cold_cache(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_inject_delay(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_back_to_back(hm_cli_config_t *c, const char *v, char *why, size_t len);
+
 /* Indexed by hm_opt_id_t. */
 extern const hm_opt_def_t hm_cli_options[HM_OPT_COUNT];
 #endif

@@ -6,6 +6,14 @@
 
 #define COMMON_TIMER (HM_OPT_BIT(HM_OPT_TIMER) | HM_OPT_BIT(HM_OPT_TSC_GHZ))
 #define COMMON_SYNTH (HM_OPT_BIT(HM_OPT_SYNTHETIC_CLOCK) | HM_OPT_BIT(HM_OPT_SEED))
+#define CLOCK_SYNC                                                                                 \
+    (HM_OPT_BIT(HM_OPT_CLOCK_SYNC) | HM_OPT_BIT(HM_OPT_FITPOINTS) | HM_OPT_BIT(HM_OPT_EXCHANGES) |  \
+     HM_OPT_BIT(HM_OPT_OFFSET) | HM_OPT_BIT(HM_OPT_DRIFT) |                                        \
+     HM_OPT_BIT(HM_OPT_RECOMPUTE_INTERCEPT) | HM_OPT_BIT(HM_OPT_RANKS_PER_NODE) |                  \
+     HM_OPT_BIT(HM_OPT_RANKS_PER_SOCKET))
+#define PROCSYNC                                                                                   \
+    (HM_OPT_BIT(HM_OPT_SYNC) | HM_OPT_BIT(HM_OPT_CHECK_EVERY) | HM_OPT_BIT(HM_OPT_WINDOW_US) |     \
+     HM_OPT_BIT(HM_OPT_LATE_US) | HM_OPT_BIT(HM_OPT_SLICE_S) | HM_OPT_BIT(HM_OPT_RESYNC_S))
 
 static const hm_cli_command_t commands[] = {
     {"timers", "each time source: resolution, read overhead, monotonicity", 1,
@@ -40,6 +48,47 @@ static const hm_cli_command_t commands[] = {
      "mpirun -n 4 harmonia clock --clock-sync hca3,skampi,hca3+prop --check-after 0,10 "
      "--synthetic-clock offset=1,drift=1e-4 --ranks-per-node 2",
      hm_cmd_clock},
+    {"bench", "latency of MPI operations under a chosen process synchronization", 1,
+     COMMON_TIMER | COMMON_SYNTH | CLOCK_SYNC | PROCSYNC | HM_OPT_BIT(HM_OPT_OPS) |
+         HM_OPT_BIT(HM_OPT_SIZES) | HM_OPT_BIT(HM_OPT_NREP) | HM_OPT_BIT(HM_OPT_WARMUP) |
+         HM_OPT_BIT(HM_OPT_MAX_ATTEMPTS) | HM_OPT_BIT(HM_OPT_ROOT) | HM_OPT_BIT(HM_OPT_PEER) |
+         HM_OPT_BIT(HM_OPT_VALIDATE) | HM_OPT_BIT(HM_OPT_COLD_CACHE) |
+         HM_OPT_BIT(HM_OPT_INJECT_DELAY) | HM_OPT_BIT(HM_OPT_FORMAT) | HM_OPT_BIT(HM_OPT_OUTPUT) |
+         HM_OPT_BIT(HM_OPT_RAW) | HM_OPT_BIT(HM_OPT_HELP),
+     "mpirun -n P harmonia bench [--ops LIST] [--sizes SPEC] [--sync METHOD] [--nrep N]",
+     "Measures each operation of --ops at each size of --sizes (in an order shuffled\n"
+     "with --seed). The clocks are synchronized once with --clock-sync; before every\n"
+     "repetition the processes are synchronized with --sync: barrier (MPI_Barrier),\n"
+     "dissem (harmonia's dissemination barrier), window (start times t0 + i x window,\n"
+     "--window-us, adaptive by default), roundtime (the root broadcasts each start,\n"
+     "--slice-s), harmonize (hm_harmonize: an agreed deadline on the global clock).\n"
+     "Validity flags are agreed every --check-every repetitions; invalid repetitions\n"
+     "(a rank late by more than --late-us, a window overrun) are discarded and\n"
+     "counted, and repetitions continue until --nrep are valid or --max-attempts are\n"
+     "used up (an error). The table shows, per operation and size, the valid and\n"
+     "invalid counts and min, median, mean, max of the global run-time (max end - min\n"
+     "start on the global clock), with the median local run-time (max over ranks of\n"
+     "end - start, what barrier-based benchmarks report) beside it. Sizes are bytes\n"
+     "per message: MPI_CHAR for data movement, MPI_INT with MPI_SUM for reductions\n"
+     "(size / 4 ints). pingpong is the half round trip between rank 0 and --peer.",
+     "mpirun -n 4 harmonia bench --ops allreduce,bcast --sizes 8:64K --sync harmonize "
+     "--output lat.csv --raw reps.csv",
+     hm_cmd_bench},
+    {"skew", "exit skew of process synchronization methods started at a common time", 1,
+     COMMON_TIMER | COMMON_SYNTH | CLOCK_SYNC | PROCSYNC | HM_OPT_BIT(HM_OPT_NREP) |
+         HM_OPT_BIT(HM_OPT_BACK_TO_BACK) | HM_OPT_BIT(HM_OPT_PER_RANK) |
+         HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_RAW) | HM_OPT_BIT(HM_OPT_HELP),
+     "mpirun -n P harmonia skew [--sync LIST] [--nrep N] [--back-to-back]",
+     "For each method of the comma-separated --sync LIST (default barrier, dissem,\n"
+     "harmonize), --nrep times: all ranks wait for a common start on the global clock\n"
+     "(Round-Time), call the method, and timestamp their exit. Reported per method:\n"
+     "the exit skew (max - min exit over ranks) as median, p90, p99 and max, on the\n"
+     "global clock and, where the truth is known (one real clock shared by all ranks,\n"
+     "or --synthetic-clock), on the true clock; the cost of one call; and each rank's\n"
+     "mean exit offset from the first rank to leave (Hunold and Carpen-Amarie 2016,\n"
+     "Fig. 10). --back-to-back calls the method in a loop instead, as a benchmark does.",
+     "mpirun -n 4 harmonia skew --sync barrier,dissem,harmonize --nrep 2000",
+     hm_cmd_skew},
     {"version", "version of harmonia and of the libraries it was built with", 0,
      HM_OPT_BIT(HM_OPT_HELP), "harmonia version",
      "Prints the version of harmonia, the MPI library, compiler and flags, GSL and\n"

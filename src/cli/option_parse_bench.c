@@ -1,0 +1,129 @@
+/* src/cli/option_parse_bench.c — values of the measurement options (bench,
+ * skew): checked here, without MPI, so that a bad value is a usage error
+ * before anything runs. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli/options_table.h"
+
+static int fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *why, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int integer(const char *v, long lo, long hi, long *out, char *why, size_t len)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (!*v || *end) return fail(why, len, "\"%s\" is not an integer (accepted: %ld to %ld)", v, lo, hi);
+    if (errno == ERANGE || x < lo || x > hi)
+        return fail(why, len, "\"%s\" is out of range (accepted: %ld to %ld)", v, lo, hi);
+    *out = x;
+    return 0;
+}
+
+/* A finite number in [lo, hi]; lo itself only when lo_ok. */
+static int number(const char *v, double lo, int lo_ok, double hi, const char *unit, double *out,
+                  char *why, size_t len)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (!*v || *end || errno || !isfinite(x) || x < lo || (!lo_ok && x == lo) || x > hi)
+        return fail(why, len, "\"%s\" is not a duration in %s (accepted: %s%g to %g)", v, unit,
+                    lo_ok ? "" : "more than ", lo, hi);
+    *out = x;
+    return 0;
+}
+
+int hm_opt_parse_root(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    long x;
+    if (integer(v, 0, 1 << 30, &x, why, len)) return -1;
+    c->root = (int)x;
+    return 0;
+}
+
+/* Rank 0 is one end of the ping-pong: a peer of 0 would talk to itself. */
+int hm_opt_parse_peer(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    long x;
+    if (integer(v, 1, 1 << 30, &x, why, len)) return -1;
+    c->peer = (int)x;
+    return 0;
+}
+
+int hm_opt_parse_validate(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    (void)v, (void)why, (void)len;
+    c->validate = 1;
+    return 0;
+}
+
+int hm_opt_parse_check_every(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    long x;
+    if (integer(v, 1, 1 << 20, &x, why, len)) return -1;
+    c->check_every = (int)x;
+    return 0;
+}
+
+int hm_opt_parse_max_attempts(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return integer(v, 1, 1000000000L, &c->max_attempts, why, len);
+}
+
+int hm_opt_parse_window_us(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return number(v, 0, 0, 1e7, "microseconds", &c->window_us, why, len);
+}
+
+int hm_opt_parse_late_us(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return number(v, 0, 1, 1e7, "microseconds", &c->late_us, why, len);
+}
+
+int hm_opt_parse_slice_s(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return number(v, 0, 0, 86400, "seconds", &c->slice_s, why, len);
+}
+
+int hm_opt_parse_resync_s(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return number(v, 0, 0, 86400, "seconds", &c->resync_s, why, len);
+}
+
+int hm_opt_parse_cold_cache(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    (void)v, (void)why, (void)len;
+    c->cold_cache = 1;
+    return 0;
+}
+
+int hm_opt_parse_inject_delay(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    int rank, used = 0;
+    long attempt;
+    double us;
+    if (sscanf(v, "%d:%ld:%lf%n", &rank, &attempt, &us, &used) != 3 || v[used] || rank < 0 ||
+        attempt < 0 || !(us >= 0 && us <= 1e7))
+        return fail(why, len, "\"%s\" is not RANK:ATTEMPT:MICROSECONDS (example: 1:5:200)", v);
+    c->inject_rank = rank, c->inject_attempt = attempt, c->inject_delay_us = us;
+    return 0;
+}
+
+int hm_opt_parse_back_to_back(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    (void)v, (void)why, (void)len;
+    c->back_to_back = 1;
+    return 0;
+}

@@ -1,0 +1,222 @@
+/* src/measure/engine.c — one experiment: warm-up, repetitions under a
+ * process synchronization, agreement on validity every chunk (paper 000
+ * Listing 1), reduction of the timestamps to the root (paper 003 Alg. 1,
+ * lines 16-20). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <harmonia/measure.h>
+
+#include "measure/measure_impl.h"
+
+/* Per-rank buffers of one chunk, allocated before the loop. */
+typedef struct chunk_buf {
+    int n;                 /* repetitions in the current chunk */
+    int *flags;            /* [chunk + 2]: validity, then in-time and no-error */
+    double *times;         /* [4 * chunk]: -start, end, duration, start (reduced with MAX) */
+    double *reduced;       /* root: [4 * chunk] */
+    unsigned char *cache;  /* cold-cache buffer or NULL */
+    size_t cache_bytes;
+} chunk_buf_t;
+
+/* What one experiment run carries from repetition to repetition. */
+typedef struct engine {
+    MPI_Comm comm;
+    int rank;
+    hm_procsync_t *ps;
+    const hm_measure_target_t *target;
+    const hm_measure_params_t *params;
+    hm_timer_t *timer;
+    chunk_buf_t buf;
+    long attempt;        /* measured attempts so far (-1 during warm-up) */
+    long wrong_results;  /* this rank's failed validations */
+    long capacity;       /* root arrays */
+    int root_oom;        /* the root could not grow its arrays for this chunk */
+} engine_t;
+
+/* The last agreed flag of a chunk: the worst status of any rank (MIN). */
+enum { CHUNK_MPI_ERROR = 0, CHUNK_NO_MEMORY = 1, CHUNK_OK = 2 };
+
+static void chunk_free(chunk_buf_t *b)
+{
+    free(b->flags);
+    free(b->times);
+    free(b->reduced);
+    free(b->cache);
+    memset(b, 0, sizeof *b);
+}
+
+static int chunk_alloc(chunk_buf_t *b, int chunk, int root, size_t cache_bytes)
+{
+    memset(b, 0, sizeof *b);
+    b->flags = malloc((size_t)(chunk + 2) * sizeof *b->flags);
+    b->times = malloc((size_t)(4 * chunk) * sizeof *b->times);
+    b->reduced = root ? malloc((size_t)(4 * chunk) * sizeof *b->reduced) : NULL;
+    b->cache_bytes = cache_bytes;
+    b->cache = cache_bytes ? malloc(cache_bytes) : NULL;
+    return b->flags && b->times && (!root || b->reduced) && (!cache_bytes || b->cache);
+}
+
+/* Root arrays grow by doubling at chunk ends, never inside a chunk. */
+static int result_reserve(hm_measure_result_t *r, long *capacity, long need)
+{
+    if (need <= *capacity) return 1;
+    long cap = *capacity ? *capacity : 64;
+    while (cap < need) cap *= 2;
+    double **arrays[] = {&r->global_s, &r->local_s, &r->start_spread_s, &r->start_s};
+    for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++) {
+        double *p = realloc(*arrays[i], (size_t)cap * sizeof **arrays[i]);
+        if (!p) return 0;
+        *arrays[i] = p;
+    }
+    unsigned char *v = realloc(r->valid, (size_t)cap);
+    if (!v) return 0;
+    r->valid = v;
+    *capacity = cap;
+    return 1;
+}
+
+/* One repetition: synchronize, timestamp, run, timestamp — nothing else
+ * between the two timestamps — then convert, check lateness, validate. */
+static int repetition(engine_t *e, int k)
+{
+    const hm_measure_target_t *t = e->target;
+    const hm_measure_params_t *p = e->params;
+    int flag = 1, ok = 1;
+    double deadline_s;
+    if (e->buf.cache) hm_measure_flush_cache(e->buf.cache, e->buf.cache_bytes, e->attempt + k);
+    int rc = hm_procsync_start(e->ps, &flag, &deadline_s);
+    if (p->inject_rank == e->rank && e->attempt >= 0 && e->attempt + k == p->inject_attempt)
+        hm_measure_sleep(p->inject_delay_s);
+    double t0 = hm_timer_now(e->timer);
+    int run_rc = t->run(t->ctx);
+    double t1 = hm_timer_now(e->timer);
+    hm_clock_t *clock = hm_procsync_clock(e->ps);
+    double start_s = hm_clock_from_local(clock, t0), end_s = hm_clock_from_local(clock, t1);
+    hm_procsync_stop(e->ps, start_s, end_s, &flag);
+    if (p->validate && t->validate && run_rc == HM_OK) {
+        if (t->validate(t->ctx, &ok) != HM_OK) ok = 0;
+        e->wrong_results += !ok;
+    }
+    double *times = e->buf.times + 4 * k;
+    times[0] = t->participates ? -start_s : -INFINITY;
+    times[1] = t->participates ? end_s : -INFINITY;
+    times[2] = t->participates ? t1 - t0 : 0.0;
+    times[3] = t->participates ? start_s : -INFINITY;
+    e->buf.flags[k] = flag;
+    return rc != HM_OK ? rc : run_rc;
+}
+
+/* Run n repetitions and agree: flags (MIN = AND over 0/1), the in-time and
+ * no-error flags in the same MPI_Allreduce; timestamps to the root. Returns
+ * the number of valid repetitions, or a negative status. */
+static int chunk_run(engine_t *e, int n, int *in_time)
+{
+    int rc = HM_OK;
+    double t0 = MPI_Wtime();
+    for (int k = 0; k < n; k++) {
+        int r = repetition(e, k);
+        if (r != HM_OK && rc == HM_OK) rc = r;
+    }
+    double busy_s = MPI_Wtime() - t0;
+    e->buf.flags[n] = hm_procsync_in_time(e->ps);
+    e->buf.flags[n + 1] = rc != HM_OK ? CHUNK_MPI_ERROR : e->root_oom ? CHUNK_NO_MEMORY : CHUNK_OK;
+    if (MPI_Allreduce(MPI_IN_PLACE, e->buf.flags, n + 2, MPI_INT, MPI_MIN, e->comm) != MPI_SUCCESS ||
+        MPI_Reduce(e->buf.times, e->buf.reduced, 4 * n, MPI_DOUBLE, MPI_MAX, 0, e->comm) !=
+            MPI_SUCCESS)
+        return HM_EMPI;
+    if (e->buf.flags[n + 1] != CHUNK_OK)
+        return e->buf.flags[n + 1] == CHUNK_NO_MEMORY ? HM_ENOMEM : HM_EMPI;
+    int nvalid = 0;
+    for (int k = 0; k < n; k++) nvalid += e->buf.flags[k];
+    hm_procsync_chunk_done(e->ps, n, nvalid, busy_s);
+    *in_time = e->buf.flags[n];
+    e->buf.n = n;
+    return nvalid;
+}
+
+/* Root: append the chunk's repetitions to the result. */
+static void chunk_store(engine_t *e, hm_measure_result_t *r)
+{
+    double scale = e->target->halve ? 0.5 : 1.0;
+    for (int k = 0; k < e->buf.n; k++, r->n++) {
+        const double *x = e->buf.reduced + 4 * k;
+        double min_start = -x[0], max_end = x[1];
+        r->global_s[r->n] = (max_end - min_start) * scale;
+        r->local_s[r->n] = x[2] * scale;
+        r->start_spread_s[r->n] = x[3] - min_start;
+        r->start_s[r->n] = min_start;
+        r->valid[r->n] = (unsigned char)e->buf.flags[k];
+    }
+}
+
+/* Warm-up: whole chunks through the same synchronization and agreement,
+ * so that the method settles too (harmonize's slack, window's size), with
+ * their data dropped. */
+static int warm_up(engine_t *e)
+{
+    int chunk = hm_procsync_chunk(e->ps), in_time;
+    e->attempt = -1;
+    for (long done = 0; done < e->params->warmup;) {
+        int n = (int)(e->params->warmup - done < chunk ? e->params->warmup - done : chunk);
+        int rc = chunk_run(e, n, &in_time);
+        if (rc < 0) return rc;
+        done += n;
+    }
+    return HM_OK;
+}
+
+static int measure(engine_t *e, hm_measure_result_t *r)
+{
+    const hm_measure_params_t *p = e->params;
+    long max_attempts = p->max_attempts > 0 ? p->max_attempts : 10 * p->nrep + 100;
+    int chunk = hm_procsync_chunk(e->ps), in_time = 1;
+    e->attempt = 0;
+    while (r->nvalid < p->nrep && e->attempt < max_attempts && in_time) {
+        long want = p->nrep - r->nvalid, left = max_attempts - e->attempt;
+        int n = (int)(want < chunk ? want : chunk);
+        if (left < n) n = (int)left;
+        e->root_oom = e->rank == 0 && !result_reserve(r, &e->capacity, r->n + n);
+        int nvalid = chunk_run(e, n, &in_time);
+        if (nvalid < 0) return nvalid;
+        if (e->rank == 0) chunk_store(e, r);
+        r->nvalid += nvalid;
+        r->attempts += n;
+        e->attempt += n;
+    }
+    r->ninvalid = r->attempts - r->nvalid;
+    /* Out of time (roundtime's slice) is the normal end of a time-based
+     * experiment; running out of attempts is not. */
+    return r->nvalid < p->nrep && in_time ? HM_EAGAIN : HM_OK;
+}
+
+static int check_params(const hm_measure_params_t *p, const hm_measure_target_t *t)
+{
+    if (p->nrep < 1 || p->warmup < 0 || p->max_attempts < 0 || !t || !t->run) return HM_EINVAL;
+    if (p->max_attempts > 0 && p->max_attempts < p->nrep) return HM_EINVAL;
+    return HM_OK;
+}
+
+int hm_measure_run(MPI_Comm comm, hm_procsync_t *ps, const hm_measure_target_t *target,
+                   const hm_measure_params_t *params, hm_measure_result_t *result)
+{
+    engine_t e = {.comm = comm, .ps = ps, .target = target, .params = params};
+    memset(result, 0, sizeof *result);
+    if (check_params(params, target) != HM_OK) return HM_EINVAL;
+    MPI_Comm_rank(comm, &e.rank);
+    e.timer = hm_clock_timer(hm_procsync_clock(ps));
+    int ok = chunk_alloc(&e.buf, hm_procsync_chunk(ps), e.rank == 0, params->cold_cache_bytes);
+    ok = ok && (e.rank != 0 || result_reserve(result, &e.capacity, params->nrep));
+    int rc = hm_measure_all_ok(comm, ok) ? HM_OK : HM_ENOMEM;
+    if (rc == HM_OK) rc = hm_procsync_begin(ps);
+    if (rc == HM_OK) rc = warm_up(&e);
+    if (rc == HM_OK) rc = hm_procsync_begin(ps);
+    if (rc == HM_OK) rc = measure(&e, result);
+    if (rc != HM_EMPI)
+        MPI_Allreduce(&e.wrong_results, &result->wrong_results, 1, MPI_LONG, MPI_SUM, comm);
+    if (e.rank == 0) hm_procsync_describe(ps, result->procsync, sizeof result->procsync);
+    chunk_free(&e.buf);
+    if (rc != HM_OK && rc != HM_EAGAIN) hm_measure_result_free(result);
+    return rc;
+}

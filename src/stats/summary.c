@@ -1,0 +1,64 @@
+/* src/stats/summary.c — order statistics and moments. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <harmonia/stats.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void hm_stats_sort(double *x, size_t n)
+{
+    qsort(x, n, sizeof *x, cmp_double);
+}
+
+double hm_stats_quantile_sorted(const double *sorted, size_t n, double q)
+{
+    if (n == 0) return NAN;
+    double h = (double)(n - 1) * q;
+    size_t lo = (size_t)floor(h);
+    if (lo >= n - 1) return sorted[n - 1];
+    return sorted[lo] + (h - (double)lo) * (sorted[lo + 1] - sorted[lo]);
+}
+
+/* Welford's update: stable for run-times that differ in the last digits. */
+static void moments(const double *x, size_t n, double *mean, double *sd)
+{
+    double m = 0.0, s = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        double d = x[i] - m;
+        m += d / (double)(i + 1);
+        s += d * (x[i] - m);
+    }
+    *mean = m;
+    *sd = n > 1 ? sqrt(s / (double)(n - 1)) : 0.0;
+}
+
+int hm_stats_summarize(const double *x, size_t n, hm_stats_summary_t *s)
+{
+    memset(s, 0, sizeof *s);
+    s->n = n;
+    if (n == 0) {
+        s->min = s->q1 = s->median = s->q3 = s->max = s->p90 = s->p99 = NAN;
+        s->mean = s->sd = NAN;
+        return HM_OK;
+    }
+    double *sorted = malloc(n * sizeof *sorted);
+    if (!sorted) return HM_ENOMEM;
+    memcpy(sorted, x, n * sizeof *sorted);
+    hm_stats_sort(sorted, n);
+    s->min = sorted[0];
+    s->max = sorted[n - 1];
+    s->q1 = hm_stats_quantile_sorted(sorted, n, 0.25);
+    s->median = hm_stats_quantile_sorted(sorted, n, 0.5);
+    s->q3 = hm_stats_quantile_sorted(sorted, n, 0.75);
+    s->p90 = hm_stats_quantile_sorted(sorted, n, 0.90);
+    s->p99 = hm_stats_quantile_sorted(sorted, n, 0.99);
+    moments(x, n, &s->mean, &s->sd);
+    free(sorted);
+    return HM_OK;
+}

@@ -1,0 +1,52 @@
+/* tests/stats/test_summary.c — the summary against GSL, the oracle:
+ * gsl_stats_quantile_from_sorted_data uses the same type-7 definition, and
+ * gsl_stats_mean/sd the same moments. Random data of several sizes (1, 2, odd,
+ * even, ties) must agree to 1e-12 relative: both compute the same
+ * interpolation from the same order statistics, so only rounding may
+ * differ. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <harmonia/stats.h>
+
+#include "testutil.h"
+
+static int near_rel(double a, double b)
+{
+    return fabs(a - b) <= 1e-12 * (fabs(b) > 1 ? fabs(b) : 1);
+}
+
+static void check_size(size_t n, unsigned seed)
+{
+    double *x = malloc(n * sizeof *x), *sorted = malloc(n * sizeof *sorted);
+    srand(seed);
+    for (size_t i = 0; i < n; i++) x[i] = (rand() % 50) * 1e-6 + (i % 3 == 0 ? 1e-7 : 0.0);
+    memcpy(sorted, x, n * sizeof *x);
+    gsl_sort(sorted, 1, n);
+    hm_stats_summary_t s;
+    HM_CHECK(hm_stats_summarize(x, n, &s) == HM_OK, "summarize n=%zu", n);
+    const double qs[] = {0.25, 0.5, 0.75, 0.9, 0.99};
+    const double got[] = {s.q1, s.median, s.q3, s.p90, s.p99};
+    for (int k = 0; k < 5; k++) {
+        double want = gsl_stats_quantile_from_sorted_data(sorted, 1, n, qs[k]);
+        HM_CHECK(near_rel(got[k], want), "n=%zu q=%.2f: %.17g, GSL %.17g", n, qs[k], got[k], want);
+        HM_CHECK(near_rel(hm_stats_quantile_sorted(sorted, n, qs[k]), want), "sorted quantile");
+    }
+    HM_CHECK(s.min == sorted[0] && s.max == sorted[n - 1], "n=%zu min/max", n);
+    HM_CHECK(near_rel(s.mean, gsl_stats_mean(x, 1, n)), "n=%zu mean", n);
+    if (n > 1) HM_CHECK(near_rel(s.sd, gsl_stats_sd(x, 1, n)), "n=%zu sd %.17g", n, s.sd);
+    free(x);
+    free(sorted);
+}
+
+int main(void)
+{
+    const size_t sizes[] = {1, 2, 3, 10, 11, 1000, 1001};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) check_size(sizes[i], 7u + (unsigned)i);
+    hm_stats_summary_t s;
+    HM_CHECK(hm_stats_summarize(NULL, 0, &s) == HM_OK && isnan(s.median), "empty input: NaN");
+    return hm_test_finish();
+}
