@@ -1,0 +1,245 @@
+/* src/procsync/harmonize.c — hm_harmonize: synchronization in space and time
+ * (paper 000 Alg. 1, the proof of concept's MPIX_Harmonize). The state it
+ * keeps per communicator is in harmonize_state.c.
+ *
+ * Deviations from Alg. 1, where harmonia improves on it:
+ *  - Line 10 reduces three doubles with MPI_MAX, [failed, expired, used_s],
+ *    instead of an int with MPI_BOR: the same one message, and the root also
+ *    learns the latest "used" time of the previous call on any rank (how long
+ *    after the root's decision that rank checked its deadline), so the slack
+ *    can shrink safely, not only grow (the paper's slack only grows).
+ *  - Line 22 broadcasts [sync_time, slack, resync]: every rank knows the
+ *    slack (for hm_harmonize_info and to compute its used time), and the
+ *    re-synchronization is a flag, not a negative sync_time: a global clock
+ *    can read negative times (rank 0's timer with an origin ahead of it, a
+ *    synthetic clock with a negative offset).
+ *  - Lines 35-36 sleep while the deadline is far and spin only the last
+ *    spin_s (hm_procsync_wait_until): when ranks outnumber the cores, a
+ *    spinning rank would hold the core the others need to reach the deadline.
+ *  - The slack never goes below the measured MPI_Bcast latency (or 1 us),
+ *    and shrinks only cautiously (HZ_SHRINK_STEP below). */
+#include <errno.h>
+#include <math.h>
+#include <time.h>
+
+#include "procsync/harmonize_state.h"
+#include "procsync/procsync_impl.h"
+
+/* Alg. 1 line 15: a failure multiplies the slack by 1.5. The shrink rule
+ * uses the same margin over the latest arrival. */
+#define HZ_GROW 1.5
+/* Shrinking. A miss costs far more than slack: a whole clock
+ * synchronization (~0.1 s with the default hca3 at 2 ranks) against
+ * microseconds of slack per call. So the slack shrinks only when the calls
+ * since the last miss prove it too safe for its cost: every HZ_RUN calls of
+ * that run, when
+ *     run x (1 - HZ_SHRINK_STEP) x slack  >=  cost of one synchronization,
+ * i.e. a 10% smaller slack over the run would have saved more than a miss
+ * costs, so shrinking pays even if the smaller slack misses once per run.
+ * Then the slack moves towards HZ_GROW x M, by at most 10% of itself, where
+ * M is the latest "used" time (root's decision -> a rank's check) the root
+ * saw since the last miss. This converges instead of oscillating:
+ *  - misses keep the run short, so the slack climbs x1.5 per miss until
+ *    misses are rare enough to be paid for, and shrinks back only as slowly
+ *    as the runs since the last miss grow (each step needs a longer run
+ *    than the last when the slack is smaller); in a trial at 2 ranks on a
+ *    loaded machine, where preemptions of 25-40 us missed about one call in
+ *    500, shrinking after every 16 calls towards 1.5 x M sent the slack back
+ *    to ~3 us within 64 calls of each miss: 300 us per call in all, nearly
+ *    all of it re-synchronizations;
+ *  - M is a maximum over the whole run, never over a window, so the target
+ *    only rises as the run samples more of the tail;
+ *  - never below the floor (the MPI_Bcast latency): a deadline closer than
+ *    one broadcast cannot reach the other ranks in time.
+ * With a configured global clock the cost is unknown (0) until the first
+ * re-synchronization, so the slack may shrink at once from its start. */
+#define HZ_SHRINK_STEP 0.9
+enum { HZ_RUN = 16 };
+
+/* Indices of the reduced flags (line 10). */
+enum { HZ_FAILED, HZ_EXPIRED, HZ_USED, HZ_NFLAGS };
+
+void hm_harmonize_options_default(hm_harmonize_options_t *opts)
+{
+    *opts = (hm_harmonize_options_t){.timer = "monotonic",
+                                     .clock_sync = "hca3",
+                                     .resync_s = 1.0,
+                                     .spin_s = HM_PROCSYNC_SPIN_S,
+                                     .global = NULL};
+    hm_sync_params_default(&opts->sync);
+}
+
+/* Local: what can be checked without MPI. */
+static int check_options(const hm_harmonize_options_t *o)
+{
+    if (!o || !o->clock_sync) return HM_EINVAL;
+    int rc = hm_sync_check_spec(o->clock_sync, NULL, 0);
+    if (rc != HM_OK) return rc;
+    if (!o->global && !o->timer) return HM_EINVAL;
+    if (!(o->resync_s > 0) || !(o->spin_s >= 0) || !isfinite(o->spin_s)) return HM_EINVAL;
+    return HM_OK;
+}
+
+int hm_harmonize_configure(MPI_Comm comm, const hm_harmonize_options_t *opts)
+{
+    if (comm == MPI_COMM_NULL) return HM_EINVAL;
+    hm_hz_state_t *st;
+    return hm_hz_state_create(comm, opts, check_options(opts), &st);
+}
+
+/* The state of comm, built with the defaults and prepared at the first call.
+ * Collective when it builds or prepares (every rank calls for the first time
+ * together). */
+static int state_get(MPI_Comm comm, hm_hz_state_t **st)
+{
+    int rc = hm_hz_state_find(comm, st);
+    if (rc == HM_OK && !*st) {
+        hm_harmonize_options_t o;
+        hm_harmonize_options_default(&o);
+        rc = hm_hz_state_create(comm, &o, HM_OK, st);
+    }
+    if (rc == HM_OK && !(*st)->prepared) rc = hm_hz_state_prepare(*st);
+    return rc;
+}
+
+/* Root, lines 11-21, plus the shrink rule (see HZ_SHRINK_STEP). */
+static void root_adapt_slack(hm_hz_state_t *st, const double *flags)
+{
+    if (flags[HZ_FAILED] > 0) {
+        st->slack_s *= HZ_GROW;
+        st->slack_grows++;
+        st->run = 0;
+        st->run_used_s = 0;
+        return;
+    }
+    if (flags[HZ_USED] > st->run_used_s) st->run_used_s = flags[HZ_USED];
+    if (++st->run % HZ_RUN) return;
+    if ((double)st->run * (1.0 - HZ_SHRINK_STEP) * st->slack_s < st->sync_cost_s) return;
+    double target = fmax(st->floor_s, HZ_GROW * st->run_used_s);
+    if (target < st->slack_s) {
+        st->slack_s = fmax(target, HZ_SHRINK_STEP * st->slack_s);
+        st->slack_shrinks++;
+    }
+}
+
+/* Lines 4-22: agree whether to re-synchronize (*resync), else the deadline.
+ * The root broadcasts [deadline, slack, resync]. */
+static int agree_deadline(hm_hz_state_t *st, double *sync_time, int *resync)
+{
+    double now = hm_clock_now(st->global), msg[3];
+    double flags[HZ_NFLAGS] = {[HZ_FAILED] = st->last_failed,
+                               [HZ_EXPIRED] = now - st->last_sync_s > st->resync_s,
+                               [HZ_USED] = st->used_s};
+    double all[HZ_NFLAGS];
+    if (MPI_Reduce(flags, all, HZ_NFLAGS, MPI_DOUBLE, MPI_MAX, 0, st->comm) != MPI_SUCCESS)
+        return HM_EMPI;
+    if (st->rank == 0) {
+        root_adapt_slack(st, all);
+        msg[2] = all[HZ_FAILED] > 0 || all[HZ_EXPIRED] > 0;
+        msg[0] = msg[2] ? NAN : hm_clock_now(st->global) + st->slack_s;
+        msg[1] = st->slack_s;
+    }
+    if (MPI_Bcast(msg, 3, MPI_DOUBLE, 0, st->comm) != MPI_SUCCESS) return HM_EMPI;
+    *sync_time = msg[0];
+    *resync = msg[2] > 0;
+    if (st->rank != 0) { /* the root's decisions, counted on every rank alike */
+        st->slack_grows += msg[1] > st->slack_s;
+        st->slack_shrinks += msg[1] < st->slack_s;
+    }
+    st->slack_s = msg[1];
+    return HM_OK;
+}
+
+/* Lines 23-29: synchronize the clocks, line up after it (the ranks leave
+ * hm_sync_run at different times), and agree a new deadline. */
+static int resync(hm_hz_state_t *st, double *sync_time)
+{
+    int rc = hm_hz_state_sync(st), dummy = 0;
+    if (rc != HM_OK) return rc;
+    if (MPI_Reduce(st->rank == 0 ? MPI_IN_PLACE : &dummy, &dummy, 1, MPI_INT, MPI_SUM, 0,
+                   st->comm) != MPI_SUCCESS)
+        return HM_EMPI;
+    double t = st->rank == 0 ? hm_clock_now(st->global) + st->slack_s : 0.0;
+    if (MPI_Bcast(&t, 1, MPI_DOUBLE, 0, st->comm) != MPI_SUCCESS) return HM_EMPI;
+    *sync_time = t;
+    return HM_OK;
+}
+
+/* Testing hook: as a preemption between learning and checking would. */
+static void sleep_injected(hm_hz_state_t *st)
+{
+    if (!(st->delay_s > 0)) return;
+    double s = st->delay_s;
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    st->delay_s = 0;
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) continue;
+}
+
+/* Lines 30-37. */
+static int meet_deadline(hm_hz_state_t *st, double sync_time)
+{
+    double now = hm_clock_now(st->global);
+    st->used_s = st->slack_s - (sync_time - now);
+    if (sync_time < now) {
+        st->last_failed = 1;
+        st->missed++;
+        return 0;
+    }
+    hm_procsync_wait_until(st->global, sync_time, st->spin_s);
+    return 1;
+}
+
+int hm_harmonize(MPI_Comm comm, int *flag)
+{
+    if (!flag || comm == MPI_COMM_NULL) return HM_EINVAL;
+    *flag = 0;
+    hm_hz_state_t *st = NULL;
+    int rc = state_get(comm, &st);
+    if (rc != HM_OK) return rc;
+    st->calls++;
+    double sync_time;
+    int again;
+    if ((rc = agree_deadline(st, &sync_time, &again)) != HM_OK) return rc;
+    if (again && (rc = resync(st, &sync_time)) != HM_OK) return rc;
+    st->deadline_s = sync_time;
+    sleep_injected(st);
+    *flag = meet_deadline(st, sync_time);
+    return HM_OK;
+}
+
+int hm_harmonize_info(MPI_Comm comm, hm_harmonize_info_t *info)
+{
+    hm_hz_state_t *st = NULL;
+    if (!info) return HM_EINVAL;
+    int rc = hm_hz_state_find(comm, &st);
+    if (rc != HM_OK) return rc;
+    if (!st) return HM_ENOENT;
+    *info = (hm_harmonize_info_t){.slack_s = st->slack_s,
+                                  .bcast_latency_s = st->bcast_latency_s,
+                                  .deadline_s = st->deadline_s,
+                                  .last_sync_s = st->last_sync_s,
+                                  .calls = st->calls,
+                                  .missed = st->missed,
+                                  .resyncs = st->resyncs,
+                                  .slack_grows = st->slack_grows,
+                                  .slack_shrinks = st->slack_shrinks};
+    return HM_OK;
+}
+
+hm_clock_t *hm_harmonize_clock(MPI_Comm comm)
+{
+    hm_hz_state_t *st = NULL;
+    if (hm_hz_state_find(comm, &st) != HM_OK || !st || !st->prepared) return NULL;
+    return st->global;
+}
+
+int hm_harmonize_inject_delay(MPI_Comm comm, double delay_s)
+{
+    hm_hz_state_t *st = NULL;
+    if (!(delay_s >= 0) || !isfinite(delay_s)) return HM_EINVAL;
+    int rc = hm_hz_state_find(comm, &st);
+    if (rc != HM_OK) return rc;
+    if (!st) return HM_ENOENT;
+    st->delay_s = delay_s;
+    return HM_OK;
+}

@@ -1,0 +1,61 @@
+/* src/procsync/harmonize_method.c — --sync harmonize: hm_harmonize (paper 000
+ * Alg. 1) before every repetition, on the private duplicate of the
+ * procsync handle, so its cached state (clock, slack, counters) lives and
+ * dies with the handle.
+ *
+ * hm_harmonize is configured with the global clock given to create, which
+ * saves the first clock synchronization; after a re-synchronization (failed
+ * deadline, or resync_s passed) its clock is a new one, so the timestamps of
+ * a repetition are converted with hm_harmonize_clock, not with that global
+ * clock. */
+#include <math.h>
+#include <stdio.h>
+
+#include "procsync/procsync_impl.h"
+
+static int harmonize_create(hm_procsync_t *ps, char *why, size_t why_len)
+{
+    hm_harmonize_options_t opts = ps->params.harmonize;
+    opts.global = ps->global;
+    int rc = hm_harmonize_configure(ps->comm, &opts);
+    if (rc != HM_OK && why && why_len)
+        snprintf(why, why_len, "--sync harmonize: cannot configure hm_harmonize: %s",
+                 hm_strerror(rc));
+    return rc;
+}
+
+static int harmonize_start(hm_procsync_t *ps, int *flag, double *deadline_s)
+{
+    hm_harmonize_info_t info;
+    int rc = hm_harmonize(ps->comm, flag);
+    if (rc != HM_OK) return rc;
+    rc = hm_harmonize_info(ps->comm, &info);
+    *deadline_s = rc == HM_OK ? info.deadline_s : NAN;
+    return rc;
+}
+
+static hm_clock_t *harmonize_clock(const hm_procsync_t *ps)
+{
+    hm_clock_t *clock = hm_harmonize_clock(ps->comm);
+    return clock ? clock : ps->global;
+}
+
+static void harmonize_describe(const hm_procsync_t *ps, char *buf, size_t len)
+{
+    hm_harmonize_info_t info;
+    if (hm_harmonize_info(ps->comm, &info) != HM_OK) {
+        snprintf(buf, len, "not called");
+        return;
+    }
+    snprintf(buf, len, "slack=%.1fus resyncs=%ld missed=%ld", info.slack_s * 1e6, info.resyncs,
+             info.missed);
+}
+
+const hm_procsync_method_t hm_procsync_harmonize_method = {
+    .name = "harmonize",
+    .has_deadline = 1,
+    .create = harmonize_create,
+    .start = harmonize_start,
+    .clock = harmonize_clock,
+    .describe = harmonize_describe,
+};

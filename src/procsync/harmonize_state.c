@@ -1,0 +1,187 @@
+/* src/procsync/harmonize_state.c — the per-communicator state of
+ * hm_harmonize: cached on the user's communicator as an MPI attribute, so any
+ * communicator works and the state goes with it (MPI_Comm_free runs the
+ * attribute's delete callback, which frees the private duplicate, the clocks
+ * and an owned timer). */
+#include <stdlib.h>
+#include <string.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "procsync/harmonize_state.h"
+#include "procsync/procsync_impl.h"
+
+/* Below 1 us a deadline lies within a few clock reads and one MPI_Bcast of
+ * the root's decision even at one rank (where the measured latency can be
+ * tens of ns); a slack of 0 would never grow (x1.5) and every call would
+ * miss. A microsecond costs nothing next to a failure, which costs a full
+ * clock synchronization. */
+#define HZ_MIN_SLACK_S 1e-6
+
+/* The only static: the attribute keys. state holds hm_hz_state_t on user
+ * communicators; finalize is set once on MPI_COMM_SELF, whose attributes MPI
+ * deletes first thing in MPI_Finalize, to free MPI_COMM_WORLD's state, which
+ * MPI itself never deletes. */
+static struct {
+    int state, finalize;
+} hz_keys = {MPI_KEYVAL_INVALID, MPI_KEYVAL_INVALID};
+
+static void state_free(hm_hz_state_t *st)
+{
+    if (!st) return;
+    if (st->comm != MPI_COMM_NULL) MPI_Comm_free(&st->comm);
+    hm_clock_free(st->global);
+    hm_clock_free(st->base);
+    if (st->owns_timer) hm_timer_free(st->timer);
+    free(st->clock_sync);
+    free(st);
+}
+
+static int delete_state(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)comm, (void)keyval, (void)extra;
+    state_free(value);
+    return MPI_SUCCESS;
+}
+
+static int delete_at_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)comm, (void)keyval, (void)value, (void)extra;
+    void *world_state = NULL;
+    int found = 0;
+    /* Deleting an attribute that is not set is an error under Open MPI. */
+    MPI_Comm_get_attr(MPI_COMM_WORLD, hz_keys.state, &world_state, &found);
+    if (found) MPI_Comm_delete_attr(MPI_COMM_WORLD, hz_keys.state);
+    MPI_Comm_free_keyval(&hz_keys.state);
+    MPI_Comm_free_keyval(&hz_keys.finalize);
+    return MPI_SUCCESS;
+}
+
+/* Local. Not thread-safe: hm_harmonize, a collective, is called by one
+ * thread per process. */
+static int keys_ready(void)
+{
+    if (hz_keys.state != MPI_KEYVAL_INVALID) return HM_OK;
+    if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &hz_keys.state, NULL) !=
+            MPI_SUCCESS ||
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_at_finalize, &hz_keys.finalize,
+                               NULL) != MPI_SUCCESS ||
+        MPI_Comm_set_attr(MPI_COMM_SELF, hz_keys.finalize, NULL) != MPI_SUCCESS)
+        return HM_EMPI;
+    return HM_OK;
+}
+
+int hm_hz_state_find(MPI_Comm comm, hm_hz_state_t **st)
+{
+    int found = 0;
+    *st = NULL;
+    if (hz_keys.state == MPI_KEYVAL_INVALID) return HM_OK;
+    if (MPI_Comm_get_attr(comm, hz_keys.state, st, &found) != MPI_SUCCESS) return HM_EMPI;
+    if (!found) *st = NULL;
+    return HM_OK;
+}
+
+/* Local: everything that can fail on one rank only. */
+static int state_alloc(const hm_harmonize_options_t *o, hm_hz_state_t **out)
+{
+    hm_hz_state_t *st = calloc(1, sizeof *st);
+    if (!st) return HM_ENOMEM;
+    *out = st;
+    st->comm = MPI_COMM_NULL;
+    st->sync = o->sync;
+    st->resync_s = o->resync_s;
+    st->spin_s = o->spin_s;
+    st->clock_sync = strdup(o->clock_sync);
+    if (!st->clock_sync) return HM_ENOMEM;
+    int rc = HM_OK;
+    if (o->global) {
+        st->timer = hm_clock_timer(o->global);
+        hm_clock_retain(o->global);
+        st->global = o->global;
+    } else {
+        rc = hm_timer_create(o->timer, NULL, &st->timer, NULL, 0);
+        st->owns_timer = rc == HM_OK;
+    }
+    return rc == HM_OK ? hm_clock_identity(st->timer, &st->base) : rc;
+}
+
+static int agree(MPI_Comm comm, int rc)
+{
+    int all;
+    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return HM_EMPI;
+    return all;
+}
+
+/* Collective: the private duplicate; an owned timer agrees its origin over
+ * it (ranks reading one source then read comparable values, which clock
+ * propagation, "prop", relies on). */
+static int state_attach(MPI_Comm comm, hm_hz_state_t *st)
+{
+    if (MPI_Comm_dup(comm, &st->comm) != MPI_SUCCESS) {
+        st->comm = MPI_COMM_NULL;
+        return HM_EMPI;
+    }
+    MPI_Comm_rank(st->comm, &st->rank);
+    MPI_Comm_size(st->comm, &st->size);
+    int rc = st->owns_timer ? hm_timer_agree_origin(st->timer, st->comm) : HM_OK;
+    /* Attached only once every rank succeeded: replacing an earlier state
+     * frees it (its delete callback), which must happen on all ranks or none. */
+    if ((rc = agree(st->comm, rc)) != HM_OK) return rc;
+    return MPI_Comm_set_attr(comm, hz_keys.state, st) == MPI_SUCCESS ? HM_OK : HM_EMPI;
+}
+
+int hm_hz_state_create(MPI_Comm comm, const hm_harmonize_options_t *opts, int rc,
+                       hm_hz_state_t **out)
+{
+    hm_hz_state_t *st = NULL;
+    *out = NULL;
+    if (rc == HM_OK) rc = keys_ready();
+    if (rc == HM_OK) rc = state_alloc(opts, &st);
+    rc = agree(comm, rc);
+    if (rc == HM_OK) rc = state_attach(comm, st);
+    if (rc != HM_OK) {
+        state_free(st);
+        return rc;
+    }
+    *out = st;
+    return HM_OK;
+}
+
+int hm_hz_state_sync(hm_hz_state_t *st)
+{
+    hm_clock_t *fresh = NULL;
+    double start_s = MPI_Wtime();
+    int rc = hm_sync_run(st->comm, st->clock_sync, &st->sync, st->base, &fresh, NULL, NULL, 0);
+    if (rc != HM_OK) return rc;
+    st->sync_cost_s = MPI_Wtime() - start_s;
+    hm_clock_free(st->global);
+    st->global = fresh;
+    st->resyncs++;
+    st->last_failed = 0;
+    st->last_sync_s = hm_clock_now(st->global);
+    return HM_OK;
+}
+
+int hm_hz_state_prepare(hm_hz_state_t *st)
+{
+#ifdef __linux__
+    /* The naps of hm_procsync_wait_until end within the thread's timer slack
+     * (50 us by default): 1 us lets the last nap end on time, before the
+     * spin, instead of overshooting into the deadline. Applies to this
+     * thread from now on. */
+    prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
+#endif
+    double lat = 0.0;
+    int rc = hm_procsync_bcast_latency(st->comm, HM_PROCSYNC_LATENCY_REPS, &lat);
+    if (rc != HM_OK) return rc;
+    st->bcast_latency_s = lat;
+    st->floor_s = lat > HZ_MIN_SLACK_S ? lat : HZ_MIN_SLACK_S;
+    st->slack_s = 2.0 * st->floor_s; /* paper 000 §5.2: from MPI_Bcast's latency */
+    if (st->global)
+        st->last_sync_s = hm_clock_now(st->global); /* configured: saves the first sync */
+    else if ((rc = hm_hz_state_sync(st)) != HM_OK)
+        return rc;
+    st->prepared = 1;
+    return HM_OK;
+}

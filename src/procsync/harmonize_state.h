@@ -1,0 +1,53 @@
+/* src/procsync/harmonize_state.h — what hm_harmonize keeps per communicator
+ * (cached on it as an MPI attribute) and the collective steps that build and
+ * refresh it. harmonize.c runs the per-call algorithm over it. */
+#ifndef HM_PROCSYNC_HARMONIZE_STATE_H
+#define HM_PROCSYNC_HARMONIZE_STATE_H
+#include <mpi.h>
+
+#include <harmonia/procsync.h>
+
+typedef struct hm_hz_state {
+    MPI_Comm comm;      /* private duplicate of the user's comm */
+    int rank, size;     /* in comm; rank 0 is the root of Alg. 1 */
+    hm_timer_t *timer;  /* time source of every synchronization */
+    int owns_timer;     /* created from options->timer (else the global's) */
+    hm_clock_t *base;   /* identity over timer: base of every re-synchronization */
+    hm_clock_t *global; /* the current global clock (one reference; NULL before
+                         * the first synchronization unless configured) */
+    char *clock_sync;   /* spec, a copy */
+    hm_sync_params_t sync;
+    double resync_s, spin_s;
+    int prepared;           /* first call done: MPI_Bcast measured, clocks synchronized */
+    double bcast_latency_s; /* measured */
+    double floor_s;         /* the slack never goes below this */
+    double slack_s;         /* the root's, broadcast with every deadline */
+    double deadline_s;      /* of the last call, global clock */
+    double last_sync_s;     /* global time of the last synchronization */
+    int last_failed;        /* this rank missed a deadline since the last sync */
+    double used_s;          /* previous call: root's decision -> this rank's check */
+    double delay_s;         /* pending injected delay (testing) */
+    double sync_cost_s;     /* wall time of the last synchronization */
+    long run;               /* root: consecutive calls without a failure */
+    double run_used_s;      /* root: latest "used" over that run */
+    long calls, missed, resyncs, slack_grows, slack_shrinks;
+} hm_hz_state_t;
+
+/* Local: the state cached on comm, or NULL (*st) when there is none.
+ * HM_EMPI when the attribute cannot be read. */
+int hm_hz_state_find(MPI_Comm comm, hm_hz_state_t **st);
+
+/* Collective over comm: build a state from opts (a local failure rc, e.g. a
+ * bad option, is agreed first) and cache it on comm, replacing (and freeing)
+ * any earlier one. Every rank returns the same status. */
+int hm_hz_state_create(MPI_Comm comm, const hm_harmonize_options_t *opts, int rc,
+                       hm_hz_state_t **out);
+
+/* Collective, at the first call: measure MPI_Bcast (the slack's floor and
+ * start) and synchronize the clocks unless a global clock was configured. */
+int hm_hz_state_prepare(hm_hz_state_t *st);
+
+/* Collective: synchronize the clocks anew and replace st->global (Alg. 1,
+ * line 24); last_sync_s and last_failed are reset. */
+int hm_hz_state_sync(hm_hz_state_t *st);
+#endif

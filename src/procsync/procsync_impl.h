@@ -1,0 +1,71 @@
+/* src/procsync/procsync_impl.h — the contract between hm_procsync_* and the
+ * methods of --sync. A method is one file and one line in registry.c. */
+#ifndef HM_PROCSYNC_IMPL_H
+#define HM_PROCSYNC_IMPL_H
+#include <stddef.h>
+
+#include <harmonia/procsync.h>
+
+/* The methods that wait for a deadline sleep until this close to it, then
+ * spin (hm_procsync_wait_until): 50 us is a few scheduler wake-up latencies
+ * (~25 us measured here), so the spin starts in time, and short enough that a
+ * rank sharing its core with others (oversubscribed, or MPICH's
+ * busy-polling) leaves it to them. The thread's timer slack comes on top (see
+ * ps->spin_s). */
+#define HM_PROCSYNC_SPIN_S 50e-6
+
+/* The MPI_Bcast latency that sizes a start offset is the median of this many
+ * measurements (hm_procsync_bcast_latency). */
+enum { HM_PROCSYNC_LATENCY_REPS = 20 };
+
+/* One method. Every function gets the handle; the method keeps its own data
+ * in ps->state. Entries marked optional may be NULL (the default is given). */
+typedef struct hm_procsync_method {
+    const char *name;
+    int has_deadline; /* agrees a start deadline: the late-start check applies */
+    /* Collective over ps->comm: allocate ps->state, measure what the method
+     * needs. May return different statuses on different ranks: the caller
+     * agrees. Optional (no state). */
+    int (*create)(hm_procsync_t *ps, char *why, size_t why_len);
+    /* Release ps->state (also after a failed create). Optional. */
+    void (*free)(hm_procsync_t *ps);
+    /* Collective: start an experiment. Optional (nothing to do). */
+    int (*begin)(hm_procsync_t *ps);
+    /* Collective: synchronize before one repetition (see hm_procsync_start). */
+    int (*start)(hm_procsync_t *ps, int *flag, double *deadline_s);
+    /* Local: checks beyond the generic late start (window: the overrun).
+     * Optional. */
+    void (*stop)(hm_procsync_t *ps, double start_s, double end_s, int *flag);
+    /* The clock of the timestamps. Optional (ps->global). */
+    hm_clock_t *(*clock)(const hm_procsync_t *ps);
+    /* Repetitions between agreements. Optional (params.check_every). */
+    int (*chunk)(const hm_procsync_t *ps);
+    /* Local: 0 when the time slice is over. Optional (always 1). */
+    int (*in_time)(const hm_procsync_t *ps);
+    /* Local: the flags of a chunk were agreed. Optional (nothing to do). */
+    void (*chunk_done)(hm_procsync_t *ps, int n, int nvalid, double busy_s);
+    /* What the method did, one line. Optional (empty). */
+    void (*describe)(const hm_procsync_t *ps, char *buf, size_t len);
+} hm_procsync_method_t;
+
+struct hm_procsync {
+    const hm_procsync_method_t *method;
+    MPI_Comm comm;               /* private duplicate of the caller's comm */
+    int rank, size;              /* in comm; rank 0 is the root */
+    hm_clock_t *global;          /* retained at create, released at free */
+    hm_procsync_params_t params; /* a copy */
+    double deadline_s;           /* of the last start (NaN without deadline) */
+    double spin_s;               /* HM_PROCSYNC_SPIN_S + this thread's timer slack */
+    void *state;                 /* the method's */
+};
+
+/* Registry (registry.c): the method called name, NULL when unknown. */
+const hm_procsync_method_t *hm_procsync_find(const char *name);
+
+/* The methods (one file each). */
+extern const hm_procsync_method_t hm_procsync_barrier_method;
+extern const hm_procsync_method_t hm_procsync_dissem_method;
+extern const hm_procsync_method_t hm_procsync_window_method;
+extern const hm_procsync_method_t hm_procsync_roundtime_method;
+extern const hm_procsync_method_t hm_procsync_harmonize_method;
+#endif

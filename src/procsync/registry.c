@@ -1,0 +1,34 @@
+/* src/procsync/registry.c — the process synchronization methods known to
+ * --sync. Adding one is a file and a line here. */
+#include <string.h>
+
+#include "common/names.h"
+#include "procsync/procsync_impl.h"
+
+static const hm_procsync_method_t *const methods[] = {
+    &hm_procsync_barrier_method,   &hm_procsync_dissem_method,    &hm_procsync_window_method,
+    &hm_procsync_roundtime_method, &hm_procsync_harmonize_method,
+};
+enum { NMETHODS = sizeof methods / sizeof methods[0] };
+
+size_t hm_procsync_count(void)
+{
+    return NMETHODS;
+}
+
+const char *hm_procsync_name_at(size_t i)
+{
+    return i < NMETHODS ? methods[i]->name : NULL;
+}
+
+void hm_procsync_names(char *buf, size_t len)
+{
+    hm_join_names(hm_procsync_name_at, NMETHODS, buf, len);
+}
+
+const hm_procsync_method_t *hm_procsync_find(const char *name)
+{
+    for (size_t i = 0; i < NMETHODS; i++)
+        if (name && strcmp(methods[i]->name, name) == 0) return methods[i];
+    return NULL;
+}

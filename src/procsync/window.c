@@ -1,0 +1,163 @@
+/* src/procsync/window.c — --sync window: SKaMPI's window-based process
+ * synchronization (paper 003 §3.3 and appendix B, Alg. 8 Start_Sync /
+ * Stop_Sync, Alg. 10).
+ *
+ * At the first start of a chunk (after begin, or after chunk_done) the root
+ * broadcasts [t0, window]; repetition i of the chunk starts at
+ * t0 + i x window on the global clock. A repetition is invalid when a rank
+ * reaches its start already late (Start_Sync line 28), starts measurably late
+ * (the generic check of hm_procsync_stop), or ends more than a window after
+ * its start (Stop_Sync line 37, TOOK_TOO_LONG).
+ *
+ * t0 lies T0_MARGIN x (measured MPI_Bcast latency) + T0_FLOOR_S after the
+ * root's clock read, so the broadcast arrives before the first start: one
+ * latency for the message and two for the slowest rank and the clock reads
+ * around it (the same factor as Round-Time's default B), plus the exit skew
+ * of the flag agreement (an MPI_Allreduce) just before, which the latency,
+ * timed from each rank's own barrier exit, does not contain. On the 2-core
+ * test machine the latency alone (~2.4 us) left 50-60 % of the first starts
+ * of a chunk late before waiting; 10 us more, up to 6 %; 20 us more, none of
+ * 200 (loaded machine, 2 ranks, Open MPI). 20 us per chunk
+ * costs ~1 us per repetition at --check-every 16. (SKaMPI starts repetition
+ * i at t0 + (i + 1) x window with t0 the root's now: a margin of one window,
+ * none for the adaptive window's initial 0.)
+ *
+ * Fixed window when params.window_s > 0. Adaptive when 0 (Alg. 10): every
+ * experiment starts at window 0 (line 10), so the first chunk fails; after a
+ * chunk with at least a quarter invalid the window becomes
+ * max(2 x window, busy / (n + 1) x 1.5) (lines 24-25), busy being the root's
+ * wall time of the chunk; the root's value travels with the next t0 (line
+ * 33). The growth stops at WINDOW_CAP_S: an operation that overruns a 1 s
+ * window is preempted or broken, and doubling further would only stretch the
+ * run (SKaMPI has no cap; its window grows without bound). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "procsync/procsync_impl.h"
+
+#define T0_MARGIN    3.0
+#define T0_FLOOR_S   20e-6
+#define WINDOW_CAP_S 1.0
+
+typedef struct window_state {
+    double latency_s;     /* MPI_Bcast latency, sizes t0's margin */
+    double window_s;      /* of the current chunk (the root's, broadcast) */
+    double next_window_s; /* the root's choice for the next chunk */
+    double t0_s;          /* start of repetition 0 of the chunk */
+    long index;           /* next repetition in the chunk */
+    long adaptations;     /* window changes in this experiment */
+    int need_t0;          /* the next start opens a chunk */
+} window_state_t;
+
+static int adaptive(const hm_procsync_t *ps)
+{
+    return ps->params.window_s == 0.0;
+}
+
+/* The collective measurement first, the local allocation after: a rank
+ * whose allocation fails must not skip a collective the others enter (the
+ * caller agrees the statuses). */
+static int window_create(hm_procsync_t *ps, char *why, size_t why_len)
+{
+    (void)why, (void)why_len;
+    double latency_s;
+    int rc = hm_procsync_bcast_latency(ps->comm, HM_PROCSYNC_LATENCY_REPS, &latency_s);
+    if (rc != HM_OK) return rc;
+    window_state_t *w = calloc(1, sizeof *w);
+    if (!w) return HM_ENOMEM;
+    ps->state = w;
+    w->latency_s = latency_s;
+    w->window_s = w->next_window_s = ps->params.window_s;
+    w->need_t0 = 1;
+    return HM_OK;
+}
+
+static void window_free(hm_procsync_t *ps)
+{
+    free(ps->state);
+}
+
+/* Alg. 10 line 10: the window is sized afresh for every experiment. */
+static int window_begin(hm_procsync_t *ps)
+{
+    window_state_t *w = ps->state;
+    if (adaptive(ps)) {
+        w->window_s = w->next_window_s = 0.0;
+        w->adaptations = 0;
+    }
+    w->need_t0 = 1;
+    return HM_OK;
+}
+
+/* Initialize_First_Sync_Window (Alg. 8 lines 19-22), with the window of
+ * Alg. 10 line 33 in the same message. */
+static int open_chunk(hm_procsync_t *ps, window_state_t *w)
+{
+    double margin = T0_MARGIN * w->latency_s + T0_FLOOR_S;
+    double msg[2] = {hm_clock_now(ps->global) + margin, w->next_window_s};
+    if (MPI_Bcast(msg, 2, MPI_DOUBLE, 0, ps->comm) != MPI_SUCCESS) return HM_EMPI;
+    w->t0_s = msg[0];
+    w->window_s = w->next_window_s = msg[1];
+    w->index = 0;
+    w->need_t0 = 0;
+    return HM_OK;
+}
+
+/* Start_Sync (Alg. 8 lines 24-32): late when the clock already passed the
+ * start before waiting; a late rank does not wait. */
+static int window_start(hm_procsync_t *ps, int *flag, double *deadline_s)
+{
+    window_state_t *w = ps->state;
+    int rc;
+    if (w->need_t0 && (rc = open_chunk(ps, w)) != HM_OK) return rc;
+    double start = w->t0_s + (double)w->index++ * w->window_s;
+    *deadline_s = start;
+    *flag = hm_clock_now(ps->global) <= start;
+    if (*flag) hm_procsync_wait_until(ps->global, start, ps->spin_s);
+    return HM_OK;
+}
+
+/* Stop_Sync (Alg. 8 lines 34-39): the repetition overran its window. */
+static void window_stop(hm_procsync_t *ps, double start_s, double end_s, int *flag)
+{
+    const window_state_t *w = ps->state;
+    (void)start_s;
+    if (end_s - ps->deadline_s > w->window_s) *flag = 0;
+}
+
+/* Alg. 10 lines 24-25. n and nvalid are agreed, so every rank counts the
+ * same adaptations; only the root's busy_s matters (it is broadcast). */
+static void window_chunk_done(hm_procsync_t *ps, int n, int nvalid, double busy_s)
+{
+    window_state_t *w = ps->state;
+    w->need_t0 = 1;
+    if (!adaptive(ps) || n < 1 || 4 * (n - nvalid) < n || w->window_s >= WINDOW_CAP_S) return;
+    double grown = fmax(2.0 * w->window_s, busy_s / (n + 1) * 1.5);
+    w->next_window_s = fmin(grown, WINDOW_CAP_S);
+    w->adaptations++;
+}
+
+static void window_describe(const hm_procsync_t *ps, char *buf, size_t len)
+{
+    const window_state_t *w = ps->state;
+    if (!adaptive(ps)) {
+        snprintf(buf, len, "window=%.1fus fixed", w->window_s * 1e6);
+        return;
+    }
+    snprintf(buf, len, "window=%.1fus adaptive, %ld adaptation%s%s", w->next_window_s * 1e6,
+             w->adaptations, w->adaptations == 1 ? "" : "s",
+             w->next_window_s >= WINDOW_CAP_S ? " (capped at 1 s)" : "");
+}
+
+const hm_procsync_method_t hm_procsync_window_method = {
+    .name = "window",
+    .has_deadline = 1,
+    .create = window_create,
+    .free = window_free,
+    .begin = window_begin,
+    .start = window_start,
+    .stop = window_stop,
+    .chunk_done = window_chunk_done,
+    .describe = window_describe,
+};

@@ -1,0 +1,87 @@
+/* tests/harmonize/test_harmonize_missed.c — a rank that misses the deadline.
+ *
+ * After 50 warm-up calls, rank 1 is made to sleep 5 x slack + 1 ms between
+ * learning the deadline and checking it (hm_harmonize_inject_delay), as a
+ * preemption would. That call must return flag 0 on rank 1 and count one
+ * miss there; at the next call the root must grow the slack by exactly 1.5
+ * (Alg. 1 line 15: compared with the slack broadcast with the missed
+ * deadline, so a shrink before it cannot interfere, and a call that reports
+ * a failure never shrinks) and re-synchronize the clocks exactly once. These
+ * are exact: the delay exceeds the slack by a millisecond, far beyond any
+ * timing noise. The other ranks' flag at that call is asserted 1 at 2 ranks
+ * only: with more ranks than cores a spinning rank can be preempted past its
+ * own deadline. Clocks: skampi with few exchanges, a functional setting that
+ * keeps the re-synchronizations short under MPICH's busy-polling. */
+#include <harmonia/procsync.h>
+
+#include "testutil.h"
+
+enum { WARMUP = 50 };
+
+typedef struct snapshot {
+    int flag;
+    hm_harmonize_info_t info;
+} snapshot_t;
+
+static int call(MPI_Comm comm, snapshot_t *s)
+{
+    int rc = hm_harmonize(comm, &s->flag);
+    hm_harmonize_info(comm, &s->info);
+    return rc;
+}
+
+static void check(int rank, int size, const snapshot_t *before, const snapshot_t *missed,
+                  const snapshot_t *next)
+{
+    if (rank == 1) {
+        HM_CHECK(missed->flag == 0, "rank 1 delayed: flag %d == 0", missed->flag);
+        HM_CHECK(missed->info.missed - before->info.missed == 1,
+                 "rank 1: one more miss counted (%ld -> %ld)", before->info.missed,
+                 missed->info.missed);
+    } else if (size == 2) {
+        HM_CHECK(missed->flag == 1, "rank %d not delayed: flag %d == 1", rank, missed->flag);
+    } else {
+        hm_test_note("not delayed: flag %d at the delayed call", missed->flag);
+    }
+    HM_CHECK(next->info.slack_s == 1.5 * missed->info.slack_s,
+             "slack %.3f us -> %.3f us, exactly x1.5", missed->info.slack_s * 1e6,
+             next->info.slack_s * 1e6);
+    HM_CHECK(next->info.resyncs == missed->info.resyncs + 1, "one re-synchronization (%ld -> %ld)",
+             missed->info.resyncs, next->info.resyncs);
+    HM_CHECK(next->info.slack_grows == missed->info.slack_grows + 1,
+             "one slack growth (%ld -> %ld)", missed->info.slack_grows, next->info.slack_grows);
+    if (rank == 1)
+        hm_test_note("slack before %.3f us, at the miss %.3f us, after %.3f us; delay %.3f ms; "
+                     "misses %ld, resyncs %ld -> %ld",
+                     before->info.slack_s * 1e6, missed->info.slack_s * 1e6,
+                     next->info.slack_s * 1e6, (5 * before->info.slack_s + 1e-3) * 1e3,
+                     missed->info.missed, missed->info.resyncs, next->info.resyncs);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Comm comm;
+    int rank, size, rc;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    hm_harmonize_options_t o;
+    hm_harmonize_options_default(&o);
+    o.clock_sync = "skampi";
+    o.sync.exchanges = 10;
+    rc = hm_harmonize_configure(comm, &o);
+    HM_CHECK(rc == HM_OK, "configure (status %d)", rc);
+    snapshot_t before = {0}, missed = {0}, next = {0};
+    for (int i = 0; i < WARMUP && rc == HM_OK; i++) rc = call(comm, &before);
+    if (rc == HM_OK && rank == 1)
+        rc = hm_harmonize_inject_delay(comm, 5 * before.info.slack_s + 1e-3);
+    if (rc == HM_OK) rc = call(comm, &missed);
+    if (rc == HM_OK) rc = call(comm, &next);
+    HM_CHECK(rc == HM_OK, "every call succeeds (status %d)", rc);
+    if (rc == HM_OK && size > 1) check(rank, size, &before, &missed, &next);
+    MPI_Comm_free(&comm);
+    rc = hm_test_finish_mpi(MPI_COMM_WORLD);
+    MPI_Finalize();
+    return rc;
+}
