@@ -20,6 +20,7 @@
  *    and shrinks only cautiously (HZ_SHRINK_STEP below). */
 #include <errno.h>
 #include <math.h>
+#include <string.h>
 #include <time.h>
 
 #include "procsync/harmonize_state.h"
@@ -63,7 +64,9 @@ void hm_harmonize_options_default(hm_harmonize_options_t *opts)
 {
     *opts = (hm_harmonize_options_t){.timer = "monotonic",
                                      .clock_sync = "hca3",
+                                     .refresh_sync = "skampi",
                                      .resync_s = 1.0,
+                                     .full_resync_s = 60.0,
                                      .spin_s = HM_PROCSYNC_SPIN_S,
                                      .global = NULL};
     hm_sync_params_default(&opts->sync);
@@ -76,7 +79,12 @@ static int check_options(const hm_harmonize_options_t *o)
     int rc = hm_sync_check_spec(o->clock_sync, NULL, 0);
     if (rc != HM_OK) return rc;
     if (!o->global && !o->timer) return HM_EINVAL;
-    if (!(o->resync_s > 0) || !(o->spin_s >= 0) || !isfinite(o->spin_s)) return HM_EINVAL;
+    if (!(o->resync_s > 0) || !(o->full_resync_s > 0) || !(o->spin_s >= 0) ||
+        !isfinite(o->spin_s))
+        return HM_EINVAL;
+    if (o->refresh_sync && o->refresh_sync[0] && strcmp(o->refresh_sync, "skampi") &&
+        strcmp(o->refresh_sync, "netgauge"))
+        return HM_EINVAL;
     return HM_OK;
 }
 
@@ -221,6 +229,7 @@ int hm_harmonize_info(MPI_Comm comm, hm_harmonize_info_t *info)
                                   .calls = st->calls,
                                   .missed = st->missed,
                                   .resyncs = st->resyncs,
+                                  .full_syncs = st->full_syncs,
                                   .slack_grows = st->slack_grows,
                                   .slack_shrinks = st->slack_shrinks};
     return HM_OK;

@@ -35,6 +35,7 @@ static void state_free(hm_hz_state_t *st)
     hm_clock_free(st->base);
     if (st->owns_timer) hm_timer_free(st->timer);
     free(st->clock_sync);
+    free(st->refresh_sync);
     free(st);
 }
 
@@ -92,8 +93,10 @@ static int state_alloc(const hm_harmonize_options_t *o, hm_hz_state_t **out)
     st->sync = o->sync;
     st->resync_s = o->resync_s;
     st->spin_s = o->spin_s;
+    st->full_resync_s = o->full_resync_s;
     st->clock_sync = strdup(o->clock_sync);
-    if (!st->clock_sync) return HM_ENOMEM;
+    st->refresh_sync = strdup(o->refresh_sync ? o->refresh_sync : "");
+    if (!st->clock_sync || !st->refresh_sync) return HM_ENOMEM;
     int rc = HM_OK;
     if (o->global) {
         st->timer = hm_clock_timer(o->global);
@@ -148,18 +151,63 @@ int hm_hz_state_create(MPI_Comm comm, const hm_harmonize_options_t *opts, int rc
     return HM_OK;
 }
 
+/* Fold an offset model over a model into one model over the latter's base:
+ * g = x - (s x + i), then g - o = x - (s x + (i + o)). Keeps the chain as
+ * deep as the full synchronization made it, however many refreshes follow. */
+static int fold_offset(hm_clock_t *refreshed, hm_clock_t **out)
+{
+    hm_clock_t *below = hm_clock_base(refreshed), *base = below ? hm_clock_base(below) : NULL;
+    if (hm_clock_kind(refreshed) != HM_CLOCK_OFFSET || !base ||
+        hm_clock_kind(below) == HM_CLOCK_IDENTITY) {
+        hm_clock_retain(refreshed);
+        *out = refreshed;
+        return HM_OK;
+    }
+    hm_lm_t lm = hm_clock_lm(below);
+    lm.intercept += hm_clock_lm(refreshed).intercept;
+    return hm_clock_model(base, hm_clock_kind(below), lm, out);
+}
+
+/* A refresh: offsets of every rank against the root measured over the
+ * current global clock (SKaMPI-Offset or Netgauge, no drift: the drift model
+ * of the last full synchronization stays). */
+static int refresh(hm_hz_state_t *st, hm_clock_t **fresh)
+{
+    hm_sync_params_t p = st->sync;
+    hm_clock_t *offset = NULL;
+    p.ranks_per_node = p.ranks_per_socket = 0;
+    int rc = hm_sync_run(st->comm, st->refresh_sync, &p, st->global, &offset, NULL, NULL, 0);
+    if (rc == HM_OK) rc = fold_offset(offset, fresh);
+    hm_clock_free(offset);
+    return rc;
+}
+
+static int full_sync_due(const hm_hz_state_t *st)
+{
+    return !st->global || !st->refresh_sync[0] ||
+           hm_clock_now(st->global) - st->last_full_s > st->full_resync_s;
+}
+
 int hm_hz_state_sync(hm_hz_state_t *st)
 {
     hm_clock_t *fresh = NULL;
     double start_s = MPI_Wtime();
-    int rc = hm_sync_run(st->comm, st->clock_sync, &st->sync, st->base, &fresh, NULL, NULL, 0);
+    /* Every rank decides alike: last_full_s and the clocks agree to well
+     * within the minute-scale full_resync_s, but a rank exactly at the edge
+     * must not disagree, so the root decides. */
+    int full = full_sync_due(st);
+    if (MPI_Bcast(&full, 1, MPI_INT, 0, st->comm) != MPI_SUCCESS) return HM_EMPI;
+    int rc = full ? hm_sync_run(st->comm, st->clock_sync, &st->sync, st->base, &fresh, NULL, NULL, 0)
+                  : refresh(st, &fresh);
     if (rc != HM_OK) return rc;
     st->sync_cost_s = MPI_Wtime() - start_s;
     hm_clock_free(st->global);
     st->global = fresh;
     st->resyncs++;
+    st->full_syncs += full;
     st->last_failed = 0;
     st->last_sync_s = hm_clock_now(st->global);
+    if (full) st->last_full_s = st->last_sync_s;
     return HM_OK;
 }
 
@@ -178,8 +226,8 @@ int hm_hz_state_prepare(hm_hz_state_t *st)
     st->bcast_latency_s = lat;
     st->floor_s = lat > HZ_MIN_SLACK_S ? lat : HZ_MIN_SLACK_S;
     st->slack_s = 2.0 * st->floor_s; /* paper 000 §5.2: from MPI_Bcast's latency */
-    if (st->global)
-        st->last_sync_s = hm_clock_now(st->global); /* configured: saves the first sync */
+    if (st->global) /* configured: saves the first (full) synchronization */
+        st->last_sync_s = st->last_full_s = hm_clock_now(st->global);
     else if ((rc = hm_hz_state_sync(st)) != HM_OK)
         return rc;
     st->prepared = 1;

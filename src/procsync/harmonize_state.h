@@ -15,7 +15,10 @@ typedef struct hm_hz_state {
     hm_clock_t *base;   /* identity over timer: base of every re-synchronization */
     hm_clock_t *global; /* the current global clock (one reference; NULL before
                          * the first synchronization unless configured) */
-    char *clock_sync;   /* spec, a copy */
+    char *clock_sync;   /* spec of full synchronizations, a copy */
+    char *refresh_sync; /* offset algorithm of refreshes, a copy ("" = none) */
+    double full_resync_s;
+    double last_full_s; /* global time of the last full synchronization */
     hm_sync_params_t sync;
     double resync_s, spin_s;
     int prepared;           /* first call done: MPI_Bcast measured, clocks synchronized */
@@ -30,7 +33,7 @@ typedef struct hm_hz_state {
     double sync_cost_s;     /* wall time of the last synchronization */
     long run;               /* root: consecutive calls without a failure */
     double run_used_s;      /* root: latest "used" over that run */
-    long calls, missed, resyncs, slack_grows, slack_shrinks;
+    long calls, missed, resyncs, full_syncs, slack_grows, slack_shrinks;
 } hm_hz_state_t;
 
 /* Local: the state cached on comm, or NULL (*st) when there is none.
