@@ -191,6 +191,13 @@ int hm_procsync_in_time(const hm_procsync_t *ps);
  * chunk's first window). Local. */
 void hm_procsync_chunk_done(hm_procsync_t *ps, int n, int nvalid, double busy_s);
 
+/* Testing: this rank's next hm_procsync_start is delayed by delay_s where a
+ * preemption hurts most: harmonize inside hm_harmonize between learning and
+ * checking its deadline (a missed deadline: flag 0, slack x 1.5), the other
+ * methods before their synchronization (a late arrival: window and roundtime
+ * flag it). Local. */
+int hm_procsync_inject_delay(hm_procsync_t *ps, double delay_s);
+
 /* What the method did, for result files, e.g. "window=12.5us adaptive (3
  * adaptations)" or "slack=4.1us resyncs=2". Local (the root's view matters). */
 void hm_procsync_describe(const hm_procsync_t *ps, char *buf, size_t len);

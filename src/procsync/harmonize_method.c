@@ -40,6 +40,13 @@ static hm_clock_t *harmonize_clock(const hm_procsync_t *ps)
     return clock ? clock : ps->global;
 }
 
+/* Inside hm_harmonize, after the deadline is known and before it is
+ * checked: a missed deadline (flag 0, slack x 1.5, re-synchronization). */
+static int harmonize_inject(hm_procsync_t *ps, double delay_s)
+{
+    return hm_harmonize_inject_delay(ps->comm, delay_s);
+}
+
 static void harmonize_describe(const hm_procsync_t *ps, char *buf, size_t len)
 {
     hm_harmonize_info_t info;
@@ -57,5 +64,6 @@ const hm_procsync_method_t hm_procsync_harmonize_method = {
     .create = harmonize_create,
     .start = harmonize_start,
     .clock = harmonize_clock,
+    .inject = harmonize_inject,
     .describe = harmonize_describe,
 };

@@ -2,6 +2,7 @@
  * set-up with agreement, dispatch, and the late-start check that every
  * method with a deadline shares. */
 #include <math.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #ifdef __linux__
@@ -166,10 +167,28 @@ int hm_procsync_begin(hm_procsync_t *ps)
     return ps->method->begin ? ps->method->begin(ps) : HM_OK;
 }
 
+int hm_procsync_inject_delay(hm_procsync_t *ps, double delay_s)
+{
+    if (!(delay_s >= 0)) return HM_EINVAL;
+    if (ps->method->inject) return ps->method->inject(ps, delay_s);
+    ps->inject_delay_s = delay_s;
+    return HM_OK;
+}
+
+static void sleep_s(double s)
+{
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
 int hm_procsync_start(hm_procsync_t *ps, int *flag, double *deadline_s)
 {
     *flag = 1;
     *deadline_s = NAN;
+    if (ps->inject_delay_s > 0) {
+        sleep_s(ps->inject_delay_s);
+        ps->inject_delay_s = 0;
+    }
     int rc = ps->method->start(ps, flag, deadline_s);
     ps->deadline_s = *deadline_s;
     return rc;

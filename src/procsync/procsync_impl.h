@@ -44,6 +44,10 @@ typedef struct hm_procsync_method {
     int (*in_time)(const hm_procsync_t *ps);
     /* Local: the flags of a chunk were agreed. Optional (nothing to do). */
     void (*chunk_done)(hm_procsync_t *ps, int n, int nvalid, double busy_s);
+    /* Testing: delay this rank inside its next start, where a preemption
+     * makes the synchronization fail. Optional (the default sleeps before
+     * the method's start: a late arrival). */
+    int (*inject)(hm_procsync_t *ps, double delay_s);
     /* What the method did, one line. Optional (empty). */
     void (*describe)(const hm_procsync_t *ps, char *buf, size_t len);
 } hm_procsync_method_t;
@@ -56,6 +60,7 @@ struct hm_procsync {
     hm_procsync_params_t params; /* a copy */
     double deadline_s;           /* of the last start (NaN without deadline) */
     double spin_s;               /* HM_PROCSYNC_SPIN_S + this thread's timer slack */
+    double inject_delay_s;       /* pending injected delay (testing), default inject */
     void *state;                 /* the method's */
 };
 

@@ -4,7 +4,7 @@
  *
  * At the first start of a chunk (after begin, or after chunk_done) the root
  * broadcasts [t0, window]; repetition i of the chunk starts at
- * t0 + i x window on the global clock. A repetition is invalid when a rank
+ * t0 + (i + 1) x window on the global clock (Start_Sync line 26). A repetition is invalid when a rank
  * reaches its start already late (Start_Sync line 28), starts measurably late
  * (the generic check of hm_procsync_stop), or ends more than a window after
  * its start (Stop_Sync line 37, TOOK_TOO_LONG).
@@ -18,9 +18,11 @@
  * test machine the latency alone (~2.4 us) left 50-60 % of the first starts
  * of a chunk late before waiting; 10 us more, up to 6 %; 20 us more, none of
  * 200 (loaded machine, 2 ranks, Open MPI). 20 us per chunk
- * costs ~1 us per repetition at --check-every 16. (SKaMPI starts repetition
- * i at t0 + (i + 1) x window with t0 the root's now: a margin of one window,
- * none for the adaptive window's initial 0.)
+ * costs ~1 us per repetition at --check-every 16. SKaMPI's own margin, the
+ * first repetition one window after t0, comes on top: with more ranks than
+ * cores the broadcast itself can wait for a scheduler slice, and without it
+ * the first repetition of every chunk was late (a chunk of one repetition,
+ * the last of an experiment, then never succeeded).
  *
  * Fixed window when params.window_s > 0. Adaptive when 0 (Alg. 10): every
  * experiment starts at window 0 (line 10), so the first chunk fails; after a
@@ -111,7 +113,7 @@ static int window_start(hm_procsync_t *ps, int *flag, double *deadline_s)
     window_state_t *w = ps->state;
     int rc;
     if (w->need_t0 && (rc = open_chunk(ps, w)) != HM_OK) return rc;
-    double start = w->t0_s + (double)w->index++ * w->window_s;
+    double start = w->t0_s + (double)(++w->index) * w->window_s;
     *deadline_s = start;
     *flag = hm_clock_now(ps->global) <= start;
     if (*flag) hm_procsync_wait_until(ps->global, start, ps->spin_s);

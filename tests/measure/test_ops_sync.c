@@ -1,0 +1,82 @@
+/* tests/measure/test_ops_sync.c — every operation under every process
+ * synchronization completes with the counts asked for, correct results
+ * (validated every repetition) and positive times.
+ *
+ * Usage: test_ops_sync [functional]. At 2 ranks the methods run with their
+ * defaults. With "functional" (3 and 4 ranks on 2 cores, oversubscribed)
+ * lateness is tolerated (late 1 s), the window is a fixed 10 ms and
+ * roundtime starts 2000 broadcast latencies ahead: ranks that outnumber the
+ * cores cannot all run at one instant, and the test is that everything
+ * completes and is counted, not how precisely. pingpong runs between rank 0
+ * and the last rank, rooted operations at the last rank, so that non-zero
+ * roots and peers are exercised. */
+#include <string.h>
+
+#include <harmonia/measure.h>
+
+#include "testutil.h"
+
+enum { NREP = 12, WARMUP = 2 };
+
+static int run_one(const hm_op_t *op, hm_procsync_t *ps, int rank, int size, long *bad_times)
+{
+    hm_op_params_t p = {size - 1, size > 1 ? size - 1 : 1};
+    hm_op_instance_t *inst = NULL;
+    hm_measure_target_t t;
+    hm_measure_params_t mp;
+    hm_measure_result_t r;
+    char why[256] = "";
+    size_t bytes = 256;
+    if (hm_op_check(op, MPI_COMM_WORLD, bytes, &p, why, sizeof why) != HM_OK) return HM_OK;
+    int rc = hm_op_prepare(op, MPI_COMM_WORLD, bytes, &p, &inst, why, sizeof why);
+    if (rc != HM_OK) return rc;
+    hm_measure_target_op(&t, op, inst, rank, p.peer);
+    hm_measure_params_default(&mp);
+    mp.nrep = NREP, mp.warmup = WARMUP, mp.validate = 1;
+    rc = hm_measure_run(MPI_COMM_WORLD, ps, &t, &mp, &r);
+    if (rc == HM_OK && (r.nvalid != NREP || r.wrong_results != 0)) rc = HM_EINTERNAL;
+    for (long i = 0; rank == 0 && rc == HM_OK && i < r.n; i++)
+        *bad_times += r.valid[i] && !(r.global_s[i] > 0 && r.local_s[i] > 0);
+    if (rc != HM_OK && rank == 0)
+        hm_test_note("%s: status %d, %ld valid, %ld wrong results", hm_op_name(op), rc, r.nvalid,
+                     r.wrong_results);
+    hm_measure_result_free(&r);
+    hm_op_free(inst);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size, functional = argc > 1 && strcmp(argv[1], "functional") == 0;
+    hm_timer_t *timer = NULL;
+    hm_clock_t *global = NULL;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int rc = hm_timer_create("monotonic", NULL, &timer, NULL, 0);
+    if (rc == HM_OK) rc = hm_timer_agree_origin(timer, MPI_COMM_WORLD);
+    if (rc == HM_OK) rc = hm_clock_identity(timer, &global);
+    for (size_t m = 0; rc == HM_OK && m < hm_procsync_count(); m++) {
+        const char *method = hm_procsync_name_at(m);
+        hm_procsync_params_t pp;
+        hm_procsync_t *ps = NULL;
+        char why[256] = "";
+        hm_procsync_params_default(&pp);
+        if (functional) pp.late_s = 1.0, pp.window_s = 10e-3, pp.bcast_factor = 2000;
+        rc = hm_procsync_create(method, MPI_COMM_WORLD, global, &pp, &ps, why, sizeof why);
+        HM_CHECK(rc == HM_OK, "%s created (%s)", method, why);
+        long failed = 0, bad_times = 0, ran = 0;
+        for (size_t i = 0; rc == HM_OK && i < hm_op_count(); i++, ran++)
+            failed += run_one(hm_op_find(hm_op_name_at(i)), ps, rank, size, &bad_times) != HM_OK;
+        HM_CHECK(failed == 0, "%s: %ld operations measured %d valid repetitions each, results "
+                 "validated (%ld failed)", method, ran, NREP, failed);
+        if (rank == 0)
+            HM_CHECK(bad_times == 0, "%s: every valid time positive (%ld not)", method, bad_times);
+        hm_procsync_free(ps);
+    }
+    hm_clock_free(global);
+    hm_timer_free(timer);
+    int status = hm_test_finish_mpi(MPI_COMM_WORLD);
+    MPI_Finalize();
+    return status;
+}

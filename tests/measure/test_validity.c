@@ -1,0 +1,134 @@
+/* tests/measure/test_validity.c — invalid repetitions are detected where
+ * they happen, discarded, counted and replaced (paper 000 Listing 1).
+ *
+ * Usage: test_validity METHOD (2 ranks; MPI_Allreduce of 8 bytes).
+ *  - Late start: rank 1 sleeps 300 us between the synchronization and the
+ *    start timestamp of attempt 5 (--inject-delay). For a method with a
+ *    deadline that attempt must be invalid (its measured start is 300 us
+ *    past the deadline, far beyond late_s = 1 us), and still nrep valid
+ *    repetitions must come out. A barrier has no deadline: the attempt
+ *    stays valid and its arrival skew shows the delay (>= 250 us: the sleep
+ *    may overshoot, never undershoot, and the other rank starts at once).
+ *  - Failed synchronization: rank 1 is delayed 2 ms inside the start of
+ *    attempt 10 (hm_procsync_inject_delay): harmonize misses its deadline,
+ *    window and roundtime learn their start after it passed; the attempt
+ *    must be invalid.
+ *  - Out of attempts: with max_attempts = nrep, the injected late start
+ *    leaves nrep - 1 valid repetitions: HM_EAGAIN, with the counts. */
+#include <math.h>
+#include <string.h>
+
+#include <harmonia/measure.h>
+
+#include "testutil.h"
+
+enum { NREP = 40, LATE_ATTEMPT = 5, MISS_ATTEMPT = 10 };
+
+typedef struct delayed_op {
+    hm_op_instance_t *inst;
+    hm_procsync_t *ps;
+    int rank;
+    long runs, warmup;
+} delayed_op_t;
+
+/* The run before MISS_ATTEMPT arms the delay of the next start. */
+static int run_delayed(void *ctx)
+{
+    delayed_op_t *d = ctx;
+    int rc = hm_op_run(d->inst);
+    if (d->rank == 1 && d->runs == d->warmup + MISS_ATTEMPT - 1)
+        hm_procsync_inject_delay(d->ps, 2e-3);
+    d->runs++;
+    return rc;
+}
+
+static int measure(const char *method, hm_clock_t *global, int arm_miss, long max_attempts,
+                   hm_measure_result_t *r)
+{
+    hm_procsync_params_t pp;
+    hm_procsync_t *ps = NULL;
+    hm_op_instance_t *inst = NULL;
+    hm_op_params_t op = {0, 1};
+    hm_measure_params_t mp;
+    char why[256] = "";
+    hm_procsync_params_default(&pp);
+    pp.window_s = 500e-6; /* fixed: an adaptive window would widen after the misses */
+    int rc = hm_procsync_create(method, MPI_COMM_WORLD, global, &pp, &ps, why, sizeof why);
+    if (rc == HM_OK)
+        rc = hm_op_prepare(hm_op_find("allreduce"), MPI_COMM_WORLD, 8, &op, &inst, why, sizeof why);
+    HM_CHECK(rc == HM_OK, "%s: set up (%s)", method, why);
+    if (rc != HM_OK) return rc;
+    hm_measure_params_default(&mp);
+    mp.nrep = NREP, mp.max_attempts = max_attempts;
+    mp.inject_rank = 1, mp.inject_attempt = LATE_ATTEMPT, mp.inject_delay_s = 300e-6;
+    delayed_op_t d = {inst, ps, 0, 0, mp.warmup};
+    MPI_Comm_rank(MPI_COMM_WORLD, &d.rank);
+    hm_measure_target_t t = {.run = arm_miss ? run_delayed : NULL, .ctx = &d, .participates = 1};
+    if (!arm_miss) hm_measure_target_op(&t, hm_op_find("allreduce"), inst, d.rank, 1);
+    rc = hm_measure_run(MPI_COMM_WORLD, ps, &t, &mp, r);
+    hm_op_free(inst);
+    hm_procsync_free(ps);
+    return rc;
+}
+
+static void check_run(const char *method, int deadline, hm_clock_t *global, int rank)
+{
+    hm_measure_result_t r;
+    int rc = measure(method, global, 1, 0, &r);
+    HM_CHECK(rc == HM_OK && r.nvalid == NREP, "%s: %ld valid repetitions as asked (%ld invalid)",
+             method, r.nvalid, r.ninvalid);
+    if (rank == 0 && rc == HM_OK) {
+        hm_test_note("%s: attempt %d: valid %d, arrival skew %.1f us; attempt %d valid %d; %s",
+                     method, LATE_ATTEMPT, r.valid[LATE_ATTEMPT],
+                     r.start_spread_s[LATE_ATTEMPT] * 1e6, MISS_ATTEMPT, r.valid[MISS_ATTEMPT],
+                     r.procsync);
+        if (deadline) {
+            HM_CHECK(!r.valid[LATE_ATTEMPT], "%s: the late start of attempt %d is invalid", method,
+                     LATE_ATTEMPT);
+            HM_CHECK(!r.valid[MISS_ATTEMPT], "%s: the failed synchronization of attempt %d is "
+                     "invalid", method, MISS_ATTEMPT);
+            HM_CHECK(r.attempts >= NREP + 2, "%s: invalid attempts replaced (%ld attempts)",
+                     method, r.attempts);
+        } else {
+            HM_CHECK(r.valid[LATE_ATTEMPT] && r.start_spread_s[LATE_ATTEMPT] >= 250e-6,
+                     "%s: no deadline: attempt %d valid, arrival skew %.1f us >= 250 us", method,
+                     LATE_ATTEMPT, r.start_spread_s[LATE_ATTEMPT] * 1e6);
+        }
+    }
+    hm_measure_result_free(&r);
+}
+
+static void check_exhausted(const char *method, hm_clock_t *global)
+{
+    hm_measure_result_t r;
+    int rc = measure(method, global, 0, NREP, &r);
+    HM_CHECK(rc == HM_EAGAIN && r.attempts == NREP && r.nvalid <= NREP - 1,
+             "%s: max_attempts = nrep with one late start: HM_EAGAIN (%d), %ld of %ld attempts "
+             "valid",
+             method, rc, r.nvalid, r.attempts);
+    hm_measure_result_free(&r);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    const char *method = argc > 1 ? argv[1] : "harmonize";
+    int rank, deadline = strcmp(method, "barrier") && strcmp(method, "dissem");
+    hm_timer_t *timer = NULL;
+    hm_clock_t *global = NULL;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    /* One shared CLOCK_MONOTONIC with an agreed origin is a global clock. */
+    int rc = hm_timer_create("monotonic", NULL, &timer, NULL, 0);
+    if (rc == HM_OK) rc = hm_timer_agree_origin(timer, MPI_COMM_WORLD);
+    if (rc == HM_OK) rc = hm_clock_identity(timer, &global);
+    HM_CHECK(rc == HM_OK, "shared monotonic clock");
+    if (rc == HM_OK) {
+        check_run(method, deadline, global, rank);
+        if (deadline) check_exhausted(method, global);
+    }
+    hm_clock_free(global);
+    hm_timer_free(timer);
+    int status = hm_test_finish_mpi(MPI_COMM_WORLD);
+    MPI_Finalize();
+    return status;
+}
