@@ -40,10 +40,14 @@ build: deps
 	$(call CONFIGURE,$(BUILD),$(MPICC),$(MPIEXEC),)
 	cmake --build $(BUILD) -j $(JOBS)
 
+# The main job on 2 ranks: clocks, then latency from a common start, then
+# how well each process synchronization starts the ranks together.
 demo: build
-	$(MPIEXEC) -n $(NP) $(BUILD)/harmonia timers
-	@echo
 	$(MPIEXEC) -n $(NP) $(BUILD)/harmonia clock --clock-sync hca3,skampi --check-after 0,2
+	@echo
+	$(MPIEXEC) -n $(NP) $(BUILD)/harmonia bench
+	@echo
+	$(MPIEXEC) -n $(NP) $(BUILD)/harmonia skew
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
