@@ -13,7 +13,7 @@
 static const char *const summary_columns[] = {
     "op",        "size_bytes", "sync",       "valid",    "invalid",  "wrong_results",
     "min_s",     "q1_s",       "median_s",   "q3_s",     "max_s",    "mean_s",
-    "sd_s",      "local_median_s", "start_spread_median_s", "procsync", "order"};
+    "sd_s",      "local_median_s", "start_spread_median_s", "procsync", "order", "wall_s"};
 static const char *const raw_columns[] = {"op",      "size_bytes", "attempt",        "valid",
                                           "global_s", "local_s",   "start_spread_s", "start_s"};
 
@@ -72,7 +72,7 @@ static int summarize(hm_bench_row_t *row, const hm_measure_result_t *r, double *
 }
 
 static void write_summary(hm_csv_t *csv, const hm_bench_row_t *row, const char *sync,
-                          double spread_s, const char *procsync, size_t order)
+                          double spread_s, const char *procsync, size_t order, double wall_s)
 {
     const hm_stats_summary_t *g = &row->global;
     hm_csv_put_string(csv, row->op);
@@ -86,6 +86,7 @@ static void write_summary(hm_csv_t *csv, const hm_bench_row_t *row, const char *
     for (size_t i = 0; i < NCOLS(x); i++) hm_csv_put_double(csv, x[i]);
     hm_csv_put_string(csv, procsync);
     hm_csv_put_int64(csv, (int64_t)order);
+    hm_csv_put_double(csv, wall_s);
     hm_csv_end_row(csv);
     hm_csv_checkpoint(csv);
 }
@@ -107,7 +108,7 @@ static void write_raw(hm_csv_t *raw, const hm_bench_row_t *row, const hm_measure
 }
 
 int hm_bench_report_add(hm_bench_report_t *rep, size_t index, size_t order, const char *op,
-                        size_t size_bytes, const hm_measure_result_t *r)
+                        size_t size_bytes, const hm_measure_result_t *r, double wall_s)
 {
     hm_bench_row_t *row = &rep->rows[index];
     double spread_s;
@@ -119,7 +120,7 @@ int hm_bench_report_add(hm_bench_report_t *rep, size_t index, size_t order, cons
     row->wrong_results = r->wrong_results;
     int rc = summarize(row, r, &spread_s);
     if (rc != HM_OK) return rc;
-    if (rep->csv) write_summary(rep->csv, row, rep->cfg->sync, spread_s, r->procsync, order);
+    if (rep->csv) write_summary(rep->csv, row, rep->cfg->sync, spread_s, r->procsync, order, wall_s);
     if (rep->raw) write_raw(rep->raw, row, r);
     return HM_OK;
 }

@@ -30,10 +30,11 @@ typedef struct hm_bench_report {
 int hm_bench_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_clock_t *clock,
                          size_t nexperiments, hm_bench_report_t **out);
 
-/* Rank 0: experiment index (run as the order-th) measured result r. Files
- * are checkpointed after each experiment. */
+/* Rank 0: experiment index (run as the order-th) measured result r in
+ * wall_s (warm-up, synchronizations and agreements included). Files are
+ * checkpointed after each experiment. */
 int hm_bench_report_add(hm_bench_report_t *rep, size_t index, size_t order, const char *op,
-                        size_t size_bytes, const hm_measure_result_t *r);
+                        size_t size_bytes, const hm_measure_result_t *r, double wall_s);
 
 /* Collective: print the table (or OSU's layout), publish the files,
  * release. Returns the agreed exit status (status, or a failure to write). */

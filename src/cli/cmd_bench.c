@@ -152,10 +152,12 @@ static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync
     }
     measure_params(cfg, &mp);
     hm_measure_target_op(&target, op, inst, rank, cfg->peer);
+    double t0 = MPI_Wtime();
     rc = hm_measure_run(comm, ps, &target, &mp, &r);
+    double wall_s = MPI_Wtime() - t0;
     int status = experiment_status(cfg, hm_op_name(op), size, rc, &r, msg, sizeof msg);
     if ((rc == HM_OK || rc == HM_EAGAIN) && rank == 0 && r.n > 0 &&
-        hm_bench_report_add(rep, index, order, hm_op_name(op), size, &r) != HM_OK && !status)
+        hm_bench_report_add(rep, index, order, hm_op_name(op), size, &r, wall_s) != HM_OK && !status)
         status = HM_EXIT_FAILURE, snprintf(msg, sizeof msg, "out of memory");
     hm_measure_result_free(&r);
     hm_op_free(inst);
