@@ -26,6 +26,7 @@ struct hm_csv {
     size_t row_len, row_cap;
     locale_t c_locale; /* numbers read "1.5" whatever LC_NUMERIC says */
     char error[ERROR_LEN];
+    int misused; /* a row was malformed: the file would not read back */
 };
 
 static int misuse(hm_csv_t *csv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -37,6 +38,7 @@ static int misuse(hm_csv_t *csv, const char *fmt, ...)
     if (n > 0 && (size_t)n < sizeof csv->error)
         vsnprintf(csv->error + n, sizeof csv->error - (size_t)n, fmt, ap);
     va_end(ap);
+    csv->misused = 1;
     return HM_EINVAL;
 }
 
@@ -228,9 +230,13 @@ int hm_csv_close(hm_csv_t *csv, char *why, size_t why_len)
 {
     if (!csv) return HM_EINVAL;
     int st = HM_OK;
-    if (csv->cells > 0) {
-        st = misuse(csv, "closed before row %zu was ended (%zu of %zu cells)", csv->rows + 1,
-                    csv->cells, csv->ncolumns);
+    if (csv->cells > 0 || csv->misused) {
+        /* A malformed row is a programming error; it is reported rather than
+         * published as a file whose rows do not match its header. */
+        if (!csv->misused)
+            misuse(csv, "closed before row %zu was ended (%zu of %zu cells)", csv->rows + 1,
+                   csv->cells, csv->ncolumns);
+        st = HM_EINVAL;
         if (why && why_len) snprintf(why, why_len, "%s", csv->error);
         hm_afile_abort(csv->af);
     } else {
