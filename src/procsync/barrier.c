@@ -16,7 +16,7 @@ static int barrier_start(hm_procsync_t *ps, int *flag, double *deadline_s)
 static void barrier_describe(const hm_procsync_t *ps, char *buf, size_t len)
 {
     (void)ps;
-    snprintf(buf, len, "MPI_Barrier, no deadline");
+    snprintf(buf, len, "MPI_Barrier (no deadline)");
 }
 
 const hm_procsync_method_t hm_procsync_barrier_method = {

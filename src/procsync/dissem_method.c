@@ -16,7 +16,7 @@ static int dissem_start(hm_procsync_t *ps, int *flag, double *deadline_s)
 static void dissem_describe(const hm_procsync_t *ps, char *buf, size_t len)
 {
     (void)ps;
-    snprintf(buf, len, "dissemination barrier, no deadline");
+    snprintf(buf, len, "dissemination barrier (no deadline)");
 }
 
 const hm_procsync_method_t hm_procsync_dissem_method = {

@@ -147,9 +147,10 @@ static void window_describe(const hm_procsync_t *ps, char *buf, size_t len)
         snprintf(buf, len, "window=%.1fus fixed", w->window_s * 1e6);
         return;
     }
-    snprintf(buf, len, "window=%.1fus adaptive, %ld adaptation%s%s", w->next_window_s * 1e6,
+    /* No commas: the text goes into CSV cells that awk -F, should read. */
+    snprintf(buf, len, "window=%.1fus adaptive (%ld adaptation%s%s)", w->next_window_s * 1e6,
              w->adaptations, w->adaptations == 1 ? "" : "s",
-             w->next_window_s >= WINDOW_CAP_S ? " (capped at 1 s)" : "");
+             w->next_window_s >= WINDOW_CAP_S ? "; capped at 1 s" : "");
 }
 
 const hm_procsync_method_t hm_procsync_window_method = {

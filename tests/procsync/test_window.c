@@ -127,8 +127,8 @@ static long adaptations(const hm_procsync_t *ps, char *what, size_t len)
 {
     long n = -1;
     hm_procsync_describe(ps, what, len);
-    const char *comma = strstr(what, "adaptive, ");
-    if (comma) sscanf(comma + strlen("adaptive, "), "%ld", &n);
+    const char *open = strstr(what, "adaptive (");
+    if (open) sscanf(open + strlen("adaptive ("), "%ld", &n);
     return n;
 }
 

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# bench/procsync.sh — how well, and at what cost, the process
+# synchronizations start the ranks together (issue 4's performance table):
+#
+#  1. skew: exit skew of MPI_Barrier, harmonia's dissemination barrier and
+#     hm_harmonize over 2000 back-to-back calls (as a benchmark loop calls
+#     them), in true time (all ranks read one CLOCK_MONOTONIC): 2 ranks over
+#     shared memory, 2 ranks over TCP (--mca btl self,tcp: behaves like a
+#     network), 4 ranks oversubscribed on 2 cores. Median over REPS mpiruns
+#     of each statistic.
+#  2. overhead: wall time of `bench --ops allreduce --sizes 8 --nrep 1000`
+#     under harmonize against barrier: the experiment's own wall time
+#     (wall_s of the summary CSV: warm-up, synchronizations, agreements) and
+#     the whole mpirun's, medians over REPS runs.
+#  3. reproducibility: allreduce and bcast at 8 B and 64 KiB in RUNS separate
+#     mpiruns at 2 ranks under harmonize, roundtime and barrier; the spread
+#     (max / min) of the per-run medians.
+#
+#   bench/procsync.sh [BUILD_DIR [OUT_DIR]]     (Open MPI; REPS=5 RUNS=10)
+#
+# Writes OUT_DIR/skew.csv, overhead.csv, repro.csv and prints the tables.
+# Takes about 5 minutes on 2 cores.
+set -euo pipefail
+build=${1:-build}
+out=${2:-bench/results/procsync}
+mpirun=${MPIRUN:-mpirun}
+reps=${REPS:-5}
+runs=${RUNS:-10}
+mkdir -p "$out"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+launch() { # NP MCA_ARGS... -- HARMONIA_ARGS...
+    local np=$1; shift
+    local pre=()
+    while [ "$1" != -- ]; do pre+=("$1"); shift; done
+    shift
+    [ "$np" -gt 2 ] && pre+=(--oversubscribe)
+    timeout 600 "$mpirun" -n "$np" "${pre[@]}" "$build/harmonia" "$@"
+}
+
+rows() { # FILE PREFIX: the data rows of a harmonia CSV, prefixed
+    grep -v '^#' "$1" | tail -n +2 | sed "s/^/$2,/"
+}
+
+median() { # reads numbers, prints their median
+    sort -g | awk '{v[NR] = $1} END {if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'
+}
+
+# ---- 1. exit skew ----
+echo "setup,rep,method,repetitions,late_starts,missed,skew_median_s,skew_p90_s,skew_p99_s,skew_max_s,true_skew_median_s,true_skew_p90_s,true_skew_p99_s,true_skew_max_s,cost_s" >"$out/skew.csv"
+for setup in shm tcp np4; do
+    case $setup in
+    shm) np=2 mca=() ;;
+    tcp) np=2 mca=(--mca btl self,tcp) ;;
+    np4) np=4 mca=() ;;
+    esac
+    for rep in $(seq "$reps"); do
+        f=$(mktemp)
+        launch "$np" "${mca[@]}" -- skew --sync barrier,dissem,harmonize --back-to-back \
+            --nrep 2000 --output "$f" >/dev/null
+        rows "$f" "$setup,$rep" >>"$out/skew.csv"
+        rm -f "$f"
+    done
+done
+
+# ---- 2. overhead of harmonize against barrier ----
+echo "rep,sync,wall_s,mpirun_wall_s,valid,invalid,median_s" >"$out/overhead.csv"
+for rep in $(seq "$reps"); do
+    for sync in barrier harmonize; do
+        f=$(mktemp)
+        t0=$(date +%s.%N)
+        launch 2 -- bench --ops allreduce --sizes 8 --nrep 1000 --sync "$sync" \
+            --output "$f" >/dev/null
+        t1=$(date +%s.%N)
+        # Columns of the summary: 4 valid, 5 invalid, 9 median_s, 18 wall_s.
+        grep -v '^#' "$f" | tail -n +2 | awk -F, -v rep="$rep" -v s="$sync" -v t0="$t0" -v t1="$t1" \
+            '{print rep "," s "," $18 "," (t1 - t0) "," $4 "," $5 "," $9}' >>"$out/overhead.csv"
+        rm -f "$f"
+    done
+done
+
+# ---- 3. reproducibility over separate mpiruns ----
+echo "run,sync,op,size_bytes,valid,invalid,median_s" >"$out/repro.csv"
+for run in $(seq "$runs"); do
+    for sync in harmonize roundtime barrier; do
+        f=$(mktemp)
+        launch 2 -- bench --ops allreduce,bcast --sizes 8,64K --nrep 1000 --sync "$sync" \
+            --seed "$run" --output "$f" >/dev/null
+        grep -v '^#' "$f" | tail -n +2 | awk -F, -v run="$run" '{print run "," $3 "," $1 "," $2 "," $4 "," $5 "," $9}' >>"$out/repro.csv"
+        rm -f "$f"
+    done
+done
+
+# ---- tables ----
+col() { # FILE FILTER_AWK COLUMN: median of a column over the rows matching
+    awk -F, "NR > 1 && $2 {print \$$3}" "$1" | median
+}
+echo "exit skew, back-to-back calls, true clock: median over $reps mpiruns (us)"
+printf "%-6s %-10s %10s %10s %10s %12s %9s\n" setup method median p90 p99 cost_us missed
+for setup in shm tcp np4; do
+    for m in barrier dissem harmonize; do
+        f="\$1 == \"$setup\" && \$3 == \"$m\""
+        printf "%-6s %-10s %10.3f %10.3f %10.3f %12.2f %9s\n" "$setup" "$m" \
+            "$(col "$out/skew.csv" "$f" 11 | awk '{print $1 * 1e6}')" \
+            "$(col "$out/skew.csv" "$f" 12 | awk '{print $1 * 1e6}')" \
+            "$(col "$out/skew.csv" "$f" 13 | awk '{print $1 * 1e6}')" \
+            "$(col "$out/skew.csv" "$f" 15 | awk '{print $1 * 1e6}')" \
+            "$(col "$out/skew.csv" "$f" 6)"
+    done
+done
+echo
+echo "overhead: allreduce 8 B, 1000 valid repetitions, 2 ranks (median over $reps runs)"
+for sync in barrier harmonize; do
+    printf "%-10s experiment %.4f s   mpirun %.3f s   median latency %.3f us\n" "$sync" \
+        "$(col "$out/overhead.csv" "\$2 == \"$sync\"" 3)" \
+        "$(col "$out/overhead.csv" "\$2 == \"$sync\"" 4)" \
+        "$(col "$out/overhead.csv" "\$2 == \"$sync\"" 7 | awk '{print $1 * 1e6}')"
+done
+hb=$(col "$out/overhead.csv" '$2 == "barrier"' 3)
+hh=$(col "$out/overhead.csv" '$2 == "harmonize"' 3)
+mb=$(col "$out/overhead.csv" '$2 == "barrier"' 4)
+mh=$(col "$out/overhead.csv" '$2 == "harmonize"' 4)
+awk -v a="$hh" -v b="$hb" -v c="$mh" -v d="$mb" \
+    'BEGIN {printf "ratio harmonize / barrier: experiment %.2fx, whole mpirun %.2fx\n", a / b, c / d}'
+echo
+echo "reproducibility: spread (max / min) of the per-run medians over $runs mpiruns"
+printf "%-10s %-10s %8s %10s %10s %8s\n" sync op size min_us max_us spread
+for sync in harmonize roundtime barrier; do
+    for op in allreduce bcast; do
+        for size in 8 65536; do
+            awk -F, -v s="$sync" -v o="$op" -v z="$size" \
+                'NR > 1 && $2 == s && $3 == o && $4 == z {v = $7; if (n == 0 || v < lo) lo = v; if (n == 0 || v > hi) hi = v; n++}
+                 END {printf "%-10s %-10s %8d %10.3f %10.3f %8.3f\n", s, o, z, lo * 1e6, hi * 1e6, hi / lo}' "$out/repro.csv"
+        done
+    done
+done
