@@ -81,9 +81,10 @@ int hm_harmonize_configure(MPI_Comm comm, const hm_harmonize_options_t *opts);
  * arrived late (a local property: other ranks may return 1). The deadline is
  * global now + slack at the root; the clocks are re-synchronized when any
  * rank failed at its previous call or more than resync_s passed since the
- * last synchronization; the slack grows x1.5 after a failure and shrinks
- * after a run of successes towards 1.5 x the latest arrival the root saw,
- * never below the measured MPI_Bcast latency. State (clock, slack, counters)
+ * last synchronization; the slack grows x1.5 after a failure and, every 16
+ * calls without one, shrinks by at most 10% towards 1.25 x the second latest
+ * arrival (after the root's decision) among the last 256 calls, never below
+ * the measured MPI_Bcast latency. State (clock, slack, counters)
  * is cached on comm as an MPI attribute and freed with comm, so any
  * communicator works, sub-communicators included; messages use a private
  * duplicate of comm. The first call on a comm synchronizes the clocks (unless

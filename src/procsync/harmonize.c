@@ -20,40 +20,34 @@
  *    and shrinks only cautiously (HZ_SHRINK_STEP below). */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "procsync/harmonize_state.h"
 #include "procsync/procsync_impl.h"
 
-/* Alg. 1 line 15: a failure multiplies the slack by 1.5. The shrink rule
- * uses the same margin over the latest arrival. */
+/* Alg. 1 line 15: a failure multiplies the slack by 1.5. */
 #define HZ_GROW 1.5
-/* Shrinking. A miss costs far more than slack: a whole clock
- * synchronization (~0.1 s with the default hca3 at 2 ranks) against
- * microseconds of slack per call. So the slack shrinks only when the calls
- * since the last miss prove it too safe for its cost: every HZ_RUN calls of
- * that run, when
- *     run x (1 - HZ_SHRINK_STEP) x slack  >=  cost of one synchronization,
- * i.e. a 10% smaller slack over the run would have saved more than a miss
- * costs, so shrinking pays even if the smaller slack misses once per run.
- * Then the slack moves towards HZ_GROW x M, by at most 10% of itself, where
- * M is the latest "used" time (root's decision -> a rank's check) the root
- * saw since the last miss. This converges instead of oscillating:
- *  - misses keep the run short, so the slack climbs x1.5 per miss until
- *    misses are rare enough to be paid for, and shrinks back only as slowly
- *    as the runs since the last miss grow (each step needs a longer run
- *    than the last when the slack is smaller); in a trial at 2 ranks on a
- *    loaded machine, where preemptions of 25-40 us missed about one call in
- *    500, shrinking after every 16 calls towards 1.5 x M sent the slack back
- *    to ~3 us within 64 calls of each miss: 300 us per call in all, nearly
- *    all of it re-synchronizations;
- *  - M is a maximum over the whole run, never over a window, so the target
- *    only rises as the run samples more of the tail;
- *  - never below the floor (the MPI_Bcast latency): a deadline closer than
- *    one broadcast cannot reach the other ranks in time.
- * With a configured global clock the cost is unknown (0) until the first
- * re-synchronization, so the slack may shrink at once from its start. */
+/* Shrinking (the paper's slack only grows). The root keeps the "used" times
+ * of the last HZ_HISTORY calls: for each call, the latest time any rank
+ * checked its deadline after the root had picked it (the reduce brings it
+ * with the next call). A slack of HZ_MARGIN x the second largest of them
+ * (about the 99.5th percentile) would have been met by all but one of those
+ * calls. Every HZ_RUN calls since the last miss the slack moves down towards
+ * that target, by at most HZ_SHRINK_STEP of itself, never below the floor
+ * (the MPI_Bcast latency: a deadline closer than one broadcast cannot reach
+ * the ranks). Why this converges instead of oscillating: a miss puts its own
+ * large used time into the history, which holds the target up for the next
+ * HZ_HISTORY calls, so the slack grown x1.5 by the miss stays until the tail
+ * it met has aged out; a quiet stretch then lets it come down 10% per 16
+ * calls. A first rule (shrink every 16 calls towards 1.5 x the latest used
+ * time since the last miss) forgot the tail at every miss and, on a loaded
+ * machine, sent the slack back to ~3 us within 64 calls of each miss, missing
+ * one call in 500 at a re-synchronization each; over TCP the rule that
+ * followed (shrink only when the run since the miss had paid for a
+ * re-synchronization) left the slack at 54 us, 10x the broadcast latency. */
+#define HZ_MARGIN 1.25
 #define HZ_SHRINK_STEP 0.9
 enum { HZ_RUN = 16 };
 
@@ -110,20 +104,36 @@ static int state_get(MPI_Comm comm, hm_hz_state_t **st)
     return rc;
 }
 
-/* Root, lines 11-21, plus the shrink rule (see HZ_SHRINK_STEP). */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* HZ_MARGIN x the second largest used time of the history (the largest when
+ * it holds one value). */
+static double shrink_target(const hm_hz_state_t *st)
+{
+    double sorted[HZ_HISTORY];
+    int n = st->history_n < HZ_HISTORY ? st->history_n : HZ_HISTORY;
+    memcpy(sorted, st->history_s, (size_t)n * sizeof *sorted);
+    qsort(sorted, (size_t)n, sizeof *sorted, cmp_double);
+    return HZ_MARGIN * sorted[n > 1 ? n - 2 : 0];
+}
+
+/* Root, lines 11-21, plus the shrink rule (see HZ_MARGIN). */
 static void root_adapt_slack(hm_hz_state_t *st, const double *flags)
 {
+    if (st->calls > 1) /* the first call reports no previous call */
+        st->history_s[st->history_n++ % HZ_HISTORY] = flags[HZ_USED];
     if (flags[HZ_FAILED] > 0) {
         st->slack_s *= HZ_GROW;
         st->slack_grows++;
         st->run = 0;
-        st->run_used_s = 0;
         return;
     }
-    if (flags[HZ_USED] > st->run_used_s) st->run_used_s = flags[HZ_USED];
-    if (++st->run % HZ_RUN) return;
-    if ((double)st->run * (1.0 - HZ_SHRINK_STEP) * st->slack_s < st->sync_cost_s) return;
-    double target = fmax(st->floor_s, HZ_GROW * st->run_used_s);
+    if (++st->run % HZ_RUN || st->history_n < HZ_RUN) return;
+    double target = fmax(st->floor_s, shrink_target(st));
     if (target < st->slack_s) {
         st->slack_s = fmax(target, HZ_SHRINK_STEP * st->slack_s);
         st->slack_shrinks++;

@@ -7,6 +7,9 @@
 
 #include <harmonia/procsync.h>
 
+/* Calls whose "used" times the root remembers for shrinking the slack. */
+enum { HZ_HISTORY = 256 };
+
 typedef struct hm_hz_state {
     MPI_Comm comm;      /* private duplicate of the user's comm */
     int rank, size;     /* in comm; rank 0 is the root of Alg. 1 */
@@ -32,7 +35,8 @@ typedef struct hm_hz_state {
     double delay_s;         /* pending injected delay (testing) */
     double sync_cost_s;     /* wall time of the last synchronization */
     long run;               /* root: consecutive calls without a failure */
-    double run_used_s;      /* root: latest "used" over that run */
+    double history_s[HZ_HISTORY]; /* root: "used" of the last calls (ring) */
+    long history_n;               /* values written into history_s */
     long calls, missed, resyncs, full_syncs, slack_grows, slack_shrinks;
 } hm_hz_state_t;
 
