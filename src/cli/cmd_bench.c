@@ -24,7 +24,7 @@ typedef struct bench_plan {
 
 static int parse_ops(const hm_cli_config_t *cfg, bench_plan_t *plan, char *why, size_t len)
 {
-    char buf[sizeof cfg->ops], known[256];
+    char buf[sizeof cfg->ops], known[512];
     strcpy(buf, cfg->ops);
     for (char *item = buf, *next; item; item = next) {
         next = strchr(item, ',');
@@ -32,12 +32,12 @@ static int parse_ops(const hm_cli_config_t *cfg, bench_plan_t *plan, char *why, 
         const hm_op_t *op = hm_op_find(item);
         if (!op) {
             hm_op_names(known, sizeof known);
-            snprintf(why, len, "--ops: unknown operation \"%s\" (known: %s)", item, known);
+            snprintf(why, len, "--ops: unknown operation \"%.64s\" (known: %s)", item, known);
             return HM_EXIT_USAGE;
         }
         for (int i = 0; i < plan->nops; i++)
             if (plan->ops[i] == op) {
-                snprintf(why, len, "--ops: \"%s\" is listed twice", item);
+                snprintf(why, len, "--ops: \"%.64s\" is listed twice", item);
                 return HM_EXIT_USAGE;
             }
         if (plan->nops == MAX_OPS) {
