@@ -43,22 +43,22 @@ extern "C" {
 
 /* How hm_harmonize keeps the global clock of a communicator. Defaults (from
  * hm_harmonize_options_default): timer "monotonic", clock_sync "hca3" with
- * hm_sync_params_default, refresh_sync "skampi", resync_s 1.0, full_resync_s
+ * hm_sync_params_default, refresh_offset "skampi", resync_s 1.0, full_resync_s
  * 60, spin_s 50e-6, global NULL.
  *
  * Re-synchronizations (after a miss, or resync_s after the last one) are
- * cheap refreshes: refresh_sync measures every rank's offset against the
+ * cheap refreshes: every rank in turn measures its offset against the
  * root over the current global clock (its drift model kept) and folds it
  * into the clock's top model, ~1 ms at 2 ranks against ~100 ms for a full
  * hca3. A full clock_sync runs at the first call and when full_resync_s has
  * passed since the last full one (a drift model learnt once serves minutes;
- * the refresh removes what it got wrong). refresh_sync NULL or "" makes every
+ * the refresh removes what it got wrong). refresh_offset NULL or "" makes every
  * re-synchronization full, as the paper's Alg. 1 does. */
 typedef struct hm_harmonize_options {
     const char *timer;        /* time source when global is NULL (timer.h names) */
     const char *clock_sync;   /* spec of the full synchronizations (sync.h) */
     hm_sync_params_t sync;    /* their parameters (refreshes use sync.exchanges) */
-    const char *refresh_sync; /* offset algorithm of a refresh: "skampi" or "netgauge" */
+    const char *refresh_offset; /* offset algorithm of a refresh (offset.h names) */
     double resync_s;          /* re-synchronize after this long (paper: 1 s) */
     double full_resync_s;     /* full synchronization after this long */
     double spin_s;            /* sleep until this close to the deadline, then spin */

@@ -58,7 +58,7 @@ void hm_harmonize_options_default(hm_harmonize_options_t *opts)
 {
     *opts = (hm_harmonize_options_t){.timer = "monotonic",
                                      .clock_sync = "hca3",
-                                     .refresh_sync = "skampi",
+                                     .refresh_offset = "skampi",
                                      .resync_s = 1.0,
                                      .full_resync_s = 60.0,
                                      .spin_s = HM_PROCSYNC_SPIN_S,
@@ -76,9 +76,9 @@ static int check_options(const hm_harmonize_options_t *o)
     if (!(o->resync_s > 0) || !(o->full_resync_s > 0) || !(o->spin_s >= 0) ||
         !isfinite(o->spin_s))
         return HM_EINVAL;
-    if (o->refresh_sync && o->refresh_sync[0] && strcmp(o->refresh_sync, "skampi") &&
-        strcmp(o->refresh_sync, "netgauge"))
-        return HM_EINVAL;
+    hm_offset_kind_t kind;
+    if (o->refresh_offset && o->refresh_offset[0] && hm_offset_find(o->refresh_offset, &kind))
+        return HM_ENOENT;
     return HM_OK;
 }
 

@@ -9,6 +9,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "common/idle.h"
 #include "procsync/harmonize_state.h"
 #include "procsync/procsync_impl.h"
 
@@ -35,7 +36,6 @@ static void state_free(hm_hz_state_t *st)
     hm_clock_free(st->base);
     if (st->owns_timer) hm_timer_free(st->timer);
     free(st->clock_sync);
-    free(st->refresh_sync);
     free(st);
 }
 
@@ -95,8 +95,9 @@ static int state_alloc(const hm_harmonize_options_t *o, hm_hz_state_t **out)
     st->spin_s = o->spin_s;
     st->full_resync_s = o->full_resync_s;
     st->clock_sync = strdup(o->clock_sync);
-    st->refresh_sync = strdup(o->refresh_sync ? o->refresh_sync : "");
-    if (!st->clock_sync || !st->refresh_sync) return HM_ENOMEM;
+    st->refresh = o->refresh_offset && o->refresh_offset[0] &&
+                  hm_offset_find(o->refresh_offset, &st->refresh_kind) == HM_OK;
+    if (!st->clock_sync) return HM_ENOMEM;
     int rc = HM_OK;
     if (o->global) {
         st->timer = hm_clock_timer(o->global);
@@ -168,21 +169,56 @@ static int fold_offset(hm_clock_t *refreshed, hm_clock_t **out)
     return hm_clock_model(base, hm_clock_kind(below), lm, out);
 }
 
-enum { HZ_REFRESH_EXCHANGES = 30 };
+/* A refresh follows every miss: its cost is the price of a miss. The
+ * minimum round trip of this many ping-pongs sits within ~0.1 us of the
+ * best of 100 over shared memory and TCP here. */
+enum { HZ_REFRESH_EXCHANGES = 30, HZ_TAG_TURN = 0x485a };
 
-/* A refresh: offsets of every rank against the root measured over the
- * current global clock (SKaMPI-Offset or Netgauge, no drift: the drift model
- * of the last full synchronization stays). */
+/* Client rank: wait (sleeping) for the root's go, then measure against it.
+ * Root: give each client its turn in order (SKaMPI-Offset, O(p) rounds).
+ * *offset_s receives this rank's offset (0 on the root). */
+static int measure_offsets(hm_hz_state_t *st, int exchanges, double *offset_s)
+{
+    int rc = HM_OK;
+    *offset_s = 0.0;
+    for (int r = 1; r < st->size && rc == HM_OK; r++) {
+        if (st->rank != 0 && st->rank != r) continue;
+        hm_offset_pair_t *pair = NULL;
+        hm_offset_sample_t sample;
+        if (st->rank == 0)
+            rc = MPI_Send(NULL, 0, MPI_BYTE, r, HZ_TAG_TURN, st->comm) == MPI_SUCCESS ? HM_OK
+                                                                                      : HM_EMPI;
+        else
+            rc = hm_idle_wait_token(st->comm, 0, HZ_TAG_TURN) == MPI_SUCCESS ? HM_OK : HM_EMPI;
+        if (rc == HM_OK)
+            rc = hm_offset_pair_create(st->comm, 0, r, st->refresh_kind, exchanges, &pair);
+        if (rc == HM_OK) rc = hm_offset_measure(pair, st->global, &sample);
+        if (rc == HM_OK && st->rank == r) *offset_s = sample.offset_s;
+        hm_offset_pair_free(pair);
+    }
+    return rc;
+}
+
+/* A refresh: every rank's offset against the root over the current global
+ * clock, folded into its top model (the drift model of the last full
+ * synchronization stays). Costs a few hundred microseconds at 2 ranks
+ * against ~1 ms through hm_sync_run, whose communicators and agreements
+ * dominate when the measurement itself is this short. */
 static int refresh(hm_hz_state_t *st, hm_clock_t **fresh)
 {
-    hm_sync_params_t p = st->sync;
+    int exchanges = st->sync.exchanges < HZ_REFRESH_EXCHANGES ? st->sync.exchanges
+                                                               : HZ_REFRESH_EXCHANGES;
+    double offset_s;
+    int rc = measure_offsets(st, exchanges, &offset_s), all;
+    MPI_Request req;
+    /* Agree, sleeping: ranks done early must not spin while others measure. */
+    if (MPI_Iallreduce(&rc, &all, 1, MPI_INT, MPI_MIN, st->comm, &req) != MPI_SUCCESS ||
+        hm_idle_wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        return HM_EMPI;
+    if (all != HM_OK) return all;
     hm_clock_t *offset = NULL;
-    p.ranks_per_node = p.ranks_per_socket = 0;
-    /* A refresh follows every miss: its cost is the price of a miss. The
-     * minimum round trip of HZ_REFRESH_EXCHANGES ping-pongs already sits
-     * within ~0.1 us of the best of 100 over shared memory and TCP here. */
-    if (p.exchanges > HZ_REFRESH_EXCHANGES) p.exchanges = HZ_REFRESH_EXCHANGES;
-    int rc = hm_sync_run(st->comm, st->refresh_sync, &p, st->global, &offset, NULL, NULL, 0);
+    hm_lm_t lm = {0.0, offset_s};
+    rc = hm_clock_model(st->global, HM_CLOCK_OFFSET, lm, &offset);
     if (rc == HM_OK) rc = fold_offset(offset, fresh);
     hm_clock_free(offset);
     return rc;
@@ -190,7 +226,7 @@ static int refresh(hm_hz_state_t *st, hm_clock_t **fresh)
 
 static int full_sync_due(const hm_hz_state_t *st)
 {
-    return !st->global || !st->refresh_sync[0] ||
+    return !st->global || !st->refresh ||
            hm_clock_now(st->global) - st->last_full_s > st->full_resync_s;
 }
 

@@ -19,7 +19,8 @@ typedef struct hm_hz_state {
     hm_clock_t *global; /* the current global clock (one reference; NULL before
                          * the first synchronization unless configured) */
     char *clock_sync;   /* spec of full synchronizations, a copy */
-    char *refresh_sync; /* offset algorithm of refreshes, a copy ("" = none) */
+    int refresh;                 /* re-synchronizations refresh the offsets */
+    hm_offset_kind_t refresh_kind; /* with this offset algorithm */
     double full_resync_s;
     double last_full_s; /* global time of the last full synchronization */
     hm_sync_params_t sync;

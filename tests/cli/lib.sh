@@ -55,3 +55,55 @@ finish() {
     echo "$checks checks, $failures failed"
     [ "$failures" -eq 0 ] && [ "$checks" -gt 0 ]
 }
+
+# csv_tsv FILE : the data of a CSV file written by harmonia (the "#" factor
+# lines skipped), header first, fields separated by tabs; quoted fields are
+# unquoted ("" is a quote), so a comma inside a cell does not split it.
+csv_tsv() {
+    awk '/^#/ { next }
+    {
+        line = $0; out = ""; field = ""; q = 0; n = length(line)
+        for (i = 1; i <= n; i++) {
+            ch = substr(line, i, 1)
+            if (q) {
+                if (ch != "\"") field = field ch
+                else if (substr(line, i + 1, 1) == "\"") { field = field "\""; i++ }
+                else q = 0
+            } else if (ch == "\"") q = 1
+            else if (ch == ",") { out = out field "\t"; field = "" }
+            else field = field ch
+        }
+        print out field
+    }' "$1"
+}
+
+# csv_awk FILE PROGRAM [AWK OPTIONS...] : PROGRAM run over the data rows of a
+# harmonia CSV file; col["name"] is the number of column "name", so
+# $col["valid"] is that cell. Missing file: no rows (PROGRAM's END still runs).
+csv_awk() {
+    local file=$1 prog=$2; shift 2
+    { [ -f "$file" ] && csv_tsv "$file"; } | awk -F'\t' "$@" \
+        'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next } '"$prog"
+}
+
+# check COND_STATUS "what" ["details on failure"] : record the status of the
+# command just run (0: ok).
+check() {
+    if [ "$1" -eq 0 ]; then ok "$2"; else fail "$2${3:+: $3}"; fi
+}
+
+# table_cols FIRST COLUMN... : from the aligned table in $out whose header
+# line starts with the column FIRST, the named columns of every row (rows
+# have as many fields as the header; the table ends at the first other line).
+# Columns are found by name, so added ones do not matter; a column missing
+# from the header gives no rows at all (and a note on stderr).
+table_cols() {
+    local first=$1; shift
+    awk -v first="$first" -v want="$*" '
+        BEGIN { m = split(want, w, " ") }
+        !on && $1 == first { on = 1; nf = NF; for (i = 1; i <= NF; i++) c[$i] = i
+            for (k = 1; k <= m; k++) if (!(w[k] in c)) { print "table_cols: no column " w[k] >"/dev/stderr"; exit }
+            next }
+        on && NF != nf { exit }
+        on { line = $c[w[1]]; for (k = 2; k <= m; k++) line = line " " $c[w[k]]; print line }' "$out"
+}

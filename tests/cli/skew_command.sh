@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# `harmonia skew`: per method, the distribution of the exit skew (ordered
+# quantiles, every repetition accounted for as kept or late), each rank's
+# mean exit offset, files whose raw rows give the summary, the truth where
+# all ranks read one clock, and harmonize's true skew within the bound of the
+# issue under synthetic clocks.
+. "$(dirname "$0")/lib.sh"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir" "$out"' EXIT
+cd "$dir" || exit 1
+show() { sed 's/^/    | /' "$out" >&2; }
+
+# Rows of the skew table: method reps late missed med p90 p99 max true_med true_p90 cost.
+skew_rows() {
+    table_cols method method reps late missed skew_med_us skew_p90_us skew_p99_us skew_max_us \
+        true_med_us true_p90_us cost_us
+}
+# Rows of the per-rank table: rank, then the column of each method named.
+rank_rows() { table_cols rank rank "${@/%/_us}"; }
+
+# skew_table_ok NREP METHOD... : the methods in order, reps + late = NREP,
+# 0 <= med <= p90 <= p99 <= max on the global and the true clock, cost > 0.
+skew_table_ok() {
+    local nrep=$1; shift
+    skew_rows | awk -v nrep="$nrep" -v want="$*" -v st="$status" '
+        { n++; if ($1 != w[n]) bad++
+          if ($2 + $3 != nrep) bad++
+          if ($2 > 0 && !(0 <= $5 && $5 <= $6 && $6 <= $7 && $7 <= $8)) bad++
+          if ($2 > 0 && !(0 <= $9 && $9 <= $10 && $11 > 0)) bad++ }
+        BEGIN { m = split(want, w, " ") }
+        END { exit !(st == 0 && n == m && bad == 0) }'
+}
+
+# --- the default methods at 2 ranks ---------------------------------------------
+launch 2 skew --nrep 200 --output k.csv --raw kr.csv
+skew_table_ok 200 barrier dissem harmonize
+check $? "skew --nrep 200: rows barrier, dissem, harmonize; reps + late = 200; med <= p90 <= p99 <= max" \
+    "exit $status"
+[ "$status" -eq 0 ] || show
+rank_rows barrier dissem harmonize | awk '{ n++; if ($1 != n - 1) bad++; for (i = 2; i <= 4; i++) if (!($i >= 0)) bad++ }
+                   END { exit !(n == 2 && bad == 0) }'
+check $? "per-rank table: ranks 0 and 1, mean exit offsets >= 0 for the 3 methods" "$(rank_rows barrier dissem harmonize)"
+grep -q '^rank  *barrier_us  *dissem_us  *harmonize_us' "$out"
+check $? "per-rank table header names the methods"
+for key in harmonia_version sync clock_sync seed nrep skew_start; do
+    grep -q "^# $key: " k.csv && grep -q "^# $key: " kr.csv
+    check $? "factor $key in both files"
+done
+grep -q '^# skew_start: round-time$' k.csv
+check $? "factor skew_start: round-time"
+head_k=$(grep -v '^#' k.csv | head -1)
+[ "$head_k" = method,repetitions,late_starts,missed,skew_median_s,skew_p90_s,skew_p99_s,skew_max_s,true_skew_median_s,true_skew_p90_s,true_skew_p99_s,true_skew_max_s,cost_s ]
+check $? "summary header" "$head_k"
+# All ranks read one CLOCK_MONOTONIC: the truth is known, so the true_*
+# columns hold numbers; the hca3 global clock is good to ~1 us here, so the
+# global and the true median skew agree within 2 us.
+csv_awk k.csv '{ n++; m[n] = $col["method"]
+        if ($col["repetitions"] + $col["late_starts"] != 200) bad++
+        if ($col["repetitions"] < 1) bad++
+        for (q = 0; q < 2; q++) {
+            p = q ? "true_skew_" : "skew_"
+            if ($col[p "median_s"] ~ /[Nn]a[Nn]/ || $col[p "max_s"] ~ /[Nn]a[Nn]/) bad++
+            if (!(0 <= $col[p "median_s"] && $col[p "median_s"] <= $col[p "p90_s"] &&
+                  $col[p "p90_s"] <= $col[p "p99_s"] && $col[p "p99_s"] <= $col[p "max_s"])) bad++ }
+        d = $col["skew_median_s"] - $col["true_skew_median_s"]; if (d < 0) d = -d
+        if (d > 2e-6) bad++
+        if (!($col["cost_s"] > 0)) bad++ }
+    END { exit !(n == 3 && m[1] == "barrier" && m[2] == "dissem" && m[3] == "harmonize" && bad == 0) }'
+check $? "summary CSV: 3 methods, ordered quantiles on both clocks, true_* numeric, |global - true| median <= 2 us" \
+    "$(csv_tsv k.csv | tr '\t' ' ')"
+# Raw: per method, one "skew" row per kept repetition and one "rank_offset"
+# row per rank; the summary's median and max are those of the raw skews.
+csv_awk k.csv '{ print $col["method"], $col["repetitions"], $col["skew_median_s"], $col["skew_max_s"] }' >sum.txt
+csv_awk kr.csv '$col["what"] == "skew" { print $col["method"], $col["global_s"] }' | sort -k1,1 -k2g >skews.txt
+csv_awk kr.csv '{ k = $col["method"] " " $col["what"]; c[k]++
+                  if ($col["what"] == "rank_offset" && $col["index"] != c[k] - 1) bad++
+                  if ($col["true_s"] ~ /[Nn]a[Nn]/) bad++ }
+    END { while ((getline line < "sum.txt") > 0) { split(line, f, " "); n++
+              if (c[f[1] " skew"] != f[2] || c[f[1] " rank_offset"] != 2) bad++ }
+          exit !(n == 3 && bad == 0) }'
+check $? "raw: skew rows = repetitions, 2 rank_offset rows (index 0, 1) per method, true_s numeric"
+awk 'FILENAME == ARGV[1] { k = ++cnt[$1]; x[$1, k] = $2; next }
+     { n = cnt[$1]; if (n != $2) { bad++; next }
+       med = n % 2 ? x[$1, (n + 1) / 2] : (x[$1, n / 2] + x[$1, n / 2 + 1]) / 2
+       if (!close_to(med, $3) || !close_to(x[$1, n], $4)) bad++; seen++ }
+     END { exit !(seen == 3 && bad == 0) }
+     function close_to(a, b) { d = a - b; if (d < 0) d = -d; return d <= 1e-9 * (b < 0 ? -b : b) + 1e-15 }' \
+    skews.txt sum.txt
+check $? "summary skew median and max = those of the raw skews, each method"
+
+# --- window and roundtime, back to back -------------------------------------------
+launch 2 skew --sync window,roundtime --back-to-back --nrep 100 --output b.csv
+skew_table_ok 100 window roundtime
+check $? "--sync window,roundtime --back-to-back: 2 rows, reps + late = 100" "exit $status"
+csv_awk b.csv '{ n++; if ($col["repetitions"] != 100 || $col["late_starts"] != 0) bad++ }
+    END { exit !(n == 2 && bad == 0) }'
+check $? "back to back: no common start to miss, 100 repetitions kept each"
+grep -q '^# skew_start: back to back$' b.csv
+check $? "factor skew_start: back to back"
+
+# --- 3 and 4 ranks (Open MPI, oversubscribed; MPICH busy-polls too slowly) ---------
+if [ "$MPI_FLAVOR" = openmpi ]; then
+    for np in 3 4; do
+        launch "$np" skew --nrep 200
+        skew_table_ok 200 barrier dissem harmonize
+        check $? "np=$np: completes, rows barrier, dissem, harmonize, reps + late = 200" "exit $status"
+        [ "$status" -eq 0 ] || show
+        rank_rows barrier dissem harmonize | awk -v np="$np" '{ n++; if ($1 != n - 1) bad++ } END { exit !(n == np && bad == 0) }'
+        check $? "np=$np: per-rank table has $np rows"
+        # EXPECTED TO FAIL until fixed (src/measure/skew.c, START_LATENCIES):
+        # the common start lies 3 broadcast latencies (~ microseconds) ahead,
+        # while a descheduled rank of an oversubscribed run arrives a
+        # scheduler slice (~ milliseconds) later, so every repetition is
+        # late, every statistic is nan, and the command still exits 0.
+        skew_rows | awk '{ n++; if (!($2 > 0) || $5 ~ /nan/) bad++ } END { exit !(n == 3 && bad == 0) }'
+        check $? "np=$np: some repetitions kept for every method (numbers, not nan)" "$(skew_rows | tr '\n' ';')"
+        launch "$np" skew --nrep 200 --back-to-back
+        skew_rows | awk -v st="$status" '{ n++; if ($2 != 200 || $3 != 0 || !($5 >= 0 && $8 >= $5)) bad++ }
+            END { exit !(st == 0 && n == 3 && bad == 0) }'
+        check $? "np=$np --back-to-back: 200 repetitions each, 0 <= med <= max" "exit $status"
+        rank_rows barrier dissem harmonize | awk -v np="$np" 'END { exit !(NR == np) }'
+        check $? "np=$np --back-to-back: per-rank table has $np rows"
+    done
+fi
+
+# --- synthetic clocks: harmonize's true skew --------------------------------------
+# Offsets up to 1 s and drifts up to 100 ppm per rank; the global clock must
+# remove them. Bound of the issue: true median exit skew of harmonize <= 5 us
+# at 2 ranks (measured here 0.01-0.04 us).
+launch 2 skew --synthetic-clock offset=1,drift=1e-4 --seed 7 --nrep 300 --output syn.csv
+csv_awk syn.csv '$col["method"] == "harmonize" { n++; t = $col["true_skew_median_s"]
+                 good = t !~ /[Nn]a[Nn]/ && t >= 0 && t <= 5e-6 && $col["repetitions"] >= 1 }
+    END { exit !(n == 1 && good) }'
+check $? "synthetic clocks: harmonize true skew median <= 5 us ($(csv_awk syn.csv \
+    '$col["method"] == "harmonize" { print $col["true_skew_median_s"] }') s)" "exit $status; $(csv_tsv syn.csv | tr '\t' ' ')"
+csv_awk syn.csv '{ n++; if ($col["true_skew_median_s"] ~ /[Nn]a[Nn]/) bad++ } END { exit !(n == 3 && bad == 0) }'
+check $? "synthetic clocks: the truth is known for every method"
+finish
