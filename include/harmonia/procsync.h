@@ -9,7 +9,7 @@
  *              003 §3.3 and Alg. 10): a repetition is invalid when a rank
  *              starts late or overruns its window; fixed window or adaptive
  *              (doubled, or 1.5 x the mean run-time, when a quarter of a
- *              chunk failed)
+ *              chunk overran)
  *   roundtime  Round-Time (paper 002 Alg. 5): the root picks the next start
  *              as now + B x (measured MPI_Bcast latency) and broadcasts it;
  *              flags and out-of-time are agreed after every round

@@ -71,14 +71,17 @@ static int agree(MPI_Comm comm, int rc)
 }
 
 /* Linux lets a nanosleep end up to the thread's timer slack (50 us by
- * default) after the requested time, so a sleep that should end 50 us before
- * a deadline ends after it about as often as not (median overshoot 74 us on
- * the test machine, 23 us with the slack at 1 ns): the spin must cover the
- * slack as well as the wake-up latency. */
+ * default) after the requested time: median overshoot 74 us on the test
+ * machine, 23 us with the slack at 1 ns, and a tail beyond the 50 us spin
+ * that made one chunk in ten of a 425 us window start late. The methods
+ * therefore set this thread's slack to 1 us (as hm_harmonize does) and spin
+ * HM_PROCSYNC_SPIN_S plus whatever slack remains (another library may set
+ * it back). */
 static double spin_s(void)
 {
     double slack_s = 0.0;
 #ifdef PR_GET_TIMERSLACK
+    prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
     int ns = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
     if (ns > 0) slack_s = ns * 1e-9;
 #endif

@@ -26,7 +26,7 @@
  *
  * Fixed window when params.window_s > 0. Adaptive when 0 (Alg. 10): every
  * experiment starts at window 0 (line 10), so the first chunk fails; after a
- * chunk with at least a quarter invalid the window becomes
+ * chunk with at least a quarter overrun (see adapt) the window becomes
  * max(2 x window, busy / (n + 1) x 1.5) (lines 24-25), busy being the root's
  * wall time of the chunk; the root's value travels with the next t0 (line
  * 33). The growth stops at WINDOW_CAP_S: an operation that overruns a 1 s
@@ -50,6 +50,9 @@ typedef struct window_state {
     long index;           /* next repetition in the chunk */
     long adaptations;     /* window changes in this experiment */
     int need_t0;          /* the next start opens a chunk */
+    int overruns;         /* this rank's repetitions of the chunk that overran */
+    int last_n;           /* repetitions of the chunk just agreed (0: none) */
+    double last_busy_s;   /* its wall time (the root's counts) */
 } window_state_t;
 
 static int adaptive(const hm_procsync_t *ps)
@@ -89,20 +92,43 @@ static int window_begin(hm_procsync_t *ps)
         w->adaptations = 0;
     }
     w->need_t0 = 1;
+    w->overruns = w->last_n = 0;
     return HM_OK;
+}
+
+/* Root, Alg. 10 lines 24-25: after a chunk where a quarter of the
+ * repetitions overran their window (max_overruns: the most of any rank) the
+ * window becomes max(2 x window, busy / (n + 1) x 1.5). SKaMPI counts every
+ * invalid repetition; harmonia counts only overruns, the failures a wider
+ * window cures: a late start (a preempted rank, ranks outnumbering the
+ * cores) recurs at any width, and growing for it stretched a run at 3 ranks
+ * on 2 cores to 1 s windows. */
+static void adapt(window_state_t *w, int max_overruns)
+{
+    int n = w->last_n;
+    if (n < 1 || 4 * max_overruns < n || w->window_s >= WINDOW_CAP_S) return;
+    double grown = fmax(2.0 * w->window_s, w->last_busy_s / (n + 1) * 1.5);
+    w->next_window_s = fmin(grown, WINDOW_CAP_S);
 }
 
 /* Initialize_First_Sync_Window (Alg. 8 lines 19-22), with the window of
  * Alg. 10 line 33 in the same message. */
 static int open_chunk(hm_procsync_t *ps, window_state_t *w)
 {
+    int max_overruns = 0;
+    if (adaptive(ps) && w->last_n > 0 &&
+        MPI_Reduce(&w->overruns, &max_overruns, 1, MPI_INT, MPI_MAX, 0, ps->comm) != MPI_SUCCESS)
+        return HM_EMPI;
+    if (ps->rank == 0 && adaptive(ps)) adapt(w, max_overruns);
     double margin = T0_MARGIN * w->latency_s + T0_FLOOR_S;
     double msg[2] = {hm_clock_now(ps->global) + margin, w->next_window_s};
     if (MPI_Bcast(msg, 2, MPI_DOUBLE, 0, ps->comm) != MPI_SUCCESS) return HM_EMPI;
     w->t0_s = msg[0];
+    w->adaptations += msg[1] != w->window_s && w->last_n > 0;
     w->window_s = w->next_window_s = msg[1];
     w->index = 0;
     w->need_t0 = 0;
+    w->overruns = w->last_n = 0;
     return HM_OK;
 }
 
@@ -125,19 +151,21 @@ static void window_stop(hm_procsync_t *ps, double start_s, double end_s, int *fl
 {
     const window_state_t *w = ps->state;
     (void)start_s;
-    if (end_s - ps->deadline_s > w->window_s) *flag = 0;
+    if (end_s - ps->deadline_s > w->window_s) {
+        *flag = 0;
+        ((window_state_t *)ps->state)->overruns++;
+    }
 }
 
-/* Alg. 10 lines 24-25. n and nvalid are agreed, so every rank counts the
- * same adaptations; only the root's busy_s matters (it is broadcast). */
+/* The adaptation waits for the next chunk's first start, where the root
+ * learns the overruns (open_chunk). */
 static void window_chunk_done(hm_procsync_t *ps, int n, int nvalid, double busy_s)
 {
     window_state_t *w = ps->state;
+    (void)nvalid;
     w->need_t0 = 1;
-    if (!adaptive(ps) || n < 1 || 4 * (n - nvalid) < n || w->window_s >= WINDOW_CAP_S) return;
-    double grown = fmax(2.0 * w->window_s, busy_s / (n + 1) * 1.5);
-    w->next_window_s = fmin(grown, WINDOW_CAP_S);
-    w->adaptations++;
+    w->last_n = n;
+    w->last_busy_s = busy_s;
 }
 
 static void window_describe(const hm_procsync_t *ps, char *buf, size_t len)
