@@ -51,6 +51,7 @@ const char *hm_op_name(const hm_op_t *op);
 int hm_op_is_rooted(const hm_op_t *op);      /* uses params->root */
 int hm_op_is_pingpong(const hm_op_t *op);    /* uses params->peer; half round trip */
 int hm_op_is_nonblocking(const hm_op_t *op); /* timed as call + MPI_Wait */
+int hm_op_uses_size(const hm_op_t *op);      /* 0 for barrier, ibarrier */
 
 /* Check what can be checked without allocating: root in [0, p), peer in
  * [1, p) for pingpong (and p >= 2), size representable as an int count.

@@ -178,7 +178,9 @@ int hm_bench_report_close(hm_bench_report_t *rep, MPI_Comm comm, int status)
     char why[512] = "";
     int rank, rc = HM_OK;
     MPI_Comm_rank(comm, &rank);
-    if (rank == 0 && rep->rows) {
+    size_t done = 0;
+    for (size_t i = 0; rep->rows && i < rep->nrows; i++) done += rep->rows[i].done;
+    if (rank == 0 && done > 0) {
         if (strcmp(rep->cfg->format, "osu") == 0)
             print_osu(rep);
         else

@@ -15,11 +15,18 @@
 
 enum { MAX_OPS = 64 };
 
+/* An experiment: an operation at a size (barrier and ibarrier once, at 0). */
+typedef struct experiment {
+    const hm_op_t *op;
+    size_t size_bytes;
+} experiment_t;
+
 typedef struct bench_plan {
     const hm_op_t *ops[MAX_OPS];
     int nops;
-    size_t nexperiments; /* nops x nsizes, op-major */
-    size_t *order;       /* run order (shuffled with --seed) */
+    experiment_t *experiments; /* op-major, sizes ascending: the table's order */
+    size_t nexperiments;
+    size_t *order; /* run order (shuffled with --seed) */
 } bench_plan_t;
 
 static int parse_ops(const hm_cli_config_t *cfg, bench_plan_t *plan, char *why, size_t len)
@@ -75,6 +82,23 @@ static int check_ops(const hm_cli_config_t *cfg, MPI_Comm comm, const bench_plan
     return HM_EXIT_OK;
 }
 
+static int list_experiments(const hm_cli_config_t *cfg, bench_plan_t *plan)
+{
+    size_t most = (size_t)plan->nops * (size_t)cfg->nsizes;
+    plan->experiments = malloc(most * sizeof *plan->experiments);
+    plan->order = malloc(most * sizeof *plan->order);
+    if (!plan->experiments || !plan->order) return HM_ENOMEM;
+    for (int i = 0; i < plan->nops; i++)
+        for (int k = 0; k < cfg->nsizes; k++) {
+            int sized = hm_op_uses_size(plan->ops[i]);
+            if (!sized && k > 0) break;
+            experiment_t e = {plan->ops[i], sized ? cfg->sizes[k] : 0};
+            plan->experiments[plan->nexperiments++] = e;
+        }
+    hm_measure_shuffle(plan->order, plan->nexperiments, cfg->seed);
+    return HM_OK;
+}
+
 static int make_plan(const hm_cli_config_t *cfg, MPI_Comm comm, bench_plan_t *plan)
 {
     char why[1024] = "";
@@ -82,17 +106,20 @@ static int make_plan(const hm_cli_config_t *cfg, MPI_Comm comm, bench_plan_t *pl
     int rc = parse_ops(cfg, plan, why, sizeof why);
     if (rc == HM_EXIT_OK) rc = hm_cli_check_procsync(cfg, cfg->sync, why, sizeof why);
     if (rc == HM_EXIT_OK) rc = check_ops(cfg, comm, plan, why, sizeof why);
+    int size;
+    MPI_Comm_size(comm, &size);
+    if (rc == HM_EXIT_OK && cfg->inject_rank >= size) {
+        snprintf(why, sizeof why, "--inject-delay: rank %d is outside the communicator (%d ranks)",
+                 cfg->inject_rank, size);
+        rc = HM_EXIT_USAGE;
+    }
     if (rc == HM_EXIT_OK && cfg->max_attempts > 0 && cfg->max_attempts < cfg->nrep) {
         snprintf(why, sizeof why, "--max-attempts %ld is below --nrep %ld", cfg->max_attempts,
                  cfg->nrep);
         rc = HM_EXIT_USAGE;
     }
-    if (rc == HM_EXIT_OK) {
-        plan->nexperiments = (size_t)plan->nops * (size_t)cfg->nsizes;
-        plan->order = malloc(plan->nexperiments * sizeof *plan->order);
-        if (!plan->order) rc = HM_EXIT_FAILURE, snprintf(why, sizeof why, "out of memory");
-        else hm_measure_shuffle(plan->order, plan->nexperiments, cfg->seed);
-    }
+    if (rc == HM_EXIT_OK && list_experiments(cfg, plan) != HM_OK)
+        rc = HM_EXIT_FAILURE, snprintf(why, sizeof why, "out of memory");
     return hm_cli_agree(comm, rc, why);
 }
 
@@ -156,8 +183,10 @@ static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync
     rc = hm_measure_run(comm, ps, &target, &mp, &r);
     double wall_s = MPI_Wtime() - t0;
     int status = experiment_status(cfg, hm_op_name(op), size, rc, &r, msg, sizeof msg);
-    if ((rc == HM_OK || rc == HM_EAGAIN) && rank == 0 && r.n > 0 &&
-        hm_bench_report_add(rep, index, order, hm_op_name(op), size, &r, wall_s) != HM_OK && !status)
+    /* A failed experiment (too few valid repetitions, wrong results) is not
+     * a result: it goes to no file and no table; the finished ones stay. */
+    if (status == HM_EXIT_OK && rank == 0 &&
+        hm_bench_report_add(rep, index, order, hm_op_name(op), size, &r, wall_s) != HM_OK)
         status = HM_EXIT_FAILURE, snprintf(msg, sizeof msg, "out of memory");
     hm_measure_result_free(&r);
     hm_op_free(inst);
@@ -170,9 +199,8 @@ static int run_plan(const hm_cli_config_t *cfg, MPI_Comm comm, const bench_plan_
     int rc = HM_EXIT_OK;
     for (size_t k = 0; k < plan->nexperiments && rc == HM_EXIT_OK; k++) {
         size_t index = plan->order[k];
-        const hm_op_t *op = plan->ops[index / (size_t)cfg->nsizes];
-        size_t size = cfg->sizes[index % (size_t)cfg->nsizes];
-        rc = run_experiment(cfg, comm, ps, op, size, rep, index, k);
+        const experiment_t *e = &plan->experiments[index];
+        rc = run_experiment(cfg, comm, ps, e->op, e->size_bytes, rep, index, k);
     }
     return rc;
 }
@@ -194,5 +222,6 @@ int hm_cmd_bench(hm_cli_config_t *cfg, MPI_Comm comm)
     hm_procsync_free(ps);
     hm_cli_clock_close(&clock);
     free(plan.order);
+    free(plan.experiments);
     return rc;
 }

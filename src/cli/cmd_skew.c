@@ -44,8 +44,13 @@ static int run_method(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_cl
     int rc = hm_cli_procsync_create(cfg, comm, method, clock->global, &ps);
     if (rc != HM_EXIT_OK) return rc;
     int st = hm_measure_skew(comm, ps, clock->global, cfg->nrep, cfg->back_to_back, &r);
+    if (st == HM_OK && r.n == 0) { /* every rank has the same counts */
+        snprintf(msg, sizeof msg, "skew of %s: no repetition kept (%ld of %ld reached the common "
+                 "start late)", method, r.late_starts, cfg->nrep);
+        st = HM_EAGAIN;
+    }
     if (st == HM_OK && rank == 0) st = hm_skew_report_add(rep, method, &r);
-    if (st != HM_OK) snprintf(msg, sizeof msg, "skew of %s: %s", method, hm_strerror(st));
+    if (st != HM_OK && !msg[0]) snprintf(msg, sizeof msg, "skew of %s: %s", method, hm_strerror(st));
     hm_skew_result_free(&r);
     hm_procsync_free(ps);
     return hm_cli_agree(comm, st == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);

@@ -51,6 +51,7 @@ typedef enum hm_opt_id {
     HM_OPT_COLD_CACHE,
     HM_OPT_INJECT_DELAY,
     HM_OPT_BACK_TO_BACK,
+    HM_OPT_BCAST_FACTOR,
     HM_OPT_COUNT
 } hm_opt_id_t;
 
@@ -107,7 +108,8 @@ typedef struct hm_cli_config {
     int inject_rank;         /* --inject-delay RANK:ATTEMPT:US (testing), -1 = none */
     long inject_attempt;
     double inject_delay_us;
-    int back_to_back; /* --back-to-back */
+    int back_to_back;    /* --back-to-back */
+    double bcast_factor; /* --bcast-factor (roundtime's B) */
 } hm_cli_config_t;
 
 /* Fill cfg with the defaults of every option. */

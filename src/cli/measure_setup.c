@@ -12,9 +12,13 @@ int hm_cli_clock_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_cli_clock_t 
     hm_sync_params_t params;
     char why[512] = "", msg[640] = "";
     memset(clock, 0, sizeof *clock);
-    if (strchr(cfg->clock_sync, ','))
-        return hm_cli_agree(comm, HM_EXIT_USAGE,
-                            "--clock-sync: this command takes one specification, not a list");
+    if (strchr(cfg->clock_sync, ',')) {
+        snprintf(msg, sizeof msg,
+                 "--clock-sync: \"%s\" is a list; %s takes one specification (e.g. hca3 or "
+                 "hca3+prop)",
+                 cfg->clock_sync, cfg->command);
+        return hm_cli_agree(comm, HM_EXIT_USAGE, msg);
+    }
     int rc = hm_cli_open_clock(cfg, comm, &clock->timer, &clock->base);
     if (rc != HM_EXIT_OK) return rc;
     hm_cli_sync_params(cfg, &params);
@@ -46,6 +50,7 @@ void hm_cli_procsync_params(const hm_cli_config_t *cfg, hm_procsync_params_t *p)
     p->window_s = cfg->window_us * 1e-6;
     p->slice_s = cfg->slice_s;
     p->check_every = cfg->check_every;
+    p->bcast_factor = cfg->bcast_factor;
     p->harmonize.clock_sync = cfg->clock_sync;
     p->harmonize.resync_s = cfg->resync_s;
     hm_cli_sync_params(cfg, &p->harmonize.sync);
@@ -98,7 +103,7 @@ static void add_measure_factors(hm_factors_t *f, const hm_cli_config_t *cfg,
     else
         hm_factors_set(f, "window_us", "adaptive");
     hm_factors_set(f, "slice_s", "%g", cfg->slice_s);
-    hm_factors_set(f, "roundtime_bcast_factor", "3");
+    hm_factors_set(f, "roundtime_bcast_factor", "%g", cfg->bcast_factor);
     hm_factors_set(f, "resync_s", "%g", cfg->resync_s);
     hm_factors_set(f, "nrep", "%ld", cfg->nrep);
     hm_factors_set(f, "warmup", "%ld", cfg->warmup);

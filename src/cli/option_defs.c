@@ -375,6 +375,10 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                              "skew: call the method again right after each exit, without a "
                              "common start",
                              "--back-to-back", hm_opt_parse_back_to_back},
+    [HM_OPT_BCAST_FACTOR] = {HM_OPT_BCAST_FACTOR, "bcast-factor", 0, "B",
+                             "roundtime: the next start is B x the MPI_Bcast latency ahead "
+                             "(default 3; raise it when ranks outnumber the cores)",
+                             "e.g. --bcast-factor 1000", hm_opt_parse_bcast_factor},
 };
 
 void hm_cli_print_options_help(FILE *f, uint64_t mask)

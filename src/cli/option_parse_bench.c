@@ -127,3 +127,14 @@ int hm_opt_parse_back_to_back(hm_cli_config_t *c, const char *v, char *why, size
     c->back_to_back = 1;
     return 0;
 }
+
+int hm_opt_parse_bcast_factor(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (!*v || *end || errno || !isfinite(x) || x < 1 || x > 1e6)
+        return fail(why, len, "\"%s\" is not a factor (accepted: 1 to 1e6, e.g. 3)", v);
+    c->bcast_factor = x;
+    return 0;
+}

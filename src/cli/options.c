@@ -40,6 +40,7 @@ void hm_cli_config_defaults(hm_cli_config_t *cfg)
     cfg->late_us = 1.0;
     cfg->resync_s = 1.0;
     cfg->inject_rank = -1;
+    cfg->bcast_factor = 3.0;
     cfg->warmup = 10;
     cfg->seed = 1;
     strcpy(cfg->format, "table");

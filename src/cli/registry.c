@@ -13,7 +13,8 @@
      HM_OPT_BIT(HM_OPT_RANKS_PER_SOCKET))
 #define PROCSYNC                                                                                   \
     (HM_OPT_BIT(HM_OPT_SYNC) | HM_OPT_BIT(HM_OPT_CHECK_EVERY) | HM_OPT_BIT(HM_OPT_WINDOW_US) |     \
-     HM_OPT_BIT(HM_OPT_LATE_US) | HM_OPT_BIT(HM_OPT_SLICE_S) | HM_OPT_BIT(HM_OPT_RESYNC_S))
+     HM_OPT_BIT(HM_OPT_LATE_US) | HM_OPT_BIT(HM_OPT_SLICE_S) | HM_OPT_BIT(HM_OPT_RESYNC_S) |        \
+     HM_OPT_BIT(HM_OPT_BCAST_FACTOR))
 
 static const hm_cli_command_t commands[] = {
     {"timers", "each time source: resolution, read overhead, monotonicity", 1,

@@ -52,31 +52,66 @@ static int local_alloc(skew_local_t *l, long nrep)
     return l->exit_s && l->true_exit_s && l->flags && l->cost_s;
 }
 
-/* The common start of repetition i, broadcast by the root. */
-static int common_start(MPI_Comm comm, int rank, hm_clock_t *global, double latency_s,
-                        double *start_s)
+/* The lead of the common start over the root's clock read. It starts at
+ * START_LATENCIES broadcast latencies and doubles after a repetition that a
+ * rank reached late (ranks that outnumber the cores wait for scheduler
+ * slices, not for the message); after LEAD_RUN repetitions in time it
+ * shrinks by 10%, never below its start. Capped at 1 s. */
+enum { LEAD_RUN = 16 };
+
+typedef struct lead {
+    double floor_s, now_s;
+    int run;
+} lead_t;
+
+static void lead_update(lead_t *l, int all_in_time)
 {
-    if (rank == 0) *start_s = hm_clock_now(global) + START_LATENCIES * latency_s;
-    return MPI_Bcast(start_s, 1, MPI_DOUBLE, 0, comm) == MPI_SUCCESS ? HM_OK : HM_EMPI;
+    if (!all_in_time) {
+        l->now_s = fmin(2.0 * l->now_s, 1.0);
+        l->run = 0;
+    } else if (++l->run % LEAD_RUN == 0) {
+        l->now_s = fmax(l->floor_s, 0.9 * l->now_s);
+    }
+}
+
+/* The common start of a repetition, broadcast by the root; *in_time = 0 when
+ * this rank reads its clock past it already. */
+static int common_start(MPI_Comm comm, int rank, hm_clock_t *global, const lead_t *lead,
+                        double *start_s, int *in_time)
+{
+    if (rank == 0) *start_s = hm_clock_now(global) + lead->now_s;
+    if (MPI_Bcast(start_s, 1, MPI_DOUBLE, 0, comm) != MPI_SUCCESS) return HM_EMPI;
+    *in_time = hm_clock_now(global) < *start_s;
+    hm_procsync_wait_until(global, *start_s, SPIN_S);
+    return HM_OK;
+}
+
+/* After the exit timestamp (outside what is measured): agree whether every
+ * rank reached the start in time, to size the next lead. */
+static int agree_in_time(MPI_Comm comm, int *in_time)
+{
+    return MPI_Allreduce(MPI_IN_PLACE, in_time, 1, MPI_INT, MPI_MIN, comm) == MPI_SUCCESS
+               ? HM_OK
+               : HM_EMPI;
 }
 
 static int run_reps(MPI_Comm comm, hm_procsync_t *ps, hm_clock_t *global, long nrep,
                     int back_to_back, double latency_s, skew_local_t *l, double *wall_s)
 {
     int rank, rc = HM_OK;
+    lead_t lead = {START_LATENCIES * latency_s, START_LATENCIES * latency_s, 0};
     MPI_Comm_rank(comm, &rank);
     double t0 = MPI_Wtime();
     for (long i = 0; i < nrep && rc == HM_OK; i++) {
         double start_s = NAN, deadline_s;
         int in_time = 1;
-        if (!back_to_back && (rc = common_start(comm, rank, global, latency_s, &start_s)) == HM_OK) {
-            in_time = hm_clock_now(global) < start_s;
-            hm_procsync_wait_until(global, start_s, SPIN_S);
-        }
+        if (!back_to_back) rc = common_start(comm, rank, global, &lead, &start_s, &in_time);
         if (rc == HM_OK) rc = hm_procsync_start(ps, &l->flags[2 * i], &deadline_s);
         l->exit_s[i] = hm_clock_now_truth(global, &l->true_exit_s[i]);
-        l->flags[2 * i + 1] = in_time;
         l->cost_s[i] = l->exit_s[i] - start_s;
+        if (rc == HM_OK && !back_to_back && (rc = agree_in_time(comm, &in_time)) == HM_OK)
+            lead_update(&lead, in_time);
+        l->flags[2 * i + 1] = in_time;
     }
     *wall_s = (MPI_Wtime() - t0) / (double)nrep;
     return rc;

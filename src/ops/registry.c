@@ -97,6 +97,11 @@ int hm_op_is_pingpong(const hm_op_t *op)
     return (op->flags & HM_OP_PINGPONG) != 0;
 }
 
+int hm_op_uses_size(const hm_op_t *op)
+{
+    return !(op->flags & HM_OP_NO_SIZE);
+}
+
 int hm_op_is_nonblocking(const hm_op_t *op)
 {
     return (op->flags & HM_OP_NONBLOCKING) != 0;

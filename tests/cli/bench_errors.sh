@@ -48,11 +48,10 @@ expect_usage 2 "--check-after is not an option of 'bench'" bench --check-after 1
 expect_usage 2 "--ops is not an option of 'skew'" skew --ops bcast
 
 # --- one clock synchronization -------------------------------------------------
-expect_usage 2 '--clock-sync: this command takes one specification, not a list' \
+expect_usage 2 '--clock-sync: "hca3,skampi" is a list; bench takes one specification' \
     bench --clock-sync hca3,skampi
-expect_usage 2 '--clock-sync: this command takes one specification, not a list' \
+expect_usage 2 '--clock-sync: "hca3,skampi" is a list; skew takes one specification' \
     skew --clock-sync hca3,skampi
-# EXPECTED TO FAIL until fixed (src/cli/measure_setup.c, hm_cli_clock_open):
 # design "Errors and bad input": a usage error names the option AND the value.
 launch 2 bench --clock-sync hca3,skampi
 grep 'harmonia: error:' "$out" | grep -qF '"hca3,skampi"'
@@ -66,9 +65,8 @@ expect_usage 2 '--sizes: size 1073741824 bytes times 2 ranks is 2147483648 bytes
     bench --ops alltoall --sizes 1G
 
 # --- an injected delay on a rank that does not exist ---------------------------
-# EXPECTED TO FAIL until fixed: --inject-delay 5:1:100 at 2 ranks is accepted
-# and silently injects nothing (src/cli/cmd_bench.c make_plan checks root and
-# peer against the communicator, not the injected rank).
+# --inject-delay 5:1:100 at 2 ranks: rank 5 does not exist, so it would
+# silently inject nothing; make_plan refuses it like a root or a peer.
 expect_usage 2 '--inject-delay' bench --ops bcast --sizes 8 --nrep 10 --inject-delay 5:1:100
 
 # --- result files: refused before anything is measured ---------------------------

@@ -107,7 +107,7 @@ if [ "$MPI_FLAVOR" = openmpi ]; then
         [ "$status" -eq 0 ] || show
         rank_rows barrier dissem harmonize | awk -v np="$np" '{ n++; if ($1 != n - 1) bad++ } END { exit !(n == np && bad == 0) }'
         check $? "np=$np: per-rank table has $np rows"
-        # EXPECTED TO FAIL until fixed (src/measure/skew.c, START_LATENCIES):
+        # Formerly failed (src/measure/skew.c had a fixed START_LATENCIES lead):
         # the common start lies 3 broadcast latencies (~ microseconds) ahead,
         # while a descheduled rank of an oversubscribed run arrives a
         # scheduler slice (~ milliseconds) later, so every repetition is
