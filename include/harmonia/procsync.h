@@ -44,7 +44,7 @@ extern "C" {
 /* How hm_harmonize keeps the global clock of a communicator. Defaults (from
  * hm_harmonize_options_default): timer "monotonic", clock_sync "hca3" with
  * hm_sync_params_default, refresh_offset "skampi", resync_s 1.0, full_resync_s
- * 60, spin_s 50e-6, global NULL.
+ * 60, spin_s 100e-6, global NULL.
  *
  * Re-synchronizations (after a miss, or resync_s after the last one) are
  * cheap refreshes: every rank in turn measures its offset against the
@@ -225,8 +225,15 @@ int hm_procsync_bcast_latency(MPI_Comm comm, int reps, double *latency_s);
 
 /* Wait until the global clock reads target_s: sleep while more than spin_s
  * remain (the processor goes to other ranks when they outnumber the cores),
- * then spin. Returns the clock reading that ended the wait. */
-double hm_procsync_wait_until(hm_clock_t *global, double target_s, double spin_s);
+ * then spin; with yield, the spin calls sched_yield between clock reads, so
+ * that ranks sharing a core take turns reading the clock instead of one
+ * spinning through the deadline while the others wait for a scheduler
+ * slice. Returns the clock reading that ended the wait. */
+double hm_procsync_wait_until(hm_clock_t *global, double target_s, double spin_s, int yield);
+
+/* Collective: 1 on every rank when some node has more ranks of comm than
+ * online processors (the spin of a wait should yield), else 0. */
+int hm_procsync_oversubscribed(MPI_Comm comm);
 
 #ifdef __cplusplus
 }

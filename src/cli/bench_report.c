@@ -35,12 +35,9 @@ int hm_bench_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli
         hm_factors_set(f, "ops", "%s", cfg->ops);
         rep->rows = calloc(nexperiments, sizeof *rep->rows);
         rc = rep->rows ? HM_OK : HM_ENOMEM;
-        if (rc == HM_OK && cfg->output[0])
-            rc = hm_csv_open(cfg->output, f, summary_columns, NCOLS(summary_columns), &rep->csv,
-                             why, sizeof why);
-        if (rc == HM_OK && cfg->raw[0])
-            rc = hm_csv_open(cfg->raw, f, raw_columns, NCOLS(raw_columns), &rep->raw, why,
-                             sizeof why);
+        if (rc == HM_OK)
+            rc = hm_cli_files_open(cfg, f, HM_CLI_COLUMNS(summary_columns),
+                                   HM_CLI_COLUMNS(raw_columns), &rep->files, why, sizeof why);
     }
     hm_factors_free(f);
     *out = rep;
@@ -120,8 +117,10 @@ int hm_bench_report_add(hm_bench_report_t *rep, size_t index, size_t order, cons
     row->wrong_results = r->wrong_results;
     int rc = summarize(row, r, &spread_s);
     if (rc != HM_OK) return rc;
-    if (rep->csv) write_summary(rep->csv, row, rep->cfg->sync, spread_s, r->procsync, order, wall_s);
-    if (rep->raw) write_raw(rep->raw, row, r);
+    if (rep->files.summary)
+        write_summary(rep->files.summary, row, rep->cfg->sync, spread_s, r->procsync, order,
+                      wall_s);
+    if (rep->files.raw) write_raw(rep->files.raw, row, r);
     return HM_OK;
 }
 
@@ -187,11 +186,7 @@ int hm_bench_report_close(hm_bench_report_t *rep, MPI_Comm comm, int status)
             print_table(rep);
         fflush(stdout);
     }
-    if (rep->csv) rc = hm_csv_close(rep->csv, why, sizeof why);
-    if (rep->raw && rc == HM_OK)
-        rc = hm_csv_close(rep->raw, why, sizeof why);
-    else if (rep->raw)
-        hm_csv_abort(rep->raw);
+    rc = hm_cli_files_close(&rep->files, why, sizeof why);
     free(rep->rows);
     free(rep);
     int st = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);

@@ -7,6 +7,7 @@
 
 #include "cli/config.h"
 #include "cli/measure_setup.h"
+#include "cli/result_files.h"
 
 /* One experiment's summary, kept on rank 0 for the table. */
 typedef struct hm_bench_row {
@@ -21,7 +22,7 @@ typedef struct hm_bench_row {
 typedef struct hm_bench_report {
     const hm_cli_config_t *cfg;
     int size;                /* ranks */
-    hm_csv_t *csv, *raw;     /* rank 0, when asked for */
+    hm_cli_files_t files;    /* rank 0 */
     hm_bench_row_t *rows;    /* rank 0: by experiment index (op-major, size-minor) */
     size_t nrows;
 } hm_bench_report_t;

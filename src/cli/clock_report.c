@@ -35,14 +35,8 @@ static void add_clock_factors(hm_factors_t *f, const hm_cli_config_t *cfg)
 
 static int open_files(hm_clock_report_t *rep, const hm_factors_t *f, char *why, size_t len)
 {
-    const hm_cli_config_t *cfg = rep->cfg;
-    int rc = HM_OK;
-    if (cfg->output[0])
-        rc = hm_csv_open(cfg->output, f, summary_columns, NCOLS(summary_columns), &rep->csv, why,
-                         len);
-    if (rc == HM_OK && cfg->raw[0])
-        rc = hm_csv_open(cfg->raw, f, raw_columns, NCOLS(raw_columns), &rep->raw, why, len);
-    return rc;
+    return hm_cli_files_open(rep->cfg, f, HM_CLI_COLUMNS(summary_columns),
+                             HM_CLI_COLUMNS(raw_columns), &rep->files, why, len);
 }
 
 static void open_table(hm_clock_report_t *rep)
@@ -137,22 +131,22 @@ static void add_csv_row(hm_csv_t *csv, const char *spec, const hm_sync_report_t 
 static void add_raw_rows(hm_clock_report_t *rep, const char *spec, double after_s)
 {
     for (int r = 0; r < rep->size; r++) {
-        hm_csv_put_string(rep->raw, spec);
-        hm_csv_put_double(rep->raw, after_s);
-        hm_csv_put_int64(rep->raw, r);
-        hm_csv_put_double(rep->raw, rep->offsets_s[r]);
-        hm_csv_put_double(rep->raw, rep->true_errors_s[r]);
-        hm_csv_end_row(rep->raw);
+        hm_csv_put_string(rep->files.raw, spec);
+        hm_csv_put_double(rep->files.raw, after_s);
+        hm_csv_put_int64(rep->files.raw, r);
+        hm_csv_put_double(rep->files.raw, rep->offsets_s[r]);
+        hm_csv_put_double(rep->files.raw, rep->true_errors_s[r]);
+        hm_csv_end_row(rep->files.raw);
     }
-    hm_csv_checkpoint(rep->raw);
+    hm_csv_checkpoint(rep->files.raw);
 }
 
 void hm_clock_report_add(hm_clock_report_t *rep, const char *spec, const hm_sync_report_t *sr,
                          double after_s, const hm_sync_check_t *check)
 {
     if (rep->table) add_row(rep, spec, sr, after_s, check);
-    if (rep->csv) add_csv_row(rep->csv, spec, sr, after_s, check);
-    if (rep->raw) add_raw_rows(rep, spec, after_s);
+    if (rep->files.summary) add_csv_row(rep->files.summary, spec, sr, after_s, check);
+    if (rep->files.raw) add_raw_rows(rep, spec, after_s);
 }
 
 int hm_clock_report_close(hm_clock_report_t *rep, MPI_Comm comm, int status)
@@ -167,11 +161,7 @@ int hm_clock_report_close(hm_clock_report_t *rep, MPI_Comm comm, int status)
                rep->size);
         hm_table_print(rep->table, stdout);
     }
-    if (rep->csv) rc = hm_csv_close(rep->csv, why, sizeof why);
-    if (rep->raw && rc == HM_OK)
-        rc = hm_csv_close(rep->raw, why, sizeof why);
-    else if (rep->raw)
-        hm_csv_abort(rep->raw);
+    rc = hm_cli_files_close(&rep->files, why, sizeof why);
     hm_table_free(rep->table);
     free(rep->offsets_s);
     free(rep->true_errors_s);

@@ -12,8 +12,7 @@
 
 #include "cli/options_table.h"
 
-static int fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *why, size_t len, const char *fmt, ...)
+int hm_opt_fail(char *why, size_t len, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -29,19 +28,19 @@ static int parse_long(const char *v, long lo, long hi, long *out, char *why, siz
     long x = strtol(v, &end, 10);
     if (!*v || *end || errno == ERANGE) {
         if (errno == ERANGE || (*end == '\0' && *v))
-            return fail(why, len, "\"%s\" is out of range (accepted: %ld to %ld)", v, lo, hi);
-        return fail(why, len, "\"%s\" is not an integer (accepted: %ld to %ld)", v, lo, hi);
+            return hm_opt_fail(why, len, "\"%s\" is out of range (accepted: %ld to %ld)", v, lo, hi);
+        return hm_opt_fail(why, len, "\"%s\" is not an integer (accepted: %ld to %ld)", v, lo, hi);
     }
     if (x < lo || x > hi)
-        return fail(why, len, "\"%s\" is out of range (accepted: %ld to %ld)", v, lo, hi);
+        return hm_opt_fail(why, len, "\"%s\" is out of range (accepted: %ld to %ld)", v, lo, hi);
     *out = x;
     return 0;
 }
 
 static int copy_text(char *dst, size_t cap, const char *v, const char *what, char *why, size_t len)
 {
-    if (!*v) return fail(why, len, "empty value (expected %s)", what);
-    if (strlen(v) >= cap) return fail(why, len, "value longer than %zu characters", cap - 1);
+    if (!*v) return hm_opt_fail(why, len, "empty value (expected %s)", what);
+    if (strlen(v) >= cap) return hm_opt_fail(why, len, "value longer than %zu characters", cap - 1);
     strcpy(dst, v);
     return 0;
 }
@@ -53,7 +52,7 @@ static int p_timer(hm_cli_config_t *c, const char *v, char *why, size_t len)
         if (strcmp(v, hm_timer_name_at(i)) == 0)
             return copy_text(c->timer, sizeof c->timer, v, "", why, len);
     hm_timer_names(known, sizeof known);
-    return fail(why, len, "unknown time source \"%s\" (known: %s)", v, known);
+    return hm_opt_fail(why, len, "unknown time source \"%s\" (known: %s)", v, known);
 }
 
 static int p_tsc_ghz(hm_cli_config_t *c, const char *v, char *why, size_t len)
@@ -62,7 +61,7 @@ static int p_tsc_ghz(hm_cli_config_t *c, const char *v, char *why, size_t len)
     errno = 0;
     double x = strtod(v, &end);
     if (!*v || *end || errno || !isfinite(x) || x <= 0 || x > 100)
-        return fail(why, len, "\"%s\" is not a frequency in GHz (accepted: 0 < F <= 100, e.g. 2.3)",
+        return hm_opt_fail(why, len, "\"%s\" is not a frequency in GHz (accepted: 0 < F <= 100, e.g. 2.3)",
                     v);
     c->tsc_ghz = x;
     return 0;
@@ -80,7 +79,7 @@ static int p_clock_sync(hm_cli_config_t *c, const char *v, char *why, size_t len
         next = strchr(item, ',');
         if (next) *next++ = '\0';
         if (hm_sync_check_spec(item, reason, sizeof reason) != HM_OK)
-            return fail(why, len, "%s", reason);
+            return hm_opt_fail(why, len, "%s", reason);
     }
     return 0;
 }
@@ -109,7 +108,7 @@ static int p_offset(hm_cli_config_t *c, const char *v, char *why, size_t len)
     hm_offset_kind_t kind;
     if (hm_offset_find(v, &kind) != HM_OK) {
         hm_offset_names(known, sizeof known);
-        return fail(why, len, "unknown offset algorithm \"%s\" (known: %s)", v, known);
+        return hm_opt_fail(why, len, "unknown offset algorithm \"%s\" (known: %s)", v, known);
     }
     return copy_text(c->offset, sizeof c->offset, v, "an offset algorithm", why, len);
 }
@@ -155,7 +154,7 @@ static int p_seed(hm_cli_config_t *c, const char *v, char *why, size_t len)
     errno = 0;
     unsigned long long x = strtoull(v, &end, 10);
     if (!*v || *v == '-' || *end || errno)
-        return fail(why, len, "\"%s\" is not a seed (accepted: 0 to %llu)", v, ULLONG_MAX);
+        return hm_opt_fail(why, len, "\"%s\" is not a seed (accepted: 0 to %llu)", v, ULLONG_MAX);
     c->seed = x;
     return 0;
 }
@@ -164,7 +163,7 @@ static int p_synthetic(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
     char reason[256];
     if (hm_timer_parse_synthetic(v, &c->synthetic_spec, reason, sizeof reason) != HM_OK)
-        return fail(why, len, "\"%s\": %s (example: offset=1e-3,drift=1e-4,jitter=0)", v, reason);
+        return hm_opt_fail(why, len, "\"%s\": %s (example: offset=1e-3,drift=1e-4,jitter=0)", v, reason);
     c->synthetic = 1;
     return 0;
 }
@@ -189,7 +188,7 @@ static int p_flag_per_rank(hm_cli_config_t *c, const char *v, char *why, size_t 
 static int p_format(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
     if (strcmp(v, "table") && strcmp(v, "osu"))
-        return fail(why, len, "unknown format \"%s\" (known: table, osu)", v);
+        return hm_opt_fail(why, len, "unknown format \"%s\" (known: table, osu)", v);
     strcpy(c->format, v);
     return 0;
 }
@@ -200,7 +199,7 @@ static int p_check_after(hm_cli_config_t *c, const char *v, char *why, size_t le
 {
     char buf[256];
     int n = 0;
-    if (!*v || strlen(v) >= sizeof buf) return fail(why, len, "empty or too long list");
+    if (!*v || strlen(v) >= sizeof buf) return hm_opt_fail(why, len, "empty or too long list");
     strcpy(buf, v);
     for (char *item = buf, *next; item; item = next, n++) {
         next = strchr(item, ',');
@@ -209,10 +208,10 @@ static int p_check_after(hm_cli_config_t *c, const char *v, char *why, size_t le
         errno = 0;
         double x = strtod(item, &end);
         if (!*item || *end || errno || !isfinite(x) || x < 0 || x > 86400)
-            return fail(why, len, "\"%s\" is not a wait in seconds (examples: 0,1,5,10)", item);
-        if (n >= 16) return fail(why, len, "more than 16 waits");
+            return hm_opt_fail(why, len, "\"%s\" is not a wait in seconds (examples: 0,1,5,10)", item);
+        if (n >= 16) return hm_opt_fail(why, len, "more than 16 waits");
         if (n > 0 && x <= c->check_after_s[n - 1])
-            return fail(why, len, "\"%s\": waits must be increasing", v);
+            return hm_opt_fail(why, len, "\"%s\": waits must be increasing", v);
         c->check_after_s[n] = x;
     }
     c->ncheck_after = n;
@@ -225,7 +224,7 @@ static int p_sample(hm_cli_config_t *c, const char *v, char *why, size_t len)
     errno = 0;
     double x = strtod(v, &end);
     if (!*v || *end || errno || !(x > 0 && x <= 1))
-        return fail(why, len, "\"%s\" is not a fraction of ranks (accepted: 0 < F <= 1)", v);
+        return hm_opt_fail(why, len, "\"%s\" is not a fraction of ranks (accepted: 0 < F <= 1)", v);
     c->sample = x;
     return 0;
 }
@@ -233,14 +232,14 @@ static int p_sample(hm_cli_config_t *c, const char *v, char *why, size_t len)
 static int p_drift(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
     if (strcmp(v, "auto") && strcmp(v, "on") && strcmp(v, "off"))
-        return fail(why, len, "unknown drift mode \"%s\" (known: auto, on, off)", v);
+        return hm_opt_fail(why, len, "unknown drift mode \"%s\" (known: auto, on, off)", v);
     strcpy(c->drift, v);
     return 0;
 }
 
 static int p_recompute(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    if (strcmp(v, "on") && strcmp(v, "off")) return fail(why, len, "\"%s\" is not on or off", v);
+    if (strcmp(v, "on") && strcmp(v, "off")) return hm_opt_fail(why, len, "\"%s\" is not on or off", v);
     c->recompute_intercept = strcmp(v, "on") == 0;
     return 0;
 }

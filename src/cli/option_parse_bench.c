@@ -9,24 +9,15 @@
 
 #include "cli/options_table.h"
 
-static int fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *why, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 static int integer(const char *v, long lo, long hi, long *out, char *why, size_t len)
 {
     char *end;
     errno = 0;
     long x = strtol(v, &end, 10);
-    if (!*v || *end) return fail(why, len, "\"%s\" is not an integer (accepted: %ld to %ld)", v, lo, hi);
+    if (!*v || *end) return hm_opt_fail(why, len, "\"%s\" is not an integer (accepted: %ld to %ld)", v, lo, hi);
     if (errno == ERANGE || x < lo || x > hi)
-        return fail(why, len, "\"%s\" is out of range (accepted: %ld to %ld)", v, lo, hi);
+        return hm_opt_fail(why, len, "\"%s\" is out of range (accepted: %ld to %ld)", v, lo, hi);
     *out = x;
     return 0;
 }
@@ -39,7 +30,7 @@ static int number(const char *v, double lo, int lo_ok, double hi, const char *un
     errno = 0;
     double x = strtod(v, &end);
     if (!*v || *end || errno || !isfinite(x) || x < lo || (!lo_ok && x == lo) || x > hi)
-        return fail(why, len, "\"%s\" is not a duration in %s (accepted: %s%g to %g)", v, unit,
+        return hm_opt_fail(why, len, "\"%s\" is not a duration in %s (accepted: %s%g to %g)", v, unit,
                     lo_ok ? "" : "more than ", lo, hi);
     *out = x;
     return 0;
@@ -116,7 +107,7 @@ int hm_opt_parse_inject_delay(hm_cli_config_t *c, const char *v, char *why, size
     double us;
     if (sscanf(v, "%d:%ld:%lf%n", &rank, &attempt, &us, &used) != 3 || v[used] || rank < 0 ||
         attempt < 0 || !(us >= 0 && us <= 1e7))
-        return fail(why, len, "\"%s\" is not RANK:ATTEMPT:MICROSECONDS (example: 1:5:200)", v);
+        return hm_opt_fail(why, len, "\"%s\" is not RANK:ATTEMPT:MICROSECONDS (example: 1:5:200)", v);
     c->inject_rank = rank, c->inject_attempt = attempt, c->inject_delay_us = us;
     return 0;
 }
@@ -134,7 +125,7 @@ int hm_opt_parse_bcast_factor(hm_cli_config_t *c, const char *v, char *why, size
     errno = 0;
     double x = strtod(v, &end);
     if (!*v || *end || errno || !isfinite(x) || x < 1 || x > 1e6)
-        return fail(why, len, "\"%s\" is not a factor (accepted: 1 to 1e6, e.g. 3)", v);
+        return hm_opt_fail(why, len, "\"%s\" is not a factor (accepted: 1 to 1e6, e.g. 3)", v);
     c->bcast_factor = x;
     return 0;
 }

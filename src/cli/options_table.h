@@ -18,6 +18,10 @@ typedef struct hm_opt_def {
     hm_opt_parse_fn parse;
 } hm_opt_def_t;
 
+/* Write the printf-formatted reason into why; returns -1 (a parser's
+ * failure), so that parsers end with "return hm_opt_fail(...)". */
+int hm_opt_fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* Parsers of the measurement options (option_parse_bench.c). */
 int hm_opt_parse_root(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_peer(hm_cli_config_t *c, const char *v, char *why, size_t len);

@@ -9,6 +9,7 @@
 #include <harmonia/stats.h>
 
 #include "cli/commands.h"
+#include "cli/result_files.h"
 #include "cli/skew_report.h"
 
 #define NCOLS(a) (sizeof a / sizeof a[0])
@@ -26,7 +27,7 @@ typedef struct method_row {
 struct hm_skew_report {
     const hm_cli_config_t *cfg;
     int size;
-    hm_csv_t *csv, *raw;
+    hm_cli_files_t files; /* rank 0 */
     method_row_t rows[MAX_METHODS];
     int nrows;
 };
@@ -53,12 +54,8 @@ int hm_skew_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_
     }
     if (rc == HM_OK && rank == 0) {
         hm_factors_set(f, "skew_start", "%s", cfg->back_to_back ? "back to back" : "round-time");
-        if (cfg->output[0])
-            rc = hm_csv_open(cfg->output, f, summary_columns, NCOLS(summary_columns), &rep->csv,
-                             why, sizeof why);
-        if (rc == HM_OK && cfg->raw[0])
-            rc = hm_csv_open(cfg->raw, f, raw_columns, NCOLS(raw_columns), &rep->raw, why,
-                             sizeof why);
+        rc = hm_cli_files_open(cfg, f, HM_CLI_COLUMNS(summary_columns),
+                               HM_CLI_COLUMNS(raw_columns), &rep->files, why, sizeof why);
     }
     hm_factors_free(f);
     *out = rep;
@@ -94,12 +91,12 @@ static void write_raw_row(hm_csv_t *raw, const char *method, const char *what, l
 static void write_raw(hm_skew_report_t *rep, const char *method, const hm_skew_result_t *r)
 {
     for (long i = 0; i < r->n; i++)
-        write_raw_row(rep->raw, method, "skew", i, r->skew_s[i],
+        write_raw_row(rep->files.raw, method, "skew", i, r->skew_s[i],
                       r->truth_known ? r->true_skew_s[i] : NAN);
     for (int k = 0; k < rep->size; k++)
-        write_raw_row(rep->raw, method, "rank_offset", k, r->mean_offset_s[k],
+        write_raw_row(rep->files.raw, method, "rank_offset", k, r->mean_offset_s[k],
                       r->truth_known ? r->true_mean_offset_s[k] : NAN);
-    hm_csv_checkpoint(rep->raw);
+    hm_csv_checkpoint(rep->files.raw);
 }
 
 int hm_skew_report_add(hm_skew_report_t *rep, const char *method, const hm_skew_result_t *r)
@@ -119,8 +116,8 @@ int hm_skew_report_add(hm_skew_report_t *rep, const char *method, const hm_skew_
     const double *off = r->truth_known ? r->true_mean_offset_s : r->mean_offset_s;
     memcpy(row->mean_offset_s, off, (size_t)rep->size * sizeof *off);
     rep->nrows++;
-    if (rep->csv) write_summary(rep->csv, row);
-    if (rep->raw) write_raw(rep, method, r);
+    if (rep->files.summary) write_summary(rep->files.summary, row);
+    if (rep->files.raw) write_raw(rep, method, r);
     return HM_OK;
 }
 
@@ -192,11 +189,7 @@ int hm_skew_report_close(hm_skew_report_t *rep, MPI_Comm comm, int status)
         print_offsets(rep);
         fflush(stdout);
     }
-    if (rep->csv) rc = hm_csv_close(rep->csv, why, sizeof why);
-    if (rep->raw && rc == HM_OK)
-        rc = hm_csv_close(rep->raw, why, sizeof why);
-    else if (rep->raw)
-        hm_csv_abort(rep->raw);
+    rc = hm_cli_files_close(&rep->files, why, sizeof why);
     for (int i = 0; i < rep->nrows; i++) free(rep->rows[i].mean_offset_s);
     free(rep);
     int st = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);

@@ -77,12 +77,12 @@ static void lead_update(lead_t *l, int all_in_time)
 /* The common start of a repetition, broadcast by the root; *in_time = 0 when
  * this rank reads its clock past it already. */
 static int common_start(MPI_Comm comm, int rank, hm_clock_t *global, const lead_t *lead,
-                        double *start_s, int *in_time)
+                        double *start_s, int *in_time, int yield)
 {
     if (rank == 0) *start_s = hm_clock_now(global) + lead->now_s;
     if (MPI_Bcast(start_s, 1, MPI_DOUBLE, 0, comm) != MPI_SUCCESS) return HM_EMPI;
     *in_time = hm_clock_now(global) < *start_s;
-    hm_procsync_wait_until(global, *start_s, SPIN_S);
+    hm_procsync_wait_until(global, *start_s, SPIN_S, yield);
     return HM_OK;
 }
 
@@ -100,12 +100,13 @@ static int run_reps(MPI_Comm comm, hm_procsync_t *ps, hm_clock_t *global, long n
 {
     int rank, rc = HM_OK;
     lead_t lead = {START_LATENCIES * latency_s, START_LATENCIES * latency_s, 0};
+    int yield = hm_procsync_oversubscribed(comm);
     MPI_Comm_rank(comm, &rank);
     double t0 = MPI_Wtime();
     for (long i = 0; i < nrep && rc == HM_OK; i++) {
         double start_s = NAN, deadline_s;
         int in_time = 1;
-        if (!back_to_back) rc = common_start(comm, rank, global, &lead, &start_s, &in_time);
+        if (!back_to_back) rc = common_start(comm, rank, global, &lead, &start_s, &in_time, yield);
         if (rc == HM_OK) rc = hm_procsync_start(ps, &l->flags[2 * i], &deadline_s);
         l->exit_s[i] = hm_clock_now_truth(global, &l->true_exit_s[i]);
         l->cost_s[i] = l->exit_s[i] - start_s;

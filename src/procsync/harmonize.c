@@ -203,7 +203,7 @@ static int meet_deadline(hm_hz_state_t *st, double sync_time)
         st->missed++;
         return 0;
     }
-    hm_procsync_wait_until(st->global, sync_time, st->spin_s);
+    hm_procsync_wait_until(st->global, sync_time, st->spin_s, st->yield);
     return 1;
 }
 

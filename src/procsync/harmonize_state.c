@@ -263,6 +263,7 @@ int hm_hz_state_prepare(hm_hz_state_t *st)
     prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
 #endif
     double lat = 0.0;
+    st->yield = hm_procsync_oversubscribed(st->comm);
     int rc = hm_procsync_bcast_latency(st->comm, HM_PROCSYNC_LATENCY_REPS, &lat);
     if (rc != HM_OK) return rc;
     st->bcast_latency_s = lat;

@@ -25,6 +25,7 @@ typedef struct hm_hz_state {
     double last_full_s; /* global time of the last full synchronization */
     hm_sync_params_t sync;
     double resync_s, spin_s;
+    int yield;              /* ranks outnumber the processors: the spin yields */
     int prepared;           /* first call done: MPI_Bcast measured, clocks synchronized */
     double bcast_latency_s; /* measured */
     double floor_s;         /* the slack never goes below this */

@@ -140,6 +140,7 @@ int hm_procsync_create(const char *method, MPI_Comm comm, hm_clock_t *global,
     ps->params = *params;
     ps->deadline_s = NAN;
     ps->spin_s = spin_s();
+    ps->yield = hm_procsync_oversubscribed(comm);
     hm_clock_retain(global);
     ps->global = global;
     if ((rc = setup(ps, comm, why, why_len)) != HM_OK) {

@@ -7,12 +7,14 @@
 #include <harmonia/procsync.h>
 
 /* The methods that wait for a deadline sleep until this close to it, then
- * spin (hm_procsync_wait_until): 50 us is a few scheduler wake-up latencies
- * (~25 us measured here), so the spin starts in time, and short enough that a
- * rank sharing its core with others (oversubscribed, or MPICH's
- * busy-polling) leaves it to them. The thread's timer slack comes on top (see
+ * spin (hm_procsync_wait_until): 100 us is several scheduler wake-up
+ * latencies (median 23 us here with a 1 us timer slack, but with a tail: at
+ * 50 us the fixed-window test saw a median lateness of 3.5 us in some runs,
+ * against 0.15 us otherwise), so the spin starts in time, and short enough
+ * that a rank sharing its core with others (oversubscribed: the spin also
+ * yields) leaves it to them. The thread's timer slack comes on top (see
  * ps->spin_s). */
-#define HM_PROCSYNC_SPIN_S 50e-6
+#define HM_PROCSYNC_SPIN_S 100e-6
 
 /* The MPI_Bcast latency that sizes a start offset is the median of this many
  * measurements (hm_procsync_bcast_latency). */
@@ -61,6 +63,7 @@ struct hm_procsync {
     double deadline_s;           /* of the last start (NaN without deadline) */
     double spin_s;               /* HM_PROCSYNC_SPIN_S + this thread's timer slack */
     double inject_delay_s;       /* pending injected delay (testing), default inject */
+    int yield;                   /* ranks outnumber the processors: spins yield */
     void *state;                 /* the method's */
 };
 

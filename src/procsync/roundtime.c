@@ -59,7 +59,7 @@ static int roundtime_start(hm_procsync_t *ps, int *flag, double *deadline_s)
     if (MPI_Bcast(&start, 1, MPI_DOUBLE, 0, ps->comm) != MPI_SUCCESS) return HM_EMPI;
     *deadline_s = start;
     *flag = hm_clock_now(ps->global) < start;
-    if (*flag) hm_procsync_wait_until(ps->global, start, ps->spin_s);
+    if (*flag) hm_procsync_wait_until(ps->global, start, ps->spin_s, ps->yield);
     return HM_OK;
 }
 

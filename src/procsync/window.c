@@ -142,7 +142,7 @@ static int window_start(hm_procsync_t *ps, int *flag, double *deadline_s)
     double start = w->t0_s + (double)(++w->index) * w->window_s;
     *deadline_s = start;
     *flag = hm_clock_now(ps->global) <= start;
-    if (*flag) hm_procsync_wait_until(ps->global, start, ps->spin_s);
+    if (*flag) hm_procsync_wait_until(ps->global, start, ps->spin_s, ps->yield);
     return HM_OK;
 }
 

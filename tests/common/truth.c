@@ -101,3 +101,13 @@ hm_sync_params_t hm_truth_params_skampi(int fitpoints, int exchanges)
                               .drift_sigmas = 3,
                               .recompute_intercept = 1};
 }
+
+int hm_truth_shared_clock(MPI_Comm comm, hm_timer_t **timer, hm_clock_t **global)
+{
+    int rc = hm_timer_create("monotonic", NULL, timer, NULL, 0), all;
+    MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm); /* before a collective */
+    if (all == HM_OK) rc = hm_timer_agree_origin(*timer, comm);
+    if (all == HM_OK && rc == HM_OK) rc = hm_clock_identity(*timer, global);
+    if (all == HM_OK) MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm);
+    return all;
+}

@@ -55,6 +55,12 @@ double hm_truth_reading(const hm_truth_t *t, int rank, double true_s);
  * x_r = x_c (1 + d_r) / (1 + d_c) + const, so s = (d_c - d_r) / (1 + d_c). */
 double hm_truth_slope(const hm_truth_t *t, int ref, int client);
 
+/* Collective: "monotonic" with rank 0's origin on every rank. All ranks of
+ * one machine read the same CLOCK_MONOTONIC, so the identity clock over it
+ * (*global) is already a global clock, and its readings are true time.
+ * HM_OK or the failing status, the same on every rank. */
+int hm_truth_shared_clock(MPI_Comm comm, hm_timer_t **timer, hm_clock_t **global);
+
 /* The true error of global now: its reading minus rank 0's clock at the same
  * true instant; *truth_s (may be NULL) receives that instant. Local. */
 double hm_truth_error(const hm_truth_t *t, hm_clock_t *global, double *truth_s);

@@ -9,6 +9,7 @@
 #include <harmonia/measure.h>
 
 #include "testutil.h"
+#include "truth.h"
 
 enum { NREP = 30, CORRUPT_ATTEMPT = 7 };
 
@@ -67,9 +68,7 @@ int main(int argc, char **argv)
     hm_procsync_params_t pp;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     hm_procsync_params_default(&pp);
-    int rc = hm_timer_create("monotonic", NULL, &timer, NULL, 0);
-    if (rc == HM_OK) rc = hm_timer_agree_origin(timer, MPI_COMM_WORLD);
-    if (rc == HM_OK) rc = hm_clock_identity(timer, &global);
+    int rc = hm_truth_shared_clock(MPI_COMM_WORLD, &timer, &global);
     if (rc == HM_OK) rc = hm_procsync_create("barrier", MPI_COMM_WORLD, global, &pp, &ps, NULL, 0);
     HM_CHECK(rc == HM_OK, "set up");
     if (rc == HM_OK) {

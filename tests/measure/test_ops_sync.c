@@ -15,6 +15,7 @@
 #include <harmonia/measure.h>
 
 #include "testutil.h"
+#include "truth.h"
 
 enum { NREP = 12, WARMUP = 2 };
 
@@ -53,9 +54,7 @@ int main(int argc, char **argv)
     hm_clock_t *global = NULL;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int rc = hm_timer_create("monotonic", NULL, &timer, NULL, 0);
-    if (rc == HM_OK) rc = hm_timer_agree_origin(timer, MPI_COMM_WORLD);
-    if (rc == HM_OK) rc = hm_clock_identity(timer, &global);
+    int rc = hm_truth_shared_clock(MPI_COMM_WORLD, &timer, &global);
     for (size_t m = 0; rc == HM_OK && m < hm_procsync_count(); m++) {
         const char *method = hm_procsync_name_at(m);
         hm_procsync_params_t pp;

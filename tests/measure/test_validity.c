@@ -21,6 +21,7 @@
 #include <harmonia/measure.h>
 
 #include "testutil.h"
+#include "truth.h"
 
 enum { NREP = 40, LATE_ATTEMPT = 5, MISS_ATTEMPT = 10 };
 
@@ -118,9 +119,7 @@ int main(int argc, char **argv)
     hm_clock_t *global = NULL;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     /* One shared CLOCK_MONOTONIC with an agreed origin is a global clock. */
-    int rc = hm_timer_create("monotonic", NULL, &timer, NULL, 0);
-    if (rc == HM_OK) rc = hm_timer_agree_origin(timer, MPI_COMM_WORLD);
-    if (rc == HM_OK) rc = hm_clock_identity(timer, &global);
+    int rc = hm_truth_shared_clock(MPI_COMM_WORLD, &timer, &global);
     HM_CHECK(rc == HM_OK, "shared monotonic clock");
     if (rc == HM_OK) {
         check_run(method, deadline, global, rank);
