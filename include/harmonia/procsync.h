@@ -70,9 +70,11 @@ typedef struct hm_harmonize_options {
 void hm_harmonize_options_default(hm_harmonize_options_t *opts);
 
 /* Collective: set how hm_harmonize works on comm, before its first call on
- * comm (a later call replaces the state: the clock is re-synchronized at the
- * next call). Without it the first hm_harmonize uses the defaults. Errors:
- * HM_EINVAL/HM_ENOENT for a bad option (the same on every rank). */
+ * comm (a later call replaces the state), and prepare it: measure MPI_Bcast
+ * and synchronize the clocks (unless opts->global is given), so that the
+ * first hm_harmonize is as quick as the others. Without it the first
+ * hm_harmonize uses the defaults and prepares. Errors: HM_EINVAL/HM_ENOENT
+ * for a bad option (the same on every rank), or a synchronization's. */
 int hm_harmonize_configure(MPI_Comm comm, const hm_harmonize_options_t *opts);
 
 /* Synchronize the processes of comm in space and time (paper 000 Alg. 1):
@@ -87,8 +89,8 @@ int hm_harmonize_configure(MPI_Comm comm, const hm_harmonize_options_t *opts);
  * the measured MPI_Bcast latency. State (clock, slack, counters)
  * is cached on comm as an MPI attribute and freed with comm, so any
  * communicator works, sub-communicators included; messages use a private
- * duplicate of comm. The first call on a comm synchronizes the clocks (unless
- * configured with a global clock) and measures MPI_Bcast: it takes long.
+ * duplicate of comm. Without hm_harmonize_configure, the first call on a comm
+ * synchronizes the clocks and measures MPI_Bcast: it takes long.
  * Returns HM_OK, HM_EMPI, HM_ENOMEM, or a clock-synchronization error. */
 int hm_harmonize(MPI_Comm comm, int *flag);
 

