@@ -53,10 +53,10 @@ void hm_measure_target_op(hm_measure_target_t *target, const hm_op_t *op, hm_op_
                           int rank, int peer);
 
 typedef struct hm_measure_params {
-    long nrep;           /* valid repetitions wanted (>= 1) */
-    long warmup;         /* synchronized runs before, not recorded (>= 0) */
-    long max_attempts;   /* repetitions tried at most; 0 = 10 x nrep + 100 */
-    int validate;        /* check every repetition's result */
+    long nrep;               /* valid repetitions wanted (>= 1) */
+    long warmup;             /* synchronized runs before, not recorded (>= 0) */
+    long max_attempts;       /* repetitions tried at most; 0 = 10 x nrep + 100 */
+    int validate;            /* check every repetition's result */
     size_t cold_cache_bytes; /* > 0: overwrite a buffer this big before every
                               * repetition (paper 003 §5.8) */
     /* Testing: rank inject_rank sleeps inject_delay_s between the end of the
@@ -75,9 +75,9 @@ void hm_measure_params_default(hm_measure_params_t *params);
  * are filled on the root (rank 0) only, one entry per attempt (n of them,
  * valid and invalid alike), NULL elsewhere. */
 typedef struct hm_measure_result {
-    long attempts;          /* repetitions run (== n) */
-    long nvalid, ninvalid;  /* attempts agreed valid / invalid */
-    long wrong_results;     /* runs whose result failed validation, all ranks */
+    long attempts;         /* repetitions run (== n) */
+    long nvalid, ninvalid; /* attempts agreed valid / invalid */
+    long wrong_results;    /* runs whose result failed validation, all ranks */
     long n;
     double *global_s;       /* root: makespan on the global clock */
     double *local_s;        /* root: max local duration */
@@ -114,16 +114,16 @@ void hm_measure_shuffle(size_t *order, size_t n, uint64_t seed);
  * clock and, where the truth is known (one real clock shared by all ranks,
  * or synthetic clocks), on the true clock. */
 typedef struct hm_skew_result {
-    long n;               /* repetitions kept: all but those with a late common start */
-    long late_starts;     /* repetitions where a rank reached the common start late */
-    long missed;          /* kept repetitions where some rank's method flag was 0 */
+    long n;           /* repetitions kept: all but those with a late common start */
+    long late_starts; /* repetitions where a rank reached the common start late */
+    long missed;      /* kept repetitions where some rank's method flag was 0 */
     int truth_known;
-    double *skew_s;       /* root: per kept repetition, max - min exit (global clock) */
-    double *true_skew_s;  /* root: the same in true time (NULL when unknown) */
-    double *mean_offset_s; /* root: per rank, mean of exit - first exit (global) */
+    double *skew_s;             /* root: per kept repetition, max - min exit (global clock) */
+    double *true_skew_s;        /* root: the same in true time (NULL when unknown) */
+    double *mean_offset_s;      /* root: per rank, mean of exit - first exit (global) */
     double *true_mean_offset_s; /* root: the same in true time (NULL when unknown) */
-    double cost_s;        /* per call: mean exit - common start (max over ranks), or
-                           * wall time per call when back to back */
+    double cost_s;              /* per call: mean exit - common start (max over ranks), or
+                                 * wall time per call when back to back */
 } hm_skew_result_t;
 
 void hm_skew_result_free(hm_skew_result_t *result);

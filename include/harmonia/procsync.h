@@ -55,16 +55,16 @@ extern "C" {
  * the refresh removes what it got wrong). refresh_offset NULL or "" makes every
  * re-synchronization full, as the paper's Alg. 1 does. */
 typedef struct hm_harmonize_options {
-    const char *timer;        /* time source when global is NULL (timer.h names) */
-    const char *clock_sync;   /* spec of the full synchronizations (sync.h) */
-    hm_sync_params_t sync;    /* their parameters (refreshes use sync.exchanges) */
+    const char *timer;          /* time source when global is NULL (timer.h names) */
+    const char *clock_sync;     /* spec of the full synchronizations (sync.h) */
+    hm_sync_params_t sync;      /* their parameters (refreshes use sync.exchanges) */
     const char *refresh_offset; /* offset algorithm of a refresh (offset.h names) */
-    double resync_s;          /* re-synchronize after this long (paper: 1 s) */
-    double full_resync_s;     /* full synchronization after this long */
-    double spin_s;            /* sleep until this close to the deadline, then spin */
-    hm_clock_t *global;       /* a clock already synchronized over comm (same
-                               * spec): used until the first re-synchronization,
-                               * saving the first one; retained, not owned */
+    double resync_s;            /* re-synchronize after this long (paper: 1 s) */
+    double full_resync_s;       /* full synchronization after this long */
+    double spin_s;              /* sleep until this close to the deadline, then spin */
+    hm_clock_t *global;         /* a clock already synchronized over comm (same
+                                 * spec): used until the first re-synchronization,
+                                 * saving the first one; retained, not owned */
 } hm_harmonize_options_t;
 
 void hm_harmonize_options_default(hm_harmonize_options_t *opts);
@@ -96,14 +96,14 @@ int hm_harmonize(MPI_Comm comm, int *flag);
 
 /* What hm_harmonize has done on comm (this rank's view). */
 typedef struct hm_harmonize_info {
-    double slack_s;           /* current slack (root's value, broadcast with each deadline) */
-    double bcast_latency_s;   /* measured MPI_Bcast latency: the slack's floor */
-    double deadline_s;        /* deadline of the last call, global clock */
-    double last_sync_s;       /* global time of the last clock synchronization */
-    long calls;               /* calls on this rank */
-    long missed;              /* calls that returned flag 0 on this rank */
-    long resyncs;             /* clock synchronizations, the first included */
-    long full_syncs;          /* of which full ones (clock_sync) */
+    double slack_s;         /* current slack (root's value, broadcast with each deadline) */
+    double bcast_latency_s; /* measured MPI_Bcast latency: the slack's floor */
+    double deadline_s;      /* deadline of the last call, global clock */
+    double last_sync_s;     /* global time of the last clock synchronization */
+    long calls;             /* calls on this rank */
+    long missed;            /* calls that returned flag 0 on this rank */
+    long resyncs;           /* clock synchronizations, the first included */
+    long full_syncs;        /* of which full ones (clock_sync) */
     long slack_grows, slack_shrinks;
 } hm_harmonize_info_t;
 
@@ -124,13 +124,13 @@ int hm_harmonize_inject_delay(MPI_Comm comm, double delay_s);
 typedef struct hm_procsync hm_procsync_t;
 
 typedef struct hm_procsync_params {
-    double late_s;      /* window, roundtime, harmonize: a measured start later
-                         * than the deadline by more than this is invalid */
-    double window_s;    /* window: fixed window; 0 = adaptive */
-    double slice_s;     /* roundtime: time slice of an experiment; 0 = none
-                         * (stop at nrep valid repetitions) */
-    double bcast_factor; /* roundtime: B, start = now + B x MPI_Bcast latency */
-    int check_every;    /* repetitions between agreements on the flags */
+    double late_s;                    /* window, roundtime, harmonize: a measured start later
+                                       * than the deadline by more than this is invalid */
+    double window_s;                  /* window: fixed window; 0 = adaptive */
+    double slice_s;                   /* roundtime: time slice of an experiment; 0 = none
+                                       * (stop at nrep valid repetitions) */
+    double bcast_factor;              /* roundtime: B, start = now + B x MPI_Bcast latency */
+    int check_every;                  /* repetitions between agreements on the flags */
     hm_harmonize_options_t harmonize; /* harmonize: clock_sync, sync, resync_s, spin_s */
 } hm_procsync_params_t;
 

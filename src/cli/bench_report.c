@@ -10,12 +10,14 @@
 
 #define NCOLS(a) (sizeof a / sizeof a[0])
 
-static const char *const summary_columns[] = {
-    "op",        "size_bytes", "sync",       "valid",    "invalid",  "wrong_results",
-    "min_s",     "q1_s",       "median_s",   "q3_s",     "max_s",    "mean_s",
-    "sd_s",      "local_median_s", "start_spread_median_s", "procsync", "order", "wall_s"};
-static const char *const raw_columns[] = {"op",      "size_bytes", "attempt",        "valid",
-                                          "global_s", "local_s",   "start_spread_s", "start_s"};
+static const char *const summary_columns[] = {"op",       "size_bytes",     "sync",
+                                              "valid",    "invalid",        "wrong_results",
+                                              "min_s",    "q1_s",           "median_s",
+                                              "q3_s",     "max_s",          "mean_s",
+                                              "sd_s",     "local_median_s", "start_spread_median_s",
+                                              "procsync", "order",          "wall_s"};
+static const char *const raw_columns[] = {"op",       "size_bytes", "attempt",        "valid",
+                                          "global_s", "local_s",    "start_spread_s", "start_s"};
 
 int hm_bench_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_clock_t *clock,
                          size_t nexperiments, hm_bench_report_t **out)
@@ -78,8 +80,8 @@ static void write_summary(hm_csv_t *csv, const hm_bench_row_t *row, const char *
     hm_csv_put_int64(csv, row->valid);
     hm_csv_put_int64(csv, row->invalid);
     hm_csv_put_int64(csv, row->wrong_results);
-    const double x[] = {g->min, g->q1, g->median, g->q3, g->max, g->mean, g->sd,
-                        row->local_median_s, spread_s};
+    const double x[] = {g->min,  g->q1, g->median,           g->q3,   g->max,
+                        g->mean, g->sd, row->local_median_s, spread_s};
     for (size_t i = 0; i < NCOLS(x); i++) hm_csv_put_double(csv, x[i]);
     hm_csv_put_string(csv, procsync);
     hm_csv_put_int64(csv, (int64_t)order);
@@ -126,8 +128,8 @@ int hm_bench_report_add(hm_bench_report_t *rep, size_t index, size_t order, cons
 
 static void print_table(const hm_bench_report_t *rep)
 {
-    static const char *const cols[] = {"op",     "size_B",    "valid",   "invalid", "min_us",
-                                       "med_us", "mean_us",   "max_us",  "local_med_us"};
+    static const char *const cols[] = {"op",     "size_B",  "valid",  "invalid",     "min_us",
+                                       "med_us", "mean_us", "max_us", "local_med_us"};
     hm_table_t *t = NULL;
     if (hm_table_create(&t) != HM_OK) return;
     for (size_t c = 0; c < NCOLS(cols); c++)
@@ -139,8 +141,8 @@ static void print_table(const hm_bench_report_t *rep)
         hm_table_add_cellf(t, "%zu", row->size_bytes);
         hm_table_add_cellf(t, "%ld", row->valid);
         hm_table_add_cellf(t, "%ld", row->invalid);
-        const double x[] = {row->global.min, row->global.median, row->global.mean,
-                            row->global.max, row->local_median_s};
+        const double x[] = {row->global.min, row->global.median, row->global.mean, row->global.max,
+                            row->local_median_s};
         for (size_t k = 0; k < NCOLS(x); k++) hm_table_add_cellf(t, "%.2f", x[k] * 1e6);
     }
     printf("latency on %d ranks, --sync %s, --clock-sync %s: global run-time (max end - min "

@@ -21,9 +21,9 @@ typedef struct hm_bench_row {
 
 typedef struct hm_bench_report {
     const hm_cli_config_t *cfg;
-    int size;                /* ranks */
-    hm_cli_files_t files;    /* rank 0 */
-    hm_bench_row_t *rows;    /* rank 0: by experiment index (op-major, size-minor) */
+    int size;             /* ranks */
+    hm_cli_files_t files; /* rank 0 */
+    hm_bench_row_t *rows; /* rank 0: by experiment index (op-major, size-minor) */
     size_t nrows;
 } hm_bench_report_t;
 

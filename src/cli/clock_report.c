@@ -8,10 +8,10 @@
 #include "cli/commands.h"
 #include "cli/measure_setup.h"
 
-static const char *const summary_columns[] = {
-    "clock_sync",   "after_s",         "duration_s",  "drift_models", "offset_models", "nsampled",
-    "offset_max_s", "offset_median_s", "truth_known", "true_max_s",   "true_median_s",
-    "level_models"};
+static const char *const summary_columns[] = {"clock_sync",   "after_s",         "duration_s",
+                                              "drift_models", "offset_models",   "nsampled",
+                                              "offset_max_s", "offset_median_s", "truth_known",
+                                              "true_max_s",   "true_median_s",   "level_models"};
 static const char *const raw_columns[] = {"clock_sync", "after_s", "rank", "offset_s",
                                           "true_error_s"};
 #define NCOLS(a) (sizeof a / sizeof a[0])

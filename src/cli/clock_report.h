@@ -10,9 +10,9 @@
 typedef struct hm_clock_report {
     const hm_cli_config_t *cfg;
     int size;
-    hm_table_t *table;   /* rank 0 */
+    hm_table_t *table;    /* rank 0 */
     hm_cli_files_t files; /* rank 0 */
-    double *offsets_s;   /* rank 0: per rank, filled by hm_sync_check */
+    double *offsets_s;    /* rank 0: per rank, filled by hm_sync_check */
     double *true_errors_s;
 } hm_clock_report_t;
 

@@ -63,8 +63,8 @@ static hm_op_params_t op_params(const hm_cli_config_t *cfg)
 }
 
 /* Root, peer and sizes of every operation, against the communicator. */
-static int check_ops(const hm_cli_config_t *cfg, MPI_Comm comm, const bench_plan_t *plan,
-                     char *why, size_t len)
+static int check_ops(const hm_cli_config_t *cfg, MPI_Comm comm, const bench_plan_t *plan, char *why,
+                     size_t len)
 {
     hm_op_params_t p = op_params(cfg);
     char reason[256];
@@ -72,11 +72,10 @@ static int check_ops(const hm_cli_config_t *cfg, MPI_Comm comm, const bench_plan
         for (int s = 0; s < cfg->nsizes; s++)
             if (hm_op_check(plan->ops[i], comm, cfg->sizes[s], &p, reason, sizeof reason) !=
                 HM_OK) {
-                const char *opt = strstr(reason, "root") ? "--root"
+                const char *opt = strstr(reason, "root")   ? "--root"
                                   : strstr(reason, "peer") ? "--peer"
                                                            : "--sizes";
-                snprintf(why, len, "%s: %s (operation %s)", opt, reason,
-                         hm_op_name(plan->ops[i]));
+                snprintf(why, len, "%s: %s (operation %s)", opt, reason, hm_op_name(plan->ops[i]));
                 return HM_EXIT_USAGE;
             }
     return HM_EXIT_OK;
@@ -174,7 +173,8 @@ static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync
     MPI_Comm_rank(comm, &rank);
     int rc = hm_op_prepare(op, comm, size, &p, &inst, why, sizeof why);
     if (rc != HM_OK) {
-        snprintf(msg, sizeof msg, "%s %zu B: %s", hm_op_name(op), size, why[0] ? why : hm_strerror(rc));
+        snprintf(msg, sizeof msg, "%s %zu B: %s", hm_op_name(op), size,
+                 why[0] ? why : hm_strerror(rc));
         return hm_cli_agree(comm, HM_EXIT_FAILURE, msg);
     }
     measure_params(cfg, &mp);
@@ -212,8 +212,10 @@ int hm_cmd_bench(hm_cli_config_t *cfg, MPI_Comm comm)
     hm_procsync_t *ps = NULL;
     hm_bench_report_t *rep = NULL;
     int rc = hm_cli_check_outputs(cfg, comm);
-    if (rc == HM_EXIT_OK) rc = make_plan(cfg, comm, &plan);
-    else memset(&plan, 0, sizeof plan);
+    if (rc == HM_EXIT_OK)
+        rc = make_plan(cfg, comm, &plan);
+    else
+        memset(&plan, 0, sizeof plan);
     if (rc == HM_EXIT_OK) rc = hm_cli_clock_open(cfg, comm, &clock);
     if (rc == HM_EXIT_OK) rc = hm_cli_procsync_create(cfg, comm, cfg->sync, clock.global, &ps);
     if (rc == HM_EXIT_OK) rc = hm_bench_report_open(cfg, comm, &clock, plan.nexperiments, &rep);

@@ -29,7 +29,8 @@ static int check_methods(const hm_cli_config_t *cfg, MPI_Comm comm)
         if (next) *next++ = '\0';
         rc = hm_cli_check_procsync(cfg, m, why, sizeof why);
     }
-    if (rc == HM_EXIT_OK && n > 16) rc = HM_EXIT_USAGE, snprintf(why, sizeof why, "--sync: more than 16 methods");
+    if (rc == HM_EXIT_OK && n > 16)
+        rc = HM_EXIT_USAGE, snprintf(why, sizeof why, "--sync: more than 16 methods");
     return hm_cli_agree(comm, rc, why);
 }
 
@@ -45,12 +46,15 @@ static int run_method(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_cl
     if (rc != HM_EXIT_OK) return rc;
     int st = hm_measure_skew(comm, ps, clock->global, cfg->nrep, cfg->back_to_back, &r);
     if (st == HM_OK && r.n == 0) { /* every rank has the same counts */
-        snprintf(msg, sizeof msg, "skew of %s: no repetition kept (%ld of %ld reached the common "
-                 "start late)", method, r.late_starts, cfg->nrep);
+        snprintf(msg, sizeof msg,
+                 "skew of %s: no repetition kept (%ld of %ld reached the common "
+                 "start late)",
+                 method, r.late_starts, cfg->nrep);
         st = HM_EAGAIN;
     }
     if (st == HM_OK && rank == 0) st = hm_skew_report_add(rep, method, &r);
-    if (st != HM_OK && !msg[0]) snprintf(msg, sizeof msg, "skew of %s: %s", method, hm_strerror(st));
+    if (st != HM_OK && !msg[0])
+        snprintf(msg, sizeof msg, "skew of %s: %s", method, hm_strerror(st));
     hm_skew_result_free(&r);
     hm_procsync_free(ps);
     return hm_cli_agree(comm, st == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);

@@ -29,7 +29,7 @@ int hm_cli_clock_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_cli_clock_t 
                  why[0] ? why : hm_strerror(st));
     /* A refused request (prop over ranks without a shared source) is a usage
      * error; anything else failed at run time. */
-    int status = st == HM_OK                             ? HM_EXIT_OK
+    int status = st == HM_OK                          ? HM_EXIT_OK
                  : st == HM_EINVAL || st == HM_ENOENT ? HM_EXIT_USAGE
                                                       : HM_EXIT_FAILURE;
     return hm_cli_agree(comm, status, msg);
@@ -73,7 +73,8 @@ int hm_cli_procsync_create(const hm_cli_config_t *cfg, MPI_Comm comm, const char
     char why[384] = "", msg[512] = "";
     hm_cli_procsync_params(cfg, &p);
     int rc = hm_procsync_create(name, comm, global, &p, ps, why, sizeof why);
-    if (rc != HM_OK) snprintf(msg, sizeof msg, "--sync %s: %s", name, why[0] ? why : hm_strerror(rc));
+    if (rc != HM_OK)
+        snprintf(msg, sizeof msg, "--sync %s: %s", name, why[0] ? why : hm_strerror(rc));
     return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
 }
 
@@ -107,8 +108,8 @@ static void add_measure_factors(hm_factors_t *f, const hm_cli_config_t *cfg,
     hm_factors_set(f, "resync_s", "%g", cfg->resync_s);
     hm_factors_set(f, "nrep", "%ld", cfg->nrep);
     hm_factors_set(f, "warmup", "%ld", cfg->warmup);
-    hm_factors_set(f, "max_attempts", "%ld", cfg->max_attempts ? cfg->max_attempts
-                                                                 : 10 * cfg->nrep + 100);
+    hm_factors_set(f, "max_attempts", "%ld",
+                   cfg->max_attempts ? cfg->max_attempts : 10 * cfg->nrep + 100);
     hm_factors_set(f, "validate", "%s", cfg->validate ? "yes" : "no");
     if (cfg->cold_cache)
         hm_factors_set(f, "cache", "cold (%zu bytes overwritten before every repetition)",

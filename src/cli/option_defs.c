@@ -28,7 +28,8 @@ static int parse_long(const char *v, long lo, long hi, long *out, char *why, siz
     long x = strtol(v, &end, 10);
     if (!*v || *end || errno == ERANGE) {
         if (errno == ERANGE || (*end == '\0' && *v))
-            return hm_opt_fail(why, len, "\"%s\" is out of range (accepted: %ld to %ld)", v, lo, hi);
+            return hm_opt_fail(why, len, "\"%s\" is out of range (accepted: %ld to %ld)", v, lo,
+                               hi);
         return hm_opt_fail(why, len, "\"%s\" is not an integer (accepted: %ld to %ld)", v, lo, hi);
     }
     if (x < lo || x > hi)
@@ -61,8 +62,8 @@ static int p_tsc_ghz(hm_cli_config_t *c, const char *v, char *why, size_t len)
     errno = 0;
     double x = strtod(v, &end);
     if (!*v || *end || errno || !isfinite(x) || x <= 0 || x > 100)
-        return hm_opt_fail(why, len, "\"%s\" is not a frequency in GHz (accepted: 0 < F <= 100, e.g. 2.3)",
-                    v);
+        return hm_opt_fail(
+            why, len, "\"%s\" is not a frequency in GHz (accepted: 0 < F <= 100, e.g. 2.3)", v);
     c->tsc_ghz = x;
     return 0;
 }
@@ -163,7 +164,8 @@ static int p_synthetic(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
     char reason[256];
     if (hm_timer_parse_synthetic(v, &c->synthetic_spec, reason, sizeof reason) != HM_OK)
-        return hm_opt_fail(why, len, "\"%s\": %s (example: offset=1e-3,drift=1e-4,jitter=0)", v, reason);
+        return hm_opt_fail(why, len, "\"%s\": %s (example: offset=1e-3,drift=1e-4,jitter=0)", v,
+                           reason);
     c->synthetic = 1;
     return 0;
 }
@@ -208,7 +210,8 @@ static int p_check_after(hm_cli_config_t *c, const char *v, char *why, size_t le
         errno = 0;
         double x = strtod(item, &end);
         if (!*item || *end || errno || !isfinite(x) || x < 0 || x > 86400)
-            return hm_opt_fail(why, len, "\"%s\" is not a wait in seconds (examples: 0,1,5,10)", item);
+            return hm_opt_fail(why, len, "\"%s\" is not a wait in seconds (examples: 0,1,5,10)",
+                               item);
         if (n >= 16) return hm_opt_fail(why, len, "more than 16 waits");
         if (n > 0 && x <= c->check_after_s[n - 1])
             return hm_opt_fail(why, len, "\"%s\": waits must be increasing", v);
@@ -239,7 +242,8 @@ static int p_drift(hm_cli_config_t *c, const char *v, char *why, size_t len)
 
 static int p_recompute(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    if (strcmp(v, "on") && strcmp(v, "off")) return hm_opt_fail(why, len, "\"%s\" is not on or off", v);
+    if (strcmp(v, "on") && strcmp(v, "off"))
+        return hm_opt_fail(why, len, "\"%s\" is not on or off", v);
     c->recompute_intercept = strcmp(v, "on") == 0;
     return 0;
 }

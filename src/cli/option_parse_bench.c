@@ -9,13 +9,13 @@
 
 #include "cli/options_table.h"
 
-
 static int integer(const char *v, long lo, long hi, long *out, char *why, size_t len)
 {
     char *end;
     errno = 0;
     long x = strtol(v, &end, 10);
-    if (!*v || *end) return hm_opt_fail(why, len, "\"%s\" is not an integer (accepted: %ld to %ld)", v, lo, hi);
+    if (!*v || *end)
+        return hm_opt_fail(why, len, "\"%s\" is not an integer (accepted: %ld to %ld)", v, lo, hi);
     if (errno == ERANGE || x < lo || x > hi)
         return hm_opt_fail(why, len, "\"%s\" is out of range (accepted: %ld to %ld)", v, lo, hi);
     *out = x;
@@ -30,8 +30,8 @@ static int number(const char *v, double lo, int lo_ok, double hi, const char *un
     errno = 0;
     double x = strtod(v, &end);
     if (!*v || *end || errno || !isfinite(x) || x < lo || (!lo_ok && x == lo) || x > hi)
-        return hm_opt_fail(why, len, "\"%s\" is not a duration in %s (accepted: %s%g to %g)", v, unit,
-                    lo_ok ? "" : "more than ", lo, hi);
+        return hm_opt_fail(why, len, "\"%s\" is not a duration in %s (accepted: %s%g to %g)", v,
+                           unit, lo_ok ? "" : "more than ", lo, hi);
     *out = x;
     return 0;
 }
@@ -107,7 +107,8 @@ int hm_opt_parse_inject_delay(hm_cli_config_t *c, const char *v, char *why, size
     double us;
     if (sscanf(v, "%d:%ld:%lf%n", &rank, &attempt, &us, &used) != 3 || v[used] || rank < 0 ||
         attempt < 0 || !(us >= 0 && us <= 1e7))
-        return hm_opt_fail(why, len, "\"%s\" is not RANK:ATTEMPT:MICROSECONDS (example: 1:5:200)", v);
+        return hm_opt_fail(why, len, "\"%s\" is not RANK:ATTEMPT:MICROSECONDS (example: 1:5:200)",
+                           v);
     c->inject_rank = rank, c->inject_attempt = attempt, c->inject_delay_us = us;
     return 0;
 }

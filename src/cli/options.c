@@ -48,7 +48,8 @@ void hm_cli_config_defaults(hm_cli_config_t *cfg)
     cfg->check_after_s[0] = 0, cfg->check_after_s[1] = 1, cfg->ncheck_after = 2;
     cfg->sample = 1.0;
     char why[64];
-    hm_cli_parse_sizes("8,64,512,4K,32K,256K,1M", cfg->sizes, HM_CLI_MAX_SIZES, &cfg->nsizes, why, sizeof why);
+    hm_cli_parse_sizes("8,64,512,4K,32K,256K,1M", cfg->sizes, HM_CLI_MAX_SIZES, &cfg->nsizes, why,
+                       sizeof why);
 }
 
 /* Levenshtein distance between two option names, to suggest a spelling. */

@@ -7,13 +7,13 @@
 #define COMMON_TIMER (HM_OPT_BIT(HM_OPT_TIMER) | HM_OPT_BIT(HM_OPT_TSC_GHZ))
 #define COMMON_SYNTH (HM_OPT_BIT(HM_OPT_SYNTHETIC_CLOCK) | HM_OPT_BIT(HM_OPT_SEED))
 #define CLOCK_SYNC                                                                                 \
-    (HM_OPT_BIT(HM_OPT_CLOCK_SYNC) | HM_OPT_BIT(HM_OPT_FITPOINTS) | HM_OPT_BIT(HM_OPT_EXCHANGES) |  \
+    (HM_OPT_BIT(HM_OPT_CLOCK_SYNC) | HM_OPT_BIT(HM_OPT_FITPOINTS) | HM_OPT_BIT(HM_OPT_EXCHANGES) | \
      HM_OPT_BIT(HM_OPT_OFFSET) | HM_OPT_BIT(HM_OPT_DRIFT) |                                        \
      HM_OPT_BIT(HM_OPT_RECOMPUTE_INTERCEPT) | HM_OPT_BIT(HM_OPT_RANKS_PER_NODE) |                  \
      HM_OPT_BIT(HM_OPT_RANKS_PER_SOCKET))
 #define PROCSYNC                                                                                   \
     (HM_OPT_BIT(HM_OPT_SYNC) | HM_OPT_BIT(HM_OPT_CHECK_EVERY) | HM_OPT_BIT(HM_OPT_WINDOW_US) |     \
-     HM_OPT_BIT(HM_OPT_LATE_US) | HM_OPT_BIT(HM_OPT_SLICE_S) | HM_OPT_BIT(HM_OPT_RESYNC_S) |        \
+     HM_OPT_BIT(HM_OPT_LATE_US) | HM_OPT_BIT(HM_OPT_SLICE_S) | HM_OPT_BIT(HM_OPT_RESYNC_S) |       \
      HM_OPT_BIT(HM_OPT_BCAST_FACTOR))
 
 static const hm_cli_command_t commands[] = {
@@ -77,8 +77,8 @@ static const hm_cli_command_t commands[] = {
      hm_cmd_bench},
     {"skew", "exit skew of process synchronization methods started at a common time", 1,
      COMMON_TIMER | COMMON_SYNTH | CLOCK_SYNC | PROCSYNC | HM_OPT_BIT(HM_OPT_NREP) |
-         HM_OPT_BIT(HM_OPT_BACK_TO_BACK) | HM_OPT_BIT(HM_OPT_PER_RANK) |
-         HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_RAW) | HM_OPT_BIT(HM_OPT_HELP),
+         HM_OPT_BIT(HM_OPT_BACK_TO_BACK) | HM_OPT_BIT(HM_OPT_PER_RANK) | HM_OPT_BIT(HM_OPT_OUTPUT) |
+         HM_OPT_BIT(HM_OPT_RAW) | HM_OPT_BIT(HM_OPT_HELP),
      "mpirun -n P harmonia skew [--sync LIST] [--nrep N] [--back-to-back]",
      "For each method of the comma-separated --sync LIST (default barrier, dissem,\n"
      "harmonize), --nrep times: all ranks wait for a common start on the global clock\n"
@@ -88,8 +88,7 @@ static const hm_cli_command_t commands[] = {
      "or --synthetic-clock), on the true clock; the cost of one call; and each rank's\n"
      "mean exit offset from the first rank to leave (Hunold and Carpen-Amarie 2016,\n"
      "Fig. 10). --back-to-back calls the method in a loop instead, as a benchmark does.",
-     "mpirun -n 4 harmonia skew --sync barrier,dissem,harmonize --nrep 2000",
-     hm_cmd_skew},
+     "mpirun -n 4 harmonia skew --sync barrier,dissem,harmonize --nrep 2000", hm_cmd_skew},
     {"version", "version of harmonia and of the libraries it was built with", 0,
      HM_OPT_BIT(HM_OPT_HELP), "harmonia version",
      "Prints the version of harmonia, the MPI library, compiler and flags, GSL and\n"

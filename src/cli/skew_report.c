@@ -33,9 +33,10 @@ struct hm_skew_report {
 };
 
 static const char *const summary_columns[] = {
-    "method",       "repetitions",       "late_starts",   "missed",
-    "skew_median_s", "skew_p90_s",       "skew_p99_s",    "skew_max_s",
-    "true_skew_median_s", "true_skew_p90_s", "true_skew_p99_s", "true_skew_max_s",
+    "method",          "repetitions",     "late_starts",
+    "missed",          "skew_median_s",   "skew_p90_s",
+    "skew_p99_s",      "skew_max_s",      "true_skew_median_s",
+    "true_skew_p90_s", "true_skew_p99_s", "true_skew_max_s",
     "cost_s"};
 static const char *const raw_columns[] = {"method", "what", "index", "global_s", "true_s"};
 
@@ -54,8 +55,8 @@ int hm_skew_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_
     }
     if (rc == HM_OK && rank == 0) {
         hm_factors_set(f, "skew_start", "%s", cfg->back_to_back ? "back to back" : "round-time");
-        rc = hm_cli_files_open(cfg, f, HM_CLI_COLUMNS(summary_columns),
-                               HM_CLI_COLUMNS(raw_columns), &rep->files, why, sizeof why);
+        rc = hm_cli_files_open(cfg, f, HM_CLI_COLUMNS(summary_columns), HM_CLI_COLUMNS(raw_columns),
+                               &rep->files, why, sizeof why);
     }
     hm_factors_free(f);
     *out = rep;
@@ -70,15 +71,15 @@ static void write_summary(hm_csv_t *csv, const method_row_t *row)
     hm_csv_put_int64(csv, row->late_starts);
     hm_csv_put_int64(csv, row->missed);
     const hm_stats_summary_t *s = &row->skew, *t = &row->true_skew;
-    const double x[] = {s->median, s->p90, s->p99, s->max, t->median, t->p90, t->p99, t->max,
-                        row->cost_s};
+    const double x[] = {s->median, s->p90, s->p99, s->max,     t->median,
+                        t->p90,    t->p99, t->max, row->cost_s};
     for (size_t i = 0; i < NCOLS(x); i++) hm_csv_put_double(csv, x[i]);
     hm_csv_end_row(csv);
     hm_csv_checkpoint(csv);
 }
 
-static void write_raw_row(hm_csv_t *raw, const char *method, const char *what, long index,
-                          double g, double t)
+static void write_raw_row(hm_csv_t *raw, const char *method, const char *what, long index, double g,
+                          double t)
 {
     hm_csv_put_string(raw, method);
     hm_csv_put_string(raw, what);
@@ -123,10 +124,9 @@ int hm_skew_report_add(hm_skew_report_t *rep, const char *method, const hm_skew_
 
 static void print_skew_table(const hm_skew_report_t *rep)
 {
-    static const char *const cols[] = {"method",     "reps",      "late", "missed",
-                                       "skew_med_us", "skew_p90_us", "skew_p99_us",
-                                       "skew_max_us", "true_med_us", "true_p90_us", "true_p99_us",
-                                       "cost_us"};
+    static const char *const cols[] = {"method",      "reps",        "late",        "missed",
+                                       "skew_med_us", "skew_p90_us", "skew_p99_us", "skew_max_us",
+                                       "true_med_us", "true_p90_us", "true_p99_us", "cost_us"};
     hm_table_t *t = NULL;
     if (hm_table_create(&t) != HM_OK) return;
     for (size_t c = 0; c < NCOLS(cols); c++)

@@ -19,7 +19,8 @@ int hm_idle_wait(MPI_Request *req, MPI_Status *status)
     double until = MPI_Wtime() + IDLE_POLL_S;
     while ((rc = MPI_Test(req, &done, status)) == MPI_SUCCESS && !done && MPI_Wtime() < until)
         continue;
-    while (rc == MPI_SUCCESS && !done && (rc = MPI_Test(req, &done, status)) == MPI_SUCCESS && !done)
+    while (rc == MPI_SUCCESS && !done && (rc = MPI_Test(req, &done, status)) == MPI_SUCCESS &&
+           !done)
         nanosleep(&nap, NULL);
     return rc;
 }

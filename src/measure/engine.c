@@ -12,11 +12,11 @@
 
 /* Per-rank buffers of one chunk, allocated before the loop. */
 typedef struct chunk_buf {
-    int n;                 /* repetitions in the current chunk */
-    int *flags;            /* [chunk + 2]: validity, then in-time and no-error */
-    double *times;         /* [4 * chunk]: -start, end, duration, start (reduced with MAX) */
-    double *reduced;       /* root: [4 * chunk] */
-    unsigned char *cache;  /* cold-cache buffer or NULL */
+    int n;                /* repetitions in the current chunk */
+    int *flags;           /* [chunk + 2]: validity, then in-time and no-error */
+    double *times;        /* [4 * chunk]: -start, end, duration, start (reduced with MAX) */
+    double *reduced;      /* root: [4 * chunk] */
+    unsigned char *cache; /* cold-cache buffer or NULL */
     size_t cache_bytes;
 } chunk_buf_t;
 
@@ -29,10 +29,10 @@ typedef struct engine {
     const hm_measure_params_t *params;
     hm_timer_t *timer;
     chunk_buf_t buf;
-    long attempt;        /* measured attempts so far (-1 during warm-up) */
-    long wrong_results;  /* this rank's failed validations */
-    long capacity;       /* root arrays */
-    int root_oom;        /* the root could not grow its arrays for this chunk */
+    long attempt;       /* measured attempts so far (-1 during warm-up) */
+    long wrong_results; /* this rank's failed validations */
+    long capacity;      /* root arrays */
+    int root_oom;       /* the root could not grow its arrays for this chunk */
 } engine_t;
 
 /* The last agreed flag of a chunk: the worst status of any rank (MIN). */
@@ -122,7 +122,8 @@ static int chunk_run(engine_t *e, int n, int *in_time)
     double busy_s = MPI_Wtime() - t0;
     e->buf.flags[n] = hm_procsync_in_time(e->ps);
     e->buf.flags[n + 1] = rc != HM_OK ? CHUNK_MPI_ERROR : e->root_oom ? CHUNK_NO_MEMORY : CHUNK_OK;
-    if (MPI_Allreduce(MPI_IN_PLACE, e->buf.flags, n + 2, MPI_INT, MPI_MIN, e->comm) != MPI_SUCCESS ||
+    if (MPI_Allreduce(MPI_IN_PLACE, e->buf.flags, n + 2, MPI_INT, MPI_MIN, e->comm) !=
+            MPI_SUCCESS ||
         MPI_Reduce(e->buf.times, e->buf.reduced, 4 * n, MPI_DOUBLE, MPI_MAX, 0, e->comm) !=
             MPI_SUCCESS)
         return HM_EMPI;

@@ -90,9 +90,8 @@ static int common_start(MPI_Comm comm, int rank, hm_clock_t *global, const lead_
  * rank reached the start in time, to size the next lead. */
 static int agree_in_time(MPI_Comm comm, int *in_time)
 {
-    return MPI_Allreduce(MPI_IN_PLACE, in_time, 1, MPI_INT, MPI_MIN, comm) == MPI_SUCCESS
-               ? HM_OK
-               : HM_EMPI;
+    return MPI_Allreduce(MPI_IN_PLACE, in_time, 1, MPI_INT, MPI_MIN, comm) == MPI_SUCCESS ? HM_OK
+                                                                                          : HM_EMPI;
 }
 
 static int run_reps(MPI_Comm comm, hm_procsync_t *ps, hm_clock_t *global, long nrep,
@@ -180,8 +179,8 @@ static int agree_flags(MPI_Comm comm, skew_local_t *l, long nrep, int *keep, hm_
     return HM_OK;
 }
 
-static void cost(MPI_Comm comm, const skew_local_t *l, const int *keep, long nrep,
-                 int back_to_back, double wall_s, double *cost_s)
+static void cost(MPI_Comm comm, const skew_local_t *l, const int *keep, long nrep, int back_to_back,
+                 double wall_s, double *cost_s)
 {
     double sum = 0.0, mine;
     long n = 0;
@@ -211,8 +210,8 @@ int hm_measure_skew(MPI_Comm comm, hm_procsync_t *ps, hm_clock_t *global, long n
     if (rc == HM_OK) rc = run_reps(comm, ps, global, nrep, back_to_back, latency_s, &l, &wall_s);
     rc = hm_measure_all_ok(comm, rc == HM_OK) ? HM_OK : HM_EMPI;
     if (rc == HM_OK) rc = agree_flags(comm, &l, nrep, keep, result);
-    if (rc == HM_OK) rc = summarize(comm, l.exit_s, keep, nrep, result->skew_s,
-                                    result->mean_offset_s);
+    if (rc == HM_OK)
+        rc = summarize(comm, l.exit_s, keep, nrep, result->skew_s, result->mean_offset_s);
     if (rc == HM_OK && result->truth_known)
         rc = summarize(comm, l.true_exit_s, keep, nrep, result->true_skew_s,
                        result->true_mean_offset_s);

@@ -47,7 +47,7 @@
  * one call in 500 at a re-synchronization each; over TCP the rule that
  * followed (shrink only when the run since the miss had paid for a
  * re-synchronization) left the slack at 54 us, 10x the broadcast latency. */
-#define HZ_MARGIN 1.25
+#define HZ_MARGIN      1.25
 #define HZ_SHRINK_STEP 0.9
 enum { HZ_RUN = 16 };
 
@@ -73,8 +73,7 @@ static int check_options(const hm_harmonize_options_t *o)
     int rc = hm_sync_check_spec(o->clock_sync, NULL, 0);
     if (rc != HM_OK) return rc;
     if (!o->global && !o->timer) return HM_EINVAL;
-    if (!(o->resync_s > 0) || !(o->full_resync_s > 0) || !(o->spin_s >= 0) ||
-        !isfinite(o->spin_s))
+    if (!(o->resync_s > 0) || !(o->full_resync_s > 0) || !(o->spin_s >= 0) || !isfinite(o->spin_s))
         return HM_EINVAL;
     hm_offset_kind_t kind;
     if (o->refresh_offset && o->refresh_offset[0] && hm_offset_find(o->refresh_offset, &kind))

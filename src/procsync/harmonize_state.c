@@ -206,8 +206,8 @@ static int measure_offsets(hm_hz_state_t *st, int exchanges, double *offset_s)
  * dominate when the measurement itself is this short. */
 static int refresh(hm_hz_state_t *st, hm_clock_t **fresh)
 {
-    int exchanges = st->sync.exchanges < HZ_REFRESH_EXCHANGES ? st->sync.exchanges
-                                                               : HZ_REFRESH_EXCHANGES;
+    int exchanges =
+        st->sync.exchanges < HZ_REFRESH_EXCHANGES ? st->sync.exchanges : HZ_REFRESH_EXCHANGES;
     double offset_s;
     int rc = measure_offsets(st, exchanges, &offset_s), all;
     MPI_Request req;
@@ -239,8 +239,9 @@ int hm_hz_state_sync(hm_hz_state_t *st)
      * must not disagree, so the root decides. */
     int full = full_sync_due(st);
     if (MPI_Bcast(&full, 1, MPI_INT, 0, st->comm) != MPI_SUCCESS) return HM_EMPI;
-    int rc = full ? hm_sync_run(st->comm, st->clock_sync, &st->sync, st->base, &fresh, NULL, NULL, 0)
-                  : refresh(st, &fresh);
+    int rc = full
+                 ? hm_sync_run(st->comm, st->clock_sync, &st->sync, st->base, &fresh, NULL, NULL, 0)
+                 : refresh(st, &fresh);
     if (rc != HM_OK) return rc;
     st->sync_cost_s = MPI_Wtime() - start_s;
     hm_clock_free(st->global);
@@ -269,7 +270,7 @@ int hm_hz_state_prepare(hm_hz_state_t *st)
     st->bcast_latency_s = lat;
     st->floor_s = lat > HZ_MIN_SLACK_S ? lat : HZ_MIN_SLACK_S;
     st->slack_s = 2.0 * st->floor_s; /* paper 000 §5.2: from MPI_Bcast's latency */
-    if (st->global) /* configured: saves the first (full) synchronization */
+    if (st->global)                  /* configured: saves the first (full) synchronization */
         st->last_sync_s = st->last_full_s = hm_clock_now(st->global);
     else if ((rc = hm_hz_state_sync(st)) != HM_OK)
         return rc;

@@ -11,32 +11,32 @@
 enum { HZ_HISTORY = 256 };
 
 typedef struct hm_hz_state {
-    MPI_Comm comm;      /* private duplicate of the user's comm */
-    int rank, size;     /* in comm; rank 0 is the root of Alg. 1 */
-    hm_timer_t *timer;  /* time source of every synchronization */
-    int owns_timer;     /* created from options->timer (else the global's) */
-    hm_clock_t *base;   /* identity over timer: base of every re-synchronization */
-    hm_clock_t *global; /* the current global clock (one reference; NULL before
-                         * the first synchronization unless configured) */
-    char *clock_sync;   /* spec of full synchronizations, a copy */
-    int refresh;                 /* re-synchronizations refresh the offsets */
+    MPI_Comm comm;                 /* private duplicate of the user's comm */
+    int rank, size;                /* in comm; rank 0 is the root of Alg. 1 */
+    hm_timer_t *timer;             /* time source of every synchronization */
+    int owns_timer;                /* created from options->timer (else the global's) */
+    hm_clock_t *base;              /* identity over timer: base of every re-synchronization */
+    hm_clock_t *global;            /* the current global clock (one reference; NULL before
+                                    * the first synchronization unless configured) */
+    char *clock_sync;              /* spec of full synchronizations, a copy */
+    int refresh;                   /* re-synchronizations refresh the offsets */
     hm_offset_kind_t refresh_kind; /* with this offset algorithm */
     double full_resync_s;
     double last_full_s; /* global time of the last full synchronization */
     hm_sync_params_t sync;
     double resync_s, spin_s;
-    int yield;              /* ranks outnumber the processors: the spin yields */
-    int prepared;           /* first call done: MPI_Bcast measured, clocks synchronized */
-    double bcast_latency_s; /* measured */
-    double floor_s;         /* the slack never goes below this */
-    double slack_s;         /* the root's, broadcast with every deadline */
-    double deadline_s;      /* of the last call, global clock */
-    double last_sync_s;     /* global time of the last synchronization */
-    int last_failed;        /* this rank missed a deadline since the last sync */
-    double used_s;          /* previous call: root's decision -> this rank's check */
-    double delay_s;         /* pending injected delay (testing) */
-    double sync_cost_s;     /* wall time of the last synchronization */
-    long run;               /* root: consecutive calls without a failure */
+    int yield;                    /* ranks outnumber the processors: the spin yields */
+    int prepared;                 /* first call done: MPI_Bcast measured, clocks synchronized */
+    double bcast_latency_s;       /* measured */
+    double floor_s;               /* the slack never goes below this */
+    double slack_s;               /* the root's, broadcast with every deadline */
+    double deadline_s;            /* of the last call, global clock */
+    double last_sync_s;           /* global time of the last synchronization */
+    int last_failed;              /* this rank missed a deadline since the last sync */
+    double used_s;                /* previous call: root's decision -> this rank's check */
+    double delay_s;               /* pending injected delay (testing) */
+    double sync_cost_s;           /* wall time of the last synchronization */
+    long run;                     /* root: consecutive calls without a failure */
     double history_s[HZ_HISTORY]; /* root: "used" of the last calls (ring) */
     long history_n;               /* values written into history_s */
     long calls, missed, resyncs, full_syncs, slack_grows, slack_shrinks;

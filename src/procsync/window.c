@@ -4,10 +4,10 @@
  *
  * At the first start of a chunk (after begin, or after chunk_done) the root
  * broadcasts [t0, window]; repetition i of the chunk starts at
- * t0 + (i + 1) x window on the global clock (Start_Sync line 26). A repetition is invalid when a rank
- * reaches its start already late (Start_Sync line 28), starts measurably late
- * (the generic check of hm_procsync_stop), or ends more than a window after
- * its start (Stop_Sync line 37, TOOK_TOO_LONG).
+ * t0 + (i + 1) x window on the global clock (Start_Sync line 26). A repetition is invalid when a
+ * rank reaches its start already late (Start_Sync line 28), starts measurably late (the generic
+ * check of hm_procsync_stop), or ends more than a window after its start (Stop_Sync line 37,
+ * TOOK_TOO_LONG).
  *
  * t0 lies T0_MARGIN x (measured MPI_Bcast latency) + T0_FLOOR_S after the
  * root's clock read, so the broadcast arrives before the first start: one

@@ -15,8 +15,8 @@ typedef struct spin_op {
     MPI_Comm comm;
     hm_timer_t *timer; /* synthetic: hm_timer_now_truth gives the true time */
     int rank, size;
-    double step_s;     /* delay unit */
-    long runs;         /* runs so far (warm-up included) */
+    double step_s; /* delay unit */
+    long runs;     /* runs so far (warm-up included) */
     double true_start_s[SPIN_MAX_RUNS], true_end_s[SPIN_MAX_RUNS];
 } spin_op_t;
 

@@ -39,7 +39,8 @@ static void truth_of(const double *starts, const double *ends, int size, long ru
 {
     double lo = INFINITY, hi = -INFINITY, slo = INFINITY, shi = -INFINITY, loc = 0;
     for (int r = 0; r < size; r++) {
-        double s = starts[(size_t)r * SPIN_MAX_RUNS + run], e = ends[(size_t)r * SPIN_MAX_RUNS + run];
+        double s = starts[(size_t)r * SPIN_MAX_RUNS + run],
+               e = ends[(size_t)r * SPIN_MAX_RUNS + run];
         lo = fmin(lo, s), hi = fmax(hi, e), slo = fmin(slo, s), shi = fmax(shi, s);
         loc = fmax(loc, e - s);
     }
@@ -65,7 +66,8 @@ static void compare(const hm_measure_result_t *r, const spin_op_t *op, int funct
         truth_rep_t t;
         truth_of(starts, ends, op->size, WARMUP + i, &t);
         nonpositive += !(r->global_s[i] > 0 && r->local_s[i] > 0);
-        double eg = fabs(r->global_s[i] - t.makespan_s), es = fabs(r->start_spread_s[i] - t.spread_s);
+        double eg = fabs(r->global_s[i] - t.makespan_s),
+               es = fabs(r->start_spread_s[i] - t.spread_s);
         double el = fabs(r->local_s[i] - t.local_s);
         worst_g = fmax(worst_g, eg), worst_s = fmax(worst_s, es), worst_l = fmax(worst_l, el);
         outside += eg > TOL_S || es > TOL_S || el > TOL_S;
@@ -119,7 +121,8 @@ int main(int argc, char **argv)
         pp.window_s = 10e-3;
         pp.bcast_factor = 2000;
     }
-    if (rc == HM_OK) rc = hm_procsync_create(method, MPI_COMM_WORLD, global, &pp, &ps, why, sizeof why);
+    if (rc == HM_OK)
+        rc = hm_procsync_create(method, MPI_COMM_WORLD, global, &pp, &ps, why, sizeof why);
     HM_CHECK(rc == HM_OK, "procsync %s created (%s)", method, why);
     spin_op_t *op = calloc(1, sizeof *op);
     MPI_Comm_dup(MPI_COMM_WORLD, &op->comm);
@@ -136,8 +139,8 @@ int main(int argc, char **argv)
     mp.max_attempts = SPIN_MAX_RUNS - WARMUP; /* every attempt's truth is recorded */
     if (rc == HM_OK) {
         rc = hm_measure_run(MPI_COMM_WORLD, ps, &target, &mp, &r);
-        HM_CHECK(rc == HM_OK || (functional && rc == HM_EAGAIN), "%s: measured (%d), %ld valid, %ld invalid",
-                 method, rc, r.nvalid, r.ninvalid);
+        HM_CHECK(rc == HM_OK || (functional && rc == HM_EAGAIN),
+                 "%s: measured (%d), %ld valid, %ld invalid", method, rc, r.nvalid, r.ninvalid);
         HM_CHECK(r.attempts == r.nvalid + r.ninvalid && (op->rank != 0 || r.n == r.attempts),
                  "counts add up");
         if (!functional)

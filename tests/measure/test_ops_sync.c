@@ -67,8 +67,10 @@ int main(int argc, char **argv)
         long failed = 0, bad_times = 0, ran = 0;
         for (size_t i = 0; rc == HM_OK && i < hm_op_count(); i++, ran++)
             failed += run_one(hm_op_find(hm_op_name_at(i)), ps, rank, size, &bad_times) != HM_OK;
-        HM_CHECK(failed == 0, "%s: %ld operations measured %d valid repetitions each, results "
-                 "validated (%ld failed)", method, ran, NREP, failed);
+        HM_CHECK(failed == 0,
+                 "%s: %ld operations measured %d valid repetitions each, results "
+                 "validated (%ld failed)",
+                 method, ran, NREP, failed);
         if (rank == 0)
             HM_CHECK(bad_times == 0, "%s: every valid time positive (%ld not)", method, bad_times);
         hm_procsync_free(ps);

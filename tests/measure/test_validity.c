@@ -86,10 +86,12 @@ static void check_run(const char *method, int deadline, hm_clock_t *global, int 
         if (deadline) {
             HM_CHECK(!r.valid[LATE_ATTEMPT], "%s: the late start of attempt %d is invalid", method,
                      LATE_ATTEMPT);
-            HM_CHECK(!r.valid[MISS_ATTEMPT], "%s: the failed synchronization of attempt %d is "
-                     "invalid", method, MISS_ATTEMPT);
-            HM_CHECK(r.attempts >= NREP + 2, "%s: invalid attempts replaced (%ld attempts)",
-                     method, r.attempts);
+            HM_CHECK(!r.valid[MISS_ATTEMPT],
+                     "%s: the failed synchronization of attempt %d is "
+                     "invalid",
+                     method, MISS_ATTEMPT);
+            HM_CHECK(r.attempts >= NREP + 2, "%s: invalid attempts replaced (%ld attempts)", method,
+                     r.attempts);
         } else {
             HM_CHECK(r.valid[LATE_ATTEMPT] && r.start_spread_s[LATE_ATTEMPT] >= 250e-6,
                      "%s: no deadline: attempt %d valid, arrival skew %.1f us >= 250 us", method,

@@ -45,7 +45,8 @@ static void check_size(size_t n, unsigned seed)
 int main(void)
 {
     const size_t sizes[] = {1, 2, 3, 10, 11, 1000, 1001};
-    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) check_size(sizes[i], 7u + (unsigned)i);
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        check_size(sizes[i], 7u + (unsigned)i);
     hm_stats_summary_t s;
     HM_CHECK(hm_stats_summarize(NULL, 0, &s) == HM_OK && isnan(s.median), "empty input: NaN");
     return hm_test_finish();
