@@ -60,7 +60,7 @@ static const hm_cli_command_t commands[] = {
      "Measures each operation of --ops at each size of --sizes (in an order shuffled\n"
      "with --seed). The clocks are synchronized once with --clock-sync; before every\n"
      "repetition the processes are synchronized with --sync: barrier (MPI_Barrier),\n"
-     "dissem (harmonia's dissemination barrier), window (start times t0 + i x window,\n"
+     "dissem (harmonia's dissemination barrier), window (start t0 + (i+1) x window,\n"
      "--window-us, adaptive by default), roundtime (the root broadcasts each start,\n"
      "--slice-s), harmonize (hm_harmonize: an agreed deadline on the global clock).\n"
      "Validity flags are agreed every --check-every repetitions; invalid repetitions\n"
@@ -71,7 +71,9 @@ static const hm_cli_command_t commands[] = {
      "start on the global clock), with the median local run-time (max over ranks of\n"
      "end - start, what barrier-based benchmarks report) beside it. Sizes are bytes\n"
      "per message: MPI_CHAR for data movement, MPI_INT with MPI_SUM for reductions\n"
-     "(size / 4 ints). pingpong is the half round trip between rank 0 and --peer.",
+     "(size / 4 ints). pingpong is the half round trip between rank 0 and --peer.\n"
+     "Defaults: --ops allreduce,bcast,reduce --sizes 8,64,512,4K,32K,256K,1M\n"
+     "--sync harmonize --clock-sync hca3 --nrep 1000 --warmup 10.",
      "mpirun -n 4 harmonia bench --ops allreduce,bcast --sizes 8:64K --sync harmonize "
      "--output lat.csv --raw reps.csv",
      hm_cmd_bench},
