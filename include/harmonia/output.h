@@ -201,6 +201,53 @@ const char *hm_csv_error(const hm_csv_t *csv);
 /* Number of data rows ended so far. */
 size_t hm_csv_rows(const hm_csv_t *csv);
 
+/* ---- Reading CSV files -------------------------------------------------- */
+
+/* A reader for the files hm_csv_open writes (and other RFC 4180 files): the
+ * leading "# key: value" lines become factors, the first other line is the
+ * header, then one row at a time. Quoted cells may hold commas, "" (one
+ * quote) and line breaks; blank lines are skipped. Error sentences name the
+ * file and, where there is one, the 1-based line: 'r.csv:17: "abc" is not a
+ * number (column global_s)'. */
+typedef struct hm_csv_reader hm_csv_reader_t;
+
+/* Open path and read its factors and header. HM_ENOENT when the file does
+ * not exist, HM_EIO when it cannot be read, HM_EINVAL when it has no header
+ * row or a quote never closes; why (if not NULL) receives the sentence. */
+int hm_csv_reader_open(const char *path, hm_csv_reader_t **out, char *why, size_t why_len);
+
+/* Close the file and release the reader (NULL is accepted). */
+void hm_csv_reader_close(hm_csv_reader_t *reader);
+
+/* The factors of the leading "# key: value" lines, in file order, owned by
+ * the reader. Lines whose key hm_factors_set refuses are skipped. */
+const hm_factors_t *hm_csv_reader_factors(const hm_csv_reader_t *reader);
+
+/* Number of header columns, the name of column i (NULL past the end), and
+ * the index of the column called name (HM_ENOENT if none). */
+size_t hm_csv_reader_columns(const hm_csv_reader_t *reader);
+const char *hm_csv_reader_column(const hm_csv_reader_t *reader, size_t i);
+int hm_csv_reader_find(const hm_csv_reader_t *reader, const char *name, size_t *index);
+
+/* Read the next data row: *more = 1 and the cells available through
+ * hm_csv_reader_cell, or *more = 0 at the end of the file. HM_EINVAL when
+ * the row has not one cell per column or a quote never closes, HM_EIO on a
+ * read error (see hm_csv_reader_error). */
+int hm_csv_reader_next(hm_csv_reader_t *reader, int *more);
+
+/* Cell i of the current row (valid until the next hm_csv_reader_next), NULL
+ * past the end; the 1-based line where the current row starts. */
+const char *hm_csv_reader_cell(const hm_csv_reader_t *reader, size_t i);
+size_t hm_csv_reader_line(const hm_csv_reader_t *reader);
+
+/* Cell i of the current row as a number (strtod, so "NaN" and "Inf" are
+ * numbers). HM_EINVAL when it is not one, with the sentence naming the file,
+ * the line and the column kept for hm_csv_reader_error. */
+int hm_csv_reader_double(hm_csv_reader_t *reader, size_t i, double *value);
+
+/* The sentence of the last error, or "". */
+const char *hm_csv_reader_error(const hm_csv_reader_t *reader);
+
 #ifdef __cplusplus
 }
 #endif

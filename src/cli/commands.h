@@ -20,6 +20,7 @@ typedef struct hm_cli_command {
     const char *details;  /* paragraph(s) of help */
     const char *example;
     int (*run)(hm_cli_config_t *cfg, MPI_Comm comm);
+    int takes_files; /* FILE operands after the options (cfg->files) */
 } hm_cli_command_t;
 
 /* Registry (registry.c). */
@@ -33,6 +34,7 @@ int hm_cmd_clock(hm_cli_config_t *cfg, MPI_Comm comm);
 int hm_cmd_bench(hm_cli_config_t *cfg, MPI_Comm comm);
 int hm_cmd_skew(hm_cli_config_t *cfg, MPI_Comm comm);
 int hm_cmd_version(hm_cli_config_t *cfg, MPI_Comm comm);
+int hm_cmd_stats(hm_cli_config_t *cfg, MPI_Comm comm);
 
 /* Help texts (help.c). */
 void hm_cli_print_overview(FILE *f);

@@ -52,6 +52,8 @@ typedef enum hm_opt_id {
     HM_OPT_INJECT_DELAY,
     HM_OPT_BACK_TO_BACK,
     HM_OPT_BCAST_FACTOR,
+    HM_OPT_FILTER,
+    HM_OPT_METRIC,
     HM_OPT_COUNT
 } hm_opt_id_t;
 
@@ -61,6 +63,7 @@ typedef enum hm_opt_id {
  * MPI_CHAR, so a size above INT_MAX bytes cannot be expressed. */
 #define HM_CLI_MAX_SIZE_BYTES 2147483647ULL
 #define HM_CLI_MAX_SIZES      256
+#define HM_CLI_MAX_FILES      1024
 
 typedef struct hm_cli_config {
     const char *command;
@@ -110,6 +113,13 @@ typedef struct hm_cli_config {
     double inject_delay_us;
     int back_to_back;    /* --back-to-back */
     double bcast_factor; /* --bcast-factor (roundtime's B) */
+
+    /* stats */
+    char filter[8];                      /* --filter tukey|none */
+    char metric[8];                      /* --metric global|local */
+    int takes_files;                     /* set before parsing: the command reads FILE operands */
+    const char *files[HM_CLI_MAX_FILES]; /* the operands, in order */
+    int nfiles;
 } hm_cli_config_t;
 
 /* Fill cfg with the defaults of every option. */
@@ -117,7 +127,9 @@ void hm_cli_config_defaults(hm_cli_config_t *cfg);
 
 /* Parse argv[first..argc) for a command accepting the options in mask.
  * Returns HM_EXIT_OK, or HM_EXIT_USAGE with the message (without the
- * "harmonia: error: " prefix) in err. Reentrant: resets getopt's state. */
+ * "harmonia: error: " prefix) in err. Reentrant: resets getopt's state.
+ * Arguments that are not options go to cfg->files when cfg->takes_files is
+ * set, and are a usage error ("unexpected argument") otherwise. */
 int hm_cli_parse(int argc, char **argv, int first, uint64_t mask, hm_cli_config_t *cfg, char *err,
                  size_t err_len);
 

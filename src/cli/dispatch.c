@@ -46,6 +46,7 @@ static int parse_or_help(const hm_cli_command_t *c, int argc, char **argv, hm_cl
     char err[1024];
     hm_cli_config_defaults(cfg);
     cfg->command = c->name;
+    cfg->takes_files = c->takes_files;
     cfg->argc = argc;
     cfg->argv = argv;
     int rc = hm_cli_parse(argc, argv, 2, c->options, cfg, err, sizeof err);

@@ -382,6 +382,14 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                              "roundtime: the next start is B x the MPI_Bcast latency ahead "
                              "(default 3; raise it when ranks outnumber the cores)",
                              "e.g. --bcast-factor 1000", hm_opt_parse_bcast_factor},
+    [HM_OPT_FILTER] = {HM_OPT_FILTER, "filter", 0, "NAME",
+                       "outliers dropped before the statistics: tukey (outside Q1 - 1.5 IQR, "
+                       "Q3 + 1.5 IQR) or none (default tukey)",
+                       "e.g. --filter none", hm_opt_parse_filter},
+    [HM_OPT_METRIC] = {HM_OPT_METRIC, "metric", 0, "NAME",
+                       "run-time analysed: global (column global_s) or local (local_s); "
+                       "default global",
+                       "e.g. --metric local", hm_opt_parse_metric},
 };
 
 void hm_cli_print_options_help(FILE *f, uint64_t mask)

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/options_table.h"
 
@@ -128,5 +129,22 @@ int hm_opt_parse_bcast_factor(hm_cli_config_t *c, const char *v, char *why, size
     if (!*v || *end || errno || !isfinite(x) || x < 1 || x > 1e6)
         return hm_opt_fail(why, len, "\"%s\" is not a factor (accepted: 1 to 1e6, e.g. 3)", v);
     c->bcast_factor = x;
+    return 0;
+}
+
+/* stats: outlier filter and run-time definition of the analysed column. */
+int hm_opt_parse_filter(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    if (strcmp(v, "tukey") && strcmp(v, "none"))
+        return hm_opt_fail(why, len, "unknown filter \"%s\" (known: tukey, none)", v);
+    strcpy(c->filter, v);
+    return 0;
+}
+
+int hm_opt_parse_metric(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    if (strcmp(v, "global") && strcmp(v, "local"))
+        return hm_opt_fail(why, len, "unknown metric \"%s\" (known: global, local)", v);
+    strcpy(c->metric, v);
     return 0;
 }

@@ -41,6 +41,8 @@ void hm_cli_config_defaults(hm_cli_config_t *cfg)
     cfg->resync_s = 1.0;
     cfg->inject_rank = -1;
     cfg->bcast_factor = 3.0;
+    strcpy(cfg->filter, "tukey");
+    strcpy(cfg->metric, "global");
     cfg->warmup = 10;
     cfg->seed = 1;
     strcpy(cfg->format, "table");
@@ -180,6 +182,16 @@ int hm_cli_parse(int argc, char **argv, int first, uint64_t mask, hm_cli_config_
             rc = HM_EXIT_USAGE;
         } else {
             rc = apply(d, optarg, cfg, mask, err, len);
+        }
+    }
+    if (rc == HM_EXIT_OK && cfg->takes_files) {
+        for (cfg->nfiles = 0; rc == HM_EXIT_OK && optind < nargs; optind++) {
+            if (cfg->nfiles == HM_CLI_MAX_FILES) {
+                say(err, len, "more than %d files for '%s'", HM_CLI_MAX_FILES, cfg->command);
+                rc = HM_EXIT_USAGE;
+            } else {
+                cfg->files[cfg->nfiles++] = args[optind];
+            }
         }
     }
     if (rc == HM_EXIT_OK && optind < nargs) {

@@ -36,6 +36,8 @@ int hm_opt_parse_cold_cache(hm_cli_config_t *c, const char *v, char *why, size_t
 int hm_opt_parse_inject_delay(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_back_to_back(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_bcast_factor(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_filter(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_metric(hm_cli_config_t *c, const char *v, char *why, size_t len);
 
 /* Indexed by hm_opt_id_t. */
 extern const hm_opt_def_t hm_cli_options[HM_OPT_COUNT];

@@ -26,7 +26,7 @@ static const hm_cli_command_t commands[] = {
      "whether it ever went backwards. Without --timer every source is listed, and\n"
      "one that cannot be used here (tsc without a constant, non-stop TSC) says why.\n"
      "The table shows the worst rank; --per-rank shows each rank.",
-     "mpirun -n 2 harmonia timers --per-rank --output timers.csv", hm_cmd_timers},
+     "mpirun -n 2 harmonia timers --per-rank --output timers.csv", hm_cmd_timers, 0},
     {"clock", "synchronize clocks with one or more algorithms and check them", 1,
      COMMON_TIMER | COMMON_SYNTH | HM_OPT_BIT(HM_OPT_CLOCK_SYNC) | HM_OPT_BIT(HM_OPT_FITPOINTS) |
          HM_OPT_BIT(HM_OPT_EXCHANGES) | HM_OPT_BIT(HM_OPT_OFFSET) | HM_OPT_BIT(HM_OPT_DRIFT) |
@@ -48,7 +48,7 @@ static const hm_cli_command_t commands[] = {
      "outermost first (hca3+prop: hca3 between nodes, propagation inside a node).",
      "mpirun -n 4 harmonia clock --clock-sync hca3,skampi,hca3+prop --check-after 0,10 "
      "--synthetic-clock offset=1,drift=1e-4 --ranks-per-node 2",
-     hm_cmd_clock},
+     hm_cmd_clock, 0},
     {"bench", "latency of MPI operations under a chosen process synchronization", 1,
      COMMON_TIMER | COMMON_SYNTH | CLOCK_SYNC | PROCSYNC | HM_OPT_BIT(HM_OPT_OPS) |
          HM_OPT_BIT(HM_OPT_SIZES) | HM_OPT_BIT(HM_OPT_NREP) | HM_OPT_BIT(HM_OPT_WARMUP) |
@@ -76,7 +76,7 @@ static const hm_cli_command_t commands[] = {
      "--sync harmonize --clock-sync hca3 --nrep 1000 --warmup 10.",
      "mpirun -n 4 harmonia bench --ops allreduce,bcast --sizes 8:64K --sync harmonize "
      "--output lat.csv --raw reps.csv",
-     hm_cmd_bench},
+     hm_cmd_bench, 0},
     {"skew", "exit skew of process synchronization methods started at a common time", 1,
      COMMON_TIMER | COMMON_SYNTH | CLOCK_SYNC | PROCSYNC | HM_OPT_BIT(HM_OPT_NREP) |
          HM_OPT_BIT(HM_OPT_BACK_TO_BACK) | HM_OPT_BIT(HM_OPT_PER_RANK) | HM_OPT_BIT(HM_OPT_OUTPUT) |
@@ -90,12 +90,28 @@ static const hm_cli_command_t commands[] = {
      "or --synthetic-clock), on the true clock; the cost of one call; and each rank's\n"
      "mean exit offset from the first rank to leave (Hunold and Carpen-Amarie 2016,\n"
      "Fig. 10). --back-to-back calls the method in a loop instead, as a benchmark does.",
-     "mpirun -n 4 harmonia skew --sync barrier,dissem,harmonize --nrep 2000", hm_cmd_skew},
+     "mpirun -n 4 harmonia skew --sync barrier,dissem,harmonize --nrep 2000", hm_cmd_skew, 0},
     {"version", "version of harmonia and of the libraries it was built with", 0,
      HM_OPT_BIT(HM_OPT_HELP), "harmonia version",
      "Prints the version of harmonia, the MPI library, compiler and flags, GSL and\n"
      "hwloc it was built with.",
-     "harmonia version", hm_cmd_version},
+     "harmonia version", hm_cmd_version, 0},
+    {"stats", "summaries of raw result files: quantiles, confidence intervals, checks", 0,
+     HM_OPT_BIT(HM_OPT_FILTER) | HM_OPT_BIT(HM_OPT_METRIC) | HM_OPT_BIT(HM_OPT_OUTPUT) |
+         HM_OPT_BIT(HM_OPT_HELP),
+     "harmonia stats [--filter tukey|none] [--metric global|local] [--output FILE] FILE...",
+     "Reads raw files of 'harmonia bench --raw' (one row per repetition) and\n"
+     "summarizes the valid repetitions (valid = 1) of each (operation, size,\n"
+     "processes, sync) over all the files; processes and sync come from each\n"
+     "file's factors. --metric picks the run-time (global_s or local_s); --filter\n"
+     "tukey drops the values outside Q1 - 1.5 IQR, Q3 + 1.5 IQR first. Per group:\n"
+     "n, n kept by the filter, min, q1, median, q3, max, mean, the 95% confidence\n"
+     "interval of the median (order statistics) and of the mean (Student t), the\n"
+     "lag-1 autocorrelation of the kept values in file order (near 0 for\n"
+     "independent repetitions) and the Shapiro-Wilk p-value (small: not normal).\n"
+     "n/a where there are too few values or they are all equal. The table is in\n"
+     "microseconds; --output writes seconds (n/a as NaN).",
+     "harmonia stats --output summary.csv reps1.csv reps2.csv", hm_cmd_stats, 1},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
