@@ -73,9 +73,9 @@ typedef enum hm_alternative {
 } hm_alternative_t;
 
 typedef struct hm_wilcoxon {
-    double w;   /* R's W: rank sum of x - n (n + 1) / 2 (= Mann-Whitney U of x) */
-    double p;   /* p-value for the alternative */
-    int exact;  /* 1: exact distribution (small samples, no ties) */
+    double w;  /* R's W: rank sum of x - n (n + 1) / 2 (= Mann-Whitney U of x) */
+    double p;  /* p-value for the alternative */
+    int exact; /* 1: exact distribution (small samples, no ties) */
 } hm_wilcoxon_t;
 
 /* Wilcoxon rank-sum (Mann-Whitney) test of x (n values) against y (m
