@@ -5,9 +5,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <harmonia/output.h>
+#include <harmonia/procsync.h>
 
 #include "cli/clock_report.h"
 #include "cli/commands.h"
@@ -29,19 +29,6 @@ static int *sample_ranks(const hm_cli_config_t *cfg, int size, int *n)
     *n = (int)ceil(cfg->sample * (size - 1));
     if (*n < 1 && size > 1) *n = 1;
     return r;
-}
-
-/* Sleep until the global clock reads target, then spin the last 200 us:
- * every rank wakes at the same global time without burning a core. */
-static void sleep_until(hm_clock_t *global, double target_s)
-{
-    for (double left; (left = target_s - hm_clock_now(global)) > 200e-6;) {
-        double nap = left - 200e-6 < 0.1 ? left - 200e-6 : 0.1;
-        struct timespec ts = {(time_t)nap, (long)((nap - (time_t)nap) * 1e9)};
-        nanosleep(&ts, NULL);
-    }
-    while (hm_clock_now(global) < target_s) {
-    }
 }
 
 static int sync_error(MPI_Comm comm, int rc, const char *spec, const char *why)
@@ -73,7 +60,9 @@ static int run_spec(hm_cli_config_t *cfg, MPI_Comm comm, hm_clock_t *base, const
     int *sampled = sample_ranks(cfg, size, &nsampled);
     for (int w = 0; rc == HM_OK && w < cfg->ncheck_after; w++) {
         hm_sync_check_t check;
-        sleep_until(global, synced_at + cfg->check_after_s[w]);
+        /* Sleep, then spin the last 200 us: every rank wakes at the same
+         * global time without burning a core. */
+        hm_procsync_wait_until(global, synced_at + cfg->check_after_s[w], 200e-6, 0);
         rc = hm_sync_check(comm, global, cfg->exchanges, sampled, nsampled, &check, rep->offsets_s,
                            rep->true_errors_s);
         if (rc == HM_OK && rank == 0)

@@ -1,6 +1,7 @@
 /* src/common/idle.c — sleeping waits. */
 #include "common/idle.h"
 
+#include <errno.h>
 #include <time.h>
 
 /* 50 us: short against a synchronization's duration, long enough that the
@@ -30,4 +31,11 @@ int hm_idle_wait_token(MPI_Comm comm, int src, int tag)
     MPI_Request req;
     int rc = MPI_Irecv(NULL, 0, MPI_BYTE, src, tag, comm, &req);
     return rc == MPI_SUCCESS ? hm_idle_wait(&req, MPI_STATUS_IGNORE) : rc;
+}
+
+void hm_idle_sleep(double s)
+{
+    if (!(s > 0)) return;
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) continue;
 }

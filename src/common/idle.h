@@ -11,6 +11,9 @@
  * Returns the MPI error code of MPI_Test. */
 int hm_idle_wait(MPI_Request *req, MPI_Status *status);
 
+/* Sleep s seconds (>= 0), resuming after signals. */
+void hm_idle_sleep(double s);
+
 /* Receive a zero-byte "your turn" token from rank src of comm, sleeping. */
 int hm_idle_wait_token(MPI_Comm comm, int src, int tag);
 #endif

@@ -8,6 +8,7 @@
 
 #include <harmonia/measure.h>
 
+#include "common/idle.h"
 #include "measure/measure_impl.h"
 
 /* Per-rank buffers of one chunk, allocated before the loop. */
@@ -88,7 +89,7 @@ static int repetition(engine_t *e, int k)
     if (e->buf.cache) hm_measure_flush_cache(e->buf.cache, e->buf.cache_bytes, e->attempt + k);
     int rc = hm_procsync_start(e->ps, &flag, &deadline_s);
     if (p->inject_rank == e->rank && e->attempt >= 0 && e->attempt + k == p->inject_attempt)
-        hm_measure_sleep(p->inject_delay_s);
+        hm_idle_sleep(p->inject_delay_s);
     double t0 = hm_timer_now(e->timer);
     int run_rc = t->run(t->ctx);
     double t1 = hm_timer_now(e->timer);

@@ -2,7 +2,6 @@
  * defaults, targets over ops, cache flushing, experiment order. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <harmonia/measure.h>
@@ -77,12 +76,6 @@ void hm_measure_flush_cache(unsigned char *buf, size_t len, long round)
     /* One read through volatile keeps the stores from being optimized away. */
     volatile unsigned char sink = buf[(size_t)round % len];
     (void)sink;
-}
-
-void hm_measure_sleep(double s)
-{
-    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
-    nanosleep(&ts, NULL);
 }
 
 void hm_measure_shuffle(size_t *order, size_t n, uint64_t seed)

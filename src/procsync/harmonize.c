@@ -18,12 +18,12 @@
  *    spinning rank would hold the core the others need to reach the deadline.
  *  - The slack never goes below the measured MPI_Bcast latency (or 1 us),
  *    and shrinks only cautiously (HZ_SHRINK_STEP below). */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "common/idle.h"
 #include "procsync/harmonize_state.h"
 #include "procsync/procsync_impl.h"
 
@@ -189,11 +189,9 @@ static int resync(hm_hz_state_t *st, double *sync_time)
 /* Testing hook: as a preemption between learning and checking would. */
 static void sleep_injected(hm_hz_state_t *st)
 {
-    if (!(st->delay_s > 0)) return;
     double s = st->delay_s;
-    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
     st->delay_s = 0;
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) continue;
+    hm_idle_sleep(s);
 }
 
 /* Lines 30-37. */

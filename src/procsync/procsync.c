@@ -2,13 +2,13 @@
  * set-up with agreement, dispatch, and the late-start check that every
  * method with a deadline shares. */
 #include <math.h>
-#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
 
+#include "common/idle.h"
 #include "procsync/procsync_impl.h"
 
 void hm_procsync_params_default(hm_procsync_params_t *params)
@@ -179,18 +179,12 @@ int hm_procsync_inject_delay(hm_procsync_t *ps, double delay_s)
     return HM_OK;
 }
 
-static void sleep_s(double s)
-{
-    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
-    nanosleep(&ts, NULL);
-}
-
 int hm_procsync_start(hm_procsync_t *ps, int *flag, double *deadline_s)
 {
     *flag = 1;
     *deadline_s = NAN;
     if (ps->inject_delay_s > 0) {
-        sleep_s(ps->inject_delay_s);
+        hm_idle_sleep(ps->inject_delay_s);
         ps->inject_delay_s = 0;
     }
     int rc = ps->method->start(ps, flag, deadline_s);

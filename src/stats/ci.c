@@ -4,6 +4,8 @@
 #include <gsl/gsl_cdf.h>
 #include <harmonia/stats.h>
 
+#include "stats/stats_impl.h"
+
 /* Median: with B ~ Binomial(n, 1/2) the number of observations below the
  * median, P(x_(j) <= median <= x_(n+1-j)) >= 1 - 2 P(B <= j - 1). The rule
  * (Conover, 3rd ed., §3.2): take the largest j >= 1 with
@@ -31,25 +33,12 @@ int hm_stats_median_ci(const double *sorted, size_t n, double level, double *lo,
     return HM_OK;
 }
 
-/* Welford's update, as in summary.c. */
-static void mean_sd(const double *x, size_t n, double *mean, double *sd)
-{
-    double m = 0.0, s = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        double d = x[i] - m;
-        m += d / (double)(i + 1);
-        s += d * (x[i] - m);
-    }
-    *mean = m;
-    *sd = sqrt(s / (double)(n - 1));
-}
-
 int hm_stats_mean_ci(const double *x, size_t n, double level, double *lo, double *hi)
 {
     *lo = *hi = NAN;
     if (n < 2 || !(level > 0.0 && level < 1.0)) return HM_EINVAL;
     double mean, sd;
-    mean_sd(x, n, &mean, &sd);
+    hm_stats_moments(x, n, &mean, &sd);
     double t = gsl_cdf_tdist_Pinv((1.0 + level) / 2.0, (double)(n - 1));
     double half = t * sd / sqrt((double)n);
     *lo = mean - half;
