@@ -233,7 +233,6 @@ static int full_sync_due(const hm_hz_state_t *st)
 int hm_hz_state_sync(hm_hz_state_t *st)
 {
     hm_clock_t *fresh = NULL;
-    double start_s = MPI_Wtime();
     /* Every rank decides alike: last_full_s and the clocks agree to well
      * within the minute-scale full_resync_s, but a rank exactly at the edge
      * must not disagree, so the root decides. */
@@ -243,7 +242,6 @@ int hm_hz_state_sync(hm_hz_state_t *st)
                  ? hm_sync_run(st->comm, st->clock_sync, &st->sync, st->base, &fresh, NULL, NULL, 0)
                  : refresh(st, &fresh);
     if (rc != HM_OK) return rc;
-    st->sync_cost_s = MPI_Wtime() - start_s;
     hm_clock_free(st->global);
     st->global = fresh;
     st->resyncs++;

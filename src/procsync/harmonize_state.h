@@ -35,7 +35,6 @@ typedef struct hm_hz_state {
     int last_failed;              /* this rank missed a deadline since the last sync */
     double used_s;                /* previous call: root's decision -> this rank's check */
     double delay_s;               /* pending injected delay (testing) */
-    double sync_cost_s;           /* wall time of the last synchronization */
     long run;                     /* root: consecutive calls without a failure */
     double history_s[HZ_HISTORY]; /* root: "used" of the last calls (ring) */
     long history_n;               /* values written into history_s */
