@@ -248,6 +248,12 @@ int hm_csv_reader_double(hm_csv_reader_t *reader, size_t i, double *value);
 /* The sentence of the last error, or "". */
 const char *hm_csv_reader_error(const hm_csv_reader_t *reader);
 
+/* argv joined by spaces, each argument quoted for a POSIX shell only where
+ * needed ('a b' -> "'a b'", control characters as $'\n'): a command line a
+ * user can paste back, as recorded in result files. NULL when out of memory.
+ * Release with free(). */
+char *hm_output_shell_join(int argc, const char *const *argv);
+
 #ifdef __cplusplus
 }
 #endif

@@ -20,7 +20,8 @@ typedef struct hm_cli_command {
     const char *details;  /* paragraph(s) of help */
     const char *example;
     int (*run)(hm_cli_config_t *cfg, MPI_Comm comm);
-    int takes_files; /* FILE operands after the options (cfg->files) */
+    int takes_files;   /* FILE operands after the options (cfg->files) */
+    int takes_command; /* a command after "--" (cfg->command_argv) */
 } hm_cli_command_t;
 
 /* Registry (registry.c). */
@@ -35,6 +36,9 @@ int hm_cmd_bench(hm_cli_config_t *cfg, MPI_Comm comm);
 int hm_cmd_skew(hm_cli_config_t *cfg, MPI_Comm comm);
 int hm_cmd_version(hm_cli_config_t *cfg, MPI_Comm comm);
 int hm_cmd_stats(hm_cli_config_t *cfg, MPI_Comm comm);
+int hm_cmd_campaign(hm_cli_config_t *cfg, MPI_Comm comm);
+int hm_cmd_compare(hm_cli_config_t *cfg, MPI_Comm comm);
+int hm_cmd_plot(hm_cli_config_t *cfg, MPI_Comm comm);
 
 /* Help texts (help.c). */
 void hm_cli_print_overview(FILE *f);

@@ -54,6 +54,10 @@ typedef enum hm_opt_id {
     HM_OPT_BCAST_FACTOR,
     HM_OPT_FILTER,
     HM_OPT_METRIC,
+    HM_OPT_RUNS,
+    HM_OPT_DIR,
+    HM_OPT_ALTERNATIVE,
+    HM_OPT_STATISTIC,
     HM_OPT_COUNT
 } hm_opt_id_t;
 
@@ -91,7 +95,7 @@ typedef struct hm_cli_config {
     int ranks_per_node; /* 0 = real topology */
     int ranks_per_socket;
     int per_rank;             /* --per-rank */
-    char format[16];          /* --format table|osu */
+    char format[16];          /* --format table|osu (plot: svg|png|both) */
     int help;                 /* --help */
     double check_after_s[16]; /* --check-after, ascending */
     int ncheck_after;
@@ -120,6 +124,15 @@ typedef struct hm_cli_config {
     int takes_files;                     /* set before parsing: the command reads FILE operands */
     const char *files[HM_CLI_MAX_FILES]; /* the operands, in order */
     int nfiles;
+
+    /* campaign, compare, plot */
+    long runs;            /* --runs / -n: mpiruns of a campaign, 0 = not given */
+    char dir[4096];       /* --dir: campaign directory, or where plot writes */
+    char alternative[16]; /* --alternative two-sided|less|greater */
+    char statistic[8];    /* --statistic median|mean */
+    int takes_command;    /* set before parsing: the words after "--" are a command */
+    char **command_argv;  /* those words, NULL-terminated (campaign) */
+    int command_argc;
 } hm_cli_config_t;
 
 /* Fill cfg with the defaults of every option. */

@@ -47,6 +47,7 @@ static int parse_or_help(const hm_cli_command_t *c, int argc, char **argv, hm_cl
     hm_cli_config_defaults(cfg);
     cfg->command = c->name;
     cfg->takes_files = c->takes_files;
+    cfg->takes_command = c->takes_command;
     cfg->argc = argc;
     cfg->argv = argv;
     int rc = hm_cli_parse(argc, argv, 2, c->options, cfg, err, sizeof err);

@@ -187,10 +187,15 @@ static int p_flag_per_rank(hm_cli_config_t *c, const char *v, char *why, size_t 
     return 0;
 }
 
+/* plot writes images; the other commands print tables. */
 static int p_format(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    if (strcmp(v, "table") && strcmp(v, "osu"))
+    if (c->command && strcmp(c->command, "plot") == 0) {
+        if (strcmp(v, "svg") && strcmp(v, "png") && strcmp(v, "both"))
+            return hm_opt_fail(why, len, "unknown image format \"%s\" (known: svg, png, both)", v);
+    } else if (strcmp(v, "table") && strcmp(v, "osu")) {
         return hm_opt_fail(why, len, "unknown format \"%s\" (known: table, osu)", v);
+    }
     strcpy(c->format, v);
     return 0;
 }
@@ -315,8 +320,9 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                          "report every rank instead of the worst over ranks", "--per-rank",
                          p_flag_per_rank},
     [HM_OPT_FORMAT] = {HM_OPT_FORMAT, "format", 0, "NAME",
-                       "stdout layout: table, or osu for OSU's columns", "e.g. --format osu",
-                       p_format},
+                       "stdout layout: table, or osu for OSU's columns (plot: image format "
+                       "svg, png or both)",
+                       "e.g. --format osu", p_format},
     [HM_OPT_HELP] = {HM_OPT_HELP, "help", 'h', NULL, "this help", "--help", p_help},
     [HM_OPT_CHECK_AFTER] = {HM_OPT_CHECK_AFTER, "check-after", 0, "LIST",
                             "seconds after synchronization at which the clocks are checked "
@@ -390,6 +396,21 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                        "run-time analysed: global (column global_s) or local (local_s); "
                        "default global",
                        "e.g. --metric local", hm_opt_parse_metric},
+    [HM_OPT_RUNS] = {HM_OPT_RUNS, "runs", 'n', "N",
+                     "campaign: number of separate runs of the command (mpiruns)", "e.g. -n 10",
+                     hm_opt_parse_runs},
+    [HM_OPT_DIR] = {HM_OPT_DIR, "dir", 0, "DIR",
+                    "campaign: directory of the runs, manifest and dataset (default "
+                    "campaign); plot: where the figures go (default .)",
+                    "e.g. --dir results/barrier", hm_opt_parse_dir},
+    [HM_OPT_ALTERNATIVE] = {HM_OPT_ALTERNATIVE, "alternative", 0, "H1",
+                            "compare: alternative hypothesis of the Wilcoxon test on A vs B: "
+                            "two-sided, less (A < B) or greater (A > B); default two-sided",
+                            "e.g. --alternative less", hm_opt_parse_alternative},
+    [HM_OPT_STATISTIC] = {HM_OPT_STATISTIC, "statistic", 0, "NAME",
+                          "compare: per-mpirun statistic compared: median or mean (default "
+                          "median)",
+                          "e.g. --statistic mean", hm_opt_parse_statistic},
 };
 
 void hm_cli_print_options_help(FILE *f, uint64_t mask)

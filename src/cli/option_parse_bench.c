@@ -148,3 +148,40 @@ int hm_opt_parse_metric(hm_cli_config_t *c, const char *v, char *why, size_t len
     strcpy(c->metric, v);
     return 0;
 }
+
+int hm_opt_parse_runs(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (!*v || *end || errno == ERANGE || x < 1 || x > 100000)
+        return hm_opt_fail(why, len, "\"%s\" is not a number of runs (accepted: 1 to 100000)", v);
+    c->runs = x;
+    return 0;
+}
+
+int hm_opt_parse_dir(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    if (!*v) return hm_opt_fail(why, len, "empty value (expected a directory)");
+    if (strlen(v) >= sizeof c->dir)
+        return hm_opt_fail(why, len, "value longer than %zu characters", sizeof c->dir - 1);
+    strcpy(c->dir, v);
+    return 0;
+}
+
+int hm_opt_parse_alternative(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    if (strcmp(v, "two-sided") && strcmp(v, "less") && strcmp(v, "greater"))
+        return hm_opt_fail(why, len, "unknown alternative \"%s\" (known: two-sided, less, greater)",
+                           v);
+    strcpy(c->alternative, v);
+    return 0;
+}
+
+int hm_opt_parse_statistic(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    if (strcmp(v, "median") && strcmp(v, "mean"))
+        return hm_opt_fail(why, len, "unknown statistic \"%s\" (known: median, mean)", v);
+    strcpy(c->statistic, v);
+    return 0;
+}

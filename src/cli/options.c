@@ -43,6 +43,8 @@ void hm_cli_config_defaults(hm_cli_config_t *cfg)
     cfg->bcast_factor = 3.0;
     strcpy(cfg->filter, "tukey");
     strcpy(cfg->metric, "global");
+    strcpy(cfg->alternative, "two-sided");
+    strcpy(cfg->statistic, "median");
     cfg->warmup = 10;
     cfg->seed = 1;
     strcpy(cfg->format, "table");
@@ -162,14 +164,21 @@ int hm_cli_parse(int argc, char **argv, int first, uint64_t mask, hm_cli_config_
     struct option longopts[HM_OPT_COUNT + 1];
     char *args[argc + 1];
     int nargs = 0, rc = HM_EXIT_OK;
+    int end = argc;
+    /* A command's words after "--" are not ours (campaign runs them). */
+    if (cfg->takes_command) {
+        for (end = first; end < argc && strcmp(argv[end], "--") != 0; end++) continue;
+        cfg->command_argv = end < argc ? argv + end + 1 : NULL;
+        cfg->command_argc = end < argc ? argc - end - 1 : 0;
+    }
     /* getopt permutes its array: work on a copy so cfg->argv stays as typed. */
-    for (int i = first - 1; i < argc; i++) args[nargs++] = argv[i];
+    for (int i = first - 1; i < end; i++) args[nargs++] = argv[i];
     args[nargs] = NULL;
     fill_longopts(longopts);
     opterr = 0;
     optind = 0; /* glibc: full reinitialisation, so the parser can run twice */
     for (int c;
-         rc == HM_EXIT_OK && (c = getopt_long(nargs, args, ":m:i:x:h", longopts, NULL)) != -1;) {
+         rc == HM_EXIT_OK && (c = getopt_long(nargs, args, ":m:i:x:hn:", longopts, NULL)) != -1;) {
         const hm_opt_def_t *d = def_of(c == ':' || c == '?' ? optopt : c);
         if (c == '?') {
             if (optopt)

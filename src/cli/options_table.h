@@ -38,6 +38,10 @@ int hm_opt_parse_back_to_back(hm_cli_config_t *c, const char *v, char *why, size
 int hm_opt_parse_bcast_factor(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_filter(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_metric(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_runs(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_dir(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_alternative(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_statistic(hm_cli_config_t *c, const char *v, char *why, size_t len);
 
 /* Indexed by hm_opt_id_t. */
 extern const hm_opt_def_t hm_cli_options[HM_OPT_COUNT];

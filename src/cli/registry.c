@@ -26,7 +26,7 @@ static const hm_cli_command_t commands[] = {
      "whether it ever went backwards. Without --timer every source is listed, and\n"
      "one that cannot be used here (tsc without a constant, non-stop TSC) says why.\n"
      "The table shows the worst rank; --per-rank shows each rank.",
-     "mpirun -n 2 harmonia timers --per-rank --output timers.csv", hm_cmd_timers, 0},
+     "mpirun -n 2 harmonia timers --per-rank --output timers.csv", hm_cmd_timers, 0, 0},
     {"clock", "synchronize clocks with one or more algorithms and check them", 1,
      COMMON_TIMER | COMMON_SYNTH | HM_OPT_BIT(HM_OPT_CLOCK_SYNC) | HM_OPT_BIT(HM_OPT_FITPOINTS) |
          HM_OPT_BIT(HM_OPT_EXCHANGES) | HM_OPT_BIT(HM_OPT_OFFSET) | HM_OPT_BIT(HM_OPT_DRIFT) |
@@ -48,7 +48,7 @@ static const hm_cli_command_t commands[] = {
      "outermost first (hca3+prop: hca3 between nodes, propagation inside a node).",
      "mpirun -n 4 harmonia clock --clock-sync hca3,skampi,hca3+prop --check-after 0,10 "
      "--synthetic-clock offset=1,drift=1e-4 --ranks-per-node 2",
-     hm_cmd_clock, 0},
+     hm_cmd_clock, 0, 0},
     {"bench", "latency of MPI operations under a chosen process synchronization", 1,
      COMMON_TIMER | COMMON_SYNTH | CLOCK_SYNC | PROCSYNC | HM_OPT_BIT(HM_OPT_OPS) |
          HM_OPT_BIT(HM_OPT_SIZES) | HM_OPT_BIT(HM_OPT_NREP) | HM_OPT_BIT(HM_OPT_WARMUP) |
@@ -76,7 +76,7 @@ static const hm_cli_command_t commands[] = {
      "--sync harmonize --clock-sync hca3 --nrep 1000 --warmup 10.",
      "mpirun -n 4 harmonia bench --ops allreduce,bcast --sizes 8:64K --sync harmonize "
      "--output lat.csv --raw reps.csv",
-     hm_cmd_bench, 0},
+     hm_cmd_bench, 0, 0},
     {"skew", "exit skew of process synchronization methods started at a common time", 1,
      COMMON_TIMER | COMMON_SYNTH | CLOCK_SYNC | PROCSYNC | HM_OPT_BIT(HM_OPT_NREP) |
          HM_OPT_BIT(HM_OPT_BACK_TO_BACK) | HM_OPT_BIT(HM_OPT_PER_RANK) | HM_OPT_BIT(HM_OPT_OUTPUT) |
@@ -90,12 +90,12 @@ static const hm_cli_command_t commands[] = {
      "or --synthetic-clock), on the true clock; the cost of one call; and each rank's\n"
      "mean exit offset from the first rank to leave (Hunold and Carpen-Amarie 2016,\n"
      "Fig. 10). --back-to-back calls the method in a loop instead, as a benchmark does.",
-     "mpirun -n 4 harmonia skew --sync barrier,dissem,harmonize --nrep 2000", hm_cmd_skew, 0},
+     "mpirun -n 4 harmonia skew --sync barrier,dissem,harmonize --nrep 2000", hm_cmd_skew, 0, 0},
     {"version", "version of harmonia and of the libraries it was built with", 0,
      HM_OPT_BIT(HM_OPT_HELP), "harmonia version",
      "Prints the version of harmonia, the MPI library, compiler and flags, GSL and\n"
      "hwloc it was built with.",
-     "harmonia version", hm_cmd_version, 0},
+     "harmonia version", hm_cmd_version, 0, 0},
     {"stats", "summaries of raw result files: quantiles, confidence intervals, checks", 0,
      HM_OPT_BIT(HM_OPT_FILTER) | HM_OPT_BIT(HM_OPT_METRIC) | HM_OPT_BIT(HM_OPT_OUTPUT) |
          HM_OPT_BIT(HM_OPT_HELP),
@@ -111,7 +111,73 @@ static const hm_cli_command_t commands[] = {
      "independent repetitions) and the Shapiro-Wilk p-value (small: not normal).\n"
      "n/a where there are too few values or they are all equal. The table is in\n"
      "microseconds; --output writes seconds (n/a as NaN).",
-     "harmonia stats --output summary.csv reps1.csv reps2.csv", hm_cmd_stats, 1},
+     "harmonia stats --output summary.csv reps1.csv reps2.csv", hm_cmd_stats, 1, 0},
+    {"campaign", "repeat a command in N separate mpiruns, resumable; per-mpirun dataset", 0,
+     HM_OPT_BIT(HM_OPT_RUNS) | HM_OPT_BIT(HM_OPT_DIR) | HM_OPT_BIT(HM_OPT_SEED) |
+         HM_OPT_BIT(HM_OPT_FILTER) | HM_OPT_BIT(HM_OPT_METRIC) | HM_OPT_BIT(HM_OPT_HELP),
+     "harmonia campaign -n N [--dir DIR] [--seed S] [--filter tukey|none] [--metric "
+     "global|local] -- LAUNCHER...",
+     "Runs the command after -- (e.g. mpirun -n 16 harmonia bench ...) N times as\n"
+     "separate processes, one after the other (Hunold and Carpen-Amarie 2016, Alg. 5:\n"
+     "the mpirun is an experimental factor). Run i gets its own seed, derived from\n"
+     "--seed, so that each mpirun shuffles its experiments differently; harmonia\n"
+     "appends --seed SEED --raw DIR/run-NNN.csv to the command, or substitutes the\n"
+     "words {seed}, {raw}, {run} and {dir} where the command contains them. Each run's\n"
+     "output goes to DIR/run-NNN.log. DIR/manifest.csv records every run (command,\n"
+     "seed, start and end time, exit status) and is rewritten atomically after each\n"
+     "change. Re-running the same campaign skips the completed runs and redoes the\n"
+     "others (interrupted, failed); a larger -n adds runs. A failed run stops the\n"
+     "campaign (exit 1, naming its log); Ctrl-C stops it (exit 130); completed runs\n"
+     "are never lost. Then, per run and (operation, size, processes, sync), the valid\n"
+     "repetitions are filtered (--filter) and reduced to their median and mean (Alg.\n"
+     "6) into DIR/per-mpirun.csv, and the table shows per group the spread of the\n"
+     "per-run medians and the reproducibility: each run's median divided by the\n"
+     "smallest (Fig. 29), largest value shown, all in DIR/reproducibility.csv.",
+     "harmonia campaign -n 10 --dir runs/harmonize -- mpirun -n 2 harmonia bench --ops "
+     "allreduce --sizes 8:64K",
+     hm_cmd_campaign, 0, 1},
+    {"compare", "Wilcoxon comparison of two campaigns, per operation and size", 0,
+     HM_OPT_BIT(HM_OPT_ALTERNATIVE) | HM_OPT_BIT(HM_OPT_STATISTIC) | HM_OPT_BIT(HM_OPT_OUTPUT) |
+         HM_OPT_BIT(HM_OPT_FILTER) | HM_OPT_BIT(HM_OPT_METRIC) | HM_OPT_BIT(HM_OPT_HELP),
+     "harmonia compare [--alternative two-sided|less|greater] [--statistic median|mean] "
+     "[--filter tukey|none] [--metric global|local] [--output FILE] A B",
+     "A and B are campaign directories (their per-mpirun.csv), per-mpirun files, or\n"
+     "raw files of 'harmonia bench --raw'. Per (operation, size, processes) present\n"
+     "in both, the Wilcoxon rank-sum test compares the per-mpirun medians (or means,\n"
+     "--statistic) of A with those of B (Hunold and Carpen-Amarie 2016, Sec. 6.2);\n"
+     "a raw file contributes its valid repetitions instead (column --metric, filtered\n"
+     "by --filter), which are repetitions within one mpirun, not per-mpirun values.\n"
+     "Printed: the samples' medians, the ratio B/A, the p-value with stars (* <= 0.05,\n"
+     "** <= 0.01, *** <= 0.001) and the verdict at 0.05: \"B faster\" or \"B slower\"\n"
+     "(two-sided, by the ratio), \"A smaller\" (less), \"A larger\" (greater), else\n"
+     "\"no evidence\"; and the reproducibility of each side (largest per-run value\n"
+     "over the smallest, Fig. 29; n/a for a raw file). The sides are named by their\n"
+     "syncs, or by their file names when the syncs are the same. Groups present in\n"
+     "only one of A and B are an error; so is a side with two syncs in one group.",
+     "harmonia compare runs/barrier runs/harmonize", hm_cmd_compare, 1, 0},
+    {"plot", "figures with gnuplot: latency, distributions, campaigns, clocks, skew", 0,
+     HM_OPT_BIT(HM_OPT_DIR) | HM_OPT_BIT(HM_OPT_FORMAT) | HM_OPT_BIT(HM_OPT_METRIC) |
+         HM_OPT_BIT(HM_OPT_HELP),
+     "harmonia plot [--dir DIR] [--format svg|png|both] [--metric global|local] FILE...",
+     "Draws figures of result files with gnuplot (found in PATH), as SVG (default)\n"
+     "or PNG (--format png|both), into --dir (created if missing; default .). The\n"
+     "kind of each FILE is told by its columns; a directory is a campaign (its\n"
+     "per-mpirun.csv). Figures gather the series of all files that feed them; a\n"
+     "legend adds the process count, MPI library or file name where two series\n"
+     "would otherwise share a name. Run-times, offsets and skews in microseconds.\n"
+     "bench --raw: STEM-latency (median per size, log2 sizes, band: 95% confidence\n"
+     "interval of the median) and STEM-distribution (violins: density of the log\n"
+     "run-time per size, bar at the median), of --metric global or local.\n"
+     "bench --output: its medians in STEM-latency, without a band. Campaign:\n"
+     "STEM-campaign, box plots of the per-mpirun medians per size. clock --output:\n"
+     "STEM-clock, max and median |offset| and true error against the time after\n"
+     "synchronization; clock --raw: STEM-clock-ranks, every rank's offset. skew\n"
+     "--raw: STEM-skew, empirical CDF of the exit skew per method; skew --output:\n"
+     "STEM-skew-quantiles. STEM is the file name without .csv (a campaign: its\n"
+     "directory), several joined by +. Images are written under a temporary name\n"
+     "and renamed when complete; one line per image is printed. Bad input (missing\n"
+     "file or column, a cell that is not a number) is an error naming file and line.",
+     "harmonia plot --dir figures runs/barrier runs/harmonize", hm_cmd_plot, 1, 0},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

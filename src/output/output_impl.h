@@ -21,11 +21,6 @@ char *hm_output_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)
 void hm_output_why(char *buf, size_t len, int err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* argv joined by spaces, each argument quoted for a POSIX shell only where
- * needed ('a b' -> "'a b'", control characters as $'\n'). NULL when out of
- * memory. Release with free(). */
-char *hm_output_shell_join(int argc, const char *const *argv);
-
 /* FNV-1a 64-bit over len bytes, continuing from hash (start with
  * HM_FNV1A_OFFSET). */
 #define HM_FNV1A_OFFSET UINT64_C(14695981039346656037)

@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# `harmonia campaign`: N separate runs of a command, each with its own seed
+# and raw file, a manifest of every run, resumption that never redoes a
+# completed run (after an interrupt and after a kill of the whole process
+# group), the per-mpirun dataset of Alg. 6 (one row per run and group) and
+# the reproducibility report; bad input refused with exit 2 and one message.
+. "$(dirname "$0")/lib.sh"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir" "$out"' EXIT
+cd "$dir" || exit 1
+show() { sed 's/^/    | /' "$out" >&2; }
+extra=()
+[ "$MPI_FLAVOR" = openmpi ] && extra=(--bind-to none)
+bench=("$MPIEXEC" -n 2 "${extra[@]}" "$HARMONIA" bench --ops allreduce,bcast --sizes 8,1K --nrep 40)
+
+# campaign without a launcher of its own; bounded like every other run.
+camp() {
+    timeout -k 5 120 "$HARMONIA" campaign "$@" >"$out" 2>&1
+    status=$?
+}
+
+# --- N = 3 end to end ------------------------------------------------------------
+camp -n 3 --dir c1 -- "${bench[@]}" --sync harmonize
+check "$status" "campaign -n 3 of bench at 2 ranks: exit 0" "exit $status"
+[ "$status" -eq 0 ] || show
+csv_awk c1/manifest.csv '{ n++; if ($col["state"] == "done" && $col["exit_status"] == 0 &&
+        $col["start_utc"] ~ /^20..-..-..T/ && $col["end_utc"] ~ /Z$/ && $col["duration_s"] > 0 &&
+        $col["command"] ~ /--seed [0-9]+ --raw c1\/run-00[123]\.csv$/) good++
+        seeds[$col["seed"]] = 1 }
+    END { d = 0; for (s in seeds) d++; exit !(n == 3 && good == 3 && d == 3) }'
+check $? "manifest: 3 runs done, exit 0, times, distinct seeds, the command with --seed and --raw"
+# Each run was given its seed: bench records it in its raw file.
+good=0
+for r in 1 2 3; do
+    s=$(csv_awk c1/manifest.csv '$col["run"] == r { print $col["seed"] }' -v r=$r)
+    grep -qx "# seed: $s" "c1/run-00$r.csv" && good=$((good + 1))
+done
+[ "$good" -eq 3 ]
+check $? "each raw file records the seed the manifest gave its run ($good of 3)"
+[ -s c1/run-001.log ] && ! grep -q . c1/run-00[123].csv.tmp 2>/dev/null
+check $? "logs written, no temporary files left"
+csv_awk c1/per-mpirun.csv '{ n++; g[$col["op"] " " $col["size_bytes"]]++
+        if ($col["processes"] == 2 && $col["sync"] == "harmonize" && $col["n"] == 40 &&
+            $col["kept"] <= 40 && $col["kept"] >= 30 && $col["median_s"] > 0 && $col["mean_s"] > 0) good++ }
+    END { for (k in g) if (g[k] != 3) bad++; exit !(n == 12 && good == 12 && !bad) }'
+check $? "per-mpirun.csv: 4 groups x 3 runs, n = 40 each, medians and means positive"
+# Alg. 6 recomputed here for run 2, allreduce 8 B, without filter effects:
+# the median of the kept values lies between the raw min and max.
+csv_awk c1/reproducibility.csv '{ n++; if ($col["normalized"] >= 1 && $col["normalized"] <= $col["max_normalized"]) good++
+        if ($col["normalized"] == 1) ones[$col["op"] " " $col["size_bytes"]]++ }
+    END { for (k in ones) g++; exit !(n == 12 && good == 12 && g == 4) }'
+check $? "reproducibility.csv: each run's median / the smallest >= 1, one run at 1 per group"
+grep -q "campaign: run 3/3 done in" "$out" && ! grep -q $'\r' "$out"
+check $? "plain progress lines when not a terminal"
+rows=$(table_cols op op size_B | wc -l)
+[ "$rows" -eq 4 ]
+check $? "summary table: 4 groups (got $rows)"
+
+# On a terminal (script(1) provides one) the progress line is redrawn in
+# place with an ETA from the runs already done.
+if command -v script >/dev/null; then
+    HARMONIA_CMD=$(printf '%q ' "$HARMONIA" campaign -n 4 --dir c0 -- "${bench[@]}" --sync harmonize)
+    camp -n 3 --dir c0 -- "${bench[@]}" --sync harmonize
+    timeout -k 5 120 script -qec "$HARMONIA_CMD" /dev/null >"$out" 2>&1
+    status=$?
+    [ "$status" -eq 0 ] && grep -q $'\r\033\[Kcampaign: run 4/4 running for 0:0., ETA 0:0' "$out"
+    check $? "terminal: progress line redrawn with an ETA" "exit $status"
+fi
+
+# --- re-running a complete campaign runs nothing ----------------------------------------
+before=$(md5sum c1/run-00*.csv | md5sum)
+camp -n 3 --dir c1 -- "${bench[@]}" --sync harmonize
+[ "$status" -eq 0 ] && grep -q "3 of 3 runs already done" "$out" &&
+    [ "$(md5sum c1/run-00*.csv | md5sum)" = "$before" ]
+check $? "second invocation: nothing re-run, raw files untouched"
+# A larger -n adds runs; the first three are kept.
+camp -n 4 --dir c1 -- "${bench[@]}" --sync harmonize
+[ "$status" -eq 0 ] && grep -q "3 of 4 runs already done" "$out" && [ -s c1/run-004.csv ] &&
+    [ "$(md5sum c1/run-00[123].csv | md5sum)" = "$before" ]
+check $? "-n 4 adds run 4 only"
+
+# --- interrupted during run 2 (signal to the campaign), then resumed ------------------
+# Run 2 waits for a marker to go away, so the interrupt lands inside it.
+touch hold
+slow=(sh -c 'if [ "$1" = 2 ]; then while [ -e hold ]; do sleep 0.1; done; fi; shift; exec "$@"'
+      sh '{run}' "${bench[@]}" --sync barrier --seed '{seed}' --raw '{raw}')
+wait_running() { # wait until the manifest shows run $2 running in $1
+    for _ in $(seq 300); do
+        csv_awk "$1/manifest.csv" '$col["run"] == r && $col["state"] == "running" { f = 1 } END { exit !f }' -v r="$2" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+timeout -k 5 120 "$HARMONIA" campaign -n 3 --dir c2 -- "${slow[@]}" >"$out" 2>&1 &
+pid=$!
+wait_running c2 2
+check $? "run 2 started"
+run1=$(md5sum c2/run-001.csv; csv_awk c2/manifest.csv '$col["run"] == 1 { print $col["start_utc"] }')
+kill -INT $pid
+wait $pid
+status=$?
+[ "$status" -eq 130 ] && grep -q "interrupted during run 2/3" "$out"
+check $? "SIGINT during run 2: exit 130, says so" "exit $status"
+states=$(csv_awk c2/manifest.csv '{ printf "%s ", $col["state"] }')
+[ "$states" = "done interrupted pending " ]
+check $? "manifest after the interrupt: $states"
+rm -f hold
+camp -n 3 --dir c2 -- "${slow[@]}"
+[ "$status" -eq 0 ] && grep -q "1 of 3 runs already done" "$out" &&
+    [ "$(md5sum c2/run-001.csv; csv_awk c2/manifest.csv '$col["run"] == 1 { print $col["start_utc"] }')" = "$run1" ]
+check $? "resumed: runs 2-3 done, run 1 not redone" "exit $status"
+[ "$status" -eq 0 ] || show
+csv_awk c2/per-mpirun.csv '{ n[$col["run"]]++ } END { exit !(n[1] == 4 && n[2] == 4 && n[3] == 4) }'
+check $? "per-mpirun.csv after resumption: 4 groups for each of runs 1-3"
+
+# --- the whole process group killed (SIGKILL) during run 2 ----------------------------
+touch hold
+setsid timeout -k 5 120 "$HARMONIA" campaign -n 3 --dir c3 -- "${slow[@]}" >"$out" 2>&1 &
+pid=$!
+wait_running c3 2
+run1=$(md5sum c3/run-001.csv)
+kill -KILL -- -$pid
+wait $pid 2>/dev/null
+rm -f hold
+camp -n 3 --dir c3 -- "${slow[@]}"
+[ "$status" -eq 0 ] && grep -q "1 of 3 runs already done" "$out" && [ "$(md5sum c3/run-001.csv)" = "$run1" ]
+check $? "after kill -9 of the process group: resumed, run 1 not redone" "exit $status"
+states=$(csv_awk c3/manifest.csv '{ printf "%s ", $col["state"] }')
+[ "$states" = "done done done " ]
+check $? "manifest: $states"
+
+# --- placeholders, a failing run, a run without raw file -----------------------------
+cp c1/run-001.csv base.csv
+camp -n 2 --dir p -- sh -c 'cp base.csv "$2"; echo "$0 $1" >> seeds' '{run}' '{seed}' '{raw}'
+[ "$status" -eq 0 ] && [ "$(wc -l <seeds)" -eq 2 ] &&
+    [ "$(csv_awk p/manifest.csv '{ printf "%s %s\n", $col["run"], $col["seed"] }')" = "$(cat seeds)" ]
+check $? "{run} {seed} {raw} substituted, nothing appended" "exit $status"
+camp -n 2 --dir f -- sh -c 'echo "it broke" >&2; exit 3'
+[ "$status" -eq 1 ] && grep -q "run 1 failed (exit status 3); see f/run-001.log: it broke" "$out" &&
+    [ "$(csv_awk f/manifest.csv '{ printf "%s ", $col["state"] }')" = "failed pending " ]
+check $? "a failing run stops the campaign: exit 1, names the log and its last line" "exit $status"
+camp -n 1 --dir t -- true
+[ "$status" -eq 1 ] && grep -q "exited 0 but wrote no t/run-001.csv" "$out"
+check $? "a run that writes no raw file is a failure" "exit $status"
+camp -n 1 --dir m -- no-such-command-here
+[ "$status" -eq 1 ] && grep -q "exit status 127" "$out" && grep -q "No such file" m/run-001.log
+check $? "a command that cannot be started: exit status 127, reason in the log"
+
+# --- bad input: exit 2, one message ---------------------------------------------------------
+expect_usage 0 '--runs: "0" is not a number of runs' campaign -n 0 -- true
+expect_usage 0 '--runs: "-2" is not a number of runs' campaign -n -2 -- true
+expect_usage 0 '--runs: "x" is not a number of runs' campaign -n x -- true
+expect_usage 0 'no command after --' campaign -n 2 --dir e1
+expect_usage 0 'no command after --' campaign -n 2 --dir e1 --
+expect_usage 0 '-n N is required' campaign --dir e2 -- true
+expect_usage 0 'sets --raw=x.csv itself' campaign -n 2 --dir e3 -- "${bench[@]}" --raw=x.csv
+expect_usage 0 'has {raw} but not {seed}' campaign -n 2 --dir e4 -- cp base.csv '{raw}'
+expect_usage 0 'holds a campaign of another command' campaign -n 3 --dir c1 -- "${bench[@]}" --sync barrier
+expect_usage 0 '--seed: 5 differs from the seed 1' campaign -n 3 --seed 5 --dir c1 -- "${bench[@]}" --sync harmonize
+expect_usage 0 '--dir: cannot create "base.csv/x": Not a directory' campaign -n 1 --dir base.csv/x -- true
+expect_usage 0 'unexpected argument "stray"' campaign -n 1 stray -- true
+expect_usage 0 'unknown option "--rusn"' campaign --rusn 2 -- true
+mkdir bad && printf '# x: y\nfoo,bar\n1,2\n' >bad/manifest.csv
+expect_usage 0 'bad/manifest.csv: no column run' campaign -n 1 --dir bad -- true
+# A second campaign in the same directory while one runs.
+if command -v flock >/dev/null; then
+    mkdir -p busy
+    flock busy/.campaign.lock sleep 3 &
+    sleep 0.5
+    camp -n 1 --dir busy -- true
+    [ "$status" -eq 1 ] && grep -q 'another campaign is running in "busy"' "$out"
+    check $? "a locked directory is refused" "exit $status"
+    wait
+fi
+finish
