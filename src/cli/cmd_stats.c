@@ -12,41 +12,12 @@
 #include "cli/raw_input.h"
 #include "cli/stats_report.h"
 
-static void append(char *buf, size_t len, size_t *used, const char *text)
-{
-    int n = snprintf(buf + *used, len - *used, "%s", text);
-    *used += n >= 0 && (size_t)n < len - *used ? (size_t)n : len - 1 - *used;
-}
-
-/* The command line, each word in single quotes where the shell needs them. */
-static void command_line(const hm_cli_config_t *cfg, char *buf, size_t len)
-{
-    static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-                               "-_./=:,+@%";
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < cfg->argc; i++) {
-        const char *a = cfg->argv[i];
-        append(buf, len, &used, i ? " " : "");
-        if (*a && strspn(a, safe) == strlen(a)) {
-            append(buf, len, &used, a);
-            continue;
-        }
-        append(buf, len, &used, "'");
-        for (const char *p = a; *p; p++) {
-            char one[2] = {*p, '\0'};
-            append(buf, len, &used, *p == '\'' ? "'\\''" : one);
-        }
-        append(buf, len, &used, "'");
-    }
-}
-
 static int open_output(const hm_cli_config_t *cfg, hm_csv_t **csv, char *why, size_t len)
 {
     hm_factors_t *f = NULL;
-    char line[8192], inputs[8192] = "", reason[1024] = "";
-    int rc = hm_factors_create(&f);
-    command_line(cfg, line, sizeof line);
+    char inputs[8192] = "", reason[1024] = "";
+    char *line = hm_output_shell_join(cfg->argc, (const char *const *)cfg->argv);
+    int rc = line ? hm_factors_create(&f) : HM_ENOMEM;
     for (int i = 0; i < cfg->nfiles; i++)
         snprintf(inputs + strlen(inputs), sizeof inputs - strlen(inputs), "%s%s", i ? "," : "",
                  cfg->files[i]);
@@ -60,6 +31,7 @@ static int open_output(const hm_cli_config_t *cfg, hm_csv_t **csv, char *why, si
                          sizeof reason);
     if (rc != HM_OK) snprintf(why, len, "--output: %s", reason[0] ? reason : hm_strerror(rc));
     hm_factors_free(f);
+    free(line);
     return rc;
 }
 

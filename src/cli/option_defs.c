@@ -87,7 +87,7 @@ static int p_clock_sync(hm_cli_config_t *c, const char *v, char *why, size_t len
 
 static int p_positive_int(int *dst, const char *v, char *why, size_t len)
 {
-    long x;
+    long x = 0;
     if (parse_long(v, 1, 100000000, &x, why, len)) return -1;
     *dst = (int)x;
     return 0;

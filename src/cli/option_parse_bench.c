@@ -39,7 +39,7 @@ static int number(const char *v, double lo, int lo_ok, double hi, const char *un
 
 int hm_opt_parse_root(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    long x;
+    long x = 0;
     if (integer(v, 0, 1 << 30, &x, why, len)) return -1;
     c->root = (int)x;
     return 0;
@@ -48,7 +48,7 @@ int hm_opt_parse_root(hm_cli_config_t *c, const char *v, char *why, size_t len)
 /* Rank 0 is one end of the ping-pong: a peer of 0 would talk to itself. */
 int hm_opt_parse_peer(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    long x;
+    long x = 0;
     if (integer(v, 1, 1 << 30, &x, why, len)) return -1;
     c->peer = (int)x;
     return 0;
@@ -63,7 +63,7 @@ int hm_opt_parse_validate(hm_cli_config_t *c, const char *v, char *why, size_t l
 
 int hm_opt_parse_check_every(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    long x;
+    long x = 0;
     if (integer(v, 1, 1 << 20, &x, why, len)) return -1;
     c->check_every = (int)x;
     return 0;
