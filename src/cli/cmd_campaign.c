@@ -21,6 +21,7 @@
 #include "cli/campaign_run.h"
 #include "cli/commands.h"
 #include "cli/permpirun.h"
+#include "cli/result_files.h"
 #include "common/rng.h"
 
 typedef struct campaign {
@@ -369,14 +370,11 @@ static int load(campaign_t *c)
 static int dataset_factors(const campaign_t *c, hm_factors_t **f)
 {
     const hm_cli_config_t *cfg = c->cfg;
-    int rc = hm_factors_create(f);
-    if (rc == HM_OK) rc = hm_factors_set(*f, "harmonia_version", "%s", hm_version());
+    int rc = hm_cli_offline_factors(cfg, f);
     if (rc == HM_OK) rc = hm_factors_set(*f, "campaign_command", "%s", c->m.template_command);
     if (rc == HM_OK) rc = hm_factors_set(*f, "runs", "%ld", c->limit);
     if (rc == HM_OK)
         rc = hm_factors_set(*f, "base_seed", "%llu", (unsigned long long)c->m.base_seed);
-    if (rc == HM_OK) rc = hm_factors_set(*f, "metric", "%s", cfg->metric);
-    if (rc == HM_OK) rc = hm_factors_set(*f, "filter", "%s", cfg->filter);
     return rc;
 }
 

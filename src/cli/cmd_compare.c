@@ -12,6 +12,7 @@
 #include <harmonia/version.h>
 
 #include "cli/commands.h"
+#include "cli/result_files.h"
 #include "cli/compare_report.h"
 #include "cli/permpirun.h"
 #include "cli/raw_input.h"
@@ -224,24 +225,18 @@ static int open_output(const hm_cli_config_t *cfg, const hm_compare_side_t *a,
 {
     hm_factors_t *f = NULL;
     char reason[1024] = "";
-    char *line = hm_output_shell_join(cfg->argc, (const char *const *)cfg->argv);
-    int rc = line ? hm_factors_create(&f) : HM_ENOMEM;
-    if (rc == HM_OK) rc = hm_factors_set(f, "harmonia_version", "%s", hm_version());
-    if (rc == HM_OK) rc = hm_factors_set(f, "command_line", "%s", line);
+    int rc = hm_cli_offline_factors(cfg, &f);
     if (rc == HM_OK) rc = hm_factors_set(f, "inputs", "%s,%s", a->path, b->path);
     if (rc == HM_OK) rc = side_factor(f, a);
     if (rc == HM_OK) rc = side_factor(f, b);
     if (rc == HM_OK) rc = hm_factors_set(f, "alternative", "%s", cfg->alternative);
     if (rc == HM_OK) rc = hm_factors_set(f, "statistic", "%s", cfg->statistic);
-    if (rc == HM_OK) rc = hm_factors_set(f, "filter", "%s", cfg->filter);
-    if (rc == HM_OK) rc = hm_factors_set(f, "metric", "%s", cfg->metric);
     if (rc == HM_OK) rc = hm_factors_set(f, "level", "%g", HM_COMPARE_LEVEL);
     if (rc == HM_OK)
         rc = hm_csv_open(cfg->output, f, hm_compare_columns, hm_compare_ncolumns, csv, reason,
                          sizeof reason);
     if (rc != HM_OK) snprintf(why, len, "--output: %s", reason[0] ? reason : hm_strerror(rc));
     hm_factors_free(f);
-    free(line);
     return rc;
 }
 

@@ -9,6 +9,7 @@
 #include <harmonia/version.h>
 
 #include "cli/commands.h"
+#include "cli/result_files.h"
 #include "cli/raw_input.h"
 #include "cli/stats_report.h"
 
@@ -16,22 +17,16 @@ static int open_output(const hm_cli_config_t *cfg, hm_csv_t **csv, char *why, si
 {
     hm_factors_t *f = NULL;
     char inputs[8192] = "", reason[1024] = "";
-    char *line = hm_output_shell_join(cfg->argc, (const char *const *)cfg->argv);
-    int rc = line ? hm_factors_create(&f) : HM_ENOMEM;
+    int rc = hm_cli_offline_factors(cfg, &f);
     for (int i = 0; i < cfg->nfiles; i++)
         snprintf(inputs + strlen(inputs), sizeof inputs - strlen(inputs), "%s%s", i ? "," : "",
                  cfg->files[i]);
-    if (rc == HM_OK) rc = hm_factors_set(f, "harmonia_version", "%s", hm_version());
-    if (rc == HM_OK) rc = hm_factors_set(f, "command_line", "%s", line);
-    if (rc == HM_OK) rc = hm_factors_set(f, "filter", "%s", cfg->filter);
-    if (rc == HM_OK) rc = hm_factors_set(f, "metric", "%s", cfg->metric);
     if (rc == HM_OK) rc = hm_factors_set(f, "inputs", "%s", inputs);
     if (rc == HM_OK)
         rc = hm_csv_open(cfg->output, f, hm_stats_columns, hm_stats_ncolumns, csv, reason,
                          sizeof reason);
     if (rc != HM_OK) snprintf(why, len, "--output: %s", reason[0] ? reason : hm_strerror(rc));
     hm_factors_free(f);
-    free(line);
     return rc;
 }
 

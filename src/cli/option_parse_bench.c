@@ -132,21 +132,34 @@ int hm_opt_parse_bcast_factor(hm_cli_config_t *c, const char *v, char *why, size
     return 0;
 }
 
-/* stats: outlier filter and run-time definition of the analysed column. */
+/* v when it is one of the names in known ("a, b, c"), copied to dst (sized
+ * for the longest name); otherwise the error lists them. */
+static int pick(const char *v, const char *known, const char *what, char *dst, char *why,
+                size_t len)
+{
+    size_t n = strlen(v);
+    for (const char *p = known; n && *p;) {
+        size_t k = strcspn(p, ",");
+        if (k == n && strncmp(p, v, n) == 0) {
+            strcpy(dst, v);
+            return 0;
+        }
+        p += k;
+        p += strspn(p, ", ");
+    }
+    return hm_opt_fail(why, len, "unknown %s \"%s\" (known: %s)", what, v, known);
+}
+
+/* stats, campaign, compare: outlier filter and run-time definition of the
+ * analysed column. */
 int hm_opt_parse_filter(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    if (strcmp(v, "tukey") && strcmp(v, "none"))
-        return hm_opt_fail(why, len, "unknown filter \"%s\" (known: tukey, none)", v);
-    strcpy(c->filter, v);
-    return 0;
+    return pick(v, "tukey, none", "filter", c->filter, why, len);
 }
 
 int hm_opt_parse_metric(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    if (strcmp(v, "global") && strcmp(v, "local"))
-        return hm_opt_fail(why, len, "unknown metric \"%s\" (known: global, local)", v);
-    strcpy(c->metric, v);
-    return 0;
+    return pick(v, "global, local", "metric", c->metric, why, len);
 }
 
 int hm_opt_parse_runs(hm_cli_config_t *c, const char *v, char *why, size_t len)
@@ -171,17 +184,10 @@ int hm_opt_parse_dir(hm_cli_config_t *c, const char *v, char *why, size_t len)
 
 int hm_opt_parse_alternative(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    if (strcmp(v, "two-sided") && strcmp(v, "less") && strcmp(v, "greater"))
-        return hm_opt_fail(why, len, "unknown alternative \"%s\" (known: two-sided, less, greater)",
-                           v);
-    strcpy(c->alternative, v);
-    return 0;
+    return pick(v, "two-sided, less, greater", "alternative", c->alternative, why, len);
 }
 
 int hm_opt_parse_statistic(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    if (strcmp(v, "median") && strcmp(v, "mean"))
-        return hm_opt_fail(why, len, "unknown statistic \"%s\" (known: median, mean)", v);
-    strcpy(c->statistic, v);
-    return 0;
+    return pick(v, "median, mean", "statistic", c->statistic, why, len);
 }

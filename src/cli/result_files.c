@@ -1,4 +1,8 @@
 /* src/cli/result_files.c — the --output and --raw files of a command. */
+#include <stdlib.h>
+
+#include <harmonia/version.h>
+
 #include "cli/result_files.h"
 
 int hm_cli_files_open(const hm_cli_config_t *cfg, const hm_factors_t *f, hm_cli_columns_t summary,
@@ -21,5 +25,22 @@ int hm_cli_files_close(hm_cli_files_t *files, char *why, size_t why_len)
     else if (files->raw)
         hm_csv_abort(files->raw);
     files->summary = files->raw = NULL;
+    return rc;
+}
+
+int hm_cli_offline_factors(const hm_cli_config_t *cfg, hm_factors_t **f)
+{
+    char *line = hm_output_shell_join(cfg->argc, (const char *const *)cfg->argv);
+    *f = NULL;
+    int rc = line ? hm_factors_create(f) : HM_ENOMEM;
+    if (rc == HM_OK) rc = hm_factors_set(*f, "harmonia_version", "%s", hm_version());
+    if (rc == HM_OK) rc = hm_factors_set(*f, "command_line", "%s", line);
+    if (rc == HM_OK) rc = hm_factors_set(*f, "filter", "%s", cfg->filter);
+    if (rc == HM_OK) rc = hm_factors_set(*f, "metric", "%s", cfg->metric);
+    free(line);
+    if (rc != HM_OK) {
+        hm_factors_free(*f);
+        *f = NULL;
+    }
     return rc;
 }

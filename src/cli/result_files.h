@@ -24,6 +24,11 @@ typedef struct hm_cli_files {
 int hm_cli_files_open(const hm_cli_config_t *cfg, const hm_factors_t *f, hm_cli_columns_t summary,
                       hm_cli_columns_t raw, hm_cli_files_t *files, char *why, size_t why_len);
 
+/* The factors of a file written by an offline command (stats, compare,
+ * campaign): harmonia_version, command_line, filter, metric. HM_ENOMEM
+ * (or the status of hm_factors_set); on error *f is NULL. */
+int hm_cli_offline_factors(const hm_cli_config_t *cfg, hm_factors_t **f);
+
 /* Rank 0: publish both (the raw file is dropped when the summary could not
  * be written). HM_OK, or the status with the sentence in why. */
 int hm_cli_files_close(hm_cli_files_t *files, char *why, size_t why_len);
