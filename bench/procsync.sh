@@ -18,7 +18,8 @@
 #
 #   bench/procsync.sh [BUILD_DIR [OUT_DIR]]     (Open MPI; REPS=5 RUNS=10)
 #
-# Writes OUT_DIR/skew.csv, overhead.csv, repro.csv and prints the tables.
+# Writes OUT_DIR/skew.csv, overhead.csv, campaigns/METHOD/ (harmonia campaign)
+# and prints the tables.
 # Takes about 5 minutes on 2 cores.
 set -euo pipefail
 build=${1:-build}
@@ -79,16 +80,15 @@ for rep in $(seq "$reps"); do
     done
 done
 
-# ---- 3. reproducibility over separate mpiruns ----
-echo "run,sync,op,size_bytes,valid,invalid,median_s" >"$out/repro.csv"
-for run in $(seq "$runs"); do
-    for sync in harmonize roundtime barrier; do
-        f=$(mktemp)
-        launch 2 -- bench --ops allreduce,bcast --sizes 8,64K --nrep 1000 --sync "$sync" \
-            --seed "$run" --output "$f" >/dev/null
-        grep -v '^#' "$f" | tail -n +2 | awk -F, -v run="$run" '{print run "," $3 "," $1 "," $2 "," $4 "," $5 "," $9}' >>"$out/repro.csv"
-        rm -f "$f"
-    done
+# ---- 3. reproducibility over separate mpiruns: one campaign per method ----
+# (harmonia campaign: RUNS mpiruns, a seed each, Alg. 6 per-mpirun medians;
+# its reproducibility.csv holds each run's median / the smallest.)
+rm -rf "$out/campaigns"
+for sync in harmonize roundtime barrier; do
+    timeout 1800 "$build/harmonia" campaign -n "$runs" --dir "$out/campaigns/$sync" -- \
+        "$mpirun" -n 2 "$build/harmonia" bench --ops allreduce,bcast --sizes 8,64K --nrep 1000 \
+        --sync "$sync" >/dev/null 2>"$out/campaigns/$sync.log" ||
+        { cat "$out/campaigns/$sync.log" >&2; exit 1; }
 done
 
 # ---- tables ----
@@ -124,13 +124,11 @@ awk -v a="$hh" -v b="$hb" -v c="$mh" -v d="$mb" \
     'BEGIN {printf "ratio harmonize / barrier: experiment %.2fx, whole mpirun %.2fx\n", a / b, c / d}'
 echo
 echo "reproducibility: spread (max / min) of the per-run medians over $runs mpiruns"
-printf "%-10s %-10s %8s %10s %10s %8s\n" sync op size min_us max_us spread
 for sync in harmonize roundtime barrier; do
-    for op in allreduce bcast; do
-        for size in 8 65536; do
-            awk -F, -v s="$sync" -v o="$op" -v z="$size" \
-                'NR > 1 && $2 == s && $3 == o && $4 == z {v = $7; if (n == 0 || v < lo) lo = v; if (n == 0 || v > hi) hi = v; n++}
-                 END {printf "%-10s %-10s %8d %10.3f %10.3f %8.3f\n", s, o, z, lo * 1e6, hi * 1e6, hi / lo}' "$out/repro.csv"
-        done
-    done
+    "$build/harmonia" compare "$out/campaigns/barrier" "$out/campaigns/$sync" 2>/dev/null |
+        awk -v s="$sync" '$1 == "op" { on = 1; if (s == "harmonize") printf "%-10s %-10s %8s %10s %8s\n", "sync", "op", "size", "median_us", "spread"; next }
+            on && NF >= 12 { printf "%-10s %-10s %8d %10.3f %8.3f\n", s, $1, $2, $7, $10 }'
 done
+echo
+echo "harmonize against barrier, Wilcoxon on the $runs per-mpirun medians:"
+"$build/harmonia" compare "$out/campaigns/barrier" "$out/campaigns/harmonize"

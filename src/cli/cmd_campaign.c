@@ -286,26 +286,12 @@ static int run_all(campaign_t *c)
     return HM_EXIT_OK;
 }
 
-/* mkdir -p: a campaign directory is often runs/LIBRARY/METHOD. */
-static int make_dirs(const char *dir)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s", dir);
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(path, 0755) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    return mkdir(path, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* The directory (created when missing, with its parents) and its lock: two campaigns writing
  * the same manifest would lose runs. The descriptor stays open until exit. */
 static int open_dir(const char *dir)
 {
     char lock[4200];
-    if (make_dirs(dir) != 0) {
+    if (hm_cli_make_dirs(dir) != 0) {
         hm_cli_print_error("--dir: cannot create \"%s\": %s", dir, strerror(errno));
         return HM_EXIT_USAGE;
     }

@@ -16,6 +16,7 @@
 #include <harmonia/error.h>
 
 #include "cli/plot_gnuplot.h"
+#include "cli/result_files.h"
 
 extern char **environ;
 
@@ -109,8 +110,7 @@ int hm_plot_run_gnuplot(const hm_plot_out_t *out, const char *script, char *why,
     return HM_EIO;
 }
 
-/* The output directory: created when missing, one level only, so that a
- * typing error in a parent is reported rather than silently built. */
+/* The output directory: created when missing, with its parents. */
 static int output_dir(const char *dir, char *why, size_t len)
 {
     struct stat st;
@@ -120,7 +120,7 @@ static int output_dir(const char *dir, char *why, size_t len)
         snprintf(why, len, "--dir: \"%s\" is not a writable directory", dir);
         return HM_EINVAL;
     }
-    if (mkdir(dir, 0777) == 0) return HM_OK;
+    if (hm_cli_make_dirs(dir) == 0) return HM_OK;
     snprintf(why, len, "--dir: cannot create \"%s\": %s", dir, strerror(errno));
     return HM_EINVAL;
 }

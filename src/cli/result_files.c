@@ -1,5 +1,8 @@
 /* src/cli/result_files.c — the --output and --raw files of a command. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <harmonia/version.h>
 
@@ -43,4 +46,20 @@ int hm_cli_offline_factors(const hm_cli_config_t *cfg, hm_factors_t **f)
         *f = NULL;
     }
     return rc;
+}
+
+int hm_cli_make_dirs(const char *dir)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = '\0';
+        if (mkdir(path, 0755) != 0 && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    return mkdir(path, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }

@@ -29,6 +29,10 @@ int hm_cli_files_open(const hm_cli_config_t *cfg, const hm_factors_t *f, hm_cli_
  * (or the status of hm_factors_set); on error *f is NULL. */
 int hm_cli_offline_factors(const hm_cli_config_t *cfg, hm_factors_t **f);
 
+/* mkdir -p dir (mode 0755): 0, or -1 with errno. Output directories are
+ * often nested (runs/LIBRARY/METHOD) and new. */
+int hm_cli_make_dirs(const char *dir);
+
 /* Rank 0: publish both (the raw file is dropped when the summary could not
  * be written). HM_OK, or the status with the sentence in why. */
 int hm_cli_files_close(hm_cli_files_t *files, char *why, size_t why_len);

@@ -94,11 +94,11 @@ check "$status" "plot b.csv b2.csv: exit 0" "exit $status"
 svg_ok same/b+b2-latency.svg "allreduce barrier, b" "allreduce barrier, b2" "bcast barrier"
 
 # --- PNG, both, --metric local -------------------------------------------------
-launch 0 plot --dir png --format png b.csv
+launch 0 plot --dir out/png --format png b.csv
 check "$status" "--format png: exit 0" "exit $status"
-png_ok png/b-latency.png
-png_ok png/b-distribution.png
-[ ! -e png/b-latency.svg ]
+png_ok out/png/b-latency.png
+png_ok out/png/b-distribution.png
+[ ! -e out/png/b-latency.svg ]
 check $? "--format png writes no SVG"
 launch 0 plot --dir both --format both --metric local b.csv
 check "$status" "--format both --metric local: exit 0" "exit $status"
@@ -123,7 +123,7 @@ mkdir -p empty
 expect_usage 0 "empty/per-mpirun.csv: No such file or directory" plot empty
 expect_usage 0 "plot: no input files" plot
 expect_usage 0 'unknown image format "pdf"' plot --format pdf b.csv
-expect_usage 0 '--dir: cannot create "no/such/dir"' plot --dir no/such/dir b.csv
+expect_usage 0 '--dir: cannot create "b.csv/x": Not a directory' plot --dir b.csv/x b.csv
 # an error in the second file: nothing drawn
 expect_usage 0 "cell.csv:4:" plot --dir bad b.csv cell.csv
 [ ! -e bad ]
