@@ -46,6 +46,14 @@ void hm_campaign_catch_signals(void)
     install(SIGALRM, on_alarm);
 }
 
+void hm_campaign_default_signals(void)
+{
+    install(SIGINT, SIG_DFL);
+    install(SIGTERM, SIG_DFL);
+    install(SIGHUP, SIG_DFL);
+    install(SIGALRM, SIG_DFL);
+}
+
 int hm_campaign_stop_signal(void)
 {
     return stop_signal;

@@ -10,6 +10,9 @@
 void hm_campaign_catch_signals(void);
 int hm_campaign_stop_signal(void);
 
+/* Back to the default actions, once no run is left to record. */
+void hm_campaign_default_signals(void);
+
 /* What the progress line shows while a run is going. */
 typedef struct hm_campaign_progress {
     FILE *out;         /* stderr */

@@ -190,37 +190,51 @@ static void announce_end(const campaign_t *c, const hm_manifest_run_t *r, long l
     }
 }
 
-/* What a finished child means for its run. */
-static int conclude(campaign_t *c, hm_manifest_run_t *r, long left)
+/* when: "during", "before" or "after" run. Exit status as a shell's. */
+static int stopped(const campaign_t *c, const char *when, long run)
+{
+    hm_cli_print_error("campaign: interrupted %s run %ld/%ld; the completed runs are kept in %s, "
+                       "run the same command again to resume",
+                       when, run, c->limit, c->path);
+    return 128 + hm_campaign_stop_signal();
+}
+
+static void report_failure(const campaign_t *c, const hm_manifest_run_t *r)
 {
     char tail[512];
+    last_line(r->log, tail, sizeof tail);
+    if (r->exit_status == 0 && c->placeholders)
+        hm_cli_print_error("campaign: run %ld exited 0 but wrote no \"%s\" (did the command "
+                           "write its {raw}? see %s)",
+                           r->run, r->raw, r->log);
+    else if (r->exit_status == 0)
+        hm_cli_print_error("campaign: run %ld exited 0 but wrote no \"%s\" (does the command "
+                           "accept --seed and --raw? see %s)",
+                           r->run, r->raw, r->log);
+    else
+        hm_cli_print_error("campaign: run %ld failed (exit status %d); see %s%s%s", r->run,
+                           r->exit_status, r->log, tail[0] ? ": " : "", tail);
+}
+
+/* What a finished child means for its run: done when it exited 0 and wrote
+ * its raw file, even if a stop arrived meanwhile (a finished run is never
+ * thrown away); a stop only prevents the next run. */
+static int conclude(campaign_t *c, hm_manifest_run_t *r, long left)
+{
     utc_now(r->end_utc, sizeof r->end_utc);
-    int stopped = hm_campaign_stop_signal() != 0;
-    int wrote = file_exists(r->raw);
-    r->state = stopped                        ? HM_RUN_INTERRUPTED
-               : r->exit_status == 0 && wrote ? HM_RUN_DONE
-                                              : HM_RUN_FAILED;
+    int stop = hm_campaign_stop_signal() != 0;
+    r->state = r->exit_status == 0 && file_exists(r->raw) ? HM_RUN_DONE
+               : stop                                     ? HM_RUN_INTERRUPTED
+                                                          : HM_RUN_FAILED;
     int rc = save(c);
     if (rc != HM_EXIT_OK) return rc;
     if (r->state == HM_RUN_DONE) {
         c->done_s += r->duration_s, c->done_n++;
         announce_end(c, r, left);
-        return HM_EXIT_OK;
+        return stop ? stopped(c, "after", r->run) : HM_EXIT_OK;
     }
-    if (stopped) {
-        hm_cli_print_error("campaign: interrupted during run %ld/%ld; the completed runs are kept "
-                           "in %s, run the same command again to resume",
-                           r->run, c->limit, c->path);
-        return 128 + hm_campaign_stop_signal();
-    }
-    last_line(r->log, tail, sizeof tail);
-    if (r->exit_status == 0)
-        hm_cli_print_error("campaign: run %ld exited 0 but wrote no %s (does the command accept "
-                           "--seed and --raw? see %s)",
-                           r->run, r->raw, r->log);
-    else
-        hm_cli_print_error("campaign: run %ld failed (exit status %d); see %s%s%s", r->run,
-                           r->exit_status, r->log, tail[0] ? ": " : "", tail);
+    if (stop) return stopped(c, "during", r->run);
+    report_failure(c, r);
     return HM_EXIT_FAILURE;
 }
 
@@ -280,10 +294,11 @@ static int run_all(campaign_t *c)
                 c->limit - todo, c->limit, c->dir, todo);
     for (long i = 0; i < c->limit; i++) {
         if (c->m.runs[i].state == HM_RUN_DONE) continue;
+        if (hm_campaign_stop_signal()) return stopped(c, "before", c->m.runs[i].run);
         int rc = run_one(c, &c->m.runs[i], --todo);
         if (rc != HM_EXIT_OK) return rc;
     }
-    return HM_EXIT_OK;
+    return hm_campaign_stop_signal() ? stopped(c, "after", c->limit) : HM_EXIT_OK;
 }
 
 /* The directory (created when missing, with its parents) and its lock: two campaigns writing
@@ -296,13 +311,18 @@ static int open_dir(const char *dir)
         return HM_EXIT_USAGE;
     }
     snprintf(lock, sizeof lock, "%s/.campaign.lock", dir);
-    int fd = open(lock, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    /* Not close-on-exec: the runs inherit the lock, so that a run left behind
+     * by a campaign killed alone keeps a resumed campaign from running the
+     * same run beside it. */
+    int fd = open(lock, O_WRONLY | O_CREAT, 0644);
     if (fd < 0) {
         hm_cli_print_error("--dir: \"%s\" is not a writable directory: %s", dir, strerror(errno));
         return HM_EXIT_USAGE;
     }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        hm_cli_print_error("campaign: another campaign is running in \"%s\"", dir);
+        hm_cli_print_error("campaign: another campaign, or a run left by a killed one, is "
+                           "running in \"%s\"",
+                           dir);
         close(fd);
         return HM_EXIT_FAILURE;
     }
@@ -336,7 +356,10 @@ static int load(campaign_t *c)
     int found = 0, rc;
     hm_manifest_t old;
     char *tmpl = hm_output_shell_join(cfg->command_argc, (const char *const *)cfg->command_argv);
-    if (!tmpl) return HM_EXIT_FAILURE;
+    if (!tmpl) {
+        hm_cli_print_error("campaign: out of memory");
+        return HM_EXIT_FAILURE;
+    }
     snprintf(c->path, sizeof c->path, "%s/%s", c->dir, HM_MANIFEST_FILE);
     if (hm_manifest_read(c->path, &old, &found, why, sizeof why) != HM_OK) {
         hm_cli_print_error("--dir: %s", why);
@@ -401,26 +424,28 @@ int hm_cmd_campaign(hm_cli_config_t *cfg, MPI_Comm comm)
 {
     (void)comm;
     char why[1024];
-    campaign_t c = {.cfg = cfg, .dir = cfg->dir[0] ? cfg->dir : "campaign"};
+    campaign_t c = {.cfg = cfg, .dir = cfg->dir[0] ? cfg->dir : "campaign", .limit = cfg->runs};
     if (check_command(cfg, &c.placeholders, why, sizeof why) != HM_OK) {
         hm_cli_print_error("%s", why);
+        return HM_EXIT_USAGE;
+    }
+    if (c.limit == 0) { /* checked before DIR is created */
+        hm_cli_print_error("campaign: -n N is required (the number of runs, 1 or more)");
         return HM_EXIT_USAGE;
     }
     int rc = open_dir(c.dir);
     if (rc == HM_EXIT_OK) rc = load(&c);
     if (rc != HM_EXIT_OK) return rc;
-    c.limit = cfg->runs ? cfg->runs : c.m.nruns;
-    if (c.limit == 0) {
-        hm_cli_print_error("campaign: -n N is required (the number of runs, 1 or more)");
-        hm_manifest_free(&c.m);
-        return HM_EXIT_USAGE;
-    }
     /* Runs beyond a smaller -n stay in the manifest but are neither run nor analyzed. */
-    if (hm_manifest_resize(&c.m, c.limit) != HM_OK) rc = HM_EXIT_FAILURE;
-    hm_campaign_catch_signals();
+    if (hm_manifest_resize(&c.m, c.limit) != HM_OK) {
+        hm_cli_print_error("campaign: out of memory for %ld runs", c.limit);
+        rc = HM_EXIT_FAILURE;
+    }
     if (rc == HM_EXIT_OK) {
+        hm_campaign_catch_signals();
         plan(&c);
         rc = run_all(&c);
+        hm_campaign_default_signals(); /* the analysis writes its files atomically */
         if (rc == HM_EXIT_OK) rc = analyze(&c);
     }
     hm_manifest_free(&c.m);

@@ -59,11 +59,45 @@ static int detect(const hm_cli_config_t *cfg, hm_compare_side_t *s, char *why, s
     return HM_EINVAL;
 }
 
+/* The "# metric:" and "# filter:" lines campaign wrote ("" when absent). */
+static int reduction_factors(hm_compare_side_t *s, char *why, size_t len)
+{
+    hm_csv_reader_t *r = NULL;
+    const char *v;
+    int rc = hm_csv_reader_open(s->path, &r, why, len);
+    if (rc != HM_OK) return rc;
+    const hm_factors_t *f = hm_csv_reader_factors(r);
+    if (hm_factors_get(f, "metric", &v) == HM_OK) snprintf(s->metric, sizeof s->metric, "%s", v);
+    if (hm_factors_get(f, "filter", &v) == HM_OK) snprintf(s->filter, sizeof s->filter, "%s", v);
+    hm_csv_reader_close(r);
+    return HM_OK;
+}
+
+/* --metric or --filter given against a file reduced otherwise would be
+ * silently ignored. */
+static int check_reduction(const hm_cli_config_t *cfg, const hm_compare_side_t *s, char *why,
+                           size_t len)
+{
+    const char *opt = NULL, *want = NULL, *have = NULL;
+    if ((cfg->given & HM_OPT_BIT(HM_OPT_METRIC)) && s->metric[0] && strcmp(s->metric, cfg->metric))
+        opt = "metric", want = cfg->metric, have = s->metric;
+    if ((cfg->given & HM_OPT_BIT(HM_OPT_FILTER)) && s->filter[0] && strcmp(s->filter, cfg->filter))
+        opt = "filter", want = cfg->filter, have = s->filter;
+    if (!opt) return HM_OK;
+    snprintf(why, len,
+             "%s was reduced with --%s %s, not %s (run the campaign again with --%s %s to "
+             "recompute it)",
+             s->path, opt, have, want, opt, want);
+    return HM_EINVAL;
+}
+
 /* Sec. 6.2: the samples are the per-run values of --statistic. */
 static int load_permpirun(const hm_cli_config_t *cfg, hm_compare_side_t *s, char *why, size_t len)
 {
     hm_permpirun_t ds = {0};
-    int rc = hm_permpirun_read(s->path, &ds, why, len);
+    int rc = reduction_factors(s, why, len);
+    if (rc == HM_OK) rc = check_reduction(cfg, s, why, len);
+    if (rc == HM_OK) rc = hm_permpirun_read(s->path, &ds, why, len);
     if (rc == HM_OK && ds.n == 0) {
         snprintf(why, len, "%s: no rows", s->path);
         rc = HM_EINVAL;
@@ -81,6 +115,8 @@ static int load_permpirun(const hm_cli_config_t *cfg, hm_compare_side_t *s, char
 static int load_raw(const hm_cli_config_t *cfg, hm_compare_side_t *s, char *why, size_t len)
 {
     char metric_col[16];
+    snprintf(s->metric, sizeof s->metric, "%s", cfg->metric);
+    snprintf(s->filter, sizeof s->filter, "%s", cfg->filter);
     snprintf(metric_col, sizeof metric_col, "%s_s", cfg->metric);
     int rc = hm_raw_read(s->path, metric_col, &s->groups, why, len);
     if (rc == HM_OK && s->groups.n == 0) {
@@ -154,6 +190,21 @@ static void list_end(char *buf, size_t len, size_t count)
     if (count > 4) snprintf(buf + used, len - used, " and %zu more", count - 4);
 }
 
+/* Medians of local run-times against medians of global ones, or of filtered
+ * against unfiltered samples, differ by construction: no test needed. */
+static int check_same_reduction(const hm_compare_side_t *a, const hm_compare_side_t *b, char *why,
+                                size_t len)
+{
+    int metric = a->metric[0] && b->metric[0] && strcmp(a->metric, b->metric);
+    int filter = a->filter[0] && b->filter[0] && strcmp(a->filter, b->filter);
+    if (!metric && !filter) return HM_OK;
+    snprintf(why, len,
+             "A and B were reduced differently: A (%s) with --metric %s --filter %s, B (%s) with "
+             "--metric %s --filter %s",
+             a->path, a->metric, a->filter, b->path, b->metric, b->filter);
+    return HM_EINVAL;
+}
+
 /* Both groups lists are sorted by key: one merge finds what only one has. */
 static int check_same_groups(const hm_compare_side_t *a, const hm_compare_side_t *b, char *why,
                              size_t len)
@@ -216,8 +267,9 @@ static void make_labels(hm_compare_side_t *a, hm_compare_side_t *b)
 static int side_factor(hm_factors_t *f, const hm_compare_side_t *s)
 {
     char key[2] = {s->name, '\0'};
-    return hm_factors_set(f, key, "%s (%s, label %s)", s->path, s->raw ? "raw" : "per-mpirun",
-                          s->label);
+    return hm_factors_set(f, key, "%s (%s, label %s, metric %s, filter %s)", s->path,
+                          s->raw ? "raw" : "per-mpirun", s->label, s->metric[0] ? s->metric : "?",
+                          s->filter[0] ? s->filter : "?");
 }
 
 static int open_output(const hm_cli_config_t *cfg, const hm_compare_side_t *a,
@@ -298,6 +350,7 @@ int hm_cmd_compare(hm_cli_config_t *cfg, MPI_Comm comm)
     hm_compare_side_t b = {.name = 'B', .operand = cfg->files[1]};
     int rc = load_side(cfg, &a, why, sizeof why);
     if (rc == HM_OK) rc = load_side(cfg, &b, why, sizeof why);
+    if (rc == HM_OK) rc = check_same_reduction(&a, &b, why, sizeof why);
     if (rc == HM_OK) rc = check_same_groups(&a, &b, why, sizeof why);
     int status = HM_EXIT_OK;
     if (rc == HM_ENOMEM) {

@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/result_files.h"
+#include "cli/stats_campaign.h"
 #include "cli/raw_input.h"
 #include "cli/stats_report.h"
 
@@ -74,6 +75,16 @@ int hm_cmd_stats(hm_cli_config_t *cfg, MPI_Comm comm)
     int rc = HM_OK;
     if (cfg->nfiles == 0) {
         hm_cli_print_error("stats: no input files (usage: harmonia stats [options] FILE...)");
+        return HM_EXIT_USAGE;
+    }
+    int datasets = 0;
+    char path[4200];
+    for (int i = 0; i < cfg->nfiles; i++)
+        datasets += hm_cli_stats_dataset_path(cfg->files[i], path, sizeof path);
+    if (datasets == cfg->nfiles) return hm_cli_stats_campaigns(cfg);
+    if (datasets > 0) {
+        hm_cli_print_error("stats: give either raw files of 'harmonia bench --raw' or campaigns "
+                           "(directories, per-mpirun.csv), not both");
         return HM_EXIT_USAGE;
     }
     snprintf(metric_col, sizeof metric_col, "%s_s", cfg->metric);

@@ -25,6 +25,8 @@ typedef struct hm_compare_side {
     char path[4096];     /* the file read */
     int raw;             /* 1: a raw file of one mpirun, not per-mpirun values */
     char label[128];     /* its sync, or its name when both sides share a sync */
+    char metric[16];     /* how the per-mpirun values were reduced ("" unknown) */
+    char filter[16];
     hm_stats_groups_t groups;
 } hm_compare_side_t;
 

@@ -97,8 +97,10 @@ static void unknown_option(const char *token, char *err, size_t len)
 static void not_accepted(const char *command, const hm_opt_def_t *d, uint64_t mask, char *err,
                          size_t len)
 {
-    size_t used =
-        (size_t)snprintf(err, len, "--%s is not an option of '%s' (its options:", d->name, command);
+    char alias[8] = "";
+    if (d->short_name) snprintf(alias, sizeof alias, " (-%c)", d->short_name);
+    size_t used = (size_t)snprintf(err, len, "--%s%s is not an option of '%s' (its options:",
+                                   d->name, alias, command);
     for (int i = 0; i < HM_OPT_COUNT && used < len; i++)
         if (mask & HM_OPT_BIT(hm_cli_options[i].id))
             used += (size_t)snprintf(err + used, len - used, " --%s", hm_cli_options[i].name);
@@ -204,7 +206,8 @@ int hm_cli_parse(int argc, char **argv, int first, uint64_t mask, hm_cli_config_
         }
     }
     if (rc == HM_EXIT_OK && optind < nargs) {
-        say(err, len, "unexpected argument \"%s\" for '%s'", args[optind], cfg->command);
+        say(err, len, "unexpected argument \"%s\" for '%s'%s", args[optind], cfg->command,
+            cfg->takes_command ? " (the command to run goes after --)" : "");
         rc = HM_EXIT_USAGE;
     }
     return rc == HM_EXIT_OK ? cross_check(cfg, err, len) : rc;

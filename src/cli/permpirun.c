@@ -274,6 +274,8 @@ static int read_rows(reading_t *rd, hm_permpirun_t *ds)
     return rc;
 }
 
+static int check_unique_runs(const hm_permpirun_t *ds, const char *path, char *why, size_t len);
+
 int hm_permpirun_read(const char *path, hm_permpirun_t *ds, char *why, size_t why_len)
 {
     reading_t rd = {.path = path, .why = why, .len = why_len};
@@ -281,6 +283,7 @@ int hm_permpirun_read(const char *path, hm_permpirun_t *ds, char *why, size_t wh
     if (rc == HM_OK) rc = find_columns(rd.r, path, rd.idx, why, why_len);
     if (rc == HM_OK) rc = read_rows(&rd, ds);
     hm_csv_reader_close(rd.r);
+    if (rc == HM_OK) rc = check_unique_runs(ds, path, why, why_len);
     return rc == HM_OK || rc == HM_ENOMEM ? rc : HM_EINVAL;
 }
 
@@ -308,6 +311,24 @@ static size_t group_end(const hm_permpirun_t *ds, size_t i)
     size_t j = i + 1;
     while (j < ds->n && same_group(&ds->rows[i], &ds->rows[j])) j++;
     return j;
+}
+
+/* A run twice in one group (two files pasted together) would pool samples
+ * that are not independent mpiruns. */
+static int check_unique_runs(const hm_permpirun_t *ds, const char *path, char *why, size_t len)
+{
+    hm_permpirun_t copy = {0};
+    if (sorted_copy(ds, &copy) != HM_OK) return HM_ENOMEM;
+    int rc = HM_OK;
+    for (size_t i = 1; rc == HM_OK && i < copy.n; i++) {
+        const hm_permpirun_row_t *x = &copy.rows[i - 1], *y = &copy.rows[i];
+        if (!same_group(x, y) || x->run != y->run) continue;
+        snprintf(why, len, "%s: run %ld appears twice for %s %lld B, %ld processes, sync %s", path,
+                 x->run, x->op, x->size_bytes, x->processes, x->sync);
+        rc = HM_EINVAL;
+    }
+    free(copy.rows);
+    return rc;
 }
 
 /* Fig. 29's normalization divides by the smallest run: undefined unless it
@@ -379,6 +400,46 @@ int hm_permpirun_print_summary(const hm_permpirun_t *ds, const char *statistic, 
 }
 
 /* ---- The reproducibility report (Fig. 29) --------------------------------- */
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* One line per group: the runs' values over the smallest, ascending (the
+ * distribution Fig. 29 draws), the largest at the end. */
+static int normalized_line(const hm_permpirun_t *ds, size_t i, size_t j, const char *statistic,
+                           double *work, FILE *f)
+{
+    const hm_permpirun_row_t *g = &ds->rows[i];
+    for (size_t k = i; k < j; k++) work[k - i] = hm_permpirun_value(&ds->rows[k], statistic);
+    qsort(work, j - i, sizeof *work, compare_doubles);
+    if (fprintf(f, "%s %lld B, %ld processes, %s, %zu runs:", g->op, g->size_bytes, g->processes,
+                g->sync, j - i) < 0)
+        return HM_EIO;
+    for (size_t k = 0; k < j - i; k++) fprintf(f, " %.3f", work[0] > 0 ? work[k] / work[0] : NAN);
+    return fprintf(f, "  (max %.3f)\n", work[0] > 0 ? work[j - i - 1] / work[0] : NAN) < 0 ? HM_EIO
+                                                                                           : HM_OK;
+}
+
+int hm_permpirun_print_normalized(const hm_permpirun_t *ds, const char *statistic, FILE *f)
+{
+    hm_permpirun_t sorted = {0};
+    if (check_statistic(statistic) != HM_OK) return HM_EINVAL;
+    int rc = sorted_copy(ds, &sorted);
+    double *work = rc == HM_OK ? malloc((ds->n ? ds->n : 1) * sizeof *work) : NULL;
+    if (rc == HM_OK && !work) rc = HM_ENOMEM;
+    if (rc == HM_OK &&
+        fprintf(f, "reproducibility (Fig. 29): each run's %s / the smallest run's, ascending\n",
+                statistic) < 0)
+        rc = HM_EIO;
+    for (size_t i = 0, j; rc == HM_OK && i < sorted.n; i = j)
+        rc = normalized_line(&sorted, i, j = group_end(&sorted, i), statistic, work, f);
+    free(work);
+    hm_permpirun_free(&sorted);
+    return rc;
+}
 
 /* The caller's factors and the statistic the values are of. */
 static int repro_factors(const hm_factors_t *factors, const char *statistic, hm_factors_t **out)

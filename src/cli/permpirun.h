@@ -75,6 +75,10 @@ double hm_permpirun_value(const hm_permpirun_row_t *row, const char *statistic);
  * statistic, HM_ENOMEM, HM_EIO when f cannot be written. */
 int hm_permpirun_print_summary(const hm_permpirun_t *ds, const char *statistic, FILE *f);
 
+/* The reproducibility report on f: per group, every run's value of
+ * statistic divided by the smallest run's, ascending, and the largest. */
+int hm_permpirun_print_normalized(const hm_permpirun_t *ds, const char *statistic, FILE *f);
+
 /* The reproducibility report (Fig. 29) atomically at path: one row per run
  * and group with the value of statistic and value / min over the group's
  * runs, and the group's maximum of that ratio. HM_EIO with why. */

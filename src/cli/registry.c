@@ -98,8 +98,9 @@ static const hm_cli_command_t commands[] = {
      "harmonia version", hm_cmd_version, 0, 0},
     {"stats", "summaries of raw result files: quantiles, confidence intervals, checks", 0,
      HM_OPT_BIT(HM_OPT_FILTER) | HM_OPT_BIT(HM_OPT_METRIC) | HM_OPT_BIT(HM_OPT_OUTPUT) |
-         HM_OPT_BIT(HM_OPT_HELP),
-     "harmonia stats [--filter tukey|none] [--metric global|local] [--output FILE] FILE...",
+         HM_OPT_BIT(HM_OPT_STATISTIC) | HM_OPT_BIT(HM_OPT_HELP),
+     "harmonia stats [--filter tukey|none] [--metric global|local] [--output FILE] FILE...\n"
+     "       harmonia stats [--statistic median|mean] [--output FILE] CAMPAIGN...",
      "Reads raw files of 'harmonia bench --raw' (one row per repetition) and\n"
      "summarizes the valid repetitions (valid = 1) of each (operation, size,\n"
      "processes, sync) over all the files; processes and sync come from each\n"
@@ -110,7 +111,11 @@ static const hm_cli_command_t commands[] = {
      "lag-1 autocorrelation of the kept values in file order (near 0 for\n"
      "independent repetitions) and the Shapiro-Wilk p-value (small: not normal).\n"
      "n/a where there are too few values or they are all equal. The table is in\n"
-     "microseconds; --output writes seconds (n/a as NaN).",
+     "microseconds; --output writes seconds (n/a as NaN).\n"
+     "Given campaign directories (or their per-mpirun.csv) instead, it reports\n"
+     "their reproducibility (Hunold and Carpen-Amarie 2016, Fig. 29): per group\n"
+     "the spread of the per-mpirun medians (--statistic mean: means) and each\n"
+     "run's value divided by the smallest run's; --output writes these ratios.",
      "harmonia stats --output summary.csv reps1.csv reps2.csv", hm_cmd_stats, 1, 0},
     {"campaign", "repeat a command in N separate mpiruns, resumable; per-mpirun dataset", 0,
      HM_OPT_BIT(HM_OPT_RUNS) | HM_OPT_BIT(HM_OPT_DIR) | HM_OPT_BIT(HM_OPT_SEED) |

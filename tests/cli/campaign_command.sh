@@ -44,8 +44,23 @@ csv_awk c1/per-mpirun.csv '{ n++; g[$col["op"] " " $col["size_bytes"]]++
             $col["kept"] <= 40 && $col["kept"] >= 30 && $col["median_s"] > 0 && $col["mean_s"] > 0) good++ }
     END { for (k in g) if (g[k] != 3) bad++; exit !(n == 12 && good == 12 && !bad) }'
 check $? "per-mpirun.csv: 4 groups x 3 runs, n = 40 each, medians and means positive"
-# Alg. 6 recomputed here for run 2, allreduce 8 B, without filter effects:
-# the median of the kept values lies between the raw min and max.
+# Alg. 6 recomputed here for run 2, allreduce 8 B: the valid global run-times
+# of the raw file, R's type-7 quartiles, Tukey's fences, then the median and
+# mean of what is kept. Relative 1e-12: the same doubles, summed in another
+# order for the mean.
+csv_awk c1/run-002.csv '$col["op"] == "allreduce" && $col["size_bytes"] == 8 && $col["valid"] == 1 { print $col["global_s"] }' |
+    sort -g >vals
+want=$(awk '{ x[NR] = $1 } END {
+        n = NR; h = (n - 1) * 0.25; l = int(h); q1 = x[l + 1] + (h - l) * (x[l + 2] - x[l + 1])
+        h = (n - 1) * 0.75; l = int(h); q3 = x[l + 1] + (h - l) * (x[l + 2] - x[l + 1])
+        lo = q1 - 1.5 * (q3 - q1); hi = q3 + 1.5 * (q3 - q1)
+        for (i = 1; i <= n; i++) if (x[i] >= lo && x[i] <= hi) { k[++m] = x[i]; s += x[i] }
+        h = (m - 1) * 0.5; l = int(h); med = k[l + 1] + (h - l) * (k[l + 2] - k[l + 1])
+        printf "%d %d %.17g %.17g\n", n, m, med, s / m }' vals)
+got=$(csv_awk c1/per-mpirun.csv '$col["run"] == 2 && $col["op"] == "allreduce" && $col["size_bytes"] == 8 {
+        printf "%d %d %.17g %.17g\n", $col["n"], $col["kept"], $col["median_s"], $col["mean_s"] }')
+echo "$want $got" | awk '{ exit !($1 == $5 && $2 == $6 && ($3 - $7) ^ 2 <= (1e-12 * $3) ^ 2 && ($4 - $8) ^ 2 <= (1e-12 * $4) ^ 2) }'
+check $? "per-mpirun row of run 2, allreduce 8 B = Alg. 6 recomputed from its raw file (n kept median mean: $want / $got)"
 csv_awk c1/reproducibility.csv '{ n++; if ($col["normalized"] >= 1 && $col["normalized"] <= $col["max_normalized"]) good++
         if ($col["normalized"] == 1) ones[$col["op"] " " $col["size_bytes"]]++ }
     END { for (k in ones) g++; exit !(n == 12 && good == 12 && g == 4) }'
@@ -129,8 +144,38 @@ states=$(csv_awk c3/manifest.csv '{ printf "%s ", $col["state"] }')
 [ "$states" = "done done done " ]
 check $? "manifest: $states"
 
-# --- placeholders, a failing run, a run without raw file -----------------------------
+# --- a stop while a run is finishing: the run is kept, the campaign stops ------------
+# The run ignores the SIGTERM passed on to it and completes.
 cp c1/run-001.csv base.csv
+late=(sh -c 'trap "" INT TERM HUP; sleep 1; cp base.csv "$2"' sh '{seed}' '{raw}')
+timeout -k 5 60 "$HARMONIA" campaign -n 2 --dir st -- "${late[@]}" >"$out" 2>&1 &
+pid=$!
+wait_running st 1
+kill -TERM $pid
+wait $pid
+status=$?
+[ "$status" -eq 143 ] && grep -q "interrupted after run 1/2" "$out" &&
+    [ "$(csv_awk st/manifest.csv '{ printf "%s ", $col["state"] }')" = "done pending " ]
+check $? "SIGTERM while run 1 completes: exit 143, run 1 done, run 2 not started" "exit $status"
+
+# --- the campaign killed alone: its run goes on holding the lock ----------------------
+orphan=(sh -c 'sleep 2; cp base.csv "$2"; echo "$2" >>written' sh '{seed}' '{raw}')
+# Not under timeout(1): the SIGKILL must reach the campaign itself (the test
+# as a whole is bounded by CTest).
+"$HARMONIA" campaign -n 1 --dir or -- "${orphan[@]}" >"$out" 2>&1 &
+pid=$!
+wait_running or 1
+kill -KILL $pid
+wait $pid 2>/dev/null
+camp -n 1 --dir or -- "${orphan[@]}"
+[ "$status" -eq 1 ] && grep -q 'a run left by a killed one, is running in "or"' "$out"
+check $? "resuming while the killed campaign's run goes on is refused" "exit $status"
+sleep 2.5
+camp -n 1 --dir or -- "${orphan[@]}"
+[ "$status" -eq 0 ] && [ "$(wc -l <written)" -eq 2 ]
+check $? "once it has ended, the resumed campaign redoes that run alone" "exit $status"
+
+# --- placeholders, a failing run, a run without raw file -----------------------------
 camp -n 2 --dir p -- sh -c 'cp base.csv "$2"; echo "$0 $1" >> seeds' '{run}' '{seed}' '{raw}'
 [ "$status" -eq 0 ] && [ "$(wc -l <seeds)" -eq 2 ] &&
     [ "$(csv_awk p/manifest.csv '{ printf "%s %s\n", $col["run"], $col["seed"] }')" = "$(cat seeds)" ]
@@ -140,7 +185,7 @@ camp -n 2 --dir f -- sh -c 'echo "it broke" >&2; exit 3'
     [ "$(csv_awk f/manifest.csv '{ printf "%s ", $col["state"] }')" = "failed pending " ]
 check $? "a failing run stops the campaign: exit 1, names the log and its last line" "exit $status"
 camp -n 1 --dir t -- true
-[ "$status" -eq 1 ] && grep -q "exited 0 but wrote no t/run-001.csv" "$out"
+[ "$status" -eq 1 ] && grep -q 'exited 0 but wrote no "t/run-001.csv"' "$out"
 check $? "a run that writes no raw file is a failure" "exit $status"
 camp -n 1 --dir m -- no-such-command-here
 [ "$status" -eq 1 ] && grep -q "exit status 127" "$out" && grep -q "No such file" m/run-001.log
@@ -148,17 +193,21 @@ check $? "a command that cannot be started: exit status 127, reason in the log"
 
 # --- bad input: exit 2, one message ---------------------------------------------------------
 expect_usage 0 '--runs: "0" is not a number of runs' campaign -n 0 -- true
+expect_usage 0 '--runs: "1001" is not a number of runs (accepted: 1 to 1000)' campaign -n 1001 -- true
 expect_usage 0 '--runs: "-2" is not a number of runs' campaign -n -2 -- true
 expect_usage 0 '--runs: "x" is not a number of runs' campaign -n x -- true
 expect_usage 0 'no command after --' campaign -n 2 --dir e1
 expect_usage 0 'no command after --' campaign -n 2 --dir e1 --
 expect_usage 0 '-n N is required' campaign --dir e2 -- true
+[ ! -e e2 ]
+check $? "a usage error creates no directory"
+expect_usage 0 '-n N is required' campaign --dir c1 -- "${bench[@]}" --sync harmonize
 expect_usage 0 'sets --raw=x.csv itself' campaign -n 2 --dir e3 -- "${bench[@]}" --raw=x.csv
 expect_usage 0 'has {raw} but not {seed}' campaign -n 2 --dir e4 -- cp base.csv '{raw}'
 expect_usage 0 'holds a campaign of another command' campaign -n 3 --dir c1 -- "${bench[@]}" --sync barrier
 expect_usage 0 '--seed: 5 differs from the seed 1' campaign -n 3 --seed 5 --dir c1 -- "${bench[@]}" --sync harmonize
 expect_usage 0 '--dir: cannot create "base.csv/x": Not a directory' campaign -n 1 --dir base.csv/x -- true
-expect_usage 0 'unexpected argument "stray"' campaign -n 1 stray -- true
+expect_usage 0 'unexpected argument "stray" for '"'"'campaign'"'"' (the command to run goes after --)' campaign -n 1 stray -- true
 expect_usage 0 'unknown option "--rusn"' campaign --rusn 2 -- true
 mkdir bad && printf '# x: y\nfoo,bar\n1,2\n' >bad/manifest.csv
 expect_usage 0 'bad/manifest.csv: no column run' campaign -n 1 --dir bad -- true
@@ -168,7 +217,7 @@ if command -v flock >/dev/null; then
     flock busy/.campaign.lock sleep 3 &
     sleep 0.5
     camp -n 1 --dir busy -- true
-    [ "$status" -eq 1 ] && grep -q 'another campaign is running in "busy"' "$out"
+    [ "$status" -eq 1 ] && grep -q 'another campaign, or a run left by a killed one, is running in "busy"' "$out"
     check $? "a locked directory is refused" "exit $status"
     wait
 fi

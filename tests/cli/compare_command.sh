@@ -66,7 +66,7 @@ for key in harmonia_version command_line inputs A B alternative statistic filter
     check $? "factor $key in the --output file"
 done
 grep -q '^# alternative: two-sided$' ab.csv && grep -q '^# inputs: a.csv,b.csv$' ab.csv &&
-    grep -q '^# A: a.csv (per-mpirun, label barrier)$' ab.csv
+    grep -q "^# A: a.csv (per-mpirun, label barrier, metric ?, filter ?)$" ab.csv
 check $? "factors alternative two-sided, inputs a.csv,b.csv, A a.csv (per-mpirun, label barrier)"
 grep -q '^A = barrier: a.csv, per-mpirun medians' "$out" && grep -q '^B = harmonize: b.csv' "$out" &&
     grep -q 'H1: A and B differ (two-sided)' "$out"
@@ -149,7 +149,7 @@ cp b.csv runs/two/per-mpirun.csv
 launch 0 compare --output dirs.csv runs/one runs/two/
 csv_awk dirs.csv '{ g++ } END { exit !(st == 0 && g == 2) }' -v st="$status"
 check $? "compare runs/one runs/two/: exit 0, 2 groups"
-grep -q '^# A: runs/one/per-mpirun.csv (per-mpirun, label barrier)$' dirs.csv
+grep -q "^# A: runs/one/per-mpirun.csv (per-mpirun, label barrier, metric ?, filter ?)$" dirs.csv
 check $? "a directory operand reads DIR/per-mpirun.csv"
 
 # --- end to end: raw files of two real bench runs ------------------------------------
@@ -206,6 +206,20 @@ expect_usage 0 'only in A (e.csv): bcast 8 B at 4 processes; only in B (sx.csv):
 { echo "$HEAD"; echo '1,1,bcast,8,2,barrier,50,50,1e-6,1e-6'; echo '1,1,bcast,8,2,harmonize,50,50,1e-6,1e-6'; } >twosync.csv
 expect_usage 0 'A: twosync.csv holds bcast 8 B at 2 processes under more than one sync (barrier, harmonize)' \
     compare twosync.csv sx.csv
+# Per-mpirun values reduced differently (campaign's "# metric:" and "#
+# filter:" lines), or against an explicit --metric / --filter, are refused.
+{ echo '# metric: local'; echo '# filter: tukey'; cat a.csv; } >loc.csv
+{ echo '# metric: global'; echo '# filter: tukey'; cat b.csv; } >glob.csv
+expect_usage 0 'A and B were reduced differently: A (loc.csv) with --metric local --filter tukey, B (glob.csv) with --metric global --filter tukey' \
+    compare loc.csv glob.csv
+expect_usage 0 'B: glob.csv was reduced with --filter tukey, not none' compare --filter none a.csv glob.csv
+expect_usage 0 'A: loc.csv was reduced with --metric local, not global' compare --metric global loc.csv a.csv
+launch 0 compare --metric local --output lm.csv loc.csv b.csv
+[ "$status" -eq 0 ] && grep -q '^# A: loc.csv (per-mpirun, label barrier, metric local, filter tukey)' lm.csv
+check $? "matching reductions compare; each side's recorded in the output" "exit $status"
+# The same run twice in a group (two files pasted together) is not 2 mpiruns.
+{ cat a.csv; sed -n 2p a.csv; } >dup.csv
+expect_usage 0 'A: dup.csv: run 1 appears twice for allreduce 8 B, 2 processes, sync barrier' compare dup.csv b.csv
 expect_usage 0 '--output: ' compare --output nodir/x.csv a.csv b.csv
 [ ! -e nodir ]
 check $? "a refused --output creates nothing"

@@ -105,7 +105,27 @@ printf 'op,size_bytes,valid,global_s\nbcast,8,1,1e-6\n' >nofactor.csv
 expect_usage 0 'nofactor.csv: missing factor "# processes: ..."' stats nofactor.csv
 expect_usage 0 '--filter: unknown filter "median" (known: tukey, none)' stats --filter median b.csv
 expect_usage 0 '--metric: unknown metric "wall" (known: global, local)' stats --metric wall b.csv
-expect_usage 0 '--sizes is not an option of '"'"'stats'"'" stats --sizes 8 b.csv
+expect_usage 0 '--sizes (-m) is not an option of '"'"'stats'"'" stats --sizes 8 b.csv
 expect_usage 0 'unexpected argument "extra"' timers extra
 expect_ok 0 'harmonia stats [--filter tukey|none]' help stats
+# --- campaigns: the reproducibility report (Fig. 29) -------------------------------
+# Per-run medians 2, 1, 1.5 us (means 4, 2, 2 us): ratios to the smallest 1, 1.5, 2.
+mkdir -p camp
+{ echo run,seed,op,size_bytes,processes,sync,n,kept,median_s,mean_s
+  echo 1,11,bcast,8,2,barrier,50,48,2e-06,4e-06
+  echo 2,12,bcast,8,2,barrier,50,49,1e-06,2e-06
+  echo 3,13,bcast,8,2,barrier,50,50,1.5e-06,2e-06; } >camp/per-mpirun.csv
+launch 0 stats --output repro.csv camp
+[ "$status" -eq 0 ] && grep -q "bcast 8 B, 2 processes, barrier, 3 runs: 1.000 1.500 2.000  (max 2.000)" "$out"
+check $? "stats CAMPAIGN_DIR: the runs' medians over the smallest, ascending, and the max" "exit $status"
+csv_awk repro.csv '{ n++; want[1] = 2; want[2] = 1; want[3] = 1.5
+        if ($col["normalized"] == want[$col["run"]] && $col["max_normalized"] == 2) good++ }
+    END { exit !(n == 3 && good == 3) }'
+check $? "--output: normalized 2, 1, 1.5 per run, max_normalized 2"
+launch 0 stats --statistic mean camp/per-mpirun.csv
+grep -q "barrier, 3 runs: 1.000 1.000 2.000  (max 2.000)" "$out"
+check $? "--statistic mean: means 4, 2, 2 us give 1, 1, 2"
+expect_usage 0 "stats: give either raw files of 'harmonia bench --raw' or campaigns" stats b.csv camp
+{ cat camp/per-mpirun.csv; echo 3,13,bcast,8,2,barrier,50,50,1.5e-06,2e-06; } >twice.csv
+expect_usage 0 'twice.csv: run 3 appears twice for bcast 8 B, 2 processes, sync barrier' stats twice.csv
 finish

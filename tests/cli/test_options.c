@@ -119,8 +119,8 @@ static void test_errors(void)
     expect_usage(ALL_OPTIONS, ARGS("--nrep"), "--nrep: a value is required");
     expect_usage(ALL_OPTIONS, ARGS("--seed", "3", "stray"), "unexpected argument \"stray\"");
     expect_usage(TIMERS_ONLY, ARGS("--sizes", "8"),
-                 "--sizes is not an option of 'bench' (its options: --timer --seed)");
-    expect_usage(TIMERS_ONLY, ARGS("-m", "8"), "--sizes is not an option of 'bench'");
+                 "--sizes (-m) is not an option of 'bench' (its options: --timer --seed)");
+    expect_usage(TIMERS_ONLY, ARGS("-m", "8"), "--sizes (-m) is not an option of 'bench'");
 }
 
 int main(void)

@@ -10,7 +10,7 @@ expect_usage 0 'unknown command "bogus"' help bogus
 expect_usage 2 '--timer: unknown time source "sundial" (known: wtime, monotonic, monotonic_raw, realtime, gettimeofday, tsc)' timers --timer sundial
 expect_usage 3 '--timer: unknown time source "sundial"' timers --timer sundial
 expect_usage 2 'unknown option "--timre" (did you mean --timer?)' timers --timre monotonic
-expect_usage 2 '--sizes is not an option of '"'"'timers'"'" timers --sizes 8
+expect_usage 2 '--sizes (-m) is not an option of '"'"'timers'"'" timers --sizes 8
 expect_usage 2 '--seed: "abc" is not a seed' timers --seed abc
 expect_usage 2 '--seed: "-3" is not a seed' timers --seed -3
 expect_usage 2 'unexpected argument "extra"' timers extra
