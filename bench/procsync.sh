@@ -84,6 +84,7 @@ done
 # (harmonia campaign: RUNS mpiruns, a seed each, Alg. 6 per-mpirun medians;
 # its reproducibility.csv holds each run's median / the smallest.)
 rm -rf "$out/campaigns"
+mkdir -p "$out/campaigns"
 for sync in harmonize roundtime barrier; do
     timeout 1800 "$build/harmonia" campaign -n "$runs" --dir "$out/campaigns/$sync" -- \
         "$mpirun" -n 2 "$build/harmonia" bench --ops allreduce,bcast --sizes 8,64K --nrep 1000 \
