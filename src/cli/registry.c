@@ -132,11 +132,12 @@ static const hm_cli_command_t commands[] = {
      "seed, start and end time, exit status) and is rewritten atomically after each\n"
      "change. Re-running the same campaign skips the completed runs and redoes the\n"
      "others (interrupted, failed); a larger -n adds runs. A failed run stops the\n"
-     "campaign (exit 1, naming its log); Ctrl-C stops it (exit 130); completed runs\n"
-     "are never lost. Then, per run and (operation, size, processes, sync), the valid\n"
-     "repetitions are filtered (--filter) and reduced to their median and mean (Alg.\n"
-     "6) into DIR/per-mpirun.csv, and the table shows per group the spread of the\n"
-     "per-run medians and the reproducibility: each run's median divided by the\n"
+     "campaign (exit 1, naming its log); Ctrl-C stops it (exit 130; 128 + signal\n"
+     "for others); completed runs are never lost. N is at most 1000. Then, per run\n"
+     "and (operation, size, processes, sync), the valid repetitions are filtered\n"
+     "(--filter) and reduced to their median and mean (Alg. 6) into\n"
+     "DIR/per-mpirun.csv, and the table shows per group the spread of the per-run\n"
+     "medians and the reproducibility: each run's median divided by the\n"
      "smallest (Fig. 29), largest value shown, all in DIR/reproducibility.csv.",
      "harmonia campaign -n 10 --dir runs/harmonize -- mpirun -n 2 harmonia bench --ops "
      "allreduce --sizes 8:64K",
