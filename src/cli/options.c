@@ -99,8 +99,8 @@ static void not_accepted(const char *command, const hm_opt_def_t *d, uint64_t ma
 {
     char alias[8] = "";
     if (d->short_name) snprintf(alias, sizeof alias, " (-%c)", d->short_name);
-    size_t used = (size_t)snprintf(err, len, "--%s%s is not an option of '%s' (its options:",
-                                   d->name, alias, command);
+    size_t used = (size_t)snprintf(
+        err, len, "--%s%s is not an option of '%s' (its options:", d->name, alias, command);
     for (int i = 0; i < HM_OPT_COUNT && used < len; i++)
         if (mask & HM_OPT_BIT(hm_cli_options[i].id))
             used += (size_t)snprintf(err + used, len - used, " --%s", hm_cli_options[i].name);
