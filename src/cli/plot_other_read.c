@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/permpirun.h"
 #include "cli/plot_input.h"
 
 static int finite_cell(hm_plot_read_t *c, int k, double *v, const char *what)
@@ -27,23 +28,21 @@ static int add(hm_plot_read_t *c, hm_plot_fig_t f, const char *base, const char 
     return rc == HM_OK ? hm_plot_add(&c->fig[f], s, x, v) : rc;
 }
 
-/* Columns: run, op, size_bytes, processes, sync, median_s: one box per
+/* A campaign's per-mpirun.csv, read by the reader compare uses: one box per
  * (op, sync, processes) and size, of the per-run medians. */
 int hm_plot_read_permpirun(hm_plot_read_t *c)
 {
-    char base[160], ranks[32];
-    int more, rc;
-    double run, size, m_s;
-    while ((rc = hm_plot_next(c, &more)) == HM_OK && more) {
-        if ((rc = finite_cell(c, 0, &run, "a run number")) != HM_OK) break;
-        if ((rc = finite_cell(c, 2, &size, "a size in bytes")) != HM_OK) break;
-        if ((rc = hm_plot_check(c, 2, size >= 0 && size == floor(size), "a size in bytes"))) break;
-        if ((rc = number_or_nan(c, 5, &m_s, "a run-time in seconds")) != HM_OK) break;
-        if (isnan(m_s)) continue; /* a run with no valid repetition of this group */
-        snprintf(base, sizeof base, "%s %s", hm_plot_text(c, 1), hm_plot_text(c, 4));
-        hm_plot_ranks(ranks, sizeof ranks, hm_plot_text(c, 3));
-        if ((rc = add(c, HM_FIG_CAMPAIGN, base, ranks, 0, size, m_s * 1e6)) != HM_OK) break;
+    char base[160], ranks[32], procs[24];
+    hm_permpirun_t ds = {0};
+    int rc = hm_permpirun_read(c->src->file, &ds, c->why, c->len);
+    for (size_t i = 0; rc == HM_OK && i < ds.n; i++) {
+        const hm_permpirun_row_t *row = &ds.rows[i];
+        snprintf(base, sizeof base, "%s %s", row->op, row->sync);
+        snprintf(procs, sizeof procs, "%ld", row->processes);
+        hm_plot_ranks(ranks, sizeof ranks, procs);
+        rc = add(c, HM_FIG_CAMPAIGN, base, ranks, 0, (double)row->size_bytes, row->median_s * 1e6);
     }
+    hm_permpirun_free(&ds);
     return rc;
 }
 

@@ -113,10 +113,12 @@ printf '# sync: barrier\nop,size_bytes,global_s\nallreduce,8,1e-6\n' >nocol.csv
 expect_usage 0 "nocol.csv: missing columns: valid" plot nocol.csv
 printf 'a,b\n1,2\n' >foreign.csv
 expect_usage 0 "foreign.csv: not a result file of harmonia" plot foreign.csv
-printf '# sync: barrier\nop,size_bytes,valid,global_s,local_s\nallreduce,8,1,1e-6,1e-6\nallreduce,8,1,abc,1e-6\n' >cell.csv
-expect_usage 0 'cell.csv:4: "abc" is not a number (column global_s)' plot cell.csv
-printf '# sync: barrier\nop,size_bytes,valid,global_s,local_s\nallreduce,8.5,1,1e-6,1e-6\n' >size.csv
-expect_usage 0 'size.csv:3: "8.5" is not a size in bytes (column size_bytes)' plot size.csv
+# (bench raw files carry their processes and sync: plot reads them with the
+# reader of stats and compare, which requires both)
+printf '# processes: 2\n# sync: barrier\nop,size_bytes,valid,global_s,local_s\nallreduce,8,1,1e-6,1e-6\nallreduce,8,1,abc,1e-6\n' >cell.csv
+expect_usage 0 'cell.csv:5: "abc" is not a number (column global_s)' plot cell.csv
+printf '# processes: 2\n# sync: barrier\nop,size_bytes,valid,global_s,local_s\nallreduce,8.5,1,1e-6,1e-6\n' >size.csv
+expect_usage 0 'size.csv:4: "8.5" is not a size in bytes (column size_bytes)' plot size.csv
 sed '3s/8\.1e-07/x/' runs/barrier/per-mpirun.csv >pm.csv
 expect_usage 0 'pm.csv:3: "x" is not a number (column median_s)' plot pm.csv
 mkdir -p empty
@@ -125,7 +127,7 @@ expect_usage 0 "plot: no input files" plot
 expect_usage 0 'unknown image format "pdf"' plot --format pdf b.csv
 expect_usage 0 '--dir: cannot create "b.csv/x": Not a directory' plot --dir b.csv/x b.csv
 # an error in the second file: nothing drawn
-expect_usage 0 "cell.csv:4:" plot --dir bad b.csv cell.csv
+expect_usage 0 "cell.csv:5:" plot --dir bad b.csv cell.csv
 [ ! -e bad ]
 check $? "an error in any input: no figure drawn, no directory made"
 
