@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <harmonia/output.h>
@@ -22,11 +21,8 @@
 /* A directory stands for the per-mpirun.csv that campaign writes into it. */
 static int resolve(hm_compare_side_t *s, char *why, size_t len)
 {
-    struct stat st;
-    int dir = stat(s->operand, &st) == 0 && S_ISDIR(st.st_mode);
-    int n = dir ? snprintf(s->path, sizeof s->path, "%s/%s", s->operand, HM_PERMPIRUN_FILE)
-                : snprintf(s->path, sizeof s->path, "%s", s->operand);
-    if (n < 0 || (size_t)n >= sizeof s->path) {
+    int dir = hm_permpirun_resolve(s->operand, s->path, sizeof s->path);
+    if (dir < 0) {
         snprintf(why, len, "%s: path too long", s->operand);
         return HM_EINVAL;
     }
@@ -44,10 +40,15 @@ static int detect(const hm_cli_config_t *cfg, hm_compare_side_t *s, char *why, s
 {
     hm_csv_reader_t *r = NULL;
     size_t i;
+    const char *v;
     int rc = hm_csv_reader_open(s->path, &r, why, len);
     if (rc != HM_OK) return rc;
     int run = hm_csv_reader_find(r, "run", &i) == HM_OK;
     int valid = hm_csv_reader_find(r, "valid", &i) == HM_OK;
+    /* How campaign reduced a per-mpirun file ("" when it does not say). */
+    const hm_factors_t *f = hm_csv_reader_factors(r);
+    if (hm_factors_get(f, "metric", &v) == HM_OK) snprintf(s->metric, sizeof s->metric, "%s", v);
+    if (hm_factors_get(f, "filter", &v) == HM_OK) snprintf(s->filter, sizeof s->filter, "%s", v);
     hm_csv_reader_close(r);
     s->raw = !run && valid;
     if (run || valid) return HM_OK;
@@ -57,20 +58,6 @@ static int detect(const hm_cli_config_t *cfg, hm_compare_side_t *s, char *why, s
              "--raw' (columns op, size_bytes, valid, %s_s)",
              s->path, HM_PERMPIRUN_FILE, cfg->metric);
     return HM_EINVAL;
-}
-
-/* The "# metric:" and "# filter:" lines campaign wrote ("" when absent). */
-static int reduction_factors(hm_compare_side_t *s, char *why, size_t len)
-{
-    hm_csv_reader_t *r = NULL;
-    const char *v;
-    int rc = hm_csv_reader_open(s->path, &r, why, len);
-    if (rc != HM_OK) return rc;
-    const hm_factors_t *f = hm_csv_reader_factors(r);
-    if (hm_factors_get(f, "metric", &v) == HM_OK) snprintf(s->metric, sizeof s->metric, "%s", v);
-    if (hm_factors_get(f, "filter", &v) == HM_OK) snprintf(s->filter, sizeof s->filter, "%s", v);
-    hm_csv_reader_close(r);
-    return HM_OK;
 }
 
 /* --metric or --filter given against a file reduced otherwise would be
@@ -95,8 +82,7 @@ static int check_reduction(const hm_cli_config_t *cfg, const hm_compare_side_t *
 static int load_permpirun(const hm_cli_config_t *cfg, hm_compare_side_t *s, char *why, size_t len)
 {
     hm_permpirun_t ds = {0};
-    int rc = reduction_factors(s, why, len);
-    if (rc == HM_OK) rc = check_reduction(cfg, s, why, len);
+    int rc = check_reduction(cfg, s, why, len);
     if (rc == HM_OK) rc = hm_permpirun_read(s->path, &ds, why, len);
     if (rc == HM_OK && ds.n == 0) {
         snprintf(why, len, "%s: no rows", s->path);

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <harmonia/stats.h>
 
@@ -518,4 +519,13 @@ int hm_permpirun_write_reproducibility(const hm_permpirun_t *ds, const char *sta
     hm_factors_free(f);
     hm_permpirun_free(&sorted);
     return rc;
+}
+
+int hm_permpirun_resolve(const char *operand, char *path, size_t len)
+{
+    struct stat st;
+    int dir = stat(operand, &st) == 0 && S_ISDIR(st.st_mode);
+    int n = dir ? snprintf(path, len, "%s/%s", operand, HM_PERMPIRUN_FILE)
+                : snprintf(path, len, "%s", operand);
+    return n < 0 || (size_t)n >= len ? -1 : dir;
 }

@@ -17,6 +17,11 @@
 #define HM_PERMPIRUN_FILE "per-mpirun.csv"
 #define HM_REPRO_FILE     "reproducibility.csv"
 
+/* A campaign directory stands for its per-mpirun.csv: path receives
+ * "operand/per-mpirun.csv" when operand is a directory, else operand. 1 for a
+ * directory, 0 otherwise, -1 when the path does not fit in len. */
+int hm_permpirun_resolve(const char *operand, char *path, size_t len);
+
 typedef struct hm_permpirun_row {
     long run;      /* 1-based run of the campaign */
     uint64_t seed; /* the seed that run was given */

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "cli/permpirun.h"
 #include "cli/plot_input.h"
 
 enum { MAX_COLS = 10 };
@@ -116,8 +116,6 @@ static int kind_error(const hm_csv_reader_t *r, const char *path, const input_ki
     return HM_EINVAL;
 }
 
-#define PERMPIRUN "per-mpirun.csv"
-
 /* The name of directory dir as the shell would show it ("." is the current
  * directory's name); dir itself when it cannot be resolved. */
 static void dir_name(const char *dir, char *name, size_t len)
@@ -134,17 +132,14 @@ static void dir_name(const char *dir, char *name, size_t len)
  * its name without ".csv". */
 static void source_names(const char *operand, hm_plot_source_t *src)
 {
-    struct stat st;
     char dir[4096];
     const char *slash = strrchr(operand, '/'), *base = slash ? slash + 1 : operand;
     size_t n = strlen(base);
-    if (stat(operand, &st) == 0 && S_ISDIR(st.st_mode)) {
-        snprintf(src->file, sizeof src->file, "%s/" PERMPIRUN, operand);
+    if (hm_permpirun_resolve(operand, src->file, sizeof src->file) > 0) {
         dir_name(operand, src->stem, sizeof src->stem);
         return;
     }
-    snprintf(src->file, sizeof src->file, "%s", operand);
-    if (strcmp(base, PERMPIRUN) == 0) {
+    if (strcmp(base, HM_PERMPIRUN_FILE) == 0) {
         snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - operand) + 1 : 1,
                  slash ? operand : ".");
         dir_name(dir, src->stem, sizeof src->stem);

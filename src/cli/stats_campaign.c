@@ -4,7 +4,6 @@
  * the smallest run's, and the spread of the runs. */
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <harmonia/output.h>
 
@@ -15,15 +14,11 @@
 
 int hm_cli_stats_dataset_path(const char *operand, char *path, size_t len)
 {
-    struct stat st;
     hm_csv_reader_t *r = NULL;
     size_t i;
     char why[16];
-    if (stat(operand, &st) == 0 && S_ISDIR(st.st_mode)) {
-        snprintf(path, len, "%s/%s", operand, HM_PERMPIRUN_FILE);
-        return 1;
-    }
-    snprintf(path, len, "%s", operand);
+    int dir = hm_permpirun_resolve(operand, path, len);
+    if (dir != 0) return dir > 0;
     if (hm_csv_reader_open(operand, &r, why, sizeof why) != HM_OK) return 0;
     int dataset =
         hm_csv_reader_find(r, "run", &i) == HM_OK && hm_csv_reader_find(r, "median_s", &i) == HM_OK;
