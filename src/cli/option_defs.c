@@ -21,23 +21,6 @@ int hm_opt_fail(char *why, size_t len, const char *fmt, ...)
     return -1;
 }
 
-static int parse_long(const char *v, long lo, long hi, long *out, char *why, size_t len)
-{
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (!*v || *end || errno == ERANGE) {
-        if (errno == ERANGE || (*end == '\0' && *v))
-            return hm_opt_fail(why, len, "\"%s\" is out of range (accepted: %ld to %ld)", v, lo,
-                               hi);
-        return hm_opt_fail(why, len, "\"%s\" is not an integer (accepted: %ld to %ld)", v, lo, hi);
-    }
-    if (x < lo || x > hi)
-        return hm_opt_fail(why, len, "\"%s\" is out of range (accepted: %ld to %ld)", v, lo, hi);
-    *out = x;
-    return 0;
-}
-
 static int copy_text(char *dst, size_t cap, const char *v, const char *what, char *why, size_t len)
 {
     if (!*v) return hm_opt_fail(why, len, "empty value (expected %s)", what);
@@ -88,7 +71,7 @@ static int p_clock_sync(hm_cli_config_t *c, const char *v, char *why, size_t len
 static int p_positive_int(int *dst, const char *v, char *why, size_t len)
 {
     long x = 0;
-    if (parse_long(v, 1, 100000000, &x, why, len)) return -1;
+    if (hm_opt_integer(v, 1, 100000000, &x, why, len)) return -1;
     *dst = (int)x;
     return 0;
 }
@@ -131,12 +114,12 @@ static int p_sizes(hm_cli_config_t *c, const char *v, char *why, size_t len)
 
 static int p_nrep(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    return parse_long(v, 1, 100000000, &c->nrep, why, len);
+    return hm_opt_integer(v, 1, 100000000, &c->nrep, why, len);
 }
 
 static int p_warmup(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    return parse_long(v, 0, 100000000, &c->warmup, why, len);
+    return hm_opt_integer(v, 0, 100000000, &c->warmup, why, len);
 }
 
 static int p_output(hm_cli_config_t *c, const char *v, char *why, size_t len)

@@ -10,7 +10,7 @@
 
 #include "cli/options_table.h"
 
-static int integer(const char *v, long lo, long hi, long *out, char *why, size_t len)
+int hm_opt_integer(const char *v, long lo, long hi, long *out, char *why, size_t len)
 {
     char *end;
     errno = 0;
@@ -40,7 +40,7 @@ static int number(const char *v, double lo, int lo_ok, double hi, const char *un
 int hm_opt_parse_root(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
     long x = 0;
-    if (integer(v, 0, 1 << 30, &x, why, len)) return -1;
+    if (hm_opt_integer(v, 0, 1 << 30, &x, why, len)) return -1;
     c->root = (int)x;
     return 0;
 }
@@ -49,7 +49,7 @@ int hm_opt_parse_root(hm_cli_config_t *c, const char *v, char *why, size_t len)
 int hm_opt_parse_peer(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
     long x = 0;
-    if (integer(v, 1, 1 << 30, &x, why, len)) return -1;
+    if (hm_opt_integer(v, 1, 1 << 30, &x, why, len)) return -1;
     c->peer = (int)x;
     return 0;
 }
@@ -64,14 +64,14 @@ int hm_opt_parse_validate(hm_cli_config_t *c, const char *v, char *why, size_t l
 int hm_opt_parse_check_every(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
     long x = 0;
-    if (integer(v, 1, 1 << 20, &x, why, len)) return -1;
+    if (hm_opt_integer(v, 1, 1 << 20, &x, why, len)) return -1;
     c->check_every = (int)x;
     return 0;
 }
 
 int hm_opt_parse_max_attempts(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    return integer(v, 1, 1000000000L, &c->max_attempts, why, len);
+    return hm_opt_integer(v, 1, 1000000000L, &c->max_attempts, why, len);
 }
 
 int hm_opt_parse_window_us(hm_cli_config_t *c, const char *v, char *why, size_t len)

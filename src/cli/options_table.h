@@ -22,6 +22,10 @@ typedef struct hm_opt_def {
  * failure), so that parsers end with "return hm_opt_fail(...)". */
 int hm_opt_fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* An integer in [lo, hi] into *out, or -1 with "not an integer" / "out of
+ * range (accepted: lo to hi)" in why. */
+int hm_opt_integer(const char *v, long lo, long hi, long *out, char *why, size_t len);
+
 /* Parsers of the measurement options (option_parse_bench.c). */
 int hm_opt_parse_root(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_peer(hm_cli_config_t *c, const char *v, char *why, size_t len);
