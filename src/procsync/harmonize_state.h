@@ -21,6 +21,8 @@ typedef struct hm_hz_state {
     char *clock_sync;              /* spec of full synchronizations, a copy */
     int refresh;                   /* re-synchronizations refresh the offsets */
     hm_offset_kind_t refresh_kind; /* with this offset algorithm */
+    hm_offset_pair_t **pairs;      /* refresh pairs by client rank, kept warm (NULL until
+                                    * the first refresh) */
     double full_resync_s;
     double last_full_s; /* global time of the last full synchronization */
     hm_sync_params_t sync;
