@@ -111,17 +111,23 @@ void hm_measure_shuffle(size_t *order, size_t n, uint64_t seed);
 /* Per repetition, every rank waits for a common start on the global clock
  * (Round-Time: the root broadcasts now + 3 x MPI_Bcast latency), calls the
  * method (hm_procsync_start of ps) and records its exit time on the global
- * clock and, where the truth is known (one real clock shared by all ranks,
- * or synthetic clocks), on the true clock. */
+ * clock of the method (hm_procsync_clock: harmonize re-synchronizes its own)
+ * and, where the truth is known (one real clock shared by all ranks, or
+ * synthetic clocks), on the true clock. The exit then passes the late-start
+ * check of hm_procsync_stop, as a benchmark's start timestamp would. */
 typedef struct hm_skew_result {
     long n;           /* repetitions kept: all but those with a late common start */
     long late_starts; /* repetitions where a rank reached the common start late */
-    long missed;      /* kept repetitions where some rank's method flag was 0 */
+    long missed;      /* kept repetitions some rank's method declared invalid: its flag
+                       * was 0 (a missed deadline, a late exit), or its exit failed
+                       * the late-start check of bench (hm_procsync_stop) */
     int truth_known;
     double *skew_s;             /* root: per kept repetition, max - min exit (global clock) */
     double *true_skew_s;        /* root: the same in true time (NULL when unknown) */
     double *mean_offset_s;      /* root: per rank, mean of exit - first exit (global) */
     double *true_mean_offset_s; /* root: the same in true time (NULL when unknown) */
+    int *valid;                 /* root: per kept repetition, 1 unless missed (the
+                                 * repetitions a benchmark keeps) */
     double cost_s;              /* per call: mean exit - common start (max over ranks), or
                                  * wall time per call when back to back */
 } hm_skew_result_t;

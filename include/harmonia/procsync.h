@@ -44,7 +44,7 @@ extern "C" {
 /* How hm_harmonize keeps the global clock of a communicator. Defaults (from
  * hm_harmonize_options_default): timer "monotonic", clock_sync "hca3" with
  * hm_sync_params_default, refresh_offset "skampi", resync_s 1.0, full_resync_s
- * 60, spin_s 100e-6, global NULL.
+ * 60, spin_s 100e-6, late_s 1e-6, global NULL.
  *
  * Re-synchronizations (after a miss, or resync_s after the last one) are
  * cheap refreshes: every rank in turn measures its offset against the
@@ -63,6 +63,8 @@ typedef struct hm_harmonize_options {
     double resync_s;            /* re-synchronize after this long (paper: 1 s) */
     double full_resync_s;       /* full synchronization after this long */
     double spin_s;              /* sleep until this close to the deadline, then spin */
+    double late_s;              /* a wait that ends later than the deadline by more
+                                 * than this returns flag 0 (a late exit) */
     hm_clock_t *global;         /* a clock already synchronized over comm (same
                                  * spec): used until the first re-synchronization,
                                  * saving the first one; retained, not owned */
@@ -81,7 +83,10 @@ int hm_harmonize_configure(MPI_Comm comm, const hm_harmonize_options_t *opts);
 /* Synchronize the processes of comm in space and time (paper 000 Alg. 1):
  * every rank returns at one agreed deadline on the global clock. Collective.
  * *flag = 1 when this rank met the deadline and waited for it; 0 when it
- * arrived late (a local property: other ranks may return 1). The deadline is
+ * arrived late, or when its wait ended more than late_s after the deadline
+ * (a late exit: the process was preempted across the deadline, which no
+ * slack prevents; such a call grows no slack and re-synchronizes nothing).
+ * The flag is a local property: other ranks may return 1. The deadline is
  * global now + slack at the root; the clocks are re-synchronized when any
  * rank failed at its previous call or more than resync_s passed since the
  * last synchronization; the slack grows x1.5 after a failure and, every 16
@@ -102,7 +107,8 @@ typedef struct hm_harmonize_info {
     double deadline_s;      /* deadline of the last call, global clock */
     double last_sync_s;     /* global time of the last clock synchronization */
     long calls;             /* calls on this rank */
-    long missed;            /* calls that returned flag 0 on this rank */
+    long missed;            /* calls that missed the deadline on this rank */
+    long late_exits;        /* calls that met it but left later than late_s after it */
     long resyncs;           /* clock synchronizations, the first included */
     long full_syncs;        /* of which full ones (clock_sync) */
     long slack_grows, slack_shrinks;

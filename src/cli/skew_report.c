@@ -20,6 +20,7 @@ typedef struct method_row {
     long n, late_starts, missed;
     int truth_known;
     hm_stats_summary_t skew, true_skew;
+    hm_stats_summary_t valid_skew, valid_true_skew; /* the repetitions a benchmark keeps */
     double cost_s;
     double *mean_offset_s; /* [size], copied */
 } method_row_t;
@@ -32,13 +33,30 @@ struct hm_skew_report {
     int nrows;
 };
 
-static const char *const summary_columns[] = {
-    "method",          "repetitions",     "late_starts",
-    "missed",          "skew_median_s",   "skew_p90_s",
-    "skew_p99_s",      "skew_max_s",      "true_skew_median_s",
-    "true_skew_p90_s", "true_skew_p99_s", "true_skew_max_s",
-    "cost_s"};
-static const char *const raw_columns[] = {"method", "what", "index", "global_s", "true_s"};
+static const char *const summary_columns[] = {"method",
+                                              "repetitions",
+                                              "late_starts",
+                                              "missed",
+                                              "skew_median_s",
+                                              "skew_p90_s",
+                                              "skew_p99_s",
+                                              "skew_max_s",
+                                              "true_skew_median_s",
+                                              "true_skew_p90_s",
+                                              "true_skew_p99_s",
+                                              "true_skew_max_s",
+                                              "cost_s",
+                                              "valid_skew_median_s",
+                                              "valid_skew_p90_s",
+                                              "valid_skew_p99_s",
+                                              "valid_skew_max_s",
+                                              "valid_true_skew_median_s",
+                                              "valid_true_skew_p90_s",
+                                              "valid_true_skew_p99_s",
+                                              "valid_true_skew_max_s"};
+/* valid: of a skew row, 1 unless the repetition was missed (empty for the
+ * rank_offset rows, which average the kept repetitions). */
+static const char *const raw_columns[] = {"method", "what", "index", "global_s", "true_s", "valid"};
 
 int hm_skew_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_clock_t *clock,
                         hm_skew_report_t **out)
@@ -71,21 +89,27 @@ static void write_summary(hm_csv_t *csv, const method_row_t *row)
     hm_csv_put_int64(csv, row->late_starts);
     hm_csv_put_int64(csv, row->missed);
     const hm_stats_summary_t *s = &row->skew, *t = &row->true_skew;
-    const double x[] = {s->median, s->p90, s->p99, s->max,     t->median,
-                        t->p90,    t->p99, t->max, row->cost_s};
+    const hm_stats_summary_t *vs = &row->valid_skew, *vt = &row->valid_true_skew;
+    const double x[] = {s->median, s->p90,     s->p99,      s->max,     t->median, t->p90,
+                        t->p99,    t->max,     row->cost_s, vs->median, vs->p90,   vs->p99,
+                        vs->max,   vt->median, vt->p90,     vt->p99,    vt->max};
     for (size_t i = 0; i < NCOLS(x); i++) hm_csv_put_double(csv, x[i]);
     hm_csv_end_row(csv);
     hm_csv_checkpoint(csv);
 }
 
 static void write_raw_row(hm_csv_t *raw, const char *method, const char *what, long index, double g,
-                          double t)
+                          double t, int valid)
 {
     hm_csv_put_string(raw, method);
     hm_csv_put_string(raw, what);
     hm_csv_put_int64(raw, index);
     hm_csv_put_double(raw, g);
     hm_csv_put_double(raw, t);
+    if (valid < 0)
+        hm_csv_put_string(raw, "");
+    else
+        hm_csv_put_int64(raw, valid);
     hm_csv_end_row(raw);
 }
 
@@ -93,11 +117,37 @@ static void write_raw(hm_skew_report_t *rep, const char *method, const hm_skew_r
 {
     for (long i = 0; i < r->n; i++)
         write_raw_row(rep->files.raw, method, "skew", i, r->skew_s[i],
-                      r->truth_known ? r->true_skew_s[i] : NAN);
+                      r->truth_known ? r->true_skew_s[i] : NAN, r->valid[i]);
     for (int k = 0; k < rep->size; k++)
         write_raw_row(rep->files.raw, method, "rank_offset", k, r->mean_offset_s[k],
-                      r->truth_known ? r->true_mean_offset_s[k] : NAN);
+                      r->truth_known ? r->true_mean_offset_s[k] : NAN, -1);
     hm_csv_checkpoint(rep->files.raw);
+}
+
+/* The summary of the values of v (n) whose valid flag is set; a summary of
+ * nothing (NaN) when v is NULL or none is valid. */
+static int summarize_valid(const double *v, const int *valid, long n, hm_stats_summary_t *out)
+{
+    double *kept = v && n > 0 ? malloc((size_t)n * sizeof *kept) : NULL;
+    size_t k = 0;
+    if (v && n > 0 && !kept) return HM_ENOMEM;
+    for (long i = 0; kept && i < n; i++)
+        if (valid[i]) kept[k++] = v[i];
+    int rc = hm_stats_summarize(kept, k, out);
+    free(kept);
+    return rc;
+}
+
+/* The four summaries of a row: all kept repetitions and the valid ones, on
+ * the global clock and on the true one (where known). */
+static int summarize_row(const hm_skew_result_t *r, method_row_t *row)
+{
+    const double *truth = r->truth_known ? r->true_skew_s : NULL;
+    int rc = hm_stats_summarize(r->skew_s, (size_t)r->n, &row->skew);
+    if (rc == HM_OK) rc = hm_stats_summarize(truth, truth ? (size_t)r->n : 0, &row->true_skew);
+    if (rc == HM_OK) rc = summarize_valid(r->skew_s, r->valid, r->n, &row->valid_skew);
+    if (rc == HM_OK) rc = summarize_valid(truth, r->valid, r->n, &row->valid_true_skew);
+    return rc;
 }
 
 int hm_skew_report_add(hm_skew_report_t *rep, const char *method, const hm_skew_result_t *r)
@@ -108,10 +158,7 @@ int hm_skew_report_add(hm_skew_report_t *rep, const char *method, const hm_skew_
     row->n = r->n, row->late_starts = r->late_starts, row->missed = r->missed;
     row->truth_known = r->truth_known;
     row->cost_s = r->cost_s;
-    int rc = hm_stats_summarize(r->skew_s, (size_t)r->n, &row->skew);
-    if (rc == HM_OK)
-        rc = hm_stats_summarize(r->truth_known ? r->true_skew_s : NULL,
-                                r->truth_known ? (size_t)r->n : 0, &row->true_skew);
+    int rc = summarize_row(r, row);
     row->mean_offset_s = malloc((size_t)rep->size * sizeof *row->mean_offset_s);
     if (rc != HM_OK || !row->mean_offset_s) return HM_ENOMEM;
     const double *off = r->truth_known ? r->true_mean_offset_s : r->mean_offset_s;
@@ -120,6 +167,21 @@ int hm_skew_report_add(hm_skew_report_t *rep, const char *method, const hm_skew_
     if (rep->files.summary) write_summary(rep->files.summary, row);
     if (rep->files.raw) write_raw(rep, method, r);
     return HM_OK;
+}
+
+/* Skew median, p90, p99, max on the global clock, then median, p90, p99 on
+ * the true clock (n/a where unknown), in us. */
+static void add_skew_cells(hm_table_t *t, const hm_stats_summary_t *g, const hm_stats_summary_t *tr,
+                           int truth_known)
+{
+    const double x[] = {g->median, g->p90, g->p99, g->max};
+    for (size_t k = 0; k < NCOLS(x); k++) hm_table_add_cellf(t, "%.3f", x[k] * 1e6);
+    const double y[] = {tr->median, tr->p90, tr->p99};
+    for (size_t k = 0; k < NCOLS(y); k++)
+        if (truth_known)
+            hm_table_add_cellf(t, "%.3f", y[k] * 1e6);
+        else
+            hm_table_add_cell(t, "n/a");
 }
 
 static void print_skew_table(const hm_skew_report_t *rep)
@@ -137,20 +199,37 @@ static void print_skew_table(const hm_skew_report_t *rep)
         hm_table_add_cellf(t, "%ld", r->n);
         hm_table_add_cellf(t, "%ld", r->late_starts);
         hm_table_add_cellf(t, "%ld", r->missed);
-        const double x[] = {r->skew.median, r->skew.p90, r->skew.p99, r->skew.max};
-        for (size_t k = 0; k < NCOLS(x); k++) hm_table_add_cellf(t, "%.3f", x[k] * 1e6);
-        if (r->truth_known) {
-            hm_table_add_cellf(t, "%.3f", r->true_skew.median * 1e6);
-            hm_table_add_cellf(t, "%.3f", r->true_skew.p90 * 1e6);
-            hm_table_add_cellf(t, "%.3f", r->true_skew.p99 * 1e6);
-        } else {
-            for (int k = 0; k < 3; k++) hm_table_add_cell(t, "n/a");
-        }
+        add_skew_cells(t, &r->skew, &r->true_skew, r->truth_known);
         hm_table_add_cellf(t, "%.2f", r->cost_s * 1e6);
     }
     printf("exit skew on %d ranks (max - min exit time over ranks per repetition, global clock; "
            "true: on the real clock where known; start: %s; cost: per call)\n",
            rep->size, rep->cfg->back_to_back ? "back to back" : "common global time");
+    hm_table_print(t, stdout);
+    hm_table_free(t);
+}
+
+/* The repetitions a benchmark keeps: without the missed ones (a flag 0, a
+ * late exit), which bench discards and repeats. Shown only when some method
+ * declared a repetition invalid; the table above holds every repetition. */
+static void print_valid_table(const hm_skew_report_t *rep)
+{
+    static const char *const cols[] = {"method",      "valid",       "skew_med_us",
+                                       "skew_p90_us", "skew_p99_us", "skew_max_us",
+                                       "true_med_us", "true_p90_us", "true_p99_us"};
+    long missed = 0;
+    for (int i = 0; i < rep->nrows; i++) missed += rep->rows[i].missed;
+    hm_table_t *t = NULL;
+    if (missed == 0 || hm_table_create(&t) != HM_OK) return;
+    for (size_t c = 0; c < NCOLS(cols); c++)
+        hm_table_add_column(t, cols[c], c == 0 ? HM_ALIGN_LEFT : HM_ALIGN_RIGHT);
+    for (int i = 0; i < rep->nrows; i++) {
+        const method_row_t *r = &rep->rows[i];
+        hm_table_add_cell(t, r->method);
+        hm_table_add_cellf(t, "%ld", r->n - r->missed);
+        add_skew_cells(t, &r->valid_skew, &r->valid_true_skew, r->truth_known);
+    }
+    printf("\nexit skew of the valid repetitions (without the missed: what a benchmark keeps)\n");
     hm_table_print(t, stdout);
     hm_table_free(t);
 }
@@ -186,6 +265,7 @@ int hm_skew_report_close(hm_skew_report_t *rep, MPI_Comm comm, int status)
     MPI_Comm_rank(comm, &rank);
     if (rank == 0 && rep->nrows > 0) {
         print_skew_table(rep);
+        print_valid_table(rep);
         print_offsets(rep);
         fflush(stdout);
     }

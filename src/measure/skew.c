@@ -107,7 +107,11 @@ static int run_reps(MPI_Comm comm, hm_procsync_t *ps, hm_clock_t *global, long n
         int in_time = 1;
         if (!back_to_back) rc = common_start(comm, rank, global, &lead, &start_s, &in_time, yield);
         if (rc == HM_OK) rc = hm_procsync_start(ps, &l->flags[2 * i], &deadline_s);
-        l->exit_s[i] = hm_clock_now_truth(global, &l->true_exit_s[i]);
+        /* On the method's clock (harmonize re-synchronizes its own), which
+         * the late-start check of bench compares with the deadline: the exit
+         * is the start timestamp a benchmark would take here. */
+        l->exit_s[i] = hm_clock_now_truth(hm_procsync_clock(ps), &l->true_exit_s[i]);
+        hm_procsync_stop(ps, l->exit_s[i], l->exit_s[i], &l->flags[2 * i]);
         l->cost_s[i] = l->exit_s[i] - start_s;
         if (rc == HM_OK && !back_to_back && (rc = agree_in_time(comm, &in_time)) == HM_OK)
             lead_update(&lead, in_time);
@@ -156,15 +160,18 @@ static int alloc_root(hm_skew_result_t *r, long nrep, int size, int truth)
 {
     r->skew_s = malloc((size_t)nrep * sizeof *r->skew_s);
     r->mean_offset_s = malloc((size_t)size * sizeof *r->mean_offset_s);
+    r->valid = malloc((size_t)nrep * sizeof *r->valid);
     if (truth) {
         r->true_skew_s = malloc((size_t)nrep * sizeof *r->true_skew_s);
         r->true_mean_offset_s = malloc((size_t)size * sizeof *r->true_mean_offset_s);
     }
-    return r->skew_s && r->mean_offset_s && (!truth || (r->true_skew_s && r->true_mean_offset_s));
+    return r->skew_s && r->mean_offset_s && r->valid &&
+           (!truth || (r->true_skew_s && r->true_mean_offset_s));
 }
 
 /* Agreed flags: a repetition is kept when every rank reached the common
- * start in time; missed when some rank's method flag was 0. */
+ * start in time; missed (not valid) when some rank's method flag was 0 or
+ * its exit failed the late-start check. */
 static int agree_flags(MPI_Comm comm, skew_local_t *l, long nrep, int *keep, hm_skew_result_t *r)
 {
     if (MPI_Allreduce(MPI_IN_PLACE, l->flags, (int)(2 * nrep), MPI_INT, MPI_MIN, comm) !=
@@ -174,6 +181,7 @@ static int agree_flags(MPI_Comm comm, skew_local_t *l, long nrep, int *keep, hm_
         keep[i] = l->flags[2 * i + 1];
         r->late_starts += !keep[i];
         r->missed += keep[i] && !l->flags[2 * i];
+        if (keep[i] && r->valid) r->valid[r->n] = l->flags[2 * i];
         r->n += keep[i];
     }
     return HM_OK;
@@ -229,6 +237,8 @@ void hm_skew_result_free(hm_skew_result_t *result)
     free(result->true_skew_s);
     free(result->mean_offset_s);
     free(result->true_mean_offset_s);
+    free(result->valid);
+    result->valid = NULL;
     result->skew_s = result->true_skew_s = result->mean_offset_s = NULL;
     result->true_mean_offset_s = NULL;
 }

@@ -17,6 +17,7 @@ static int harmonize_create(hm_procsync_t *ps, char *why, size_t why_len)
 {
     hm_harmonize_options_t opts = ps->params.harmonize;
     opts.global = ps->global;
+    opts.late_s = ps->params.late_s; /* --late-us: the late start of bench */
     int rc = hm_harmonize_configure(ps->comm, &opts);
     if (rc != HM_OK && why && why_len)
         snprintf(why, why_len, "--sync harmonize: cannot configure hm_harmonize: %s",
@@ -54,8 +55,8 @@ static void harmonize_describe(const hm_procsync_t *ps, char *buf, size_t len)
         snprintf(buf, len, "not called");
         return;
     }
-    snprintf(buf, len, "slack=%.1fus resyncs=%ld missed=%ld", info.slack_s * 1e6, info.resyncs,
-             info.missed);
+    snprintf(buf, len, "slack=%.1fus resyncs=%ld missed=%ld late_exits=%ld", info.slack_s * 1e6,
+             info.resyncs, info.missed, info.late_exits);
 }
 
 const hm_procsync_method_t hm_procsync_harmonize_method = {

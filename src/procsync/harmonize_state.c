@@ -95,6 +95,7 @@ static int state_alloc(const hm_harmonize_options_t *o, hm_hz_state_t **out)
     st->sync = o->sync;
     st->resync_s = o->resync_s;
     st->spin_s = o->spin_s;
+    st->late_s = o->late_s;
     st->full_resync_s = o->full_resync_s;
     st->clock_sync = strdup(o->clock_sync);
     st->refresh = o->refresh_offset && o->refresh_offset[0] &&

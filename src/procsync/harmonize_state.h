@@ -26,7 +26,7 @@ typedef struct hm_hz_state {
     double full_resync_s;
     double last_full_s; /* global time of the last full synchronization */
     hm_sync_params_t sync;
-    double resync_s, spin_s;
+    double resync_s, spin_s, late_s;
     int yield;                    /* ranks outnumber the processors: the spin yields */
     int prepared;                 /* first call done: MPI_Bcast measured, clocks synchronized */
     double bcast_latency_s;       /* measured */
@@ -40,7 +40,7 @@ typedef struct hm_hz_state {
     long run;                     /* root: consecutive calls without a failure */
     double history_s[HZ_HISTORY]; /* root: "used" of the last calls (ring) */
     long history_n;               /* values written into history_s */
-    long calls, missed, resyncs, full_syncs, slack_grows, slack_shrinks;
+    long calls, missed, late_exits, resyncs, full_syncs, slack_grows, slack_shrinks;
 } hm_hz_state_t;
 
 /* Local: the state cached on comm, or NULL (*st) when there is none.

@@ -49,7 +49,7 @@ done
 grep -q '^# skew_start: round-time$' k.csv
 check $? "factor skew_start: round-time"
 head_k=$(grep -v '^#' k.csv | head -1)
-[ "$head_k" = method,repetitions,late_starts,missed,skew_median_s,skew_p90_s,skew_p99_s,skew_max_s,true_skew_median_s,true_skew_p90_s,true_skew_p99_s,true_skew_max_s,cost_s ]
+[ "$head_k" = method,repetitions,late_starts,missed,skew_median_s,skew_p90_s,skew_p99_s,skew_max_s,true_skew_median_s,true_skew_p90_s,true_skew_p99_s,true_skew_max_s,cost_s,valid_skew_median_s,valid_skew_p90_s,valid_skew_p99_s,valid_skew_max_s,valid_true_skew_median_s,valid_true_skew_p90_s,valid_true_skew_p99_s,valid_true_skew_max_s ]
 check $? "summary header" "$head_k"
 # All ranks read one CLOCK_MONOTONIC: the truth is known, so the true_*
 # columns hold numbers; the hca3 global clock is good to ~1 us here, so the
@@ -87,6 +87,34 @@ awk 'FILENAME == ARGV[1] { k = ++cnt[$1]; x[$1, k] = $2; next }
      function close_to(a, b) { d = a - b; if (d < 0) d = -d; return d <= 1e-9 * (b < 0 ? -b : b) + 1e-15 }' \
     skews.txt sum.txt
 check $? "summary skew median and max = those of the raw skews, each method"
+# The valid repetitions: per method, the raw skew rows with valid = 1 number
+# repetitions - missed, and the valid_* median and max are theirs; barrier
+# and dissem declare nothing invalid, so all their rows are valid.
+csv_awk k.csv '{ print $col["method"], $col["repetitions"] - $col["missed"], $col["valid_skew_median_s"], $col["valid_skew_max_s"] }' >vsum.txt
+csv_awk kr.csv '$col["what"] == "skew" && $col["valid"] == 1 { print $col["method"], $col["global_s"] }' | sort -k1,1 -k2g >vskews.txt
+csv_awk kr.csv '{ v = $col["valid"]
+                  if ($col["what"] == "skew" && v != 0 && v != 1) bad++
+                  if ($col["what"] == "rank_offset" && v != "") bad++
+                  if ($col["what"] == "skew" && $col["method"] != "harmonize" && v != 1) bad++ }
+    END { exit !(bad == 0) }'
+check $? "raw valid column: 0/1 on skew rows, 1 for barrier and dissem, empty on rank_offset rows"
+awk 'FILENAME == ARGV[1] { k = ++cnt[$1]; x[$1, k] = $2; next }
+     { n = cnt[$1]; if (n != $2) { bad++; next }
+       if (n == 0) { seen++; next }
+       med = n % 2 ? x[$1, (n + 1) / 2] : (x[$1, n / 2] + x[$1, n / 2 + 1]) / 2
+       if (!close_to(med, $3) || !close_to(x[$1, n], $4)) bad++; seen++ }
+     END { exit !(seen == 3 && bad == 0) }
+     function close_to(a, b) { d = a - b; if (d < 0) d = -d; return d <= 1e-9 * (b < 0 ? -b : b) + 1e-15 }' \
+    vskews.txt vsum.txt
+check $? "valid_skew median and max = those of the raw skews with valid = 1 (count = repetitions - missed)" \
+    "$(tr '\n' ';' <vsum.txt)"
+# A valid harmonize exit lies in [deadline, deadline + --late-us] on the
+# global clock on every rank (the wait ends at or after the deadline, and the
+# late-start check refuses later exits), so the valid skew on the global
+# clock cannot exceed --late-us, 1 us by default: exact, no timing noise.
+csv_awk k.csv '$col["method"] == "harmonize" { n++; m = $col["valid_skew_max_s"]; ok = m !~ /[Nn]a[Nn]/ && m <= 1e-6 }
+    END { exit !(n == 1 && ok) }'
+check $? "harmonize: valid skew max on the global clock <= --late-us (1 us)" "$(grep harmonize k.csv)"
 
 # --- window and roundtime, back to back -------------------------------------------
 launch 2 skew --sync window,roundtime --back-to-back --nrep 100 --output b.csv

@@ -11,12 +11,23 @@
  * timing noise. The other ranks' flag at that call is asserted 1 at 2 ranks
  * only: with more ranks than cores a spinning rank can be preempted past its
  * own deadline. Clocks: skampi with few exchanges, a functional setting that
- * keeps the re-synchronizations short under MPICH's busy-polling. */
+ * keeps the re-synchronizations short under MPICH's busy-polling; late_s 1 s,
+ * so that a preemption of the other ranks across the deadline (a late exit,
+ * flag 0 too) cannot interfere.
+ *
+ * Then the late exit: configured anew with late_s 0, a wait that ends after
+ * the deadline returns flag 0. Nearly every wait does: the clock read that
+ * ends it lies past the deadline unless it lands on it exactly, which
+ * happens on the root (whose clock and slack both sit on the nanosecond
+ * grid) about one call in ten here; so at least half of LATE_CALLS calls
+ * must be late exits, every flag 0 must be counted once (a late exit or a
+ * miss), and, when no rank missed, neither the slack grows nor a
+ * re-synchronization runs: a late exit is no failure of Alg. 1. */
 #include <harmonia/procsync.h>
 
 #include "testutil.h"
 
-enum { WARMUP = 50 };
+enum { WARMUP = 50, LATE_CALLS = 20 };
 
 typedef struct snapshot {
     int flag;
@@ -58,6 +69,42 @@ static void check(int rank, int size, const snapshot_t *before, const snapshot_t
                      missed->info.missed, missed->info.resyncs, next->info.resyncs);
 }
 
+/* The late-exit part (see the top); o is the configuration of the first. */
+static void check_late_exits(MPI_Comm comm, hm_harmonize_options_t o)
+{
+    snapshot_t first = {0}, s = {0};
+    int rc, zero_flags = 0;
+    o.late_s = 0.0;
+    rc = hm_harmonize_configure(comm, &o);
+    if (rc == HM_OK) rc = call(comm, &first);
+    for (int i = 0; i < LATE_CALLS && rc == HM_OK; i++) {
+        rc = call(comm, &s);
+        zero_flags += s.flag == 0;
+    }
+    HM_CHECK(rc == HM_OK, "late_s 0: every call succeeds (status %d)", rc);
+    if (rc != HM_OK) return;
+    long calls = s.info.calls - first.info.calls;
+    long late = s.info.late_exits - first.info.late_exits,
+         missed = s.info.missed - first.info.missed;
+    long missed_any = 0;
+    MPI_Allreduce(&missed, &missed_any, 1, MPI_LONG, MPI_SUM, comm);
+    HM_CHECK(calls == LATE_CALLS, "%ld calls counted", calls);
+    HM_CHECK(2 * late >= LATE_CALLS, "late_s 0: %ld of %d calls are late exits", late, LATE_CALLS);
+    HM_CHECK(late + missed == zero_flags, "each flag 0 (%d) a late exit (%ld) or a miss (%ld)",
+             zero_flags, late, missed);
+    if (missed_any == 0) {
+        HM_CHECK(s.info.slack_grows == first.info.slack_grows,
+                 "late exits grow no slack (%ld -> %ld)", first.info.slack_grows,
+                 s.info.slack_grows);
+        HM_CHECK(s.info.resyncs == first.info.resyncs,
+                 "late exits re-synchronize nothing (%ld -> %ld)", first.info.resyncs,
+                 s.info.resyncs);
+    } else {
+        hm_test_note("%ld misses among the late-exit calls: slack and re-syncs not asserted",
+                     missed_any);
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Comm comm;
@@ -70,6 +117,7 @@ int main(int argc, char **argv)
     hm_harmonize_options_default(&o);
     o.clock_sync = "skampi";
     o.sync.exchanges = 10;
+    o.late_s = 1.0;
     rc = hm_harmonize_configure(comm, &o);
     HM_CHECK(rc == HM_OK, "configure (status %d)", rc);
     snapshot_t before = {0}, missed = {0}, next = {0};
@@ -80,6 +128,7 @@ int main(int argc, char **argv)
     if (rc == HM_OK) rc = call(comm, &next);
     HM_CHECK(rc == HM_OK, "every call succeeds (status %d)", rc);
     if (rc == HM_OK && size > 1) check(rank, size, &before, &missed, &next);
+    if (rc == HM_OK) check_late_exits(comm, o);
     MPI_Comm_free(&comm);
     rc = hm_test_finish_mpi(MPI_COMM_WORLD);
     MPI_Finalize();
