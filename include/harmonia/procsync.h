@@ -85,7 +85,9 @@ int hm_harmonize_configure(MPI_Comm comm, const hm_harmonize_options_t *opts);
  * *flag = 1 when this rank met the deadline and waited for it; 0 when it
  * arrived late, or when its wait ended more than late_s after the deadline
  * (a late exit: the process was preempted across the deadline, which no
- * slack prevents; such a call grows no slack and re-synchronizes nothing).
+ * slack prevents; such a call grows no slack and re-synchronizes nothing;
+ * not checked when a node has more ranks than processors, where sharing a
+ * core makes every exit a scheduler switch late).
  * The flag is a local property: other ranks may return 1. The deadline is
  * global now + slack at the root; the clocks are re-synchronized when any
  * rank failed at its previous call or more than resync_s passed since the

@@ -40,6 +40,8 @@ typedef struct hm_hz_state {
     long run;                     /* root: consecutive calls without a failure */
     double history_s[HZ_HISTORY]; /* root: "used" of the last calls (ring) */
     long history_n;               /* values written into history_s */
+    double refresh_cost_s;        /* root: running mean duration of a refresh (what a
+                                   * miss costs); 0 before the first */
     long calls, missed, late_exits, resyncs, full_syncs, slack_grows, slack_shrinks;
 } hm_hz_state_t;
 

@@ -22,7 +22,9 @@
  * grid) about one call in ten here; so at least half of LATE_CALLS calls
  * must be late exits, every flag 0 must be counted once (a late exit or a
  * miss), and, when no rank missed, neither the slack grows nor a
- * re-synchronization runs: a late exit is no failure of Alg. 1. */
+ * re-synchronization runs: a late exit is no failure of Alg. 1. With more
+ * ranks than cores (3 and 4 here) the check is off by design (ranks sharing
+ * a core leave a scheduler switch late): no late exit may be counted. */
 #include <harmonia/procsync.h>
 
 #include "testutil.h"
@@ -89,7 +91,11 @@ static void check_late_exits(MPI_Comm comm, hm_harmonize_options_t o)
     long missed_any = 0;
     MPI_Allreduce(&missed, &missed_any, 1, MPI_LONG, MPI_SUM, comm);
     HM_CHECK(calls == LATE_CALLS, "%ld calls counted", calls);
-    HM_CHECK(2 * late >= LATE_CALLS, "late_s 0: %ld of %d calls are late exits", late, LATE_CALLS);
+    if (hm_procsync_oversubscribed(comm))
+        HM_CHECK(late == 0, "oversubscribed: no late exit counted (%ld)", late);
+    else
+        HM_CHECK(2 * late >= LATE_CALLS, "late_s 0: %ld of %d calls are late exits", late,
+                 LATE_CALLS);
     HM_CHECK(late + missed == zero_flags, "each flag 0 (%d) a late exit (%ld) or a miss (%ld)",
              zero_flags, late, missed);
     if (missed_any == 0) {
