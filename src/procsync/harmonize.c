@@ -19,9 +19,6 @@
  *  - The slack never goes below the measured MPI_Bcast latency (or 1 us),
  *    and shrinks only cautiously (HZ_SHRINK_STEP below). */
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
 #include "common/idle.h"
 #include "procsync/harmonize_state.h"
@@ -32,21 +29,23 @@
 /* Shrinking (the paper's slack only grows). The root keeps the "used" times
  * of the last HZ_HISTORY calls: for each call, the latest time any rank
  * checked its deadline after the root had picked it (the reduce brings it
- * with the next call). A slack of HZ_MARGIN x the second largest of them
- * (about the 99.5th percentile) would have been met by all but one of those
- * calls. Every HZ_RUN calls since the last miss the slack moves down towards
- * that target, by at most HZ_SHRINK_STEP of itself, never below the floor
- * (the MPI_Bcast latency: a deadline closer than one broadcast cannot reach
- * the ranks). Why this converges instead of oscillating: a miss puts its own
- * large used time into the history, which holds the target up for the next
- * HZ_HISTORY calls, so the slack grown x1.5 by the miss stays until the tail
- * it met has aged out; a quiet stretch then lets it come down 10% per 16
- * calls. A first rule (shrink every 16 calls towards 1.5 x the latest used
- * time since the last miss) forgot the tail at every miss and, on a loaded
- * machine, sent the slack back to ~3 us within 64 calls of each miss, missing
- * one call in 500 at a re-synchronization each; over TCP the rule that
- * followed (shrink only when the run since the miss had paid for a
- * re-synchronization) left the slack at 54 us, 10x the broadcast latency. */
+ * with the next call). The target is the slack HZ_MARGIN x one of them with
+ * the least expected cost per call over that history: the slack plus the
+ * share of the calls it would have missed times what a miss costs, the
+ * refresh that follows it (hm_hz_slack_target; before a refresh was timed,
+ * HZ_MARGIN x the second largest, which all but one call would have met).
+ * Every HZ_RUN calls since the last miss the slack moves down towards the
+ * target, by at most HZ_SHRINK_STEP of itself, never below the floor (the
+ * MPI_Bcast latency: a deadline closer than one broadcast cannot reach the
+ * ranks). Why this converges instead of oscillating: a miss puts its own
+ * large used time into the history, which holds the target up while it is
+ * worth covering, so the slack grown x1.5 by the miss comes down only at
+ * 10% per 16 calls. Earlier rules: shrinking every 16 calls towards 1.5 x
+ * the latest used time since the last miss forgot the tail at every miss
+ * and missed one call in 500 on a loaded machine; covering the second
+ * largest used time always kept the slack above the 10-100 us tail of TCP
+ * here (the hypervisor's interruptions), at a cost of 30 us per call against
+ * 22 us for the cost rule, whose extra misses each cost a 0.5 ms refresh. */
 #define HZ_MARGIN      1.25
 #define HZ_SHRINK_STEP 0.9
 enum { HZ_RUN = 16 };
@@ -109,36 +108,11 @@ static int state_get(MPI_Comm comm, hm_hz_state_t **st)
     return rc;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The slack the history asks for: among the candidates HZ_MARGIN x a used
- * time, the one with the least expected cost per call, the slack itself plus
- * the share of the history it would have missed times what a miss costs (the
- * refresh that follows it), but never below HZ_MARGIN x the second largest
- * used time unless a refresh has been measured. Over TCP here a refresh
- * costs ~0.5 ms while the used times have a tail of 10-100 us (the
- * hypervisor's interruptions, 400 per second of 20-100 us on a core): a
- * slack covering that tail cost more than the misses it avoided. */
+/* HZ_MARGIN x a used time of the history: see hm_hz_slack_target. */
 static double shrink_target(const hm_hz_state_t *st)
 {
-    double sorted[HZ_HISTORY];
-    int n = st->history_n < HZ_HISTORY ? st->history_n : HZ_HISTORY;
-    memcpy(sorted, st->history_s, (size_t)n * sizeof *sorted);
-    qsort(sorted, (size_t)n, sizeof *sorted, cmp_double);
-    double safe = HZ_MARGIN * sorted[n > 1 ? n - 2 : 0];
-    if (!(st->refresh_cost_s > 0)) return safe;
-    double best = safe, best_cost = safe + (n > 1 ? 1.0 / n : 0.0) * st->refresh_cost_s;
-    for (int k = 0, above = n; k < n; k++) {
-        double s = HZ_MARGIN * sorted[k];
-        while (above > 0 && sorted[n - above] <= s) above--;
-        double cost = s + (double)above / n * st->refresh_cost_s;
-        if (cost < best_cost) best = s, best_cost = cost;
-    }
-    return best;
+    int n = st->history_n < HZ_HISTORY ? (int)st->history_n : HZ_HISTORY;
+    return hm_hz_slack_target(st->history_s, n, HZ_MARGIN, st->refresh_cost_s);
 }
 
 /* Root, lines 11-21, plus the shrink rule (see HZ_MARGIN). */

@@ -45,6 +45,14 @@ typedef struct hm_hz_state {
     long calls, missed, late_exits, resyncs, full_syncs, slack_grows, slack_shrinks;
 } hm_hz_state_t;
 
+/* The slack a history of used times asks for (n values in used_s, any
+ * order, n >= 1): among the candidates margin x a used time, the one with
+ * the least expected cost per call, candidate + (share of used_s above it) x
+ * refresh_cost_s; the lowest such candidate on a tie. With refresh_cost_s
+ * <= 0 (no refresh timed yet), margin x the second largest used time (the
+ * largest when n is 1). Pure. */
+double hm_hz_slack_target(const double *used_s, int n, double margin, double refresh_cost_s);
+
 /* Local: the state cached on comm, or NULL (*st) when there is none.
  * HM_EMPI when the attribute cannot be read. */
 int hm_hz_state_find(MPI_Comm comm, hm_hz_state_t **st);
