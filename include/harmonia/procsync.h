@@ -53,7 +53,10 @@ extern "C" {
  * pairs are kept warm from one refresh to the next) against ~100 ms for a
  * full hca3. A full clock_sync runs at the first call and when full_resync_s has
  * passed since the last full one (a drift model learnt once serves minutes;
- * the refresh removes what it got wrong). refresh_offset NULL or "" makes every
+ * the refresh removes what it got wrong). Under a clock_sync whose innermost
+ * level is prop (e.g. "hca3+prop"), only the leaders of that level measure
+ * and pass their refreshed clock on to their group, as the full
+ * synchronization does. refresh_offset NULL or "" makes every
  * re-synchronization full, as the paper's Alg. 1 does. */
 typedef struct hm_harmonize_options {
     const char *timer;          /* time source when global is NULL (timer.h names) */

@@ -35,6 +35,7 @@ static void state_free(hm_hz_state_t *st)
     hm_clock_free(st->global);
     hm_clock_free(st->base);
     if (st->owns_timer) hm_timer_free(st->timer);
+    hm_hz_shared_close(st);
     for (int r = 0; st->pairs && r < st->size; r++) hm_offset_pair_free(st->pairs[r]);
     free(st->pairs);
     free(st->clock_sync);
@@ -92,6 +93,7 @@ static int state_alloc(const hm_harmonize_options_t *o, hm_hz_state_t **out)
     if (!st) return HM_ENOMEM;
     *out = st;
     st->comm = MPI_COMM_NULL;
+    st->shared = MPI_COMM_NULL;
     st->sync = o->sync;
     st->resync_s = o->resync_s;
     st->spin_s = o->spin_s;
@@ -201,7 +203,7 @@ static int measure_offsets(hm_hz_state_t *st, double *offset_s)
     int rc = HM_OK;
     *offset_s = 0.0;
     for (int r = 1; r < st->size && rc == HM_OK; r++) {
-        if (st->rank != 0 && st->rank != r) continue;
+        if ((st->rank != 0 && st->rank != r) || !hm_hz_shared_measures(st, r)) continue;
         hm_offset_pair_t *pair = NULL;
         hm_offset_sample_t sample;
         if (st->rank == 0)
@@ -236,6 +238,9 @@ static int refresh(hm_hz_state_t *st, hm_clock_t **fresh)
     rc = hm_clock_model(st->global, HM_CLOCK_OFFSET, lm, &offset);
     if (rc == HM_OK) rc = fold_offset(offset, fresh);
     hm_clock_free(offset);
+    /* Agreed first: the propagation is collective over each group. */
+    if ((rc = agree(st->comm, rc)) == HM_OK)
+        rc = agree(st->comm, hm_hz_shared_propagate(st, fresh));
     return rc;
 }
 
@@ -278,7 +283,8 @@ int hm_hz_state_prepare(hm_hz_state_t *st)
 #endif
     double lat = 0.0;
     st->yield = hm_procsync_oversubscribed(st->comm);
-    int rc = hm_procsync_bcast_latency(st->comm, HM_PROCSYNC_LATENCY_REPS, &lat);
+    int rc = hm_hz_shared_open(st);
+    if (rc == HM_OK) rc = hm_procsync_bcast_latency(st->comm, HM_PROCSYNC_LATENCY_REPS, &lat);
     if (rc != HM_OK) return rc;
     st->bcast_latency_s = lat;
     st->floor_s = lat > HZ_MIN_SLACK_S ? lat : HZ_MIN_SLACK_S;

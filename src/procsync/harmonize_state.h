@@ -23,6 +23,10 @@ typedef struct hm_hz_state {
     hm_offset_kind_t refresh_kind; /* with this offset algorithm */
     hm_offset_pair_t **pairs;      /* refresh pairs by client rank, kept warm (NULL until
                                     * the first refresh) */
+    struct hm_topo *topo;          /* levels of a clock_sync whose innermost level is prop */
+    MPI_Comm shared;               /* that level's group (owned by topo), else MPI_COMM_NULL */
+    int measures_self;             /* this rank measures at a refresh (a group's leader) */
+    int *measures;                 /* root: the same for every rank */
     double full_resync_s;
     double last_full_s; /* global time of the last full synchronization */
     hm_sync_params_t sync;
@@ -66,6 +70,16 @@ int hm_hz_state_create(MPI_Comm comm, const hm_harmonize_options_t *opts, int rc
 /* Collective, at the first call: measure MPI_Bcast (the slack's floor and
  * start) and synchronize the clocks unless a global clock was configured. */
 int hm_hz_state_prepare(hm_hz_state_t *st);
+
+/* Refreshes under a hierarchical clock_sync (harmonize_shared.c). open:
+ * collective, finds the innermost level's groups when it is prop (else every
+ * rank measures); measures: local, whether rank r measures at a refresh (the
+ * root knows every rank; a client only itself); propagate: collective, each
+ * group's leader passes *clock on (replaced on the members); close: frees. */
+int hm_hz_shared_open(hm_hz_state_t *st);
+int hm_hz_shared_measures(const hm_hz_state_t *st, int r);
+int hm_hz_shared_propagate(hm_hz_state_t *st, hm_clock_t **clock);
+void hm_hz_shared_close(hm_hz_state_t *st);
 
 /* Collective: synchronize the clocks anew and replace st->global (Alg. 1,
  * line 24); last_sync_s and last_failed are reset. */
