@@ -6,8 +6,9 @@
 #     hm_harmonize over 2000 back-to-back calls (as a benchmark loop calls
 #     them), in true time (all ranks read one CLOCK_MONOTONIC): 2 ranks over
 #     shared memory, 2 ranks over TCP (--mca btl self,tcp: behaves like a
-#     network), 4 ranks oversubscribed on 2 cores. Median over REPS mpiruns
-#     of each statistic.
+#     network), the same with --clock-sync hca3+prop (the ranks of a node
+#     share their leader's clock, as on a cluster; tcpprop), 4 ranks
+#     oversubscribed on 2 cores. Median over REPS mpiruns of each statistic.
 #  2. overhead: wall time of `bench --ops allreduce --sizes 8 --nrep 1000`
 #     under harmonize against barrier: the experiment's own wall time
 #     (wall_s of the summary CSV: warm-up, synchronizations, agreements) and
@@ -49,16 +50,18 @@ median() { # reads numbers, prints their median
 
 # ---- 1. exit skew ----
 echo "setup,rep,method,repetitions,late_starts,missed,skew_median_s,skew_p90_s,skew_p99_s,skew_max_s,true_skew_median_s,true_skew_p90_s,true_skew_p99_s,true_skew_max_s,cost_s,valid_skew_median_s,valid_skew_p90_s,valid_skew_p99_s,valid_skew_max_s,valid_true_skew_median_s,valid_true_skew_p90_s,valid_true_skew_p99_s,valid_true_skew_max_s" >"$out/skew.csv"
-for setup in shm tcp np4; do
+for setup in shm tcp tcpprop np4; do
+    extra=()
     case $setup in
     shm) np=2 mca=() ;;
     tcp) np=2 mca=(--mca btl self,tcp) ;;
+    tcpprop) np=2 mca=(--mca btl self,tcp) extra=(--clock-sync hca3+prop) ;;
     np4) np=4 mca=() ;;
     esac
     for rep in $(seq "$reps"); do
         f=$(mktemp)
         launch "$np" "${mca[@]}" -- skew --sync barrier,dissem,harmonize --back-to-back \
-            --nrep 2000 --output "$f" >/dev/null
+            --nrep 2000 "${extra[@]}" --output "$f" >/dev/null
         rows "$f" "$setup,$rep" >>"$out/skew.csv"
         rm -f "$f"
     done
@@ -100,7 +103,7 @@ echo "exit skew, back-to-back calls, true clock: median over $reps mpiruns (us);
 echo "the valid ones (without the missed: what bench keeps)"
 printf "%-6s %-10s %10s %10s %10s %12s %9s %10s %10s %10s\n" setup method median p90 p99 cost_us missed \
     v_median v_p90 v_p99
-for setup in shm tcp np4; do
+for setup in shm tcp tcpprop np4; do
     for m in barrier dissem harmonize; do
         f="\$1 == \"$setup\" && \$3 == \"$m\""
         printf "%-6s %-10s %10.3f %10.3f %10.3f %12.2f %9s %10.3f %10.3f %10.3f\n" "$setup" "$m" \
