@@ -95,9 +95,11 @@ int hm_harmonize_configure(MPI_Comm comm, const hm_harmonize_options_t *opts);
  * global now + slack at the root; the clocks are re-synchronized when any
  * rank failed at its previous call or more than resync_s passed since the
  * last synchronization; the slack grows x1.5 after a failure and, every 16
- * calls without one, shrinks by at most 10% towards 1.25 x the second latest
- * arrival (after the root's decision) among the last 256 calls, never below
- * the measured MPI_Bcast latency. State (clock, slack, counters)
+ * calls without one, shrinks by at most 10% towards the cheapest slack for
+ * the last 256 calls (1.25 x one of their arrivals after the root's
+ * decision, trading the slack against the share of calls it misses times
+ * the measured cost of a refresh), never below the measured MPI_Bcast
+ * latency. State (clock, slack, counters)
  * is cached on comm as an MPI attribute and freed with comm, so any
  * communicator works, sub-communicators included; messages use a private
  * duplicate of comm. Without hm_harmonize_configure, the first call on a comm
