@@ -112,14 +112,14 @@ static int state_get(MPI_Comm comm, hm_hz_state_t **st)
 static double shrink_target(const hm_hz_state_t *st)
 {
     int n = st->history_n < HZ_HISTORY ? (int)st->history_n : HZ_HISTORY;
-    return hm_hz_slack_target(st->history_s, n, HZ_MARGIN, st->refresh_cost_s);
+    return hm_hz_slack_target(st->sorted_s, n, HZ_MARGIN, st->refresh_cost_s);
 }
 
 /* Root, lines 11-21, plus the shrink rule (see HZ_MARGIN). */
 static void root_adapt_slack(hm_hz_state_t *st, const double *flags)
 {
     if (st->calls > 1) /* the first call reports no previous call */
-        st->history_s[st->history_n++ % HZ_HISTORY] = flags[HZ_USED];
+        hm_hz_history_add(st, flags[HZ_USED]);
     if (flags[HZ_FAILED] > 0) {
         st->slack_s *= HZ_GROW;
         st->slack_grows++;

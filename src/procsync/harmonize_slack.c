@@ -2,24 +2,46 @@
  * from the "used" times of the last calls (see HZ_MARGIN in harmonize.c):
  * the cheapest slack in expectation, since a miss costs a refresh of the
  * clocks, hundreds of microseconds over TCP, while covering the rare late
- * arrival costs its lateness at every call. */
-#include <stdlib.h>
+ * arrival costs its lateness at every call. The history is kept sorted as
+ * it goes, so that the target costs a linear scan, not a sort. */
 #include <string.h>
 
 #include "procsync/harmonize_state.h"
 
-static int cmp_double(const void *a, const void *b)
+/* The first index of sorted (n values, ascending) whose value is >= v. */
+static int lower_bound(const double *sorted, int n, double v)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (sorted[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
-double hm_hz_slack_target(const double *used_s, int n, double margin, double refresh_cost_s)
+void hm_hz_history_add(hm_hz_state_t *st, double used_s)
 {
-    double sorted[HZ_HISTORY];
+    int n = st->history_n < HZ_HISTORY ? (int)st->history_n : HZ_HISTORY;
+    double *slot = &st->history_s[st->history_n % HZ_HISTORY];
+    if (n == HZ_HISTORY) { /* the oldest leaves: it is in sorted_s */
+        int k = lower_bound(st->sorted_s, n, *slot);
+        if (k == n) k = n - 1; /* not found (cannot happen for numbers): drop the largest */
+        memmove(&st->sorted_s[k], &st->sorted_s[k + 1], (size_t)(n - k - 1) * sizeof(double));
+        n--;
+    }
+    int k = lower_bound(st->sorted_s, n, used_s);
+    memmove(&st->sorted_s[k + 1], &st->sorted_s[k], (size_t)(n - k) * sizeof(double));
+    st->sorted_s[k] = used_s;
+    *slot = used_s;
+    st->history_n++;
+}
+
+double hm_hz_slack_target(const double *sorted, int n, double margin, double refresh_cost_s)
+{
     if (n > HZ_HISTORY) n = HZ_HISTORY;
-    memcpy(sorted, used_s, (size_t)n * sizeof *sorted);
-    qsort(sorted, (size_t)n, sizeof *sorted, cmp_double);
     if (!(refresh_cost_s > 0)) return margin * sorted[n > 1 ? n - 2 : 0];
     double best = 0.0, best_cost = 0.0;
     /* Candidates ascending; above = how many used times exceed the current
