@@ -170,15 +170,9 @@ int hm_permpirun_write(const hm_permpirun_t *ds, const char *path, const hm_fact
 
 static int find_columns(hm_csv_reader_t *r, const char *path, size_t *idx, char *why, size_t len)
 {
-    char missing[256] = "";
-    for (int c = 0; c < NCOLS; c++)
-        if (hm_csv_reader_find(r, columns[c], &idx[c]) != HM_OK)
-            snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s",
-                     missing[0] ? ", " : "", columns[c]);
-    if (!missing[0]) return HM_OK;
-    snprintf(why, len, "%s: missing columns: %s (expected the %s of 'harmonia campaign')", path,
-             missing, HM_PERMPIRUN_FILE);
-    return HM_EINVAL;
+    char expected[128];
+    snprintf(expected, sizeof expected, "the %s of 'harmonia campaign'", HM_PERMPIRUN_FILE);
+    return hm_cli_find_columns(r, path, columns, NCOLS, idx, expected, why, len);
 }
 
 /* One data row being parsed, and where to say what is wrong with it. */

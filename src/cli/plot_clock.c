@@ -50,10 +50,8 @@ int hm_plot_draw_clock(const hm_plot_data_t *d, const char *metric, hm_plot_scri
     if (logy) fputs("set logscale y\n", s->body);
     for (size_t i = 0; i < d->ns; i++) {
         int b = points_block(d, i, 0, logy, s), v = d->s[i].variant;
-        hm_plot_clause(s->body, &n);
-        fprintf(s->body, "data index %d using 1:2 with linespoints lt %d dt %d", b,
-                hm_plot_color(d, i) + 1, summary_dash[v]);
-        hm_plot_title(s->body, d->s[i].label, summary_suffix[v]);
+        hm_plot_line(s->body, &n, b, "linespoints", hm_plot_color(d, i) + 1, summary_dash[v],
+                     d->s[i].label, summary_suffix[v]);
     }
     fputc('\n', s->body);
     snprintf(what, len, "clock offsets vs time after synchronization, %d algorithms",

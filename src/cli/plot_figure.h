@@ -56,6 +56,11 @@ void hm_plot_clause(FILE *body, int *nclauses);
 /* title 'LABEL SUFFIX' noenhanced */
 void hm_plot_title(FILE *body, const char *label, const char *suffix);
 
+/* One titled series of the plot command: its clause, "data index BLOCK
+ * using 1:2 with STYLE lt COLOR dt DASH" and the title label + suffix. */
+void hm_plot_line(FILE *body, int *nclauses, int block, const char *style, int color, int dash,
+                  const char *label, const char *suffix);
+
 /* Colour of series i: series that differ only in variant share one. */
 int hm_plot_color(const hm_plot_data_t *d, size_t i);
 

@@ -67,10 +67,8 @@ int hm_plot_draw_latency(const hm_plot_data_t *d, const char *metric, hm_plot_sc
                 block[i], hm_plot_color(d, i) + 1);
     }
     for (size_t i = 0; i < d->ns; i++) {
-        hm_plot_clause(s->body, &nclauses);
-        fprintf(s->body, "data index %d using 1:2 with linespoints lt %d dt %d", block[i],
-                hm_plot_color(d, i) + 1, d->s[i].variant ? 2 : 1);
-        hm_plot_title(s->body, d->s[i].label, "");
+        hm_plot_line(s->body, &nclauses, block[i], "linespoints", hm_plot_color(d, i) + 1,
+                     d->s[i].variant ? 2 : 1, d->s[i].label, "");
     }
     fputc('\n', s->body);
     snprintf(what, len, "median %s run-time vs message size, %zu series", metric, d->ns);

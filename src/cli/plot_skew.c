@@ -44,10 +44,8 @@ int hm_plot_draw_skew(const hm_plot_data_t *d, const char *metric, hm_plot_scrip
     if (logx) fputs("set logscale x\n", s->body);
     for (size_t i = 0; i < d->ns; i++) {
         int b = ecdf_block(d, i, logx, s), v = d->s[i].variant;
-        hm_plot_clause(s->body, &n);
-        fprintf(s->body, "data index %d using 1:2 with steps lt %d dt %d", b,
-                hm_plot_color(d, i) + 1, v ? 2 : 1);
-        hm_plot_title(s->body, d->s[i].label, clock_suffix[v]);
+        hm_plot_line(s->body, &n, b, "steps", hm_plot_color(d, i) + 1, v ? 2 : 1, d->s[i].label,
+                     clock_suffix[v]);
     }
     fputc('\n', s->body);
     snprintf(what, len, "exit-skew CDF per method, %d methods", hm_plot_ncolors(d));
@@ -71,10 +69,8 @@ int hm_plot_draw_skew_quantiles(const hm_plot_data_t *d, const char *metric, hm_
         for (size_t k = 0; k < d->ng; k++)
             if (d->g[k].series == i) fprintf(s->data, "%.17g\t%.17g\n", d->g[k].x, d->g[k].v[0]);
         int b = hm_plot_end_block(s);
-        hm_plot_clause(s->body, &n);
-        fprintf(s->body, "data index %d using 1:2 with linespoints lt %d dt %d", b,
-                hm_plot_color(d, i) + 1, v ? 2 : 1);
-        hm_plot_title(s->body, d->s[i].label, clock_suffix[v]);
+        hm_plot_line(s->body, &n, b, "linespoints", hm_plot_color(d, i) + 1, v ? 2 : 1,
+                     d->s[i].label, clock_suffix[v]);
     }
     fputc('\n', s->body);
     snprintf(what, len, "exit-skew quantiles per method, %d methods", hm_plot_ncolors(d));

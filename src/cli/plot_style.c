@@ -76,6 +76,14 @@ void hm_plot_title(FILE *body, const char *label, const char *suffix)
     fputs(" noenhanced", body);
 }
 
+void hm_plot_line(FILE *body, int *nclauses, int block, const char *style, int color, int dash,
+                  const char *label, const char *suffix)
+{
+    hm_plot_clause(body, nclauses);
+    fprintf(body, "data index %d using 1:2 with %s lt %d dt %d", block, style, color, dash);
+    hm_plot_title(body, label, suffix);
+}
+
 static int same_color(const hm_plot_series_t *a, const hm_plot_series_t *b)
 {
     return a->src == b->src && !strcmp(a->base, b->base) && !strcmp(a->ranks, b->ranks);

@@ -11,21 +11,26 @@
 
 enum { COL_OP, COL_SIZE, COL_VALID, COL_METRIC, NCOLS };
 
-/* The raw file's columns that are read; a file lacking any is named with
- * all that are missing. */
-static int find_columns(hm_csv_reader_t *r, const char *path, const char *metric_col, size_t *idx,
-                        char *why, size_t len)
+int hm_cli_find_columns(const hm_csv_reader_t *r, const char *path, const char *const *names, int n,
+                        size_t *idx, const char *expected, char *why, size_t why_len)
 {
-    const char *names[NCOLS] = {"op", "size_bytes", "valid", metric_col};
     char missing[256] = "";
-    for (int c = 0; c < NCOLS; c++)
+    for (int c = 0; c < n; c++)
         if (hm_csv_reader_find(r, names[c], &idx[c]) != HM_OK)
             snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s",
                      missing[0] ? ", " : "", names[c]);
     if (!missing[0]) return HM_OK;
-    snprintf(why, len, "%s: missing columns: %s (expected a raw file of 'harmonia bench --raw')",
-             path, missing);
+    snprintf(why, why_len, "%s: missing columns: %s (expected %s)", path, missing, expected);
     return HM_EINVAL;
+}
+
+/* The raw file's columns that are read. */
+static int find_columns(hm_csv_reader_t *r, const char *path, const char *metric_col, size_t *idx,
+                        char *why, size_t len)
+{
+    const char *names[NCOLS] = {"op", "size_bytes", "valid", metric_col};
+    return hm_cli_find_columns(r, path, names, NCOLS, idx, "a raw file of 'harmonia bench --raw'",
+                               why, len);
 }
 
 /* processes and sync come from the "# key: value" lines bench writes. */

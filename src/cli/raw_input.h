@@ -5,7 +5,15 @@
 #define HM_CLI_RAW_INPUT_H
 #include <stddef.h>
 
+#include <harmonia/output.h>
+
 #include "cli/stats_report.h"
+
+/* The index in r's header of each of names[0..n-1] into idx. When some are
+ * missing, HM_EINVAL and why = "path: missing columns: a, b (expected
+ * EXPECTED)", naming all of them. */
+int hm_cli_find_columns(const hm_csv_reader_t *r, const char *path, const char *const *names, int n,
+                        size_t *idx, const char *expected, char *why, size_t why_len);
 
 /* Append the valid repetitions (valid = 1) of the raw file at path, the
  * column metric_col ("global_s" or "local_s"), each to its (op, size_bytes,
