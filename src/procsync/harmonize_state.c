@@ -238,9 +238,14 @@ static int refresh(hm_hz_state_t *st, hm_clock_t **fresh)
     rc = hm_clock_model(st->global, HM_CLOCK_OFFSET, lm, &offset);
     if (rc == HM_OK) rc = fold_offset(offset, fresh);
     hm_clock_free(offset);
+    if (!st->topo) return rc; /* flat: every rank measured for itself */
     /* Agreed first: the propagation is collective over each group. */
     if ((rc = agree(st->comm, rc)) == HM_OK)
         rc = agree(st->comm, hm_hz_shared_propagate(st, fresh));
+    if (rc != HM_OK) {
+        hm_clock_free(*fresh);
+        *fresh = NULL;
+    }
     return rc;
 }
 
