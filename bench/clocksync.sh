@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/clocksync.sh — accuracy against duration of every clock
-# synchronization algorithm (paper 003 Fig. 8), and duration against the
+# synchronization algorithm (Hunold & Carpen-Amarie 2016, Fig. 8), and duration against the
 # number of ranks (log p for the tree algorithms, p for skampi and jk).
 #
 #   bench/clocksync.sh [BUILD_DIR [OUT_DIR]]

@@ -1,4 +1,4 @@
-# MPIX_Harmonize (paper 000) for code written against the proof of concept
+# MPIX_Harmonize (Schuchart et al. 2023) for code written against the proof of concept
 # (https://github.com/devreal/mpix-harmonize): <harmonia/mpix_harmonize.h>
 # defines it over hm_harmonize unless the MPI library already declares it.
 # Whether it does is decided here, once, against the MPI found by

@@ -1,11 +1,10 @@
 /* examples/harmonize_reduce.c — an MPI_Reduce micro-benchmark synchronized
- * with MPIX_Harmonize, written like Listing 1 of paper 000 (Schuchart et
- * al.): each iteration starts with MPIX_Harmonize, so that every process
- * enters MPI_Reduce at the same time; every CHECK_EVERY iterations one
- * MPI_Allreduce (logical and) tells which iterations were synchronized on
- * every process, and the others are discarded. Unlike the listing it reduces
- * all check_idx + 1 flags of a chunk (the listing drops the last one), and
- * it retries until NVALID valid iterations or MAX_ITER iterations.
+ * with MPIX_Harmonize, written like Listing 1 of [Schuchart et al. 2023]: each iteration starts
+ * with MPIX_Harmonize, so that every process enters MPI_Reduce at the same time; every CHECK_EVERY
+ * iterations one MPI_Allreduce (logical and) tells which iterations were synchronized on every
+ * process, and the others are discarded. Unlike the listing it reduces all check_idx + 1 flags of a
+ * chunk (the listing drops the last one), and it retries until NVALID valid iterations or MAX_ITER
+ * iterations.
  *
  * Usage: mpirun -n 4 example_harmonize_reduce [NVALID]
  * Exit status 0 when NVALID valid iterations were measured. */

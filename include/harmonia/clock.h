@@ -4,7 +4,8 @@
  * of every chain is an identity clock over a timer; above it sit models, each
  * over the clock below it ("nesting": HCA3 timestamps with the clock it has
  * learned so far, and a hierarchical synchronization puts the intra-node
- * model over the inter-node one). Paper 002 §IV-B, paper 003 §4.3-4.4.
+ * model over the inter-node one). Hunold & Carpen-Amarie 2018, §IV-B, Hunold & Carpen-Amarie 2016,
+ * §4.3-4.4.
  *
  * The models are those of the papers: a base reading t becomes
  *     t - (slope * t + intercept)
@@ -42,7 +43,7 @@ typedef struct hm_lm {
 /* t - (lm.slope * t + lm.intercept). */
 double hm_lm_apply(hm_lm_t lm, double t);
 
-/* Merge_LMs of paper 003 (Alg. 4, line 33): from lm_ab, the model of clock b
+/* Merge_LMs of Hunold & Carpen-Amarie 2016 (Alg. 4, line 33): from lm_ab, the model of clock b
  * in the time of a, and lm_bc, the model of clock c in the time of b, the
  * model of c in the time of a, so that
  *     hm_lm_apply(merged, t) == hm_lm_apply(lm_ab, hm_lm_apply(lm_bc, t)).
@@ -86,7 +87,7 @@ hm_lm_t hm_clock_lm(const hm_clock_t *clock);
 hm_clock_t *hm_clock_base(const hm_clock_t *clock);
 int hm_clock_depth(const hm_clock_t *clock);
 
-/* Flatten the chain of models into buf (FLATTEN_CLOCK of paper 002 Alg. 3),
+/* Flatten the chain of models into buf (FLATTEN_CLOCK of Hunold & Carpen-Amarie 2018, Alg. 3),
  * so that it can be sent to processes that read the same time source. *len
  * receives the size needed; HM_ERANGE when cap is smaller (call with cap 0
  * to ask for the size). The timer itself is not serialized. */

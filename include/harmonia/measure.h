@@ -1,7 +1,7 @@
 /* include/harmonia/measure.h — the measurement engine.
  *
- * One experiment (an operation at one size) is measured as in paper 003
- * Alg. 1 with the validity protocol of paper 000 Listing 1:
+ * One experiment (an operation at one size) is measured as in Hunold & Carpen-Amarie 2016
+ * Alg. 1 with the validity protocol of Schuchart et al. 2023, Listing 1:
  *   warm-up runs (synchronized, not recorded);
  *   repetitions: process synchronization (procsync.h, which returns a local
  *   validity flag and the agreed start), local start timestamp, the
@@ -58,7 +58,7 @@ typedef struct hm_measure_params {
     long max_attempts;       /* repetitions tried at most; 0 = 10 x nrep + 100 */
     int validate;            /* check every repetition's result */
     size_t cold_cache_bytes; /* > 0: overwrite a buffer this big before every
-                              * repetition (paper 003 §5.8) */
+                              * repetition (Hunold & Carpen-Amarie 2016, §5.8) */
     /* Testing: rank inject_rank sleeps inject_delay_s between the end of the
      * synchronization and the start timestamp of attempt inject_attempt
      * (counted from 0 after the warm-up), as a preemption would. */
@@ -106,7 +106,7 @@ size_t hm_measure_llc_bytes(void);
  * same on every rank for the same seed: the experiment order. */
 void hm_measure_shuffle(size_t *order, size_t n, uint64_t seed);
 
-/* ---- Exit skew of a synchronization method (paper 003 Fig. 10) ---- */
+/* ---- Exit skew of a synchronization method (Hunold & Carpen-Amarie 2016, Fig. 10) ---- */
 
 /* Per repetition, every rank waits for a common start on the global clock
  * (Round-Time: the root broadcasts now + 3 x MPI_Bcast latency), calls the

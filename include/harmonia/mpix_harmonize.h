@@ -1,5 +1,5 @@
 /* include/harmonia/mpix_harmonize.h — MPIX_Harmonize for code written
- * against the proof of concept of paper 000
+ * against the proof of concept of Schuchart et al. 2023
  * (https://github.com/devreal/mpix-harmonize):
  *
  *     int MPIX_Harmonize(MPI_Comm comm, int *flag);

@@ -1,11 +1,11 @@
 /* include/harmonia/offset.h — the clock offset between a reference process
  * and a client process, measured over any clock with ping-pongs.
  *
- * Two algorithms (paper 002, appendix A):
+ * Two algorithms (Hunold & Carpen-Amarie 2018, appendix A):
  *  - skampi  (Alg. 7, SKaMPI-Offset): over N ping-pongs the client keeps the
  *            tightest bounds of the offset and returns their midpoint;
  *  - meanrtt (Alg. 8, Mean-RTT-Offset of Jones and Koenig): the RTT of the
- *            pair is measured once (mean after outlier removal, paper 003
+ *            pair is measured once (mean after outlier removal, Hunold & Carpen-Amarie 2016
  *            Alg. 17), then N one-way samples local - remote - rtt/2 give the
  *            median offset.
  *

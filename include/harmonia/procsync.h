@@ -6,14 +6,14 @@
  *   barrier    MPI_Barrier; no deadline, every repetition valid
  *   dissem     harmonia's own dissemination barrier (below); no deadline
  *   window     start times t0 + i * window on the global clock (SKaMPI, paper
- *              003 §3.3 and Alg. 10): a repetition is invalid when a rank
+ *              Hunold & Carpen-Amarie 2016, §3.3 and Alg. 10): a repetition is invalid when a rank
  *              starts late or overruns its window; fixed window or adaptive
  *              (doubled, or 1.5 x the mean run-time, when a quarter of a
  *              chunk overran)
- *   roundtime  Round-Time (paper 002 Alg. 5): the root picks the next start
+ *   roundtime  Round-Time (Hunold & Carpen-Amarie 2018, Alg. 5): the root picks the next start
  *              as now + B x (measured MPI_Bcast latency) and broadcasts it;
  *              flags and out-of-time are agreed after every round
- *   harmonize  hm_harmonize() below (paper 000 Alg. 1)
+ *   harmonize  hm_harmonize() below (Schuchart et al. 2023, Alg. 1)
  *
  * A measurement loop (the measure layer) uses a method as
  *     hm_procsync_begin(ps)                     once per experiment
@@ -83,7 +83,7 @@ void hm_harmonize_options_default(hm_harmonize_options_t *opts);
  * for a bad option (the same on every rank), or a synchronization's. */
 int hm_harmonize_configure(MPI_Comm comm, const hm_harmonize_options_t *opts);
 
-/* Synchronize the processes of comm in space and time (paper 000 Alg. 1):
+/* Synchronize the processes of comm in space and time (Schuchart et al. 2023, Alg. 1):
  * every rank returns at one agreed deadline on the global clock. Collective.
  * *flag = 1 when this rank met the deadline and waited for it; 0 when it
  * arrived late, or when its wait ended more than late_s after the deadline
@@ -151,7 +151,7 @@ typedef struct hm_procsync_params {
 /* Defaults: late_s 1e-6 (a spin loop ends within a clock read of the
  * deadline, so a start later than 1 us is a preemption or a missed deadline),
  * window adaptive (0), no slice (0), bcast_factor 3, check_every 16 (paper
- * 000 Listing 1), harmonize options default. */
+ * Schuchart et al. 2023, Listing 1), harmonize options default. */
 void hm_procsync_params_default(hm_procsync_params_t *params);
 
 /* Registry: count, i-th name, list "barrier, dissem, ..." for errors. */

@@ -29,7 +29,7 @@ typedef struct hm_stats_summary {
  * HM_ENOMEM when the sorted copy cannot be allocated. */
 int hm_stats_summarize(const double *x, size_t n, hm_stats_summary_t *summary);
 
-/* ---- Outliers (paper 003 §3.5) ---- */
+/* ---- Outliers (Hunold & Carpen-Amarie 2016, §3.5) ---- */
 
 /* Tukey's filter: keep the values within [Q1 - 1.5 IQR, Q3 + 1.5 IQR]
  * (quantiles of type 7). out (n values, may be x itself) receives the kept

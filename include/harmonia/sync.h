@@ -4,19 +4,18 @@
  * seen through the models that map it to the clock of rank 0 of comm.
  *
  * Algorithms (names as on the command line and in result files):
- *   skampi    offset of every rank to the root, O(p) rounds, no drift (paper 003 Alg. 7-8)
- *   netgauge  tree of offsets in O(log p) rounds, no drift (paper 003 Alg. 11-12)
- *   jk        Jones-Koenig: linear model of every rank against the root, O(p) (003 Alg. 15-17)
- *   hca       tree of slopes, intercepts measured against the root, O(p) (003 Alg. 2-4)
- *   hca2      tree of slopes and merged intercepts, scattered from the root, O(log p)
- *   hca3      top-down: clients learn against references already on the global clock
- *             (paper 002 Alg. 1-2)
- *   prop      the level leader broadcasts its serialized clock (paper 002 Alg. 3); only
- *             for ranks that read one time source
- * A specification joins levels with '+', outermost first (paper 002 Alg. 4):
- * "hca3+prop" runs hca3 between the node leaders, then prop inside each node;
- * "hca3+hca3+prop" adds a socket level (node leaders, socket leaders of a node,
- * ranks of a socket). Levels come from the real topology or from
+ *   skampi    offset of every rank to the root, O(p) rounds, no drift (Hunold & Carpen-Amarie 2016,
+ * Alg. 7-8) netgauge  tree of offsets in O(log p) rounds, no drift (Hunold & Carpen-Amarie 2016,
+ * Alg. 11-12) jk        Jones-Koenig: linear model of every rank against the root, O(p) (Hunold &
+ * Carpen-Amarie 2016, Alg. 15-17) hca       tree of slopes, intercepts measured against the root,
+ * O(p) (Hunold & Carpen-Amarie 2016, Alg. 2-4) hca2      tree of slopes and merged intercepts,
+ * scattered from the root, O(log p) hca3      top-down: clients learn against references already on
+ * the global clock (Hunold & Carpen-Amarie 2018, Alg. 1-2) prop      the level leader broadcasts
+ * its serialized clock (Hunold & Carpen-Amarie 2018, Alg. 3); only for ranks that read one time
+ * source A specification joins levels with '+', outermost first (Hunold & Carpen-Amarie 2018, Alg.
+ * 4): "hca3+prop" runs hca3 between the node leaders, then prop inside each node; "hca3+hca3+prop"
+ * adds a socket level (node leaders, socket leaders of a node, ranks of a socket). Levels come from
+ * the real topology or from
  * --ranks-per-node / --ranks-per-socket (topo.h).
  *
  * Beyond the papers, --drift: a fitted slope smaller than its own noise adds
@@ -49,7 +48,8 @@ typedef struct hm_sync_params {
     hm_offset_kind_t offset; /* offset algorithm of the drift-aware algorithms */
     hm_drift_t drift;        /* slope kept always (on), never (off), or when significant */
     double drift_sigmas;     /* auto: keep |slope| >= drift_sigmas * stderr (default 3) */
-    int recompute_intercept; /* hca3: re-measure the intercept after each fit (002 Alg. 2) */
+    int recompute_intercept; /* hca3: re-measure the intercept after each fit (Hunold &
+                                Carpen-Amarie 2018, Alg. 2) */
     int ranks_per_node;      /* levels of a hierarchical spec: 0 = real topology */
     int ranks_per_socket;
 } hm_sync_params_t;
@@ -88,7 +88,7 @@ int hm_sync_check_spec(const char *spec, char *why, size_t why_len);
 int hm_sync_run(MPI_Comm comm, const char *spec, const hm_sync_params_t *params, hm_clock_t *base,
                 hm_clock_t **out, hm_sync_report_t *report, char *why, size_t why_len);
 
-/* ---- Checking a global clock (paper 002 Alg. 6, Check-Global-Clock) ---- */
+/* ---- Checking a global clock (Hunold & Carpen-Amarie 2018, Alg. 6, Check-Global-Clock) ---- */
 
 /* What one check saw. Offsets are measured by ping-pongs (SKaMPI-Offset)
  * between rank 0 and each sampled rank, both timestamping with their global

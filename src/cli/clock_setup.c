@@ -6,7 +6,7 @@
 
 /* With a virtual topology the ranks of a virtual node share one synthetic
  * clock, as the cores of a real node share one: that is what makes clock
- * propagation inside a node correct (paper 002 §IV-B). Otherwise each rank
+ * propagation inside a node correct (Hunold & Carpen-Amarie 2018, §IV-B). Otherwise each rank
  * is its own clock domain. */
 static int clock_domain(const hm_cli_config_t *cfg, int rank)
 {

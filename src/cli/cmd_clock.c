@@ -1,6 +1,6 @@
 /* src/cli/cmd_clock.c — `harmonia clock`: synchronize with each algorithm in
  * turn (fresh each time), then check the global clock right after and after
- * each wait (paper 002 Alg. 6): offsets against rank 0 by ping-pong, and the
+ * each wait (Hunold & Carpen-Amarie 2018, Alg. 6): offsets against rank 0 by ping-pong, and the
  * true error where the truth is known (one shared clock, or synthetic). */
 #include <math.h>
 #include <stdlib.h>

@@ -319,10 +319,11 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                       "clock drift models: auto (a slope only where it is significant), on, "
                       "off (default auto)",
                       "e.g. --drift auto", p_drift},
-    [HM_OPT_RECOMPUTE_INTERCEPT] = {HM_OPT_RECOMPUTE_INTERCEPT, "recompute-intercept", 0, "on|off",
-                                    "after each linear fit, re-measure the offset and set the "
-                                    "intercept through it (paper 002 Alg. 2; default on)",
-                                    "e.g. --recompute-intercept off", p_recompute},
+    [HM_OPT_RECOMPUTE_INTERCEPT] =
+        {HM_OPT_RECOMPUTE_INTERCEPT, "recompute-intercept", 0, "on|off",
+         "after each linear fit, re-measure the offset and set the "
+         "intercept through it (Hunold & Carpen-Amarie 2018, Alg. 2; default on)",
+         "e.g. --recompute-intercept off", p_recompute},
     [HM_OPT_ROOT] = {HM_OPT_ROOT, "root", 0, "N",
                      "root rank of bcast, reduce, gather, scatter (default 0)", "e.g. --root 1",
                      hm_opt_parse_root},

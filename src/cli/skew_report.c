@@ -1,6 +1,6 @@
 /* src/cli/skew_report.c — tables and files of `harmonia skew`: per method
  * the distribution of the exit skew, and each rank's mean exit offset from
- * the first rank (paper 003 Fig. 10). */
+ * the first rank (Hunold & Carpen-Amarie 2016, Fig. 10). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,7 +234,7 @@ static void print_valid_table(const hm_skew_report_t *rep)
     hm_table_free(t);
 }
 
-/* Paper 003 Fig. 10: each rank's mean exit offset from the first rank to
+/* Hunold & Carpen-Amarie 2016, Fig. 10: each rank's mean exit offset from the first rank to
  * leave, one column per method. */
 static void print_offsets(const hm_skew_report_t *rep)
 {

@@ -6,7 +6,7 @@ double hm_lm_apply(hm_lm_t lm, double t)
     return hm_clock_apply_lm(lm, t);
 }
 
-/* Merge_LMs of paper 003, Alg. 4 lines 33-36, with lm1 = lm_ab and
+/* Merge_LMs of Hunold & Carpen-Amarie 2016, Alg. 4 lines 33-36, with lm1 = lm_ab and
  * lm2 = lm_bc. Composition in our convention (a model maps the *local* time
  * of the clock it models):
  *   t_b = (1 - s_bc) t_c - i_bc,   t_a = (1 - s_ab) t_b - i_ab

@@ -1,4 +1,4 @@
-/* src/clock/serialize.c — FLATTEN_CLOCK / UNFLATTEN_CLOCK of paper 002
+/* src/clock/serialize.c — FLATTEN_CLOCK / UNFLATTEN_CLOCK of Hunold & Carpen-Amarie 2018
  * Alg. 3: a chain of models as a flat buffer, for clock propagation between
  * processes that read one time source.
  *

@@ -1,6 +1,6 @@
 /* src/measure/engine.c — one experiment: warm-up, repetitions under a
- * process synchronization, agreement on validity every chunk (paper 000
- * Listing 1), reduction of the timestamps to the root (paper 003 Alg. 1,
+ * process synchronization, agreement on validity every chunk (Schuchart et al. 2023
+ * Listing 1), reduction of the timestamps to the root (Hunold & Carpen-Amarie 2016, Alg. 1,
  * lines 16-20). */
 #include <math.h>
 #include <stdlib.h>

@@ -8,6 +8,6 @@
 int hm_measure_all_ok(MPI_Comm comm, int ok);
 
 /* Overwrite buf (len bytes) so that the last-level cache holds none of the
- * operation's buffers (paper 003 §5.8); round varies the bytes written. */
+ * operation's buffers (Hunold & Carpen-Amarie 2016, §5.8); round varies the bytes written. */
 void hm_measure_flush_cache(unsigned char *buf, size_t len, long round);
 #endif

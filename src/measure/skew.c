@@ -1,7 +1,7 @@
 /* src/measure/skew.c — exit skew of a synchronization method: every
  * repetition starts at a common time on the global clock (Round-Time, paper
- * 002 Alg. 5), the method runs, and each rank's exit is timestamped (paper
- * 003 §4.6 Fig. 10; paper 000 Fig. 3). */
+ * Hunold & Carpen-Amarie 2018, Alg. 5), the method runs, and each rank's exit is timestamped (paper
+ * Hunold & Carpen-Amarie 2016, §4.6 Fig. 10; Schuchart et al. 2023, Fig. 3). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

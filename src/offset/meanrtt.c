@@ -1,5 +1,5 @@
-/* src/offset/meanrtt.c — Mean-RTT-Offset of Jones and Koenig, paper 002
- * Alg. 8, with the RTT estimate of paper 003 Alg. 17. */
+/* src/offset/meanrtt.c — Mean-RTT-Offset of Jones and Koenig, Hunold & Carpen-Amarie 2018
+ * Alg. 8, with the RTT estimate of Hunold & Carpen-Amarie 2016, Alg. 17. */
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
@@ -35,7 +35,7 @@ static double tukey_mean(double *v, size_t n)
     return gsl_stats_mean(v + first, 1, end - first); /* never empty: q1..q3 lie inside */
 }
 
-/* Compute_Rtt, paper 003 Alg. 17 lines 9-17 (the warm-up of line 3 is the
+/* Compute_Rtt, Hunold & Carpen-Amarie 2016, Alg. 17 lines 9-17 (the warm-up of line 3 is the
  * pair's, pair.c). */
 static int client_rtt(hm_offset_pair_t *p, hm_clock_t *clock)
 {

@@ -1,4 +1,4 @@
-/* src/offset/skampi.c — SKaMPI-Offset, paper 002 Alg. 7 (after SKaMPI,
+/* src/offset/skampi.c — SKaMPI-Offset, Hunold & Carpen-Amarie 2018, Alg. 7 (after SKaMPI,
  * paper [8] Alg. 1): the client keeps the tightest bounds on the clock
  * difference over N ping-pongs and returns their midpoint. */
 #include <float.h>

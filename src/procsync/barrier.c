@@ -1,6 +1,6 @@
 /* src/procsync/barrier.c — --sync barrier: MPI_Barrier before every
  * repetition (what OSU and IMB do). No deadline: every repetition is valid,
- * and the exit pattern is whatever the MPI library's barrier gives (paper 003
+ * and the exit pattern is whatever the MPI library's barrier gives (Hunold & Carpen-Amarie 2016
  * §4.3, Fig. 10). */
 #include <stdio.h>
 

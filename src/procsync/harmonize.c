@@ -1,5 +1,5 @@
 /* src/procsync/harmonize.c — hm_harmonize: synchronization in space and time
- * (paper 000 Alg. 1, the proof of concept's MPIX_Harmonize). The state it
+ * (Schuchart et al. 2023, Alg. 1, the proof of concept's MPIX_Harmonize). The state it
  * keeps per communicator is in harmonize_state.c.
  *
  * Deviations from Alg. 1, where harmonia improves on it:

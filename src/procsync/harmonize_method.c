@@ -1,4 +1,4 @@
-/* src/procsync/harmonize_method.c — --sync harmonize: hm_harmonize (paper 000
+/* src/procsync/harmonize_method.c — --sync harmonize: hm_harmonize (Schuchart et al. 2023
  * Alg. 1) before every repetition, on the private duplicate of the
  * procsync handle, so its cached state (clock, slack, counters) lives and
  * dies with the handle.

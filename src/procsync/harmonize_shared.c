@@ -5,7 +5,7 @@
  * rank against the root would replace that exact copy by an estimate off by
  * the asymmetry of its fastest round trip (0.1-0.3 us over TCP here) at
  * every miss; so only the leaders of the innermost level measure, and each
- * passes its refreshed clock on to its group (prop, paper 002 Alg. 3). */
+ * passes its refreshed clock on to its group (prop, Hunold & Carpen-Amarie 2018, Alg. 3). */
 #include <stdlib.h>
 
 #include <harmonia/topo.h>

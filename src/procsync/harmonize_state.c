@@ -293,7 +293,7 @@ int hm_hz_state_prepare(hm_hz_state_t *st)
     if (rc != HM_OK) return rc;
     st->bcast_latency_s = lat;
     st->floor_s = lat > HZ_MIN_SLACK_S ? lat : HZ_MIN_SLACK_S;
-    st->slack_s = 2.0 * st->floor_s; /* paper 000 §5.2: from MPI_Bcast's latency */
+    st->slack_s = 2.0 * st->floor_s; /* Schuchart et al. 2023, §5.2: from MPI_Bcast's latency */
     if (st->global)                  /* configured: saves the first (full) synchronization */
         st->last_sync_s = st->last_full_s = hm_clock_now(st->global);
     else if ((rc = hm_hz_state_sync(st)) != HM_OK)

@@ -1,7 +1,7 @@
 /* src/procsync/latency.c — the MPI_Bcast latency that sizes the slack of
- * harmonize (paper 000 §5.2: "a starting value for the synchronization slack
+ * harmonize (Schuchart et al. 2023, §5.2: "a starting value for the synchronization slack
  * is picked based on the latency of MPI_Bcast") and the start offset of
- * Round-Time (paper 002 Alg. 5, line 1). */
+ * Round-Time (Hunold & Carpen-Amarie 2018, Alg. 5, line 1). */
 #include <stdlib.h>
 
 #include <harmonia/procsync.h>

@@ -193,7 +193,7 @@ int hm_procsync_start(hm_procsync_t *ps, int *flag, double *deadline_s)
 }
 
 /* The late-start check uses the measured start timestamp, not the clock
- * read before the wait (paper 003 Alg. 8 Start_Sync line 28 checks only
+ * read before the wait (Hunold & Carpen-Amarie 2016, Alg. 8 Start_Sync line 28 checks only
  * there): a preemption between the end of the wait and the timestamp moves
  * the start as much as a late arrival does. Without a deadline (NaN) the
  * comparison is false. */

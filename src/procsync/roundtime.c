@@ -1,4 +1,4 @@
-/* src/procsync/roundtime.c — --sync roundtime: Round-Time (paper 002 §V.A,
+/* src/procsync/roundtime.c — --sync roundtime: Round-Time (Hunold & Carpen-Amarie 2018, §V.A,
  * Alg. 5).
  *
  * Before every repetition the root picks the start as its global now plus

@@ -1,5 +1,5 @@
 /* src/procsync/window.c — --sync window: SKaMPI's window-based process
- * synchronization (paper 003 §3.3 and appendix B, Alg. 8 Start_Sync /
+ * synchronization (Hunold & Carpen-Amarie 2016, §3.3 and appendix B, Alg. 8 Start_Sync /
  * Stop_Sync, Alg. 10).
  *
  * At the first start of a chunk (after begin, or after chunk_done) the root

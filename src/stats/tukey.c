@@ -1,4 +1,4 @@
-/* src/stats/tukey.c — Tukey's fences (paper 003 §3.5). */
+/* src/stats/tukey.c — Tukey's fences (Hunold & Carpen-Amarie 2016, §3.5). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* src/sync/check.c — Check-Global-Clock (paper 002 Alg. 6): how far each
+/* src/sync/check.c — Check-Global-Clock (Hunold & Carpen-Amarie 2018, Alg. 6): how far each
  * rank's global clock is from rank 0's, measured with ping-pongs, and, on the
  * test bed, the true error of every rank's global clock. */
 #include <math.h>

@@ -1,4 +1,4 @@
-/* src/sync/hca.c — HCA (paper 003 §4.4, Alg. 2-4 without
+/* src/sync/hca.c — HCA (Hunold & Carpen-Amarie 2016, §4.4, Alg. 2-4 without
  * hierarchical_intercepts): slopes learned pairwise along an inverted
  * binomial tree and merged towards rank 0 (hca_tree.c), models scattered from
  * rank 0, then every intercept measured directly against rank 0

@@ -1,5 +1,5 @@
-/* src/sync/hca2.c — HCA2 (paper 003 §4.4 with hierarchical_intercepts; paper
- * 002 §III-B, Fig. 1a): each pairwise model of the inverted binomial tree
+/* src/sync/hca2.c — HCA2 (Hunold & Carpen-Amarie 2016, §4.4 with hierarchical_intercepts; paper
+ * Hunold & Carpen-Amarie 2018, §III-B, Fig. 1a): each pairwise model of the inverted binomial tree
  * gets its intercept right after it is learned (with
  * params->recompute_intercept hm_sync_learn_pair re-measures the offset and
  * sets the intercept, Compute_And_Set_Intercept of Alg. 3 lines 14-15,

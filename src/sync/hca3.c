@@ -1,4 +1,4 @@
-/* src/sync/hca3.c — HCA3, paper 002 Alg. 1.
+/* src/sync/hca3.c — HCA3, Hunold & Carpen-Amarie 2018, Alg. 1.
  *
  * The reference time is pushed down a binomial tree: in each round a rank
  * that already holds the global clock serves as the reference of a client,

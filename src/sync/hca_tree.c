@@ -1,5 +1,5 @@
-/* src/sync/hca_tree.c — the inverted binomial tree of hca and hca2 (paper 003
- * Alg. 2 lines 18-21 and Alg. 3; paper 002 Fig. 1a). */
+/* src/sync/hca_tree.c — the inverted binomial tree of hca and hca2 (Hunold & Carpen-Amarie 2016
+ * Alg. 2 lines 18-21 and Alg. 3; Hunold & Carpen-Amarie 2018, Fig. 1a). */
 #include "sync/hca_tree.h"
 
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* src/sync/hca_tree.h — what hca and hca2 share (paper 003 §4.4, Alg. 2-4;
- * paper 002 §III-B, Fig. 1a): the inverted binomial tree that learns pairwise
+/* src/sync/hca_tree.h — what hca and hca2 share (Hunold & Carpen-Amarie 2016, §4.4, Alg. 2-4;
+ * Hunold & Carpen-Amarie 2018, §III-B, Fig. 1a): the inverted binomial tree that learns pairwise
  * models towards rank 0 and merges them there (Sync_Clocks_Pow2,
  * Sync_Clocks_Remaining, Merge_LMs), the MPI_Scatter of the merged models,
  * and the rendezvous and the end both algorithms use.

@@ -1,12 +1,12 @@
-/* src/sync/jk.c — the clock synchronization of Jones and Koenig, paper 003
+/* src/sync/jk.c — the clock synchronization of Jones and Koenig, Hunold & Carpen-Amarie 2016
  * Alg. 15-17: the root serves every client in turn for each fit point, so
  * that each client's fit points spread over the whole synchronization, and
  * each client fits a line through its (local time, offset) points: a model
  * of its drift and offset against the root, O(p * fitpoints) turns.
  *
- * The offsets are those of params->offset: Mean-RTT-Offset (paper 002
+ * The offsets are those of params->offset: Mean-RTT-Offset (Hunold & Carpen-Amarie 2018
  * Alg. 8, the RTT of Alg. 17 measured once per pair) is the original JK;
- * SKaMPI-Offset, the default, makes JK more precise (paper 002 §IV). The
+ * SKaMPI-Offset, the default, makes JK more precise (Hunold & Carpen-Amarie 2018, §IV). The
  * fitted slope goes through harmonia's drift decision (params->drift,
  * hm_sync_decide_drift).
  *

@@ -1,6 +1,6 @@
 /* src/sync/learn.c — the pairwise building block of the drift-aware
- * algorithms: LEARN_CLOCK_MODEL and COMPUTE_AND_SET_INTERCEPT of paper 002
- * Alg. 2 (Learn_Model_HCA and Compute_And_Set_Intercept of paper 003
+ * algorithms: LEARN_CLOCK_MODEL and COMPUTE_AND_SET_INTERCEPT of Hunold & Carpen-Amarie 2018
+ * Alg. 2 (Learn_Model_HCA and Compute_And_Set_Intercept of Hunold & Carpen-Amarie 2016
  * Alg. 4), with harmonia's drift decision between fit and intercept. */
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* src/sync/levels.c — hierarchical composition, paper 002 Alg. 4 (H2HCA)
+/* src/sync/levels.c — hierarchical composition, Hunold & Carpen-Amarie 2018, Alg. 4 (H2HCA)
  * and its three-level form (H3HCA, §IV-D): parsing a specification, the
  * communicators of its levels, and running them. */
 #include <stdarg.h>

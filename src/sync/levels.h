@@ -1,4 +1,4 @@
-/* src/sync/levels.h — a specification's levels (paper 002 Alg. 4 and §IV-D),
+/* src/sync/levels.h — a specification's levels (Hunold & Carpen-Amarie 2018, Alg. 4 and §IV-D),
  * the communicators they run on, and running them. */
 #ifndef HM_SYNC_LEVELS_H
 #define HM_SYNC_LEVELS_H

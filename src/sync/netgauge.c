@@ -1,10 +1,10 @@
 /* src/sync/netgauge.c — the clock synchronization of Netgauge/NBCBench,
- * paper 003 Alg. 11-12: offsets measured along a binomial tree over the
+ * Hunold & Carpen-Amarie 2016, Alg. 11-12: offsets measured along a binomial tree over the
  * ranks below maxpower = 2^floor(log2 p) in log2(maxpower) rounds
  * (Sync_Clocks_Pow2), summed on the way to the root and scattered, then one
  * more round in which each rank from maxpower on measures against rank
  * r - maxpower (Sync_Clocks_Remaining). Offsets only, whatever
- * params->drift says: Netgauge models no drift (paper 003 §4.2.2).
+ * params->drift says: Netgauge models no drift (Hunold & Carpen-Amarie 2016, §4.2.2).
  *
  * Offsets compose as sums: with offset = clock - reference clock,
  * offset(c, root) = offset(c, parent) + offset(parent, root) (Alg. 11 lines

@@ -1,4 +1,4 @@
-/* src/sync/prop.c — ClockPropSync, paper 002 Alg. 3: the leader of the level
+/* src/sync/prop.c — ClockPropSync, Hunold & Carpen-Amarie 2018, Alg. 3: the leader of the level
  * (rank 0 of comm) flattens its clock and broadcasts it; every other rank
  * rebuilds it over its own timer.
  *

@@ -168,7 +168,8 @@ static int synchronize(hm_sync_comms_t *comms, const hm_sync_levels_t *lv,
 int hm_sync_run(MPI_Comm comm, const char *spec, const hm_sync_params_t *params, hm_clock_t *base,
                 hm_clock_t **out, hm_sync_report_t *rep, char *why, size_t why_len)
 {
-    const double start_s = MPI_Wtime(); /* communicators included, as in paper 002 §IV-E */
+    const double start_s =
+        MPI_Wtime(); /* communicators included, as in Hunold & Carpen-Amarie 2018, §IV-E */
     char because[HM_SYNC_WHY_MAX] = "";
     hm_sync_levels_t lv = {0};
     hm_sync_comms_t comms;

@@ -1,10 +1,10 @@
-/* src/sync/skampi.c — SKaMPI's clock synchronization, paper 003 Alg. 7-8
+/* src/sync/skampi.c — SKaMPI's clock synchronization, Hunold & Carpen-Amarie 2016, Alg. 7-8
  * (Compute_And_Set_Clock_Offsets): the root measures the clock offset of
  * every other rank in turn with SKaMPI-Offset (offset layer, Alg. 7), O(p)
  * rounds, and each rank corrects its clock by that offset only. SKaMPI never
  * models drift, so neither does this algorithm, whatever params->drift says:
  * the global clock is exact at the moment of the measurement and drifts
- * apart afterwards (paper 003 §4.2.2).
+ * apart afterwards (Hunold & Carpen-Amarie 2016, §4.2.2).
  *
  * Deviations from Alg. 8, and why:
  *  - the offset stays on the client that measured it: the broadcast of the

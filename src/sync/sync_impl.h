@@ -64,12 +64,11 @@ typedef struct hm_sync_pair_model {
     double slope_stderr;  /* its standard error */
 } hm_sync_pair_model_t;
 
-/* LEARN_CLOCK_MODEL of paper 002 Alg. 2 (and Learn_Model_HCA of paper 003
- * Alg. 4): params->fitpoints offset measurements between ranks ref and
- * client of comm, each with params->exchanges ping-pongs of params->offset,
- * timestamped with clock (the reference's reference clock, the client's
- * clock to be modelled); a least-squares line through (timestamp, offset)
- * on the client (GSL), the drift decision of params->drift, and with
+/* LEARN_CLOCK_MODEL of Hunold & Carpen-Amarie 2018, Alg. 2 (and Learn_Model_HCA of Hunold &
+ * Carpen-Amarie 2016 Alg. 4): params->fitpoints offset measurements between ranks ref and client of
+ * comm, each with params->exchanges ping-pongs of params->offset, timestamped with clock (the
+ * reference's reference clock, the client's clock to be modelled); a least-squares line through
+ * (timestamp, offset) on the client (GSL), the drift decision of params->drift, and with
  * params->recompute_intercept a fresh offset measurement that sets the
  * intercept (COMPUTE_AND_SET_INTERCEPT). Called by both ranks; the model is
  * valid on the client only. Counts the model and the ping-pongs in stats. */

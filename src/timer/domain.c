@@ -1,6 +1,6 @@
 /* src/timer/domain.c — which clock a timer reads, so that clock propagation
  * can refuse to copy a clock model between processes that do not share one
- * (paper 002 §IV-C: ClockPropSync is only correct on a common time source). */
+ * (Hunold & Carpen-Amarie 2018, §IV-C: ClockPropSync is only correct on a common time source). */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
 /* src/timer/tsc.c — the x86-64 time-stamp counter read with rdtscp.
  *
- * Only a constant-rate, non-stop TSC is a clock (paper 002 §V.C, paper 003
- * §3.4): without constant_tsc the rate follows the core frequency, without
+ * Only a constant-rate, non-stop TSC is a clock (Hunold & Carpen-Amarie 2018, §V.C, Hunold &
+ * Carpen-Amarie 2016 §3.4): without constant_tsc the rate follows the core frequency, without
  * nonstop_tsc it halts in deep C-states. The frequency is fixed once, from
  * --tsc-ghz or read from the system (CPUID leaf 0x15, the hypervisor timing
  * leaf 0x40000010, or /proc/cpuinfo); it is never re-estimated per run, which

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `harmonia compare A B` (paper 003 Sec. 6.2): synthetic per-mpirun datasets
+# `harmonia compare A B` (Hunold & Carpen-Amarie 2016, Sec. 6.2): synthetic per-mpirun datasets
 # with and without a shift give the p-values the Wilcoxon test must give — the
 # exact p of fully separated samples, SciPy's p on fixed small inputs — the
 # verdicts, the ratio of medians and the reproducibility (Fig. 29); raw files

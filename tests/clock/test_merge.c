@@ -1,4 +1,4 @@
-/* tests/clock/test_merge.c — hm_lm_merge (Merge_LMs of paper 003 Alg. 4)
+/* tests/clock/test_merge.c — hm_lm_merge (Merge_LMs of Hunold & Carpen-Amarie 2016, Alg. 4)
  * equals the composition of the two models it merges.
  *
  * 1000 random pairs: slopes within +-1e-3 (ten times the drift of real

@@ -1,4 +1,4 @@
-/* tests/clock/test_serialize.c — FLATTEN_CLOCK / UNFLATTEN_CLOCK (paper 002
+/* tests/clock/test_serialize.c — FLATTEN_CLOCK / UNFLATTEN_CLOCK (Hunold & Carpen-Amarie 2018
  * Alg. 3): a serialized chain rebuilt over a timer reads bit-identically,
  * sizes are reported, and malformed buffers are refused.
  *

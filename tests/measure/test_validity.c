@@ -1,5 +1,5 @@
 /* tests/measure/test_validity.c — invalid repetitions are detected where
- * they happen, discarded, counted and replaced (paper 000 Listing 1).
+ * they happen, discarded, counted and replaced (Schuchart et al. 2023, Listing 1).
  *
  * Usage: test_validity METHOD (2 ranks; MPI_Allreduce of 8 bytes).
  *  - Late start: rank 1 sleeps 300 us between the synchronization and the

@@ -48,7 +48,7 @@ static int one_rep(hm_procsync_t *ps, long rep, const ps_work_t *work, ps_rep_t 
     return HM_OK;
 }
 
-/* Agree the chunk's flags (paper 000 Listing 1) and whether anyone ran out
+/* Agree the chunk's flags (Schuchart et al. 2023, Listing 1) and whether anyone ran out
  * of time; returns the number valid, or -1 on an MPI error. */
 static int agree_chunk(MPI_Comm comm, ps_rep_t *reps, int n, int *out_of_time)
 {

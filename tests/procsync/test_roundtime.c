@@ -1,4 +1,4 @@
-/* tests/procsync/test_roundtime.c — --sync roundtime (paper 002 Alg. 5)
+/* tests/procsync/test_roundtime.c — --sync roundtime (Hunold & Carpen-Amarie 2018, Alg. 5)
  * against the true clock (2 ranks: precision).
  *
  *  - slice 0.2 s: rounds (an empty operation, flags and out-of-time agreed

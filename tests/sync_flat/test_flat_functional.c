@@ -14,7 +14,7 @@
  * outnumber cores: Mean-RTT takes every one-way delay to be half the pair's
  * mean RTT, and with more ranks than cores that mean includes scheduler
  * waits (hundreds of us under MPICH), so its error is bounded by them, not
- * by 50 us (paper 002 §IV: SKaMPI-Offset is the better choice inside JK). */
+ * by 50 us (Hunold & Carpen-Amarie 2018, §IV: SKaMPI-Offset is the better choice inside JK). */
 #include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -24,7 +24,7 @@
 #include "truth.h"
 
 /* The offset-only algorithms with the papers' 100 ping-pongs per offset
- * (paper 003 Alg. 7 and 12): when ranks outnumber cores, more ping-pongs
+ * (Hunold & Carpen-Amarie 2016, Alg. 7 and 12): when ranks outnumber cores, more ping-pongs
  * give more chances of one that both ranks ran through on a core. jk: 40
  * fit points of 20 ping-pongs keep it under ~50 ms at 5 ranks. */
 enum { OFFSET_EXCHANGES = 100, FITPOINTS = 40, FIT_EXCHANGES = 20 };

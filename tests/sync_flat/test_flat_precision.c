@@ -18,7 +18,7 @@
  *    fails on any algorithm that models the drift (error near 0) or doubles
  *    it;
  *  - 10 s later, jk within 5 us: with the papers' setting (1000 fit points
- *    of 100 ping-pongs, paper 003 §4.5) the fit spans 0.1-1 s, and the
+ *    of 100 ping-pongs, Hunold & Carpen-Amarie 2016, §4.5) the fit spans 0.1-1 s, and the
  *    offsets' asymmetry, which moves by ~20-40 ns between states, tilts the
  *    slope by ~0.02-0.2 ppm: 0.2-2 us over 10 s. 5 us is still 150 times
  *    smaller than the ignored drift (830 us);

@@ -14,7 +14,7 @@
  * With "count", the point-to-point messages of the synchronization are
  * counted by peer (pmpi_count.h): a rank that is not a node leader must
  * exchange none with another node, and each node leader must exchange some
- * with another node's leader (paper 002 Alg. 4: only the node leaders
+ * with another node's leader (Hunold & Carpen-Amarie 2018, Alg. 4: only the node leaders
  * synchronize between nodes). */
 #include <stdio.h>
 #include <stdlib.h>
