@@ -16,7 +16,9 @@ find_program(HM_TIMEOUT timeout REQUIRED)
 set(HM_TEST_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
 
 add_library(hm_testutil STATIC ${PROJECT_SOURCE_DIR}/tests/common/testutil.c ${PROJECT_SOURCE_DIR}/tests/common/truth.c)
-target_include_directories(hm_testutil PUBLIC ${PROJECT_SOURCE_DIR}/tests/common)
+# Tests of a layer may look inside it: its private headers are under src/.
+target_include_directories(hm_testutil PUBLIC ${PROJECT_SOURCE_DIR}/tests/common
+                           ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(hm_testutil PUBLIC harmonia_static)
 target_compile_definitions(hm_testutil PRIVATE _GNU_SOURCE)
 
@@ -25,7 +27,7 @@ target_compile_definitions(hm_testutil PRIVATE _GNU_SOURCE)
 function(hm_add_unit_test name)
     add_executable(${name} ${ARGN})
     target_compile_definitions(${name} PRIVATE _GNU_SOURCE)
-    target_link_libraries(${name} PRIVATE hm_testutil harmonia_cli)
+    target_link_libraries(${name} PRIVATE hm_testutil)
     add_test(NAME ${name} COMMAND ${HM_TIMEOUT} -k 5 120 $<TARGET_FILE:${name}>)
     set_tests_properties(${name} PROPERTIES LABELS unit TIMEOUT 150
                          ENVIRONMENT "${HM_TEST_ENV}")
@@ -35,7 +37,7 @@ endfunction()
 function(hm_add_mpi_executable name)
     add_executable(${name} ${ARGN})
     target_compile_definitions(${name} PRIVATE _GNU_SOURCE)
-    target_link_libraries(${name} PRIVATE hm_testutil harmonia_cli)
+    target_link_libraries(${name} PRIVATE hm_testutil)
 endfunction()
 
 # hm_mpi_command(OUT NPROCS) — launcher prefix for NPROCS ranks.

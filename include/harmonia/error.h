@@ -1,6 +1,7 @@
 /* include/harmonia/error.h — status codes shared by every layer. */
 #ifndef HARMONIA_ERROR_H
 #define HARMONIA_ERROR_H
+#include <harmonia/export.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,7 +23,7 @@ typedef enum hm_status {
 } hm_status_t;
 
 /* Human-readable text of a status code; never NULL. */
-const char *hm_strerror(int status);
+HM_EXPORT const char *hm_strerror(int status);
 
 #ifdef __cplusplus
 }

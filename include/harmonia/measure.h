@@ -23,6 +23,7 @@
  * peer contribute. */
 #ifndef HARMONIA_MEASURE_H
 #define HARMONIA_MEASURE_H
+#include <harmonia/export.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <mpi.h>
@@ -49,8 +50,8 @@ typedef struct hm_measure_target {
 
 /* A target over an operation instance of ops.h (rank is this rank in the
  * instance's communicator, peer the pingpong partner). */
-void hm_measure_target_op(hm_measure_target_t *target, const hm_op_t *op, hm_op_instance_t *inst,
-                          int rank, int peer);
+HM_EXPORT void hm_measure_target_op(hm_measure_target_t *target, const hm_op_t *op,
+                                    hm_op_instance_t *inst, int rank, int peer);
 
 typedef struct hm_measure_params {
     long nrep;               /* valid repetitions wanted (>= 1) */
@@ -69,7 +70,7 @@ typedef struct hm_measure_params {
 
 /* nrep 1000, warmup 10, max_attempts 0, no validation, no cold cache, no
  * injection (inject_rank -1). */
-void hm_measure_params_default(hm_measure_params_t *params);
+HM_EXPORT void hm_measure_params_default(hm_measure_params_t *params);
 
 /* One experiment's outcome. Counts are the same on every rank; the arrays
  * are filled on the root (rank 0) only, one entry per attempt (n of them,
@@ -87,7 +88,7 @@ typedef struct hm_measure_result {
     char procsync[160];     /* hm_procsync_describe at the end, root's */
 } hm_measure_result_t;
 
-void hm_measure_result_free(hm_measure_result_t *result);
+HM_EXPORT void hm_measure_result_free(hm_measure_result_t *result);
 
 /* Collective over comm (the communicator of target's operation; ps was
  * created over it). Measures one experiment into *result (free with
@@ -95,16 +96,16 @@ void hm_measure_result_free(hm_measure_result_t *result);
  * out before nrep valid repetitions (result holds what was measured);
  * HM_EINVAL for bad params; HM_ENOMEM; HM_EMPI. The same status on every
  * rank. */
-int hm_measure_run(MPI_Comm comm, hm_procsync_t *ps, const hm_measure_target_t *target,
-                   const hm_measure_params_t *params, hm_measure_result_t *result);
+HM_EXPORT int hm_measure_run(MPI_Comm comm, hm_procsync_t *ps, const hm_measure_target_t *target,
+                             const hm_measure_params_t *params, hm_measure_result_t *result);
 
 /* Bytes of the last-level cache of this machine (sysconf, else hwloc-free
  * fallback of 32 MiB): the default cold-cache buffer. */
-size_t hm_measure_llc_bytes(void);
+HM_EXPORT size_t hm_measure_llc_bytes(void);
 
 /* A permutation of 0..n-1 from seed (Fisher-Yates over harmonia's RNG), the
  * same on every rank for the same seed: the experiment order. */
-void hm_measure_shuffle(size_t *order, size_t n, uint64_t seed);
+HM_EXPORT void hm_measure_shuffle(size_t *order, size_t n, uint64_t seed);
 
 /* ---- Exit skew of a synchronization method (Hunold & Carpen-Amarie 2016, Fig. 10) ---- */
 
@@ -132,14 +133,14 @@ typedef struct hm_skew_result {
                                  * wall time per call when back to back */
 } hm_skew_result_t;
 
-void hm_skew_result_free(hm_skew_result_t *result);
+HM_EXPORT void hm_skew_result_free(hm_skew_result_t *result);
 
 /* Collective over comm (ps created over comm with global). back_to_back = 1
  * skips the common start: the method is called again as soon as the previous
  * call's exit was recorded, as a benchmark loop calls it (cost_s is then the
  * wall time per call). */
-int hm_measure_skew(MPI_Comm comm, hm_procsync_t *ps, hm_clock_t *global, long nrep,
-                    int back_to_back, hm_skew_result_t *result);
+HM_EXPORT int hm_measure_skew(MPI_Comm comm, hm_procsync_t *ps, hm_clock_t *global, long nrep,
+                              int back_to_back, hm_skew_result_t *result);
 
 #ifdef __cplusplus
 }

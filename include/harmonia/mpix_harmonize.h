@@ -13,6 +13,7 @@
  * library's own is used. */
 #ifndef HARMONIA_MPIX_HARMONIZE_H
 #define HARMONIA_MPIX_HARMONIZE_H
+#include <harmonia/export.h>
 #include <mpi.h>
 #include <harmonia/mpix_config.h>
 #include <harmonia/procsync.h>

@@ -15,6 +15,7 @@
  * pairs gives reference time = t - (slope * t + intercept) (clock.h). */
 #ifndef HARMONIA_OFFSET_H
 #define HARMONIA_OFFSET_H
+#include <harmonia/export.h>
 
 #include <stddef.h>
 
@@ -31,9 +32,9 @@ typedef enum hm_offset_kind { HM_OFFSET_SKAMPI = 0, HM_OFFSET_MEANRTT = 1 } hm_o
 
 /* Name of a kind ("skampi", "meanrtt"); lookup by name (HM_ENOENT if
  * unknown); the list "skampi, meanrtt" for help and error texts. */
-const char *hm_offset_name(hm_offset_kind_t kind);
-int hm_offset_find(const char *name, hm_offset_kind_t *kind);
-void hm_offset_names(char *buf, size_t len);
+HM_EXPORT const char *hm_offset_name(hm_offset_kind_t kind);
+HM_EXPORT int hm_offset_find(const char *name, hm_offset_kind_t *kind);
+HM_EXPORT void hm_offset_names(char *buf, size_t len);
 
 /* One measurement, valid on the client. */
 typedef struct hm_offset_sample {
@@ -50,16 +51,20 @@ typedef struct hm_offset_pair hm_offset_pair_t;
  * communication). exchanges >= 1. The pair uses its own message tag, so it
  * never matches messages of the caller; comm should still be private to the
  * synchronization (hm_sync_run duplicates it). */
-int hm_offset_pair_create(MPI_Comm comm, int ref, int client, hm_offset_kind_t kind, int exchanges,
-                          hm_offset_pair_t **out);
-void hm_offset_pair_free(hm_offset_pair_t *pair);
+HM_EXPORT int hm_offset_pair_create(MPI_Comm comm, int ref, int client, hm_offset_kind_t kind,
+                                    int exchanges, hm_offset_pair_t **out);
+HM_EXPORT void hm_offset_pair_free(hm_offset_pair_t *pair);
 
 /* Measure the offset now. Called by both ranks of the pair (a process that is
  * neither gets HM_EINVAL), each timestamping with its own clock: the
  * reference with its clock of reference time, the client with the clock
  * whose offset is wanted. On the client *out receives the sample; on the
  * reference out may be NULL and is left untouched. */
-int hm_offset_measure(hm_offset_pair_t *pair, hm_clock_t *clock, hm_offset_sample_t *out);
+HM_EXPORT int hm_offset_measure(hm_offset_pair_t *pair, hm_clock_t *clock, hm_offset_sample_t *out);
+
+/* Ping-pongs this process has taken part in through pair, warm-up included
+ * (what a synchronization reports as its cost). Local. */
+HM_EXPORT long hm_offset_pair_pingpongs(const hm_offset_pair_t *pair);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,7 @@
  * halves it. */
 #ifndef HARMONIA_OPS_H
 #define HARMONIA_OPS_H
+#include <harmonia/export.h>
 
 #include <stddef.h>
 
@@ -41,51 +42,52 @@ typedef struct hm_op_params {
 
 /* Registry: count, i-th name, lookup (NULL when unknown), and the list
  * "bcast, reduce, ..." for help and error texts. */
-size_t hm_op_count(void);
-const char *hm_op_name_at(size_t i);
-const hm_op_t *hm_op_find(const char *name);
-void hm_op_names(char *buf, size_t len);
+HM_EXPORT size_t hm_op_count(void);
+HM_EXPORT const char *hm_op_name_at(size_t i);
+HM_EXPORT const hm_op_t *hm_op_find(const char *name);
+HM_EXPORT void hm_op_names(char *buf, size_t len);
 
 /* Properties of an entry. */
-const char *hm_op_name(const hm_op_t *op);
-int hm_op_is_rooted(const hm_op_t *op);      /* uses params->root */
-int hm_op_is_pingpong(const hm_op_t *op);    /* uses params->peer; half round trip */
-int hm_op_is_nonblocking(const hm_op_t *op); /* timed as call + MPI_Wait */
-int hm_op_uses_size(const hm_op_t *op);      /* 0 for barrier, ibarrier */
+HM_EXPORT const char *hm_op_name(const hm_op_t *op);
+HM_EXPORT int hm_op_is_rooted(const hm_op_t *op);      /* uses params->root */
+HM_EXPORT int hm_op_is_pingpong(const hm_op_t *op);    /* uses params->peer; half round trip */
+HM_EXPORT int hm_op_is_nonblocking(const hm_op_t *op); /* timed as call + MPI_Wait */
+HM_EXPORT int hm_op_uses_size(const hm_op_t *op);      /* 0 for barrier, ibarrier */
 
 /* Check what can be checked without allocating: root in [0, p), peer in
  * [1, p) for pingpong (and p >= 2), size representable as an int count.
  * HM_EINVAL with a sentence in why naming the parameter and value, e.g.
  * "root 4 is outside the communicator (4 ranks)". Local; identical on every
  * rank for identical arguments. */
-int hm_op_check(const hm_op_t *op, MPI_Comm comm, size_t size_bytes, const hm_op_params_t *params,
-                char *why, size_t why_len);
+HM_EXPORT int hm_op_check(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
+                          const hm_op_params_t *params, char *why, size_t why_len);
 
 /* Collective over comm: allocate and fill the buffers of op for size_bytes.
  * Every rank returns the same status (HM_ENOMEM on any rank's failed
  * allocation, with why naming the bytes asked for). Inputs are filled with a
  * pattern that depends on rank and index, so that validation can compute
  * the expected result. */
-int hm_op_prepare(const hm_op_t *op, MPI_Comm comm, size_t size_bytes, const hm_op_params_t *params,
-                  hm_op_instance_t **out, char *why, size_t why_len);
+HM_EXPORT int hm_op_prepare(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
+                            const hm_op_params_t *params, hm_op_instance_t **out, char *why,
+                            size_t why_len);
 
 /* Run the operation once: the timed region. Nothing is allocated or
  * printed. Returns HM_OK or HM_EMPI. */
-int hm_op_run(hm_op_instance_t *inst);
+HM_EXPORT int hm_op_run(hm_op_instance_t *inst);
 
 /* Check the result of the last run on this rank against what the operation
  * must produce from the input pattern; *ok = 1 when right. Local (no
  * communication). Restores whatever the run may have overwritten so that
  * the next run starts from the same input. */
-int hm_op_validate(hm_op_instance_t *inst, int *ok);
+HM_EXPORT int hm_op_validate(hm_op_instance_t *inst, int *ok);
 
 /* The receive (result) buffer of this rank and its length in bytes (0 and
  * NULL where the rank receives nothing): tests corrupt it to check that
  * validation notices. */
-void *hm_op_result_buffer(hm_op_instance_t *inst, size_t *len_bytes);
+HM_EXPORT void *hm_op_result_buffer(hm_op_instance_t *inst, size_t *len_bytes);
 
 /* Release the buffers (local). NULL is accepted. */
-void hm_op_free(hm_op_instance_t *inst);
+HM_EXPORT void hm_op_free(hm_op_instance_t *inst);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,7 @@
  * and close files, written to their why buffer. */
 #ifndef HARMONIA_OUTPUT_H
 #define HARMONIA_OUTPUT_H
+#include <harmonia/export.h>
 
 #include <stddef.h>
 #include <stdint.h>
@@ -40,32 +41,32 @@ typedef enum hm_align {
 } hm_align_t;
 
 /* Create an empty table; release it with hm_table_free. */
-int hm_table_create(hm_table_t **out);
+HM_EXPORT int hm_table_create(hm_table_t **out);
 
 /* Release a table (NULL is accepted). */
-void hm_table_free(hm_table_t *table);
+HM_EXPORT void hm_table_free(hm_table_t *table);
 
 /* Append a column whose header is text, with units in the name
  * ("overhead_ns", "latency_us"). Columns must all be added before the first
  * cell (HM_EINVAL otherwise). */
-int hm_table_add_column(hm_table_t *table, const char *header, hm_align_t align);
+HM_EXPORT int hm_table_add_column(hm_table_t *table, const char *header, hm_align_t align);
 
 /* Append one cell. Cells fill rows left to right; a row is complete when it
  * has one cell per column and the next cell starts a new row. */
-int hm_table_add_cell(hm_table_t *table, const char *text);
+HM_EXPORT int hm_table_add_cell(hm_table_t *table, const char *text);
 
 /* Like hm_table_add_cell with printf-style formatting. */
-int hm_table_add_cellf(hm_table_t *table, const char *fmt, ...)
+HM_EXPORT int hm_table_add_cellf(hm_table_t *table, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* Number of rows started so far (a partly filled last row counts). */
-size_t hm_table_rows(const hm_table_t *table);
+HM_EXPORT size_t hm_table_rows(const hm_table_t *table);
 
 /* Print the header line and the rows to f, every column as wide as its
  * widest entry (counted in UTF-8 characters), columns separated by two
  * spaces, no trailing blanks. Missing cells of a partial last row print
  * empty. Returns HM_EIO if writing to f fails. */
-int hm_table_print(const hm_table_t *table, FILE *f);
+HM_EXPORT int hm_table_print(const hm_table_t *table, FILE *f);
 
 /* ---- Atomic files ------------------------------------------------------ */
 
@@ -76,32 +77,32 @@ typedef struct hm_afile hm_afile_t;
  * publishes it never crosses file systems). Nothing appears under path
  * until hm_afile_checkpoint or hm_afile_commit. On HM_EIO, why (if not NULL)
  * receives a sentence naming the path and the system error. */
-int hm_afile_open(const char *path, hm_afile_t **out, char *why, size_t why_len);
+HM_EXPORT int hm_afile_open(const char *path, hm_afile_t **out, char *why, size_t why_len);
 
 /* The stream to write the content to; owned by the handle. */
-FILE *hm_afile_stream(hm_afile_t *af);
+HM_EXPORT FILE *hm_afile_stream(hm_afile_t *af);
 
 /* Publish everything written so far under the final name, atomically: the
  * content is copied into a second temporary file, synced and renamed over
  * the final name. Writing continues afterwards; call it after each finished
  * experiment so that an interruption loses at most the one in progress. */
-int hm_afile_checkpoint(hm_afile_t *af);
+HM_EXPORT int hm_afile_checkpoint(hm_afile_t *af);
 
 /* Publish the complete content under the final name (flush, fsync, rename,
  * sync the directory) and release the handle, whatever the outcome. On
  * HM_EIO, why (if not NULL) receives a sentence naming the path, and the
  * temporary file is removed (an earlier checkpoint stays published). */
-int hm_afile_commit(hm_afile_t *af, char *why, size_t why_len);
+HM_EXPORT int hm_afile_commit(hm_afile_t *af, char *why, size_t why_len);
 
 /* Remove the temporary file and release the handle; what an earlier
  * checkpoint published stays. NULL is accepted. */
-void hm_afile_abort(hm_afile_t *af);
+HM_EXPORT void hm_afile_abort(hm_afile_t *af);
 
 /* The final path given to hm_afile_open. */
-const char *hm_afile_path(const hm_afile_t *af);
+HM_EXPORT const char *hm_afile_path(const hm_afile_t *af);
 
 /* A sentence describing the last error (naming the path), or "" if none. */
-const char *hm_afile_error(const hm_afile_t *af);
+HM_EXPORT const char *hm_afile_error(const hm_afile_t *af);
 
 /* ---- Experimental factors ---------------------------------------------- */
 
@@ -119,26 +120,27 @@ typedef struct hm_factors_context {
 } hm_factors_context_t;
 
 /* Create an empty list; release it with hm_factors_free. */
-int hm_factors_create(hm_factors_t **out);
+HM_EXPORT int hm_factors_create(hm_factors_t **out);
 
 /* Release a list (NULL is accepted). */
-void hm_factors_free(hm_factors_t *factors);
+HM_EXPORT void hm_factors_free(hm_factors_t *factors);
 
 /* Set key to the printf-formatted value. An existing key keeps its place
  * and gets the new value; a new key goes to the end. Keys are letters,
  * digits, '_', '.' and '-' (HM_EINVAL otherwise); control characters in the
  * value (newlines included) become spaces so that every factor is one line. */
-int hm_factors_set(hm_factors_t *factors, const char *key, const char *fmt, ...)
+HM_EXPORT int hm_factors_set(hm_factors_t *factors, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* *value receives the value of key, owned by the list and valid until the
  * key is set again or the list is freed. HM_ENOENT if there is no such key. */
-int hm_factors_get(const hm_factors_t *factors, const char *key, const char **value);
+HM_EXPORT int hm_factors_get(const hm_factors_t *factors, const char *key, const char **value);
 
 /* Number of factors, and the i-th in insertion order (HM_ERANGE past the
  * end). Iterate with for (i = 0; i < hm_factors_count(f); i++). */
-size_t hm_factors_count(const hm_factors_t *factors);
-int hm_factors_at(const hm_factors_t *factors, size_t i, const char **key, const char **value);
+HM_EXPORT size_t hm_factors_count(const hm_factors_t *factors);
+HM_EXPORT int hm_factors_at(const hm_factors_t *factors, size_t i, const char **key,
+                            const char **value);
 
 /* Collective over comm: set the factors that describe this run, identical on
  * every rank, in this order: harmonia_version, command_line, date (ISO 8601
@@ -152,7 +154,8 @@ int hm_factors_at(const hm_factors_t *factors, size_t i, const char **key, const
  * "unreadable"), compiler, cflags, build_type, seed. Host names are those
  * of MPI_Get_processor_name. ctx may be NULL. Every rank returns the same
  * status; after an error factors may hold part of these keys. */
-int hm_factors_collect(hm_factors_t *factors, MPI_Comm comm, const hm_factors_context_t *ctx);
+HM_EXPORT int hm_factors_collect(hm_factors_t *factors, MPI_Comm comm,
+                                 const hm_factors_context_t *ctx);
 
 /* ---- CSV result files --------------------------------------------------- */
 
@@ -163,43 +166,43 @@ typedef struct hm_csv hm_csv_t;
  * the ncolumns names. Files are UTF-8 with '\n' line ends, quoted as in
  * RFC 4180 where a cell needs it. On error why (if not NULL) receives a
  * sentence naming the path. */
-int hm_csv_open(const char *path, const hm_factors_t *factors, const char *const *columns,
-                size_t ncolumns, hm_csv_t **out, char *why, size_t why_len);
+HM_EXPORT int hm_csv_open(const char *path, const hm_factors_t *factors, const char *const *columns,
+                          size_t ncolumns, hm_csv_t **out, char *why, size_t why_len);
 
 /* Append a text cell to the current row. It is quoted ("a ""b""") when it
  * holds a comma, a quote, '#', a line break or leading/trailing blanks. */
-int hm_csv_put_string(hm_csv_t *csv, const char *text);
+HM_EXPORT int hm_csv_put_string(hm_csv_t *csv, const char *text);
 
 /* Append a number cell. Doubles (seconds) get 15 significant digits, or 16
  * or 17 where fewer would not read back (strtod) to exactly the same value:
  * 1e-6 prints "1e-06", 0.1 "0.1", 1.0/3 "0.3333333333333333", and no bit is
  * lost. NaN and infinities print "NaN", "Inf", "-Inf". */
-int hm_csv_put_double(hm_csv_t *csv, double value);
-int hm_csv_put_int64(hm_csv_t *csv, int64_t value);
+HM_EXPORT int hm_csv_put_double(hm_csv_t *csv, double value);
+HM_EXPORT int hm_csv_put_int64(hm_csv_t *csv, int64_t value);
 
 /* End the current row. It must have exactly one cell per column
  * (HM_EINVAL otherwise, and the row is dropped). */
-int hm_csv_end_row(hm_csv_t *csv);
+HM_EXPORT int hm_csv_end_row(hm_csv_t *csv);
 
 /* Publish the rows ended so far under the final name (hm_afile_checkpoint);
  * a row in progress is not part of it. */
-int hm_csv_checkpoint(hm_csv_t *csv);
+HM_EXPORT int hm_csv_checkpoint(hm_csv_t *csv);
 
 /* Write the last rows and publish the complete file, then release the
  * handle. A row in progress is HM_EINVAL (nothing more is published then). On
  * error why (if not NULL) receives a sentence naming the path; the
  * temporary file is removed. */
-int hm_csv_close(hm_csv_t *csv, char *why, size_t why_len);
+HM_EXPORT int hm_csv_close(hm_csv_t *csv, char *why, size_t why_len);
 
 /* Discard what was not checkpointed and release the handle (NULL is
  * accepted). */
-void hm_csv_abort(hm_csv_t *csv);
+HM_EXPORT void hm_csv_abort(hm_csv_t *csv);
 
 /* A sentence describing the last error of csv (naming the path), or "". */
-const char *hm_csv_error(const hm_csv_t *csv);
+HM_EXPORT const char *hm_csv_error(const hm_csv_t *csv);
 
 /* Number of data rows ended so far. */
-size_t hm_csv_rows(const hm_csv_t *csv);
+HM_EXPORT size_t hm_csv_rows(const hm_csv_t *csv);
 
 /* ---- Reading CSV files -------------------------------------------------- */
 
@@ -214,45 +217,46 @@ typedef struct hm_csv_reader hm_csv_reader_t;
 /* Open path and read its factors and header. HM_ENOENT when the file does
  * not exist, HM_EIO when it cannot be read, HM_EINVAL when it has no header
  * row or a quote never closes; why (if not NULL) receives the sentence. */
-int hm_csv_reader_open(const char *path, hm_csv_reader_t **out, char *why, size_t why_len);
+HM_EXPORT int hm_csv_reader_open(const char *path, hm_csv_reader_t **out, char *why,
+                                 size_t why_len);
 
 /* Close the file and release the reader (NULL is accepted). */
-void hm_csv_reader_close(hm_csv_reader_t *reader);
+HM_EXPORT void hm_csv_reader_close(hm_csv_reader_t *reader);
 
 /* The factors of the leading "# key: value" lines, in file order, owned by
  * the reader. Lines whose key hm_factors_set refuses are skipped. */
-const hm_factors_t *hm_csv_reader_factors(const hm_csv_reader_t *reader);
+HM_EXPORT const hm_factors_t *hm_csv_reader_factors(const hm_csv_reader_t *reader);
 
 /* Number of header columns, the name of column i (NULL past the end), and
  * the index of the column called name (HM_ENOENT if none). */
-size_t hm_csv_reader_columns(const hm_csv_reader_t *reader);
-const char *hm_csv_reader_column(const hm_csv_reader_t *reader, size_t i);
-int hm_csv_reader_find(const hm_csv_reader_t *reader, const char *name, size_t *index);
+HM_EXPORT size_t hm_csv_reader_columns(const hm_csv_reader_t *reader);
+HM_EXPORT const char *hm_csv_reader_column(const hm_csv_reader_t *reader, size_t i);
+HM_EXPORT int hm_csv_reader_find(const hm_csv_reader_t *reader, const char *name, size_t *index);
 
 /* Read the next data row: *more = 1 and the cells available through
  * hm_csv_reader_cell, or *more = 0 at the end of the file. HM_EINVAL when
  * the row has not one cell per column or a quote never closes, HM_EIO on a
  * read error (see hm_csv_reader_error). */
-int hm_csv_reader_next(hm_csv_reader_t *reader, int *more);
+HM_EXPORT int hm_csv_reader_next(hm_csv_reader_t *reader, int *more);
 
 /* Cell i of the current row (valid until the next hm_csv_reader_next), NULL
  * past the end; the 1-based line where the current row starts. */
-const char *hm_csv_reader_cell(const hm_csv_reader_t *reader, size_t i);
-size_t hm_csv_reader_line(const hm_csv_reader_t *reader);
+HM_EXPORT const char *hm_csv_reader_cell(const hm_csv_reader_t *reader, size_t i);
+HM_EXPORT size_t hm_csv_reader_line(const hm_csv_reader_t *reader);
 
 /* Cell i of the current row as a number (strtod, so "NaN" and "Inf" are
  * numbers). HM_EINVAL when it is not one, with the sentence naming the file,
  * the line and the column kept for hm_csv_reader_error. */
-int hm_csv_reader_double(hm_csv_reader_t *reader, size_t i, double *value);
+HM_EXPORT int hm_csv_reader_double(hm_csv_reader_t *reader, size_t i, double *value);
 
 /* The sentence of the last error, or "". */
-const char *hm_csv_reader_error(const hm_csv_reader_t *reader);
+HM_EXPORT const char *hm_csv_reader_error(const hm_csv_reader_t *reader);
 
 /* argv joined by spaces, each argument quoted for a POSIX shell only where
  * needed ('a b' -> "'a b'", control characters as $'\n'): a command line a
  * user can paste back, as recorded in result files. NULL when out of memory.
  * Release with free(). */
-char *hm_output_shell_join(int argc, const char *const *argv);
+HM_EXPORT char *hm_output_shell_join(int argc, const char *const *argv);
 
 #ifdef __cplusplus
 }

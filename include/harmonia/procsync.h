@@ -29,6 +29,7 @@
  * invalidates the repetition (ReproMPI checks only before its spin loop). */
 #ifndef HARMONIA_PROCSYNC_H
 #define HARMONIA_PROCSYNC_H
+#include <harmonia/export.h>
 #include <stddef.h>
 #include <mpi.h>
 #include <harmonia/clock.h>
@@ -73,7 +74,7 @@ typedef struct hm_harmonize_options {
                                  * saving the first one; retained, not owned */
 } hm_harmonize_options_t;
 
-void hm_harmonize_options_default(hm_harmonize_options_t *opts);
+HM_EXPORT void hm_harmonize_options_default(hm_harmonize_options_t *opts);
 
 /* Collective: set how hm_harmonize works on comm, before its first call on
  * comm (a later call replaces the state), and prepare it: measure MPI_Bcast
@@ -81,7 +82,7 @@ void hm_harmonize_options_default(hm_harmonize_options_t *opts);
  * first hm_harmonize is as quick as the others. Without it the first
  * hm_harmonize uses the defaults and prepares. Errors: HM_EINVAL/HM_ENOENT
  * for a bad option (the same on every rank), or a synchronization's. */
-int hm_harmonize_configure(MPI_Comm comm, const hm_harmonize_options_t *opts);
+HM_EXPORT int hm_harmonize_configure(MPI_Comm comm, const hm_harmonize_options_t *opts);
 
 /* Synchronize the processes of comm in space and time (Schuchart et al. 2023, Alg. 1):
  * every rank returns at one agreed deadline on the global clock. Collective.
@@ -105,7 +106,7 @@ int hm_harmonize_configure(MPI_Comm comm, const hm_harmonize_options_t *opts);
  * duplicate of comm. Without hm_harmonize_configure, the first call on a comm
  * synchronizes the clocks and measures MPI_Bcast: it takes long.
  * Returns HM_OK, HM_EMPI, HM_ENOMEM, or a clock-synchronization error. */
-int hm_harmonize(MPI_Comm comm, int *flag);
+HM_EXPORT int hm_harmonize(MPI_Comm comm, int *flag);
 
 /* What hm_harmonize has done on comm (this rank's view). */
 typedef struct hm_harmonize_info {
@@ -122,16 +123,16 @@ typedef struct hm_harmonize_info {
 } hm_harmonize_info_t;
 
 /* Local. HM_ENOENT before the first call or configure on comm. */
-int hm_harmonize_info(MPI_Comm comm, hm_harmonize_info_t *info);
+HM_EXPORT int hm_harmonize_info(MPI_Comm comm, hm_harmonize_info_t *info);
 
 /* The global clock hm_harmonize currently uses on comm (borrowed: valid until
  * the next call, which may re-synchronize). NULL before the first call. */
-hm_clock_t *hm_harmonize_clock(MPI_Comm comm);
+HM_EXPORT hm_clock_t *hm_harmonize_clock(MPI_Comm comm);
 
 /* Testing: the next hm_harmonize on comm, on this rank only, sleeps delay_s
  * after it learnt the deadline and before it checks it, as a preemption
  * would. Local. */
-int hm_harmonize_inject_delay(MPI_Comm comm, double delay_s);
+HM_EXPORT int hm_harmonize_inject_delay(MPI_Comm comm, double delay_s);
 
 /* ---- The methods of --sync ---- */
 
@@ -152,72 +153,72 @@ typedef struct hm_procsync_params {
  * deadline, so a start later than 1 us is a preemption or a missed deadline),
  * window adaptive (0), no slice (0), bcast_factor 3, check_every 16 (paper
  * Schuchart et al. 2023, Listing 1), harmonize options default. */
-void hm_procsync_params_default(hm_procsync_params_t *params);
+HM_EXPORT void hm_procsync_params_default(hm_procsync_params_t *params);
 
 /* Registry: count, i-th name, list "barrier, dissem, ..." for errors. */
-size_t hm_procsync_count(void);
-const char *hm_procsync_name_at(size_t i);
-void hm_procsync_names(char *buf, size_t len);
+HM_EXPORT size_t hm_procsync_count(void);
+HM_EXPORT const char *hm_procsync_name_at(size_t i);
+HM_EXPORT void hm_procsync_names(char *buf, size_t len);
 
 /* Check a method name and parameters without MPI; HM_ENOENT (unknown name,
  * with the list in why) or HM_EINVAL (e.g. check_every < 1). */
-int hm_procsync_check(const char *method, const hm_procsync_params_t *params, char *why,
-                      size_t why_len);
+HM_EXPORT int hm_procsync_check(const char *method, const hm_procsync_params_t *params, char *why,
+                                size_t why_len);
 
 /* Collective: set up method over comm (duplicated inside), with global the
  * clock synchronized over comm (retained). Measures what the method needs
  * (MPI_Bcast latency). Every rank returns the same status. */
-int hm_procsync_create(const char *method, MPI_Comm comm, hm_clock_t *global,
-                       const hm_procsync_params_t *params, hm_procsync_t **out, char *why,
-                       size_t why_len);
-void hm_procsync_free(hm_procsync_t *ps);
+HM_EXPORT int hm_procsync_create(const char *method, MPI_Comm comm, hm_clock_t *global,
+                                 const hm_procsync_params_t *params, hm_procsync_t **out, char *why,
+                                 size_t why_len);
+HM_EXPORT void hm_procsync_free(hm_procsync_t *ps);
 
-const char *hm_procsync_name(const hm_procsync_t *ps);
+HM_EXPORT const char *hm_procsync_name(const hm_procsync_t *ps);
 /* 1 when the method agrees a start deadline (window, roundtime, harmonize). */
-int hm_procsync_has_deadline(const hm_procsync_t *ps);
+HM_EXPORT int hm_procsync_has_deadline(const hm_procsync_t *ps);
 
 /* Collective: start an experiment (window: the first window; roundtime: the
  * time slice). */
-int hm_procsync_begin(hm_procsync_t *ps);
+HM_EXPORT int hm_procsync_begin(hm_procsync_t *ps);
 
 /* Collective: synchronize before one repetition. *flag = 0 when this rank
  * already knows the repetition is invalid (late before waiting); *deadline_s
  * = the agreed start on the global clock (NaN without deadline). */
-int hm_procsync_start(hm_procsync_t *ps, int *flag, double *deadline_s);
+HM_EXPORT int hm_procsync_start(hm_procsync_t *ps, int *flag, double *deadline_s);
 
 /* Local, after the repetition: start_s and end_s are its timestamps on the
  * global clock (hm_procsync_clock). Clears *flag on a late start
  * (start_s > deadline + late_s) or, for window, an overrun (end_s > deadline
  * + window). */
-void hm_procsync_stop(hm_procsync_t *ps, double start_s, double end_s, int *flag);
+HM_EXPORT void hm_procsync_stop(hm_procsync_t *ps, double start_s, double end_s, int *flag);
 
 /* The global clock to convert this repetition's timestamps with (harmonize
  * may re-synchronize at hm_procsync_start). Borrowed. */
-hm_clock_t *hm_procsync_clock(const hm_procsync_t *ps);
+HM_EXPORT hm_clock_t *hm_procsync_clock(const hm_procsync_t *ps);
 
 /* Repetitions between agreements on the flags: check_every, or 1 for
  * roundtime (its flags are agreed after every round). */
-int hm_procsync_chunk(const hm_procsync_t *ps);
+HM_EXPORT int hm_procsync_chunk(const hm_procsync_t *ps);
 
 /* Local: 0 when this rank's time slice (roundtime) is over. */
-int hm_procsync_in_time(const hm_procsync_t *ps);
+HM_EXPORT int hm_procsync_in_time(const hm_procsync_t *ps);
 
 /* After the flags of a chunk were agreed (identical on every rank): n
  * repetitions, nvalid valid, busy_s the root's wall time of the chunk. The
  * window method adapts here (its new window is broadcast with the next
  * chunk's first window). Local. */
-void hm_procsync_chunk_done(hm_procsync_t *ps, int n, int nvalid, double busy_s);
+HM_EXPORT void hm_procsync_chunk_done(hm_procsync_t *ps, int n, int nvalid, double busy_s);
 
 /* Testing: this rank's next hm_procsync_start is delayed by delay_s where a
  * preemption hurts most: harmonize inside hm_harmonize between learning and
  * checking its deadline (a missed deadline: flag 0, slack x 1.5), the other
  * methods before their synchronization (a late arrival: window and roundtime
  * flag it). Local. */
-int hm_procsync_inject_delay(hm_procsync_t *ps, double delay_s);
+HM_EXPORT int hm_procsync_inject_delay(hm_procsync_t *ps, double delay_s);
 
 /* What the method did, for result files, e.g. "window=12.5us adaptive (3
  * adaptations)" or "slack=4.1us resyncs=2". Local (the root's view matters). */
-void hm_procsync_describe(const hm_procsync_t *ps, char *buf, size_t len);
+HM_EXPORT void hm_procsync_describe(const hm_procsync_t *ps, char *buf, size_t len);
 
 /* ---- Building blocks ---- */
 
@@ -231,13 +232,13 @@ void hm_procsync_describe(const hm_procsync_t *ps, char *buf, size_t len);
  * MPI_Barrier does. Collective over comm, any size (1 returns at once).
  * Uses its own tag; comm should be private to harmonia (a duplicate) so that
  * no user message can match. Returns HM_OK or HM_EMPI. */
-int hm_procsync_dissem_barrier(MPI_Comm comm);
+HM_EXPORT int hm_procsync_dissem_barrier(MPI_Comm comm);
 
 /* Collective: the latency of MPI_Bcast of one double from rank 0 over comm,
  * the same on every rank: the median over reps of the slowest rank's time
  * from a common start (a barrier) to receipt. Used for the initial slack of
  * harmonize and the start offset of roundtime. */
-int hm_procsync_bcast_latency(MPI_Comm comm, int reps, double *latency_s);
+HM_EXPORT int hm_procsync_bcast_latency(MPI_Comm comm, int reps, double *latency_s);
 
 /* Wait until the global clock reads target_s: sleep while more than spin_s
  * remain (the processor goes to other ranks when they outnumber the cores),
@@ -245,11 +246,12 @@ int hm_procsync_bcast_latency(MPI_Comm comm, int reps, double *latency_s);
  * that ranks sharing a core take turns reading the clock instead of one
  * spinning through the deadline while the others wait for a scheduler
  * slice. Returns the clock reading that ended the wait. */
-double hm_procsync_wait_until(hm_clock_t *global, double target_s, double spin_s, int yield);
+HM_EXPORT double hm_procsync_wait_until(hm_clock_t *global, double target_s, double spin_s,
+                                        int yield);
 
 /* Collective: 1 on every rank when some node has more ranks of comm than
  * online processors (the spin of a wait should yield), else 0. */
-int hm_procsync_oversubscribed(MPI_Comm comm);
+HM_EXPORT int hm_procsync_oversubscribed(MPI_Comm comm);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,7 @@
  * them. NaN values are not accepted (callers filter invalid repetitions). */
 #ifndef HARMONIA_STATS_H
 #define HARMONIA_STATS_H
+#include <harmonia/export.h>
 #include <stddef.h>
 #include <harmonia/error.h>
 
@@ -13,10 +14,10 @@ extern "C" {
 #endif
 
 /* Sort x ascending in place. */
-void hm_stats_sort(double *x, size_t n);
+HM_EXPORT void hm_stats_sort(double *x, size_t n);
 
 /* Quantile q in [0, 1] of sorted data (type 7); NaN when n is 0. */
-double hm_stats_quantile_sorted(const double *sorted, size_t n, double q);
+HM_EXPORT double hm_stats_quantile_sorted(const double *sorted, size_t n, double q);
 
 typedef struct hm_stats_summary {
     size_t n;
@@ -27,7 +28,7 @@ typedef struct hm_stats_summary {
 
 /* Summary of x (n values, left unchanged). All fields NaN for n = 0.
  * HM_ENOMEM when the sorted copy cannot be allocated. */
-int hm_stats_summarize(const double *x, size_t n, hm_stats_summary_t *summary);
+HM_EXPORT int hm_stats_summarize(const double *x, size_t n, hm_stats_summary_t *summary);
 
 /* ---- Outliers (Hunold & Carpen-Amarie 2016, §3.5) ---- */
 
@@ -35,7 +36,8 @@ int hm_stats_summarize(const double *x, size_t n, hm_stats_summary_t *summary);
  * (quantiles of type 7). out (n values, may be x itself) receives the kept
  * values in their input order, *kept their number; *lo_s, *hi_s (may be
  * NULL) the fences. n = 0 keeps nothing. HM_ENOMEM. */
-int hm_stats_tukey(const double *x, size_t n, double *out, size_t *kept, double *lo, double *hi);
+HM_EXPORT int hm_stats_tukey(const double *x, size_t n, double *out, size_t *kept, double *lo,
+                             double *hi);
 
 /* ---- Confidence intervals ---- */
 
@@ -45,11 +47,12 @@ int hm_stats_tukey(const double *x, size_t n, double *out, size_t *kept, double 
  * Nonparametric Statistics, 3rd ed., §3.2), whose coverage is at least level.
  * sorted ascending. HM_EINVAL when n is too small for the level (then *lo,
  * *hi are the sample's min and max and the coverage is below level). */
-int hm_stats_median_ci(const double *sorted, size_t n, double level, double *lo, double *hi);
+HM_EXPORT int hm_stats_median_ci(const double *sorted, size_t n, double level, double *lo,
+                                 double *hi);
 
 /* Student t interval of the mean: mean +- t_{(1+level)/2, n-1} s / sqrt(n).
  * HM_EINVAL for n < 2. */
-int hm_stats_mean_ci(const double *x, size_t n, double level, double *lo, double *hi);
+HM_EXPORT int hm_stats_mean_ci(const double *x, size_t n, double level, double *lo, double *hi);
 
 /* ---- Dependence ---- */
 
@@ -57,14 +60,15 @@ int hm_stats_mean_ci(const double *x, size_t n, double level, double *lo, double
  * estimator r_k = sum_{t<n-k} (x_t - m)(x_{t+k} - m) / sum_t (x_t - m)^2 (as
  * R's acf and statsmodels' acf); *band = 1.96 / sqrt(n), the 95% band for
  * white noise. HM_EINVAL for h >= n or constant data. */
-int hm_stats_autocorrelation(const double *x, size_t n, size_t h, double *acf, double *band);
+HM_EXPORT int hm_stats_autocorrelation(const double *x, size_t n, size_t h, double *acf,
+                                       double *band);
 
 /* ---- Tests ---- */
 
 /* Shapiro-Wilk W and its p-value by Royston's algorithm (Royston 1995, AS
  * R94; what R's shapiro.test and SciPy's shapiro compute), 3 <= n <= 5000.
  * HM_EINVAL outside that range or for constant data. */
-int hm_stats_shapiro_wilk(const double *x, size_t n, double *w, double *p);
+HM_EXPORT int hm_stats_shapiro_wilk(const double *x, size_t n, double *w, double *p);
 
 typedef enum hm_alternative {
     HM_ALT_TWO_SIDED = 0,
@@ -83,11 +87,11 @@ typedef struct hm_wilcoxon {
  * when n < 50 and m < 50 and there are no ties, else the normal
  * approximation with tie-corrected variance and continuity correction.
  * HM_EINVAL for n or m = 0; HM_ENOMEM. */
-int hm_stats_wilcoxon(const double *x, size_t n, const double *y, size_t m,
-                      hm_alternative_t alternative, hm_wilcoxon_t *out);
+HM_EXPORT int hm_stats_wilcoxon(const double *x, size_t n, const double *y, size_t m,
+                                hm_alternative_t alternative, hm_wilcoxon_t *out);
 
 /* "***" p <= 0.001, "**" p <= 0.01, "*" p <= 0.05, "" otherwise. */
-const char *hm_stats_stars(double p);
+HM_EXPORT const char *hm_stats_stars(double p);
 
 #ifdef __cplusplus
 }

@@ -25,6 +25,7 @@
  * model each level chose. */
 #ifndef HARMONIA_SYNC_H
 #define HARMONIA_SYNC_H
+#include <harmonia/export.h>
 
 #include <stddef.h>
 
@@ -66,18 +67,18 @@ typedef struct hm_sync_report {
 
 /* Defaults: fitpoints 1000, exchanges 100, skampi offsets, drift auto with 3
  * sigmas, recompute_intercept on, real topology. */
-void hm_sync_params_default(hm_sync_params_t *params);
+HM_EXPORT void hm_sync_params_default(hm_sync_params_t *params);
 
 /* Registered algorithms: count, i-th name, and the list for help and errors. */
-size_t hm_sync_count(void);
-const char *hm_sync_name_at(size_t i);
-void hm_sync_names(char *buf, size_t len);
+HM_EXPORT size_t hm_sync_count(void);
+HM_EXPORT const char *hm_sync_name_at(size_t i);
+HM_EXPORT void hm_sync_names(char *buf, size_t len);
 
 /* Check a specification without MPI: known names, 1 to HM_SYNC_MAX_LEVELS
  * levels, prop never the outermost level of a multi-level spec. HM_ENOENT or
  * HM_EINVAL with a sentence in why, e.g.
  *   unknown algorithm "hca4" (known: skampi, netgauge, jk, hca, hca2, hca3, prop) */
-int hm_sync_check_spec(const char *spec, char *why, size_t why_len);
+HM_EXPORT int hm_sync_check_spec(const char *spec, char *why, size_t why_len);
 
 /* Synchronize the clocks of all ranks of comm. Collective. base is each
  * rank's local clock (usually an identity clock over the chosen timer). On
@@ -85,8 +86,23 @@ int hm_sync_check_spec(const char *spec, char *why, size_t why_len);
  * report (may be NULL) describes the run. On error every rank returns the same
  * code and, where why is not NULL, the same sentence (e.g. prop over ranks that
  * do not share a time source). */
-int hm_sync_run(MPI_Comm comm, const char *spec, const hm_sync_params_t *params, hm_clock_t *base,
-                hm_clock_t **out, hm_sync_report_t *report, char *why, size_t why_len);
+HM_EXPORT int hm_sync_run(MPI_Comm comm, const char *spec, const hm_sync_params_t *params,
+                          hm_clock_t *base, hm_clock_t **out, hm_sync_report_t *report, char *why,
+                          size_t why_len);
+
+/* Local, no MPI: the number of levels of a valid spec (1 to
+ * HM_SYNC_MAX_LEVELS) and whether its innermost level copies its leader's
+ * clock (prop), as a re-synchronization that keeps the hierarchy needs to
+ * know. HM_ENOENT or HM_EINVAL for a spec hm_sync_check_spec refuses. */
+HM_EXPORT int hm_sync_spec_levels(const char *spec, int *nlevels, int *innermost_propagates);
+
+/* Collective over comm, which the caller keeps private to this call: rank 0
+ * passes its clock to every other rank (ClockPropSync,
+ * [Hunold & Carpen-Amarie 2018, Alg. 3]); the others pass their base clock,
+ * whose time source the copy is built over. *out is the new clock (release
+ * with hm_clock_free; on rank 0 it is clock, retained). HM_EINVAL on every
+ * rank when the ranks do not read one time source. */
+HM_EXPORT int hm_sync_propagate(MPI_Comm comm, hm_clock_t *clock, hm_clock_t **out);
 
 /* ---- Checking a global clock (Hunold & Carpen-Amarie 2018, Alg. 6, Check-Global-Clock) ---- */
 
@@ -111,8 +127,9 @@ typedef struct hm_sync_check {
  * (NaN where not measured or not known); offset = rank's global clock - rank
  * 0's global clock. *check is filled on rank 0 (the same on all ranks for
  * truth_known). */
-int hm_sync_check(MPI_Comm comm, hm_clock_t *global, int exchanges, const int *sampled,
-                  int nsampled, hm_sync_check_t *check, double *offsets_s, double *true_errors_s);
+HM_EXPORT int hm_sync_check(MPI_Comm comm, hm_clock_t *global, int exchanges, const int *sampled,
+                            int nsampled, hm_sync_check_t *check, double *offsets_s,
+                            double *true_errors_s);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@
  * synthetic one so that tests can measure errors against the truth. */
 #ifndef HARMONIA_TIMER_H
 #define HARMONIA_TIMER_H
+#include <harmonia/export.h>
 
 #include <stddef.h>
 #include <stdint.h>
@@ -61,70 +62,70 @@ typedef struct hm_timer_quality {
 
 /* Number of registered time sources and the name of the i-th
  * ("wtime", "monotonic", "monotonic_raw", "realtime", "gettimeofday", "tsc"). */
-size_t hm_timer_count(void);
-const char *hm_timer_name_at(size_t i);
+HM_EXPORT size_t hm_timer_count(void);
+HM_EXPORT const char *hm_timer_name_at(size_t i);
 
 /* Comma-separated list of the registered names into buf, for help and error
  * texts ("wtime, monotonic, ..."). */
-void hm_timer_names(char *buf, size_t len);
+HM_EXPORT void hm_timer_names(char *buf, size_t len);
 
 /* Create a timer over the source called name (opts may be NULL for defaults).
  * Returns HM_ENOENT for an unknown name, HM_ENOTSUP when the source cannot be
  * used here (tsc without constant_tsc/nonstop_tsc, or not x86-64), HM_EINVAL
  * for bad options. On failure, why (if not NULL) receives a sentence that
  * explains the refusal. The wtime source requires MPI to be initialized. */
-int hm_timer_create(const char *name, const hm_timer_options_t *opts, hm_timer_t **out, char *why,
-                    size_t why_len);
+HM_EXPORT int hm_timer_create(const char *name, const hm_timer_options_t *opts, hm_timer_t **out,
+                              char *why, size_t why_len);
 
 /* Release a timer (NULL is accepted). */
-void hm_timer_free(hm_timer_t *timer);
+HM_EXPORT void hm_timer_free(hm_timer_t *timer);
 
 /* Seconds since the timer's origin (synthetic time for a synthetic timer). */
-double hm_timer_now(hm_timer_t *timer);
+HM_EXPORT double hm_timer_now(hm_timer_t *timer);
 
 /* Like hm_timer_now, and *truth_s receives the true time of the same read:
  * the underlying real source for a synthetic timer, the reading itself
  * otherwise. */
-double hm_timer_now_truth(hm_timer_t *timer, double *truth_s);
+HM_EXPORT double hm_timer_now_truth(hm_timer_t *timer, double *truth_s);
 
 /* Collective over comm: every rank adopts rank 0's origin, so sources that
  * are shared between the processes read comparable values. */
-int hm_timer_agree_origin(hm_timer_t *timer, MPI_Comm comm);
+HM_EXPORT int hm_timer_agree_origin(hm_timer_t *timer, MPI_Comm comm);
 
 /* Identifier of the clock this timer reads: equal on two processes exactly
  * when they read the same clock. The machine (kernel boot id) for the
  * clock_gettime sources, gettimeofday and tsc; the process for wtime (Open
  * MPI's MPI_Wtime has a per-process origin); the domain's draw for a
  * synthetic timer. Clock propagation (sync "prop") compares it. */
-uint64_t hm_timer_domain(const hm_timer_t *timer);
+HM_EXPORT uint64_t hm_timer_domain(const hm_timer_t *timer);
 
 /* Name of the source ("monotonic", ...). */
-const char *hm_timer_name(const hm_timer_t *timer);
+HM_EXPORT const char *hm_timer_name(const hm_timer_t *timer);
 
 /* One line for result files: source, frequency and where it came from,
  * synthetic parameters, e.g. "tsc 2.300000 GHz (from /proc/cpuinfo)". */
-void hm_timer_describe(const hm_timer_t *timer, char *buf, size_t len);
+HM_EXPORT void hm_timer_describe(const hm_timer_t *timer, char *buf, size_t len);
 
 /* Non-zero when the source promises never to go backwards (a synthetic timer
  * with jitter does not). */
-int hm_timer_is_monotonic(const hm_timer_t *timer);
+HM_EXPORT int hm_timer_is_monotonic(const hm_timer_t *timer);
 
 /* Resolution the source claims, in seconds. */
-double hm_timer_nominal_resolution(const hm_timer_t *timer);
+HM_EXPORT double hm_timer_nominal_resolution(const hm_timer_t *timer);
 
 /* For a synthetic timer: this rank's drawn offset and drift (HM_EINVAL if the
  * timer is not synthetic). The expected offset of the synthetic clock against
  * the truth at true time t is offset_s + drift * t. */
-int hm_timer_synthetic_draw(const hm_timer_t *timer, double *offset_s, double *drift);
+HM_EXPORT int hm_timer_synthetic_draw(const hm_timer_t *timer, double *offset_s, double *drift);
 
 /* Parse "offset=O,drift=D,jitter=J" (any subset, any order; missing keys are
  * 0). Returns HM_EINVAL with a reason in why on a malformed spec. */
-int hm_timer_parse_synthetic(const char *text, hm_synthetic_spec_t *spec, char *why,
-                             size_t why_len);
+HM_EXPORT int hm_timer_parse_synthetic(const char *text, hm_synthetic_spec_t *spec, char *why,
+                                       size_t why_len);
 
 /* Measure resolution, read overhead and monotonicity with nreads reads
  * (0 = a default of about 200000). Local, not collective. */
-int hm_timer_measure(hm_timer_t *timer, long nreads, hm_timer_quality_t *quality);
+HM_EXPORT int hm_timer_measure(hm_timer_t *timer, long nreads, hm_timer_quality_t *quality);
 
 #ifdef __cplusplus
 }

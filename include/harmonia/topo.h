@@ -25,6 +25,7 @@
  * level, ranks keep the order of the parent. */
 #ifndef HARMONIA_TOPO_H
 #define HARMONIA_TOPO_H
+#include <harmonia/export.h>
 
 #include <stddef.h>
 
@@ -67,32 +68,32 @@ typedef enum hm_topo_binding {
  * comm == MPI_COMM_NULL gives HM_EINVAL without communicating. Real sockets
  * load the hwloc topology once; a binding hwloc cannot read leaves the
  * process without a socket (HM_TOPO_BIND_UNKNOWN), never an error. */
-int hm_topo_create(MPI_Comm comm, const hm_topo_options_t *opts, hm_topo_t **out);
+HM_EXPORT int hm_topo_create(MPI_Comm comm, const hm_topo_options_t *opts, hm_topo_t **out);
 
 /* Release the topology and every communicator it created. Collective over
  * the parent communicator (MPI_Comm_free is collective); call it before
  * MPI_Finalize. NULL is accepted. */
-void hm_topo_free(hm_topo_t *topo);
+HM_EXPORT void hm_topo_free(hm_topo_t *topo);
 
 /* The communicators below are owned by the topology: valid until
  * hm_topo_free, never to be freed by the caller. Local calls. */
 
 /* The parent communicator (a duplicate of the one given to hm_topo_create). */
-MPI_Comm hm_topo_comm(const hm_topo_t *topo);
+HM_EXPORT MPI_Comm hm_topo_comm(const hm_topo_t *topo);
 
 /* The ranks of my node, in parent order. */
-MPI_Comm hm_topo_node_comm(const hm_topo_t *topo);
+HM_EXPORT MPI_Comm hm_topo_node_comm(const hm_topo_t *topo);
 
 /* One rank per node, the lowest parent rank of each, ordered by node index;
  * MPI_COMM_NULL on ranks that are not node leaders. */
-MPI_Comm hm_topo_node_leaders_comm(const hm_topo_t *topo);
+HM_EXPORT MPI_Comm hm_topo_node_leaders_comm(const hm_topo_t *topo);
 
 /* The ranks of my socket (a subset of my node), in parent order. */
-MPI_Comm hm_topo_socket_comm(const hm_topo_t *topo);
+HM_EXPORT MPI_Comm hm_topo_socket_comm(const hm_topo_t *topo);
 
 /* One rank per socket of my node, the lowest of each, ordered by socket
  * index; MPI_COMM_NULL on ranks that are not socket leaders. */
-MPI_Comm hm_topo_socket_leaders_comm(const hm_topo_t *topo);
+HM_EXPORT MPI_Comm hm_topo_socket_leaders_comm(const hm_topo_t *topo);
 
 /* Communicator of level `level` (0 = outermost) of a hierarchy of nlevels:
  *   nlevels 1: level 0 = the parent communicator;
@@ -101,32 +102,32 @@ MPI_Comm hm_topo_socket_leaders_comm(const hm_topo_t *topo);
  *              2 = socket.
  * *comm is MPI_COMM_NULL where the calling rank takes no part in the level.
  * Returns HM_EINVAL when nlevels is not 1..3 or level not 0..nlevels-1. */
-int hm_topo_level_comm(const hm_topo_t *topo, int level, int nlevels, MPI_Comm *comm);
+HM_EXPORT int hm_topo_level_comm(const hm_topo_t *topo, int level, int nlevels, MPI_Comm *comm);
 
 /* Number of nodes, and the index (0..nnodes-1) of mine. */
-int hm_topo_nnodes(const hm_topo_t *topo);
-int hm_topo_node_index(const hm_topo_t *topo);
+HM_EXPORT int hm_topo_nnodes(const hm_topo_t *topo);
+HM_EXPORT int hm_topo_node_index(const hm_topo_t *topo);
 
 /* Number of sockets of my node, and the index (0..nsockets-1) of mine
  * within the node. */
-int hm_topo_nsockets(const hm_topo_t *topo);
-int hm_topo_socket_index(const hm_topo_t *topo);
+HM_EXPORT int hm_topo_nsockets(const hm_topo_t *topo);
+HM_EXPORT int hm_topo_socket_index(const hm_topo_t *topo);
 
 /* Non-zero when the level comes from --ranks-per-node / --ranks-per-socket. */
-int hm_topo_node_is_virtual(const hm_topo_t *topo);
-int hm_topo_socket_is_virtual(const hm_topo_t *topo);
+HM_EXPORT int hm_topo_node_is_virtual(const hm_topo_t *topo);
+HM_EXPORT int hm_topo_socket_is_virtual(const hm_topo_t *topo);
 
 /* For real sockets: what hwloc reported about my binding, and the logical
  * index of the package it lies within (-1 when it does not lie within one,
  * or when sockets are virtual). */
-hm_topo_binding_t hm_topo_binding(const hm_topo_t *topo);
-int hm_topo_package(const hm_topo_t *topo);
+HM_EXPORT hm_topo_binding_t hm_topo_binding(const hm_topo_t *topo);
+HM_EXPORT int hm_topo_package(const hm_topo_t *topo);
 
 /* One line for result files, the same on every rank, e.g.
  * "2 nodes x 2 ranks (virtual: --ranks-per-node 2); 2 sockets, 1 per node
  *  x 2 ranks (real: hwloc, 1 package; 4 ranks within one package)".
  * Truncated to len, always terminated. Local. */
-void hm_topo_describe(const hm_topo_t *topo, char *buf, size_t len);
+HM_EXPORT void hm_topo_describe(const hm_topo_t *topo, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

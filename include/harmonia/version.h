@@ -1,6 +1,7 @@
 /* include/harmonia/version.h — what this build of harmonia is made of. */
 #ifndef HARMONIA_VERSION_H
 #define HARMONIA_VERSION_H
+#include <harmonia/export.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -8,7 +9,7 @@ extern "C" {
 
 /* Version of the library, e.g. "0.1.0+gabc123" (git describe when built
  * from a checkout). */
-const char *hm_version(void);
+HM_EXPORT const char *hm_version(void);
 
 /* Facts about the build, recorded in every result file. Strings are static. */
 typedef struct hm_build_info {
@@ -21,7 +22,7 @@ typedef struct hm_build_info {
 } hm_build_info_t;
 
 /* Fill *info. Never fails. */
-void hm_build_info(hm_build_info_t *info);
+HM_EXPORT void hm_build_info(hm_build_info_t *info);
 
 #ifdef __cplusplus
 }

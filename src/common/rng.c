@@ -1,5 +1,5 @@
 /* src/common/rng.c — xoshiro256** with splitmix64 seeding. */
-#include "common/rng.h"
+#include <harmonia/rng.h>
 
 #include <math.h>
 

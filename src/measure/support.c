@@ -6,7 +6,7 @@
 
 #include <harmonia/measure.h>
 
-#include "common/rng.h"
+#include <harmonia/rng.h>
 #include "measure/measure_impl.h"
 
 void hm_measure_params_default(hm_measure_params_t *params)

@@ -44,8 +44,4 @@ int hm_offset_meanrtt(hm_offset_pair_t *pair, hm_clock_t *clock, hm_offset_sampl
 /* Registry lookup: the function measuring kind; NULL for an unknown kind. */
 hm_offset_fn hm_offset_function(hm_offset_kind_t kind);
 
-/* Ping-pongs this process took part in through pair (for the sync layer's
- * report). */
-long hm_offset_pair_pingpongs(const hm_offset_pair_t *pair);
-
 #endif

@@ -11,15 +11,13 @@
 #include <harmonia/topo.h>
 
 #include "procsync/harmonize_state.h"
-#include "sync/levels.h"
 
 /* Local: the spec's innermost level copies its leader's clock. */
 static int innermost_propagates(const hm_hz_state_t *st, int *nlevels)
 {
-    hm_sync_levels_t lv;
-    if (hm_sync_parse_spec(st->clock_sync, &lv, NULL, 0) != HM_OK || lv.n < 2) return 0;
-    *nlevels = lv.n;
-    return lv.alg[lv.n - 1]->kind == HM_SYNC_PROPAGATE;
+    int propagates = 0;
+    if (hm_sync_spec_levels(st->clock_sync, nlevels, &propagates) != HM_OK) return 0;
+    return *nlevels >= 2 && propagates;
 }
 
 int hm_hz_shared_open(hm_hz_state_t *st)
@@ -68,11 +66,9 @@ int hm_hz_shared_propagate(hm_hz_state_t *st, hm_clock_t **clock)
     MPI_Comm_rank(st->shared, &me);
     if (size < 2) return HM_OK;
     hm_clock_t *copy = NULL;
-    hm_sync_stats_t stats;
     /* The members pass their identity clock: prop reads its timer (the
      * domain check, the timer the copy is built over). */
-    int rc =
-        hm_sync_prop(st->shared, me == 0 ? *clock : st->base, &st->sync, &copy, &stats, NULL, 0);
+    int rc = hm_sync_propagate(st->shared, me == 0 ? *clock : st->base, &copy);
     if (rc != HM_OK) return rc;
     hm_clock_free(*clock);
     *clock = copy;

@@ -31,7 +31,6 @@
 #include <stdlib.h>
 
 #include "common/idle.h"
-#include "offset/offset_impl.h"
 #include "sync/agree.h"
 #include "sync/sync_impl.h"
 

@@ -8,7 +8,6 @@
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "offset/offset_impl.h"
 #include "sync/sync_impl.h"
 
 /* Tag of the status exchange between the two ranks of a pair: ASCII "LP". */

@@ -132,3 +132,13 @@ int hm_sync_levels_run(const hm_sync_comms_t *c, const hm_sync_levels_t *lv,
     }
     return first;
 }
+
+int hm_sync_spec_levels(const char *spec, int *nlevels, int *innermost_propagates)
+{
+    hm_sync_levels_t lv;
+    int rc = hm_sync_parse_spec(spec, &lv, NULL, 0);
+    if (rc != HM_OK) return rc;
+    *nlevels = lv.n;
+    *innermost_propagates = lv.alg[lv.n - 1]->kind == HM_SYNC_PROPAGATE;
+    return HM_OK;
+}

@@ -97,3 +97,8 @@ int hm_sync_prop(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params
     *out = clk;
     return HM_OK;
 }
+
+int hm_sync_propagate(MPI_Comm comm, hm_clock_t *clock, hm_clock_t **out)
+{
+    return hm_sync_prop(comm, clock, NULL, out, NULL, NULL, 0);
+}

@@ -3,7 +3,7 @@
 #define HM_TIMER_IMPL_H
 #include <harmonia/timer.h>
 
-#include "common/rng.h"
+#include <harmonia/rng.h>
 
 /* A registered time source. open() prepares the timer (frequency, checks);
  * read() returns seconds since timer->origin; origin_now() returns the

@@ -11,7 +11,7 @@
 
 #include <harmonia/clock.h>
 
-#include "common/rng.h"
+#include <harmonia/rng.h>
 #include "testutil.h"
 
 static hm_lm_t random_lm(hm_rng_t *rng)

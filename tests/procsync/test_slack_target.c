@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/rng.h"
+#include <harmonia/rng.h>
 #include "procsync/harmonize_state.h"
 #include "testutil.h"
 

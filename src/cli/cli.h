@@ -1,8 +1,0 @@
-/* src/cli/cli.h — the harmonia program: commands and their entry point. */
-#ifndef HM_CLI_H
-#define HM_CLI_H
-
-/* Run the program; returns the process exit status (0, 1 runtime failure,
- * 2 usage error). */
-int hm_cli_main(int argc, char **argv);
-#endif

@@ -1,0 +1,453 @@
+/* tools/harmonia/campaign/cmd_campaign.c — `harmonia campaign -n N [--dir DIR] -- COMMAND...`:
+ * the command run N times as separate processes (Hunold and Carpen-Amarie
+ * 2016, Alg. 5: each mpirun is a sample of the mpirun factor), each with its
+ * own seed and raw file, recorded in a manifest so that the campaign can be
+ * resumed; then Alg. 6 reduces every run to per-group medians and means. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <harmonia/output.h>
+#include <harmonia/version.h>
+
+#include "campaign/campaign_manifest.h"
+#include "campaign/campaign_run.h"
+#include "commands/commands.h"
+#include "commands/permpirun.h"
+#include "commands/result_files.h"
+#include <harmonia/rng.h>
+
+typedef struct campaign {
+    const hm_cli_config_t *cfg;
+    const char *dir;
+    int placeholders; /* the command has {raw} and {seed}: nothing is appended */
+    hm_manifest_t m;
+    char path[4200]; /* the manifest */
+    long limit;      /* runs 1..limit are run and analyzed (-n) */
+    double done_s;   /* duration of the completed runs */
+    long done_n;
+} campaign_t;
+
+/* Run i's seed: a stream of the base seed, so runs differ yet a campaign is
+ * reproducible from the seed in its manifest. 32 bits, easy to retype. */
+static uint64_t run_seed(uint64_t base, long run)
+{
+    hm_rng_t rng;
+    hm_rng_seed(&rng, base, (uint64_t)run);
+    return hm_rng_next(&rng) >> 32;
+}
+
+static int has_word(char **argv, int argc, const char *text)
+{
+    for (int i = 0; i < argc; i++)
+        if (strstr(argv[i], text)) return 1;
+    return 0;
+}
+
+/* The command must let harmonia choose each run's seed and raw file. */
+static int check_command(const hm_cli_config_t *cfg, int *placeholders, char *why, size_t len)
+{
+    char **argv = cfg->command_argv;
+    int argc = cfg->command_argc;
+    if (!argv || argc == 0) {
+        snprintf(why, len,
+                 "campaign: no command after -- (e.g. harmonia campaign -n 10 -- "
+                 "mpirun -n 2 harmonia bench)");
+        return HM_EINVAL;
+    }
+    int raw = has_word(argv, argc, "{raw}"), seed = has_word(argv, argc, "{seed}");
+    *placeholders = raw || seed;
+    if (raw != seed) {
+        snprintf(why, len,
+                 "campaign: the command has %s but not %s: each run needs its own "
+                 "seed and its own raw file",
+                 raw ? "{raw}" : "{seed}", raw ? "{seed}" : "{raw}");
+        return HM_EINVAL;
+    }
+    for (int i = 0; !*placeholders && i < argc; i++)
+        if (!strncmp(argv[i], "--raw", 5) || !strncmp(argv[i], "--seed", 6)) {
+            snprintf(why, len,
+                     "campaign: the command sets %s itself; harmonia gives each run "
+                     "its own (write --seed {seed} --raw {raw} to place them)",
+                     argv[i]);
+            return HM_EINVAL;
+        }
+    return HM_OK;
+}
+
+/* word with each {seed}, {raw}, {run}, {dir} replaced (one pass measures,
+ * one writes); malloc'd. */
+static char *substitute(const char *word, const char *const *vals)
+{
+    static const char *const keys[] = {"{seed}", "{raw}", "{run}", "{dir}"};
+    char *out = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t n = 0;
+        for (const char *p = word; *p;) {
+            int hit = -1;
+            for (int k = 0; k < 4 && hit < 0; k++)
+                if (!strncmp(p, keys[k], strlen(keys[k]))) hit = k;
+            const char *piece = hit < 0 ? p : vals[hit];
+            size_t len = hit < 0 ? 1 : strlen(piece);
+            if (out) memcpy(out + n, piece, len);
+            n += len;
+            p += hit < 0 ? 1 : strlen(keys[hit]);
+        }
+        if (out)
+            out[n] = '\0';
+        else if (!(out = malloc(n + 1)))
+            return NULL;
+    }
+    return out;
+}
+
+static void free_words(char **words, int n)
+{
+    for (int i = 0; i < n; i++) free(words[i]);
+    free(words);
+}
+
+/* The argv of run r: placeholders filled in, or --seed S --raw FILE
+ * appended. NULL when out of memory; *n words. */
+static char **run_argv(const campaign_t *c, const hm_manifest_run_t *r, int *n)
+{
+    const hm_cli_config_t *cfg = c->cfg;
+    char seed[32], run[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)r->seed);
+    snprintf(run, sizeof run, "%ld", r->run);
+    const char *vals[] = {seed, r->raw, run, c->dir};
+    int extra = c->placeholders ? 0 : 4;
+    char **w = calloc((size_t)(cfg->command_argc + extra + 1), sizeof *w);
+    if (!w) return NULL;
+    *n = 0;
+    for (int i = 0; i < cfg->command_argc; i++)
+        if (!(w[(*n)++] = substitute(cfg->command_argv[i], vals))) break;
+    const char *tail[] = {"--seed", seed, "--raw", r->raw};
+    for (int i = 0; i < extra && *n == cfg->command_argc + i; i++)
+        if (!(w[(*n)++] = strdup(tail[i]))) break;
+    if (*n != cfg->command_argc + extra || !w[*n - 1]) {
+        free_words(w, *n);
+        return NULL;
+    }
+    return w;
+}
+
+static void utc_now(char *buf, size_t len)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static int save(campaign_t *c)
+{
+    char why[4400] = "";
+    if (hm_manifest_write(&c->m, c->path, why, sizeof why) == HM_OK) return HM_EXIT_OK;
+    hm_cli_print_error("campaign: cannot write the manifest: %s", why);
+    return HM_EXIT_FAILURE;
+}
+
+static int file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+}
+
+/* The last line of the log, to say why a run failed. */
+static void last_line(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    buf[0] = '\0';
+    while (f && fgets(line, sizeof line, f))
+        if (line[strspn(line, " \t\r\n")]) snprintf(buf, len, "%s", line);
+    if (f) fclose(f);
+    buf[strcspn(buf, "\r\n")] = '\0';
+}
+
+static double mean_run_s(const campaign_t *c)
+{
+    return c->done_n ? c->done_s / (double)c->done_n : NAN;
+}
+
+static void announce_end(const campaign_t *c, const hm_manifest_run_t *r, long left)
+{
+    char eta[32] = "";
+    if (left > 0) {
+        hm_campaign_format_duration(mean_run_s(c) * (double)left, eta, sizeof eta);
+        fprintf(stderr, "campaign: run %ld/%ld done in %.1f s, ETA %s for %ld more\n", r->run,
+                c->limit, r->duration_s, eta, left);
+    } else {
+        fprintf(stderr, "campaign: run %ld/%ld done in %.1f s\n", r->run, c->limit, r->duration_s);
+    }
+}
+
+/* when: "during", "before" or "after" run. Exit status as a shell's. */
+static int stopped(const campaign_t *c, const char *when, long run)
+{
+    hm_cli_print_error("campaign: interrupted %s run %ld/%ld; the completed runs are kept in %s, "
+                       "run the same command again to resume",
+                       when, run, c->limit, c->path);
+    return 128 + hm_campaign_stop_signal();
+}
+
+static void report_failure(const campaign_t *c, const hm_manifest_run_t *r)
+{
+    char tail[512];
+    last_line(r->log, tail, sizeof tail);
+    if (r->exit_status == 0 && c->placeholders)
+        hm_cli_print_error("campaign: run %ld exited 0 but wrote no \"%s\" (did the command "
+                           "write its {raw}? see %s)",
+                           r->run, r->raw, r->log);
+    else if (r->exit_status == 0)
+        hm_cli_print_error("campaign: run %ld exited 0 but wrote no \"%s\" (does the command "
+                           "accept --seed and --raw? see %s)",
+                           r->run, r->raw, r->log);
+    else
+        hm_cli_print_error("campaign: run %ld failed (exit status %d); see %s%s%s", r->run,
+                           r->exit_status, r->log, tail[0] ? ": " : "", tail);
+}
+
+/* What a finished child means for its run: done when it exited 0 and wrote
+ * its raw file, even if a stop arrived meanwhile (a finished run is never
+ * thrown away); a stop only prevents the next run. */
+static int conclude(campaign_t *c, hm_manifest_run_t *r, long left)
+{
+    utc_now(r->end_utc, sizeof r->end_utc);
+    int stop = hm_campaign_stop_signal() != 0;
+    r->state = r->exit_status == 0 && file_exists(r->raw) ? HM_RUN_DONE
+               : stop                                     ? HM_RUN_INTERRUPTED
+                                                          : HM_RUN_FAILED;
+    int rc = save(c);
+    if (rc != HM_EXIT_OK) return rc;
+    if (r->state == HM_RUN_DONE) {
+        c->done_s += r->duration_s, c->done_n++;
+        announce_end(c, r, left);
+        return stop ? stopped(c, "after", r->run) : HM_EXIT_OK;
+    }
+    if (stop) return stopped(c, "during", r->run);
+    report_failure(c, r);
+    return HM_EXIT_FAILURE;
+}
+
+static int run_one(campaign_t *c, hm_manifest_run_t *r, long left)
+{
+    char why[512];
+    int n = 0;
+    char **argv = run_argv(c, r, &n);
+    if (!argv) {
+        hm_cli_print_error("campaign: out of memory");
+        return HM_EXIT_FAILURE;
+    }
+    free(r->command);
+    r->command = hm_output_shell_join(n, (const char *const *)argv);
+    r->state = HM_RUN_RUNNING;
+    r->exit_status = -1;
+    r->duration_s = NAN;
+    r->end_utc[0] = '\0';
+    utc_now(r->start_utc, sizeof r->start_utc);
+    remove(r->raw); /* a killed run may have left a partial (checkpointed) file */
+    int rc = save(c);
+    hm_campaign_progress_t p = {stderr, isatty(STDERR_FILENO), r->run, c->limit,
+                                left,   mean_run_s(c)};
+    if (!p.terminal)
+        fprintf(stderr, "campaign: run %ld/%ld (seed %llu): %s\n", r->run, c->limit,
+                (unsigned long long)r->seed, r->command ? r->command : "");
+    if (rc == HM_EXIT_OK && hm_campaign_run_child(argv, r->log, &p, &r->exit_status, &r->duration_s,
+                                                  why, sizeof why) != 0) {
+        hm_cli_print_error("campaign: run %ld: %s", r->run, why);
+        rc = HM_EXIT_FAILURE;
+    }
+    free_words(argv, n);
+    return rc == HM_EXIT_OK ? conclude(c, r, left) : rc;
+}
+
+/* Per-run file names and seeds; runs recorded as done stay done only while
+ * their raw file is there. */
+static void plan(campaign_t *c)
+{
+    for (long i = 0; i < c->m.nruns; i++) {
+        hm_manifest_run_t *r = &c->m.runs[i];
+        r->seed = run_seed(c->m.base_seed, r->run);
+        snprintf(r->raw, sizeof r->raw, "%s/run-%03ld.csv", c->dir, r->run);
+        snprintf(r->log, sizeof r->log, "%s/run-%03ld.log", c->dir, r->run);
+        if (r->state == HM_RUN_DONE && !file_exists(r->raw)) r->state = HM_RUN_PENDING;
+        if (r->state == HM_RUN_DONE && isfinite(r->duration_s) && i < c->limit)
+            c->done_s += r->duration_s, c->done_n++; /* the ETA of a resumed campaign */
+    }
+}
+
+static int run_all(campaign_t *c)
+{
+    long todo = 0;
+    for (long i = 0; i < c->limit; i++) todo += c->m.runs[i].state != HM_RUN_DONE;
+    if (todo < c->limit)
+        fprintf(stderr, "campaign: %ld of %ld runs already done in %s, %ld to run\n",
+                c->limit - todo, c->limit, c->dir, todo);
+    for (long i = 0; i < c->limit; i++) {
+        if (c->m.runs[i].state == HM_RUN_DONE) continue;
+        if (hm_campaign_stop_signal()) return stopped(c, "before", c->m.runs[i].run);
+        int rc = run_one(c, &c->m.runs[i], --todo);
+        if (rc != HM_EXIT_OK) return rc;
+    }
+    return hm_campaign_stop_signal() ? stopped(c, "after", c->limit) : HM_EXIT_OK;
+}
+
+/* The directory (created when missing, with its parents) and its lock: two campaigns writing
+ * the same manifest would lose runs. The descriptor stays open until exit. */
+static int open_dir(const char *dir)
+{
+    char lock[4200];
+    if (hm_cli_make_dirs(dir) != 0) {
+        hm_cli_print_error("--dir: cannot create \"%s\": %s", dir, strerror(errno));
+        return HM_EXIT_USAGE;
+    }
+    snprintf(lock, sizeof lock, "%s/.campaign.lock", dir);
+    /* Not close-on-exec: the runs inherit the lock, so that a run left behind
+     * by a campaign killed alone keeps a resumed campaign from running the
+     * same run beside it. */
+    int fd = open(lock, O_WRONLY | O_CREAT, 0644);
+    if (fd < 0) {
+        hm_cli_print_error("--dir: \"%s\" is not a writable directory: %s", dir, strerror(errno));
+        return HM_EXIT_USAGE;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        hm_cli_print_error("campaign: another campaign, or a run left by a killed one, is "
+                           "running in \"%s\"",
+                           dir);
+        close(fd);
+        return HM_EXIT_FAILURE;
+    }
+    return HM_EXIT_OK;
+}
+
+/* A manifest found in DIR must be of the same command and seed. */
+static int adopt(campaign_t *c, hm_manifest_t *old, const char *template_command)
+{
+    const hm_cli_config_t *cfg = c->cfg;
+    if (strcmp(old->template_command, template_command) != 0) {
+        hm_cli_print_error("--dir: \"%s\" holds a campaign of another command (%s); choose "
+                           "another --dir",
+                           c->dir, old->template_command);
+        return HM_EXIT_USAGE;
+    }
+    if ((cfg->given & HM_OPT_BIT(HM_OPT_SEED)) && cfg->seed != old->base_seed) {
+        hm_cli_print_error("--seed: %llu differs from the seed %llu of the campaign in \"%s\"",
+                           (unsigned long long)cfg->seed, (unsigned long long)old->base_seed,
+                           c->dir);
+        return HM_EXIT_USAGE;
+    }
+    c->m = *old;
+    return HM_EXIT_OK;
+}
+
+static int load(campaign_t *c)
+{
+    const hm_cli_config_t *cfg = c->cfg;
+    char why[4400] = "";
+    int found = 0, rc;
+    hm_manifest_t old;
+    char *tmpl = hm_output_shell_join(cfg->command_argc, (const char *const *)cfg->command_argv);
+    if (!tmpl) {
+        hm_cli_print_error("campaign: out of memory");
+        return HM_EXIT_FAILURE;
+    }
+    snprintf(c->path, sizeof c->path, "%s/%s", c->dir, HM_MANIFEST_FILE);
+    if (hm_manifest_read(c->path, &old, &found, why, sizeof why) != HM_OK) {
+        hm_cli_print_error("--dir: %s", why);
+        free(tmpl);
+        return HM_EXIT_USAGE;
+    }
+    if (found) {
+        rc = adopt(c, &old, tmpl);
+        free(tmpl);
+        if (rc != HM_EXIT_OK) hm_manifest_free(&old);
+        return rc;
+    }
+    c->m = (hm_manifest_t){.template_command = tmpl, .base_seed = cfg->seed};
+    return HM_EXIT_OK;
+}
+
+static int dataset_factors(const campaign_t *c, hm_factors_t **f)
+{
+    const hm_cli_config_t *cfg = c->cfg;
+    int rc = hm_cli_offline_factors(cfg, f);
+    if (rc == HM_OK) rc = hm_factors_set(*f, "campaign_command", "%s", c->m.template_command);
+    if (rc == HM_OK) rc = hm_factors_set(*f, "runs", "%ld", c->limit);
+    if (rc == HM_OK)
+        rc = hm_factors_set(*f, "base_seed", "%llu", (unsigned long long)c->m.base_seed);
+    return rc;
+}
+
+/* Alg. 6 over the runs' raw files, then the two files and the table. */
+static int analyze(const campaign_t *c)
+{
+    const hm_cli_config_t *cfg = c->cfg;
+    char why[4400] = "", metric_col[16], path[4200], repro[4200];
+    hm_permpirun_t ds = {0};
+    hm_factors_t *f = NULL;
+    snprintf(metric_col, sizeof metric_col, "%s_s", cfg->metric);
+    snprintf(path, sizeof path, "%s/%s", c->dir, HM_PERMPIRUN_FILE);
+    snprintf(repro, sizeof repro, "%s/%s", c->dir, HM_REPRO_FILE);
+    int rc = HM_OK;
+    for (long i = 0; rc == HM_OK && i < c->limit; i++) {
+        const hm_manifest_run_t *r = &c->m.runs[i];
+        rc = hm_permpirun_add_raw(&ds, r->raw, r->run, r->seed, metric_col, cfg->filter, why,
+                                  sizeof why);
+    }
+    if (rc == HM_OK) rc = dataset_factors(c, &f);
+    if (rc == HM_OK) rc = hm_permpirun_write(&ds, path, f, why, sizeof why);
+    if (rc == HM_OK)
+        rc = hm_permpirun_write_reproducibility(&ds, "median", repro, f, why, sizeof why);
+    if (rc == HM_OK) {
+        printf("campaign of %ld runs in %s: per-mpirun medians of the %s run-time (filter %s) "
+               "in %s, reproducibility in %s\n",
+               c->limit, c->dir, cfg->metric, cfg->filter, path, repro);
+        rc = hm_permpirun_print_summary(&ds, "median", stdout);
+    }
+    hm_factors_free(f);
+    hm_permpirun_free(&ds);
+    if (rc == HM_OK) return HM_EXIT_OK;
+    hm_cli_print_error("campaign: %s", why[0] ? why : hm_strerror(rc));
+    return HM_EXIT_FAILURE;
+}
+
+int hm_cmd_campaign(hm_cli_config_t *cfg, MPI_Comm comm)
+{
+    (void)comm;
+    char why[1024];
+    campaign_t c = {.cfg = cfg, .dir = cfg->dir[0] ? cfg->dir : "campaign", .limit = cfg->runs};
+    if (check_command(cfg, &c.placeholders, why, sizeof why) != HM_OK) {
+        hm_cli_print_error("%s", why);
+        return HM_EXIT_USAGE;
+    }
+    if (c.limit == 0) { /* checked before DIR is created */
+        hm_cli_print_error("campaign: -n N is required (the number of runs, 1 or more)");
+        return HM_EXIT_USAGE;
+    }
+    int rc = open_dir(c.dir);
+    if (rc == HM_EXIT_OK) rc = load(&c);
+    if (rc != HM_EXIT_OK) return rc;
+    /* Runs beyond a smaller -n stay in the manifest but are neither run nor analyzed. */
+    if (hm_manifest_resize(&c.m, c.limit) != HM_OK) {
+        hm_cli_print_error("campaign: out of memory for %ld runs", c.limit);
+        rc = HM_EXIT_FAILURE;
+    }
+    if (rc == HM_EXIT_OK) {
+        hm_campaign_catch_signals();
+        plan(&c);
+        rc = run_all(&c);
+        hm_campaign_default_signals(); /* the analysis writes its files atomically */
+        if (rc == HM_EXIT_OK) rc = analyze(&c);
+    }
+    hm_manifest_free(&c.m);
+    return rc;
+}

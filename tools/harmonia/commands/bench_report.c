@@ -1,0 +1,196 @@
+/* tools/harmonia/commands/bench_report.c — table, OSU layout and CSV files of `harmonia
+ * bench`. Times are seconds in files, microseconds on screen. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/bench_report.h"
+#include "commands/commands.h"
+
+#define NCOLS(a) (sizeof a / sizeof a[0])
+
+static const char *const summary_columns[] = {"op",       "size_bytes",     "sync",
+                                              "valid",    "invalid",        "wrong_results",
+                                              "min_s",    "q1_s",           "median_s",
+                                              "q3_s",     "max_s",          "mean_s",
+                                              "sd_s",     "local_median_s", "start_spread_median_s",
+                                              "procsync", "order",          "wall_s"};
+static const char *const raw_columns[] = {"op",       "size_bytes", "attempt",        "valid",
+                                          "global_s", "local_s",    "start_spread_s", "start_s"};
+
+int hm_bench_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_clock_t *clock,
+                         size_t nexperiments, hm_bench_report_t **out)
+{
+    char why[512] = "";
+    int rank, rc;
+    hm_factors_t *f = NULL;
+    hm_bench_report_t *rep = calloc(1, sizeof *rep);
+    MPI_Comm_rank(comm, &rank);
+    rc = rep ? hm_cli_measure_factors(cfg, comm, clock, &f) : HM_ENOMEM;
+    if (rep) {
+        rep->cfg = cfg;
+        rep->nrows = nexperiments;
+        MPI_Comm_size(comm, &rep->size);
+    }
+    if (rc == HM_OK && rank == 0) {
+        hm_factors_set(f, "ops", "%s", cfg->ops);
+        rep->rows = calloc(nexperiments, sizeof *rep->rows);
+        rc = rep->rows ? HM_OK : HM_ENOMEM;
+        if (rc == HM_OK)
+            rc = hm_cli_files_open(cfg, f, HM_CLI_COLUMNS(summary_columns),
+                                   HM_CLI_COLUMNS(raw_columns), &rep->files, why, sizeof why);
+    }
+    hm_factors_free(f);
+    *out = rep;
+    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
+                        why[0] ? why : hm_strerror(rc));
+}
+
+/* The valid repetitions' values of one array. */
+static size_t valid_values(const hm_measure_result_t *r, const double *x, double *out)
+{
+    size_t n = 0;
+    for (long i = 0; i < r->n; i++)
+        if (r->valid[i]) out[n++] = x[i];
+    return n;
+}
+
+static int summarize(hm_bench_row_t *row, const hm_measure_result_t *r, double *spread_median_s)
+{
+    hm_stats_summary_t local, spread;
+    double *v = malloc((size_t)(r->n ? r->n : 1) * sizeof *v);
+    if (!v) return HM_ENOMEM;
+    int rc = hm_stats_summarize(v, valid_values(r, r->global_s, v), &row->global);
+    if (rc == HM_OK) rc = hm_stats_summarize(v, valid_values(r, r->local_s, v), &local);
+    if (rc == HM_OK) rc = hm_stats_summarize(v, valid_values(r, r->start_spread_s, v), &spread);
+    free(v);
+    row->local_median_s = local.median;
+    *spread_median_s = spread.median;
+    return rc;
+}
+
+static void write_summary(hm_csv_t *csv, const hm_bench_row_t *row, const char *sync,
+                          double spread_s, const char *procsync, size_t order, double wall_s)
+{
+    const hm_stats_summary_t *g = &row->global;
+    hm_csv_put_string(csv, row->op);
+    hm_csv_put_int64(csv, (int64_t)row->size_bytes);
+    hm_csv_put_string(csv, sync);
+    hm_csv_put_int64(csv, row->valid);
+    hm_csv_put_int64(csv, row->invalid);
+    hm_csv_put_int64(csv, row->wrong_results);
+    const double x[] = {g->min,  g->q1, g->median,           g->q3,   g->max,
+                        g->mean, g->sd, row->local_median_s, spread_s};
+    for (size_t i = 0; i < NCOLS(x); i++) hm_csv_put_double(csv, x[i]);
+    hm_csv_put_string(csv, procsync);
+    hm_csv_put_int64(csv, (int64_t)order);
+    hm_csv_put_double(csv, wall_s);
+    hm_csv_end_row(csv);
+    hm_csv_checkpoint(csv);
+}
+
+static void write_raw(hm_csv_t *raw, const hm_bench_row_t *row, const hm_measure_result_t *r)
+{
+    for (long i = 0; i < r->n; i++) {
+        hm_csv_put_string(raw, row->op);
+        hm_csv_put_int64(raw, (int64_t)row->size_bytes);
+        hm_csv_put_int64(raw, i);
+        hm_csv_put_int64(raw, r->valid[i]);
+        hm_csv_put_double(raw, r->global_s[i]);
+        hm_csv_put_double(raw, r->local_s[i]);
+        hm_csv_put_double(raw, r->start_spread_s[i]);
+        hm_csv_put_double(raw, r->start_s[i]);
+        hm_csv_end_row(raw);
+    }
+    hm_csv_checkpoint(raw);
+}
+
+int hm_bench_report_add(hm_bench_report_t *rep, size_t index, size_t order, const char *op,
+                        size_t size_bytes, const hm_measure_result_t *r, double wall_s)
+{
+    hm_bench_row_t *row = &rep->rows[index];
+    double spread_s;
+    row->done = 1;
+    row->op = op;
+    row->size_bytes = size_bytes;
+    row->valid = r->nvalid;
+    row->invalid = r->ninvalid;
+    row->wrong_results = r->wrong_results;
+    int rc = summarize(row, r, &spread_s);
+    if (rc != HM_OK) return rc;
+    if (rep->files.summary)
+        write_summary(rep->files.summary, row, rep->cfg->sync, spread_s, r->procsync, order,
+                      wall_s);
+    if (rep->files.raw) write_raw(rep->files.raw, row, r);
+    return HM_OK;
+}
+
+static void print_table(const hm_bench_report_t *rep)
+{
+    static const char *const cols[] = {"op",     "size_B",  "valid",  "invalid",     "min_us",
+                                       "med_us", "mean_us", "max_us", "local_med_us"};
+    hm_table_t *t = NULL;
+    if (hm_table_create(&t) != HM_OK) return;
+    for (size_t c = 0; c < NCOLS(cols); c++)
+        hm_table_add_column(t, cols[c], c == 0 ? HM_ALIGN_LEFT : HM_ALIGN_RIGHT);
+    for (size_t i = 0; i < rep->nrows; i++) {
+        const hm_bench_row_t *row = &rep->rows[i];
+        if (!row->done) continue;
+        hm_table_add_cell(t, row->op);
+        hm_table_add_cellf(t, "%zu", row->size_bytes);
+        hm_table_add_cellf(t, "%ld", row->valid);
+        hm_table_add_cellf(t, "%ld", row->invalid);
+        const double x[] = {row->global.min, row->global.median, row->global.mean, row->global.max,
+                            row->local_median_s};
+        for (size_t k = 0; k < NCOLS(x); k++) hm_table_add_cellf(t, "%.2f", x[k] * 1e6);
+    }
+    printf("latency on %d ranks, --sync %s, --clock-sync %s: global run-time (max end - min "
+           "start on the global clock) of the valid repetitions; local_med = median of the max "
+           "local run-time\n",
+           rep->size, rep->cfg->sync, rep->cfg->clock_sync);
+    hm_table_print(t, stdout);
+    hm_table_free(t);
+}
+
+/* OSU's layout (osu_allreduce -f): one block per operation, the size and
+ * the average, min and max latency with the iteration count; here every
+ * column is the global run-time over the valid repetitions. */
+static void print_osu(const hm_bench_report_t *rep)
+{
+    const char *last = NULL;
+    for (size_t i = 0; i < rep->nrows; i++) {
+        const hm_bench_row_t *row = &rep->rows[i];
+        if (!row->done) continue;
+        if (!last || strcmp(last, row->op)) {
+            printf("%s# harmonia %s (OSU layout; global run-time, --sync %s)\n", last ? "\n" : "",
+                   row->op, rep->cfg->sync);
+            printf("%-10s%18s%18s%18s%12s\n", "# Size", "Avg Latency(us)", "Min Latency(us)",
+                   "Max Latency(us)", "Iterations");
+            last = row->op;
+        }
+        printf("%-10zu%18.2f%18.2f%18.2f%12ld\n", row->size_bytes, row->global.mean * 1e6,
+               row->global.min * 1e6, row->global.max * 1e6, row->valid);
+    }
+}
+
+int hm_bench_report_close(hm_bench_report_t *rep, MPI_Comm comm, int status)
+{
+    char why[512] = "";
+    int rank, rc = HM_OK;
+    MPI_Comm_rank(comm, &rank);
+    size_t done = 0;
+    for (size_t i = 0; rep->rows && i < rep->nrows; i++) done += rep->rows[i].done;
+    if (rank == 0 && done > 0) {
+        if (strcmp(rep->cfg->format, "osu") == 0)
+            print_osu(rep);
+        else
+            print_table(rep);
+        fflush(stdout);
+    }
+    rc = hm_cli_files_close(&rep->files, why, sizeof why);
+    free(rep->rows);
+    free(rep);
+    int st = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);
+    return status != HM_EXIT_OK ? status : st;
+}

@@ -1,0 +1,43 @@
+/* tools/harmonia/commands/bench_report.h — what `harmonia bench` shows and writes. */
+#ifndef HM_CLI_BENCH_REPORT_H
+#define HM_CLI_BENCH_REPORT_H
+#include <harmonia/measure.h>
+#include <harmonia/output.h>
+#include <harmonia/stats.h>
+
+#include "options/config.h"
+#include "commands/measure_setup.h"
+#include "commands/result_files.h"
+
+/* One experiment's summary, kept on rank 0 for the table. */
+typedef struct hm_bench_row {
+    int done;
+    const char *op;
+    size_t size_bytes;
+    long valid, invalid, wrong_results;
+    hm_stats_summary_t global; /* of the valid repetitions' global run-times */
+    double local_median_s;     /* median of their local run-times */
+} hm_bench_row_t;
+
+typedef struct hm_bench_report {
+    const hm_cli_config_t *cfg;
+    int size;             /* ranks */
+    hm_cli_files_t files; /* rank 0 */
+    hm_bench_row_t *rows; /* rank 0: by experiment index (op-major, size-minor) */
+    size_t nrows;
+} hm_bench_report_t;
+
+/* Collective: factors, files (rank 0). Returns an agreed exit status. */
+int hm_bench_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_clock_t *clock,
+                         size_t nexperiments, hm_bench_report_t **out);
+
+/* Rank 0: experiment index (run as the order-th) measured result r in
+ * wall_s (warm-up, synchronizations and agreements included). Files are
+ * checkpointed after each experiment. */
+int hm_bench_report_add(hm_bench_report_t *rep, size_t index, size_t order, const char *op,
+                        size_t size_bytes, const hm_measure_result_t *r, double wall_s);
+
+/* Collective: print the table (or OSU's layout), publish the files,
+ * release. Returns the agreed exit status (status, or a failure to write). */
+int hm_bench_report_close(hm_bench_report_t *rep, MPI_Comm comm, int status);
+#endif

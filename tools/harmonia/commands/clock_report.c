@@ -1,0 +1,171 @@
+/* tools/harmonia/commands/clock_report.c — table and CSV files of `harmonia clock`. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/clock_report.h"
+#include "commands/commands.h"
+#include "commands/measure_setup.h"
+
+static const char *const summary_columns[] = {"clock_sync",   "after_s",         "duration_s",
+                                              "drift_models", "offset_models",   "nsampled",
+                                              "offset_max_s", "offset_median_s", "truth_known",
+                                              "true_max_s",   "true_median_s",   "level_models"};
+static const char *const raw_columns[] = {"clock_sync", "after_s", "rank", "offset_s",
+                                          "true_error_s"};
+#define NCOLS(a) (sizeof a / sizeof a[0])
+
+/* "hca3:1L/0O prop:0L/0O": per level, the pairwise models that kept a
+ * slope (L) and those that fell back to an offset (O), summed over ranks. */
+static void level_models(const hm_sync_report_t *sr, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int l = 0; l < sr->nlevels && used < len; l++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s:%dL/%dO", l ? " " : "",
+                                 sr->algorithm[l], sr->drift_models[l], sr->offset_models[l]);
+}
+
+static void add_clock_factors(hm_factors_t *f, const hm_cli_config_t *cfg)
+{
+    hm_cli_add_clock_factors(f, cfg);
+    hm_factors_set(f, "sample", "%g", cfg->sample);
+}
+
+static int open_files(hm_clock_report_t *rep, const hm_factors_t *f, char *why, size_t len)
+{
+    return hm_cli_files_open(rep->cfg, f, HM_CLI_COLUMNS(summary_columns),
+                             HM_CLI_COLUMNS(raw_columns), &rep->files, why, len);
+}
+
+static void open_table(hm_clock_report_t *rep)
+{
+    static const char *const cols[] = {"clock_sync",  "after_s",       "sync_ms",
+                                       "models",      "offset_max_us", "offset_med_us",
+                                       "true_max_us", "true_med_us"};
+    if (hm_table_create(&rep->table) != HM_OK) return;
+    for (size_t c = 0; c < NCOLS(cols); c++)
+        hm_table_add_column(rep->table, cols[c], c == 0 || c == 3 ? HM_ALIGN_LEFT : HM_ALIGN_RIGHT);
+}
+
+int hm_clock_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_timer_t *timer,
+                         hm_clock_report_t **out)
+{
+    char why[512] = "", desc[256];
+    int rank, rc;
+    hm_factors_t *f = NULL;
+    hm_clock_report_t *rep = calloc(1, sizeof *rep);
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, rep ? &rep->size : &rank);
+    hm_timer_describe(timer, desc, sizeof desc);
+    hm_factors_context_t ctx = {.argc = cfg->argc,
+                                .argv = (const char *const *)cfg->argv,
+                                .timer = desc,
+                                .timer_resolution_s = hm_timer_nominal_resolution(timer),
+                                .seed_set = 1,
+                                .seed = cfg->seed};
+    rc = rep ? hm_factors_create(&f) : HM_ENOMEM;
+    if (rc == HM_OK) rc = hm_factors_collect(f, comm, &ctx);
+    if (rc == HM_OK && rank == 0) {
+        rep->cfg = cfg;
+        add_clock_factors(f, cfg);
+        rep->offsets_s = calloc((size_t)rep->size, sizeof(double));
+        rep->true_errors_s = calloc((size_t)rep->size, sizeof(double));
+        rc = rep->offsets_s && rep->true_errors_s ? open_files(rep, f, why, sizeof why) : HM_ENOMEM;
+        open_table(rep);
+    }
+    if (rep) rep->cfg = cfg;
+    hm_factors_free(f);
+    rc = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
+                      why[0] ? why : hm_strerror(rc));
+    *out = rep;
+    return rc;
+}
+
+static void add_row(hm_clock_report_t *rep, const char *spec, const hm_sync_report_t *sr,
+                    double after_s, const hm_sync_check_t *c)
+{
+    hm_table_t *t = rep->table;
+    char models[128];
+    level_models(sr, models, sizeof models);
+    hm_table_add_cell(t, spec);
+    hm_table_add_cellf(t, "%g", after_s);
+    hm_table_add_cellf(t, "%.1f", sr->duration_s * 1e3);
+    hm_table_add_cell(t, models);
+    hm_table_add_cellf(t, "%.3f", c->offset_max_s * 1e6);
+    hm_table_add_cellf(t, "%.3f", c->offset_median_s * 1e6);
+    if (c->truth_known) {
+        hm_table_add_cellf(t, "%.3f", c->true_max_s * 1e6);
+        hm_table_add_cellf(t, "%.3f", c->true_median_s * 1e6);
+    } else {
+        hm_table_add_cell(t, "n/a");
+        hm_table_add_cell(t, "n/a");
+    }
+}
+
+static void add_csv_row(hm_csv_t *csv, const char *spec, const hm_sync_report_t *sr, double after_s,
+                        const hm_sync_check_t *c)
+{
+    int drift = 0, offset = 0;
+    for (int l = 0; l < sr->nlevels; l++)
+        drift += sr->drift_models[l], offset += sr->offset_models[l];
+    hm_csv_put_string(csv, spec);
+    hm_csv_put_double(csv, after_s);
+    hm_csv_put_double(csv, sr->duration_s);
+    hm_csv_put_int64(csv, drift);
+    hm_csv_put_int64(csv, offset);
+    hm_csv_put_int64(csv, c->nsampled);
+    hm_csv_put_double(csv, c->offset_max_s);
+    hm_csv_put_double(csv, c->offset_median_s);
+    hm_csv_put_int64(csv, c->truth_known);
+    hm_csv_put_double(csv, c->truth_known ? c->true_max_s : NAN);
+    hm_csv_put_double(csv, c->truth_known ? c->true_median_s : NAN);
+    char models[128];
+    level_models(sr, models, sizeof models);
+    hm_csv_put_string(csv, models);
+    hm_csv_end_row(csv);
+    hm_csv_checkpoint(csv);
+}
+
+static void add_raw_rows(hm_clock_report_t *rep, const char *spec, double after_s)
+{
+    for (int r = 0; r < rep->size; r++) {
+        hm_csv_put_string(rep->files.raw, spec);
+        hm_csv_put_double(rep->files.raw, after_s);
+        hm_csv_put_int64(rep->files.raw, r);
+        hm_csv_put_double(rep->files.raw, rep->offsets_s[r]);
+        hm_csv_put_double(rep->files.raw, rep->true_errors_s[r]);
+        hm_csv_end_row(rep->files.raw);
+    }
+    hm_csv_checkpoint(rep->files.raw);
+}
+
+void hm_clock_report_add(hm_clock_report_t *rep, const char *spec, const hm_sync_report_t *sr,
+                         double after_s, const hm_sync_check_t *check)
+{
+    if (rep->table) add_row(rep, spec, sr, after_s, check);
+    if (rep->files.summary) add_csv_row(rep->files.summary, spec, sr, after_s, check);
+    if (rep->files.raw) add_raw_rows(rep, spec, after_s);
+}
+
+int hm_clock_report_close(hm_clock_report_t *rep, MPI_Comm comm, int status)
+{
+    char why[512] = "";
+    int rank, rc = HM_OK;
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0 && rep->table && hm_table_rows(rep->table) > 0) {
+        printf("clock synchronization on %d ranks (models: per level, pairwise models with a "
+               "slope L or an offset O; offsets: ping-pong against rank 0; true: against the "
+               "real clock)\n",
+               rep->size);
+        hm_table_print(rep->table, stdout);
+    }
+    rc = hm_cli_files_close(&rep->files, why, sizeof why);
+    hm_table_free(rep->table);
+    free(rep->offsets_s);
+    free(rep->true_errors_s);
+    free(rep);
+    int st = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);
+    return status != HM_EXIT_OK ? status : st;
+}

@@ -1,0 +1,68 @@
+/* tools/harmonia/commands/clock_setup.c — the time source and clock parameters every MPI
+ * command starts from, built the same way everywhere. */
+#include <string.h>
+
+#include "commands/commands.h"
+
+/* With a virtual topology the ranks of a virtual node share one synthetic
+ * clock, as the cores of a real node share one: that is what makes clock
+ * propagation inside a node correct (Hunold & Carpen-Amarie 2018, §IV-B). Otherwise each rank
+ * is its own clock domain. */
+static int clock_domain(const hm_cli_config_t *cfg, int rank)
+{
+    return cfg->ranks_per_node > 0 ? rank / cfg->ranks_per_node : rank;
+}
+
+hm_timer_options_t hm_cli_timer_options(const hm_cli_config_t *cfg, int rank)
+{
+    hm_timer_options_t o = {.tsc_ghz = cfg->tsc_ghz,
+                            .synthetic = cfg->synthetic,
+                            .spec = cfg->synthetic_spec,
+                            .seed = cfg->seed,
+                            .domain = clock_domain(cfg, rank),
+                            .rank = rank};
+    return o;
+}
+
+int hm_cli_open_timer(const hm_cli_config_t *cfg, MPI_Comm comm, const char *name,
+                      hm_timer_t **timer)
+{
+    int rank;
+    char why[384] = "", msg[512] = "";
+    MPI_Comm_rank(comm, &rank);
+    hm_timer_options_t o = hm_cli_timer_options(cfg, rank);
+    int rc = hm_timer_create(name, &o, timer, why, sizeof why);
+    if (rc != HM_OK) snprintf(msg, sizeof msg, "--timer %s: %s", name, why);
+    rc = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_USAGE, msg);
+    if (rc != HM_EXIT_OK) {
+        hm_timer_free(*timer);
+        *timer = NULL;
+        return rc;
+    }
+    hm_timer_agree_origin(*timer, comm);
+    return HM_EXIT_OK;
+}
+
+int hm_cli_open_clock(const hm_cli_config_t *cfg, MPI_Comm comm, hm_timer_t **timer,
+                      hm_clock_t **base)
+{
+    *base = NULL;
+    int rc = hm_cli_open_timer(cfg, comm, cfg->timer, timer);
+    if (rc != HM_EXIT_OK) return rc;
+    int ok = hm_clock_identity(*timer, base) == HM_OK;
+    return hm_cli_agree(comm, ok ? HM_EXIT_OK : HM_EXIT_FAILURE, ok ? "" : "out of memory");
+}
+
+void hm_cli_sync_params(const hm_cli_config_t *cfg, hm_sync_params_t *p)
+{
+    hm_sync_params_default(p);
+    p->fitpoints = cfg->fitpoints;
+    p->exchanges = cfg->exchanges;
+    hm_offset_find(cfg->offset, &p->offset);
+    p->drift = !strcmp(cfg->drift, "on")    ? HM_DRIFT_ON
+               : !strcmp(cfg->drift, "off") ? HM_DRIFT_OFF
+                                            : HM_DRIFT_AUTO;
+    p->recompute_intercept = cfg->recompute_intercept;
+    p->ranks_per_node = cfg->ranks_per_node;
+    p->ranks_per_socket = cfg->ranks_per_socket;
+}

@@ -1,0 +1,229 @@
+/* tools/harmonia/commands/cmd_bench.c — `harmonia bench`: latency of MPI operations from a
+ * common start (design: "Data flow of one bench run"). Everything that can
+ * be refused is checked before the clocks are synchronized, so a bad option
+ * costs nothing and no rank waits. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <harmonia/measure.h>
+#include <harmonia/ops.h>
+
+#include "commands/bench_report.h"
+#include "commands/commands.h"
+#include "commands/measure_setup.h"
+
+enum { MAX_OPS = 64 };
+
+/* An experiment: an operation at a size (barrier and ibarrier once, at 0). */
+typedef struct experiment {
+    const hm_op_t *op;
+    size_t size_bytes;
+} experiment_t;
+
+typedef struct bench_plan {
+    const hm_op_t *ops[MAX_OPS];
+    int nops;
+    experiment_t *experiments; /* op-major, sizes ascending: the table's order */
+    size_t nexperiments;
+    size_t *order; /* run order (shuffled with --seed) */
+} bench_plan_t;
+
+static int parse_ops(const hm_cli_config_t *cfg, bench_plan_t *plan, char *why, size_t len)
+{
+    char buf[sizeof cfg->ops], known[512];
+    strcpy(buf, cfg->ops);
+    for (char *item = buf, *next; item; item = next) {
+        next = strchr(item, ',');
+        if (next) *next++ = '\0';
+        const hm_op_t *op = hm_op_find(item);
+        if (!op) {
+            hm_op_names(known, sizeof known);
+            snprintf(why, len, "--ops: unknown operation \"%.64s\" (known: %s)", item, known);
+            return HM_EXIT_USAGE;
+        }
+        for (int i = 0; i < plan->nops; i++)
+            if (plan->ops[i] == op) {
+                snprintf(why, len, "--ops: \"%.64s\" is listed twice", item);
+                return HM_EXIT_USAGE;
+            }
+        if (plan->nops == MAX_OPS) {
+            snprintf(why, len, "--ops: more than %d operations", MAX_OPS);
+            return HM_EXIT_USAGE;
+        }
+        plan->ops[plan->nops++] = op;
+    }
+    return HM_EXIT_OK;
+}
+
+static hm_op_params_t op_params(const hm_cli_config_t *cfg)
+{
+    hm_op_params_t p = {.root = cfg->root, .peer = cfg->peer};
+    return p;
+}
+
+/* Root, peer and sizes of every operation, against the communicator. */
+static int check_ops(const hm_cli_config_t *cfg, MPI_Comm comm, const bench_plan_t *plan, char *why,
+                     size_t len)
+{
+    hm_op_params_t p = op_params(cfg);
+    char reason[256];
+    for (int i = 0; i < plan->nops; i++)
+        for (int s = 0; s < cfg->nsizes; s++)
+            if (hm_op_check(plan->ops[i], comm, cfg->sizes[s], &p, reason, sizeof reason) !=
+                HM_OK) {
+                const char *opt = strstr(reason, "root")   ? "--root"
+                                  : strstr(reason, "peer") ? "--peer"
+                                                           : "--sizes";
+                snprintf(why, len, "%s: %s (operation %s)", opt, reason, hm_op_name(plan->ops[i]));
+                return HM_EXIT_USAGE;
+            }
+    return HM_EXIT_OK;
+}
+
+static int list_experiments(const hm_cli_config_t *cfg, bench_plan_t *plan)
+{
+    size_t most = (size_t)plan->nops * (size_t)cfg->nsizes;
+    plan->experiments = malloc(most * sizeof *plan->experiments);
+    plan->order = malloc(most * sizeof *plan->order);
+    if (!plan->experiments || !plan->order) return HM_ENOMEM;
+    for (int i = 0; i < plan->nops; i++)
+        for (int k = 0; k < cfg->nsizes; k++) {
+            int sized = hm_op_uses_size(plan->ops[i]);
+            if (!sized && k > 0) break;
+            experiment_t e = {plan->ops[i], sized ? cfg->sizes[k] : 0};
+            plan->experiments[plan->nexperiments++] = e;
+        }
+    hm_measure_shuffle(plan->order, plan->nexperiments, cfg->seed);
+    return HM_OK;
+}
+
+static int make_plan(const hm_cli_config_t *cfg, MPI_Comm comm, bench_plan_t *plan)
+{
+    char why[1024] = "";
+    memset(plan, 0, sizeof *plan);
+    int rc = parse_ops(cfg, plan, why, sizeof why);
+    if (rc == HM_EXIT_OK) rc = hm_cli_check_procsync(cfg, cfg->sync, why, sizeof why);
+    if (rc == HM_EXIT_OK) rc = check_ops(cfg, comm, plan, why, sizeof why);
+    int size;
+    MPI_Comm_size(comm, &size);
+    if (rc == HM_EXIT_OK && cfg->inject_rank >= size) {
+        snprintf(why, sizeof why, "--inject-delay: rank %d is outside the communicator (%d ranks)",
+                 cfg->inject_rank, size);
+        rc = HM_EXIT_USAGE;
+    }
+    if (rc == HM_EXIT_OK && cfg->max_attempts > 0 && cfg->max_attempts < cfg->nrep) {
+        snprintf(why, sizeof why, "--max-attempts %ld is below --nrep %ld", cfg->max_attempts,
+                 cfg->nrep);
+        rc = HM_EXIT_USAGE;
+    }
+    if (rc == HM_EXIT_OK && list_experiments(cfg, plan) != HM_OK)
+        rc = HM_EXIT_FAILURE, snprintf(why, sizeof why, "out of memory");
+    return hm_cli_agree(comm, rc, why);
+}
+
+static void measure_params(const hm_cli_config_t *cfg, hm_measure_params_t *p)
+{
+    hm_measure_params_default(p);
+    p->nrep = cfg->nrep;
+    p->warmup = cfg->warmup;
+    p->max_attempts = cfg->max_attempts;
+    p->validate = cfg->validate;
+    p->cold_cache_bytes = cfg->cold_cache ? hm_measure_llc_bytes() : 0;
+    p->inject_rank = cfg->inject_rank;
+    p->inject_attempt = cfg->inject_attempt;
+    p->inject_delay_s = cfg->inject_delay_us * 1e-6;
+}
+
+/* The message of a failed experiment, or "" (rank 0 decides; the status is
+ * the same everywhere). */
+static int experiment_status(const hm_cli_config_t *cfg, const char *op, size_t size, int rc,
+                             const hm_measure_result_t *r, char *why, size_t len)
+{
+    if (rc == HM_EAGAIN) {
+        snprintf(why, len,
+                 "%s %zu B: only %ld of --nrep %ld repetitions were valid after %ld attempts "
+                 "(raise --max-attempts, or --late-us / --window-us)",
+                 op, size, r->nvalid, cfg->nrep, r->attempts);
+        return HM_EXIT_FAILURE;
+    }
+    if (rc != HM_OK) {
+        snprintf(why, len, "%s %zu B: %s", op, size, hm_strerror(rc));
+        return HM_EXIT_FAILURE;
+    }
+    if (r->wrong_results > 0) {
+        snprintf(why, len, "%s %zu B: --validate: %ld runs produced a wrong result", op, size,
+                 r->wrong_results);
+        return HM_EXIT_FAILURE;
+    }
+    return HM_EXIT_OK;
+}
+
+static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync_t *ps,
+                          const hm_op_t *op, size_t size, hm_bench_report_t *rep, size_t index,
+                          size_t order)
+{
+    hm_op_params_t p = op_params(cfg);
+    hm_op_instance_t *inst = NULL;
+    hm_measure_params_t mp;
+    hm_measure_target_t target;
+    hm_measure_result_t r;
+    char why[512] = "", msg[640] = "";
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    int rc = hm_op_prepare(op, comm, size, &p, &inst, why, sizeof why);
+    if (rc != HM_OK) {
+        snprintf(msg, sizeof msg, "%s %zu B: %s", hm_op_name(op), size,
+                 why[0] ? why : hm_strerror(rc));
+        return hm_cli_agree(comm, HM_EXIT_FAILURE, msg);
+    }
+    measure_params(cfg, &mp);
+    hm_measure_target_op(&target, op, inst, rank, cfg->peer);
+    double t0 = MPI_Wtime();
+    rc = hm_measure_run(comm, ps, &target, &mp, &r);
+    double wall_s = MPI_Wtime() - t0;
+    int status = experiment_status(cfg, hm_op_name(op), size, rc, &r, msg, sizeof msg);
+    /* A failed experiment (too few valid repetitions, wrong results) is not
+     * a result: it goes to no file and no table; the finished ones stay. */
+    if (status == HM_EXIT_OK && rank == 0 &&
+        hm_bench_report_add(rep, index, order, hm_op_name(op), size, &r, wall_s) != HM_OK)
+        status = HM_EXIT_FAILURE, snprintf(msg, sizeof msg, "out of memory");
+    hm_measure_result_free(&r);
+    hm_op_free(inst);
+    return hm_cli_agree(comm, status, msg);
+}
+
+static int run_plan(const hm_cli_config_t *cfg, MPI_Comm comm, const bench_plan_t *plan,
+                    hm_procsync_t *ps, hm_bench_report_t *rep)
+{
+    int rc = HM_EXIT_OK;
+    for (size_t k = 0; k < plan->nexperiments && rc == HM_EXIT_OK; k++) {
+        size_t index = plan->order[k];
+        const experiment_t *e = &plan->experiments[index];
+        rc = run_experiment(cfg, comm, ps, e->op, e->size_bytes, rep, index, k);
+    }
+    return rc;
+}
+
+int hm_cmd_bench(hm_cli_config_t *cfg, MPI_Comm comm)
+{
+    bench_plan_t plan;
+    hm_cli_clock_t clock = {0};
+    hm_procsync_t *ps = NULL;
+    hm_bench_report_t *rep = NULL;
+    int rc = hm_cli_check_outputs(cfg, comm);
+    if (rc == HM_EXIT_OK)
+        rc = make_plan(cfg, comm, &plan);
+    else
+        memset(&plan, 0, sizeof plan);
+    if (rc == HM_EXIT_OK) rc = hm_cli_clock_open(cfg, comm, &clock);
+    if (rc == HM_EXIT_OK) rc = hm_cli_procsync_create(cfg, comm, cfg->sync, clock.global, &ps);
+    if (rc == HM_EXIT_OK) rc = hm_bench_report_open(cfg, comm, &clock, plan.nexperiments, &rep);
+    if (rc == HM_EXIT_OK) rc = run_plan(cfg, comm, &plan, ps, rep);
+    if (rep) rc = hm_bench_report_close(rep, comm, rc);
+    hm_procsync_free(ps);
+    hm_cli_clock_close(&clock);
+    free(plan.order);
+    free(plan.experiments);
+    return rc;
+}

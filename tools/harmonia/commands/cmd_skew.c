@@ -1,0 +1,81 @@
+/* tools/harmonia/commands/cmd_skew.c — `harmonia skew`: the exit skew of each process
+ * synchronization method of --sync, started at a common global time. */
+#include <stdio.h>
+#include <string.h>
+
+#include <harmonia/measure.h>
+
+#include "commands/commands.h"
+#include "commands/measure_setup.h"
+#include "commands/skew_report.h"
+
+/* Without --sync, the methods whose exit pattern decides the arrival
+ * pattern of benchmarks: the MPI library's barrier, harmonia's own, and
+ * harmonize. */
+static const char *const DEFAULT_METHODS = "barrier,dissem,harmonize";
+
+static const char *methods(const hm_cli_config_t *cfg)
+{
+    return cfg->given & HM_OPT_BIT(HM_OPT_SYNC) ? cfg->sync : DEFAULT_METHODS;
+}
+
+static int check_methods(const hm_cli_config_t *cfg, MPI_Comm comm)
+{
+    char list[sizeof cfg->sync + 32], why[512] = "";
+    int rc = HM_EXIT_OK, n = 0;
+    snprintf(list, sizeof list, "%s", methods(cfg));
+    for (char *m = list, *next; m && rc == HM_EXIT_OK; m = next, n++) {
+        next = strchr(m, ',');
+        if (next) *next++ = '\0';
+        rc = hm_cli_check_procsync(cfg, m, why, sizeof why);
+    }
+    if (rc == HM_EXIT_OK && n > 16)
+        rc = HM_EXIT_USAGE, snprintf(why, sizeof why, "--sync: more than 16 methods");
+    return hm_cli_agree(comm, rc, why);
+}
+
+static int run_method(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_clock_t *clock,
+                      const char *method, hm_skew_report_t *rep)
+{
+    hm_procsync_t *ps = NULL;
+    hm_skew_result_t r;
+    char msg[256] = "";
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    int rc = hm_cli_procsync_create(cfg, comm, method, clock->global, &ps);
+    if (rc != HM_EXIT_OK) return rc;
+    int st = hm_measure_skew(comm, ps, clock->global, cfg->nrep, cfg->back_to_back, &r);
+    if (st == HM_OK && r.n == 0) { /* every rank has the same counts */
+        snprintf(msg, sizeof msg,
+                 "skew of %s: no repetition kept (%ld of %ld reached the common "
+                 "start late)",
+                 method, r.late_starts, cfg->nrep);
+        st = HM_EAGAIN;
+    }
+    if (st == HM_OK && rank == 0) st = hm_skew_report_add(rep, method, &r);
+    if (st != HM_OK && !msg[0])
+        snprintf(msg, sizeof msg, "skew of %s: %s", method, hm_strerror(st));
+    hm_skew_result_free(&r);
+    hm_procsync_free(ps);
+    return hm_cli_agree(comm, st == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
+}
+
+int hm_cmd_skew(hm_cli_config_t *cfg, MPI_Comm comm)
+{
+    hm_cli_clock_t clock = {0};
+    hm_skew_report_t *rep = NULL;
+    char list[sizeof cfg->sync + 32];
+    int rc = hm_cli_check_outputs(cfg, comm);
+    if (rc == HM_EXIT_OK) rc = check_methods(cfg, comm);
+    if (rc == HM_EXIT_OK) rc = hm_cli_clock_open(cfg, comm, &clock);
+    if (rc == HM_EXIT_OK) rc = hm_skew_report_open(cfg, comm, &clock, &rep);
+    snprintf(list, sizeof list, "%s", methods(cfg));
+    for (char *m = list, *next; rc == HM_EXIT_OK && m; m = next) {
+        next = strchr(m, ',');
+        if (next) *next++ = '\0';
+        rc = run_method(cfg, comm, &clock, m, rep);
+    }
+    if (rep) rc = hm_skew_report_close(rep, comm, rc);
+    hm_cli_clock_close(&clock);
+    return rc;
+}

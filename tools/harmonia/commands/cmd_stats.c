@@ -1,0 +1,109 @@
+/* tools/harmonia/commands/cmd_stats.c — `harmonia stats FILE...`: summaries of the raw files
+ * of `harmonia bench --raw`. Offline: no MPI. Every problem with the input is
+ * a usage error (exit 2) naming the file, and the line where there is one. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <harmonia/output.h>
+#include <harmonia/version.h>
+
+#include "commands/commands.h"
+#include "commands/result_files.h"
+#include "commands/stats_campaign.h"
+#include "commands/raw_input.h"
+#include "commands/stats_report.h"
+
+static int open_output(const hm_cli_config_t *cfg, hm_csv_t **csv, char *why, size_t len)
+{
+    hm_factors_t *f = NULL;
+    char inputs[8192] = "", reason[1024] = "";
+    int rc = hm_cli_offline_factors(cfg, &f);
+    for (int i = 0; i < cfg->nfiles; i++)
+        snprintf(inputs + strlen(inputs), sizeof inputs - strlen(inputs), "%s%s", i ? "," : "",
+                 cfg->files[i]);
+    if (rc == HM_OK) rc = hm_factors_set(f, "inputs", "%s", inputs);
+    if (rc == HM_OK)
+        rc = hm_csv_open(cfg->output, f, hm_stats_columns, hm_stats_ncolumns, csv, reason,
+                         sizeof reason);
+    if (rc != HM_OK) snprintf(why, len, "--output: %s", reason[0] ? reason : hm_strerror(rc));
+    hm_factors_free(f);
+    return rc;
+}
+
+static int report(const hm_cli_config_t *cfg, hm_stats_groups_t *groups)
+{
+    char why[2048] = "";
+    hm_csv_t *csv = NULL;
+    hm_stats_row_t *rows = calloc(groups->n ? groups->n : 1, sizeof *rows);
+    int rc = rows ? HM_OK : HM_ENOMEM;
+    hm_stats_groups_sort(groups);
+    for (size_t k = 0; rc == HM_OK && k < groups->n; k++)
+        rc = hm_stats_row_compute(&groups->g[k], cfg->filter, &rows[k]);
+    if (rc != HM_OK) {
+        free(rows);
+        hm_cli_print_error("stats: %s", hm_strerror(rc));
+        return HM_EXIT_FAILURE;
+    }
+    if (cfg->output[0] && open_output(cfg, &csv, why, sizeof why) != HM_OK) {
+        free(rows);
+        hm_cli_print_error("%s", why);
+        return HM_EXIT_USAGE;
+    }
+    printf("%s run-time (%s) of the valid repetitions in %d file%s, filter %s; 95%% confidence "
+           "intervals; acf1 = lag-1 autocorrelation, sw_p = Shapiro-Wilk p-value\n",
+           cfg->metric,
+           strcmp(cfg->metric, "global") ? "max over ranks of end - start"
+                                         : "max end - min start on the global clock",
+           cfg->nfiles, cfg->nfiles == 1 ? "" : "s", cfg->filter);
+    hm_stats_print_table(groups, rows, stdout);
+    fflush(stdout);
+    for (size_t k = 0; csv && k < groups->n; k++) hm_stats_write_row(csv, &groups->g[k], &rows[k]);
+    free(rows);
+    if (csv && hm_csv_close(csv, why, sizeof why) != HM_OK) {
+        hm_cli_print_error("%s", why);
+        return HM_EXIT_FAILURE;
+    }
+    return HM_EXIT_OK;
+}
+
+int hm_cmd_stats(hm_cli_config_t *cfg, MPI_Comm comm)
+{
+    (void)comm;
+    char why[2048] = "", metric_col[16];
+    hm_stats_groups_t groups = {0};
+    int rc = HM_OK;
+    if (cfg->nfiles == 0) {
+        hm_cli_print_error("stats: no input files (usage: harmonia stats [options] FILE...)");
+        return HM_EXIT_USAGE;
+    }
+    int datasets = 0;
+    char path[4200];
+    for (int i = 0; i < cfg->nfiles; i++)
+        datasets += hm_cli_stats_dataset_path(cfg->files[i], path, sizeof path);
+    if (datasets == cfg->nfiles) return hm_cli_stats_campaigns(cfg);
+    if (datasets > 0) {
+        hm_cli_print_error("stats: give either raw files of 'harmonia bench --raw' or campaigns "
+                           "(directories, per-mpirun.csv), not both");
+        return HM_EXIT_USAGE;
+    }
+    snprintf(metric_col, sizeof metric_col, "%s_s", cfg->metric);
+    for (int i = 0; rc == HM_OK && i < cfg->nfiles; i++)
+        rc = hm_raw_read(cfg->files[i], metric_col, &groups, why, sizeof why);
+    if (rc == HM_OK && groups.n == 0) {
+        snprintf(why, sizeof why, "stats: no valid repetitions (valid = 1) in the input files");
+        rc = HM_EINVAL;
+    }
+    int status = HM_EXIT_OK;
+    if (rc == HM_ENOMEM) {
+        hm_cli_print_error("stats: %s", hm_strerror(rc));
+        status = HM_EXIT_FAILURE;
+    } else if (rc != HM_OK) {
+        hm_cli_print_error("%s", why);
+        status = HM_EXIT_USAGE;
+    } else {
+        status = report(cfg, &groups);
+    }
+    hm_stats_groups_free(&groups);
+    return status;
+}

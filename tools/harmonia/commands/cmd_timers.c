@@ -1,0 +1,196 @@
+/* tools/harmonia/commands/cmd_timers.c — `harmonia timers`: what each time source delivers
+ * on every rank (resolution, read overhead, monotonicity). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <harmonia/output.h>
+#include <harmonia/timer.h>
+
+#include "commands/commands.h"
+
+/* One rank's measurement of one source, as doubles for MPI_Gather. */
+enum { R_AVAILABLE, R_RESOLUTION, R_NOMINAL, R_OVERHEAD, R_DECREASES, R_CLAIMED, R_FIELDS };
+
+typedef struct source_report {
+    const char *name;
+    int available;    /* on every rank */
+    char detail[384]; /* description, or why it is unavailable (first failing rank) */
+    double *per_rank; /* root: size x R_FIELDS */
+} source_report_t;
+
+/* The reason a source is unavailable comes from the lowest rank that
+ * refused it, so that the row says the same thing whichever rank failed. */
+static void share_reason(MPI_Comm comm, int ok, char *detail, size_t len)
+{
+    int rank, size, first;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int mine = ok ? size : rank;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+    if (first < size) MPI_Bcast(detail, (int)len, MPI_CHAR, first, comm);
+}
+
+static int measure_source(const hm_cli_config_t *cfg, MPI_Comm comm, source_report_t *r)
+{
+    int rank;
+    double mine[R_FIELDS] = {0};
+    hm_timer_t *t = NULL;
+    hm_timer_quality_t q;
+    MPI_Comm_rank(comm, &rank);
+    hm_timer_options_t o = hm_cli_timer_options(cfg, rank);
+    int rc = hm_timer_create(r->name, &o, &t, r->detail, sizeof r->detail);
+    int ok = rc == HM_OK, all_ok;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
+    r->available = all_ok;
+    if (all_ok) {
+        hm_timer_describe(t, r->detail, sizeof r->detail);
+        if (strcmp(r->detail, r->name) == 0) r->detail[0] = '\0'; /* nothing beyond the name */
+        hm_timer_agree_origin(t, comm);
+        rc = hm_timer_measure(t, 0, &q);
+        mine[R_AVAILABLE] = 1, mine[R_RESOLUTION] = q.resolution_s;
+        mine[R_NOMINAL] = q.nominal_resolution_s, mine[R_OVERHEAD] = q.overhead_s;
+        mine[R_DECREASES] = (double)q.decreases, mine[R_CLAIMED] = q.monotonic_claimed;
+    } else {
+        share_reason(comm, ok, r->detail, sizeof r->detail);
+    }
+    hm_timer_free(t);
+    MPI_Gather(mine, R_FIELDS, MPI_DOUBLE, r->per_rank, R_FIELDS, MPI_DOUBLE, 0, comm);
+    return rc == HM_OK ? HM_OK : rc;
+}
+
+static const char *monotonic_text(double claimed, double decreases, char *buf, size_t len)
+{
+    if (claimed && decreases == 0) return "yes";
+    if (claimed)
+        snprintf(buf, len, "VIOLATED (%.0f backwards)", decreases);
+    else if (decreases == 0)
+        snprintf(buf, len, "not promised");
+    else
+        snprintf(buf, len, "no (%.0f backwards)", decreases);
+    return buf;
+}
+
+static void add_row(hm_table_t *tab, int per_rank, int rank, const source_report_t *r,
+                    const double *v)
+{
+    char mono[64];
+    if (per_rank) hm_table_add_cellf(tab, "%d", rank);
+    hm_table_add_cell(tab, r->name);
+    if (!r->available) {
+        for (int i = 0; i < 4; i++) hm_table_add_cell(tab, "-");
+        hm_table_add_cellf(tab, "unavailable: %s", r->detail);
+        return;
+    }
+    hm_table_add_cellf(tab, "%.2f", v[R_RESOLUTION] * 1e9);
+    hm_table_add_cellf(tab, "%.2f", v[R_NOMINAL] * 1e9);
+    hm_table_add_cellf(tab, "%.2f", v[R_OVERHEAD] * 1e9);
+    hm_table_add_cell(tab, monotonic_text(v[R_CLAIMED], v[R_DECREASES], mono, sizeof mono));
+    hm_table_add_cell(tab, r->detail);
+}
+
+/* The worst rank: largest resolution and overhead, all backward steps. */
+static void worst_over_ranks(const double *per_rank, int size, double *w)
+{
+    memcpy(w, per_rank, R_FIELDS * sizeof *w);
+    for (int p = 1; p < size; p++) {
+        const double *v = per_rank + (size_t)p * R_FIELDS;
+        if (v[R_RESOLUTION] > w[R_RESOLUTION]) w[R_RESOLUTION] = v[R_RESOLUTION];
+        if (v[R_NOMINAL] > w[R_NOMINAL]) w[R_NOMINAL] = v[R_NOMINAL];
+        if (v[R_OVERHEAD] > w[R_OVERHEAD]) w[R_OVERHEAD] = v[R_OVERHEAD];
+        w[R_DECREASES] += v[R_DECREASES];
+    }
+}
+
+static void print_table(const hm_cli_config_t *cfg, const source_report_t *reps, int nrep, int size)
+{
+    static const char *const cols[] = {"source",      "resolution_ns", "claimed_ns",
+                                       "overhead_ns", "monotonic",     "detail"};
+    hm_table_t *tab;
+    if (hm_table_create(&tab) != HM_OK) return;
+    if (cfg->per_rank) hm_table_add_column(tab, "rank", HM_ALIGN_RIGHT);
+    for (int c = 0; c < 6; c++)
+        hm_table_add_column(tab, cols[c], c >= 1 && c <= 3 ? HM_ALIGN_RIGHT : HM_ALIGN_LEFT);
+    for (int i = 0; i < nrep; i++) {
+        double w[R_FIELDS];
+        if (!cfg->per_rank) {
+            worst_over_ranks(reps[i].per_rank, size, w);
+            add_row(tab, 0, 0, &reps[i], w);
+            continue;
+        }
+        for (int p = 0; p < size; p++)
+            add_row(tab, 1, p, &reps[i], reps[i].per_rank + (size_t)p * R_FIELDS);
+    }
+    printf("time sources on %d rank%s (%s; resolution = smallest step observed, overhead = "
+           "median cost of one read)\n",
+           size, size > 1 ? "s" : "", cfg->per_rank ? "each rank" : "worst rank");
+    hm_table_print(tab, stdout);
+    hm_table_free(tab);
+}
+
+static int write_csv(const hm_cli_config_t *cfg, MPI_Comm comm, const source_report_t *reps,
+                     int nrep, int size, char *why, size_t len)
+{
+    static const char *const cols[] = {
+        "rank",       "source",    "available",        "resolution_s", "claimed_resolution_s",
+        "overhead_s", "decreases", "monotonic_claimed"};
+    hm_factors_t *f = NULL;
+    hm_csv_t *csv = NULL;
+    hm_factors_context_t ctx = {.argc = cfg->argc,
+                                .argv = (const char *const *)cfg->argv,
+                                .timer = cfg->given & HM_OPT_BIT(HM_OPT_TIMER) ? cfg->timer
+                                                                               : "each source",
+                                .seed_set = 1,
+                                .seed = cfg->seed};
+    int rank, rc = hm_factors_create(&f);
+    MPI_Comm_rank(comm, &rank);
+    if (rc == HM_OK) rc = hm_factors_collect(f, comm, &ctx);
+    if (rc == HM_OK && rank == 0) rc = hm_csv_open(cfg->output, f, cols, 8, &csv, why, len);
+    for (int i = 0; rc == HM_OK && rank == 0 && i < nrep; i++)
+        for (int p = 0; p < size; p++) {
+            const double *v = reps[i].per_rank + (size_t)p * R_FIELDS;
+            hm_csv_put_int64(csv, p);
+            hm_csv_put_string(csv, reps[i].name);
+            hm_csv_put_int64(csv, reps[i].available);
+            for (int k = R_RESOLUTION; k <= R_OVERHEAD; k++) hm_csv_put_double(csv, v[k]);
+            hm_csv_put_int64(csv, (int64_t)v[R_DECREASES]);
+            hm_csv_put_int64(csv, (int64_t)v[R_CLAIMED]);
+            hm_csv_end_row(csv);
+        }
+    if (csv) rc = hm_csv_close(csv, why, len);
+    hm_factors_free(f);
+    return rc;
+}
+
+static int check_explicit_timer(const hm_cli_config_t *cfg, MPI_Comm comm)
+{
+    hm_timer_t *t = NULL;
+    int rc = hm_cli_open_timer(cfg, comm, cfg->timer, &t);
+    hm_timer_free(t);
+    return rc;
+}
+
+int hm_cmd_timers(hm_cli_config_t *cfg, MPI_Comm comm)
+{
+    int rank, size, n = 0, rc = HM_EXIT_OK;
+    source_report_t reps[16];
+    char why[512] = "";
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int explicit_timer = (cfg->given & HM_OPT_BIT(HM_OPT_TIMER)) != 0;
+    if (hm_cli_check_outputs(cfg, comm) != HM_EXIT_OK) return HM_EXIT_USAGE;
+    if (explicit_timer && check_explicit_timer(cfg, comm) != HM_EXIT_OK) return HM_EXIT_USAGE;
+    for (size_t i = 0; i < hm_timer_count(); i++) {
+        const char *name = hm_timer_name_at(i);
+        if (explicit_timer && strcmp(name, cfg->timer) != 0) continue;
+        reps[n] = (source_report_t){.name = name};
+        reps[n].per_rank = rank == 0 ? calloc((size_t)size * R_FIELDS, sizeof(double)) : NULL;
+        measure_source(cfg, comm, &reps[n++]);
+    }
+    if (rank == 0) print_table(cfg, reps, n, size);
+    if (cfg->output[0]) {
+        int st = write_csv(cfg, comm, reps, n, size, why, sizeof why);
+        rc = hm_cli_agree(comm, st == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, st == HM_OK ? "" : why);
+    }
+    for (int i = 0; i < n; i++) free(reps[i].per_rank);
+    return rc;
+}

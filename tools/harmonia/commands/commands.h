@@ -1,0 +1,82 @@
+/* tools/harmonia/commands/commands.h — the command registry and what commands share. */
+#ifndef HM_CLI_COMMANDS_H
+#define HM_CLI_COMMANDS_H
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <harmonia/clock.h>
+#include <harmonia/sync.h>
+#include <harmonia/timer.h>
+
+#include "options/config.h"
+
+typedef struct hm_cli_command {
+    const char *name;
+    const char *summary;  /* one line for the command list */
+    int uses_mpi;         /* runs under mpirun; MPI is initialized before parsing */
+    uint64_t options;     /* HM_OPT_BIT mask of accepted options */
+    const char *synopsis; /* usage line */
+    const char *details;  /* paragraph(s) of help */
+    const char *example;
+    int (*run)(hm_cli_config_t *cfg, MPI_Comm comm);
+    int takes_files;   /* FILE operands after the options (cfg->files) */
+    int takes_command; /* a command after "--" (cfg->command_argv) */
+} hm_cli_command_t;
+
+/* Registry (registry.c). */
+const hm_cli_command_t *hm_cli_find_command(const char *name);
+size_t hm_cli_command_count(void);
+const hm_cli_command_t *hm_cli_command_at(size_t i);
+
+/* Commands. */
+int hm_cmd_timers(hm_cli_config_t *cfg, MPI_Comm comm);
+int hm_cmd_clock(hm_cli_config_t *cfg, MPI_Comm comm);
+int hm_cmd_bench(hm_cli_config_t *cfg, MPI_Comm comm);
+int hm_cmd_skew(hm_cli_config_t *cfg, MPI_Comm comm);
+int hm_cmd_version(hm_cli_config_t *cfg, MPI_Comm comm);
+int hm_cmd_stats(hm_cli_config_t *cfg, MPI_Comm comm);
+int hm_cmd_campaign(hm_cli_config_t *cfg, MPI_Comm comm);
+int hm_cmd_compare(hm_cli_config_t *cfg, MPI_Comm comm);
+int hm_cmd_plot(hm_cli_config_t *cfg, MPI_Comm comm);
+
+/* Help texts (help.c). */
+void hm_cli_print_overview(FILE *f);
+void hm_cli_print_command_help(FILE *f, const hm_cli_command_t *cmd);
+
+/* Rank of this process as the launcher numbered it (environment of Open MPI,
+ * MPICH/Hydra, PMIx, Slurm), usable before MPI_Init; 0 when not launched. */
+int hm_cli_launcher_rank(void);
+
+/* Print "harmonia: error: MESSAGE" on stderr. */
+void hm_cli_print_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Collective: every rank passes its exit status and, when it is non-zero, a
+ * message. All ranks return the largest status; the lowest failing rank
+ * prints its message, so an error is printed once and no rank is left
+ * waiting in a later collective. */
+int hm_cli_agree(MPI_Comm comm, int status, const char *message);
+
+/* Collective: usage error (printed once) when --output or --raw names a file
+ * in a directory that does not exist or is not writable (checked on rank 0,
+ * where files are written). */
+int hm_cli_check_outputs(const hm_cli_config_t *cfg, MPI_Comm comm);
+
+/* The timer options of cfg for this rank: TSC frequency, synthetic clock and
+ * seed, clock domain (the virtual node under --ranks-per-node, else the rank). */
+hm_timer_options_t hm_cli_timer_options(const hm_cli_config_t *cfg, int rank);
+
+/* Collective: create this rank's timer for source name with the synthetic
+ * clock and seed of cfg (a virtual node shares one synthetic clock), agree on
+ * failure (usage error naming --timer, printed once) and on the origin.
+ * Returns an exit status; on success *timer is the caller's. */
+int hm_cli_open_timer(const hm_cli_config_t *cfg, MPI_Comm comm, const char *name,
+                      hm_timer_t **timer);
+
+/* Collective: hm_cli_open_timer for --timer and an identity clock over it. */
+int hm_cli_open_clock(const hm_cli_config_t *cfg, MPI_Comm comm, hm_timer_t **timer,
+                      hm_clock_t **base);
+
+/* Clock synchronization parameters from the options. */
+void hm_cli_sync_params(const hm_cli_config_t *cfg, hm_sync_params_t *params);
+#endif

@@ -1,0 +1,106 @@
+/* tools/harmonia/commands/dispatch.c — `harmonia COMMAND [options]`: find the command,
+ * initialize MPI when it needs it, parse, run, agree on the exit status. */
+#include <string.h>
+
+#include <harmonia/version.h>
+
+#include "commands/cli.h"
+#include "commands/commands.h"
+
+/* Before MPI_Init only the launcher's numbering tells who should print. */
+static int first_process(void)
+{
+    return hm_cli_launcher_rank() == 0;
+}
+
+static void unknown_command(const char *name)
+{
+    char known[512];
+    size_t used = 0;
+    for (size_t i = 0; i < hm_cli_command_count() && used < sizeof known; i++)
+        used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
+                                 hm_cli_command_at(i)->name);
+    if (first_process())
+        hm_cli_print_error("unknown command \"%s\" (known: %s, help)", name, known);
+}
+
+/* `harmonia help [COMMAND]`, `--help`, `-h`. */
+static int run_help(int argc, char **argv)
+{
+    if (argc < 3) {
+        if (first_process()) hm_cli_print_overview(stdout);
+        return HM_EXIT_OK;
+    }
+    const hm_cli_command_t *c = hm_cli_find_command(argv[2]);
+    if (!c) {
+        unknown_command(argv[2]);
+        return HM_EXIT_USAGE;
+    }
+    if (first_process()) hm_cli_print_command_help(stdout, c);
+    return HM_EXIT_OK;
+}
+
+static int parse_or_help(const hm_cli_command_t *c, int argc, char **argv, hm_cli_config_t *cfg,
+                         int print)
+{
+    char err[1024];
+    hm_cli_config_defaults(cfg);
+    cfg->command = c->name;
+    cfg->takes_files = c->takes_files;
+    cfg->takes_command = c->takes_command;
+    cfg->argc = argc;
+    cfg->argv = argv;
+    int rc = hm_cli_parse(argc, argv, 2, c->options, cfg, err, sizeof err);
+    if (rc != HM_EXIT_OK) {
+        if (print) hm_cli_print_error("%s (see 'harmonia help %s')", err, c->name);
+        return rc;
+    }
+    if (cfg->help && print) hm_cli_print_command_help(stdout, c);
+    return HM_EXIT_OK;
+}
+
+/* Every rank parses the same argv and reaches the same verdict, so no
+ * communication is needed to agree on a usage error; rank 0 prints it. */
+static int run_mpi_command(const hm_cli_command_t *c, int argc, char **argv)
+{
+    int provided, rank;
+    hm_cli_config_t cfg;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    int rc = parse_or_help(c, argc, argv, &cfg, rank == 0);
+    if (rc == HM_EXIT_OK && !cfg.help) rc = c->run(&cfg, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return rc;
+}
+
+static int run_local_command(const hm_cli_command_t *c, int argc, char **argv)
+{
+    hm_cli_config_t cfg;
+    int rc = parse_or_help(c, argc, argv, &cfg, first_process());
+    if (rc == HM_EXIT_OK && !cfg.help) rc = c->run(&cfg, MPI_COMM_NULL);
+    return rc;
+}
+
+int hm_cli_main(int argc, char **argv)
+{
+    if (argc < 2) {
+        if (first_process()) {
+            hm_cli_print_error("no command given");
+            hm_cli_print_overview(stderr);
+        }
+        return HM_EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (!strcmp(name, "help") || !strcmp(name, "--help") || !strcmp(name, "-h"))
+        return run_help(argc, argv);
+    if (!strcmp(name, "--version")) {
+        if (first_process()) printf("harmonia %s\n", hm_version());
+        return HM_EXIT_OK;
+    }
+    const hm_cli_command_t *c = hm_cli_find_command(name);
+    if (!c) {
+        unknown_command(name);
+        return HM_EXIT_USAGE;
+    }
+    return c->uses_mpi ? run_mpi_command(c, argc, argv) : run_local_command(c, argc, argv);
+}

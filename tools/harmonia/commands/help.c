@@ -1,0 +1,27 @@
+/* tools/harmonia/commands/help.c — `harmonia help` and `--help`, built from the command and
+ * option tables. */
+#include <harmonia/version.h>
+
+#include "commands/commands.h"
+
+void hm_cli_print_overview(FILE *f)
+{
+    fprintf(f, "harmonia %s — trustworthy MPI communication benchmarks\n\n", hm_version());
+    fprintf(f, "usage: harmonia COMMAND [options]    (MPI commands run under mpirun/srun)\n\n"
+               "commands:\n");
+    for (size_t i = 0; i < hm_cli_command_count(); i++) {
+        const hm_cli_command_t *c = hm_cli_command_at(i);
+        fprintf(f, "  %-10s %s%s\n", c->name, c->summary, c->uses_mpi ? " (MPI)" : "");
+    }
+    fprintf(f, "  %-10s %s\n\n", "help", "help of a command: harmonia help COMMAND");
+    fprintf(f, "harmonia --version prints the version; harmonia help COMMAND or\n"
+               "harmonia COMMAND --help documents every option with an example.\n");
+}
+
+void hm_cli_print_command_help(FILE *f, const hm_cli_command_t *c)
+{
+    fprintf(f, "harmonia %s — %s\n\nusage: %s\n\n%s\n\noptions:\n", c->name, c->summary,
+            c->synopsis, c->details);
+    hm_cli_print_options_help(f, c->options);
+    fprintf(f, "\nexample:\n  %s\n", c->example);
+}

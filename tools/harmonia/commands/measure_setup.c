@@ -1,0 +1,144 @@
+/* tools/harmonia/commands/measure_setup.c — the setup shared by `bench` and `skew`. */
+#include <stdio.h>
+#include <string.h>
+
+#include <harmonia/measure.h>
+
+#include "commands/commands.h"
+#include "commands/measure_setup.h"
+
+int hm_cli_clock_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_cli_clock_t *clock)
+{
+    hm_sync_params_t params;
+    char why[512] = "", msg[640] = "";
+    memset(clock, 0, sizeof *clock);
+    if (strchr(cfg->clock_sync, ',')) {
+        snprintf(msg, sizeof msg,
+                 "--clock-sync: \"%s\" is a list; %s takes one specification (e.g. hca3 or "
+                 "hca3+prop)",
+                 cfg->clock_sync, cfg->command);
+        return hm_cli_agree(comm, HM_EXIT_USAGE, msg);
+    }
+    int rc = hm_cli_open_clock(cfg, comm, &clock->timer, &clock->base);
+    if (rc != HM_EXIT_OK) return rc;
+    hm_cli_sync_params(cfg, &params);
+    int st = hm_sync_run(comm, cfg->clock_sync, &params, clock->base, &clock->global,
+                         &clock->report, why, sizeof why);
+    if (st != HM_OK)
+        snprintf(msg, sizeof msg, "--clock-sync %s: %s", cfg->clock_sync,
+                 why[0] ? why : hm_strerror(st));
+    /* A refused request (prop over ranks without a shared source) is a usage
+     * error; anything else failed at run time. */
+    int status = st == HM_OK                          ? HM_EXIT_OK
+                 : st == HM_EINVAL || st == HM_ENOENT ? HM_EXIT_USAGE
+                                                      : HM_EXIT_FAILURE;
+    return hm_cli_agree(comm, status, msg);
+}
+
+void hm_cli_clock_close(hm_cli_clock_t *clock)
+{
+    hm_clock_free(clock->global);
+    hm_clock_free(clock->base);
+    hm_timer_free(clock->timer);
+    memset(clock, 0, sizeof *clock);
+}
+
+void hm_cli_procsync_params(const hm_cli_config_t *cfg, hm_procsync_params_t *p)
+{
+    hm_procsync_params_default(p);
+    p->late_s = cfg->late_us * 1e-6;
+    p->window_s = cfg->window_us * 1e-6;
+    p->slice_s = cfg->slice_s;
+    p->check_every = cfg->check_every;
+    p->bcast_factor = cfg->bcast_factor;
+    p->harmonize.clock_sync = cfg->clock_sync;
+    p->harmonize.resync_s = cfg->resync_s;
+    hm_cli_sync_params(cfg, &p->harmonize.sync);
+}
+
+int hm_cli_check_procsync(const hm_cli_config_t *cfg, const char *name, char *why, size_t len)
+{
+    hm_procsync_params_t p;
+    char reason[384] = "";
+    hm_cli_procsync_params(cfg, &p);
+    if (hm_procsync_check(name, &p, reason, sizeof reason) == HM_OK) return HM_EXIT_OK;
+    snprintf(why, len, "--sync %s: %s", name, reason);
+    return HM_EXIT_USAGE;
+}
+
+int hm_cli_procsync_create(const hm_cli_config_t *cfg, MPI_Comm comm, const char *name,
+                           hm_clock_t *global, hm_procsync_t **ps)
+{
+    hm_procsync_params_t p;
+    char why[384] = "", msg[512] = "";
+    hm_cli_procsync_params(cfg, &p);
+    int rc = hm_procsync_create(name, comm, global, &p, ps, why, sizeof why);
+    if (rc != HM_OK)
+        snprintf(msg, sizeof msg, "--sync %s: %s", name, why[0] ? why : hm_strerror(rc));
+    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
+}
+
+void hm_cli_add_clock_factors(hm_factors_t *f, const hm_cli_config_t *cfg)
+{
+    hm_factors_set(f, "clock_sync", "%s", cfg->clock_sync);
+    hm_factors_set(f, "fitpoints", "%d", cfg->fitpoints);
+    hm_factors_set(f, "exchanges", "%d", cfg->exchanges);
+    hm_factors_set(f, "offset", "%s", cfg->offset);
+    hm_factors_set(f, "drift", "%s", cfg->drift);
+    hm_factors_set(f, "recompute_intercept", "%s", cfg->recompute_intercept ? "on" : "off");
+    hm_factors_set(f, "synthetic_clock", "%s",
+                   cfg->synthetic ? "yes" : "none"); /* spec is in the timer factor */
+    hm_factors_set(f, "ranks_per_node", "%d", cfg->ranks_per_node);
+    hm_factors_set(f, "ranks_per_socket", "%d", cfg->ranks_per_socket);
+}
+
+static void add_measure_factors(hm_factors_t *f, const hm_cli_config_t *cfg,
+                                const hm_cli_clock_t *clock)
+{
+    hm_factors_set(f, "clock_sync_duration_s", "%.9g", clock->report.duration_s);
+    hm_factors_set(f, "sync", "%s", cfg->sync);
+    hm_factors_set(f, "check_every", "%d", cfg->check_every);
+    hm_factors_set(f, "late_us", "%g", cfg->late_us);
+    if (cfg->window_us > 0)
+        hm_factors_set(f, "window_us", "%g", cfg->window_us);
+    else
+        hm_factors_set(f, "window_us", "adaptive");
+    hm_factors_set(f, "slice_s", "%g", cfg->slice_s);
+    hm_factors_set(f, "roundtime_bcast_factor", "%g", cfg->bcast_factor);
+    hm_factors_set(f, "resync_s", "%g", cfg->resync_s);
+    hm_factors_set(f, "nrep", "%ld", cfg->nrep);
+    hm_factors_set(f, "warmup", "%ld", cfg->warmup);
+    hm_factors_set(f, "max_attempts", "%ld",
+                   cfg->max_attempts ? cfg->max_attempts : 10 * cfg->nrep + 100);
+    hm_factors_set(f, "validate", "%s", cfg->validate ? "yes" : "no");
+    if (cfg->cold_cache)
+        hm_factors_set(f, "cache", "cold (%zu bytes overwritten before every repetition)",
+                       hm_measure_llc_bytes());
+    else
+        hm_factors_set(f, "cache", "warm");
+    hm_factors_set(f, "root", "%d", cfg->root);
+    hm_factors_set(f, "peer", "%d", cfg->peer);
+    if (cfg->inject_rank >= 0)
+        hm_factors_set(f, "inject_delay", "rank %d attempt %ld %g us", cfg->inject_rank,
+                       cfg->inject_attempt, cfg->inject_delay_us);
+}
+
+int hm_cli_measure_factors(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_clock_t *clock,
+                           hm_factors_t **out)
+{
+    char desc[256];
+    hm_timer_describe(clock->timer, desc, sizeof desc);
+    hm_factors_context_t ctx = {.argc = cfg->argc,
+                                .argv = (const char *const *)cfg->argv,
+                                .timer = desc,
+                                .timer_resolution_s = hm_timer_nominal_resolution(clock->timer),
+                                .seed_set = 1,
+                                .seed = cfg->seed};
+    int rc = hm_factors_create(out);
+    if (rc == HM_OK) rc = hm_factors_collect(*out, comm, &ctx);
+    if (rc == HM_OK) {
+        hm_cli_add_clock_factors(*out, cfg);
+        add_measure_factors(*out, cfg, clock);
+    }
+    return rc;
+}

@@ -1,0 +1,205 @@
+/* tools/harmonia/commands/registry.c — the commands of the harmonia program. Adding a
+ * command is one file and one entry here. */
+#include <string.h>
+
+#include "commands/commands.h"
+
+#define COMMON_TIMER (HM_OPT_BIT(HM_OPT_TIMER) | HM_OPT_BIT(HM_OPT_TSC_GHZ))
+#define COMMON_SYNTH (HM_OPT_BIT(HM_OPT_SYNTHETIC_CLOCK) | HM_OPT_BIT(HM_OPT_SEED))
+#define CLOCK_SYNC                                                                                 \
+    (HM_OPT_BIT(HM_OPT_CLOCK_SYNC) | HM_OPT_BIT(HM_OPT_FITPOINTS) | HM_OPT_BIT(HM_OPT_EXCHANGES) | \
+     HM_OPT_BIT(HM_OPT_OFFSET) | HM_OPT_BIT(HM_OPT_DRIFT) |                                        \
+     HM_OPT_BIT(HM_OPT_RECOMPUTE_INTERCEPT) | HM_OPT_BIT(HM_OPT_RANKS_PER_NODE) |                  \
+     HM_OPT_BIT(HM_OPT_RANKS_PER_SOCKET))
+#define PROCSYNC                                                                                   \
+    (HM_OPT_BIT(HM_OPT_SYNC) | HM_OPT_BIT(HM_OPT_CHECK_EVERY) | HM_OPT_BIT(HM_OPT_WINDOW_US) |     \
+     HM_OPT_BIT(HM_OPT_LATE_US) | HM_OPT_BIT(HM_OPT_SLICE_S) | HM_OPT_BIT(HM_OPT_RESYNC_S) |       \
+     HM_OPT_BIT(HM_OPT_BCAST_FACTOR))
+
+static const hm_cli_command_t commands[] = {
+    {"timers", "each time source: resolution, read overhead, monotonicity", 1,
+     COMMON_TIMER | COMMON_SYNTH | HM_OPT_BIT(HM_OPT_PER_RANK) | HM_OPT_BIT(HM_OPT_OUTPUT) |
+         HM_OPT_BIT(HM_OPT_HELP),
+     "mpirun -n P harmonia timers [--timer NAME] [--per-rank] [--output FILE]",
+     "Measures every time source on every rank: the smallest step it shows\n"
+     "(resolution), the resolution it claims, the median cost of one read and\n"
+     "whether it ever went backwards. Without --timer every source is listed, and\n"
+     "one that cannot be used here (tsc without a constant, non-stop TSC) says why.\n"
+     "The table shows the worst rank; --per-rank shows each rank.",
+     "mpirun -n 2 harmonia timers --per-rank --output timers.csv", hm_cmd_timers, 0, 0},
+    {"clock", "synchronize clocks with one or more algorithms and check them", 1,
+     COMMON_TIMER | COMMON_SYNTH | HM_OPT_BIT(HM_OPT_CLOCK_SYNC) | HM_OPT_BIT(HM_OPT_FITPOINTS) |
+         HM_OPT_BIT(HM_OPT_EXCHANGES) | HM_OPT_BIT(HM_OPT_OFFSET) | HM_OPT_BIT(HM_OPT_DRIFT) |
+         HM_OPT_BIT(HM_OPT_RECOMPUTE_INTERCEPT) | HM_OPT_BIT(HM_OPT_CHECK_AFTER) |
+         HM_OPT_BIT(HM_OPT_SAMPLE) | HM_OPT_BIT(HM_OPT_RANKS_PER_NODE) |
+         HM_OPT_BIT(HM_OPT_RANKS_PER_SOCKET) | HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_RAW) |
+         HM_OPT_BIT(HM_OPT_HELP),
+     "mpirun -n P harmonia clock [--clock-sync LIST] [--check-after 0,1,5,10] [--sample F]",
+     "Synchronizes the clocks with each algorithm of the comma-separated LIST in\n"
+     "turn, fresh each time, and reports how long it took. Then, right after and\n"
+     "after each wait of --check-after, it measures the offset of every rank's\n"
+     "global clock against rank 0 by ping-pong (Check-Global-Clock, Hunold and\n"
+     "Carpen-Amarie 2018, Alg. 6), as max and median; --sample measures a fraction\n"
+     "of the ranks at scale. Where the truth is known (all ranks read one real\n"
+     "clock, or --synthetic-clock), it also reports the true error of every rank's\n"
+     "global clock. Offset-only algorithms (skampi, netgauge) show their drift\n"
+     "error after a wait; drift-aware ones (jk, hca, hca2, hca3) should not.\n"
+     "Algorithms: skampi, netgauge, jk, hca, hca2, hca3, prop; levels joined by +,\n"
+     "outermost first (hca3+prop: hca3 between nodes, propagation inside a node).",
+     "mpirun -n 4 harmonia clock --clock-sync hca3,skampi,hca3+prop --check-after 0,10 "
+     "--synthetic-clock offset=1,drift=1e-4 --ranks-per-node 2",
+     hm_cmd_clock, 0, 0},
+    {"bench", "latency of MPI operations under a chosen process synchronization", 1,
+     COMMON_TIMER | COMMON_SYNTH | CLOCK_SYNC | PROCSYNC | HM_OPT_BIT(HM_OPT_OPS) |
+         HM_OPT_BIT(HM_OPT_SIZES) | HM_OPT_BIT(HM_OPT_NREP) | HM_OPT_BIT(HM_OPT_WARMUP) |
+         HM_OPT_BIT(HM_OPT_MAX_ATTEMPTS) | HM_OPT_BIT(HM_OPT_ROOT) | HM_OPT_BIT(HM_OPT_PEER) |
+         HM_OPT_BIT(HM_OPT_VALIDATE) | HM_OPT_BIT(HM_OPT_COLD_CACHE) |
+         HM_OPT_BIT(HM_OPT_INJECT_DELAY) | HM_OPT_BIT(HM_OPT_FORMAT) | HM_OPT_BIT(HM_OPT_OUTPUT) |
+         HM_OPT_BIT(HM_OPT_RAW) | HM_OPT_BIT(HM_OPT_HELP),
+     "mpirun -n P harmonia bench [--ops LIST] [--sizes SPEC] [--sync METHOD] [--nrep N]",
+     "Measures each operation of --ops at each size of --sizes (in an order shuffled\n"
+     "with --seed). The clocks are synchronized once with --clock-sync; before every\n"
+     "repetition the processes are synchronized with --sync: barrier (MPI_Barrier),\n"
+     "dissem (harmonia's dissemination barrier), window (start t0 + (i+1) x window,\n"
+     "--window-us, adaptive by default), roundtime (the root broadcasts each start,\n"
+     "--slice-s), harmonize (hm_harmonize: an agreed deadline on the global clock).\n"
+     "Validity flags are agreed every --check-every repetitions; invalid repetitions\n"
+     "(a rank late by more than --late-us, a window overrun) are discarded and\n"
+     "counted, and repetitions continue until --nrep are valid or --max-attempts are\n"
+     "used up (an error). The table shows, per operation and size, the valid and\n"
+     "invalid counts and min, median, mean, max of the global run-time (max end - min\n"
+     "start on the global clock), with the median local run-time (max over ranks of\n"
+     "end - start, what barrier-based benchmarks report) beside it. Sizes are bytes\n"
+     "per message: MPI_CHAR for data movement, MPI_INT with MPI_SUM for reductions\n"
+     "(size / 4 ints). pingpong is the half round trip between rank 0 and --peer.\n"
+     "Defaults: --ops allreduce,bcast,reduce --sizes 8,64,512,4K,32K,256K,1M\n"
+     "--sync harmonize --clock-sync hca3 --nrep 1000 --warmup 10.",
+     "mpirun -n 4 harmonia bench --ops allreduce,bcast --sizes 8:64K --sync harmonize "
+     "--output lat.csv --raw reps.csv",
+     hm_cmd_bench, 0, 0},
+    {"skew", "exit skew of process synchronization methods started at a common time", 1,
+     COMMON_TIMER | COMMON_SYNTH | CLOCK_SYNC | PROCSYNC | HM_OPT_BIT(HM_OPT_NREP) |
+         HM_OPT_BIT(HM_OPT_BACK_TO_BACK) | HM_OPT_BIT(HM_OPT_PER_RANK) | HM_OPT_BIT(HM_OPT_OUTPUT) |
+         HM_OPT_BIT(HM_OPT_RAW) | HM_OPT_BIT(HM_OPT_HELP),
+     "mpirun -n P harmonia skew [--sync LIST] [--nrep N] [--back-to-back]",
+     "For each method of the comma-separated --sync LIST (default barrier, dissem,\n"
+     "harmonize), --nrep times: all ranks wait for a common start on the global clock\n"
+     "(Round-Time), call the method, and timestamp their exit. Reported per method:\n"
+     "the exit skew (max - min exit over ranks) as median, p90, p99 and max, on the\n"
+     "global clock and, where the truth is known (one real clock shared by all ranks,\n"
+     "or --synthetic-clock), on the true clock; the cost of one call; and each rank's\n"
+     "mean exit offset from the first rank to leave (Hunold and Carpen-Amarie 2016,\n"
+     "Fig. 10). --back-to-back calls the method in a loop instead, as a benchmark does.",
+     "mpirun -n 4 harmonia skew --sync barrier,dissem,harmonize --nrep 2000", hm_cmd_skew, 0, 0},
+    {"version", "version of harmonia and of the libraries it was built with", 0,
+     HM_OPT_BIT(HM_OPT_HELP), "harmonia version",
+     "Prints the version of harmonia, the MPI library, compiler and flags, GSL and\n"
+     "hwloc it was built with.",
+     "harmonia version", hm_cmd_version, 0, 0},
+    {"stats", "summaries of raw result files: quantiles, confidence intervals, checks", 0,
+     HM_OPT_BIT(HM_OPT_FILTER) | HM_OPT_BIT(HM_OPT_METRIC) | HM_OPT_BIT(HM_OPT_OUTPUT) |
+         HM_OPT_BIT(HM_OPT_STATISTIC) | HM_OPT_BIT(HM_OPT_HELP),
+     "harmonia stats [--filter tukey|none] [--metric global|local] [--output FILE] FILE...\n"
+     "       harmonia stats [--statistic median|mean] [--output FILE] CAMPAIGN...",
+     "Reads raw files of 'harmonia bench --raw' (one row per repetition) and\n"
+     "summarizes the valid repetitions (valid = 1) of each (operation, size,\n"
+     "processes, sync) over all the files; processes and sync come from each\n"
+     "file's factors. --metric picks the run-time (global_s or local_s); --filter\n"
+     "tukey drops the values outside Q1 - 1.5 IQR, Q3 + 1.5 IQR first. Per group:\n"
+     "n, n kept by the filter, min, q1, median, q3, max, mean, the 95% confidence\n"
+     "interval of the median (order statistics) and of the mean (Student t), the\n"
+     "lag-1 autocorrelation of the kept values in file order (near 0 for\n"
+     "independent repetitions) and the Shapiro-Wilk p-value (small: not normal).\n"
+     "n/a where there are too few values or they are all equal. The table is in\n"
+     "microseconds; --output writes seconds (n/a as NaN).\n"
+     "Given campaign directories (or their per-mpirun.csv) instead, it reports\n"
+     "their reproducibility (Hunold and Carpen-Amarie 2016, Fig. 29): per group\n"
+     "the spread of the per-mpirun medians (--statistic mean: means) and each\n"
+     "run's value divided by the smallest run's; --output writes these ratios.",
+     "harmonia stats --output summary.csv reps1.csv reps2.csv", hm_cmd_stats, 1, 0},
+    {"campaign", "repeat a command in N separate mpiruns, resumable; per-mpirun dataset", 0,
+     HM_OPT_BIT(HM_OPT_RUNS) | HM_OPT_BIT(HM_OPT_DIR) | HM_OPT_BIT(HM_OPT_SEED) |
+         HM_OPT_BIT(HM_OPT_FILTER) | HM_OPT_BIT(HM_OPT_METRIC) | HM_OPT_BIT(HM_OPT_HELP),
+     "harmonia campaign -n N [--dir DIR] [--seed S] [--filter tukey|none] [--metric "
+     "global|local] -- LAUNCHER...",
+     "Runs the command after -- (e.g. mpirun -n 16 harmonia bench ...) N times as\n"
+     "separate processes, one after the other (Hunold and Carpen-Amarie 2016, Alg. 5:\n"
+     "the mpirun is an experimental factor). Run i gets its own seed, derived from\n"
+     "--seed, so that each mpirun shuffles its experiments differently; harmonia\n"
+     "appends --seed SEED --raw DIR/run-NNN.csv to the command, or substitutes the\n"
+     "words {seed}, {raw}, {run} and {dir} where the command contains them. Each run's\n"
+     "output goes to DIR/run-NNN.log. DIR/manifest.csv records every run (command,\n"
+     "seed, start and end time, exit status) and is rewritten atomically after each\n"
+     "change. Re-running the same campaign skips the completed runs and redoes the\n"
+     "others (interrupted, failed); a larger -n adds runs. A failed run stops the\n"
+     "campaign (exit 1, naming its log); Ctrl-C stops it (exit 130; 128 + signal\n"
+     "for others); completed runs are never lost. N is at most 1000. Then, per run\n"
+     "and (operation, size, processes, sync), the valid repetitions are filtered\n"
+     "(--filter) and reduced to their median and mean (Alg. 6) into\n"
+     "DIR/per-mpirun.csv, and the table shows per group the spread of the per-run\n"
+     "medians and the reproducibility: each run's median divided by the\n"
+     "smallest (Fig. 29), largest value shown, all in DIR/reproducibility.csv.",
+     "harmonia campaign -n 10 --dir runs/harmonize -- mpirun -n 2 harmonia bench --ops "
+     "allreduce --sizes 8:64K",
+     hm_cmd_campaign, 0, 1},
+    {"compare", "Wilcoxon comparison of two campaigns, per operation and size", 0,
+     HM_OPT_BIT(HM_OPT_ALTERNATIVE) | HM_OPT_BIT(HM_OPT_STATISTIC) | HM_OPT_BIT(HM_OPT_OUTPUT) |
+         HM_OPT_BIT(HM_OPT_FILTER) | HM_OPT_BIT(HM_OPT_METRIC) | HM_OPT_BIT(HM_OPT_HELP),
+     "harmonia compare [--alternative two-sided|less|greater] [--statistic median|mean] "
+     "[--filter tukey|none] [--metric global|local] [--output FILE] A B",
+     "A and B are campaign directories (their per-mpirun.csv), per-mpirun files, or\n"
+     "raw files of 'harmonia bench --raw'. Per (operation, size, processes) present\n"
+     "in both, the Wilcoxon rank-sum test compares the per-mpirun medians (or means,\n"
+     "--statistic) of A with those of B (Hunold and Carpen-Amarie 2016, Sec. 6.2);\n"
+     "a raw file contributes its valid repetitions instead (column --metric, filtered\n"
+     "by --filter), which are repetitions within one mpirun, not per-mpirun values.\n"
+     "Printed: the samples' medians, the ratio B/A, the p-value with stars (* <= 0.05,\n"
+     "** <= 0.01, *** <= 0.001) and the verdict at 0.05: \"B faster\" or \"B slower\"\n"
+     "(two-sided, by the ratio), \"A smaller\" (less), \"A larger\" (greater), else\n"
+     "\"no evidence\"; and the reproducibility of each side (largest per-run value\n"
+     "over the smallest, Fig. 29; n/a for a raw file). The sides are named by their\n"
+     "syncs, or by their file names when the syncs are the same. Groups present in\n"
+     "only one of A and B are an error; so is a side with two syncs in one group.",
+     "harmonia compare runs/barrier runs/harmonize", hm_cmd_compare, 1, 0},
+    {"plot", "figures with gnuplot: latency, distributions, campaigns, clocks, skew", 0,
+     HM_OPT_BIT(HM_OPT_DIR) | HM_OPT_BIT(HM_OPT_FORMAT) | HM_OPT_BIT(HM_OPT_METRIC) |
+         HM_OPT_BIT(HM_OPT_HELP),
+     "harmonia plot [--dir DIR] [--format svg|png|both] [--metric global|local] FILE...",
+     "Draws figures of result files with gnuplot (found in PATH), as SVG (default)\n"
+     "or PNG (--format png|both), into --dir (created if missing; default .). The\n"
+     "kind of each FILE is told by its columns; a directory is a campaign (its\n"
+     "per-mpirun.csv). Figures gather the series of all files that feed them; a\n"
+     "legend adds the process count, MPI library or file name where two series\n"
+     "would otherwise share a name. Run-times, offsets and skews in microseconds.\n"
+     "bench --raw: STEM-latency (median per size, log2 sizes, band: 95% confidence\n"
+     "interval of the median) and STEM-distribution (violins: density of the log\n"
+     "run-time per size, bar at the median), of --metric global or local.\n"
+     "bench --output: its medians in STEM-latency, without a band. Campaign:\n"
+     "STEM-campaign, box plots of the per-mpirun medians per size. clock --output:\n"
+     "STEM-clock, max and median |offset| and true error against the time after\n"
+     "synchronization; clock --raw: STEM-clock-ranks, every rank's offset. skew\n"
+     "--raw: STEM-skew, empirical CDF of the exit skew per method; skew --output:\n"
+     "STEM-skew-quantiles. STEM is the file name without .csv (a campaign: its\n"
+     "directory), several joined by +. Images are written under a temporary name\n"
+     "and renamed when complete; one line per image is printed. Bad input (missing\n"
+     "file or column, a cell that is not a number) is an error naming file and line.",
+     "harmonia plot --dir figures runs/barrier runs/harmonize", hm_cmd_plot, 1, 0},
+};
+enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
+
+const hm_cli_command_t *hm_cli_find_command(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0) return &commands[i];
+    return NULL;
+}
+
+size_t hm_cli_command_count(void)
+{
+    return NCOMMANDS;
+}
+
+const hm_cli_command_t *hm_cli_command_at(size_t i)
+{
+    return i < NCOMMANDS ? &commands[i] : NULL;
+}

@@ -1,0 +1,277 @@
+/* tools/harmonia/commands/skew_report.c — tables and files of `harmonia skew`: per method
+ * the distribution of the exit skew, and each rank's mean exit offset from
+ * the first rank (Hunold & Carpen-Amarie 2016, Fig. 10). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <harmonia/stats.h>
+
+#include "commands/commands.h"
+#include "commands/result_files.h"
+#include "commands/skew_report.h"
+
+#define NCOLS(a) (sizeof a / sizeof a[0])
+enum { MAX_METHODS = 16, MAX_PRINTED_RANKS = 16 };
+
+typedef struct method_row {
+    char method[32];
+    long n, late_starts, missed;
+    int truth_known;
+    hm_stats_summary_t skew, true_skew;
+    hm_stats_summary_t valid_skew, valid_true_skew; /* the repetitions a benchmark keeps */
+    double cost_s;
+    double *mean_offset_s; /* [size], copied */
+} method_row_t;
+
+struct hm_skew_report {
+    const hm_cli_config_t *cfg;
+    int size;
+    hm_cli_files_t files; /* rank 0 */
+    method_row_t rows[MAX_METHODS];
+    int nrows;
+};
+
+static const char *const summary_columns[] = {"method",
+                                              "repetitions",
+                                              "late_starts",
+                                              "missed",
+                                              "skew_median_s",
+                                              "skew_p90_s",
+                                              "skew_p99_s",
+                                              "skew_max_s",
+                                              "true_skew_median_s",
+                                              "true_skew_p90_s",
+                                              "true_skew_p99_s",
+                                              "true_skew_max_s",
+                                              "cost_s",
+                                              "valid_skew_median_s",
+                                              "valid_skew_p90_s",
+                                              "valid_skew_p99_s",
+                                              "valid_skew_max_s",
+                                              "valid_true_skew_median_s",
+                                              "valid_true_skew_p90_s",
+                                              "valid_true_skew_p99_s",
+                                              "valid_true_skew_max_s"};
+/* valid: of a skew row, 1 unless the repetition was missed (empty for the
+ * rank_offset rows, which average the kept repetitions). */
+static const char *const raw_columns[] = {"method", "what", "index", "global_s", "true_s", "valid"};
+
+int hm_skew_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_clock_t *clock,
+                        hm_skew_report_t **out)
+{
+    char why[512] = "";
+    int rank, rc;
+    hm_factors_t *f = NULL;
+    hm_skew_report_t *rep = calloc(1, sizeof *rep);
+    MPI_Comm_rank(comm, &rank);
+    rc = rep ? hm_cli_measure_factors(cfg, comm, clock, &f) : HM_ENOMEM;
+    if (rep) {
+        rep->cfg = cfg;
+        MPI_Comm_size(comm, &rep->size);
+    }
+    if (rc == HM_OK && rank == 0) {
+        hm_factors_set(f, "skew_start", "%s", cfg->back_to_back ? "back to back" : "round-time");
+        rc = hm_cli_files_open(cfg, f, HM_CLI_COLUMNS(summary_columns), HM_CLI_COLUMNS(raw_columns),
+                               &rep->files, why, sizeof why);
+    }
+    hm_factors_free(f);
+    *out = rep;
+    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
+                        why[0] ? why : hm_strerror(rc));
+}
+
+static void write_summary(hm_csv_t *csv, const method_row_t *row)
+{
+    hm_csv_put_string(csv, row->method);
+    hm_csv_put_int64(csv, row->n);
+    hm_csv_put_int64(csv, row->late_starts);
+    hm_csv_put_int64(csv, row->missed);
+    const hm_stats_summary_t *s = &row->skew, *t = &row->true_skew;
+    const hm_stats_summary_t *vs = &row->valid_skew, *vt = &row->valid_true_skew;
+    const double x[] = {s->median, s->p90,     s->p99,      s->max,     t->median, t->p90,
+                        t->p99,    t->max,     row->cost_s, vs->median, vs->p90,   vs->p99,
+                        vs->max,   vt->median, vt->p90,     vt->p99,    vt->max};
+    for (size_t i = 0; i < NCOLS(x); i++) hm_csv_put_double(csv, x[i]);
+    hm_csv_end_row(csv);
+    hm_csv_checkpoint(csv);
+}
+
+static void write_raw_row(hm_csv_t *raw, const char *method, const char *what, long index, double g,
+                          double t, int valid)
+{
+    hm_csv_put_string(raw, method);
+    hm_csv_put_string(raw, what);
+    hm_csv_put_int64(raw, index);
+    hm_csv_put_double(raw, g);
+    hm_csv_put_double(raw, t);
+    if (valid < 0)
+        hm_csv_put_string(raw, "");
+    else
+        hm_csv_put_int64(raw, valid);
+    hm_csv_end_row(raw);
+}
+
+static void write_raw(hm_skew_report_t *rep, const char *method, const hm_skew_result_t *r)
+{
+    for (long i = 0; i < r->n; i++)
+        write_raw_row(rep->files.raw, method, "skew", i, r->skew_s[i],
+                      r->truth_known ? r->true_skew_s[i] : NAN, r->valid[i]);
+    for (int k = 0; k < rep->size; k++)
+        write_raw_row(rep->files.raw, method, "rank_offset", k, r->mean_offset_s[k],
+                      r->truth_known ? r->true_mean_offset_s[k] : NAN, -1);
+    hm_csv_checkpoint(rep->files.raw);
+}
+
+/* The summary of the values of v (n) whose valid flag is set; a summary of
+ * nothing (NaN) when v is NULL or none is valid. */
+static int summarize_valid(const double *v, const int *valid, long n, hm_stats_summary_t *out)
+{
+    double *kept = v && n > 0 ? malloc((size_t)n * sizeof *kept) : NULL;
+    size_t k = 0;
+    if (v && n > 0 && !kept) return HM_ENOMEM;
+    for (long i = 0; kept && i < n; i++)
+        if (valid[i]) kept[k++] = v[i];
+    int rc = hm_stats_summarize(kept, k, out);
+    free(kept);
+    return rc;
+}
+
+/* The four summaries of a row: all kept repetitions and the valid ones, on
+ * the global clock and on the true one (where known). */
+static int summarize_row(const hm_skew_result_t *r, method_row_t *row)
+{
+    const double *truth = r->truth_known ? r->true_skew_s : NULL;
+    int rc = hm_stats_summarize(r->skew_s, (size_t)r->n, &row->skew);
+    if (rc == HM_OK) rc = hm_stats_summarize(truth, truth ? (size_t)r->n : 0, &row->true_skew);
+    if (rc == HM_OK) rc = summarize_valid(r->skew_s, r->valid, r->n, &row->valid_skew);
+    if (rc == HM_OK) rc = summarize_valid(truth, r->valid, r->n, &row->valid_true_skew);
+    return rc;
+}
+
+int hm_skew_report_add(hm_skew_report_t *rep, const char *method, const hm_skew_result_t *r)
+{
+    if (rep->nrows == MAX_METHODS) return HM_ERANGE;
+    method_row_t *row = &rep->rows[rep->nrows];
+    snprintf(row->method, sizeof row->method, "%s", method);
+    row->n = r->n, row->late_starts = r->late_starts, row->missed = r->missed;
+    row->truth_known = r->truth_known;
+    row->cost_s = r->cost_s;
+    int rc = summarize_row(r, row);
+    row->mean_offset_s = malloc((size_t)rep->size * sizeof *row->mean_offset_s);
+    if (rc != HM_OK || !row->mean_offset_s) return HM_ENOMEM;
+    const double *off = r->truth_known ? r->true_mean_offset_s : r->mean_offset_s;
+    memcpy(row->mean_offset_s, off, (size_t)rep->size * sizeof *off);
+    rep->nrows++;
+    if (rep->files.summary) write_summary(rep->files.summary, row);
+    if (rep->files.raw) write_raw(rep, method, r);
+    return HM_OK;
+}
+
+/* Skew median, p90, p99, max on the global clock, then median, p90, p99 on
+ * the true clock (n/a where unknown), in us. */
+static void add_skew_cells(hm_table_t *t, const hm_stats_summary_t *g, const hm_stats_summary_t *tr,
+                           int truth_known)
+{
+    const double x[] = {g->median, g->p90, g->p99, g->max};
+    for (size_t k = 0; k < NCOLS(x); k++) hm_table_add_cellf(t, "%.3f", x[k] * 1e6);
+    const double y[] = {tr->median, tr->p90, tr->p99};
+    for (size_t k = 0; k < NCOLS(y); k++)
+        if (truth_known)
+            hm_table_add_cellf(t, "%.3f", y[k] * 1e6);
+        else
+            hm_table_add_cell(t, "n/a");
+}
+
+static void print_skew_table(const hm_skew_report_t *rep)
+{
+    static const char *const cols[] = {"method",      "reps",        "late",        "missed",
+                                       "skew_med_us", "skew_p90_us", "skew_p99_us", "skew_max_us",
+                                       "true_med_us", "true_p90_us", "true_p99_us", "cost_us"};
+    hm_table_t *t = NULL;
+    if (hm_table_create(&t) != HM_OK) return;
+    for (size_t c = 0; c < NCOLS(cols); c++)
+        hm_table_add_column(t, cols[c], c == 0 ? HM_ALIGN_LEFT : HM_ALIGN_RIGHT);
+    for (int i = 0; i < rep->nrows; i++) {
+        const method_row_t *r = &rep->rows[i];
+        hm_table_add_cell(t, r->method);
+        hm_table_add_cellf(t, "%ld", r->n);
+        hm_table_add_cellf(t, "%ld", r->late_starts);
+        hm_table_add_cellf(t, "%ld", r->missed);
+        add_skew_cells(t, &r->skew, &r->true_skew, r->truth_known);
+        hm_table_add_cellf(t, "%.2f", r->cost_s * 1e6);
+    }
+    printf("exit skew on %d ranks (max - min exit time over ranks per repetition, global clock; "
+           "true: on the real clock where known; start: %s; cost: per call)\n",
+           rep->size, rep->cfg->back_to_back ? "back to back" : "common global time");
+    hm_table_print(t, stdout);
+    hm_table_free(t);
+}
+
+/* The repetitions a benchmark keeps: without the missed ones (a flag 0, a
+ * late exit), which bench discards and repeats. Shown only when some method
+ * declared a repetition invalid; the table above holds every repetition. */
+static void print_valid_table(const hm_skew_report_t *rep)
+{
+    static const char *const cols[] = {"method",      "valid",       "skew_med_us",
+                                       "skew_p90_us", "skew_p99_us", "skew_max_us",
+                                       "true_med_us", "true_p90_us", "true_p99_us"};
+    long missed = 0;
+    for (int i = 0; i < rep->nrows; i++) missed += rep->rows[i].missed;
+    hm_table_t *t = NULL;
+    if (missed == 0 || hm_table_create(&t) != HM_OK) return;
+    for (size_t c = 0; c < NCOLS(cols); c++)
+        hm_table_add_column(t, cols[c], c == 0 ? HM_ALIGN_LEFT : HM_ALIGN_RIGHT);
+    for (int i = 0; i < rep->nrows; i++) {
+        const method_row_t *r = &rep->rows[i];
+        hm_table_add_cell(t, r->method);
+        hm_table_add_cellf(t, "%ld", r->n - r->missed);
+        add_skew_cells(t, &r->valid_skew, &r->valid_true_skew, r->truth_known);
+    }
+    printf("\nexit skew of the valid repetitions (without the missed: what a benchmark keeps)\n");
+    hm_table_print(t, stdout);
+    hm_table_free(t);
+}
+
+/* Hunold & Carpen-Amarie 2016, Fig. 10: each rank's mean exit offset from the first rank to
+ * leave, one column per method. */
+static void print_offsets(const hm_skew_report_t *rep)
+{
+    hm_table_t *t = NULL;
+    char head[48];
+    if (rep->size > MAX_PRINTED_RANKS && !rep->cfg->per_rank) return;
+    if (hm_table_create(&t) != HM_OK) return;
+    hm_table_add_column(t, "rank", HM_ALIGN_RIGHT);
+    for (int i = 0; i < rep->nrows; i++) {
+        snprintf(head, sizeof head, "%s_us", rep->rows[i].method);
+        hm_table_add_column(t, head, HM_ALIGN_RIGHT);
+    }
+    for (int k = 0; k < rep->size; k++) {
+        hm_table_add_cellf(t, "%d", k);
+        for (int i = 0; i < rep->nrows; i++)
+            hm_table_add_cellf(t, "%.3f", rep->rows[i].mean_offset_s[k] * 1e6);
+    }
+    printf("\nmean exit offset of each rank from the first rank to leave (%s clock)\n",
+           rep->nrows && rep->rows[0].truth_known ? "true" : "global");
+    hm_table_print(t, stdout);
+    hm_table_free(t);
+}
+
+int hm_skew_report_close(hm_skew_report_t *rep, MPI_Comm comm, int status)
+{
+    char why[512] = "";
+    int rank, rc = HM_OK;
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0 && rep->nrows > 0) {
+        print_skew_table(rep);
+        print_valid_table(rep);
+        print_offsets(rep);
+        fflush(stdout);
+    }
+    rc = hm_cli_files_close(&rep->files, why, sizeof why);
+    for (int i = 0; i < rep->nrows; i++) free(rep->rows[i].mean_offset_s);
+    free(rep);
+    int st = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);
+    return status != HM_EXIT_OK ? status : st;
+}

@@ -1,0 +1,21 @@
+/* tools/harmonia/commands/skew_report.h — what `harmonia skew` shows and writes. */
+#ifndef HM_CLI_SKEW_REPORT_H
+#define HM_CLI_SKEW_REPORT_H
+#include <harmonia/measure.h>
+#include <harmonia/output.h>
+
+#include "options/config.h"
+#include "commands/measure_setup.h"
+
+typedef struct hm_skew_report hm_skew_report_t;
+
+/* Collective: factors and files (rank 0). Agreed exit status. */
+int hm_skew_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_clock_t *clock,
+                        hm_skew_report_t **out);
+
+/* Rank 0: the result of one method. */
+int hm_skew_report_add(hm_skew_report_t *rep, const char *method, const hm_skew_result_t *r);
+
+/* Collective: print the tables, publish the files, release. */
+int hm_skew_report_close(hm_skew_report_t *rep, MPI_Comm comm, int status);
+#endif

@@ -1,0 +1,7 @@
+/* tools/harmonia/main.c — the harmonia program. */
+#include "commands/cli.h"
+
+int main(int argc, char **argv)
+{
+    return hm_cli_main(argc, argv);
+}

@@ -1,0 +1,157 @@
+/* tools/harmonia/options/config.h — the options shared by all commands, parsed into one
+ * struct. Parsing only checks what can be checked without MPI; it never
+ * prints: a usage error comes back as a message that the caller prints once. */
+#ifndef HM_CLI_CONFIG_H
+#define HM_CLI_CONFIG_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <harmonia/timer.h>
+
+/* Exit statuses of the program. */
+enum { HM_EXIT_OK = 0, HM_EXIT_FAILURE = 1, HM_EXIT_USAGE = 2 };
+
+/* Every option the program knows; a command accepts a subset (a bit mask of
+ * these ids). */
+typedef enum hm_opt_id {
+    HM_OPT_TIMER,
+    HM_OPT_TSC_GHZ,
+    HM_OPT_CLOCK_SYNC,
+    HM_OPT_FITPOINTS,
+    HM_OPT_EXCHANGES,
+    HM_OPT_OFFSET,
+    HM_OPT_SYNC,
+    HM_OPT_OPS,
+    HM_OPT_SIZES,
+    HM_OPT_NREP,
+    HM_OPT_WARMUP,
+    HM_OPT_OUTPUT,
+    HM_OPT_RAW,
+    HM_OPT_SEED,
+    HM_OPT_SYNTHETIC_CLOCK,
+    HM_OPT_RANKS_PER_NODE,
+    HM_OPT_RANKS_PER_SOCKET,
+    HM_OPT_PER_RANK,
+    HM_OPT_FORMAT,
+    HM_OPT_HELP,
+    HM_OPT_CHECK_AFTER,
+    HM_OPT_SAMPLE,
+    HM_OPT_DRIFT,
+    HM_OPT_RECOMPUTE_INTERCEPT,
+    HM_OPT_ROOT,
+    HM_OPT_PEER,
+    HM_OPT_VALIDATE,
+    HM_OPT_CHECK_EVERY,
+    HM_OPT_MAX_ATTEMPTS,
+    HM_OPT_WINDOW_US,
+    HM_OPT_LATE_US,
+    HM_OPT_SLICE_S,
+    HM_OPT_RESYNC_S,
+    HM_OPT_COLD_CACHE,
+    HM_OPT_INJECT_DELAY,
+    HM_OPT_BACK_TO_BACK,
+    HM_OPT_BCAST_FACTOR,
+    HM_OPT_FILTER,
+    HM_OPT_METRIC,
+    HM_OPT_RUNS,
+    HM_OPT_DIR,
+    HM_OPT_ALTERNATIVE,
+    HM_OPT_STATISTIC,
+    HM_OPT_COUNT
+} hm_opt_id_t;
+
+#define HM_OPT_BIT(id) (UINT64_C(1) << (id))
+
+/* Largest message size: MPI counts are int and harmonia moves bytes with
+ * MPI_CHAR, so a size above INT_MAX bytes cannot be expressed. */
+#define HM_CLI_MAX_SIZE_BYTES 2147483647ULL
+#define HM_CLI_MAX_SIZES      256
+#define HM_CLI_MAX_FILES      1024
+
+typedef struct hm_cli_config {
+    const char *command;
+    int argc;
+    char **argv;    /* the whole command line, for result files */
+    uint64_t given; /* HM_OPT_BIT of every option on the command line */
+
+    char timer[32];                 /* --timer */
+    double tsc_ghz;                 /* --tsc-ghz, 0 = read from the system */
+    char clock_sync[128];           /* --clock-sync */
+    int fitpoints;                  /* --fitpoints */
+    int exchanges;                  /* --exchanges */
+    char offset[16];                /* --offset */
+    char sync[128];                 /* --sync (skew: a list) */
+    char ops[512];                  /* --ops */
+    size_t sizes[HM_CLI_MAX_SIZES]; /* --sizes, ascending, no duplicates */
+    int nsizes;
+    long nrep;         /* --nrep / -i */
+    long warmup;       /* --warmup / -x */
+    char output[4096]; /* --output */
+    char raw[4096];    /* --raw */
+    uint64_t seed;     /* --seed */
+    int synthetic;     /* --synthetic-clock given */
+    hm_synthetic_spec_t synthetic_spec;
+    int ranks_per_node; /* 0 = real topology */
+    int ranks_per_socket;
+    int per_rank;             /* --per-rank */
+    char format[16];          /* --format table|osu (plot: svg|png|both) */
+    int help;                 /* --help */
+    double check_after_s[16]; /* --check-after, ascending */
+    int ncheck_after;
+    double sample;           /* --sample: fraction of ranks checked, (0, 1] */
+    char drift[8];           /* --drift auto|on|off */
+    int recompute_intercept; /* --recompute-intercept on|off */
+    int root;                /* --root */
+    int peer;                /* --peer */
+    int validate;            /* --validate */
+    int check_every;         /* --check-every */
+    long max_attempts;       /* --max-attempts, 0 = 10 x nrep + 100 */
+    double window_us;        /* --window-us, 0 = adaptive */
+    double late_us;          /* --late-us */
+    double slice_s;          /* --slice-s, 0 = none */
+    double resync_s;         /* --resync-s */
+    int cold_cache;          /* --cold-cache */
+    int inject_rank;         /* --inject-delay RANK:ATTEMPT:US (testing), -1 = none */
+    long inject_attempt;
+    double inject_delay_us;
+    int back_to_back;    /* --back-to-back */
+    double bcast_factor; /* --bcast-factor (roundtime's B) */
+
+    /* stats */
+    char filter[8];                      /* --filter tukey|none */
+    char metric[8];                      /* --metric global|local */
+    int takes_files;                     /* set before parsing: the command reads FILE operands */
+    const char *files[HM_CLI_MAX_FILES]; /* the operands, in order */
+    int nfiles;
+
+    /* campaign, compare, plot */
+    long runs;            /* --runs / -n: mpiruns of a campaign, 0 = not given */
+    char dir[4096];       /* --dir: campaign directory, or where plot writes */
+    char alternative[16]; /* --alternative two-sided|less|greater */
+    char statistic[8];    /* --statistic median|mean */
+    int takes_command;    /* set before parsing: the words after "--" are a command */
+    char **command_argv;  /* those words, NULL-terminated (campaign) */
+    int command_argc;
+} hm_cli_config_t;
+
+/* Fill cfg with the defaults of every option. */
+void hm_cli_config_defaults(hm_cli_config_t *cfg);
+
+/* Parse argv[first..argc) for a command accepting the options in mask.
+ * Returns HM_EXIT_OK, or HM_EXIT_USAGE with the message (without the
+ * "harmonia: error: " prefix) in err. Reentrant: resets getopt's state.
+ * Arguments that are not options go to cfg->files when cfg->takes_files is
+ * set, and are a usage error ("unexpected argument") otherwise. */
+int hm_cli_parse(int argc, char **argv, int first, uint64_t mask, hm_cli_config_t *cfg, char *err,
+                 size_t err_len);
+
+/* Parse a size specification ("8,64,1K", "1:1M", "1:1M:x4", OSU's
+ * "MIN:MAX") into ascending distinct sizes in bytes. Returns 0, or -1 with
+ * the reason in why. */
+int hm_cli_parse_sizes(const char *text, size_t *sizes, int max_sizes, int *nsizes, char *why,
+                       size_t why_len);
+
+/* Write the help of the options in mask (one paragraph each) to f. */
+void hm_cli_print_options_help(FILE *f, uint64_t mask);
+#endif

@@ -1,0 +1,414 @@
+/* tools/harmonia/options/option_defs.c — every option: spelling, help, accepted values and
+ * the function that checks and stores its value. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <harmonia/sync.h>
+
+#include "options/options_table.h"
+
+int hm_opt_fail(char *why, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int copy_text(char *dst, size_t cap, const char *v, const char *what, char *why, size_t len)
+{
+    if (!*v) return hm_opt_fail(why, len, "empty value (expected %s)", what);
+    if (strlen(v) >= cap) return hm_opt_fail(why, len, "value longer than %zu characters", cap - 1);
+    strcpy(dst, v);
+    return 0;
+}
+
+static int p_timer(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    char known[256];
+    for (size_t i = 0; i < hm_timer_count(); i++)
+        if (strcmp(v, hm_timer_name_at(i)) == 0)
+            return copy_text(c->timer, sizeof c->timer, v, "", why, len);
+    hm_timer_names(known, sizeof known);
+    return hm_opt_fail(why, len, "unknown time source \"%s\" (known: %s)", v, known);
+}
+
+static int p_tsc_ghz(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (!*v || *end || errno || !isfinite(x) || x <= 0 || x > 100)
+        return hm_opt_fail(
+            why, len, "\"%s\" is not a frequency in GHz (accepted: 0 < F <= 100, e.g. 2.3)", v);
+    c->tsc_ghz = x;
+    return 0;
+}
+
+/* A comma-separated list of specifications (harmonia clock compares several;
+ * other commands take one), each checked against the registry. */
+static int p_clock_sync(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    char buf[sizeof c->clock_sync], reason[256];
+    if (copy_text(c->clock_sync, sizeof c->clock_sync, v, "an algorithm, e.g. hca3", why, len))
+        return -1;
+    strcpy(buf, v);
+    for (char *item = buf, *next; item; item = next) {
+        next = strchr(item, ',');
+        if (next) *next++ = '\0';
+        if (hm_sync_check_spec(item, reason, sizeof reason) != HM_OK)
+            return hm_opt_fail(why, len, "%s", reason);
+    }
+    return 0;
+}
+
+static int p_positive_int(int *dst, const char *v, char *why, size_t len)
+{
+    long x = 0;
+    if (hm_opt_integer(v, 1, 100000000, &x, why, len)) return -1;
+    *dst = (int)x;
+    return 0;
+}
+
+static int p_fitpoints(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return p_positive_int(&c->fitpoints, v, why, len);
+}
+
+static int p_exchanges(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return p_positive_int(&c->exchanges, v, why, len);
+}
+
+static int p_offset(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    char known[64];
+    hm_offset_kind_t kind;
+    if (hm_offset_find(v, &kind) != HM_OK) {
+        hm_offset_names(known, sizeof known);
+        return hm_opt_fail(why, len, "unknown offset algorithm \"%s\" (known: %s)", v, known);
+    }
+    return copy_text(c->offset, sizeof c->offset, v, "an offset algorithm", why, len);
+}
+
+static int p_sync(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return copy_text(c->sync, sizeof c->sync, v, "a method, e.g. harmonize", why, len);
+}
+
+static int p_ops(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return copy_text(c->ops, sizeof c->ops, v, "operations, e.g. bcast,allreduce", why, len);
+}
+
+static int p_sizes(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return hm_cli_parse_sizes(v, c->sizes, HM_CLI_MAX_SIZES, &c->nsizes, why, len);
+}
+
+static int p_nrep(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return hm_opt_integer(v, 1, 100000000, &c->nrep, why, len);
+}
+
+static int p_warmup(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return hm_opt_integer(v, 0, 100000000, &c->warmup, why, len);
+}
+
+static int p_output(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return copy_text(c->output, sizeof c->output, v, "a file name", why, len);
+}
+
+static int p_raw(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return copy_text(c->raw, sizeof c->raw, v, "a file name", why, len);
+}
+
+static int p_seed(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (!*v || *v == '-' || *end || errno)
+        return hm_opt_fail(why, len, "\"%s\" is not a seed (accepted: 0 to %llu)", v, ULLONG_MAX);
+    c->seed = x;
+    return 0;
+}
+
+static int p_synthetic(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    char reason[256];
+    if (hm_timer_parse_synthetic(v, &c->synthetic_spec, reason, sizeof reason) != HM_OK)
+        return hm_opt_fail(why, len, "\"%s\": %s (example: offset=1e-3,drift=1e-4,jitter=0)", v,
+                           reason);
+    c->synthetic = 1;
+    return 0;
+}
+
+static int p_ranks_per_node(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return p_positive_int(&c->ranks_per_node, v, why, len);
+}
+
+static int p_ranks_per_socket(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return p_positive_int(&c->ranks_per_socket, v, why, len);
+}
+
+static int p_flag_per_rank(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    (void)v, (void)why, (void)len;
+    c->per_rank = 1;
+    return 0;
+}
+
+/* plot writes images; the other commands print tables. */
+static int p_format(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    if (c->command && strcmp(c->command, "plot") == 0) {
+        if (strcmp(v, "svg") && strcmp(v, "png") && strcmp(v, "both"))
+            return hm_opt_fail(why, len, "unknown image format \"%s\" (known: svg, png, both)", v);
+    } else if (strcmp(v, "table") && strcmp(v, "osu")) {
+        return hm_opt_fail(why, len, "unknown format \"%s\" (known: table, osu)", v);
+    }
+    strcpy(c->format, v);
+    return 0;
+}
+
+/* Waits after synchronization, in seconds: ascending, at most 16, each
+ * within a day. */
+static int p_check_after(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    char buf[256];
+    int n = 0;
+    if (!*v || strlen(v) >= sizeof buf) return hm_opt_fail(why, len, "empty or too long list");
+    strcpy(buf, v);
+    for (char *item = buf, *next; item; item = next, n++) {
+        next = strchr(item, ',');
+        if (next) *next++ = '\0';
+        char *end;
+        errno = 0;
+        double x = strtod(item, &end);
+        if (!*item || *end || errno || !isfinite(x) || x < 0 || x > 86400)
+            return hm_opt_fail(why, len, "\"%s\" is not a wait in seconds (examples: 0,1,5,10)",
+                               item);
+        if (n >= 16) return hm_opt_fail(why, len, "more than 16 waits");
+        if (n > 0 && x <= c->check_after_s[n - 1])
+            return hm_opt_fail(why, len, "\"%s\": waits must be increasing", v);
+        c->check_after_s[n] = x;
+    }
+    c->ncheck_after = n;
+    return 0;
+}
+
+static int p_sample(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (!*v || *end || errno || !(x > 0 && x <= 1))
+        return hm_opt_fail(why, len, "\"%s\" is not a fraction of ranks (accepted: 0 < F <= 1)", v);
+    c->sample = x;
+    return 0;
+}
+
+static int p_drift(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    if (strcmp(v, "auto") && strcmp(v, "on") && strcmp(v, "off"))
+        return hm_opt_fail(why, len, "unknown drift mode \"%s\" (known: auto, on, off)", v);
+    strcpy(c->drift, v);
+    return 0;
+}
+
+static int p_recompute(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    if (strcmp(v, "on") && strcmp(v, "off"))
+        return hm_opt_fail(why, len, "\"%s\" is not on or off", v);
+    c->recompute_intercept = strcmp(v, "on") == 0;
+    return 0;
+}
+
+static int p_help(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    (void)v, (void)why, (void)len;
+    c->help = 1;
+    return 0;
+}
+
+const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
+    [HM_OPT_TIMER] = {HM_OPT_TIMER, "timer", 0, "NAME",
+                      "local time source: wtime, monotonic, monotonic_raw, realtime, "
+                      "gettimeofday, tsc (default monotonic)",
+                      "e.g. --timer monotonic", p_timer},
+    [HM_OPT_TSC_GHZ] = {HM_OPT_TSC_GHZ, "tsc-ghz", 0, "F",
+                        "TSC frequency in GHz for --timer tsc (default: read from the system)",
+                        "e.g. --tsc-ghz 2.3", p_tsc_ghz},
+    [HM_OPT_CLOCK_SYNC] = {HM_OPT_CLOCK_SYNC, "clock-sync", 0, "SPEC",
+                           "clock synchronization: an algorithm, or levels joined by + "
+                           "outermost first (hca3+prop)",
+                           "e.g. --clock-sync hca3+prop", p_clock_sync},
+    [HM_OPT_FITPOINTS] =
+        {HM_OPT_FITPOINTS, "fitpoints", 0, "N",
+         "points per linear regression of the drift-aware algorithms (default 1000)",
+         "e.g. --fitpoints 200", p_fitpoints},
+    [HM_OPT_EXCHANGES] = {HM_OPT_EXCHANGES, "exchanges", 0, "N",
+                          "ping-pongs per clock offset measurement (default 100)",
+                          "e.g. --exchanges 20", p_exchanges},
+    [HM_OPT_OFFSET] = {HM_OPT_OFFSET, "offset", 0, "NAME",
+                       "clock offset algorithm: skampi or meanrtt", "e.g. --offset skampi",
+                       p_offset},
+    [HM_OPT_SYNC] = {HM_OPT_SYNC, "sync", 0, "METHOD",
+                     "process synchronization: barrier, dissem, window, roundtime, harmonize",
+                     "e.g. --sync harmonize", p_sync},
+    [HM_OPT_OPS] = {HM_OPT_OPS, "ops", 0, "LIST", "comma-separated operations",
+                    "e.g. --ops bcast,allreduce", p_ops},
+    [HM_OPT_SIZES] = {HM_OPT_SIZES, "sizes", 'm', "SPEC",
+                      "message sizes in bytes: 8,64,1K or 1:1M (powers of two) or 1:1M:x4; "
+                      "K, M, G are powers of 1024 (OSU: -m MIN:MAX)",
+                      "e.g. --sizes 8,64K or --sizes 1:1M:x4", p_sizes},
+    [HM_OPT_NREP] = {HM_OPT_NREP, "nrep", 'i', "N", "repetitions per measurement (OSU: -i)",
+                     "e.g. --nrep 1000", p_nrep},
+    [HM_OPT_WARMUP] = {HM_OPT_WARMUP, "warmup", 'x', "N",
+                       "warm-up iterations before the repetitions (OSU: -x)", "e.g. --warmup 10",
+                       p_warmup},
+    [HM_OPT_OUTPUT] = {HM_OPT_OUTPUT, "output", 0, "FILE",
+                       "summary CSV with the experimental factors", "e.g. --output result.csv",
+                       p_output},
+    [HM_OPT_RAW] = {HM_OPT_RAW, "raw", 0, "FILE", "one row per repetition CSV",
+                    "e.g. --raw reps.csv", p_raw},
+    [HM_OPT_SEED] = {HM_OPT_SEED, "seed", 0, "N",
+                     "randomization seed (experiment order, synthetic clocks); default 1, "
+                     "always written to the output",
+                     "e.g. --seed 42", p_seed},
+    [HM_OPT_SYNTHETIC_CLOCK] = {HM_OPT_SYNTHETIC_CLOCK, "synthetic-clock", 0, "SPEC",
+                                "testing: per-rank offset (s), drift and jitter (s) drawn "
+                                "within these bounds from --seed, over the real time source",
+                                "e.g. --synthetic-clock offset=1e-3,drift=1e-4,jitter=0",
+                                p_synthetic},
+    [HM_OPT_RANKS_PER_NODE] = {HM_OPT_RANKS_PER_NODE, "ranks-per-node", 0, "N",
+                               "testing: treat N consecutive ranks as one node",
+                               "e.g. --ranks-per-node 2", p_ranks_per_node},
+    [HM_OPT_RANKS_PER_SOCKET] = {HM_OPT_RANKS_PER_SOCKET, "ranks-per-socket", 0, "N",
+                                 "testing: treat N consecutive ranks of a node as one socket",
+                                 "e.g. --ranks-per-socket 1", p_ranks_per_socket},
+    [HM_OPT_PER_RANK] = {HM_OPT_PER_RANK, "per-rank", 0, NULL,
+                         "report every rank instead of the worst over ranks", "--per-rank",
+                         p_flag_per_rank},
+    [HM_OPT_FORMAT] = {HM_OPT_FORMAT, "format", 0, "NAME",
+                       "stdout layout: table, or osu for OSU's columns (plot: image format "
+                       "svg, png or both)",
+                       "e.g. --format osu", p_format},
+    [HM_OPT_HELP] = {HM_OPT_HELP, "help", 'h', NULL, "this help", "--help", p_help},
+    [HM_OPT_CHECK_AFTER] = {HM_OPT_CHECK_AFTER, "check-after", 0, "LIST",
+                            "seconds after synchronization at which the clocks are checked "
+                            "(default 0,1)",
+                            "e.g. --check-after 0,1,5,10", p_check_after},
+    [HM_OPT_SAMPLE] = {HM_OPT_SAMPLE, "sample", 0, "F",
+                       "fraction of ranks whose offset is measured by ping-pong (at scale); "
+                       "default 1",
+                       "e.g. --sample 0.1", p_sample},
+    [HM_OPT_DRIFT] = {HM_OPT_DRIFT, "drift", 0, "MODE",
+                      "clock drift models: auto (a slope only where it is significant), on, "
+                      "off (default auto)",
+                      "e.g. --drift auto", p_drift},
+    [HM_OPT_RECOMPUTE_INTERCEPT] =
+        {HM_OPT_RECOMPUTE_INTERCEPT, "recompute-intercept", 0, "on|off",
+         "after each linear fit, re-measure the offset and set the "
+         "intercept through it (Hunold & Carpen-Amarie 2018, Alg. 2; default on)",
+         "e.g. --recompute-intercept off", p_recompute},
+    [HM_OPT_ROOT] = {HM_OPT_ROOT, "root", 0, "N",
+                     "root rank of bcast, reduce, gather, scatter (default 0)", "e.g. --root 1",
+                     hm_opt_parse_root},
+    [HM_OPT_PEER] = {HM_OPT_PEER, "peer", 0, "N",
+                     "partner of rank 0 in pingpong (default 1; not 0)", "e.g. --peer 3",
+                     hm_opt_parse_peer},
+    [HM_OPT_VALIDATE] = {HM_OPT_VALIDATE, "validate", 0, NULL,
+                         "check the result of every repetition (outside the timed region)",
+                         "--validate", hm_opt_parse_validate},
+    [HM_OPT_CHECK_EVERY] = {HM_OPT_CHECK_EVERY, "check-every", 0, "N",
+                            "repetitions between agreements on their validity, one "
+                            "MPI_Allreduce each (default 16)",
+                            "e.g. --check-every 16", hm_opt_parse_check_every},
+    [HM_OPT_MAX_ATTEMPTS] = {HM_OPT_MAX_ATTEMPTS, "max-attempts", 0, "N",
+                             "repetitions tried at most to get --nrep valid ones "
+                             "(default 10 x nrep + 100)",
+                             "e.g. --max-attempts 5000", hm_opt_parse_max_attempts},
+    [HM_OPT_WINDOW_US] = {HM_OPT_WINDOW_US, "window-us", 0, "US",
+                          "window of --sync window in microseconds (default: adaptive, as "
+                          "SKaMPI)",
+                          "e.g. --window-us 100", hm_opt_parse_window_us},
+    [HM_OPT_LATE_US] = {HM_OPT_LATE_US, "late-us", 0, "US",
+                        "a measured start later than the agreed one by more than this is "
+                        "invalid (window, roundtime, harmonize; default 1)",
+                        "e.g. --late-us 2", hm_opt_parse_late_us},
+    [HM_OPT_SLICE_S] = {HM_OPT_SLICE_S, "slice-s", 0, "S",
+                        "time slice of each experiment under --sync roundtime (default: none, "
+                        "run until --nrep valid repetitions)",
+                        "e.g. --slice-s 0.5", hm_opt_parse_slice_s},
+    [HM_OPT_RESYNC_S] = {HM_OPT_RESYNC_S, "resync-s", 0, "S",
+                         "harmonize: re-synchronize the clocks after this long (default 1)",
+                         "e.g. --resync-s 5", hm_opt_parse_resync_s},
+    [HM_OPT_COLD_CACHE] = {HM_OPT_COLD_CACHE, "cold-cache", 0, NULL,
+                           "overwrite a buffer the size of the last-level cache before every "
+                           "repetition",
+                           "--cold-cache", hm_opt_parse_cold_cache},
+    [HM_OPT_INJECT_DELAY] = {HM_OPT_INJECT_DELAY, "inject-delay", 0, "R:A:US",
+                             "testing: rank R sleeps US microseconds between the "
+                             "synchronization and the start of attempt A of every experiment",
+                             "e.g. --inject-delay 1:5:200", hm_opt_parse_inject_delay},
+    [HM_OPT_BACK_TO_BACK] = {HM_OPT_BACK_TO_BACK, "back-to-back", 0, NULL,
+                             "skew: call the method again right after each exit, without a "
+                             "common start",
+                             "--back-to-back", hm_opt_parse_back_to_back},
+    [HM_OPT_BCAST_FACTOR] = {HM_OPT_BCAST_FACTOR, "bcast-factor", 0, "B",
+                             "roundtime: the next start is B x the MPI_Bcast latency ahead "
+                             "(default 3; raise it when ranks outnumber the cores)",
+                             "e.g. --bcast-factor 1000", hm_opt_parse_bcast_factor},
+    [HM_OPT_FILTER] = {HM_OPT_FILTER, "filter", 0, "NAME",
+                       "outliers dropped before the statistics: tukey (outside Q1 - 1.5 IQR, "
+                       "Q3 + 1.5 IQR) or none (default tukey)",
+                       "e.g. --filter none", hm_opt_parse_filter},
+    [HM_OPT_METRIC] = {HM_OPT_METRIC, "metric", 0, "NAME",
+                       "run-time analysed: global (column global_s) or local (local_s); "
+                       "default global",
+                       "e.g. --metric local", hm_opt_parse_metric},
+    [HM_OPT_RUNS] = {HM_OPT_RUNS, "runs", 'n', "N",
+                     "campaign: number of separate runs of the command (mpiruns)", "e.g. -n 10",
+                     hm_opt_parse_runs},
+    [HM_OPT_DIR] = {HM_OPT_DIR, "dir", 0, "DIR",
+                    "campaign: directory of the runs, manifest and dataset (default "
+                    "campaign); plot: where the figures go (default .)",
+                    "e.g. --dir results/barrier", hm_opt_parse_dir},
+    [HM_OPT_ALTERNATIVE] = {HM_OPT_ALTERNATIVE, "alternative", 0, "H1",
+                            "compare: alternative hypothesis of the Wilcoxon test on A vs B: "
+                            "two-sided, less (A < B) or greater (A > B); default two-sided",
+                            "e.g. --alternative less", hm_opt_parse_alternative},
+    [HM_OPT_STATISTIC] = {HM_OPT_STATISTIC, "statistic", 0, "NAME",
+                          "compare: per-mpirun statistic compared: median or mean (default "
+                          "median)",
+                          "e.g. --statistic mean", hm_opt_parse_statistic},
+};
+
+void hm_cli_print_options_help(FILE *f, uint64_t mask)
+{
+    for (int i = 0; i < HM_OPT_COUNT; i++) {
+        const hm_opt_def_t *d = &hm_cli_options[i];
+        char head[64];
+        if (!(mask & HM_OPT_BIT(d->id))) continue;
+        if (d->short_name)
+            snprintf(head, sizeof head, "-%c, --%s%s%s", d->short_name, d->name,
+                     d->value ? " " : "", d->value ? d->value : "");
+        else
+            snprintf(head, sizeof head, "    --%s%s%s", d->name, d->value ? " " : "",
+                     d->value ? d->value : "");
+        fprintf(f, "  %-28s %s\n  %-28s %s\n", head, d->help, "", d->example);
+    }
+}

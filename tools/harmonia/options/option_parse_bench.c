@@ -1,0 +1,194 @@
+/* tools/harmonia/options/option_parse_bench.c — values of the measurement options (bench,
+ * skew): checked here, without MPI, so that a bad value is a usage error
+ * before anything runs. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options/options_table.h"
+
+int hm_opt_integer(const char *v, long lo, long hi, long *out, char *why, size_t len)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (!*v || *end)
+        return hm_opt_fail(why, len, "\"%s\" is not an integer (accepted: %ld to %ld)", v, lo, hi);
+    if (errno == ERANGE || x < lo || x > hi)
+        return hm_opt_fail(why, len, "\"%s\" is out of range (accepted: %ld to %ld)", v, lo, hi);
+    *out = x;
+    return 0;
+}
+
+/* A finite number in [lo, hi]; lo itself only when lo_ok. */
+static int number(const char *v, double lo, int lo_ok, double hi, const char *unit, double *out,
+                  char *why, size_t len)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (!*v || *end || errno || !isfinite(x) || x < lo || (!lo_ok && x == lo) || x > hi)
+        return hm_opt_fail(why, len, "\"%s\" is not a duration in %s (accepted: %s%g to %g)", v,
+                           unit, lo_ok ? "" : "more than ", lo, hi);
+    *out = x;
+    return 0;
+}
+
+int hm_opt_parse_root(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    long x = 0;
+    if (hm_opt_integer(v, 0, 1 << 30, &x, why, len)) return -1;
+    c->root = (int)x;
+    return 0;
+}
+
+/* Rank 0 is one end of the ping-pong: a peer of 0 would talk to itself. */
+int hm_opt_parse_peer(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    long x = 0;
+    if (hm_opt_integer(v, 1, 1 << 30, &x, why, len)) return -1;
+    c->peer = (int)x;
+    return 0;
+}
+
+int hm_opt_parse_validate(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    (void)v, (void)why, (void)len;
+    c->validate = 1;
+    return 0;
+}
+
+int hm_opt_parse_check_every(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    long x = 0;
+    if (hm_opt_integer(v, 1, 1 << 20, &x, why, len)) return -1;
+    c->check_every = (int)x;
+    return 0;
+}
+
+int hm_opt_parse_max_attempts(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return hm_opt_integer(v, 1, 1000000000L, &c->max_attempts, why, len);
+}
+
+int hm_opt_parse_window_us(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return number(v, 0, 0, 1e7, "microseconds", &c->window_us, why, len);
+}
+
+int hm_opt_parse_late_us(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return number(v, 0, 1, 1e7, "microseconds", &c->late_us, why, len);
+}
+
+int hm_opt_parse_slice_s(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return number(v, 0, 0, 86400, "seconds", &c->slice_s, why, len);
+}
+
+int hm_opt_parse_resync_s(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return number(v, 0, 0, 86400, "seconds", &c->resync_s, why, len);
+}
+
+int hm_opt_parse_cold_cache(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    (void)v, (void)why, (void)len;
+    c->cold_cache = 1;
+    return 0;
+}
+
+int hm_opt_parse_inject_delay(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    int rank, used = 0;
+    long attempt;
+    double us;
+    if (sscanf(v, "%d:%ld:%lf%n", &rank, &attempt, &us, &used) != 3 || v[used] || rank < 0 ||
+        attempt < 0 || !(us >= 0 && us <= 1e7))
+        return hm_opt_fail(why, len, "\"%s\" is not RANK:ATTEMPT:MICROSECONDS (example: 1:5:200)",
+                           v);
+    c->inject_rank = rank, c->inject_attempt = attempt, c->inject_delay_us = us;
+    return 0;
+}
+
+int hm_opt_parse_back_to_back(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    (void)v, (void)why, (void)len;
+    c->back_to_back = 1;
+    return 0;
+}
+
+int hm_opt_parse_bcast_factor(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (!*v || *end || errno || !isfinite(x) || x < 1 || x > 1e6)
+        return hm_opt_fail(why, len, "\"%s\" is not a factor (accepted: 1 to 1e6, e.g. 3)", v);
+    c->bcast_factor = x;
+    return 0;
+}
+
+/* v when it is one of the names in known ("a, b, c"), copied to dst (sized
+ * for the longest name); otherwise the error lists them. */
+static int pick(const char *v, const char *known, const char *what, char *dst, char *why,
+                size_t len)
+{
+    size_t n = strlen(v);
+    for (const char *p = known; n && *p;) {
+        size_t k = strcspn(p, ",");
+        if (k == n && strncmp(p, v, n) == 0) {
+            strcpy(dst, v);
+            return 0;
+        }
+        p += k;
+        p += strspn(p, ", ");
+    }
+    return hm_opt_fail(why, len, "unknown %s \"%s\" (known: %s)", what, v, known);
+}
+
+/* stats, campaign, compare: outlier filter and run-time definition of the
+ * analysed column. */
+int hm_opt_parse_filter(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return pick(v, "tukey, none", "filter", c->filter, why, len);
+}
+
+int hm_opt_parse_metric(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return pick(v, "global, local", "metric", c->metric, why, len);
+}
+
+int hm_opt_parse_runs(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    /* The manifest is rewritten after every run: quadratic beyond a few thousand. */
+    if (!*v || *end || errno == ERANGE || x < 1 || x > 1000)
+        return hm_opt_fail(why, len, "\"%s\" is not a number of runs (accepted: 1 to 1000)", v);
+    c->runs = x;
+    return 0;
+}
+
+int hm_opt_parse_dir(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    if (!*v) return hm_opt_fail(why, len, "empty value (expected a directory)");
+    if (strlen(v) >= sizeof c->dir)
+        return hm_opt_fail(why, len, "value longer than %zu characters", sizeof c->dir - 1);
+    strcpy(c->dir, v);
+    return 0;
+}
+
+int hm_opt_parse_alternative(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return pick(v, "two-sided, less, greater", "alternative", c->alternative, why, len);
+}
+
+int hm_opt_parse_statistic(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return pick(v, "median, mean", "statistic", c->statistic, why, len);
+}

@@ -1,0 +1,52 @@
+/* tools/harmonia/options/options_table.h — the option table (option_defs.c). */
+#ifndef HM_CLI_OPTIONS_TABLE_H
+#define HM_CLI_OPTIONS_TABLE_H
+#include "options/config.h"
+
+/* getopt_long codes of long options start above every short option char. */
+#define HM_OPT_LONG_BASE 256
+
+typedef int (*hm_opt_parse_fn)(hm_cli_config_t *cfg, const char *value, char *why, size_t len);
+
+typedef struct hm_opt_def {
+    hm_opt_id_t id;
+    const char *name;    /* long name, the spelling of the design */
+    int short_name;      /* OSU alias (-m, -i, -x) or -h; 0 if none */
+    const char *value;   /* name of the value in help ("N", "FILE"), NULL for a flag */
+    const char *help;    /* one sentence */
+    const char *example; /* accepted forms, quoted in errors */
+    hm_opt_parse_fn parse;
+} hm_opt_def_t;
+
+/* Write the printf-formatted reason into why; returns -1 (a parser's
+ * failure), so that parsers end with "return hm_opt_fail(...)". */
+int hm_opt_fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* An integer in [lo, hi] into *out, or -1 with "not an integer" / "out of
+ * range (accepted: lo to hi)" in why. */
+int hm_opt_integer(const char *v, long lo, long hi, long *out, char *why, size_t len);
+
+/* Parsers of the measurement options (option_parse_bench.c). */
+int hm_opt_parse_root(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_peer(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_validate(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_check_every(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_max_attempts(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_window_us(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_late_us(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_slice_s(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_resync_s(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_cold_cache(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_inject_delay(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_back_to_back(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_bcast_factor(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_filter(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_metric(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_runs(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_dir(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_alternative(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_statistic(hm_cli_config_t *c, const char *v, char *why, size_t len);
+
+/* Indexed by hm_opt_id_t. */
+extern const hm_opt_def_t hm_cli_options[HM_OPT_COUNT];
+#endif

@@ -1,0 +1,137 @@
+/* tools/harmonia/plot/cmd_plot.c — `harmonia plot FILE...`: figures of result files with
+ * gnuplot. Offline: no MPI. Every input is read (and every problem with it
+ * reported as a usage error naming the file and line) before any figure is
+ * drawn; each figure gathers the series of all files that feed it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/commands.h"
+#include "plot/plot_figure.h"
+#include "plot/plot_gnuplot.h"
+#include "plot/plot_input.h"
+
+/* The figures: image name suffix and how each is drawn (plot_input.h's
+ * order). */
+typedef struct figure {
+    const char *kind;
+    hm_plot_draw_t draw;
+} figure_t;
+
+static const figure_t figures[HM_NFIG] = {
+    [HM_FIG_LATENCY] = {"latency", hm_plot_draw_latency},
+    [HM_FIG_DISTRIBUTION] = {"distribution", hm_plot_draw_distribution},
+    [HM_FIG_CAMPAIGN] = {"campaign", hm_plot_draw_campaign},
+    [HM_FIG_CLOCK] = {"clock", hm_plot_draw_clock},
+    [HM_FIG_CLOCK_RANKS] = {"clock-ranks", hm_plot_draw_clock_ranks},
+    [HM_FIG_SKEW] = {"skew", hm_plot_draw_skew},
+    [HM_FIG_SKEW_QUANTILES] = {"skew-quantiles", hm_plot_draw_skew_quantiles},
+};
+
+/* The stems of the files feeding d, distinct, joined by '+'; a long list is
+ * cut to the first stem and a count, so that the name stays a usable one. */
+static void figure_stem(const hm_plot_data_t *d, char *stem, size_t len)
+{
+    size_t nstems = 0, used = 0;
+    int fits = 1;
+    stem[0] = '\0';
+    for (size_t i = 0; i < d->ns; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = !strcmp(d->s[j].src->stem, d->s[i].src->stem);
+        if (seen) continue;
+        if (nstems++ && used + strlen(d->s[i].src->stem) + 1 > 80) fits = 0;
+        if (fits)
+            used += (size_t)snprintf(stem + used, len - used, "%s%s", used ? "+" : "",
+                                     d->s[i].src->stem);
+    }
+    if (!fits) snprintf(stem, len, "%s+%zu-more", d->s[0].src->stem, nstems - 1);
+}
+
+static int draw_figure(const hm_cli_config_t *cfg, const hm_plot_out_t *out, hm_plot_fig_t f,
+                       hm_plot_data_t *d, char *why, size_t len)
+{
+    char stem[300], what[256];
+    hm_plot_script_t s;
+    hm_plot_data_sort(d);
+    hm_plot_data_label(d);
+    figure_stem(d, stem, sizeof stem);
+    int rc = hm_plot_script_open(out, figures[f].kind, &s, why, len);
+    if (rc != HM_OK) return rc;
+    if ((rc = figures[f].draw(d, cfg->metric, &s, what, sizeof what)) != HM_OK) {
+        hm_plot_script_abort(&s);
+        snprintf(why, len, "plot: %s", hm_strerror(rc));
+        return rc;
+    }
+    return hm_plot_render(out, &s, stem, figures[f].kind, what, why, len);
+}
+
+/* --format: svg unless given (the default "table" belongs to the other
+ * commands). */
+static void formats(const hm_cli_config_t *cfg, hm_plot_out_t *out)
+{
+    int given = (cfg->given & HM_OPT_BIT(HM_OPT_FORMAT)) != 0;
+    out->svg = !given || !strcmp(cfg->format, "svg") || !strcmp(cfg->format, "both");
+    out->png = given && (!strcmp(cfg->format, "png") || !strcmp(cfg->format, "both"));
+}
+
+static int read_inputs(const hm_cli_config_t *cfg, hm_plot_source_t *src, hm_plot_data_t *fig)
+{
+    char why[2048] = "";
+    int rc = HM_OK;
+    for (int i = 0; rc == HM_OK && i < cfg->nfiles; i++)
+        rc = hm_plot_read_file(cfg->files[i], &src[i], cfg->metric, fig, why, sizeof why);
+    if (rc == HM_OK) return HM_EXIT_OK;
+    if (rc == HM_ENOMEM) {
+        hm_cli_print_error("plot: %s", hm_strerror(rc));
+        return HM_EXIT_FAILURE;
+    }
+    hm_cli_print_error("%s", why);
+    return HM_EXIT_USAGE;
+}
+
+static int draw_all(const hm_cli_config_t *cfg, hm_plot_out_t *out, hm_plot_data_t *fig)
+{
+    char why[2048] = "";
+    int rc = hm_plot_out_open(out, why, sizeof why);
+    if (rc != HM_OK) {
+        hm_plot_out_close(out);
+        hm_cli_print_error("%s", why);
+        return rc == HM_EINVAL ? HM_EXIT_USAGE : HM_EXIT_FAILURE;
+    }
+    for (int f = 0; rc == HM_OK && f < HM_NFIG; f++)
+        if (fig[f].ns) rc = draw_figure(cfg, out, (hm_plot_fig_t)f, &fig[f], why, sizeof why);
+    hm_plot_out_close(out);
+    if (rc == HM_OK) return HM_EXIT_OK;
+    hm_cli_print_error("%s", why);
+    return HM_EXIT_FAILURE;
+}
+
+int hm_cmd_plot(hm_cli_config_t *cfg, MPI_Comm comm)
+{
+    (void)comm;
+    hm_plot_out_t *out = calloc(1, sizeof *out);
+    hm_plot_source_t *src = calloc((size_t)cfg->nfiles + 1, sizeof *src);
+    hm_plot_data_t fig[HM_NFIG] = {{0}};
+    int status = HM_EXIT_OK;
+    if (!out || !src) {
+        hm_cli_print_error("plot: %s", hm_strerror(HM_ENOMEM));
+        status = HM_EXIT_FAILURE;
+    } else if (cfg->nfiles == 0) {
+        hm_cli_print_error("plot: no input files (usage: harmonia plot [options] FILE...)");
+        status = HM_EXIT_USAGE;
+    } else if (hm_plot_find_gnuplot(out->gnuplot, sizeof out->gnuplot) != HM_OK) {
+        hm_cli_print_error("plot: gnuplot not found in PATH (install gnuplot-nox)");
+        status = HM_EXIT_FAILURE;
+    }
+    if (status == HM_EXIT_OK) status = read_inputs(cfg, src, fig);
+    if (status == HM_EXIT_OK) {
+        snprintf(out->dir, sizeof out->dir, "%s", cfg->dir);
+        formats(cfg, out);
+        status = draw_all(cfg, out, fig);
+    }
+    for (int f = 0; f < HM_NFIG; f++) hm_plot_data_free(&fig[f]);
+    free(src);
+    free(out);
+    return status;
+}

@@ -1,0 +1,89 @@
+/* tools/harmonia/plot/plot_bench_read.c — the files of `harmonia bench` as series of
+ * `harmonia plot`: a raw file gives every valid repetition (latency with a
+ * confidence band, distributions), a summary one median per size. */
+#include <math.h>
+#include <stdio.h>
+
+#include "plot/plot_input.h"
+#include "commands/raw_input.h"
+
+/* Legend base: "allreduce barrier" (op and sync, as the stats table). */
+static void base_label(char *buf, size_t len, const char *op, const char *sync)
+{
+    snprintf(buf, len, "%s%s%s", op, *sync ? " " : "", sync);
+}
+
+static int size_cell(hm_plot_read_t *c, int k, double *size)
+{
+    int rc = hm_plot_number(c, k, size);
+    if (rc != HM_OK) return rc;
+    return hm_plot_check(c, k, *size >= 0 && *size <= 9e15 && *size == floor(*size),
+                         "a size in bytes");
+}
+
+static int runtime_cell(hm_plot_read_t *c, int k, double *x_s)
+{
+    int rc = hm_plot_number(c, k, x_s);
+    if (rc != HM_OK) return rc;
+    return hm_plot_check(c, k, isfinite(*x_s) && *x_s >= 0, "a run-time in seconds");
+}
+
+/* One group of a raw file into both figures; run-times are drawn on a log
+ * axis, so a negative one is refused. */
+static int add_group(hm_plot_read_t *c, const hm_stats_group_t *g)
+{
+    char base[160], ranks[32], procs[24];
+    size_t lat, dist;
+    base_label(base, sizeof base, g->op, g->sync);
+    snprintf(procs, sizeof procs, "%ld", g->processes);
+    hm_plot_ranks(ranks, sizeof ranks, procs);
+    int rc = hm_plot_series(&c->fig[HM_FIG_LATENCY], base, ranks, c->src, 0, &lat);
+    if (rc == HM_OK)
+        rc = hm_plot_series(&c->fig[HM_FIG_DISTRIBUTION], base, ranks, c->src, 0, &dist);
+    for (size_t i = 0; rc == HM_OK && i < g->n; i++) {
+        double x = (double)g->size_bytes, v_us = g->x_s[i] * 1e6;
+        if (g->x_s[i] < 0) {
+            snprintf(c->why, c->len, "%s: a negative run-time (%g s) of %s %lld B", c->src->file,
+                     g->x_s[i], g->op, g->size_bytes);
+            return HM_EINVAL;
+        }
+        rc = hm_plot_add(&c->fig[HM_FIG_LATENCY], lat, x, v_us);
+        if (rc == HM_OK) rc = hm_plot_add(&c->fig[HM_FIG_DISTRIBUTION], dist, x, v_us);
+    }
+    return rc;
+}
+
+/* A raw file is read by the reader stats and compare use (raw_input.h), so
+ * that it means the same to all three. */
+int hm_plot_read_bench_raw(hm_plot_read_t *c)
+{
+    hm_stats_groups_t groups = {0};
+    const char *metric_col = hm_csv_reader_column(c->r, c->col[3]);
+    int rc = hm_raw_read(c->src->file, metric_col, &groups, c->why, c->len);
+    for (size_t k = 0; rc == HM_OK && k < groups.n; k++) rc = add_group(c, &groups.g[k]);
+    hm_stats_groups_free(&groups);
+    return rc == HM_OK || rc == HM_ENOMEM ? rc : HM_EINVAL;
+}
+
+/* Columns: op, size_bytes, sync, median_s or local_median_s. A row without
+ * valid repetitions (NaN median) has nothing to draw. */
+int hm_plot_read_bench_summary(hm_plot_read_t *c)
+{
+    char base[160], ranks[32];
+    int more, rc;
+    double size, x_s;
+    size_t lat;
+    hm_plot_ranks(ranks, sizeof ranks, hm_plot_factor(c, "processes"));
+    while ((rc = hm_plot_next(c, &more)) == HM_OK && more) {
+        if ((rc = size_cell(c, 1, &size)) != HM_OK || (rc = hm_plot_number(c, 3, &x_s)) != HM_OK)
+            break;
+        if (isnan(x_s)) continue;
+        if ((rc = runtime_cell(c, 3, &x_s)) != HM_OK) break;
+        base_label(base, sizeof base, hm_plot_text(c, 0), hm_plot_text(c, 2));
+        /* variant 1: a median without the repetitions, so no band */
+        rc = hm_plot_series(&c->fig[HM_FIG_LATENCY], base, ranks, c->src, 1, &lat);
+        if (rc == HM_OK) rc = hm_plot_add(&c->fig[HM_FIG_LATENCY], lat, size, x_s * 1e6);
+        if (rc != HM_OK) break;
+    }
+    return rc;
+}

@@ -1,0 +1,200 @@
+/* tools/harmonia/plot/plot_data.c — series, groups of samples and legend labels of
+ * `harmonia plot`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <harmonia/error.h>
+#include <harmonia/stats.h>
+
+#include "plot/plot_data.h"
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap) return HM_OK;
+    size_t cap2 = *cap ? 2 * *cap : 16;
+    while (cap2 < need) cap2 *= 2;
+    void *q = realloc(*p, cap2 * size);
+    if (!q) return HM_ENOMEM;
+    *p = q;
+    *cap = cap2;
+    return HM_OK;
+}
+
+int hm_plot_series(hm_plot_data_t *d, const char *base, const char *ranks,
+                   const hm_plot_source_t *src, int variant, size_t *index)
+{
+    for (size_t i = 0; i < d->ns; i++) {
+        const hm_plot_series_t *s = &d->s[i];
+        if (s->src == src && s->variant == variant && !strcmp(s->base, base) &&
+            !strcmp(s->ranks, ranks)) {
+            *index = i;
+            return HM_OK;
+        }
+    }
+    if (grow((void **)&d->s, &d->cap_s, d->ns + 1, sizeof *d->s) != HM_OK) return HM_ENOMEM;
+    hm_plot_series_t *s = &d->s[d->ns];
+    memset(s, 0, sizeof *s);
+    snprintf(s->base, sizeof s->base, "%s", base);
+    snprintf(s->ranks, sizeof s->ranks, "%s", ranks);
+    s->src = src;
+    s->variant = variant;
+    *index = d->ns++;
+    return HM_OK;
+}
+
+static int find_group(hm_plot_data_t *d, size_t series, double x, size_t *index)
+{
+    if (d->last < d->ng && d->g[d->last].series == series && d->g[d->last].x == x) {
+        *index = d->last;
+        return HM_OK;
+    }
+    for (size_t i = 0; i < d->ng; i++)
+        if (d->g[i].series == series && d->g[i].x == x) {
+            *index = d->last = i;
+            return HM_OK;
+        }
+    if (grow((void **)&d->g, &d->cap_g, d->ng + 1, sizeof *d->g) != HM_OK) return HM_ENOMEM;
+    d->g[d->ng] = (hm_plot_group_t){.series = series, .x = x};
+    *index = d->last = d->ng++;
+    return HM_OK;
+}
+
+int hm_plot_add(hm_plot_data_t *d, size_t series, double x, double v)
+{
+    size_t i;
+    if (find_group(d, series, x, &i) != HM_OK) return HM_ENOMEM;
+    hm_plot_group_t *g = &d->g[i];
+    if (grow((void **)&g->v, &g->cap, g->n + 1, sizeof *g->v) != HM_OK) return HM_ENOMEM;
+    g->v[g->n++] = v;
+    return HM_OK;
+}
+
+static int cmp_group(const void *a, const void *b)
+{
+    const hm_plot_group_t *x = a, *y = b;
+    if (x->series != y->series) return x->series < y->series ? -1 : 1;
+    return (x->x > y->x) - (x->x < y->x);
+}
+
+/* The first series that differs from i at most in its variant. */
+static size_t family(const hm_plot_data_t *d, size_t i)
+{
+    for (size_t j = 0;; j++)
+        if (d->s[j].src == d->s[i].src && !strcmp(d->s[j].base, d->s[i].base) &&
+            !strcmp(d->s[j].ranks, d->s[i].ranks))
+            return j;
+}
+
+/* Series of one family next to each other, variants in order, so that a
+ * legend reads "hca3 offset, hca3 true error" whatever row came first. */
+static int order_series(hm_plot_data_t *d)
+{
+    size_t *order = malloc((d->ns ? d->ns : 1) * sizeof *order), n = 0;
+    size_t *where = malloc((d->ns ? d->ns : 1) * sizeof *where);
+    hm_plot_series_t *s = malloc((d->ns ? d->ns : 1) * sizeof *s);
+    if (!order || !where || !s) {
+        free(order), free(where), free(s);
+        return HM_ENOMEM;
+    }
+    for (size_t f = 0; f < d->ns; f++)
+        for (int v = 0; family(d, f) == f && v < 8; v++)
+            for (size_t i = f; i < d->ns; i++)
+                if (family(d, i) == f && d->s[i].variant == v) order[n++] = i;
+    for (size_t k = 0; k < n; k++) s[k] = d->s[order[k]], where[order[k]] = k;
+    if (n == d->ns) {
+        memcpy(d->s, s, n * sizeof *s);
+        for (size_t k = 0; k < d->ng; k++) d->g[k].series = where[d->g[k].series];
+    }
+    free(order), free(where), free(s);
+    return HM_OK;
+}
+
+void hm_plot_data_sort(hm_plot_data_t *d)
+{
+    order_series(d); /* out of memory: the order of the rows stays, harmless */
+    if (d->ng) qsort(d->g, d->ng, sizeof *d->g, cmp_group);
+    for (size_t i = 0; i < d->ng; i++) hm_stats_sort(d->g[i].v, d->g[i].n);
+    d->last = 0;
+}
+
+/* The qualifier of level k: what may tell two series apart. */
+static const char *qualifier(const hm_plot_series_t *s, int k)
+{
+    switch (k) {
+    case 0:
+        return s->ranks;
+    case 1:
+        return s->src->library;
+    case 2:
+        return s->src->stem;
+    default:
+        return s->src->path;
+    }
+}
+
+/* Series i shares its label with another, and some of those differ in the
+ * qualifier of level k (appending it then helps). */
+static int ambiguous(const hm_plot_data_t *d, size_t i, int k)
+{
+    int shared = 0, differs = 0;
+    for (size_t j = 0; j < d->ns; j++) {
+        if (j == i || strcmp(d->s[j].label, d->s[i].label)) continue;
+        shared = 1;
+        differs |= strcmp(qualifier(&d->s[j], k), qualifier(&d->s[i], k)) != 0;
+    }
+    return shared && differs;
+}
+
+void hm_plot_data_label(hm_plot_data_t *d)
+{
+    for (size_t i = 0; i < d->ns; i++)
+        snprintf(d->s[i].label, sizeof d->s[i].label, "%s", d->s[i].base);
+    for (int k = 0; k < 4; k++) {
+        int *mark = calloc(d->ns ? d->ns : 1, sizeof *mark);
+        if (!mark) return; /* labels stay as they are: only a legend suffers */
+        for (size_t i = 0; i < d->ns; i++) mark[i] = ambiguous(d, i, k) && *qualifier(&d->s[i], k);
+        for (size_t i = 0; i < d->ns; i++) {
+            hm_plot_series_t *s = &d->s[i];
+            size_t used = strlen(s->label);
+            if (mark[i]) snprintf(s->label + used, sizeof s->label - used, ", %s", qualifier(s, k));
+        }
+        free(mark);
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double *hm_plot_data_xs(const hm_plot_data_t *d, size_t *n)
+{
+    *n = 0;
+    double *xs = malloc((d->ng ? d->ng : 1) * sizeof *xs);
+    if (!xs || !d->ng) {
+        free(xs);
+        return NULL;
+    }
+    for (size_t i = 0; i < d->ng; i++) xs[i] = d->g[i].x;
+    qsort(xs, d->ng, sizeof *xs, cmp_double);
+    for (size_t i = 0; i < d->ng; i++)
+        if (*n == 0 || xs[*n - 1] != xs[i]) xs[(*n)++] = xs[i];
+    return xs;
+}
+
+size_t hm_plot_x_index(const double *xs, size_t n, double x)
+{
+    for (size_t i = 0; i < n; i++)
+        if (xs[i] == x) return i;
+    return 0;
+}
+
+void hm_plot_data_free(hm_plot_data_t *d)
+{
+    for (size_t i = 0; i < d->ng; i++) free(d->g[i].v);
+    free(d->g);
+    free(d->s);
+    memset(d, 0, sizeof *d);
+}

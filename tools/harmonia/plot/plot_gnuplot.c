@@ -1,0 +1,175 @@
+/* tools/harmonia/plot/plot_gnuplot.c — finding gnuplot, running it with a time limit,
+ * the output and scratch directories of `harmonia plot`. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <harmonia/error.h>
+
+#include "plot/plot_gnuplot.h"
+#include "commands/result_files.h"
+
+extern char **environ;
+
+/* A figure takes gnuplot well under a second; a minute means it hangs (a
+ * terminal waiting for input, a broken font setup), and the user should hear
+ * about it rather than wait forever. */
+#define GNUPLOT_LIMIT_S 60
+
+int hm_plot_find_gnuplot(char *path, size_t len)
+{
+    const char *env = getenv("PATH");
+    char *dirs = strdup(env && *env ? env : "/usr/bin:/bin");
+    int rc = HM_ENOENT;
+    struct stat st;
+    for (char *save = NULL, *d = dirs ? strtok_r(dirs, ":", &save) : NULL; d && rc != HM_OK;
+         d = strtok_r(NULL, ":", &save)) {
+        if (d[0] != '/') continue; /* a relative PATH entry depends on where we stand */
+        int n = snprintf(path, len, "%s/gnuplot", d);
+        if (n > 0 && (size_t)n < len && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+            access(path, X_OK) == 0)
+            rc = HM_OK;
+    }
+    free(dirs);
+    return rc;
+}
+
+static int spawn(const char *gnuplot, const char *script, const char *err_path, pid_t *pid)
+{
+    posix_spawn_file_actions_t fa;
+    char *argv[] = {(char *)gnuplot, "-d", (char *)script, NULL};
+    int rc = posix_spawn_file_actions_init(&fa);
+    if (rc) return rc;
+    /* -d: no ~/.gnuplot, so that every user gets the same figures. */
+    rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    if (!rc) rc = posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    if (!rc)
+        rc = posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (!rc) rc = posix_spawn(pid, gnuplot, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    return rc;
+}
+
+/* Wait for pid at most limit_s seconds; then kill it. Returns its exit
+ * status, or -1 when it was killed or died of a signal. */
+static int wait_limited(pid_t pid, int limit_s)
+{
+    struct timespec tick = {0, 10 * 1000 * 1000};
+    int status;
+    for (long waited = 0;; waited++) {
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        if (r < 0 && errno != EINTR) return -1;
+        if (waited >= limit_s * 100L) break;
+        nanosleep(&tick, NULL);
+    }
+    kill(pid, SIGKILL);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return -1;
+}
+
+/* The first non-blank line of gnuplot's stderr, where it says what failed. */
+static void first_error_line(const char *err_path, char *line, size_t len)
+{
+    FILE *f = fopen(err_path, "r");
+    line[0] = '\0';
+    while (f && fgets(line, (int)len, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (line[strspn(line, " \t^")]) break;
+        line[0] = '\0';
+    }
+    if (f) fclose(f);
+}
+
+int hm_plot_run_gnuplot(const hm_plot_out_t *out, const char *script, char *why, size_t len)
+{
+    char err_path[4200], line[512];
+    pid_t pid;
+    snprintf(err_path, sizeof err_path, "%s/gnuplot.err", out->tmpdir);
+    int rc = spawn(out->gnuplot, script, err_path, &pid);
+    if (rc) {
+        snprintf(why, len, "plot: cannot start %s: %s", out->gnuplot, strerror(rc));
+        return HM_EIO;
+    }
+    int status = wait_limited(pid, GNUPLOT_LIMIT_S);
+    if (status == 0) return HM_OK;
+    first_error_line(err_path, line, sizeof line);
+    if (status < 0 && !line[0])
+        snprintf(line, sizeof line, "killed or stopped after at most %d s", GNUPLOT_LIMIT_S);
+    snprintf(why, len, "plot: gnuplot failed (exit %d): %s", status, line[0] ? line : "no message");
+    return HM_EIO;
+}
+
+/* The output directory: created when missing, with its parents. */
+static int output_dir(const char *dir, char *why, size_t len)
+{
+    struct stat st;
+    if (!*dir) dir = ".";
+    if (stat(dir, &st) == 0) {
+        if (S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK) == 0) return HM_OK;
+        snprintf(why, len, "--dir: \"%s\" is not a writable directory", dir);
+        return HM_EINVAL;
+    }
+    if (hm_cli_make_dirs(dir) == 0) return HM_OK;
+    snprintf(why, len, "--dir: cannot create \"%s\": %s", dir, strerror(errno));
+    return HM_EINVAL;
+}
+
+static int scratch_dir(hm_plot_out_t *out, char *why, size_t len)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(out->tmpdir, sizeof out->tmpdir, "%s/harmonia-plot.XXXXXX",
+             tmp && *tmp ? tmp : "/tmp");
+    if (mkdtemp(out->tmpdir)) return HM_OK;
+    snprintf(why, len, "plot: cannot create a scratch directory %s: %s", out->tmpdir,
+             strerror(errno));
+    out->tmpdir[0] = '\0';
+    return HM_EIO;
+}
+
+/* gnuplot-nox has pngcairo on Debian; builds without cairo only have the
+ * libgd png terminal, which draws no transparency but still works. */
+static int has_pngcairo(const hm_plot_out_t *out)
+{
+    char script[4200], why[256];
+    snprintf(script, sizeof script, "%s/probe.gp", out->tmpdir);
+    FILE *f = fopen(script, "w");
+    if (!f) return 0;
+    fputs("set terminal pngcairo\n", f);
+    if (fclose(f)) return 0;
+    return hm_plot_run_gnuplot(out, script, why, sizeof why) == HM_OK;
+}
+
+int hm_plot_out_open(hm_plot_out_t *out, char *why, size_t len)
+{
+    int rc = output_dir(out->dir, why, len);
+    if (rc == HM_OK) rc = scratch_dir(out, why, len);
+    if (rc == HM_OK && out->png) out->pngcairo = has_pngcairo(out);
+    return rc;
+}
+
+void hm_plot_out_close(hm_plot_out_t *out)
+{
+    if (!out->tmpdir[0]) return;
+    DIR *d = opendir(out->tmpdir);
+    struct dirent *e;
+    char path[4500];
+    while (d && (e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        snprintf(path, sizeof path, "%s/%s", out->tmpdir, e->d_name);
+        unlink(path);
+    }
+    if (d) closedir(d);
+    rmdir(out->tmpdir);
+    out->tmpdir[0] = '\0';
+}

@@ -1,0 +1,65 @@
+/* tools/harmonia/plot/plot_gnuplot.h — running gnuplot for `harmonia plot`: find it,
+ * write one figure's data and script into a scratch directory, run it with a
+ * time limit and publish the images atomically (written under a temporary
+ * name beside the final one, renamed once gnuplot succeeded). */
+#ifndef HM_CLI_PLOT_GNUPLOT_H
+#define HM_CLI_PLOT_GNUPLOT_H
+#include <stddef.h>
+#include <stdio.h>
+
+/* Where and how figures are written. */
+typedef struct hm_plot_out {
+    char gnuplot[4096]; /* absolute path of the program */
+    char dir[4096];     /* output directory ("." for the current one) */
+    char tmpdir[4096];  /* scratch directory, removed by hm_plot_out_close */
+    int svg, png;       /* formats wanted */
+    int pngcairo;       /* gnuplot has the pngcairo terminal (else png) */
+} hm_plot_out_t;
+
+/* One figure in progress: its data blocks (separated by two blank lines, so
+ * that gnuplot's "index N" picks block N) and its plot commands, which read
+ * the data through the gnuplot variable "data". */
+typedef struct hm_plot_script {
+    FILE *data, *body;
+    char data_path[4200], body_path[4200];
+    int blocks; /* blocks ended so far */
+} hm_plot_script_t;
+
+/* The absolute path of the first executable "gnuplot" in PATH into path.
+ * HM_ENOENT when there is none. */
+int hm_plot_find_gnuplot(char *path, size_t len);
+
+/* Prepare out (gnuplot and dir filled in by the caller): create the output
+ * directory if it does not exist (its parent must), the scratch directory,
+ * and ask gnuplot whether it has pngcairo when PNG is wanted. HM_EINVAL with
+ * the reason in why when the directory cannot be used (a usage error),
+ * HM_EIO for the scratch directory or gnuplot failing to start. */
+int hm_plot_out_open(hm_plot_out_t *out, char *why, size_t len);
+
+/* Run gnuplot on the script file, at most a minute. HM_EIO with the reason
+ * (gnuplot's first error line) in why. */
+int hm_plot_run_gnuplot(const hm_plot_out_t *out, const char *script, char *why, size_t len);
+
+/* Remove the scratch directory and what is in it. */
+void hm_plot_out_close(hm_plot_out_t *out);
+
+/* Start the figure named kind in the scratch directory. HM_EIO. */
+int hm_plot_script_open(const hm_plot_out_t *out, const char *kind, hm_plot_script_t *s, char *why,
+                        size_t len);
+
+/* End the current data block; returns its index. */
+int hm_plot_end_block(hm_plot_script_t *s);
+
+/* Write text as a gnuplot single-quoted string ('it''s'). */
+void hm_plot_quote(FILE *f, const char *text);
+
+/* Close the figure's files, run gnuplot on them, publish
+ * <dir>/<stem>-<kind>.svg and/or .png and print one line per image on
+ * stdout: its path and what (a description). HM_EIO with the reason (and
+ * gnuplot's first error line) in why; no partial image is left. */
+int hm_plot_render(const hm_plot_out_t *out, hm_plot_script_t *s, const char *stem,
+                   const char *kind, const char *what, char *why, size_t len);
+
+/* Close the files of a figure that will not be drawn. */
+void hm_plot_script_abort(hm_plot_script_t *s);
+#endif

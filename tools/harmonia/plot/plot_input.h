@@ -1,0 +1,73 @@
+/* tools/harmonia/plot/plot_input.h — the input files of `harmonia plot`: which kind each
+ * file is (told by its columns), and the readers that turn its rows into the
+ * series of the figures. Every problem with an input is HM_EINVAL with a
+ * sentence naming the file, and the line where there is one. */
+#ifndef HM_CLI_PLOT_INPUT_H
+#define HM_CLI_PLOT_INPUT_H
+#include <stddef.h>
+
+#include <harmonia/output.h>
+
+#include "plot/plot_data.h"
+
+/* The figures, in the order they are drawn; each gathers the series of all
+ * input files that feed it. */
+typedef enum hm_plot_fig {
+    HM_FIG_LATENCY,        /* bench raw and summary files */
+    HM_FIG_DISTRIBUTION,   /* bench raw files */
+    HM_FIG_CAMPAIGN,       /* per-mpirun datasets */
+    HM_FIG_CLOCK,          /* clock summaries */
+    HM_FIG_CLOCK_RANKS,    /* clock raw files */
+    HM_FIG_SKEW,           /* skew raw files */
+    HM_FIG_SKEW_QUANTILES, /* skew summaries */
+    HM_NFIG
+} hm_plot_fig_t;
+
+/* What a reader works with: one open file and the figures it feeds. */
+typedef struct hm_plot_read {
+    hm_csv_reader_t *r;
+    const hm_plot_source_t *src;
+    const size_t *col;   /* the index of each column the kind requires, in order */
+    hm_plot_data_t *fig; /* HM_NFIG figures */
+    char *why;
+    size_t len;
+} hm_plot_read_t;
+
+/* Read operand (a result file, or a campaign directory holding
+ * per-mpirun.csv) into the figures; src (kept by the caller as long as fig)
+ * receives its names. metric is "global" or "local". HM_EINVAL with the
+ * reason in why; HM_ENOMEM. */
+int hm_plot_read_file(const char *operand, hm_plot_source_t *src, const char *metric,
+                      hm_plot_data_t *fig, char *why, size_t len);
+
+/* ---- For the readers ---- */
+
+/* The next row: HM_OK with *more = 0 at the end. */
+int hm_plot_next(hm_plot_read_t *c, int *more);
+
+/* Column c->col[k] of the current row as a number (NaN and Inf accepted). */
+int hm_plot_number(hm_plot_read_t *c, int k, double *v);
+
+/* Column c->col[k] as a number that is finite; a message size must also be
+ * a whole number >= 0 (what: "size in bytes"), a time >= 0, etc. ok is the
+ * caller's verdict on the number read; HM_EINVAL names file, line, cell. */
+int hm_plot_check(hm_plot_read_t *c, int k, int ok, const char *what);
+
+/* Column c->col[k] of the current row as text. */
+const char *hm_plot_text(const hm_plot_read_t *c, int k);
+
+/* The value of the factor line "# key: ...", or "" when there is none. */
+const char *hm_plot_factor(const hm_plot_read_t *c, const char *key);
+
+/* "4 ranks" from a process count ("" for none). */
+void hm_plot_ranks(char *buf, size_t len, const char *processes);
+
+/* Readers of each kind of file (plot_*_read.c). */
+int hm_plot_read_bench_raw(hm_plot_read_t *c);
+int hm_plot_read_bench_summary(hm_plot_read_t *c);
+int hm_plot_read_permpirun(hm_plot_read_t *c);
+int hm_plot_read_clock_summary(hm_plot_read_t *c);
+int hm_plot_read_clock_raw(hm_plot_read_t *c);
+int hm_plot_read_skew_raw(hm_plot_read_t *c);
+int hm_plot_read_skew_summary(hm_plot_read_t *c);
+#endif

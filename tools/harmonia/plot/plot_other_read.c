@@ -1,0 +1,122 @@
+/* tools/harmonia/plot/plot_other_read.c — campaign, clock and skew files as series of
+ * `harmonia plot`. Values are drawn in microseconds. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands/permpirun.h"
+#include "plot/plot_input.h"
+
+static int finite_cell(hm_plot_read_t *c, int k, double *v, const char *what)
+{
+    int rc = hm_plot_number(c, k, v);
+    return rc == HM_OK ? hm_plot_check(c, k, isfinite(*v), what) : rc;
+}
+
+/* A number, or NaN where the file says not measured / not known. */
+static int number_or_nan(hm_plot_read_t *c, int k, double *v, const char *what)
+{
+    int rc = hm_plot_number(c, k, v);
+    return rc == HM_OK ? hm_plot_check(c, k, !isinf(*v), what) : rc;
+}
+
+static int add(hm_plot_read_t *c, hm_plot_fig_t f, const char *base, const char *ranks, int variant,
+               double x, double v)
+{
+    size_t s;
+    int rc = hm_plot_series(&c->fig[f], base, ranks, c->src, variant, &s);
+    return rc == HM_OK ? hm_plot_add(&c->fig[f], s, x, v) : rc;
+}
+
+/* A campaign's per-mpirun.csv, read by the reader compare uses: one box per
+ * (op, sync, processes) and size, of the per-run medians. */
+int hm_plot_read_permpirun(hm_plot_read_t *c)
+{
+    char base[160], ranks[32], procs[24];
+    hm_permpirun_t ds = {0};
+    int rc = hm_permpirun_read(c->src->file, &ds, c->why, c->len);
+    for (size_t i = 0; rc == HM_OK && i < ds.n; i++) {
+        const hm_permpirun_row_t *row = &ds.rows[i];
+        snprintf(base, sizeof base, "%s %s", row->op, row->sync);
+        snprintf(procs, sizeof procs, "%ld", row->processes);
+        hm_plot_ranks(ranks, sizeof ranks, procs);
+        rc = add(c, HM_FIG_CAMPAIGN, base, ranks, 0, (double)row->size_bytes, row->median_s * 1e6);
+    }
+    hm_permpirun_free(&ds);
+    return rc;
+}
+
+/* Columns: clock_sync, after_s, offset_max_s, offset_median_s, truth_known,
+ * true_max_s. Variants: 0 max offset, 1 median offset, 2 true max error. */
+int hm_plot_read_clock_summary(hm_plot_read_t *c)
+{
+    int more, rc;
+    double after, v[3], known;
+    while ((rc = hm_plot_next(c, &more)) == HM_OK && more) {
+        if ((rc = finite_cell(c, 1, &after, "a time in seconds")) != HM_OK) break;
+        if ((rc = number_or_nan(c, 2, &v[0], "an offset in seconds")) != HM_OK) break;
+        if ((rc = number_or_nan(c, 3, &v[1], "an offset in seconds")) != HM_OK) break;
+        if ((rc = finite_cell(c, 4, &known, "0 or 1")) != HM_OK) break;
+        if ((rc = number_or_nan(c, 5, &v[2], "an offset in seconds")) != HM_OK) break;
+        for (int k = 0; k < 3 && rc == HM_OK; k++)
+            if (!isnan(v[k]) && (k < 2 || known == 1))
+                rc = add(c, HM_FIG_CLOCK, hm_plot_text(c, 0), "", k, after, fabs(v[k]) * 1e6);
+        if (rc != HM_OK) break;
+    }
+    return rc;
+}
+
+/* Columns: clock_sync, after_s, rank, offset_s, true_error_s: every rank's
+ * signed offset (variant 0) and true error (1). Rank 0, the reference, has
+ * no offset (NaN) and a true error only against the real clock. */
+int hm_plot_read_clock_raw(hm_plot_read_t *c)
+{
+    int more, rc;
+    double after, rank, v[2];
+    while ((rc = hm_plot_next(c, &more)) == HM_OK && more) {
+        if ((rc = finite_cell(c, 1, &after, "a time in seconds")) != HM_OK) break;
+        if ((rc = finite_cell(c, 2, &rank, "a rank")) != HM_OK) break;
+        if ((rc = number_or_nan(c, 3, &v[0], "an offset in seconds")) != HM_OK) break;
+        if ((rc = number_or_nan(c, 4, &v[1], "an offset in seconds")) != HM_OK) break;
+        for (int k = 0; k < 2 && rc == HM_OK; k++)
+            if (!isnan(v[k]))
+                rc = add(c, HM_FIG_CLOCK_RANKS, hm_plot_text(c, 0), "", k, after, v[k] * 1e6);
+        if (rc != HM_OK) break;
+    }
+    return rc;
+}
+
+/* Columns: method, what, global_s, true_s; the rows of what = skew, one per
+ * repetition. Variants: 0 global clock, 1 true clock (where known). */
+int hm_plot_read_skew_raw(hm_plot_read_t *c)
+{
+    int more, rc;
+    double v[2];
+    while ((rc = hm_plot_next(c, &more)) == HM_OK && more) {
+        if (strcmp(hm_plot_text(c, 1), "skew") != 0) continue;
+        if ((rc = number_or_nan(c, 2, &v[0], "a skew in seconds")) != HM_OK) break;
+        if ((rc = number_or_nan(c, 3, &v[1], "a skew in seconds")) != HM_OK) break;
+        for (int k = 0; k < 2 && rc == HM_OK; k++)
+            if (!isnan(v[k])) rc = add(c, HM_FIG_SKEW, hm_plot_text(c, 0), "", k, 0, v[k] * 1e6);
+        if (rc != HM_OK) break;
+    }
+    return rc;
+}
+
+/* Columns: method, then skew median, p90, p99, max on the global clock and
+ * on the true one; x is the quantile's position 0..3. */
+int hm_plot_read_skew_summary(hm_plot_read_t *c)
+{
+    int more, rc;
+    double v;
+    while ((rc = hm_plot_next(c, &more)) == HM_OK && more) {
+        for (int k = 1; k <= 8 && rc == HM_OK; k++) {
+            rc = number_or_nan(c, k, &v, "a skew in seconds");
+            if (rc == HM_OK && !isnan(v))
+                rc = add(c, HM_FIG_SKEW_QUANTILES, hm_plot_text(c, 0), "", k > 4, (k - 1) % 4,
+                         v * 1e6);
+        }
+        if (rc != HM_OK) break;
+    }
+    return rc;
+}

@@ -1,0 +1,142 @@
+/* tools/harmonia/plot/plot_render.c — one figure of `harmonia plot`: its data and
+ * script files, the gnuplot run and the atomic publication of its images. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <harmonia/error.h>
+
+#include "plot/plot_gnuplot.h"
+
+/* Image formats: file extension and gnuplot terminal. */
+typedef struct image_format {
+    const char *ext;
+    const char *terminal;
+} image_format_t;
+
+static const image_format_t svg = {"svg", "svg size 800,500 dynamic enhanced"};
+static const image_format_t pngcairo = {"png", "pngcairo size 800,500 enhanced"};
+static const image_format_t png = {"png", "png truecolor size 800,500 enhanced"};
+
+int hm_plot_script_open(const hm_plot_out_t *out, const char *kind, hm_plot_script_t *s, char *why,
+                        size_t len)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->data_path, sizeof s->data_path, "%s/%s.tsv", out->tmpdir, kind);
+    snprintf(s->body_path, sizeof s->body_path, "%s/%s.gp", out->tmpdir, kind);
+    s->data = fopen(s->data_path, "w");
+    s->body = fopen(s->body_path, "w");
+    if (s->data && s->body) {
+        fputs("set encoding utf8\n", s->body);
+        return HM_OK;
+    }
+    snprintf(why, len, "plot: cannot write %s", s->data ? s->body_path : s->data_path);
+    hm_plot_script_abort(s);
+    return HM_EIO;
+}
+
+int hm_plot_end_block(hm_plot_script_t *s)
+{
+    fputs("\n\n", s->data);
+    return s->blocks++;
+}
+
+void hm_plot_quote(FILE *f, const char *text)
+{
+    fputc('\'', f);
+    for (const char *p = text; *p; p++) fputs(*p == '\'' ? "''" : (char[]){*p, '\0'}, f);
+    fputc('\'', f);
+}
+
+void hm_plot_script_abort(hm_plot_script_t *s)
+{
+    if (s->data) fclose(s->data);
+    if (s->body) fclose(s->body);
+    s->data = s->body = NULL;
+}
+
+static void join(char *buf, size_t len, const char *dir, const char *name)
+{
+    size_t n = strlen(dir);
+    snprintf(buf, len, "%s%s%s", dir, n && dir[n - 1] != '/' ? "/" : "", name);
+}
+
+/* The final and temporary names of the image of stem, kind, format. */
+static void image_paths(const hm_plot_out_t *out, const char *stem, const char *kind,
+                        const char *ext, char *final, char *tmp, size_t len)
+{
+    char name[1024];
+    snprintf(name, sizeof name, "%s-%s.%s", stem, kind, ext);
+    join(final, len, out->dir, name);
+    snprintf(name, sizeof name, ".%s-%s.%s.tmp.%ld", stem, kind, ext, (long)getpid());
+    join(tmp, len, out->dir, name);
+}
+
+static void script_image(FILE *f, const image_format_t *fmt, const char *tmp, const char *body)
+{
+    fprintf(f, "set terminal %s font 'sans,11' background rgb 'white'\nset output ", fmt->terminal);
+    hm_plot_quote(f, tmp);
+    fputs("\nload ", f);
+    hm_plot_quote(f, body);
+    fputs("\nunset output\n", f);
+}
+
+/* The script that draws body once per wanted format. */
+static int main_script(const hm_plot_script_t *s, const char *path, const image_format_t **fmts,
+                       char (*tmps)[5200], int nfmt)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return HM_EIO;
+    fputs("set encoding utf8\ndata = ", f);
+    hm_plot_quote(f, s->data_path);
+    fputc('\n', f);
+    for (int i = 0; i < nfmt; i++) script_image(f, fmts[i], tmps[i], s->body_path);
+    return fclose(f) == 0 ? HM_OK : HM_EIO;
+}
+
+/* Make the image durable under its temporary name, then rename it. */
+static int publish(const char *tmp, const char *final)
+{
+    struct stat st;
+    int fd = open(tmp, O_RDONLY);
+    int ok = fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0 && fsync(fd) == 0;
+    if (fd >= 0) close(fd);
+    return ok && rename(tmp, final) == 0 ? HM_OK : HM_EIO;
+}
+
+static int close_files(hm_plot_script_t *s)
+{
+    int bad = ferror(s->data) || ferror(s->body);
+    bad |= fclose(s->data) != 0;
+    bad |= fclose(s->body) != 0;
+    s->data = s->body = NULL;
+    return bad ? HM_EIO : HM_OK;
+}
+
+int hm_plot_render(const hm_plot_out_t *out, hm_plot_script_t *s, const char *stem,
+                   const char *kind, const char *what, char *why, size_t len)
+{
+    const image_format_t *fmts[2];
+    char finals[2][5200], tmps[2][5200], script[4200];
+    int nfmt = 0, rc = close_files(s);
+    if (out->svg) fmts[nfmt++] = &svg;
+    if (out->png) fmts[nfmt++] = out->pngcairo ? &pngcairo : &png;
+    for (int i = 0; i < nfmt; i++)
+        image_paths(out, stem, kind, fmts[i]->ext, finals[i], tmps[i], sizeof finals[i]);
+    snprintf(script, sizeof script, "%s/%s.main.gp", out->tmpdir, kind);
+    if (rc == HM_OK) rc = main_script(s, script, fmts, tmps, nfmt);
+    if (rc != HM_OK)
+        snprintf(why, len, "plot: cannot write the script of %s in %s", kind, out->tmpdir);
+    if (rc == HM_OK) rc = hm_plot_run_gnuplot(out, script, why, len);
+    for (int i = 0; rc == HM_OK && i < nfmt; i++) {
+        if ((rc = publish(tmps[i], finals[i])) != HM_OK)
+            snprintf(why, len, "plot: gnuplot wrote no image %s", finals[i]);
+        else
+            printf("%s: %s\n", finals[i], what);
+    }
+    for (int i = 0; i < nfmt; i++) unlink(tmps[i]);
+    fflush(stdout);
+    return rc;
+}

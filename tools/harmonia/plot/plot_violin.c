@@ -1,0 +1,139 @@
+/* tools/harmonia/plot/plot_violin.c — the distribution of the run-time at each message
+ * size: one violin per series and size, the Gaussian kernel density of the
+ * log run-time (run-times are skewed to the right and span decades across
+ * sizes, so the density is taken where the axis is logarithmic), trimmed to
+ * the range of the data, with the median as a bar across it. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <harmonia/stats.h>
+
+#include "plot/plot_figure.h"
+
+enum { GRID = 64 }; /* points along each side of a violin */
+
+/* Silverman's rule of thumb (Silverman 1986, eq. 3.31) on the log values;
+ * the spread of the sample where the quartiles coincide (many ties). */
+static double bandwidth(const double *t, size_t n)
+{
+    double iqr = hm_stats_quantile_sorted(t, n, 0.75) - hm_stats_quantile_sorted(t, n, 0.25);
+    double mean = 0, var = 0;
+    for (size_t i = 0; i < n; i++) mean += t[i] / n;
+    for (size_t i = 0; i < n; i++) var += (t[i] - mean) * (t[i] - mean) / (n > 1 ? n - 1 : 1);
+    double sd = sqrt(var), spread = iqr > 0 && iqr / 1.34 < sd ? iqr / 1.34 : sd;
+    double h = 0.9 * spread * pow((double)n, -0.2);
+    return h > 0 ? h : (t[n - 1] - t[0]) / 10;
+}
+
+static double density(const double *t, size_t n, double h, double at)
+{
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) sum += exp(-0.5 * ((at - t[i]) / h) * ((at - t[i]) / h));
+    return sum;
+}
+
+/* The closed outline of one violin centred on x with half-width hw; a sample
+ * without spread (one value, or all equal) is a flat bar. */
+static void violin(FILE *f, const double *v, size_t n, double x, double hw, double *t)
+{
+    /* A run-time of 0 (below the timer's resolution) at the axis' floor. */
+    for (size_t i = 0; i < n; i++) t[i] = log10(v[i] > 1e-6 ? v[i] : 1e-6);
+    double lo = t[0], hi = t[n - 1], h = bandwidth(t, n), dens[GRID], top = 0;
+    if (!(hi > lo) || !(h > 0)) {
+        fprintf(f, "%.17g\t%.17g\n%.17g\t%.17g\n\n", x - hw, pow(10, lo), x + hw, pow(10, lo));
+        return;
+    }
+    for (int j = 0; j < GRID; j++) {
+        dens[j] = density(t, n, h, lo + (hi - lo) * j / (GRID - 1));
+        top = dens[j] > top ? dens[j] : top;
+    }
+    for (int j = 0; j < 2 * GRID + 1; j++) {
+        int k = j < GRID       ? j
+                : j < 2 * GRID ? 2 * GRID - 1 - j
+                               : 0; /* up the right, down the left */
+        double side = j < GRID ? 1 : j < 2 * GRID ? -1 : 1;
+        fprintf(f, "%.17g\t%.17g\n", x + side * hw * dens[k] / top,
+                pow(10, lo + (hi - lo) * k / (GRID - 1)));
+    }
+    fputc('\n', f);
+}
+
+/* Blocks of series i: its violins, then its medians (x, median, half-width). */
+static int series_blocks(const hm_plot_data_t *d, size_t i, const double *xs, size_t nx, int ncol,
+                         hm_plot_script_t *s, int *medians)
+{
+    int c = hm_plot_color(d, i);
+    double hw = 0.45 * hm_plot_slot_width(ncol);
+    for (size_t k = 0; k < d->ng; k++) {
+        const hm_plot_group_t *g = &d->g[k];
+        if (g->series != i || !g->n) continue;
+        double *t = malloc(g->n * sizeof *t);
+        if (!t) return HM_ENOMEM;
+        violin(s->data, g->v, g->n, hm_plot_slot_x((int)hm_plot_x_index(xs, nx, g->x) + 1, c, ncol),
+               hw, t);
+        free(t);
+    }
+    int outline = hm_plot_end_block(s);
+    for (size_t k = 0; k < d->ng; k++) {
+        const hm_plot_group_t *g = &d->g[k];
+        if (g->series != i || !g->n) continue;
+        fprintf(s->data, "%.17g\t%.17g\t%.17g\n",
+                hm_plot_slot_x((int)hm_plot_x_index(xs, nx, g->x) + 1, c, ncol),
+                hm_stats_quantile_sorted(g->v, g->n, 0.5), hw);
+    }
+    *medians = hm_plot_end_block(s);
+    return outline;
+}
+
+static void clauses(const hm_plot_data_t *d, FILE *body, const int *outline, const int *medians)
+{
+    int n = 0;
+    for (size_t i = 0; i < d->ns; i++) {
+        hm_plot_clause(body, &n);
+        fprintf(body,
+                "data index %d using 1:2 with filledcurves closed lt %d "
+                "fs transparent solid 0.35 border",
+                outline[i], hm_plot_color(d, i) + 1);
+        hm_plot_title(body, d->s[i].label, "");
+    }
+    for (size_t i = 0; i < d->ns; i++) {
+        hm_plot_clause(body, &n);
+        fprintf(body,
+                "data index %d using ($1-$3):2:(2*$3):(0) with vectors nohead lc rgb "
+                "'black' lw 1.5",
+                medians[i]);
+        if (i == 0)
+            hm_plot_title(body, "median", "");
+        else
+            fputs(" notitle", body);
+    }
+    fputc('\n', body);
+}
+
+int hm_plot_draw_distribution(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
+                              char *what, size_t len)
+{
+    size_t nx;
+    char title[160];
+    double *xs = hm_plot_data_xs(d, &nx);
+    int *outline = calloc(2 * (d->ns ? d->ns : 1), sizeof *outline), ncol = hm_plot_ncolors(d);
+    int rc = xs && outline ? HM_OK : HM_ENOMEM;
+    for (size_t i = 0; rc == HM_OK && i < d->ns; i++)
+        if ((outline[i] = series_blocks(d, i, xs, nx, ncol, s, &outline[d->ns + i])) < 0)
+            rc = outline[i];
+    if (rc == HM_OK) {
+        hm_plot_palette(s->body);
+        snprintf(title, sizeof title, "distribution of the %s run-time at each message size",
+                 metric);
+        hm_plot_labels(s->body, title, "message size (bytes)", "run-time (µs)");
+        fprintf(s->body, "set logscale y\nset xrange [0.5:%zu.5]\nset key outside right top\n", nx);
+        hm_plot_size_tics(s->body, xs, nx, 1);
+        fputs("set grid noxtics\n", s->body);
+        clauses(d, s->body, outline, outline + d->ns);
+        snprintf(what, len, "%s run-time distribution per message size, %zu series", metric, d->ns);
+    }
+    free(xs);
+    free(outline);
+    return rc;
+}
