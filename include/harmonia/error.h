@@ -22,8 +22,31 @@ typedef enum hm_status {
     HM_EAGAIN = -9     /* too few valid repetitions before the attempts ran out */
 } hm_status_t;
 
+/* The error convention of the whole library (docs/errors.md):
+ *  - every function returns HM_OK or a negative HM_E* code, results come
+ *    back through out-parameters;
+ *  - where a failure has more to say than its code (a path, a value, a
+ *    limit), the sentence is kept for the caller to ask for: on the handle
+ *    where there is one (hm_csv_error, hm_csv_reader_error, ...), otherwise
+ *    as the calling thread's last error (hm_last_error);
+ *  - a collective function returns the same status on every rank and, when
+ *    it fails, leaves the same last error on every rank. */
+
 /* Human-readable text of a status code; never NULL. */
 HM_EXPORT const char *hm_strerror(int status);
+
+/* The sentence of the last failure of a library call on the calling thread
+ * that had one to give, e.g. 'unknown algorithm "hca4" (known: skampi, ...)';
+ * "" when the last failure gave none. A call that succeeds does not clear
+ * it: read it right after the status says failure. Thread-local; never NULL;
+ * valid until the thread's next library call. */
+HM_EXPORT const char *hm_last_error(void);
+
+/* The exit status of a program whose work ended with status: 0 for HM_OK;
+ * 2 (usage error) for input the caller gave that is not acceptable:
+ * HM_EINVAL, HM_ENOENT and HM_ERANGE; 1 (runtime failure) for everything
+ * else. */
+HM_EXPORT int hm_exit_status(int status);
 
 #ifdef __cplusplus
 }

@@ -13,8 +13,9 @@
  * None of these functions is collective except hm_factors_collect. Errors are
  * HM_OK or a negative HM_E* code; file errors are HM_EIO with errno left as
  * the failing system call set it, and a sentence naming the path is kept in
- * the handle (hm_afile_error, hm_csv_error) or, by the functions that open
- * and close files, written to their why buffer. */
+ * the handle (hm_afile_error, hm_csv_error, hm_csv_reader_error) or, by the
+ * functions that open and close files (no handle left to ask), as the
+ * thread's last error (hm_last_error). */
 #ifndef HARMONIA_OUTPUT_H
 #define HARMONIA_OUTPUT_H
 #include <harmonia/export.h>
@@ -75,9 +76,9 @@ typedef struct hm_afile hm_afile_t;
 /* Start writing the file path: creates a temporary file beside it, named
  * ".NAME.tmp.PID.XXXXXX" in the same directory (so that the rename that
  * publishes it never crosses file systems). Nothing appears under path
- * until hm_afile_checkpoint or hm_afile_commit. On HM_EIO, why (if not NULL)
- * receives a sentence naming the path and the system error. */
-HM_EXPORT int hm_afile_open(const char *path, hm_afile_t **out, char *why, size_t why_len);
+ * until hm_afile_checkpoint or hm_afile_commit. On HM_EIO the last error
+ * names the path and the system error. */
+HM_EXPORT int hm_afile_open(const char *path, hm_afile_t **out);
 
 /* The stream to write the content to; owned by the handle. */
 HM_EXPORT FILE *hm_afile_stream(hm_afile_t *af);
@@ -90,9 +91,9 @@ HM_EXPORT int hm_afile_checkpoint(hm_afile_t *af);
 
 /* Publish the complete content under the final name (flush, fsync, rename,
  * sync the directory) and release the handle, whatever the outcome. On
- * HM_EIO, why (if not NULL) receives a sentence naming the path, and the
- * temporary file is removed (an earlier checkpoint stays published). */
-HM_EXPORT int hm_afile_commit(hm_afile_t *af, char *why, size_t why_len);
+ * HM_EIO the last error names the path, and the temporary file is removed
+ * (an earlier checkpoint stays published). */
+HM_EXPORT int hm_afile_commit(hm_afile_t *af);
 
 /* Remove the temporary file and release the handle; what an earlier
  * checkpoint published stays. NULL is accepted. */
@@ -164,10 +165,10 @@ typedef struct hm_csv hm_csv_t;
 /* Start the result file path (through hm_afile_open): one "# key: value"
  * line per factor in order (factors may be NULL), then the header row of
  * the ncolumns names. Files are UTF-8 with '\n' line ends, quoted as in
- * RFC 4180 where a cell needs it. On error why (if not NULL) receives a
- * sentence naming the path. */
+ * RFC 4180 where a cell needs it. On error the last error names the
+ * path. */
 HM_EXPORT int hm_csv_open(const char *path, const hm_factors_t *factors, const char *const *columns,
-                          size_t ncolumns, hm_csv_t **out, char *why, size_t why_len);
+                          size_t ncolumns, hm_csv_t **out);
 
 /* Append a text cell to the current row. It is quoted ("a ""b""") when it
  * holds a comma, a quote, '#', a line break or leading/trailing blanks. */
@@ -190,9 +191,8 @@ HM_EXPORT int hm_csv_checkpoint(hm_csv_t *csv);
 
 /* Write the last rows and publish the complete file, then release the
  * handle. A row in progress is HM_EINVAL (nothing more is published then). On
- * error why (if not NULL) receives a sentence naming the path; the
- * temporary file is removed. */
-HM_EXPORT int hm_csv_close(hm_csv_t *csv, char *why, size_t why_len);
+ * error the last error names the path; the temporary file is removed. */
+HM_EXPORT int hm_csv_close(hm_csv_t *csv);
 
 /* Discard what was not checkpointed and release the handle (NULL is
  * accepted). */
@@ -216,9 +216,8 @@ typedef struct hm_csv_reader hm_csv_reader_t;
 
 /* Open path and read its factors and header. HM_ENOENT when the file does
  * not exist, HM_EIO when it cannot be read, HM_EINVAL when it has no header
- * row or a quote never closes; why (if not NULL) receives the sentence. */
-HM_EXPORT int hm_csv_reader_open(const char *path, hm_csv_reader_t **out, char *why,
-                                 size_t why_len);
+ * row or a quote never closes; the last error gives the sentence. */
+HM_EXPORT int hm_csv_reader_open(const char *path, hm_csv_reader_t **out);
 
 /* Close the file and release the reader (NULL is accepted). */
 HM_EXPORT void hm_csv_reader_close(hm_csv_reader_t *reader);

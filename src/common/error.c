@@ -1,5 +1,10 @@
 /* src/common/error.c — status code texts. */
+#include <stdarg.h>
+#include <stdio.h>
+
 #include <harmonia/error.h>
+
+#include "common/error_set.h"
 
 const char *hm_strerror(int status)
 {
@@ -26,5 +31,40 @@ const char *hm_strerror(int status)
         return "too few valid repetitions";
     default:
         return "unknown error";
+    }
+}
+
+static _Thread_local char last_error[HM_ERROR_MAX];
+
+const char *hm_last_error(void)
+{
+    return last_error;
+}
+
+int hm_error_set(int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+void hm_error_clear(void)
+{
+    last_error[0] = '\0';
+}
+
+int hm_exit_status(int status)
+{
+    switch (status) {
+    case HM_OK:
+        return 0;
+    case HM_EINVAL:
+    case HM_ENOENT:
+    case HM_ERANGE:
+        return 2;
+    default:
+        return 1;
     }
 }

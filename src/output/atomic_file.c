@@ -15,6 +15,7 @@
 #include <harmonia/output.h>
 
 #include "output/output_impl.h"
+#include "common/error_set.h"
 
 enum { ERROR_LEN = 1024, TMP_BASE_MAX = 200 };
 
@@ -110,9 +111,11 @@ static void release(hm_afile_t *af)
     errno = err;
 }
 
-static void copy_why(char *why, size_t len, const char *text)
+/* The handle's sentence becomes the thread's last error: the handle is
+ * gone when the caller looks. */
+static int keep_error(const hm_afile_t *af, int st)
 {
-    if (why && len > 0) snprintf(why, len, "%s", text);
+    return hm_error_set(st, "%s", st == HM_EIO ? af->error : hm_strerror(st));
 }
 
 static int open_temp_stream(hm_afile_t *af)
@@ -129,7 +132,7 @@ static int open_temp_stream(hm_afile_t *af)
     return HM_OK;
 }
 
-int hm_afile_open(const char *path, hm_afile_t **out, char *why, size_t why_len)
+int hm_afile_open(const char *path, hm_afile_t **out)
 {
     if (!path || !*path || !out) return HM_EINVAL;
     *out = NULL;
@@ -139,7 +142,7 @@ int hm_afile_open(const char *path, hm_afile_t **out, char *why, size_t why_len)
     if (st == HM_OK && af->base[0] == '\0') st = fail(af, EISDIR, "the name is a directory");
     if (st == HM_OK) st = open_temp_stream(af);
     if (st != HM_OK) {
-        copy_why(why, why_len, st == HM_EIO ? af->error : hm_strerror(st));
+        keep_error(af, st);
         release(af);
         return st;
     }
@@ -267,11 +270,11 @@ static int publish_temp(hm_afile_t *af)
     return sync_dir(af);
 }
 
-int hm_afile_commit(hm_afile_t *af, char *why, size_t why_len)
+int hm_afile_commit(hm_afile_t *af)
 {
     if (!af) return HM_EINVAL;
     int st = publish_temp(af);
-    if (st != HM_OK) copy_why(why, why_len, af->error);
+    if (st != HM_OK) keep_error(af, st);
     release(af);
     return st;
 }

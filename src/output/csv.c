@@ -14,6 +14,7 @@
 #include <harmonia/output.h>
 
 #include "output/output_impl.h"
+#include "common/error_set.h"
 
 enum { ERROR_LEN = 1024 };
 
@@ -205,7 +206,7 @@ static int check_columns(const char *const *columns, size_t ncolumns)
 }
 
 int hm_csv_open(const char *path, const hm_factors_t *factors, const char *const *columns,
-                size_t ncolumns, hm_csv_t **out, char *why, size_t why_len)
+                size_t ncolumns, hm_csv_t **out)
 {
     if (!out || check_columns(columns, ncolumns) != HM_OK) return HM_EINVAL;
     *out = NULL;
@@ -213,11 +214,10 @@ int hm_csv_open(const char *path, const hm_factors_t *factors, const char *const
     if (!csv) return HM_ENOMEM;
     csv->ncolumns = ncolumns;
     csv->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-    int st = csv->c_locale ? hm_afile_open(path, &csv->af, why, why_len) : HM_ENOMEM;
+    int st = csv->c_locale ? hm_afile_open(path, &csv->af) : HM_ENOMEM;
     if (st == HM_OK) st = write_head(csv, factors, columns);
     if (st != HM_OK) {
-        if (csv->af && why && why_len)
-            snprintf(why, why_len, "%s", csv->error[0] ? csv->error : hm_strerror(st));
+        if (csv->af) hm_error_set(st, "%s", csv->error[0] ? csv->error : hm_strerror(st));
         hm_afile_abort(csv->af);
         release(csv);
         return st;
@@ -226,7 +226,7 @@ int hm_csv_open(const char *path, const hm_factors_t *factors, const char *const
     return HM_OK;
 }
 
-int hm_csv_close(hm_csv_t *csv, char *why, size_t why_len)
+int hm_csv_close(hm_csv_t *csv)
 {
     if (!csv) return HM_EINVAL;
     int st = HM_OK;
@@ -237,10 +237,10 @@ int hm_csv_close(hm_csv_t *csv, char *why, size_t why_len)
             misuse(csv, "closed before row %zu was ended (%zu of %zu cells)", csv->rows + 1,
                    csv->cells, csv->ncolumns);
         st = HM_EINVAL;
-        if (why && why_len) snprintf(why, why_len, "%s", csv->error);
+        hm_error_set(st, "%s", csv->error);
         hm_afile_abort(csv->af);
     } else {
-        st = hm_afile_commit(csv->af, why, why_len);
+        st = hm_afile_commit(csv->af);
     }
     release(csv);
     return st;

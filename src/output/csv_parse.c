@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <harmonia/output.h>
+#include "common/error_set.h"
 
 struct hm_csv_reader {
     FILE *f;
@@ -139,7 +140,7 @@ static int read_header(hm_csv_reader_t *r)
     return HM_OK;
 }
 
-int hm_csv_reader_open(const char *path, hm_csv_reader_t **out, char *why, size_t why_len)
+int hm_csv_reader_open(const char *path, hm_csv_reader_t **out)
 {
     hm_csv_reader_t *r = calloc(1, sizeof *r);
     int st = HM_ENOMEM;
@@ -155,7 +156,7 @@ int hm_csv_reader_open(const char *path, hm_csv_reader_t **out, char *why, size_
         *out = r;
         return HM_OK;
     }
-    if (why) snprintf(why, why_len, "%s", r && r->error[0] ? r->error : hm_strerror(st));
+    hm_error_set(st, "%s", r && r->error[0] ? r->error : hm_strerror(st));
     hm_csv_reader_close(r);
     return st;
 }

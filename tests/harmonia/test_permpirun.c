@@ -117,7 +117,7 @@ static void check_reproducibility(const hm_permpirun_t *ds)
     int more, rows = 0, good = 1;
     int rc = hm_permpirun_write_reproducibility(ds, "median", path_of("repro.csv"), NULL, why,
                                                 sizeof why);
-    if (rc == HM_OK) rc = hm_csv_reader_open(path_of("repro.csv"), &r, why, sizeof why);
+    if (rc == HM_OK) rc = hm_csv_reader_open(path_of("repro.csv"), &r);
     HM_CHECK(rc == HM_OK, "reproducibility.csv written and opened (%s)", why);
     if (rc != HM_OK) return;
     good = hm_csv_reader_find(r, "normalized", &inorm) == HM_OK &&

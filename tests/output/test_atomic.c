@@ -57,7 +57,7 @@ static hm_csv_t *open_csv(const char *path)
     hm_csv_t *csv = NULL;
     hm_factors_create(&f);
     hm_factors_set(f, "test", "atomic");
-    hm_csv_open(path, f, columns, 3, &csv, NULL, 0);
+    hm_csv_open(path, f, columns, 3, &csv);
     hm_factors_free(f);
     return csv;
 }
@@ -240,9 +240,8 @@ static void check_commit(void)
         if (i % 10 == 9) bad |= hm_csv_checkpoint(csv) != HM_OK;
     }
     HM_CHECK(hm_csv_rows(csv) == 100 && !bad, "100 rows written, checkpoints every 10");
-    char why[512] = "";
-    int st = hm_csv_close(csv, why, sizeof why);
-    HM_CHECK(st == HM_OK, "commit succeeded (%d %s)", st, why);
+    int st = hm_csv_close(csv);
+    HM_CHECK(st == HM_OK, "commit succeeded (%d %s)", st, hm_last_error());
     long rows = check_complete(path, "after commit");
     HM_CHECK(rows == 100, "committed file has all 100 rows (%ld)", rows);
     int temps = remove_leftovers("commit.csv");

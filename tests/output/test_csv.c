@@ -57,9 +57,9 @@ static void write_file(const char *path)
     hm_factors_create(&f);
     hm_factors_set(f, "note", "two\nlines, and \"quotes\"");
     hm_csv_t *csv;
-    char why[512] = "";
-    int st = hm_csv_open(path, f, cols, 4, &csv, why, sizeof why);
-    HM_CHECK(st == HM_OK, "csv opened at %s (status %d, %s)", path, st, why);
+
+    int st = hm_csv_open(path, f, cols, 4, &csv);
+    HM_CHECK(st == HM_OK, "csv opened at %s (status %d, %s)", path, st, hm_last_error());
     uint64_t state = 88172645463325252u;
     int bad = 0;
     for (int i = 0; i < NSPECIAL + NRANDOM; i++) {
@@ -72,8 +72,8 @@ static void write_file(const char *path)
         bad |= hm_csv_end_row(csv) != HM_OK;
     }
     HM_CHECK(!bad, "every cell and row accepted");
-    st = hm_csv_close(csv, why, sizeof why);
-    HM_CHECK(st == HM_OK, "csv closed (status %d, %s)", st, why);
+    st = hm_csv_close(csv);
+    HM_CHECK(st == HM_OK, "csv closed (status %d, %s)", st, hm_last_error());
     hm_factors_free(f);
 }
 
@@ -141,8 +141,8 @@ static void check_misuse(const char *path)
 {
     const char *cols[] = {"a", "b"};
     hm_csv_t *csv;
-    char why[512] = "";
-    hm_csv_open(path, NULL, cols, 2, &csv, why, sizeof why);
+
+    hm_csv_open(path, NULL, cols, 2, &csv);
     hm_csv_put_int64(csv, 1);
     int st = hm_csv_end_row(csv);
     HM_CHECK(st == HM_EINVAL && strstr(hm_csv_error(csv), "1 cells"),
@@ -152,8 +152,9 @@ static void check_misuse(const char *path)
     st = hm_csv_put_int64(csv, 3);
     HM_CHECK(st == HM_EINVAL, "a third cell under two columns is refused (%d): %s", st,
              hm_csv_error(csv));
-    st = hm_csv_close(csv, why, sizeof why);
-    HM_CHECK(st == HM_EINVAL && strstr(why, path), "close with a row in progress: %d, %s", st, why);
+    st = hm_csv_close(csv);
+    HM_CHECK(st == HM_EINVAL && strstr(hm_last_error(), path),
+             "close with a row in progress: %d, %s", st, hm_last_error());
     HM_CHECK(access(path, F_OK) != 0, "and nothing was published under %s", path);
 }
 
@@ -169,10 +170,10 @@ static void check_locale(const char *path)
     }
     const char *cols[] = {"v"};
     hm_csv_t *csv;
-    hm_csv_open(path, NULL, cols, 1, &csv, NULL, 0);
+    hm_csv_open(path, NULL, cols, 1, &csv);
     hm_csv_put_double(csv, 1.5);
     hm_csv_end_row(csv);
-    hm_csv_close(csv, NULL, 0);
+    hm_csv_close(csv);
     setlocale(LC_NUMERIC, "C");
     csv_doc_t doc;
     char why[128];

@@ -29,21 +29,20 @@ static void check_round_trip(const char *path)
     hm_factors_t *f = NULL;
     hm_csv_t *csv = NULL;
     hm_csv_reader_t *r = NULL;
-    char why[512] = "";
     hm_factors_create(&f);
     hm_factors_set(f, "processes", "4");
     hm_factors_set(f, "command_line", "harmonia bench --raw 'a b.csv'");
-    int st = hm_csv_open(path, f, cols, 2, &csv, why, sizeof why);
+    int st = hm_csv_open(path, f, cols, 2, &csv);
     for (int i = 0; st == HM_OK && i < NTEXTS; i++) {
         hm_csv_put_string(csv, texts[i]);
         hm_csv_put_double(csv, i == 2 ? 1.0 / 3 : 1e-6 * i);
         hm_csv_end_row(csv);
     }
-    HM_CHECK(st == HM_OK && hm_csv_close(csv, why, sizeof why) == HM_OK, "written: %s", why);
+    HM_CHECK(st == HM_OK && hm_csv_close(csv) == HM_OK, "written: %s", hm_last_error());
     hm_factors_free(f);
 
-    st = hm_csv_reader_open(path, &r, why, sizeof why);
-    HM_CHECK(st == HM_OK, "reader opens the file: %s", why);
+    st = hm_csv_reader_open(path, &r);
+    HM_CHECK(st == HM_OK, "reader opens the file: %s", hm_last_error());
     if (st != HM_OK) return;
     const hm_factors_t *rf = hm_csv_reader_factors(r);
     const char *v = NULL;
@@ -81,13 +80,12 @@ static void check_round_trip(const char *path)
 static void check_bad_number(const char *path)
 {
     hm_csv_reader_t *r = NULL;
-    char why[512] = "";
     int more = 0, st, rows = 0;
     double x;
     write_file(path, "# sync: barrier\n# a comment\nop,global_s\r\nbcast,1e-6\r\n\n"
                      "\"re,duce\",2.5e-6\nallreduce,abc\n");
-    st = hm_csv_reader_open(path, &r, why, sizeof why);
-    HM_CHECK(st == HM_OK, "hand-written file opens: %s", why);
+    st = hm_csv_reader_open(path, &r);
+    HM_CHECK(st == HM_OK, "hand-written file opens: %s", hm_last_error());
     if (st != HM_OK) return;
     const char *v = NULL;
     HM_CHECK(hm_factors_get(hm_csv_reader_factors(r), "sync", &v) == HM_OK && !strcmp(v, "barrier"),
@@ -106,7 +104,7 @@ static void check_bad_number(const char *path)
     hm_csv_reader_close(r);
 
     write_file(path, "a,b\n1,2\n3\n");
-    hm_csv_reader_open(path, &r, why, sizeof why);
+    hm_csv_reader_open(path, &r);
     hm_csv_reader_next(r, &more);
     st = hm_csv_reader_next(r, &more);
     snprintf(want, sizeof want, "%s:3: 1 cells, but the header has 2 columns", path);
@@ -115,7 +113,7 @@ static void check_bad_number(const char *path)
     hm_csv_reader_close(r);
 
     write_file(path, "a,b\n1,\"open\n");
-    hm_csv_reader_open(path, &r, why, sizeof why);
+    hm_csv_reader_open(path, &r);
     st = hm_csv_reader_next(r, &more);
     snprintf(want, sizeof want, "%s:2: a quoted cell never closes", path);
     HM_CHECK(st == HM_EINVAL && !strcmp(hm_csv_reader_error(r), want), "unclosed quote: \"%s\"",
@@ -123,14 +121,15 @@ static void check_bad_number(const char *path)
     hm_csv_reader_close(r);
 
     write_file(path, "# only: factors\n");
-    st = hm_csv_reader_open(path, &r, why, sizeof why);
+    st = hm_csv_reader_open(path, &r);
     snprintf(want, sizeof want, "%s: no header row", path);
-    HM_CHECK(st == HM_EINVAL && r == NULL && !strcmp(why, want), "no header: \"%s\"", why);
+    HM_CHECK(st == HM_EINVAL && r == NULL && !strcmp(hm_last_error(), want), "no header: \"%s\"",
+             hm_last_error());
 }
 
 int main(void)
 {
-    char dir[] = "/tmp/hm_test_csv_parse_XXXXXX", path[512], why[512] = "";
+    char dir[] = "/tmp/hm_test_csv_parse_XXXXXX", path[512];
     hm_csv_reader_t *r = NULL;
     if (!mkdtemp(dir)) return 1;
     snprintf(path, sizeof path, "%s/rt.csv", dir);
@@ -140,8 +139,9 @@ int main(void)
     check_bad_number(path);
     unlink(path);
     snprintf(path, sizeof path, "%s/missing.csv", dir);
-    int st = hm_csv_reader_open(path, &r, why, sizeof why);
-    HM_CHECK(st == HM_ENOENT && strstr(why, path) == why, "missing file: HM_ENOENT, \"%s\"", why);
+    int st = hm_csv_reader_open(path, &r);
+    HM_CHECK(st == HM_ENOENT && strstr(hm_last_error(), path) == hm_last_error(),
+             "missing file: HM_ENOENT, \"%s\"", hm_last_error());
     rmdir(dir);
     return hm_test_finish();
 }

@@ -95,17 +95,16 @@ static void write_csv(const char *path, const hm_factors_t *f)
 {
     const char *cols[] = {"operation", "size_bytes", "time_s"};
     hm_csv_t *csv;
-    char why[512] = "";
-    int st = hm_csv_open(path, f, cols, 3, &csv, why, sizeof why);
-    HM_CHECK(st == HM_OK, "csv opened (%d %s)", st, why);
+    int st = hm_csv_open(path, f, cols, 3, &csv);
+    HM_CHECK(st == HM_OK, "csv opened (%d %s)", st, hm_last_error());
     for (int64_t size = 1; st == HM_OK && size <= 1024; size *= 4) {
         hm_csv_put_string(csv, "bcast");
         hm_csv_put_int64(csv, size);
         hm_csv_put_double(csv, 1.25e-6 * (double)size);
         st = hm_csv_end_row(csv);
     }
-    st = hm_csv_close(csv, why, sizeof why);
-    HM_CHECK(st == HM_OK, "csv committed (%d %s)", st, why);
+    st = hm_csv_close(csv);
+    HM_CHECK(st == HM_OK, "csv committed (%d %s)", st, hm_last_error());
 }
 
 static void check_presence_and_order(const csv_doc_t *doc)

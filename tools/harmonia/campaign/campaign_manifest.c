@@ -90,10 +90,10 @@ int hm_manifest_write(const hm_manifest_t *m, const char *path, char *why, size_
     if (rc == HM_OK) rc = hm_factors_set(f, "campaign_command", "%s", m->template_command);
     if (rc == HM_OK) rc = hm_factors_set(f, "base_seed", "%llu", (unsigned long long)m->base_seed);
     if (rc == HM_OK) rc = hm_factors_set(f, "runs", "%ld", m->nruns);
-    if (rc == HM_OK) rc = hm_csv_open(path, f, columns, NCOLUMNS, &csv, why, why_len);
+    if (rc == HM_OK) rc = hm_csv_open(path, f, columns, NCOLUMNS, &csv);
     hm_factors_free(f);
     if (rc != HM_OK) {
-        if (rc == HM_ENOMEM) snprintf(why, why_len, "%s: %s", path, hm_strerror(rc));
+        snprintf(why, why_len, "%s", rc == HM_ENOMEM ? hm_strerror(rc) : hm_last_error());
         return rc;
     }
     for (long i = 0; rc == HM_OK && i < m->nruns; i++) rc = put_row(csv, &m->runs[i]);
@@ -102,7 +102,9 @@ int hm_manifest_write(const hm_manifest_t *m, const char *path, char *why, size_
         hm_csv_abort(csv);
         return rc;
     }
-    return hm_csv_close(csv, why, why_len);
+    rc = hm_csv_close(csv);
+    if (rc != HM_OK) snprintf(why, why_len, "%s", hm_last_error());
+    return rc;
 }
 
 static int bad(char *why, size_t len, const char *path, size_t line, const char *what)
@@ -184,7 +186,8 @@ int hm_manifest_read(const char *path, hm_manifest_t *m, int *found, char *why, 
         return HM_EIO;
     }
     fclose(probe);
-    rc = hm_csv_reader_open(path, &r, why, why_len);
+    rc = hm_csv_reader_open(path, &r);
+    if (rc != HM_OK) snprintf(why, why_len, "%s", hm_last_error());
     if (rc == HM_OK) rc = read_header(r, path, m, idx, why, why_len);
     while (rc == HM_OK && (rc = hm_csv_reader_next(r, &more)) == HM_OK && more) {
         rc = read_row(r, idx, m);

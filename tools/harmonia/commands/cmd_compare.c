@@ -41,8 +41,11 @@ static int detect(const hm_cli_config_t *cfg, hm_compare_side_t *s, char *why, s
     hm_csv_reader_t *r = NULL;
     size_t i;
     const char *v;
-    int rc = hm_csv_reader_open(s->path, &r, why, len);
-    if (rc != HM_OK) return rc;
+    int rc = hm_csv_reader_open(s->path, &r);
+    if (rc != HM_OK) {
+        snprintf(why, len, "%s", hm_last_error());
+        return rc;
+    }
     int run = hm_csv_reader_find(r, "run", &i) == HM_OK;
     int valid = hm_csv_reader_find(r, "valid", &i) == HM_OK;
     /* How campaign reduced a per-mpirun file ("" when it does not say). */
@@ -262,7 +265,6 @@ static int open_output(const hm_cli_config_t *cfg, const hm_compare_side_t *a,
                        const hm_compare_side_t *b, hm_csv_t **csv, char *why, size_t len)
 {
     hm_factors_t *f = NULL;
-    char reason[1024] = "";
     int rc = hm_cli_offline_factors(cfg, &f);
     if (rc == HM_OK) rc = hm_factors_set(f, "inputs", "%s,%s", a->path, b->path);
     if (rc == HM_OK) rc = side_factor(f, a);
@@ -270,10 +272,9 @@ static int open_output(const hm_cli_config_t *cfg, const hm_compare_side_t *a,
     if (rc == HM_OK) rc = hm_factors_set(f, "alternative", "%s", cfg->alternative);
     if (rc == HM_OK) rc = hm_factors_set(f, "statistic", "%s", cfg->statistic);
     if (rc == HM_OK) rc = hm_factors_set(f, "level", "%g", HM_COMPARE_LEVEL);
-    if (rc == HM_OK)
-        rc = hm_csv_open(cfg->output, f, hm_compare_columns, hm_compare_ncolumns, csv, reason,
-                         sizeof reason);
-    if (rc != HM_OK) snprintf(why, len, "--output: %s", reason[0] ? reason : hm_strerror(rc));
+    if (rc == HM_OK) rc = hm_csv_open(cfg->output, f, hm_compare_columns, hm_compare_ncolumns, csv);
+    if (rc != HM_OK)
+        snprintf(why, len, "--output: %s", hm_last_error()[0] ? hm_last_error() : hm_strerror(rc));
     hm_factors_free(f);
     return rc;
 }
@@ -287,7 +288,8 @@ static int write_rows(hm_csv_t *csv, const hm_compare_row_t *rows, size_t n)
         snprintf(why, sizeof why, "%s", hm_csv_error(csv));
         hm_csv_abort(csv);
     } else {
-        rc = hm_csv_close(csv, why, sizeof why);
+        rc = hm_csv_close(csv);
+        if (rc != HM_OK) snprintf(why, sizeof why, "%s", hm_last_error());
     }
     if (rc == HM_OK) return HM_EXIT_OK;
     hm_cli_print_error("%s", why[0] ? why : hm_strerror(rc));

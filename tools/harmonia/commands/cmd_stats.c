@@ -17,16 +17,15 @@
 static int open_output(const hm_cli_config_t *cfg, hm_csv_t **csv, char *why, size_t len)
 {
     hm_factors_t *f = NULL;
-    char inputs[8192] = "", reason[1024] = "";
+    char inputs[8192] = "";
     int rc = hm_cli_offline_factors(cfg, &f);
     for (int i = 0; i < cfg->nfiles; i++)
         snprintf(inputs + strlen(inputs), sizeof inputs - strlen(inputs), "%s%s", i ? "," : "",
                  cfg->files[i]);
     if (rc == HM_OK) rc = hm_factors_set(f, "inputs", "%s", inputs);
-    if (rc == HM_OK)
-        rc = hm_csv_open(cfg->output, f, hm_stats_columns, hm_stats_ncolumns, csv, reason,
-                         sizeof reason);
-    if (rc != HM_OK) snprintf(why, len, "--output: %s", reason[0] ? reason : hm_strerror(rc));
+    if (rc == HM_OK) rc = hm_csv_open(cfg->output, f, hm_stats_columns, hm_stats_ncolumns, csv);
+    if (rc != HM_OK)
+        snprintf(why, len, "--output: %s", hm_last_error()[0] ? hm_last_error() : hm_strerror(rc));
     hm_factors_free(f);
     return rc;
 }
@@ -60,8 +59,8 @@ static int report(const hm_cli_config_t *cfg, hm_stats_groups_t *groups)
     fflush(stdout);
     for (size_t k = 0; csv && k < groups->n; k++) hm_stats_write_row(csv, &groups->g[k], &rows[k]);
     free(rows);
-    if (csv && hm_csv_close(csv, why, sizeof why) != HM_OK) {
-        hm_cli_print_error("%s", why);
+    if (csv && hm_csv_close(csv) != HM_OK) {
+        hm_cli_print_error("%s", hm_last_error());
         return HM_EXIT_FAILURE;
     }
     return HM_EXIT_OK;

@@ -128,7 +128,7 @@ static void print_table(const hm_cli_config_t *cfg, const source_report_t *reps,
 }
 
 static int write_csv(const hm_cli_config_t *cfg, MPI_Comm comm, const source_report_t *reps,
-                     int nrep, int size, char *why, size_t len)
+                     int nrep, int size)
 {
     static const char *const cols[] = {
         "rank",       "source",    "available",        "resolution_s", "claimed_resolution_s",
@@ -144,7 +144,7 @@ static int write_csv(const hm_cli_config_t *cfg, MPI_Comm comm, const source_rep
     int rank, rc = hm_factors_create(&f);
     MPI_Comm_rank(comm, &rank);
     if (rc == HM_OK) rc = hm_factors_collect(f, comm, &ctx);
-    if (rc == HM_OK && rank == 0) rc = hm_csv_open(cfg->output, f, cols, 8, &csv, why, len);
+    if (rc == HM_OK && rank == 0) rc = hm_csv_open(cfg->output, f, cols, 8, &csv);
     for (int i = 0; rc == HM_OK && rank == 0 && i < nrep; i++)
         for (int p = 0; p < size; p++) {
             const double *v = reps[i].per_rank + (size_t)p * R_FIELDS;
@@ -156,7 +156,7 @@ static int write_csv(const hm_cli_config_t *cfg, MPI_Comm comm, const source_rep
             hm_csv_put_int64(csv, (int64_t)v[R_CLAIMED]);
             hm_csv_end_row(csv);
         }
-    if (csv) rc = hm_csv_close(csv, why, len);
+    if (csv) rc = hm_csv_close(csv);
     hm_factors_free(f);
     return rc;
 }
@@ -173,7 +173,6 @@ int hm_cmd_timers(hm_cli_config_t *cfg, MPI_Comm comm)
 {
     int rank, size, n = 0, rc = HM_EXIT_OK;
     source_report_t reps[16];
-    char why[512] = "";
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     int explicit_timer = (cfg->given & HM_OPT_BIT(HM_OPT_TIMER)) != 0;
@@ -188,7 +187,8 @@ int hm_cmd_timers(hm_cli_config_t *cfg, MPI_Comm comm)
     }
     if (rank == 0) print_table(cfg, reps, n, size);
     if (cfg->output[0]) {
-        int st = write_csv(cfg, comm, reps, n, size, why, sizeof why);
+        int st = write_csv(cfg, comm, reps, n, size);
+        const char *why = hm_last_error()[0] ? hm_last_error() : hm_strerror(st);
         rc = hm_cli_agree(comm, st == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, st == HM_OK ? "" : why);
     }
     for (int i = 0; i < n; i++) free(reps[i].per_rank);

@@ -158,14 +158,16 @@ int hm_permpirun_write(const hm_permpirun_t *ds, const char *path, const hm_fact
                        char *why, size_t why_len)
 {
     hm_csv_t *csv = NULL;
-    int rc = hm_csv_open(path, factors, columns, NCOLS, &csv, why, why_len);
+    int rc = hm_csv_open(path, factors, columns, NCOLS, &csv);
     for (size_t i = 0; rc == HM_OK && i < ds->n; i++) rc = put_row(csv, &ds->rows[i]);
     if (rc != HM_OK) {
-        if (csv) snprintf(why, why_len, "%s", hm_csv_error(csv));
+        snprintf(why, why_len, "%s", csv ? hm_csv_error(csv) : hm_last_error());
         hm_csv_abort(csv);
         return HM_EIO;
     }
-    return hm_csv_close(csv, why, why_len) == HM_OK ? HM_OK : HM_EIO;
+    if (hm_csv_close(csv) == HM_OK) return HM_OK;
+    snprintf(why, why_len, "%s", hm_last_error());
+    return HM_EIO;
 }
 
 static int find_columns(hm_csv_reader_t *r, const char *path, size_t *idx, char *why, size_t len)
@@ -274,7 +276,8 @@ static int check_unique_runs(const hm_permpirun_t *ds, const char *path, char *w
 int hm_permpirun_read(const char *path, hm_permpirun_t *ds, char *why, size_t why_len)
 {
     reading_t rd = {.path = path, .why = why, .len = why_len};
-    int rc = hm_csv_reader_open(path, &rd.r, why, why_len);
+    int rc = hm_csv_reader_open(path, &rd.r);
+    if (rc != HM_OK) snprintf(why, why_len, "%s", hm_last_error());
     if (rc == HM_OK) rc = find_columns(rd.r, path, rd.idx, why, why_len);
     if (rc == HM_OK) rc = read_rows(&rd, ds);
     hm_csv_reader_close(rd.r);
@@ -483,13 +486,14 @@ static int write_repro(const hm_permpirun_t *ds, const char *statistic, const ch
                           "run", value_col,    "normalized", "max_normalized"};
     hm_csv_t *csv = NULL;
     snprintf(value_col, sizeof value_col, "%s_s", statistic);
-    int rc = hm_csv_open(path, factors, cols, sizeof cols / sizeof cols[0], &csv, why, len);
+    int rc = hm_csv_open(path, factors, cols, sizeof cols / sizeof cols[0], &csv);
     if (rc == HM_OK && (rc = repro_rows(csv, ds, statistic)) != HM_OK) {
         snprintf(why, len, "%s", hm_csv_error(csv));
         hm_csv_abort(csv);
         return HM_EIO;
     }
-    if (rc == HM_OK) rc = hm_csv_close(csv, why, len);
+    if (rc == HM_OK) rc = hm_csv_close(csv);
+    if (rc != HM_OK) snprintf(why, len, "%s", hm_last_error());
     return rc == HM_OK ? HM_OK : HM_EIO;
 }
 

@@ -88,7 +88,8 @@ int hm_raw_read(const char *path, const char *metric_col, hm_stats_groups_t *gro
     size_t idx[NCOLS];
     long processes = 0;
     const char *sync = NULL;
-    int rc = hm_csv_reader_open(path, &r, why, len);
+    int rc = hm_csv_reader_open(path, &r);
+    if (rc != HM_OK) snprintf(why, len, "%s", hm_last_error());
     if (rc == HM_OK) rc = find_columns(r, path, metric_col, idx, why, len);
     if (rc == HM_OK) rc = file_factors(r, path, &processes, &sync, why, len);
     if (rc == HM_OK) rc = read_rows(r, path, idx, processes, sync, groups, why, len);

@@ -12,22 +12,22 @@ int hm_cli_files_open(const hm_cli_config_t *cfg, const hm_factors_t *f, hm_cli_
                       hm_cli_columns_t raw, hm_cli_files_t *files, char *why, size_t why_len)
 {
     int rc = HM_OK;
-    if (cfg->output[0])
-        rc = hm_csv_open(cfg->output, f, summary.names, summary.n, &files->summary, why, why_len);
-    if (rc == HM_OK && cfg->raw[0])
-        rc = hm_csv_open(cfg->raw, f, raw.names, raw.n, &files->raw, why, why_len);
+    if (cfg->output[0]) rc = hm_csv_open(cfg->output, f, summary.names, summary.n, &files->summary);
+    if (rc == HM_OK && cfg->raw[0]) rc = hm_csv_open(cfg->raw, f, raw.names, raw.n, &files->raw);
+    if (rc != HM_OK) snprintf(why, why_len, "%s", hm_last_error());
     return rc;
 }
 
 int hm_cli_files_close(hm_cli_files_t *files, char *why, size_t why_len)
 {
     int rc = HM_OK;
-    if (files->summary) rc = hm_csv_close(files->summary, why, why_len);
+    if (files->summary) rc = hm_csv_close(files->summary);
     if (files->raw && rc == HM_OK)
-        rc = hm_csv_close(files->raw, why, why_len);
+        rc = hm_csv_close(files->raw);
     else if (files->raw)
         hm_csv_abort(files->raw);
     files->summary = files->raw = NULL;
+    if (rc != HM_OK) snprintf(why, why_len, "%s", hm_last_error());
     return rc;
 }
 

@@ -16,10 +16,9 @@ int hm_cli_stats_dataset_path(const char *operand, char *path, size_t len)
 {
     hm_csv_reader_t *r = NULL;
     size_t i;
-    char why[16];
     int dir = hm_permpirun_resolve(operand, path, len);
     if (dir != 0) return dir > 0;
-    if (hm_csv_reader_open(operand, &r, why, sizeof why) != HM_OK) return 0;
+    if (hm_csv_reader_open(operand, &r) != HM_OK) return 0;
     int dataset =
         hm_csv_reader_find(r, "run", &i) == HM_OK && hm_csv_reader_find(r, "median_s", &i) == HM_OK;
     hm_csv_reader_close(r);

@@ -173,8 +173,9 @@ int hm_plot_read_file(const char *operand, hm_plot_source_t *src, const char *me
     int local = strcmp(metric, "local") == 0;
     source_names(operand, src);
     src->path = operand;
-    int rc = hm_csv_reader_open(src->file, &r, why, len);
+    int rc = hm_csv_reader_open(src->file, &r);
     if (rc != HM_OK) {
+        snprintf(why, len, "%s", hm_last_error());
         hm_csv_reader_close(r);
         return rc == HM_ENOMEM ? rc : HM_EINVAL;
     }
