@@ -70,12 +70,12 @@ HM_EXPORT const char *hm_timer_name_at(size_t i);
 HM_EXPORT void hm_timer_names(char *buf, size_t len);
 
 /* Create a timer over the source called name (opts may be NULL for defaults).
- * Returns HM_ENOENT for an unknown name, HM_ENOTSUP when the source cannot be
- * used here (tsc without constant_tsc/nonstop_tsc, or not x86-64), HM_EINVAL
- * for bad options. On failure, why (if not NULL) receives a sentence that
- * explains the refusal. The wtime source requires MPI to be initialized. */
-HM_EXPORT int hm_timer_create(const char *name, const hm_timer_options_t *opts, hm_timer_t **out,
-                              char *why, size_t why_len);
+ * Returns HM_ENOENT for an unknown name, with the last error naming it and
+ * the known sources; HM_ENOTSUP when the source cannot be used here (tsc
+ * without constant_tsc/nonstop_tsc, or not x86-64), with the last error
+ * saying why it was refused; HM_EINVAL for bad options (the wtime source
+ * before MPI is initialized), with the last error saying which; HM_ENOMEM. */
+HM_EXPORT int hm_timer_create(const char *name, const hm_timer_options_t *opts, hm_timer_t **out);
 
 /* Release a timer (NULL is accepted). */
 HM_EXPORT void hm_timer_free(hm_timer_t *timer);
@@ -119,9 +119,9 @@ HM_EXPORT double hm_timer_nominal_resolution(const hm_timer_t *timer);
 HM_EXPORT int hm_timer_synthetic_draw(const hm_timer_t *timer, double *offset_s, double *drift);
 
 /* Parse "offset=O,drift=D,jitter=J" (any subset, any order; missing keys are
- * 0). Returns HM_EINVAL with a reason in why on a malformed spec. */
-HM_EXPORT int hm_timer_parse_synthetic(const char *text, hm_synthetic_spec_t *spec, char *why,
-                                       size_t why_len);
+ * 0). Returns HM_EINVAL on a malformed spec, with the last error naming the
+ * key or value and what is accepted (e.g. 'drift=1 is outside [0, 0.01]'). */
+HM_EXPORT int hm_timer_parse_synthetic(const char *text, hm_synthetic_spec_t *spec);
 
 /* Measure resolution, read overhead and monotonicity with nreads reads
  * (0 = a default of about 200000). Local, not collective. */

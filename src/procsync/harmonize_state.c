@@ -109,7 +109,7 @@ static int state_alloc(const hm_harmonize_options_t *o, hm_hz_state_t **out)
         hm_clock_retain(o->global);
         st->global = o->global;
     } else {
-        rc = hm_timer_create(o->timer, NULL, &st->timer, NULL, 0);
+        rc = hm_timer_create(o->timer, NULL, &st->timer);
         st->owns_timer = rc == HM_OK;
     }
     return rc == HM_OK ? hm_clock_identity(st->timer, &st->base) : rc;

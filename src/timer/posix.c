@@ -6,9 +6,9 @@
 
 #include "timer/timer_impl.h"
 
-static int open_always(hm_timer_t *t, const hm_timer_options_t *o, char *why, size_t n)
+static int open_always(hm_timer_t *t, const hm_timer_options_t *o)
 {
-    (void)t, (void)o, (void)why, (void)n;
+    (void)t, (void)o;
     return HM_OK;
 }
 

@@ -15,61 +15,46 @@
 #define SYNTH_MAX_DRIFT    1e-2
 #define SYNTH_MAX_JITTER_S 1.0
 
-static int parse_value(const char *key, const char *text, double max, double *out, char *why,
-                       size_t n)
+static int parse_value(const char *key, const char *text, double max, double *out)
 {
     char *end;
     errno = 0;
     double v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno || !isfinite(v)) {
-        hm_timer_explain(why, n, "%s=\"%s\" is not a number", key, text);
-        return HM_EINVAL;
-    }
-    if (v < 0 || v > max) {
-        hm_timer_explain(why, n, "%s=%s is outside [0, %g]", key, text, max);
-        return HM_EINVAL;
-    }
+    if (end == text || *end != '\0' || errno || !isfinite(v))
+        return hm_error_set(HM_EINVAL, "%s=\"%s\" is not a number", key, text);
+    if (v < 0 || v > max)
+        return hm_error_set(HM_EINVAL, "%s=%s is outside [0, %g]", key, text, max);
     *out = v;
     return HM_OK;
 }
 
-static int parse_pair(char *item, hm_synthetic_spec_t *spec, char *why, size_t n)
+static int parse_pair(char *item, hm_synthetic_spec_t *spec)
 {
     char *eq = strchr(item, '=');
-    if (!eq) {
-        hm_timer_explain(why, n, "\"%s\" is not key=value", item);
-        return HM_EINVAL;
-    }
+    if (!eq) return hm_error_set(HM_EINVAL, "\"%s\" is not key=value", item);
     *eq = '\0';
     const char *value = eq + 1;
     if (strcmp(item, "offset") == 0)
-        return parse_value(item, value, SYNTH_MAX_OFFSET_S, &spec->offset_s, why, n);
-    if (strcmp(item, "drift") == 0)
-        return parse_value(item, value, SYNTH_MAX_DRIFT, &spec->drift, why, n);
+        return parse_value(item, value, SYNTH_MAX_OFFSET_S, &spec->offset_s);
+    if (strcmp(item, "drift") == 0) return parse_value(item, value, SYNTH_MAX_DRIFT, &spec->drift);
     if (strcmp(item, "jitter") == 0)
-        return parse_value(item, value, SYNTH_MAX_JITTER_S, &spec->jitter_s, why, n);
-    hm_timer_explain(why, n, "unknown key \"%s\" (known: offset, drift, jitter)", item);
-    return HM_EINVAL;
+        return parse_value(item, value, SYNTH_MAX_JITTER_S, &spec->jitter_s);
+    return hm_error_set(HM_EINVAL, "unknown key \"%s\" (known: offset, drift, jitter)", item);
 }
 
-int hm_timer_parse_synthetic(const char *text, hm_synthetic_spec_t *spec, char *why, size_t n)
+int hm_timer_parse_synthetic(const char *text, hm_synthetic_spec_t *spec)
 {
     char buf[256];
     int rc = HM_OK;
     memset(spec, 0, sizeof *spec);
-    if (!text || !*text) {
-        hm_timer_explain(why, n, "empty specification");
-        return HM_EINVAL;
-    }
-    if (strlen(text) >= sizeof buf) {
-        hm_timer_explain(why, n, "specification longer than %zu characters", sizeof buf - 1);
-        return HM_EINVAL;
-    }
+    if (!text || !*text) return hm_error_set(HM_EINVAL, "empty specification");
+    if (strlen(text) >= sizeof buf)
+        return hm_error_set(HM_EINVAL, "specification longer than %zu characters", sizeof buf - 1);
     strcpy(buf, text);
     char *save = NULL;
     for (char *item = strtok_r(buf, ",", &save); item && rc == HM_OK;
          item = strtok_r(NULL, ",", &save))
-        rc = parse_pair(item, spec, why, n);
+        rc = parse_pair(item, spec);
     return rc;
 }
 

@@ -1,36 +1,24 @@
 /* src/timer/timer.c — creating and reading timers. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "timer/timer_impl.h"
 
-void hm_timer_explain(char *why, size_t why_len, const char *fmt, ...)
-{
-    if (!why || why_len == 0) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, why_len, fmt, ap);
-    va_end(ap);
-}
-
-int hm_timer_create(const char *name, const hm_timer_options_t *opts, hm_timer_t **out, char *why,
-                    size_t why_len)
+int hm_timer_create(const char *name, const hm_timer_options_t *opts, hm_timer_t **out)
 {
     char known[256];
     const hm_timer_source_t *src = hm_timer_find_source(name);
     *out = NULL;
     if (!src) {
         hm_timer_names(known, sizeof known);
-        hm_timer_explain(why, why_len, "unknown time source \"%s\" (known: %s)", name ? name : "",
-                         known);
-        return HM_ENOENT;
+        return hm_error_set(HM_ENOENT, "unknown time source \"%s\" (known: %s)", name ? name : "",
+                            known);
     }
     hm_timer_t *t = calloc(1, sizeof *t);
-    if (!t) return HM_ENOMEM;
+    if (!t) return hm_error_set(HM_ENOMEM, "cannot allocate a timer");
     t->source = src;
-    int rc = src->open(t, opts, why, why_len);
+    int rc = src->open(t, opts);
     if (rc != HM_OK) {
         free(t);
         return rc;

@@ -5,6 +5,8 @@
 
 #include <harmonia/rng.h>
 
+#include "common/error_set.h"
+
 /* A registered time source. open() prepares the timer (frequency, checks);
  * read() returns seconds since timer->origin; origin_now() returns the
  * integer origin for "now" in the source's own unit (whole seconds, or TSC
@@ -13,7 +15,7 @@ typedef struct hm_timer_source {
     const char *name;
     int monotonic;
     int per_process; /* each process has its own origin (wtime) */
-    int (*open)(hm_timer_t *timer, const hm_timer_options_t *opts, char *why, size_t why_len);
+    int (*open)(hm_timer_t *timer, const hm_timer_options_t *opts); /* sets the last error */
     double (*read)(const hm_timer_t *timer);
     int64_t (*origin_now)(const hm_timer_t *timer);
     double (*nominal_resolution)(const hm_timer_t *timer);
@@ -45,7 +47,4 @@ const hm_timer_source_t *hm_timer_find_source(const char *name);
 double hm_timer_synthetic_apply(hm_timer_t *timer, double truth_s);
 void hm_timer_synthetic_init(hm_timer_t *timer, const hm_timer_options_t *opts);
 
-/* snprintf into why when why is not NULL. */
-void hm_timer_explain(char *why, size_t why_len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 #endif

@@ -24,13 +24,15 @@ static const char *cpuinfo_path(void)
     return p && *p ? p : "/proc/cpuinfo";
 }
 
-static int cpuinfo_has_flags(char *why, size_t n)
+/* 1 when the flags are there; otherwise 0, with the refusal as the last
+ * error. */
+static int cpuinfo_has_flags(void)
 {
     FILE *f = fopen(cpuinfo_path(), "r");
     char line[8192];
     int constant = 0, nonstop = 0, rdtscp = 0;
     if (!f) {
-        hm_timer_explain(why, n, "tsc refused: %s is not readable", cpuinfo_path());
+        hm_error_set(HM_ENOTSUP, "tsc refused: %s is not readable", cpuinfo_path());
         return 0;
     }
     while (fgets(line, sizeof line, f)) {
@@ -42,9 +44,9 @@ static int cpuinfo_has_flags(char *why, size_t n)
     }
     fclose(f);
     if (!constant || !nonstop || !rdtscp) {
-        hm_timer_explain(why, n, "tsc refused: %s lacks%s%s%s", cpuinfo_path(),
-                         constant ? "" : " constant_tsc", nonstop ? "" : " nonstop_tsc",
-                         rdtscp ? "" : " rdtscp");
+        hm_error_set(HM_ENOTSUP, "tsc refused: %s lacks%s%s%s", cpuinfo_path(),
+                     constant ? "" : " constant_tsc", nonstop ? "" : " nonstop_tsc",
+                     rdtscp ? "" : " rdtscp");
         return 0;
     }
     return 1;
@@ -82,21 +84,18 @@ static double hz_from_cpuinfo(void)
     return mhz * 1e6;
 }
 
-static int open_tsc(hm_timer_t *t, const hm_timer_options_t *o, char *why, size_t n)
+static int open_tsc(hm_timer_t *t, const hm_timer_options_t *o)
 {
     double hz = 0;
     const char *from = "--tsc-ghz";
-    if (!cpuinfo_has_flags(why, n)) return HM_ENOTSUP;
+    if (!cpuinfo_has_flags()) return HM_ENOTSUP;
     if (o && o->tsc_ghz > 0) hz = o->tsc_ghz * 1e9;
     if (hz <= 0 && (hz = hz_from_cpuid()) > 0) from = "CPUID leaf 0x15";
     if (hz <= 0 && (hz = hz_from_hypervisor()) > 0) from = "hypervisor leaf 0x40000010";
     if (hz <= 0 && (hz = hz_from_cpuinfo()) > 0) from = "/proc/cpuinfo cpu MHz";
-    if (hz <= 0) {
-        hm_timer_explain(why, n,
-                         "tsc refused: the TSC frequency is not readable here; "
-                         "give it with --tsc-ghz");
-        return HM_ENOTSUP;
-    }
+    if (hz <= 0)
+        return hm_error_set(HM_ENOTSUP, "tsc refused: the TSC frequency is not readable here; "
+                                        "give it with --tsc-ghz");
     t->seconds_per_tick = 1.0 / hz;
     snprintf(t->detail, sizeof t->detail, "%.6f GHz from %s", hz * 1e-9, from);
     return HM_OK;
@@ -122,11 +121,10 @@ static double res_tsc(const hm_timer_t *t)
 
 #else /* not x86-64 */
 
-static int open_tsc(hm_timer_t *t, const hm_timer_options_t *o, char *why, size_t n)
+static int open_tsc(hm_timer_t *t, const hm_timer_options_t *o)
 {
     (void)t, (void)o;
-    hm_timer_explain(why, n, "tsc refused: rdtscp exists only on x86-64");
-    return HM_ENOTSUP;
+    return hm_error_set(HM_ENOTSUP, "tsc refused: rdtscp exists only on x86-64");
 }
 
 static double read_tsc(const hm_timer_t *t)

@@ -5,15 +5,12 @@
 
 #include "timer/timer_impl.h"
 
-static int open_wtime(hm_timer_t *t, const hm_timer_options_t *o, char *why, size_t n)
+static int open_wtime(hm_timer_t *t, const hm_timer_options_t *o)
 {
     (void)t, (void)o;
     int initialized = 0;
     MPI_Initialized(&initialized);
-    if (!initialized) {
-        hm_timer_explain(why, n, "wtime needs MPI to be initialized");
-        return HM_EINVAL;
-    }
+    if (!initialized) return hm_error_set(HM_EINVAL, "wtime needs MPI to be initialized");
     return HM_OK;
 }
 

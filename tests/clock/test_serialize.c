@@ -182,7 +182,7 @@ static void test_malformed(hm_timer_t *timer)
 int main(void)
 {
     hm_timer_t *timer = NULL;
-    int rc = hm_timer_create("monotonic", NULL, &timer, NULL, 0);
+    int rc = hm_timer_create("monotonic", NULL, &timer);
     HM_CHECK(rc == HM_OK, "monotonic timer created: %s", hm_strerror(rc));
     if (rc != HM_OK) return hm_test_finish();
     test_round_trip(timer);

@@ -7,7 +7,6 @@
 
 int hm_truth_open(hm_truth_t *t, MPI_Comm comm, hm_synthetic_spec_t spec, uint64_t seed, int domain)
 {
-    char why[256] = "";
     *t = (hm_truth_t){.comm = comm};
     MPI_Comm_rank(comm, &t->rank);
     MPI_Comm_size(comm, &t->size);
@@ -21,10 +20,10 @@ int hm_truth_open(hm_truth_t *t, MPI_Comm comm, hm_synthetic_spec_t spec, uint64
     t->offsets_s = calloc(n, sizeof(double));
     t->drifts = calloc(n, sizeof(double));
     int local = all && t->offsets_s && t->drifts ? HM_OK : HM_ENOMEM, rc;
-    if (local == HM_OK) local = hm_timer_create("monotonic", &o, &t->timer, why, sizeof why);
+    if (local == HM_OK) local = hm_timer_create("monotonic", &o, &t->timer);
     if (local != HM_OK)
         fprintf(stderr, "[rank %d] synthetic timer: %s\n", t->rank,
-                why[0] ? why : hm_strerror(local));
+                local == HM_ENOMEM ? hm_strerror(local) : hm_last_error());
     MPI_Allreduce(&local, &rc, 1, MPI_INT, MPI_MIN, comm); /* before a collective */
     if (rc == HM_OK) {
         local = hm_timer_agree_origin(t->timer, comm);
@@ -104,7 +103,7 @@ hm_sync_params_t hm_truth_params_skampi(int fitpoints, int exchanges)
 
 int hm_truth_shared_clock(MPI_Comm comm, hm_timer_t **timer, hm_clock_t **global)
 {
-    int rc = hm_timer_create("monotonic", NULL, timer, NULL, 0), all;
+    int rc = hm_timer_create("monotonic", NULL, timer), all;
     MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm); /* before a collective */
     if (all == HM_OK) rc = hm_timer_agree_origin(*timer, comm);
     if (all == HM_OK && rc == HM_OK) rc = hm_clock_identity(*timer, global);

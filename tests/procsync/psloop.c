@@ -5,7 +5,7 @@
 
 int ps_truth_open(ps_truth_t *t, MPI_Comm comm)
 {
-    int rc = hm_timer_create("monotonic", NULL, &t->timer, NULL, 0);
+    int rc = hm_timer_create("monotonic", NULL, &t->timer);
     if (rc == HM_OK) rc = hm_timer_agree_origin(t->timer, comm);
     if (rc == HM_OK) rc = hm_clock_identity(t->timer, &t->global);
     return rc;

@@ -33,7 +33,7 @@ int main(int argc, char **argv)
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    hm_timer_create("monotonic", NULL, &t, NULL, 0);
+    hm_timer_create("monotonic", NULL, &t);
     hm_timer_agree_origin(t, comm);
     double late_max = 0, first_gap = 1e9;
     int early = 0;

@@ -58,12 +58,12 @@ static double pingpong_offset(hm_timer_t *t, MPI_Comm comm, int peer)
 static void check_source(const char *name, MPI_Comm comm)
 {
     int rank, size;
-    char why[256] = "";
     hm_timer_t *t = NULL;
     hm_timer_quality_t q;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    int rc = hm_timer_create(name, NULL, &t, why, sizeof why);
+    int rc = hm_timer_create(name, NULL, &t);
+    const char *why = hm_last_error();
     if (!strcmp(name, "tsc") && !cpu_has_invariant_tsc()) {
         HM_CHECK(rc == HM_ENOTSUP, "tsc refused on a CPU without an invariant TSC: %s", why);
         return;
@@ -103,8 +103,8 @@ static void check_source(const char *name, MPI_Comm comm)
 static void check_tsc_rate(void)
 {
     hm_timer_t *tsc = NULL, *mono = NULL;
-    if (!cpu_has_invariant_tsc() || hm_timer_create("tsc", NULL, &tsc, NULL, 0) != HM_OK) return;
-    hm_timer_create("monotonic_raw", NULL, &mono, NULL, 0);
+    if (!cpu_has_invariant_tsc() || hm_timer_create("tsc", NULL, &tsc) != HM_OK) return;
+    hm_timer_create("monotonic_raw", NULL, &mono);
     double a0 = hm_timer_now(tsc), b0 = hm_timer_now(mono);
     usleep(200000);
     double a1 = hm_timer_now(tsc), b1 = hm_timer_now(mono);
@@ -115,20 +115,21 @@ static void check_tsc_rate(void)
 
 static void check_refusals(void)
 {
-    char why[256] = "", path[] = "/tmp/hm_cpuinfo_XXXXXX";
+    char path[] = "/tmp/hm_cpuinfo_XXXXXX";
+    const char *why = hm_last_error();
     hm_timer_t *t = NULL;
-    int rc = hm_timer_create("sundial", NULL, &t, why, sizeof why);
+    int rc = hm_timer_create("sundial", NULL, &t);
     HM_CHECK(rc == HM_ENOENT && strstr(why, "known: wtime, monotonic"),
              "unknown source refused: %s", why);
     int fd = mkstemp(path);
     dprintf(fd, "processor\t: 0\nflags\t\t: fpu tsc constant_tsc rdtscp\n");
     close(fd);
     setenv("HARMONIA_CPUINFO", path, 1);
-    rc = hm_timer_create("tsc", NULL, &t, why, sizeof why);
+    rc = hm_timer_create("tsc", NULL, &t);
     HM_CHECK(rc == HM_ENOTSUP && strstr(why, "lacks nonstop_tsc") && t == NULL,
              "tsc without nonstop_tsc refused: %s", why);
     hm_timer_options_t o = {.tsc_ghz = 2.0};
-    rc = hm_timer_create("tsc", &o, &t, why, sizeof why);
+    rc = hm_timer_create("tsc", &o, &t);
     HM_CHECK(rc == HM_ENOTSUP, "--tsc-ghz does not make a stopping TSC usable: %s", why);
     unsetenv("HARMONIA_CPUINFO");
     unlink(path);

@@ -60,7 +60,7 @@ int main(int argc, char **argv)
                             .rank = rank,
                             .spec = {.offset_s = 1.0, .drift = 1e-4, .jitter_s = 0}};
     hm_timer_t *t = NULL;
-    hm_timer_create("monotonic", &o, &t, NULL, 0);
+    hm_timer_create("monotonic", &o, &t);
     hm_timer_agree_origin(t, MPI_COMM_WORLD);
     double draw[2], *draws = malloc(2 * sizeof(double) * (size_t)size);
     hm_timer_synthetic_draw(t, &draw[0], &draw[1]);

@@ -45,7 +45,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     MPI_Comm_rank(comm, &rank);
-    int rc = hm_timer_create("monotonic", NULL, &t, NULL, 0);
+    int rc = hm_timer_create("monotonic", NULL, &t);
     HM_CHECK(rc == HM_OK && flags && exits && calls, "monotonic timer and arrays (status %d)", rc);
     if (rc == HM_OK && flags && exits && calls) {
         hm_timer_agree_origin(t, comm);

@@ -28,7 +28,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int len,
         open_mpi = MPI_Get_library_version(lib, &len) == MPI_SUCCESS && strstr(lib, "Open MPI");
-    hm_timer_create("wtime", NULL, &timer, NULL, 0);
+    hm_timer_create("wtime", NULL, &timer);
     hm_timer_agree_origin(timer, MPI_COMM_WORLD);
     hm_clock_identity(timer, &base);
     hm_sync_check(MPI_COMM_WORLD, base, 50, NULL, -1, &before, NULL, NULL);

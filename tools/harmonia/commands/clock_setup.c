@@ -28,11 +28,11 @@ int hm_cli_open_timer(const hm_cli_config_t *cfg, MPI_Comm comm, const char *nam
                       hm_timer_t **timer)
 {
     int rank;
-    char why[384] = "", msg[512] = "";
+    char msg[512] = "";
     MPI_Comm_rank(comm, &rank);
     hm_timer_options_t o = hm_cli_timer_options(cfg, rank);
-    int rc = hm_timer_create(name, &o, timer, why, sizeof why);
-    if (rc != HM_OK) snprintf(msg, sizeof msg, "--timer %s: %s", name, why);
+    int rc = hm_timer_create(name, &o, timer);
+    if (rc != HM_OK) snprintf(msg, sizeof msg, "--timer %s: %s", name, hm_last_error());
     rc = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_USAGE, msg);
     if (rc != HM_EXIT_OK) {
         hm_timer_free(*timer);

@@ -145,10 +145,9 @@ static int p_seed(hm_cli_config_t *c, const char *v, char *why, size_t len)
 
 static int p_synthetic(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    char reason[256];
-    if (hm_timer_parse_synthetic(v, &c->synthetic_spec, reason, sizeof reason) != HM_OK)
+    if (hm_timer_parse_synthetic(v, &c->synthetic_spec) != HM_OK)
         return hm_opt_fail(why, len, "\"%s\": %s (example: offset=1e-3,drift=1e-4,jitter=0)", v,
-                           reason);
+                           hm_last_error());
     c->synthetic = 1;
     return 0;
 }
