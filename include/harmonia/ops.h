@@ -56,20 +56,20 @@ HM_EXPORT int hm_op_uses_size(const hm_op_t *op);      /* 0 for barrier, ibarrie
 
 /* Check what can be checked without allocating: root in [0, p), peer in
  * [1, p) for pingpong (and p >= 2), size representable as an int count.
- * HM_EINVAL with a sentence in why naming the parameter and value, e.g.
- * "root 4 is outside the communicator (4 ranks)". Local; identical on every
- * rank for identical arguments. */
+ * HM_EINVAL with the last error naming the parameter and value, e.g.
+ * "root 4 is outside the communicator (4 ranks)". Local; identical status
+ * and sentence on every rank for identical arguments. */
 HM_EXPORT int hm_op_check(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
-                          const hm_op_params_t *params, char *why, size_t why_len);
+                          const hm_op_params_t *params);
 
 /* Collective over comm: allocate and fill the buffers of op for size_bytes.
- * Every rank returns the same status (HM_ENOMEM on any rank's failed
- * allocation, with why naming the bytes asked for). Inputs are filled with a
- * pattern that depends on rank and index, so that validation can compute
- * the expected result. */
+ * Every rank returns the same status and last error: HM_EINVAL as
+ * hm_op_check, HM_ENOMEM on any rank's failed allocation (the last error
+ * naming the bytes asked for), HM_EMPI when the agreement fails. Inputs are
+ * filled with a pattern that depends on rank and index, so that validation
+ * can compute the expected result. */
 HM_EXPORT int hm_op_prepare(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
-                            const hm_op_params_t *params, hm_op_instance_t **out, char *why,
-                            size_t why_len);
+                            const hm_op_params_t *params, hm_op_instance_t **out);
 
 /* Run the operation once: the timed region. Nothing is allocated or
  * printed. Returns HM_OK or HM_EMPI. */

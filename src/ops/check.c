@@ -2,8 +2,8 @@
  * outside the communicator, and sizes whose counts do not fit an int. Local
  * and deterministic, so every rank reaches the same decision. */
 #include <limits.h>
-#include <stdio.h>
 
+#include "common/error_set.h"
 #include "ops/ops_impl.h"
 
 size_t hm_op_elements(const hm_op_t *op, size_t size_bytes)
@@ -13,60 +13,52 @@ size_t hm_op_elements(const hm_op_t *op, size_t size_bytes)
     return size_bytes < sizeof(int) ? 1 : size_bytes / sizeof(int);
 }
 
-static int check_root(const hm_op_t *op, int p, int root, char *why, size_t why_len)
+static int check_root(const hm_op_t *op, int p, int root)
 {
     if (!(op->flags & HM_OP_ROOTED) || (root >= 0 && root < p)) return HM_OK;
-    snprintf(why, why_len, "root %d is outside the communicator (%d ranks)", root, p);
-    return HM_EINVAL;
+    return hm_error_set(HM_EINVAL, "root %d is outside the communicator (%d ranks)", root, p);
 }
 
-static int check_peer(const hm_op_t *op, int p, int peer, char *why, size_t why_len)
+static int check_peer(const hm_op_t *op, int p, int peer)
 {
     if (!(op->flags & HM_OP_PINGPONG)) return HM_OK;
-    if (p < 2) {
-        snprintf(why, why_len, "%s needs at least 2 ranks (the communicator has %d)", op->name, p);
-        return HM_EINVAL;
-    }
+    if (p < 2)
+        return hm_error_set(HM_EINVAL, "%s needs at least 2 ranks (the communicator has %d)",
+                            op->name, p);
     if (peer >= 1 && peer < p) return HM_OK;
-    snprintf(why, why_len, "peer %d is not a partner for rank 0: it must be 1 to %d (%d ranks)",
-             peer, p - 1, p);
-    return HM_EINVAL;
+    return hm_error_set(HM_EINVAL,
+                        "peer %d is not a partner for rank 0: it must be 1 to %d (%d ranks)", peer,
+                        p - 1, p);
 }
 
 /* The largest count an MPI call or displacement of op sees is the element
  * count, times p where one buffer holds a block for every rank. */
-static int check_size(const hm_op_t *op, int p, size_t size_bytes, char *why, size_t why_len)
+static int check_size(const hm_op_t *op, int p, size_t size_bytes)
 {
     size_t n = hm_op_elements(op, size_bytes);
     const char *unit = (op->flags & HM_OP_INTS) ? "ints" : "bytes";
-    if (n > INT_MAX) {
-        snprintf(why, why_len, "size %zu bytes is %zu %s for %s, more than an int count (%d)",
-                 size_bytes, n, unit, op->name, INT_MAX);
-        return HM_EINVAL;
-    }
-    if ((op->flags & HM_OP_PER_RANK) && n * (size_t)p > INT_MAX) {
-        snprintf(why, why_len,
-                 "size %zu bytes times %d ranks is %zu %s for %s, more than an int count (%d)",
-                 size_bytes, p, n * (size_t)p, unit, op->name, INT_MAX);
-        return HM_EINVAL;
-    }
+    if (n > INT_MAX)
+        return hm_error_set(HM_EINVAL,
+                            "size %zu bytes is %zu %s for %s, more than an int count (%d)",
+                            size_bytes, n, unit, op->name, INT_MAX);
+    if ((op->flags & HM_OP_PER_RANK) && n * (size_t)p > INT_MAX)
+        return hm_error_set(
+            HM_EINVAL,
+            "size %zu bytes times %d ranks is %zu %s for %s, more than an int count (%d)",
+            size_bytes, p, n * (size_t)p, unit, op->name, INT_MAX);
     return HM_OK;
 }
 
-int hm_op_check(const hm_op_t *op, MPI_Comm comm, size_t size_bytes, const hm_op_params_t *params,
-                char *why, size_t why_len)
+int hm_op_check(const hm_op_t *op, MPI_Comm comm, size_t size_bytes, const hm_op_params_t *params)
 {
     static const hm_op_params_t defaults = {0, 1};
     const hm_op_params_t *par = params ? params : &defaults;
     int p, rc;
-    if (!why) why_len = 0;
-    if (why_len) why[0] = '\0';
-    if (!op || MPI_Comm_size(comm, &p) != MPI_SUCCESS) {
-        snprintf(why, why_len, "%s", op ? "the communicator is not usable" : "no operation");
-        return HM_EINVAL;
-    }
-    rc = check_root(op, p, par->root, why, why_len);
-    if (rc == HM_OK) rc = check_peer(op, p, par->peer, why, why_len);
-    if (rc == HM_OK) rc = check_size(op, p, size_bytes, why, why_len);
+    if (!op || MPI_Comm_size(comm, &p) != MPI_SUCCESS)
+        return hm_error_set(HM_EINVAL, "%s",
+                            op ? "the communicator is not usable" : "no operation");
+    rc = check_root(op, p, par->root);
+    if (rc == HM_OK) rc = check_peer(op, p, par->peer);
+    if (rc == HM_OK) rc = check_size(op, p, size_bytes);
     return rc;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/error_set.h"
 #include "ops/ops_impl.h"
 
 long long hm_op_rank_sum(int first, int n)
@@ -72,30 +73,26 @@ static void fill(hm_op_instance_t *inst)
 
 /* Every rank learns whether any failed, and the most bytes a failed rank
  * asked for. */
-static int agree(MPI_Comm comm, int ok, size_t bytes, const char *name, char *why, size_t why_len)
+static int agree(MPI_Comm comm, int ok, size_t bytes, const char *name)
 {
     unsigned long long mine[2] = {!ok, ok ? 0 : bytes}, all[2];
-    if (MPI_Allreduce(mine, all, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm) != MPI_SUCCESS) {
-        snprintf(why, why_len, "the agreement on the buffers of %s failed", name);
-        return HM_EMPI;
-    }
+    if (MPI_Allreduce(mine, all, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm) != MPI_SUCCESS)
+        return hm_error_set(HM_EMPI, "the agreement on the buffers of %s failed", name);
     if (!all[0]) return HM_OK;
-    snprintf(why, why_len, "could not allocate %llu bytes of buffers for %s on a rank", all[1],
-             name);
-    return HM_ENOMEM;
+    return hm_error_set(HM_ENOMEM, "could not allocate %llu bytes of buffers for %s on a rank",
+                        all[1], name);
 }
 
 int hm_op_prepare(const hm_op_t *op, MPI_Comm comm, size_t size_bytes, const hm_op_params_t *params,
-                  hm_op_instance_t **out, char *why, size_t why_len)
+                  hm_op_instance_t **out)
 {
     hm_op_instance_t probe = {0}, *inst;
     int rc;
-    if (!why) why_len = 0;
     *out = NULL;
-    rc = hm_op_check(op, comm, size_bytes, params, why, why_len);
+    rc = hm_op_check(op, comm, size_bytes, params);
     if (rc != HM_OK) return rc;
     rc = init_instance(&probe, op, comm, size_bytes, params);
-    if (rc != HM_OK) return rc;
+    if (rc != HM_OK) return hm_error_set(rc, "the communicator is not usable");
     inst = malloc(sizeof *inst);
     if (inst) {
         *inst = probe;
@@ -104,7 +101,7 @@ int hm_op_prepare(const hm_op_t *op, MPI_Comm comm, size_t size_bytes, const hm_
             inst = NULL;
         }
     }
-    rc = agree(comm, inst != NULL, wanted_bytes(&probe), op->name, why, why_len);
+    rc = agree(comm, inst != NULL, wanted_bytes(&probe), op->name);
     if (rc != HM_OK) {
         hm_op_free(inst);
         return rc;

@@ -43,11 +43,9 @@ static long wrong_results(hm_procsync_t *ps, int enabled, int all_ranks)
     hm_op_instance_t *inst = NULL;
     hm_measure_params_t mp;
     hm_measure_result_t r;
-    char why[128];
     hm_measure_params_default(&mp);
     mp.nrep = NREP, mp.validate = 1;
-    if (hm_op_prepare(hm_op_find("allreduce"), MPI_COMM_WORLD, 64, &p, &inst, why, sizeof why))
-        return -1;
+    if (hm_op_prepare(hm_op_find("allreduce"), MPI_COMM_WORLD, 64, &p, &inst)) return -1;
     corrupting_op_t c = {inst, 0, all_ranks, enabled, 0, mp.warmup + CORRUPT_ATTEMPT};
     MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
     hm_measure_target_t t = {run_corrupting, validate, &c, 1, 0};

@@ -26,10 +26,9 @@ static int run_one(const hm_op_t *op, hm_procsync_t *ps, int rank, int size, lon
     hm_measure_target_t t;
     hm_measure_params_t mp;
     hm_measure_result_t r;
-    char why[256] = "";
     size_t bytes = 256;
-    if (hm_op_check(op, MPI_COMM_WORLD, bytes, &p, why, sizeof why) != HM_OK) return HM_OK;
-    int rc = hm_op_prepare(op, MPI_COMM_WORLD, bytes, &p, &inst, why, sizeof why);
+    if (hm_op_check(op, MPI_COMM_WORLD, bytes, &p) != HM_OK) return HM_OK;
+    int rc = hm_op_prepare(op, MPI_COMM_WORLD, bytes, &p, &inst);
     if (rc != HM_OK) return rc;
     hm_measure_target_op(&t, op, inst, rank, p.peer);
     hm_measure_params_default(&mp);

@@ -55,9 +55,8 @@ static int measure(const char *method, hm_clock_t *global, int arm_miss, long ma
     hm_procsync_params_default(&pp);
     pp.window_s = 500e-6; /* fixed: an adaptive window would widen after the misses */
     int rc = hm_procsync_create(method, MPI_COMM_WORLD, global, &pp, &ps, why, sizeof why);
-    if (rc == HM_OK)
-        rc = hm_op_prepare(hm_op_find("allreduce"), MPI_COMM_WORLD, 8, &op, &inst, why, sizeof why);
-    HM_CHECK(rc == HM_OK, "%s: set up (%s)", method, why);
+    if (rc == HM_OK) rc = hm_op_prepare(hm_op_find("allreduce"), MPI_COMM_WORLD, 8, &op, &inst);
+    HM_CHECK(rc == HM_OK, "%s: set up (%s)", method, hm_last_error());
     if (rc != HM_OK) return rc;
     hm_measure_params_default(&mp);
     mp.nrep = NREP, mp.max_attempts = max_attempts;

@@ -17,11 +17,10 @@ enum { NSIZES = sizeof sizes / sizeof sizes[0], NRUNS = 3 };
 /* Prepare op, run it NRUNS times and validate after each run. */
 static void runs(const hm_op_t *op, size_t size, const hm_op_params_t *par)
 {
-    char why[256] = "";
     hm_op_instance_t *inst = NULL;
-    int rc = hm_op_prepare(op, MPI_COMM_WORLD, size, par, &inst, why, sizeof why);
+    int rc = hm_op_prepare(op, MPI_COMM_WORLD, size, par, &inst);
     HM_CHECK(rc == HM_OK && inst, "%s size %zu root %d peer %d: prepare status %d (%s)",
-             hm_op_name(op), size, par->root, par->peer, rc, why);
+             hm_op_name(op), size, par->root, par->peer, rc, hm_last_error());
     if (rc != HM_OK) return;
     int bad_runs = 0, bad_checks = 0;
     for (int r = 0; r < NRUNS; r++) {
@@ -88,10 +87,10 @@ static void corruption(void)
     for (size_t i = 0; i < hm_op_count(); i++) {
         const hm_op_t *op = hm_op_find(hm_op_name_at(i));
         hm_op_instance_t *inst = NULL;
-        char why[256] = "";
         int holders = 0, all = 0;
-        if (hm_op_prepare(op, MPI_COMM_WORLD, 1000, &par, &inst, why, sizeof why) != HM_OK) {
-            HM_CHECK(0, "%s: prepare for the corruption test failed: %s", hm_op_name(op), why);
+        if (hm_op_prepare(op, MPI_COMM_WORLD, 1000, &par, &inst) != HM_OK) {
+            HM_CHECK(0, "%s: prepare for the corruption test failed: %s", hm_op_name(op),
+                     hm_last_error());
             continue;
         }
         holders = corrupt_turns(op, inst);

@@ -13,9 +13,8 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     hm_op_params_t par = {0, 1};
     hm_op_instance_t *inst = NULL;
-    char why[256] = "";
-    int rc = hm_op_prepare(hm_op_find("pingpong"), MPI_COMM_WORLD, 8, &par, &inst, why, sizeof why);
-    HM_CHECK(rc == HM_OK, "prepare pingpong 8 B: status %d (%s)", rc, why);
+    int rc = hm_op_prepare(hm_op_find("pingpong"), MPI_COMM_WORLD, 8, &par, &inst);
+    HM_CHECK(rc == HM_OK, "prepare pingpong 8 B: status %d (%s)", rc, hm_last_error());
     double best = 1e9;
     int bad = 0;
     for (int i = 0; rc == HM_OK && i < 100; i++) {

@@ -67,11 +67,10 @@ static int check_ops(const hm_cli_config_t *cfg, MPI_Comm comm, const bench_plan
                      size_t len)
 {
     hm_op_params_t p = op_params(cfg);
-    char reason[256];
     for (int i = 0; i < plan->nops; i++)
         for (int s = 0; s < cfg->nsizes; s++)
-            if (hm_op_check(plan->ops[i], comm, cfg->sizes[s], &p, reason, sizeof reason) !=
-                HM_OK) {
+            if (hm_op_check(plan->ops[i], comm, cfg->sizes[s], &p) != HM_OK) {
+                const char *reason = hm_last_error();
                 const char *opt = strstr(reason, "root")   ? "--root"
                                   : strstr(reason, "peer") ? "--peer"
                                                            : "--sizes";
@@ -168,13 +167,12 @@ static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync
     hm_measure_params_t mp;
     hm_measure_target_t target;
     hm_measure_result_t r;
-    char why[512] = "", msg[640] = "";
+    char msg[640] = "";
     int rank;
     MPI_Comm_rank(comm, &rank);
-    int rc = hm_op_prepare(op, comm, size, &p, &inst, why, sizeof why);
+    int rc = hm_op_prepare(op, comm, size, &p, &inst);
     if (rc != HM_OK) {
-        snprintf(msg, sizeof msg, "%s %zu B: %s", hm_op_name(op), size,
-                 why[0] ? why : hm_strerror(rc));
+        snprintf(msg, sizeof msg, "%s %zu B: %s", hm_op_name(op), size, hm_last_error());
         return hm_cli_agree(comm, HM_EXIT_FAILURE, msg);
     }
     measure_params(cfg, &mp);
