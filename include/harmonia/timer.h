@@ -49,6 +49,8 @@ typedef struct hm_timer_options {
                                * (its rank, or its node index when the ranks of a node
                                * share one clock, as under --ranks-per-node) */
     int rank;                 /* synthetic: stream of this process's jitter */
+    const char *cpuinfo_path; /* tsc: the file with the CPU flags and frequency;
+                               * NULL = /proc/cpuinfo (tests give a made-up one) */
 } hm_timer_options_t;
 
 /* What hm_timer_measure observed of a source. */

@@ -16,23 +16,22 @@
 #include <cpuid.h>
 #include <x86intrin.h>
 
-/* HARMONIA_CPUINFO names another file to read instead of /proc/cpuinfo:
- * tests use it to check the refusal on machines whose TSC is usable. */
-static const char *cpuinfo_path(void)
+/* Tests name another file than /proc/cpuinfo (hm_timer_options_t) to check
+ * the refusal on machines whose TSC is usable. */
+static const char *cpuinfo_path(const hm_timer_options_t *o)
 {
-    const char *p = getenv("HARMONIA_CPUINFO");
-    return p && *p ? p : "/proc/cpuinfo";
+    return o && o->cpuinfo_path && *o->cpuinfo_path ? o->cpuinfo_path : "/proc/cpuinfo";
 }
 
 /* 1 when the flags are there; otherwise 0, with the refusal as the last
  * error. */
-static int cpuinfo_has_flags(void)
+static int cpuinfo_has_flags(const hm_timer_options_t *o)
 {
-    FILE *f = fopen(cpuinfo_path(), "r");
+    FILE *f = fopen(cpuinfo_path(o), "r");
     char line[8192];
     int constant = 0, nonstop = 0, rdtscp = 0;
     if (!f) {
-        hm_error_set(HM_ENOTSUP, "tsc refused: %s is not readable", cpuinfo_path());
+        hm_error_set(HM_ENOTSUP, "tsc refused: %s is not readable", cpuinfo_path(o));
         return 0;
     }
     while (fgets(line, sizeof line, f)) {
@@ -44,7 +43,7 @@ static int cpuinfo_has_flags(void)
     }
     fclose(f);
     if (!constant || !nonstop || !rdtscp) {
-        hm_error_set(HM_ENOTSUP, "tsc refused: %s lacks%s%s%s", cpuinfo_path(),
+        hm_error_set(HM_ENOTSUP, "tsc refused: %s lacks%s%s%s", cpuinfo_path(o),
                      constant ? "" : " constant_tsc", nonstop ? "" : " nonstop_tsc",
                      rdtscp ? "" : " rdtscp");
         return 0;
@@ -72,9 +71,9 @@ static double hz_from_hypervisor(void)
 }
 
 /* Without a cpufreq driver the kernel reports its TSC frequency as "cpu MHz". */
-static double hz_from_cpuinfo(void)
+static double hz_from_cpuinfo(const hm_timer_options_t *o)
 {
-    FILE *f = fopen(cpuinfo_path(), "r");
+    FILE *f = fopen(cpuinfo_path(o), "r");
     char line[512];
     double mhz = 0;
     if (!f) return 0;
@@ -88,11 +87,11 @@ static int open_tsc(hm_timer_t *t, const hm_timer_options_t *o)
 {
     double hz = 0;
     const char *from = "--tsc-ghz";
-    if (!cpuinfo_has_flags()) return HM_ENOTSUP;
+    if (!cpuinfo_has_flags(o)) return HM_ENOTSUP;
     if (o && o->tsc_ghz > 0) hz = o->tsc_ghz * 1e9;
     if (hz <= 0 && (hz = hz_from_cpuid()) > 0) from = "CPUID leaf 0x15";
     if (hz <= 0 && (hz = hz_from_hypervisor()) > 0) from = "hypervisor leaf 0x40000010";
-    if (hz <= 0 && (hz = hz_from_cpuinfo()) > 0) from = "/proc/cpuinfo cpu MHz";
+    if (hz <= 0 && (hz = hz_from_cpuinfo(o)) > 0) from = "/proc/cpuinfo cpu MHz";
     if (hz <= 0)
         return hm_error_set(HM_ENOTSUP, "tsc refused: the TSC frequency is not readable here; "
                                         "give it with --tsc-ghz");

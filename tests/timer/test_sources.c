@@ -124,14 +124,13 @@ static void check_refusals(void)
     int fd = mkstemp(path);
     dprintf(fd, "processor\t: 0\nflags\t\t: fpu tsc constant_tsc rdtscp\n");
     close(fd);
-    setenv("HARMONIA_CPUINFO", path, 1);
-    rc = hm_timer_create("tsc", NULL, &t);
+    hm_timer_options_t fake = {.cpuinfo_path = path};
+    rc = hm_timer_create("tsc", &fake, &t);
     HM_CHECK(rc == HM_ENOTSUP && strstr(why, "lacks nonstop_tsc") && t == NULL,
              "tsc without nonstop_tsc refused: %s", why);
-    hm_timer_options_t o = {.tsc_ghz = 2.0};
+    hm_timer_options_t o = {.tsc_ghz = 2.0, .cpuinfo_path = path};
     rc = hm_timer_create("tsc", &o, &t);
     HM_CHECK(rc == HM_ENOTSUP, "--tsc-ghz does not make a stopping TSC usable: %s", why);
-    unsetenv("HARMONIA_CPUINFO");
     unlink(path);
 }
 

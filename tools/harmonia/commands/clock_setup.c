@@ -1,5 +1,6 @@
 /* tools/harmonia/commands/clock_setup.c — the time source and clock parameters every MPI
  * command starts from, built the same way everywhere. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands/commands.h"
@@ -20,7 +21,10 @@ hm_timer_options_t hm_cli_timer_options(const hm_cli_config_t *cfg, int rank)
                             .spec = cfg->synthetic_spec,
                             .seed = cfg->seed,
                             .domain = clock_domain(cfg, rank),
-                            .rank = rank};
+                            .rank = rank,
+                            /* Testing (docs/testbed.md): the program, not the
+                             * library, reads the environment. */
+                            .cpuinfo_path = getenv("HARMONIA_CPUINFO")};
     return o;
 }
 
