@@ -37,7 +37,7 @@ HM_EXPORT const char *hm_strerror(int status);
 
 /* The sentence of the last failure of a library call on the calling thread
  * that had one to give, e.g. 'unknown algorithm "hca4" (known: skampi, ...)';
- * "" when the last failure gave none. A call that succeeds does not clear
+ * "" when the last failure gave none. A call that succeeds need not clear
  * it: read it right after the status says failure. Thread-local; never NULL;
  * valid until the thread's next library call. */
 HM_EXPORT const char *hm_last_error(void);

@@ -75,33 +75,36 @@ HM_EXPORT const char *hm_sync_name_at(size_t i);
 HM_EXPORT void hm_sync_names(char *buf, size_t len);
 
 /* Check a specification without MPI: known names, 1 to HM_SYNC_MAX_LEVELS
- * levels, prop never the outermost level of a multi-level spec. HM_ENOENT or
- * HM_EINVAL with a sentence in why, e.g.
+ * levels, prop never the outermost level of a multi-level spec. HM_ENOENT
+ * (an unknown name) or HM_EINVAL with the last error saying which, e.g.
  *   unknown algorithm "hca4" (known: skampi, netgauge, jk, hca, hca2, hca3, prop) */
-HM_EXPORT int hm_sync_check_spec(const char *spec, char *why, size_t why_len);
+HM_EXPORT int hm_sync_check_spec(const char *spec);
 
 /* Synchronize the clocks of all ranks of comm. Collective. base is each
  * rank's local clock (usually an identity clock over the chosen timer). On
  * success *out is the rank's global clock (release with hm_clock_free) and
  * report (may be NULL) describes the run. On error every rank returns the same
- * code and, where why is not NULL, the same sentence (e.g. prop over ranks that
- * do not share a time source). */
+ * code and leaves the same last error: HM_ENOENT or HM_EINVAL for a spec
+ * hm_sync_check_spec refuses, HM_EINVAL for parameters out of range or
+ * different on some rank, or prop over ranks that do not share a time source
+ * (the last error naming the value or the reason); HM_ENOMEM, HM_EMPI. */
 HM_EXPORT int hm_sync_run(MPI_Comm comm, const char *spec, const hm_sync_params_t *params,
-                          hm_clock_t *base, hm_clock_t **out, hm_sync_report_t *report, char *why,
-                          size_t why_len);
+                          hm_clock_t *base, hm_clock_t **out, hm_sync_report_t *report);
 
 /* Local, no MPI: the number of levels of a valid spec (1 to
  * HM_SYNC_MAX_LEVELS) and whether its innermost level copies its leader's
  * clock (prop), as a re-synchronization that keeps the hierarchy needs to
- * know. HM_ENOENT or HM_EINVAL for a spec hm_sync_check_spec refuses. */
+ * know. HM_ENOENT or HM_EINVAL, with the same last error, for a spec
+ * hm_sync_check_spec refuses. */
 HM_EXPORT int hm_sync_spec_levels(const char *spec, int *nlevels, int *innermost_propagates);
 
 /* Collective over comm, which the caller keeps private to this call: rank 0
  * passes its clock to every other rank (ClockPropSync,
  * [Hunold & Carpen-Amarie 2018, Alg. 3]); the others pass their base clock,
  * whose time source the copy is built over. *out is the new clock (release
- * with hm_clock_free; on rank 0 it is clock, retained). HM_EINVAL on every
- * rank when the ranks do not read one time source. */
+ * with hm_clock_free; on rank 0 it is clock, retained). Every rank returns
+ * the same status and leaves the same last error: HM_EINVAL when the ranks
+ * do not read one time source, HM_ENOMEM, HM_EMPI. */
 HM_EXPORT int hm_sync_propagate(MPI_Comm comm, hm_clock_t *clock, hm_clock_t **out);
 
 /* ---- Checking a global clock (Hunold & Carpen-Amarie 2018, Alg. 6, Check-Global-Clock) ---- */

@@ -70,7 +70,7 @@ void hm_harmonize_options_default(hm_harmonize_options_t *opts)
 static int check_options(const hm_harmonize_options_t *o)
 {
     if (!o || !o->clock_sync) return HM_EINVAL;
-    int rc = hm_sync_check_spec(o->clock_sync, NULL, 0);
+    int rc = hm_sync_check_spec(o->clock_sync);
     if (rc != HM_OK) return rc;
     if (!o->global && !o->timer) return HM_EINVAL;
     if (!(o->resync_s > 0) || !(o->full_resync_s > 0) || !(o->spin_s >= 0) || !isfinite(o->spin_s))

@@ -263,9 +263,8 @@ int hm_hz_state_sync(hm_hz_state_t *st)
      * must not disagree, so the root decides. */
     int full = full_sync_due(st);
     if (MPI_Bcast(&full, 1, MPI_INT, 0, st->comm) != MPI_SUCCESS) return HM_EMPI;
-    int rc = full
-                 ? hm_sync_run(st->comm, st->clock_sync, &st->sync, st->base, &fresh, NULL, NULL, 0)
-                 : refresh(st, &fresh);
+    int rc = full ? hm_sync_run(st->comm, st->clock_sync, &st->sync, st->base, &fresh, NULL)
+                  : refresh(st, &fresh);
     if (rc != HM_OK) return rc;
     hm_clock_free(st->global);
     st->global = fresh;

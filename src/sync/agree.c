@@ -3,17 +3,18 @@
 
 #include <harmonia/error.h>
 
+#include "common/error_set.h"
 #include "common/idle.h"
 #include "sync/agree.h"
 
 typedef struct verdict {
     int rc;
-    char why[HM_SYNC_WHY_MAX];
+    char sentence[HM_ERROR_MAX];
 } verdict_t;
 
 /* The lowest failing rank tells the others its status and sentence: one
  * reduction, and a broadcast only when something failed. */
-int hm_sync_agree(MPI_Comm comm, int rc, char *why, size_t why_len)
+int hm_sync_agree(MPI_Comm comm, int rc)
 {
     int me, size, first;
     MPI_Request req;
@@ -25,8 +26,7 @@ int hm_sync_agree(MPI_Comm comm, int rc, char *why, size_t why_len)
         return HM_EMPI;
     if (first == size) return HM_OK;
     verdict_t v = {rc, ""};
-    if (me == first && why && why_len) snprintf(v.why, sizeof v.why, "%s", why);
+    if (me == first) snprintf(v.sentence, sizeof v.sentence, "%s", hm_last_error());
     if (MPI_Bcast(&v, (int)sizeof v, MPI_BYTE, first, comm) != MPI_SUCCESS) return HM_EMPI;
-    if (why && why_len) snprintf(why, why_len, "%s", v.why);
-    return v.rc;
+    return hm_error_set(v.rc, "%s", v.sentence);
 }

@@ -48,7 +48,7 @@ static int set_all_intercepts(MPI_Comm comm, hm_clock_t *base, const hm_sync_par
 }
 
 int hm_sync_hca(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, hm_clock_t **out,
-                hm_sync_stats_t *stats, char *why, size_t why_len)
+                hm_sync_stats_t *stats)
 {
     hm_sync_stats_t unused = {0, 0, 0};
     if (!base || !params || !out) return HM_EINVAL;
@@ -62,5 +62,5 @@ int hm_sync_hca(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
     int rc = hm_hca_tree(comm, base, &pair, HM_HCA_TURNS_AUTO, &lm, stats);
     /* lines 22-24 */
     rc = hm_hca_first_error(rc, set_all_intercepts(comm, base, params, &lm, stats));
-    return hm_hca_finish(comm, base, lm, rc, out, "hca", why, why_len);
+    return hm_hca_finish(comm, base, lm, rc, out, "hca");
 }

@@ -10,7 +10,7 @@
 #include "sync/hca_tree.h"
 
 int hm_sync_hca2(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, hm_clock_t **out,
-                 hm_sync_stats_t *stats, char *why, size_t why_len)
+                 hm_sync_stats_t *stats)
 {
     hm_sync_stats_t unused = {0, 0, 0};
     if (!base || !params || !out) return HM_EINVAL;
@@ -18,5 +18,5 @@ int hm_sync_hca2(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params
     hm_lm_t lm = {0, 0};
     /* Alg. 2 lines 18-21 (Sync_Clocks_Pow2, Sync_Clocks_Remaining, MPI_Scatter) */
     int rc = hm_hca_tree(comm, base, params, HM_HCA_TURNS_AUTO, &lm, stats);
-    return hm_hca_finish(comm, base, lm, rc, out, "hca2", why, why_len);
+    return hm_hca_finish(comm, base, lm, rc, out, "hca2");
 }

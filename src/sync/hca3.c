@@ -58,7 +58,7 @@ static int floor_log2(int p)
  * (with the clock it has), so that nobody waits forever, and the ranks agree
  * on the first failure at the end. */
 int hm_sync_hca3(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, hm_clock_t **out,
-                 hm_sync_stats_t *stats, char *why, size_t why_len)
+                 hm_sync_stats_t *stats)
 {
     int r, p, rc = HM_OK;
     if (MPI_Comm_rank(comm, &r) != MPI_SUCCESS || MPI_Comm_size(comm, &p) != MPI_SUCCESS)
@@ -85,7 +85,7 @@ int hm_sync_hca3(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params
         step = as_reference(comm, r, r + max_power, my_clk, params, stats);
     if (rc == HM_OK) rc = step;
 
-    rc = hm_sync_agree(comm, rc, why, why_len);
+    rc = hm_sync_agree(comm, rc);
     if (rc != HM_OK) {
         hm_clock_free(my_clk);
         return rc;

@@ -268,7 +268,7 @@ int hm_hca_tree(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
 }
 
 int hm_hca_finish(MPI_Comm comm, hm_clock_t *base, hm_lm_t lm, int status, hm_clock_t **out,
-                  const char *name, char *why, size_t why_len)
+                  const char *name)
 {
     hm_clock_t *clock = NULL;
     int rank;
@@ -280,9 +280,8 @@ int hm_hca_finish(MPI_Comm comm, hm_clock_t *base, hm_lm_t lm, int status, hm_cl
         hm_clock_kind_t kind = lm.slope == 0.0 ? HM_CLOCK_OFFSET : HM_CLOCK_LINEAR;
         status = hm_clock_model(base, kind, lm, &clock);
     }
-    if (status != HM_OK && why && why_len)
-        snprintf(why, why_len, "%s: %s on rank %d", name, hm_strerror(status), rank);
-    status = hm_sync_agree(comm, status, why, why_len);
+    if (status != HM_OK) hm_error_set(status, "%s: %s on rank %d", name, hm_strerror(status), rank);
+    status = hm_sync_agree(comm, status);
     if (status == HM_OK)
         *out = clock;
     else

@@ -132,9 +132,8 @@ static int build_clock(jk_t *j, hm_clock_t **clock, hm_clock_kind_t *kind)
 }
 
 int hm_sync_jk(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, hm_clock_t **out,
-               hm_sync_stats_t *stats, char *why, size_t why_len)
+               hm_sync_stats_t *stats)
 {
-    (void)why, (void)why_len;
     if (!base || !params || !out || params->fitpoints < 2 || params->exchanges < 1)
         return HM_EINVAL;
     jk_t j = {.comm = comm, .clock = base, .params = params};
@@ -142,10 +141,10 @@ int hm_sync_jk(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, 
         return HM_EMPI;
     hm_clock_t *clock = NULL;
     hm_clock_kind_t kind = HM_CLOCK_IDENTITY;
-    int rc = hm_sync_agree(comm, prepare(&j), NULL, 0);
+    int rc = hm_sync_agree(comm, prepare(&j));
     if (rc == HM_OK) rc = learn(&j);
     if (rc == HM_OK) rc = build_clock(&j, &clock, &kind);
-    rc = hm_sync_agree(comm, rc, NULL, 0);
+    rc = hm_sync_agree(comm, rc);
     release(&j, stats);
     if (rc != HM_OK) {
         hm_clock_free(clock);

@@ -1,59 +1,42 @@
 /* src/sync/levels.c — hierarchical composition, Hunold & Carpen-Amarie 2018, Alg. 4 (H2HCA)
  * and its three-level form (H3HCA, §IV-D): parsing a specification, the
  * communicators of its levels, and running them. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "sync/agree.h"
 #include "sync/levels.h"
-
-static int explain(int rc, char *why, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int explain(int rc, char *why, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    if (!why || !len) return rc;
-    va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-    return rc;
-}
 
 /* One name of the spec: the len characters at name. */
 static int parse_level(const char *spec, const char *name, size_t len, int level,
-                       const hm_sync_algorithm_t **alg, char *why, size_t why_len)
+                       const hm_sync_algorithm_t **alg)
 {
     char token[64], known[160];
     if (len == 0)
-        return explain(HM_EINVAL, why, why_len,
-                       "\"%s\": level %d is empty (levels are joined by '+', outermost first, "
-                       "e.g. hca3+prop)",
-                       spec, level + 1);
+        return hm_error_set(HM_EINVAL,
+                            "\"%s\": level %d is empty (levels are joined by '+', outermost "
+                            "first, e.g. hca3+prop)",
+                            spec, level + 1);
     snprintf(token, sizeof token, "%.*s", (int)(len < sizeof token ? len : sizeof token - 1), name);
     *alg = len < sizeof token ? hm_sync_find(token) : NULL;
     if (*alg) return HM_OK;
     hm_sync_names(known, sizeof known);
-    return explain(HM_ENOENT, why, why_len, "unknown algorithm \"%s\" (known: %s)", token, known);
+    return hm_error_set(HM_ENOENT, "unknown algorithm \"%s\" (known: %s)", token, known);
 }
 
-int hm_sync_parse_spec(const char *spec, hm_sync_levels_t *lv, char *why, size_t why_len)
+int hm_sync_parse_spec(const char *spec, hm_sync_levels_t *lv)
 {
     if (!spec || !*spec)
-        return explain(HM_EINVAL, why, why_len,
-                       "empty specification: name an algorithm, or levels joined by '+' "
-                       "(e.g. hca3+prop)");
+        return hm_error_set(HM_EINVAL, "empty specification: name an algorithm, or levels joined "
+                                       "by '+' (e.g. hca3+prop)");
     int n = 1;
     for (const char *c = spec; *c; c++) n += *c == '+';
     if (n > HM_SYNC_MAX_LEVELS)
-        return explain(HM_EINVAL, why, why_len,
-                       "\"%s\" has %d levels; at most %d (node+socket+core)", spec, n,
-                       HM_SYNC_MAX_LEVELS);
+        return hm_error_set(HM_EINVAL, "\"%s\" has %d levels; at most %d (node+socket+core)", spec,
+                            n, HM_SYNC_MAX_LEVELS);
     const char *name = spec;
     for (int l = 0; l < n; l++) {
         size_t len = strcspn(name, "+");
-        int rc = parse_level(spec, name, len, l, &lv->alg[l], why, why_len);
+        int rc = parse_level(spec, name, len, l, &lv->alg[l]);
         if (rc != HM_OK) return rc;
         name += len + 1;
     }
@@ -61,9 +44,9 @@ int hm_sync_parse_spec(const char *spec, hm_sync_levels_t *lv, char *why, size_t
     /* Alg. 3 copies the clock of a leader synchronized at an outer level; the
      * outermost level has no such leader between its nodes. */
     if (n > 1 && lv->alg[0]->kind == HM_SYNC_PROPAGATE)
-        return explain(HM_EINVAL, why, why_len,
-                       "\"%s\": %s copies a leader's clock and cannot be the outermost level", spec,
-                       lv->alg[0]->name);
+        return hm_error_set(HM_EINVAL,
+                            "\"%s\": %s copies a leader's clock and cannot be the outermost level",
+                            spec, lv->alg[0]->name);
     return HM_OK;
 }
 
@@ -71,7 +54,7 @@ int hm_sync_parse_spec(const char *spec, hm_sync_levels_t *lv, char *why, size_t
  * §IV-E). The topology's communicators are split from its own duplicate, so
  * they are private to this run without another duplicate per level. */
 int hm_sync_comms_open(MPI_Comm comm, int nlevels, const hm_sync_params_t *params,
-                       hm_sync_comms_t *c, char *why, size_t why_len)
+                       hm_sync_comms_t *c)
 {
     *c = (hm_sync_comms_t){MPI_COMM_NULL, NULL, MPI_COMM_NULL};
     if (nlevels == 1) {
@@ -84,10 +67,10 @@ int hm_sync_comms_open(MPI_Comm comm, int nlevels, const hm_sync_params_t *param
     if (rc == HM_OK)
         c->whole = hm_topo_comm(c->topo);
     else
-        explain(rc, why, why_len,
-                "the levels (nodes, sockets) could not be built with %d ranks per node and %d "
-                "per socket (0 = real): %s",
-                opts.ranks_per_node, opts.ranks_per_socket, hm_strerror(rc));
+        hm_error_set(rc,
+                     "the levels (nodes, sockets) could not be built with %d ranks per node and %d "
+                     "per socket (0 = real): %s",
+                     opts.ranks_per_node, opts.ranks_per_socket, hm_strerror(rc));
     return rc;
 }
 
@@ -110,33 +93,33 @@ static MPI_Comm level_comm(const hm_sync_comms_t *c, int level, int nlevels)
  * alone in it, keeps the clock it has. */
 int hm_sync_levels_run(const hm_sync_comms_t *c, const hm_sync_levels_t *lv,
                        const hm_sync_params_t *params, hm_clock_t **clock,
-                       hm_sync_stats_t stats[HM_SYNC_MAX_LEVELS], char *why, size_t why_len)
+                       hm_sync_stats_t stats[HM_SYNC_MAX_LEVELS])
 {
     int first = HM_OK;
+    char first_error[HM_ERROR_MAX] = ""; /* later levels may leave sentences of their own */
     for (int l = 0; l < lv->n; l++) {
         MPI_Comm comm = level_comm(c, l, lv->n);
         int size = 0;
         if (comm == MPI_COMM_NULL || MPI_Comm_size(comm, &size) != MPI_SUCCESS || size < 2)
             continue;
         hm_clock_t *next = NULL;
-        char level_why[HM_SYNC_WHY_MAX] = "";
-        int rc =
-            lv->alg[l]->run(comm, *clock, params, &next, &stats[l], level_why, sizeof level_why);
+        hm_error_clear(); /* an algorithm may fail without a sentence */
+        int rc = lv->alg[l]->run(comm, *clock, params, &next, &stats[l]);
         if (rc != HM_OK && first == HM_OK) {
             first = rc;
-            explain(rc, why, why_len, "%s", level_why);
+            snprintf(first_error, sizeof first_error, "%s", hm_last_error());
         }
         if (rc != HM_OK) continue;
         hm_clock_free(*clock);
         *clock = next;
     }
-    return first;
+    return first == HM_OK ? HM_OK : hm_error_set(first, "%s", first_error);
 }
 
 int hm_sync_spec_levels(const char *spec, int *nlevels, int *innermost_propagates)
 {
     hm_sync_levels_t lv;
-    int rc = hm_sync_parse_spec(spec, &lv, NULL, 0);
+    int rc = hm_sync_parse_spec(spec, &lv);
     if (rc != HM_OK) return rc;
     *nlevels = lv.n;
     *innermost_propagates = lv.alg[lv.n - 1]->kind == HM_SYNC_PROPAGATE;

@@ -12,9 +12,9 @@ typedef struct hm_sync_levels {
     const hm_sync_algorithm_t *alg[HM_SYNC_MAX_LEVELS];
 } hm_sync_levels_t;
 
-/* Parse "hca3+prop" without MPI; the rules and sentences of
- * hm_sync_check_spec. */
-int hm_sync_parse_spec(const char *spec, hm_sync_levels_t *levels, char *why, size_t why_len);
+/* Parse "hca3+prop" without MPI; the rules and sentences (as the last
+ * error) of hm_sync_check_spec. */
+int hm_sync_parse_spec(const char *spec, hm_sync_levels_t *levels);
 
 /* The communicators of one run: a private duplicate of the caller's
  * communicator for one level, a topology (which duplicates it too) for
@@ -25,19 +25,19 @@ typedef struct hm_sync_comms {
     MPI_Comm whole;  /* private communicator over every rank */
 } hm_sync_comms_t;
 
-/* Collective over comm; every rank returns the same status (and sentence in
- * why). */
+/* Collective over comm; every rank returns the same status (and leaves the
+ * same last error). */
 int hm_sync_comms_open(MPI_Comm comm, int nlevels, const hm_sync_params_t *params,
-                       hm_sync_comms_t *comms, char *why, size_t why_len);
+                       hm_sync_comms_t *comms);
 void hm_sync_comms_close(hm_sync_comms_t *comms);
 
 /* Run the levels in order on *clock (base retained on entry): a rank that
  * takes part in a level with others replaces its clock by the level's
  * result. Collective over comms->whole. Returns this rank's first failure
- * (not agreed) with its sentence in why; the rank still takes part in the
- * later levels so that no one waits for it forever. stats[l] is this rank's
- * share of level l. */
+ * (not agreed) with its sentence as the last error ("" when the algorithm
+ * gave none); the rank still takes part in the later levels so that no one
+ * waits for it forever. stats[l] is this rank's share of level l. */
 int hm_sync_levels_run(const hm_sync_comms_t *comms, const hm_sync_levels_t *levels,
                        const hm_sync_params_t *params, hm_clock_t **clock,
-                       hm_sync_stats_t stats[HM_SYNC_MAX_LEVELS], char *why, size_t why_len);
+                       hm_sync_stats_t stats[HM_SYNC_MAX_LEVELS]);
 #endif

@@ -234,9 +234,8 @@ static int learn_offset(ng_t *c, int me, int size, double *off, double *myoffset
 }
 
 int hm_sync_netgauge(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
-                     hm_clock_t **out, hm_sync_stats_t *stats, char *why, size_t why_len)
+                     hm_clock_t **out, hm_sync_stats_t *stats)
 {
-    (void)why, (void)why_len;
     int me, size;
     if (!base || !params || !out || params->exchanges < 1) return HM_EINVAL;
     if (MPI_Comm_rank(comm, &me) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS)
@@ -245,12 +244,12 @@ int hm_sync_netgauge(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *pa
     double myoffset = 0;
     double *off = calloc(list_length(me, size, largest_power_of_two(size)), sizeof *off);
     hm_clock_t *clock = NULL;
-    int rc = hm_sync_agree(comm, off ? HM_OK : HM_ENOMEM, NULL, 0);
+    int rc = hm_sync_agree(comm, off ? HM_OK : HM_ENOMEM);
     if (rc == HM_OK) rc = learn_offset(&c, me, size, off, &myoffset);
     if (rc == HM_OK && me != 0)
         rc = hm_clock_model(base, HM_CLOCK_OFFSET, (hm_lm_t){0, myoffset}, &clock);
     if (rc == HM_OK && me == 0) hm_clock_retain(clock = base);
-    rc = hm_sync_agree(comm, rc, NULL, 0);
+    rc = hm_sync_agree(comm, rc);
     free(off);
     if (stats) stats->pingpongs += c.pingpongs;
     if (rc != HM_OK) {

@@ -61,23 +61,20 @@ static int broadcast(MPI_Comm comm, int me, hm_clock_t *base, void **buf, size_t
         *buf = malloc(*len ? *len : 1); /* line 8 */
         rc = *buf ? HM_OK : HM_ENOMEM;
     }
-    rc = hm_sync_agree(comm, rc, NULL, 0);
+    rc = hm_sync_agree(comm, rc);
     if (rc == HM_OK && MPI_Bcast(*buf, (int)*len, MPI_BYTE, 0, comm) != MPI_SUCCESS) rc = HM_EMPI;
     return rc;
 }
 
 int hm_sync_prop(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, hm_clock_t **out,
-                 hm_sync_stats_t *stats, char *why, size_t why_len)
+                 hm_sync_stats_t *stats)
 {
     (void)params, (void)stats; /* no ping-pongs, no models learned */
     int me, same = 0;
     if (MPI_Comm_rank(comm, &me) != MPI_SUCCESS) return HM_EMPI;
     int rc = same_source(comm, base, &same);
     if (rc != HM_OK) return rc;
-    if (!same) {
-        if (why && why_len) snprintf(why, why_len, "%s", NOT_SHARED);
-        return HM_EINVAL;
-    }
+    if (!same) return hm_error_set(HM_EINVAL, "%s", NOT_SHARED);
     void *buf = NULL;
     size_t len = 0;
     rc = broadcast(comm, me, base, &buf, &len);
@@ -89,7 +86,7 @@ int hm_sync_prop(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params
         rc = hm_clock_deserialize(buf, len, hm_clock_timer(base), &clk); /* line 10 */
     }
     free(buf);
-    rc = hm_sync_agree(comm, rc, why, why_len);
+    rc = hm_sync_agree(comm, rc);
     if (rc != HM_OK) {
         hm_clock_free(clk);
         return rc;
@@ -100,5 +97,7 @@ int hm_sync_prop(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params
 
 int hm_sync_propagate(MPI_Comm comm, hm_clock_t *clock, hm_clock_t **out)
 {
-    return hm_sync_prop(comm, clock, NULL, out, NULL, NULL, 0);
+    hm_error_clear(); /* a step below may fail without a sentence */
+    int rc = hm_sync_prop(comm, clock, NULL, out, NULL);
+    return rc == HM_OK || hm_last_error()[0] ? rc : hm_error_set(rc, "%s", hm_strerror(rc));
 }

@@ -1,7 +1,6 @@
 /* src/sync/run.c — hm_sync_run: check the request, agree on it, open the
  * levels' communicators, run the levels, agree on the outcome and report. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,52 +26,38 @@ void hm_sync_params_default(hm_sync_params_t *p)
                             .ranks_per_socket = 0};
 }
 
-int hm_sync_check_spec(const char *spec, char *why, size_t why_len)
+int hm_sync_check_spec(const char *spec)
 {
     hm_sync_levels_t lv;
-    return hm_sync_parse_spec(spec, &lv, why, why_len);
+    return hm_sync_parse_spec(spec, &lv);
 }
 
-static int refuse(char *why, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int refuse(char *why, size_t len, const char *fmt, ...)
+static int check_params(const hm_sync_params_t *p)
 {
-    va_list ap;
-    if (why && len) {
-        va_start(ap, fmt);
-        vsnprintf(why, len, fmt, ap);
-        va_end(ap);
-    }
-    return HM_EINVAL;
-}
-
-static int check_params(const hm_sync_params_t *p, char *why, size_t len)
-{
-    if (!p) return refuse(why, len, "no clock synchronization parameters");
-    if (p->fitpoints < 1) return refuse(why, len, "fitpoints %d: at least 1", p->fitpoints);
-    if (p->exchanges < 1) return refuse(why, len, "exchanges %d: at least 1", p->exchanges);
+    if (!p) return hm_error_set(HM_EINVAL, "no clock synchronization parameters");
+    if (p->fitpoints < 1) return hm_error_set(HM_EINVAL, "fitpoints %d: at least 1", p->fitpoints);
+    if (p->exchanges < 1) return hm_error_set(HM_EINVAL, "exchanges %d: at least 1", p->exchanges);
     if (!hm_offset_name(p->offset))
-        return refuse(why, len, "offset algorithm %d is not one of skampi, meanrtt",
-                      (int)p->offset);
+        return hm_error_set(HM_EINVAL, "offset algorithm %d is not one of skampi, meanrtt",
+                            (int)p->offset);
     if (p->drift != HM_DRIFT_AUTO && p->drift != HM_DRIFT_ON && p->drift != HM_DRIFT_OFF)
-        return refuse(why, len, "drift %d is not auto, on or off", (int)p->drift);
+        return hm_error_set(HM_EINVAL, "drift %d is not auto, on or off", (int)p->drift);
     if (!(p->drift_sigmas >= 0) || !isfinite(p->drift_sigmas))
-        return refuse(why, len, "drift_sigmas %g: a finite number >= 0", p->drift_sigmas);
+        return hm_error_set(HM_EINVAL, "drift_sigmas %g: a finite number >= 0", p->drift_sigmas);
     if (p->ranks_per_node < 0 || p->ranks_per_socket < 0)
-        return refuse(why, len, "ranks per node %d / per socket %d: 0 (real) or more",
-                      p->ranks_per_node, p->ranks_per_socket);
+        return hm_error_set(HM_EINVAL, "ranks per node %d / per socket %d: 0 (real) or more",
+                            p->ranks_per_node, p->ranks_per_socket);
     return HM_OK;
 }
 
 /* A drift-aware level fits a line (hm_sync_learn_pair), which needs two
  * points; the others do not use fitpoints. */
-static int check_fit(const hm_sync_levels_t *lv, const hm_sync_params_t *p, char *why, size_t len)
+static int check_fit(const hm_sync_levels_t *lv, const hm_sync_params_t *p)
 {
     for (int l = 0; l < lv->n; l++)
         if (lv->alg[l]->kind == HM_SYNC_DRIFT && p->fitpoints < 2)
-            return refuse(why, len, "fitpoints %d: %s fits a line and needs at least 2",
-                          p->fitpoints, lv->alg[l]->name);
+            return hm_error_set(HM_EINVAL, "fitpoints %d: %s fits a line and needs at least 2",
+                                p->fitpoints, lv->alg[l]->name);
     return HM_OK;
 }
 
@@ -95,21 +80,20 @@ static uint64_t fingerprint(const char *spec, const hm_sync_params_t *p)
 /* Local checks, then agreement over comm on them and on the request being
  * the same everywhere. Nothing else is communicated before. */
 static int check_request(MPI_Comm comm, const char *spec, const hm_sync_params_t *params,
-                         hm_clock_t *base, hm_clock_t **out, hm_sync_levels_t *lv, char *why,
-                         size_t len)
+                         hm_clock_t *base, hm_clock_t **out, hm_sync_levels_t *lv)
 {
-    int rc = check_params(params, why, len);
-    if (rc == HM_OK) rc = hm_sync_parse_spec(spec, lv, why, len);
-    if (rc == HM_OK) rc = check_fit(lv, params, why, len);
-    if (rc == HM_OK && (!base || !out)) rc = refuse(why, len, "no base clock or no result");
-    rc = hm_sync_agree(comm, rc, why, len);
+    int rc = check_params(params);
+    if (rc == HM_OK) rc = hm_sync_parse_spec(spec, lv);
+    if (rc == HM_OK) rc = check_fit(lv, params);
+    if (rc == HM_OK && (!base || !out)) rc = hm_error_set(HM_EINVAL, "no base clock or no result");
+    rc = hm_sync_agree(comm, rc);
     if (rc != HM_OK) return rc;
     uint64_t h = fingerprint(spec, params), mine[2] = {h, ~h}, max[2];
     if (MPI_Allreduce(mine, max, 2, MPI_UINT64_T, MPI_MAX, comm) != MPI_SUCCESS) return HM_EMPI;
     if (max[0] != ~max[1])
-        return refuse(why, len,
-                      "the ranks were given different clock synchronization specifications or "
-                      "parameters");
+        return hm_error_set(HM_EINVAL,
+                            "the ranks were given different clock synchronization specifications "
+                            "or parameters");
     return HM_OK;
 }
 
@@ -148,13 +132,13 @@ static int report(MPI_Comm whole, const hm_sync_levels_t *lv, const hm_sync_stat
  * report; the communicators are closed on every path. */
 static int synchronize(hm_sync_comms_t *comms, const hm_sync_levels_t *lv,
                        const hm_sync_params_t *params, hm_clock_t *base, double start_s,
-                       hm_clock_t **out, hm_sync_report_t *rep, char *why, size_t len)
+                       hm_clock_t **out, hm_sync_report_t *rep)
 {
     hm_sync_stats_t stats[HM_SYNC_MAX_LEVELS] = {{0}};
     hm_clock_t *clock = base;
     hm_clock_retain(base); /* line 4: the base clock stands for the dummy model */
-    int rc = hm_sync_levels_run(comms, lv, params, &clock, stats, why, len);
-    rc = hm_sync_agree(comms->whole, rc, why, len);
+    int rc = hm_sync_levels_run(comms, lv, params, &clock, stats);
+    rc = hm_sync_agree(comms->whole, rc);
     int report_rc = report(comms->whole, lv, stats, MPI_Wtime() - start_s, rep);
     hm_sync_comms_close(comms);
     if (rc == HM_OK) rc = report_rc;
@@ -166,20 +150,19 @@ static int synchronize(hm_sync_comms_t *comms, const hm_sync_levels_t *lv,
 }
 
 int hm_sync_run(MPI_Comm comm, const char *spec, const hm_sync_params_t *params, hm_clock_t *base,
-                hm_clock_t **out, hm_sync_report_t *rep, char *why, size_t why_len)
+                hm_clock_t **out, hm_sync_report_t *rep)
 {
     const double start_s =
         MPI_Wtime(); /* communicators included, as in Hunold & Carpen-Amarie 2018, §IV-E */
-    char because[HM_SYNC_WHY_MAX] = "";
     hm_sync_levels_t lv = {0};
     hm_sync_comms_t comms;
     if (rep) memset(rep, 0, sizeof *rep);
-    if (comm == MPI_COMM_NULL) return refuse(why, why_len, "the communicator is MPI_COMM_NULL");
-    int rc = check_request(comm, spec, params, base, out, &lv, because, sizeof because);
-    if (rc == HM_OK) rc = hm_sync_comms_open(comm, lv.n, params, &comms, because, sizeof because);
+    if (comm == MPI_COMM_NULL) return hm_error_set(HM_EINVAL, "the communicator is MPI_COMM_NULL");
+    hm_error_clear(); /* a step below may fail without a sentence */
+    int rc = check_request(comm, spec, params, base, out, &lv);
+    if (rc == HM_OK) rc = hm_sync_comms_open(comm, lv.n, params, &comms);
     if (rc == HM_OK) /* both steps above agreed on every rank */
-        rc = synchronize(&comms, &lv, params, base, start_s, out, rep, because, sizeof because);
-    if (rc != HM_OK && !because[0]) snprintf(because, sizeof because, "%s", hm_strerror(rc));
-    if (rc != HM_OK && why && why_len) snprintf(why, why_len, "%s", because);
+        rc = synchronize(&comms, &lv, params, base, start_s, out, rep);
+    if (rc != HM_OK && !hm_last_error()[0]) hm_error_set(rc, "%s", hm_strerror(rc));
     return rc;
 }

@@ -73,9 +73,8 @@ static int measure_own(hm_offset_pair_t *pair, MPI_Comm comm, hm_clock_t *base, 
 }
 
 int hm_sync_skampi(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
-                   hm_clock_t **out, hm_sync_stats_t *stats, char *why, size_t why_len)
+                   hm_clock_t **out, hm_sync_stats_t *stats)
 {
-    (void)why, (void)why_len;
     int me, size;
     if (!base || !params || !out || params->exchanges < 1) return HM_EINVAL;
     if (MPI_Comm_rank(comm, &me) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS)
@@ -84,11 +83,11 @@ int hm_sync_skampi(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *para
     hm_clock_t *clock = NULL;
     hm_offset_pair_t **pairs = calloc((size_t)(npairs > 0 ? npairs : 1), sizeof *pairs);
     int rc = pairs ? create_pairs(comm, me, size, params->exchanges, pairs) : HM_ENOMEM;
-    rc = hm_sync_agree(comm, rc, NULL, 0);
+    rc = hm_sync_agree(comm, rc);
     if (rc == HM_OK && me == 0) rc = serve_all(pairs, comm, size, base);
     if (rc == HM_OK && me != 0) rc = measure_own(pairs[0], comm, base, &clock);
     if (rc == HM_OK && me == 0) hm_clock_retain(clock = base);
-    rc = hm_sync_agree(comm, rc, NULL, 0);
+    rc = hm_sync_agree(comm, rc);
     if (rc == HM_OK && stats && me != 0) stats->offset_models++;
     free_pairs(pairs, npairs, stats);
     if (rc != HM_OK) {

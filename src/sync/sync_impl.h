@@ -4,6 +4,8 @@
 #define HM_SYNC_IMPL_H
 #include <harmonia/sync.h>
 
+#include "common/error_set.h"
+
 /* Counters an algorithm fills for the report. */
 typedef struct hm_sync_stats {
     int drift_models;  /* pairwise models this rank learned that kept a slope */
@@ -17,10 +19,11 @@ typedef struct hm_sync_stats {
  * *out is a new clock (a model over base, or base itself retained, e.g. on
  * the reference rank). Every rank must return the same status: an algorithm
  * that can fail on some ranks only agrees before returning. Correct for any
- * size of comm, 1 and non-powers of two included. why may receive a sentence
- * on error. */
+ * size of comm, 1 and non-powers of two included. A failure with a sentence
+ * to give sets it as the last error (hm_error_set); the caller clears the
+ * last error before, so that one without leaves none. */
 typedef int (*hm_sync_fn)(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
-                          hm_clock_t **out, hm_sync_stats_t *stats, char *why, size_t why_len);
+                          hm_clock_t **out, hm_sync_stats_t *stats);
 
 typedef enum hm_sync_kind {
     HM_SYNC_OFFSET_ONLY, /* models offsets only, whatever --drift says */
@@ -39,19 +42,17 @@ const hm_sync_algorithm_t *hm_sync_find(const char *name);
 
 /* The algorithms (one file each). */
 int hm_sync_skampi(MPI_Comm, hm_clock_t *, const hm_sync_params_t *, hm_clock_t **,
-                   hm_sync_stats_t *, char *, size_t);
+                   hm_sync_stats_t *);
 int hm_sync_netgauge(MPI_Comm, hm_clock_t *, const hm_sync_params_t *, hm_clock_t **,
-                     hm_sync_stats_t *, char *, size_t);
-int hm_sync_jk(MPI_Comm, hm_clock_t *, const hm_sync_params_t *, hm_clock_t **, hm_sync_stats_t *,
-               char *, size_t);
-int hm_sync_hca(MPI_Comm, hm_clock_t *, const hm_sync_params_t *, hm_clock_t **, hm_sync_stats_t *,
-                char *, size_t);
-int hm_sync_hca2(MPI_Comm, hm_clock_t *, const hm_sync_params_t *, hm_clock_t **, hm_sync_stats_t *,
-                 char *, size_t);
-int hm_sync_hca3(MPI_Comm, hm_clock_t *, const hm_sync_params_t *, hm_clock_t **, hm_sync_stats_t *,
-                 char *, size_t);
-int hm_sync_prop(MPI_Comm, hm_clock_t *, const hm_sync_params_t *, hm_clock_t **, hm_sync_stats_t *,
-                 char *, size_t);
+                     hm_sync_stats_t *);
+int hm_sync_jk(MPI_Comm, hm_clock_t *, const hm_sync_params_t *, hm_clock_t **, hm_sync_stats_t *);
+int hm_sync_hca(MPI_Comm, hm_clock_t *, const hm_sync_params_t *, hm_clock_t **, hm_sync_stats_t *);
+int hm_sync_hca2(MPI_Comm, hm_clock_t *, const hm_sync_params_t *, hm_clock_t **,
+                 hm_sync_stats_t *);
+int hm_sync_hca3(MPI_Comm, hm_clock_t *, const hm_sync_params_t *, hm_clock_t **,
+                 hm_sync_stats_t *);
+int hm_sync_prop(MPI_Comm, hm_clock_t *, const hm_sync_params_t *, hm_clock_t **,
+                 hm_sync_stats_t *);
 
 /* ---- The pairwise building block (learn.c) ------------------------------ */
 

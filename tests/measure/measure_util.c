@@ -33,10 +33,8 @@ int open_global(hm_truth_t *t, hm_clock_t **global)
 {
     hm_synthetic_spec_t spec = {1.0, 1e-4, 0};
     hm_sync_params_t p;
-    char why[256] = "";
     int rc = hm_truth_open(t, MPI_COMM_WORLD, spec, HM_TRUTH_SEED, HM_TRUTH_OWN_CLOCK);
     hm_sync_params_default(&p);
-    if (rc == HM_OK)
-        rc = hm_sync_run(MPI_COMM_WORLD, "hca3", &p, t->base, global, NULL, why, sizeof why);
+    if (rc == HM_OK) rc = hm_sync_run(MPI_COMM_WORLD, "hca3", &p, t->base, global, NULL);
     return rc;
 }

@@ -80,7 +80,7 @@ int main(int argc, char **argv)
     HM_CHECK(rc == HM_OK && flags && exits, "synthetic clocks and arrays (status %d)", rc);
     hm_harmonize_options_t o;
     hm_harmonize_options_default(&o);
-    if (rc == HM_OK) rc = hm_sync_run(comm, "hca3", &o.sync, t.base, &global, NULL, NULL, 0);
+    if (rc == HM_OK) rc = hm_sync_run(comm, "hca3", &o.sync, t.base, &global, NULL);
     HM_CHECK(rc == HM_OK, "hca3 over the synthetic clocks (status %d)", rc);
     o.global = global;
     o.resync_s = RESYNC_S;

@@ -42,13 +42,11 @@ typedef struct run {
 static void synchronize(run_t *r)
 {
     hm_sync_params_t p;
-    char why[256] = "";
     hm_sync_params_default(&p);
     p.drift = r->drift;
     p.ranks_per_node = r->ranks_per_node;
-    int rc = hm_sync_run(MPI_COMM_WORLD, r->spec, &p, r->clocks->base, &r->global, &r->report, why,
-                         sizeof why);
-    HM_CHECK(rc == HM_OK, "%s synchronizes (%s)", r->label, why);
+    int rc = hm_sync_run(MPI_COMM_WORLD, r->spec, &p, r->clocks->base, &r->global, &r->report);
+    HM_CHECK(rc == HM_OK, "%s synchronizes (%s)", r->label, hm_last_error());
 }
 
 static void read_error(run_t *r)

@@ -50,7 +50,7 @@ int flat_sync(hm_sync_fn fn, MPI_Comm comm, hm_clock_t *base, const hm_sync_para
     MPI_Comm_dup(comm, &dup);
     hm_test_idle_barrier(dup);
     double t0 = MPI_Wtime();
-    int rc = fn(dup, base, params, out, stats, NULL, 0);
+    int rc = fn(dup, base, params, out, stats);
     *duration_s = MPI_Wtime() - t0;
     MPI_Comm_free(&dup);
     return rc;

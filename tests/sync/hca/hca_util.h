@@ -9,9 +9,8 @@
 #include "sync/sync_impl.h"
 
 /* Run fn over comm (a duplicate, so that the algorithms' tags meet nothing
- * else) from base; *duration_s: max over the ranks of comm; why (may be NULL)
- * receives fn's sentence on error. Returns fn's status. */
+ * else) from base; *duration_s: max over the ranks of comm. Returns fn's
+ * status; fn's sentence on error is the last error (hm_last_error). */
 int hca_sync(hm_sync_fn fn, MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
-             hm_clock_t **out, hm_sync_stats_t *stats, double *duration_s, char *why,
-             size_t why_len);
+             hm_clock_t **out, hm_sync_stats_t *stats, double *duration_s);
 #endif

@@ -48,8 +48,8 @@ typedef struct trial {
 
 static void synchronize(trial_t *t, const hm_sync_params_t *params)
 {
-    t->rc = hca_sync(t->fn, MPI_COMM_WORLD, t->tb->base, params, &t->global, &t->stats,
-                     &t->duration_s, NULL, 0);
+    t->rc =
+        hca_sync(t->fn, MPI_COMM_WORLD, t->tb->base, params, &t->global, &t->stats, &t->duration_s);
     if (t->rc == HM_OK) t->error0_s = hm_truth_error(t->tb, t->global, NULL);
 }
 

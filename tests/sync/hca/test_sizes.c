@@ -10,6 +10,7 @@
  * microsecond or so; 50 us still fails on a wrong model of any rank (the
  * injected offsets are up to 1 s, the drifts 100 ppm). */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sync/hca_tree.h"
@@ -32,13 +33,13 @@ enum { FITPOINTS = 100, EXCHANGES = 50 };
  * pairs on a path; 10 ms still fails on a model that crossed pairs or lost
  * an intercept (the injected offsets are up to 1 s). */
 static int concurrent_tree(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
-                           hm_clock_t **out, hm_sync_stats_t *stats, char *why, size_t why_len)
+                           hm_clock_t **out, hm_sync_stats_t *stats)
 {
     hm_lm_t lm;
     hm_sync_params_t few = *params;
     few.fitpoints = 10;
     int rc = hm_hca_tree(comm, base, &few, HM_HCA_TURNS_NEVER, &lm, stats);
-    return hm_hca_finish(comm, base, lm, rc, out, "tree", why, why_len);
+    return hm_hca_finish(comm, base, lm, rc, out, "tree");
 }
 
 static void check_size(const char *name, hm_sync_fn fn, const hm_truth_t *tb, int n, double bound_s)
@@ -53,7 +54,7 @@ static void check_size(const char *name, hm_sync_fn fn, const hm_truth_t *tb, in
         hm_clock_t *global = NULL;
         double duration_s;
         params = hm_truth_params_skampi(FITPOINTS, EXCHANGES);
-        int rc = hca_sync(fn, sub, tb->base, &params, &global, &stats, &duration_s, NULL, 0);
+        int rc = hca_sync(fn, sub, tb->base, &params, &global, &stats, &duration_s);
         double error_s = rc == HM_OK ? hm_truth_error(tb, global, NULL) : NAN;
         HM_CHECK(rc == HM_OK, "%s over %d ranks: status %d (%s)", name, n, rc, hm_strerror(rc));
         HM_CHECK(fabs(error_s) <= bound_s,
@@ -83,8 +84,8 @@ static void check_agreement(const char *name, hm_sync_fn fn, const hm_truth_t *t
     double duration_s;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     params = hm_truth_params_skampi(1, EXCHANGES);
-    rc = hca_sync(fn, MPI_COMM_WORLD, tb->base, &params, &global, &stats, &duration_s, why,
-                  sizeof why);
+    rc = hca_sync(fn, MPI_COMM_WORLD, tb->base, &params, &global, &stats, &duration_s);
+    snprintf(why, sizeof why, "%s", hm_last_error());
     MPI_Allreduce(&rc, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     MPI_Allreduce(&rc, &highest, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     memcpy(why0, why, sizeof why);

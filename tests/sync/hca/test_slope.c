@@ -31,7 +31,7 @@ static void check_slope(const char *name, hm_sync_fn fn, const hm_truth_t *tb)
     double duration_s;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     params = hm_truth_params_skampi(FITPOINTS, EXCHANGES);
-    int rc = hca_sync(fn, MPI_COMM_WORLD, tb->base, &params, &global, &stats, &duration_s, NULL, 0);
+    int rc = hca_sync(fn, MPI_COMM_WORLD, tb->base, &params, &global, &stats, &duration_s);
     HM_CHECK(rc == HM_OK, "%s: status %d (%s)", name, rc, hm_strerror(rc));
     if (rc == HM_OK && rank > 0) {
         double want = hm_truth_slope(tb, 0, rank), got = hm_clock_lm(global).slope;

@@ -33,10 +33,8 @@ typedef struct outcome {
 
 static int sync_one(const hm_truth_t *t, const hm_sync_params_t *p, outcome_t *o)
 {
-    char why[256] = "";
-    int rc =
-        hm_sync_run(MPI_COMM_WORLD, "hca3", p, t->base, &o->global, &o->report, why, sizeof why);
-    HM_CHECK(rc == HM_OK, "hca3 over 2 ranks succeeds (status %d: %s)", rc, why);
+    int rc = hm_sync_run(MPI_COMM_WORLD, "hca3", p, t->base, &o->global, &o->report);
+    HM_CHECK(rc == HM_OK, "hca3 over 2 ranks succeeds (status %d: %s)", rc, hm_last_error());
     if (rc == HM_OK) o->now_s = hm_truth_max_error(t, o->global, NULL);
     return rc;
 }

@@ -26,13 +26,11 @@ int main(int argc, char **argv)
     hm_truth_t t;
     hm_clock_t *global = NULL;
     hm_sync_report_t rep = {0};
-    char why[256] = "";
     int rc =
         hm_truth_open(&t, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 1e-4, 0}, HM_TRUTH_SEED, rank);
     HM_CHECK(rc == HM_OK, "synthetic clock created (status %d)", rc);
-    if (rc == HM_OK)
-        rc = hm_sync_run(MPI_COMM_WORLD, "hca3", &p, t.base, &global, &rep, why, sizeof why);
-    HM_CHECK(rc == HM_OK, "hca3 over %d ranks succeeds (status %d: %s)", size, rc, why);
+    if (rc == HM_OK) rc = hm_sync_run(MPI_COMM_WORLD, "hca3", &p, t.base, &global, &rep);
+    HM_CHECK(rc == HM_OK, "hca3 over %d ranks succeeds (status %d: %s)", size, rc, hm_last_error());
     if (rc == HM_OK) {
         double err = hm_truth_max_error(&t, global, &worst);
         HM_CHECK(err <= 50e-6, "%d ranks: max true error right after %.3f us (rank %d) <= 50 us",

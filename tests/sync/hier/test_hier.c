@@ -148,18 +148,16 @@ int main(int argc, char **argv)
     hm_truth_t t;
     hm_clock_t *global = NULL;
     hm_sync_report_t rep = {0};
-    char why[256] = "";
     int rc = hm_truth_open(&t, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 1e-4, 0}, HM_TRUTH_SEED,
                            rank / atoi(argv[4]));
     HM_CHECK(rc == HM_OK, "synthetic clock of domain %d created (status %d)", rank / atoi(argv[4]),
              rc);
     if (counting) check_collectives_uncounted();
     if (counting) count_start();
-    if (rc == HM_OK)
-        rc = hm_sync_run(MPI_COMM_WORLD, spec, &p, t.base, &global, &rep, why, sizeof why);
+    if (rc == HM_OK) rc = hm_sync_run(MPI_COMM_WORLD, spec, &p, t.base, &global, &rep);
     if (counting) count_stop();
     HM_CHECK(rc == HM_OK, "%s with %d ranks per node, %d per socket succeeds (status %d: %s)", spec,
-             rpn, p.ranks_per_socket, rc, why);
+             rpn, p.ranks_per_socket, rc, hm_last_error());
     if (rc == HM_OK) {
         double err = hm_truth_max_error(&t, global, &worst);
         HM_CHECK(err <= 50e-6,

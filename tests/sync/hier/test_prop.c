@@ -23,7 +23,7 @@ static const char SENTENCE[] =
 
 static int rank, size;
 
-/* Every rank got rc and a why equal to rank 0's. */
+/* Every rank got rc and a sentence equal to rank 0's. */
 static int same_everywhere(int rc, const char *why)
 {
     char first[256];
@@ -46,8 +46,8 @@ static void refused(const char *spec, int rpn)
     p.ranks_per_node = rpn;
     int rc =
         hm_truth_open(&t, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 1e-4, 0}, HM_TRUTH_SEED, rank);
-    if (rc == HM_OK)
-        rc = hm_sync_run(MPI_COMM_WORLD, spec, &p, t.base, &global, NULL, why, sizeof why);
+    if (rc == HM_OK) rc = hm_sync_run(MPI_COMM_WORLD, spec, &p, t.base, &global, NULL);
+    snprintf(why, sizeof why, "%s", hm_last_error());
     HM_CHECK(rc == HM_EINVAL && global == NULL,
              "%s, %d ranks per node, one clock per rank: refused with HM_EINVAL (status %d)", spec,
              rpn, rc);
@@ -61,14 +61,12 @@ static void shared(void)
     hm_truth_t t;
     hm_sync_params_t p;
     hm_clock_t *global = NULL;
-    char why[256] = "";
     hm_truth_params_default(&p, 0, 0);
     int rc =
         hm_truth_open(&t, MPI_COMM_WORLD, (hm_synthetic_spec_t){1.0, 1e-4, 0}, HM_TRUTH_SEED, 0);
-    if (rc == HM_OK)
-        rc = hm_sync_run(MPI_COMM_WORLD, "prop", &p, t.base, &global, NULL, why, sizeof why);
+    if (rc == HM_OK) rc = hm_sync_run(MPI_COMM_WORLD, "prop", &p, t.base, &global, NULL);
     HM_CHECK(rc == HM_OK, "prop over %d ranks of one clock domain succeeds (status %d: %s)", size,
-             rc, why);
+             rc, hm_last_error());
     if (rc == HM_OK) {
         double err = hm_truth_max_error(&t, global, NULL);
         HM_CHECK(err <= 1e-9, "prop over one clock: max true error %.3g s <= 1 ns", err);

@@ -48,13 +48,12 @@ static int run_spec(hm_cli_config_t *cfg, MPI_Comm comm, hm_clock_t *base, const
     hm_sync_params_t params;
     hm_sync_report_t sr;
     hm_clock_t *global = NULL;
-    char why[512] = "";
     int rank, size, nsampled = 0;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     hm_cli_sync_params(cfg, &params);
-    int rc = hm_sync_run(comm, spec, &params, base, &global, &sr, why, sizeof why);
-    if (rc != HM_OK) return sync_error(comm, rc, spec, why);
+    int rc = hm_sync_run(comm, spec, &params, base, &global, &sr);
+    if (rc != HM_OK) return sync_error(comm, rc, spec, hm_last_error());
     double synced_at = hm_clock_now(global);
     MPI_Bcast(&synced_at, 1, MPI_DOUBLE, 0, comm);
     int *sampled = sample_ranks(cfg, size, &nsampled);

@@ -10,7 +10,7 @@
 int hm_cli_clock_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_cli_clock_t *clock)
 {
     hm_sync_params_t params;
-    char why[512] = "", msg[640] = "";
+    char msg[640] = "";
     memset(clock, 0, sizeof *clock);
     if (strchr(cfg->clock_sync, ',')) {
         snprintf(msg, sizeof msg,
@@ -22,11 +22,10 @@ int hm_cli_clock_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_cli_clock_t 
     int rc = hm_cli_open_clock(cfg, comm, &clock->timer, &clock->base);
     if (rc != HM_EXIT_OK) return rc;
     hm_cli_sync_params(cfg, &params);
-    int st = hm_sync_run(comm, cfg->clock_sync, &params, clock->base, &clock->global,
-                         &clock->report, why, sizeof why);
+    int st =
+        hm_sync_run(comm, cfg->clock_sync, &params, clock->base, &clock->global, &clock->report);
     if (st != HM_OK)
-        snprintf(msg, sizeof msg, "--clock-sync %s: %s", cfg->clock_sync,
-                 why[0] ? why : hm_strerror(st));
+        snprintf(msg, sizeof msg, "--clock-sync %s: %s", cfg->clock_sync, hm_last_error());
     /* A refused request (prop over ranks without a shared source) is a usage
      * error; anything else failed at run time. */
     int status = st == HM_OK                          ? HM_EXIT_OK

@@ -55,15 +55,14 @@ static int p_tsc_ghz(hm_cli_config_t *c, const char *v, char *why, size_t len)
  * other commands take one), each checked against the registry. */
 static int p_clock_sync(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    char buf[sizeof c->clock_sync], reason[256];
+    char buf[sizeof c->clock_sync];
     if (copy_text(c->clock_sync, sizeof c->clock_sync, v, "an algorithm, e.g. hca3", why, len))
         return -1;
     strcpy(buf, v);
     for (char *item = buf, *next; item; item = next) {
         next = strchr(item, ',');
         if (next) *next++ = '\0';
-        if (hm_sync_check_spec(item, reason, sizeof reason) != HM_OK)
-            return hm_opt_fail(why, len, "%s", reason);
+        if (hm_sync_check_spec(item) != HM_OK) return hm_opt_fail(why, len, "%s", hm_last_error());
     }
     return 0;
 }
