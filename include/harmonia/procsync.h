@@ -160,17 +160,21 @@ HM_EXPORT size_t hm_procsync_count(void);
 HM_EXPORT const char *hm_procsync_name_at(size_t i);
 HM_EXPORT void hm_procsync_names(char *buf, size_t len);
 
-/* Check a method name and parameters without MPI; HM_ENOENT (unknown name,
- * with the list in why) or HM_EINVAL (e.g. check_every < 1). */
-HM_EXPORT int hm_procsync_check(const char *method, const hm_procsync_params_t *params, char *why,
-                                size_t why_len);
+/* Check a method name and parameters without MPI: HM_ENOENT with the last
+ * error naming the unknown method and the known ones, or HM_EINVAL with the
+ * last error naming the option and its value (e.g. "--check-every 0 must be
+ * at least 1"). */
+HM_EXPORT int hm_procsync_check(const char *method, const hm_procsync_params_t *params);
 
 /* Collective: set up method over comm (duplicated inside), with global the
  * clock synchronized over comm (retained). Measures what the method needs
- * (MPI_Bcast latency). Every rank returns the same status. */
+ * (MPI_Bcast latency). Every rank returns the same status and leaves the
+ * same last error: HM_ENOENT or HM_EINVAL as hm_procsync_check, HM_EINVAL
+ * without a global clock, or the failure of the method's set-up on some rank
+ * (HM_ENOMEM, HM_EMPI, harmonize's configuration), the sentence of the
+ * lowest such rank. */
 HM_EXPORT int hm_procsync_create(const char *method, MPI_Comm comm, hm_clock_t *global,
-                                 const hm_procsync_params_t *params, hm_procsync_t **out, char *why,
-                                 size_t why_len);
+                                 const hm_procsync_params_t *params, hm_procsync_t **out);
 HM_EXPORT void hm_procsync_free(hm_procsync_t *ps);
 
 HM_EXPORT const char *hm_procsync_name(const hm_procsync_t *ps);

@@ -11,18 +11,17 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "common/error_set.h"
 #include "procsync/procsync_impl.h"
 
-static int harmonize_create(hm_procsync_t *ps, char *why, size_t why_len)
+static int harmonize_create(hm_procsync_t *ps)
 {
     hm_harmonize_options_t opts = ps->params.harmonize;
     opts.global = ps->global;
     opts.late_s = ps->params.late_s; /* --late-us: the late start of bench */
     int rc = hm_harmonize_configure(ps->comm, &opts);
-    if (rc != HM_OK && why && why_len)
-        snprintf(why, why_len, "--sync harmonize: cannot configure hm_harmonize: %s",
-                 hm_strerror(rc));
-    return rc;
+    if (rc == HM_OK) return rc;
+    return hm_error_set(rc, "--sync harmonize: cannot configure hm_harmonize: %s", hm_strerror(rc));
 }
 
 static int harmonize_start(hm_procsync_t *ps, int *flag, double *deadline_s)

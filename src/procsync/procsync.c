@@ -8,6 +8,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "common/error_set.h"
 #include "common/idle.h"
 #include "procsync/procsync_impl.h"
 
@@ -18,56 +19,60 @@ void hm_procsync_params_default(hm_procsync_params_t *params)
     hm_harmonize_options_default(&params->harmonize);
 }
 
-static int say(int rc, char *why, size_t why_len, const char *what, double value,
-               const char *accepted)
+static int say(int rc, const char *what, double value, const char *accepted)
 {
-    if (why && why_len) snprintf(why, why_len, "%s %g %s", what, value, accepted);
-    return rc;
+    return hm_error_set(rc, "%s %g %s", what, value, accepted);
 }
 
 /* The sentences name the option as the command line spells it. NaN fails
  * every comparison, so each test is written to reject it. */
-static int check_params(const hm_procsync_params_t *p, char *why, size_t why_len)
+static int check_params(const hm_procsync_params_t *p)
 {
     if (p->check_every < 1)
-        return say(HM_EINVAL, why, why_len, "--check-every", p->check_every, "must be at least 1");
+        return say(HM_EINVAL, "--check-every", p->check_every, "must be at least 1");
     if (!(p->late_s >= 0))
-        return say(HM_EINVAL, why, why_len, "--late", p->late_s, "must be at least 0 (seconds)");
+        return say(HM_EINVAL, "--late", p->late_s, "must be at least 0 (seconds)");
     if (!(p->window_s >= 0 && isfinite(p->window_s)))
-        return say(HM_EINVAL, why, why_len, "--window", p->window_s,
+        return say(HM_EINVAL, "--window", p->window_s,
                    "must be a finite number of seconds, at least 0 (0 = adaptive)");
     if (!(p->slice_s >= 0 && isfinite(p->slice_s)))
-        return say(HM_EINVAL, why, why_len, "--slice", p->slice_s,
+        return say(HM_EINVAL, "--slice", p->slice_s,
                    "must be a finite number of seconds, at least 0 (0 = no time slice)");
     if (!(p->bcast_factor >= 1 && isfinite(p->bcast_factor)))
-        return say(HM_EINVAL, why, why_len, "--bcast-factor", p->bcast_factor,
+        return say(HM_EINVAL, "--bcast-factor", p->bcast_factor,
                    "must be a finite number, at least 1");
     return HM_OK;
 }
 
-int hm_procsync_check(const char *method, const hm_procsync_params_t *params, char *why,
-                      size_t why_len)
+int hm_procsync_check(const char *method, const hm_procsync_params_t *params)
 {
-    if (why && why_len) why[0] = '\0';
     if (!hm_procsync_find(method)) {
         char known[128];
         hm_procsync_names(known, sizeof known);
-        if (why && why_len)
-            snprintf(why, why_len, "unknown method \"%s\" (known: %s)", method ? method : "",
-                     known);
-        return HM_ENOENT;
+        return hm_error_set(HM_ENOENT, "unknown method \"%s\" (known: %s)", method ? method : "",
+                            known);
     }
     if (!params) return HM_OK;
-    return check_params(params, why, why_len);
+    return check_params(params);
 }
 
 /* Every rank returns the worst (most negative) status of any rank, so no
- * rank goes on into a collective that another has abandoned. */
+ * rank goes on into a collective that another has abandoned, and takes the
+ * last error of the lowest rank with that status as its own. */
 static int agree(MPI_Comm comm, int rc)
 {
-    int all;
-    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return HM_EMPI;
-    return all;
+    struct {
+        int rc, rank;
+    } mine = {rc, 0}, worst;
+    char sentence[HM_ERROR_MAX];
+    if (MPI_Comm_rank(comm, &mine.rank) != MPI_SUCCESS ||
+        MPI_Allreduce(&mine, &worst, 1, MPI_2INT, MPI_MINLOC, comm) != MPI_SUCCESS)
+        return hm_error_set(HM_EMPI, "the ranks could not agree on the set-up");
+    if (worst.rc == HM_OK) return HM_OK;
+    if (mine.rank == worst.rank) snprintf(sentence, sizeof sentence, "%s", hm_last_error());
+    if (MPI_Bcast(sentence, (int)sizeof sentence, MPI_CHAR, worst.rank, comm) != MPI_SUCCESS)
+        return hm_error_set(HM_EMPI, "the ranks could not agree on the set-up");
+    return hm_error_set(worst.rc, "%s", sentence);
 }
 
 /* Linux lets a nanosleep end up to the thread's timer slack (50 us by
@@ -97,26 +102,24 @@ static void release(hm_procsync_t *ps)
 }
 
 /* The method's own set-up over the private duplicate, agreed. */
-static int setup(hm_procsync_t *ps, MPI_Comm comm, char *why, size_t why_len)
+static int setup(hm_procsync_t *ps, MPI_Comm comm)
 {
     if (MPI_Comm_dup(comm, &ps->comm) != MPI_SUCCESS) {
         ps->comm = MPI_COMM_NULL;
-        return HM_EMPI;
+        return hm_error_set(HM_EMPI, "the communicator could not be duplicated");
     }
     if (MPI_Comm_rank(ps->comm, &ps->rank) != MPI_SUCCESS ||
         MPI_Comm_size(ps->comm, &ps->size) != MPI_SUCCESS)
-        return HM_EMPI;
-    int rc = ps->method->create ? ps->method->create(ps, why, why_len) : HM_OK;
-    int all = agree(ps->comm, rc);
-    if (all != HM_OK && rc == HM_OK && why && why_len)
-        snprintf(why, why_len, "--sync %s: another rank failed to set up: %s", ps->method->name,
-                 hm_strerror(all));
-    return all;
+        return hm_error_set(HM_EMPI, "the communicator is not usable");
+    hm_error_clear(); /* a method may fail without a sentence */
+    int rc = ps->method->create ? ps->method->create(ps) : HM_OK;
+    if (rc != HM_OK && !hm_last_error()[0])
+        hm_error_set(rc, "the set-up failed on rank %d: %s", ps->rank, hm_strerror(rc));
+    return agree(ps->comm, rc);
 }
 
 int hm_procsync_create(const char *method, MPI_Comm comm, hm_clock_t *global,
-                       const hm_procsync_params_t *params, hm_procsync_t **out, char *why,
-                       size_t why_len)
+                       const hm_procsync_params_t *params, hm_procsync_t **out)
 {
     hm_procsync_params_t defaults;
     *out = NULL;
@@ -124,13 +127,11 @@ int hm_procsync_create(const char *method, MPI_Comm comm, hm_clock_t *global,
         hm_procsync_params_default(&defaults);
         params = &defaults;
     }
-    int rc = hm_procsync_check(method, params, why, why_len);
+    int rc = hm_procsync_check(method, params);
     if (rc != HM_OK) return rc;
-    if (!global) {
-        if (why && why_len) snprintf(why, why_len, "--sync %s: no global clock given", method);
-        return HM_EINVAL;
-    }
+    if (!global) return hm_error_set(HM_EINVAL, "--sync %s: no global clock given", method);
     hm_procsync_t *ps = calloc(1, sizeof *ps);
+    if (!ps) hm_error_set(HM_ENOMEM, "the handle could not be allocated");
     if ((rc = agree(comm, ps ? HM_OK : HM_ENOMEM)) != HM_OK) {
         free(ps);
         return rc;
@@ -143,7 +144,7 @@ int hm_procsync_create(const char *method, MPI_Comm comm, hm_clock_t *global,
     ps->yield = hm_procsync_oversubscribed(comm);
     hm_clock_retain(global);
     ps->global = global;
-    if ((rc = setup(ps, comm, why, why_len)) != HM_OK) {
+    if ((rc = setup(ps, comm)) != HM_OK) {
         release(ps);
         return rc;
     }

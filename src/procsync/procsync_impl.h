@@ -27,8 +27,9 @@ typedef struct hm_procsync_method {
     int has_deadline; /* agrees a start deadline: the late-start check applies */
     /* Collective over ps->comm: allocate ps->state, measure what the method
      * needs. May return different statuses on different ranks: the caller
-     * agrees. Optional (no state). */
-    int (*create)(hm_procsync_t *ps, char *why, size_t why_len);
+     * agrees, and takes the last error of a failing rank (hm_error_set) as
+     * the sentence of every rank. Optional (no state). */
+    int (*create)(hm_procsync_t *ps);
     /* Release ps->state (also after a failed create). Optional. */
     void (*free)(hm_procsync_t *ps);
     /* Collective: start an experiment. Optional (nothing to do). */

@@ -25,9 +25,8 @@ typedef struct roundtime_state {
 
 /* Line 1. The collective measurement comes before the local allocation (see
  * window.c). */
-static int roundtime_create(hm_procsync_t *ps, char *why, size_t why_len)
+static int roundtime_create(hm_procsync_t *ps)
 {
-    (void)why, (void)why_len;
     double latency_s;
     int rc = hm_procsync_bcast_latency(ps->comm, HM_PROCSYNC_LATENCY_REPS, &latency_s);
     if (rc != HM_OK) return rc;

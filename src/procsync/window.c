@@ -63,9 +63,8 @@ static int adaptive(const hm_procsync_t *ps)
 /* The collective measurement first, the local allocation after: a rank
  * whose allocation fails must not skip a collective the others enter (the
  * caller agrees the statuses). */
-static int window_create(hm_procsync_t *ps, char *why, size_t why_len)
+static int window_create(hm_procsync_t *ps)
 {
-    (void)why, (void)why_len;
     double latency_s;
     int rc = hm_procsync_bcast_latency(ps->comm, HM_PROCSYNC_LATENCY_REPS, &latency_s);
     if (rc != HM_OK) return rc;

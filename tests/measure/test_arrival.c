@@ -101,7 +101,6 @@ int main(int argc, char **argv)
     hm_clock_t *global = NULL;
     hm_procsync_t *ps = NULL;
     hm_procsync_params_t pp;
-    char why[256] = "";
     int rc = open_global(&t, &global);
     HM_CHECK(rc == HM_OK, "synthetic clocks synchronized (%d)", rc);
     hm_procsync_params_default(&pp);
@@ -121,9 +120,8 @@ int main(int argc, char **argv)
         pp.window_s = 10e-3;
         pp.bcast_factor = 2000;
     }
-    if (rc == HM_OK)
-        rc = hm_procsync_create(method, MPI_COMM_WORLD, global, &pp, &ps, why, sizeof why);
-    HM_CHECK(rc == HM_OK, "procsync %s created (%s)", method, why);
+    if (rc == HM_OK) rc = hm_procsync_create(method, MPI_COMM_WORLD, global, &pp, &ps);
+    HM_CHECK(rc == HM_OK, "procsync %s created (%s)", method, hm_last_error());
     spin_op_t *op = calloc(1, sizeof *op);
     MPI_Comm_dup(MPI_COMM_WORLD, &op->comm);
     MPI_Comm_rank(op->comm, &op->rank);

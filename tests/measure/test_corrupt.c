@@ -67,7 +67,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     hm_procsync_params_default(&pp);
     int rc = hm_truth_shared_clock(MPI_COMM_WORLD, &timer, &global);
-    if (rc == HM_OK) rc = hm_procsync_create("barrier", MPI_COMM_WORLD, global, &pp, &ps, NULL, 0);
+    if (rc == HM_OK) rc = hm_procsync_create("barrier", MPI_COMM_WORLD, global, &pp, &ps);
     HM_CHECK(rc == HM_OK, "set up");
     if (rc == HM_OK) {
         long clean = wrong_results(ps, 0, 0), one = wrong_results(ps, 1, 0);

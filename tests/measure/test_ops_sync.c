@@ -58,11 +58,10 @@ int main(int argc, char **argv)
         const char *method = hm_procsync_name_at(m);
         hm_procsync_params_t pp;
         hm_procsync_t *ps = NULL;
-        char why[256] = "";
         hm_procsync_params_default(&pp);
         if (functional) pp.late_s = 1.0, pp.window_s = 10e-3, pp.bcast_factor = 2000;
-        rc = hm_procsync_create(method, MPI_COMM_WORLD, global, &pp, &ps, why, sizeof why);
-        HM_CHECK(rc == HM_OK, "%s created (%s)", method, why);
+        rc = hm_procsync_create(method, MPI_COMM_WORLD, global, &pp, &ps);
+        HM_CHECK(rc == HM_OK, "%s created (%s)", method, hm_last_error());
         long failed = 0, bad_times = 0, ran = 0;
         for (size_t i = 0; rc == HM_OK && i < hm_op_count(); i++, ran++)
             failed += run_one(hm_op_find(hm_op_name_at(i)), ps, rank, size, &bad_times) != HM_OK;

@@ -51,10 +51,9 @@ static int measure(const char *method, hm_clock_t *global, int arm_miss, long ma
     hm_op_instance_t *inst = NULL;
     hm_op_params_t op = {0, 1};
     hm_measure_params_t mp;
-    char why[256] = "";
     hm_procsync_params_default(&pp);
     pp.window_s = 500e-6; /* fixed: an adaptive window would widen after the misses */
-    int rc = hm_procsync_create(method, MPI_COMM_WORLD, global, &pp, &ps, why, sizeof why);
+    int rc = hm_procsync_create(method, MPI_COMM_WORLD, global, &pp, &ps);
     if (rc == HM_OK) rc = hm_op_prepare(hm_op_find("allreduce"), MPI_COMM_WORLD, 8, &op, &inst);
     HM_CHECK(rc == HM_OK, "%s: set up (%s)", method, hm_last_error());
     if (rc != HM_OK) return rc;

@@ -82,9 +82,8 @@ static void run_method(MPI_Comm comm, const char *name, const hm_procsync_params
 {
     hm_procsync_t *ps = NULL;
     ps_rep_t reps[NREP];
-    char why[256] = "";
-    int rc = hm_procsync_create(name, comm, global, p, &ps, why, sizeof why);
-    HM_CHECK(rc == HM_OK, "%s: create returns HM_OK (%d %s)", name, rc, why);
+    int rc = hm_procsync_create(name, comm, global, p, &ps);
+    HM_CHECK(rc == HM_OK, "%s: create returns HM_OK (%d %s)", name, rc, hm_last_error());
     if (rc != HM_OK) return;
     HM_CHECK(strcmp(hm_procsync_name(ps), name) == 0, "%s: the handle is named %s", name,
              hm_procsync_name(ps));
@@ -101,15 +100,15 @@ static void create_errors(MPI_Comm comm, hm_clock_t *global)
 {
     hm_procsync_params_t p;
     hm_procsync_t *ps = (hm_procsync_t *)&p;
-    char why[256];
+    const char *why = hm_last_error();
     hm_procsync_params_default(&p);
-    int rc = hm_procsync_create("fence", comm, global, &p, &ps, why, sizeof why);
+    int rc = hm_procsync_create("fence", comm, global, &p, &ps);
     HM_CHECK(rc == HM_ENOENT && ps == NULL, "create(\"fence\"): %d \"%s\"", rc, why);
     p.bcast_factor = 0.5;
-    rc = hm_procsync_create("roundtime", comm, global, &p, &ps, why, sizeof why);
+    rc = hm_procsync_create("roundtime", comm, global, &p, &ps);
     HM_CHECK(rc == HM_EINVAL && ps == NULL, "create(roundtime, B 0.5): %d \"%s\"", rc, why);
     hm_procsync_params_default(&p);
-    rc = hm_procsync_create("window", comm, NULL, &p, &ps, why, sizeof why);
+    rc = hm_procsync_create("window", comm, NULL, &p, &ps);
     HM_CHECK(rc == HM_EINVAL && ps == NULL, "create(window, no clock): %d \"%s\"", rc, why);
 }
 

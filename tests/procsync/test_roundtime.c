@@ -30,7 +30,7 @@ static hm_procsync_t *make(MPI_Comm comm, hm_clock_t *global, double slice_s)
     hm_procsync_params_default(&p);
     p.slice_s = slice_s;
     hm_procsync_t *ps = NULL;
-    int rc = hm_procsync_create("roundtime", comm, global, &p, &ps, NULL, 0);
+    int rc = hm_procsync_create("roundtime", comm, global, &p, &ps);
     HM_CHECK(rc == HM_OK, "roundtime slice %g s: create (%d)", slice_s, rc);
     if (rc == HM_OK)
         HM_CHECK(hm_procsync_chunk(ps) == 1, "the flags are agreed after every round (chunk %d)",

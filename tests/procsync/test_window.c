@@ -101,7 +101,7 @@ static void test_fixed(MPI_Comm comm, int rank, hm_clock_t *global)
     static ps_rep_t reps[NFIXED];
     inject_t in = {rank, global};
     ps_work_t work = {fixed_before, fixed_op, &in};
-    int rc = hm_procsync_create("window", comm, global, &p, &ps, NULL, 0);
+    int rc = hm_procsync_create("window", comm, global, &p, &ps);
     HM_CHECK(rc == HM_OK, "fixed window: create (%d)", rc);
     if (rc != HM_OK) return;
     hm_procsync_begin(ps);
@@ -160,7 +160,7 @@ static void test_adaptive(MPI_Comm comm, int rank, hm_clock_t *global)
     double window[NCHUNKS_ADAPT];
     int nvalid[NCHUNKS_ADAPT], grown_at = -1, good_after = 0;
     char what[160];
-    int rc = hm_procsync_create("window", comm, global, &p, &ps, NULL, 0);
+    int rc = hm_procsync_create("window", comm, global, &p, &ps);
     HM_CHECK(rc == HM_OK, "adaptive window: create (%d)", rc);
     if (rc != HM_OK) return;
     hm_procsync_begin(ps);

@@ -58,10 +58,9 @@ void hm_cli_procsync_params(const hm_cli_config_t *cfg, hm_procsync_params_t *p)
 int hm_cli_check_procsync(const hm_cli_config_t *cfg, const char *name, char *why, size_t len)
 {
     hm_procsync_params_t p;
-    char reason[384] = "";
     hm_cli_procsync_params(cfg, &p);
-    if (hm_procsync_check(name, &p, reason, sizeof reason) == HM_OK) return HM_EXIT_OK;
-    snprintf(why, len, "--sync %s: %s", name, reason);
+    if (hm_procsync_check(name, &p) == HM_OK) return HM_EXIT_OK;
+    snprintf(why, len, "--sync %s: %s", name, hm_last_error());
     return HM_EXIT_USAGE;
 }
 
@@ -69,11 +68,10 @@ int hm_cli_procsync_create(const hm_cli_config_t *cfg, MPI_Comm comm, const char
                            hm_clock_t *global, hm_procsync_t **ps)
 {
     hm_procsync_params_t p;
-    char why[384] = "", msg[512] = "";
+    char msg[512] = "";
     hm_cli_procsync_params(cfg, &p);
-    int rc = hm_procsync_create(name, comm, global, &p, ps, why, sizeof why);
-    if (rc != HM_OK)
-        snprintf(msg, sizeof msg, "--sync %s: %s", name, why[0] ? why : hm_strerror(rc));
+    int rc = hm_procsync_create(name, comm, global, &p, ps);
+    if (rc != HM_OK) snprintf(msg, sizeof msg, "--sync %s: %s", name, hm_last_error());
     return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
 }
 
