@@ -144,8 +144,8 @@ static int write_row(hm_csv_t *csv)
     int st = append(csv, "\n", 1);
     FILE *f = hm_afile_stream(csv->af);
     if (st == HM_OK && fwrite(csv->row, 1, csv->row_len, f) != csv->row_len) {
-        hm_output_why(csv->error, sizeof csv->error, errno, "cannot write %s",
-                      hm_afile_path(csv->af));
+        hm_output_sys_error(csv->error, sizeof csv->error, errno, "cannot write %s",
+                            hm_afile_path(csv->af));
         st = HM_EIO;
     }
     csv->row_len = 0;
@@ -180,8 +180,8 @@ static int write_head(hm_csv_t *csv, const hm_factors_t *factors, const char *co
     FILE *f = hm_afile_stream(csv->af);
     for (size_t i = 0; hm_factors_at(factors, i, &key, &value) == HM_OK; i++)
         if (fprintf(f, "# %s: %s\n", key, value) < 0) {
-            hm_output_why(csv->error, sizeof csv->error, errno, "cannot write %s",
-                          hm_afile_path(csv->af));
+            hm_output_sys_error(csv->error, sizeof csv->error, errno, "cannot write %s",
+                                hm_afile_path(csv->af));
             return HM_EIO;
         }
     int st = HM_OK;

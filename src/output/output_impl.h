@@ -17,8 +17,9 @@ void hm_output_flatten(char *text);
 char *hm_output_vformat(const char *fmt, va_list ap);
 char *hm_output_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Write "fmt: strerror(err)" into buf (if not NULL). */
-void hm_output_why(char *buf, size_t len, int err, const char *fmt, ...)
+/* Write "fmt: strerror(err)" into buf (if not NULL): the sentence a handle
+ * keeps for a failed system call (hm_csv_error). */
+void hm_output_sys_error(char *buf, size_t len, int err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* FNV-1a 64-bit over len bytes, continuing from hash (start with

@@ -33,7 +33,7 @@ char *hm_output_format(const char *fmt, ...)
     return text;
 }
 
-void hm_output_why(char *buf, size_t len, int err, const char *fmt, ...)
+void hm_output_sys_error(char *buf, size_t len, int err, const char *fmt, ...)
 {
     if (!buf || len == 0) return;
     va_list ap;
