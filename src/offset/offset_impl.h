@@ -7,18 +7,7 @@
 enum {
     /* The pair's own tag: ASCII "OF". Distinct from the tags the sync
      * algorithms use on the same private communicator. */
-    HM_OFFSET_TAG = 0x4f46,
-    /* Untimed ping-pongs (per send mode) before the first measurement of a
-     * pair: they set up the connection and bring both processes' code and
-     * buffers into cache, so that the first timed exchanges are not slow
-     * (the Warmup_Rounds of Hunold & Carpen-Amarie 2016, Alg. 17, applied to both algorithms).
-     * Measured under MPICH 4.0: with 10, the first Mean-RTT measurement of a
-     * process was 1.5 us off; from 30 on it is as good as the later ones. */
-    HM_OFFSET_WARMUP = 50,
-    /* Ping-pongs of the RTT estimate of Mean-RTT-Offset (n_pingpongs of
-     * Hunold & Carpen-Amarie 2016, Alg. 17; the paper leaves it open). 100 gives a mean RTT
-     * whose noise (sigma / 10) is far below the RTT's own spread. */
-    HM_OFFSET_RTT_PINGPONGS = 100
+    HM_OFFSET_TAG = 0x4f46
 };
 
 struct hm_offset_pair {

@@ -1,4 +1,4 @@
-/* tests/offset/test_learn.c — the pairwise learning block of the sync layer
+/* tests/sync/learn/test_learn.c — the pairwise learning block of the sync layer
  * (hm_sync_learn_pair, hm_sync_measure_offset) against synthetic clocks.
  *
  * Rank 0 is the reference of every pair (0, p); offsets within +-1 s (seed
@@ -42,7 +42,6 @@
  * are asserted. */
 #include <math.h>
 
-#include "offset/offset_impl.h"
 #include "sync/sync_impl.h"
 #include "testutil.h"
 #include "truth.h"

@@ -1,4 +1,4 @@
-/* tests/offset/test_decide.c — the drift decision of the pairwise learning
+/* tests/sync/learn/test_decide.c — the drift decision of the pairwise learning
  * block (hm_sync_decide_drift) on crafted fits: exact comparisons, since the
  * function only selects and copies its inputs. */
 #include <math.h>
