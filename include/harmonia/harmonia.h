@@ -1,0 +1,24 @@
+/* include/harmonia/harmonia.h — all of libharmonia in one include, for
+ * programs that use several layers. Each header can also be included on its
+ * own; <harmonia/harmonize.h> is enough for hm_harmonize alone. */
+#ifndef HARMONIA_HARMONIA_H
+#define HARMONIA_HARMONIA_H
+
+#include <harmonia/error.h>
+#include <harmonia/export.h>
+#include <harmonia/rng.h>
+#include <harmonia/version.h>
+
+#include <harmonia/timer.h>
+#include <harmonia/topo.h>
+#include <harmonia/clock.h>
+#include <harmonia/offset.h>
+#include <harmonia/sync.h>
+#include <harmonia/procsync.h>
+#include <harmonia/ops.h>
+#include <harmonia/stats.h>
+#include <harmonia/output.h>
+#include <harmonia/measure.h>
+#include <harmonia/experiment.h>
+
+#endif

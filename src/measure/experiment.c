@@ -1,0 +1,257 @@
+/* src/measure/experiment.c — the set-up of a measurement from one parameter
+ * struct (experiment.h): time source, global clock, process
+ * synchronization, factors, result files. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <harmonia/experiment.h>
+
+#include "common/error_set.h"
+
+struct hm_experiment {
+    MPI_Comm comm;
+    int rank;
+    hm_timer_t *timer;
+    hm_clock_t *base, *global;
+    hm_sync_report_t report;
+    hm_procsync_t *ps;
+    hm_factors_t *factors;
+    char *summary_path, *raw_path;
+    hm_csv_t *summary, *raw;
+};
+
+void hm_experiment_params_default(hm_experiment_params_t *p)
+{
+    memset(p, 0, sizeof *p);
+    p->timer = "monotonic";
+    p->clock_sync = "hca3";
+    hm_sync_params_default(&p->sync);
+    p->procsync = "harmonize";
+    hm_procsync_params_default(&p->procsync_params);
+    p->seed = 1;
+}
+
+/* Every rank returns the status of the lowest failing rank, and that
+ * rank's sentence becomes every rank's last error: the one rank that prints
+ * says what went wrong wherever it went wrong. */
+static int agree(MPI_Comm comm, int status)
+{
+    int rank, size, first;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int mine = status != HM_OK ? rank : size;
+    if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+        return hm_error_set(HM_EMPI, "agreeing on the outcome of a set-up step failed");
+    if (first == size) return HM_OK;
+    char sentence[HM_ERROR_MAX];
+    snprintf(sentence, sizeof sentence, "%s",
+             hm_last_error()[0] ? hm_last_error() : hm_strerror(status));
+    if (MPI_Bcast(&status, 1, MPI_INT, first, comm) != MPI_SUCCESS ||
+        MPI_Bcast(sentence, sizeof sentence, MPI_CHAR, first, comm) != MPI_SUCCESS)
+        return hm_error_set(HM_EMPI, "agreeing on the outcome of a set-up step failed");
+    return hm_error_set(status, "%s", sentence);
+}
+
+static int open_timer(hm_experiment_t *e, const hm_experiment_params_t *p)
+{
+    hm_timer_options_t o = p->timer_options;
+    o.rank = e->rank;
+    o.domain = p->sync.ranks_per_node > 0 ? e->rank / p->sync.ranks_per_node : e->rank;
+    int rc = hm_timer_create(p->timer, &o, &e->timer);
+    rc = agree(e->comm, rc);
+    if (rc == HM_OK) rc = agree(e->comm, hm_timer_agree_origin(e->timer, e->comm));
+    if (rc == HM_OK) rc = agree(e->comm, hm_clock_identity(e->timer, &e->base));
+    return rc;
+}
+
+static int sync_clocks(hm_experiment_t *e, const hm_experiment_params_t *p)
+{
+    if (p->clock_sync && strchr(p->clock_sync, ','))
+        return hm_error_set(HM_EINVAL,
+                            "\"%s\" is a list; one specification is needed "
+                            "(e.g. hca3 or hca3+prop)",
+                            p->clock_sync);
+    /* hm_sync_run agrees on its outcome and its sentence itself. */
+    return hm_sync_run(e->comm, p->clock_sync, &p->sync, e->base, &e->global, &e->report);
+}
+
+static int create_procsync(hm_experiment_t *e, const hm_experiment_params_t *p)
+{
+    if (!p->procsync) return HM_OK;
+    hm_procsync_params_t pp = p->procsync_params;
+    pp.harmonize.clock_sync = p->clock_sync;
+    pp.harmonize.sync = p->sync;
+    return agree(e->comm, hm_procsync_create(p->procsync, e->comm, e->global, &pp, &e->ps));
+}
+
+static const char *drift_name(hm_drift_t drift)
+{
+    return drift == HM_DRIFT_ON ? "on" : drift == HM_DRIFT_OFF ? "off" : "auto";
+}
+
+int hm_experiment_clock_factors(hm_factors_t *f, const char *clock_sync,
+                                const hm_sync_params_t *sync, int synthetic)
+{
+    int rc = hm_factors_set(f, "clock_sync", "%s", clock_sync);
+    if (rc == HM_OK) rc = hm_factors_set(f, "fitpoints", "%d", sync->fitpoints);
+    if (rc == HM_OK) rc = hm_factors_set(f, "exchanges", "%d", sync->exchanges);
+    if (rc == HM_OK) rc = hm_factors_set(f, "offset", "%s", hm_offset_name(sync->offset));
+    if (rc == HM_OK) rc = hm_factors_set(f, "drift", "%s", drift_name(sync->drift));
+    if (rc == HM_OK)
+        rc = hm_factors_set(f, "recompute_intercept", "%s",
+                            sync->recompute_intercept ? "on" : "off");
+    /* The synthetic parameters are in the timer factor. */
+    if (rc == HM_OK) rc = hm_factors_set(f, "synthetic_clock", "%s", synthetic ? "yes" : "none");
+    if (rc == HM_OK) rc = hm_factors_set(f, "ranks_per_node", "%d", sync->ranks_per_node);
+    if (rc == HM_OK) rc = hm_factors_set(f, "ranks_per_socket", "%d", sync->ranks_per_socket);
+    return rc;
+}
+
+static int procsync_factors(hm_factors_t *f, const hm_experiment_params_t *p)
+{
+    const hm_procsync_params_t *pp = &p->procsync_params;
+    int rc = hm_factors_set(f, "sync", "%s", p->procsync ? p->procsync : "none");
+    if (rc == HM_OK) rc = hm_factors_set(f, "check_every", "%d", pp->check_every);
+    if (rc == HM_OK) rc = hm_factors_set(f, "late_us", "%g", pp->late_s * 1e6);
+    if (rc == HM_OK && pp->window_s > 0)
+        rc = hm_factors_set(f, "window_us", "%g", pp->window_s * 1e6);
+    else if (rc == HM_OK)
+        rc = hm_factors_set(f, "window_us", "adaptive");
+    if (rc == HM_OK) rc = hm_factors_set(f, "slice_s", "%g", pp->slice_s);
+    if (rc == HM_OK) rc = hm_factors_set(f, "roundtime_bcast_factor", "%g", pp->bcast_factor);
+    if (rc == HM_OK) rc = hm_factors_set(f, "resync_s", "%g", pp->harmonize.resync_s);
+    return rc;
+}
+
+static int collect_factors(hm_experiment_t *e, const hm_experiment_params_t *p)
+{
+    char desc[256];
+    hm_timer_describe(e->timer, desc, sizeof desc);
+    hm_factors_context_t ctx = {.argc = p->argc,
+                                .argv = p->argv,
+                                .timer = desc,
+                                .timer_resolution_s = hm_timer_nominal_resolution(e->timer),
+                                .seed_set = 1,
+                                .seed = p->seed};
+    int rc = hm_factors_create(&e->factors);
+    if (rc == HM_OK) rc = hm_factors_collect(e->factors, e->comm, &ctx);
+    if (rc == HM_OK)
+        rc = hm_experiment_clock_factors(e->factors, p->clock_sync, &p->sync,
+                                         p->timer_options.synthetic);
+    if (rc == HM_OK)
+        rc = hm_factors_set(e->factors, "clock_sync_duration_s", "%.9g", e->report.duration_s);
+    if (rc == HM_OK) rc = procsync_factors(e->factors, p);
+    return agree(e->comm, rc);
+}
+
+static int copy_path(char **dst, const char *src)
+{
+    if (!src || !*src) return HM_OK;
+    return (*dst = strdup(src)) ? HM_OK : HM_ENOMEM;
+}
+
+static void release(hm_experiment_t *e)
+{
+    hm_csv_abort(e->summary);
+    hm_csv_abort(e->raw);
+    hm_factors_free(e->factors);
+    hm_procsync_free(e->ps);
+    hm_clock_free(e->global);
+    hm_clock_free(e->base);
+    hm_timer_free(e->timer);
+    free(e->summary_path);
+    free(e->raw_path);
+    free(e);
+}
+
+int hm_experiment_open(MPI_Comm comm, const hm_experiment_params_t *p, hm_experiment_t **out,
+                       hm_experiment_stage_t *failed)
+{
+    hm_experiment_stage_t stage = HM_EXPERIMENT_TIMER;
+    hm_experiment_t *e = calloc(1, sizeof *e);
+    int rc = e ? HM_OK : HM_ENOMEM;
+    if (rc == HM_OK) {
+        e->comm = comm;
+        MPI_Comm_rank(comm, &e->rank);
+        rc = copy_path(&e->summary_path, p->summary_path);
+        if (rc == HM_OK) rc = copy_path(&e->raw_path, p->raw_path);
+    }
+    rc = agree(comm, rc);
+    if (rc == HM_OK) rc = open_timer(e, p);
+    if (rc == HM_OK) stage = HM_EXPERIMENT_CLOCK, rc = sync_clocks(e, p);
+    if (rc == HM_OK) stage = HM_EXPERIMENT_PROCSYNC, rc = create_procsync(e, p);
+    if (rc == HM_OK) stage = HM_EXPERIMENT_FACTORS, rc = collect_factors(e, p);
+    if (failed) *failed = rc == HM_OK ? HM_EXPERIMENT_OK : stage;
+    if (rc != HM_OK && e) release(e), e = NULL;
+    *out = e;
+    return rc;
+}
+
+hm_timer_t *hm_experiment_timer(const hm_experiment_t *e)
+{
+    return e->timer;
+}
+
+hm_clock_t *hm_experiment_global_clock(const hm_experiment_t *e)
+{
+    return e->global;
+}
+
+hm_procsync_t *hm_experiment_procsync(const hm_experiment_t *e)
+{
+    return e->ps;
+}
+
+const hm_sync_report_t *hm_experiment_sync_report(const hm_experiment_t *e)
+{
+    return &e->report;
+}
+
+hm_factors_t *hm_experiment_factors(hm_experiment_t *e)
+{
+    return e->factors;
+}
+
+hm_csv_t *hm_experiment_summary(const hm_experiment_t *e)
+{
+    return e->summary;
+}
+
+hm_csv_t *hm_experiment_raw(const hm_experiment_t *e)
+{
+    return e->raw;
+}
+
+int hm_experiment_files_open(hm_experiment_t *e, const char *const *summary_columns,
+                             size_t nsummary, const char *const *raw_columns, size_t nraw)
+{
+    int rc = HM_OK;
+    if (e->rank == 0 && e->summary_path && nsummary > 0)
+        rc = hm_csv_open(e->summary_path, e->factors, summary_columns, nsummary, &e->summary);
+    if (rc == HM_OK && e->rank == 0 && e->raw_path && nraw > 0)
+        rc = hm_csv_open(e->raw_path, e->factors, raw_columns, nraw, &e->raw);
+    return agree(e->comm, rc);
+}
+
+/* Rank 0: publish the summary, then the raw file only if the summary made
+ * it (a raw file without its summary would look like a finished run). */
+static int publish(hm_experiment_t *e)
+{
+    int rc = HM_OK;
+    if (e->summary) rc = hm_csv_close(e->summary);
+    if (e->raw && rc == HM_OK)
+        rc = hm_csv_close(e->raw);
+    else if (e->raw)
+        hm_csv_abort(e->raw);
+    e->summary = e->raw = NULL;
+    return rc;
+}
+
+int hm_experiment_close(hm_experiment_t *e)
+{
+    if (!e) return HM_OK;
+    int rc = agree(e->comm, e->rank == 0 ? publish(e) : HM_OK);
+    release(e);
+    return rc;
+}
