@@ -14,21 +14,20 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <harmonia/output.h>
+#include <harmonia/analysis.h>
 #include <harmonia/version.h>
 
-#include "campaign/campaign_manifest.h"
 #include "campaign/campaign_run.h"
 #include "commands/commands.h"
-#include "commands/permpirun.h"
 #include "commands/result_files.h"
+#include "commands/stats_print.h"
 #include <harmonia/rng.h>
 
 typedef struct campaign {
     const hm_cli_config_t *cfg;
     const char *dir;
     int placeholders; /* the command has {raw} and {seed}: nothing is appended */
-    hm_manifest_t m;
+    hm_results_manifest_t m;
     char path[4200]; /* the manifest */
     long limit;      /* runs 1..limit are run and analyzed (-n) */
     double done_s;   /* duration of the completed runs */
@@ -116,7 +115,7 @@ static void free_words(char **words, int n)
 
 /* The argv of run r: placeholders filled in, or --seed S --raw FILE
  * appended. NULL when out of memory; *n words. */
-static char **run_argv(const campaign_t *c, const hm_manifest_run_t *r, int *n)
+static char **run_argv(const campaign_t *c, const hm_results_manifest_run_t *r, int *n)
 {
     const hm_cli_config_t *cfg = c->cfg;
     char seed[32], run[32];
@@ -149,9 +148,8 @@ static void utc_now(char *buf, size_t len)
 
 static int save(campaign_t *c)
 {
-    char why[4400] = "";
-    if (hm_manifest_write(&c->m, c->path, why, sizeof why) == HM_OK) return HM_EXIT_OK;
-    hm_cli_print_error("campaign: cannot write the manifest: %s", why);
+    if (hm_results_manifest_write(&c->m, c->path) == HM_OK) return HM_EXIT_OK;
+    hm_cli_print_error("campaign: cannot write the manifest: %s", hm_last_error());
     return HM_EXIT_FAILURE;
 }
 
@@ -178,7 +176,7 @@ static double mean_run_s(const campaign_t *c)
     return c->done_n ? c->done_s / (double)c->done_n : NAN;
 }
 
-static void announce_end(const campaign_t *c, const hm_manifest_run_t *r, long left)
+static void announce_end(const campaign_t *c, const hm_results_manifest_run_t *r, long left)
 {
     char eta[32] = "";
     if (left > 0) {
@@ -199,7 +197,7 @@ static int stopped(const campaign_t *c, const char *when, long run)
     return 128 + hm_campaign_stop_signal();
 }
 
-static void report_failure(const campaign_t *c, const hm_manifest_run_t *r)
+static void report_failure(const campaign_t *c, const hm_results_manifest_run_t *r)
 {
     char tail[512];
     last_line(r->log, tail, sizeof tail);
@@ -219,7 +217,7 @@ static void report_failure(const campaign_t *c, const hm_manifest_run_t *r)
 /* What a finished child means for its run: done when it exited 0 and wrote
  * its raw file, even if a stop arrived meanwhile (a finished run is never
  * thrown away); a stop only prevents the next run. */
-static int conclude(campaign_t *c, hm_manifest_run_t *r, long left)
+static int conclude(campaign_t *c, hm_results_manifest_run_t *r, long left)
 {
     utc_now(r->end_utc, sizeof r->end_utc);
     int stop = hm_campaign_stop_signal() != 0;
@@ -238,7 +236,7 @@ static int conclude(campaign_t *c, hm_manifest_run_t *r, long left)
     return HM_EXIT_FAILURE;
 }
 
-static int run_one(campaign_t *c, hm_manifest_run_t *r, long left)
+static int run_one(campaign_t *c, hm_results_manifest_run_t *r, long left)
 {
     char why[512];
     int n = 0;
@@ -275,7 +273,7 @@ static int run_one(campaign_t *c, hm_manifest_run_t *r, long left)
 static void plan(campaign_t *c)
 {
     for (long i = 0; i < c->m.nruns; i++) {
-        hm_manifest_run_t *r = &c->m.runs[i];
+        hm_results_manifest_run_t *r = &c->m.runs[i];
         r->seed = run_seed(c->m.base_seed, r->run);
         snprintf(r->raw, sizeof r->raw, "%s/run-%03ld.csv", c->dir, r->run);
         snprintf(r->log, sizeof r->log, "%s/run-%03ld.log", c->dir, r->run);
@@ -330,7 +328,7 @@ static int open_dir(const char *dir)
 }
 
 /* A manifest found in DIR must be of the same command and seed. */
-static int adopt(campaign_t *c, hm_manifest_t *old, const char *template_command)
+static int adopt(campaign_t *c, hm_results_manifest_t *old, const char *template_command)
 {
     const hm_cli_config_t *cfg = c->cfg;
     if (strcmp(old->template_command, template_command) != 0) {
@@ -352,27 +350,26 @@ static int adopt(campaign_t *c, hm_manifest_t *old, const char *template_command
 static int load(campaign_t *c)
 {
     const hm_cli_config_t *cfg = c->cfg;
-    char why[4400] = "";
     int found = 0, rc;
-    hm_manifest_t old;
+    hm_results_manifest_t old;
     char *tmpl = hm_output_shell_join(cfg->command_argc, (const char *const *)cfg->command_argv);
     if (!tmpl) {
         hm_cli_print_error("campaign: out of memory");
         return HM_EXIT_FAILURE;
     }
-    snprintf(c->path, sizeof c->path, "%s/%s", c->dir, HM_MANIFEST_FILE);
-    if (hm_manifest_read(c->path, &old, &found, why, sizeof why) != HM_OK) {
-        hm_cli_print_error("--dir: %s", why);
+    snprintf(c->path, sizeof c->path, "%s/%s", c->dir, HM_RESULTS_MANIFEST_FILE);
+    if (hm_results_manifest_read(c->path, &old, &found) != HM_OK) {
+        hm_cli_print_error("--dir: %s", hm_last_error());
         free(tmpl);
         return HM_EXIT_USAGE;
     }
     if (found) {
         rc = adopt(c, &old, tmpl);
         free(tmpl);
-        if (rc != HM_EXIT_OK) hm_manifest_free(&old);
+        if (rc != HM_EXIT_OK) hm_results_manifest_free(&old);
         return rc;
     }
-    c->m = (hm_manifest_t){.template_command = tmpl, .base_seed = cfg->seed};
+    c->m = (hm_results_manifest_t){.template_command = tmpl, .base_seed = cfg->seed};
     return HM_EXIT_OK;
 }
 
@@ -387,37 +384,51 @@ static int dataset_factors(const campaign_t *c, hm_factors_t **f)
     return rc;
 }
 
+/* The two files and the table of a reduced campaign; errors printed. */
+static int report(const campaign_t *c, const hm_results_permpirun_t *ds, const hm_factors_t *f)
+{
+    const hm_cli_config_t *cfg = c->cfg;
+    char path[4200], repro_path[4200];
+    hm_analysis_repro_t *repro = NULL;
+    snprintf(path, sizeof path, "%s/%s", c->dir, HM_RESULTS_PERMPIRUN_FILE);
+    snprintf(repro_path, sizeof repro_path, "%s/%s", c->dir, HM_RESULTS_REPRO_FILE);
+    int rc = hm_results_permpirun_write(ds, path, f);
+    if (rc == HM_OK) rc = hm_analysis_repro_create(ds, HM_STATISTIC_MEDIAN, &repro);
+    if (rc == HM_OK) rc = hm_analysis_repro_write(repro, repro_path, f);
+    if (rc != HM_OK) {
+        hm_cli_print_error("campaign: %s", hm_last_error());
+    } else {
+        printf("campaign of %ld runs in %s: per-mpirun medians of the %s run-time (filter %s) "
+               "in %s, reproducibility in %s\n",
+               c->limit, c->dir, hm_results_metric_name(cfg->metric),
+               hm_analysis_filter_name(cfg->filter), path, repro_path);
+        if ((rc = hm_cli_print_runs(repro, stdout)) != HM_OK)
+            hm_cli_print_error("campaign: %s", hm_strerror(rc));
+    }
+    hm_analysis_repro_free(repro);
+    return rc;
+}
+
 /* Alg. 6 over the runs' raw files, then the two files and the table. */
 static int analyze(const campaign_t *c)
 {
     const hm_cli_config_t *cfg = c->cfg;
-    char why[4400] = "", metric_col[16], path[4200], repro[4200];
-    hm_permpirun_t ds = {0};
+    hm_results_permpirun_t ds = {0};
     hm_factors_t *f = NULL;
-    snprintf(metric_col, sizeof metric_col, "%s_s", cfg->metric);
-    snprintf(path, sizeof path, "%s/%s", c->dir, HM_PERMPIRUN_FILE);
-    snprintf(repro, sizeof repro, "%s/%s", c->dir, HM_REPRO_FILE);
     int rc = HM_OK;
     for (long i = 0; rc == HM_OK && i < c->limit; i++) {
-        const hm_manifest_run_t *r = &c->m.runs[i];
-        rc = hm_permpirun_add_raw(&ds, r->raw, r->run, r->seed, metric_col, cfg->filter, why,
-                                  sizeof why);
+        const hm_results_manifest_run_t *r = &c->m.runs[i];
+        rc = hm_analysis_permpirun_add_run(&ds, r->raw, r->run, r->seed, cfg->metric, cfg->filter);
     }
-    if (rc == HM_OK) rc = dataset_factors(c, &f);
-    if (rc == HM_OK) rc = hm_permpirun_write(&ds, path, f, why, sizeof why);
-    if (rc == HM_OK)
-        rc = hm_permpirun_write_reproducibility(&ds, "median", repro, f, why, sizeof why);
-    if (rc == HM_OK) {
-        printf("campaign of %ld runs in %s: per-mpirun medians of the %s run-time (filter %s) "
-               "in %s, reproducibility in %s\n",
-               c->limit, c->dir, cfg->metric, cfg->filter, path, repro);
-        rc = hm_permpirun_print_summary(&ds, "median", stdout);
-    }
+    if (rc != HM_OK)
+        hm_cli_print_error("campaign: %s", hm_last_error());
+    else if ((rc = dataset_factors(c, &f)) != HM_OK)
+        hm_cli_print_error("campaign: %s", hm_strerror(rc));
+    else
+        rc = report(c, &ds, f);
     hm_factors_free(f);
-    hm_permpirun_free(&ds);
-    if (rc == HM_OK) return HM_EXIT_OK;
-    hm_cli_print_error("campaign: %s", why[0] ? why : hm_strerror(rc));
-    return HM_EXIT_FAILURE;
+    hm_results_permpirun_free(&ds);
+    return rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE;
 }
 
 int hm_cmd_campaign(hm_cli_config_t *cfg, MPI_Comm comm)
@@ -437,7 +448,7 @@ int hm_cmd_campaign(hm_cli_config_t *cfg, MPI_Comm comm)
     if (rc == HM_EXIT_OK) rc = load(&c);
     if (rc != HM_EXIT_OK) return rc;
     /* Runs beyond a smaller -n stay in the manifest but are neither run nor analyzed. */
-    if (hm_manifest_resize(&c.m, c.limit) != HM_OK) {
+    if (hm_results_manifest_resize(&c.m, c.limit) != HM_OK) {
         hm_cli_print_error("campaign: out of memory for %ld runs", c.limit);
         rc = HM_EXIT_FAILURE;
     }
@@ -448,6 +459,6 @@ int hm_cmd_campaign(hm_cli_config_t *cfg, MPI_Comm comm)
         hm_campaign_default_signals(); /* the analysis writes its files atomically */
         if (rc == HM_EXIT_OK) rc = analyze(&c);
     }
-    hm_manifest_free(&c.m);
+    hm_results_manifest_free(&c.m);
     return rc;
 }

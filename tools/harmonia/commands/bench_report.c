@@ -10,15 +10,6 @@
 
 #define NCOLS(a) (sizeof a / sizeof a[0])
 
-static const char *const summary_columns[] = {"op",       "size_bytes",     "sync",
-                                              "valid",    "invalid",        "wrong_results",
-                                              "min_s",    "q1_s",           "median_s",
-                                              "q3_s",     "max_s",          "mean_s",
-                                              "sd_s",     "local_median_s", "start_spread_median_s",
-                                              "procsync", "order",          "wall_s"};
-static const char *const raw_columns[] = {"op",       "size_bytes", "attempt",        "valid",
-                                          "global_s", "local_s",    "start_spread_s", "start_s"};
-
 int hm_bench_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_clock_t *clock,
                          size_t nexperiments, hm_bench_report_t **out)
 {
@@ -38,8 +29,8 @@ int hm_bench_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli
         rep->rows = calloc(nexperiments, sizeof *rep->rows);
         rc = rep->rows ? HM_OK : HM_ENOMEM;
         if (rc == HM_OK)
-            rc = hm_cli_files_open(cfg, f, HM_CLI_COLUMNS(summary_columns),
-                                   HM_CLI_COLUMNS(raw_columns), &rep->files, why, sizeof why);
+            rc = hm_cli_files_open(cfg, f, HM_RESULTS_BENCH, HM_RESULTS_BENCH_RAW, &rep->files, why,
+                                   sizeof why);
     }
     hm_factors_free(f);
     *out = rep;

@@ -8,12 +8,6 @@
 #include "commands/commands.h"
 #include "commands/measure_setup.h"
 
-static const char *const summary_columns[] = {"clock_sync",   "after_s",         "duration_s",
-                                              "drift_models", "offset_models",   "nsampled",
-                                              "offset_max_s", "offset_median_s", "truth_known",
-                                              "true_max_s",   "true_median_s",   "level_models"};
-static const char *const raw_columns[] = {"clock_sync", "after_s", "rank", "offset_s",
-                                          "true_error_s"};
 #define NCOLS(a) (sizeof a / sizeof a[0])
 
 /* "hca3:1L/0O prop:0L/0O": per level, the pairwise models that kept a
@@ -35,8 +29,8 @@ static void add_clock_factors(hm_factors_t *f, const hm_cli_config_t *cfg)
 
 static int open_files(hm_clock_report_t *rep, const hm_factors_t *f, char *why, size_t len)
 {
-    return hm_cli_files_open(rep->cfg, f, HM_CLI_COLUMNS(summary_columns),
-                             HM_CLI_COLUMNS(raw_columns), &rep->files, why, len);
+    return hm_cli_files_open(rep->cfg, f, HM_RESULTS_CLOCK, HM_RESULTS_CLOCK_RAW, &rep->files, why,
+                             len);
 }
 
 static void open_table(hm_clock_report_t *rep)

@@ -5,16 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <harmonia/output.h>
-#include <harmonia/version.h>
+#include <harmonia/analysis.h>
 
 #include "commands/commands.h"
 #include "commands/result_files.h"
 #include "commands/stats_campaign.h"
-#include "commands/raw_input.h"
-#include "commands/stats_report.h"
+#include "commands/stats_print.h"
 
-static int open_output(const hm_cli_config_t *cfg, hm_csv_t **csv, char *why, size_t len)
+static int open_output(const hm_cli_config_t *cfg, hm_csv_t **csv)
 {
     hm_factors_t *f = NULL;
     char inputs[8192] = "";
@@ -23,41 +21,48 @@ static int open_output(const hm_cli_config_t *cfg, hm_csv_t **csv, char *why, si
         snprintf(inputs + strlen(inputs), sizeof inputs - strlen(inputs), "%s%s", i ? "," : "",
                  cfg->files[i]);
     if (rc == HM_OK) rc = hm_factors_set(f, "inputs", "%s", inputs);
-    if (rc == HM_OK) rc = hm_csv_open(cfg->output, f, hm_stats_columns, hm_stats_ncolumns, csv);
-    if (rc != HM_OK)
-        snprintf(why, len, "--output: %s", hm_last_error()[0] ? hm_last_error() : hm_strerror(rc));
+    if (rc == HM_OK) {
+        rc = hm_results_csv_open(cfg->output, f, HM_RESULTS_STATS, csv);
+        if (rc != HM_OK) hm_cli_print_error("--output: %s", hm_last_error());
+    } else {
+        hm_cli_print_error("--output: %s", hm_strerror(rc));
+    }
     hm_factors_free(f);
     return rc;
 }
 
-static int report(const hm_cli_config_t *cfg, hm_stats_groups_t *groups)
+static void print_title(const hm_cli_config_t *cfg)
 {
-    char why[2048] = "";
+    printf("%s run-time (%s) of the valid repetitions in %d file%s, filter %s; 95%% confidence "
+           "intervals; acf1 = lag-1 autocorrelation, sw_p = Shapiro-Wilk p-value\n",
+           hm_results_metric_name(cfg->metric),
+           cfg->metric == HM_METRIC_LOCAL ? "max over ranks of end - start"
+                                          : "max end - min start on the global clock",
+           cfg->nfiles, cfg->nfiles == 1 ? "" : "s", hm_analysis_filter_name(cfg->filter));
+}
+
+static int report(const hm_cli_config_t *cfg, hm_analysis_groups_t *groups)
+{
     hm_csv_t *csv = NULL;
-    hm_stats_row_t *rows = calloc(groups->n ? groups->n : 1, sizeof *rows);
+    hm_analysis_summary_t *rows = calloc(groups->n ? groups->n : 1, sizeof *rows);
     int rc = rows ? HM_OK : HM_ENOMEM;
-    hm_stats_groups_sort(groups);
+    hm_analysis_groups_sort(groups);
     for (size_t k = 0; rc == HM_OK && k < groups->n; k++)
-        rc = hm_stats_row_compute(&groups->g[k], cfg->filter, &rows[k]);
+        rc = hm_analysis_summarize(&groups->g[k], cfg->filter, &rows[k]);
     if (rc != HM_OK) {
         free(rows);
         hm_cli_print_error("stats: %s", hm_strerror(rc));
         return HM_EXIT_FAILURE;
     }
-    if (cfg->output[0] && open_output(cfg, &csv, why, sizeof why) != HM_OK) {
+    if (cfg->output[0] && open_output(cfg, &csv) != HM_OK) {
         free(rows);
-        hm_cli_print_error("%s", why);
         return HM_EXIT_USAGE;
     }
-    printf("%s run-time (%s) of the valid repetitions in %d file%s, filter %s; 95%% confidence "
-           "intervals; acf1 = lag-1 autocorrelation, sw_p = Shapiro-Wilk p-value\n",
-           cfg->metric,
-           strcmp(cfg->metric, "global") ? "max over ranks of end - start"
-                                         : "max end - min start on the global clock",
-           cfg->nfiles, cfg->nfiles == 1 ? "" : "s", cfg->filter);
-    hm_stats_print_table(groups, rows, stdout);
+    print_title(cfg);
+    hm_cli_print_summaries(groups, rows, stdout);
     fflush(stdout);
-    for (size_t k = 0; csv && k < groups->n; k++) hm_stats_write_row(csv, &groups->g[k], &rows[k]);
+    for (size_t k = 0; csv && k < groups->n; k++)
+        hm_analysis_summary_write_row(csv, &groups->g[k], &rows[k]);
     free(rows);
     if (csv && hm_csv_close(csv) != HM_OK) {
         hm_cli_print_error("%s", hm_last_error());
@@ -69,8 +74,7 @@ static int report(const hm_cli_config_t *cfg, hm_stats_groups_t *groups)
 int hm_cmd_stats(hm_cli_config_t *cfg, MPI_Comm comm)
 {
     (void)comm;
-    char why[2048] = "", metric_col[16];
-    hm_stats_groups_t groups = {0};
+    hm_analysis_groups_t groups = {0};
     int rc = HM_OK;
     if (cfg->nfiles == 0) {
         hm_cli_print_error("stats: no input files (usage: harmonia stats [options] FILE...)");
@@ -86,23 +90,21 @@ int hm_cmd_stats(hm_cli_config_t *cfg, MPI_Comm comm)
                            "(directories, per-mpirun.csv), not both");
         return HM_EXIT_USAGE;
     }
-    snprintf(metric_col, sizeof metric_col, "%s_s", cfg->metric);
     for (int i = 0; rc == HM_OK && i < cfg->nfiles; i++)
-        rc = hm_raw_read(cfg->files[i], metric_col, &groups, why, sizeof why);
-    if (rc == HM_OK && groups.n == 0) {
-        snprintf(why, sizeof why, "stats: no valid repetitions (valid = 1) in the input files");
-        rc = HM_EINVAL;
-    }
+        rc = hm_analysis_groups_read_raw(&groups, cfg->files[i], cfg->metric);
     int status = HM_EXIT_OK;
     if (rc == HM_ENOMEM) {
         hm_cli_print_error("stats: %s", hm_strerror(rc));
         status = HM_EXIT_FAILURE;
     } else if (rc != HM_OK) {
-        hm_cli_print_error("%s", why);
+        hm_cli_print_error("%s", hm_last_error());
+        status = HM_EXIT_USAGE;
+    } else if (groups.n == 0) {
+        hm_cli_print_error("stats: no valid repetitions (valid = 1) in the input files");
         status = HM_EXIT_USAGE;
     } else {
         status = report(cfg, &groups);
     }
-    hm_stats_groups_free(&groups);
+    hm_analysis_groups_free(&groups);
     return status;
 }

@@ -131,9 +131,6 @@ static void print_table(const hm_cli_config_t *cfg, const source_report_t *reps,
 static int write_csv(const hm_cli_config_t *cfg, MPI_Comm comm, const source_report_t *reps,
                      int nrep, int size)
 {
-    static const char *const cols[] = {
-        "rank",       "source",    "available",        "resolution_s", "claimed_resolution_s",
-        "overhead_s", "decreases", "monotonic_claimed"};
     hm_factors_t *f = NULL;
     hm_csv_t *csv = NULL;
     hm_factors_context_t ctx = {.argc = cfg->argc,
@@ -145,7 +142,7 @@ static int write_csv(const hm_cli_config_t *cfg, MPI_Comm comm, const source_rep
     int rank, rc = hm_factors_create(&f);
     MPI_Comm_rank(comm, &rank);
     if (rc == HM_OK) rc = hm_factors_collect(f, comm, &ctx);
-    if (rc == HM_OK && rank == 0) rc = hm_csv_open(cfg->output, f, cols, 8, &csv);
+    if (rc == HM_OK && rank == 0) rc = hm_results_csv_open(cfg->output, f, HM_RESULTS_TIMERS, &csv);
     for (int i = 0; rc == HM_OK && rank == 0 && i < nrep; i++)
         for (int p = 0; p < size; p++) {
             const double *v = reps[i].per_rank + (size_t)p * R_FIELDS;

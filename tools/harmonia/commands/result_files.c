@@ -8,12 +8,12 @@
 
 #include "commands/result_files.h"
 
-int hm_cli_files_open(const hm_cli_config_t *cfg, const hm_factors_t *f, hm_cli_columns_t summary,
-                      hm_cli_columns_t raw, hm_cli_files_t *files, char *why, size_t why_len)
+int hm_cli_files_open(const hm_cli_config_t *cfg, const hm_factors_t *f, hm_results_kind_t summary,
+                      hm_results_kind_t raw, hm_cli_files_t *files, char *why, size_t why_len)
 {
     int rc = HM_OK;
-    if (cfg->output[0]) rc = hm_csv_open(cfg->output, f, summary.names, summary.n, &files->summary);
-    if (rc == HM_OK && cfg->raw[0]) rc = hm_csv_open(cfg->raw, f, raw.names, raw.n, &files->raw);
+    if (cfg->output[0]) rc = hm_results_csv_open(cfg->output, f, summary, &files->summary);
+    if (rc == HM_OK && cfg->raw[0]) rc = hm_results_csv_open(cfg->raw, f, raw, &files->raw);
     if (rc != HM_OK) snprintf(why, why_len, "%s", hm_last_error());
     return rc;
 }
@@ -38,8 +38,8 @@ int hm_cli_offline_factors(const hm_cli_config_t *cfg, hm_factors_t **f)
     int rc = line ? hm_factors_create(f) : HM_ENOMEM;
     if (rc == HM_OK) rc = hm_factors_set(*f, "harmonia_version", "%s", hm_version());
     if (rc == HM_OK) rc = hm_factors_set(*f, "command_line", "%s", line);
-    if (rc == HM_OK) rc = hm_factors_set(*f, "filter", "%s", cfg->filter);
-    if (rc == HM_OK) rc = hm_factors_set(*f, "metric", "%s", cfg->metric);
+    if (rc == HM_OK) rc = hm_factors_set(*f, "filter", "%s", hm_analysis_filter_name(cfg->filter));
+    if (rc == HM_OK) rc = hm_factors_set(*f, "metric", "%s", hm_results_metric_name(cfg->metric));
     free(line);
     if (rc != HM_OK) {
         hm_factors_free(*f);

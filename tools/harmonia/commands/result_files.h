@@ -4,25 +4,20 @@
 #ifndef HM_CLI_RESULT_FILES_H
 #define HM_CLI_RESULT_FILES_H
 #include <harmonia/output.h>
+#include <harmonia/results.h>
 
 #include "options/config.h"
-
-typedef struct hm_cli_columns {
-    const char *const *names;
-    size_t n;
-} hm_cli_columns_t;
-
-#define HM_CLI_COLUMNS(array) ((hm_cli_columns_t){(array), sizeof(array) / sizeof((array)[0])})
 
 typedef struct hm_cli_files {
     hm_csv_t *summary; /* --output, NULL when not asked for */
     hm_csv_t *raw;     /* --raw, NULL when not asked for */
 } hm_cli_files_t;
 
-/* Rank 0: open the files cfg asks for, with factors f. HM_OK, or the
- * status with the sentence in why. */
-int hm_cli_files_open(const hm_cli_config_t *cfg, const hm_factors_t *f, hm_cli_columns_t summary,
-                      hm_cli_columns_t raw, hm_cli_files_t *files, char *why, size_t why_len);
+/* Rank 0: open the files cfg asks for, with factors f and the columns of
+ * the schemas summary and raw. HM_OK, or the status with the sentence in
+ * why. */
+int hm_cli_files_open(const hm_cli_config_t *cfg, const hm_factors_t *f, hm_results_kind_t summary,
+                      hm_results_kind_t raw, hm_cli_files_t *files, char *why, size_t why_len);
 
 /* The factors of a file written by an offline command (stats, compare,
  * campaign): harmonia_version, command_line, filter, metric. HM_ENOMEM

@@ -33,31 +33,6 @@ struct hm_skew_report {
     int nrows;
 };
 
-static const char *const summary_columns[] = {"method",
-                                              "repetitions",
-                                              "late_starts",
-                                              "missed",
-                                              "skew_median_s",
-                                              "skew_p90_s",
-                                              "skew_p99_s",
-                                              "skew_max_s",
-                                              "true_skew_median_s",
-                                              "true_skew_p90_s",
-                                              "true_skew_p99_s",
-                                              "true_skew_max_s",
-                                              "cost_s",
-                                              "valid_skew_median_s",
-                                              "valid_skew_p90_s",
-                                              "valid_skew_p99_s",
-                                              "valid_skew_max_s",
-                                              "valid_true_skew_median_s",
-                                              "valid_true_skew_p90_s",
-                                              "valid_true_skew_p99_s",
-                                              "valid_true_skew_max_s"};
-/* valid: of a skew row, 1 unless the repetition was missed (empty for the
- * rank_offset rows, which average the kept repetitions). */
-static const char *const raw_columns[] = {"method", "what", "index", "global_s", "true_s", "valid"};
-
 int hm_skew_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_clock_t *clock,
                         hm_skew_report_t **out)
 {
@@ -73,8 +48,8 @@ int hm_skew_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_
     }
     if (rc == HM_OK && rank == 0) {
         hm_factors_set(f, "skew_start", "%s", cfg->back_to_back ? "back to back" : "round-time");
-        rc = hm_cli_files_open(cfg, f, HM_CLI_COLUMNS(summary_columns), HM_CLI_COLUMNS(raw_columns),
-                               &rep->files, why, sizeof why);
+        rc = hm_cli_files_open(cfg, f, HM_RESULTS_SKEW, HM_RESULTS_SKEW_RAW, &rep->files, why,
+                               sizeof why);
     }
     hm_factors_free(f);
     *out = rep;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <harmonia/analysis.h>
 #include <harmonia/timer.h>
 
 /* Exit statuses of the program. */
@@ -119,19 +120,20 @@ typedef struct hm_cli_config {
     double bcast_factor; /* --bcast-factor (roundtime's B) */
 
     /* stats */
-    char filter[8];                      /* --filter tukey|none */
-    char metric[8];                      /* --metric global|local */
+    hm_filter_t filter;                  /* --filter tukey|none */
+    hm_metric_t metric;                  /* --metric global|local */
     int takes_files;                     /* set before parsing: the command reads FILE operands */
     const char *files[HM_CLI_MAX_FILES]; /* the operands, in order */
     int nfiles;
 
     /* campaign, compare, plot */
-    long runs;            /* --runs / -n: mpiruns of a campaign, 0 = not given */
-    char dir[4096];       /* --dir: campaign directory, or where plot writes */
-    char alternative[16]; /* --alternative two-sided|less|greater */
-    char statistic[8];    /* --statistic median|mean */
-    int takes_command;    /* set before parsing: the words after "--" are a command */
-    char **command_argv;  /* those words, NULL-terminated (campaign) */
+    long runs;      /* --runs / -n: mpiruns of a campaign, 0 = not given */
+    char dir[4096]; /* --dir: campaign directory, or where plot writes */
+    /* --alternative two-sided|less|greater, --statistic median|mean */
+    hm_alternative_t alternative;
+    hm_statistic_t statistic;
+    int takes_command;   /* set before parsing: the words after "--" are a command */
+    char **command_argv; /* those words, NULL-terminated (campaign) */
     int command_argc;
 } hm_cli_config_t;
 

@@ -132,34 +132,23 @@ int hm_opt_parse_bcast_factor(hm_cli_config_t *c, const char *v, char *why, size
     return 0;
 }
 
-/* v when it is one of the names in known ("a, b, c"), copied to dst (sized
- * for the longest name); otherwise the error lists them. */
-static int pick(const char *v, const char *known, const char *what, char *dst, char *why,
-                size_t len)
+/* A choice looked up in its library registry: the library's sentence
+ * ('unknown filter "x" (known: tukey, none)') on failure. */
+static int from_registry(int status, char *why, size_t len)
 {
-    size_t n = strlen(v);
-    for (const char *p = known; n && *p;) {
-        size_t k = strcspn(p, ",");
-        if (k == n && strncmp(p, v, n) == 0) {
-            strcpy(dst, v);
-            return 0;
-        }
-        p += k;
-        p += strspn(p, ", ");
-    }
-    return hm_opt_fail(why, len, "unknown %s \"%s\" (known: %s)", what, v, known);
+    return status == HM_OK ? 0 : hm_opt_fail(why, len, "%s", hm_last_error());
 }
 
 /* stats, campaign, compare: outlier filter and run-time definition of the
  * analysed column. */
 int hm_opt_parse_filter(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    return pick(v, "tukey, none", "filter", c->filter, why, len);
+    return from_registry(hm_analysis_filter_find(v, &c->filter), why, len);
 }
 
 int hm_opt_parse_metric(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    return pick(v, "global, local", "metric", c->metric, why, len);
+    return from_registry(hm_results_metric_find(v, &c->metric), why, len);
 }
 
 int hm_opt_parse_runs(hm_cli_config_t *c, const char *v, char *why, size_t len)
@@ -185,10 +174,10 @@ int hm_opt_parse_dir(hm_cli_config_t *c, const char *v, char *why, size_t len)
 
 int hm_opt_parse_alternative(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    return pick(v, "two-sided, less, greater", "alternative", c->alternative, why, len);
+    return from_registry(hm_analysis_alternative_find(v, &c->alternative), why, len);
 }
 
 int hm_opt_parse_statistic(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    return pick(v, "median, mean", "statistic", c->statistic, why, len);
+    return from_registry(hm_analysis_statistic_find(v, &c->statistic), why, len);
 }

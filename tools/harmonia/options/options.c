@@ -41,10 +41,10 @@ void hm_cli_config_defaults(hm_cli_config_t *cfg)
     cfg->resync_s = 1.0;
     cfg->inject_rank = -1;
     cfg->bcast_factor = 3.0;
-    strcpy(cfg->filter, "tukey");
-    strcpy(cfg->metric, "global");
-    strcpy(cfg->alternative, "two-sided");
-    strcpy(cfg->statistic, "median");
+    cfg->filter = HM_FILTER_TUKEY;
+    cfg->metric = HM_METRIC_GLOBAL;
+    cfg->alternative = HM_ALT_TWO_SIDED;
+    cfg->statistic = HM_STATISTIC_MEDIAN;
     cfg->warmup = 10;
     cfg->seed = 1;
     strcpy(cfg->format, "table");

@@ -58,7 +58,8 @@ static int draw_figure(const hm_cli_config_t *cfg, const hm_plot_out_t *out, hm_
     figure_stem(d, stem, sizeof stem);
     int rc = hm_plot_script_open(out, figures[f].kind, &s, why, len);
     if (rc != HM_OK) return rc;
-    if ((rc = figures[f].draw(d, cfg->metric, &s, what, sizeof what)) != HM_OK) {
+    const char *metric = hm_results_metric_name(cfg->metric); /* the titles' words */
+    if ((rc = figures[f].draw(d, metric, &s, what, sizeof what)) != HM_OK) {
         hm_plot_script_abort(&s);
         snprintf(why, len, "plot: %s", hm_strerror(rc));
         return rc;

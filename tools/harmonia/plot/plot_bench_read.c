@@ -4,8 +4,9 @@
 #include <math.h>
 #include <stdio.h>
 
+#include <harmonia/analysis.h>
+
 #include "plot/plot_input.h"
-#include "commands/raw_input.h"
 
 /* Legend base: "allreduce barrier" (op and sync, as the stats table). */
 static void base_label(char *buf, size_t len, const char *op, const char *sync)
@@ -30,7 +31,7 @@ static int runtime_cell(hm_plot_read_t *c, int k, double *x_s)
 
 /* One group of a raw file into both figures; run-times are drawn on a log
  * axis, so a negative one is refused. */
-static int add_group(hm_plot_read_t *c, const hm_stats_group_t *g)
+static int add_group(hm_plot_read_t *c, const hm_analysis_group_t *g)
 {
     char base[160], ranks[32], procs[24];
     size_t lat, dist;
@@ -53,15 +54,15 @@ static int add_group(hm_plot_read_t *c, const hm_stats_group_t *g)
     return rc;
 }
 
-/* A raw file is read by the reader stats and compare use (raw_input.h), so
- * that it means the same to all three. */
+/* A raw file is read by the reader stats and compare use (the library's),
+ * so that it means the same to all three. */
 int hm_plot_read_bench_raw(hm_plot_read_t *c)
 {
-    hm_stats_groups_t groups = {0};
-    const char *metric_col = hm_csv_reader_column(c->r, c->col[3]);
-    int rc = hm_raw_read(c->src->file, metric_col, &groups, c->why, c->len);
+    hm_analysis_groups_t groups = {0};
+    int rc = hm_analysis_groups_read_raw(&groups, c->src->file, c->metric);
+    if (rc != HM_OK) snprintf(c->why, c->len, "%s", hm_last_error());
     for (size_t k = 0; rc == HM_OK && k < groups.n; k++) rc = add_group(c, &groups.g[k]);
-    hm_stats_groups_free(&groups);
+    hm_analysis_groups_free(&groups);
     return rc == HM_OK || rc == HM_ENOMEM ? rc : HM_EINVAL;
 }
 

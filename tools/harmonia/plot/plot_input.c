@@ -4,57 +4,60 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands/permpirun.h"
 #include "plot/plot_input.h"
 
 enum { MAX_COLS = 10 };
 
-/* A kind of input: the columns it must have (the last one replaced by
- * local_col under --metric local, where the metric applies) and its reader. */
+/* A kind of input: the columns its reader takes (HM_COL_* of its schema, in
+ * the reader's order; the last one replaced by local_col under --metric
+ * local, where the metric applies) and its reader. */
 typedef struct input_kind {
     const char *what; /* for messages: "a raw file of 'harmonia bench --raw'" */
-    const char *cols[MAX_COLS];
-    const char *local_col;
+    hm_results_kind_t schema;
+    int cols[MAX_COLS];
+    int ncols;
+    int local_col; /* -1: none */
     int (*read)(hm_plot_read_t *c);
 } input_kind_t;
 
+#define COLS(...) {__VA_ARGS__}, sizeof((int[]){__VA_ARGS__}) / sizeof(int)
+
 static const input_kind_t kinds[] = {
-    {"a raw file of 'harmonia bench --raw'",
-     {"op", "size_bytes", "valid", "global_s"},
-     "local_s",
-     hm_plot_read_bench_raw},
-    {"the summary of 'harmonia bench --output'",
-     {"op", "size_bytes", "sync", "median_s"},
-     "local_median_s",
-     hm_plot_read_bench_summary},
-    {"a campaign's per-mpirun.csv",
-     {"run", "op", "size_bytes", "processes", "sync", "median_s"},
-     NULL,
-     hm_plot_read_permpirun},
-    {"the summary of 'harmonia clock --output'",
-     {"clock_sync", "after_s", "offset_max_s", "offset_median_s", "truth_known", "true_max_s"},
-     NULL,
-     hm_plot_read_clock_summary},
-    {"a raw file of 'harmonia clock --raw'",
-     {"clock_sync", "after_s", "rank", "offset_s", "true_error_s"},
-     NULL,
-     hm_plot_read_clock_raw},
-    {"a raw file of 'harmonia skew --raw'",
-     {"method", "what", "global_s", "true_s"},
-     NULL,
-     hm_plot_read_skew_raw},
-    {"the summary of 'harmonia skew --output'",
-     {"method", "skew_median_s", "skew_p90_s", "skew_p99_s", "skew_max_s", "true_skew_median_s",
-      "true_skew_p90_s", "true_skew_p99_s", "true_skew_max_s"},
-     NULL,
-     hm_plot_read_skew_summary},
+    {"a raw file of 'harmonia bench --raw'", HM_RESULTS_BENCH_RAW,
+     COLS(HM_COL_BENCH_RAW_OP, HM_COL_BENCH_RAW_SIZE_BYTES, HM_COL_BENCH_RAW_VALID,
+          HM_COL_BENCH_RAW_GLOBAL_S),
+     HM_COL_BENCH_RAW_LOCAL_S, hm_plot_read_bench_raw},
+    {"the summary of 'harmonia bench --output'", HM_RESULTS_BENCH,
+     COLS(HM_COL_BENCH_OP, HM_COL_BENCH_SIZE_BYTES, HM_COL_BENCH_SYNC, HM_COL_BENCH_MEDIAN_S),
+     HM_COL_BENCH_LOCAL_MEDIAN_S, hm_plot_read_bench_summary},
+    {"a campaign's per-mpirun.csv", HM_RESULTS_PERMPIRUN,
+     COLS(HM_COL_PERMPIRUN_RUN, HM_COL_PERMPIRUN_OP, HM_COL_PERMPIRUN_SIZE_BYTES,
+          HM_COL_PERMPIRUN_PROCESSES, HM_COL_PERMPIRUN_SYNC, HM_COL_PERMPIRUN_MEDIAN_S),
+     -1, hm_plot_read_permpirun},
+    {"the summary of 'harmonia clock --output'", HM_RESULTS_CLOCK,
+     COLS(HM_COL_CLOCK_CLOCK_SYNC, HM_COL_CLOCK_AFTER_S, HM_COL_CLOCK_OFFSET_MAX_S,
+          HM_COL_CLOCK_OFFSET_MEDIAN_S, HM_COL_CLOCK_TRUTH_KNOWN, HM_COL_CLOCK_TRUE_MAX_S),
+     -1, hm_plot_read_clock_summary},
+    {"a raw file of 'harmonia clock --raw'", HM_RESULTS_CLOCK_RAW,
+     COLS(HM_COL_CLOCK_RAW_CLOCK_SYNC, HM_COL_CLOCK_RAW_AFTER_S, HM_COL_CLOCK_RAW_RANK,
+          HM_COL_CLOCK_RAW_OFFSET_S, HM_COL_CLOCK_RAW_TRUE_ERROR_S),
+     -1, hm_plot_read_clock_raw},
+    {"a raw file of 'harmonia skew --raw'", HM_RESULTS_SKEW_RAW,
+     COLS(HM_COL_SKEW_RAW_METHOD, HM_COL_SKEW_RAW_WHAT, HM_COL_SKEW_RAW_GLOBAL_S,
+          HM_COL_SKEW_RAW_TRUE_S),
+     -1, hm_plot_read_skew_raw},
+    {"the summary of 'harmonia skew --output'", HM_RESULTS_SKEW,
+     COLS(HM_COL_SKEW_METHOD, HM_COL_SKEW_SKEW_MEDIAN_S, HM_COL_SKEW_SKEW_P90_S,
+          HM_COL_SKEW_SKEW_P99_S, HM_COL_SKEW_SKEW_MAX_S, HM_COL_SKEW_TRUE_SKEW_MEDIAN_S,
+          HM_COL_SKEW_TRUE_SKEW_P90_S, HM_COL_SKEW_TRUE_SKEW_P99_S, HM_COL_SKEW_TRUE_SKEW_MAX_S),
+     -1, hm_plot_read_skew_summary},
 };
 enum { NKINDS = sizeof kinds / sizeof kinds[0] };
 
 static const char *column_name(const input_kind_t *k, int i, int local)
 {
-    int last = i + 1 == MAX_COLS || !k->cols[i + 1];
-    return last && local && k->local_col ? k->local_col : k->cols[i];
+    int col = i + 1 == k->ncols && local && k->local_col >= 0 ? k->local_col : k->cols[i];
+    return hm_results_column_name(k->schema, col);
 }
 
 /* Columns of kind k present in the file (idx filled), and missing. */
@@ -63,7 +66,7 @@ static int count_columns(const hm_csv_reader_t *r, const input_kind_t *k, int lo
 {
     int present = 0;
     *missing = 0;
-    for (int i = 0; i < MAX_COLS && k->cols[i]; i++) {
+    for (int i = 0; i < k->ncols; i++) {
         if (hm_csv_reader_find(r, column_name(k, i, local), &idx[i]) == HM_OK)
             present++;
         else
@@ -109,7 +112,7 @@ static int kind_error(const hm_csv_reader_t *r, const char *path, const input_ki
         return HM_EINVAL;
     }
     used = (size_t)snprintf(why, len, "%s: missing columns:", path);
-    for (int i = 0; i < MAX_COLS && k->cols[i] && used < len; i++)
+    for (int i = 0; i < k->ncols && used < len; i++)
         if (hm_csv_reader_find(r, column_name(k, i, local), &idx) != HM_OK)
             used += (size_t)snprintf(why + used, len - used, " %s", column_name(k, i, local));
     if (used < len) snprintf(why + used, len - used, " (expected %s)", k->what);
@@ -135,11 +138,13 @@ static void source_names(const char *operand, hm_plot_source_t *src)
     char dir[4096];
     const char *slash = strrchr(operand, '/'), *base = slash ? slash + 1 : operand;
     size_t n = strlen(base);
-    if (hm_permpirun_resolve(operand, src->file, sizeof src->file) > 0) {
+    int is_dir = 0;
+    if (hm_results_permpirun_path(operand, src->file, sizeof src->file, &is_dir) == HM_OK &&
+        is_dir) {
         dir_name(operand, src->stem, sizeof src->stem);
         return;
     }
-    if (strcmp(base, HM_PERMPIRUN_FILE) == 0) {
+    if (strcmp(base, HM_RESULTS_PERMPIRUN_FILE) == 0) {
         snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - operand) + 1 : 1,
                  slash ? operand : ".");
         dir_name(dir, src->stem, sizeof src->stem);
@@ -165,12 +170,12 @@ static size_t samples(const hm_plot_data_t *fig)
     return n;
 }
 
-int hm_plot_read_file(const char *operand, hm_plot_source_t *src, const char *metric,
+int hm_plot_read_file(const char *operand, hm_plot_source_t *src, hm_metric_t metric,
                       hm_plot_data_t *fig, char *why, size_t len)
 {
     size_t idx[MAX_COLS], before = samples(fig);
     hm_csv_reader_t *r = NULL;
-    int local = strcmp(metric, "local") == 0;
+    int local = metric == HM_METRIC_LOCAL;
     source_names(operand, src);
     src->path = operand;
     int rc = hm_csv_reader_open(src->file, &r);
@@ -183,7 +188,7 @@ int hm_plot_read_file(const char *operand, hm_plot_source_t *src, const char *me
     int missing = 0;
     const input_kind_t *k = best_kind(r, local, idx, &missing);
     if (!k || missing) rc = kind_error(r, src->file, k, local, why, len);
-    hm_plot_read_t c = {r, src, idx, fig, why, len};
+    hm_plot_read_t c = {r, src, idx, fig, why, len, metric};
     if (rc == HM_OK) rc = k->read(&c);
     if (rc == HM_OK && samples(fig) == before) {
         snprintf(why, len, "%s: no rows to plot (%s)", src->file,

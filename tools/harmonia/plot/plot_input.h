@@ -6,7 +6,7 @@
 #define HM_CLI_PLOT_INPUT_H
 #include <stddef.h>
 
-#include <harmonia/output.h>
+#include <harmonia/results.h>
 
 #include "plot/plot_data.h"
 
@@ -31,13 +31,13 @@ typedef struct hm_plot_read {
     hm_plot_data_t *fig; /* HM_NFIG figures */
     char *why;
     size_t len;
+    hm_metric_t metric; /* the run-time of bench files (--metric) */
 } hm_plot_read_t;
 
 /* Read operand (a result file, or a campaign directory holding
  * per-mpirun.csv) into the figures; src (kept by the caller as long as fig)
- * receives its names. metric is "global" or "local". HM_EINVAL with the
- * reason in why; HM_ENOMEM. */
-int hm_plot_read_file(const char *operand, hm_plot_source_t *src, const char *metric,
+ * receives its names. HM_EINVAL with the reason in why; HM_ENOMEM. */
+int hm_plot_read_file(const char *operand, hm_plot_source_t *src, hm_metric_t metric,
                       hm_plot_data_t *fig, char *why, size_t len);
 
 /* ---- For the readers ---- */

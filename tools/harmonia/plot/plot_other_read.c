@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands/permpirun.h"
 #include "plot/plot_input.h"
 
 static int finite_cell(hm_plot_read_t *c, int k, double *v, const char *what)
@@ -33,16 +32,18 @@ static int add(hm_plot_read_t *c, hm_plot_fig_t f, const char *base, const char 
 int hm_plot_read_permpirun(hm_plot_read_t *c)
 {
     char base[160], ranks[32], procs[24];
-    hm_permpirun_t ds = {0};
-    int rc = hm_permpirun_read(c->src->file, &ds, c->why, c->len);
+    hm_results_permpirun_t ds = {0};
+    int rc = hm_results_permpirun_read(c->src->file, &ds);
+    if (rc != HM_OK) snprintf(c->why, c->len, "%s", hm_last_error());
+    if (rc != HM_OK && rc != HM_ENOMEM) rc = HM_EINVAL;
     for (size_t i = 0; rc == HM_OK && i < ds.n; i++) {
-        const hm_permpirun_row_t *row = &ds.rows[i];
+        const hm_results_permpirun_row_t *row = &ds.rows[i];
         snprintf(base, sizeof base, "%s %s", row->op, row->sync);
         snprintf(procs, sizeof procs, "%ld", row->processes);
         hm_plot_ranks(ranks, sizeof ranks, procs);
         rc = add(c, HM_FIG_CAMPAIGN, base, ranks, 0, (double)row->size_bytes, row->median_s * 1e6);
     }
-    hm_permpirun_free(&ds);
+    hm_results_permpirun_free(&ds);
     return rc;
 }
 

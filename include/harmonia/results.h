@@ -1,0 +1,426 @@
+/* include/harmonia/results.h — the result files of harmonia.
+ *
+ * One schema per kind of file: its columns in order, each with its name,
+ * unit and meaning. The code that writes a file and the code that reads it
+ * both take the names from here, so that a column is named in one place and
+ * a file reads back as it was written. The readers (and writers) of the
+ * files harmonia reads back are here too: the raw file of `bench --raw`, the
+ * per-mpirun dataset of a campaign [Hunold & Carpen-Amarie 2016, Alg. 6]
+ * and the campaign's manifest.
+ *
+ * Files are CSV in seconds after "# key: value" factor lines (output.h).
+ * Every function is local (no MPI). Errors are HM_OK or a negative HM_E*
+ * code; a failure's sentence, naming the file and the line where there is
+ * one, is the thread's last error (hm_last_error). */
+#ifndef HARMONIA_RESULTS_H
+#define HARMONIA_RESULTS_H
+#include <harmonia/export.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <harmonia/error.h>
+#include <harmonia/output.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Schemas ------------------------------------------------------------- */
+
+typedef enum hm_results_kind {
+    HM_RESULTS_BENCH,     /* bench --output: one row per (op, size) */
+    HM_RESULTS_BENCH_RAW, /* bench --raw: one row per attempt */
+    HM_RESULTS_PERMPIRUN, /* campaign: per-mpirun.csv (Alg. 6) */
+    HM_RESULTS_REPRO,     /* campaign, stats: reproducibility.csv (Fig. 29) */
+    HM_RESULTS_STATS,     /* stats --output: one row per group */
+    HM_RESULTS_COMPARE,   /* compare --output: one row per group */
+    HM_RESULTS_CLOCK,     /* clock --output: one row per algorithm and check */
+    HM_RESULTS_CLOCK_RAW, /* clock --raw: one row per rank and check */
+    HM_RESULTS_SKEW,      /* skew --output: one row per method */
+    HM_RESULTS_SKEW_RAW,  /* skew --raw: repetitions and per-rank offsets */
+    HM_RESULTS_TIMERS,    /* timers --output: one row per rank and source */
+    HM_RESULTS_MANIFEST,  /* campaign: manifest.csv, one row per run */
+    HM_RESULTS_NKINDS
+} hm_results_kind_t;
+
+/* The columns of each kind, in file order (the index of a column). */
+enum {
+    HM_COL_BENCH_OP,
+    HM_COL_BENCH_SIZE_BYTES,
+    HM_COL_BENCH_SYNC,
+    HM_COL_BENCH_VALID,
+    HM_COL_BENCH_INVALID,
+    HM_COL_BENCH_WRONG_RESULTS,
+    HM_COL_BENCH_MIN_S,
+    HM_COL_BENCH_Q1_S,
+    HM_COL_BENCH_MEDIAN_S,
+    HM_COL_BENCH_Q3_S,
+    HM_COL_BENCH_MAX_S,
+    HM_COL_BENCH_MEAN_S,
+    HM_COL_BENCH_SD_S,
+    HM_COL_BENCH_LOCAL_MEDIAN_S,
+    HM_COL_BENCH_START_SPREAD_MEDIAN_S,
+    HM_COL_BENCH_PROCSYNC,
+    HM_COL_BENCH_ORDER,
+    HM_COL_BENCH_WALL_S
+};
+enum {
+    HM_COL_BENCH_RAW_OP,
+    HM_COL_BENCH_RAW_SIZE_BYTES,
+    HM_COL_BENCH_RAW_ATTEMPT,
+    HM_COL_BENCH_RAW_VALID,
+    HM_COL_BENCH_RAW_GLOBAL_S,
+    HM_COL_BENCH_RAW_LOCAL_S,
+    HM_COL_BENCH_RAW_START_SPREAD_S,
+    HM_COL_BENCH_RAW_START_S
+};
+enum {
+    HM_COL_PERMPIRUN_RUN,
+    HM_COL_PERMPIRUN_SEED,
+    HM_COL_PERMPIRUN_OP,
+    HM_COL_PERMPIRUN_SIZE_BYTES,
+    HM_COL_PERMPIRUN_PROCESSES,
+    HM_COL_PERMPIRUN_SYNC,
+    HM_COL_PERMPIRUN_N,
+    HM_COL_PERMPIRUN_KEPT,
+    HM_COL_PERMPIRUN_MEDIAN_S,
+    HM_COL_PERMPIRUN_MEAN_S
+};
+/* HM_COL_REPRO_VALUE_S is named after the statistic: the per-mpirun
+ * column it comes from (median_s or mean_s). */
+enum {
+    HM_COL_REPRO_OP,
+    HM_COL_REPRO_SIZE_BYTES,
+    HM_COL_REPRO_PROCESSES,
+    HM_COL_REPRO_SYNC,
+    HM_COL_REPRO_RUN,
+    HM_COL_REPRO_VALUE_S,
+    HM_COL_REPRO_NORMALIZED,
+    HM_COL_REPRO_MAX_NORMALIZED
+};
+enum {
+    HM_COL_STATS_OP,
+    HM_COL_STATS_SIZE_BYTES,
+    HM_COL_STATS_PROCESSES,
+    HM_COL_STATS_SYNC,
+    HM_COL_STATS_N,
+    HM_COL_STATS_N_KEPT,
+    HM_COL_STATS_MIN_S,
+    HM_COL_STATS_Q1_S,
+    HM_COL_STATS_MEDIAN_S,
+    HM_COL_STATS_Q3_S,
+    HM_COL_STATS_MAX_S,
+    HM_COL_STATS_MEAN_S,
+    HM_COL_STATS_MEDIAN_CI_LO_S,
+    HM_COL_STATS_MEDIAN_CI_HI_S,
+    HM_COL_STATS_MEAN_CI_LO_S,
+    HM_COL_STATS_MEAN_CI_HI_S,
+    HM_COL_STATS_ACF1,
+    HM_COL_STATS_SHAPIRO_P
+};
+enum {
+    HM_COL_COMPARE_OP,
+    HM_COL_COMPARE_SIZE_BYTES,
+    HM_COL_COMPARE_PROCESSES,
+    HM_COL_COMPARE_SYNC_A,
+    HM_COL_COMPARE_SYNC_B,
+    HM_COL_COMPARE_N_A,
+    HM_COL_COMPARE_N_B,
+    HM_COL_COMPARE_MEDIAN_A_S,
+    HM_COL_COMPARE_MEDIAN_B_S,
+    HM_COL_COMPARE_RATIO_B_A,
+    HM_COL_COMPARE_W,
+    HM_COL_COMPARE_P,
+    HM_COL_COMPARE_STARS,
+    HM_COL_COMPARE_VERDICT,
+    HM_COL_COMPARE_MAX_NORMALIZED_A,
+    HM_COL_COMPARE_MAX_NORMALIZED_B
+};
+enum {
+    HM_COL_CLOCK_CLOCK_SYNC,
+    HM_COL_CLOCK_AFTER_S,
+    HM_COL_CLOCK_DURATION_S,
+    HM_COL_CLOCK_DRIFT_MODELS,
+    HM_COL_CLOCK_OFFSET_MODELS,
+    HM_COL_CLOCK_NSAMPLED,
+    HM_COL_CLOCK_OFFSET_MAX_S,
+    HM_COL_CLOCK_OFFSET_MEDIAN_S,
+    HM_COL_CLOCK_TRUTH_KNOWN,
+    HM_COL_CLOCK_TRUE_MAX_S,
+    HM_COL_CLOCK_TRUE_MEDIAN_S,
+    HM_COL_CLOCK_LEVEL_MODELS
+};
+enum {
+    HM_COL_CLOCK_RAW_CLOCK_SYNC,
+    HM_COL_CLOCK_RAW_AFTER_S,
+    HM_COL_CLOCK_RAW_RANK,
+    HM_COL_CLOCK_RAW_OFFSET_S,
+    HM_COL_CLOCK_RAW_TRUE_ERROR_S
+};
+/* The exit skew's median, p90, p99 and max on the global clock and on the
+ * true one, over all repetitions and over the valid ones. */
+enum {
+    HM_COL_SKEW_METHOD,
+    HM_COL_SKEW_REPETITIONS,
+    HM_COL_SKEW_LATE_STARTS,
+    HM_COL_SKEW_MISSED,
+    HM_COL_SKEW_SKEW_MEDIAN_S,
+    HM_COL_SKEW_SKEW_P90_S,
+    HM_COL_SKEW_SKEW_P99_S,
+    HM_COL_SKEW_SKEW_MAX_S,
+    HM_COL_SKEW_TRUE_SKEW_MEDIAN_S,
+    HM_COL_SKEW_TRUE_SKEW_P90_S,
+    HM_COL_SKEW_TRUE_SKEW_P99_S,
+    HM_COL_SKEW_TRUE_SKEW_MAX_S,
+    HM_COL_SKEW_COST_S,
+    HM_COL_SKEW_VALID_SKEW_MEDIAN_S,
+    HM_COL_SKEW_VALID_SKEW_P90_S,
+    HM_COL_SKEW_VALID_SKEW_P99_S,
+    HM_COL_SKEW_VALID_SKEW_MAX_S,
+    HM_COL_SKEW_VALID_TRUE_SKEW_MEDIAN_S,
+    HM_COL_SKEW_VALID_TRUE_SKEW_P90_S,
+    HM_COL_SKEW_VALID_TRUE_SKEW_P99_S,
+    HM_COL_SKEW_VALID_TRUE_SKEW_MAX_S
+};
+enum {
+    HM_COL_SKEW_RAW_METHOD,
+    HM_COL_SKEW_RAW_WHAT,
+    HM_COL_SKEW_RAW_INDEX,
+    HM_COL_SKEW_RAW_GLOBAL_S,
+    HM_COL_SKEW_RAW_TRUE_S,
+    HM_COL_SKEW_RAW_VALID
+};
+enum {
+    HM_COL_TIMERS_RANK,
+    HM_COL_TIMERS_SOURCE,
+    HM_COL_TIMERS_AVAILABLE,
+    HM_COL_TIMERS_RESOLUTION_S,
+    HM_COL_TIMERS_CLAIMED_RESOLUTION_S,
+    HM_COL_TIMERS_OVERHEAD_S,
+    HM_COL_TIMERS_DECREASES,
+    HM_COL_TIMERS_MONOTONIC_CLAIMED
+};
+
+enum {
+    HM_COL_MANIFEST_RUN,
+    HM_COL_MANIFEST_SEED,
+    HM_COL_MANIFEST_STATE,
+    HM_COL_MANIFEST_EXIT_STATUS,
+    HM_COL_MANIFEST_START_UTC,
+    HM_COL_MANIFEST_END_UTC,
+    HM_COL_MANIFEST_DURATION_S,
+    HM_COL_MANIFEST_RAW,
+    HM_COL_MANIFEST_LOG,
+    HM_COL_MANIFEST_COMMAND
+};
+
+typedef struct hm_results_column {
+    const char *name;    /* the header cell: "median_s" */
+    const char *unit;    /* "s", "B", "" for counts, flags, ratios and text */
+    const char *meaning; /* one line, for documentation and help */
+} hm_results_column_t;
+
+typedef struct hm_results_schema {
+    hm_results_kind_t kind;
+    const char *what;                   /* "a raw file of 'harmonia bench --raw'" */
+    const hm_results_column_t *columns; /* in file order */
+    size_t ncolumns;
+} hm_results_schema_t;
+
+/* The schema of kind, owned by the library (static); NULL for a kind that
+ * is not one of hm_results_kind_t. */
+HM_EXPORT const hm_results_schema_t *hm_results_schema(hm_results_kind_t kind);
+
+/* The name of column (an HM_COL_* index) of kind; NULL past the end. */
+HM_EXPORT const char *hm_results_column_name(hm_results_kind_t kind, int column);
+
+/* hm_csv_open with the columns of kind as the header row. Local; *out is the
+ * caller's (hm_csv_close or hm_csv_abort). HM_EINVAL for an unknown kind;
+ * otherwise as hm_csv_open (the last error names the path). */
+HM_EXPORT int hm_results_csv_open(const char *path, const hm_factors_t *factors,
+                                  hm_results_kind_t kind, hm_csv_t **out);
+
+/* The reproducibility report [Hunold & Carpen-Amarie 2016, Fig. 29] of the
+ * per-mpirun column value_column (HM_COL_PERMPIRUN_MEDIAN_S or _MEAN_S):
+ * hm_results_csv_open of HM_RESULTS_REPRO, its value column named as that
+ * one ("median_s" or "mean_s"). HM_EINVAL for another column. */
+HM_EXPORT int hm_results_repro_open(const char *path, const hm_factors_t *factors, int value_column,
+                                    hm_csv_t **out);
+
+/* The index in r's header of the columns[0..n-1] (HM_COL_* of kind) into
+ * idx. When some are missing, HM_EINVAL and the last error
+ * "path: missing columns: a, b (expected WHAT)", naming all of them. */
+HM_EXPORT int hm_results_find_columns(const hm_csv_reader_t *r, const char *path,
+                                      hm_results_kind_t kind, const int *columns, size_t n,
+                                      size_t *idx);
+
+/* ---- Run-time definitions (docs/measure.md) ------------------------------ */
+
+typedef enum hm_metric {
+    HM_METRIC_GLOBAL = 0, /* max global end - min global start over ranks (global_s) */
+    HM_METRIC_LOCAL = 1   /* max over ranks of local end - local start (local_s) */
+} hm_metric_t;
+
+/* Name of a metric ("global", "local"; NULL for another value); lookup by
+ * name (HM_ENOENT if unknown, with the last error 'unknown metric "x"
+ * (known: global, local)'); the list "global, local" for help and errors. */
+HM_EXPORT const char *hm_results_metric_name(hm_metric_t metric);
+HM_EXPORT int hm_results_metric_find(const char *name, hm_metric_t *metric);
+HM_EXPORT void hm_results_metric_names(char *buf, size_t len);
+
+/* ---- Raw files of `bench --raw` ------------------------------------------ */
+
+/* A raw file open for reading its valid repetitions (valid = 1), one at a
+ * time, in file order. */
+typedef struct hm_results_bench_raw hm_results_bench_raw_t;
+
+typedef struct hm_results_bench_raw_row {
+    const char *op; /* owned by the reader, valid until the next row */
+    long long size_bytes;
+    double x_s; /* the run-time of the metric the file was opened with */
+} hm_results_bench_raw_row_t;
+
+/* Open the raw file at path for metric: its columns op, size_bytes, valid
+ * and global_s (HM_METRIC_GLOBAL) or local_s must be there, and the factors
+ * "# processes:" and "# sync:". Local; *out is the caller's
+ * (hm_results_bench_raw_close). HM_ENOENT (no such file), HM_EIO
+ * (unreadable), HM_EINVAL (missing columns or factors, processes not a
+ * count), HM_ENOMEM. */
+HM_EXPORT int hm_results_bench_raw_open(const char *path, hm_metric_t metric,
+                                        hm_results_bench_raw_t **out);
+
+/* The file's factors processes (>= 1) and sync (owned by the reader). */
+HM_EXPORT long hm_results_bench_raw_processes(const hm_results_bench_raw_t *raw);
+HM_EXPORT const char *hm_results_bench_raw_sync(const hm_results_bench_raw_t *raw);
+
+/* The next valid repetition into *row and *more = 1, or *more = 0 at the
+ * end. HM_EINVAL with "path:line: ..." for a cell that is not a number, a
+ * size that is not a byte count or a run-time that is not finite; HM_EIO
+ * on a read error. */
+HM_EXPORT int hm_results_bench_raw_next(hm_results_bench_raw_t *raw,
+                                        hm_results_bench_raw_row_t *row, int *more);
+
+/* Close the file and release the reader (NULL is accepted). */
+HM_EXPORT void hm_results_bench_raw_close(hm_results_bench_raw_t *raw);
+
+/* ---- The per-mpirun dataset [Hunold & Carpen-Amarie 2016, Alg. 6] -------- */
+
+/* The names of a campaign's dataset and reproducibility report inside its
+ * directory. */
+#define HM_RESULTS_PERMPIRUN_FILE "per-mpirun.csv"
+#define HM_RESULTS_REPRO_FILE     "reproducibility.csv"
+
+/* One run's reduction of one (op, size_bytes, processes, sync). */
+typedef struct hm_results_permpirun_row {
+    long run;      /* 1-based run of the campaign */
+    uint64_t seed; /* the seed that run was given */
+    char op[32];
+    long long size_bytes;
+    long processes;
+    char sync[64];
+    size_t n;                /* valid repetitions in the run's raw file */
+    size_t kept;             /* after the filter */
+    double median_s, mean_s; /* of the kept repetitions */
+} hm_results_permpirun_row_t;
+
+/* A dataset: rows[0..n-1]. Start from {0}; release with
+ * hm_results_permpirun_free. */
+typedef struct hm_results_permpirun {
+    hm_results_permpirun_row_t *rows;
+    size_t n, cap;
+} hm_results_permpirun_t;
+
+/* Append a copy of row. HM_ENOMEM. */
+HM_EXPORT int hm_results_permpirun_append(hm_results_permpirun_t *ds,
+                                          const hm_results_permpirun_row_t *row);
+
+/* Order the rows by op, size_bytes, processes, sync, run: each group's runs
+ * consecutive, whatever order the runs finished in. */
+HM_EXPORT void hm_results_permpirun_sort(hm_results_permpirun_t *ds);
+
+/* Release the rows; ds is {0} again. */
+HM_EXPORT void hm_results_permpirun_free(hm_results_permpirun_t *ds);
+
+/* Write ds atomically to path (factors may be NULL). HM_EIO (the last
+ * error names the path). */
+HM_EXPORT int hm_results_permpirun_write(const hm_results_permpirun_t *ds, const char *path,
+                                         const hm_factors_t *factors);
+
+/* Read a file written by hm_results_permpirun_write, appending its rows to
+ * ds. HM_ENOENT, HM_EIO, HM_EINVAL ("path[:line]: reason": missing columns,
+ * a cell that is not what its column holds, a run twice in one group, which
+ * would pool samples that are not separate mpiruns); HM_ENOMEM. */
+HM_EXPORT int hm_results_permpirun_read(const char *path, hm_results_permpirun_t *ds);
+
+/* A campaign directory stands for its per-mpirun.csv: path receives
+ * "operand/per-mpirun.csv" and *is_dir 1 when operand is a directory, else
+ * operand and 0. HM_ERANGE when it does not fit in len. */
+HM_EXPORT int hm_results_permpirun_path(const char *operand, char *path, size_t len, int *is_dir);
+
+/* ---- The manifest of a campaign ------------------------------------------- */
+
+/* The record of a campaign inside its directory: one row per run (its seed,
+ * state, times and exit status), rewritten atomically after every change so
+ * that an interruption at any moment leaves a manifest that tells which runs
+ * completed. */
+#define HM_RESULTS_MANIFEST_FILE "manifest.csv"
+
+/* A run's state: pending (never started), running (started; a manifest read
+ * back with this state was left by a campaign that was killed), done (exit 0
+ * and its raw file written), failed (non-zero exit or no raw file),
+ * interrupted (stopped by a signal to the campaign). */
+typedef enum hm_run_state {
+    HM_RUN_PENDING,
+    HM_RUN_RUNNING,
+    HM_RUN_DONE,
+    HM_RUN_FAILED,
+    HM_RUN_INTERRUPTED
+} hm_run_state_t;
+
+typedef struct hm_results_manifest_run {
+    long run; /* 1-based */
+    uint64_t seed;
+    hm_run_state_t state;
+    int exit_status;    /* as a shell reports it: 128 + signal when killed; -1 unknown */
+    char start_utc[32]; /* ISO 8601, "" before the start */
+    char end_utc[32];
+    double duration_s; /* NaN before the end */
+    char raw[4096];    /* the run's raw CSV */
+    char log[4096];    /* its stdout and stderr */
+    char *command;     /* the command as run, shell-quoted (owned) */
+} hm_results_manifest_run_t;
+
+/* A manifest: runs[i].run == i + 1. Start from {0}; release with
+ * hm_results_manifest_free. */
+typedef struct hm_results_manifest {
+    char *template_command; /* the command after "--", shell-quoted (owned) */
+    uint64_t base_seed;
+    long nruns;
+    hm_results_manifest_run_t *runs;
+} hm_results_manifest_t;
+
+/* "pending", "running", "done", "failed", "interrupted"; NULL otherwise. */
+HM_EXPORT const char *hm_results_run_state_name(hm_run_state_t state);
+
+/* Read path into *m (overwritten; release with hm_results_manifest_free).
+ * *found = 0 and HM_OK when the file does not exist. HM_EIO when it cannot
+ * be read; HM_EINVAL with "path[:line]: reason (not a campaign manifest?)"
+ * when it is not a manifest; HM_ENOMEM. */
+HM_EXPORT int hm_results_manifest_read(const char *path, hm_results_manifest_t *m, int *found);
+
+/* Write m atomically to path with the factors harmonia_version,
+ * campaign_command, base_seed and runs. HM_EIO, HM_ENOMEM (the last error
+ * names the path). */
+HM_EXPORT int hm_results_manifest_write(const hm_results_manifest_t *m, const char *path);
+
+/* Grow m to nruns runs, the new ones pending. HM_ENOMEM. */
+HM_EXPORT int hm_results_manifest_resize(hm_results_manifest_t *m, long nruns);
+
+/* Release everything; m is {0} again. */
+HM_EXPORT void hm_results_manifest_free(hm_results_manifest_t *m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

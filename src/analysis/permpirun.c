@@ -1,0 +1,77 @@
+/* src/analysis/permpirun.c — the per-mpirun dataset [Hunold & Carpen-Amarie
+ * 2016, Alg. 6]: each run's raw file reduced, per (op, size), to the median
+ * and mean of its filtered valid repetitions. */
+#include <string.h>
+
+#include <harmonia/analysis.h>
+
+#include "common/error_set.h"
+
+/* Names are fixed-size fields of the row: a longer one is refused rather
+ * than cut, since a cut name could merge two groups. */
+static int copy_name(char *dst, size_t cap, const char *src)
+{
+    if (strlen(src) >= cap) return HM_ERANGE;
+    strcpy(dst, src);
+    return HM_OK;
+}
+
+/* Lines 8-10 for one (op, size): filter the group's values in place, then the
+ * median (type 7) and mean of what is kept. */
+static int reduce_group(hm_analysis_group_t *g, hm_filter_t filter, hm_results_permpirun_row_t *row)
+{
+    hm_stats_summary_t s;
+    int rc = hm_analysis_filter(filter, g->x_s, g->n, &row->kept);
+    if (rc == HM_OK && hm_stats_summarize(g->x_s, row->kept, &s) != HM_OK)
+        rc = hm_error_set(HM_ENOMEM, "Alg. 6: out of memory");
+    if (rc != HM_OK) return rc;
+    row->n = g->n;
+    row->size_bytes = g->size_bytes;
+    row->processes = g->processes;
+    row->median_s = s.median;
+    row->mean_s = s.mean;
+    if (copy_name(row->op, sizeof row->op, g->op) != HM_OK ||
+        copy_name(row->sync, sizeof row->sync, g->sync) != HM_OK)
+        return HM_ERANGE;
+    return HM_OK;
+}
+
+static int reduce_run(hm_results_permpirun_t *ds, const char *path, long run, uint64_t seed,
+                      hm_analysis_groups_t *groups, hm_filter_t filter)
+{
+    int rc = HM_OK;
+    if (groups->n == 0)
+        return hm_error_set(HM_EINVAL, "%s: no valid repetitions (valid = 1)", path);
+    hm_analysis_groups_sort(groups);
+    for (size_t k = 0; rc == HM_OK && k < groups->n; k++) {
+        hm_results_permpirun_row_t row = {.run = run, .seed = seed};
+        rc = reduce_group(&groups->g[k], filter, &row);
+        if (rc == HM_ERANGE)
+            rc = hm_error_set(HM_EINVAL, "%s: operation \"%s\" or sync \"%s\" is too long a name",
+                              path, groups->g[k].op, groups->g[k].sync);
+        if (rc == HM_OK) rc = hm_results_permpirun_append(ds, &row);
+    }
+    return rc;
+}
+
+int hm_analysis_permpirun_add_run(hm_results_permpirun_t *ds, const char *path, long run,
+                                  uint64_t seed, hm_metric_t metric, hm_filter_t filter)
+{
+    hm_analysis_groups_t groups = {0};
+    size_t before = ds->n;
+    int rc = HM_OK;
+    if (!hm_analysis_filter_name(filter))
+        rc = hm_error_set(HM_EINVAL, "%s: unknown filter (%d)", path, (int)filter);
+    if (rc == HM_OK) rc = hm_analysis_groups_read_raw(&groups, path, metric);
+    if (rc == HM_OK) rc = reduce_run(ds, path, run, seed, &groups, filter);
+    /* A missing or unreadable file is bad input to the caller, as a bad cell. */
+    if (rc != HM_OK && rc != HM_ENOMEM) rc = HM_EINVAL;
+    if (rc != HM_OK) ds->n = before;
+    hm_analysis_groups_free(&groups);
+    return rc;
+}
+
+double hm_analysis_permpirun_value(const hm_results_permpirun_row_t *row, hm_statistic_t statistic)
+{
+    return statistic == HM_STATISTIC_MEAN ? row->mean_s : row->median_s;
+}

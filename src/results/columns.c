@@ -1,0 +1,58 @@
+/* src/results/columns.c — result files opened with the header of their
+ * schema, and read back by the names of the same schema. */
+#include <stdio.h>
+#include <string.h>
+
+#include <harmonia/results.h>
+
+#include "common/error_set.h"
+
+enum { MAX_COLUMNS = 32 }; /* more than any schema has */
+
+/* The header row of kind, column rename (if >= 0) called name instead. */
+static int open_named(const char *path, const hm_factors_t *factors, hm_results_kind_t kind,
+                      int rename, const char *name, hm_csv_t **out)
+{
+    const hm_results_schema_t *s = hm_results_schema(kind);
+    const char *names[MAX_COLUMNS];
+    *out = NULL;
+    if (!s || s->ncolumns > MAX_COLUMNS)
+        return hm_error_set(HM_EINVAL, "%s: unknown kind of result file (%d)", path, (int)kind);
+    for (size_t i = 0; i < s->ncolumns; i++)
+        names[i] = (int)i == rename ? name : s->columns[i].name;
+    return hm_csv_open(path, factors, names, s->ncolumns, out);
+}
+
+int hm_results_csv_open(const char *path, const hm_factors_t *factors, hm_results_kind_t kind,
+                        hm_csv_t **out)
+{
+    return open_named(path, factors, kind, -1, NULL, out);
+}
+
+int hm_results_repro_open(const char *path, const hm_factors_t *factors, int value_column,
+                          hm_csv_t **out)
+{
+    *out = NULL;
+    if (value_column != HM_COL_PERMPIRUN_MEDIAN_S && value_column != HM_COL_PERMPIRUN_MEAN_S)
+        return hm_error_set(HM_EINVAL, "%s: the reproducibility report is of median_s or mean_s",
+                            path);
+    return open_named(path, factors, HM_RESULTS_REPRO, HM_COL_REPRO_VALUE_S,
+                      hm_results_column_name(HM_RESULTS_PERMPIRUN, value_column), out);
+}
+
+int hm_results_find_columns(const hm_csv_reader_t *r, const char *path, hm_results_kind_t kind,
+                            const int *columns, size_t n, size_t *idx)
+{
+    const hm_results_schema_t *s = hm_results_schema(kind);
+    char missing[256] = "";
+    if (!s) return hm_error_set(HM_EINVAL, "%s: unknown kind of result file (%d)", path, (int)kind);
+    for (size_t c = 0; c < n; c++) {
+        const char *name = hm_results_column_name(kind, columns[c]);
+        if (name && hm_csv_reader_find(r, name, &idx[c]) == HM_OK) continue;
+        size_t used = strlen(missing);
+        snprintf(missing + used, sizeof missing - used, "%s%s", used ? ", " : "",
+                 name ? name : "?");
+    }
+    if (!missing[0]) return HM_OK;
+    return hm_error_set(HM_EINVAL, "%s: missing columns: %s (expected %s)", path, missing, s->what);
+}

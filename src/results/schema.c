@@ -1,0 +1,215 @@
+/* src/results/schema.c — the columns of every kind of result file: the one
+ * place their names are written. Writers and readers index these tables
+ * with the HM_COL_* constants of harmonia/results.h. Times are seconds. */
+#include <harmonia/results.h>
+
+#define COLUMNS(a) (a), sizeof(a) / sizeof((a)[0])
+
+static const hm_results_column_t bench[] = {
+    [HM_COL_BENCH_OP] = {"op", "", "operation (--ops name)"},
+    [HM_COL_BENCH_SIZE_BYTES] = {"size_bytes", "B", "message size"},
+    [HM_COL_BENCH_SYNC] = {"sync", "", "process synchronization method (--sync)"},
+    [HM_COL_BENCH_VALID] = {"valid", "", "valid repetitions"},
+    [HM_COL_BENCH_INVALID] = {"invalid", "", "repetitions the synchronization declared invalid"},
+    [HM_COL_BENCH_WRONG_RESULTS] = {"wrong_results", "", "repetitions --validate found wrong"},
+    [HM_COL_BENCH_MIN_S] = {"min_s", "s", "global run-time of the valid repetitions: minimum"},
+    [HM_COL_BENCH_Q1_S] = {"q1_s", "s", "first quartile (type 7)"},
+    [HM_COL_BENCH_MEDIAN_S] = {"median_s", "s", "median"},
+    [HM_COL_BENCH_Q3_S] = {"q3_s", "s", "third quartile"},
+    [HM_COL_BENCH_MAX_S] = {"max_s", "s", "maximum"},
+    [HM_COL_BENCH_MEAN_S] = {"mean_s", "s", "mean"},
+    [HM_COL_BENCH_SD_S] = {"sd_s", "s", "sample standard deviation"},
+    [HM_COL_BENCH_LOCAL_MEDIAN_S] = {"local_median_s", "s", "median local run-time"},
+    [HM_COL_BENCH_START_SPREAD_MEDIAN_S] = {"start_spread_median_s", "s",
+                                            "median spread of the global starts"},
+    [HM_COL_BENCH_PROCSYNC] = {"procsync", "", "what the synchronization method did"},
+    [HM_COL_BENCH_ORDER] = {"order", "", "position in the shuffled experiment order"},
+    [HM_COL_BENCH_WALL_S] = {"wall_s", "s", "the experiment's wall time on rank 0"},
+};
+
+static const hm_results_column_t bench_raw[] = {
+    [HM_COL_BENCH_RAW_OP] = {"op", "", "operation (--ops name)"},
+    [HM_COL_BENCH_RAW_SIZE_BYTES] = {"size_bytes", "B", "message size"},
+    [HM_COL_BENCH_RAW_ATTEMPT] = {"attempt", "", "0-based attempt of the experiment"},
+    [HM_COL_BENCH_RAW_VALID] = {"valid", "", "1 when the synchronization held, else 0"},
+    [HM_COL_BENCH_RAW_GLOBAL_S] = {"global_s", "s", "max global end - min global start over ranks"},
+    [HM_COL_BENCH_RAW_LOCAL_S] = {"local_s", "s", "max over ranks of local end - local start"},
+    [HM_COL_BENCH_RAW_START_SPREAD_S] = {"start_spread_s", "s", "max - min of the global starts"},
+    [HM_COL_BENCH_RAW_START_S] = {"start_s", "s", "earliest global start"},
+};
+
+static const hm_results_column_t permpirun[] = {
+    [HM_COL_PERMPIRUN_RUN] = {"run", "", "1-based run (mpirun) of the campaign"},
+    [HM_COL_PERMPIRUN_SEED] = {"seed", "", "the run's seed (unsigned 64-bit)"},
+    [HM_COL_PERMPIRUN_OP] = {"op", "", "operation"},
+    [HM_COL_PERMPIRUN_SIZE_BYTES] = {"size_bytes", "B", "message size"},
+    [HM_COL_PERMPIRUN_PROCESSES] = {"processes", "", "MPI processes of the run"},
+    [HM_COL_PERMPIRUN_SYNC] = {"sync", "", "process synchronization method"},
+    [HM_COL_PERMPIRUN_N] = {"n", "", "valid repetitions in the run"},
+    [HM_COL_PERMPIRUN_KEPT] = {"kept", "", "repetitions kept by the filter"},
+    [HM_COL_PERMPIRUN_MEDIAN_S] = {"median_s", "s", "median of the kept repetitions"},
+    [HM_COL_PERMPIRUN_MEAN_S] = {"mean_s", "s", "mean of the kept repetitions"},
+};
+
+static const hm_results_column_t repro[] = {
+    [HM_COL_REPRO_OP] = {"op", "", "operation"},
+    [HM_COL_REPRO_SIZE_BYTES] = {"size_bytes", "B", "message size"},
+    [HM_COL_REPRO_PROCESSES] = {"processes", "", "MPI processes"},
+    [HM_COL_REPRO_SYNC] = {"sync", "", "process synchronization method"},
+    [HM_COL_REPRO_RUN] = {"run", "", "1-based run of the campaign"},
+    [HM_COL_REPRO_VALUE_S] = {"median_s", "s",
+                              "the run's per-mpirun value (mean_s under --statistic mean)"},
+    [HM_COL_REPRO_NORMALIZED] = {"normalized", "", "the value / the group's smallest value"},
+    [HM_COL_REPRO_MAX_NORMALIZED] = {"max_normalized", "", "the group's largest normalized"},
+};
+
+static const hm_results_column_t stats[] = {
+    [HM_COL_STATS_OP] = {"op", "", "operation"},
+    [HM_COL_STATS_SIZE_BYTES] = {"size_bytes", "B", "message size"},
+    [HM_COL_STATS_PROCESSES] = {"processes", "", "MPI processes"},
+    [HM_COL_STATS_SYNC] = {"sync", "", "process synchronization method"},
+    [HM_COL_STATS_N] = {"n", "", "valid repetitions"},
+    [HM_COL_STATS_N_KEPT] = {"n_kept", "", "repetitions kept by the filter"},
+    [HM_COL_STATS_MIN_S] = {"min_s", "s", "minimum of the kept"},
+    [HM_COL_STATS_Q1_S] = {"q1_s", "s", "first quartile (type 7)"},
+    [HM_COL_STATS_MEDIAN_S] = {"median_s", "s", "median"},
+    [HM_COL_STATS_Q3_S] = {"q3_s", "s", "third quartile"},
+    [HM_COL_STATS_MAX_S] = {"max_s", "s", "maximum"},
+    [HM_COL_STATS_MEAN_S] = {"mean_s", "s", "mean"},
+    [HM_COL_STATS_MEDIAN_CI_LO_S] = {"median_ci_lo_s", "s", "95% interval of the median: low"},
+    [HM_COL_STATS_MEDIAN_CI_HI_S] = {"median_ci_hi_s", "s", "95% interval of the median: high"},
+    [HM_COL_STATS_MEAN_CI_LO_S] = {"mean_ci_lo_s", "s", "95% Student t interval of the mean: low"},
+    [HM_COL_STATS_MEAN_CI_HI_S] = {"mean_ci_hi_s", "s", "95% interval of the mean: high"},
+    [HM_COL_STATS_ACF1] = {"acf1", "", "lag-1 autocorrelation in file order"},
+    [HM_COL_STATS_SHAPIRO_P] = {"shapiro_p", "", "Shapiro-Wilk p-value"},
+};
+
+static const hm_results_column_t compare[] = {
+    [HM_COL_COMPARE_OP] = {"op", "", "operation"},
+    [HM_COL_COMPARE_SIZE_BYTES] = {"size_bytes", "B", "message size"},
+    [HM_COL_COMPARE_PROCESSES] = {"processes", "", "MPI processes"},
+    [HM_COL_COMPARE_SYNC_A] = {"sync_A", "", "A's synchronization method"},
+    [HM_COL_COMPARE_SYNC_B] = {"sync_B", "", "B's synchronization method"},
+    [HM_COL_COMPARE_N_A] = {"n_A", "", "A's samples"},
+    [HM_COL_COMPARE_N_B] = {"n_B", "", "B's samples"},
+    [HM_COL_COMPARE_MEDIAN_A_S] = {"median_A_s", "s", "median of A's samples"},
+    [HM_COL_COMPARE_MEDIAN_B_S] = {"median_B_s", "s", "median of B's samples"},
+    [HM_COL_COMPARE_RATIO_B_A] = {"ratio_B_A", "", "median_B_s / median_A_s"},
+    [HM_COL_COMPARE_W] = {"W", "", "Wilcoxon rank-sum statistic of A (R's W)"},
+    [HM_COL_COMPARE_P] = {"p", "", "p-value for the alternative"},
+    [HM_COL_COMPARE_STARS] = {"stars", "", "* p <= 0.05, ** <= 0.01, *** <= 0.001"},
+    [HM_COL_COMPARE_VERDICT] = {"verdict", "", "the reading at the 5% level"},
+    [HM_COL_COMPARE_MAX_NORMALIZED_A] = {"max_normalized_A", "",
+                                         "A's largest per-run value / smallest"},
+    [HM_COL_COMPARE_MAX_NORMALIZED_B] = {"max_normalized_B", "",
+                                         "B's largest per-run value / smallest"},
+};
+
+static const hm_results_column_t clock[] = {
+    [HM_COL_CLOCK_CLOCK_SYNC] = {"clock_sync", "", "clock synchronization (--clock-sync)"},
+    [HM_COL_CLOCK_AFTER_S] = {"after_s", "s", "time of the check after the synchronization"},
+    [HM_COL_CLOCK_DURATION_S] = {"duration_s", "s", "duration of the synchronization"},
+    [HM_COL_CLOCK_DRIFT_MODELS] = {"drift_models", "", "pairwise models with a slope"},
+    [HM_COL_CLOCK_OFFSET_MODELS] = {"offset_models", "", "pairwise models with an offset only"},
+    [HM_COL_CLOCK_NSAMPLED] = {"nsampled", "", "ranks checked"},
+    [HM_COL_CLOCK_OFFSET_MAX_S] = {"offset_max_s", "s", "largest measured offset to rank 0"},
+    [HM_COL_CLOCK_OFFSET_MEDIAN_S] = {"offset_median_s", "s", "median measured offset"},
+    [HM_COL_CLOCK_TRUTH_KNOWN] = {"truth_known", "", "1 when the true clock is known"},
+    [HM_COL_CLOCK_TRUE_MAX_S] = {"true_max_s", "s", "largest error against the true clock"},
+    [HM_COL_CLOCK_TRUE_MEDIAN_S] = {"true_median_s", "s", "median error against the truth"},
+    [HM_COL_CLOCK_LEVEL_MODELS] = {"level_models", "", "per level: slope (L) and offset (O)"},
+};
+
+static const hm_results_column_t clock_raw[] = {
+    [HM_COL_CLOCK_RAW_CLOCK_SYNC] = {"clock_sync", "", "clock synchronization"},
+    [HM_COL_CLOCK_RAW_AFTER_S] = {"after_s", "s", "time of the check"},
+    [HM_COL_CLOCK_RAW_RANK] = {"rank", "", "the rank"},
+    [HM_COL_CLOCK_RAW_OFFSET_S] = {"offset_s", "s", "measured offset to rank 0"},
+    [HM_COL_CLOCK_RAW_TRUE_ERROR_S] = {"true_error_s", "s", "error against the true clock"},
+};
+
+static const hm_results_column_t skew[] = {
+    [HM_COL_SKEW_METHOD] = {"method", "", "process synchronization method"},
+    [HM_COL_SKEW_REPETITIONS] = {"repetitions", "", "repetitions"},
+    [HM_COL_SKEW_LATE_STARTS] = {"late_starts", "", "repetitions a rank started late"},
+    [HM_COL_SKEW_MISSED] = {"missed", "", "repetitions the method declared invalid"},
+    [HM_COL_SKEW_SKEW_MEDIAN_S] = {"skew_median_s", "s", "exit skew, global clock: median"},
+    [HM_COL_SKEW_SKEW_P90_S] = {"skew_p90_s", "s", "90th percentile"},
+    [HM_COL_SKEW_SKEW_P99_S] = {"skew_p99_s", "s", "99th percentile"},
+    [HM_COL_SKEW_SKEW_MAX_S] = {"skew_max_s", "s", "maximum"},
+    [HM_COL_SKEW_TRUE_SKEW_MEDIAN_S] = {"true_skew_median_s", "s", "exit skew, true clock"},
+    [HM_COL_SKEW_TRUE_SKEW_P90_S] = {"true_skew_p90_s", "s", "90th percentile"},
+    [HM_COL_SKEW_TRUE_SKEW_P99_S] = {"true_skew_p99_s", "s", "99th percentile"},
+    [HM_COL_SKEW_TRUE_SKEW_MAX_S] = {"true_skew_max_s", "s", "maximum"},
+    [HM_COL_SKEW_COST_S] = {"cost_s", "s", "cost of one call of the method"},
+    [HM_COL_SKEW_VALID_SKEW_MEDIAN_S] = {"valid_skew_median_s", "s", "valid repetitions only"},
+    [HM_COL_SKEW_VALID_SKEW_P90_S] = {"valid_skew_p90_s", "s", "90th percentile"},
+    [HM_COL_SKEW_VALID_SKEW_P99_S] = {"valid_skew_p99_s", "s", "99th percentile"},
+    [HM_COL_SKEW_VALID_SKEW_MAX_S] = {"valid_skew_max_s", "s", "maximum"},
+    [HM_COL_SKEW_VALID_TRUE_SKEW_MEDIAN_S] = {"valid_true_skew_median_s", "s",
+                                              "valid repetitions, true clock"},
+    [HM_COL_SKEW_VALID_TRUE_SKEW_P90_S] = {"valid_true_skew_p90_s", "s", "90th percentile"},
+    [HM_COL_SKEW_VALID_TRUE_SKEW_P99_S] = {"valid_true_skew_p99_s", "s", "99th percentile"},
+    [HM_COL_SKEW_VALID_TRUE_SKEW_MAX_S] = {"valid_true_skew_max_s", "s", "maximum"},
+};
+
+static const hm_results_column_t skew_raw[] = {
+    [HM_COL_SKEW_RAW_METHOD] = {"method", "", "process synchronization method"},
+    [HM_COL_SKEW_RAW_WHAT] = {"what", "", "skew (a repetition) or rank_offset (a rank)"},
+    [HM_COL_SKEW_RAW_INDEX] = {"index", "", "the repetition or the rank"},
+    [HM_COL_SKEW_RAW_GLOBAL_S] = {"global_s", "s", "exit skew, or mean exit offset, global"},
+    [HM_COL_SKEW_RAW_TRUE_S] = {"true_s", "s", "the same on the true clock"},
+    /* Empty for the rank_offset rows, which average the kept repetitions. */
+    [HM_COL_SKEW_RAW_VALID] = {"valid", "", "of a skew row: 1 unless the repetition was missed"},
+};
+
+static const hm_results_column_t timers[] = {
+    [HM_COL_TIMERS_RANK] = {"rank", "", "the rank"},
+    [HM_COL_TIMERS_SOURCE] = {"source", "", "time source (--timer name)"},
+    [HM_COL_TIMERS_AVAILABLE] = {"available", "", "1 when the source works here"},
+    [HM_COL_TIMERS_RESOLUTION_S] = {"resolution_s", "s", "smallest step measured"},
+    [HM_COL_TIMERS_CLAIMED_RESOLUTION_S] = {"claimed_resolution_s", "s", "what it claims"},
+    [HM_COL_TIMERS_OVERHEAD_S] = {"overhead_s", "s", "median cost of one read"},
+    [HM_COL_TIMERS_DECREASES] = {"decreases", "", "reads that went back in time"},
+    [HM_COL_TIMERS_MONOTONIC_CLAIMED] = {"monotonic_claimed", "", "1 when it claims monotony"},
+};
+
+static const hm_results_column_t manifest[] = {
+    [HM_COL_MANIFEST_RUN] = {"run", "", "1-based run of the campaign"},
+    [HM_COL_MANIFEST_SEED] = {"seed", "", "the seed the run was given"},
+    [HM_COL_MANIFEST_STATE] = {"state", "", "pending, running, done, failed or interrupted"},
+    [HM_COL_MANIFEST_EXIT_STATUS] = {"exit_status", "", "as a shell reports it; -1 unknown"},
+    [HM_COL_MANIFEST_START_UTC] = {"start_utc", "", "ISO 8601 start, empty before it"},
+    [HM_COL_MANIFEST_END_UTC] = {"end_utc", "", "ISO 8601 end, empty before it"},
+    [HM_COL_MANIFEST_DURATION_S] = {"duration_s", "s", "the run's wall time, NaN before its end"},
+    [HM_COL_MANIFEST_RAW] = {"raw", "", "the run's raw file"},
+    [HM_COL_MANIFEST_LOG] = {"log", "", "the run's stdout and stderr"},
+    [HM_COL_MANIFEST_COMMAND] = {"command", "", "the command as run, shell-quoted"},
+};
+
+/* Indexed by hm_results_kind_t. */
+static const hm_results_schema_t schemas[HM_RESULTS_NKINDS] = {
+    {HM_RESULTS_BENCH, "the summary of 'harmonia bench --output'", COLUMNS(bench)},
+    {HM_RESULTS_BENCH_RAW, "a raw file of 'harmonia bench --raw'", COLUMNS(bench_raw)},
+    {HM_RESULTS_PERMPIRUN, "the per-mpirun.csv of 'harmonia campaign'", COLUMNS(permpirun)},
+    {HM_RESULTS_REPRO, "the reproducibility.csv of 'harmonia campaign'", COLUMNS(repro)},
+    {HM_RESULTS_STATS, "the output of 'harmonia stats'", COLUMNS(stats)},
+    {HM_RESULTS_COMPARE, "the output of 'harmonia compare'", COLUMNS(compare)},
+    {HM_RESULTS_CLOCK, "the summary of 'harmonia clock --output'", COLUMNS(clock)},
+    {HM_RESULTS_CLOCK_RAW, "a raw file of 'harmonia clock --raw'", COLUMNS(clock_raw)},
+    {HM_RESULTS_SKEW, "the summary of 'harmonia skew --output'", COLUMNS(skew)},
+    {HM_RESULTS_SKEW_RAW, "a raw file of 'harmonia skew --raw'", COLUMNS(skew_raw)},
+    {HM_RESULTS_TIMERS, "the output of 'harmonia timers'", COLUMNS(timers)},
+    {HM_RESULTS_MANIFEST, "the manifest.csv of 'harmonia campaign'", COLUMNS(manifest)},
+};
+
+const hm_results_schema_t *hm_results_schema(hm_results_kind_t kind)
+{
+    return (unsigned)kind < HM_RESULTS_NKINDS ? &schemas[kind] : NULL;
+}
+
+const char *hm_results_column_name(hm_results_kind_t kind, int column)
+{
+    const hm_results_schema_t *s = hm_results_schema(kind);
+    return s && column >= 0 && (size_t)column < s->ncolumns ? s->columns[column].name : NULL;
+}
