@@ -18,7 +18,9 @@
 #include <harmonia/ops.h>
 #include <harmonia/stats.h>
 #include <harmonia/output.h>
+#include <harmonia/results.h>
 #include <harmonia/measure.h>
 #include <harmonia/experiment.h>
+#include <harmonia/analysis.h>
 
 #endif
