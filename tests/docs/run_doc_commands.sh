@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# tests/docs/run_doc_commands.sh SOURCE_DIR — every command shown in
+# README.md and docs/*.md runs as written, under the suite's MPI.
+#
+# Which lines are commands:
+#  - in a fenced block marked sh (```sh), every line that is not empty and
+#    not a comment; a line ending in \ continues on the next. It must exit 0.
+#  - in a fenced block without a language (a transcript), every line that
+#    starts with "$ "; the lines up to the next "$ " are its output. It must
+#    exit 0, unless the transcript goes on with
+#        $ echo $?
+#        N
+#    (an error example): then it must exit with status N, and each line of
+#    its shown output that starts with "harmonia: error:" must appear, as
+#    shown, exactly once in what it printed. Blocks in other languages (c, cmake) and
+#    transcripts without "$ " lines (synopses, sample messages) hold no
+#    command.
+#
+# How they run: each document in a scratch directory of its own, its
+# commands in document order (so `stats reps.csv` finds the file an earlier
+# `bench --raw reps.csv` wrote). Only these words change:
+#  - `build/` and `build-mpich/` become the build directory under test;
+#  - `mpirun` is the suite's launcher (MPIEXEC), with --oversubscribe added
+#    beyond 2 ranks for Open MPI and dropped for MPICH; `harmonia` is the
+#    program under test (the docs show it as if installed in PATH);
+#  - `--nrep N` becomes `--nrep $HARMONIA_DOCS_NREP` (default 100), the one
+#    knob that keeps the examples short.
+# Commands that name one MPI run only in that MPI's suite: build-mpich/,
+# mpiexec.mpich, MPI=mpich only with MPICH; mpirun.openmpi, and `make demo`
+# or `make build` without MPI= (the Makefile's default is Open MPI), only with
+# Open MPI. `make build ...` runs in SOURCE_DIR with BUILD= the build
+# directory under test.
+#
+# Exempt, and listed as such in the output:
+#  - multi-node launches: a command with --hostfile, or srun;
+#  - `make check` (this suite is part of it) and `make install` (writes to
+#    the system);
+#  - `make demo` itself (it would reconfigure and rebuild): the commands of
+#    the Makefile's demo target run instead, with MPIEXEC, NP and BUILD of
+#    the suite.
+#
+# Environment (set by CTest): HARMONIA, MPIEXEC, MPI_FLAVOR, and optionally
+# HARMONIA_DOCS_NREP. HARMONIA_DOCS_ONLY=FILE (e.g. README.md) runs the
+# commands of one document.
+src=${1:?usage: run_doc_commands.sh SOURCE_DIR}
+. "$src/tests/harmonia/lib.sh"
+nrep=${HARMONIA_DOCS_NREP:-100}
+build=$(cd "$(dirname "$HARMONIA")" && pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch" "$out"' EXIT
+case $nrep in '' | *[!0-9]*)
+    fail "HARMONIA_DOCS_NREP=\"$nrep\" is not a number"
+    finish
+    exit
+    ;;
+esac
+
+# The launcher and program the documents name.
+bin=$scratch/bin
+mkdir -p "$bin"
+ln -s "$HARMONIA" "$bin/harmonia"
+cat >"$bin/mpirun" <<EOF
+#!/usr/bin/env bash
+# mpirun of the documents: the suite's launcher, with the right flags.
+args=() n=0 over=0
+while [ \$# -gt 0 ]; do
+    case \$1 in
+    -n | -np) n=\$2; args+=("\$1" "\$2"); shift 2; continue ;;
+    --oversubscribe) over=1; [ "$MPI_FLAVOR" = mpich ] || args+=("\$1") ;;
+    *) args+=("\$1") ;;
+    esac
+    shift
+done
+if [ "$MPI_FLAVOR" = openmpi ] && [ "\$n" -gt 2 ] && [ "\$over" -eq 0 ]; then
+    args=(--oversubscribe "\${args[@]}")
+fi
+exec "$MPIEXEC" "\${args[@]}"
+EOF
+chmod +x "$bin/mpirun"
+
+# extract DOC: one line per command: LINE <tab> STATUS <tab> COMMAND <tab>
+# expected error lines joined by \x1f.
+extract() {
+    python3 - "$1" <<'PY'
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+cmds = []  # [line, status, command, [error lines]]
+lang = None
+cur = None
+i = 0
+def joined(i, first):
+    text = first
+    while text.endswith("\\") and i + 1 < len(lines):
+        i += 1
+        text = text[:-1].rstrip() + " " + lines[i].strip()
+    return i, text
+while i < len(lines):
+    line = lines[i]
+    fence = re.match(r"^\s*```\s*(\S*)", line)
+    if fence:
+        lang = None if lang is not None else fence.group(1)
+        cur = None  # the transcript command whose output this is
+        i += 1
+        continue
+    if lang in ("sh", "bash", "shell"):
+        s = line.strip()
+        if s and not s.startswith("#"):
+            n = i + 1
+            i, text = joined(i, s)
+            cmds.append([n, 0, text, []])
+    elif lang == "":
+        if line.startswith("$ "):
+            n = i + 1
+            i, text = joined(i, line[2:].strip())
+            if text == "echo $?" and cur is not None and i + 1 < len(lines) \
+                    and lines[i + 1].strip().isdigit():
+                cmds[cur][1] = int(lines[i + 1].strip())
+                i += 1
+            else:
+                cmds.append([n, 0, text, []])
+                cur = len(cmds) - 1
+        elif line.startswith("harmonia: error:") and cur is not None:
+            cmds[cur][3].append(line)
+    i += 1
+for n, status, text, errs in cmds:
+    print(f"{n}\t{status}\t{text}\t" + "\x1f".join(errs))
+PY
+}
+
+# The demo target's recipe, as the suite would run it.
+demo_commands() {
+    local np
+    np=$(sed -n 's/^NP *?= *//p' "$src/Makefile")
+    sed -n '/^demo:/,/^$/{/^\t[^@]/p}' "$src/Makefile" |
+        sed -e 's/^\t//' -e 's/\$(MPIEXEC)/mpirun/g' -e "s/\$(NP)/$np/g" -e 's/\$(BUILD)/build/g'
+}
+
+nrun=0 nexempt=0 nother=0
+# run DOC LINE STATUS COMMAND ERRORS [SHOWN] : COMMAND in the document's
+# scratch directory; SHOWN is what the document says (default: COMMAND).
+run() {
+    local doc=$1 line=$2 want=$3 cmd=$4 errs=$5 shown=${6:-$4} dir=$scratch/$(basename "$1")
+    cmd=$(printf '%s' "$cmd" | sed -E \
+        -e 's/[[:space:]]+#[[:space:]].*$//' \
+        -e "s#(^|[[:space:]=])build(-mpich)?/#\\1$build/#g" \
+        -e "s/--nrep[ =][0-9]+/--nrep $nrep/g")
+    mkdir -p "$dir"
+    local t0 t1 status
+    t0=$(date +%s.%N)
+    (cd "$dir" && PATH=$bin:$PATH timeout -k 5 240 bash -c "$cmd") </dev/null >"$out" 2>&1
+    status=$?
+    t1=$(date +%s.%N)
+    nrun=$((nrun + 1))
+    local took missing="" e
+    took=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+    if [ -n "$errs" ]; then
+        while IFS= read -r -d $'\x1f' e; do
+            [ "$(grep -cxF -- "$e" "$out")" -eq 1 ] || missing="$missing [$e]"
+        done <<<"$errs"$'\x1f'
+    fi
+    if [ "$status" -eq "$want" ] && [ -z "$missing" ]; then
+        ok "$doc:$line: $shown (exit $status, ${took} s)"
+    else
+        fail "$doc:$line: $shown -> exit $status (expected $want)${missing:+, not printed once:$missing} in ${took} s; ran: $cmd; output:"
+        tail -n 25 "$out" | sed 's/^/    | /' >&2
+    fi
+}
+
+docs=("$src/README.md" "$src"/docs/*.md)
+for path in "${docs[@]}"; do
+    doc=${path#"$src"/}
+    [ -n "${HARMONIA_DOCS_ONLY:-}" ] && [ "$doc" != "$HARMONIA_DOCS_ONLY" ] && continue
+    while IFS=$'\t' read -r line want cmd errs; do
+        plain=$(printf '%s' "$cmd" | sed -E 's/[[:space:]]+#[[:space:]].*$//')
+        # Exempt.
+        reason=""
+        case " $plain " in
+        *" --hostfile "* | " srun "*) reason="multi-node launcher" ;;
+        " make check "*) reason="the check itself" ;;
+        " make install "*) reason="installs system-wide" ;;
+        esac
+        # Commands of one MPI.
+        only=""
+        case " $plain " in
+        *build-mpich/* | *mpiexec.mpich* | *mpicc.mpich* | *" MPI=mpich "*) only=mpich ;;
+        *mpirun.openmpi* | *mpicc.openmpi* | *" MPI=openmpi "*) only=openmpi ;;
+        " make demo "* | " make build "*) only=openmpi ;;
+        esac
+        if [ -n "$reason" ]; then
+            echo "exempt ($reason): $doc:$line: $plain"
+            nexempt=$((nexempt + 1))
+        elif [ -n "$only" ] && [ "$only" != "$MPI_FLAVOR" ]; then
+            echo "other suite ($only only): $doc:$line: $plain"
+            nother=$((nother + 1))
+        elif [[ $plain == "make demo"* ]]; then
+            echo "exempt (the demo itself; its commands run instead): $doc:$line: $plain"
+            nexempt=$((nexempt + 1))
+            while IFS= read -r d; do
+                run "$doc" "$line (make demo)" 0 "$d" ""
+            done < <(demo_commands)
+        elif [[ $plain == "make "* ]]; then
+            run "$doc" "$line" "$want" "make -C $src ${plain#make } BUILD=$build" "$errs" "$plain"
+        else
+            run "$doc" "$line" "$want" "$cmd" "$errs"
+        fi
+    done < <(extract "$path")
+done
+echo "doc commands: $nrun run, $nexempt exempt, $nother for the other MPI (--nrep $nrep)"
+finish
