@@ -16,9 +16,9 @@
  * 4): "hca3+prop" runs hca3 between the node leaders, then prop inside each node; "hca3+hca3+prop"
  * adds a socket level (node leaders, socket leaders of a node, ranks of a socket). Levels come from
  * the real topology or from
- * --ranks-per-node / --ranks-per-socket (topo.h).
+ * ranks_per_node / ranks_per_socket of the parameters (virtual levels, topo.h).
  *
- * Beyond the papers, --drift: a fitted slope smaller than its own noise adds
+ * Beyond the papers, the drift parameter: a fitted slope smaller than its own noise adds
  * error instead of removing it. With HM_DRIFT_AUTO each learned pairwise model
  * keeps its slope only when |slope| >= drift_sigmas standard errors of the
  * regression, and otherwise becomes an offset model; the report says which

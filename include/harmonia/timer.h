@@ -47,7 +47,7 @@ typedef struct hm_timer_options {
     uint64_t seed;            /* synthetic draws */
     int domain;               /* synthetic: the clock domain whose draw this process takes
                                * (its rank, or its node index when the ranks of a node
-                               * share one clock, as under --ranks-per-node) */
+                               * share one clock, as on virtual nodes, topo.h) */
     int rank;                 /* synthetic: stream of this process's jitter */
     const char *cpuinfo_path; /* tsc: the file with the CPU flags and frequency;
                                * NULL = /proc/cpuinfo (tests give a made-up one) */

@@ -14,8 +14,8 @@
  *   binding hwloc cannot report has no socket: all such ranks of a node form
  *   one group of their own. On a machine with one package every rank lies
  *   within it, bound or not;
- * - virtual nodes (--ranks-per-node N) are groups of N consecutive ranks of
- *   the parent, virtual sockets (--ranks-per-socket M) groups of M
+ * - virtual nodes (hm_topo_options_t.ranks_per_node = N) are groups of N
+ *   consecutive ranks of the parent, virtual sockets (ranks_per_socket = M) groups of M
  *   consecutive ranks of the node, so that hierarchical algorithms can be
  *   tested on one machine. The last node (socket) is smaller when the count
  *   does not divide evenly.
@@ -113,7 +113,7 @@ HM_EXPORT int hm_topo_node_index(const hm_topo_t *topo);
 HM_EXPORT int hm_topo_nsockets(const hm_topo_t *topo);
 HM_EXPORT int hm_topo_socket_index(const hm_topo_t *topo);
 
-/* Non-zero when the level comes from --ranks-per-node / --ranks-per-socket. */
+/* Non-zero when the level is virtual (ranks_per_node / ranks_per_socket). */
 HM_EXPORT int hm_topo_node_is_virtual(const hm_topo_t *topo);
 HM_EXPORT int hm_topo_socket_is_virtual(const hm_topo_t *topo);
 
