@@ -199,7 +199,10 @@ for path in "${docs[@]}"; do
                 run "$doc" "$line (make demo)" 0 "$d" ""
             done < <(demo_commands)
         elif [[ $plain == "make "* ]]; then
-            run "$doc" "$line" "$want" "make -C $src ${plain#make } BUILD=$build" "$errs" "$plain"
+            # Not the flags of a `make check` this suite may run under.
+            run "$doc" "$line" "$want" \
+                "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C $src ${plain#make } BUILD=$build" \
+                "$errs" "$plain"
         else
             run "$doc" "$line" "$want" "$cmd" "$errs"
         fi
