@@ -50,7 +50,9 @@ typedef struct hm_experiment_params {
     const char *procsync;             /* process synchronization (procsync.h names);
                                        * NULL: none is created */
     hm_procsync_params_t procsync_params;
-    int argc; /* the command line, recorded in the factors */
+    int late_given; /* procsync_params.late_s is the caller's: kept; otherwise, with more
+                     * ranks than processors, hm_procsync_fit derives it */
+    int argc;       /* the command line, recorded in the factors */
     const char *const *argv;
     uint64_t seed;            /* recorded in the factors */
     const char *summary_path; /* result files written by rank 0; NULL or "": none */
@@ -73,9 +75,13 @@ typedef enum hm_experiment_stage {
 HM_EXPORT void hm_experiment_params_default(hm_experiment_params_t *params);
 
 /* Collective over comm: open the time source (every rank adopting rank 0's
- * origin), synchronize the clocks, create the process synchronization over
+ * origin), synchronize the clocks, fit the process synchronization's
+ * parameters to the machine (hm_procsync_fit: with more ranks than
+ * processors the late-start tolerance is measured unless late_given; on
+ * dedicated cores nothing changes), create the process synchronization over
  * comm, and collect the factors (hm_factors_collect, then the clock
- * synchronization and the process synchronization's parameters). Nothing
+ * synchronization, the process synchronization's parameters and the fit:
+ * hm_experiment_fit_factors). Nothing
  * is written yet. On success *out is the experiment (release with
  * hm_experiment_close). On failure *out is NULL, the same status and last
  * error on every rank, and *failed (may be NULL) tells the stage.
@@ -90,12 +96,25 @@ HM_EXPORT int hm_experiment_open(MPI_Comm comm, const hm_experiment_params_t *pa
 HM_EXPORT int hm_experiment_clock_factors(hm_factors_t *factors, const char *clock_sync,
                                           const hm_sync_params_t *sync, int synthetic);
 
+/* Set the factors that say how the late-start tolerance was chosen, as
+ * hm_experiment_open records them: late_us (in effect), late_us_source
+ * ("default", "given", or "derived (3 x p99 of the slowest rank's start
+ * lateness 60 us over 200 deadlines; plus 1 x the repetition's run-time)"),
+ * oversubscribed ("yes (4 ranks, 2 processors)" or "no (...)") and
+ * roundtime_min_lead_us, from fit and the fitted params. Local. */
+HM_EXPORT int hm_experiment_fit_factors(hm_factors_t *factors, const hm_procsync_fit_t *fit,
+                                        const hm_procsync_params_t *params);
+
 /* Borrowed parts, valid until hm_experiment_close. Local. The factors may be
  * extended (hm_factors_set) before hm_experiment_files_open; the procsync is
  * NULL when params->procsync was NULL. */
 HM_EXPORT hm_timer_t *hm_experiment_timer(const hm_experiment_t *e);
 HM_EXPORT hm_clock_t *hm_experiment_global_clock(const hm_experiment_t *e);
 HM_EXPORT hm_procsync_t *hm_experiment_procsync(const hm_experiment_t *e);
+/* What hm_procsync_fit detected and chose, and the fitted parameters (for
+ * more process synchronizations over the same communicator). */
+HM_EXPORT const hm_procsync_fit_t *hm_experiment_fit(const hm_experiment_t *e);
+HM_EXPORT const hm_procsync_params_t *hm_experiment_procsync_params(const hm_experiment_t *e);
 HM_EXPORT const hm_sync_report_t *hm_experiment_sync_report(const hm_experiment_t *e);
 HM_EXPORT hm_factors_t *hm_experiment_factors(hm_experiment_t *e);
 

@@ -13,7 +13,10 @@
  *   repeated until nrep valid repetitions exist, the attempts run out
  *   (HM_EAGAIN) or roundtime's time slice ends.
  * Nothing is allocated, printed or communicated between the start and end
- * timestamps. Root memory is O(attempts); other ranks O(chunk).
+ * timestamps. Root memory is O(attempts); other ranks O(chunk). With more
+ * ranks than processors, fit the procsync parameters to the machine first
+ * (hm_procsync_fit, what bench and skew do): at the 1 us default late-start
+ * tolerance nearly every repetition with a deadline is invalid there.
  *
  * Run-time definitions (design: "Run-time definitions"), per repetition:
  *   global  max over ranks of the global end - min over ranks of the global

@@ -145,14 +145,20 @@ typedef struct hm_procsync_params {
     double slice_s;                   /* roundtime: time slice of an experiment; 0 = none
                                        * (stop at nrep valid repetitions) */
     double bcast_factor;              /* roundtime: B, start = now + B x MPI_Bcast latency */
+    double min_lead_s;                /* roundtime: the start at least this far ahead (0:
+                                       * none; hm_procsync_fit: the lead it needed) */
+    double late_run_factor;           /* a start may be late by late_s + this x the
+                                       * repetition's own run-time (0; hm_procsync_fit: 1) */
     int check_every;                  /* repetitions between agreements on the flags */
     hm_harmonize_options_t harmonize; /* harmonize: clock_sync, sync, resync_s, spin_s */
 } hm_procsync_params_t;
 
 /* Defaults: late_s 1e-6 (a spin loop ends within a clock read of the
- * deadline, so a start later than 1 us is a preemption or a missed deadline),
- * window adaptive (0), no slice (0), bcast_factor 3, check_every 16 (paper
- * Schuchart et al. 2023, Listing 1), harmonize options default. */
+ * deadline, so a start later than 1 us is a preemption or a missed deadline;
+ * with more ranks than processors hm_procsync_fit derives it from measured
+ * waits instead), window adaptive (0), no slice (0), bcast_factor 3,
+ * min_lead_s 0, late_run_factor 0, check_every 16 (paper Schuchart et al.
+ * 2023, Listing 1), harmonize options default. */
 HM_EXPORT void hm_procsync_params_default(hm_procsync_params_t *params);
 
 /* Registry: count, i-th name, list "barrier, dissem, ..." for errors. */
@@ -192,8 +198,8 @@ HM_EXPORT int hm_procsync_start(hm_procsync_t *ps, int *flag, double *deadline_s
 
 /* Local, after the repetition: start_s and end_s are its timestamps on the
  * global clock (hm_procsync_clock). Clears *flag on a late start
- * (start_s > deadline + late_s) or, for window, an overrun (end_s > deadline
- * + window). */
+ * (start_s > deadline + late_s + late_run_factor x (end_s - start_s)) or,
+ * for window, an overrun (end_s > deadline + window). */
 HM_EXPORT void hm_procsync_stop(hm_procsync_t *ps, double start_s, double end_s, int *flag);
 
 /* The global clock to convert this repetition's timestamps with (harmonize
@@ -256,6 +262,55 @@ HM_EXPORT double hm_procsync_wait_until(hm_clock_t *global, double target_s, dou
 /* Collective: 1 on every rank when some node has more ranks of comm than
  * online processors (the spin of a wait should yield), else 0. */
 HM_EXPORT int hm_procsync_oversubscribed(MPI_Comm comm);
+
+/* ---- Tolerances fitted to the machine ---- */
+
+/* What hm_procsync_fit detected and chose. */
+typedef struct hm_procsync_fit {
+    int oversubscribed;     /* hm_procsync_oversubscribed(comm) */
+    int ranks;              /* ranks of comm on the most oversubscribed node */
+    int processors;         /* that node's online processors */
+    int late_given;         /* late_s was the caller's (--late-us): kept as given */
+    int derived;            /* late_s was derived from the waits measured below */
+    long waits;             /* common deadlines measured (0 when none) */
+    double quantile;        /* which quantile of the slowest rank's lateness (0.99) */
+    double lateness_s;      /* that quantile: how late the slowest rank's start came,
+                             * seconds */
+    double factor;          /* the safety factor on it (3) */
+    double late_s;          /* the late-start tolerance now in params, seconds */
+    double late_run_factor; /* now in params: x the repetition's run-time on top (1) */
+    double first_lead_s;    /* the deadlines' first lead: 3 x MPI_Bcast latency */
+    double lead_s;          /* their last: doubled while a quarter came late to a rank */
+} hm_procsync_fit_t;
+
+/* Collective over comm (global synchronized over it): fit params to this
+ * machine, once, before hm_procsync_create. Without oversubscription
+ * (hm_procsync_oversubscribed: no node has more ranks than online
+ * processors) nothing is measured and params is left as it is, so the
+ * defaults (late_s 1 us) hold exactly. With it, ranks that share a core take
+ * turns, and each leaves a wait a scheduler switch or a slice after the
+ * deadline (tens of us to ms): at 1 us nearly every repetition of window,
+ * roundtime and harmonize would be invalid. Then, unless late_given (the
+ * caller's late_s wins: kept, nothing measured), it measures how late: 200
+ * common deadlines (rank 0 broadcasts global now + a lead, first 3 x the
+ * MPI_Bcast latency as Round-Time's, doubled after 16 deadlines of which a
+ * quarter reached some rank late; every rank waits with
+ * hm_procsync_wait_until, yielding, and reads the global clock as a start
+ * timestamp), per deadline the slowest rank's lateness (what decides a
+ * repetition's validity), deadlines that some rank reached late left out;
+ * and sets
+ *     params->late_s     = max(params->late_s, 3 x the 0.99 quantile)
+ *     params->min_lead_s = the last lead (roundtime: a start closer than
+ *                          that may reach a rank too late)
+ *     params->late_run_factor = 1: a rank behind another on its core starts
+ *                          when that one blocks or yields in the operation,
+ *                          up to about the operation's run-time later, which
+ *                          the calibration (no operation) cannot see
+ * Takes tens of ms under Open MPI, seconds under MPICH's busy polling at 4
+ * ranks on 2 cores. *fit says what was detected and chosen, the same on
+ * every rank. Returns HM_OK, HM_ENOMEM or HM_EMPI, the same on every rank. */
+HM_EXPORT int hm_procsync_fit(MPI_Comm comm, hm_clock_t *global, int late_given,
+                              hm_procsync_params_t *params, hm_procsync_fit_t *fit);
 
 #ifdef __cplusplus
 }

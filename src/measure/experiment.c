@@ -15,6 +15,8 @@ struct hm_experiment {
     hm_timer_t *timer;
     hm_clock_t *base, *global;
     hm_sync_report_t report;
+    hm_procsync_params_t procsync_params; /* fitted */
+    hm_procsync_fit_t fit;
     hm_procsync_t *ps;
     hm_factors_t *factors;
     char *summary_path, *raw_path;
@@ -76,13 +78,22 @@ static int sync_clocks(hm_experiment_t *e, const hm_experiment_params_t *p)
     return hm_sync_run(e->comm, p->clock_sync, &p->sync, e->base, &e->global, &e->report);
 }
 
+/* Once, before any process synchronization exists: with more ranks than
+ * processors the late-start tolerance is measured on this machine (see
+ * hm_procsync_fit); hm_procsync_fit agrees on its outcome itself. */
+static int fit_procsync(hm_experiment_t *e, const hm_experiment_params_t *p)
+{
+    e->procsync_params = p->procsync_params;
+    e->procsync_params.harmonize.clock_sync = p->clock_sync;
+    e->procsync_params.harmonize.sync = p->sync;
+    return hm_procsync_fit(e->comm, e->global, p->late_given, &e->procsync_params, &e->fit);
+}
+
 static int create_procsync(hm_experiment_t *e, const hm_experiment_params_t *p)
 {
     if (!p->procsync) return HM_OK;
-    hm_procsync_params_t pp = p->procsync_params;
-    pp.harmonize.clock_sync = p->clock_sync;
-    pp.harmonize.sync = p->sync;
-    return agree(e->comm, hm_procsync_create(p->procsync, e->comm, e->global, &pp, &e->ps));
+    return agree(e->comm,
+                 hm_procsync_create(p->procsync, e->comm, e->global, &e->procsync_params, &e->ps));
 }
 
 static const char *drift_name(hm_drift_t drift)
@@ -108,12 +119,34 @@ int hm_experiment_clock_factors(hm_factors_t *f, const char *clock_sync,
     return rc;
 }
 
-static int procsync_factors(hm_factors_t *f, const hm_experiment_params_t *p)
+int hm_experiment_fit_factors(hm_factors_t *f, const hm_procsync_fit_t *fit,
+                              const hm_procsync_params_t *pp)
 {
-    const hm_procsync_params_t *pp = &p->procsync_params;
+    int rc = hm_factors_set(f, "late_us", "%g", pp->late_s * 1e6);
+    if (rc == HM_OK && fit->derived)
+        rc = hm_factors_set(f, "late_us_source",
+                            "derived (%g x p%g of the slowest rank's start lateness %.9g us over "
+                            "%ld deadlines; plus %g x the repetition's run-time)",
+                            fit->factor, fit->quantile * 100, fit->lateness_s * 1e6, fit->waits,
+                            fit->late_run_factor);
+    else if (rc == HM_OK)
+        rc = hm_factors_set(f, "late_us_source", "%s", fit->late_given ? "given" : "default");
+    if (rc == HM_OK)
+        rc = hm_factors_set(f, "oversubscribed", "%s (%d rank%s, %d processor%s)",
+                            fit->oversubscribed ? "yes" : "no", fit->ranks,
+                            fit->ranks == 1 ? "" : "s", fit->processors,
+                            fit->processors == 1 ? "" : "s");
+    if (rc == HM_OK) rc = hm_factors_set(f, "roundtime_min_lead_us", "%g", pp->min_lead_s * 1e6);
+    return rc;
+}
+
+static int procsync_factors(hm_factors_t *f, const hm_experiment_t *e,
+                            const hm_experiment_params_t *p)
+{
+    const hm_procsync_params_t *pp = &e->procsync_params;
     int rc = hm_factors_set(f, "sync", "%s", p->procsync ? p->procsync : "none");
     if (rc == HM_OK) rc = hm_factors_set(f, "check_every", "%d", pp->check_every);
-    if (rc == HM_OK) rc = hm_factors_set(f, "late_us", "%g", pp->late_s * 1e6);
+    if (rc == HM_OK) rc = hm_experiment_fit_factors(f, &e->fit, pp);
     if (rc == HM_OK && pp->window_s > 0)
         rc = hm_factors_set(f, "window_us", "%g", pp->window_s * 1e6);
     else if (rc == HM_OK)
@@ -141,7 +174,7 @@ static int collect_factors(hm_experiment_t *e, const hm_experiment_params_t *p)
                                          p->timer_options.synthetic);
     if (rc == HM_OK)
         rc = hm_factors_set(e->factors, "clock_sync_duration_s", "%.9g", e->report.duration_s);
-    if (rc == HM_OK) rc = procsync_factors(e->factors, p);
+    if (rc == HM_OK) rc = procsync_factors(e->factors, e, p);
     return agree(e->comm, rc);
 }
 
@@ -180,7 +213,8 @@ int hm_experiment_open(MPI_Comm comm, const hm_experiment_params_t *p, hm_experi
     rc = agree(comm, rc);
     if (rc == HM_OK) rc = open_timer(e, p);
     if (rc == HM_OK) stage = HM_EXPERIMENT_CLOCK, rc = sync_clocks(e, p);
-    if (rc == HM_OK) stage = HM_EXPERIMENT_PROCSYNC, rc = create_procsync(e, p);
+    if (rc == HM_OK) stage = HM_EXPERIMENT_PROCSYNC, rc = fit_procsync(e, p);
+    if (rc == HM_OK) rc = create_procsync(e, p);
     if (rc == HM_OK) stage = HM_EXPERIMENT_FACTORS, rc = collect_factors(e, p);
     if (failed) *failed = rc == HM_OK ? HM_EXPERIMENT_OK : stage;
     if (rc != HM_OK && e) release(e), e = NULL;
@@ -201,6 +235,16 @@ hm_clock_t *hm_experiment_global_clock(const hm_experiment_t *e)
 hm_procsync_t *hm_experiment_procsync(const hm_experiment_t *e)
 {
     return e->ps;
+}
+
+const hm_procsync_fit_t *hm_experiment_fit(const hm_experiment_t *e)
+{
+    return &e->fit;
+}
+
+const hm_procsync_params_t *hm_experiment_procsync_params(const hm_experiment_t *e)
+{
+    return &e->procsync_params;
 }
 
 const hm_sync_report_t *hm_experiment_sync_report(const hm_experiment_t *e)

@@ -14,8 +14,13 @@
 
 void hm_procsync_params_default(hm_procsync_params_t *params)
 {
-    *params = (hm_procsync_params_t){
-        .late_s = 1e-6, .window_s = 0.0, .slice_s = 0.0, .bcast_factor = 3.0, .check_every = 16};
+    *params = (hm_procsync_params_t){.late_s = 1e-6,
+                                     .window_s = 0.0,
+                                     .slice_s = 0.0,
+                                     .bcast_factor = 3.0,
+                                     .min_lead_s = 0.0,
+                                     .late_run_factor = 0.0,
+                                     .check_every = 16};
     hm_harmonize_options_default(&params->harmonize);
 }
 
@@ -41,6 +46,12 @@ static int check_params(const hm_procsync_params_t *p)
     if (!(p->bcast_factor >= 1 && isfinite(p->bcast_factor)))
         return say(HM_EINVAL, "--bcast-factor", p->bcast_factor,
                    "must be a finite number, at least 1");
+    if (!(p->min_lead_s >= 0 && isfinite(p->min_lead_s)))
+        return say(HM_EINVAL, "min_lead_s", p->min_lead_s,
+                   "must be a finite number of seconds, at least 0");
+    if (!(p->late_run_factor >= 0 && isfinite(p->late_run_factor)))
+        return say(HM_EINVAL, "late_run_factor", p->late_run_factor,
+                   "must be a finite number, at least 0");
     return HM_OK;
 }
 
@@ -82,7 +93,7 @@ static int agree(MPI_Comm comm, int rc)
  * therefore set this thread's slack to 1 us (as hm_harmonize does) and spin
  * HM_PROCSYNC_SPIN_S plus whatever slack remains (another library may set
  * it back). */
-static double spin_s(void)
+double hm_procsync_spin_setup(void)
 {
     double slack_s = 0.0;
 #ifdef PR_GET_TIMERSLACK
@@ -140,7 +151,7 @@ int hm_procsync_create(const char *method, MPI_Comm comm, hm_clock_t *global,
     ps->comm = MPI_COMM_NULL;
     ps->params = *params;
     ps->deadline_s = NAN;
-    ps->spin_s = spin_s();
+    ps->spin_s = hm_procsync_spin_setup();
     ps->yield = hm_procsync_oversubscribed(comm);
     hm_clock_retain(global);
     ps->global = global;
@@ -200,7 +211,9 @@ int hm_procsync_start(hm_procsync_t *ps, int *flag, double *deadline_s)
  * comparison is false. */
 void hm_procsync_stop(hm_procsync_t *ps, double start_s, double end_s, int *flag)
 {
-    if (ps->method->has_deadline && start_s > ps->deadline_s + ps->params.late_s) *flag = 0;
+    double late_s = ps->params.late_s;
+    if (ps->params.late_run_factor > 0) late_s += ps->params.late_run_factor * (end_s - start_s);
+    if (ps->method->has_deadline && start_s > ps->deadline_s + late_s) *flag = 0;
     if (ps->method->stop) ps->method->stop(ps, start_s, end_s, flag);
 }
 

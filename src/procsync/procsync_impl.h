@@ -68,6 +68,17 @@ struct hm_procsync {
     void *state;                 /* the method's */
 };
 
+/* Set this thread's timer slack to 1 us and return how long before a
+ * deadline the waits of the methods spin: HM_PROCSYNC_SPIN_S plus the slack
+ * that remains (procsync.c). */
+double hm_procsync_spin_setup(void);
+
+/* Collective: 1 when some node has more ranks of comm than online
+ * processors; *ranks and *processors (either may be NULL) are those of the
+ * node with the most ranks beyond its processors. hm_procsync_oversubscribed
+ * is this answer (wait.c). */
+int hm_procsync_node_load(MPI_Comm comm, int *ranks, int *processors);
+
 /* Registry (registry.c): the method called name, NULL when unknown. */
 const hm_procsync_method_t *hm_procsync_find(const char *name);
 

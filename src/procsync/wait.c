@@ -3,7 +3,7 @@
 #include <sys/sysinfo.h>
 #include <time.h>
 
-#include <harmonia/procsync.h>
+#include "procsync/procsync_impl.h"
 
 /* Naps of at most 1 ms: the clock is re-read after each, so a long wait
  * cannot oversleep by more than one nap's wake-up latency beyond spin_s. */
@@ -25,15 +25,27 @@ double hm_procsync_wait_until(hm_clock_t *global, double target_s, double spin_s
     return now;
 }
 
-int hm_procsync_oversubscribed(MPI_Comm comm)
+/* The one place that decides whether comm is oversubscribed: the node with
+ * the most ranks beyond its online processors (MAXLOC on the excess, its
+ * rank count as the index) has any. Everything that changes under
+ * oversubscription (the yielding spin, the late-start tolerance of
+ * hm_procsync_fit) follows from this answer. */
+int hm_procsync_node_load(MPI_Comm comm, int *ranks, int *processors)
 {
     MPI_Comm node;
-    int local = 1, over = 0, any = 0;
+    int local = 1;
     if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
         MPI_Comm_size(node, &local);
         MPI_Comm_free(&node);
     }
-    over = local > get_nprocs();
-    MPI_Allreduce(&over, &any, 1, MPI_INT, MPI_MAX, comm);
-    return any;
+    int mine[2] = {local - get_nprocs(), local}, worst[2] = {mine[0], mine[1]};
+    MPI_Allreduce(mine, worst, 1, MPI_2INT, MPI_MAXLOC, comm);
+    if (ranks) *ranks = worst[1];
+    if (processors) *processors = worst[1] - worst[0];
+    return worst[0] > 0;
+}
+
+int hm_procsync_oversubscribed(MPI_Comm comm)
+{
+    return hm_procsync_node_load(comm, NULL, NULL);
 }

@@ -182,9 +182,10 @@ fi
 
 # --- pingpong with a far peer, cold cache ------------------------------------------------
 if [ "$MPI_FLAVOR" = openmpi ]; then
-    # 3 ranks on 2 cores: a descheduled rank starts late by a scheduler slice,
-    # so lateness is tolerated (as the functional runs of tests/measure).
-    launch 3 bench --ops pingpong --peer 2 --sizes 8,1K --nrep 100 --late-us 1000000 --output pp.csv
+    # 3 ranks on 2 cores: a descheduled rank starts late by a scheduler slice;
+    # the late-start tolerance measured at start-up accepts that (the default
+    # 1 us left 0 of 1100 attempts valid), so no --late-us is needed.
+    launch 3 bench --ops pingpong --peer 2 --sizes 8,1K --nrep 100 --output pp.csv
     csv_awk pp.csv '{ n++; if ($col["valid"] != 100 || !($col["median_s"] > 0)) bad++ }
         END { exit !(st == 0 && n == 2 && bad == 0) }' -v st="$status"
     check $? "pingpong --peer 2 at 3 ranks: 2 rows, 100 valid, median > 0" "exit $status"

@@ -72,6 +72,34 @@ static void check_factors(hm_experiment_t *e)
     HM_CHECK(v && !strcmp(v, "harmonize"), "sync is harmonize (%s)", v ? v : "none");
 }
 
+/* The late-start tolerance: 1 us on dedicated cores, measured when ranks
+ * outnumber the processors (3 ranks on the 2-core test machine); the
+ * factors and the fitted parameters say the same as the fit. */
+static void check_fit(MPI_Comm comm, hm_experiment_t *e)
+{
+    const hm_procsync_fit_t *f = hm_experiment_fit(e);
+    const hm_procsync_params_t *pp = hm_experiment_procsync_params(e);
+    const char *v = NULL, *src = NULL;
+    char want[64], late[32];
+    int size;
+    MPI_Comm_size(comm, &size);
+    int over = size > sysconf(_SC_NPROCESSORS_ONLN);
+    HM_CHECK(f->oversubscribed == over && f->derived == over && pp->late_s == f->late_s &&
+                 (over || pp->late_s == 1e-6),
+             "fit: oversubscribed %d, derived %d, late_s %.3f us", f->oversubscribed, f->derived,
+             pp->late_s * 1e6);
+    snprintf(want, sizeof want, "%s (%d ranks, %ld processors)", over ? "yes" : "no", size,
+             sysconf(_SC_NPROCESSORS_ONLN));
+    hm_factors_get(hm_experiment_factors(e), "oversubscribed", &v);
+    hm_factors_get(hm_experiment_factors(e), "late_us_source", &src);
+    HM_CHECK(v && !strcmp(v, want) && src && !strncmp(src, over ? "derived (" : "default", 7),
+             "factors oversubscribed: %s, late_us_source: %s", v ? v : "none", src ? src : "none");
+    snprintf(late, sizeof late, "%g", pp->late_s * 1e6);
+    hm_factors_get(hm_experiment_factors(e), "late_us", &v);
+    HM_CHECK(v && !strcmp(v, late), "factor late_us %s = the tolerance in effect (%s)",
+             v ? v : "none", late);
+}
+
 /* The summary file on rank 0: factor lines, the header, the row. */
 static void check_file(MPI_Comm comm, const char *path)
 {
@@ -107,6 +135,7 @@ static void check_success(MPI_Comm comm, const char *dir)
     HM_CHECK(hm_experiment_procsync(e) != NULL, "harmonize created");
     check_global_clock(comm, e);
     check_factors(e);
+    check_fit(comm, e);
     static const char *const cols[] = {"op", "median_s"};
     rc = hm_experiment_files_open(e, cols, 2, NULL, 0);
     HM_CHECK(rc == HM_OK, "files opened (%s)", hm_last_error());

@@ -3,11 +3,12 @@
  * (validated every repetition) and positive times.
  *
  * Usage: test_ops_sync [functional]. At 2 ranks the methods run with their
- * defaults. With "functional" (3 and 4 ranks on 2 cores, oversubscribed)
- * lateness is tolerated (late 1 s), the window is a fixed 10 ms and
- * roundtime starts 2000 broadcast latencies ahead: ranks that outnumber the
- * cores cannot all run at one instant, and the test is that everything
- * completes and is counted, not how precisely. pingpong runs between rank 0
+ * defaults. With "functional" (3 and 4 ranks on 2 cores, oversubscribed) the
+ * late-start tolerance and roundtime's lead are those fitted to the machine
+ * (hm_procsync_fit, what bench uses) and the window is a fixed 10 ms after
+ * that tolerance: ranks that outnumber the cores cannot all run at one
+ * instant, and the test is that everything completes and is counted, not how
+ * precisely. pingpong runs between rank 0
  * and the last rank, rooted operations at the last rank, so that non-zero
  * roots and peers are exercised. */
 #include <string.h>
@@ -54,12 +55,18 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int rc = hm_truth_shared_clock(MPI_COMM_WORLD, &timer, &global);
+    hm_procsync_params_t fitted;
+    hm_procsync_params_default(&fitted);
+    if (functional && rc == HM_OK) { /* once, as bench does */
+        hm_procsync_fit_t fit;
+        rc = hm_procsync_fit(MPI_COMM_WORLD, global, 0, &fitted, &fit);
+        HM_CHECK(rc == HM_OK, "late-start tolerance fitted: %.1f us", fitted.late_s * 1e6);
+        fitted.window_s = 10e-3 + fitted.late_s;
+    }
     for (size_t m = 0; rc == HM_OK && m < hm_procsync_count(); m++) {
         const char *method = hm_procsync_name_at(m);
-        hm_procsync_params_t pp;
+        hm_procsync_params_t pp = fitted;
         hm_procsync_t *ps = NULL;
-        hm_procsync_params_default(&pp);
-        if (functional) pp.late_s = 1.0, pp.window_s = 10e-3, pp.bcast_factor = 2000;
         rc = hm_procsync_create(method, MPI_COMM_WORLD, global, &pp, &ps);
         HM_CHECK(rc == HM_OK, "%s created (%s)", method, hm_last_error());
         long failed = 0, bad_times = 0, ran = 0;

@@ -42,8 +42,9 @@ static void test_defaults(void)
     hm_procsync_params_t p;
     hm_procsync_params_default(&p);
     HM_CHECK(p.late_s == 1e-6 && p.window_s == 0 && p.slice_s == 0 && p.bcast_factor == 3 &&
-                 p.check_every == 16,
-             "defaults: late 1 us, adaptive window, no slice, B = 3, check every 16");
+                 p.check_every == 16 && p.min_lead_s == 0 && p.late_run_factor == 0,
+             "defaults: late 1 us, adaptive window, no slice, B = 3, check every 16, no minimum "
+             "lead, no run-time on the late-start tolerance");
     for (size_t i = 0; i < hm_procsync_count(); i++) expect(hm_procsync_name_at(i), &p, HM_OK, "");
     expect("window", NULL, HM_OK, "");
 }
@@ -68,6 +69,11 @@ static void test_errors(void)
            "--slice -1 must be a finite number of seconds, at least 0 (0 = no time slice)");
     p = d, p.bcast_factor = 0.5;
     expect("roundtime", &p, HM_EINVAL, "--bcast-factor 0.5 must be a finite number, at least 1");
+    p = d, p.min_lead_s = -1e-6;
+    expect("roundtime", &p, HM_EINVAL,
+           "min_lead_s -1e-06 must be a finite number of seconds, at least 0");
+    p = d, p.late_run_factor = NAN;
+    expect("harmonize", &p, HM_EINVAL, "late_run_factor nan must be a finite number, at least 0");
 }
 
 int main(void)

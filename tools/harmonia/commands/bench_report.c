@@ -23,6 +23,7 @@ int hm_bench_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli
         rep->cfg = cfg;
         rep->nrows = nexperiments;
         MPI_Comm_size(comm, &rep->size);
+        hm_cli_fit_note(&clock->fit, rep->note, sizeof rep->note);
     }
     if (rc == HM_OK && rank == 0) {
         hm_factors_set(f, "ops", "%s", cfg->ops);
@@ -136,10 +137,10 @@ static void print_table(const hm_bench_report_t *rep)
                             row->local_median_s};
         for (size_t k = 0; k < NCOLS(x); k++) hm_table_add_cellf(t, "%.2f", x[k] * 1e6);
     }
-    printf("latency on %d ranks, --sync %s, --clock-sync %s: global run-time (max end - min "
+    printf("latency on %d ranks%s, --sync %s, --clock-sync %s: global run-time (max end - min "
            "start on the global clock) of the valid repetitions; local_med = median of the max "
            "local run-time\n",
-           rep->size, rep->cfg->sync, rep->cfg->clock_sync);
+           rep->size, rep->note, rep->cfg->sync, rep->cfg->clock_sync);
     hm_table_print(t, stdout);
     hm_table_free(t);
 }
@@ -154,8 +155,8 @@ static void print_osu(const hm_bench_report_t *rep)
         const hm_bench_row_t *row = &rep->rows[i];
         if (!row->done) continue;
         if (!last || strcmp(last, row->op)) {
-            printf("%s# harmonia %s (OSU layout; global run-time, --sync %s)\n", last ? "\n" : "",
-                   row->op, rep->cfg->sync);
+            printf("%s# harmonia %s (OSU layout; global run-time, --sync %s)%s\n", last ? "\n" : "",
+                   row->op, rep->cfg->sync, rep->note);
             printf("%-10s%18s%18s%18s%12s\n", "# Size", "Avg Latency(us)", "Min Latency(us)",
                    "Max Latency(us)", "Iterations");
             last = row->op;

@@ -25,6 +25,7 @@ typedef struct hm_bench_report {
     hm_cli_files_t files; /* rank 0 */
     hm_bench_row_t *rows; /* rank 0: by experiment index (op-major, size-minor) */
     size_t nrows;
+    char note[192]; /* hm_cli_fit_note: "" unless oversubscribed */
 } hm_bench_report_t;
 
 /* Collective: factors, files (rank 0). Returns an agreed exit status. */

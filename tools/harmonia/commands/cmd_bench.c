@@ -215,7 +215,8 @@ int hm_cmd_bench(hm_cli_config_t *cfg, MPI_Comm comm)
     else
         memset(&plan, 0, sizeof plan);
     if (rc == HM_EXIT_OK) rc = hm_cli_clock_open(cfg, comm, &clock);
-    if (rc == HM_EXIT_OK) rc = hm_cli_procsync_create(cfg, comm, cfg->sync, clock.global, &ps);
+    if (rc == HM_EXIT_OK) rc = hm_cli_fit_procsync(cfg, comm, &clock);
+    if (rc == HM_EXIT_OK) rc = hm_cli_procsync_create(cfg, comm, cfg->sync, &clock, &ps);
     if (rc == HM_EXIT_OK) rc = hm_bench_report_open(cfg, comm, &clock, plan.nexperiments, &rep);
     if (rc == HM_EXIT_OK) rc = run_plan(cfg, comm, &plan, ps, rep);
     if (rep) rc = hm_bench_report_close(rep, comm, rc);

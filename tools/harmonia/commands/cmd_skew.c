@@ -42,7 +42,7 @@ static int run_method(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_cl
     char msg[256] = "";
     int rank;
     MPI_Comm_rank(comm, &rank);
-    int rc = hm_cli_procsync_create(cfg, comm, method, clock->global, &ps);
+    int rc = hm_cli_procsync_create(cfg, comm, method, clock, &ps);
     if (rc != HM_EXIT_OK) return rc;
     int st = hm_measure_skew(comm, ps, clock->global, cfg->nrep, cfg->back_to_back, &r);
     if (st == HM_OK && r.n == 0) { /* every rank has the same counts */
@@ -68,6 +68,7 @@ int hm_cmd_skew(hm_cli_config_t *cfg, MPI_Comm comm)
     int rc = hm_cli_check_outputs(cfg, comm);
     if (rc == HM_EXIT_OK) rc = check_methods(cfg, comm);
     if (rc == HM_EXIT_OK) rc = hm_cli_clock_open(cfg, comm, &clock);
+    if (rc == HM_EXIT_OK) rc = hm_cli_fit_procsync(cfg, comm, &clock);
     if (rc == HM_EXIT_OK) rc = hm_skew_report_open(cfg, comm, &clock, &rep);
     snprintf(list, sizeof list, "%s", methods(cfg));
     for (char *m = list, *next; rc == HM_EXIT_OK && m; m = next) {

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <harmonia/experiment.h>
 #include <harmonia/measure.h>
 
 #include "commands/commands.h"
@@ -64,13 +65,64 @@ int hm_cli_check_procsync(const hm_cli_config_t *cfg, const char *name, char *wh
     return HM_EXIT_USAGE;
 }
 
+/* The one line on stderr (it is a caution, and keeps stdout's table and
+ * OSU layout as they are). */
+static void print_fit(const hm_procsync_fit_t *fit)
+{
+    char how[160];
+    if (fit->derived)
+        snprintf(how, sizeof how,
+                 "measured p%g of the slowest rank's start lateness %.1f us x %g over %ld "
+                 "deadlines",
+                 fit->quantile * 100, fit->lateness_s * 1e6, fit->factor, fit->waits);
+    else
+        snprintf(how, sizeof how, "--late-us, as given");
+    fprintf(stderr,
+            "harmonia: %d ranks on %d processors (oversubscribed): late-start tolerance %.0f us%s "
+            "(%s); results are less precise than on dedicated cores\n",
+            fit->ranks, fit->processors, fit->late_s * 1e6,
+            fit->late_run_factor > 0 ? " + the repetition's run-time" : "", how);
+    fflush(stderr);
+}
+
+int hm_cli_fit_procsync(const hm_cli_config_t *cfg, MPI_Comm comm, hm_cli_clock_t *clock)
+{
+    char msg[512] = "";
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    hm_cli_procsync_params(cfg, &clock->fitted);
+    int given = (cfg->given & HM_OPT_BIT(HM_OPT_LATE_US)) != 0;
+    int rc = hm_procsync_fit(comm, clock->global, given, &clock->fitted, &clock->fit);
+    if (rc != HM_OK)
+        snprintf(msg, sizeof msg, "%s", hm_last_error());
+    else if (rank == 0 && clock->fit.oversubscribed)
+        print_fit(&clock->fit);
+    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
+}
+
+void hm_cli_fit_note(const hm_procsync_fit_t *fit, char *buf, size_t len)
+{
+    if (!fit->oversubscribed) {
+        snprintf(buf, len, "%s", "");
+        return;
+    }
+    snprintf(buf, len,
+             " (OVERSUBSCRIBED: %d ranks on %d processors, late-start tolerance %.0f us%s: less "
+             "precise than on dedicated cores)",
+             fit->ranks, fit->processors, fit->late_s * 1e6,
+             fit->late_run_factor > 0 ? " + run-time" : "");
+}
+
 int hm_cli_procsync_create(const hm_cli_config_t *cfg, MPI_Comm comm, const char *name,
-                           hm_clock_t *global, hm_procsync_t **ps)
+                           const hm_cli_clock_t *clock, hm_procsync_t **ps)
 {
     hm_procsync_params_t p;
     char msg[512] = "";
-    hm_cli_procsync_params(cfg, &p);
-    int rc = hm_procsync_create(name, comm, global, &p, ps);
+    if (clock->fit.derived)
+        p = clock->fitted;
+    else
+        hm_cli_procsync_params(cfg, &p);
+    int rc = hm_procsync_create(name, comm, clock->global, &p, ps);
     if (rc != HM_OK) snprintf(msg, sizeof msg, "--sync %s: %s", name, hm_last_error());
     return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
 }
@@ -95,7 +147,7 @@ static void add_measure_factors(hm_factors_t *f, const hm_cli_config_t *cfg,
     hm_factors_set(f, "clock_sync_duration_s", "%.9g", clock->report.duration_s);
     hm_factors_set(f, "sync", "%s", cfg->sync);
     hm_factors_set(f, "check_every", "%d", cfg->check_every);
-    hm_factors_set(f, "late_us", "%g", cfg->late_us);
+    hm_experiment_fit_factors(f, &clock->fit, &clock->fitted);
     if (cfg->window_us > 0)
         hm_factors_set(f, "window_us", "%g", cfg->window_us);
     else

@@ -9,11 +9,15 @@
 #include "options/config.h"
 
 /* The clock of a measurement: the timer, an identity base and the global
- * clock synchronized with --clock-sync (one specification). */
+ * clock synchronized with --clock-sync (one specification); and the
+ * late-start tolerance fitted to the machine on that clock
+ * (hm_cli_fit_procsync). */
 typedef struct hm_cli_clock {
     hm_timer_t *timer;
     hm_clock_t *base, *global;
     hm_sync_report_t report;
+    hm_procsync_fit_t fit;
+    hm_procsync_params_t fitted; /* the options' procsync parameters after the fit */
 } hm_cli_clock_t;
 
 /* Collective: open the timer and synchronize. Returns an agreed exit status
@@ -29,9 +33,22 @@ void hm_cli_procsync_params(const hm_cli_config_t *cfg, hm_procsync_params_t *pa
  * "" when fine. Returns HM_EXIT_OK or HM_EXIT_USAGE. */
 int hm_cli_check_procsync(const hm_cli_config_t *cfg, const char *name, char *why, size_t len);
 
-/* Collective: create method name over comm; agreed exit status. */
+/* Collective, after hm_cli_clock_open: detect oversubscription and, unless
+ * --late-us was given, derive the late-start tolerance from waits measured
+ * on clock->global (hm_procsync_fit) into clock->fit; when oversubscribed,
+ * rank 0 says on stderr what it detected and chose, in one line. Agreed
+ * exit status. */
+int hm_cli_fit_procsync(const hm_cli_config_t *cfg, MPI_Comm comm, hm_cli_clock_t *clock);
+
+/* For a table's header: "" when fit found no oversubscription, else e.g.
+ * " (OVERSUBSCRIBED: 4 ranks on 2 processors, late-start tolerance 180 us:
+ * less precise than on dedicated cores)". */
+void hm_cli_fit_note(const hm_procsync_fit_t *fit, char *buf, size_t len);
+
+/* Collective: create method name over comm with the clock's global clock and
+ * fitted late-start tolerance; agreed exit status. */
 int hm_cli_procsync_create(const hm_cli_config_t *cfg, MPI_Comm comm, const char *name,
-                           hm_clock_t *global, hm_procsync_t **ps);
+                           const hm_cli_clock_t *clock, hm_procsync_t **ps);
 
 /* Collective: the factors of every measurement file: the run (collected),
  * the clock synchronization and its duration, the measurement options. */

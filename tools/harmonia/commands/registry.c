@@ -72,6 +72,9 @@ static const hm_cli_command_t commands[] = {
      "end - start, what barrier-based benchmarks report) beside it. Sizes are bytes\n"
      "per message: MPI_CHAR for data movement, MPI_INT with MPI_SUM for reductions\n"
      "(size / 4 ints). pingpong is the half round trip between rank 0 and --peer.\n"
+     "With more ranks than processors the late-start tolerance is measured at\n"
+     "start-up unless --late-us is given (one line on stderr says what was chosen),\n"
+     "and the table and files say that the run was oversubscribed.\n"
      "Defaults: --ops allreduce,bcast,reduce --sizes 8,64,512,4K,32K,256K,1M\n"
      "--sync harmonize --clock-sync hca3 --nrep 1000 --warmup 10.",
      "mpirun -n 4 harmonia bench --ops allreduce,bcast --sizes 8:64K --sync harmonize "

@@ -31,6 +31,7 @@ struct hm_skew_report {
     hm_cli_files_t files; /* rank 0 */
     method_row_t rows[MAX_METHODS];
     int nrows;
+    char note[192]; /* hm_cli_fit_note: "" unless oversubscribed */
 };
 
 int hm_skew_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_clock_t *clock,
@@ -45,6 +46,7 @@ int hm_skew_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_
     if (rep) {
         rep->cfg = cfg;
         MPI_Comm_size(comm, &rep->size);
+        hm_cli_fit_note(&clock->fit, rep->note, sizeof rep->note);
     }
     if (rc == HM_OK && rank == 0) {
         hm_factors_set(f, "skew_start", "%s", cfg->back_to_back ? "back to back" : "round-time");
@@ -177,9 +179,9 @@ static void print_skew_table(const hm_skew_report_t *rep)
         add_skew_cells(t, &r->skew, &r->true_skew, r->truth_known);
         hm_table_add_cellf(t, "%.2f", r->cost_s * 1e6);
     }
-    printf("exit skew on %d ranks (max - min exit time over ranks per repetition, global clock; "
-           "true: on the real clock where known; start: %s; cost: per call)\n",
-           rep->size, rep->cfg->back_to_back ? "back to back" : "common global time");
+    printf("exit skew on %d ranks%s (max - min exit time over ranks per repetition, global "
+           "clock; true: on the real clock where known; start: %s; cost: per call)\n",
+           rep->size, rep->note, rep->cfg->back_to_back ? "back to back" : "common global time");
     hm_table_print(t, stdout);
     hm_table_free(t);
 }

@@ -345,7 +345,8 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                           "e.g. --window-us 100", hm_opt_parse_window_us},
     [HM_OPT_LATE_US] = {HM_OPT_LATE_US, "late-us", 0, "US",
                         "a measured start later than the agreed one by more than this is "
-                        "invalid (window, roundtime, harmonize; default 1)",
+                        "invalid (window, roundtime, harmonize; default 1, or measured at "
+                        "start-up when ranks outnumber processors)",
                         "e.g. --late-us 2", hm_opt_parse_late_us},
     [HM_OPT_SLICE_S] = {HM_OPT_SLICE_S, "slice-s", 0, "S",
                         "time slice of each experiment under --sync roundtime (default: none, "
