@@ -23,8 +23,9 @@
 #  - `mpirun` is the suite's launcher (MPIEXEC), with --oversubscribe added
 #    beyond 2 ranks for Open MPI and dropped for MPICH; `harmonia` is the
 #    program under test (the docs show it as if installed in PATH);
-#  - `--nrep N` becomes `--nrep $HARMONIA_DOCS_NREP` (default 100), the one
-#    knob that keeps the examples short.
+#  - `--nrep N` becomes `--nrep $HARMONIA_DOCS_NREP` (default 20), and a
+#    bench or skew without --nrep gets it too: the one knob that keeps the
+#    examples short.
 # Commands that name one MPI run only in that MPI's suite: build-mpich/,
 # mpiexec.mpich, MPI=mpich only with MPICH; mpirun.openmpi, and `make demo`
 # or `make build` without MPI= (the Makefile's default is Open MPI), only with
@@ -47,7 +48,7 @@
 # commands of one document.
 src=${1:?usage: run_doc_commands.sh SOURCE_DIR}
 . "$src/tests/harmonia/lib.sh"
-nrep=${HARMONIA_DOCS_NREP:-100}
+nrep=${HARMONIA_DOCS_NREP:-20}
 build=$(cd "$(dirname "$HARMONIA")" && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch" "$out"' EXIT
@@ -147,6 +148,11 @@ run() {
         -e 's/[[:space:]]+#[[:space:]].*$//' \
         -e "s#(^|[[:space:]=])build(-mpich)?/#\\1$build/#g" \
         -e "s/--nrep[ =][0-9]+/--nrep $nrep/g")
+    # bench and skew without --nrep would take their defaults (1000, 2000
+    # repetitions): they get the same knob.
+    case $cmd in *--nrep*) ;; *)
+        cmd=$(printf '%s' "$cmd" | sed -E "s#(harmonia (bench|skew))([[:space:]]|\$)#\\1 --nrep $nrep\\3#g") ;;
+    esac
     mkdir -p "$dir"
     local t0 t1 status
     t0=$(date +%s.%N)
