@@ -9,7 +9,9 @@ install(TARGETS harmonia_shared harmonia_static harmonia
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(DIRECTORY include/harmonia DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# testing.h holds test hooks: not part of the installed interface.
+install(DIRECTORY include/harmonia DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        PATTERN testing.h EXCLUDE)
 set(HM_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/harmonia)
 install(EXPORT harmoniaTargets NAMESPACE harmonia:: DESTINATION ${HM_CMAKE_DIR})
 configure_package_config_file(cmake/harmonia-config.cmake.in

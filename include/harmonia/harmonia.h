@@ -14,6 +14,7 @@
 #include <harmonia/clock.h>
 #include <harmonia/offset.h>
 #include <harmonia/sync.h>
+#include <harmonia/harmonize.h>
 #include <harmonia/procsync.h>
 #include <harmonia/ops.h>
 #include <harmonia/stats.h>

@@ -16,7 +16,7 @@
 #include <harmonia/export.h>
 #include <mpi.h>
 #include <harmonia/mpix_config.h>
-#include <harmonia/procsync.h>
+#include <harmonia/harmonize.h>
 
 #if !HM_MPI_HAS_MPIX_HARMONIZE
 static inline int MPIX_Harmonize(MPI_Comm comm, int *flag)

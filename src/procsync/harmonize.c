@@ -23,6 +23,7 @@
 #include "common/idle.h"
 #include "procsync/harmonize_state.h"
 #include "procsync/procsync_impl.h"
+#include <harmonia/testing.h>
 
 /* Alg. 1 line 15: a failure multiplies the slack by 1.5. */
 #define HZ_GROW 1.5

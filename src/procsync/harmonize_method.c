@@ -11,6 +11,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include <harmonia/testing.h>
+
 #include "common/error_set.h"
 #include "procsync/procsync_impl.h"
 

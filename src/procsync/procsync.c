@@ -11,6 +11,7 @@
 #include "common/error_set.h"
 #include "common/idle.h"
 #include "procsync/procsync_impl.h"
+#include <harmonia/testing.h>
 
 void hm_procsync_params_default(hm_procsync_params_t *params)
 {

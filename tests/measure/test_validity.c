@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include <harmonia/measure.h>
+#include <harmonia/testing.h>
 
 #include "testutil.h"
 #include "truth.h"

@@ -26,6 +26,7 @@
  * ranks than cores (3 and 4 here) the check is off by design (ranks sharing
  * a core leave a scheduler switch late): no late exit may be counted. */
 #include <harmonia/procsync.h>
+#include <harmonia/testing.h>
 
 #include "testutil.h"
 

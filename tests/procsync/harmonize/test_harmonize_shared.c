@@ -9,6 +9,7 @@
  * Also: the refresh runs (one more re-synchronization) and a member alone
  * on its node (rank 2 of 3) measures as before. */
 #include <harmonia/procsync.h>
+#include <harmonia/testing.h>
 
 #include "testutil.h"
 
