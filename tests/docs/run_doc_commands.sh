@@ -196,8 +196,8 @@ for path in "${docs[@]}"; do
         # in a full suite), as for the oversubscribed tests of
         # cmake/HarmoniaTesting.cmake; Open MPI runs them.
         if [ -z "$reason" ] && [ "$MPI_FLAVOR" = mpich ] &&
-            [[ " $plain " =~ [[:space:]]-(n|np)[[:space:]]+([0-9]+) ]] &&
-            [ "${BASH_REMATCH[2]}" -gt 2 ]; then
+            [[ " $plain " =~ (mpirun|mpiexec[.a-z]*)[[:space:]]+-(n|np)[[:space:]]+([0-9]+) ]] &&
+            [ "${BASH_REMATCH[3]}" -gt 2 ]; then
             reason="more ranks than cores under MPICH's busy-polling"
         fi
         # Commands of one MPI.
