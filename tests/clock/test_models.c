@@ -156,8 +156,12 @@ static void test_nested(hm_timer_t *timer)
     int waited = pid > 0 && waitpid(pid, &wst, 0) == pid;
     HM_CHECK(waited && WIFEXITED(wst) && WEXITSTATUS(wst) == 0,
              "retain(NULL) and free(NULL) return, depth(NULL) is 0 (child: %s %d)",
-             !waited ? "not run" : WIFSIGNALED(wst) ? "signal" : "exit",
-             !waited ? -1 : WIFSIGNALED(wst) ? WTERMSIG(wst) : WEXITSTATUS(wst));
+             !waited            ? "not run"
+             : WIFSIGNALED(wst) ? "signal"
+                                : "exit",
+             !waited            ? -1
+             : WIFSIGNALED(wst) ? WTERMSIG(wst)
+                                : WEXITSTATUS(wst));
 }
 
 int main(void)
