@@ -129,16 +129,9 @@ int hm_cli_procsync_create(const hm_cli_config_t *cfg, MPI_Comm comm, const char
 
 void hm_cli_add_clock_factors(hm_factors_t *f, const hm_cli_config_t *cfg)
 {
-    hm_factors_set(f, "clock_sync", "%s", cfg->clock_sync);
-    hm_factors_set(f, "fitpoints", "%d", cfg->fitpoints);
-    hm_factors_set(f, "exchanges", "%d", cfg->exchanges);
-    hm_factors_set(f, "offset", "%s", cfg->offset);
-    hm_factors_set(f, "drift", "%s", cfg->drift);
-    hm_factors_set(f, "recompute_intercept", "%s", cfg->recompute_intercept ? "on" : "off");
-    hm_factors_set(f, "synthetic_clock", "%s",
-                   cfg->synthetic ? "yes" : "none"); /* spec is in the timer factor */
-    hm_factors_set(f, "ranks_per_node", "%d", cfg->ranks_per_node);
-    hm_factors_set(f, "ranks_per_socket", "%d", cfg->ranks_per_socket);
+    hm_sync_params_t sync;
+    hm_cli_sync_params(cfg, &sync);
+    hm_experiment_clock_factors(f, cfg->clock_sync, &sync, cfg->synthetic);
 }
 
 static void add_measure_factors(hm_factors_t *f, const hm_cli_config_t *cfg,
