@@ -10,33 +10,29 @@
 
 #define NCOLS(a) (sizeof a / sizeof a[0])
 
-int hm_bench_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_clock_t *clock,
+int hm_bench_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e,
                          size_t nexperiments, hm_bench_report_t **out)
 {
-    char why[512] = "";
     int rank, rc;
-    hm_factors_t *f = NULL;
     hm_bench_report_t *rep = calloc(1, sizeof *rep);
     MPI_Comm_rank(comm, &rank);
-    rc = rep ? hm_cli_measure_factors(cfg, comm, clock, &f) : HM_ENOMEM;
+    rc = rep ? HM_OK : HM_ENOMEM;
     if (rep) {
         rep->cfg = cfg;
+        rep->e = e;
         rep->nrows = nexperiments;
         MPI_Comm_size(comm, &rep->size);
-        hm_cli_fit_note(&clock->fit, rep->note, sizeof rep->note);
+        hm_cli_fit_note(hm_experiment_fit(e), rep->note, sizeof rep->note);
     }
+    if (rc == HM_OK) rc = hm_factors_set(hm_experiment_factors(e), "ops", "%s", cfg->ops);
     if (rc == HM_OK && rank == 0) {
-        hm_factors_set(f, "ops", "%s", cfg->ops);
         rep->rows = calloc(nexperiments, sizeof *rep->rows);
         rc = rep->rows ? HM_OK : HM_ENOMEM;
-        if (rc == HM_OK)
-            rc = hm_cli_files_open(cfg, f, HM_RESULTS_BENCH, HM_RESULTS_BENCH_RAW, &rep->files, why,
-                                   sizeof why);
     }
-    hm_factors_free(f);
     *out = rep;
-    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
-                        why[0] ? why : hm_strerror(rc));
+    rc = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_strerror(rc));
+    if (rc != HM_EXIT_OK) return rc;
+    return hm_cli_experiment_files(e, comm, HM_RESULTS_BENCH, HM_RESULTS_BENCH_RAW);
 }
 
 /* The valid repetitions' values of one array. */
@@ -111,10 +107,9 @@ int hm_bench_report_add(hm_bench_report_t *rep, size_t index, size_t order, cons
     row->wrong_results = r->wrong_results;
     int rc = summarize(row, r, &spread_s);
     if (rc != HM_OK) return rc;
-    if (rep->files.summary)
-        write_summary(rep->files.summary, row, rep->cfg->sync, spread_s, r->procsync, order,
-                      wall_s);
-    if (rep->files.raw) write_raw(rep->files.raw, row, r);
+    hm_csv_t *summary = hm_experiment_summary(rep->e), *raw = hm_experiment_raw(rep->e);
+    if (summary) write_summary(summary, row, rep->cfg->sync, spread_s, r->procsync, order, wall_s);
+    if (raw) write_raw(raw, row, r);
     return HM_OK;
 }
 
@@ -166,10 +161,9 @@ static void print_osu(const hm_bench_report_t *rep)
     }
 }
 
-int hm_bench_report_close(hm_bench_report_t *rep, MPI_Comm comm, int status)
+void hm_bench_report_close(hm_bench_report_t *rep, MPI_Comm comm)
 {
-    char why[512] = "";
-    int rank, rc = HM_OK;
+    int rank;
     MPI_Comm_rank(comm, &rank);
     size_t done = 0;
     for (size_t i = 0; rep->rows && i < rep->nrows; i++) done += rep->rows[i].done;
@@ -180,9 +174,6 @@ int hm_bench_report_close(hm_bench_report_t *rep, MPI_Comm comm, int status)
             print_table(rep);
         fflush(stdout);
     }
-    rc = hm_cli_files_close(&rep->files, why, sizeof why);
     free(rep->rows);
     free(rep);
-    int st = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);
-    return status != HM_EXIT_OK ? status : st;
 }

@@ -7,7 +7,6 @@
 
 #include "options/config.h"
 #include "commands/measure_setup.h"
-#include "commands/result_files.h"
 
 /* One experiment's summary, kept on rank 0 for the table. */
 typedef struct hm_bench_row {
@@ -22,14 +21,15 @@ typedef struct hm_bench_row {
 typedef struct hm_bench_report {
     const hm_cli_config_t *cfg;
     int size;             /* ranks */
-    hm_cli_files_t files; /* rank 0 */
+    hm_experiment_t *e;   /* its files: rank 0 */
     hm_bench_row_t *rows; /* rank 0: by experiment index (op-major, size-minor) */
     size_t nrows;
     char note[192]; /* hm_cli_fit_note: "" unless oversubscribed */
 } hm_bench_report_t;
 
-/* Collective: factors, files (rank 0). Returns an agreed exit status. */
-int hm_bench_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_clock_t *clock,
+/* Collective: the factors of e completed, its files opened (rank 0).
+ * Returns an agreed exit status. */
+int hm_bench_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e,
                          size_t nexperiments, hm_bench_report_t **out);
 
 /* Rank 0: experiment index (run as the order-th) measured result r in
@@ -38,7 +38,7 @@ int hm_bench_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli
 int hm_bench_report_add(hm_bench_report_t *rep, size_t index, size_t order, const char *op,
                         size_t size_bytes, const hm_measure_result_t *r, double wall_s);
 
-/* Collective: print the table (or OSU's layout), publish the files,
- * release. Returns the agreed exit status (status, or a failure to write). */
-int hm_bench_report_close(hm_bench_report_t *rep, MPI_Comm comm, int status);
+/* Rank 0: print the table (or OSU's layout); every rank: release. The
+ * files are published by closing the experiment. */
+void hm_bench_report_close(hm_bench_report_t *rep, MPI_Comm comm);
 #endif

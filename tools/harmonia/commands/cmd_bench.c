@@ -206,22 +206,18 @@ static int run_plan(const hm_cli_config_t *cfg, MPI_Comm comm, const bench_plan_
 int hm_cmd_bench(hm_cli_config_t *cfg, MPI_Comm comm)
 {
     bench_plan_t plan;
-    hm_cli_clock_t clock = {0};
-    hm_procsync_t *ps = NULL;
+    hm_experiment_t *e = NULL;
     hm_bench_report_t *rep = NULL;
     int rc = hm_cli_check_outputs(cfg, comm);
     if (rc == HM_EXIT_OK)
         rc = make_plan(cfg, comm, &plan);
     else
         memset(&plan, 0, sizeof plan);
-    if (rc == HM_EXIT_OK) rc = hm_cli_clock_open(cfg, comm, &clock);
-    if (rc == HM_EXIT_OK) rc = hm_cli_fit_procsync(cfg, comm, &clock);
-    if (rc == HM_EXIT_OK) rc = hm_cli_procsync_create(cfg, comm, cfg->sync, &clock, &ps);
-    if (rc == HM_EXIT_OK) rc = hm_bench_report_open(cfg, comm, &clock, plan.nexperiments, &rep);
-    if (rc == HM_EXIT_OK) rc = run_plan(cfg, comm, &plan, ps, rep);
-    if (rep) rc = hm_bench_report_close(rep, comm, rc);
-    hm_procsync_free(ps);
-    hm_cli_clock_close(&clock);
+    if (rc == HM_EXIT_OK) rc = hm_cli_experiment_open(cfg, comm, cfg->sync, &e);
+    if (rc == HM_EXIT_OK) rc = hm_bench_report_open(cfg, comm, e, plan.nexperiments, &rep);
+    if (rc == HM_EXIT_OK) rc = run_plan(cfg, comm, &plan, hm_experiment_procsync(e), rep);
+    if (rep) hm_bench_report_close(rep, comm);
+    rc = hm_cli_experiment_close(e, comm, rc);
     free(plan.order);
     free(plan.experiments);
     return rc;

@@ -34,7 +34,7 @@ static int check_methods(const hm_cli_config_t *cfg, MPI_Comm comm)
     return hm_cli_agree(comm, rc, why);
 }
 
-static int run_method(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_clock_t *clock,
+static int run_method(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_experiment_t *e,
                       const char *method, hm_skew_report_t *rep)
 {
     hm_procsync_t *ps = NULL;
@@ -42,9 +42,10 @@ static int run_method(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_cl
     char msg[256] = "";
     int rank;
     MPI_Comm_rank(comm, &rank);
-    int rc = hm_cli_procsync_create(cfg, comm, method, clock, &ps);
+    int rc = hm_cli_procsync_create(comm, method, e, &ps);
     if (rc != HM_EXIT_OK) return rc;
-    int st = hm_measure_skew(comm, ps, clock->global, cfg->nrep, cfg->back_to_back, &r);
+    int st =
+        hm_measure_skew(comm, ps, hm_experiment_global_clock(e), cfg->nrep, cfg->back_to_back, &r);
     if (st == HM_OK && r.n == 0) { /* every rank has the same counts */
         snprintf(msg, sizeof msg,
                  "skew of %s: no repetition kept (%ld of %ld reached the common "
@@ -60,23 +61,32 @@ static int run_method(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_cl
     return hm_cli_agree(comm, st == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
 }
 
+/* The factor "sync" names the methods measured (the experiment, which
+ * creates none, records "none"). */
+static int record_methods(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e)
+{
+    int rc = hm_factors_set(hm_experiment_factors(e), "sync", "%s", methods(cfg));
+    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_strerror(rc));
+}
+
 int hm_cmd_skew(hm_cli_config_t *cfg, MPI_Comm comm)
 {
-    hm_cli_clock_t clock = {0};
+    hm_experiment_t *e = NULL;
     hm_skew_report_t *rep = NULL;
     char list[sizeof cfg->sync + 32];
     int rc = hm_cli_check_outputs(cfg, comm);
     if (rc == HM_EXIT_OK) rc = check_methods(cfg, comm);
-    if (rc == HM_EXIT_OK) rc = hm_cli_clock_open(cfg, comm, &clock);
-    if (rc == HM_EXIT_OK) rc = hm_cli_fit_procsync(cfg, comm, &clock);
-    if (rc == HM_EXIT_OK) rc = hm_skew_report_open(cfg, comm, &clock, &rep);
+    /* One process synchronization per method, each created in run_method. */
+    if (rc == HM_EXIT_OK) rc = hm_cli_experiment_open(cfg, comm, NULL, &e);
+    if (rc == HM_EXIT_OK) rc = record_methods(cfg, comm, e);
+    if (rc == HM_EXIT_OK) rc = hm_skew_report_open(cfg, comm, e, &rep);
     snprintf(list, sizeof list, "%s", methods(cfg));
     for (char *m = list, *next; rc == HM_EXIT_OK && m; m = next) {
         next = strchr(m, ',');
         if (next) *next++ = '\0';
-        rc = run_method(cfg, comm, &clock, m, rep);
+        rc = run_method(cfg, comm, e, m, rep);
     }
-    if (rep) rc = hm_skew_report_close(rep, comm, rc);
-    hm_cli_clock_close(&clock);
+    if (rep) hm_skew_report_close(rep, comm);
+    rc = hm_cli_experiment_close(e, comm, rc);
     return rc;
 }

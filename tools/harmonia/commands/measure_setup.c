@@ -8,41 +8,6 @@
 #include "commands/commands.h"
 #include "commands/measure_setup.h"
 
-int hm_cli_clock_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_cli_clock_t *clock)
-{
-    hm_sync_params_t params;
-    char msg[640] = "";
-    memset(clock, 0, sizeof *clock);
-    if (strchr(cfg->clock_sync, ',')) {
-        snprintf(msg, sizeof msg,
-                 "--clock-sync: \"%s\" is a list; %s takes one specification (e.g. hca3 or "
-                 "hca3+prop)",
-                 cfg->clock_sync, cfg->command);
-        return hm_cli_agree(comm, HM_EXIT_USAGE, msg);
-    }
-    int rc = hm_cli_open_clock(cfg, comm, &clock->timer, &clock->base);
-    if (rc != HM_EXIT_OK) return rc;
-    hm_cli_sync_params(cfg, &params);
-    int st =
-        hm_sync_run(comm, cfg->clock_sync, &params, clock->base, &clock->global, &clock->report);
-    if (st != HM_OK)
-        snprintf(msg, sizeof msg, "--clock-sync %s: %s", cfg->clock_sync, hm_last_error());
-    /* A refused request (prop over ranks without a shared source) is a usage
-     * error; anything else failed at run time. */
-    int status = st == HM_OK                          ? HM_EXIT_OK
-                 : st == HM_EINVAL || st == HM_ENOENT ? HM_EXIT_USAGE
-                                                      : HM_EXIT_FAILURE;
-    return hm_cli_agree(comm, status, msg);
-}
-
-void hm_cli_clock_close(hm_cli_clock_t *clock)
-{
-    hm_clock_free(clock->global);
-    hm_clock_free(clock->base);
-    hm_timer_free(clock->timer);
-    memset(clock, 0, sizeof *clock);
-}
-
 void hm_cli_procsync_params(const hm_cli_config_t *cfg, hm_procsync_params_t *p)
 {
     hm_procsync_params_default(p);
@@ -85,21 +50,6 @@ static void print_fit(const hm_procsync_fit_t *fit)
     fflush(stderr);
 }
 
-int hm_cli_fit_procsync(const hm_cli_config_t *cfg, MPI_Comm comm, hm_cli_clock_t *clock)
-{
-    char msg[512] = "";
-    int rank;
-    MPI_Comm_rank(comm, &rank);
-    hm_cli_procsync_params(cfg, &clock->fitted);
-    int given = (cfg->given & HM_OPT_BIT(HM_OPT_LATE_US)) != 0;
-    int rc = hm_procsync_fit(comm, clock->global, given, &clock->fitted, &clock->fit);
-    if (rc != HM_OK)
-        snprintf(msg, sizeof msg, "%s", hm_last_error());
-    else if (rank == 0 && clock->fit.oversubscribed)
-        print_fit(&clock->fit);
-    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
-}
-
 void hm_cli_fit_note(const hm_procsync_fit_t *fit, char *buf, size_t len)
 {
     if (!fit->oversubscribed) {
@@ -113,16 +63,12 @@ void hm_cli_fit_note(const hm_procsync_fit_t *fit, char *buf, size_t len)
              fit->late_run_factor > 0 ? " + run-time" : "");
 }
 
-int hm_cli_procsync_create(const hm_cli_config_t *cfg, MPI_Comm comm, const char *name,
-                           const hm_cli_clock_t *clock, hm_procsync_t **ps)
+int hm_cli_procsync_create(MPI_Comm comm, const char *name, const hm_experiment_t *e,
+                           hm_procsync_t **ps)
 {
-    hm_procsync_params_t p;
     char msg[512] = "";
-    if (clock->fit.derived)
-        p = clock->fitted;
-    else
-        hm_cli_procsync_params(cfg, &p);
-    int rc = hm_procsync_create(name, comm, clock->global, &p, ps);
+    int rc = hm_procsync_create(name, comm, hm_experiment_global_clock(e),
+                                hm_experiment_procsync_params(e), ps);
     if (rc != HM_OK) snprintf(msg, sizeof msg, "--sync %s: %s", name, hm_last_error());
     return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
 }
@@ -134,53 +80,121 @@ void hm_cli_add_clock_factors(hm_factors_t *f, const hm_cli_config_t *cfg)
     hm_experiment_clock_factors(f, cfg->clock_sync, &sync, cfg->synthetic);
 }
 
-static void add_measure_factors(hm_factors_t *f, const hm_cli_config_t *cfg,
-                                const hm_cli_clock_t *clock)
+/* The options of the measurement itself, after the experiment's factors. */
+static int add_measure_factors(hm_factors_t *f, const hm_cli_config_t *cfg)
 {
-    hm_factors_set(f, "clock_sync_duration_s", "%.9g", clock->report.duration_s);
-    hm_factors_set(f, "sync", "%s", cfg->sync);
-    hm_factors_set(f, "check_every", "%d", cfg->check_every);
-    hm_experiment_fit_factors(f, &clock->fit, &clock->fitted);
-    if (cfg->window_us > 0)
-        hm_factors_set(f, "window_us", "%g", cfg->window_us);
-    else
-        hm_factors_set(f, "window_us", "adaptive");
-    hm_factors_set(f, "slice_s", "%g", cfg->slice_s);
-    hm_factors_set(f, "roundtime_bcast_factor", "%g", cfg->bcast_factor);
-    hm_factors_set(f, "resync_s", "%g", cfg->resync_s);
-    hm_factors_set(f, "nrep", "%ld", cfg->nrep);
-    hm_factors_set(f, "warmup", "%ld", cfg->warmup);
-    hm_factors_set(f, "max_attempts", "%ld",
-                   cfg->max_attempts ? cfg->max_attempts : 10 * cfg->nrep + 100);
-    hm_factors_set(f, "validate", "%s", cfg->validate ? "yes" : "no");
-    if (cfg->cold_cache)
-        hm_factors_set(f, "cache", "cold (%zu bytes overwritten before every repetition)",
-                       hm_measure_llc_bytes());
-    else
-        hm_factors_set(f, "cache", "warm");
-    hm_factors_set(f, "root", "%d", cfg->root);
-    hm_factors_set(f, "peer", "%d", cfg->peer);
-    if (cfg->inject_rank >= 0)
-        hm_factors_set(f, "inject_delay", "rank %d attempt %ld %g us", cfg->inject_rank,
-                       cfg->inject_attempt, cfg->inject_delay_us);
+    int rc = hm_factors_set(f, "nrep", "%ld", cfg->nrep);
+    if (rc == HM_OK) rc = hm_factors_set(f, "warmup", "%ld", cfg->warmup);
+    if (rc == HM_OK)
+        rc = hm_factors_set(f, "max_attempts", "%ld",
+                            cfg->max_attempts ? cfg->max_attempts : 10 * cfg->nrep + 100);
+    if (rc == HM_OK) rc = hm_factors_set(f, "validate", "%s", cfg->validate ? "yes" : "no");
+    if (rc == HM_OK && cfg->cold_cache)
+        rc = hm_factors_set(f, "cache", "cold (%zu bytes overwritten before every repetition)",
+                            hm_measure_llc_bytes());
+    else if (rc == HM_OK)
+        rc = hm_factors_set(f, "cache", "warm");
+    if (rc == HM_OK) rc = hm_factors_set(f, "root", "%d", cfg->root);
+    if (rc == HM_OK) rc = hm_factors_set(f, "peer", "%d", cfg->peer);
+    if (rc == HM_OK && cfg->inject_rank >= 0)
+        rc = hm_factors_set(f, "inject_delay", "rank %d attempt %ld %g us", cfg->inject_rank,
+                            cfg->inject_attempt, cfg->inject_delay_us);
+    return rc;
 }
 
-int hm_cli_measure_factors(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_clock_t *clock,
-                           hm_factors_t **out)
+static void experiment_params(const hm_cli_config_t *cfg, const char *procsync,
+                              hm_experiment_params_t *p)
 {
-    char desc[256];
-    hm_timer_describe(clock->timer, desc, sizeof desc);
-    hm_factors_context_t ctx = {.argc = cfg->argc,
-                                .argv = (const char *const *)cfg->argv,
-                                .timer = desc,
-                                .timer_resolution_s = hm_timer_nominal_resolution(clock->timer),
-                                .seed_set = 1,
-                                .seed = cfg->seed};
-    int rc = hm_factors_create(out);
-    if (rc == HM_OK) rc = hm_factors_collect(*out, comm, &ctx);
-    if (rc == HM_OK) {
-        hm_cli_add_clock_factors(*out, cfg);
-        add_measure_factors(*out, cfg, clock);
+    hm_experiment_params_default(p);
+    p->timer = cfg->timer;
+    p->timer_options = hm_cli_timer_options(cfg, 0); /* domain and rank: set per rank */
+    p->clock_sync = cfg->clock_sync;
+    hm_cli_sync_params(cfg, &p->sync);
+    p->procsync = procsync;
+    hm_cli_procsync_params(cfg, &p->procsync_params);
+    p->late_given = (cfg->given & HM_OPT_BIT(HM_OPT_LATE_US)) != 0;
+    p->argc = cfg->argc;
+    p->argv = (const char *const *)cfg->argv;
+    p->seed = cfg->seed;
+    p->summary_path = cfg->output;
+    p->raw_path = cfg->raw;
+}
+
+/* The message and exit status of a failed stage, naming its option. A
+ * refused time source is a usage error; a refused clock synchronization
+ * (prop over ranks without a shared source) too, anything else failed at
+ * run time. */
+static int open_failure(const hm_cli_config_t *cfg, const char *procsync,
+                        hm_experiment_stage_t stage, int rc, char *msg, size_t len)
+{
+    switch (stage) {
+    case HM_EXPERIMENT_TIMER:
+        snprintf(msg, len, "--timer %s: %s", cfg->timer, hm_last_error());
+        return HM_EXIT_USAGE;
+    case HM_EXPERIMENT_CLOCK:
+        snprintf(msg, len, "--clock-sync %s: %s", cfg->clock_sync, hm_last_error());
+        return hm_exit_status(rc);
+    case HM_EXPERIMENT_PROCSYNC:
+        snprintf(msg, len, "--sync %s: %s", procsync ? procsync : cfg->sync, hm_last_error());
+        return HM_EXIT_FAILURE;
+    default:
+        snprintf(msg, len, "%s", hm_last_error());
+        return HM_EXIT_FAILURE;
     }
-    return rc;
+}
+
+int hm_cli_experiment_open(const hm_cli_config_t *cfg, MPI_Comm comm, const char *procsync,
+                           hm_experiment_t **e)
+{
+    hm_experiment_params_t p;
+    hm_experiment_stage_t stage;
+    char msg[640] = "";
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    *e = NULL;
+    if (strchr(cfg->clock_sync, ',')) {
+        snprintf(msg, sizeof msg,
+                 "--clock-sync: \"%s\" is a list; %s takes one specification (e.g. hca3 or "
+                 "hca3+prop)",
+                 cfg->clock_sync, cfg->command);
+        return hm_cli_agree(comm, HM_EXIT_USAGE, msg);
+    }
+    experiment_params(cfg, procsync, &p);
+    int rc = hm_experiment_open(comm, &p, e, &stage);
+    if (rc != HM_OK)
+        return hm_cli_agree(comm, open_failure(cfg, procsync, stage, rc, msg, sizeof msg), msg);
+    rc = add_measure_factors(hm_experiment_factors(*e), cfg);
+    if (rc != HM_OK) snprintf(msg, sizeof msg, "%s", hm_strerror(rc));
+    if (rc == HM_OK && rank == 0 && hm_experiment_fit(*e)->oversubscribed)
+        print_fit(hm_experiment_fit(*e));
+    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
+}
+
+/* The header cells of a schema, in file order. */
+static size_t schema_names(hm_results_kind_t kind, const char **names, size_t max)
+{
+    const hm_results_schema_t *s = hm_results_schema(kind);
+    size_t n = s && s->ncolumns < max ? s->ncolumns : 0;
+    for (size_t i = 0; i < n; i++) names[i] = s->columns[i].name;
+    return n;
+}
+
+int hm_cli_experiment_files(hm_experiment_t *e, MPI_Comm comm, hm_results_kind_t summary,
+                            hm_results_kind_t raw)
+{
+    const char *summary_names[64], *raw_names[64];
+    size_t nsummary = schema_names(summary, summary_names, 64);
+    size_t nraw = schema_names(raw, raw_names, 64);
+    int rc = hm_experiment_files_open(e, summary_names, nsummary, raw_names, nraw);
+    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
+                        rc == HM_OK ? "" : hm_last_error());
+}
+
+int hm_cli_experiment_close(hm_experiment_t *e, MPI_Comm comm, int status)
+{
+    if (!e) return status;
+    int rc = hm_experiment_close(e);
+    int st = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
+                          rc == HM_OK ? "" : hm_last_error());
+    return status != HM_EXIT_OK ? status : st;
 }

@@ -9,7 +9,6 @@
 #include <harmonia/stats.h>
 
 #include "commands/commands.h"
-#include "commands/result_files.h"
 #include "commands/skew_report.h"
 
 #define NCOLS(a) (sizeof a / sizeof a[0])
@@ -28,35 +27,30 @@ typedef struct method_row {
 struct hm_skew_report {
     const hm_cli_config_t *cfg;
     int size;
-    hm_cli_files_t files; /* rank 0 */
+    hm_experiment_t *e; /* its files: rank 0 */
     method_row_t rows[MAX_METHODS];
     int nrows;
     char note[192]; /* hm_cli_fit_note: "" unless oversubscribed */
 };
 
-int hm_skew_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_clock_t *clock,
+int hm_skew_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e,
                         hm_skew_report_t **out)
 {
-    char why[512] = "";
-    int rank, rc;
-    hm_factors_t *f = NULL;
     hm_skew_report_t *rep = calloc(1, sizeof *rep);
-    MPI_Comm_rank(comm, &rank);
-    rc = rep ? hm_cli_measure_factors(cfg, comm, clock, &f) : HM_ENOMEM;
+    int rc = rep ? HM_OK : HM_ENOMEM;
     if (rep) {
         rep->cfg = cfg;
+        rep->e = e;
         MPI_Comm_size(comm, &rep->size);
-        hm_cli_fit_note(&clock->fit, rep->note, sizeof rep->note);
+        hm_cli_fit_note(hm_experiment_fit(e), rep->note, sizeof rep->note);
     }
-    if (rc == HM_OK && rank == 0) {
-        hm_factors_set(f, "skew_start", "%s", cfg->back_to_back ? "back to back" : "round-time");
-        rc = hm_cli_files_open(cfg, f, HM_RESULTS_SKEW, HM_RESULTS_SKEW_RAW, &rep->files, why,
-                               sizeof why);
-    }
-    hm_factors_free(f);
+    if (rc == HM_OK)
+        rc = hm_factors_set(hm_experiment_factors(e), "skew_start", "%s",
+                            cfg->back_to_back ? "back to back" : "round-time");
     *out = rep;
-    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
-                        why[0] ? why : hm_strerror(rc));
+    rc = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_strerror(rc));
+    if (rc != HM_EXIT_OK) return rc;
+    return hm_cli_experiment_files(e, comm, HM_RESULTS_SKEW, HM_RESULTS_SKEW_RAW);
 }
 
 static void write_summary(hm_csv_t *csv, const method_row_t *row)
@@ -92,13 +86,14 @@ static void write_raw_row(hm_csv_t *raw, const char *method, const char *what, l
 
 static void write_raw(hm_skew_report_t *rep, const char *method, const hm_skew_result_t *r)
 {
+    hm_csv_t *raw = hm_experiment_raw(rep->e);
     for (long i = 0; i < r->n; i++)
-        write_raw_row(rep->files.raw, method, "skew", i, r->skew_s[i],
+        write_raw_row(raw, method, "skew", i, r->skew_s[i],
                       r->truth_known ? r->true_skew_s[i] : NAN, r->valid[i]);
     for (int k = 0; k < rep->size; k++)
-        write_raw_row(rep->files.raw, method, "rank_offset", k, r->mean_offset_s[k],
+        write_raw_row(raw, method, "rank_offset", k, r->mean_offset_s[k],
                       r->truth_known ? r->true_mean_offset_s[k] : NAN, -1);
-    hm_csv_checkpoint(rep->files.raw);
+    hm_csv_checkpoint(raw);
 }
 
 /* The summary of the values of v (n) whose valid flag is set; a summary of
@@ -141,8 +136,8 @@ int hm_skew_report_add(hm_skew_report_t *rep, const char *method, const hm_skew_
     const double *off = r->truth_known ? r->true_mean_offset_s : r->mean_offset_s;
     memcpy(row->mean_offset_s, off, (size_t)rep->size * sizeof *off);
     rep->nrows++;
-    if (rep->files.summary) write_summary(rep->files.summary, row);
-    if (rep->files.raw) write_raw(rep, method, r);
+    if (hm_experiment_summary(rep->e)) write_summary(hm_experiment_summary(rep->e), row);
+    if (hm_experiment_raw(rep->e)) write_raw(rep, method, r);
     return HM_OK;
 }
 
@@ -235,10 +230,9 @@ static void print_offsets(const hm_skew_report_t *rep)
     hm_table_free(t);
 }
 
-int hm_skew_report_close(hm_skew_report_t *rep, MPI_Comm comm, int status)
+void hm_skew_report_close(hm_skew_report_t *rep, MPI_Comm comm)
 {
-    char why[512] = "";
-    int rank, rc = HM_OK;
+    int rank;
     MPI_Comm_rank(comm, &rank);
     if (rank == 0 && rep->nrows > 0) {
         print_skew_table(rep);
@@ -246,9 +240,6 @@ int hm_skew_report_close(hm_skew_report_t *rep, MPI_Comm comm, int status)
         print_offsets(rep);
         fflush(stdout);
     }
-    rc = hm_cli_files_close(&rep->files, why, sizeof why);
     for (int i = 0; i < rep->nrows; i++) free(rep->rows[i].mean_offset_s);
     free(rep);
-    int st = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);
-    return status != HM_EXIT_OK ? status : st;
 }

@@ -9,13 +9,15 @@
 
 typedef struct hm_skew_report hm_skew_report_t;
 
-/* Collective: factors and files (rank 0). Agreed exit status. */
-int hm_skew_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_cli_clock_t *clock,
+/* Collective: the factors of e completed, its files opened (rank 0).
+ * Agreed exit status. */
+int hm_skew_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e,
                         hm_skew_report_t **out);
 
 /* Rank 0: the result of one method. */
 int hm_skew_report_add(hm_skew_report_t *rep, const char *method, const hm_skew_result_t *r);
 
-/* Collective: print the tables, publish the files, release. */
-int hm_skew_report_close(hm_skew_report_t *rep, MPI_Comm comm, int status);
+/* Rank 0: print the tables; every rank: release. The files are published
+ * by closing the experiment. */
+void hm_skew_report_close(hm_skew_report_t *rep, MPI_Comm comm);
 #endif
