@@ -63,16 +63,9 @@ typedef struct hm_measure_params {
     int validate;            /* check every repetition's result */
     size_t cold_cache_bytes; /* > 0: overwrite a buffer this big before every
                               * repetition (Hunold & Carpen-Amarie 2016, §5.8) */
-    /* Testing: rank inject_rank sleeps inject_delay_s between the end of the
-     * synchronization and the start timestamp of attempt inject_attempt
-     * (counted from 0 after the warm-up), as a preemption would. */
-    int inject_rank;
-    long inject_attempt;
-    double inject_delay_s;
 } hm_measure_params_t;
 
-/* nrep 1000, warmup 10, max_attempts 0, no validation, no cold cache, no
- * injection (inject_rank -1). */
+/* nrep 1000, warmup 10, max_attempts 0, no validation, no cold cache. */
 HM_EXPORT void hm_measure_params_default(hm_measure_params_t *params);
 
 /* One experiment's outcome. Counts are the same on every rank; the arrays

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <harmonia/measure.h>
+#include <harmonia/testing.h>
 
 #include "common/idle.h"
 #include "measure/measure_impl.h"
@@ -28,6 +29,7 @@ typedef struct engine {
     hm_procsync_t *ps;
     const hm_measure_target_t *target;
     const hm_measure_params_t *params;
+    const hm_measure_injection_t *injection; /* testing; NULL: none */
     hm_timer_t *timer;
     chunk_buf_t buf;
     long attempt;       /* measured attempts so far (-1 during warm-up) */
@@ -90,11 +92,11 @@ static int repetition(engine_t *e, int k)
      * line read between the wait's exit and the start timestamp is a miss,
      * and a few of them make a start look late. */
     hm_timer_t *timer = e->timer;
-    int inject =
-        p->inject_rank == e->rank && e->attempt >= 0 && e->attempt + k == p->inject_attempt;
+    const hm_measure_injection_t *in = e->injection;
+    int inject = in && in->rank == e->rank && e->attempt >= 0 && e->attempt + k == in->attempt;
     if (e->buf.cache) hm_measure_flush_cache(e->buf.cache, e->buf.cache_bytes, e->attempt + k);
     int rc = hm_procsync_start(e->ps, &flag, &deadline_s);
-    if (inject) hm_idle_sleep(p->inject_delay_s);
+    if (inject) hm_idle_sleep(in->delay_s);
     double t0 = hm_timer_now(timer);
     int run_rc = t->run(t->ctx);
     double t1 = hm_timer_now(timer);
@@ -208,7 +210,15 @@ static int check_params(const hm_measure_params_t *p, const hm_measure_target_t 
 int hm_measure_run(MPI_Comm comm, hm_procsync_t *ps, const hm_measure_target_t *target,
                    const hm_measure_params_t *params, hm_measure_result_t *result)
 {
-    engine_t e = {.comm = comm, .ps = ps, .target = target, .params = params};
+    return hm_measure_run_injected(comm, ps, target, params, NULL, result);
+}
+
+int hm_measure_run_injected(MPI_Comm comm, hm_procsync_t *ps, const hm_measure_target_t *target,
+                            const hm_measure_params_t *params,
+                            const hm_measure_injection_t *injection, hm_measure_result_t *result)
+{
+    engine_t e = {
+        .comm = comm, .ps = ps, .target = target, .params = params, .injection = injection};
     memset(result, 0, sizeof *result);
     if (check_params(params, target) != HM_OK) return HM_EINVAL;
     MPI_Comm_rank(comm, &e.rank);

@@ -14,8 +14,6 @@ void hm_measure_params_default(hm_measure_params_t *params)
     memset(params, 0, sizeof *params);
     params->nrep = 1000;
     params->warmup = 10;
-    params->inject_rank = -1;
-    params->inject_attempt = -1;
 }
 
 static int run_op(void *ctx)

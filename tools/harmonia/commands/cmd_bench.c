@@ -8,6 +8,7 @@
 
 #include <harmonia/measure.h>
 #include <harmonia/ops.h>
+#include <harmonia/testing.h>
 
 #include "commands/bench_report.h"
 #include "commands/commands.h"
@@ -129,9 +130,6 @@ static void measure_params(const hm_cli_config_t *cfg, hm_measure_params_t *p)
     p->max_attempts = cfg->max_attempts;
     p->validate = cfg->validate;
     p->cold_cache_bytes = cfg->cold_cache ? hm_measure_llc_bytes() : 0;
-    p->inject_rank = cfg->inject_rank;
-    p->inject_attempt = cfg->inject_attempt;
-    p->inject_delay_s = cfg->inject_delay_us * 1e-6;
 }
 
 /* The message of a failed experiment, or "" (rank 0 decides; the status is
@@ -178,7 +176,11 @@ static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync
     measure_params(cfg, &mp);
     hm_measure_target_op(&target, op, inst, rank, cfg->peer);
     double t0 = MPI_Wtime();
-    rc = hm_measure_run(comm, ps, &target, &mp, &r);
+    /* --inject-delay (testing, docs/testbed.md): a late start of one rank. */
+    const hm_measure_injection_t late = {.rank = cfg->inject_rank,
+                                         .attempt = cfg->inject_attempt,
+                                         .delay_s = cfg->inject_delay_us * 1e-6};
+    rc = hm_measure_run_injected(comm, ps, &target, &mp, cfg->inject_rank >= 0 ? &late : NULL, &r);
     double wall_s = MPI_Wtime() - t0;
     int status = experiment_status(cfg, hm_op_name(op), size, rc, &r, msg, sizeof msg);
     /* A failed experiment (too few valid repetitions, wrong results) is not
