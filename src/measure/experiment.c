@@ -96,11 +96,6 @@ static int create_procsync(hm_experiment_t *e, const hm_experiment_params_t *p)
                  hm_procsync_create(p->procsync, e->comm, e->global, &e->procsync_params, &e->ps));
 }
 
-static const char *drift_name(hm_drift_t drift)
-{
-    return drift == HM_DRIFT_ON ? "on" : drift == HM_DRIFT_OFF ? "off" : "auto";
-}
-
 int hm_experiment_clock_factors(hm_factors_t *f, const char *clock_sync,
                                 const hm_sync_params_t *sync, int synthetic)
 {
@@ -108,7 +103,7 @@ int hm_experiment_clock_factors(hm_factors_t *f, const char *clock_sync,
     if (rc == HM_OK) rc = hm_factors_set(f, "fitpoints", "%d", sync->fitpoints);
     if (rc == HM_OK) rc = hm_factors_set(f, "exchanges", "%d", sync->exchanges);
     if (rc == HM_OK) rc = hm_factors_set(f, "offset", "%s", hm_offset_name(sync->offset));
-    if (rc == HM_OK) rc = hm_factors_set(f, "drift", "%s", drift_name(sync->drift));
+    if (rc == HM_OK) rc = hm_factors_set(f, "drift", "%s", hm_sync_drift_name(sync->drift));
     if (rc == HM_OK)
         rc = hm_factors_set(f, "recompute_intercept", "%s",
                             sync->recompute_intercept ? "on" : "off");

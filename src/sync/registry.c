@@ -2,6 +2,7 @@
  * --clock-sync. Adding one is a file and a line here. */
 #include <string.h>
 
+#include "common/error_set.h"
 #include "common/names.h"
 #include "sync/sync_impl.h"
 
@@ -36,4 +37,36 @@ const hm_sync_algorithm_t *hm_sync_find(const char *name)
     for (size_t i = 0; i < NALGORITHMS; i++)
         if (name && strcmp(algorithms[i].name, name) == 0) return &algorithms[i];
     return NULL;
+}
+
+static const char *const drift_modes[] = {
+    [HM_DRIFT_AUTO] = "auto", [HM_DRIFT_ON] = "on", [HM_DRIFT_OFF] = "off"};
+enum { NDRIFT = sizeof drift_modes / sizeof drift_modes[0] };
+
+static const char *drift_at(size_t i)
+{
+    return i < NDRIFT ? drift_modes[i] : NULL;
+}
+
+const char *hm_sync_drift_name(hm_drift_t drift)
+{
+    return drift_at((size_t)drift);
+}
+
+void hm_sync_drift_names(char *buf, size_t len)
+{
+    hm_join_names(drift_at, NDRIFT, buf, len);
+}
+
+int hm_sync_drift_find(const char *name, hm_drift_t *drift)
+{
+    char known[64];
+    for (size_t i = 0; name && i < NDRIFT; i++)
+        if (strcmp(drift_modes[i], name) == 0) {
+            if (drift) *drift = (hm_drift_t)i;
+            return HM_OK;
+        }
+    hm_sync_drift_names(known, sizeof known);
+    return hm_error_set(HM_ENOENT, "unknown drift mode \"%s\" (known: %s)", name ? name : "",
+                        known);
 }

@@ -1,7 +1,10 @@
 /* tests/harmonia/test_options.c — the shared options: values, ranges, unknown and
  * misspelled options, options a command does not take, OSU aliases, and that
  * the order of options does not matter. */
+#include <stdio.h>
 #include <string.h>
+
+#include <harmonia/procsync.h>
 
 #include "options/config.h"
 #include "testutil.h"
@@ -123,8 +126,32 @@ static void test_errors(void)
     expect_usage(TIMERS_ONLY, ARGS("-m", "8"), "--sizes (-m) is not an option of 'bench'");
 }
 
+/* Help texts name the choices of the library's tables: the oracle here is
+ * the tables walked one name at a time, not their joined lists. */
+static void test_choices(void)
+{
+    char out[512], want[512] = "";
+    for (int i = 0; hm_analysis_filter_name((hm_filter_t)i); i++)
+        snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", i ? "|" : "",
+                 hm_analysis_filter_name((hm_filter_t)i));
+    hm_cli_expand_choices("[--filter {filter}]", out, sizeof out);
+    HM_CHECK(strcmp(out, "[--filter tukey|none]") == 0 && strstr(out, want),
+             "{filter} -> %s (tables: %s)", out, want);
+    hm_cli_expand_choices("methods: {sync,}.", out, sizeof out);
+    int commas = 0;
+    for (const char *p = out; (p = strstr(p, ", ")); p++) commas++;
+    HM_CHECK(commas + 1 == (int)hm_procsync_count() && strstr(out, hm_procsync_name_at(0)),
+             "{sync,} -> %s (%zu methods)", out, hm_procsync_count());
+    hm_cli_expand_choices("{drift} {seed} {nosuch,} {", out, sizeof out);
+    HM_CHECK(strcmp(out, "auto|on|off {seed} {nosuch,} {") == 0,
+             "unknown keys stay as written: %s", out);
+    hm_cli_expand_choices("--timer {timer}", out, 12);
+    HM_CHECK(strlen(out) == 11, "truncated to the buffer: \"%s\"", out);
+}
+
 int main(void)
 {
+    test_choices();
     test_values();
     test_osu_aliases_and_order();
     test_errors();

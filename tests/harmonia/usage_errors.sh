@@ -22,6 +22,16 @@ expect_ok 0 'harmonia ' --version
 expect_ok 0 '--timer NAME' help timers
 expect_ok 2 'usage: mpirun -n P harmonia timers' timers --help
 expect_ok 0 'MPI:' version
+# Help texts list choices from the library's tables: none is left unexpanded.
+for cmd in timers clock bench skew version stats campaign compare plot; do
+    launch 0 help "$cmd"
+    if [ "$status" -eq 0 ] && ! grep -Eq '\{(timer|clock-sync|offset|drift|sync|ops|filter|metric|alternative|statistic),?\}' "$out"; then
+        ok "help $cmd: every choice list expanded"
+    else
+        fail "help $cmd: exit $status or an unexpanded {choice}:"
+        sed 's/^/    | /' "$out" >&2
+    fi
+done
 launch 2 --version
 n=$(grep -c '^harmonia ' "$out")
 [ "$status" -eq 0 ] && [ "$n" -eq 1 ] && ok "--version under 2 ranks prints once" \

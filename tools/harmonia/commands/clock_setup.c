@@ -62,10 +62,8 @@ void hm_cli_sync_params(const hm_cli_config_t *cfg, hm_sync_params_t *p)
     hm_sync_params_default(p);
     p->fitpoints = cfg->fitpoints;
     p->exchanges = cfg->exchanges;
-    hm_offset_find(cfg->offset, &p->offset);
-    p->drift = !strcmp(cfg->drift, "on")    ? HM_DRIFT_ON
-               : !strcmp(cfg->drift, "off") ? HM_DRIFT_OFF
-                                            : HM_DRIFT_AUTO;
+    p->offset = cfg->offset;
+    p->drift = cfg->drift;
     p->recompute_intercept = cfg->recompute_intercept;
     p->ranks_per_node = cfg->ranks_per_node;
     p->ranks_per_socket = cfg->ranks_per_socket;

@@ -20,8 +20,10 @@ void hm_cli_print_overview(FILE *f)
 
 void hm_cli_print_command_help(FILE *f, const hm_cli_command_t *c)
 {
-    fprintf(f, "harmonia %s — %s\n\nusage: %s\n\n%s\n\noptions:\n", c->name, c->summary,
-            c->synopsis, c->details);
+    char synopsis[1024];
+    hm_cli_expand_choices(c->synopsis, synopsis, sizeof synopsis);
+    fprintf(f, "harmonia %s — %s\n\nusage: %s\n\n%s\n\noptions:\n", c->name, c->summary, synopsis,
+            c->details);
     hm_cli_print_options_help(f, c->options);
     fprintf(f, "\nexample:\n  %s\n", c->example);
 }

@@ -102,8 +102,8 @@ static const hm_cli_command_t commands[] = {
     {"stats", "summaries of raw result files: quantiles, confidence intervals, checks", 0,
      HM_OPT_BIT(HM_OPT_FILTER) | HM_OPT_BIT(HM_OPT_METRIC) | HM_OPT_BIT(HM_OPT_OUTPUT) |
          HM_OPT_BIT(HM_OPT_STATISTIC) | HM_OPT_BIT(HM_OPT_HELP),
-     "harmonia stats [--filter tukey|none] [--metric global|local] [--output FILE] FILE...\n"
-     "       harmonia stats [--statistic median|mean] [--output FILE] CAMPAIGN...",
+     "harmonia stats [--filter {filter}] [--metric {metric}] [--output FILE] FILE...\n"
+     "       harmonia stats [--statistic {statistic}] [--output FILE] CAMPAIGN...",
      "Reads raw files of 'harmonia bench --raw' (one row per repetition) and\n"
      "summarizes the valid repetitions (valid = 1) of each (operation, size,\n"
      "processes, sync) over all the files; processes and sync come from each\n"
@@ -123,8 +123,8 @@ static const hm_cli_command_t commands[] = {
     {"campaign", "repeat a command in N separate mpiruns, resumable; per-mpirun dataset", 0,
      HM_OPT_BIT(HM_OPT_RUNS) | HM_OPT_BIT(HM_OPT_DIR) | HM_OPT_BIT(HM_OPT_SEED) |
          HM_OPT_BIT(HM_OPT_FILTER) | HM_OPT_BIT(HM_OPT_METRIC) | HM_OPT_BIT(HM_OPT_HELP),
-     "harmonia campaign -n N [--dir DIR] [--seed S] [--filter tukey|none] [--metric "
-     "global|local] -- LAUNCHER...",
+     "harmonia campaign -n N [--dir DIR] [--seed S] [--filter {filter}] [--metric "
+     "{metric}] -- LAUNCHER...",
      "Runs the command after -- (e.g. mpirun -n 16 harmonia bench ...) N times as\n"
      "separate processes, one after the other (Hunold and Carpen-Amarie 2016, Alg. 5:\n"
      "the mpirun is an experimental factor). Run i gets its own seed, derived from\n"
@@ -148,8 +148,8 @@ static const hm_cli_command_t commands[] = {
     {"compare", "Wilcoxon comparison of two campaigns, per operation and size", 0,
      HM_OPT_BIT(HM_OPT_ALTERNATIVE) | HM_OPT_BIT(HM_OPT_STATISTIC) | HM_OPT_BIT(HM_OPT_OUTPUT) |
          HM_OPT_BIT(HM_OPT_FILTER) | HM_OPT_BIT(HM_OPT_METRIC) | HM_OPT_BIT(HM_OPT_HELP),
-     "harmonia compare [--alternative two-sided|less|greater] [--statistic median|mean] "
-     "[--filter tukey|none] [--metric global|local] [--output FILE] A B",
+     "harmonia compare [--alternative {alternative}] [--statistic {statistic}] "
+     "[--filter {filter}] [--metric {metric}] [--output FILE] A B",
      "A and B are campaign directories (their per-mpirun.csv), per-mpirun files, or\n"
      "raw files of 'harmonia bench --raw'. Per (operation, size, processes) present\n"
      "in both, the Wilcoxon rank-sum test compares the per-mpirun medians (or means,\n"
@@ -167,7 +167,7 @@ static const hm_cli_command_t commands[] = {
     {"plot", "figures with gnuplot: latency, distributions, campaigns, clocks, skew", 0,
      HM_OPT_BIT(HM_OPT_DIR) | HM_OPT_BIT(HM_OPT_FORMAT) | HM_OPT_BIT(HM_OPT_METRIC) |
          HM_OPT_BIT(HM_OPT_HELP),
-     "harmonia plot [--dir DIR] [--format svg|png|both] [--metric global|local] FILE...",
+     "harmonia plot [--dir DIR] [--format svg|png|both] [--metric {metric}] FILE...",
      "Draws figures of result files with gnuplot (found in PATH), as SVG (default)\n"
      "or PNG (--format png|both), into --dir (created if missing; default .). The\n"
      "kind of each FILE is told by its columns; a directory is a campaign (its\n"

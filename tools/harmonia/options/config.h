@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include <harmonia/analysis.h>
+#include <harmonia/sync.h>
 #include <harmonia/timer.h>
 
 /* Exit statuses of the program. */
@@ -81,7 +82,7 @@ typedef struct hm_cli_config {
     char clock_sync[128];           /* --clock-sync */
     int fitpoints;                  /* --fitpoints */
     int exchanges;                  /* --exchanges */
-    char offset[16];                /* --offset */
+    hm_offset_kind_t offset;        /* --offset */
     char sync[128];                 /* --sync (skew: a list) */
     char ops[512];                  /* --ops */
     size_t sizes[HM_CLI_MAX_SIZES]; /* --sizes, ascending, no duplicates */
@@ -101,7 +102,7 @@ typedef struct hm_cli_config {
     double check_after_s[16]; /* --check-after, ascending */
     int ncheck_after;
     double sample;           /* --sample: fraction of ranks checked, (0, 1] */
-    char drift[8];           /* --drift auto|on|off */
+    hm_drift_t drift;        /* --drift */
     int recompute_intercept; /* --recompute-intercept on|off */
     int root;                /* --root */
     int peer;                /* --peer */
@@ -153,6 +154,12 @@ int hm_cli_parse(int argc, char **argv, int first, uint64_t mask, hm_cli_config_
  * the reason in why. */
 int hm_cli_parse_sizes(const char *text, size_t *sizes, int max_sizes, int *nsizes, char *why,
                        size_t why_len);
+
+/* Copy text to out (len bytes, always terminated), each {OPTION} replaced
+ * by the names that option accepts joined by "|" ("tukey|none"), each
+ * {OPTION,} by the same joined by ", ", read from the library's name
+ * tables. Anything else, an unknown {key} included, is copied as is. */
+void hm_cli_expand_choices(const char *text, char *out, size_t len);
 
 /* Write the help of the options in mask (one paragraph each) to f. */
 void hm_cli_print_options_help(FILE *f, uint64_t mask);

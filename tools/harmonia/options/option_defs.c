@@ -88,12 +88,11 @@ static int p_exchanges(hm_cli_config_t *c, const char *v, char *why, size_t len)
 static int p_offset(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
     char known[64];
-    hm_offset_kind_t kind;
-    if (hm_offset_find(v, &kind) != HM_OK) {
+    if (hm_offset_find(v, &c->offset) != HM_OK) {
         hm_offset_names(known, sizeof known);
         return hm_opt_fail(why, len, "unknown offset algorithm \"%s\" (known: %s)", v, known);
     }
-    return copy_text(c->offset, sizeof c->offset, v, "an offset algorithm", why, len);
+    return 0;
 }
 
 static int p_sync(hm_cli_config_t *c, const char *v, char *why, size_t len)
@@ -220,9 +219,8 @@ static int p_sample(hm_cli_config_t *c, const char *v, char *why, size_t len)
 
 static int p_drift(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    if (strcmp(v, "auto") && strcmp(v, "on") && strcmp(v, "off"))
-        return hm_opt_fail(why, len, "unknown drift mode \"%s\" (known: auto, on, off)", v);
-    strcpy(c->drift, v);
+    if (hm_sync_drift_find(v, &c->drift) != HM_OK)
+        return hm_opt_fail(why, len, "%s", hm_last_error());
     return 0;
 }
 
@@ -243,15 +241,14 @@ static int p_help(hm_cli_config_t *c, const char *v, char *why, size_t len)
 
 const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
     [HM_OPT_TIMER] = {HM_OPT_TIMER, "timer", 0, "NAME",
-                      "local time source: wtime, monotonic, monotonic_raw, realtime, "
-                      "gettimeofday, tsc (default monotonic)",
-                      "e.g. --timer monotonic", p_timer},
+                      "local time source: {timer,} (default monotonic)", "e.g. --timer monotonic",
+                      p_timer},
     [HM_OPT_TSC_GHZ] = {HM_OPT_TSC_GHZ, "tsc-ghz", 0, "F",
                         "TSC frequency in GHz for --timer tsc (default: read from the system)",
                         "e.g. --tsc-ghz 2.3", p_tsc_ghz},
     [HM_OPT_CLOCK_SYNC] = {HM_OPT_CLOCK_SYNC, "clock-sync", 0, "SPEC",
-                           "clock synchronization: an algorithm, or levels joined by + "
-                           "outermost first (hca3+prop)",
+                           "clock synchronization: an algorithm ({clock-sync,}), or levels "
+                           "joined by + outermost first (hca3+prop)",
                            "e.g. --clock-sync hca3+prop", p_clock_sync},
     [HM_OPT_FITPOINTS] =
         {HM_OPT_FITPOINTS, "fitpoints", 0, "N",
@@ -261,12 +258,11 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                           "ping-pongs per clock offset measurement (default 100)",
                           "e.g. --exchanges 20", p_exchanges},
     [HM_OPT_OFFSET] = {HM_OPT_OFFSET, "offset", 0, "NAME",
-                       "clock offset algorithm: skampi or meanrtt", "e.g. --offset skampi",
+                       "clock offset algorithm: {offset,} (default skampi)", "e.g. --offset skampi",
                        p_offset},
-    [HM_OPT_SYNC] = {HM_OPT_SYNC, "sync", 0, "METHOD",
-                     "process synchronization: barrier, dissem, window, roundtime, harmonize",
+    [HM_OPT_SYNC] = {HM_OPT_SYNC, "sync", 0, "METHOD", "process synchronization: {sync,}",
                      "e.g. --sync harmonize", p_sync},
-    [HM_OPT_OPS] = {HM_OPT_OPS, "ops", 0, "LIST", "comma-separated operations",
+    [HM_OPT_OPS] = {HM_OPT_OPS, "ops", 0, "LIST", "comma-separated operations: {ops,}",
                     "e.g. --ops bcast,allreduce", p_ops},
     [HM_OPT_SIZES] = {HM_OPT_SIZES, "sizes", 'm', "SPEC",
                       "message sizes in bytes: 8,64,1K or 1:1M (powers of two) or 1:1M:x4; "
@@ -314,8 +310,8 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                        "default 1",
                        "e.g. --sample 0.1", p_sample},
     [HM_OPT_DRIFT] = {HM_OPT_DRIFT, "drift", 0, "MODE",
-                      "clock drift models: auto (a slope only where it is significant), on, "
-                      "off (default auto)",
+                      "clock drift models: {drift,}; auto keeps a slope only where it is "
+                      "significant (default auto)",
                       "e.g. --drift auto", p_drift},
     [HM_OPT_RECOMPUTE_INTERCEPT] =
         {HM_OPT_RECOMPUTE_INTERCEPT, "recompute-intercept", 0, "on|off",
@@ -372,12 +368,12 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                              "(default 3; raise it when ranks outnumber the cores)",
                              "e.g. --bcast-factor 1000", hm_opt_parse_bcast_factor},
     [HM_OPT_FILTER] = {HM_OPT_FILTER, "filter", 0, "NAME",
-                       "outliers dropped before the statistics: tukey (outside Q1 - 1.5 IQR, "
-                       "Q3 + 1.5 IQR) or none (default tukey)",
+                       "outliers dropped before the statistics: {filter,}; tukey drops values "
+                       "outside [Q1 - 1.5 IQR, Q3 + 1.5 IQR] (default tukey)",
                        "e.g. --filter none", hm_opt_parse_filter},
     [HM_OPT_METRIC] = {HM_OPT_METRIC, "metric", 0, "NAME",
-                       "run-time analysed: global (column global_s) or local (local_s); "
-                       "default global",
+                       "run-time analysed: {metric,}; global is column global_s, local "
+                       "local_s (default global)",
                        "e.g. --metric local", hm_opt_parse_metric},
     [HM_OPT_RUNS] = {HM_OPT_RUNS, "runs", 'n', "N",
                      "campaign: number of separate runs of the command (mpiruns)", "e.g. -n 10",
@@ -388,10 +384,10 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                     "e.g. --dir results/barrier", hm_opt_parse_dir},
     [HM_OPT_ALTERNATIVE] = {HM_OPT_ALTERNATIVE, "alternative", 0, "H1",
                             "compare: alternative hypothesis of the Wilcoxon test on A vs B: "
-                            "two-sided, less (A < B) or greater (A > B); default two-sided",
+                            "{alternative,}; less is A < B, greater A > B (default two-sided)",
                             "e.g. --alternative less", hm_opt_parse_alternative},
     [HM_OPT_STATISTIC] = {HM_OPT_STATISTIC, "statistic", 0, "NAME",
-                          "compare: per-mpirun statistic compared: median or mean (default "
+                          "compare: per-mpirun statistic compared: {statistic,} (default "
                           "median)",
                           "e.g. --statistic mean", hm_opt_parse_statistic},
 };
@@ -408,6 +404,8 @@ void hm_cli_print_options_help(FILE *f, uint64_t mask)
         else
             snprintf(head, sizeof head, "    --%s%s%s", d->name, d->value ? " " : "",
                      d->value ? d->value : "");
-        fprintf(f, "  %-28s %s\n  %-28s %s\n", head, d->help, "", d->example);
+        char help[1024];
+        hm_cli_expand_choices(d->help, help, sizeof help);
+        fprintf(f, "  %-28s %s\n  %-28s %s\n", head, help, "", d->example);
     }
 }

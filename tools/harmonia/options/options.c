@@ -31,7 +31,7 @@ void hm_cli_config_defaults(hm_cli_config_t *cfg)
     cfg->fitpoints = sync.fitpoints;
     cfg->exchanges = sync.exchanges;
     cfg->recompute_intercept = sync.recompute_intercept;
-    strcpy(cfg->offset, "skampi");
+    cfg->offset = HM_OFFSET_SKAMPI;
     strcpy(cfg->sync, "harmonize");
     strcpy(cfg->ops, "allreduce,bcast,reduce");
     cfg->nrep = 1000;
@@ -48,7 +48,7 @@ void hm_cli_config_defaults(hm_cli_config_t *cfg)
     cfg->warmup = 10;
     cfg->seed = 1;
     strcpy(cfg->format, "table");
-    strcpy(cfg->drift, "auto");
+    cfg->drift = HM_DRIFT_AUTO;
     cfg->check_after_s[0] = 0, cfg->check_after_s[1] = 1, cfg->ncheck_after = 2;
     cfg->sample = 1.0;
     char why[64];
