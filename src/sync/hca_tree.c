@@ -235,16 +235,16 @@ static int node_oversubscribed(MPI_Comm comm)
 
 /* Before the first exchange, the ranks agree on the allocations (an error
  * wins) and on whether the pairs take turns (any oversubscribed node). */
-static int agree_setup(tree_t *t, hm_hca_turns_t turns)
+int hm_hca_agree_turns(MPI_Comm comm, hm_hca_turns_t turns, int ok, int *one_at_a_time)
 {
     int turn =
-        turns == HM_HCA_TURNS_AUTO ? node_oversubscribed(t->comm) : turns == HM_HCA_TURNS_ALWAYS;
-    int mine[2] = {t->models ? 0 : 1, turn}, all[2] = {1, 0};
+        turns == HM_HCA_TURNS_AUTO ? node_oversubscribed(comm) : turns == HM_HCA_TURNS_ALWAYS;
+    int mine[2] = {ok ? 0 : 1, turn}, all[2] = {1, 0};
     MPI_Request req;
-    if (MPI_Iallreduce(mine, all, 2, MPI_INT, MPI_MAX, t->comm, &req) != MPI_SUCCESS ||
+    if (MPI_Iallreduce(mine, all, 2, MPI_INT, MPI_MAX, comm, &req) != MPI_SUCCESS ||
         hm_idle_wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS)
         return HM_EMPI;
-    t->one_at_a_time = all[1];
+    *one_at_a_time = all[1];
     return all[0] ? HM_ENOMEM : HM_OK;
 }
 
@@ -257,7 +257,7 @@ int hm_hca_tree(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
     while (2 * t.maxpower <= t.size) t.maxpower *= 2;
     *lm = (hm_lm_t){0, 0};
     t.models = calloc((size_t)span(&t), sizeof *t.models); /* zero: models[0] = (0, 0), line 7 */
-    int rc = agree_setup(&t, turns);
+    int rc = hm_hca_agree_turns(comm, turns, t.models != NULL, &t.one_at_a_time);
     if (rc == HM_OK) {
         rc = pow2(&t);
         rc = hm_hca_first_error(rc, remaining(&t));

@@ -41,6 +41,11 @@ typedef enum hm_hca_turns {
 int hm_hca_tree(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
                 hm_hca_turns_t turns, hm_lm_t *lm, hm_sync_stats_t *stats);
 
+/* Collective over comm: agree whether the pairs take turns (AUTO: when
+ * some node hosts more ranks of comm than it has cores) into
+ * *one_at_a_time, and on ok (0 on some rank: HM_ENOMEM everywhere). */
+int hm_hca_agree_turns(MPI_Comm comm, hm_hca_turns_t turns, int ok, int *one_at_a_time);
+
 /* Sleeping rendezvous of this rank with peer (both call it): a zero-byte
  * message each way, so that neither enters a blocking ping-pong while the
  * other is still busy elsewhere. */
