@@ -73,7 +73,21 @@ HM_EXPORT int hm_table_print(const hm_table_t *table, FILE *f);
 
 typedef struct hm_afile hm_afile_t;
 
-/* Start writing the file path: creates a temporary file beside it, named
+/* Whether path may be written as a result (docs/output.md, "What an output
+ * may name"). Local; HM_OK when it does not exist or is a regular file, or a
+ * symbolic link to one (the file it points to is replaced), and its
+ * directory exists and is writable. Otherwise the last error names path and
+ * what it is: HM_EINVAL for a directory, a device, a FIFO, a socket, a
+ * dangling link or a directory that is not writable, HM_ENOENT for a
+ * directory that does not exist. Nothing is created. */
+HM_EXPORT int hm_afile_check(const char *path);
+
+/* 1 when a and b name one file: the same device and inode where both exist,
+ * else the same name in the same directory; 0 otherwise. Local. */
+HM_EXPORT int hm_afile_same(const char *a, const char *b);
+
+/* Start writing the file path (refused as hm_afile_check refuses it; a
+ * symbolic link is followed): creates a temporary file beside it, named
  * ".NAME.tmp.PID.XXXXXX" in the same directory (so that the rename that
  * publishes it never crosses file systems). Nothing appears under path
  * until hm_afile_checkpoint or hm_afile_commit. On HM_EIO the last error

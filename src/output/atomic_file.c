@@ -85,11 +85,14 @@ static int make_temp(hm_afile_t *af, char **tmp, int *fd)
     return HM_OK;
 }
 
-/* Split path into directory and base name ("x.csv" lives in "."). */
+/* Split path (a link resolved) into directory and base name ("x.csv" lives
+ * in "."). */
 static int split_path(hm_afile_t *af, const char *path)
 {
+    af->path = hm_output_resolve(path);
+    if (!af->path) return HM_ENOMEM;
+    path = af->path;
     const char *slash = strrchr(path, '/');
-    af->path = strdup(path);
     af->base = strdup(slash ? slash + 1 : path);
     if (!slash)
         af->dir = strdup(".");
@@ -136,10 +139,11 @@ int hm_afile_open(const char *path, hm_afile_t **out)
 {
     if (!path || !*path || !out) return HM_EINVAL;
     *out = NULL;
+    int st = hm_afile_check(path);
+    if (st != HM_OK) return st;
     hm_afile_t *af = calloc(1, sizeof *af);
     if (!af) return HM_ENOMEM;
-    int st = split_path(af, path);
-    if (st == HM_OK && af->base[0] == '\0') st = fail(af, EISDIR, "the name is a directory");
+    st = split_path(af, path);
     if (st == HM_OK) st = open_temp_stream(af);
     if (st != HM_OK) {
         keep_error(af, st);

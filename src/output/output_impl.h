@@ -13,6 +13,11 @@
  * that a value stays on one line of a table or of a "# key: value" line. */
 void hm_output_flatten(char *text);
 
+/* path itself, or the file it points to when it is a symbolic link: the
+ * name a result is published under. A new allocation; NULL when out of
+ * memory or when a link cannot be resolved. */
+char *hm_output_resolve(const char *path);
+
 /* vsnprintf into a new allocation (NULL when out of memory). */
 char *hm_output_vformat(const char *fmt, va_list ap);
 char *hm_output_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

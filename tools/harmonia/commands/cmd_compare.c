@@ -279,6 +279,7 @@ int hm_cmd_compare(hm_cli_config_t *cfg, MPI_Comm comm)
                            cfg->nfiles);
         return HM_EXIT_USAGE;
     }
+    if (hm_cli_check_outputs(cfg, MPI_COMM_NULL) != HM_EXIT_OK) return HM_EXIT_USAGE;
     hm_compare_side_t a = {.name = 'A', .operand = cfg->files[0]};
     hm_compare_side_t b = {.name = 'B', .operand = cfg->files[1]};
     int rc = load_side(cfg, &a, why, sizeof why);

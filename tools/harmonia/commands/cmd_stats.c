@@ -80,6 +80,7 @@ int hm_cmd_stats(hm_cli_config_t *cfg, MPI_Comm comm)
         hm_cli_print_error("stats: no input files (usage: harmonia stats [options] FILE...)");
         return HM_EXIT_USAGE;
     }
+    if (hm_cli_check_outputs(cfg, MPI_COMM_NULL) != HM_EXIT_OK) return HM_EXIT_USAGE;
     int datasets = 0;
     char path[4200];
     for (int i = 0; i < cfg->nfiles; i++)

@@ -57,9 +57,11 @@ void hm_cli_print_error(const char *fmt, ...) __attribute__((format(printf, 1, 2
  * waiting in a later collective. */
 int hm_cli_agree(MPI_Comm comm, int status, const char *message);
 
-/* Collective: usage error (printed once) when --output or --raw names a file
- * in a directory that does not exist or is not writable (checked on rank 0,
- * where files are written). */
+/* Collective over comm (MPI_COMM_NULL: a command without MPI): usage error,
+ * printed once, when --output or --raw cannot be written as a result
+ * (hm_afile_check: not a regular file, a directory missing or not
+ * writable), names an input operand, or both name one file. Checked on
+ * rank 0, where files are written, before any work. */
 int hm_cli_check_outputs(const hm_cli_config_t *cfg, MPI_Comm comm);
 
 /* The timer options of cfg for this rank: TSC frequency, synthetic clock and

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "commands/commands.h"
+#include "commands/stats_campaign.h"
 
 int hm_cli_launcher_rank(void)
 {
@@ -43,28 +44,28 @@ int hm_cli_agree(MPI_Comm comm, int status, const char *message)
     return worst;
 }
 
-/* A result file is written beside its final name (atomic rename), so the
- * directory must exist and be writable: checked before any measurement so
- * that a typo costs nothing. */
-static int check_path(const char *option, const char *path, char *msg, size_t len)
+/* An output option's path: a file harmonia may replace (hm_afile_check),
+ * neither an input operand nor the other output. Checked before any
+ * measurement, so that a typo or a slip costs nothing and destroys nothing. */
+static int check_output(const hm_cli_config_t *cfg, const char *option, const char *path, char *msg,
+                        size_t len)
 {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        strcpy(dir, ".");
-    else if (slash == dir)
-        dir[1] = '\0';
-    else
-        *slash = '\0';
-    struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        snprintf(msg, len, "--%s: \"%s\": directory \"%s\" does not exist", option, path, dir);
-        return HM_EXIT_USAGE;
+    int rc = hm_afile_check(path);
+    if (rc != HM_OK) {
+        snprintf(msg, len, "--%s: %s", option, hm_last_error());
+        return hm_exit_status(rc);
     }
-    if (access(dir, W_OK) != 0) {
-        snprintf(msg, len, "--%s: \"%s\": directory \"%s\" is not writable", option, path, dir);
-        return HM_EXIT_USAGE;
+    char dataset[4200];
+    for (int i = 0; i < cfg->nfiles; i++) {
+        /* A campaign operand is a directory: its input is the dataset in it. */
+        const char *input = hm_cli_stats_dataset_path(cfg->files[i], dataset, sizeof dataset)
+                                ? dataset
+                                : cfg->files[i];
+        if (hm_afile_same(path, input)) {
+            snprintf(msg, len, "--%s: \"%s\" is also an input (\"%s\"): it would be replaced",
+                     option, path, input);
+            return HM_EXIT_USAGE;
+        }
     }
     return HM_EXIT_OK;
 }
@@ -72,10 +73,18 @@ static int check_path(const char *option, const char *path, char *msg, size_t le
 int hm_cli_check_outputs(const hm_cli_config_t *cfg, MPI_Comm comm)
 {
     char msg[8400] = "";
-    int rank, rc = HM_EXIT_OK;
-    MPI_Comm_rank(comm, &rank);
-    if (rank == 0 && cfg->output[0]) rc = check_path("output", cfg->output, msg, sizeof msg);
+    int rank = 0, rc = HM_EXIT_OK;
+    if (comm != MPI_COMM_NULL) MPI_Comm_rank(comm, &rank);
+    if (rank == 0 && cfg->output[0]) rc = check_output(cfg, "output", cfg->output, msg, sizeof msg);
     if (rank == 0 && rc == HM_EXIT_OK && cfg->raw[0])
-        rc = check_path("raw", cfg->raw, msg, sizeof msg);
-    return hm_cli_agree(comm, rc, msg);
+        rc = check_output(cfg, "raw", cfg->raw, msg, sizeof msg);
+    if (rank == 0 && rc == HM_EXIT_OK && cfg->output[0] && cfg->raw[0] &&
+        hm_afile_same(cfg->output, cfg->raw)) {
+        snprintf(msg, sizeof msg, "--output and --raw name one file (\"%s\", \"%s\")", cfg->output,
+                 cfg->raw);
+        rc = HM_EXIT_USAGE;
+    }
+    if (comm != MPI_COMM_NULL) return hm_cli_agree(comm, rc, msg);
+    if (rc != HM_EXIT_OK) hm_cli_print_error("%s", msg);
+    return rc;
 }
