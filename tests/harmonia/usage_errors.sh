@@ -17,6 +17,13 @@ expect_usage 2 'unexpected argument "extra"' timers extra
 expect_usage 2 '--output: "/nonexistent-dir/t.csv": directory "/nonexistent-dir" does not exist' timers --timer monotonic --output /nonexistent-dir/t.csv
 expect_usage 2 '--synthetic-clock: "offset=x"' timers --synthetic-clock offset=x
 expect_usage 2 '--tsc-ghz: only meaningful with --timer tsc' timers --timer realtime --tsc-ghz 2
+# Options: full names only, each given once; suggestions name only options
+# of the command (version has no --root, campaign no --sizes).
+expect_usage 0 'unknown option "--foo" (see' version --foo
+expect_usage 0 'unknown option "--se" (did you mean --seed? abbreviations are not accepted)' campaign --se 3
+expect_usage 0 '--runs (-n): given twice ("5", then "7")' campaign -n 5 --runs 7
+expect_usage 2 'unknown option "--s" (ambiguous: --seed, --synthetic-clock; abbreviations are not accepted)' timers --s 1
+expect_usage 2 '--seed: given twice ("1", then "2")' timers --seed 1 --per-rank --seed 2
 
 expect_ok 0 'harmonia ' --version
 expect_ok 0 '--timer NAME' help timers

@@ -1,5 +1,6 @@
 /* tools/harmonia/options/option_defs.c — every option: spelling, help, accepted values and
  * the function that checks and stores its value. */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -27,6 +28,47 @@ static int copy_text(char *dst, size_t cap, const char *v, const char *what, cha
     if (strlen(v) >= cap) return hm_opt_fail(why, len, "value longer than %zu characters", cap - 1);
     strcpy(dst, v);
     return 0;
+}
+
+/* The item of a comma-separated list that starts at p, and the next one
+ * (NULL after the last). */
+static const char *next_item(const char *p)
+{
+    p += strcspn(p, ",");
+    return *p ? p + 1 : NULL;
+}
+
+static int shown_len(const char *item)
+{
+    size_t n = strcspn(item, ",");
+    return n > 64 ? 64 : (int)n;
+}
+
+/* In a comma-separated list, the first item whose key (the item up to a
+ * character of stop) an earlier item has too: 1 with *a and *b at the two
+ * items, or 0. Empty keys are skipped: the value's own check names them. */
+static int repeated_key(const char *list, const char *stop, const char **a, const char **b)
+{
+    for (const char *q = list; q; q = next_item(q)) {
+        size_t nq = strcspn(q, stop);
+        if (nq == 0) continue;
+        for (const char *p = list; p != q; p = next_item(p))
+            if (strcspn(p, stop) == nq && strncmp(p, q, nq) == 0) {
+                *a = p, *b = q;
+                return 1;
+            }
+    }
+    return 0;
+}
+
+/* One rule for every list option: an item listed twice is refused, never
+ * silently measured twice or merged, since it is most often a typo for
+ * another item. */
+static int distinct_items(const char *v, char *why, size_t len)
+{
+    const char *a, *b;
+    if (!repeated_key(v, ",", &a, &b)) return 0;
+    return hm_opt_fail(why, len, "\"%.*s\" is listed twice", shown_len(b), b);
 }
 
 static int p_timer(hm_cli_config_t *c, const char *v, char *why, size_t len)
@@ -64,7 +106,7 @@ static int p_clock_sync(hm_cli_config_t *c, const char *v, char *why, size_t len
         if (next) *next++ = '\0';
         if (hm_sync_check_spec(item) != HM_OK) return hm_opt_fail(why, len, "%s", hm_last_error());
     }
-    return 0;
+    return distinct_items(v, why, len);
 }
 
 static int p_positive_int(int *dst, const char *v, char *why, size_t len)
@@ -95,19 +137,25 @@ static int p_offset(hm_cli_config_t *c, const char *v, char *why, size_t len)
     return 0;
 }
 
+/* --sync and --ops are split and looked up by the commands (skew takes a
+ * list of methods, bench a list of operations); their duplicates are
+ * refused here, with every other list's. */
 static int p_sync(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    return copy_text(c->sync, sizeof c->sync, v, "a method, e.g. harmonize", why, len);
+    if (copy_text(c->sync, sizeof c->sync, v, "a method, e.g. harmonize", why, len)) return -1;
+    return distinct_items(v, why, len);
 }
 
 static int p_ops(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    return copy_text(c->ops, sizeof c->ops, v, "operations, e.g. bcast,allreduce", why, len);
+    if (copy_text(c->ops, sizeof c->ops, v, "operations, e.g. bcast,allreduce", why, len))
+        return -1;
+    return distinct_items(v, why, len);
 }
 
 static int p_sizes(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    return hm_cli_parse_sizes(v, c->sizes, HM_CLI_MAX_SIZES, &c->nsizes, why, len);
+    return hm_cli_parse_distinct_sizes(v, c->sizes, HM_CLI_MAX_SIZES, &c->nsizes, why, len);
 }
 
 static int p_nrep(hm_cli_config_t *c, const char *v, char *why, size_t len)
@@ -134,15 +182,27 @@ static int p_seed(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
     char *end;
     errno = 0;
+    /* Digits only: strtoull itself would take " -1" as 2^64 - 1. */
     unsigned long long x = strtoull(v, &end, 10);
-    if (!*v || *v == '-' || *end || errno)
+    if (!isdigit((unsigned char)*v) || *end || errno)
         return hm_opt_fail(why, len, "\"%s\" is not a seed (accepted: 0 to %llu)", v, ULLONG_MAX);
     c->seed = x;
     return 0;
 }
 
+/* The library lets a later key=value replace an earlier one; on the command
+ * line that hides a mistake, so a key given twice is refused here. */
+static int synthetic_keys_distinct(const char *v, char *why, size_t len)
+{
+    const char *a, *b;
+    if (!repeated_key(v, ",=", &a, &b)) return 0;
+    return hm_opt_fail(why, len, "key \"%.*s\" is given twice (\"%.*s\", then \"%.*s\")",
+                       (int)strcspn(b, ",="), b, shown_len(a), a, shown_len(b), b);
+}
+
 static int p_synthetic(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
+    if (synthetic_keys_distinct(v, why, len)) return -1;
     if (hm_timer_parse_synthetic(v, &c->synthetic_spec) != HM_OK)
         return hm_opt_fail(why, len, "\"%s\": %s (example: offset=1e-3,drift=1e-4,jitter=0)", v,
                            hm_last_error());
@@ -181,26 +241,42 @@ static int p_format(hm_cli_config_t *c, const char *v, char *why, size_t len)
 }
 
 /* Waits after synchronization, in seconds: ascending, at most 16, each
- * within a day. */
+ * within a day (a drift check longer than that belongs to another tool). */
+#define MAX_WAITS  16
+#define MAX_WAIT_S 86400.0
+
+static int wait_s(const char *item, double *out, char *why, size_t len)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(item, &end);
+    if (!*item || *end || errno || !isfinite(x) || x < 0 || x > MAX_WAIT_S)
+        return hm_opt_fail(why, len, "\"%s\" is not a wait in seconds (accepted: 0 to %g)", item,
+                           MAX_WAIT_S);
+    *out = x;
+    return 0;
+}
+
 static int p_check_after(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
     char buf[256];
+    double *w = c->check_after_s;
     int n = 0;
-    if (!*v || strlen(v) >= sizeof buf) return hm_opt_fail(why, len, "empty or too long list");
+    if (!*v) return hm_opt_fail(why, len, "empty list (example: 0,1,5,10)");
+    if (strlen(v) >= sizeof buf)
+        return hm_opt_fail(why, len, "list longer than %zu characters", sizeof buf - 1);
     strcpy(buf, v);
     for (char *item = buf, *next; item; item = next, n++) {
         next = strchr(item, ',');
         if (next) *next++ = '\0';
-        char *end;
-        errno = 0;
-        double x = strtod(item, &end);
-        if (!*item || *end || errno || !isfinite(x) || x < 0 || x > 86400)
-            return hm_opt_fail(why, len, "\"%s\" is not a wait in seconds (examples: 0,1,5,10)",
-                               item);
-        if (n >= 16) return hm_opt_fail(why, len, "more than 16 waits");
-        if (n > 0 && x <= c->check_after_s[n - 1])
+        if (n >= MAX_WAITS)
+            return hm_opt_fail(why, len, "more than %d waits (accepted: 1 to %d)", MAX_WAITS,
+                               MAX_WAITS);
+        if (wait_s(item, &w[n], why, len)) return -1;
+        for (int i = 0; i < n; i++)
+            if (w[i] == w[n]) return hm_opt_fail(why, len, "%g is listed twice", w[n]);
+        if (n > 0 && w[n] < w[n - 1])
             return hm_opt_fail(why, len, "\"%s\": waits must be increasing", v);
-        c->check_after_s[n] = x;
     }
     c->ncheck_after = n;
     return 0;

@@ -1,7 +1,9 @@
 /* tools/harmonia/options/option_parse_bench.c — values of the measurement options (bench,
  * skew): checked here, without MPI, so that a bad value is a usage error
  * before anything runs. */
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,14 +12,28 @@
 
 #include "options/options_table.h"
 
-int hm_opt_integer(const char *v, long lo, long hi, long *out, char *why, size_t len)
+/* A decimal integer that fits a long: an optional "-", then digits only
+ * (strtol alone takes " 5" and "+5", and clamps a huge value with ERANGE).
+ * 0, -1 when it is not such a number, -2 when it does not fit. */
+static int whole(const char *v, long *out)
 {
     char *end;
+    if (!isdigit((unsigned char)v[*v == '-'])) return -1;
     errno = 0;
     long x = strtol(v, &end, 10);
-    if (!*v || *end)
+    if (*end) return -1;
+    if (errno == ERANGE) return -2;
+    *out = x;
+    return 0;
+}
+
+int hm_opt_integer(const char *v, long lo, long hi, long *out, char *why, size_t len)
+{
+    long x = 0;
+    int rc = whole(v, &x);
+    if (rc == -1)
         return hm_opt_fail(why, len, "\"%s\" is not an integer (accepted: %ld to %ld)", v, lo, hi);
-    if (errno == ERANGE || x < lo || x > hi)
+    if (rc == -2 || x < lo || x > hi)
         return hm_opt_fail(why, len, "\"%s\" is out of range (accepted: %ld to %ld)", v, lo, hi);
     *out = x;
     return 0;
@@ -31,8 +47,8 @@ static int number(const char *v, double lo, int lo_ok, double hi, const char *un
     errno = 0;
     double x = strtod(v, &end);
     if (!*v || *end || errno || !isfinite(x) || x < lo || (!lo_ok && x == lo) || x > hi)
-        return hm_opt_fail(why, len, "\"%s\" is not a duration in %s (accepted: %s%g to %g)", v,
-                           unit, lo_ok ? "" : "more than ", lo, hi);
+        return hm_opt_fail(why, len, "\"%s\" is not a duration in %s (accepted: %s%.15g to %.15g)",
+                           v, unit, lo_ok ? "" : "more than ", lo, hi);
     *out = x;
     return 0;
 }
@@ -71,7 +87,7 @@ int hm_opt_parse_check_every(hm_cli_config_t *c, const char *v, char *why, size_
 
 int hm_opt_parse_max_attempts(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    return hm_opt_integer(v, 1, 1000000000L, &c->max_attempts, why, len);
+    return hm_opt_integer(v, 1, HM_CLI_MAX_ATTEMPTS, &c->max_attempts, why, len);
 }
 
 int hm_opt_parse_window_us(hm_cli_config_t *c, const char *v, char *why, size_t len)
@@ -101,16 +117,46 @@ int hm_opt_parse_cold_cache(hm_cli_config_t *c, const char *v, char *why, size_t
     return 0;
 }
 
+/* --inject-delay RANK:ATTEMPT:MICROSECONDS. Ranks are MPI ints; attempts,
+ * counted from 0, stay below the largest --max-attempts; a delay is at most
+ * 10 s (1e7 us, the largest --late-us and --window-us): any late start those
+ * can judge is that short, and a longer sleep only makes a test slow. */
+#define INJECT_MAX_US 1e7
+#define INJECT_FORM   "RANK:ATTEMPT:MICROSECONDS"
+
+/* The three parts of v into parts (in buf), or -1 when v has not three. */
+static int split_inject(const char *v, char *buf, size_t cap, char *parts[3])
+{
+    if (strlen(v) >= cap) return -1;
+    strcpy(buf, v);
+    parts[0] = buf;
+    for (int i = 1; i < 3; i++) {
+        if (!(parts[i] = strchr(parts[i - 1], ':'))) return -1;
+        *parts[i]++ = '\0';
+    }
+    return strchr(parts[2], ':') ? -1 : 0;
+}
+
 int hm_opt_parse_inject_delay(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    int rank, used = 0;
-    long attempt;
-    double us;
-    if (sscanf(v, "%d:%ld:%lf%n", &rank, &attempt, &us, &used) != 3 || v[used] || rank < 0 ||
-        attempt < 0 || !(us >= 0 && us <= 1e7))
-        return hm_opt_fail(why, len, "\"%s\" is not RANK:ATTEMPT:MICROSECONDS (example: 1:5:200)",
-                           v);
-    c->inject_rank = rank, c->inject_attempt = attempt, c->inject_delay_us = us;
+    char buf[128], part_why[256], *parts[3];
+    long rank = 0, attempt = 0;
+    double us = 0;
+    if (split_inject(v, buf, sizeof buf, parts))
+        return hm_opt_fail(why, len,
+                           "\"%s\" is not " INJECT_FORM " (example: 1:5:200; accepted: RANK 0 "
+                           "to %d, ATTEMPT 0 to %ld, MICROSECONDS 0 to %.15g)",
+                           v, INT_MAX, HM_CLI_MAX_ATTEMPTS - 1, INJECT_MAX_US);
+    const char *bad = NULL; /* the part refused, its reason in part_why */
+    if (hm_opt_integer(parts[0], 0, INT_MAX, &rank, part_why, sizeof part_why))
+        bad = "RANK";
+    else if (hm_opt_integer(parts[1], 0, HM_CLI_MAX_ATTEMPTS - 1, &attempt, part_why,
+                            sizeof part_why))
+        bad = "ATTEMPT";
+    else if (number(parts[2], 0, 1, INJECT_MAX_US, "microseconds", &us, part_why, sizeof part_why))
+        bad = "MICROSECONDS";
+    if (bad) return hm_opt_fail(why, len, "\"%s\" is not " INJECT_FORM ": %s %s", v, bad, part_why);
+    c->inject_rank = (int)rank, c->inject_attempt = attempt, c->inject_delay_us = us;
     return 0;
 }
 
@@ -151,14 +197,15 @@ int hm_opt_parse_metric(hm_cli_config_t *c, const char *v, char *why, size_t len
     return from_registry(hm_results_metric_find(v, &c->metric), why, len);
 }
 
+/* The manifest is rewritten after every run: quadratic beyond a few thousand. */
+#define MAX_RUNS 1000
+
 int hm_opt_parse_runs(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    /* The manifest is rewritten after every run: quadratic beyond a few thousand. */
-    if (!*v || *end || errno == ERANGE || x < 1 || x > 1000)
-        return hm_opt_fail(why, len, "\"%s\" is not a number of runs (accepted: 1 to 1000)", v);
+    long x = 0;
+    if (whole(v, &x) || x < 1 || x > MAX_RUNS)
+        return hm_opt_fail(why, len, "\"%s\" is not a number of runs (accepted: 1 to %d)", v,
+                           MAX_RUNS);
     c->runs = x;
     return 0;
 }

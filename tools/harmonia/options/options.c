@@ -1,10 +1,6 @@
 /* tools/harmonia/options/options.c — the shared options of the design, one table read by
  * the parser, the help and the error messages. */
-#include <errno.h>
-#include <getopt.h>
-#include <math.h>
 #include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <harmonia/sync.h>
@@ -77,19 +73,55 @@ static int edit_distance(const char *a, const char *b)
     return row[lb];
 }
 
-static void unknown_option(const char *token, char *err, size_t len)
+/* The options of the command (mask) that name begins, joined into list: a
+ * refused abbreviation is answered with them. Only the command's: naming an
+ * option that it would then refuse does not help. */
+static int prefix_matches(const char *name, uint64_t mask, char *list, size_t len)
 {
-    char name[64];
-    const char *best = NULL;
-    int best_d = 3; /* suggest only close spellings */
-    snprintf(name, sizeof name, "%s", token + strspn(token, "-"));
-    name[strcspn(name, "=")] = '\0';
-    for (int i = 0; i < HM_OPT_COUNT; i++) {
-        int d = edit_distance(name, hm_cli_options[i].name);
-        if (d < best_d) best_d = d, best = hm_cli_options[i].name;
+    int n = 0;
+    size_t used = 0;
+    list[0] = '\0';
+    for (int i = 0; i < HM_OPT_COUNT && *name; i++) {
+        const char *full = hm_cli_options[i].name;
+        if (!(mask & HM_OPT_BIT(hm_cli_options[i].id))) continue;
+        if (strncmp(full, name, strlen(name)) != 0) continue;
+        if (used < len)
+            used += (size_t)snprintf(list + used, len - used, "%s--%s", n ? ", " : "", full);
+        n++;
     }
-    if (best)
-        say(err, len, "unknown option \"%s\" (did you mean --%s?)", token, best);
+    return n;
+}
+
+/* The option of the command closest in spelling to name, or NULL when none
+ * is close: at most 2 edits, and at most one per two typed letters (so
+ * that "--rnus" is --runs but "--foo" does not become --root). */
+static const char *closest_option(const char *name, uint64_t mask)
+{
+    const char *best = NULL;
+    int best_d = 3;
+    for (int i = 0; i < HM_OPT_COUNT; i++) {
+        if (!(mask & HM_OPT_BIT(hm_cli_options[i].id))) continue;
+        int d = edit_distance(name, hm_cli_options[i].name);
+        if (d < best_d && 2 * (size_t)d <= strlen(name)) best_d = d, best = hm_cli_options[i].name;
+    }
+    return best;
+}
+
+static void unknown_option(const char *token, uint64_t mask, char *err, size_t len)
+{
+    char name[64], list[512];
+    const char *close;
+    snprintf(name, sizeof name, "%s", token + 2);
+    name[strcspn(name, "=")] = '\0';
+    int n = prefix_matches(name, mask, list, sizeof list);
+    if (n == 1)
+        say(err, len, "unknown option \"%s\" (did you mean %s? abbreviations are not accepted)",
+            token, list);
+    else if (n > 1)
+        say(err, len, "unknown option \"%s\" (ambiguous: %s; abbreviations are not accepted)",
+            token, list);
+    else if ((close = closest_option(name, mask)))
+        say(err, len, "unknown option \"%s\" (did you mean --%s?)", token, close);
     else
         say(err, len, "unknown option \"%s\"", token);
 }
@@ -107,40 +139,138 @@ static void not_accepted(const char *command, const hm_opt_def_t *d, uint64_t ma
     if (used < len) snprintf(err + used, len - used, ")");
 }
 
-static int fill_longopts(struct option *longopts)
+/* The option named exactly name (n characters), or NULL. Abbreviations are
+ * refused: getopt_long took any unambiguous prefix ("--siz" for --sizes), so
+ * a script could come to depend on a prefix that a new option makes
+ * ambiguous later. getopt_long cannot be told to match full names only, so
+ * the parser is this file's own (it also needs no global state). */
+static const hm_opt_def_t *find_long(const char *name, size_t n)
 {
-    for (int i = 0; i < HM_OPT_COUNT; i++) {
-        const hm_opt_def_t *d = &hm_cli_options[i];
-        longopts[i] = (struct option){d->name, d->value ? required_argument : no_argument, NULL,
-                                      HM_OPT_LONG_BASE + d->id};
-    }
-    longopts[HM_OPT_COUNT] = (struct option){0, 0, 0, 0};
-    return HM_OPT_COUNT;
-}
-
-static const hm_opt_def_t *def_of(int code)
-{
-    for (int i = 0; i < HM_OPT_COUNT; i++) {
-        const hm_opt_def_t *d = &hm_cli_options[i];
-        if (code == HM_OPT_LONG_BASE + (int)d->id || (d->short_name && code == d->short_name))
-            return d;
-    }
+    for (int i = 0; i < HM_OPT_COUNT; i++)
+        if (strlen(hm_cli_options[i].name) == n && strncmp(hm_cli_options[i].name, name, n) == 0)
+            return &hm_cli_options[i];
     return NULL;
 }
 
-static int apply(const hm_opt_def_t *d, const char *value, hm_cli_config_t *cfg, uint64_t mask,
-                 char *err, size_t len)
+static const hm_opt_def_t *find_short(char c)
+{
+    for (int i = 0; i < HM_OPT_COUNT; i++)
+        if (c && hm_cli_options[i].short_name == c) return &hm_cli_options[i];
+    return NULL;
+}
+
+/* The state of one parse: where the scan is, and the value each option got
+ * first, so that a second occurrence can name both. */
+typedef struct scan {
+    char **args;
+    int nargs, next;
+    uint64_t mask;
+    const char *first[HM_OPT_COUNT];
+    char *err;
+    size_t len;
+} scan_t;
+
+/* An option given twice is refused rather than the last one winning: in a
+ * long command line (or one assembled by a script) the second occurrence is
+ * more often a mistake than an intended override, and nothing would tell
+ * which value was measured. An OSU alias is the same option. */
+static int given_twice(const hm_opt_def_t *d, const char *first, const char *second, char *err,
+                       size_t len)
+{
+    char alias[8] = "";
+    if (d->short_name) snprintf(alias, sizeof alias, " (-%c)", d->short_name);
+    if (d->value)
+        say(err, len, "--%s%s: given twice (\"%s\", then \"%s\")", d->name, alias, first, second);
+    else
+        say(err, len, "--%s%s: given twice", d->name, alias);
+    return HM_EXIT_USAGE;
+}
+
+static int apply(scan_t *s, const hm_opt_def_t *d, const char *value, hm_cli_config_t *cfg)
 {
     char why[384];
-    if (!(mask & HM_OPT_BIT(d->id))) {
-        not_accepted(cfg->command, d, mask, err, len);
+    if (!(s->mask & HM_OPT_BIT(d->id))) {
+        not_accepted(cfg->command, d, s->mask, s->err, s->len);
         return HM_EXIT_USAGE;
     }
+    if (cfg->given & HM_OPT_BIT(d->id))
+        return given_twice(d, s->first[d->id], value, s->err, s->len);
     cfg->given |= HM_OPT_BIT(d->id);
+    s->first[d->id] = value;
     if (d->parse(cfg, value, why, sizeof why) != 0) {
-        say(err, len, "--%s: %s", d->name, why);
+        say(s->err, s->len, "--%s: %s", d->name, why);
         return HM_EXIT_USAGE;
     }
+    return HM_EXIT_OK;
+}
+
+/* The value of d into *value (NULL for a flag): what follows "=" or the
+ * short letter (attached, NULL if nothing), else the next word whatever it
+ * is ("--nrep -5" is a value to refuse, not an option). HM_EXIT_USAGE with
+ * the message in s->err when it is missing, or when a flag has one. */
+static int take_value(scan_t *s, const hm_opt_def_t *d, const char *token, const char *attached,
+                      const char **value)
+{
+    *value = NULL;
+    if (!d->value && attached) {
+        say(s->err, s->len, "--%s: takes no value (got \"%s\")", d->name, token);
+        return HM_EXIT_USAGE;
+    }
+    if (!d->value) return HM_EXIT_OK;
+    if (attached) {
+        *value = attached;
+    } else if (s->next < s->nargs) {
+        *value = s->args[s->next++];
+    } else {
+        say(s->err, s->len, "--%s: a value is required (%s)", d->name, d->example);
+        return HM_EXIT_USAGE;
+    }
+    return HM_EXIT_OK;
+}
+
+/* "--name", "--name=value" or "--name value". */
+static int long_option(scan_t *s, const char *token, hm_cli_config_t *cfg)
+{
+    const char *name = token + 2, *eq = strchr(name, '=');
+    const hm_opt_def_t *d = find_long(name, eq ? (size_t)(eq - name) : strlen(name));
+    const char *value;
+    if (!d) {
+        unknown_option(token, s->mask, s->err, s->len);
+        return HM_EXIT_USAGE;
+    }
+    if (take_value(s, d, token, eq ? eq + 1 : NULL, &value) != HM_EXIT_OK) return HM_EXIT_USAGE;
+    return apply(s, d, value, cfg);
+}
+
+/* "-x", "-x VALUE" or "-xVALUE" (OSU's spellings); no grouping of flags. */
+static int short_option(scan_t *s, const char *token, hm_cli_config_t *cfg)
+{
+    const hm_opt_def_t *d = find_short(token[1]);
+    const char *value;
+    if (!d) {
+        say(s->err, s->len, "unknown option \"%s\"", token);
+        return HM_EXIT_USAGE;
+    }
+    if (take_value(s, d, token, token[2] ? token + 2 : NULL, &value) != HM_EXIT_OK)
+        return HM_EXIT_USAGE;
+    return apply(s, d, value, cfg);
+}
+
+/* Operands (FILE arguments) in the order given; an error for a command
+ * that takes none. */
+static int operands(char **words, int n, hm_cli_config_t *cfg, char *err, size_t len)
+{
+    if (n > 0 && !cfg->takes_files) {
+        say(err, len, "unexpected argument \"%s\" for '%s'%s", words[0], cfg->command,
+            cfg->takes_command ? " (the command to run goes after --)" : "");
+        return HM_EXIT_USAGE;
+    }
+    if (n > HM_CLI_MAX_FILES) {
+        say(err, len, "more than %d files for '%s'", HM_CLI_MAX_FILES, cfg->command);
+        return HM_EXIT_USAGE;
+    }
+    for (int i = 0; i < n; i++) cfg->files[i] = words[i];
+    cfg->nfiles = n;
     return HM_EXIT_OK;
 }
 
@@ -160,55 +290,32 @@ static int cross_check(const hm_cli_config_t *cfg, char *err, size_t len)
     return HM_EXIT_OK;
 }
 
+/* Options and operands may be mixed; "--" ends the options (a command
+ * that runs another has already been cut there). Option errors come before
+ * operand errors, whatever the order on the command line. */
 int hm_cli_parse(int argc, char **argv, int first, uint64_t mask, hm_cli_config_t *cfg, char *err,
                  size_t len)
 {
-    struct option longopts[HM_OPT_COUNT + 1];
-    char *args[argc + 1];
-    int nargs = 0, rc = HM_EXIT_OK;
-    int end = argc;
+    int end = argc, nwords = 0, rc = HM_EXIT_OK, options_end = 0;
+    char *words[argc + 1];
     /* A command's words after "--" are not ours (campaign runs them). */
     if (cfg->takes_command) {
         for (end = first; end < argc && strcmp(argv[end], "--") != 0; end++) continue;
         cfg->command_argv = end < argc ? argv + end + 1 : NULL;
         cfg->command_argc = end < argc ? argc - end - 1 : 0;
     }
-    /* getopt permutes its array: work on a copy so cfg->argv stays as typed. */
-    for (int i = first - 1; i < end; i++) args[nargs++] = argv[i];
-    args[nargs] = NULL;
-    fill_longopts(longopts);
-    opterr = 0;
-    optind = 0; /* glibc: full reinitialisation, so the parser can run twice */
-    for (int c;
-         rc == HM_EXIT_OK && (c = getopt_long(nargs, args, ":m:i:x:hn:", longopts, NULL)) != -1;) {
-        const hm_opt_def_t *d = def_of(c == ':' || c == '?' ? optopt : c);
-        if (c == '?') {
-            if (optopt)
-                say(err, len, "unknown option \"-%c\"", optopt);
-            else
-                unknown_option(args[optind - 1], err, len);
-            rc = HM_EXIT_USAGE;
-        } else if (c == ':') {
-            say(err, len, "--%s: a value is required (%s)", d ? d->name : "?", d ? d->example : "");
-            rc = HM_EXIT_USAGE;
-        } else {
-            rc = apply(d, optarg, cfg, mask, err, len);
-        }
+    scan_t s = {.args = argv, .nargs = end, .next = first, .mask = mask, .err = err, .len = len};
+    while (rc == HM_EXIT_OK && s.next < s.nargs) {
+        const char *token = argv[s.next++];
+        if (options_end || token[0] != '-' || token[1] == '\0')
+            words[nwords++] = (char *)token;
+        else if (strcmp(token, "--") == 0)
+            options_end = 1;
+        else if (token[1] == '-')
+            rc = long_option(&s, token, cfg);
+        else
+            rc = short_option(&s, token, cfg);
     }
-    if (rc == HM_EXIT_OK && cfg->takes_files) {
-        for (cfg->nfiles = 0; rc == HM_EXIT_OK && optind < nargs; optind++) {
-            if (cfg->nfiles == HM_CLI_MAX_FILES) {
-                say(err, len, "more than %d files for '%s'", HM_CLI_MAX_FILES, cfg->command);
-                rc = HM_EXIT_USAGE;
-            } else {
-                cfg->files[cfg->nfiles++] = args[optind];
-            }
-        }
-    }
-    if (rc == HM_EXIT_OK && optind < nargs) {
-        say(err, len, "unexpected argument \"%s\" for '%s'%s", args[optind], cfg->command,
-            cfg->takes_command ? " (the command to run goes after --)" : "");
-        rc = HM_EXIT_USAGE;
-    }
+    if (rc == HM_EXIT_OK) rc = operands(words, nwords, cfg, err, len);
     return rc == HM_EXIT_OK ? cross_check(cfg, err, len) : rc;
 }

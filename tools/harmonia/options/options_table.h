@@ -3,8 +3,9 @@
 #define HM_CLI_OPTIONS_TABLE_H
 #include "options/config.h"
 
-/* getopt_long codes of long options start above every short option char. */
-#define HM_OPT_LONG_BASE 256
+/* Largest --max-attempts; --inject-delay's attempts (counted from 0) stay
+ * below it. */
+#define HM_CLI_MAX_ATTEMPTS 1000000000L
 
 typedef int (*hm_opt_parse_fn)(hm_cli_config_t *cfg, const char *value, char *why, size_t len);
 
@@ -22,8 +23,9 @@ typedef struct hm_opt_def {
  * failure), so that parsers end with "return hm_opt_fail(...)". */
 int hm_opt_fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* An integer in [lo, hi] into *out, or -1 with "not an integer" / "out of
- * range (accepted: lo to hi)" in why. */
+/* A decimal integer in [lo, hi] into *out: an optional "-" and digits only,
+ * never clamped or wrapped. Or -1 with "\"V\" is not an integer" / "\"V\" is
+ * out of range", each followed by "(accepted: lo to hi)", in why. */
 int hm_opt_integer(const char *v, long lo, long hi, long *out, char *why, size_t len);
 
 /* Parsers of the measurement options (option_parse_bench.c). */

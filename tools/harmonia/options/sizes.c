@@ -19,6 +19,19 @@ static void say(char *why, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The sizes parsed so far, each with the offset in the text of the item it
+ * came from, so that a size listed twice can be named with both items. */
+typedef struct size_list {
+    const char *text; /* the whole specification, as given */
+    size_t *sizes;
+    int max, n;
+    int distinct;                  /* a size given twice is an error */
+    size_t from[HM_CLI_MAX_SIZES]; /* offset of each size's item in text */
+    size_t item;                   /* offset of the item being parsed */
+} size_list_t;
+
+#define SIZE_EXAMPLES "examples: 8, 64K, 1:1M:x4"
+
 /* One size: digits and an optional K/M/G suffix. Values above the int limit
  * are reported as such rather than as "not a size". */
 static int parse_one(const char *text, const char *item, unsigned long long *out, char *why,
@@ -50,7 +63,9 @@ static int parse_one(const char *text, const char *item, unsigned long long *out
     *out = v << shift;
     return 0;
 bad:
-    say(why, len, "\"%s\" is not a size (examples: 8, 64K, 1:1M:x4)", item);
+    say(why, len,
+        "\"%s\" is not a size (accepted: 0 to %llu bytes; K, M, G are powers of 1024; %s)", item,
+        HM_CLI_MAX_SIZE_BYTES, SIZE_EXAMPLES);
     return -1;
 too_big:
     say(why, len, "\"%s\" exceeds the largest size, %llu bytes (MPI counts are int)", text,
@@ -58,16 +73,44 @@ too_big:
     return -1;
 }
 
-static int add_size(unsigned long long v, size_t *sizes, int max, int *n, char *why, size_t len)
+/* The item of text that starts at offset at, as "%.*s" arguments. */
+static int item_len(const char *text, size_t at)
 {
-    if (*n >= max) {
-        say(why, len, "more than %d sizes", max);
+    size_t n = strcspn(text + at, ",");
+    return n > 64 ? 64 : (int)n;
+}
+
+/* A size already in the list: an error naming it and the two items (once
+ * when they are spelled the same, "8,8"). */
+static int listed_twice(const size_list_t *l, unsigned long long v, char *why, size_t len)
+{
+    for (int i = 0; i < l->n; i++) {
+        if (l->sizes[i] != v) continue;
+        const char *a = l->text + l->from[i], *b = l->text + l->item;
+        int na = item_len(l->text, l->from[i]), nb = item_len(l->text, l->item);
+        if (na == nb && strncmp(a, b, (size_t)na) == 0)
+            say(why, len, "%llu is listed twice", v);
+        else
+            say(why, len, "%llu is listed twice (\"%.*s\", then \"%.*s\")", v, na, a, nb, b);
         return -1;
     }
-    sizes[(*n)++] = (size_t)v;
     return 0;
 }
 
+static int add_size(size_list_t *l, unsigned long long v, char *why, size_t len)
+{
+    if (l->distinct && listed_twice(l, v, why, len)) return -1;
+    if (l->n >= l->max) {
+        say(why, len, "more than %d sizes (accepted: 1 to %d)", l->max, l->max);
+        return -1;
+    }
+    l->from[l->n] = l->item;
+    l->sizes[l->n++] = (size_t)v;
+    return 0;
+}
+
+/* "xF": F at least 2 (1 would never end) and at most the largest size
+ * (any larger factor gives MIN alone, as that one does). */
 static int parse_factor(const char *text, const char *item, unsigned long long *factor, char *why,
                         size_t len)
 {
@@ -75,17 +118,19 @@ static int parse_factor(const char *text, const char *item, unsigned long long *
     if (text[0] != 'x' && text[0] != 'X') goto bad;
     errno = 0;
     unsigned long long f = strtoull(text + 1, &end, 10);
-    if (!isdigit((unsigned char)text[1]) || *end || errno || f < 2) goto bad;
+    if (!isdigit((unsigned char)text[1]) || *end || errno || f < 2 || f > HM_CLI_MAX_SIZE_BYTES)
+        goto bad;
     *factor = f;
     return 0;
 bad:
-    say(why, len, "\"%s\": \"%s\" is not a range factor (examples: x2, x4)", item, text);
+    say(why, len, "\"%s\": \"%s\" is not a range factor (accepted: x2 to x%llu; examples: x2, x4)",
+        item, text, HM_CLI_MAX_SIZE_BYTES);
     return -1;
 }
 
 /* MIN:MAX[:xF]: MIN, MIN*F, ... up to MAX. A range from 0 gives 0, then
  * starts again at 1 (OSU's -m 0:N). */
-static int parse_range(char *item, size_t *sizes, int max, int *n, char *why, size_t len)
+static int parse_range(char *item, size_list_t *l, char *why, size_t len)
 {
     char whole[1024];
     snprintf(whole, sizeof whole, "%s", item);
@@ -101,13 +146,20 @@ static int parse_range(char *item, size_t *sizes, int max, int *n, char *why, si
         return -1;
     }
     if (lo == 0) {
-        if (add_size(0, sizes, max, n, why, len)) return -1;
+        if (add_size(l, 0, why, len)) return -1;
         lo = 1;
     }
     for (unsigned long long v = lo;; v *= factor) {
-        if (add_size(v, sizes, max, n, why, len)) return -1;
+        if (add_size(l, v, why, len)) return -1;
         if (v > hi / factor) return 0; /* the next step passes MAX (or overflows) */
     }
+}
+
+static int parse_item(char *item, size_list_t *l, char *why, size_t len)
+{
+    unsigned long long v;
+    if (strchr(item, ':')) return parse_range(item, l, why, len);
+    return parse_one(item, item, &v, why, len) || add_size(l, v, why, len) ? -1 : 0;
 }
 
 static int cmp_size(const void *a, const void *b)
@@ -125,32 +177,47 @@ static int sort_unique(size_t *sizes, int n)
     return k;
 }
 
-int hm_cli_parse_sizes(const char *text, size_t *sizes, int max, int *nsizes, char *why, size_t len)
+static int parse_sizes(size_list_t *l, int *nsizes, char *why, size_t len)
 {
     char buf[1024];
-    int n = 0;
-    if (!text || !*text) {
-        say(why, len, "empty size list (examples: 8, 64K, 1:1M:x4)");
+    if (!l->text || !*l->text) {
+        say(why, len, "empty size list (" SIZE_EXAMPLES ")");
         return -1;
     }
-    if (strlen(text) >= sizeof buf) {
+    if (strlen(l->text) >= sizeof buf) {
         say(why, len, "size list longer than %zu characters", sizeof buf - 1);
         return -1;
     }
-    strcpy(buf, text);
+    strcpy(buf, l->text);
     for (char *item = buf, *next; item; item = next) {
         next = strchr(item, ',');
         if (next) *next++ = '\0';
+        l->item = (size_t)(item - buf);
         if (!*item) {
-            say(why, len, "\"%s\" has an empty item (examples: 8, 64K, 1:1M:x4)", text);
+            say(why, len, "\"%s\" has an empty item (" SIZE_EXAMPLES ")", l->text);
             return -1;
         }
-        unsigned long long v;
-        int rc = strchr(item, ':') ? parse_range(item, sizes, max, &n, why, len)
-                                   : (parse_one(item, item, &v, why, len) ||
-                                      add_size(v, sizes, max, &n, why, len));
-        if (rc) return -1;
+        if (parse_item(item, l, why, len)) return -1;
     }
-    *nsizes = sort_unique(sizes, n);
+    *nsizes = sort_unique(l->sizes, l->n);
     return 0;
+}
+
+static int parse_into(const char *text, int distinct, size_t *sizes, int max, int *nsizes,
+                      char *why, size_t len)
+{
+    size_list_t l = {.text = text, .sizes = sizes, .distinct = distinct};
+    l.max = max < HM_CLI_MAX_SIZES ? max : HM_CLI_MAX_SIZES;
+    return parse_sizes(&l, nsizes, why, len);
+}
+
+int hm_cli_parse_sizes(const char *text, size_t *sizes, int max, int *nsizes, char *why, size_t len)
+{
+    return parse_into(text, 0, sizes, max, nsizes, why, len);
+}
+
+int hm_cli_parse_distinct_sizes(const char *text, size_t *sizes, int max, int *nsizes, char *why,
+                                size_t len)
+{
+    return parse_into(text, 1, sizes, max, nsizes, why, len);
 }
