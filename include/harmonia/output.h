@@ -88,7 +88,7 @@ HM_EXPORT int hm_afile_same(const char *a, const char *b);
 
 /* Start writing the file path (refused as hm_afile_check refuses it; a
  * symbolic link is followed): creates a temporary file beside it, named
- * ".NAME.tmp.PID.XXXXXX" in the same directory (so that the rename that
+ * ".NAME.tmp.HOST.PID.XXXXXX" in the same directory (so that the rename that
  * publishes it never crosses file systems). Nothing appears under path
  * until hm_afile_checkpoint or hm_afile_commit. On HM_EIO the last error
  * names the path and the system error. */
@@ -112,6 +112,12 @@ HM_EXPORT int hm_afile_commit(hm_afile_t *af);
 /* Remove the temporary file and release the handle; what an earlier
  * checkpoint published stays. NULL is accepted. */
 HM_EXPORT void hm_afile_abort(hm_afile_t *af);
+
+/* Remove the temporary files of every atomic file this process has open
+ * (checkpoints already published stay). Async-signal-safe: for a SIGINT or
+ * SIGTERM handler that then ends the process; the handles must not be used
+ * afterwards. */
+HM_EXPORT void hm_afile_remove_temporaries(void);
 
 /* The final path given to hm_afile_open. */
 HM_EXPORT const char *hm_afile_path(const hm_afile_t *af);
@@ -198,6 +204,14 @@ HM_EXPORT int hm_csv_put_int64(hm_csv_t *csv, int64_t value);
 /* End the current row. It must have exactly one cell per column
  * (HM_EINVAL otherwise, and the row is dropped). */
 HM_EXPORT int hm_csv_end_row(hm_csv_t *csv);
+
+/* How far the run writing csv got: done of total units ("experiments").
+ * The last factor line of every CSV file, "# complete: ...", says whether
+ * the file holds all that its run set out to write: while done < total it
+ * reads "no (43 of 54 experiments)" in checkpoints and after hm_csv_close;
+ * "yes" once done == total. Without a call, checkpoints read "no (a
+ * checkpoint of a run in progress)" and hm_csv_close "yes". */
+HM_EXPORT int hm_csv_progress(hm_csv_t *csv, long done, long total, const char *unit);
 
 /* Publish the rows ended so far under the final name (hm_afile_checkpoint);
  * a row in progress is not part of it. */

@@ -25,6 +25,11 @@ struct hm_afile {
     char *base; /* final name without the directory */
     char *tmp;  /* temporary file being written */
     FILE *stream;
+    /* What is published differs from what was written in one place: the
+     * patch_len bytes at patch_at read patch (NULL: no difference). */
+    off_t patch_at;
+    size_t patch_len;
+    char *patch;
     char error[ERROR_LEN];
 };
 
@@ -61,11 +66,22 @@ static mode_t current_umask(void)
     return (mode_t)mask;
 }
 
-/* A new hidden temporary beside the target; *fd open for writing. mkstemp
+/* Remove a temporary file and drop it from the registry. */
+static void remove_temp(const char *tmp)
+{
+    hm_output_temp_forget(tmp);
+    unlink(tmp);
+}
+
+/* A new hidden temporary beside the target, ".NAME.tmp.HOST.PID.XXXXXX"
+ * (the host and pid tell a later run whether its writer is gone), in the
+ * registry that a signal handler empties; *fd open for writing. mkstemp
  * makes it 0600: give it the mode a plain fopen would have given. */
 static int make_temp(hm_afile_t *af, char **tmp, int *fd)
 {
-    *tmp = hm_output_format("%s/.%.*s.tmp.%ld.XXXXXX", af->dir, TMP_BASE_MAX, af->base,
+    char host[256];
+    hm_output_host(host, sizeof host);
+    *tmp = hm_output_format("%s/.%.*s.tmp.%s.%ld.XXXXXX", af->dir, TMP_BASE_MAX, af->base, host,
                             (long)getpid());
     if (!*tmp) return HM_ENOMEM;
     *fd = mkostemp(*tmp, O_CLOEXEC);
@@ -74,10 +90,11 @@ static int make_temp(hm_afile_t *af, char **tmp, int *fd)
         free(*tmp), *tmp = NULL;
         return st;
     }
+    hm_output_temp_register(*tmp);
     if (fchmod(*fd, 0666 & ~current_umask()) != 0) {
         int err = errno;
         close(*fd);
-        unlink(*tmp);
+        remove_temp(*tmp);
         int st = fail(af, err, "setting the mode of %s", *tmp);
         free(*tmp), *tmp = NULL;
         return st;
@@ -105,8 +122,9 @@ static void release(hm_afile_t *af)
 {
     int err = errno; /* cleanup must not hide the error being reported */
     if (af->stream) fclose(af->stream);
-    if (af->tmp) unlink(af->tmp);
+    if (af->tmp) remove_temp(af->tmp);
     free(af->tmp);
+    free(af->patch);
     free(af->path);
     free(af->dir);
     free(af->base);
@@ -144,6 +162,7 @@ int hm_afile_open(const char *path, hm_afile_t **out)
     hm_afile_t *af = calloc(1, sizeof *af);
     if (!af) return HM_ENOMEM;
     st = split_path(af, path);
+    if (st == HM_OK) hm_output_remove_stale(af->dir, af->base);
     if (st == HM_OK) st = open_temp_stream(af);
     if (st != HM_OK) {
         keep_error(af, st);
@@ -191,13 +210,24 @@ static int flush_stream(hm_afile_t *af)
     return HM_OK;
 }
 
-/* Copy len bytes from the start of in to out; copy_file_range where the
- * kernel can (reflinks, no user-space copy), read/write otherwise. */
-static int copy_bytes(int in, int out, off_t len)
+int hm_afile_patch(hm_afile_t *af, off_t offset, size_t len, const char *text)
 {
-    off_t in_off = 0, out_off = 0;
-    while (in_off < len) {
-        ssize_t n = copy_file_range(in, &in_off, out, &out_off, (size_t)(len - in_off), 0);
+    char *copy = text ? strdup(text) : NULL;
+    if (text && !copy) return HM_ENOMEM;
+    free(af->patch);
+    af->patch = copy;
+    af->patch_at = offset;
+    af->patch_len = len;
+    return HM_OK;
+}
+
+/* Copy the bytes [in_off, end) of in to out from out_off; copy_file_range
+ * where the kernel can (reflinks, no user-space copy), read/write
+ * otherwise. */
+static int copy_range(int in, off_t in_off, off_t end, int out, off_t out_off)
+{
+    while (in_off < end) {
+        ssize_t n = copy_file_range(in, &in_off, out, &out_off, (size_t)(end - in_off), 0);
         if (n > 0) continue;
         if (n == 0) return errno = EIO, -1; /* shorter than fstat said */
         if (errno == EINTR) continue;
@@ -205,8 +235,8 @@ static int copy_bytes(int in, int out, off_t len)
         break;
     }
     char buf[1 << 16];
-    while (in_off < len) {
-        size_t want = (size_t)(len - in_off) < sizeof buf ? (size_t)(len - in_off) : sizeof buf;
+    while (in_off < end) {
+        size_t want = (size_t)(end - in_off) < sizeof buf ? (size_t)(end - in_off) : sizeof buf;
         ssize_t n = pread(in, buf, want, in_off);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) return n == 0 ? (errno = EIO, -1) : -1;
@@ -221,12 +251,28 @@ static int copy_bytes(int in, int out, off_t len)
     return 0;
 }
 
+/* The content as published: what was written, with the patch in place. */
+static int copy_content(const hm_afile_t *af, int in, int out, off_t len)
+{
+    if (!af->patch || af->patch_at + (off_t)af->patch_len > len)
+        return copy_range(in, 0, len, out, 0);
+    size_t n = strlen(af->patch);
+    off_t after = af->patch_at + (off_t)af->patch_len;
+    if (copy_range(in, 0, af->patch_at, out, 0) != 0) return -1;
+    ssize_t w = pwrite(out, af->patch, n, af->patch_at);
+    if (w != (ssize_t)n) {
+        if (w >= 0) errno = EIO;
+        return -1;
+    }
+    return copy_range(in, after, len, out, af->patch_at + (off_t)n);
+}
+
 /* Fill the checkpoint copy, sync and close it, and publish it under the
  * final name. */
 static int publish_copy(hm_afile_t *af, const char *copy, int fd, off_t len)
 {
     int st = HM_OK;
-    if (copy_bytes(fileno(af->stream), fd, len) != 0)
+    if (copy_content(af, fileno(af->stream), fd, len) != 0)
         st = fail(af, errno, "copying %s to %s", af->tmp, copy);
     else if (fsync(fd) != 0)
         st = fail(af, errno, "syncing %s", copy);
@@ -236,6 +282,7 @@ static int publish_copy(hm_afile_t *af, const char *copy, int fd, off_t len)
     else if (st != HM_OK)
         errno = err; /* close must not hide the first error */
     if (st == HM_OK && rename(copy, af->path) != 0) st = fail(af, errno, "renaming %s", copy);
+    if (st == HM_OK) hm_output_temp_forget(copy);
     return st;
 }
 
@@ -253,7 +300,7 @@ int hm_afile_checkpoint(hm_afile_t *af)
     st = publish_copy(af, copy, fd, sb.st_size);
     if (st != HM_OK) {
         int err = errno;
-        unlink(copy);
+        remove_temp(copy);
         errno = err;
     }
     free(copy);
@@ -270,6 +317,7 @@ static int publish_temp(hm_afile_t *af)
     af->stream = NULL;
     if (fclose(stream) != 0) return fail(af, errno, "closing %s", af->tmp);
     if (rename(af->tmp, af->path) != 0) return fail(af, errno, "renaming %s", af->tmp);
+    hm_output_temp_forget(af->tmp);
     free(af->tmp), af->tmp = NULL;
     return sync_dir(af);
 }
@@ -277,7 +325,9 @@ static int publish_temp(hm_afile_t *af)
 int hm_afile_commit(hm_afile_t *af)
 {
     if (!af) return HM_EINVAL;
-    int st = publish_temp(af);
+    /* A patched content is published as a checkpoint is; the temporary
+     * goes with the handle. */
+    int st = af->patch ? hm_afile_checkpoint(af) : publish_temp(af);
     if (st != HM_OK) keep_error(af, st);
     release(af);
     return st;

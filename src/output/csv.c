@@ -18,6 +18,9 @@
 
 enum { ERROR_LEN = 1024 };
 
+/* The published value of the factor "complete" once the run is. */
+#define COMPLETE_YES "yes"
+
 struct hm_csv {
     hm_afile_t *af;
     size_t ncolumns;
@@ -27,7 +30,9 @@ struct hm_csv {
     size_t row_len, row_cap;
     locale_t c_locale; /* numbers read "1.5" whatever LC_NUMERIC says */
     char error[ERROR_LEN];
-    int misused; /* a row was malformed: the file would not read back */
+    int misused;       /* a row was malformed: the file would not read back */
+    off_t complete_at; /* where the value of the factor "complete" was written ("yes") */
+    int progress_set;  /* hm_csv_progress was called */
 };
 
 static int misuse(hm_csv_t *csv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -174,6 +179,30 @@ int hm_csv_checkpoint(hm_csv_t *csv)
     return file_error(csv, hm_afile_checkpoint(csv->af));
 }
 
+/* The factor "complete": written "yes", published "no (...)" until the run
+ * says it is (hm_csv_progress) or closes the file without saying. */
+static int write_complete(hm_csv_t *csv, FILE *f)
+{
+    if (fputs("# complete: ", f) < 0 || (csv->complete_at = ftello(f)) < 0 ||
+        fputs(COMPLETE_YES "\n", f) < 0) {
+        hm_output_sys_error(csv->error, sizeof csv->error, errno, "cannot write %s",
+                            hm_afile_path(csv->af));
+        return HM_EIO;
+    }
+    return hm_afile_patch(csv->af, csv->complete_at, strlen(COMPLETE_YES),
+                          "no (a checkpoint of a run in progress)");
+}
+
+int hm_csv_progress(hm_csv_t *csv, long done, long total, const char *unit)
+{
+    if (!csv || done < 0 || total < 0 || !unit) return HM_EINVAL;
+    char text[160];
+    snprintf(text, sizeof text, "no (%ld of %ld %s)", done, total, unit);
+    csv->progress_set = 1;
+    return hm_afile_patch(csv->af, csv->complete_at, strlen(COMPLETE_YES),
+                          done >= total ? NULL : text);
+}
+
 static int write_head(hm_csv_t *csv, const hm_factors_t *factors, const char *const *columns)
 {
     const char *key, *value;
@@ -184,7 +213,7 @@ static int write_head(hm_csv_t *csv, const hm_factors_t *factors, const char *co
                                 hm_afile_path(csv->af));
             return HM_EIO;
         }
-    int st = HM_OK;
+    int st = write_complete(csv, f);
     for (size_t c = 0; st == HM_OK && c < csv->ncolumns; c++)
         st = hm_csv_put_string(csv, columns[c]);
     return st == HM_OK ? write_row(csv) : st;
@@ -240,6 +269,7 @@ int hm_csv_close(hm_csv_t *csv)
         hm_error_set(st, "%s", csv->error);
         hm_afile_abort(csv->af);
     } else {
+        if (!csv->progress_set) hm_afile_patch(csv->af, csv->complete_at, 0, NULL);
         st = hm_afile_commit(csv->af);
     }
     release(csv);

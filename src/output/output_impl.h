@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <harmonia/output.h>
 
@@ -17,6 +18,23 @@ void hm_output_flatten(char *text);
  * name a result is published under. A new allocation; NULL when out of
  * memory or when a link cannot be resolved. */
 char *hm_output_resolve(const char *path);
+
+/* Publish, at the next checkpoint or commit of af, text in place of the len
+ * bytes written at offset (text NULL: publish what was written). The
+ * temporary keeps what was written. HM_ENOMEM. */
+int hm_afile_patch(hm_afile_t *af, off_t offset, size_t len, const char *text);
+
+/* The registry of this process's temporary files (temporaries.c):
+ * hm_afile_remove_temporaries removes those registered. */
+void hm_output_temp_register(const char *path);
+void hm_output_temp_forget(const char *path);
+
+/* This host's name, for the names of temporaries ('/' replaced). */
+void hm_output_host(char *buf, size_t len);
+
+/* Remove, in dir, the temporaries of base (".BASE.tmp.HOST.PID.XXXXXX")
+ * made on this host by processes that no longer run (killed by SIGKILL). */
+void hm_output_remove_stale(const char *dir, const char *base);
 
 /* vsnprintf into a new allocation (NULL when out of memory). */
 char *hm_output_vformat(const char *fmt, va_list ap);

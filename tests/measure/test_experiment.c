@@ -198,7 +198,7 @@ static void check_refusals(MPI_Comm comm, const char *dir)
     HM_CHECK(rc == HM_OK && hm_experiment_procsync(e) == NULL, "no procsync asked for");
     static const char *const cols[] = {"a"};
     rc = hm_experiment_files_open(e, cols, 1, NULL, 0);
-    HM_CHECK(rc == HM_EIO && strstr(hm_last_error(), path), "missing directory: %d, %s", rc,
+    HM_CHECK(rc == HM_ENOENT && strstr(hm_last_error(), path), "missing directory: %d, %s", rc,
              hm_last_error());
     HM_CHECK(hm_experiment_close(e) == HM_OK, "closed after the failure");
 }

@@ -46,7 +46,9 @@ static void check_round_trip(const char *path)
     if (st != HM_OK) return;
     const hm_factors_t *rf = hm_csv_reader_factors(r);
     const char *v = NULL;
-    HM_CHECK(hm_factors_count(rf) == 2, "2 factors (got %zu)", hm_factors_count(rf));
+    HM_CHECK(hm_factors_count(rf) == 3, "2 factors + complete (got %zu)", hm_factors_count(rf));
+    HM_CHECK(hm_factors_get(rf, "complete", &v) == HM_OK && !strcmp(v, "yes"),
+             "a closed file is complete (%s)", v ? v : "none");
     int got = hm_factors_get(rf, "processes", &v) == HM_OK && !strcmp(v, "4");
     HM_CHECK(got, "factor processes = 4 (got %s)", v ? v : "none");
     v = NULL;
@@ -66,8 +68,8 @@ static void check_round_trip(const char *path)
         double want = row == 2 ? 1.0 / 3 : 1e-6 * row;
         HM_CHECK(!strcmp(cell, texts[row]) && num == HM_OK && x == want,
                  "row %d: cell \"%s\" and %.17g read back exactly", row, cell, x);
-        /* 2 factor lines and the header first; "line\nbreak" takes two lines. */
-        size_t want_line = 3 + 1 + (size_t)row + (row > 3);
+        /* 3 factor lines and the header first; "line\nbreak" takes two lines. */
+        size_t want_line = 4 + 1 + (size_t)row + (row > 3);
         if (hm_csv_reader_line(r) != want_line) line_ok = 0;
         row++;
     }

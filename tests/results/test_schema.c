@@ -47,8 +47,10 @@ static int header_of(hm_results_kind_t kind, const char *path, char *line, size_
     hm_csv_t *csv = NULL;
     if (hm_results_csv_open(path, NULL, kind, &csv) != HM_OK || hm_csv_close(csv) != HM_OK)
         return -1;
+    /* The first line that is not a factor ("# complete: yes" with none given). */
     FILE *f = fopen(path, "r");
-    int ok = f && fgets(line, (int)len, f);
+    int ok = 0;
+    while (f && (ok = fgets(line, (int)len, f) != NULL) && line[0] == '#') continue;
     if (f) fclose(f);
     if (ok) line[strcspn(line, "\n")] = '\0';
     return ok ? 0 : -1;
@@ -91,10 +93,9 @@ static void check_lookups(const char *path)
     int rc = hm_results_repro_open(path, NULL, HM_COL_PERMPIRUN_MEAN_S, &csv);
     if (rc == HM_OK) rc = hm_csv_close(csv);
     FILE *f = rc == HM_OK ? fopen(path, "r") : NULL;
-    if (f) {
-        if (!fgets(line, sizeof line, f)) line[0] = '\0';
-        fclose(f);
-    }
+    line[0] = '\0';
+    while (f && fgets(line, sizeof line, f) && line[0] == '#') line[0] = '\0';
+    if (f) fclose(f);
     HM_CHECK(!strcmp(line, "op,size_bytes,processes,sync,run,mean_s,normalized,max_normalized\n"),
              "the reproducibility of means names its value column mean_s (%s)", line);
     HM_CHECK(hm_results_repro_open(path, NULL, HM_COL_PERMPIRUN_N, &csv) == HM_EINVAL && !csv,

@@ -108,6 +108,7 @@ int hm_bench_report_add(hm_bench_report_t *rep, size_t index, size_t order, cons
     int rc = summarize(row, r, &spread_s);
     if (rc != HM_OK) return rc;
     hm_csv_t *summary = hm_experiment_summary(rep->e), *raw = hm_experiment_raw(rep->e);
+    hm_cli_progress(summary, raw, (long)order + 1, (long)rep->nrows, "experiments");
     if (summary) write_summary(summary, row, rep->cfg->sync, spread_s, r->procsync, order, wall_s);
     if (raw) write_raw(raw, row, r);
     return HM_OK;

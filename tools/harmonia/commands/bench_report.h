@@ -7,6 +7,7 @@
 
 #include "options/config.h"
 #include "commands/measure_setup.h"
+#include "commands/result_files.h"
 
 /* One experiment's summary, kept on rank 0 for the table. */
 typedef struct hm_bench_row {

@@ -14,6 +14,7 @@ typedef struct hm_clock_report {
     hm_cli_files_t files; /* rank 0 */
     double *offsets_s;    /* rank 0: per rank, filled by hm_sync_check */
     double *true_errors_s;
+    long checks, nchecks; /* done, to do (algorithms x waits) */
 } hm_clock_report_t;
 
 /* Collective: collect the experimental factors, open the table and, on rank

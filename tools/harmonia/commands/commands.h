@@ -64,6 +64,12 @@ int hm_cli_agree(MPI_Comm comm, int status, const char *message);
  * rank 0, where files are written, before any work. */
 int hm_cli_check_outputs(const hm_cli_config_t *cfg, MPI_Comm comm);
 
+/* SIGINT, SIGTERM and SIGHUP remove the temporary files of the result files
+ * being written (hm_afile_remove_temporaries) and then end the process as
+ * the signal would have; what a checkpoint published stays. A command that
+ * handles the signals itself (campaign) installs its own afterwards. */
+void hm_cli_catch_interrupts(void);
+
 /* The timer options of cfg for this rank: TSC frequency, synthetic clock and
  * seed, clock domain (the virtual node under --ranks-per-node, else the rank). */
 hm_timer_options_t hm_cli_timer_options(const hm_cli_config_t *cfg, int rank);

@@ -67,6 +67,7 @@ static int run_mpi_command(const hm_cli_command_t *c, int argc, char **argv)
     hm_cli_config_t cfg;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    hm_cli_catch_interrupts();
     int rc = parse_or_help(c, argc, argv, &cfg, rank == 0);
     if (rc == HM_EXIT_OK && !cfg.help) rc = c->run(&cfg, MPI_COMM_WORLD);
     MPI_Finalize();
@@ -76,6 +77,7 @@ static int run_mpi_command(const hm_cli_command_t *c, int argc, char **argv)
 static int run_local_command(const hm_cli_command_t *c, int argc, char **argv)
 {
     hm_cli_config_t cfg;
+    hm_cli_catch_interrupts();
     int rc = parse_or_help(c, argc, argv, &cfg, first_process());
     if (rc == HM_EXIT_OK && !cfg.help) rc = c->run(&cfg, MPI_COMM_NULL);
     return rc;

@@ -31,6 +31,12 @@ int hm_cli_files_close(hm_cli_files_t *files, char *why, size_t why_len)
     return rc;
 }
 
+void hm_cli_progress(hm_csv_t *summary, hm_csv_t *raw, long done, long total, const char *unit)
+{
+    if (summary) hm_csv_progress(summary, done, total, unit);
+    if (raw) hm_csv_progress(raw, done, total, unit);
+}
+
 int hm_cli_offline_factors(const hm_cli_config_t *cfg, hm_factors_t **f)
 {
     char *line = hm_output_shell_join(cfg->argc, (const char *const *)cfg->argv);

@@ -19,6 +19,10 @@ typedef struct hm_cli_files {
 int hm_cli_files_open(const hm_cli_config_t *cfg, const hm_factors_t *f, hm_results_kind_t summary,
                       hm_results_kind_t raw, hm_cli_files_t *files, char *why, size_t why_len);
 
+/* Rank 0: before a checkpoint, how far the run got (done of total units),
+ * in both files (NULL skipped): their factor "complete" (hm_csv_progress). */
+void hm_cli_progress(hm_csv_t *summary, hm_csv_t *raw, long done, long total, const char *unit);
+
 /* The factors of a file written by an offline command (stats, compare,
  * campaign): harmonia_version, command_line, filter, metric. HM_ENOMEM
  * (or the status of hm_factors_set); on error *f is NULL. */

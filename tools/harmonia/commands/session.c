@@ -1,4 +1,5 @@
 /* tools/harmonia/commands/session.c — printing errors once and agreeing on them. */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,4 +88,23 @@ int hm_cli_check_outputs(const hm_cli_config_t *cfg, MPI_Comm comm)
     if (comm != MPI_COMM_NULL) return hm_cli_agree(comm, rc, msg);
     if (rc != HM_EXIT_OK) hm_cli_print_error("%s", msg);
     return rc;
+}
+
+/* Async-signal-safe: unlink, then the default action of sig (the handler
+ * was installed with SA_RESETHAND). */
+static void on_interrupt(int sig)
+{
+    hm_afile_remove_temporaries();
+    raise(sig);
+}
+
+void hm_cli_catch_interrupts(void)
+{
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) sigaction(sigs[i], &sa, NULL);
 }

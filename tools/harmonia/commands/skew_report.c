@@ -9,6 +9,7 @@
 #include <harmonia/stats.h>
 
 #include "commands/commands.h"
+#include "commands/result_files.h"
 #include "commands/skew_report.h"
 
 #define NCOLS(a) (sizeof a / sizeof a[0])
@@ -30,10 +31,11 @@ struct hm_skew_report {
     hm_experiment_t *e; /* its files: rank 0 */
     method_row_t rows[MAX_METHODS];
     int nrows;
+    int nmethods;   /* to measure */
     char note[192]; /* hm_cli_fit_note: "" unless oversubscribed */
 };
 
-int hm_skew_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e,
+int hm_skew_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e, int nmethods,
                         hm_skew_report_t **out)
 {
     hm_skew_report_t *rep = calloc(1, sizeof *rep);
@@ -41,6 +43,7 @@ int hm_skew_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment
     if (rep) {
         rep->cfg = cfg;
         rep->e = e;
+        rep->nmethods = nmethods;
         MPI_Comm_size(comm, &rep->size);
         hm_cli_fit_note(hm_experiment_fit(e), rep->note, sizeof rep->note);
     }
@@ -136,6 +139,8 @@ int hm_skew_report_add(hm_skew_report_t *rep, const char *method, const hm_skew_
     const double *off = r->truth_known ? r->true_mean_offset_s : r->mean_offset_s;
     memcpy(row->mean_offset_s, off, (size_t)rep->size * sizeof *off);
     rep->nrows++;
+    hm_cli_progress(hm_experiment_summary(rep->e), hm_experiment_raw(rep->e), rep->nrows,
+                    rep->nmethods, "methods");
     if (hm_experiment_summary(rep->e)) write_summary(hm_experiment_summary(rep->e), row);
     if (hm_experiment_raw(rep->e)) write_raw(rep, method, r);
     return HM_OK;

@@ -9,9 +9,10 @@
 
 typedef struct hm_skew_report hm_skew_report_t;
 
-/* Collective: the factors of e completed, its files opened (rank 0).
+/* Collective: the factors of e completed, its files opened (rank 0), for
+ * nmethods methods to come.
  * Agreed exit status. */
-int hm_skew_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e,
+int hm_skew_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e, int nmethods,
                         hm_skew_report_t **out);
 
 /* Rank 0: the result of one method. */
