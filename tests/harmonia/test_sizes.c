@@ -35,7 +35,7 @@ int main(void)
 {
     expect_sizes("8", (size_t[]){8}, 1);
     expect_sizes("8,64,1K", (size_t[]){8, 64, 1024}, 3);
-    expect_sizes("1K,8,64,8", (size_t[]){8, 64, 1024}, 3); /* sorted, duplicates dropped */
+    expect_sizes("1K,8,64", (size_t[]){8, 64, 1024}, 3); /* sorted */
     expect_sizes("1:16", (size_t[]){1, 2, 4, 8, 16}, 5);
     expect_sizes("1:1M:x4",
                  (size_t[]){1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576}, 11);
@@ -46,6 +46,8 @@ int main(void)
     expect_sizes("2147483647", (size_t[]){2147483647}, 1); /* INT_MAX itself is fine */
 
     expect_error("", "empty size list");
+    expect_error("1K,8,64,8", "8 is listed twice");
+    expect_error("8,1:16", "8 is listed twice (\"8\", then \"1:16\")");
     expect_error("1:abc", "\"1:abc\" is not a size");
     expect_error("-8", "\"-8\" is not a size");
     expect_error("8,,64", "has an empty item");

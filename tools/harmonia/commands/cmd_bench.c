@@ -43,11 +43,6 @@ static int parse_ops(const hm_cli_config_t *cfg, bench_plan_t *plan, char *why, 
             snprintf(why, len, "--ops: unknown operation \"%.64s\" (known: %s)", item, known);
             return HM_EXIT_USAGE;
         }
-        for (int i = 0; i < plan->nops; i++)
-            if (plan->ops[i] == op) {
-                snprintf(why, len, "--ops: \"%.64s\" is listed twice", item);
-                return HM_EXIT_USAGE;
-            }
         if (plan->nops == MAX_OPS) {
             snprintf(why, len, "--ops: more than %d operations", MAX_OPS);
             return HM_EXIT_USAGE;

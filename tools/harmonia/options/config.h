@@ -153,16 +153,12 @@ int hm_cli_parse(int argc, char **argv, int first, uint64_t mask, hm_cli_config_
                  size_t err_len);
 
 /* Parse a size specification ("8,64,1K", "1:1M", "1:1M:x4", OSU's
- * "MIN:MAX") into ascending distinct sizes in bytes, a size given twice
- * kept once. At most max_sizes sizes (a larger max_sizes counts as
- * HM_CLI_MAX_SIZES). Returns 0, or -1 with the reason in why. */
+ * "MIN:MAX") into ascending sizes in bytes; a size given twice ("8,8",
+ * "8,1:16") is an error naming it and both items. At most max_sizes sizes
+ * (a larger max_sizes counts as HM_CLI_MAX_SIZES). Returns 0, or -1 with
+ * the reason in why. */
 int hm_cli_parse_sizes(const char *text, size_t *sizes, int max_sizes, int *nsizes, char *why,
                        size_t why_len);
-
-/* The same, but a size given twice ("8,8", "8,1:16") is an error naming it
- * and both items: what --sizes takes. */
-int hm_cli_parse_distinct_sizes(const char *text, size_t *sizes, int max_sizes, int *nsizes,
-                                char *why, size_t why_len);
 
 /* Copy text to out (len bytes, always terminated), each {OPTION} replaced
  * by the names that option accepts joined by "|" ("tukey|none"), each

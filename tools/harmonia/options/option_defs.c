@@ -155,7 +155,7 @@ static int p_ops(hm_cli_config_t *c, const char *v, char *why, size_t len)
 
 static int p_sizes(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    return hm_cli_parse_distinct_sizes(v, c->sizes, HM_CLI_MAX_SIZES, &c->nsizes, why, len);
+    return hm_cli_parse_sizes(v, c->sizes, HM_CLI_MAX_SIZES, &c->nsizes, why, len);
 }
 
 static int p_nrep(hm_cli_config_t *c, const char *v, char *why, size_t len)

@@ -25,7 +25,6 @@ typedef struct size_list {
     const char *text; /* the whole specification, as given */
     size_t *sizes;
     int max, n;
-    int distinct;                  /* a size given twice is an error */
     size_t from[HM_CLI_MAX_SIZES]; /* offset of each size's item in text */
     size_t item;                   /* offset of the item being parsed */
 } size_list_t;
@@ -99,7 +98,7 @@ static int listed_twice(const size_list_t *l, unsigned long long v, char *why, s
 
 static int add_size(size_list_t *l, unsigned long long v, char *why, size_t len)
 {
-    if (l->distinct && listed_twice(l, v, why, len)) return -1;
+    if (listed_twice(l, v, why, len)) return -1;
     if (l->n >= l->max) {
         say(why, len, "more than %d sizes (accepted: 1 to %d)", l->max, l->max);
         return -1;
@@ -203,21 +202,9 @@ static int parse_sizes(size_list_t *l, int *nsizes, char *why, size_t len)
     return 0;
 }
 
-static int parse_into(const char *text, int distinct, size_t *sizes, int max, int *nsizes,
-                      char *why, size_t len)
-{
-    size_list_t l = {.text = text, .sizes = sizes, .distinct = distinct};
-    l.max = max < HM_CLI_MAX_SIZES ? max : HM_CLI_MAX_SIZES;
-    return parse_sizes(&l, nsizes, why, len);
-}
-
 int hm_cli_parse_sizes(const char *text, size_t *sizes, int max, int *nsizes, char *why, size_t len)
 {
-    return parse_into(text, 0, sizes, max, nsizes, why, len);
-}
-
-int hm_cli_parse_distinct_sizes(const char *text, size_t *sizes, int max, int *nsizes, char *why,
-                                size_t len)
-{
-    return parse_into(text, 1, sizes, max, nsizes, why, len);
+    size_list_t l = {.text = text, .sizes = sizes};
+    l.max = max < HM_CLI_MAX_SIZES ? max : HM_CLI_MAX_SIZES;
+    return parse_sizes(&l, nsizes, why, len);
 }
