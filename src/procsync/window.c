@@ -27,11 +27,18 @@
  * Fixed window when params.window_s > 0. Adaptive when 0 (Alg. 10): every
  * experiment starts at window 0 (line 10), so the first chunk fails; after a
  * chunk with at least a quarter overrun (see adapt) the window becomes
- * max(2 x window, busy / (n + 1) x 1.5) (lines 24-25), busy being the root's
- * wall time of the chunk; the root's value travels with the next t0 (line
- * 33). The growth stops at WINDOW_CAP_S: an operation that overruns a 1 s
- * window is preempted or broken, and doubling further would only stretch the
- * run (SKaMPI has no cap; its window grows without bound). */
+ * max(2 x window, 1.5 x cost) (lines 24-25), and the root's value travels
+ * with the next t0 (line 33). Alg. 10's cost is the chunk's wall time over
+ * its repetitions, a mean: one rank late by 5 s in the first chunk made
+ * every later window 441 ms, and the run-times measured after such waits
+ * 75 times those of a tight window. harmonia's cost is robust: the largest
+ * over ranks of the median, over the chunk, of a repetition's own time
+ * (from the end of the one before to the call of its start, plus from its
+ * start to its end; a late start's wait and a preemption are outliers of
+ * it). The window also shrinks back, halving after a chunk without overrun
+ * while it is more than 4 x the cost; and grows at most 2 x per chunk, to
+ * WINDOW_CAP_S at most: an operation that overruns a 1 s window is
+ * preempted or broken (SKaMPI has no cap and never shrinks). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,7 +59,10 @@ typedef struct window_state {
     int need_t0;          /* the next start opens a chunk */
     int overruns;         /* this rank's repetitions of the chunk that overran */
     int last_n;           /* repetitions of the chunk just agreed (0: none) */
-    double last_busy_s;   /* its wall time (the root's counts) */
+    double entry_s;       /* when the current repetition called start */
+    double prev_end_s;    /* end of the previous repetition of the chunk; < 0: none */
+    double *cost_s;       /* this rank's repetitions' own times in the chunk */
+    int ncost, cost_cap;
 } window_state_t;
 
 static int adaptive(const hm_procsync_t *ps)
@@ -70,6 +80,9 @@ static int window_create(hm_procsync_t *ps)
     if (rc != HM_OK) return rc;
     window_state_t *w = calloc(1, sizeof *w);
     if (!w) return HM_ENOMEM;
+    w->cost_cap = ps->params.check_every;
+    w->cost_s = malloc((size_t)w->cost_cap * sizeof *w->cost_s);
+    if (!w->cost_s) return free(w), HM_ENOMEM;
     ps->state = w;
     w->latency_s = latency_s;
     w->window_s = w->next_window_s = ps->params.window_s;
@@ -79,7 +92,9 @@ static int window_create(hm_procsync_t *ps)
 
 static void window_free(hm_procsync_t *ps)
 {
-    free(ps->state);
+    window_state_t *w = ps->state;
+    if (w) free(w->cost_s);
+    free(w);
 }
 
 /* Alg. 10 line 10: the window is sized afresh for every experiment. */
@@ -91,34 +106,55 @@ static int window_begin(hm_procsync_t *ps)
         w->adaptations = 0;
     }
     w->need_t0 = 1;
-    w->overruns = w->last_n = 0;
+    w->overruns = w->last_n = w->ncost = 0;
     return HM_OK;
 }
 
 /* Root, Alg. 10 lines 24-25: after a chunk where a quarter of the
  * repetitions overran their window (max_overruns: the most of any rank) the
- * window becomes max(2 x window, busy / (n + 1) x 1.5). SKaMPI counts every
+ * window becomes max(2 x window, 1.5 x cost) (cost: the robust one of the
+ * header; Alg. 10 has busy / (n + 1)); after a chunk without overrun a
+ * window above 4 x 1.5 x cost halves, not below 2 x 1.5 x cost. SKaMPI counts every
  * invalid repetition; harmonia counts only overruns, the failures a wider
  * window cures: a late start (a preempted rank, ranks outnumbering the
  * cores) recurs at any width, and growing for it stretched a run at 3 ranks
  * on 2 cores to 1 s windows. */
-static void adapt(window_state_t *w, int max_overruns)
+static void adapt(window_state_t *w, int max_overruns, double cost_s)
 {
     int n = w->last_n;
-    if (n < 1 || 4 * max_overruns < n || w->window_s >= WINDOW_CAP_S) return;
-    double grown = fmax(2.0 * w->window_s, w->last_busy_s / (n + 1) * 1.5);
-    w->next_window_s = fmin(grown, WINDOW_CAP_S);
+    double need_s = 1.5 * cost_s;
+    if (n < 1) return;
+    if (4 * max_overruns >= n)
+        w->next_window_s = fmin(fmax(2.0 * w->window_s, need_s), WINDOW_CAP_S);
+    else if (max_overruns == 0 && w->window_s > 4.0 * need_s)
+        w->next_window_s = fmax(w->window_s / 2.0, 2.0 * need_s);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of this rank's repetition costs in the chunk (0: none). */
+static double median_cost(window_state_t *w)
+{
+    if (w->ncost == 0) return 0.0;
+    qsort(w->cost_s, (size_t)w->ncost, sizeof *w->cost_s, cmp_double);
+    int h = w->ncost / 2;
+    return w->ncost % 2 ? w->cost_s[h] : 0.5 * (w->cost_s[h - 1] + w->cost_s[h]);
 }
 
 /* Initialize_First_Sync_Window (Alg. 8 lines 19-22), with the window of
  * Alg. 10 line 33 in the same message. */
 static int open_chunk(hm_procsync_t *ps, window_state_t *w)
 {
-    int max_overruns = 0;
+    /* Overruns and median cost, the largest of every rank, in one message. */
+    double mine[2] = {(double)w->overruns, median_cost(w)}, most[2] = {0, 0};
     if (adaptive(ps) && w->last_n > 0 &&
-        MPI_Reduce(&w->overruns, &max_overruns, 1, MPI_INT, MPI_MAX, 0, ps->comm) != MPI_SUCCESS)
+        MPI_Reduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, 0, ps->comm) != MPI_SUCCESS)
         return HM_EMPI;
-    if (ps->rank == 0 && adaptive(ps)) adapt(w, max_overruns);
+    if (ps->rank == 0 && adaptive(ps)) adapt(w, (int)most[0], most[1]);
     double margin = T0_MARGIN * w->latency_s + T0_FLOOR_S;
     double msg[2] = {hm_clock_now(ps->global) + margin, w->next_window_s};
     if (MPI_Bcast(msg, 2, MPI_DOUBLE, 0, ps->comm) != MPI_SUCCESS) return HM_EMPI;
@@ -127,7 +163,8 @@ static int open_chunk(hm_procsync_t *ps, window_state_t *w)
     w->window_s = w->next_window_s = msg[1];
     w->index = 0;
     w->need_t0 = 0;
-    w->overruns = w->last_n = 0;
+    w->overruns = w->last_n = w->ncost = 0;
+    w->prev_end_s = -1.0;
     return HM_OK;
 }
 
@@ -140,7 +177,8 @@ static int window_start(hm_procsync_t *ps, int *flag, double *deadline_s)
     if (w->need_t0 && (rc = open_chunk(ps, w)) != HM_OK) return rc;
     double start = w->t0_s + (double)(++w->index) * w->window_s;
     *deadline_s = start;
-    *flag = hm_clock_now(ps->global) <= start;
+    w->entry_s = hm_clock_now(ps->global);
+    *flag = w->entry_s <= start;
     if (*flag) hm_procsync_wait_until(ps->global, start, ps->spin_s, ps->yield);
     return HM_OK;
 }
@@ -148,12 +186,14 @@ static int window_start(hm_procsync_t *ps, int *flag, double *deadline_s)
 /* Stop_Sync (Alg. 8 lines 34-39): the repetition overran its window. */
 static void window_stop(hm_procsync_t *ps, double start_s, double end_s, int *flag)
 {
-    const window_state_t *w = ps->state;
-    (void)start_s;
+    window_state_t *w = ps->state;
     if (end_s - ps->deadline_s > w->window_s) {
         *flag = 0;
-        ((window_state_t *)ps->state)->overruns++;
+        w->overruns++;
     }
+    double between_s = w->prev_end_s >= 0 ? fmax(w->entry_s - w->prev_end_s, 0.0) : 0.0;
+    if (w->ncost < w->cost_cap) w->cost_s[w->ncost++] = between_s + (end_s - start_s);
+    w->prev_end_s = end_s;
 }
 
 /* The adaptation waits for the next chunk's first start, where the root
@@ -161,10 +201,9 @@ static void window_stop(hm_procsync_t *ps, double start_s, double end_s, int *fl
 static void window_chunk_done(hm_procsync_t *ps, int n, int nvalid, double busy_s)
 {
     window_state_t *w = ps->state;
-    (void)nvalid;
+    (void)nvalid, (void)busy_s;
     w->need_t0 = 1;
     w->last_n = n;
-    w->last_busy_s = busy_s;
 }
 
 static void window_describe(const hm_procsync_t *ps, char *buf, size_t len)

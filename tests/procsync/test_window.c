@@ -23,7 +23,17 @@
  *  - the window (the step between deadlines) grows above 300 us, after which
  *    a chunk is at least 3/4 valid (the window is then ~1.5 x the mean
  *    repetition, lines 24-25);
- *  - describe reports the adaptations (> 0), and a new begin resets them. */
+ *  - describe reports the adaptations (> 0), and a new begin resets them.
+ *
+ * Adaptive window with an outlier and a faster phase (issue 12): rank 1
+ * starts repetition 2 of the first chunk 200 ms late, the operation spins
+ * 300 us for 4 chunks and then 20 us:
+ *  - after the first chunk the window fits the operation (above 300 us) and
+ *    not the outlier: below 2 ms (Alg. 10's mean, busy / (n + 1) x 1.5,
+ *    gives ~19 ms);
+ *  - once the operation is fast the window shrinks back: below 200 us in
+ *    the last chunk (4 x 1.5 x ~25 us; a window that only grows stays
+ *    above 300 us). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,6 +193,46 @@ static void test_adaptive(MPI_Comm comm, int rank, hm_clock_t *global)
     hm_procsync_free(ps);
 }
 
+/* Rank 1 starts repetition 2 late by 200 ms; the operation spins 300 us
+ * for the first 4 chunks, then 20 us. */
+static void outlier_before(void *ctx, long rep)
+{
+    if (((const inject_t *)ctx)->rank == 1 && rep == 2) ps_sleep(200e-3);
+}
+
+static void phased_op(void *ctx, long rep)
+{
+    ps_spin(((const inject_t *)ctx)->clock, rep < 4 * CHUNK ? 300e-6 : 20e-6);
+}
+
+static void test_adaptive_robust(MPI_Comm comm, int rank, hm_clock_t *global)
+{
+    hm_procsync_params_t p;
+    hm_procsync_params_default(&p);
+    p.check_every = CHUNK;
+    p.late_s = 1e-3; /* as in test_adaptive: overruns decide, not microsecond starts */
+    hm_procsync_t *ps = NULL;
+    inject_t in = {rank, global};
+    ps_work_t work = {outlier_before, phased_op, &in};
+    double window[NCHUNKS_ADAPT];
+    int nvalid[NCHUNKS_ADAPT];
+    int rc = hm_procsync_create("window", comm, global, &p, &ps);
+    HM_CHECK(rc == HM_OK, "adaptive window (outlier): create (%d)", rc);
+    if (rc != HM_OK) return;
+    hm_procsync_begin(ps);
+    run_adaptive(ps, comm, &work, window, nvalid);
+    for (int c = 0; c < NCHUNKS_ADAPT; c++)
+        hm_test_note("outlier: chunk %d window %.1f us, %d of %d valid", c, window[c] * 1e6,
+                     nvalid[c], CHUNK);
+    HM_CHECK(window[1] > 300e-6 && window[1] < 2e-3,
+             "after a 200 ms late start the window fits the 300 us operation: %.1f us",
+             window[1] * 1e6);
+    HM_CHECK(window[NCHUNKS_ADAPT - 1] < 200e-6,
+             "with a 20 us operation the window shrinks back: %.1f us in the last chunk",
+             window[NCHUNKS_ADAPT - 1] * 1e6);
+    hm_procsync_free(ps);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Comm comm;
@@ -196,6 +246,7 @@ int main(int argc, char **argv)
     if (rc == HM_OK) {
         test_fixed(comm, rank, truth.global);
         test_adaptive(comm, rank, truth.global);
+        test_adaptive_robust(comm, rank, truth.global);
     }
     ps_truth_close(&truth);
     MPI_Comm_free(&comm);

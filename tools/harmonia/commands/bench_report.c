@@ -105,6 +105,9 @@ int hm_bench_report_add(hm_bench_report_t *rep, size_t index, size_t order, cons
     row->valid = r->nvalid;
     row->invalid = r->ninvalid;
     row->wrong_results = r->wrong_results;
+    /* The window the adaptation left (hm_procsync_describe of window). */
+    double window_us = NAN;
+    row->window_s = sscanf(r->procsync, "window=%lfus", &window_us) == 1 ? window_us * 1e-6 : NAN;
     int rc = summarize(row, r, &spread_s);
     if (rc != HM_OK) return rc;
     hm_csv_t *summary = hm_experiment_summary(rep->e), *raw = hm_experiment_raw(rep->e);
@@ -118,10 +121,14 @@ static void print_table(const hm_bench_report_t *rep)
 {
     static const char *const cols[] = {"op",     "size_B",  "valid",  "invalid",     "min_us",
                                        "med_us", "mean_us", "max_us", "local_med_us"};
+    /* Under --sync window, the window each experiment ended with: an
+     * adaptation still in effect shows in the table, not only in the file. */
+    int window = strcmp(rep->cfg->sync, "window") == 0;
     hm_table_t *t = NULL;
     if (hm_table_create(&t) != HM_OK) return;
     for (size_t c = 0; c < NCOLS(cols); c++)
         hm_table_add_column(t, cols[c], c == 0 ? HM_ALIGN_LEFT : HM_ALIGN_RIGHT);
+    if (window) hm_table_add_column(t, "window_us", HM_ALIGN_RIGHT);
     for (size_t i = 0; i < rep->nrows; i++) {
         const hm_bench_row_t *row = &rep->rows[i];
         if (!row->done) continue;
@@ -132,6 +139,7 @@ static void print_table(const hm_bench_report_t *rep)
         const double x[] = {row->global.min, row->global.median, row->global.mean, row->global.max,
                             row->local_median_s};
         for (size_t k = 0; k < NCOLS(x); k++) hm_table_add_cellf(t, "%.2f", x[k] * 1e6);
+        if (window) hm_table_add_cellf(t, "%.1f", row->window_s * 1e6);
     }
     printf("latency on %d ranks%s, --sync %s, --clock-sync %s: global run-time (max end - min "
            "start on the global clock) of the valid repetitions; local_med = median of the max "

@@ -17,6 +17,7 @@ typedef struct hm_bench_row {
     long valid, invalid, wrong_results;
     hm_stats_summary_t global; /* of the valid repetitions' global run-times */
     double local_median_s;     /* median of their local run-times */
+    double window_s;           /* --sync window: the window in effect at the end (NaN: none) */
 } hm_bench_row_t;
 
 typedef struct hm_bench_report {
