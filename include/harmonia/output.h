@@ -213,6 +213,12 @@ HM_EXPORT int hm_csv_end_row(hm_csv_t *csv);
  * checkpoint of a run in progress)" and hm_csv_close "yes". */
 HM_EXPORT int hm_csv_progress(hm_csv_t *csv, long done, long total, const char *unit);
 
+/* From now on the factor "complete" of csv reads "no (why)", whatever the
+ * progress: for a file whose rows are all there but fall short of what was
+ * asked (e.g. "2 experiments ended with fewer valid repetitions than
+ * --nrep 50"). */
+HM_EXPORT int hm_csv_incomplete(hm_csv_t *csv, const char *why);
+
 /* Publish the rows ended so far under the final name (hm_afile_checkpoint);
  * a row in progress is not part of it. */
 HM_EXPORT int hm_csv_checkpoint(hm_csv_t *csv);

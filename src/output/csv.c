@@ -33,6 +33,7 @@ struct hm_csv {
     int misused;       /* a row was malformed: the file would not read back */
     off_t complete_at; /* where the value of the factor "complete" was written ("yes") */
     int progress_set;  /* hm_csv_progress was called */
+    int incomplete;    /* hm_csv_incomplete was called: the factor says so for good */
 };
 
 static int misuse(hm_csv_t *csv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -193,12 +194,25 @@ static int write_complete(hm_csv_t *csv, FILE *f)
                           "no (a checkpoint of a run in progress)");
 }
 
+int hm_csv_incomplete(hm_csv_t *csv, const char *why)
+{
+    if (!csv || !why) return HM_EINVAL;
+    char *text = hm_output_format("no (%s)", why);
+    if (!text) return HM_ENOMEM;
+    hm_output_flatten(text);
+    int rc = hm_afile_patch(csv->af, csv->complete_at, strlen(COMPLETE_YES), text);
+    free(text);
+    csv->incomplete = csv->progress_set = rc == HM_OK;
+    return rc;
+}
+
 int hm_csv_progress(hm_csv_t *csv, long done, long total, const char *unit)
 {
     if (!csv || done < 0 || total < 0 || !unit) return HM_EINVAL;
     char text[160];
     snprintf(text, sizeof text, "no (%ld of %ld %s)", done, total, unit);
     csv->progress_set = 1;
+    if (csv->incomplete) return HM_OK;
     return hm_afile_patch(csv->af, csv->complete_at, strlen(COMPLETE_YES),
                           done >= total ? NULL : text);
 }

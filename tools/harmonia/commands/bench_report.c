@@ -94,6 +94,18 @@ static void write_raw(hm_csv_t *raw, const hm_bench_row_t *row, const hm_measure
     hm_csv_checkpoint(raw);
 }
 
+/* The files of a run with partial experiments say so in their factor
+ * "complete", whatever the progress. */
+static void flag_partial(hm_bench_report_t *rep, hm_csv_t *summary, hm_csv_t *raw)
+{
+    char why[160];
+    rep->npartial++;
+    snprintf(why, sizeof why, "%ld experiment%s ended with fewer valid repetitions than --nrep %ld",
+             rep->npartial, rep->npartial == 1 ? "" : "s", rep->cfg->nrep);
+    if (summary) hm_csv_incomplete(summary, why);
+    if (raw) hm_csv_incomplete(raw, why);
+}
+
 int hm_bench_report_add(hm_bench_report_t *rep, size_t index, size_t order, const char *op,
                         size_t size_bytes, const hm_measure_result_t *r, double wall_s)
 {
@@ -112,9 +124,22 @@ int hm_bench_report_add(hm_bench_report_t *rep, size_t index, size_t order, cons
     if (rc != HM_OK) return rc;
     hm_csv_t *summary = hm_experiment_summary(rep->e), *raw = hm_experiment_raw(rep->e);
     hm_cli_progress(summary, raw, (long)order + 1, (long)rep->nrows, "experiments");
+    if (row->valid < rep->cfg->nrep) flag_partial(rep, summary, raw);
     if (summary) write_summary(summary, row, rep->cfg->sync, spread_s, r->procsync, order, wall_s);
     if (raw) write_raw(raw, row, r);
     return HM_OK;
+}
+
+/* One line per experiment that fell short of --nrep, under the table. */
+static void print_partial(const hm_bench_report_t *rep)
+{
+    for (size_t i = 0; i < rep->nrows; i++) {
+        const hm_bench_row_t *row = &rep->rows[i];
+        if (row->done && row->valid < rep->cfg->nrep)
+            printf("PARTIAL: %s %zu B: %ld of --nrep %ld valid repetitions (the --slice-s %g s "
+                   "time slice ended first)\n",
+                   row->op, row->size_bytes, row->valid, rep->cfg->nrep, rep->cfg->slice_s);
+    }
 }
 
 static void print_table(const hm_bench_report_t *rep)
@@ -147,6 +172,7 @@ static void print_table(const hm_bench_report_t *rep)
            rep->size, rep->note, rep->cfg->sync, rep->cfg->clock_sync);
     hm_table_print(t, stdout);
     hm_table_free(t);
+    print_partial(rep);
 }
 
 /* OSU's layout (osu_allreduce -f): one block per operation, the size and

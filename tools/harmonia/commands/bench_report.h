@@ -27,6 +27,7 @@ typedef struct hm_bench_report {
     hm_bench_row_t *rows; /* rank 0: by experiment index (op-major, size-minor) */
     size_t nrows;
     char note[192]; /* hm_cli_fit_note: "" unless oversubscribed */
+    long npartial;  /* rank 0: rows with fewer valid repetitions than --nrep */
 } hm_bench_report_t;
 
 /* Collective: the factors of e completed, its files opened (rank 0).

@@ -153,7 +153,7 @@ static int experiment_status(const hm_cli_config_t *cfg, const char *op, size_t 
 
 static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync_t *ps,
                           const hm_op_t *op, size_t size, hm_bench_report_t *rep, size_t index,
-                          size_t order)
+                          size_t order, long *npartial)
 {
     hm_op_params_t p = op_params(cfg);
     hm_op_instance_t *inst = NULL;
@@ -178,6 +178,7 @@ static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync
     rc = hm_measure_run_injected(comm, ps, &target, &mp, cfg->inject_rank >= 0 ? &late : NULL, &r);
     double wall_s = MPI_Wtime() - t0;
     int status = experiment_status(cfg, hm_op_name(op), size, rc, &r, msg, sizeof msg);
+    if (status == HM_EXIT_OK && r.nvalid < cfg->nrep) (*npartial)++;
     /* A failed experiment (too few valid repetitions, wrong results) is not
      * a result: it goes to no file and no table; the finished ones stay. */
     if (status == HM_EXIT_OK && rank == 0 &&
@@ -188,14 +189,28 @@ static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync
     return hm_cli_agree(comm, status, msg);
 }
 
+/* Experiments that ended with fewer valid repetitions than --nrep (a time
+ * slice ran out) are results, written and flagged: the run fails at the
+ * end unless --allow-partial (every rank knows the counts). */
+static int partial_status(const hm_cli_config_t *cfg, MPI_Comm comm, long npartial)
+{
+    char msg[256] = "";
+    if (npartial == 0 || cfg->allow_partial) return HM_EXIT_OK;
+    snprintf(msg, sizeof msg,
+             "%ld experiment%s ended with fewer valid repetitions than --nrep %ld (see the "
+             "table); --allow-partial accepts them",
+             npartial, npartial == 1 ? "" : "s", cfg->nrep);
+    return hm_cli_agree(comm, HM_EXIT_FAILURE, msg);
+}
+
 static int run_plan(const hm_cli_config_t *cfg, MPI_Comm comm, const bench_plan_t *plan,
-                    hm_procsync_t *ps, hm_bench_report_t *rep)
+                    hm_procsync_t *ps, hm_bench_report_t *rep, long *npartial)
 {
     int rc = HM_EXIT_OK;
     for (size_t k = 0; k < plan->nexperiments && rc == HM_EXIT_OK; k++) {
         size_t index = plan->order[k];
         const experiment_t *e = &plan->experiments[index];
-        rc = run_experiment(cfg, comm, ps, e->op, e->size_bytes, rep, index, k);
+        rc = run_experiment(cfg, comm, ps, e->op, e->size_bytes, rep, index, k, npartial);
     }
     return rc;
 }
@@ -212,9 +227,12 @@ int hm_cmd_bench(hm_cli_config_t *cfg, MPI_Comm comm)
         memset(&plan, 0, sizeof plan);
     if (rc == HM_EXIT_OK) rc = hm_cli_experiment_open(cfg, comm, cfg->sync, &e);
     if (rc == HM_EXIT_OK) rc = hm_bench_report_open(cfg, comm, e, plan.nexperiments, &rep);
-    if (rc == HM_EXIT_OK) rc = run_plan(cfg, comm, &plan, hm_experiment_procsync(e), rep);
+    long npartial = 0;
+    if (rc == HM_EXIT_OK)
+        rc = run_plan(cfg, comm, &plan, hm_experiment_procsync(e), rep, &npartial);
     if (rep) hm_bench_report_close(rep, comm);
     rc = hm_cli_experiment_close(e, comm, rc);
+    if (rc == HM_EXIT_OK) rc = partial_status(cfg, comm, npartial);
     free(plan.order);
     free(plan.experiments);
     return rc;

@@ -60,6 +60,7 @@ typedef enum hm_opt_id {
     HM_OPT_DIR,
     HM_OPT_ALTERNATIVE,
     HM_OPT_STATISTIC,
+    HM_OPT_ALLOW_PARTIAL,
     HM_OPT_COUNT
 } hm_opt_id_t;
 
@@ -107,6 +108,7 @@ typedef struct hm_cli_config {
     int root;                /* --root */
     int peer;                /* --peer */
     int validate;            /* --validate */
+    int allow_partial;       /* --allow-partial */
     int check_every;         /* --check-every */
     long max_attempts;       /* --max-attempts, 0 = 10 x nrep + 100 */
     double window_us;        /* --window-us, 0 = adaptive */

@@ -427,6 +427,11 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
     [HM_OPT_RESYNC_S] = {HM_OPT_RESYNC_S, "resync-s", 0, "S",
                          "harmonize: re-synchronize the clocks after this long (default 1)",
                          "e.g. --resync-s 5", hm_opt_parse_resync_s},
+    [HM_OPT_ALLOW_PARTIAL] = {HM_OPT_ALLOW_PARTIAL, "allow-partial", 0, NULL,
+                              "accept experiments that end with fewer valid repetitions than "
+                              "--nrep (a --slice-s time slice ran out); without it they are "
+                              "written, flagged, and the run exits 1",
+                              "--allow-partial", hm_opt_parse_allow_partial},
     [HM_OPT_COLD_CACHE] = {HM_OPT_COLD_CACHE, "cold-cache", 0, NULL,
                            "overwrite a buffer the size of the last-level cache before every "
                            "repetition",

@@ -77,6 +77,13 @@ int hm_opt_parse_validate(hm_cli_config_t *c, const char *v, char *why, size_t l
     return 0;
 }
 
+int hm_opt_parse_allow_partial(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    (void)v, (void)why, (void)len;
+    c->allow_partial = 1;
+    return 0;
+}
+
 int hm_opt_parse_check_every(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
     long x = 0;
