@@ -64,6 +64,10 @@ expect_usage 2 '--sizes: "3G" exceeds the largest size, 2147483647 bytes (MPI co
 expect_usage 2 '--sizes: size 1073741824 bytes times 2 ranks is 2147483648 bytes for alltoall, more than an int count' \
     bench --ops alltoall --sizes 1G
 
+# --- an operation that needs more ranks is --ops' fault, not --sizes' -----------
+expect_usage 1 '--ops: pingpong needs at least 2 ranks (the communicator has 1)' \
+    bench --ops pingpong --sizes 8 --nrep 5
+
 # --- an injected delay on a rank that does not exist ---------------------------
 # --inject-delay 5:1:100 at 2 ranks: rank 5 does not exist, so it would
 # silently inject nothing; make_plan refuses it like a root or a peer.

@@ -128,4 +128,10 @@ check $? "--statistic mean: means 4, 2, 2 us give 1, 1, 2"
 expect_usage 0 "stats: give either raw files of 'harmonia bench --raw' or campaigns" stats b.csv camp
 { cat camp/per-mpirun.csv; echo 3,13,bcast,8,2,barrier,50,50,1.5e-06,2e-06; } >twice.csv
 expect_usage 0 'twice.csv: run 3 appears twice for bcast 8 B, 2 processes, sync barrier' stats twice.csv
+# Bytes from a bad file reach the terminal escaped: an escape sequence and an
+# invalid UTF-8 byte are quoted as \xHH, never written raw.
+printf '# processes: 2\n# sync: barrier\nop,size_bytes,attempt,valid,global_s,local_s,start_spread_s,start_s\nallreduce,8,0,1,\033[31m1\377,1e-6,0,0\n' >esc.csv
+expect_usage 0 'esc.csv:4: "\x1b[31m1\xff" is not a number (column global_s)' stats esc.csv
+! LC_ALL=C grep -q $'\033' "$out"
+check $? "no raw escape byte in the message"
 finish

@@ -67,9 +67,11 @@ static int check_ops(const hm_cli_config_t *cfg, MPI_Comm comm, const bench_plan
         for (int s = 0; s < cfg->nsizes; s++)
             if (hm_op_check(plan->ops[i], comm, cfg->sizes[s], &p) != HM_OK) {
                 const char *reason = hm_last_error();
-                const char *opt = strstr(reason, "root")   ? "--root"
-                                  : strstr(reason, "peer") ? "--peer"
-                                                           : "--sizes";
+                /* An operation that needs more ranks is the choice of --ops. */
+                const char *opt = strstr(reason, "needs at least") ? "--ops"
+                                  : strstr(reason, "root")         ? "--root"
+                                  : strstr(reason, "peer")         ? "--peer"
+                                                                   : "--sizes";
                 snprintf(why, len, "%s: %s (operation %s)", opt, reason, hm_op_name(plan->ops[i]));
                 return HM_EXIT_USAGE;
             }

@@ -21,13 +21,45 @@ int hm_cli_launcher_rank(void)
     return 0;
 }
 
+/* The length of the valid UTF-8 sequence at s (1 to 4), or 0. */
+static int utf8_length(const unsigned char *s)
+{
+    int n = s[0] < 0x80             ? 1
+            : (s[0] & 0xe0) == 0xc0 ? 2
+            : (s[0] & 0xf0) == 0xe0 ? 3
+            : (s[0] & 0xf8) == 0xf0 ? 4
+                                    : 0;
+    if (n == 2 && s[0] < 0xc2) return 0; /* overlong */
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80) return 0;
+    return n;
+}
+
+/* text on f with every control character and every byte that is not valid
+ * UTF-8 written as \xHH: a message may quote a bad file, and its bytes must
+ * not reach the terminal (escape sequences) or break the line. */
+static void put_escaped(const char *text, FILE *f)
+{
+    for (const unsigned char *s = (const unsigned char *)text; *s;) {
+        int n = utf8_length(s);
+        if (n == 0 || (n == 1 && (*s < 0x20 || *s == 0x7f))) {
+            fprintf(f, "\\x%02x", *s++);
+            continue;
+        }
+        fwrite(s, 1, (size_t)n, f);
+        s += n;
+    }
+}
+
 void hm_cli_print_error(const char *fmt, ...)
 {
+    char text[16384];
     va_list ap;
-    fputs("harmonia: error: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    fputs("harmonia: error: ", stderr);
+    put_escaped(text, stderr);
     fputc('\n', stderr);
     fflush(stderr);
 }
