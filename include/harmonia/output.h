@@ -56,6 +56,11 @@ HM_EXPORT int hm_table_add_column(hm_table_t *table, const char *header, hm_alig
  * has one cell per column and the next cell starts a new row. */
 HM_EXPORT int hm_table_add_cell(hm_table_t *table, const char *text);
 
+/* A number cell: value printed with fmt (one double conversion, e.g.
+ * "%.3f"), or "n/a" when it is not finite: "no value" reads the same in
+ * every table (docs/results.md). */
+HM_EXPORT int hm_table_add_number(hm_table_t *table, const char *fmt, double value);
+
 /* Like hm_table_add_cell with printf-style formatting. */
 HM_EXPORT int hm_table_add_cellf(hm_table_t *table, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -110,12 +110,12 @@ int hm_csv_put_string(hm_csv_t *csv, const char *text)
 /* The fewest of 15, 16, 17 significant digits that read back exactly: 17
  * always suffice for a double, fewer keep 0.1 from printing as
  * 0.10000000000000001. */
+/* A value that is not finite is "no value", an empty cell: what pandas, R
+ * and the library's reader (hm_csv_reader_double) read as missing. */
 static void format_double(double value, char *buf, size_t len)
 {
-    if (isnan(value)) {
-        snprintf(buf, len, "NaN");
-    } else if (isinf(value)) {
-        snprintf(buf, len, value > 0 ? "Inf" : "-Inf");
+    if (!isfinite(value)) {
+        snprintf(buf, len, "%s", "");
     } else {
         for (int digits = 15; digits <= 17; digits++) {
             snprintf(buf, len, "%.*g", digits, value);

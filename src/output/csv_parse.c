@@ -72,6 +72,11 @@ static int read_record(hm_csv_reader_t *r, int *got)
     *got = 1;
     if ((st = start_cell(r)) != HM_OK) return st;
     for (;; c = getc(r->f)) {
+        /* A NUL would end the cell early in C strings: "allre\0duce" would
+         * read as a group "allre" that no run wrote. */
+        if (c == '\0')
+            return fail(r, HM_EINVAL, "%s:%zu: a NUL byte (not a text file?)", r->path,
+                        r->row_line);
         if (quoted) {
             if (c == EOF)
                 return fail(r, HM_EINVAL, "%s:%zu: a quoted cell never closes", r->path,
@@ -230,9 +235,15 @@ int hm_csv_reader_double(hm_csv_reader_t *r, size_t i, double *value)
     const char *cell = hm_csv_reader_cell(r, i);
     char *end;
     if (!cell) return fail(r, HM_EINVAL, "%s:%zu: no column %zu", r->path, r->row_line, i + 1);
+    /* An empty cell is "no value" (NaN); so is "NaN", as files before the
+     * empty cell wrote it. Infinities and overflows are refused. */
+    if (!*cell || !strcmp(cell, "NaN")) {
+        *value = NAN;
+        return HM_OK;
+    }
     errno = 0;
     double x = strtod(cell, &end);
-    if (!*cell || *end || (errno == ERANGE && fabs(x) == HUGE_VAL))
+    if (*end || !isfinite(x) || (errno == ERANGE && fabs(x) == HUGE_VAL))
         return fail(r, HM_EINVAL, "%s:%zu: \"%s\" is not a number (column %s)", r->path,
                     r->row_line, cell, r->header[i]);
     *value = x;

@@ -1,4 +1,5 @@
 /* src/output/table.c — aligned tables for the rank-0 summary on stdout. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +87,12 @@ int hm_table_add_cellf(hm_table_t *table, const char *fmt, ...)
     int st = hm_table_add_cell(table, text);
     free(text);
     return st;
+}
+
+int hm_table_add_number(hm_table_t *table, const char *fmt, double value)
+{
+    if (!isfinite(value)) return hm_table_add_cell(table, "n/a");
+    return hm_table_add_cellf(table, fmt, value);
 }
 
 size_t hm_table_rows(const hm_table_t *table)

@@ -80,11 +80,11 @@ static int parse_row(hm_results_bench_raw_t *raw, hm_results_bench_raw_row_t *ro
     if (rc == HM_OK) rc = hm_csv_reader_double(raw->r, raw->idx[C_METRIC], &x);
     if (rc != HM_OK) return hm_error_set(rc, "%s", hm_csv_reader_error(raw->r));
     int bad_size = !(size >= 0 && size <= 9e15) || size != floor(size);
-    if (bad_size || !isfinite(x)) {
+    if (bad_size || !(isfinite(x) && x >= 0)) {
         size_t c = bad_size ? raw->idx[C_SIZE] : raw->idx[C_METRIC];
         return hm_error_set(HM_EINVAL, "%s:%zu: \"%s\" is not a %s (column %s)", raw->path,
                             hm_csv_reader_line(raw->r), hm_csv_reader_cell(raw->r, c),
-                            bad_size ? "size in bytes" : "finite run-time",
+                            bad_size ? "size in bytes" : "run-time (finite, at least 0)",
                             hm_csv_reader_column(raw->r, c));
     }
     row->op = hm_csv_reader_cell(raw->r, raw->idx[C_OP]);
@@ -100,6 +100,13 @@ int hm_results_bench_raw_next(hm_results_bench_raw_t *raw, hm_results_bench_raw_
     int rc;
     while ((rc = hm_csv_reader_next(raw->r, more)) == HM_OK && *more) {
         if ((rc = hm_csv_reader_double(raw->r, raw->idx[C_VALID], &valid)) != HM_OK) break;
+        if (valid != 0 && valid != 1) {
+            *more = 0;
+            return hm_error_set(HM_EINVAL, "%s:%zu: \"%s\" is not a validity, 0 or 1 (column %s)",
+                                raw->path, hm_csv_reader_line(raw->r),
+                                hm_csv_reader_cell(raw->r, raw->idx[C_VALID]),
+                                hm_csv_reader_column(raw->r, raw->idx[C_VALID]));
+        }
         if (valid != 1) continue;
         if ((rc = parse_row(raw, row)) != HM_OK) *more = 0;
         return rc;

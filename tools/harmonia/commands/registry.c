@@ -115,7 +115,7 @@ static const hm_cli_command_t commands[] = {
      "lag-1 autocorrelation of the kept values in file order (near 0 for\n"
      "independent repetitions) and the Shapiro-Wilk p-value (small: not normal).\n"
      "n/a where there are too few values or they are all equal. The table is in\n"
-     "microseconds; --output writes seconds (n/a as NaN).\n"
+     "microseconds; --output writes seconds (n/a as an empty cell).\n"
      "Given campaign directories (or their per-mpirun.csv) instead, it reports\n"
      "their reproducibility (Hunold and Carpen-Amarie 2016, Fig. 29): per group\n"
      "the spread of the per-mpirun medians (--statistic mean: means) and each\n"

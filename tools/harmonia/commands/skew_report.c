@@ -152,13 +152,10 @@ static void add_skew_cells(hm_table_t *t, const hm_stats_summary_t *g, const hm_
                            int truth_known)
 {
     const double x[] = {g->median, g->p90, g->p99, g->max};
-    for (size_t k = 0; k < NCOLS(x); k++) hm_table_add_cellf(t, "%.3f", x[k] * 1e6);
+    for (size_t k = 0; k < NCOLS(x); k++) hm_table_add_number(t, "%.3f", x[k] * 1e6);
     const double y[] = {tr->median, tr->p90, tr->p99};
     for (size_t k = 0; k < NCOLS(y); k++)
-        if (truth_known)
-            hm_table_add_cellf(t, "%.3f", y[k] * 1e6);
-        else
-            hm_table_add_cell(t, "n/a");
+        hm_table_add_number(t, "%.3f", truth_known ? y[k] * 1e6 : NAN);
 }
 
 static void print_skew_table(const hm_skew_report_t *rep)
