@@ -142,7 +142,7 @@ static int cell_time(const reading_t *rd, int c, double *out)
 {
     if (hm_csv_reader_double(rd->r, rd->idx[c], out) != HM_OK)
         return hm_error_set(HM_EINVAL, "%s", hm_csv_reader_error(rd->r));
-    return isfinite(*out) ? HM_OK : bad_cell(rd, c, "a finite run-time");
+    return isfinite(*out) && *out >= 0 ? HM_OK : bad_cell(rd, c, "a run-time (finite, at least 0)");
 }
 
 /* Names are fixed-size fields of the row: a longer one is refused rather

@@ -25,6 +25,9 @@ static const hm_results_column_t bench[] = {
     [HM_COL_BENCH_PROCSYNC] = {"procsync", "", "what the synchronization method did"},
     [HM_COL_BENCH_ORDER] = {"order", "", "position in the shuffled experiment order"},
     [HM_COL_BENCH_WALL_S] = {"wall_s", "s", "the experiment's wall time on rank 0"},
+    [HM_COL_BENCH_LATE_STARTS] = {"late_starts", "",
+                                  "repetitions (valid or not) whose start spread exceeded the "
+                                  "late-start tolerance, under every method"},
 };
 
 static const hm_results_column_t bench_raw[] = {

@@ -235,7 +235,11 @@ static void check_bad_input(void)
     write_file("pm3.csv", "run,seed,op,size_bytes,processes,sync,n,kept,median_s,mean_s\n"
                           "1,1,bcast,8,2,barrier,10,9,NaN,1e-6\n");
     expect_refused(hm_results_permpirun_read(path_of("pm3.csv"), &ds), HM_EINVAL,
-                   "pm3.csv:2: \"NaN\" is not a finite run-time (column median_s)");
+                   "pm3.csv:2: \"NaN\" is not a run-time (finite, at least 0) (column median_s)");
+    write_file("pm5.csv", "run,seed,op,size_bytes,processes,sync,n,kept,median_s,mean_s\n"
+                          "1,1,bcast,8,2,barrier,10,9,-1e-6,1e-6\n");
+    expect_refused(hm_results_permpirun_read(path_of("pm5.csv"), &ds), HM_EINVAL,
+                   "pm5.csv:2: \"-1e-6\" is not a run-time (finite, at least 0) (column median_s)");
     write_file("pm4.csv", "run,seed,op,size_bytes,processes,sync,n,kept,median_s,mean_s\n"
                           "1,1,bcast,8,2,barrier,10,11,1e-6,1e-6\n");
     expect_refused(hm_results_permpirun_read(path_of("pm4.csv"), &ds), HM_EINVAL,

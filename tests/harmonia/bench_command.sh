@@ -119,13 +119,18 @@ csv_awk ihr.csv '$col["attempt"] == 5 { n++; ok = $col["valid"] == 0 && $col["gl
     END { exit !(n == 1 && ok) }'
 check $? "harmonize: attempt 5 (rank 1 300 us late) is invalid, makespan and start spread >= 299 us" \
     "$(csv_tsv ihr.csv | awk -F'\t' '$3 == 5')"
-csv_awk ih.csv '{ n++; ok = $col["valid"] == 50 && $col["invalid"] >= 1 } END { exit !(n == 1 && ok) }'
-check $? "harmonize: summary valid 50, invalid >= 1" "exit $status; $(csv_tsv ih.csv | tail -1)"
+csv_awk ih.csv '{ n++; ok = $col["valid"] == 50 && $col["invalid"] >= 1 && $col["late_starts"] >= 1 }
+    END { exit !(n == 1 && ok) }'
+check $? "harmonize: summary valid 50, invalid >= 1, late_starts >= 1" "exit $status; $(csv_tsv ih.csv | tail -1)"
 launch 2 bench --inject-delay 1:5:300 --sync barrier --ops allreduce --sizes 8 --nrep 50 \
     --output ib.csv --raw ibr.csv
-csv_awk ib.csv '{ n++; ok = $col["valid"] == 50 && $col["invalid"] == 0 } END { exit !(n == 1 && ok) }'
-check $? "barrier: summary valid 50, invalid 0 (a barrier cannot see a late start)" \
+csv_awk ib.csv '{ n++; ok = $col["valid"] == 50 && $col["invalid"] == 0 && $col["late_starts"] >= 1 }
+    END { exit !(n == 1 && ok) }'
+check $? "barrier: summary valid 50, invalid 0 (no deadline), the late start counted (late_starts >= 1)" \
     "exit $status; $(csv_tsv ib.csv | tail -1)"
+late=$(table_cols op late)
+[ "${late:-0}" -ge 1 ]
+check $? "barrier: the table's late column shows it ($late)"
 csv_awk ibr.csv '$col["attempt"] == 5 { n++; ok = $col["valid"] == 1 && $col["global_s"] >= 299e-6 }
     END { exit !(n == 1 && ok) }'
 check $? "barrier: attempt 5 counted as valid with a makespan >= 299 us" \

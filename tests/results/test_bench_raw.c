@@ -92,8 +92,14 @@ static void check_refused(void)
            "bad.csv:5: \"abc\" is not a number (column global_s)");
     expect("size.csv", HEAD "bcast,8.5,0,1,1e-6,0\n", HM_METRIC_GLOBAL, HM_EINVAL,
            "size.csv:4: \"8.5\" is not a size in bytes (column size_bytes)");
+    /* Inf is refused by the reader itself; no value where a run-time is
+     * required, and a negative one, by the raw reader. */
     expect("inf.csv", HEAD "bcast,8,0,1,1e-6,Inf\n", HM_METRIC_LOCAL, HM_EINVAL,
-           "inf.csv:4: \"Inf\" is not a finite run-time (column local_s)");
+           "inf.csv:4: \"Inf\" is not a number (column local_s)");
+    expect("empty.csv", HEAD "bcast,8,0,1,1e-6,\n", HM_METRIC_LOCAL, HM_EINVAL,
+           "empty.csv:4: \"\" is not a run-time (finite, at least 0) (column local_s)");
+    expect("negative.csv", HEAD "bcast,8,0,1,1e-6,-2e-6\n", HM_METRIC_LOCAL, HM_EINVAL,
+           "negative.csv:4: \"-2e-6\" is not a run-time (finite, at least 0) (column local_s)");
     expect("valid.csv", HEAD "bcast,8,0,x,1e-6,0\n", HM_METRIC_GLOBAL, HM_EINVAL,
            "valid.csv:4: \"x\" is not a number (column valid)");
 }

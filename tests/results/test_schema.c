@@ -16,7 +16,7 @@
 static const char *const documented[HM_RESULTS_NKINDS] = {
     [HM_RESULTS_BENCH] = "op,size_bytes,sync,valid,invalid,wrong_results,min_s,q1_s,median_s,q3_s,"
                          "max_s,mean_s,sd_s,local_median_s,start_spread_median_s,procsync,order,"
-                         "wall_s",
+                         "wall_s,late_starts",
     [HM_RESULTS_BENCH_RAW] = "op,size_bytes,attempt,valid,global_s,local_s,start_spread_s,start_s",
     [HM_RESULTS_PERMPIRUN] = "run,seed,op,size_bytes,processes,sync,n,kept,median_s,mean_s",
     [HM_RESULTS_REPRO] = "op,size_bytes,processes,sync,run,median_s,normalized,max_normalized",

@@ -74,6 +74,7 @@ static void write_summary(hm_csv_t *csv, const hm_bench_row_t *row, const char *
     hm_csv_put_string(csv, procsync);
     hm_csv_put_int64(csv, (int64_t)order);
     hm_csv_put_double(csv, wall_s);
+    hm_csv_put_int64(csv, row->late_starts);
     hm_csv_end_row(csv);
     hm_csv_checkpoint(csv);
 }
@@ -106,6 +107,17 @@ static void flag_partial(hm_bench_report_t *rep, hm_csv_t *summary, hm_csv_t *ra
     if (raw) hm_csv_incomplete(raw, why);
 }
 
+/* Late starts under every method: the measured starts of all ranks are on
+ * the global clock, so a repetition whose starts spread wider than the
+ * late-start tolerance started late, whatever the method did about it
+ * (barrier and dissem have no deadline and keep it valid, docs/measure.md). */
+static long count_late(const hm_measure_result_t *r, double late_s)
+{
+    long n = 0;
+    for (long i = 0; i < r->n; i++) n += r->start_spread_s[i] > late_s;
+    return n;
+}
+
 int hm_bench_report_add(hm_bench_report_t *rep, size_t index, size_t order, const char *op,
                         size_t size_bytes, const hm_measure_result_t *r, double wall_s)
 {
@@ -122,6 +134,7 @@ int hm_bench_report_add(hm_bench_report_t *rep, size_t index, size_t order, cons
     row->window_s = sscanf(r->procsync, "window=%lfus", &window_us) == 1 ? window_us * 1e-6 : NAN;
     int rc = summarize(row, r, &spread_s);
     if (rc != HM_OK) return rc;
+    row->late_starts = count_late(r, hm_experiment_procsync_params(rep->e)->late_s);
     hm_csv_t *summary = hm_experiment_summary(rep->e), *raw = hm_experiment_raw(rep->e);
     hm_cli_progress(summary, raw, (long)order + 1, (long)rep->nrows, "experiments");
     if (row->valid < rep->cfg->nrep) flag_partial(rep, summary, raw);
@@ -153,6 +166,7 @@ static void print_table(const hm_bench_report_t *rep)
     if (hm_table_create(&t) != HM_OK) return;
     for (size_t c = 0; c < NCOLS(cols); c++)
         hm_table_add_column(t, cols[c], c == 0 ? HM_ALIGN_LEFT : HM_ALIGN_RIGHT);
+    hm_table_add_column(t, "late", HM_ALIGN_RIGHT);
     if (window) hm_table_add_column(t, "window_us", HM_ALIGN_RIGHT);
     for (size_t i = 0; i < rep->nrows; i++) {
         const hm_bench_row_t *row = &rep->rows[i];
@@ -164,6 +178,7 @@ static void print_table(const hm_bench_report_t *rep)
         const double x[] = {row->global.min, row->global.median, row->global.mean, row->global.max,
                             row->local_median_s};
         for (size_t k = 0; k < NCOLS(x); k++) hm_table_add_cellf(t, "%.2f", x[k] * 1e6);
+        hm_table_add_cellf(t, "%ld", row->late_starts);
         if (window) hm_table_add_cellf(t, "%.1f", row->window_s * 1e6);
     }
     printf("latency on %d ranks%s, --sync %s, --clock-sync %s: global run-time (max end - min "

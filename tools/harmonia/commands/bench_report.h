@@ -15,6 +15,7 @@ typedef struct hm_bench_row {
     const char *op;
     size_t size_bytes;
     long valid, invalid, wrong_results;
+    long late_starts;          /* attempts whose start spread exceeded the late-start tolerance */
     hm_stats_summary_t global; /* of the valid repetitions' global run-times */
     double local_median_s;     /* median of their local run-times */
     double window_s;           /* --sync window: the window in effect at the end (NaN: none) */
