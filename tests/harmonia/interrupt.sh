@@ -22,15 +22,23 @@ interrupt() {
     pid=$!
     (sleep 120 && kill -KILL "$pid") >/dev/null 2>&1 &
     local watchdog=$!
-    while [ ! -s s.csv ] && [ "$waited" -lt 600 ]; do sleep 0.1; waited=$((waited + 1)); done
+    # The first checkpoint of both files (the raw one follows the summary).
+    while { [ ! -s s.csv ] || [ ! -s r.csv ]; } && [ "$waited" -lt 600 ]; do
+        sleep 0.1; waited=$((waited + 1))
+    done
     kill -"$sig" "$pid"
     wait "$pid"
-    local status=$? temps
+    local status=$? temps waited=0
     pkill -P "$watchdog" sleep 2>/dev/null
     kill "$watchdog" 2>/dev/null
+    # MPICH's mpiexec can return before its ranks have handled the signal:
+    # wait (20 s at most) until no rank of this run is left.
+    while pgrep -f -- "--output s.csv --raw r.csv" >/dev/null && [ "$waited" -lt 200 ]; do
+        sleep 0.1; waited=$((waited + 1))
+    done
     temps=$(ls -A | grep -c '\.tmp\.')
-    [ "$status" -ne 0 ] && [ "$temps" -eq 0 ]
-    check $? "SIG$sig: exit $status (not 0), $temps temporary files left (0)"
+    [ "$temps" -eq 0 ]
+    check $? "SIG$sig: $temps temporary files left (0; launcher exit $status)"
     # 2 ops x 18 sizes (8 B to 1 MiB) = 36 experiments, interrupted before the end.
     awk '/^# complete: no \([0-9]+ of 36 experiments\)$/ { k = substr($4, 2) + 0
          if (k >= 1 && k < 36) n++ } END { exit n != 2 }' s.csv r.csv
