@@ -104,6 +104,11 @@ HM_EXPORT MPI_Comm hm_topo_socket_leaders_comm(const hm_topo_t *topo);
  * Returns HM_EINVAL when nlevels is not 1..3 or level not 0..nlevels-1. */
 HM_EXPORT int hm_topo_level_comm(const hm_topo_t *topo, int level, int nlevels, MPI_Comm *comm);
 
+/* Collective over comm (MPI_Comm_split_type): the ranks of comm on this
+ * rank's node (shared-memory domain) and the node's online processors. On
+ * HM_EMPI *ranks is 1, as if alone. Needs no topology object. */
+HM_EXPORT int hm_topo_node_ranks(MPI_Comm comm, int *ranks, int *processors);
+
 /* Number of nodes, and the index (0..nnodes-1) of mine. */
 HM_EXPORT int hm_topo_nnodes(const hm_topo_t *topo);
 HM_EXPORT int hm_topo_node_index(const hm_topo_t *topo);

@@ -1,7 +1,8 @@
 /* src/procsync/wait.c — waiting for a deadline on the global clock. */
 #include <sched.h>
-#include <sys/sysinfo.h>
 #include <time.h>
+
+#include <harmonia/topo.h>
 
 #include "procsync/procsync_impl.h"
 
@@ -32,13 +33,9 @@ double hm_procsync_wait_until(hm_clock_t *global, double target_s, double spin_s
  * hm_procsync_fit) follows from this answer. */
 int hm_procsync_node_load(MPI_Comm comm, int *ranks, int *processors)
 {
-    MPI_Comm node;
-    int local = 1;
-    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
-        MPI_Comm_size(node, &local);
-        MPI_Comm_free(&node);
-    }
-    int mine[2] = {local - get_nprocs(), local}, worst[2] = {mine[0], mine[1]};
+    int local, nprocs;
+    hm_topo_node_ranks(comm, &local, &nprocs);
+    int mine[2] = {local - nprocs, local}, worst[2] = {mine[0], mine[1]};
     MPI_Allreduce(mine, worst, 1, MPI_2INT, MPI_MAXLOC, comm);
     if (ranks) *ranks = worst[1];
     if (processors) *processors = worst[1] - worst[0];

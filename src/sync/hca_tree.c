@@ -4,7 +4,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
+
+#include <harmonia/topo.h>
 
 #include "common/idle.h"
 #include "sync/agree.h"
@@ -223,14 +224,9 @@ static int span(const tree_t *t)
  * 1e-7 for a pair alone), so the pairs take turns instead. */
 static int node_oversubscribed(MPI_Comm comm)
 {
-    MPI_Comm node;
-    int ranks = 1;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
-        MPI_Comm_size(node, &ranks);
-        MPI_Comm_free(&node);
-    }
-    return cores > 0 && ranks > cores;
+    int ranks, processors;
+    hm_topo_node_ranks(comm, &ranks, &processors);
+    return processors > 0 && ranks > processors;
 }
 
 /* Before the first exchange, the ranks agree on the allocations (an error

@@ -1,0 +1,19 @@
+/* src/topo/load.c — how many ranks share this rank's node, against its
+ * processors: the measurement behind every "oversubscribed" decision (the
+ * late-start tolerance and yielding waits of procsync, the taking turns of
+ * the hca pairs), so that they all see the same machine. */
+#include <sys/sysinfo.h>
+
+#include <harmonia/topo.h>
+
+int hm_topo_node_ranks(MPI_Comm comm, int *ranks, int *processors)
+{
+    MPI_Comm node;
+    int rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    *ranks = 1;
+    *processors = get_nprocs();
+    if (rc != MPI_SUCCESS) return HM_EMPI;
+    MPI_Comm_size(node, ranks);
+    MPI_Comm_free(&node);
+    return HM_OK;
+}
