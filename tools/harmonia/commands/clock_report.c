@@ -43,14 +43,6 @@ static void open_table(hm_clock_report_t *rep)
         hm_table_add_column(rep->table, cols[c], c == 0 || c == 3 ? HM_ALIGN_LEFT : HM_ALIGN_RIGHT);
 }
 
-/* The algorithms of --clock-sync (a comma-separated list). */
-static int count_specs(const hm_cli_config_t *cfg)
-{
-    int n = 1;
-    for (const char *c = cfg->clock_sync; *c; c++) n += *c == ',';
-    return n;
-}
-
 int hm_clock_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_timer_t *timer,
                          hm_clock_report_t **out)
 {
@@ -77,7 +69,9 @@ int hm_clock_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_timer_t *
         rc = rep->offsets_s && rep->true_errors_s ? open_files(rep, f, why, sizeof why) : HM_ENOMEM;
         open_table(rep);
     }
-    if (rep) rep->cfg = cfg, rep->nchecks = (long)count_specs(cfg) * cfg->ncheck_after;
+    if (rep)
+        rep->cfg = cfg,
+        rep->nchecks = (long)hm_cli_count_items(cfg->clock_sync) * cfg->ncheck_after;
     hm_factors_free(f);
     rc = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
                       why[0] ? why : hm_strerror(rc));

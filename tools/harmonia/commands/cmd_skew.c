@@ -61,13 +61,6 @@ static int run_method(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_experi
     return hm_cli_agree(comm, st == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
 }
 
-static int count_methods(const hm_cli_config_t *cfg)
-{
-    int n = 1;
-    for (const char *c = methods(cfg); *c; c++) n += *c == ',';
-    return n;
-}
-
 /* The factor "sync" names the methods measured (the experiment, which
  * creates none, records "none"). */
 static int record_methods(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e)
@@ -86,7 +79,8 @@ int hm_cmd_skew(hm_cli_config_t *cfg, MPI_Comm comm)
     /* One process synchronization per method, each created in run_method. */
     if (rc == HM_EXIT_OK) rc = hm_cli_experiment_open(cfg, comm, NULL, &e);
     if (rc == HM_EXIT_OK) rc = record_methods(cfg, comm, e);
-    if (rc == HM_EXIT_OK) rc = hm_skew_report_open(cfg, comm, e, count_methods(cfg), &rep);
+    if (rc == HM_EXIT_OK)
+        rc = hm_skew_report_open(cfg, comm, e, hm_cli_count_items(methods(cfg)), &rep);
     snprintf(list, sizeof list, "%s", methods(cfg));
     for (char *m = list, *next; rc == HM_EXIT_OK && m; m = next) {
         next = strchr(m, ',');

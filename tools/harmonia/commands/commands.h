@@ -64,6 +64,10 @@ int hm_cli_agree(MPI_Comm comm, int status, const char *message);
  * rank 0, where files are written, before any work. */
 int hm_cli_check_outputs(const hm_cli_config_t *cfg, MPI_Comm comm);
 
+/* The items of a comma-separated option value (--sync, --clock-sync):
+ * the commas plus one. */
+int hm_cli_count_items(const char *list);
+
 /* SIGINT, SIGTERM and SIGHUP remove the temporary files of the result files
  * being written (hm_afile_remove_temporaries) and then end the process as
  * the signal would have; what a checkpoint published stays. A command that

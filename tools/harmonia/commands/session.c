@@ -140,3 +140,10 @@ void hm_cli_catch_interrupts(void)
     sa.sa_flags = SA_RESETHAND;
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) sigaction(sigs[i], &sa, NULL);
 }
+
+int hm_cli_count_items(const char *list)
+{
+    int n = 1;
+    for (const char *c = list; *c; c++) n += *c == ',';
+    return n;
+}

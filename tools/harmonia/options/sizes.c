@@ -167,15 +167,6 @@ static int cmp_size(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int sort_unique(size_t *sizes, int n)
-{
-    int k = 0;
-    qsort(sizes, (size_t)n, sizeof *sizes, cmp_size);
-    for (int i = 0; i < n; i++)
-        if (k == 0 || sizes[k - 1] != sizes[i]) sizes[k++] = sizes[i];
-    return k;
-}
-
 static int parse_sizes(size_list_t *l, int *nsizes, char *why, size_t len)
 {
     char buf[1024];
@@ -198,7 +189,9 @@ static int parse_sizes(size_list_t *l, int *nsizes, char *why, size_t len)
         }
         if (parse_item(item, l, why, len)) return -1;
     }
-    *nsizes = sort_unique(l->sizes, l->n);
+    /* Distinct already: add_size refuses a size listed twice. */
+    qsort(l->sizes, (size_t)l->n, sizeof *l->sizes, cmp_size);
+    *nsizes = l->n;
     return 0;
 }
 
