@@ -59,17 +59,19 @@ static int parse_or_help(const hm_cli_command_t *c, int argc, char **argv, hm_cl
     return HM_EXIT_OK;
 }
 
-/* Every rank parses the same argv and reaches the same verdict, so no
- * communication is needed to agree on a usage error; rank 0 prints it. */
+/* Options are parsed before MPI_Init: every rank parses the same argv and
+ * reaches the same verdict, so a usage error or --help needs neither
+ * communication nor the seconds MPI_Init may take; the launcher's numbering
+ * picks the one process that prints. */
 static int run_mpi_command(const hm_cli_command_t *c, int argc, char **argv)
 {
-    int provided, rank;
+    int provided;
     hm_cli_config_t cfg;
+    int rc = parse_or_help(c, argc, argv, &cfg, first_process());
+    if (rc != HM_EXIT_OK || cfg.help) return rc;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     hm_cli_catch_interrupts();
-    int rc = parse_or_help(c, argc, argv, &cfg, rank == 0);
-    if (rc == HM_EXIT_OK && !cfg.help) rc = c->run(&cfg, MPI_COMM_WORLD);
+    rc = c->run(&cfg, MPI_COMM_WORLD);
     MPI_Finalize();
     return rc;
 }

@@ -12,8 +12,9 @@
 
 int hm_cli_launcher_rank(void)
 {
-    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
-                                       "SLURM_PROCID"};
+    /* Open MPI, PMIx, MPICH's Hydra and Intel MPI (PMI), Slurm, Cray ALPS, Flux. */
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK",   "PMI_RANK",
+                                       "SLURM_PROCID",         "ALPS_APP_PE", "FLUX_TASK_RANK"};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
         const char *v = getenv(vars[i]);
         if (v && *v) return atoi(v);
@@ -35,33 +36,46 @@ static int utf8_length(const unsigned char *s)
     return n;
 }
 
-/* text on f with every control character and every byte that is not valid
- * UTF-8 written as \xHH: a message may quote a bad file, and its bytes must
- * not reach the terminal (escape sequences) or break the line. */
-static void put_escaped(const char *text, FILE *f)
+/* text appended to out (of out_size bytes, always terminated) with every
+ * control character and every byte that is not valid UTF-8 written as \xHH:
+ * a message may quote a bad file, and its bytes must not reach the terminal
+ * (escape sequences) or break the line. */
+static void append_escaped(char *out, size_t out_size, const char *text)
 {
-    for (const unsigned char *s = (const unsigned char *)text; *s;) {
+    size_t used = strlen(out);
+    for (const unsigned char *s = (const unsigned char *)text; *s && used + 5 < out_size;) {
         int n = utf8_length(s);
         if (n == 0 || (n == 1 && (*s < 0x20 || *s == 0x7f))) {
-            fprintf(f, "\\x%02x", *s++);
+            used += (size_t)snprintf(out + used, out_size - used, "\\x%02x", *s++);
             continue;
         }
-        fwrite(s, 1, (size_t)n, f);
+        memcpy(out + used, s, (size_t)n);
+        used += (size_t)n;
         s += n;
     }
+    out[used] = '\0';
 }
 
+/* The line goes out in one write: under a launcher, whose own messages
+ * arrive on the same stream as the ranks exit, a line written in pieces
+ * can be split by them. */
 void hm_cli_print_error(const char *fmt, ...)
 {
-    char text[16384];
+    char text[16384], line[4 * sizeof text + 32] = "harmonia: error: ";
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    fputs("harmonia: error: ", stderr);
-    put_escaped(text, stderr);
-    fputc('\n', stderr);
+    append_escaped(line, sizeof line - 1, text);
+    strcat(line, "\n");
     fflush(stderr);
+    size_t left = strlen(line);
+    for (const char *p = line; left > 0;) {
+        ssize_t n = write(STDERR_FILENO, p, left);
+        if (n <= 0) break;
+        p += n;
+        left -= (size_t)n;
+    }
 }
 
 int hm_cli_agree(MPI_Comm comm, int status, const char *message)
