@@ -75,6 +75,20 @@ HM_EXPORT size_t hm_procsync_count(void);
 HM_EXPORT const char *hm_procsync_name_at(size_t i);
 HM_EXPORT void hm_procsync_names(char *buf, size_t len);
 
+/* The fields of hm_procsync_params_t that only some methods read, so that a
+ * caller can refuse a setting that would change nothing. late_s is read by
+ * every method (bench counts late starts under each). */
+typedef enum hm_procsync_param {
+    HM_PROCSYNC_PARAM_WINDOW = 1 << 0,       /* window_s: window */
+    HM_PROCSYNC_PARAM_SLICE = 1 << 1,        /* slice_s: roundtime */
+    HM_PROCSYNC_PARAM_BCAST_FACTOR = 1 << 2, /* bcast_factor: roundtime */
+    HM_PROCSYNC_PARAM_CHECK_EVERY = 1 << 3,  /* check_every: all but roundtime */
+    HM_PROCSYNC_PARAM_RESYNC = 1 << 4,       /* harmonize.resync_s: harmonize */
+} hm_procsync_param_t;
+
+/* 1 when method reads param, 0 when it does not or is not a method. Local. */
+HM_EXPORT int hm_procsync_reads(const char *method, hm_procsync_param_t param);
+
 /* Check a method name and parameters without MPI: HM_ENOENT with the last
  * error naming the unknown method and the known ones, or HM_EINVAL with the
  * last error naming the option and its value (e.g. "--check-every 0 must be

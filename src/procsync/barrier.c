@@ -22,6 +22,7 @@ static void barrier_describe(const hm_procsync_t *ps, char *buf, size_t len)
 const hm_procsync_method_t hm_procsync_barrier_method = {
     .name = "barrier",
     .has_deadline = 0,
+    .reads = HM_PROCSYNC_PARAM_CHECK_EVERY,
     .start = barrier_start,
     .describe = barrier_describe,
 };

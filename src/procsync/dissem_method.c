@@ -22,6 +22,7 @@ static void dissem_describe(const hm_procsync_t *ps, char *buf, size_t len)
 const hm_procsync_method_t hm_procsync_dissem_method = {
     .name = "dissem",
     .has_deadline = 0,
+    .reads = HM_PROCSYNC_PARAM_CHECK_EVERY,
     .start = dissem_start,
     .describe = dissem_describe,
 };

@@ -63,6 +63,7 @@ static void harmonize_describe(const hm_procsync_t *ps, char *buf, size_t len)
 const hm_procsync_method_t hm_procsync_harmonize_method = {
     .name = "harmonize",
     .has_deadline = 1,
+    .reads = HM_PROCSYNC_PARAM_RESYNC | HM_PROCSYNC_PARAM_CHECK_EVERY,
     .create = harmonize_create,
     .start = harmonize_start,
     .clock = harmonize_clock,

@@ -25,6 +25,7 @@ enum { HM_PROCSYNC_LATENCY_REPS = 20 };
 typedef struct hm_procsync_method {
     const char *name;
     int has_deadline; /* agrees a start deadline: the late-start check applies */
+    unsigned reads;   /* the hm_procsync_param_t bits it reads */
     /* Collective over ps->comm: allocate ps->state, measure what the method
      * needs. May return different statuses on different ranks: the caller
      * agrees, and takes the last error of a failing rank (hm_error_set) as

@@ -32,3 +32,9 @@ const hm_procsync_method_t *hm_procsync_find(const char *name)
         if (name && strcmp(methods[i]->name, name) == 0) return methods[i];
     return NULL;
 }
+
+int hm_procsync_reads(const char *method, hm_procsync_param_t param)
+{
+    const hm_procsync_method_t *m = hm_procsync_find(method);
+    return m && (m->reads & (unsigned)param) != 0;
+}

@@ -228,6 +228,7 @@ static void window_describe(const hm_procsync_t *ps, char *buf, size_t len)
 const hm_procsync_method_t hm_procsync_window_method = {
     .name = "window",
     .has_deadline = 1,
+    .reads = HM_PROCSYNC_PARAM_WINDOW | HM_PROCSYNC_PARAM_CHECK_EVERY,
     .create = window_create,
     .free = window_free,
     .begin = window_begin,

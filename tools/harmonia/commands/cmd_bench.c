@@ -101,9 +101,10 @@ static int make_plan(const hm_cli_config_t *cfg, MPI_Comm comm, bench_plan_t *pl
     memset(plan, 0, sizeof *plan);
     int rc = parse_ops(cfg, plan, why, sizeof why);
     if (rc == HM_EXIT_OK) rc = hm_cli_check_procsync(cfg, cfg->sync, why, sizeof why);
-    if (rc == HM_EXIT_OK) rc = check_ops(cfg, comm, plan, why, sizeof why);
     int size;
     MPI_Comm_size(comm, &size);
+    if (rc == HM_EXIT_OK) rc = hm_cli_check_applies(cfg, cfg->sync, size, why, sizeof why);
+    if (rc == HM_EXIT_OK) rc = check_ops(cfg, comm, plan, why, sizeof why);
     if (rc == HM_EXIT_OK && cfg->inject_rank >= size) {
         snprintf(why, sizeof why, "--inject-delay: rank %d is outside the communicator (%d ranks)",
                  cfg->inject_rank, size);

@@ -78,8 +78,11 @@ int hm_cmd_clock(hm_cli_config_t *cfg, MPI_Comm comm)
     hm_timer_t *timer = NULL;
     hm_clock_t *base = NULL;
     hm_clock_report_t *rep = NULL;
-    char specs[sizeof cfg->clock_sync];
-    int rc = hm_cli_check_outputs(cfg, comm);
+    char specs[sizeof cfg->clock_sync], why[512] = "";
+    int size;
+    MPI_Comm_size(comm, &size);
+    int rc = hm_cli_agree(comm, hm_cli_check_applies(cfg, NULL, size, why, sizeof why), why);
+    if (rc == HM_EXIT_OK) rc = hm_cli_check_outputs(cfg, comm);
     if (rc == HM_EXIT_OK) rc = hm_cli_open_clock(cfg, comm, &timer, &base);
     if (rc == HM_EXIT_OK) rc = hm_clock_report_open(cfg, comm, timer, &rep);
     strcpy(specs, cfg->clock_sync);

@@ -31,6 +31,9 @@ static int check_methods(const hm_cli_config_t *cfg, MPI_Comm comm)
     }
     if (rc == HM_EXIT_OK && n > 16)
         rc = HM_EXIT_USAGE, snprintf(why, sizeof why, "--sync: more than 16 methods");
+    int size;
+    MPI_Comm_size(comm, &size);
+    if (rc == HM_EXIT_OK) rc = hm_cli_check_applies(cfg, methods(cfg), size, why, sizeof why);
     return hm_cli_agree(comm, rc, why);
 }
 

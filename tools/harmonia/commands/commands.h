@@ -64,6 +64,15 @@ int hm_cli_agree(MPI_Comm comm, int status, const char *message);
  * rank 0, where files are written, before any work. */
 int hm_cli_check_outputs(const hm_cli_config_t *cfg, MPI_Comm comm);
 
+/* Local, the same verdict on every rank: a usage error when an option was
+ * given that nothing in this run reads (--root without a rooted operation,
+ * --window-us without --sync window, --ranks-per-node with a flat
+ * --clock-sync on real clocks, ...), or --ranks-per-node exceeds
+ * comm_size. methods: the --sync list in effect (NULL: a command without
+ * process synchronization). */
+int hm_cli_check_applies(const hm_cli_config_t *cfg, const char *methods, int comm_size, char *why,
+                         size_t len);
+
 /* The items of a comma-separated option value (--sync, --clock-sync):
  * the commas plus one. */
 int hm_cli_count_items(const char *list);

@@ -363,12 +363,16 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                                 "within these bounds from --seed, over the real time source",
                                 "e.g. --synthetic-clock offset=1e-3,drift=1e-4,jitter=0",
                                 p_synthetic},
-    [HM_OPT_RANKS_PER_NODE] = {HM_OPT_RANKS_PER_NODE, "ranks-per-node", 0, "N",
-                               "testing: treat N consecutive ranks as one node",
-                               "e.g. --ranks-per-node 2", p_ranks_per_node},
-    [HM_OPT_RANKS_PER_SOCKET] = {HM_OPT_RANKS_PER_SOCKET, "ranks-per-socket", 0, "N",
-                                 "testing: treat N consecutive ranks of a node as one socket",
-                                 "e.g. --ranks-per-socket 1", p_ranks_per_socket},
+    [HM_OPT_RANKS_PER_NODE] =
+        {HM_OPT_RANKS_PER_NODE, "ranks-per-node", 0, "N",
+         "testing: treat N consecutive ranks as one node (the last holds the rest); "
+         "for a hierarchical --clock-sync or --synthetic-clock",
+         "e.g. --ranks-per-node 2", p_ranks_per_node},
+    [HM_OPT_RANKS_PER_SOCKET] =
+        {HM_OPT_RANKS_PER_SOCKET, "ranks-per-socket", 0, "N",
+         "testing: treat N consecutive ranks of a node as one socket; for a "
+         "--clock-sync of three levels",
+         "e.g. --ranks-per-socket 1", p_ranks_per_socket},
     [HM_OPT_PER_RANK] = {HM_OPT_PER_RANK, "per-rank", 0, NULL,
                          "report every rank instead of the worst over ranks", "--per-rank",
                          p_flag_per_rank},
