@@ -6,6 +6,7 @@
 
 #include <harmonia/error.h>
 #include <harmonia/export.h>
+#include <harmonia/progress.h>
 #include <harmonia/rng.h>
 #include <harmonia/version.h>
 

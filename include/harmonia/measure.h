@@ -27,6 +27,7 @@
 #ifndef HARMONIA_MEASURE_H
 #define HARMONIA_MEASURE_H
 #include <harmonia/export.h>
+#include <harmonia/progress.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <mpi.h>
@@ -63,6 +64,7 @@ typedef struct hm_measure_params {
     int validate;            /* check every repetition's result */
     size_t cold_cache_bytes; /* > 0: overwrite a buffer this big before every
                               * repetition (Hunold & Carpen-Amarie 2016, §5.8) */
+    hm_progress_t progress;  /* root, after every chunk: valid repetitions of nrep */
 } hm_measure_params_t;
 
 /* nrep 1000, warmup 10, max_attempts 0, no validation, no cold cache. */

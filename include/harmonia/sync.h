@@ -26,6 +26,7 @@
 #ifndef HARMONIA_SYNC_H
 #define HARMONIA_SYNC_H
 #include <harmonia/export.h>
+#include <harmonia/progress.h>
 
 #include <stddef.h>
 
@@ -60,6 +61,8 @@ typedef struct hm_sync_params {
                                 Carpen-Amarie 2018, Alg. 2) */
     int ranks_per_node;      /* levels of a hierarchical spec: 0 = real topology */
     int ranks_per_socket;
+    hm_progress_t progress; /* fit points of the pair being fitted, reported on both ranks
+                               of the pair (jk: on the root); not compared across ranks */
 } hm_sync_params_t;
 
 /* What one synchronization did, identical on every rank except where noted. */

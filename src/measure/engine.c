@@ -193,6 +193,8 @@ static int measure(engine_t *e, hm_measure_result_t *r)
         r->nvalid += nvalid;
         r->attempts += n;
         e->attempt += n;
+        if (e->rank == 0 && p->progress.fn)
+            p->progress.fn(p->progress.arg, (double)r->nvalid, (double)p->nrep);
     }
     r->ninvalid = r->attempts - r->nvalid;
     /* Out of time (roundtime's slice) is the normal end of a time-based

@@ -107,6 +107,10 @@ static int learn(jk_t *j)
         int rc = j->me == 0 ? serve_round(j) : measure_turn(j, &s);
         if (rc != HM_OK) return rc;
         if (j->me != 0 && idx >= 0) j->x[idx] = s.timestamp_s, j->y[idx] = s.offset_s;
+        const hm_progress_t *pr = &j->params->progress;
+        if (pr->fn && j->me == 0 && idx >= 0 &&
+            ((idx + 1) % HM_SYNC_PROGRESS_POINTS == 0 || idx + 1 == j->params->fitpoints))
+            pr->fn(pr->arg, idx + 1, j->params->fitpoints);
     }
     return HM_OK;
 }

@@ -75,13 +75,16 @@ static int agree(MPI_Comm comm, int peer, int rc)
 }
 
 /* Alg. 2 lines 3-12: the fit points (only the client keeps them). */
-static int collect(hm_offset_pair_t *pair, hm_clock_t *clock, int n, double *x, double *y)
+static int collect(hm_offset_pair_t *pair, hm_clock_t *clock, int n, double *x, double *y,
+                   const hm_progress_t *progress)
 {
     for (int i = 0; i < n; i++) {
         hm_offset_sample_t s;
         int rc = hm_offset_measure(pair, clock, &s);
         if (rc != HM_OK) return rc;
         if (x) x[i] = s.timestamp_s, y[i] = s.offset_s;
+        if (progress->fn && ((i + 1) % HM_SYNC_PROGRESS_POINTS == 0 || i + 1 == n))
+            progress->fn(progress->arg, i + 1, n);
     }
     return HM_OK;
 }
@@ -194,7 +197,7 @@ int hm_sync_learn_pair(MPI_Comm comm, int ref, int client, hm_clock_t *clock,
     rc = hm_offset_pair_create(comm, ref, client, params->offset, params->exchanges, &pair);
     if (rc == HM_OK && is_client && !(xy = malloc(2 * (size_t)n * sizeof *xy))) rc = HM_ENOMEM;
     if (rc != HM_EINVAL) rc = agree(comm, is_client ? ref : client, rc);
-    if (rc == HM_OK) rc = collect(pair, clock, n, xy, xy ? xy + n : NULL);
+    if (rc == HM_OK) rc = collect(pair, clock, n, xy, xy ? xy + n : NULL, &params->progress);
     if (rc == HM_OK && is_client) *model = hm_sync_fit_pair(params, xy, xy + n, n);
     if (rc == HM_OK && params->recompute_intercept)
         rc = recompute_intercept(pair, clock, is_client, model);

@@ -6,6 +6,11 @@
 
 #include "common/error_set.h"
 
+/* Fit points between progress reports: a ping-pong takes about a
+ * microsecond on shared memory, so a report comes every few milliseconds,
+ * often enough for a caller's rate limit and rare enough to cost nothing. */
+enum { HM_SYNC_PROGRESS_POINTS = 4096 };
+
 /* Counters an algorithm fills for the report. */
 typedef struct hm_sync_stats {
     int drift_models;  /* pairwise models this rank learned that kept a slope */

@@ -36,6 +36,28 @@ known=$(awk -F, '!/^#/ && $1 == "skampi" && $5 != "" && $3 > 0' "$dir/sr.csv" | 
 [ "$measured" -eq 1 ] && [ "$known" -eq 2 ] && ok "raw: 1 offset measured, 2 true errors known" \
     || fail "raw: $measured measured, $known known"
 
+# Progress (issue 12 item 15): one updating line on a terminal, none on a
+# pipe. script(1) gives the run a pseudo-terminal. Under mpirun only Open
+# MPI hands the ranks a terminal (stdout); a run without launcher has one
+# under either MPI. 3 s of waiting before the check is past the 1 s quiet
+# period whatever the load, and the wait is timed by the clock, not the CPU.
+tty_out=$(mktemp)
+timeout -k 5 60 script -qec "$HARMONIA clock --check-after 3" /dev/null >"$tty_out" 2>&1
+grep -aq $'\r.*harmonia: clock hca3: waiting for the check after 3 s: [0-9]*% (. of 3 s), .* elapsed, about .* left' "$tty_out" \
+    && ok "progress: an updating line on a terminal while the check waits" \
+    || fail "progress: no line on a terminal: $(tr '\r' '\n' <"$tty_out" | head -5)"
+if [ "$MPI_FLAVOR" = openmpi ]; then
+    timeout -k 5 60 script -qec "$MPIEXEC -n 2 $HARMONIA clock --check-after 0,3" /dev/null \
+        >"$tty_out" 2>&1
+    grep -aq $'\r.*harmonia: clock hca3: waiting' "$tty_out" \
+        && ok "progress: an updating line under mpirun on a terminal" \
+        || fail "progress under mpirun: $(tr '\r' '\n' <"$tty_out" | head -5)"
+fi
+launch 0 clock --check-after 3
+! grep -aq $'\r' "$out" && ! grep -q 'elapsed' "$out"
+check $? "progress: nothing on a pipe"
+rm -f "$tty_out"
+
 expect_usage 2 '--clock-sync: unknown algorithm "hca4" (known: skampi, netgauge, jk, hca, hca2, hca3, prop)' clock --clock-sync hca4
 expect_usage 2 'at most 3 (node+socket+core)' clock --clock-sync hca3+hca3+hca3+prop
 expect_usage 2 '--fitpoints: "0" is out of range' clock --fitpoints 0

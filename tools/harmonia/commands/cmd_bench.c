@@ -154,9 +154,26 @@ static int experiment_status(const hm_cli_config_t *cfg, const char *op, size_t 
     return HM_EXIT_OK;
 }
 
+/* What the experiments of one run share: the report, the count of
+ * partial experiments, and the progress line, whose one stage is the whole
+ * run (the repetitions of the finished experiments plus the current one's). */
+typedef struct bench_run {
+    hm_bench_report_t *rep;
+    long npartial;
+    hm_cli_progress_t line;
+    double reps_before, reps_total;
+} bench_run_t;
+
+static void report_progress(void *arg, double done, double total)
+{
+    bench_run_t *run = arg;
+    (void)total;
+    hm_cli_progress_report(&run->line, run->reps_before + done, run->reps_total);
+}
+
 static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync_t *ps,
-                          const hm_op_t *op, size_t size, hm_bench_report_t *rep, size_t index,
-                          size_t order, long *npartial)
+                          const hm_op_t *op, size_t size, size_t index, size_t order,
+                          bench_run_t *run)
 {
     hm_op_params_t p = op_params(cfg);
     hm_op_instance_t *inst = NULL;
@@ -172,6 +189,7 @@ static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync
         return hm_cli_agree(comm, HM_EXIT_FAILURE, msg);
     }
     measure_params(cfg, &mp);
+    mp.progress = (hm_progress_t){report_progress, run};
     hm_measure_target_op(&target, op, inst, rank, cfg->peer);
     double t0 = MPI_Wtime();
     /* --inject-delay (testing, docs/testbed.md): a late start of one rank. */
@@ -181,11 +199,12 @@ static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync
     rc = hm_measure_run_injected(comm, ps, &target, &mp, cfg->inject_rank >= 0 ? &late : NULL, &r);
     double wall_s = MPI_Wtime() - t0;
     int status = experiment_status(cfg, hm_op_name(op), size, rc, &r, msg, sizeof msg);
-    if (status == HM_EXIT_OK && r.nvalid < cfg->nrep) (*npartial)++;
+    if (status == HM_EXIT_OK && r.nvalid < cfg->nrep) run->npartial++;
+    run->reps_before += (double)cfg->nrep;
     /* A failed experiment (too few valid repetitions, wrong results) is not
      * a result: it goes to no file and no table; the finished ones stay. */
     if (status == HM_EXIT_OK && rank == 0 &&
-        hm_bench_report_add(rep, index, order, hm_op_name(op), size, &r, wall_s) != HM_OK)
+        hm_bench_report_add(run->rep, index, order, hm_op_name(op), size, &r, wall_s) != HM_OK)
         status = HM_EXIT_FAILURE, snprintf(msg, sizeof msg, "out of memory");
     hm_measure_result_free(&r);
     hm_op_free(inst);
@@ -207,14 +226,19 @@ static int partial_status(const hm_cli_config_t *cfg, MPI_Comm comm, long nparti
 }
 
 static int run_plan(const hm_cli_config_t *cfg, MPI_Comm comm, const bench_plan_t *plan,
-                    hm_procsync_t *ps, hm_bench_report_t *rep, long *npartial)
+                    hm_procsync_t *ps, bench_run_t *run)
 {
-    int rc = HM_EXIT_OK;
+    int rc = HM_EXIT_OK, rank;
+    MPI_Comm_rank(comm, &rank);
+    hm_cli_progress_init(&run->line, rank == 0);
+    hm_cli_progress_stage(&run->line, "bench", "repetitions");
+    run->reps_total = (double)plan->nexperiments * (double)cfg->nrep;
     for (size_t k = 0; k < plan->nexperiments && rc == HM_EXIT_OK; k++) {
         size_t index = plan->order[k];
         const experiment_t *e = &plan->experiments[index];
-        rc = run_experiment(cfg, comm, ps, e->op, e->size_bytes, rep, index, k, npartial);
+        rc = run_experiment(cfg, comm, ps, e->op, e->size_bytes, index, k, run);
     }
+    hm_cli_progress_clear(&run->line);
     return rc;
 }
 
@@ -222,20 +246,18 @@ int hm_cmd_bench(hm_cli_config_t *cfg, MPI_Comm comm)
 {
     bench_plan_t plan;
     hm_experiment_t *e = NULL;
-    hm_bench_report_t *rep = NULL;
+    bench_run_t run = {0};
     int rc = hm_cli_check_outputs(cfg, comm);
     if (rc == HM_EXIT_OK)
         rc = make_plan(cfg, comm, &plan);
     else
         memset(&plan, 0, sizeof plan);
     if (rc == HM_EXIT_OK) rc = hm_cli_experiment_open(cfg, comm, cfg->sync, &e);
-    if (rc == HM_EXIT_OK) rc = hm_bench_report_open(cfg, comm, e, plan.nexperiments, &rep);
-    long npartial = 0;
-    if (rc == HM_EXIT_OK)
-        rc = run_plan(cfg, comm, &plan, hm_experiment_procsync(e), rep, &npartial);
-    if (rep) hm_bench_report_close(rep, comm);
+    if (rc == HM_EXIT_OK) rc = hm_bench_report_open(cfg, comm, e, plan.nexperiments, &run.rep);
+    if (rc == HM_EXIT_OK) rc = run_plan(cfg, comm, &plan, hm_experiment_procsync(e), &run);
+    if (run.rep) hm_bench_report_close(run.rep, comm);
     rc = hm_cli_experiment_close(e, comm, rc);
-    if (rc == HM_EXIT_OK) rc = partial_status(cfg, comm, npartial);
+    if (rc == HM_EXIT_OK) rc = partial_status(cfg, comm, run.npartial);
     free(plan.order);
     free(plan.experiments);
     return rc;

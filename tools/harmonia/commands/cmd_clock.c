@@ -41,6 +41,20 @@ static int sync_error(MPI_Comm comm, int rc, const char *spec, const char *why)
     return hm_cli_agree(comm, status, msg);
 }
 
+/* Sleep until target_s on the global clock, then spin the last 200 us:
+ * every rank wakes at the same global time without burning a core. A long
+ * wait sleeps a second at a time, so that the progress line moves. */
+static void wait_for_check(hm_clock_t *global, double from_s, double target_s,
+                           hm_cli_progress_t *progress)
+{
+    double now;
+    while ((now = hm_clock_now(global)) < target_s - 1.0) {
+        hm_procsync_wait_until(global, now + 1.0, 200e-6, 0);
+        hm_cli_progress_report(progress, hm_clock_now(global) - from_s, target_s - from_s);
+    }
+    hm_procsync_wait_until(global, target_s, 200e-6, 0);
+}
+
 /* One algorithm: synchronize, then check after each wait. */
 static int run_spec(hm_cli_config_t *cfg, MPI_Comm comm, hm_clock_t *base, const char *spec,
                     hm_clock_report_t *rep)
@@ -52,16 +66,25 @@ static int run_spec(hm_cli_config_t *cfg, MPI_Comm comm, hm_clock_t *base, const
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     hm_cli_sync_params(cfg, &params);
+    hm_cli_progress_t progress;
+    char what[sizeof progress.what + 64];
+    hm_cli_progress_init(&progress, rank == 0);
+    snprintf(what, sizeof what, "clock %.64s: pair fit", spec);
+    hm_cli_progress_stage(&progress, what, "fit points");
+    params.progress = (hm_progress_t){hm_cli_progress_report, &progress};
     int rc = hm_sync_run(comm, spec, &params, base, &global, &sr);
+    hm_cli_progress_clear(&progress);
     if (rc != HM_OK) return sync_error(comm, rc, spec, hm_last_error());
     double synced_at = hm_clock_now(global);
     MPI_Bcast(&synced_at, 1, MPI_DOUBLE, 0, comm);
     int *sampled = sample_ranks(cfg, size, &nsampled);
     for (int w = 0; rc == HM_OK && w < cfg->ncheck_after; w++) {
         hm_sync_check_t check;
-        /* Sleep, then spin the last 200 us: every rank wakes at the same
-         * global time without burning a core. */
-        hm_procsync_wait_until(global, synced_at + cfg->check_after_s[w], 200e-6, 0);
+        snprintf(what, sizeof what, "clock %.64s: waiting for the check after %g s", spec,
+                 cfg->check_after_s[w]);
+        hm_cli_progress_stage(&progress, what, "s");
+        wait_for_check(global, synced_at, synced_at + cfg->check_after_s[w], &progress);
+        hm_cli_progress_clear(&progress);
         rc = hm_sync_check(comm, global, cfg->exchanges, sampled, nsampled, &check, rep->offsets_s,
                            rep->true_errors_s);
         if (rc == HM_OK && rank == 0)

@@ -73,6 +73,24 @@ int hm_cli_check_outputs(const hm_cli_config_t *cfg, MPI_Comm comm);
 int hm_cli_check_applies(const hm_cli_config_t *cfg, const char *methods, int comm_size, char *why,
                          size_t len);
 
+/* A progress line on a terminal (progress.c): init with show = 1 on the
+ * one process that prints (rank 0); nothing is shown when neither stderr
+ * nor stdout is a terminal. A stage names what runs ("clock hca3: pair
+ * fit") and its units ("fit points"); hm_cli_progress_report is an
+ * hm_progress_fn whose arg is the hm_cli_progress_t, and shows the line
+ * once a stage has run 1 s; clear erases it before other output. */
+typedef struct hm_cli_progress {
+    FILE *out;
+    char what[160], units[32];
+    double start_s, last_s;
+    int shown;
+} hm_cli_progress_t;
+
+void hm_cli_progress_init(hm_cli_progress_t *p, int show);
+void hm_cli_progress_stage(hm_cli_progress_t *p, const char *what, const char *units);
+void hm_cli_progress_report(void *arg, double done, double total);
+void hm_cli_progress_clear(hm_cli_progress_t *p);
+
 /* The items of a comma-separated option value (--sync, --clock-sync):
  * the commas plus one. */
 int hm_cli_count_items(const char *list);

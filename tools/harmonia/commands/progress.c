@@ -1,0 +1,66 @@
+/* tools/harmonia/commands/progress.c — one updating line on a terminal for
+ * stages that run long: what is running, how far it got, and an estimate of
+ * what is left. Never on a file or a pipe, where it would be noise. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "campaign/campaign_run.h"
+#include "commands/commands.h"
+
+/* A stage shorter than this shows nothing; longer ones update at most every
+ * UPDATE_S, which a reader follows and which costs nothing next to the work. */
+static const double QUIET_S = 1.0, UPDATE_S = 0.25;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A terminal on stderr, or on stdout where a launcher (Open MPI) gives the
+ * ranks a pseudo-terminal for stdout only; MPICH's Hydra gives none. */
+static FILE *terminal(void)
+{
+    return isatty(STDERR_FILENO) ? stderr : isatty(STDOUT_FILENO) ? stdout : NULL;
+}
+
+void hm_cli_progress_init(hm_cli_progress_t *p, int show)
+{
+    memset(p, 0, sizeof *p);
+    p->out = show ? terminal() : NULL;
+}
+
+void hm_cli_progress_stage(hm_cli_progress_t *p, const char *what, const char *units)
+{
+    hm_cli_progress_clear(p);
+    snprintf(p->what, sizeof p->what, "%s", what);
+    snprintf(p->units, sizeof p->units, "%s", units);
+    p->start_s = now_s();
+    p->last_s = 0;
+}
+
+void hm_cli_progress_report(void *arg, double done, double total)
+{
+    hm_cli_progress_t *p = arg;
+    double t = now_s(), elapsed = t - p->start_s;
+    if (!p->out || elapsed < QUIET_S || t - p->last_s < UPDATE_S || !(total > 0)) return;
+    p->last_s = t;
+    char spent[32], left[32] = "?";
+    hm_campaign_format_duration(elapsed, spent, sizeof spent);
+    if (done > 0) hm_campaign_format_duration(elapsed * (total - done) / done, left, sizeof left);
+    fprintf(p->out, "\r\033[Kharmonia: %s: %.0f%% (%.0f of %.0f %s), %s elapsed, about %s left",
+            p->what, 100.0 * done / total, done, total, p->units, spent, left);
+    fflush(p->out);
+    p->shown = 1;
+}
+
+void hm_cli_progress_clear(hm_cli_progress_t *p)
+{
+    if (!p->shown) return;
+    fputs("\r\033[K", p->out);
+    fflush(p->out);
+    p->shown = 0;
+}
