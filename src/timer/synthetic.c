@@ -21,7 +21,8 @@ static int parse_value(const char *key, const char *text, double max, double *ou
     errno = 0;
     double v = strtod(text, &end);
     if (end == text || *end != '\0' || errno || !isfinite(v))
-        return hm_error_set(HM_EINVAL, "%s=\"%s\" is not a number", key, text);
+        return hm_error_set(HM_EINVAL, "%s=\"%s\" is not a number (accepted: 0 to %g)", key, text,
+                            max);
     if (v < 0 || v > max)
         return hm_error_set(HM_EINVAL, "%s=%s is outside [0, %g]", key, text, max);
     *out = v;
@@ -51,10 +52,14 @@ int hm_timer_parse_synthetic(const char *text, hm_synthetic_spec_t *spec)
     if (strlen(text) >= sizeof buf)
         return hm_error_set(HM_EINVAL, "specification longer than %zu characters", sizeof buf - 1);
     strcpy(buf, text);
-    char *save = NULL;
-    for (char *item = strtok_r(buf, ",", &save); item && rc == HM_OK;
-         item = strtok_r(NULL, ",", &save))
-        rc = parse_pair(item, spec);
+    /* An empty item is a typo (offset=1,,drift=1e-4), as in every list of
+     * the command line; a later key replaces an earlier one. */
+    for (char *item = buf, *next; item && rc == HM_OK; item = next) {
+        next = strchr(item, ',');
+        if (next) *next++ = '\0';
+        rc = *item ? parse_pair(item, spec)
+                   : hm_error_set(HM_EINVAL, "an empty item in \"%s\"", text);
+    }
     return rc;
 }
 
