@@ -75,6 +75,15 @@ HM_EXPORT int hm_op_prepare(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
  * printed. Returns HM_OK or HM_EMPI. */
 HM_EXPORT int hm_op_run(hm_op_instance_t *inst);
 
+/* A nonblocking operation in two halves, for a caller that works between
+ * them (an overlap run, [Denis et al. 2022, Alg. 1]): hm_op_start makes the
+ * call and keeps its request in the instance, hm_op_wait completes it with
+ * MPI_Wait; hm_op_run is the two back to back. HM_EINVAL for a blocking
+ * operation, or a start while the last one was not waited for; HM_OK or
+ * HM_EMPI otherwise. Nothing is allocated. */
+HM_EXPORT int hm_op_start(hm_op_instance_t *inst);
+HM_EXPORT int hm_op_wait(hm_op_instance_t *inst);
+
 /* Check the result of the last run on this rank against what the operation
  * must produce from the input pattern; *ok = 1 when right. Local (no
  * communication). Restores whatever the run may have overwritten so that

@@ -21,6 +21,7 @@ static int init_instance(hm_op_instance_t *inst, const hm_op_t *op, MPI_Comm com
 {
     inst->op = op;
     inst->comm = comm;
+    inst->request = MPI_REQUEST_NULL;
     inst->root = params ? params->root : 0;
     inst->peer = params ? params->peer : 1;
     inst->count = (int)hm_op_elements(op, size_bytes);
@@ -114,6 +115,18 @@ int hm_op_prepare(const hm_op_t *op, MPI_Comm comm, size_t size_bytes, const hm_
 int hm_op_run(hm_op_instance_t *inst)
 {
     return inst->op->run(inst);
+}
+
+int hm_op_start(hm_op_instance_t *inst)
+{
+    if (!inst->op->start || inst->request != MPI_REQUEST_NULL) return HM_EINVAL;
+    return inst->op->start(inst);
+}
+
+int hm_op_wait(hm_op_instance_t *inst)
+{
+    if (!inst->op->start) return HM_EINVAL;
+    return HM_OP_RC(MPI_Wait(&inst->request, MPI_STATUS_IGNORE));
 }
 
 int hm_op_validate(hm_op_instance_t *inst, int *ok)

@@ -27,6 +27,8 @@ struct hm_op_instance {
     unsigned char *send, *recv; /* input pattern; result (poisoned before each run) */
     int *counts, *displs;       /* alltoallv: count and d * count for every rank */
     int result_undefined;       /* the rank's result is undefined (exscan on rank 0) */
+    MPI_Request request;        /* nonblocking: of the last start, MPI_REQUEST_NULL after
+                                   its wait */
 };
 
 /* Set send_bytes, recv_bytes (and result_undefined) from rank, p, root,
@@ -34,6 +36,8 @@ struct hm_op_instance {
 typedef void (*hm_op_layout_fn)(hm_op_instance_t *inst);
 /* The timed region: HM_OK or HM_EMPI. */
 typedef int (*hm_op_run_fn)(hm_op_instance_t *inst);
+/* Nonblocking: the call alone, its request in inst->request. */
+typedef int (*hm_op_start_fn)(hm_op_instance_t *inst);
 /* 1 when the result buffer holds what the operation must produce. */
 typedef int (*hm_op_validate_fn)(const hm_op_instance_t *inst);
 
@@ -43,6 +47,7 @@ struct hm_op {
     hm_op_layout_fn layout;
     hm_op_run_fn run;
     hm_op_validate_fn validate;
+    hm_op_start_fn start; /* nonblocking only; run is then hm_op_run_started */
 };
 
 /* Input patterns: a function of (rank, index in the sender's buffer), so a
@@ -101,18 +106,20 @@ int hm_op_run_scan(hm_op_instance_t *inst);
 int hm_op_run_exscan(hm_op_instance_t *inst);
 int hm_op_run_reduce_scatter(hm_op_instance_t *inst);
 
-int hm_op_run_ibcast(hm_op_instance_t *inst);
-int hm_op_run_igather(hm_op_instance_t *inst);
-int hm_op_run_iscatter(hm_op_instance_t *inst);
-int hm_op_run_iallgather(hm_op_instance_t *inst);
-int hm_op_run_ialltoall(hm_op_instance_t *inst);
-int hm_op_run_ialltoallv(hm_op_instance_t *inst);
-int hm_op_run_ibarrier(hm_op_instance_t *inst);
-int hm_op_run_ireduce(hm_op_instance_t *inst);
-int hm_op_run_iallreduce(hm_op_instance_t *inst);
-int hm_op_run_iscan(hm_op_instance_t *inst);
-int hm_op_run_iexscan(hm_op_instance_t *inst);
-int hm_op_run_ireduce_scatter(hm_op_instance_t *inst);
+/* Nonblocking: start, then MPI_Wait (the run of every nonblocking entry). */
+int hm_op_run_started(hm_op_instance_t *inst);
+int hm_op_start_ibcast(hm_op_instance_t *inst);
+int hm_op_start_igather(hm_op_instance_t *inst);
+int hm_op_start_iscatter(hm_op_instance_t *inst);
+int hm_op_start_iallgather(hm_op_instance_t *inst);
+int hm_op_start_ialltoall(hm_op_instance_t *inst);
+int hm_op_start_ialltoallv(hm_op_instance_t *inst);
+int hm_op_start_ibarrier(hm_op_instance_t *inst);
+int hm_op_start_ireduce(hm_op_instance_t *inst);
+int hm_op_start_iallreduce(hm_op_instance_t *inst);
+int hm_op_start_iscan(hm_op_instance_t *inst);
+int hm_op_start_iexscan(hm_op_instance_t *inst);
+int hm_op_start_ireduce_scatter(hm_op_instance_t *inst);
 
 void hm_op_layout_pingpong(hm_op_instance_t *inst);
 int hm_op_valid_pingpong(const hm_op_instance_t *inst);
