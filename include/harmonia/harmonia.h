@@ -24,5 +24,6 @@
 #include <harmonia/measure.h>
 #include <harmonia/experiment.h>
 #include <harmonia/analysis.h>
+#include <harmonia/overlap.h>
 
 #endif
