@@ -61,6 +61,39 @@ static int start_cell(hm_csv_reader_t *r)
     return HM_OK;
 }
 
+/* The length of the valid UTF-8 sequence at s (1 to 4), or 0. */
+static size_t utf8_length(const unsigned char *s)
+{
+    size_t n = s[0] < 0x80             ? 1
+               : (s[0] & 0xe0) == 0xc0 ? 2
+               : (s[0] & 0xf0) == 0xe0 ? 3
+               : (s[0] & 0xf8) == 0xf0 ? 4
+                                       : 0;
+    if (n == 2 && s[0] < 0xc2) return 0; /* overlong */
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80) return 0;
+    return n;
+}
+
+/* Results are UTF-8 text: a cell of other bytes (Latin-1 from a spreadsheet,
+ * a binary file) would become a group name that no run wrote, and reach the
+ * terminal and the figures raw. The message quotes the cell; the program
+ * escapes what cannot be printed. */
+static int check_text(hm_csv_reader_t *r)
+{
+    for (size_t c = 0; c < r->ncells; c++) {
+        const unsigned char *cell = (const unsigned char *)r->buf + r->offs[c];
+        for (const unsigned char *q = cell; *q;) {
+            size_t n = utf8_length(q);
+            if (n == 0)
+                return fail(r, HM_EINVAL, "%s:%zu: \"%.80s\" is not UTF-8 text (cell %zu)", r->path,
+                            r->row_line, (const char *)cell, c + 1);
+            q += n;
+        }
+    }
+    return HM_OK;
+}
+
 /* One record (RFC 4180: a quoted cell may hold commas, "" and line breaks)
  * into buf/offs; *got = 0 at the end of the file. */
 static int read_record(hm_csv_reader_t *r, int *got)
@@ -102,7 +135,8 @@ static int read_record(hm_csv_reader_t *r, int *got)
             if (c == '\n') r->line++;
             if (r->len > 0 && r->buf[r->len - 1] == '\r' && r->len > r->offs[r->ncells - 1])
                 r->len--; /* CRLF line end */
-            return put_char(r, '\0');
+            st = put_char(r, '\0');
+            return st == HM_OK ? check_text(r) : st;
         } else {
             st = put_char(r, (char)c);
         }

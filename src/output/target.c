@@ -23,6 +23,7 @@ static const char *kind_of(mode_t mode)
     if (S_ISBLK(mode)) return "a block device";
     if (S_ISFIFO(mode)) return "a FIFO";
     if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISREG(mode)) return "a regular file";
     return "not a regular file";
 }
 
@@ -50,8 +51,11 @@ static int check_dir(const char *path, const char *file)
     char dir[PATH_MAX];
     struct stat st;
     dir_of(file, dir, sizeof dir);
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+    if (stat(dir, &st) != 0)
         return hm_error_set(HM_ENOENT, "\"%s\": directory \"%s\" does not exist", path, dir);
+    if (!S_ISDIR(st.st_mode))
+        return hm_error_set(HM_EINVAL, "\"%s\": \"%s\" is %s, not a directory", path, dir,
+                            kind_of(st.st_mode));
     if (access(dir, W_OK) != 0)
         return hm_error_set(HM_EINVAL, "\"%s\": directory \"%s\" is not writable", path, dir);
     return HM_OK;

@@ -48,7 +48,9 @@
 #                      clock_bad.csv; badcamp/manifest.csv (not a manifest)
 #   not regular files  adir/ (empty), fifo, dev (character device 1,3 made
 #                      with mknod; a link to /dev/null where that fails),
-#                      dangling.csv (link to nothing), link.csv (to raw.csv)
+#                      dangling.csv (link to nothing), link.csv (to raw.csv);
+#                      imgfifo/ and imgdir/ hold a FIFO and a directory
+#                      under the name of raw.csv's latency figure
 # plot finds a fake gnuplot that fails: no case may get as far as drawing,
 # and the table passes where gnuplot is not installed.
 #
@@ -120,6 +122,7 @@ make_fixtures() {
     mkdir badcamp && printf '# x: y\nfoo,bar\n1,2\n' >badcamp/manifest.csv
     mkdir adir
     mkfifo fifo
+    mkdir imgfifo imgdir && mkfifo imgfifo/raw-latency.svg && mkdir imgdir/raw-latency.svg
     mknod dev c 1 3 2>/dev/null || ln -s /dev/null dev
     ln -s nowhere dangling.csv
     ln -s raw.csv link.csv

@@ -131,7 +131,7 @@ expect_usage 0 'twice.csv: run 3 appears twice for bcast 8 B, 2 processes, sync 
 # Bytes from a bad file reach the terminal escaped: an escape sequence and an
 # invalid UTF-8 byte are quoted as \xHH, never written raw.
 printf '# processes: 2\n# sync: barrier\nop,size_bytes,attempt,valid,global_s,local_s,start_spread_s,start_s\nallreduce,8,0,1,\033[31m1\377,1e-6,0,0\n' >esc.csv
-expect_usage 0 'esc.csv:4: "\x1b[31m1\xff" is not a number (column global_s)' stats esc.csv
+expect_usage 0 'esc.csv:4: "\x1b[31m1\xff" is not UTF-8 text (cell 5)' stats esc.csv
 ! LC_ALL=C grep -q $'\033' "$out"
 check $? "no raw escape byte in the message"
 # Bad rows are errors with file and line: a negative run-time, a validity

@@ -100,6 +100,11 @@ static int make_plan(const hm_cli_config_t *cfg, MPI_Comm comm, bench_plan_t *pl
     char why[1024] = "";
     memset(plan, 0, sizeof *plan);
     int rc = parse_ops(cfg, plan, why, sizeof why);
+    if (rc == HM_EXIT_OK && strchr(cfg->sync, ','))
+        rc = HM_EXIT_USAGE, snprintf(why, sizeof why,
+                                     "--sync: \"%s\" is a list; bench takes one method (skew "
+                                     "compares several)",
+                                     cfg->sync);
     if (rc == HM_EXIT_OK) rc = hm_cli_check_procsync(cfg, cfg->sync, why, sizeof why);
     int size;
     MPI_Comm_size(comm, &size);

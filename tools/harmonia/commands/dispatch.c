@@ -36,6 +36,11 @@ static int run_help(int argc, char **argv)
         unknown_command(argv[2]);
         return HM_EXIT_USAGE;
     }
+    if (argc > 3) {
+        if (first_process())
+            hm_cli_print_error("unexpected argument \"%s\" after 'help %s'", argv[3], argv[2]);
+        return HM_EXIT_USAGE;
+    }
     if (first_process()) hm_cli_print_command_help(stdout, c);
     return HM_EXIT_OK;
 }
@@ -97,6 +102,11 @@ int hm_cli_main(int argc, char **argv)
     const char *name = argv[1];
     if (!strcmp(name, "help") || !strcmp(name, "--help") || !strcmp(name, "-h"))
         return run_help(argc, argv);
+    if (!strcmp(name, "--version") && argc > 2) {
+        if (first_process())
+            hm_cli_print_error("unexpected argument \"%s\" after --version", argv[2]);
+        return HM_EXIT_USAGE;
+    }
     if (!strcmp(name, "--version")) {
         if (first_process()) printf("harmonia %s\n", hm_version());
         return HM_EXIT_OK;

@@ -117,12 +117,31 @@ static int check_output(const hm_cli_config_t *cfg, const char *option, const ch
     return HM_EXIT_OK;
 }
 
+/* An input given twice would count its rows twice (stats reported n = 20
+ * for 10 repetitions). compare's operands are two sides, A and B, and a
+ * dataset against itself is a (degenerate) comparison. */
+static int check_inputs_distinct(const hm_cli_config_t *cfg, char *msg, size_t len)
+{
+    if (cfg->command && strcmp(cfg->command, "compare") == 0) return HM_EXIT_OK;
+    for (int i = 0; i < cfg->nfiles; i++)
+        for (int j = 0; j < i; j++)
+            if (hm_afile_same(cfg->files[i], cfg->files[j])) {
+                snprintf(msg, len,
+                         "\"%s\" is given twice (also as \"%s\"): its rows would count twice",
+                         cfg->files[i], cfg->files[j]);
+                return HM_EXIT_USAGE;
+            }
+    return HM_EXIT_OK;
+}
+
 int hm_cli_check_outputs(const hm_cli_config_t *cfg, MPI_Comm comm)
 {
     char msg[8400] = "";
     int rank = 0, rc = HM_EXIT_OK;
     if (comm != MPI_COMM_NULL) MPI_Comm_rank(comm, &rank);
-    if (rank == 0 && cfg->output[0]) rc = check_output(cfg, "output", cfg->output, msg, sizeof msg);
+    if (rank == 0) rc = check_inputs_distinct(cfg, msg, sizeof msg);
+    if (rank == 0 && rc == HM_EXIT_OK && cfg->output[0])
+        rc = check_output(cfg, "output", cfg->output, msg, sizeof msg);
     if (rank == 0 && rc == HM_EXIT_OK && cfg->raw[0])
         rc = check_output(cfg, "raw", cfg->raw, msg, sizeof msg);
     if (rank == 0 && rc == HM_EXIT_OK && cfg->output[0] && cfg->raw[0] &&

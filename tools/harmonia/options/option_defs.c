@@ -64,9 +64,13 @@ static int repeated_key(const char *list, const char *stop, const char **a, cons
 /* One rule for every list option: an item listed twice is refused, never
  * silently measured twice or merged, since it is most often a typo for
  * another item. */
+/* One rule for every list: no empty item, no item twice. */
 static int distinct_items(const char *v, char *why, size_t len)
 {
     const char *a, *b;
+    size_t n = strlen(v);
+    if (n == 0 || v[0] == ',' || v[n - 1] == ',' || strstr(v, ",,"))
+        return hm_opt_fail(why, len, "\"%s\" has an empty item", v);
     if (!repeated_key(v, ",", &a, &b)) return 0;
     return hm_opt_fail(why, len, "\"%.*s\" is listed twice", shown_len(b), b);
 }

@@ -277,8 +277,12 @@ static int operands(char **words, int n, hm_cli_config_t *cfg, char *err, size_t
 /* Checks that involve two options. */
 static int cross_check(const hm_cli_config_t *cfg, char *err, size_t len)
 {
-    if ((cfg->given & HM_OPT_BIT(HM_OPT_TSC_GHZ)) && (cfg->given & HM_OPT_BIT(HM_OPT_TIMER)) &&
-        strcmp(cfg->timer, "tsc") != 0) {
+    /* Without --timer, timers measures every source, tsc among them; the
+     * other commands read the default, monotonic. */
+    int all_timers = cfg->command && strcmp(cfg->command, "timers") == 0 &&
+                     !(cfg->given & HM_OPT_BIT(HM_OPT_TIMER));
+    if ((cfg->given & HM_OPT_BIT(HM_OPT_TSC_GHZ)) && strcmp(cfg->timer, "tsc") != 0 &&
+        !all_timers) {
         say(err, len, "--tsc-ghz: only meaningful with --timer tsc (not --timer %s)", cfg->timer);
         return HM_EXIT_USAGE;
     }

@@ -91,10 +91,29 @@ static int read_inputs(const hm_cli_config_t *cfg, hm_plot_source_t *src, hm_plo
     return HM_EXIT_USAGE;
 }
 
+/* Every image's path, before the first is drawn: a FIFO, a device or a
+ * directory under an image's name is refused, not replaced. */
+static int check_images(const hm_plot_out_t *out, hm_plot_data_t *fig, char *why, size_t len)
+{
+    char stem[300];
+    int rc = HM_OK;
+    for (int f = 0; rc == HM_OK && f < HM_NFIG; f++) {
+        if (!fig[f].ns) continue;
+        figure_stem(&fig[f], stem, sizeof stem);
+        rc = hm_plot_check_images(out, stem, figures[f].kind, why, len);
+    }
+    return rc;
+}
+
 static int draw_all(const hm_cli_config_t *cfg, hm_plot_out_t *out, hm_plot_data_t *fig)
 {
     char why[2048] = "";
     int rc = hm_plot_out_open(out, why, sizeof why);
+    if (rc == HM_OK && (rc = check_images(out, fig, why, sizeof why)) != HM_OK) {
+        hm_plot_out_close(out);
+        hm_cli_print_error("%s", why);
+        return HM_EXIT_USAGE;
+    }
     if (rc != HM_OK) {
         hm_plot_out_close(out);
         hm_cli_print_error("%s", why);
@@ -125,6 +144,8 @@ int hm_cmd_plot(hm_cli_config_t *cfg, MPI_Comm comm)
         hm_cli_print_error("plot: gnuplot not found in PATH (install gnuplot-nox)");
         status = HM_EXIT_FAILURE;
     }
+    if (status == HM_EXIT_OK && hm_cli_check_outputs(cfg, MPI_COMM_NULL) != HM_EXIT_OK)
+        status = HM_EXIT_USAGE;
     if (status == HM_EXIT_OK) status = read_inputs(cfg, src, fig);
     if (status == HM_EXIT_OK) {
         snprintf(out->dir, sizeof out->dir, "%s", cfg->dir);

@@ -53,6 +53,13 @@ int hm_plot_end_block(hm_plot_script_t *s);
 /* Write text as a gnuplot single-quoted string ('it''s'). */
 void hm_plot_quote(FILE *f, const char *text);
 
+/* Before any drawing: every image of stem and kind that the wanted formats
+ * would write must be a path a result may take (hm_afile_check: a regular
+ * file or nothing, in a writable directory); HM_EINVAL (or the check's
+ * status) with why naming the image otherwise. */
+int hm_plot_check_images(const hm_plot_out_t *out, const char *stem, const char *kind, char *why,
+                         size_t len);
+
 /* Close the figure's files, run gnuplot on them, publish
  * <dir>/<stem>-<kind>.svg and/or .png and print one line per image on
  * stdout: its path and what (a description). HM_EIO with the reason (and

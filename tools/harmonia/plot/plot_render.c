@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <harmonia/error.h>
+#include <harmonia/output.h>
 
 #include "plot/plot_gnuplot.h"
 
@@ -115,14 +116,37 @@ static int close_files(hm_plot_script_t *s)
     return bad ? HM_EIO : HM_OK;
 }
 
+static int wanted_formats(const hm_plot_out_t *out, const image_format_t **fmts)
+{
+    int n = 0;
+    if (out->svg) fmts[n++] = &svg;
+    if (out->png) fmts[n++] = out->pngcairo ? &pngcairo : &png;
+    return n;
+}
+
+int hm_plot_check_images(const hm_plot_out_t *out, const char *stem, const char *kind, char *why,
+                         size_t len)
+{
+    const image_format_t *fmts[2];
+    char final[5200], tmp[5200];
+    int nfmt = wanted_formats(out, fmts);
+    for (int i = 0; i < nfmt; i++) {
+        image_paths(out, stem, kind, fmts[i]->ext, final, tmp, sizeof final);
+        int rc = hm_afile_check(final);
+        if (rc != HM_OK) {
+            snprintf(why, len, "plot: image %s", hm_last_error());
+            return rc;
+        }
+    }
+    return HM_OK;
+}
+
 int hm_plot_render(const hm_plot_out_t *out, hm_plot_script_t *s, const char *stem,
                    const char *kind, const char *what, char *why, size_t len)
 {
     const image_format_t *fmts[2];
     char finals[2][5200], tmps[2][5200], script[4200];
-    int nfmt = 0, rc = close_files(s);
-    if (out->svg) fmts[nfmt++] = &svg;
-    if (out->png) fmts[nfmt++] = out->pngcairo ? &pngcairo : &png;
+    int rc = close_files(s), nfmt = wanted_formats(out, fmts);
     for (int i = 0; i < nfmt; i++)
         image_paths(out, stem, kind, fmts[i]->ext, finals[i], tmps[i], sizeof finals[i]);
     snprintf(script, sizeof script, "%s/%s.main.gp", out->tmpdir, kind);
