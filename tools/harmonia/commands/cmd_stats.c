@@ -85,6 +85,21 @@ int hm_cmd_stats(hm_cli_config_t *cfg, MPI_Comm comm)
     char path[4200];
     for (int i = 0; i < cfg->nfiles; i++)
         datasets += hm_cli_stats_dataset_path(cfg->files[i], path, sizeof path);
+    /* Each option belongs to one kind of input: a campaign's per-mpirun
+     * values were reduced (metric, filter) when it was collected, and raw
+     * files have no per-mpirun statistic. */
+    const uint64_t raw_only = HM_OPT_BIT(HM_OPT_METRIC) | HM_OPT_BIT(HM_OPT_FILTER);
+    if (datasets == cfg->nfiles && (cfg->given & raw_only)) {
+        hm_cli_print_error("stats: --%s applies to raw files; a campaign's per-mpirun values "
+                           "were reduced when it was collected (see its factors)",
+                           cfg->given & HM_OPT_BIT(HM_OPT_METRIC) ? "metric" : "filter");
+        return HM_EXIT_USAGE;
+    }
+    if (datasets == 0 && (cfg->given & HM_OPT_BIT(HM_OPT_STATISTIC))) {
+        hm_cli_print_error("stats: --statistic applies to campaigns (the statistic of each "
+                           "mpirun), not to raw files");
+        return HM_EXIT_USAGE;
+    }
     if (datasets == cfg->nfiles) return hm_cli_stats_campaigns(cfg);
     if (datasets > 0) {
         hm_cli_print_error("stats: give either raw files of 'harmonia bench --raw' or campaigns "
