@@ -22,14 +22,22 @@ target_include_directories(hm_testutil PUBLIC ${PROJECT_SOURCE_DIR}/tests/common
 target_link_libraries(hm_testutil PUBLIC harmonia_static)
 target_compile_definitions(hm_testutil PRIVATE _GNU_SOURCE)
 
-# hm_add_unit_test(NAME SOURCES...) — a test without MPI ranks (label unit);
-# these are the ones also built with sanitizers.
+# hm_add_unit_test(NAME SOURCES... [PRECISION]) — a test without MPI ranks
+# (label unit); these are the ones also built with sanitizers. PRECISION: a
+# timing assertion against a target (label precision instead of unit, see
+# below), so that `make check` retries it once and the sanitizer run, which
+# retries nothing, leaves it out.
 function(hm_add_unit_test name)
-    add_executable(${name} ${ARGN})
+    cmake_parse_arguments(T "PRECISION" "" "" ${ARGN})
+    set(label unit)
+    if(T_PRECISION)
+        set(label precision)
+    endif()
+    add_executable(${name} ${T_UNPARSED_ARGUMENTS})
     target_compile_definitions(${name} PRIVATE _GNU_SOURCE)
     target_link_libraries(${name} PRIVATE hm_testutil)
     add_test(NAME ${name} COMMAND ${HM_TIMEOUT} -k 5 120 $<TARGET_FILE:${name}>)
-    set_tests_properties(${name} PROPERTIES LABELS unit TIMEOUT 150
+    set_tests_properties(${name} PROPERTIES LABELS ${label} TIMEOUT 150
                          ENVIRONMENT "${HM_TEST_ENV}")
 endfunction()
 

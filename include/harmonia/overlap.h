@@ -7,11 +7,14 @@
  * ratio (eq. 1), the MPI impact ratio (eq. 2) and the concurrency ratios
  * (eq. 3-4).
  *
- * This header holds the computation so far: hm_compute_*, the compute
- * kernel of §5.1, one thread per core, each running a sequential dgemm
- * (CBLAS, OpenBLAS single-threaded inside), with each thread's time measured
- * inside the thread. The calibrations, the overlap runs and the ratios will
- * be further sections of this header.
+ * This header holds the computation so far:
+ *   - hm_compute_*: the compute kernel of §5.1, one thread per core, each
+ *     running a sequential dgemm (CBLAS, OpenBLAS single-threaded inside),
+ *     with each thread's time measured inside the thread;
+ *   - hm_compute_calibrate: the matrix order whose slowest thread takes a
+ *     target time (§4.3, §5.1).
+ * The calibration of the communication, the overlap runs and the ratios
+ * will be further sections of this header.
  *
  * The same kernel, compiled without MPI, is the program harmonia-compute: run
  * beside a program that initialized MPI it gives the MPI impact ratio (eq. 2).
@@ -57,7 +60,7 @@ HM_EXPORT int hm_compute_cores(int *cores);
  * bound to another library than OpenBLAS (a program that links GSL's
  * reference CBLAS first: the kernel would time the wrong, 30 times slower,
  * dgemm); HM_ENOMEM. *out is owned by the caller (hm_compute_free). No
- * matrices yet: hm_compute_set_size. Local. */
+ * matrices yet: hm_compute_set_size or hm_compute_calibrate. Local. */
 HM_EXPORT int hm_compute_create(const hm_compute_params_t *params, hm_compute_t **out);
 HM_EXPORT void hm_compute_free(hm_compute_t *c);
 
@@ -101,6 +104,83 @@ HM_EXPORT int hm_compute_run(hm_compute_t *c, double *per_thread_s);
  * 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY Zen MAX_THREADS=64),
  * single-threaded, 2 threads on cores 0,1 of 2, n=700". Local. */
 HM_EXPORT void hm_compute_describe(const hm_compute_t *c, char *buf, size_t len);
+
+/* ---- Calibration of the computation [Denis et al. 2022, §4.3, §5.1] ---- */
+
+enum { HM_COMPUTE_PROBES_MAX = 16 }; /* most probes one calibration may use */
+
+typedef struct hm_compute_calib_params {
+    double target_s;  /* the time the slowest thread should take */
+    double tolerance; /* accepted relative error |time - target| / target, in (0, 1) */
+    int runs;         /* kernel runs per probe; the probe's time is the slowest thread's
+                       * median over them */
+    int max_probes;   /* probes before giving up, 1 to HM_COMPUTE_PROBES_MAX */
+} hm_compute_calib_params_t;
+
+/* Defaults: target_s 0.01, tolerance 0.1 (the paper's 10 %, "a compromise
+ * between precision and estimation time", §5.1), runs 5, max_probes 12. */
+HM_EXPORT void hm_compute_calib_params_default(hm_compute_calib_params_t *params);
+
+/* How a calibration ended. */
+typedef enum hm_compute_outcome {
+    HM_COMPUTE_CONVERGED = 0, /* a probe within tolerance of the target */
+    HM_COMPUTE_BELOW_MIN,     /* n = 1 is already slower than target (1 + tolerance) */
+    HM_COMPUTE_ABOVE_MAX,     /* the largest order memory allows is faster than the target */
+    HM_COMPUTE_GAP,           /* orders n and n + 1 fall on either side of the tolerance band
+                               * (possible only where they differ by more than the band: small
+                               * n; elsewhere it is noise, and both are probed again) */
+    HM_COMPUTE_OUT_OF_PROBES  /* max_probes probes, none within tolerance */
+} hm_compute_outcome_t;
+
+/* One probe: the order tried, its time (the slowest thread's median over
+ * its runs) and how many runs it took: params->runs, but 1 when the first
+ * run was far below the target and 3 when far above (see
+ * hm_compute_calibrate). */
+typedef struct hm_compute_probe {
+    int n;
+    double time_s;
+    int runs;
+} hm_compute_probe_t;
+
+typedef struct hm_compute_calibration {
+    hm_compute_outcome_t outcome;
+    int converged;     /* 1 when outcome is HM_COMPUTE_CONVERGED */
+    int n;             /* the order kept: the probe closest to the target */
+    double time_s;     /* its time in seconds: the slowest thread's median */
+    double error;      /* (time_s - target_s) / target_s */
+    double duration_s; /* wall time the calibration took, all probes together */
+    int probes;        /* probes used, the entries of probe[] */
+    hm_compute_probe_t probe[HM_COMPUTE_PROBES_MAX];
+} hm_compute_calibration_t;
+
+/* Find the matrix order whose slowest thread takes params->target_s (params
+ * NULL: defaults), by probes over n. A probe runs the kernel params->runs
+ * times and takes each thread's median, then the slowest thread's; a first
+ * run more than 50 % (3 tolerances) below the target decides alone, one as
+ * far above takes 3 runs (a neighbour's process can slow one run, none can
+ * speed it up). The next n comes from time = a n^b fitted in log space:
+ * through the two probes that bracket the target once it is bracketed,
+ * before that through the latest probe and the other one nearest the
+ * target (b = 3, dgemm's flop count, from a single probe or a slope no
+ * dgemm has), so that a few probes suffice; a bracket that contradicts
+ * dgemm is probed again. The first probe is the handle's current order (a
+ * grid of targets starts each from the last), or 64 before any.
+ * On return the handle's size is result->n, result describes every probe,
+ * and per_thread_s (hm_compute_threads entries, caller's; NULL: not
+ * wanted) holds each thread's median at result->n. Returns HM_OK when
+ * converged. Otherwise the result is still filled, with converged = 0, and
+ * the status says why: HM_ERANGE when no order can hit the target
+ * (BELOW_MIN, ABOVE_MAX, GAP), HM_EAGAIN when the probes ran out (what a
+ * machine too noisy for the tolerance ends with); the last error gives the
+ * target and the closest time. HM_EINVAL for bad params (the last error
+ * names the field and value); HM_ENOMEM, HM_ENOTSUP as hm_compute_set_size
+ * and hm_compute_run. Local. */
+HM_EXPORT int hm_compute_calibrate(hm_compute_t *c, const hm_compute_calib_params_t *params,
+                                   hm_compute_calibration_t *result, double *per_thread_s);
+
+/* The name of an outcome: "converged", "below-min", "above-max", "gap",
+ * "out-of-probes"; NULL for other values. */
+HM_EXPORT const char *hm_compute_outcome_name(hm_compute_outcome_t outcome);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 /* tests/overlap/test_compute.c — the compute kernel of the overlap layer
  * (no MPI ranks): thread counts resolved and refused with the value and the
- * limit, one positive time per thread, the caller's binding kept. */
+ * limit, one positive time per thread, the caller's binding kept, and the
+ * calibration's refusals and non-convergence reported, never silent. */
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
@@ -112,6 +113,65 @@ static void test_run(void)
     hm_compute_free(c);
 }
 
+static void expect_bad_calib(hm_compute_t *c, hm_compute_calib_params_t p, const char *text)
+{
+    hm_compute_calibration_t r;
+    int rc = hm_compute_calibrate(c, &p, &r, NULL);
+    HM_CHECK(rc == HM_EINVAL && strcmp(hm_last_error(), text) == 0 && r.probes == 0,
+             "%d \"%s\" (expected HM_EINVAL \"%s\", no probe)", rc, hm_last_error(), text);
+}
+
+static void test_calibration_input(hm_compute_t *c)
+{
+    hm_compute_calib_params_t d, p;
+    hm_compute_calib_params_default(&d);
+    HM_CHECK(d.target_s == 0.01 && d.tolerance == 0.1 && d.runs == 5 && d.max_probes == 12,
+             "defaults: 10 ms, 10 %%, 5 runs, 12 probes");
+    p = d, p.target_s = 0;
+    expect_bad_calib(c, p, "target 0 s must be a positive number of seconds");
+    p = d, p.target_s = INFINITY;
+    expect_bad_calib(c, p, "target inf s must be a positive number of seconds");
+    p = d, p.tolerance = 1.5;
+    expect_bad_calib(c, p, "tolerance 1.5 must be between 0 and 1 (0.1 = 10 %)");
+    p = d, p.runs = 0;
+    expect_bad_calib(c, p, "runs 0 must be 1 to 1000");
+    p = d, p.max_probes = HM_COMPUTE_PROBES_MAX + 1;
+    expect_bad_calib(c, p, "max_probes 17 must be 1 to 16");
+    HM_CHECK(strcmp(hm_compute_outcome_name(HM_COMPUTE_GAP), "gap") == 0 &&
+                 hm_compute_outcome_name((hm_compute_outcome_t)99) == NULL,
+             "outcome names");
+}
+
+/* A target no dgemm reaches (1 ns: n = 1 alone is slower) and a probe
+ * budget too small (one probe at n = 64 for 20 ms): each is a status and a
+ * flag, with the result filled. */
+static void test_not_converged(hm_compute_t *c)
+{
+    hm_compute_calibration_t r;
+    hm_compute_calib_params_t p;
+    hm_compute_calib_params_default(&p);
+    p.target_s = 1e-9;
+    int rc = hm_compute_calibrate(c, &p, &r, NULL);
+    HM_CHECK(rc == HM_ERANGE && !r.converged && r.outcome == HM_COMPUTE_BELOW_MIN && r.n == 1 &&
+                 hm_compute_size(c) == 1 && strstr(hm_last_error(), "n = 1 takes"),
+             "1 ns: %d %s after %d probes, n = %d: \"%s\"", rc, hm_compute_outcome_name(r.outcome),
+             r.probes, r.n, hm_last_error());
+
+    hm_compute_free(c), c = NULL;
+    if (hm_compute_create(NULL, &c) != HM_OK) return; /* a fresh handle: first probe 64 */
+    double *per_thread = calloc((size_t)hm_compute_threads(c), sizeof *per_thread);
+    if (!per_thread) return;
+    p.target_s = 0.02, p.max_probes = 1;
+    rc = hm_compute_calibrate(c, &p, &r, per_thread);
+    HM_CHECK(rc == HM_EAGAIN && !r.converged && r.outcome == HM_COMPUTE_OUT_OF_PROBES &&
+                 r.probes == 1 && r.n == 64 && r.probe[0].runs == 1 && per_thread[0] > 0 &&
+                 r.time_s == r.probe[0].time_s,
+             "20 ms in 1 probe: %d %s, n = %d, %.2g s in %d run(s): \"%s\"", rc,
+             hm_compute_outcome_name(r.outcome), r.n, r.time_s, r.probe[0].runs, hm_last_error());
+    free(per_thread);
+    hm_compute_free(c);
+}
+
 int main(void)
 {
     int cores = 0;
@@ -121,5 +181,10 @@ int main(void)
     test_threads(cores);
     test_refusals(cores);
     test_run();
+    hm_compute_t *c;
+    if (hm_compute_create(NULL, &c) == HM_OK) {
+        test_calibration_input(c);
+        test_not_converged(c); /* frees c */
+    }
     return hm_test_finish();
 }
