@@ -1,10 +1,12 @@
 # Install the library, headers, program, a pkg-config file and a CMake
 # package so that other projects can find_package(harmonia).
 include(CMakePackageConfigHelpers)
-# The program is exported as harmonia::program; harmonia::harmonia is the
-# shared library (defined in harmonia-config.cmake).
+# The program is exported as harmonia::program, harmonia-compute as
+# harmonia::compute; harmonia::harmonia is the shared library (defined in
+# harmonia-config.cmake).
 set_target_properties(harmonia PROPERTIES EXPORT_NAME program)
-install(TARGETS harmonia_shared harmonia_static harmonia
+set_target_properties(harmonia-compute PROPERTIES EXPORT_NAME compute)
+install(TARGETS harmonia_shared harmonia_static harmonia harmonia-compute
         EXPORT harmoniaTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}

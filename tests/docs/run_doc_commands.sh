@@ -11,8 +11,9 @@
 #        $ echo $?
 #        N
 #    (an error example): then it must exit with status N, and each line of
-#    its shown output that starts with "harmonia: error:" must appear, as
-#    shown, exactly once in what it printed. Blocks in other languages (c, cmake) and
+#    its shown output that starts with "harmonia: error:" (or
+#    "harmonia-compute: error:") must appear, as shown, exactly once in what
+#    it printed. Blocks in other languages (c, cmake) and
 #    transcripts without "$ " lines (synopses, sample messages) hold no
 #    command.
 #
@@ -22,7 +23,8 @@
 #  - `build/` and `build-mpich/` become the build directory under test;
 #  - `mpirun` is the suite's launcher (MPIEXEC), with --oversubscribe added
 #    beyond 2 ranks for Open MPI and dropped for MPICH; `harmonia` is the
-#    program under test (the docs show it as if installed in PATH);
+#    program under test and `harmonia-compute` the one built beside it (the
+#    docs show them as if installed in PATH);
 #  - `--nrep N` becomes `--nrep $HARMONIA_DOCS_NREP` (default 20), and a
 #    bench or skew without --nrep gets it too: the one knob that keeps the
 #    examples short.
@@ -68,6 +70,7 @@ esac
 bin=$scratch/bin
 mkdir -p "$bin"
 ln -s "$HARMONIA" "$bin/harmonia"
+ln -s "$(dirname "$HARMONIA")/harmonia-compute" "$bin/harmonia-compute"
 cat >"$bin/mpirun" <<EOF
 #!/usr/bin/env bash
 # mpirun of the documents: the suite's launcher, with the right flags.
@@ -128,7 +131,8 @@ while i < len(lines):
             else:
                 cmds.append([n, 0, text, []])
                 cur = len(cmds) - 1
-        elif line.startswith("harmonia: error:") and cur is not None:
+        elif line.startswith(("harmonia: error:", "harmonia-compute: error:")) \
+                and cur is not None:
             cmds[cur][3].append(line)
     i += 1
 for n, status, text, errs in cmds:

@@ -12,10 +12,10 @@ ok() { checks=$((checks + 1)); echo "ok: $*"; }
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
 for f in include/harmonia/timer.h lib/libharmonia.a lib/libharmonia.so bin/harmonia \
-         lib/pkgconfig/harmonia.pc lib/cmake/harmonia/harmonia-config.cmake; do
+         bin/harmonia-compute lib/pkgconfig/harmonia.pc lib/cmake/harmonia/harmonia-config.cmake; do
     [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
-ok "headers, static and shared library, program, pkg-config and CMake files installed"
+ok "headers, static and shared library, programs, pkg-config and CMake files installed"
 
 cmake -S "$src/tests/install/consumer" -B "$work/cm" -DCMAKE_PREFIX_PATH="$prefix" \
       -DMPI_C_COMPILER="$mpicc" >/dev/null
