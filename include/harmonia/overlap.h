@@ -102,7 +102,8 @@ HM_EXPORT int hm_compute_run(hm_compute_t *c, double *per_thread_s);
 /* What computes, for reports and result files, e.g. "dgemm of
  * /usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0 (OpenBLAS
  * 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY Zen MAX_THREADS=64),
- * single-threaded, 2 threads on cores 0,1 of 2, n=700". Local. */
+ * single-threaded, 2 threads on cores 0,1 of 2, n=700" (no order before
+ * the first). Local. */
 HM_EXPORT void hm_compute_describe(const hm_compute_t *c, char *buf, size_t len);
 
 /* ---- Calibration of the computation [Denis et al. 2022, §4.3, §5.1] ---- */

@@ -141,11 +141,12 @@ static void core_list(const hm_compute_t *c, char *buf, size_t len)
 
 void hm_compute_describe(const hm_compute_t *c, char *buf, size_t len)
 {
-    char cores[256];
+    char cores[256], order[32] = "";
     int threads = hm_compute_threads(c);
     core_list(c, cores, sizeof cores);
-    snprintf(buf, len, "dgemm of %s (%s), single-threaded, %d thread%s on core%s %s of %d, n=%d",
+    if (hm_compute_size(c) > 0) snprintf(order, sizeof order, ", n=%d", hm_compute_size(c));
+    snprintf(buf, len, "dgemm of %s (%s), single-threaded, %d thread%s on core%s %s of %d%s",
              hm_compute_kernel_dgemm_object(), hm_compute_kernel_blas(), threads,
              threads == 1 ? "" : "s", threads == 1 ? "" : "s", cores, hm_compute_cores_of(c),
-             hm_compute_size(c));
+             order);
 }

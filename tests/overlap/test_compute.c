@@ -82,6 +82,9 @@ static void test_run(void)
         return;
     }
     int threads = hm_compute_threads(c);
+    char text[512];
+    hm_compute_describe(c, text, sizeof text);
+    HM_CHECK(strstr(text, "dgemm") && !strstr(text, "n="), "describe, no order yet: \"%s\"", text);
     double *times = malloc((size_t)(threads + 1) * sizeof *times);
     if (!times) return;
     for (int i = 0; i <= threads; i++) times[i] = NAN;
@@ -106,7 +109,6 @@ static void test_run(void)
     HM_CHECK(isnan(times[threads]), "no time written past the %d threads", threads);
     HM_CHECK(CPU_EQUAL(&before, &after), "the calling thread's binding is the same after the run");
 
-    char text[512];
     hm_compute_describe(c, text, sizeof text);
     HM_CHECK(strstr(text, "dgemm") && strstr(text, "n=200"), "describe: \"%s\"", text);
     free(times);
