@@ -40,7 +40,7 @@ static int calibrate(hm_compute_t *c, double target_s, double *per_thread)
         printf(" %6.1f", hm_compute_flop(r.n) / per_thread[t] * 1e-9);
     printf("\n");
     if (rc != HM_OK)
-        printf("  not converged (%s): %s\n", hm_compute_outcome_name(r.outcome), hm_last_error());
+        printf("  not converged (%s): %s\n", hm_overlap_outcome_name(r.outcome), hm_last_error());
     return rc != HM_OK;
 }
 

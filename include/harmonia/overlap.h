@@ -7,24 +7,34 @@
  * ratio (eq. 1), the MPI impact ratio (eq. 2) and the concurrency ratios
  * (eq. 3-4).
  *
- * This header holds the computation so far:
+ * Sections:
  *   - hm_compute_*: the compute kernel of §5.1, one thread per core, each
  *     running a sequential dgemm (CBLAS, OpenBLAS single-threaded inside),
- *     with each thread's time measured inside the thread;
- *   - hm_compute_calibrate: the matrix order whose slowest thread takes a
- *     target time (§4.3, §5.1).
- * The calibration of the communication, the overlap runs and the ratios
- * will be further sections of this header.
+ *     with each thread's time measured inside the thread, and the matrix
+ *     order whose slowest thread takes a target time (§4.3, §5.1). Local:
+ *     no MPI call; any thread may use its own handle (one thread at a time
+ *     per handle);
+ *   - hm_overlap_calibrate_comm: the message size at which a nonblocking
+ *     collective takes a target time (§4.3, §5.1). Collective;
+ *   - hm_overlap_run: the overlap run (Alg. 1) through the measurement
+ *     engine, and hm_overlap_comp_ref, the reference computation timed the
+ *     same way. Collective;
+ *   - hm_overlap_ratios, hm_overlap_summarize: eq. 1, 3 and 4 per
+ *     repetition and their medians. Local.
  *
  * The same kernel, compiled without MPI, is the program harmonia-compute: run
- * beside a program that initialized MPI it gives the MPI impact ratio (eq. 2).
- * Everything declared so far is local: no MPI call; any thread may use its
- * own handle (one thread at a time per handle). */
+ * beside a program that initialized MPI it gives the MPI impact ratio (eq. 2). */
 #ifndef HARMONIA_OVERLAP_H
 #define HARMONIA_OVERLAP_H
 #include <harmonia/export.h>
 #include <stddef.h>
+
+#include <mpi.h>
+
 #include <harmonia/error.h>
+#include <harmonia/measure.h>
+#include <harmonia/ops.h>
+#include <harmonia/procsync.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -122,16 +132,17 @@ typedef struct hm_compute_calib_params {
  * between precision and estimation time", §5.1), runs 5, max_probes 12. */
 HM_EXPORT void hm_compute_calib_params_default(hm_compute_calib_params_t *params);
 
-/* How a calibration ended. */
-typedef enum hm_compute_outcome {
-    HM_COMPUTE_CONVERGED = 0, /* a probe within tolerance of the target */
-    HM_COMPUTE_BELOW_MIN,     /* n = 1 is already slower than target (1 + tolerance) */
-    HM_COMPUTE_ABOVE_MAX,     /* the largest order memory allows is faster than the target */
-    HM_COMPUTE_GAP,           /* orders n and n + 1 fall on either side of the tolerance band
+/* How a calibration ended, of the computation or of the communication
+ * (where "order" reads "message size"). */
+typedef enum hm_overlap_outcome {
+    HM_OVERLAP_CONVERGED = 0, /* a probe within tolerance of the target */
+    HM_OVERLAP_BELOW_MIN,     /* n = 1 is already slower than target (1 + tolerance) */
+    HM_OVERLAP_ABOVE_MAX,     /* the largest order memory allows is faster than the target */
+    HM_OVERLAP_GAP,           /* orders n and n + 1 fall on either side of the tolerance band
                                * (possible only where they differ by more than the band: small
                                * n; elsewhere it is noise, and both are probed again) */
-    HM_COMPUTE_OUT_OF_PROBES  /* max_probes probes, none within tolerance */
-} hm_compute_outcome_t;
+    HM_OVERLAP_OUT_OF_PROBES  /* max_probes probes, none within tolerance */
+} hm_overlap_outcome_t;
 
 /* One probe: the order tried, its time (the slowest thread's median over
  * its runs) and how many runs it took: params->runs, but 1 when the first
@@ -144,8 +155,8 @@ typedef struct hm_compute_probe {
 } hm_compute_probe_t;
 
 typedef struct hm_compute_calibration {
-    hm_compute_outcome_t outcome;
-    int converged;     /* 1 when outcome is HM_COMPUTE_CONVERGED */
+    hm_overlap_outcome_t outcome;
+    int converged;     /* 1 when outcome is HM_OVERLAP_CONVERGED */
     int n;             /* the order kept: the probe closest to the target */
     double time_s;     /* its time in seconds: the slowest thread's median */
     double error;      /* (time_s - target_s) / target_s */
@@ -181,7 +192,135 @@ HM_EXPORT int hm_compute_calibrate(hm_compute_t *c, const hm_compute_calib_param
 
 /* The name of an outcome: "converged", "below-min", "above-max", "gap",
  * "out-of-probes"; NULL for other values. */
-HM_EXPORT const char *hm_compute_outcome_name(hm_compute_outcome_t outcome);
+HM_EXPORT const char *hm_overlap_outcome_name(hm_overlap_outcome_t outcome);
+
+/* ---- Calibration of the communication (t_comm_ref) [Denis et al. 2022, §4.3, §5.1] ---- */
+
+enum { HM_OVERLAP_PROBES_MAX = 24 }; /* most probes one calibration may use */
+
+typedef struct hm_overlap_comm_params {
+    double target_s;             /* the global run-time the collective should take */
+    double tolerance;            /* accepted |time - target| / target, in (0, 1) */
+    long runs;                   /* valid repetitions per probe; its time is their median */
+    int max_probes;              /* 1 to HM_OVERLAP_PROBES_MAX */
+    size_t min_bytes, max_bytes; /* the sizes searched */
+} hm_overlap_comm_params_t;
+
+/* Defaults: target 1 ms, tolerance 0.1 (§5.1), runs 21, max_probes 12,
+ * sizes 1 B to 256 MiB. */
+HM_EXPORT void hm_overlap_comm_params_default(hm_overlap_comm_params_t *params);
+
+typedef struct hm_overlap_comm_probe {
+    size_t size_bytes;
+    double time_s; /* median global run-time (max end - min start) of the valid runs */
+} hm_overlap_comm_probe_t;
+
+typedef struct hm_overlap_comm_calibration {
+    hm_overlap_outcome_t outcome;
+    int converged;     /* outcome == HM_OVERLAP_CONVERGED */
+    size_t size_bytes; /* the probe nearest the target: its size ... */
+    double time_s;     /* ... and time, t_comm_ref of the metrics (not the target) */
+    double error;      /* (time_s - target_s) / target_s */
+    double duration_s; /* wall time of the whole calibration */
+    int probes;
+    hm_overlap_comm_probe_t probe[HM_OVERLAP_PROBES_MAX];
+} hm_overlap_comm_calibration_t;
+
+/* Collective over comm (that of ps): the message size at which the
+ * nonblocking operation op (hm_op_is_nonblocking) takes params->target_s
+ * (params NULL: defaults). A probe measures params->runs valid repetitions
+ * of the call and its MPI_Wait through the measurement engine (every
+ * repetition started by ps; the run-time is max end - min start on the
+ * global clock) and takes their median; the next size comes from the
+ * parabola through the three probes nearest the target, kept inside the
+ * sizes that bracket it (or scaling the nearest probe by the ratio of times
+ * before it is bracketed). start_bytes is the first size tried (0: 4 KiB; a
+ * grid starts each target from the last). Every rank returns the same
+ * status and result: HM_OK when converged; otherwise the result is still
+ * filled (converged 0, the nearest probe kept) and the status says why:
+ * HM_ERANGE when no size can hit the target, HM_EAGAIN when the probes ran
+ * out, the last error naming the target and the nearest time. HM_EINVAL
+ * for bad params or a blocking op; failures of hm_op_prepare or
+ * hm_measure_run. */
+HM_EXPORT int hm_overlap_calibrate_comm(MPI_Comm comm, hm_procsync_t *ps, const hm_op_t *op,
+                                        const hm_op_params_t *op_params,
+                                        const hm_overlap_comm_params_t *params, size_t start_bytes,
+                                        hm_overlap_comm_calibration_t *result);
+
+/* ---- The overlap run [Denis et al. 2022, Alg. 1] ---- */
+
+/* Collective: the median over runs of this rank's wall time around
+ * hm_compute_run (as the overlap run times it, fork and join included),
+ * the slowest rank's; every rank computes at once. *comp_ref_s is the same
+ * on every rank. */
+HM_EXPORT int hm_overlap_comp_ref(MPI_Comm comm, hm_compute_t *compute, int runs,
+                                  double *comp_ref_s);
+
+typedef struct hm_overlap_result {
+    long n, nvalid;       /* attempts recorded, valid among them (every rank) */
+    double *measured_s;   /* root: t_measured = max t4 - min t1, global clock */
+    unsigned char *valid; /* root: agreed validity of each attempt */
+    double *max_comp_s;   /* root: max over ranks of t_comp = t3 - t2 */
+    double *max_mpi_s;    /* root: max over ranks of t_call + t_wait */
+    double *rank_call_s;  /* every rank, its own: t_call = t2 - t1 */
+    double *rank_comp_s;  /* t_comp = t3 - t2 */
+    double *rank_wait_s;  /* t_wait = t4 - t3 */
+    char procsync[160];   /* what the process synchronization did */
+} hm_overlap_result_t;
+
+HM_EXPORT void hm_overlap_result_free(hm_overlap_result_t *result);
+
+/* The nonblocking operation of an overlap run, in two halves: start (the
+ * call), wait (its completion), validate (optional: the result of the last
+ * run, *ok = 1 when right). hm_overlap_comm_op makes one of an instance of
+ * ops.h (hm_op_start, hm_op_wait, hm_op_validate); a test makes its own
+ * from MPI generalized requests, whose progress it controls. */
+typedef struct hm_overlap_comm {
+    int (*start)(void *ctx);
+    int (*wait)(void *ctx);
+    int (*validate)(void *ctx, int *ok);
+    void *ctx;
+} hm_overlap_comm_t;
+
+HM_EXPORT void hm_overlap_comm_op(hm_overlap_comm_t *comm, hm_op_instance_t *inst);
+
+/* Collective over comm (that of ps and nbc): params->nrep valid
+ * repetitions of t1, nbc->start, t2, hm_compute_run(compute), t3,
+ * nbc->wait, t4 (compute NULL: nothing between, the reference
+ * communication), through the measurement engine: warm-up, validity,
+ * max_attempts, validation of the result when params->validate. HM_OK, or
+ * HM_EAGAIN when too few repetitions were valid (the result holds what was
+ * measured), or the engine's failures. The caller frees the result. */
+HM_EXPORT int hm_overlap_run(MPI_Comm comm, hm_procsync_t *ps, const hm_overlap_comm_t *nbc,
+                             hm_compute_t *compute, const hm_measure_params_t *params,
+                             hm_overlap_result_t *result);
+
+/* ---- The ratios [Denis et al. 2022, §3] ---- */
+
+typedef struct hm_overlap_ratios {
+    double overhead;      /* eq. 1: (t_measured - max(refs)) / min(refs); 0 perfect, 1 none */
+    double comp_slowdown; /* eq. 3: t_comp / t_comp_ref */
+    double comm;          /* eq. 4: (t_call + t_wait) / t_comm_ref */
+} hm_overlap_ratios_t;
+
+/* The ratios of one repetition (NAN where a reference is not above 0). */
+HM_EXPORT void hm_overlap_ratios(double measured_s, double comp_s, double mpi_s, double comp_ref_s,
+                                 double comm_ref_s, hm_overlap_ratios_t *out);
+
+typedef struct hm_overlap_estimate {
+    double median, ci_lo, ci_hi; /* 95 % interval of the median (order statistics) */
+} hm_overlap_estimate_t;
+
+typedef struct hm_overlap_summary {
+    long nvalid;
+    hm_overlap_estimate_t measured_s, overhead, comp_slowdown, comm;
+} hm_overlap_summary_t;
+
+/* Root: the ratios of every valid repetition of r (t_comp and t_call +
+ * t_wait the max over ranks) against the references, summarized. HM_EAGAIN
+ * when no repetition is valid, HM_EINVAL without the root's arrays. */
+HM_EXPORT int hm_overlap_summarize(const hm_overlap_result_t *r, double comp_ref_s,
+                                   double comm_ref_s, hm_overlap_summary_t *out);
 
 #ifdef __cplusplus
 }

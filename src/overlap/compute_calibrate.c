@@ -28,7 +28,7 @@ void hm_compute_calib_params_default(hm_compute_calib_params_t *params)
     params->max_probes = 12;
 }
 
-const char *hm_compute_outcome_name(hm_compute_outcome_t outcome)
+const char *hm_overlap_outcome_name(hm_overlap_outcome_t outcome)
 {
     static const char *const names[] = {"converged", "below-min", "above-max", "gap",
                                         "out-of-probes"};
@@ -220,7 +220,7 @@ static int recheck(const hm_compute_calibration_t *r, const hm_compute_probe_t *
  * one aimed at the target) through the other probe nearest the target, the
  * step bounded by GROWTH. Kept strictly inside a consistent bracket. */
 static int next_order(const hm_compute_calibration_t *r, const hm_compute_calib_params_t *p,
-                      int max_n, hm_compute_outcome_t *end)
+                      int max_n, hm_overlap_outcome_t *end)
 {
     const hm_compute_probe_t *lo, *hi, *anchor = &r->probe[r->probes - 1];
     bracket(r, p->target_s, &lo, &hi);
@@ -239,9 +239,9 @@ static int next_order(const hm_compute_calibration_t *r, const hm_compute_calib_
     if (high > max_n) high = max_n;
     if (lo && hi && lo->n > hi->n) low = 1, high = max_n; /* inverted, rechecked: any order */
     if (low > high) {
-        *end = hi && hi->n == 1       ? HM_COMPUTE_BELOW_MIN
-               : lo && lo->n >= max_n ? HM_COMPUTE_ABOVE_MAX
-                                      : HM_COMPUTE_GAP;
+        *end = hi && hi->n == 1       ? HM_OVERLAP_BELOW_MIN
+               : lo && lo->n >= max_n ? HM_OVERLAP_ABOVE_MAX
+                                      : HM_OVERLAP_GAP;
         return 0;
     }
     if (!(n >= low)) n = low; /* NaN too: a probe that took no measurable time */
@@ -263,16 +263,16 @@ static int not_converged(const hm_compute_calibration_t *r, const hm_compute_cal
     const hm_compute_probe_t *lo, *hi;
     bracket(r, p->target_s, &lo, &hi);
     switch (r->outcome) {
-    case HM_COMPUTE_BELOW_MIN:
+    case HM_OVERLAP_BELOW_MIN:
         return hm_error_set(HM_ERANGE,
                             "target %.3g s is below the smallest dgemm: n = 1 takes %.3g s",
                             p->target_s, hi->time_s);
-    case HM_COMPUTE_ABOVE_MAX:
+    case HM_OVERLAP_ABOVE_MAX:
         return hm_error_set(HM_ERANGE,
                             "target %.3g s is beyond the largest matrices memory allows: n = %d "
                             "takes %.3g s",
                             p->target_s, max_n, lo->time_s);
-    case HM_COMPUTE_GAP:
+    case HM_OVERLAP_GAP:
         return hm_error_set(HM_ERANGE,
                             "no matrix order reaches %.3g s within %.0f %%: n = %d takes %.3g s, "
                             "n = %d takes %.3g s",
@@ -303,7 +303,7 @@ static int search(hm_compute_t *c, const hm_compute_calib_params_t *p, workspace
 {
     int n = hm_compute_size(c) > 0 ? hm_compute_size(c) : FIRST_ORDER,
         max_n = hm_compute_max_size(c);
-    r->outcome = HM_COMPUTE_OUT_OF_PROBES;
+    r->outcome = HM_OVERLAP_OUT_OF_PROBES;
     if (n > max_n) n = max_n;
     while (r->probes < p->max_probes) {
         hm_compute_probe_t *q = &r->probe[r->probes];
@@ -313,16 +313,16 @@ static int search(hm_compute_t *c, const hm_compute_calib_params_t *p, workspace
         double err = rel_error(q->time_s, p->target_s);
         if (r->probes == 1 || fabs(err) < fabs(r->error)) keep(r, q, p->target_s, w);
         if (fabs(err) <= p->tolerance) {
-            r->outcome = HM_COMPUTE_CONVERGED;
+            r->outcome = HM_OVERLAP_CONVERGED;
             break;
         }
         n = next_order(r, p, max_n, &r->outcome);
         if (n == 0) {
-            if (r->outcome != HM_COMPUTE_GAP) keep(r, q, p->target_s, w);
+            if (r->outcome != HM_OVERLAP_GAP) keep(r, q, p->target_s, w);
             break;
         }
     }
-    r->converged = r->outcome == HM_COMPUTE_CONVERGED;
+    r->converged = r->outcome == HM_OVERLAP_CONVERGED;
     return HM_OK;
 }
 

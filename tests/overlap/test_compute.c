@@ -139,8 +139,8 @@ static void test_calibration_input(hm_compute_t *c)
     expect_bad_calib(c, p, "runs 0 must be 1 to 1000");
     p = d, p.max_probes = HM_COMPUTE_PROBES_MAX + 1;
     expect_bad_calib(c, p, "max_probes 17 must be 1 to 16");
-    HM_CHECK(strcmp(hm_compute_outcome_name(HM_COMPUTE_GAP), "gap") == 0 &&
-                 hm_compute_outcome_name((hm_compute_outcome_t)99) == NULL,
+    HM_CHECK(strcmp(hm_overlap_outcome_name(HM_OVERLAP_GAP), "gap") == 0 &&
+                 hm_overlap_outcome_name((hm_overlap_outcome_t)99) == NULL,
              "outcome names");
 }
 
@@ -154,9 +154,9 @@ static void test_not_converged(hm_compute_t *c)
     hm_compute_calib_params_default(&p);
     p.target_s = 1e-9;
     int rc = hm_compute_calibrate(c, &p, &r, NULL);
-    HM_CHECK(rc == HM_ERANGE && !r.converged && r.outcome == HM_COMPUTE_BELOW_MIN && r.n == 1 &&
+    HM_CHECK(rc == HM_ERANGE && !r.converged && r.outcome == HM_OVERLAP_BELOW_MIN && r.n == 1 &&
                  hm_compute_size(c) == 1 && strstr(hm_last_error(), "n = 1 takes"),
-             "1 ns: %d %s after %d probes, n = %d: \"%s\"", rc, hm_compute_outcome_name(r.outcome),
+             "1 ns: %d %s after %d probes, n = %d: \"%s\"", rc, hm_overlap_outcome_name(r.outcome),
              r.probes, r.n, hm_last_error());
 
     hm_compute_free(c), c = NULL;
@@ -165,11 +165,11 @@ static void test_not_converged(hm_compute_t *c)
     if (!per_thread) return;
     p.target_s = 0.02, p.max_probes = 1;
     rc = hm_compute_calibrate(c, &p, &r, per_thread);
-    HM_CHECK(rc == HM_EAGAIN && !r.converged && r.outcome == HM_COMPUTE_OUT_OF_PROBES &&
+    HM_CHECK(rc == HM_EAGAIN && !r.converged && r.outcome == HM_OVERLAP_OUT_OF_PROBES &&
                  r.probes == 1 && r.n == 64 && r.probe[0].runs == 1 && per_thread[0] > 0 &&
                  r.time_s == r.probe[0].time_s,
              "20 ms in 1 probe: %d %s, n = %d, %.2g s in %d run(s): \"%s\"", rc,
-             hm_compute_outcome_name(r.outcome), r.n, r.time_s, r.probe[0].runs, hm_last_error());
+             hm_overlap_outcome_name(r.outcome), r.n, r.time_s, r.probe[0].runs, hm_last_error());
     free(per_thread);
     hm_compute_free(c);
 }
