@@ -1,0 +1,69 @@
+/* src/overlap/ratios.c — the ratios of [Denis et al. 2022, §3] from the
+ * times of one overlap repetition and the two references, and their
+ * medians with a 95 % interval over the valid repetitions of a cell. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <harmonia/overlap.h>
+#include <harmonia/stats.h>
+
+#include "common/error_set.h"
+
+void hm_overlap_ratios(double measured_s, double comp_s, double mpi_s, double comp_ref_s,
+                       double comm_ref_s, hm_overlap_ratios_t *out)
+{
+    /* eq. 1: the overhead over perfect overlap, in units of the overhead of
+     * running the two in sequence (0: perfect overlap, 1: none). */
+    double ideal_s = fmax(comp_ref_s, comm_ref_s), serial_extra_s = fmin(comp_ref_s, comm_ref_s);
+    out->overhead = serial_extra_s > 0 ? (measured_s - ideal_s) / serial_extra_s : NAN;
+    out->comp_slowdown = comp_ref_s > 0 ? comp_s / comp_ref_s : NAN; /* eq. 3 */
+    out->comm = comm_ref_s > 0 ? mpi_s / comm_ref_s : NAN;           /* eq. 4 */
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median and 95 % interval of the median (order statistics) of v[0..n). */
+static void summarize(double *v, size_t n, hm_overlap_estimate_t *e)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    e->median = hm_stats_quantile_sorted(v, n, 0.5);
+    if (hm_stats_median_ci(v, n, 0.95, &e->ci_lo, &e->ci_hi) != HM_OK) e->ci_lo = e->ci_hi = NAN;
+}
+
+int hm_overlap_summarize(const hm_overlap_result_t *r, double comp_ref_s, double comm_ref_s,
+                         hm_overlap_summary_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!r || !r->measured_s || !r->max_comp_s || !r->max_mpi_s)
+        return hm_error_set(HM_EINVAL, "a result with the root's arrays");
+    size_t n = 0, cap = (size_t)(r->n ? r->n : 1);
+    double *v[4];
+    for (int k = 0; k < 4; k++) v[k] = malloc(cap * sizeof *v[k]);
+    int rc = v[0] && v[1] && v[2] && v[3] ? HM_OK : HM_ENOMEM;
+    for (long i = 0; rc == HM_OK && i < r->n; i++) {
+        if (!r->valid[i]) continue;
+        hm_overlap_ratios_t q;
+        hm_overlap_ratios(r->measured_s[i], r->max_comp_s[i], r->max_mpi_s[i], comp_ref_s,
+                          comm_ref_s, &q);
+        v[0][n] = r->measured_s[i];
+        v[1][n] = q.overhead;
+        v[2][n] = q.comp_slowdown;
+        v[3][n] = q.comm;
+        n++;
+    }
+    if (rc == HM_OK && n == 0) rc = hm_error_set(HM_EAGAIN, "no valid repetition");
+    if (rc == HM_OK) {
+        out->nvalid = (long)n;
+        summarize(v[0], n, &out->measured_s);
+        summarize(v[1], n, &out->overhead);
+        summarize(v[2], n, &out->comp_slowdown);
+        summarize(v[3], n, &out->comm);
+    }
+    for (int k = 0; k < 4; k++) free(v[k]);
+    return rc;
+}
