@@ -247,6 +247,19 @@ HM_EXPORT int hm_overlap_calibrate_comm(MPI_Comm comm, hm_procsync_t *ps, const 
                                         const hm_overlap_comm_params_t *params, size_t start_bytes,
                                         hm_overlap_comm_calibration_t *result);
 
+/* ---- Placement ---- */
+
+/* Collective over comm: ranks of one node that may all run on the same
+ * processors (an unbound launch, e.g. MPICH's Hydra) bind their calling
+ * thread to disjoint, equal slices of them, in node-local rank order, so
+ * that the compute threads of one rank never share a core with another's
+ * (§5.1 runs one rank per node, a thread per core). Ranks already bound
+ * apart, or more ranks than processors, are left as they are. Call before
+ * hm_compute_create, which uses the cores of the calling thread. *cpus (may
+ * be NULL) = the processors this rank may use afterwards. HM_ENOTSUP when
+ * the binding cannot be read or set, HM_EMPI. */
+HM_EXPORT int hm_overlap_share_node(MPI_Comm comm, int *cpus);
+
 /* ---- The overlap run [Denis et al. 2022, Alg. 1] ---- */
 
 /* Collective: the median over runs of this rank's wall time around

@@ -29,18 +29,20 @@ extern "C" {
 /* ---- Schemas ------------------------------------------------------------- */
 
 typedef enum hm_results_kind {
-    HM_RESULTS_BENCH,     /* bench --output: one row per (op, size) */
-    HM_RESULTS_BENCH_RAW, /* bench --raw: one row per attempt */
-    HM_RESULTS_PERMPIRUN, /* campaign: per-mpirun.csv (Alg. 6) */
-    HM_RESULTS_REPRO,     /* campaign, stats: reproducibility.csv (Fig. 29) */
-    HM_RESULTS_STATS,     /* stats --output: one row per group */
-    HM_RESULTS_COMPARE,   /* compare --output: one row per group */
-    HM_RESULTS_CLOCK,     /* clock --output: one row per algorithm and check */
-    HM_RESULTS_CLOCK_RAW, /* clock --raw: one row per rank and check */
-    HM_RESULTS_SKEW,      /* skew --output: one row per method */
-    HM_RESULTS_SKEW_RAW,  /* skew --raw: repetitions and per-rank offsets */
-    HM_RESULTS_TIMERS,    /* timers --output: one row per rank and source */
-    HM_RESULTS_MANIFEST,  /* campaign: manifest.csv, one row per run */
+    HM_RESULTS_BENCH,       /* bench --output: one row per (op, size) */
+    HM_RESULTS_BENCH_RAW,   /* bench --raw: one row per attempt */
+    HM_RESULTS_PERMPIRUN,   /* campaign: per-mpirun.csv (Alg. 6) */
+    HM_RESULTS_REPRO,       /* campaign, stats: reproducibility.csv (Fig. 29) */
+    HM_RESULTS_STATS,       /* stats --output: one row per group */
+    HM_RESULTS_COMPARE,     /* compare --output: one row per group */
+    HM_RESULTS_CLOCK,       /* clock --output: one row per algorithm and check */
+    HM_RESULTS_CLOCK_RAW,   /* clock --raw: one row per rank and check */
+    HM_RESULTS_SKEW,        /* skew --output: one row per method */
+    HM_RESULTS_SKEW_RAW,    /* skew --raw: repetitions and per-rank offsets */
+    HM_RESULTS_TIMERS,      /* timers --output: one row per rank and source */
+    HM_RESULTS_MANIFEST,    /* campaign: manifest.csv, one row per run */
+    HM_RESULTS_OVERLAP,     /* overlap --output: one row per cell (op, comm, comp target) */
+    HM_RESULTS_OVERLAP_RAW, /* overlap --raw: one row per attempt of a cell */
     HM_RESULTS_NKINDS
 } hm_results_kind_t;
 
@@ -214,6 +216,43 @@ enum {
     HM_COL_MANIFEST_RAW,
     HM_COL_MANIFEST_LOG,
     HM_COL_MANIFEST_COMMAND
+};
+
+enum {
+    HM_COL_OVERLAP_OP,
+    HM_COL_OVERLAP_COMM_TARGET_S,
+    HM_COL_OVERLAP_SIZE_BYTES,
+    HM_COL_OVERLAP_COMM_REF_S,
+    HM_COL_OVERLAP_COMM_CALIBRATION,
+    HM_COL_OVERLAP_COMP_TARGET_S,
+    HM_COL_OVERLAP_MATRIX_ORDER,
+    HM_COL_OVERLAP_COMP_REF_S,
+    HM_COL_OVERLAP_COMP_CALIBRATION,
+    HM_COL_OVERLAP_CELL_VALID,
+    HM_COL_OVERLAP_VALID,
+    HM_COL_OVERLAP_INVALID,
+    HM_COL_OVERLAP_MEASURED_MEDIAN_S,
+    HM_COL_OVERLAP_OVERHEAD,
+    HM_COL_OVERLAP_OVERHEAD_CI_LO,
+    HM_COL_OVERLAP_OVERHEAD_CI_HI,
+    HM_COL_OVERLAP_COMP_SLOWDOWN,
+    HM_COL_OVERLAP_COMP_SLOWDOWN_CI_LO,
+    HM_COL_OVERLAP_COMP_SLOWDOWN_CI_HI,
+    HM_COL_OVERLAP_COMM_RATIO,
+    HM_COL_OVERLAP_COMM_RATIO_CI_LO,
+    HM_COL_OVERLAP_COMM_RATIO_CI_HI,
+    HM_COL_OVERLAP_ORDER,
+    HM_COL_OVERLAP_PROCSYNC
+};
+enum {
+    HM_COL_OVERLAP_RAW_OP,
+    HM_COL_OVERLAP_RAW_COMM_TARGET_S,
+    HM_COL_OVERLAP_RAW_COMP_TARGET_S,
+    HM_COL_OVERLAP_RAW_ATTEMPT,
+    HM_COL_OVERLAP_RAW_VALID,
+    HM_COL_OVERLAP_RAW_MEASURED_S,
+    HM_COL_OVERLAP_RAW_COMP_S,
+    HM_COL_OVERLAP_RAW_MPI_S
 };
 
 typedef struct hm_results_column {

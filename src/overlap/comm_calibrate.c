@@ -160,12 +160,16 @@ static double inside(const hm_overlap_comm_calibration_t *c, double target_s, in
 }
 
 /* Outside every probe: scale the nearest one by the ratio of times (a
- * collective's time grows at most linearly with its size), at least 1.1x and
- * at most 64x per step. */
+ * collective's time grows at most linearly with its size), at most 64x per
+ * step. */
 static double outside(const hm_overlap_comm_calibration_t *c, double target_s, int lo, int hi)
 {
     const hm_overlap_comm_probe_t *q = &c->probe[lo >= 0 ? lo : hi];
-    double ratio = fmin(64.0, fmax(1.1, lo >= 0 ? target_s / q->time_s : q->time_s / target_s));
+    /* Downwards at least 8x: below a few KiB a collective's time is its
+     * latency, nearly flat in the size, and the ratio of times would creep
+     * towards the smallest size one probe at a time. */
+    double ratio = lo >= 0 ? fmax(1.1, target_s / q->time_s) : fmax(8.0, q->time_s / target_s);
+    ratio = fmin(64.0, ratio);
     return lo >= 0 ? (double)q->size_bytes * ratio : (double)q->size_bytes / ratio;
 }
 

@@ -191,6 +191,56 @@ static const hm_results_column_t manifest[] = {
 };
 
 /* Indexed by hm_results_kind_t. */
+/* [Denis et al. 2022]: the references are the measured times, not the
+ * targets (§5.1); a cell whose calibration did not converge is kept and
+ * marked (cell_valid 0), never measured at a size that misses its target
+ * silently. */
+static const hm_results_column_t overlap[] = {
+    [HM_COL_OVERLAP_OP] = {"op", "", "nonblocking collective (--ops name)"},
+    [HM_COL_OVERLAP_COMM_TARGET_S] = {"comm_target_s", "s", "communication time aimed at"},
+    [HM_COL_OVERLAP_SIZE_BYTES] = {"size_bytes", "B", "message size the calibration kept"},
+    [HM_COL_OVERLAP_COMM_REF_S] = {"comm_ref_s", "s",
+                                   "t_comm_ref: median global run-time of the call and its "
+                                   "wait at that size"},
+    [HM_COL_OVERLAP_COMM_CALIBRATION] = {"comm_calibration", "",
+                                         "converged, below-min, above-max, gap, out-of-probes"},
+    [HM_COL_OVERLAP_COMP_TARGET_S] = {"comp_target_s", "s", "computation time aimed at"},
+    [HM_COL_OVERLAP_MATRIX_ORDER] = {"matrix_order", "", "dgemm order the calibration kept"},
+    [HM_COL_OVERLAP_COMP_REF_S] = {"comp_ref_s", "s",
+                                   "t_comp_ref: median over runs of the slowest rank's "
+                                   "computation"},
+    [HM_COL_OVERLAP_COMP_CALIBRATION] = {"comp_calibration", "", "as comm_calibration"},
+    [HM_COL_OVERLAP_CELL_VALID] = {"cell_valid", "", "1 when both calibrations converged"},
+    [HM_COL_OVERLAP_VALID] = {"valid", "", "valid overlap repetitions"},
+    [HM_COL_OVERLAP_INVALID] = {"invalid", "", "repetitions discarded (late start)"},
+    [HM_COL_OVERLAP_MEASURED_MEDIAN_S] = {"measured_median_s", "s",
+                                          "t_measured: max t4 - min t1, median"},
+    [HM_COL_OVERLAP_OVERHEAD] = {"overhead", "", "overhead ratio (eq. 1), median"},
+    [HM_COL_OVERLAP_OVERHEAD_CI_LO] = {"overhead_ci_lo", "", "95 % interval of the median"},
+    [HM_COL_OVERLAP_OVERHEAD_CI_HI] = {"overhead_ci_hi", "", "95 % interval of the median"},
+    [HM_COL_OVERLAP_COMP_SLOWDOWN] = {"comp_slowdown", "",
+                                      "r_comp_slowdown (eq. 3): max t_comp / t_comp_ref, median"},
+    [HM_COL_OVERLAP_COMP_SLOWDOWN_CI_LO] = {"comp_slowdown_ci_lo", "", "95 % interval"},
+    [HM_COL_OVERLAP_COMP_SLOWDOWN_CI_HI] = {"comp_slowdown_ci_hi", "", "95 % interval"},
+    [HM_COL_OVERLAP_COMM_RATIO] = {"comm_ratio", "",
+                                   "r_comm (eq. 4): max (t_call + t_wait) / t_comm_ref, median"},
+    [HM_COL_OVERLAP_COMM_RATIO_CI_LO] = {"comm_ratio_ci_lo", "", "95 % interval"},
+    [HM_COL_OVERLAP_COMM_RATIO_CI_HI] = {"comm_ratio_ci_hi", "", "95 % interval"},
+    [HM_COL_OVERLAP_ORDER] = {"order", "", "position in the shuffled order of cells"},
+    [HM_COL_OVERLAP_PROCSYNC] = {"procsync", "", "what the synchronization method did"},
+};
+
+static const hm_results_column_t overlap_raw[] = {
+    [HM_COL_OVERLAP_RAW_OP] = {"op", "", "nonblocking collective"},
+    [HM_COL_OVERLAP_RAW_COMM_TARGET_S] = {"comm_target_s", "s", "the cell's communication"},
+    [HM_COL_OVERLAP_RAW_COMP_TARGET_S] = {"comp_target_s", "s", "the cell's computation"},
+    [HM_COL_OVERLAP_RAW_ATTEMPT] = {"attempt", "", "attempt number (0-based, warm-up excluded)"},
+    [HM_COL_OVERLAP_RAW_VALID] = {"valid", "", "1 when every rank started in time"},
+    [HM_COL_OVERLAP_RAW_MEASURED_S] = {"measured_s", "s", "t_measured: max t4 - min t1"},
+    [HM_COL_OVERLAP_RAW_COMP_S] = {"comp_s", "s", "max over ranks of t_comp = t3 - t2"},
+    [HM_COL_OVERLAP_RAW_MPI_S] = {"mpi_s", "s", "max over ranks of t_call + t_wait"},
+};
+
 static const hm_results_schema_t schemas[HM_RESULTS_NKINDS] = {
     {HM_RESULTS_BENCH, "the summary of 'harmonia bench --output'", COLUMNS(bench)},
     {HM_RESULTS_BENCH_RAW, "a raw file of 'harmonia bench --raw'", COLUMNS(bench_raw)},
@@ -204,6 +254,8 @@ static const hm_results_schema_t schemas[HM_RESULTS_NKINDS] = {
     {HM_RESULTS_SKEW_RAW, "a raw file of 'harmonia skew --raw'", COLUMNS(skew_raw)},
     {HM_RESULTS_TIMERS, "the output of 'harmonia timers'", COLUMNS(timers)},
     {HM_RESULTS_MANIFEST, "the manifest.csv of 'harmonia campaign'", COLUMNS(manifest)},
+    {HM_RESULTS_OVERLAP, "the summary of 'harmonia overlap --output'", COLUMNS(overlap)},
+    {HM_RESULTS_OVERLAP_RAW, "a raw file of 'harmonia overlap --raw'", COLUMNS(overlap_raw)},
 };
 
 const hm_results_schema_t *hm_results_schema(hm_results_kind_t kind)

@@ -263,7 +263,7 @@ for ((i = 0; i < n; i++)); do
     IFS=$'\t' read -r -a f <<<"${fields[i]}"
     cmd=${f[0]:-}
     case $cmd in
-    timers | clock | bench | skew | version | stats | campaign | compare | plot) ;;
+    timers | clock | bench | skew | overlap | version | stats | campaign | compare | plot) ;;
     *) cmd=harmonia ;; # no command, an unknown one, help
     esac
     per_command[$cmd]=$((${per_command[$cmd]:-0} + 1))
@@ -284,7 +284,7 @@ for ((i = 0; i < n; i++)); do
 done
 
 summary=
-for cmd in harmonia timers clock bench skew version stats campaign compare plot; do
+for cmd in harmonia timers clock bench skew overlap version stats campaign compare plot; do
     summary="$summary $cmd ${per_command[$cmd]:-0},"
 done
 echo "bad-input cases by command:${summary%,}; total $n; $((SECONDS - start)) s ($MPI_FLAVOR)"

@@ -209,26 +209,6 @@ static void check_kind(hm_experiment_t *e, hm_compute_t *compute, kind_t kind, c
     hm_overlap_result_free(&run);
 }
 
-/* One core per rank, as the paper's runs (a rank per node, its threads on
- * its cores): Open MPI binds each of 2 ranks to a core, MPICH's Hydra binds
- * none, and unbound ranks would pin their one compute thread to the same
- * first core. An unbound rank takes the processor of its node-local rank. */
-static void one_core_per_rank(void)
-{
-    cpu_set_t set, mine;
-    MPI_Comm node;
-    int local;
-    if (sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) < 2) return;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_rank(node, &local);
-    MPI_Comm_free(&node);
-    int want = local % CPU_COUNT(&set), seen = 0;
-    CPU_ZERO(&mine);
-    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-        if (CPU_ISSET(cpu, &set) && seen++ == want) CPU_SET(cpu, &mine);
-    sched_setaffinity(0, sizeof mine, &mine);
-}
-
 int main(int argc, char **argv)
 {
     int provided;
@@ -241,7 +221,11 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return rc;
     }
-    one_core_per_rank();
+    /* A core per rank, as the paper's runs (a rank per node, its threads on
+     * its cores): MPICH's Hydra binds no rank. */
+    int cpus = 0;
+    HM_CHECK(hm_overlap_share_node(MPI_COMM_WORLD, &cpus) == HM_OK && cpus >= 1,
+             "each rank on its own processor (%d)", cpus);
     hm_experiment_t *e = open_experiment();
     hm_compute_params_t cp = {.threads = 1};
     hm_compute_t *compute = NULL;

@@ -34,6 +34,7 @@ int hm_cmd_timers(hm_cli_config_t *cfg, MPI_Comm comm);
 int hm_cmd_clock(hm_cli_config_t *cfg, MPI_Comm comm);
 int hm_cmd_bench(hm_cli_config_t *cfg, MPI_Comm comm);
 int hm_cmd_skew(hm_cli_config_t *cfg, MPI_Comm comm);
+int hm_cmd_overlap(hm_cli_config_t *cfg, MPI_Comm comm);
 int hm_cmd_version(hm_cli_config_t *cfg, MPI_Comm comm);
 int hm_cmd_stats(hm_cli_config_t *cfg, MPI_Comm comm);
 int hm_cmd_campaign(hm_cli_config_t *cfg, MPI_Comm comm);

@@ -99,6 +99,27 @@ static const hm_cli_command_t commands[] = {
      "mean exit offset from the first rank to leave (Hunold and Carpen-Amarie 2016,\n"
      "Fig. 10). --back-to-back calls the method in a loop instead, as a benchmark does.",
      "mpirun -n 4 harmonia skew --sync barrier,dissem,harmonize --nrep 2000", hm_cmd_skew, 0, 0},
+    {"overlap", "overlap of nonblocking collectives with computation, on a grid of times", 1,
+     COMMON_TIMER | COMMON_SYNTH | CLOCK_SYNC | PROCSYNC | HM_OPT_BIT(HM_OPT_OPS) |
+         HM_OPT_BIT(HM_OPT_COMM_US) | HM_OPT_BIT(HM_OPT_COMP_US) | HM_OPT_BIT(HM_OPT_THREADS) |
+         HM_OPT_BIT(HM_OPT_NREP) | HM_OPT_BIT(HM_OPT_WARMUP) | HM_OPT_BIT(HM_OPT_MAX_ATTEMPTS) |
+         HM_OPT_BIT(HM_OPT_ROOT) | HM_OPT_BIT(HM_OPT_VALIDATE) | HM_OPT_BIT(HM_OPT_OUTPUT) |
+         HM_OPT_BIT(HM_OPT_RAW) | HM_OPT_BIT(HM_OPT_HELP),
+     "mpirun -n P harmonia overlap [--ops LIST] [--comm-us SPEC] [--comp-us SPEC] [--threads N]",
+     "The methodology of Denis et al. 2022. For each nonblocking collective of --ops\n"
+     "(default iallreduce) and each communication time of --comm-us, finds the\n"
+     "message size at which the call and its MPI_Wait take that time (median global\n"
+     "run-time, every repetition started together by --sync); for each computation\n"
+     "time of --comp-us, the order of a dgemm that each of --threads threads (one\n"
+     "per core) runs in that time. Then, for every cell, in an order shuffled with\n"
+     "--seed, --nrep repetitions (default 20) of: the call, the computation, MPI_Wait\n"
+     "(no MPI_Test), and reports the overhead ratio (0: perfect overlap, 1: none),\n"
+     "the computation slowdown and the communication ratio against the measured\n"
+     "references, with the medians' 95% intervals in --output. A target no size or\n"
+     "order reaches marks its cells INVALID, never measured at another time. A start\n"
+     "late by more than --late-us (default 20 for overlap) invalidates a repetition.",
+     "mpirun -n 2 harmonia overlap --comm-us 1000,10000 --comp-us 1000,10000 --nrep 10",
+     hm_cmd_overlap, 0, 0},
     {"version", "version of harmonia and of the libraries it was built with", 0,
      HM_OPT_BIT(HM_OPT_HELP), "harmonia version",
      "Prints the version of harmonia, the MPI library, compiler and flags, GSL and\n"

@@ -61,6 +61,9 @@ typedef enum hm_opt_id {
     HM_OPT_ALTERNATIVE,
     HM_OPT_STATISTIC,
     HM_OPT_ALLOW_PARTIAL,
+    HM_OPT_COMM_US,
+    HM_OPT_COMP_US,
+    HM_OPT_THREADS,
     HM_OPT_COUNT
 } hm_opt_id_t;
 
@@ -71,6 +74,7 @@ typedef enum hm_opt_id {
 #define HM_CLI_MAX_SIZE_BYTES 2147483647ULL
 #define HM_CLI_MAX_SIZES      256
 #define HM_CLI_MAX_FILES      1024
+#define HM_CLI_MAX_TARGETS    32
 
 typedef struct hm_cli_config {
     const char *command;
@@ -119,7 +123,13 @@ typedef struct hm_cli_config {
     int inject_rank;         /* --inject-delay RANK:ATTEMPT:US (testing), -1 = none */
     long inject_attempt;
     double inject_delay_us;
-    int back_to_back;    /* --back-to-back */
+    int back_to_back; /* --back-to-back */
+    /* overlap */
+    double comm_targets_s[HM_CLI_MAX_TARGETS]; /* --comm-us, ascending, in seconds */
+    int ncomm_targets;
+    double comp_targets_s[HM_CLI_MAX_TARGETS]; /* --comp-us */
+    int ncomp_targets;
+    int threads;         /* --threads, 0 = one per core the rank may use */
     double bcast_factor; /* --bcast-factor (roundtime's B) */
 
     /* stats */

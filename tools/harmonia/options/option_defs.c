@@ -440,6 +440,18 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                               "--nrep (a --slice-s time slice ran out); without it they are "
                               "written, flagged, and the run exits 1",
                               "--allow-partial", hm_opt_parse_allow_partial},
+    [HM_OPT_COMM_US] = {HM_OPT_COMM_US, "comm-us", 0, "SPEC",
+                        "communication times aimed at, in microseconds: a list, or "
+                        "FIRST:LAST:xFACTOR (default 500:1000000:x2)",
+                        "e.g. --comm-us 500:1000000:x2 or --comm-us 100,1000",
+                        hm_opt_parse_comm_us},
+    [HM_OPT_COMP_US] = {HM_OPT_COMP_US, "comp-us", 0, "SPEC",
+                        "computation times aimed at, as --comm-us (default 500:1000000:x2)",
+                        "e.g. --comp-us 1000,10000", hm_opt_parse_comp_us},
+    [HM_OPT_THREADS] = {HM_OPT_THREADS, "threads", 0, "N",
+                        "compute threads per rank, one per core (default: every core the rank "
+                        "may use; one less leaves a core to a progress thread)",
+                        "e.g. --threads 1", hm_opt_parse_threads},
     [HM_OPT_COLD_CACHE] = {HM_OPT_COLD_CACHE, "cold-cache", 0, NULL,
                            "overwrite a buffer the size of the last-level cache before every "
                            "repetition",

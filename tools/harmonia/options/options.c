@@ -37,6 +37,11 @@ void hm_cli_config_defaults(hm_cli_config_t *cfg)
     cfg->resync_s = 1.0;
     cfg->inject_rank = -1;
     cfg->bcast_factor = 3.0;
+    /* overlap: the default grid, 500 us to 1 s, doubling */
+    for (double t = 500e-6; t <= 1.0 + 1e-9 && cfg->ncomm_targets < HM_CLI_MAX_TARGETS; t *= 2)
+        cfg->comm_targets_s[cfg->ncomm_targets++] = t;
+    memcpy(cfg->comp_targets_s, cfg->comm_targets_s, sizeof cfg->comp_targets_s);
+    cfg->ncomp_targets = cfg->ncomm_targets;
     cfg->filter = HM_FILTER_TUKEY;
     cfg->metric = HM_METRIC_GLOBAL;
     cfg->alternative = HM_ALT_TWO_SIDED;

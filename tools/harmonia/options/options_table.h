@@ -28,6 +28,11 @@ int hm_opt_fail(char *why, size_t len, const char *fmt, ...) __attribute__((form
  * out of range", each followed by "(accepted: lo to hi)", in why. */
 int hm_opt_integer(const char *v, long lo, long hi, long *out, char *why, size_t len);
 
+/* Parsers of the overlap options (option_parse_overlap.c). */
+int hm_opt_parse_comm_us(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_comp_us(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_threads(hm_cli_config_t *c, const char *v, char *why, size_t len);
+
 /* Parsers of the measurement options (option_parse_bench.c). */
 int hm_opt_parse_root(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_peer(hm_cli_config_t *c, const char *v, char *why, size_t len);

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# tests/harmonia/overlap_command.sh — `harmonia overlap` through the real
+# program at 2 ranks: a 2 x 2 grid gives one row per cell in the table and
+# the files, each cell's references measured (within the calibration's 10 %
+# of its target), every repetition in the raw file; a target that no size
+# reaches marks its cells INVALID and runs none of them; bad input is
+# refused before any measurement. The ratios themselves are checked against
+# the truth by tests/overlap/test_overlap_truth.c. Precision (retried once):
+# the calibrations converge to 10 % only on a machine not shared with
+# another measurement.
+. "$(dirname "$0")/lib.sh"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir" "$out"' EXIT
+cd "$dir" || exit 1
+
+launch 2 overlap --comm-us 500,5000 --comp-us 1000,5000 --nrep 5 --output o.csv --raw r.csv
+rows=$(table_cols op comm_us comp_us valid cell | awk '$3 == 5 && $4 == "ok"' | wc -l)
+[ "$status" -eq 0 ] && [ "$rows" -eq 4 ]
+check $? "2 x 2 grid: exit 0, 4 cells with 5 valid repetitions each, all ok" \
+    "exit $status, $rows rows; $(cat "$out")"
+csv_awk o.csv '{ n++; target = $col["comm_target_s"]; ref = $col["comm_ref_s"]
+        ctarget = $col["comp_target_s"]; cref = $col["comp_ref_s"]
+        if ($col["cell_valid"] == 1 && $col["comm_calibration"] == "converged" &&
+            ref > 0.9 * target && ref < 1.1 * target && cref > 0.5 * ctarget &&
+            $col["overhead"] != "" && $col["comp_slowdown"] > 0 && $col["comm_ratio"] > 0) ok++ }
+    END { exit !(n == 4 && ok == 4) }'
+check $? "summary: 4 cells, t_comm_ref within 10 % of its target, ratios present" \
+    "$(csv_tsv o.csv)"
+grep -q '^# progress: basic$' o.csv && grep -q '^# comm_targets_us: 500 5000$' o.csv &&
+    grep -q '^# compute: dgemm of ' o.csv && grep -q '^# ops: iallreduce$' o.csv
+check $? "factors: progress, compute, the grid, the operation"
+csv_awk r.csv '{ n++; if ($col["valid"] == 1 && $col["measured_s"] > 0 && $col["comp_s"] > 0) ok++ }
+    END { exit !(n >= 20 && ok == 20) }'
+check $? "raw: 4 cells x 5 valid repetitions (and the invalid ones), each with its times" \
+    "$(csv_tsv r.csv | head -3)"
+
+# 0.2 us is below the latency of any iallreduce (0.9 us at 64 B here):
+# the calibration ends below-min, and its cells are reported, not run.
+launch 2 overlap --comm-us 0.2 --comp-us 1000 --nrep 5 --output i.csv --raw ir.csv
+grep -q '^iallreduce  *0.2  *[0-9].*INVALID (comm below-min' "$out"
+check $? "a target below any size's time: its cell INVALID in the table" "$(cat "$out")"
+csv_awk i.csv '$col["comm_target_s"] == 2e-07 { bad = $col["cell_valid"] == 0 &&
+                    $col["comm_calibration"] == "below-min" && $col["valid"] == 0 &&
+                    $col["overhead"] == "" }
+    END { exit !(status == 0 && bad) }' -v status="$status"
+check $? "... and in the file: cell_valid 0, below-min, no repetition, no ratio" \
+    "$(csv_tsv i.csv)"
+csv_awk ir.csv '$col["comm_target_s"] == 2e-07 { n++ } END { exit n != 0 }'
+check $? "... and no raw row"
+
+expect_usage 2 '--ops: "allreduce" is not a nonblocking collective with a message size' \
+    overlap --ops allreduce
+expect_usage 2 '--ops: "ibarrier" is not a nonblocking collective with a message size' \
+    overlap --ops ibarrier
+expect_usage 0 '--comm-us: "0" is not a time in microseconds (accepted: 0.1 to 1e+08)' \
+    overlap --comm-us 0
+expect_usage 0 '--comp-us: "1000,1000": targets must be increasing, each once' \
+    overlap --comp-us 1000,1000
+expect_usage 0 '--threads: "0" is out of range (accepted: 1 to 4096)' overlap --threads 0
+expect_usage 2 '--threads 3: threads 3 is more than the' overlap --threads 3
+finish

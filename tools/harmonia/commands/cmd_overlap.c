@@ -1,0 +1,265 @@
+/* tools/harmonia/commands/cmd_overlap.c — `harmonia overlap`: the overlap
+ * of nonblocking collectives with computation on a grid of target times
+ * [Denis et al. 2022]. Calibrate every communication target per operation
+ * and every computation target, then run the cells (operation x comm x
+ * comp) in an order shuffled with --seed; the library does the measuring
+ * and the ratios, this file the plan. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <harmonia/measure.h>
+#include <harmonia/ops.h>
+#include <harmonia/overlap.h>
+
+#include "commands/commands.h"
+#include "commands/measure_setup.h"
+#include "commands/overlap_report.h"
+
+enum { MAX_OPS = 16 };
+
+/* Without --ops: the collective of the paper's figures that every MPI
+ * implements with a real reduction. */
+static const char *const DEFAULT_OPS = "iallreduce";
+
+typedef struct plan {
+    const hm_op_t *ops[MAX_OPS];
+    int nops;
+    hm_overlap_target_t comm[MAX_OPS][HM_CLI_MAX_TARGETS]; /* per op */
+    hm_overlap_target_t comp[HM_CLI_MAX_TARGETS];
+    size_t ncells, *order;
+    hm_compute_t *compute;
+    hm_experiment_t *e;
+} plan_t;
+
+static const char *ops_of(const hm_cli_config_t *cfg)
+{
+    return cfg->given & HM_OPT_BIT(HM_OPT_OPS) ? cfg->ops : DEFAULT_OPS;
+}
+
+/* Every item a nonblocking collective with a size (its time is calibrated
+ * over the size). */
+static int parse_ops(const hm_cli_config_t *cfg, plan_t *p, char *why, size_t len)
+{
+    char buf[sizeof cfg->ops];
+    snprintf(buf, sizeof buf, "%s", ops_of(cfg));
+    for (char *item = buf, *next; item; item = next) {
+        next = strchr(item, ',');
+        if (next) *next++ = '\0';
+        const hm_op_t *op = hm_op_find(item);
+        if (!op || !hm_op_is_nonblocking(op) || !hm_op_uses_size(op)) {
+            snprintf(why, len,
+                     "--ops: \"%.64s\" is not a nonblocking collective with a message size "
+                     "(overlap measures ibcast, ireduce, iallreduce, iallgather, ialltoall, "
+                     "ialltoallv, igather, iscatter, iscan, iexscan, ireduce_scatter_block)",
+                     item);
+            return HM_EXIT_USAGE;
+        }
+        if (p->nops == MAX_OPS) {
+            snprintf(why, len, "--ops: more than %d operations", MAX_OPS);
+            return HM_EXIT_USAGE;
+        }
+        p->ops[p->nops++] = op;
+    }
+    return HM_EXIT_OK;
+}
+
+/* The computation's progress configuration, a factor of every result:
+ * basic, an asynchronous progress thread the MPI library was asked for, or
+ * a core left free for one (--threads below the cores). */
+static void progress_config(const hm_cli_config_t *cfg, const hm_compute_t *c, char *buf,
+                            size_t len)
+{
+    const char *async = getenv("MPIR_CVAR_ASYNC_PROGRESS");
+    if (!async) async = getenv("MPICH_ASYNC_PROGRESS");
+    int free_cores = hm_compute_cores_of(c) - hm_compute_threads(c);
+    if (async && strcmp(async, "0") != 0)
+        snprintf(buf, len, "async (MPIR_CVAR_ASYNC_PROGRESS=%s)", async);
+    else if ((cfg->given & HM_OPT_BIT(HM_OPT_THREADS)) && free_cores > 0)
+        snprintf(buf, len, "dedicated core (%d of %d cores compute)", hm_compute_threads(c),
+                 hm_compute_cores_of(c));
+    else
+        snprintf(buf, len, "basic");
+}
+
+static int open_compute(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
+{
+    hm_compute_params_t cp;
+    char msg[512] = "";
+    hm_compute_params_default(&cp);
+    cp.threads = cfg->threads;
+    int rc = hm_overlap_share_node(comm, NULL);
+    if (rc != HM_OK) return hm_cli_agree(comm, HM_EXIT_FAILURE, hm_last_error());
+    rc = hm_compute_create(&cp, &p->compute);
+    if (rc != HM_OK) snprintf(msg, sizeof msg, "--threads %d: %s", cfg->threads, hm_last_error());
+    return hm_cli_agree(comm,
+                        rc == HM_OK       ? HM_EXIT_OK
+                        : rc == HM_EINVAL ? HM_EXIT_USAGE
+                                          : HM_EXIT_FAILURE,
+                        msg);
+}
+
+/* Collective: every communication target of every operation, each search
+ * starting from the last size kept. A target that does not converge is
+ * kept with its outcome: its cells are reported invalid, never run at a
+ * size that misses the target silently. */
+static int calibrate_comm(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
+{
+    hm_overlap_comm_params_t cp;
+    hm_overlap_comm_calibration_t c;
+    hm_op_params_t opp = {.root = cfg->root, .peer = 1};
+    hm_overlap_comm_params_default(&cp);
+    for (int o = 0; o < p->nops; o++) {
+        size_t start = 0;
+        for (int i = 0; i < cfg->ncomm_targets; i++) {
+            cp.target_s = cfg->comm_targets_s[i];
+            int rc = hm_overlap_calibrate_comm(comm, hm_experiment_procsync(p->e), p->ops[o], &opp,
+                                               &cp, start, &c);
+            if (rc != HM_OK && rc != HM_ERANGE && rc != HM_EAGAIN)
+                return hm_cli_agree(comm, HM_EXIT_FAILURE, hm_last_error());
+            p->comm[o][i] = (hm_overlap_target_t){cp.target_s, c.size_bytes, c.time_s, c.outcome};
+            start = c.size_bytes;
+        }
+    }
+    return HM_EXIT_OK;
+}
+
+/* Collective: every computation target. Each rank calibrates its own
+ * kernel; all take the largest order (the ranks compute the same work) and
+ * the reference is measured at it, the slowest rank's per run. */
+static int calibrate_comp(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
+{
+    hm_compute_calib_params_t cp;
+    hm_compute_calibration_t c;
+    hm_compute_calib_params_default(&cp);
+    for (int i = 0; i < cfg->ncomp_targets; i++) {
+        cp.target_s = cfg->comp_targets_s[i];
+        int rc = hm_compute_calibrate(p->compute, &cp, &c, NULL);
+        int failed = rc != HM_OK && rc != HM_ERANGE && rc != HM_EAGAIN;
+        int outcome = (int)c.outcome, order = c.n;
+        MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm);
+        if (failed)
+            return hm_cli_agree(comm, HM_EXIT_FAILURE, "the computation's calibration failed");
+        MPI_Allreduce(MPI_IN_PLACE, &outcome, 1, MPI_INT, MPI_MAX, comm);
+        MPI_Allreduce(MPI_IN_PLACE, &order, 1, MPI_INT, MPI_MAX, comm);
+        double ref_s = 0;
+        rc = hm_compute_set_size(p->compute, order);
+        if (rc == HM_OK) rc = hm_overlap_comp_ref(comm, p->compute, 5, &ref_s);
+        if (hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
+                         rc == HM_OK ? "" : hm_last_error()) != HM_EXIT_OK)
+            return HM_EXIT_FAILURE;
+        p->comp[i] =
+            (hm_overlap_target_t){cp.target_s, (size_t)order, ref_s, (hm_overlap_outcome_t)outcome};
+    }
+    return HM_EXIT_OK;
+}
+
+/* Collective: one cell. A cell whose calibrations did not both converge is
+ * reported, not run. */
+static int run_cell(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p, hm_overlap_report_t *rep,
+                    size_t index, size_t order)
+{
+    size_t ncomp = (size_t)cfg->ncomp_targets, ncomm = (size_t)cfg->ncomm_targets;
+    int o = (int)(index / (ncomm * ncomp)), i = (int)(index / ncomp % ncomm),
+        j = (int)(index % ncomp);
+    const hm_overlap_target_t *cm = &p->comm[o][i], *cp = &p->comp[j];
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    if (cm->outcome != HM_OVERLAP_CONVERGED || cp->outcome != HM_OVERLAP_CONVERGED) {
+        if (rank == 0)
+            hm_overlap_report_add(rep, index, order, hm_op_name(p->ops[o]), cm, cp, NULL);
+        return HM_EXIT_OK;
+    }
+    hm_op_params_t opp = {.root = cfg->root, .peer = 1};
+    hm_op_instance_t *inst = NULL;
+    hm_overlap_comm_t nbc;
+    hm_overlap_result_t r;
+    hm_measure_params_t mp;
+    hm_measure_params_default(&mp);
+    mp.nrep = cfg->nrep;
+    mp.warmup = cfg->warmup;
+    mp.max_attempts = cfg->max_attempts;
+    mp.validate = cfg->validate;
+    int rc = hm_op_prepare(p->ops[o], comm, cm->size, &opp, &inst);
+    if (rc == HM_OK) rc = hm_compute_set_size(p->compute, (int)cp->size);
+    hm_overlap_comm_op(&nbc, inst);
+    if (rc == HM_OK)
+        rc = hm_overlap_run(comm, hm_experiment_procsync(p->e), &nbc, p->compute, &mp, &r);
+    if ((rc == HM_OK || rc == HM_EAGAIN) && rank == 0)
+        hm_overlap_report_add(rep, index, order, hm_op_name(p->ops[o]), cm, cp, &r);
+    if (rc == HM_OK || rc == HM_EAGAIN) hm_overlap_result_free(&r);
+    hm_op_free(inst);
+    char msg[256] = "";
+    if (rc != HM_OK && rc != HM_EAGAIN)
+        snprintf(msg, sizeof msg, "%s: %s", hm_op_name(p->ops[o]), hm_last_error());
+    return hm_cli_agree(comm, rc == HM_OK || rc == HM_EAGAIN ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
+}
+
+static int run_cells(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p, hm_overlap_report_t *rep)
+{
+    hm_cli_progress_t line;
+    int rank, rc = HM_EXIT_OK;
+    MPI_Comm_rank(comm, &rank);
+    hm_cli_progress_init(&line, rank == 0);
+    hm_cli_progress_stage(&line, "overlap", "cells");
+    for (size_t k = 0; k < p->ncells && rc == HM_EXIT_OK; k++) {
+        rc = run_cell(cfg, comm, p, rep, p->order[k], k);
+        hm_cli_progress_report(&line, (double)k + 1, (double)p->ncells);
+    }
+    hm_cli_progress_clear(&line);
+    return rc;
+}
+
+static int make_plan(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
+{
+    char why[1024] = "";
+    int size, rc = parse_ops(cfg, p, why, sizeof why);
+    MPI_Comm_size(comm, &size);
+    if (rc == HM_EXIT_OK) rc = hm_cli_check_procsync(cfg, cfg->sync, why, sizeof why);
+    if (rc == HM_EXIT_OK) rc = hm_cli_check_applies(cfg, cfg->sync, size, why, sizeof why);
+    for (int o = 0; rc == HM_EXIT_OK && o < p->nops; o++) {
+        hm_op_params_t opp = {.root = cfg->root, .peer = 1};
+        if (hm_op_check(p->ops[o], comm, 1, &opp) != HM_OK)
+            rc = HM_EXIT_USAGE, snprintf(why, sizeof why, "--root: %s", hm_last_error());
+    }
+    p->ncells = (size_t)p->nops * (size_t)cfg->ncomm_targets * (size_t)cfg->ncomp_targets;
+    if (rc == HM_EXIT_OK && !(p->order = malloc(p->ncells * sizeof *p->order)))
+        rc = HM_EXIT_FAILURE, snprintf(why, sizeof why, "out of memory");
+    if (rc == HM_EXIT_OK) hm_measure_shuffle(p->order, p->ncells, cfg->seed);
+    return hm_cli_agree(comm, rc, why);
+}
+
+int hm_cmd_overlap(hm_cli_config_t *cfg, MPI_Comm comm)
+{
+    plan_t *p = calloc(1, sizeof *p);
+    hm_overlap_report_t *rep = NULL;
+    char progress[128], compute[512] = "";
+    if (!p) return HM_EXIT_FAILURE;
+    /* Repetitions of milliseconds to a second: far fewer than bench's. */
+    if (!(cfg->given & HM_OPT_BIT(HM_OPT_NREP))) cfg->nrep = 20;
+    if (!(cfg->given & HM_OPT_BIT(HM_OPT_WARMUP))) cfg->warmup = 1;
+    /* 1 us, bench's tolerance for microsecond operations, would discard
+     * repetitions of milliseconds for a scheduler's wake-up; 20 us is 4 % of
+     * the smallest default target. */
+    if (!(cfg->given & HM_OPT_BIT(HM_OPT_LATE_US))) cfg->late_us = 20;
+    if (!(cfg->given & HM_OPT_BIT(HM_OPT_OPS)))
+        snprintf(cfg->ops, sizeof cfg->ops, "%s", DEFAULT_OPS);
+    int rc = hm_cli_check_outputs(cfg, comm);
+    if (rc == HM_EXIT_OK) rc = make_plan(cfg, comm, p);
+    if (rc == HM_EXIT_OK) rc = open_compute(cfg, comm, p);
+    if (rc == HM_EXIT_OK) rc = hm_cli_experiment_open(cfg, comm, cfg->sync, &p->e);
+    if (rc == HM_EXIT_OK) {
+        progress_config(cfg, p->compute, progress, sizeof progress);
+        hm_compute_describe(p->compute, compute, sizeof compute);
+        rc = hm_overlap_report_open(cfg, comm, p->e, p->ncells, progress, compute, &rep);
+    }
+    if (rc == HM_EXIT_OK) rc = calibrate_comm(cfg, comm, p);
+    if (rc == HM_EXIT_OK) rc = calibrate_comp(cfg, comm, p);
+    if (rc == HM_EXIT_OK) rc = run_cells(cfg, comm, p, rep);
+    if (rep) hm_overlap_report_close(rep, comm);
+    rc = hm_cli_experiment_close(p->e, comm, rc);
+    hm_compute_free(p->compute);
+    free(p->order);
+    free(p);
+    return rc;
+}

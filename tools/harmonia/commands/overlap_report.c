@@ -1,0 +1,200 @@
+/* tools/harmonia/commands/overlap_report.c — table and CSV files of
+ * `harmonia overlap`. Times are seconds in files, microseconds on screen;
+ * a ratio that does not exist (no valid repetition, a cell not run) is an
+ * empty cell and n/a. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/commands.h"
+#include "commands/measure_setup.h"
+#include "commands/overlap_report.h"
+#include "commands/result_files.h"
+
+typedef struct row {
+    int done;
+    const char *op;
+    hm_overlap_target_t comm, comp;
+    int cell_valid;
+    long invalid;
+    hm_overlap_summary_t s; /* nvalid 0 and NAN estimates when not run */
+} row_t;
+
+struct hm_overlap_report {
+    const hm_cli_config_t *cfg;
+    hm_experiment_t *e;
+    int size;
+    size_t nrows;
+    row_t *rows; /* root */
+    char note[256];
+};
+
+/* The grid as given, in microseconds, for the factors. */
+static void join_targets(const double *t_s, int n, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%g", i ? " " : "", t_s[i] * 1e6);
+}
+
+int hm_overlap_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e,
+                           size_t ncells, const char *progress, const char *compute,
+                           hm_overlap_report_t **out)
+{
+    char comm_us[512], comp_us[512];
+    join_targets(cfg->comm_targets_s, cfg->ncomm_targets, comm_us, sizeof comm_us);
+    join_targets(cfg->comp_targets_s, cfg->ncomp_targets, comp_us, sizeof comp_us);
+    int rank;
+    hm_overlap_report_t *rep = calloc(1, sizeof *rep);
+    MPI_Comm_rank(comm, &rank);
+    int rc = rep ? HM_OK : HM_ENOMEM;
+    hm_factors_t *f = hm_experiment_factors(e);
+    if (rep) {
+        rep->cfg = cfg;
+        rep->e = e;
+        rep->nrows = ncells;
+        MPI_Comm_size(comm, &rep->size);
+        hm_cli_fit_note(hm_experiment_fit(e), rep->note, sizeof rep->note);
+    }
+    if (rc == HM_OK) rc = hm_factors_set(f, "ops", "%s", cfg->ops);
+    if (rc == HM_OK) rc = hm_factors_set(f, "progress", "%s", progress);
+    if (rc == HM_OK) rc = hm_factors_set(f, "compute", "%s", compute);
+    if (rc == HM_OK) rc = hm_factors_set(f, "comm_targets_us", "%s", comm_us);
+    if (rc == HM_OK) rc = hm_factors_set(f, "comp_targets_us", "%s", comp_us);
+    if (rc == HM_OK && rank == 0) {
+        rep->rows = calloc(ncells ? ncells : 1, sizeof *rep->rows);
+        rc = rep->rows ? HM_OK : HM_ENOMEM;
+    }
+    *out = rep;
+    rc = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_strerror(rc));
+    if (rc != HM_EXIT_OK) return rc;
+    return hm_cli_experiment_files(e, comm, HM_RESULTS_OVERLAP, HM_RESULTS_OVERLAP_RAW);
+}
+
+static void put_estimate(hm_csv_t *csv, const hm_overlap_estimate_t *x)
+{
+    hm_csv_put_double(csv, x->median);
+    hm_csv_put_double(csv, x->ci_lo);
+    hm_csv_put_double(csv, x->ci_hi);
+}
+
+static void write_summary(hm_csv_t *csv, const row_t *row, size_t order, const char *procsync)
+{
+    hm_csv_put_string(csv, row->op);
+    hm_csv_put_double(csv, row->comm.target_s);
+    hm_csv_put_int64(csv, (int64_t)row->comm.size);
+    hm_csv_put_double(csv, row->comm.ref_s);
+    hm_csv_put_string(csv, hm_overlap_outcome_name(row->comm.outcome));
+    hm_csv_put_double(csv, row->comp.target_s);
+    hm_csv_put_int64(csv, (int64_t)row->comp.size);
+    hm_csv_put_double(csv, row->comp.ref_s);
+    hm_csv_put_string(csv, hm_overlap_outcome_name(row->comp.outcome));
+    hm_csv_put_int64(csv, row->cell_valid);
+    hm_csv_put_int64(csv, row->s.nvalid);
+    hm_csv_put_int64(csv, row->invalid);
+    hm_csv_put_double(csv, row->s.measured_s.median);
+    put_estimate(csv, &row->s.overhead);
+    put_estimate(csv, &row->s.comp_slowdown);
+    put_estimate(csv, &row->s.comm);
+    hm_csv_put_int64(csv, (int64_t)order);
+    hm_csv_put_string(csv, procsync);
+    hm_csv_end_row(csv);
+    hm_csv_checkpoint(csv);
+}
+
+static void write_raw(hm_csv_t *raw, const row_t *row, const hm_overlap_result_t *r)
+{
+    for (long i = 0; i < r->n; i++) {
+        hm_csv_put_string(raw, row->op);
+        hm_csv_put_double(raw, row->comm.target_s);
+        hm_csv_put_double(raw, row->comp.target_s);
+        hm_csv_put_int64(raw, i);
+        hm_csv_put_int64(raw, r->valid[i]);
+        hm_csv_put_double(raw, r->measured_s[i]);
+        hm_csv_put_double(raw, r->max_comp_s[i]);
+        hm_csv_put_double(raw, r->max_mpi_s[i]);
+        hm_csv_end_row(raw);
+    }
+    hm_csv_checkpoint(raw);
+}
+
+static void no_estimates(hm_overlap_summary_t *s)
+{
+    const hm_overlap_estimate_t none = {NAN, NAN, NAN};
+    s->measured_s = s->overhead = s->comp_slowdown = s->comm = none;
+}
+
+int hm_overlap_report_add(hm_overlap_report_t *rep, size_t index, size_t order, const char *op,
+                          const hm_overlap_target_t *comm, const hm_overlap_target_t *comp,
+                          const hm_overlap_result_t *r)
+{
+    row_t *row = &rep->rows[index];
+    row->done = r != NULL;
+    row->op = op;
+    row->comm = *comm;
+    row->comp = *comp;
+    row->cell_valid =
+        comm->outcome == HM_OVERLAP_CONVERGED && comp->outcome == HM_OVERLAP_CONVERGED;
+    no_estimates(&row->s);
+    if (r && hm_overlap_summarize(r, comp->ref_s, comm->ref_s, &row->s) != HM_OK)
+        no_estimates(&row->s);
+    row->invalid = r ? r->n - r->nvalid : 0;
+    hm_csv_t *summary = hm_experiment_summary(rep->e), *raw = hm_experiment_raw(rep->e);
+    hm_cli_progress(summary, raw, (long)order + 1, (long)rep->nrows, "cells");
+    if (summary) write_summary(summary, row, order, r ? r->procsync : "");
+    if (raw && r) write_raw(raw, row, r);
+    return HM_OK;
+}
+
+static void print_table(const hm_overlap_report_t *rep)
+{
+    static const char *const cols[] = {
+        "op",    "comm_us",     "size_B",   "comm_ref_us",   "comp_us",    "order", "comp_ref_us",
+        "valid", "measured_us", "overhead", "comp_slowdown", "comm_ratio", "cell"};
+    hm_table_t *t = NULL;
+    if (hm_table_create(&t) != HM_OK) return;
+    for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
+        hm_table_add_column(t, cols[c], c == 0 || c == 12 ? HM_ALIGN_LEFT : HM_ALIGN_RIGHT);
+    for (size_t i = 0; i < rep->nrows; i++) {
+        const row_t *row = &rep->rows[i];
+        char cell[64];
+        hm_table_add_cell(t, row->op);
+        hm_table_add_number(t, "%g", row->comm.target_s * 1e6);
+        hm_table_add_cellf(t, "%zu", row->comm.size);
+        hm_table_add_number(t, "%.1f", row->comm.ref_s * 1e6);
+        hm_table_add_number(t, "%g", row->comp.target_s * 1e6);
+        hm_table_add_cellf(t, "%zu", row->comp.size);
+        hm_table_add_number(t, "%.1f", row->comp.ref_s * 1e6);
+        hm_table_add_cellf(t, "%ld", row->s.nvalid);
+        hm_table_add_number(t, "%.1f", row->s.measured_s.median * 1e6);
+        hm_table_add_number(t, "%.2f", row->s.overhead.median);
+        hm_table_add_number(t, "%.2f", row->s.comp_slowdown.median);
+        hm_table_add_number(t, "%.2f", row->s.comm.median);
+        if (row->cell_valid)
+            snprintf(cell, sizeof cell, "ok");
+        else
+            snprintf(cell, sizeof cell, "INVALID (comm %s, comp %s)",
+                     hm_overlap_outcome_name(row->comm.outcome),
+                     hm_overlap_outcome_name(row->comp.outcome));
+        hm_table_add_cell(t, cell);
+    }
+    printf("overlap on %d ranks%s, --sync %s: medians over the valid repetitions; overhead 0 = "
+           "perfect overlap, 1 = none (Denis et al. 2022, eq. 1); comp_slowdown = t_comp / "
+           "t_comp_ref (eq. 3); comm_ratio = (t_call + t_wait) / t_comm_ref (eq. 4)\n",
+           rep->size, rep->note, rep->cfg->sync);
+    hm_table_print(t, stdout);
+    hm_table_free(t);
+}
+
+void hm_overlap_report_close(hm_overlap_report_t *rep, MPI_Comm comm)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    if (!rep) return;
+    if (rank == 0 && rep->rows) print_table(rep);
+    fflush(stdout);
+    free(rep->rows);
+    free(rep);
+}
