@@ -48,6 +48,17 @@ check $? "... and in the file: cell_valid 0, below-min, no repetition, no ratio"
 csv_awk ir.csv '$col["comm_target_s"] == 2e-07 { n++ } END { exit n != 0 }'
 check $? "... and no raw row"
 
+# Figures: the overhead heat map and the pair of ratio maps; the cell that
+# was not run is drawn hatched, under its own key, not as a colour.
+launch 0 plot --dir figs o.csv
+st_o=$status
+launch 0 plot --dir figs i.csv
+[ "$st_o" -eq 0 ] && [ "$status" -eq 0 ] && [ -s figs/o-overhead.svg ] &&
+    [ -s figs/o-overlap-ratios.svg ] && grep -q 'comp = comm' figs/o-overhead.svg &&
+    ! grep -q 'calibration did not converge' figs/o-overhead.svg &&
+    grep -q 'calibration did not converge' figs/i-overhead.svg
+check $? "plot: a heat map per file, only the invalid cell hatched" "exit $st_o $status; $(cat "$out")"
+
 expect_usage 2 '--ops: "allreduce" is not a nonblocking collective with a message size' \
     overlap --ops allreduce
 expect_usage 2 '--ops: "ibarrier" is not a nonblocking collective with a message size' \

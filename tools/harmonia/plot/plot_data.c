@@ -43,27 +43,37 @@ int hm_plot_series(hm_plot_data_t *d, const char *base, const char *ranks,
     return HM_OK;
 }
 
-static int find_group(hm_plot_data_t *d, size_t series, double x, size_t *index)
+static int same_group(const hm_plot_group_t *g, size_t series, double x, double y)
 {
-    if (d->last < d->ng && d->g[d->last].series == series && d->g[d->last].x == x) {
+    return g->series == series && g->x == x && g->y == y;
+}
+
+static int find_group(hm_plot_data_t *d, size_t series, double x, double y, size_t *index)
+{
+    if (d->last < d->ng && same_group(&d->g[d->last], series, x, y)) {
         *index = d->last;
         return HM_OK;
     }
     for (size_t i = 0; i < d->ng; i++)
-        if (d->g[i].series == series && d->g[i].x == x) {
+        if (same_group(&d->g[i], series, x, y)) {
             *index = d->last = i;
             return HM_OK;
         }
     if (grow((void **)&d->g, &d->cap_g, d->ng + 1, sizeof *d->g) != HM_OK) return HM_ENOMEM;
-    d->g[d->ng] = (hm_plot_group_t){.series = series, .x = x};
+    d->g[d->ng] = (hm_plot_group_t){.series = series, .x = x, .y = y};
     *index = d->last = d->ng++;
     return HM_OK;
 }
 
 int hm_plot_add(hm_plot_data_t *d, size_t series, double x, double v)
 {
+    return hm_plot_add_xy(d, series, x, 0.0, v);
+}
+
+int hm_plot_add_xy(hm_plot_data_t *d, size_t series, double x, double y, double v)
+{
     size_t i;
-    if (find_group(d, series, x, &i) != HM_OK) return HM_ENOMEM;
+    if (find_group(d, series, x, y, &i) != HM_OK) return HM_ENOMEM;
     hm_plot_group_t *g = &d->g[i];
     if (grow((void **)&g->v, &g->cap, g->n + 1, sizeof *g->v) != HM_OK) return HM_ENOMEM;
     g->v[g->n++] = v;
@@ -74,7 +84,8 @@ static int cmp_group(const void *a, const void *b)
 {
     const hm_plot_group_t *x = a, *y = b;
     if (x->series != y->series) return x->series < y->series ? -1 : 1;
-    return (x->x > y->x) - (x->x < y->x);
+    if (x->x != y->x) return (x->x > y->x) - (x->x < y->x);
+    return (x->y > y->y) - (x->y < y->y);
 }
 
 /* The first series that differs from i at most in its variant. */

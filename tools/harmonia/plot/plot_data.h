@@ -22,10 +22,11 @@ typedef struct hm_plot_series {
     int variant; /* kind-specific style (e.g. measured / true clock) */
 } hm_plot_series_t;
 
-/* The samples of one series at one x, in file order. */
+/* The samples of one series at one x (and y, for the grid figures; 0
+ * elsewhere), in file order. */
 typedef struct hm_plot_group {
     size_t series;
-    double x;
+    double x, y;
     double *v;
     size_t n, cap;
 } hm_plot_group_t;
@@ -46,7 +47,11 @@ int hm_plot_series(hm_plot_data_t *d, const char *base, const char *ranks,
 /* Append v to the group (series, x), created when new. HM_ENOMEM. */
 int hm_plot_add(hm_plot_data_t *d, size_t series, double x, double v);
 
-/* Order the groups by series, then x, and sort each group's samples. */
+/* The same for a cell (x, y) of a grid figure (overlap's heat maps). */
+int hm_plot_add_xy(hm_plot_data_t *d, size_t series, double x, double y, double v);
+
+/* Order the groups by series, then x, then y, and sort each group's
+ * samples. */
 void hm_plot_data_sort(hm_plot_data_t *d);
 
 /* Set every label: the base, and where two series would share a label, what

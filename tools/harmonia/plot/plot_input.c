@@ -51,6 +51,11 @@ static const input_kind_t kinds[] = {
           HM_COL_SKEW_SKEW_P99_S, HM_COL_SKEW_SKEW_MAX_S, HM_COL_SKEW_TRUE_SKEW_MEDIAN_S,
           HM_COL_SKEW_TRUE_SKEW_P90_S, HM_COL_SKEW_TRUE_SKEW_P99_S, HM_COL_SKEW_TRUE_SKEW_MAX_S),
      -1, hm_plot_read_skew_summary},
+    {"the summary of 'harmonia overlap --output'", HM_RESULTS_OVERLAP,
+     COLS(HM_COL_OVERLAP_OP, HM_COL_OVERLAP_COMM_TARGET_S, HM_COL_OVERLAP_COMP_TARGET_S,
+          HM_COL_OVERLAP_CELL_VALID, HM_COL_OVERLAP_OVERHEAD, HM_COL_OVERLAP_COMM_RATIO,
+          HM_COL_OVERLAP_COMP_SLOWDOWN),
+     -1, hm_plot_read_overlap_summary},
 };
 enum { NKINDS = sizeof kinds / sizeof kinds[0] };
 

@@ -121,3 +121,40 @@ int hm_plot_read_skew_summary(hm_plot_read_t *c)
     }
     return rc;
 }
+
+/* Columns: op, comm_target_s, comp_target_s, cell_valid, overhead,
+ * comm_ratio, comp_slowdown; one cell per row, at (comm, comp) in us. A
+ * cell that was not run (cell_valid 0) or has no ratio is NaN: drawn as
+ * invalid, never as a value. Ratios: variant 0 r_comm, 1 r_comp_slowdown. */
+int hm_plot_read_overlap_summary(hm_plot_read_t *c)
+{
+    int more, rc;
+    double x, y, valid, v[3];
+    size_t s;
+    while ((rc = hm_plot_next(c, &more)) == HM_OK && more) {
+        if ((rc = finite_cell(c, 1, &x, "a time in seconds")) != HM_OK ||
+            (rc = hm_plot_check(c, 1, x > 0, "a time in seconds")) != HM_OK)
+            break;
+        if ((rc = finite_cell(c, 2, &y, "a time in seconds")) != HM_OK ||
+            (rc = hm_plot_check(c, 2, y > 0, "a time in seconds")) != HM_OK)
+            break;
+        if ((rc = finite_cell(c, 3, &valid, "0 or 1")) != HM_OK ||
+            (rc = hm_plot_check(c, 3, valid == 0 || valid == 1, "0 or 1")) != HM_OK)
+            break;
+        for (int k = 0; k < 3 && rc == HM_OK; k++) {
+            rc = number_or_nan(c, 4 + k, &v[k], "a ratio");
+            if (rc == HM_OK && valid == 0) v[k] = NAN;
+        }
+        if (rc == HM_OK)
+            rc = hm_plot_series(&c->fig[HM_FIG_OVERLAP], hm_plot_text(c, 0), "", c->src, 0, &s);
+        if (rc == HM_OK) rc = hm_plot_add_xy(&c->fig[HM_FIG_OVERLAP], s, x * 1e6, y * 1e6, v[0]);
+        for (int k = 0; k < 2 && rc == HM_OK; k++) {
+            rc = hm_plot_series(&c->fig[HM_FIG_OVERLAP_RATIOS], hm_plot_text(c, 0), "", c->src, k,
+                                &s);
+            if (rc == HM_OK)
+                rc = hm_plot_add_xy(&c->fig[HM_FIG_OVERLAP_RATIOS], s, x * 1e6, y * 1e6, v[1 + k]);
+        }
+        if (rc != HM_OK) break;
+    }
+    return rc;
+}
