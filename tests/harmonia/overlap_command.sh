@@ -59,6 +59,17 @@ launch 0 plot --dir figs i.csv
     grep -q 'calibration did not converge' figs/i-overhead.svg
 check $? "plot: a heat map per file, only the invalid cell hatched" "exit $st_o $status; $(cat "$out")"
 
+# The MPI impact ratio: the kernel here over harmonia-compute (no MPI), per
+# rank and thread. Without a progress thread MPI takes no cycles from the
+# computation: 1, within the spread of 5 runs of 20 ms on a shared machine
+# (0.9 to 1.1 seen; 0.7 to 1.4 allowed).
+launch 2 overlap impact --comp-us 20000 --nrep 5
+table_cols rank thread impact | awk '$2 >= 0.7 && $2 <= 1.4 { n++ } END { exit n != 2 }'
+check $? "impact: 2 ranks x 1 thread, each near 1" "exit $status; $(cat "$out")"
+
+expect_usage 2 'unexpected argument "impacts" (overlap takes one word: impact)' overlap impacts
+expect_usage 2 'overlap impact prints a table; --output and --raw are not for it' \
+    overlap impact --output x.csv
 expect_usage 2 '--ops: "allreduce" is not a nonblocking collective with a message size' \
     overlap --ops allreduce
 expect_usage 2 '--ops: "ibarrier" is not a nonblocking collective with a message size' \

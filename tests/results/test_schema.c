@@ -39,8 +39,9 @@ static const char *const documented[HM_RESULTS_NKINDS] = {
                           "decreases,monotonic_claimed",
     [HM_RESULTS_MANIFEST] = "run,seed,state,exit_status,start_utc,end_utc,duration_s,raw,log,"
                             "command",
-    [HM_RESULTS_OVERLAP] = "op,comm_target_s,size_bytes,comm_ref_s,comm_calibration,"
-                           "comp_target_s,matrix_order,comp_ref_s,comp_calibration,cell_valid,"
+    [HM_RESULTS_OVERLAP] = "op,comm_target_s,size_bytes,comm_ref_s,comm_calibration,comm_probes,"
+                           "comp_target_s,matrix_order,comp_ref_s,comp_calibration,comp_probes,"
+                           "cell_valid,"
                            "valid,invalid,measured_median_s,overhead,overhead_ci_lo,"
                            "overhead_ci_hi,comp_slowdown,comp_slowdown_ci_lo,comp_slowdown_ci_hi,"
                            "comm_ratio,comm_ratio_ci_lo,comm_ratio_ci_hi,order,procsync",

@@ -117,7 +117,8 @@ static int calibrate_comm(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
                                                &cp, start, &c);
             if (rc != HM_OK && rc != HM_ERANGE && rc != HM_EAGAIN)
                 return hm_cli_agree(comm, HM_EXIT_FAILURE, hm_last_error());
-            p->comm[o][i] = (hm_overlap_target_t){cp.target_s, c.size_bytes, c.time_s, c.outcome};
+            p->comm[o][i] =
+                (hm_overlap_target_t){cp.target_s, c.size_bytes, c.time_s, c.outcome, c.probes};
             start = c.size_bytes;
         }
     }
@@ -136,20 +137,21 @@ static int calibrate_comp(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
         cp.target_s = cfg->comp_targets_s[i];
         int rc = hm_compute_calibrate(p->compute, &cp, &c, NULL);
         int failed = rc != HM_OK && rc != HM_ERANGE && rc != HM_EAGAIN;
-        int outcome = (int)c.outcome, order = c.n;
+        int outcome = (int)c.outcome, order = c.n, probes = c.probes;
         MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm);
         if (failed)
             return hm_cli_agree(comm, HM_EXIT_FAILURE, "the computation's calibration failed");
         MPI_Allreduce(MPI_IN_PLACE, &outcome, 1, MPI_INT, MPI_MAX, comm);
         MPI_Allreduce(MPI_IN_PLACE, &order, 1, MPI_INT, MPI_MAX, comm);
+        MPI_Allreduce(MPI_IN_PLACE, &probes, 1, MPI_INT, MPI_MAX, comm);
         double ref_s = 0;
         rc = hm_compute_set_size(p->compute, order);
         if (rc == HM_OK) rc = hm_overlap_comp_ref(comm, p->compute, 5, &ref_s);
         if (hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
                          rc == HM_OK ? "" : hm_last_error()) != HM_EXIT_OK)
             return HM_EXIT_FAILURE;
-        p->comp[i] =
-            (hm_overlap_target_t){cp.target_s, (size_t)order, ref_s, (hm_overlap_outcome_t)outcome};
+        p->comp[i] = (hm_overlap_target_t){cp.target_s, (size_t)order, ref_s,
+                                           (hm_overlap_outcome_t)outcome, probes};
     }
     return HM_EXIT_OK;
 }
@@ -229,8 +231,36 @@ static int make_plan(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
     return hm_cli_agree(comm, rc, why);
 }
 
+/* `harmonia overlap impact`: the kernel with and without MPI, per thread;
+ * 100 ms (the order of the paper's 512 ms, and short) without --comp-us. */
+static int impact(hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
+{
+    if (cfg->output[0] || cfg->raw[0])
+        return hm_cli_agree(comm, HM_EXIT_USAGE,
+                            "overlap impact prints a table; --output and --raw are not for it");
+    if (!(cfg->given & HM_OPT_BIT(HM_OPT_NREP))) cfg->nrep = 5;
+    if (!(cfg->given & HM_OPT_BIT(HM_OPT_COMP_US))) {
+        cfg->comp_targets_s[0] = 0.1;
+        cfg->ncomp_targets = 1;
+    }
+    int rc = open_compute(cfg, comm, p);
+    return rc == HM_EXIT_OK ? hm_cli_overlap_impact(cfg, comm, p->compute) : rc;
+}
+
 int hm_cmd_overlap(hm_cli_config_t *cfg, MPI_Comm comm)
 {
+    if (cfg->nfiles > 1 || (cfg->nfiles == 1 && strcmp(cfg->files[0], "impact") != 0)) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "unexpected argument \"%.64s\" (overlap takes one word: impact)",
+                 cfg->files[cfg->nfiles > 1 && !strcmp(cfg->files[0], "impact")]);
+        return hm_cli_agree(comm, HM_EXIT_USAGE, msg);
+    }
+    if (cfg->nfiles == 1) {
+        plan_t q = {0};
+        int rc = impact(cfg, comm, &q);
+        hm_compute_free(q.compute);
+        return rc;
+    }
     plan_t *p = calloc(1, sizeof *p);
     hm_overlap_report_t *rep = NULL;
     char progress[128], compute[512] = "";

@@ -87,10 +87,12 @@ static void write_summary(hm_csv_t *csv, const row_t *row, size_t order, const c
     hm_csv_put_int64(csv, (int64_t)row->comm.size);
     hm_csv_put_double(csv, row->comm.ref_s);
     hm_csv_put_string(csv, hm_overlap_outcome_name(row->comm.outcome));
+    hm_csv_put_int64(csv, row->comm.probes);
     hm_csv_put_double(csv, row->comp.target_s);
     hm_csv_put_int64(csv, (int64_t)row->comp.size);
     hm_csv_put_double(csv, row->comp.ref_s);
     hm_csv_put_string(csv, hm_overlap_outcome_name(row->comp.outcome));
+    hm_csv_put_int64(csv, row->comp.probes);
     hm_csv_put_int64(csv, row->cell_valid);
     hm_csv_put_int64(csv, row->s.nvalid);
     hm_csv_put_int64(csv, row->invalid);

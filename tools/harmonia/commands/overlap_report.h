@@ -15,6 +15,7 @@ typedef struct hm_overlap_target {
     size_t size; /* bytes (communication) or matrix order (computation) */
     double ref_s;
     hm_overlap_outcome_t outcome;
+    int probes; /* the calibration's */
 } hm_overlap_target_t;
 
 typedef struct hm_overlap_report hm_overlap_report_t;

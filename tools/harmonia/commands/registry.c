@@ -105,7 +105,8 @@ static const hm_cli_command_t commands[] = {
          HM_OPT_BIT(HM_OPT_NREP) | HM_OPT_BIT(HM_OPT_WARMUP) | HM_OPT_BIT(HM_OPT_MAX_ATTEMPTS) |
          HM_OPT_BIT(HM_OPT_ROOT) | HM_OPT_BIT(HM_OPT_VALIDATE) | HM_OPT_BIT(HM_OPT_OUTPUT) |
          HM_OPT_BIT(HM_OPT_RAW) | HM_OPT_BIT(HM_OPT_HELP),
-     "mpirun -n P harmonia overlap [--ops LIST] [--comm-us SPEC] [--comp-us SPEC] [--threads N]",
+     "mpirun -n P harmonia overlap [--ops LIST] [--comm-us SPEC] [--comp-us SPEC] [--threads N]\n"
+     "       mpirun -n P harmonia overlap impact [--comp-us SPEC] [--threads N] [--nrep N]",
      "The methodology of Denis et al. 2022. For each nonblocking collective of --ops\n"
      "(default iallreduce) and each communication time of --comm-us, finds the\n"
      "message size at which the call and its MPI_Wait take that time (median global\n"
@@ -117,9 +118,13 @@ static const hm_cli_command_t commands[] = {
      "the computation slowdown and the communication ratio against the measured\n"
      "references, with the medians' 95% intervals in --output. A target no size or\n"
      "order reaches marks its cells INVALID, never measured at another time. A start\n"
-     "late by more than --late-us (default 20 for overlap) invalidates a repetition.",
+     "late by more than --late-us (default 20 for overlap) invalidates a repetition.\n"
+     "'overlap impact' gives the MPI impact ratio (eq. 2) per rank and thread: the\n"
+     "kernel's median time here over its time in harmonia-compute, the same kernel\n"
+     "in a process that never loads MPI, both at the order calibrated to each\n"
+     "--comp-us target (default 100000 us), --nrep runs each (default 5).",
      "mpirun -n 2 harmonia overlap --comm-us 1000,10000 --comp-us 1000,10000 --nrep 10",
-     hm_cmd_overlap, 0, 0},
+     hm_cmd_overlap, 1, 0},
     {"version", "version of harmonia and of the libraries it was built with", 0,
      HM_OPT_BIT(HM_OPT_HELP), "harmonia version",
      "Prints the version of harmonia, the MPI library, compiler and flags, GSL and\n"
