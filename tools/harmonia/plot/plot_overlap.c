@@ -19,14 +19,13 @@ typedef struct scale {
 
 /* Green 0 (perfect overlap), yellow 1 (none), red above 1 (worse than in
  * sequence), blue below 0 (faster than perfect: imprecision), as in §5.2. */
-static const scale_t overhead = {"overhead ratio (0: perfect overlap, 1: none)",
+static const scale_t overhead = {"0 perfect overlap, 1 none",
                                  "-1 '#2166ac', 0 '#1a9850', 1 '#fee08b', 2 '#d73027'", -1, 2,
                                  "overhead ratio"};
 /* Blue for the best case, red for the worst (§5.2, Fig. 7). */
-static const scale_t comm_ratio = {"r_comm (0: all hidden, 1: none, >1: slower)",
-                                   "0 '#2166ac', 1 '#fee08b', 2 '#d73027'", 0, 2,
+static const scale_t comm_ratio = {"0 hidden, 1 not", "0 '#2166ac', 1 '#fee08b', 2 '#d73027'", 0, 2,
                                    "communication ratio"};
-static const scale_t comp_ratio = {"r_comp_slowdown (1: untouched)",
+static const scale_t comp_ratio = {"1 untouched",
                                    "0.5 '#2166ac', 1 '#2166ac', 1.5 '#fee08b', 2 '#d73027'", 0.5, 2,
                                    "computation slowdown"};
 
@@ -87,7 +86,9 @@ static int cells(const hm_plot_data_t *d, size_t i, const double *xs, size_t nx,
 /* Tics at the grid's values: the targets, whatever decade they fall in. */
 static void grid_tics(FILE *body, const char *axis, const double *ts, size_t n)
 {
-    fprintf(body, "set %stics (", axis);
+    /* Slanted on x: several maps share the canvas, and 8 targets of up to
+     * 7 digits would overlap side by side. */
+    fprintf(body, "set %stics font ',9' %s(", axis, axis[0] == 'x' ? "rotate by 45 right " : "");
     for (size_t k = 0; k < n; k++) fprintf(body, "%s'%g' %.17g", k ? ", " : "", ts[k], ts[k]);
     fputs(")\n", body);
 }
@@ -124,7 +125,7 @@ static int panel(const hm_plot_data_t *d, size_t i, const scale_t *sc, hm_plot_s
         fprintf(s->body,
                 "data index %d using 1:2:4:5:6:7:3 with boxxyerror fs solid 1.0 noborder "
                 "lc palette notitle, \\\n  data index %d using 1:2:(sprintf('%%.2f', $3)) "
-                "with labels notitle",
+                "with labels font ',8' notitle",
                 good, good);
     }
     if (bad >= 0) {
