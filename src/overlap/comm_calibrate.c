@@ -41,12 +41,6 @@ static int check_params(const hm_overlap_comm_params_t *p)
     return HM_OK;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Root: the median global run-time of the valid repetitions. */
 static double median_valid(const hm_measure_result_t *r)
 {
@@ -55,7 +49,7 @@ static double median_valid(const hm_measure_result_t *r)
     if (!t) return NAN;
     for (long i = 0; i < r->n; i++)
         if (r->valid[i]) t[n++] = r->global_s[i];
-    qsort(t, n, sizeof *t, cmp_double);
+    hm_stats_sort(t, n);
     double m = n ? hm_stats_quantile_sorted(t, n, 0.5) : NAN;
     free(t);
     return m;

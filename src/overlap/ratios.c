@@ -21,16 +21,10 @@ void hm_overlap_ratios(double measured_s, double comp_s, double mpi_s, double co
     out->comm = comm_ref_s > 0 ? mpi_s / comm_ref_s : NAN;           /* eq. 4 */
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Median and 95 % interval of the median (order statistics) of v[0..n). */
 static void summarize(double *v, size_t n, hm_overlap_estimate_t *e)
 {
-    qsort(v, n, sizeof *v, cmp_double);
+    hm_stats_sort(v, n);
     e->median = hm_stats_quantile_sorted(v, n, 0.5);
     if (hm_stats_median_ci(v, n, 0.95, &e->ci_lo, &e->ci_hi) != HM_OK) e->ci_lo = e->ci_hi = NAN;
 }

@@ -11,6 +11,7 @@
 
 #include <harmonia/measure.h>
 #include <harmonia/overlap.h>
+#include <harmonia/stats.h>
 
 #include "common/error_set.h"
 
@@ -71,18 +72,6 @@ static int op_validate(void *inst, int *ok)
 void hm_overlap_comm_op(hm_overlap_comm_t *comm, hm_op_instance_t *inst)
 {
     *comm = (hm_overlap_comm_t){op_start, op_wait, op_validate, inst};
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_of(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 void hm_overlap_result_free(hm_overlap_result_t *r)
@@ -209,7 +198,10 @@ int hm_overlap_comp_ref(MPI_Comm comm, hm_compute_t *compute, int runs, double *
         (all == HM_OK &&
          MPI_Allreduce(MPI_IN_PLACE, t, runs, MPI_DOUBLE, MPI_MAX, comm) != MPI_SUCCESS))
         all = HM_EMPI;
-    if (all == HM_OK) *comp_ref_s = median_of(t, (size_t)runs);
+    if (all == HM_OK) {
+        hm_stats_sort(t, (size_t)runs);
+        *comp_ref_s = hm_stats_quantile_sorted(t, (size_t)runs, 0.5);
+    }
     free(t);
     free(per_thread);
     return all;

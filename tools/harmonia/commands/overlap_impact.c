@@ -13,6 +13,7 @@
 
 #include <harmonia/output.h>
 #include <harmonia/overlap.h>
+#include <harmonia/stats.h>
 
 #include "commands/commands.h"
 
@@ -20,16 +21,10 @@ extern char **environ;
 
 enum { MAX_THREADS = 256 };
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double median(double *v, int n)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    hm_stats_sort(v, (size_t)n);
+    return hm_stats_quantile_sorted(v, (size_t)n, 0.5);
 }
 
 /* harmonia-compute beside this program (build/ or bin/), else on PATH. */

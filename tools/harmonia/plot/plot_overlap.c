@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <harmonia/stats.h>
+
 #include "plot/plot_figure.h"
 
 typedef struct scale {
@@ -29,12 +31,6 @@ static const scale_t comp_ratio = {"1 untouched",
                                    "0.5 '#2166ac', 1 '#2166ac', 1.5 '#fee08b', 2 '#d73027'", 0.5, 2,
                                    "computation slowdown"};
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The distinct x (or y) values of series i, ascending; NULL when none. */
 static double *distinct(const hm_plot_data_t *d, size_t i, int want_y, size_t *n)
 {
@@ -43,7 +39,7 @@ static double *distinct(const hm_plot_data_t *d, size_t i, int want_y, size_t *n
     if (!v) return NULL;
     for (size_t k = 0; k < d->ng; k++)
         if (d->g[k].series == i) v[(*n)++] = want_y ? d->g[k].y : d->g[k].x;
-    qsort(v, *n, sizeof *v, cmp_double);
+    hm_stats_sort(v, *n);
     size_t m = 0;
     for (size_t k = 0; k < *n; k++)
         if (m == 0 || v[k] != v[m - 1]) v[m++] = v[k];
