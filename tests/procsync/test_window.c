@@ -227,9 +227,17 @@ static void test_adaptive_robust(MPI_Comm comm, int rank, hm_clock_t *global)
     HM_CHECK(window[1] > 300e-6 && window[1] < 2e-3,
              "after a 200 ms late start the window fits the 300 us operation: %.1f us",
              window[1] * 1e6);
-    HM_CHECK(window[NCHUNKS_ADAPT - 1] < 200e-6,
-             "with a 20 us operation the window shrinks back: %.1f us in the last chunk",
-             window[NCHUNKS_ADAPT - 1] * 1e6);
+    /* The smallest of the last 4 windows: under load a shrunk window that
+     * a quarter of the repetitions overran grows again (Alg. 10, rightly),
+     * e.g. 112.6 -> 225.3 us with a core-hogging process beside the 2
+     * ranks; 200 us is 10 x the operation, 4 halvings below the 300 us
+     * phase's 1.8 ms at most. */
+    double smallest = window[NCHUNKS_ADAPT - 1];
+    for (int c = NCHUNKS_ADAPT - 4; c < NCHUNKS_ADAPT; c++) smallest = fmin(smallest, window[c]);
+    HM_CHECK(smallest < 200e-6,
+             "with a 20 us operation the window shrinks back: %.1f us at least once in the "
+             "last 4 chunks (%.1f us in the last)",
+             smallest * 1e6, window[NCHUNKS_ADAPT - 1] * 1e6);
     hm_procsync_free(ps);
 }
 
