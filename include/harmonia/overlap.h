@@ -278,7 +278,11 @@ typedef struct hm_overlap_result {
     double *rank_call_s;  /* every rank, its own: t_call = t2 - t1 */
     double *rank_comp_s;  /* t_comp = t3 - t2 */
     double *rank_wait_s;  /* t_wait = t4 - t3 */
-    char procsync[160];   /* what the process synchronization did */
+    /* Root, over the valid repetitions, for the legacy overlap % (OSU's,
+     * IMB's): the mean over ranks of each rank's mean t4 - t1 and mean
+     * t_comp, and the largest rank's mean t4 - t1. */
+    double mean_overall_s, mean_comp_s, max_overall_s;
+    char procsync[160]; /* what the process synchronization did */
 } hm_overlap_result_t;
 
 HM_EXPORT void hm_overlap_result_free(hm_overlap_result_t *result);
@@ -327,10 +331,27 @@ typedef struct hm_overlap_estimate {
 typedef struct hm_overlap_summary {
     long nvalid;
     hm_overlap_estimate_t measured_s, overhead, comp_slowdown, comm;
+    double osu_pct, imb_pct; /* hm_overlap_osu_pct and hm_overlap_imb_pct of the cell */
 } hm_overlap_summary_t;
 
+/* OSU's overlap % (OSU Micro-Benchmarks 7.4, c/util/osu_util_mpi.c,
+ * print_stats_nbc): max(0, 100 - 100 (overall_s - comp_s) / comm_s), where
+ * OSU takes means over ranks of local times after an MPI_Barrier (its
+ * MPI_Test time, which harmonia does not spend, subtracted from comp_s).
+ * NAN when comm_s is not above 0. */
+HM_EXPORT double hm_overlap_osu_pct(double overall_s, double comp_s, double comm_s);
+
+/* IMB-NBC's overlap % (Intel MPI Benchmarks, src_c/IMB_output.c, NBC
+ * branch): 100 max(0, min(1, (pure_s + comp_s - ovrl_s) / max(pure_s,
+ * comp_s))), IMB's times those of the rank with the largest t_ovrl. NAN
+ * when neither time is above 0. */
+HM_EXPORT double hm_overlap_imb_pct(double ovrl_s, double pure_s, double comp_s);
+
 /* Root: the ratios of every valid repetition of r (t_comp and t_call +
- * t_wait the max over ranks) against the references, summarized. HM_EAGAIN
+ * t_wait the max over ranks) against the references, summarized, and the
+ * legacy overlap % from r's means: OSU's with t_comm_ref for its pure
+ * communication time, IMB's with the two references for its t_pure and
+ * t_CPU (each rank's own separate runs there). HM_EAGAIN
  * when no repetition is valid, HM_EINVAL without the root's arrays. */
 HM_EXPORT int hm_overlap_summarize(const hm_overlap_result_t *r, double comp_ref_s,
                                    double comm_ref_s, hm_overlap_summary_t *out);

@@ -43,6 +43,7 @@ typedef enum hm_results_kind {
     HM_RESULTS_MANIFEST,    /* campaign: manifest.csv, one row per run */
     HM_RESULTS_OVERLAP,     /* overlap --output: one row per cell (op, comm, comp target) */
     HM_RESULTS_OVERLAP_RAW, /* overlap --raw: one row per attempt of a cell */
+    HM_RESULTS_IMPACT,      /* overlap impact --output: one row per target, rank, thread */
     HM_RESULTS_NKINDS
 } hm_results_kind_t;
 
@@ -243,6 +244,8 @@ enum {
     HM_COL_OVERLAP_COMM_RATIO,
     HM_COL_OVERLAP_COMM_RATIO_CI_LO,
     HM_COL_OVERLAP_COMM_RATIO_CI_HI,
+    HM_COL_OVERLAP_OSU_PCT,
+    HM_COL_OVERLAP_IMB_PCT,
     HM_COL_OVERLAP_ORDER,
     HM_COL_OVERLAP_PROCSYNC
 };
@@ -254,7 +257,20 @@ enum {
     HM_COL_OVERLAP_RAW_VALID,
     HM_COL_OVERLAP_RAW_MEASURED_S,
     HM_COL_OVERLAP_RAW_COMP_S,
-    HM_COL_OVERLAP_RAW_MPI_S
+    HM_COL_OVERLAP_RAW_MPI_S,
+    HM_COL_OVERLAP_RAW_OVERHEAD,
+    HM_COL_OVERLAP_RAW_COMP_SLOWDOWN,
+    HM_COL_OVERLAP_RAW_COMM_RATIO
+};
+enum {
+    HM_COL_IMPACT_COMP_TARGET_S,
+    HM_COL_IMPACT_MATRIX_ORDER,
+    HM_COL_IMPACT_RANK,
+    HM_COL_IMPACT_THREAD,
+    HM_COL_IMPACT_CORE,
+    HM_COL_IMPACT_WITHOUT_MPI_S,
+    HM_COL_IMPACT_WITH_MPI_S,
+    HM_COL_IMPACT_RATIO
 };
 
 typedef struct hm_results_column {

@@ -21,6 +21,17 @@ void hm_overlap_ratios(double measured_s, double comp_s, double mpi_s, double co
     out->comm = comm_ref_s > 0 ? mpi_s / comm_ref_s : NAN;           /* eq. 4 */
 }
 
+double hm_overlap_osu_pct(double overall_s, double comp_s, double comm_s)
+{
+    return comm_s > 0 ? fmax(0.0, 100.0 - 100.0 * (overall_s - comp_s) / comm_s) : NAN;
+}
+
+double hm_overlap_imb_pct(double ovrl_s, double pure_s, double comp_s)
+{
+    double longer_s = fmax(pure_s, comp_s);
+    return longer_s > 0 ? 100.0 * fmax(0.0, fmin(1.0, (pure_s + comp_s - ovrl_s) / longer_s)) : NAN;
+}
+
 /* Median and 95 % interval of the median (order statistics) of v[0..n). */
 static void summarize(double *v, size_t n, hm_overlap_estimate_t *e)
 {
@@ -33,6 +44,7 @@ int hm_overlap_summarize(const hm_overlap_result_t *r, double comp_ref_s, double
                          hm_overlap_summary_t *out)
 {
     memset(out, 0, sizeof *out);
+    out->osu_pct = out->imb_pct = NAN;
     if (!r || !r->measured_s || !r->max_comp_s || !r->max_mpi_s)
         return hm_error_set(HM_EINVAL, "a result with the root's arrays");
     size_t n = 0, cap = (size_t)(r->n ? r->n : 1);
@@ -57,6 +69,8 @@ int hm_overlap_summarize(const hm_overlap_result_t *r, double comp_ref_s, double
         summarize(v[1], n, &out->overhead);
         summarize(v[2], n, &out->comp_slowdown);
         summarize(v[3], n, &out->comm);
+        out->osu_pct = hm_overlap_osu_pct(r->mean_overall_s, r->mean_comp_s, comm_ref_s);
+        out->imb_pct = hm_overlap_imb_pct(r->max_overall_s, comm_ref_s, comp_ref_s);
     }
     for (int k = 0; k < 4; k++) free(v[k]);
     return rc;

@@ -118,6 +118,44 @@ static int reduce_ranks(MPI_Comm comm, const overlap_ctx_t *c, long n, hm_overla
     return rc;
 }
 
+/* Root: the means behind the legacy overlap % (hm_overlap_osu_pct,
+ * hm_overlap_imb_pct), each rank's over the repetitions the root's flags
+ * (valid, root only) call valid. */
+static int reduce_means(MPI_Comm comm, const overlap_ctx_t *c, long n, const unsigned char *valid,
+                        hm_overlap_result_t *r)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    unsigned char *flags = malloc((size_t)(n ? n : 1));
+    int rc = flags ? HM_OK : HM_ENOMEM, all = rc;
+    if (rank == 0 && flags && n) memcpy(flags, valid, (size_t)n);
+    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) all = HM_EMPI;
+    if (all == HM_OK && MPI_Bcast(flags, (int)n, MPI_UNSIGNED_CHAR, 0, comm) != MPI_SUCCESS)
+        all = HM_EMPI;
+    double sum[2] = {0, 0}, mean[2] = {NAN, NAN}, total[2] = {0, 0}, most = NAN;
+    long k = 0;
+    for (long i = 0; all == HM_OK && i < n; i++) {
+        if (!flags[i]) continue;
+        sum[0] += c->call_s[i] + c->comp_s[i] + c->wait_s[i];
+        sum[1] += c->comp_s[i];
+        k++;
+    }
+    if (k > 0) mean[0] = sum[0] / (double)k, mean[1] = sum[1] / (double)k;
+    if (all == HM_OK &&
+        (MPI_Reduce(mean, total, 2, MPI_DOUBLE, MPI_SUM, 0, comm) != MPI_SUCCESS ||
+         MPI_Reduce(&mean[0], &most, 1, MPI_DOUBLE, MPI_MAX, 0, comm) != MPI_SUCCESS))
+        all = HM_EMPI;
+    r->mean_overall_s = r->mean_comp_s = r->max_overall_s = NAN;
+    if (all == HM_OK && rank == 0 && k > 0) {
+        r->mean_overall_s = total[0] / size;
+        r->mean_comp_s = total[1] / size;
+        r->max_overall_s = most;
+    }
+    free(flags);
+    return all;
+}
+
 /* The engine's result becomes ours: its global run-times and validity are
  * the root's t_measured and flags; the rank's own times are handed over. */
 static void take(hm_overlap_result_t *r, hm_measure_result_t *m, overlap_ctx_t *c)
@@ -159,6 +197,7 @@ int hm_overlap_run(MPI_Comm comm, hm_procsync_t *ps, const hm_overlap_comm_t *nb
     if ((rc = all) == HM_OK) rc = hm_measure_run(comm, ps, &target, params, &m);
     if (rc == HM_OK || rc == HM_EAGAIN) {
         int rc2 = reduce_ranks(comm, &c, m.attempts, result);
+        if (rc2 == HM_OK) rc2 = reduce_means(comm, &c, m.attempts, m.valid, result);
         take(result, &m, &c);
         if (rc2 != HM_OK) rc = rc2;
     }

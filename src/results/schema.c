@@ -228,6 +228,14 @@ static const hm_results_column_t overlap[] = {
                                    "r_comm (eq. 4): max (t_call + t_wait) / t_comm_ref, median"},
     [HM_COL_OVERLAP_COMM_RATIO_CI_LO] = {"comm_ratio_ci_lo", "", "95 % interval"},
     [HM_COL_OVERLAP_COMM_RATIO_CI_HI] = {"comm_ratio_ci_hi", "", "95 % interval"},
+    [HM_COL_OVERLAP_OSU_PCT] = {"osu_overlap_pct", "%",
+                                "OSU's overlap % (osu_util_mpi.c) from these repetitions: "
+                                "max(0, 100 - 100 (overall - comp) / t_comm_ref), means over "
+                                "ranks"},
+    [HM_COL_OVERLAP_IMB_PCT] = {"imb_overlap_pct", "%",
+                                "IMB-NBC's overlap % (IMB_output.c) from these repetitions: "
+                                "100 max(0, min(1, (t_comm_ref + t_comp_ref - t_ovrl) / max(the "
+                                "refs))), t_ovrl the slowest rank's mean"},
     [HM_COL_OVERLAP_ORDER] = {"order", "", "position in the shuffled order of cells"},
     [HM_COL_OVERLAP_PROCSYNC] = {"procsync", "", "what the synchronization method did"},
 };
@@ -241,6 +249,21 @@ static const hm_results_column_t overlap_raw[] = {
     [HM_COL_OVERLAP_RAW_MEASURED_S] = {"measured_s", "s", "t_measured: max t4 - min t1"},
     [HM_COL_OVERLAP_RAW_COMP_S] = {"comp_s", "s", "max over ranks of t_comp = t3 - t2"},
     [HM_COL_OVERLAP_RAW_MPI_S] = {"mpi_s", "s", "max over ranks of t_call + t_wait"},
+    [HM_COL_OVERLAP_RAW_OVERHEAD] = {"overhead", "", "eq. 1 against the cell's references"},
+    [HM_COL_OVERLAP_RAW_COMP_SLOWDOWN] = {"comp_slowdown", "", "eq. 3: comp_s / t_comp_ref"},
+    [HM_COL_OVERLAP_RAW_COMM_RATIO] = {"comm_ratio", "", "eq. 4: mpi_s / t_comm_ref"},
+};
+
+static const hm_results_column_t impact[] = {
+    [HM_COL_IMPACT_COMP_TARGET_S] = {"comp_target_s", "s", "computation time aimed at"},
+    [HM_COL_IMPACT_MATRIX_ORDER] = {"matrix_order", "", "dgemm order the calibration kept"},
+    [HM_COL_IMPACT_RANK] = {"rank", "", "MPI rank"},
+    [HM_COL_IMPACT_THREAD] = {"thread", "", "compute thread of the rank"},
+    [HM_COL_IMPACT_CORE] = {"core", "", "processor the thread ran on"},
+    [HM_COL_IMPACT_WITHOUT_MPI_S] = {"without_mpi_s", "s",
+                                     "median kernel time in harmonia-compute (no MPI)"},
+    [HM_COL_IMPACT_WITH_MPI_S] = {"with_mpi_s", "s", "median kernel time in the MPI process"},
+    [HM_COL_IMPACT_RATIO] = {"impact", "", "MPI impact ratio (eq. 2): with / without"},
 };
 
 static const hm_results_schema_t schemas[HM_RESULTS_NKINDS] = {
@@ -258,6 +281,7 @@ static const hm_results_schema_t schemas[HM_RESULTS_NKINDS] = {
     {HM_RESULTS_MANIFEST, "the manifest.csv of 'harmonia campaign'", COLUMNS(manifest)},
     {HM_RESULTS_OVERLAP, "the summary of 'harmonia overlap --output'", COLUMNS(overlap)},
     {HM_RESULTS_OVERLAP_RAW, "a raw file of 'harmonia overlap --raw'", COLUMNS(overlap_raw)},
+    {HM_RESULTS_IMPACT, "the output of 'harmonia overlap impact --output'", COLUMNS(impact)},
 };
 
 const hm_results_schema_t *hm_results_schema(hm_results_kind_t kind)

@@ -173,6 +173,30 @@ static int measure(hm_experiment_t *e, truth_op_t *op, hm_compute_t *compute,
  * of the file for MPICH. */
 static int strict;
 
+/* OSU's and IMB's overlap % of cases (a) and (b). OSU's reads the time
+ * in MPI (overall - comp, means over ranks) against t_comm_ref, so its
+ * bounds are r_comm's, 0.3, as percent: (a) >= 70, (b) <= 30, under both
+ * MPIs. IMB's divides by the longer reference: perfect overlap reads
+ * 100 COMM_S / COMP_S = 67 %, and eq. 1's +-0.3 around it gives 47 to
+ * 87 (min/max x (1 - overhead)); no overlap reads 0, <= 30 (Open MPI only,
+ * as it divides the computation's time, see the top). */
+static void check_legacy(kind_t kind, const hm_overlap_summary_t *s)
+{
+    if (kind == BACKGROUND) {
+        HM_CHECK(s->osu_pct >= 70, "background progress: OSU's overlap %.1f %% ~ 100", s->osu_pct);
+        if (strict)
+            HM_CHECK(s->imb_pct > 47 && s->imb_pct < 87,
+                     "background progress: IMB's overlap %.1f %% ~ 100 x %.0f / %.0f ms",
+                     s->imb_pct, COMM_S * 1e3, COMP_S * 1e3);
+    } else if (kind == IN_WAIT) {
+        HM_CHECK(s->osu_pct <= 30, "progress in the wait only: OSU's overlap %.1f %% ~ 0",
+                 s->osu_pct);
+        if (strict)
+            HM_CHECK(s->imb_pct <= 30, "progress in the wait only: IMB's overlap %.1f %% ~ 0",
+                     s->imb_pct);
+    }
+}
+
 static void check_kind(hm_experiment_t *e, hm_compute_t *compute, kind_t kind, const char *name)
 {
     truth_op_t op = {.kind = kind};
@@ -199,9 +223,10 @@ static void check_kind(hm_experiment_t *e, hm_compute_t *compute, kind_t kind, c
         double comm_ref_s = sref.measured_s.median;
         HM_CHECK(hm_overlap_summarize(&run, comp_ref_s, comm_ref_s, &s) == HM_OK, "%s", name);
         printf("%-10s t_comm_ref %.3f ms  t_comp_ref %.3f ms  t_measured %.3f ms  overhead %.3f"
-               "  r_comp_slowdown %.3f  r_comm %.3f\n",
+               "  r_comp_slowdown %.3f  r_comm %.3f  OSU %.1f %%  IMB %.1f %%\n",
                name, comm_ref_s * 1e3, comp_ref_s * 1e3, s.measured_s.median * 1e3,
-               s.overhead.median, s.comp_slowdown.median, s.comm.median);
+               s.overhead.median, s.comp_slowdown.median, s.comm.median, s.osu_pct, s.imb_pct);
+        check_legacy(kind, &s);
         /* The reference is the request's COMM_S plus a wake-up (sleep) or
          * the share of the core the spinner loses to MPI_Wait's polling
          * (up to twice COMM_S): only its order is checked, the ratios use it. */

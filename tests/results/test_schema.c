@@ -44,9 +44,12 @@ static const char *const documented[HM_RESULTS_NKINDS] = {
                            "cell_valid,"
                            "valid,invalid,measured_median_s,overhead,overhead_ci_lo,"
                            "overhead_ci_hi,comp_slowdown,comp_slowdown_ci_lo,comp_slowdown_ci_hi,"
-                           "comm_ratio,comm_ratio_ci_lo,comm_ratio_ci_hi,order,procsync",
+                           "comm_ratio,comm_ratio_ci_lo,comm_ratio_ci_hi,osu_overlap_pct,"
+                           "imb_overlap_pct,order,procsync",
     [HM_RESULTS_OVERLAP_RAW] = "op,comm_target_s,comp_target_s,attempt,valid,measured_s,comp_s,"
-                               "mpi_s",
+                               "mpi_s,overhead,comp_slowdown,comm_ratio",
+    [HM_RESULTS_IMPACT] = "comp_target_s,matrix_order,rank,thread,core,without_mpi_s,with_mpi_s,"
+                          "impact",
 };
 
 /* The header row of kind as written by hm_results_csv_open into path. */

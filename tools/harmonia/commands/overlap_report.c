@@ -100,6 +100,8 @@ static void write_summary(hm_csv_t *csv, const row_t *row, size_t order, const c
     put_estimate(csv, &row->s.overhead);
     put_estimate(csv, &row->s.comp_slowdown);
     put_estimate(csv, &row->s.comm);
+    hm_csv_put_double(csv, row->s.osu_pct);
+    hm_csv_put_double(csv, row->s.imb_pct);
     hm_csv_put_int64(csv, (int64_t)order);
     hm_csv_put_string(csv, procsync);
     hm_csv_end_row(csv);
@@ -117,6 +119,12 @@ static void write_raw(hm_csv_t *raw, const row_t *row, const hm_overlap_result_t
         hm_csv_put_double(raw, r->measured_s[i]);
         hm_csv_put_double(raw, r->max_comp_s[i]);
         hm_csv_put_double(raw, r->max_mpi_s[i]);
+        hm_overlap_ratios_t q;
+        hm_overlap_ratios(r->measured_s[i], r->max_comp_s[i], r->max_mpi_s[i], row->comp.ref_s,
+                          row->comm.ref_s, &q);
+        hm_csv_put_double(raw, q.overhead);
+        hm_csv_put_double(raw, q.comp_slowdown);
+        hm_csv_put_double(raw, q.comm);
         hm_csv_end_row(raw);
     }
     hm_csv_checkpoint(raw);
@@ -126,6 +134,7 @@ static void no_estimates(hm_overlap_summary_t *s)
 {
     const hm_overlap_estimate_t none = {NAN, NAN, NAN};
     s->measured_s = s->overhead = s->comp_slowdown = s->comm = none;
+    s->osu_pct = s->imb_pct = NAN;
 }
 
 int hm_overlap_report_add(hm_overlap_report_t *rep, size_t index, size_t order, const char *op,
@@ -152,13 +161,14 @@ int hm_overlap_report_add(hm_overlap_report_t *rep, size_t index, size_t order, 
 
 static void print_table(const hm_overlap_report_t *rep)
 {
-    static const char *const cols[] = {
-        "op",    "comm_us",     "size_B",   "comm_ref_us",   "comp_us",    "order", "comp_ref_us",
-        "valid", "measured_us", "overhead", "comp_slowdown", "comm_ratio", "cell"};
+    static const char *const cols[] = {"op",          "comm_us",  "size_B",        "comm_ref_us",
+                                       "comp_us",     "order",    "comp_ref_us",   "valid",
+                                       "measured_us", "overhead", "comp_slowdown", "comm_ratio",
+                                       "osu_%",       "imb_%",    "cell"};
     hm_table_t *t = NULL;
     if (hm_table_create(&t) != HM_OK) return;
     for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
-        hm_table_add_column(t, cols[c], c == 0 || c == 12 ? HM_ALIGN_LEFT : HM_ALIGN_RIGHT);
+        hm_table_add_column(t, cols[c], c == 0 || c == 14 ? HM_ALIGN_LEFT : HM_ALIGN_RIGHT);
     for (size_t i = 0; i < rep->nrows; i++) {
         const row_t *row = &rep->rows[i];
         char cell[64];
@@ -174,6 +184,8 @@ static void print_table(const hm_overlap_report_t *rep)
         hm_table_add_number(t, "%.2f", row->s.overhead.median);
         hm_table_add_number(t, "%.2f", row->s.comp_slowdown.median);
         hm_table_add_number(t, "%.2f", row->s.comm.median);
+        hm_table_add_number(t, "%.0f", row->s.osu_pct);
+        hm_table_add_number(t, "%.0f", row->s.imb_pct);
         if (row->cell_valid)
             snprintf(cell, sizeof cell, "ok");
         else
@@ -184,7 +196,9 @@ static void print_table(const hm_overlap_report_t *rep)
     }
     printf("overlap on %d ranks%s, --sync %s: medians over the valid repetitions; overhead 0 = "
            "perfect overlap, 1 = none (Denis et al. 2022, eq. 1); comp_slowdown = t_comp / "
-           "t_comp_ref (eq. 3); comm_ratio = (t_call + t_wait) / t_comm_ref (eq. 4)\n",
+           "t_comp_ref (eq. 3); comm_ratio = (t_call + t_wait) / t_comm_ref (eq. 4); osu_%% and "
+           "imb_%%: "
+           "OSU's and IMB-NBC's overlap %% from the same repetitions (docs/overlap.md)\n",
            rep->size, rep->note, rep->cfg->sync);
     hm_table_print(t, stdout);
     hm_table_free(t);
