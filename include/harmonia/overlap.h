@@ -260,6 +260,26 @@ HM_EXPORT int hm_overlap_calibrate_comm(MPI_Comm comm, hm_procsync_t *ps, const 
  * the binding cannot be read or set, HM_EMPI. */
 HM_EXPORT int hm_overlap_share_node(MPI_Comm comm, int *cpus);
 
+/* ---- The progress configuration [Denis et al. 2022, §5.1] ---- */
+
+typedef enum hm_overlap_progress_kind {
+    HM_OVERLAP_PROGRESS_BASIC,    /* progress only inside MPI calls */
+    HM_OVERLAP_PROGRESS_ASYNC,    /* the MPI library's asynchronous progress thread is on */
+    HM_OVERLAP_PROGRESS_DEDICATED /* a core left free of computation, for progress */
+} hm_overlap_progress_kind_t;
+
+/* Local, after MPI_Init: which progress configuration an overlap run has,
+ * a factor of its results, and in text what decided it (the control
+ * variable read through MPI_T and its value, or the cores left free; a
+ * variable asked for in the environment that this library lacks is named
+ * too). The library's own control variable is read, never the environment
+ * alone: MPICH's MPIR_CVAR_ASYNC_PROGRESS; Open MPI's opal_async_progress
+ * (or its synonym mpi_async_progress, Open MPI 6) and btl_tcp_progress_thread
+ * (TCP only). free_cores: cores of the rank left free of computation on
+ * purpose (--threads). HM_EMPI when MPI_T fails. */
+HM_EXPORT int hm_overlap_progress(int free_cores, hm_overlap_progress_kind_t *kind, char *text,
+                                  size_t len);
+
 /* ---- The overlap run [Denis et al. 2022, Alg. 1] ---- */
 
 /* Collective: the median over runs of this rank's wall time around

@@ -34,6 +34,25 @@ csv_awk r.csv '{ n++; if ($col["valid"] == 1 && $col["measured_s"] > 0 && $col["
 check $? "raw: 4 cells x 5 valid repetitions (and the invalid ones), each with its times" \
     "$(csv_tsv r.csv | head -3)"
 
+# The progress configuration is what the MPI library reports through MPI_T,
+# not what the environment asks for: Open MPI 4.1 has no generic progress
+# thread (opal_async_progress came with ompi PR 13088), MPICH has one.
+if [ "$MPI_FLAVOR" = openmpi ]; then
+    OMPI_MCA_opal_async_progress=1 launch 2 overlap --comm-us 1000 --comp-us 1000 --nrep 3 \
+        --output p.csv
+    want='# progress: basic (OMPI_MCA_opal_async_progress is set but this MPI library has no opal_async_progress)'
+    if ompi_info --param opal all --level 9 2>/dev/null | grep -q '"opal_async_progress"'; then
+        want='# progress: async (opal_async_progress=1)'
+    fi
+else
+    MPIR_CVAR_ASYNC_PROGRESS=1 launch 2 overlap --comm-us 1000 --comp-us 1000 --nrep 3 \
+        --output p.csv
+    want='# progress: async (MPIR_CVAR_ASYNC_PROGRESS=1)'
+fi
+[ "$status" -eq 0 ] && grep -qxF "$want" p.csv
+check $? "progress asked for in the environment: recorded as the library has it" \
+    "exit $status; want \"$want\"; $(grep progress p.csv)"
+
 # 0.2 us is below the latency of any iallreduce (0.9 us at 64 B here):
 # the calibration ends below-min, and its cells are reported, not run.
 launch 2 overlap --comm-us 0.2 --comp-us 1000 --nrep 5 --output i.csv --raw ir.csv

@@ -64,22 +64,17 @@ static int parse_ops(const hm_cli_config_t *cfg, plan_t *p, char *why, size_t le
     return HM_EXIT_OK;
 }
 
-/* The computation's progress configuration, a factor of every result:
- * basic, an asynchronous progress thread the MPI library was asked for, or
- * a core left free for one (--threads below the cores). */
-static void progress_config(const hm_cli_config_t *cfg, const hm_compute_t *c, char *buf,
-                            size_t len)
+/* The progress configuration, a factor of every result: the cores of the
+ * rank that --threads leaves free count as a dedicated progress core. */
+static int progress_config(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_compute_t *c,
+                           char *buf, size_t len)
 {
-    const char *async = getenv("MPIR_CVAR_ASYNC_PROGRESS");
-    if (!async) async = getenv("MPICH_ASYNC_PROGRESS");
     int free_cores = hm_compute_cores_of(c) - hm_compute_threads(c);
-    if (async && strcmp(async, "0") != 0)
-        snprintf(buf, len, "async (MPIR_CVAR_ASYNC_PROGRESS=%s)", async);
-    else if ((cfg->given & HM_OPT_BIT(HM_OPT_THREADS)) && free_cores > 0)
-        snprintf(buf, len, "dedicated core (%d of %d cores compute)", hm_compute_threads(c),
-                 hm_compute_cores_of(c));
-    else
-        snprintf(buf, len, "basic");
+    if (!(cfg->given & HM_OPT_BIT(HM_OPT_THREADS))) free_cores = 0;
+    hm_overlap_progress_kind_t kind;
+    int rc = hm_overlap_progress(free_cores, &kind, buf, len);
+    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
+                        rc == HM_OK ? "" : hm_last_error());
 }
 
 static int open_compute(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
@@ -263,7 +258,7 @@ int hm_cmd_overlap(hm_cli_config_t *cfg, MPI_Comm comm)
     }
     plan_t *p = calloc(1, sizeof *p);
     hm_overlap_report_t *rep = NULL;
-    char progress[128], compute[512] = "";
+    char progress[256], compute[512] = "";
     if (!p) return HM_EXIT_FAILURE;
     /* Repetitions of milliseconds to a second: far fewer than bench's. */
     if (!(cfg->given & HM_OPT_BIT(HM_OPT_NREP))) cfg->nrep = 20;
@@ -278,8 +273,8 @@ int hm_cmd_overlap(hm_cli_config_t *cfg, MPI_Comm comm)
     if (rc == HM_EXIT_OK) rc = make_plan(cfg, comm, p);
     if (rc == HM_EXIT_OK) rc = open_compute(cfg, comm, p);
     if (rc == HM_EXIT_OK) rc = hm_cli_experiment_open(cfg, comm, cfg->sync, &p->e);
+    if (rc == HM_EXIT_OK) rc = progress_config(cfg, comm, p->compute, progress, sizeof progress);
     if (rc == HM_EXIT_OK) {
-        progress_config(cfg, p->compute, progress, sizeof progress);
         hm_compute_describe(p->compute, compute, sizeof compute);
         rc = hm_overlap_report_open(cfg, comm, p->e, p->ncells, progress, compute, &rep);
     }
