@@ -141,7 +141,8 @@ typedef enum hm_overlap_outcome {
     HM_OVERLAP_GAP,           /* orders n and n + 1 fall on either side of the tolerance band
                                * (possible only where they differ by more than the band: small
                                * n; elsewhere it is noise, and both are probed again) */
-    HM_OVERLAP_OUT_OF_PROBES  /* max_probes probes, none within tolerance */
+    HM_OVERLAP_OUT_OF_PROBES, /* max_probes probes, none within tolerance */
+    HM_OVERLAP_FIXED          /* not calibrated: the size was given (as OSU's and IMB's are) */
 } hm_overlap_outcome_t;
 
 /* One probe: the order tried, its time (the slowest thread's median over

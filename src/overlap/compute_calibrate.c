@@ -30,8 +30,8 @@ void hm_compute_calib_params_default(hm_compute_calib_params_t *params)
 
 const char *hm_overlap_outcome_name(hm_overlap_outcome_t outcome)
 {
-    static const char *const names[] = {"converged", "below-min", "above-max", "gap",
-                                        "out-of-probes"};
+    static const char *const names[] = {"converged", "below-min",     "above-max",
+                                        "gap",       "out-of-probes", "fixed"};
     return (unsigned)outcome < sizeof names / sizeof names[0] ? names[outcome] : NULL;
 }
 

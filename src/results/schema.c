@@ -197,13 +197,15 @@ static const hm_results_column_t manifest[] = {
  * silently. */
 static const hm_results_column_t overlap[] = {
     [HM_COL_OVERLAP_OP] = {"op", "", "nonblocking collective (--ops name)"},
-    [HM_COL_OVERLAP_COMM_TARGET_S] = {"comm_target_s", "s", "communication time aimed at"},
+    [HM_COL_OVERLAP_COMM_TARGET_S] = {"comm_target_s", "s",
+                                      "communication time aimed at (empty under --sizes)"},
     [HM_COL_OVERLAP_SIZE_BYTES] = {"size_bytes", "B", "message size the calibration kept"},
     [HM_COL_OVERLAP_COMM_REF_S] = {"comm_ref_s", "s",
                                    "t_comm_ref: median global run-time of the call and its "
                                    "wait at that size"},
-    [HM_COL_OVERLAP_COMM_CALIBRATION] = {"comm_calibration", "",
-                                         "converged, below-min, above-max, gap, out-of-probes"},
+    [HM_COL_OVERLAP_COMM_CALIBRATION] =
+        {"comm_calibration", "",
+         "converged, below-min, above-max, gap, out-of-probes, fixed (--sizes)"},
     [HM_COL_OVERLAP_COMM_PROBES] = {"comm_probes", "", "probes the calibration took"},
     [HM_COL_OVERLAP_COMP_TARGET_S] = {"comp_target_s", "s", "computation time aimed at"},
     [HM_COL_OVERLAP_MATRIX_ORDER] = {"matrix_order", "", "dgemm order the calibration kept"},
@@ -242,7 +244,9 @@ static const hm_results_column_t overlap[] = {
 
 static const hm_results_column_t overlap_raw[] = {
     [HM_COL_OVERLAP_RAW_OP] = {"op", "", "nonblocking collective"},
-    [HM_COL_OVERLAP_RAW_COMM_TARGET_S] = {"comm_target_s", "s", "the cell's communication"},
+    [HM_COL_OVERLAP_RAW_COMM_TARGET_S] = {"comm_target_s", "s",
+                                          "the cell's communication (empty under --sizes)"},
+    [HM_COL_OVERLAP_RAW_SIZE_BYTES] = {"size_bytes", "B", "the cell's message size"},
     [HM_COL_OVERLAP_RAW_COMP_TARGET_S] = {"comp_target_s", "s", "the cell's computation"},
     [HM_COL_OVERLAP_RAW_ATTEMPT] = {"attempt", "", "attempt number (0-based, warm-up excluded)"},
     [HM_COL_OVERLAP_RAW_VALID] = {"valid", "", "1 when every rank started in time"},

@@ -34,6 +34,21 @@ csv_awk r.csv '{ n++; if ($col["valid"] == 1 && $col["measured_s"] > 0 && $col["
 check $? "raw: 4 cells x 5 valid repetitions (and the invalid ones), each with its times" \
     "$(csv_tsv r.csv | head -3)"
 
+# OSU's and IMB's configuration: sizes given, not calibrated, and each
+# cell's computation aimed at its measured communication time.
+launch 2 overlap --sizes 4,64K --comp-us comm --nrep 5 --output s.csv --raw sr.csv
+csv_awk s.csv '{ n++; if ($col["comm_calibration"] == "fixed" && $col["comm_target_s"] == "" &&
+            $col["comp_target_s"] == $col["comm_ref_s"] && $col["cell_valid"] == 1 &&
+            $col["osu_overlap_pct"] != "" && $col["imb_overlap_pct"] != "") ok++
+        sizes = sizes " " $col["size_bytes"] }
+    END { exit !(status == 0 && n == 2 && ok == 2 && sizes == " 4 65536") }' -v status="$status"
+check $? "--sizes 4,64K --comp-us comm: 2 cells, fixed sizes, comp aimed at t_comm_ref" \
+    "exit $status; $(csv_tsv s.csv)"
+grep -qx '# sizes_bytes: 4 65536' s.csv && grep -qx "# comp_targets_us: comm (each cell's t_comm_ref)" s.csv &&
+    csv_awk sr.csv '$col["valid"] == 1 { n[$col["size_bytes"]]++ }
+        END { exit !(n[4] == 5 && n[65536] == 5) }'
+check $? "... the sizes in the factors and in every raw row" "$(grep '^#' s.csv)"
+
 # The progress configuration is what the MPI library reports through MPI_T,
 # not what the environment asks for: Open MPI 4.1 has no generic progress
 # thread (opal_async_progress came with ompi PR 13088), MPICH has one.
@@ -89,6 +104,8 @@ check $? "impact: 2 ranks x 1 thread, each near 1" "exit $status; $(cat "$out")"
 expect_usage 2 'unexpected argument "impacts" (overlap takes one word: impact)' overlap impacts
 expect_usage 2 'overlap impact prints a table; --output and --raw are not for it' \
     overlap impact --output x.csv
+expect_usage 2 '--sizes and --comm-us: give one' overlap --sizes 4 --comm-us 100
+expect_usage 2 '--comp-us comm: overlap impact has no communication' overlap impact --comp-us comm
 expect_usage 2 '--ops: "allreduce" is not a nonblocking collective with a message size' \
     overlap --ops allreduce
 expect_usage 2 '--ops: "ibarrier" is not a nonblocking collective with a message size' \

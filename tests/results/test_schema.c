@@ -46,7 +46,8 @@ static const char *const documented[HM_RESULTS_NKINDS] = {
                            "overhead_ci_hi,comp_slowdown,comp_slowdown_ci_lo,comp_slowdown_ci_hi,"
                            "comm_ratio,comm_ratio_ci_lo,comm_ratio_ci_hi,osu_overlap_pct,"
                            "imb_overlap_pct,order,procsync",
-    [HM_RESULTS_OVERLAP_RAW] = "op,comm_target_s,comp_target_s,attempt,valid,measured_s,comp_s,"
+    [HM_RESULTS_OVERLAP_RAW] = "op,comm_target_s,size_bytes,comp_target_s,attempt,valid,measured_s,"
+                               "comp_s,"
                                "mpi_s,overhead,comp_slowdown,comm_ratio",
     [HM_RESULTS_IMPACT] = "comp_target_s,matrix_order,rank,thread,core,without_mpi_s,with_mpi_s,"
                           "impact",

@@ -4,6 +4,7 @@
  * and every computation target, then run the cells (operation x comm x
  * comp) in an order shuffled with --seed; the library does the measuring
  * and the ratios, this file the plan. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,8 @@ typedef struct plan {
     int nops;
     hm_overlap_target_t comm[MAX_OPS][HM_CLI_MAX_TARGETS]; /* per op */
     hm_overlap_target_t comp[HM_CLI_MAX_TARGETS];
+    hm_overlap_target_t comp_of[MAX_OPS][HM_CLI_MAX_TARGETS]; /* --comp-us comm: per comm */
+    int ncomm; /* communication columns: --comm-us targets or --sizes */
     size_t ncells, *order;
     hm_compute_t *compute;
     hm_experiment_t *e;
@@ -120,35 +123,97 @@ static int calibrate_comm(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
     return HM_EXIT_OK;
 }
 
-/* Collective: every computation target. Each rank calibrates its own
- * kernel; all take the largest order (the ranks compute the same work) and
- * the reference is measured at it, the slowest rank's per run. */
-static int calibrate_comp(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
+/* Collective: t_comm_ref at a size given with --sizes, measured as the
+ * calibration measures a probe (its runs, median global run-time). */
+static int measure_fixed(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p, const hm_op_t *op,
+                         size_t size, hm_overlap_target_t *t)
+{
+    hm_op_params_t opp = {.root = cfg->root, .peer = 1};
+    hm_overlap_comm_params_t cp;
+    hm_overlap_comm_params_default(&cp);
+    hm_op_instance_t *inst = NULL;
+    hm_overlap_comm_t nbc;
+    hm_overlap_result_t r;
+    hm_overlap_summary_t s;
+    hm_measure_params_t mp;
+    hm_measure_params_default(&mp);
+    mp.nrep = cp.runs;
+    mp.warmup = cfg->warmup;
+    int rank, rc = hm_op_prepare(op, comm, size, &opp, &inst);
+    MPI_Comm_rank(comm, &rank);
+    hm_overlap_comm_op(&nbc, inst);
+    if (rc == HM_OK) rc = hm_overlap_run(comm, hm_experiment_procsync(p->e), &nbc, NULL, &mp, &r);
+    double ref_s = NAN;
+    if (rc == HM_OK && rank == 0 && hm_overlap_summarize(&r, 1.0, 1.0, &s) == HM_OK)
+        ref_s = s.measured_s.median;
+    if (rc == HM_OK || rc == HM_EAGAIN) hm_overlap_result_free(&r);
+    hm_op_free(inst);
+    if (hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
+                     rc == HM_OK ? "" : hm_last_error()) != HM_EXIT_OK)
+        return HM_EXIT_FAILURE;
+    MPI_Bcast(&ref_s, 1, MPI_DOUBLE, 0, comm);
+    *t = (hm_overlap_target_t){NAN, size, ref_s, HM_OVERLAP_FIXED, 0};
+    return HM_EXIT_OK;
+}
+
+static int fixed_sizes(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
+{
+    int rc = HM_EXIT_OK;
+    for (int o = 0; o < p->nops; o++)
+        for (int i = 0; i < cfg->nsizes && rc == HM_EXIT_OK; i++)
+            rc = measure_fixed(cfg, comm, p, p->ops[o], cfg->sizes[i], &p->comm[o][i]);
+    return rc;
+}
+
+/* Collective: the computation calibrated to target_s into *t. Each rank
+ * calibrates its own kernel; all take the largest order (the ranks compute
+ * the same work) and the reference is measured at it, the slowest rank's
+ * per run. */
+static int calibrate_comp_to(MPI_Comm comm, plan_t *p, double target_s, hm_overlap_target_t *t)
 {
     hm_compute_calib_params_t cp;
     hm_compute_calibration_t c;
     hm_compute_calib_params_default(&cp);
-    for (int i = 0; i < cfg->ncomp_targets; i++) {
-        cp.target_s = cfg->comp_targets_s[i];
-        int rc = hm_compute_calibrate(p->compute, &cp, &c, NULL);
-        int failed = rc != HM_OK && rc != HM_ERANGE && rc != HM_EAGAIN;
-        int outcome = (int)c.outcome, order = c.n, probes = c.probes;
-        MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm);
-        if (failed)
-            return hm_cli_agree(comm, HM_EXIT_FAILURE, "the computation's calibration failed");
-        MPI_Allreduce(MPI_IN_PLACE, &outcome, 1, MPI_INT, MPI_MAX, comm);
-        MPI_Allreduce(MPI_IN_PLACE, &order, 1, MPI_INT, MPI_MAX, comm);
-        MPI_Allreduce(MPI_IN_PLACE, &probes, 1, MPI_INT, MPI_MAX, comm);
-        double ref_s = 0;
-        rc = hm_compute_set_size(p->compute, order);
-        if (rc == HM_OK) rc = hm_overlap_comp_ref(comm, p->compute, 5, &ref_s);
-        if (hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
-                         rc == HM_OK ? "" : hm_last_error()) != HM_EXIT_OK)
-            return HM_EXIT_FAILURE;
-        p->comp[i] = (hm_overlap_target_t){cp.target_s, (size_t)order, ref_s,
-                                           (hm_overlap_outcome_t)outcome, probes};
-    }
+    cp.target_s = target_s;
+    int rc = hm_compute_calibrate(p->compute, &cp, &c, NULL);
+    int failed = rc != HM_OK && rc != HM_ERANGE && rc != HM_EAGAIN;
+    int outcome = (int)c.outcome, order = c.n, probes = c.probes;
+    MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm);
+    if (failed) return hm_cli_agree(comm, HM_EXIT_FAILURE, "the computation's calibration failed");
+    MPI_Allreduce(MPI_IN_PLACE, &outcome, 1, MPI_INT, MPI_MAX, comm);
+    MPI_Allreduce(MPI_IN_PLACE, &order, 1, MPI_INT, MPI_MAX, comm);
+    MPI_Allreduce(MPI_IN_PLACE, &probes, 1, MPI_INT, MPI_MAX, comm);
+    double ref_s = 0;
+    rc = hm_compute_set_size(p->compute, order);
+    if (rc == HM_OK) rc = hm_overlap_comp_ref(comm, p->compute, 5, &ref_s);
+    if (hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
+                     rc == HM_OK ? "" : hm_last_error()) != HM_EXIT_OK)
+        return HM_EXIT_FAILURE;
+    *t = (hm_overlap_target_t){target_s, (size_t)order, ref_s, (hm_overlap_outcome_t)outcome,
+                               probes};
     return HM_EXIT_OK;
+}
+
+/* Collective: every computation target; under --comp-us comm one per
+ * communication column, aimed at its t_comm_ref (a column whose t_comm_ref
+ * is unknown gets no computation: its cells are invalid). */
+static int calibrate_comp(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
+{
+    int rc = HM_EXIT_OK;
+    if (!cfg->comp_is_comm) {
+        for (int i = 0; i < cfg->ncomp_targets && rc == HM_EXIT_OK; i++)
+            rc = calibrate_comp_to(comm, p, cfg->comp_targets_s[i], &p->comp[i]);
+        return rc;
+    }
+    for (int o = 0; o < p->nops; o++)
+        for (int i = 0; i < p->ncomm && rc == HM_EXIT_OK; i++) {
+            const hm_overlap_target_t *cm = &p->comm[o][i];
+            if (cm->outcome == HM_OVERLAP_CONVERGED || cm->outcome == HM_OVERLAP_FIXED)
+                rc = calibrate_comp_to(comm, p, cm->ref_s, &p->comp_of[o][i]);
+            else
+                p->comp_of[o][i] = (hm_overlap_target_t){NAN, 0, NAN, HM_OVERLAP_BELOW_MIN, 0};
+        }
+    return rc;
 }
 
 /* Collective: one cell. A cell whose calibrations did not both converge is
@@ -156,13 +221,14 @@ static int calibrate_comp(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
 static int run_cell(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p, hm_overlap_report_t *rep,
                     size_t index, size_t order)
 {
-    size_t ncomp = (size_t)cfg->ncomp_targets, ncomm = (size_t)cfg->ncomm_targets;
+    size_t ncomp = (size_t)cfg->ncomp_targets, ncomm = (size_t)p->ncomm;
     int o = (int)(index / (ncomm * ncomp)), i = (int)(index / ncomp % ncomm),
         j = (int)(index % ncomp);
-    const hm_overlap_target_t *cm = &p->comm[o][i], *cp = &p->comp[j];
+    const hm_overlap_target_t *cm = &p->comm[o][i],
+                              *cp = cfg->comp_is_comm ? &p->comp_of[o][i] : &p->comp[j];
     int rank;
     MPI_Comm_rank(comm, &rank);
-    if (cm->outcome != HM_OVERLAP_CONVERGED || cp->outcome != HM_OVERLAP_CONVERGED) {
+    if (!hm_overlap_target_usable(cm) || !hm_overlap_target_usable(cp)) {
         if (rank == 0)
             hm_overlap_report_add(rep, index, order, hm_op_name(p->ops[o]), cm, cp, NULL);
         return HM_EXIT_OK;
@@ -219,7 +285,16 @@ static int make_plan(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
         if (hm_op_check(p->ops[o], comm, 1, &opp) != HM_OK)
             rc = HM_EXIT_USAGE, snprintf(why, sizeof why, "--root: %s", hm_last_error());
     }
-    p->ncells = (size_t)p->nops * (size_t)cfg->ncomm_targets * (size_t)cfg->ncomp_targets;
+    int sized = (cfg->given & HM_OPT_BIT(HM_OPT_SIZES)) != 0;
+    p->ncomm = sized ? cfg->nsizes : cfg->ncomm_targets;
+    if (rc == HM_EXIT_OK && sized && (cfg->given & HM_OPT_BIT(HM_OPT_COMM_US)))
+        rc = HM_EXIT_USAGE, snprintf(why, sizeof why,
+                                     "--sizes and --comm-us: give one (--sizes fixes the message "
+                                     "sizes, --comm-us calibrates them to times)");
+    if (rc == HM_EXIT_OK && sized && cfg->nsizes > HM_CLI_MAX_TARGETS)
+        rc = HM_EXIT_USAGE, snprintf(why, sizeof why, "--sizes: %d sizes, overlap takes %d at most",
+                                     cfg->nsizes, HM_CLI_MAX_TARGETS);
+    p->ncells = (size_t)p->nops * (size_t)p->ncomm * (size_t)cfg->ncomp_targets;
     if (rc == HM_EXIT_OK && !(p->order = malloc(p->ncells * sizeof *p->order)))
         rc = HM_EXIT_FAILURE, snprintf(why, sizeof why, "out of memory");
     if (rc == HM_EXIT_OK) hm_measure_shuffle(p->order, p->ncells, cfg->seed);
@@ -233,6 +308,12 @@ static int impact(hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
     if (cfg->output[0] || cfg->raw[0])
         return hm_cli_agree(comm, HM_EXIT_USAGE,
                             "overlap impact prints a table; --output and --raw are not for it");
+    if (cfg->comp_is_comm || (cfg->given & HM_OPT_BIT(HM_OPT_SIZES)))
+        return hm_cli_agree(comm, HM_EXIT_USAGE,
+                            cfg->comp_is_comm
+                                ? "--comp-us comm: overlap impact has no communication (give "
+                                  "times in microseconds)"
+                                : "--sizes: overlap impact has no communication");
     if (!(cfg->given & HM_OPT_BIT(HM_OPT_NREP))) cfg->nrep = 5;
     if (!(cfg->given & HM_OPT_BIT(HM_OPT_COMP_US))) {
         cfg->comp_targets_s[0] = 0.1;
@@ -278,7 +359,9 @@ int hm_cmd_overlap(hm_cli_config_t *cfg, MPI_Comm comm)
         hm_compute_describe(p->compute, compute, sizeof compute);
         rc = hm_overlap_report_open(cfg, comm, p->e, p->ncells, progress, compute, &rep);
     }
-    if (rc == HM_EXIT_OK) rc = calibrate_comm(cfg, comm, p);
+    if (rc == HM_EXIT_OK)
+        rc = cfg->given & HM_OPT_BIT(HM_OPT_SIZES) ? fixed_sizes(cfg, comm, p)
+                                                   : calibrate_comm(cfg, comm, p);
     if (rc == HM_EXIT_OK) rc = calibrate_comp(cfg, comm, p);
     if (rc == HM_EXIT_OK) rc = run_cells(cfg, comm, p, rep);
     if (rep) hm_overlap_report_close(rep, comm);

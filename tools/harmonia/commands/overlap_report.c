@@ -43,9 +43,14 @@ int hm_overlap_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experim
                            size_t ncells, const char *progress, const char *compute,
                            hm_overlap_report_t **out)
 {
-    char comm_us[512], comp_us[512];
+    char comm_us[512], comp_us[512], sizes[1024] = "";
+    int sized = (cfg->given & HM_OPT_BIT(HM_OPT_SIZES)) != 0;
     join_targets(cfg->comm_targets_s, cfg->ncomm_targets, comm_us, sizeof comm_us);
     join_targets(cfg->comp_targets_s, cfg->ncomp_targets, comp_us, sizeof comp_us);
+    if (cfg->comp_is_comm) snprintf(comp_us, sizeof comp_us, "comm (each cell's t_comm_ref)");
+    for (int i = 0, used = 0; sized && i < cfg->nsizes && used < (int)sizeof sizes; i++)
+        used += snprintf(sizes + used, sizeof sizes - (size_t)used, "%s%zu", i ? " " : "",
+                         cfg->sizes[i]);
     int rank;
     hm_overlap_report_t *rep = calloc(1, sizeof *rep);
     MPI_Comm_rank(comm, &rank);
@@ -61,7 +66,8 @@ int hm_overlap_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experim
     if (rc == HM_OK) rc = hm_factors_set(f, "ops", "%s", cfg->ops);
     if (rc == HM_OK) rc = hm_factors_set(f, "progress", "%s", progress);
     if (rc == HM_OK) rc = hm_factors_set(f, "compute", "%s", compute);
-    if (rc == HM_OK) rc = hm_factors_set(f, "comm_targets_us", "%s", comm_us);
+    if (rc == HM_OK && !sized) rc = hm_factors_set(f, "comm_targets_us", "%s", comm_us);
+    if (rc == HM_OK && sized) rc = hm_factors_set(f, "sizes_bytes", "%s", sizes);
     if (rc == HM_OK) rc = hm_factors_set(f, "comp_targets_us", "%s", comp_us);
     if (rc == HM_OK && rank == 0) {
         rep->rows = calloc(ncells ? ncells : 1, sizeof *rep->rows);
@@ -113,6 +119,7 @@ static void write_raw(hm_csv_t *raw, const row_t *row, const hm_overlap_result_t
     for (long i = 0; i < r->n; i++) {
         hm_csv_put_string(raw, row->op);
         hm_csv_put_double(raw, row->comm.target_s);
+        hm_csv_put_int64(raw, (int64_t)row->comm.size);
         hm_csv_put_double(raw, row->comp.target_s);
         hm_csv_put_int64(raw, i);
         hm_csv_put_int64(raw, r->valid[i]);
@@ -146,8 +153,7 @@ int hm_overlap_report_add(hm_overlap_report_t *rep, size_t index, size_t order, 
     row->op = op;
     row->comm = *comm;
     row->comp = *comp;
-    row->cell_valid =
-        comm->outcome == HM_OVERLAP_CONVERGED && comp->outcome == HM_OVERLAP_CONVERGED;
+    row->cell_valid = hm_overlap_target_usable(comm) && hm_overlap_target_usable(comp);
     no_estimates(&row->s);
     if (r && hm_overlap_summarize(r, comp->ref_s, comm->ref_s, &row->s) != HM_OK)
         no_estimates(&row->s);

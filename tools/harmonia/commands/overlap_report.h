@@ -18,6 +18,12 @@ typedef struct hm_overlap_target {
     int probes; /* the calibration's */
 } hm_overlap_target_t;
 
+/* 1 when the cell can run with it: calibrated (converged) or given. */
+static inline int hm_overlap_target_usable(const hm_overlap_target_t *t)
+{
+    return t->outcome == HM_OVERLAP_CONVERGED || t->outcome == HM_OVERLAP_FIXED;
+}
+
 typedef struct hm_overlap_report hm_overlap_report_t;
 
 /* Collective: the report of ncells cells, its factors added to e's (the

@@ -101,11 +101,12 @@ static const hm_cli_command_t commands[] = {
      "mpirun -n 4 harmonia skew --sync barrier,dissem,harmonize --nrep 2000", hm_cmd_skew, 0, 0},
     {"overlap", "overlap of nonblocking collectives with computation, on a grid of times", 1,
      COMMON_TIMER | COMMON_SYNTH | CLOCK_SYNC | PROCSYNC | HM_OPT_BIT(HM_OPT_OPS) |
-         HM_OPT_BIT(HM_OPT_COMM_US) | HM_OPT_BIT(HM_OPT_COMP_US) | HM_OPT_BIT(HM_OPT_THREADS) |
-         HM_OPT_BIT(HM_OPT_NREP) | HM_OPT_BIT(HM_OPT_WARMUP) | HM_OPT_BIT(HM_OPT_MAX_ATTEMPTS) |
-         HM_OPT_BIT(HM_OPT_ROOT) | HM_OPT_BIT(HM_OPT_VALIDATE) | HM_OPT_BIT(HM_OPT_OUTPUT) |
-         HM_OPT_BIT(HM_OPT_RAW) | HM_OPT_BIT(HM_OPT_HELP),
-     "mpirun -n P harmonia overlap [--ops LIST] [--comm-us SPEC] [--comp-us SPEC] [--threads N]\n"
+         HM_OPT_BIT(HM_OPT_COMM_US) | HM_OPT_BIT(HM_OPT_SIZES) | HM_OPT_BIT(HM_OPT_COMP_US) |
+         HM_OPT_BIT(HM_OPT_THREADS) | HM_OPT_BIT(HM_OPT_NREP) | HM_OPT_BIT(HM_OPT_WARMUP) |
+         HM_OPT_BIT(HM_OPT_MAX_ATTEMPTS) | HM_OPT_BIT(HM_OPT_ROOT) | HM_OPT_BIT(HM_OPT_VALIDATE) |
+         HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_RAW) | HM_OPT_BIT(HM_OPT_HELP),
+     "mpirun -n P harmonia overlap [--ops LIST] [--comm-us SPEC | --sizes SPEC]\n"
+     "                             [--comp-us SPEC|comm] [--threads N]\n"
      "       mpirun -n P harmonia overlap impact [--comp-us SPEC] [--threads N] [--nrep N]",
      "The methodology of Denis et al. 2022. For each nonblocking collective of --ops\n"
      "(default iallreduce) and each communication time of --comm-us, finds the\n"
@@ -122,7 +123,10 @@ static const hm_cli_command_t commands[] = {
      "'overlap impact' gives the MPI impact ratio (eq. 2) per rank and thread: the\n"
      "kernel's median time here over its time in harmonia-compute, the same kernel\n"
      "in a process that never loads MPI, both at the order calibrated to each\n"
-     "--comp-us target (default 100000 us), --nrep runs each (default 5).",
+     "--comp-us target (default 100000 us), --nrep runs each (default 5).\n"
+     "--sizes fixes the message sizes instead of calibrating them, and --comp-us comm\n"
+     "aims each cell's computation at its measured communication time: OSU's and\n"
+     "IMB's configuration, whose overlap % are printed beside the ratios.",
      "mpirun -n 2 harmonia overlap --comm-us 1000,10000 --comp-us 1000,10000 --nrep 10",
      hm_cmd_overlap, 1, 0},
     {"version", "version of harmonia and of the libraries it was built with", 0,

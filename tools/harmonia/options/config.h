@@ -129,6 +129,7 @@ typedef struct hm_cli_config {
     int ncomm_targets;
     double comp_targets_s[HM_CLI_MAX_TARGETS]; /* --comp-us */
     int ncomp_targets;
+    int comp_is_comm;    /* --comp-us comm: each cell's computation aims at its t_comm_ref */
     int threads;         /* --threads, 0 = one per core the rank may use */
     double bcast_factor; /* --bcast-factor (roundtime's B) */
 

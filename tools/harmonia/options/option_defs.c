@@ -446,8 +446,10 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                         "e.g. --comm-us 500:1000000:x2 or --comm-us 100,1000",
                         hm_opt_parse_comm_us},
     [HM_OPT_COMP_US] = {HM_OPT_COMP_US, "comp-us", 0, "SPEC",
-                        "computation times aimed at, as --comm-us (default 500:1000000:x2)",
-                        "e.g. --comp-us 1000,10000", hm_opt_parse_comp_us},
+                        "computation times aimed at, as --comm-us (default 500:1000000:x2), or "
+                        "'comm': each cell's measured communication time (OSU's and IMB's "
+                        "choice)",
+                        "e.g. --comp-us 1000,10000 or --comp-us comm", hm_opt_parse_comp_us},
     [HM_OPT_THREADS] = {HM_OPT_THREADS, "threads", 0, "N",
                         "compute threads per rank, one per core (default: every core the rank "
                         "may use; one less leaves a core to a progress thread)",

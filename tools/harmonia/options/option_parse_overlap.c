@@ -88,9 +88,16 @@ int hm_opt_parse_comm_us(hm_cli_config_t *c, const char *v, char *why, size_t le
     return targets(v, c->comm_targets_s, &c->ncomm_targets, why, len);
 }
 
+/* "comm": OSU's and IMB's configuration, the computation as long as the
+ * communication alone, one target per cell (the targets array keeps one
+ * placeholder, so that the grid has one computation column). */
 int hm_opt_parse_comp_us(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    return targets(v, c->comp_targets_s, &c->ncomp_targets, why, len);
+    c->comp_is_comm = strcmp(v, "comm") == 0;
+    if (!c->comp_is_comm) return targets(v, c->comp_targets_s, &c->ncomp_targets, why, len);
+    c->comp_targets_s[0] = NAN;
+    c->ncomp_targets = 1;
+    return 0;
 }
 
 /* The upper limit, the cores a rank may use, is known only at run time
