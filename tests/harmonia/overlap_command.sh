@@ -49,6 +49,15 @@ grep -qx '# sizes_bytes: 4 65536' s.csv && grep -qx "# comp_targets_us: comm (ea
         END { exit !(n[4] == 5 && n[65536] == 5) }'
 check $? "... the sizes in the factors and in every raw row" "$(grep '^#' s.csv)"
 
+# Rooted collectives take --root: every cell runs, and validation checks
+# the root's data (a root that is not rank 0 catches a root ignored).
+launch 2 overlap --ops ibcast,ireduce,igather --root 1 --comm-us 1000 --comp-us 1000 --nrep 3 \
+    --validate
+rows=$(table_cols op comm_us valid cell | awk '$2 == 3 && $3 == "ok"' | wc -l)
+[ "$status" -eq 0 ] && [ "$rows" -eq 3 ]
+check $? "--root 1 with ibcast, ireduce, igather (validated): 3 cells ok" \
+    "exit $status; $(cat "$out")"
+
 # The progress configuration is what the MPI library reports through MPI_T,
 # not what the environment asks for: Open MPI 4.1 has no generic progress
 # thread (opal_async_progress came with ompi PR 13088), MPICH has one.
