@@ -62,6 +62,14 @@ rows=$(awk '$1 ~ /^i(bcast|reduce|gather)$/ && $8 == 3 && $NF == "ok" { ok++ }
 check $? "--root 1 with ibcast, ireduce, igather (validated): the cells ok (ok, invalid: $rows)" \
     "exit $status; $(cat "$out")"
 
+# ibarrier has no size to aim: one communication column, its time measured
+# at size 0 (outcome fixed), against every computation target.
+launch 2 overlap --ops ibarrier --comm-us 100,1000 --comp-us 1000,2000 --nrep 3 --output b.csv
+csv_awk b.csv '{ n++; if ($col["size_bytes"] == 0 && $col["comm_calibration"] == "fixed" &&
+            $col["comm_ref_s"] > 0 && $col["valid"] == 3) ok++ }
+    END { exit !(status == 0 && n == 2 && ok == 2) }' -v status="$status"
+check $? "ibarrier: one communication column x 2 computation targets" "exit $status; $(csv_tsv b.csv)"
+
 # The progress configuration is what the MPI library reports through MPI_T,
 # not what the environment asks for: Open MPI 4.1 has no generic progress
 # thread (opal_async_progress came with ompi PR 13088), MPICH has one.
@@ -119,10 +127,10 @@ expect_usage 2 'overlap impact prints a table; --output and --raw are not for it
     overlap impact --output x.csv
 expect_usage 2 '--sizes and --comm-us: give one' overlap --sizes 4 --comm-us 100
 expect_usage 2 '--comp-us comm: overlap impact has no communication' overlap impact --comp-us comm
-expect_usage 2 '--ops: "allreduce" is not a nonblocking collective with a message size' \
+expect_usage 2 '--ops: "allreduce" is not a nonblocking collective' \
     overlap --ops allreduce
-expect_usage 2 '--ops: "ibarrier" is not a nonblocking collective with a message size' \
-    overlap --ops ibarrier
+expect_usage 2 '--ops: "pingpong" is not a nonblocking collective' \
+    overlap --ops ibcast,pingpong
 expect_usage 0 '--comm-us: "0" is not a time in microseconds (accepted: 0.1 to 1e+08)' \
     overlap --comm-us 0
 expect_usage 0 '--comp-us: "1000,1000": targets must be increasing, each once' \

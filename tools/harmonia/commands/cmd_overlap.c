@@ -30,10 +30,19 @@ typedef struct plan {
     hm_overlap_target_t comp[HM_CLI_MAX_TARGETS];
     hm_overlap_target_t comp_of[MAX_OPS][HM_CLI_MAX_TARGETS]; /* --comp-us comm: per comm */
     int ncomm; /* communication columns: --comm-us targets or --sizes */
+    struct cell {
+        int op, comm, comp; /* indices into ops, comm[op], comp (or comp_of[op]) */
+    } * cells;
     size_t ncells, *order;
     hm_compute_t *compute;
     hm_experiment_t *e;
 } plan_t;
+
+/* Communication columns of operation o: one without a size (ibarrier). */
+static int columns(const plan_t *p, int o)
+{
+    return hm_op_uses_size(p->ops[o]) ? p->ncomm : 1;
+}
 
 static const char *ops_of(const hm_cli_config_t *cfg)
 {
@@ -50,11 +59,11 @@ static int parse_ops(const hm_cli_config_t *cfg, plan_t *p, char *why, size_t le
         next = strchr(item, ',');
         if (next) *next++ = '\0';
         const hm_op_t *op = hm_op_find(item);
-        if (!op || !hm_op_is_nonblocking(op) || !hm_op_uses_size(op)) {
+        if (!op || !hm_op_is_nonblocking(op) || hm_op_is_pingpong(op)) {
             snprintf(why, len,
-                     "--ops: \"%.64s\" is not a nonblocking collective with a message size "
-                     "(overlap measures ibcast, ireduce, iallreduce, iallgather, ialltoall, "
-                     "ialltoallv, igather, iscatter, iscan, iexscan, ireduce_scatter_block)",
+                     "--ops: \"%.64s\" is not a nonblocking collective (overlap measures "
+                     "ibcast, ireduce, iallreduce, iallgather, ialltoall, ialltoallv, igather, "
+                     "iscatter, iscan, iexscan, ireduce_scatter_block, ibarrier)",
                      item);
             return HM_EXIT_USAGE;
         }
@@ -97,32 +106,6 @@ static int open_compute(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
                         msg);
 }
 
-/* Collective: every communication target of every operation, each search
- * starting from the last size kept. A target that does not converge is
- * kept with its outcome: its cells are reported invalid, never run at a
- * size that misses the target silently. */
-static int calibrate_comm(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
-{
-    hm_overlap_comm_params_t cp;
-    hm_overlap_comm_calibration_t c;
-    hm_op_params_t opp = {.root = cfg->root, .peer = 1};
-    hm_overlap_comm_params_default(&cp);
-    for (int o = 0; o < p->nops; o++) {
-        size_t start = 0;
-        for (int i = 0; i < cfg->ncomm_targets; i++) {
-            cp.target_s = cfg->comm_targets_s[i];
-            int rc = hm_overlap_calibrate_comm(comm, hm_experiment_procsync(p->e), p->ops[o], &opp,
-                                               &cp, start, &c);
-            if (rc != HM_OK && rc != HM_ERANGE && rc != HM_EAGAIN)
-                return hm_cli_agree(comm, HM_EXIT_FAILURE, hm_last_error());
-            p->comm[o][i] =
-                (hm_overlap_target_t){cp.target_s, c.size_bytes, c.time_s, c.outcome, c.probes};
-            start = c.size_bytes;
-        }
-    }
-    return HM_EXIT_OK;
-}
-
 /* Collective: t_comm_ref at a size given with --sizes, measured as the
  * calibration measures a probe (its runs, median global run-time). */
 static int measure_fixed(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p, const hm_op_t *op,
@@ -156,12 +139,44 @@ static int measure_fixed(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p, c
     return HM_EXIT_OK;
 }
 
+/* Collective: every communication target of every operation, each search
+ * starting from the last size kept. A target that does not converge is
+ * kept with its outcome: its cells are reported invalid, never run at a
+ * size that misses the target silently. */
+static int calibrate_comm(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
+{
+    hm_overlap_comm_params_t cp;
+    hm_overlap_comm_calibration_t c;
+    hm_op_params_t opp = {.root = cfg->root, .peer = 1};
+    hm_overlap_comm_params_default(&cp);
+    for (int o = 0; o < p->nops; o++) {
+        size_t start = 0;
+        if (!hm_op_uses_size(p->ops[o])) {
+            int rc = measure_fixed(cfg, comm, p, p->ops[o], 0, &p->comm[o][0]);
+            if (rc != HM_EXIT_OK) return rc;
+            continue;
+        }
+        for (int i = 0; i < cfg->ncomm_targets; i++) {
+            cp.target_s = cfg->comm_targets_s[i];
+            int rc = hm_overlap_calibrate_comm(comm, hm_experiment_procsync(p->e), p->ops[o], &opp,
+                                               &cp, start, &c);
+            if (rc != HM_OK && rc != HM_ERANGE && rc != HM_EAGAIN)
+                return hm_cli_agree(comm, HM_EXIT_FAILURE, hm_last_error());
+            p->comm[o][i] =
+                (hm_overlap_target_t){cp.target_s, c.size_bytes, c.time_s, c.outcome, c.probes};
+            start = c.size_bytes;
+        }
+    }
+    return HM_EXIT_OK;
+}
+
 static int fixed_sizes(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
 {
     int rc = HM_EXIT_OK;
     for (int o = 0; o < p->nops; o++)
-        for (int i = 0; i < cfg->nsizes && rc == HM_EXIT_OK; i++)
-            rc = measure_fixed(cfg, comm, p, p->ops[o], cfg->sizes[i], &p->comm[o][i]);
+        for (int i = 0; i < columns(p, o) && rc == HM_EXIT_OK; i++)
+            rc = measure_fixed(cfg, comm, p, p->ops[o],
+                               hm_op_uses_size(p->ops[o]) ? cfg->sizes[i] : 0, &p->comm[o][i]);
     return rc;
 }
 
@@ -206,7 +221,7 @@ static int calibrate_comp(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
         return rc;
     }
     for (int o = 0; o < p->nops; o++)
-        for (int i = 0; i < p->ncomm && rc == HM_EXIT_OK; i++) {
+        for (int i = 0; i < columns(p, o) && rc == HM_EXIT_OK; i++) {
             const hm_overlap_target_t *cm = &p->comm[o][i];
             if (cm->outcome == HM_OVERLAP_CONVERGED || cm->outcome == HM_OVERLAP_FIXED)
                 rc = calibrate_comp_to(comm, p, cm->ref_s, &p->comp_of[o][i]);
@@ -221,9 +236,7 @@ static int calibrate_comp(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
 static int run_cell(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p, hm_overlap_report_t *rep,
                     size_t index, size_t order)
 {
-    size_t ncomp = (size_t)cfg->ncomp_targets, ncomm = (size_t)p->ncomm;
-    int o = (int)(index / (ncomm * ncomp)), i = (int)(index / ncomp % ncomm),
-        j = (int)(index % ncomp);
+    int o = p->cells[index].op, i = p->cells[index].comm, j = p->cells[index].comp;
     const hm_overlap_target_t *cm = &p->comm[o][i],
                               *cp = cfg->comp_is_comm ? &p->comp_of[o][i] : &p->comp[j];
     int rank;
@@ -273,6 +286,23 @@ static int run_cells(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p, hm_ov
     return rc;
 }
 
+/* The cells in table order: per operation, its communication columns
+ * (one for ibarrier, which has no size to aim) x the computation targets. */
+static int list_cells(const hm_cli_config_t *cfg, plan_t *p)
+{
+    size_t n = 0;
+    for (int o = 0; o < p->nops; o++) n += (size_t)columns(p, o) * (size_t)cfg->ncomp_targets;
+    p->cells = malloc((n ? n : 1) * sizeof *p->cells);
+    p->order = malloc((n ? n : 1) * sizeof *p->order);
+    if (!p->cells || !p->order) return HM_ENOMEM;
+    p->ncells = 0;
+    for (int o = 0; o < p->nops; o++)
+        for (int i = 0; i < columns(p, o); i++)
+            for (int j = 0; j < cfg->ncomp_targets; j++)
+                p->cells[p->ncells++] = (struct cell){o, i, j};
+    return HM_OK;
+}
+
 static int make_plan(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
 {
     char why[1024] = "";
@@ -294,8 +324,7 @@ static int make_plan(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
     if (rc == HM_EXIT_OK && sized && cfg->nsizes > HM_CLI_MAX_TARGETS)
         rc = HM_EXIT_USAGE, snprintf(why, sizeof why, "--sizes: %d sizes, overlap takes %d at most",
                                      cfg->nsizes, HM_CLI_MAX_TARGETS);
-    p->ncells = (size_t)p->nops * (size_t)p->ncomm * (size_t)cfg->ncomp_targets;
-    if (rc == HM_EXIT_OK && !(p->order = malloc(p->ncells * sizeof *p->order)))
+    if (rc == HM_EXIT_OK && list_cells(cfg, p) != HM_OK)
         rc = HM_EXIT_FAILURE, snprintf(why, sizeof why, "out of memory");
     if (rc == HM_EXIT_OK) hm_measure_shuffle(p->order, p->ncells, cfg->seed);
     return hm_cli_agree(comm, rc, why);
@@ -368,6 +397,7 @@ int hm_cmd_overlap(hm_cli_config_t *cfg, MPI_Comm comm)
     rc = hm_cli_experiment_close(p->e, comm, rc);
     hm_compute_free(p->compute);
     free(p->order);
+    free(p->cells);
     free(p);
     return rc;
 }
