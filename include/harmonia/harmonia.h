@@ -25,5 +25,6 @@
 #include <harmonia/experiment.h>
 #include <harmonia/analysis.h>
 #include <harmonia/overlap.h>
+#include <harmonia/pattern.h>
 
 #endif

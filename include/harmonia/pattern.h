@@ -1,0 +1,277 @@
+/* include/harmonia/pattern.h — point-to-point communication patterns on
+ * hierarchical nodes [Hidayetoglu et al. 2024 (CommBench), §3-4].
+ *
+ * A plan is one step of a pattern: messages (src rank, dst rank, bytes,
+ * where in which buffer) that a backend moves concurrently. Every rank may
+ * add the whole pattern (each keeps the messages it sends or receives) or
+ * only its own; commit checks, with one batched exchange of O(P) data per
+ * rank, that senders and receivers agree, and lets the backend set up what
+ * it needs (requests, shared memory, later streams, IPC handles, NCCL
+ * communicators). start launches the rank's messages and returns; wait
+ * completes them. A sequence of plans runs as dependent steps with no
+ * barrier between them: each rank waits only for its own messages of step
+ * i before it starts its part of step i + 1 (§4.2, Fig. 5a).
+ *
+ * Buffers are objects (hm_buffer_t) allocated collectively in the memory a
+ * backend needs: plain host memory, a node's MPI-3 shared window (the host
+ * backend writes into a peer's buffer), or device memory (the GPU
+ * backends). Messages name a buffer and an offset, so that a backend can
+ * exchange one handle per buffer, never one per message. Sizes and offsets
+ * are size_t end to end; a message above MPI's int count is split.
+ *
+ * Backends (registry; names as on the command line):
+ *   mpi   MPI_Isend / MPI_Irecv, any two ranks, any host memory;
+ *   host  memcpy: within a process, and into a peer's shared-window buffer
+ *         between processes of one node (put, with ready/done flags);
+ *   (cuda, ipc, nccl: the GPU issue, through the same interface.) */
+#ifndef HARMONIA_PATTERN_H
+#define HARMONIA_PATTERN_H
+#include <harmonia/export.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mpi.h>
+
+#include <harmonia/error.h>
+#include <harmonia/measure.h>
+#include <harmonia/procsync.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Buffers ---- */
+
+typedef enum hm_memory {
+    HM_MEMORY_HOST,   /* page-aligned host memory of this process */
+    HM_MEMORY_SHARED, /* a slice of an MPI-3 shared window of the node */
+    HM_MEMORY_DEVICE  /* GPU memory (cudaMalloc, never managed memory) */
+} hm_memory_t;
+
+typedef struct hm_buffer hm_buffer_t;
+
+/* Collective over comm: bytes (may differ between ranks, 0 allowed) of
+ * memory on every rank; the same call on every rank gives the buffer that
+ * messages name on every rank. HM_ENOMEM naming the bytes and the rank,
+ * HM_ENOTSUP for device memory in a build without CUDA; the same status on
+ * every rank. The buffer is zeroed. */
+HM_EXPORT int hm_buffer_alloc(MPI_Comm comm, hm_memory_t memory, size_t bytes, hm_buffer_t **out);
+/* Collective over the comm of the allocation (a shared window is freed by
+ * all of the node). NULL is ignored. */
+HM_EXPORT void hm_buffer_free(hm_buffer_t *buf);
+/* Local. This rank's memory (host address; a device address for device
+ * memory), its size, its kind. */
+HM_EXPORT void *hm_buffer_data(const hm_buffer_t *buf);
+HM_EXPORT size_t hm_buffer_size(const hm_buffer_t *buf);
+HM_EXPORT hm_memory_t hm_buffer_memory(const hm_buffer_t *buf);
+
+/* ---- Backends ---- */
+
+typedef struct hm_backend hm_backend_t; /* a registry entry */
+
+/* Registry: count, i-th name, lookup (NULL when unknown), "mpi, host" for
+ * help and errors. */
+HM_EXPORT size_t hm_backend_count(void);
+HM_EXPORT const char *hm_backend_name_at(size_t i);
+HM_EXPORT const hm_backend_t *hm_backend_find(const char *name);
+HM_EXPORT void hm_backend_names(char *buf, size_t len);
+HM_EXPORT const char *hm_backend_name(const hm_backend_t *backend);
+
+/* The memory a backend's buffers must be in for a message between two
+ * processes (host: HM_MEMORY_SHARED; mpi: HM_MEMORY_HOST, shared memory is
+ * host memory too). */
+HM_EXPORT hm_memory_t hm_backend_memory(const hm_backend_t *backend);
+
+/* ---- Plans ---- */
+
+typedef struct hm_plan hm_plan_t;
+
+/* Local: an empty plan over comm (kept, not duplicated: the caller keeps
+ * comm alive until hm_plan_free) moving its messages with backend. */
+HM_EXPORT int hm_plan_create(MPI_Comm comm, const hm_backend_t *backend, hm_plan_t **out);
+
+/* Local: one message of bytes from rank src's sendbuf at sendoff to rank
+ * dst's recvbuf at recvoff (ranks of the plan's comm; src == dst is a copy
+ * within the process). A rank keeps the messages it sends or receives and
+ * ignores the others, so every rank may add the whole pattern. HM_EINVAL
+ * naming the parameter for a rank outside the comm, a region beyond this
+ * rank's buffer (checked where the rank owns it), a NULL buffer on the
+ * rank that owns it, or a plan already committed. Messages between the
+ * same two ranks are matched in the order they are added. */
+HM_EXPORT int hm_plan_add(hm_plan_t *plan, hm_buffer_t *sendbuf, size_t sendoff,
+                          hm_buffer_t *recvbuf, size_t recvoff, size_t bytes, int src, int dst);
+
+/* Collective over the plan's comm: one exchange of each rank's message
+ * counts and bytes per peer (O(P) data per rank, however many messages),
+ * which every receiver checks against what it added; then the backend's
+ * set-up. HM_EINVAL when a pair disagrees (naming both ranks and both
+ * counts) or the backend cannot reach a peer (host: another node) or a
+ * buffer is in memory the backend cannot use, naming the rank and the
+ * message; the same status on every rank. */
+HM_EXPORT int hm_plan_commit(hm_plan_t *plan);
+
+/* Local, after commit: launch this rank's messages of the plan and return
+ * (the host backend may wait inside for a receiver to be ready), and
+ * complete them: after wait, this rank's receive regions hold the data and
+ * its send regions may be reused. Every rank of the plan calls both. */
+HM_EXPORT int hm_plan_start(hm_plan_t *plan);
+HM_EXPORT int hm_plan_wait(hm_plan_t *plan);
+
+/* Collective over the plan's comm. NULL is ignored. */
+HM_EXPORT void hm_plan_free(hm_plan_t *plan);
+
+/* Local, after commit: the messages this rank sends and receives, and the
+ * bytes of the whole pattern (the sum of every message's size over all
+ * ranks: what bandwidth divides). */
+HM_EXPORT void hm_plan_counts(const hm_plan_t *plan, size_t *nsend, size_t *nrecv);
+HM_EXPORT uint64_t hm_plan_total_bytes(const hm_plan_t *plan);
+
+/* Collective: the pattern's matrix of bytes, bytes[src * P + dst], on the
+ * root (rank 0; NULL elsewhere allowed): O(P^2) data, for output only. */
+HM_EXPORT int hm_plan_matrix(const hm_plan_t *plan, uint64_t *bytes);
+
+/* ---- Validation ---- */
+
+/* The byte that offset holds in rank's send data: a hash of both, so that a
+ * message from the wrong rank or the wrong place is caught. */
+HM_EXPORT uint8_t hm_pattern_byte(int rank, size_t offset);
+
+/* Local, after commit: fill this rank's send regions with its bytes
+ * (hm_pattern_byte(rank, offset in the send buffer)) and clear its receive
+ * regions; after the plan ran, *wrong = the received bytes that differ from
+ * what their sender's fill put there. Device buffers go through the host. */
+HM_EXPORT int hm_plan_fill(hm_plan_t *plan);
+HM_EXPORT int hm_plan_check(const hm_plan_t *plan, uint64_t *wrong);
+
+/* ---- Measurement ---- */
+
+typedef enum hm_sequence_mode {
+    HM_SEQUENCE_STEPS,     /* step i + 1 after this rank's wait of step i (§4.2, Fig. 5a) */
+    HM_SEQUENCE_CONCURRENT /* start every step, then wait for every step (Fig. 5c) */
+} hm_sequence_mode_t;
+
+/* How a measurement validates a repetition: fill before it (outside the
+ * timed region), check after it (*wrong = the bytes that differ). Each
+ * rank calls its own; the engine agrees on the result. */
+typedef struct hm_plan_validation {
+    int (*fill)(void *ctx);
+    int (*check)(void *ctx, uint64_t *wrong);
+    void *ctx;
+} hm_plan_validation_t;
+
+/* Collective over the plans' comm (that of ps): params->nrep valid
+ * repetitions of the nsteps plans run in mode (one plan: start, wait),
+ * each repetition started by ps, its run-time max end - min start on the
+ * global clock, through the measurement engine (warm-up, validity). With
+ * params->validate each repetition is validated by validation, or when
+ * it is NULL by hm_plan_fill and hm_plan_check of every step, which holds
+ * only for independent steps: dependent steps (HM_SEQUENCE_STEPS, more
+ * than one) forward what they received, and need a validation of the
+ * whole sequence (HM_EINVAL without one). *wrong (NULL allowed) = the bytes
+ * that differed over every check, on every rank. The caller frees the
+ * result with hm_measure_result_free. */
+HM_EXPORT int hm_plan_measure(hm_plan_t *const *steps, int nsteps, hm_sequence_mode_t mode,
+                              hm_procsync_t *ps, const hm_measure_params_t *params,
+                              const hm_plan_validation_t *validation, hm_measure_result_t *result,
+                              uint64_t *wrong);
+
+/* ---- Edge lists: generated patterns (§4.3) and files (§4.4) ---- */
+
+/* One message of a pattern: bytes from src's buffer sendbuf (an index into
+ * the caller's buffers of src) at sendoff to dst's buffer recvbuf at
+ * recvoff. Group patterns use buffer 0 to send and 1 to receive; striping
+ * adds 2, the staging buffer. */
+typedef struct hm_edge {
+    int src, dst;
+    int sendbuf, recvbuf;
+    size_t sendoff, recvoff, bytes;
+} hm_edge_t;
+
+typedef struct hm_edges {
+    hm_edge_t *edge; /* owned; hm_edges_free */
+    size_t n;
+    int nranks; /* ranks the pattern needs: 0 .. nranks - 1 */
+    int nbufs;  /* buffers per rank the edges name */
+} hm_edges_t;
+
+HM_EXPORT void hm_edges_free(hm_edges_t *edges);
+
+/* Local: the bytes rank needs in each of its edges->nbufs buffers
+ * (extent[b] = the end of the last region of buffer b that rank sends from
+ * or receives into; 0 for a buffer it does not use). */
+HM_EXPORT void hm_edges_extent(const hm_edges_t *edges, int rank, size_t *extent);
+
+/* Local: hm_plan_add of every edge, with bufs[b] the caller's buffer b
+ * (nbufs >= edges->nbufs). */
+HM_EXPORT int hm_edges_add(const hm_edges_t *edges, hm_plan_t *plan, hm_buffer_t *const *bufs,
+                           int nbufs);
+
+/* Group-to-group patterns (§4.3.1-4.3.2) over n groups of g ranks (rank r
+ * in group r / g at position r % g, as the paper places ranks on nodes),
+ * k <= g the ranks of a subgroup, each message of bytes:
+ *   rail        position i of one group to position i of another, i < k;
+ *   asymmetric  positions i < k of one group to every position of another;
+ *   symmetric   positions i < k of one group to positions j < k of another;
+ *   self        every rank i < k of every group to itself (n, g as above);
+ * and a direction across the groups: uni (group 0 to every other group),
+ * bi (also every other group to group 0), omni (every group to every other
+ * group; for asymmetric, harmonia's definition, docs/pattern.md: each group
+ * in turn is the first group of the pair, so its first k ranks send to all
+ * g ranks of every other group). A sender sends each destination its own
+ * region of buffer 0 (as MPI_Scatter and MPI_Alltoall do), in the order of
+ * the destinations' ranks; a receiver receives each message in its own
+ * region of buffer 1, in the order of the senders' ranks. */
+typedef enum hm_direction {
+    HM_DIRECTION_UNI,
+    HM_DIRECTION_BI,
+    HM_DIRECTION_OMNI
+} hm_direction_t;
+
+typedef struct hm_group_params {
+    int n, g, k;
+    hm_direction_t direction;
+    size_t bytes;
+} hm_group_params_t;
+
+typedef struct hm_generator hm_generator_t; /* a registry entry */
+
+HM_EXPORT size_t hm_generator_count(void);
+HM_EXPORT const char *hm_generator_name_at(size_t i);
+HM_EXPORT const hm_generator_t *hm_generator_find(const char *name);
+HM_EXPORT void hm_generator_names(char *buf, size_t len);
+HM_EXPORT const char *hm_generator_name(const hm_generator_t *gen);
+HM_EXPORT const char *hm_direction_name(hm_direction_t direction); /* "uni", "bi", "omni" */
+HM_EXPORT int hm_direction_find(const char *name, hm_direction_t *out);
+
+/* Local: the edges of gen for params. HM_EINVAL naming the parameter and
+ * its limit: n < 1 (2 for every family but self), g < 1, k outside 1..g,
+ * bytes 0. */
+HM_EXPORT int hm_generator_edges(const hm_generator_t *gen, const hm_group_params_t *params,
+                                 hm_edges_t *out);
+
+/* Striping (§4.2, Fig. 4) of bytes from rank 0 (group 0, position 0) to
+ * rank g (group 1, position 0) over the g ranks of each group: step 0
+ * splits rank 0's buffer 0 into g stripes (stripe i, i >= 1, to rank i's
+ * buffer 2), step 1 translates stripe i from rank i to rank g + i (stripe 0
+ * from rank 0's buffer 0 straight into rank g's buffer 1; the others into
+ * buffer 2), step 2 assembles stripe i from rank g + i into rank g's buffer
+ * 1 at its place. Stripes are bytes / g, the first bytes % g of them one
+ * byte longer. HM_EINVAL for g < 1 or bytes < g. */
+HM_EXPORT int hm_striping_edges(int g, size_t bytes, hm_edges_t steps[3]);
+
+/* Local: an application pattern from a file (§4.4): a Matrix Market
+ * coordinate file ("%%MatrixMarket matrix coordinate integer general",
+ * 1-based sender row, receiver column, bytes) or a CSV with the header
+ * "src,dst,bytes" (0-based ranks), told apart by the first line. Edges use
+ * buffers 0 and 1 as group patterns do. HM_EINVAL with the last error
+ * "FILE:LINE: reason": a rank outside 0..nranks-1, bytes that are not a
+ * positive integer, a wrong header, a duplicate (src, dst) pair (refused,
+ * naming both lines: whether duplicates add up is the file's intent, not
+ * ours to guess); HM_EIO when the file cannot be read. */
+HM_EXPORT int hm_edges_read(const char *path, int nranks, hm_edges_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
