@@ -24,7 +24,7 @@
 #include <stdlib.h>
 
 #include "common/idle.h"
-#include "sync/agree.h"
+#include "common/agree.h"
 #include "sync/hca_tree.h"
 #include "sync/sync_impl.h"
 
@@ -164,8 +164,8 @@ int hm_sync_hca3(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params
     hm_clock_retain(base);
     int rc = hm_hca_agree_turns(comm, HM_HCA_TURNS_AUTO, 1, &turns);
     if (rc == HM_OK && turns) rc = make_order(&h);
-    rc = hm_sync_agree(comm, rc);
-    if (rc == HM_OK) rc = hm_sync_agree(comm, run_pairs(&h, base, &my_clk));
+    rc = hm_agree(comm, rc);
+    if (rc == HM_OK) rc = hm_agree(comm, run_pairs(&h, base, &my_clk));
     free(h.order);
     free(h.position);
     if (rc != HM_OK) {

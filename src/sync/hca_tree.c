@@ -8,7 +8,7 @@
 #include <harmonia/topo.h>
 
 #include "common/idle.h"
-#include "sync/agree.h"
+#include "common/agree.h"
 
 /* Tags on the private communicator: ASCII "hc", "hd", "he"; distinct from those
  * of the offset pairs ("OF") and of hm_sync_learn_pair ("LP"). */
@@ -277,7 +277,7 @@ int hm_hca_finish(MPI_Comm comm, hm_clock_t *base, hm_lm_t lm, int status, hm_cl
         status = hm_clock_model(base, kind, lm, &clock);
     }
     if (status != HM_OK) hm_error_set(status, "%s: %s on rank %d", name, hm_strerror(status), rank);
-    status = hm_sync_agree(comm, status);
+    status = hm_agree(comm, status);
     if (status == HM_OK)
         *out = clock;
     else

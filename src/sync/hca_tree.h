@@ -54,7 +54,7 @@ int hm_hca_meet(MPI_Comm comm, int peer);
 /* Collective end of hca and hca2: builds this rank's clock from lm (rank 0:
  * base retained; else HM_CLOCK_OFFSET when lm.slope is exactly 0, i.e. every
  * model merged on this rank's path was an offset model, HM_CLOCK_LINEAR
- * otherwise), agrees on the status (hm_sync_agree; on error every rank's
+ * otherwise), agrees on the status (hm_agree; on error every rank's
  * last error is "NAME: error text on rank R" of the lowest failing rank) and
  * sets *out only when every rank succeeded. */
 int hm_hca_finish(MPI_Comm comm, hm_clock_t *base, hm_lm_t lm, int status, hm_clock_t **out,

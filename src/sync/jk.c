@@ -31,7 +31,7 @@
 #include <stdlib.h>
 
 #include "common/idle.h"
-#include "sync/agree.h"
+#include "common/agree.h"
 #include "sync/sync_impl.h"
 
 /* Tag of the turn token: ASCII "JK". */
@@ -145,10 +145,10 @@ int hm_sync_jk(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, 
         return HM_EMPI;
     hm_clock_t *clock = NULL;
     hm_clock_kind_t kind = HM_CLOCK_IDENTITY;
-    int rc = hm_sync_agree(comm, prepare(&j));
+    int rc = hm_agree(comm, prepare(&j));
     if (rc == HM_OK) rc = learn(&j);
     if (rc == HM_OK) rc = build_clock(&j, &clock, &kind);
-    rc = hm_sync_agree(comm, rc);
+    rc = hm_agree(comm, rc);
     release(&j, stats);
     if (rc != HM_OK) {
         hm_clock_free(clock);

@@ -38,7 +38,7 @@
 #include <stdlib.h>
 
 #include "common/idle.h"
-#include "sync/agree.h"
+#include "common/agree.h"
 #include "sync/sync_impl.h"
 
 /* Tags, ASCII "NG" and followers. */
@@ -244,12 +244,12 @@ int hm_sync_netgauge(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *pa
     double myoffset = 0;
     double *off = calloc(list_length(me, size, largest_power_of_two(size)), sizeof *off);
     hm_clock_t *clock = NULL;
-    int rc = hm_sync_agree(comm, off ? HM_OK : HM_ENOMEM);
+    int rc = hm_agree(comm, off ? HM_OK : HM_ENOMEM);
     if (rc == HM_OK) rc = learn_offset(&c, me, size, off, &myoffset);
     if (rc == HM_OK && me != 0)
         rc = hm_clock_model(base, HM_CLOCK_OFFSET, (hm_lm_t){0, myoffset}, &clock);
     if (rc == HM_OK && me == 0) hm_clock_retain(clock = base);
-    rc = hm_sync_agree(comm, rc);
+    rc = hm_agree(comm, rc);
     free(off);
     if (stats) stats->pingpongs += c.pingpongs;
     if (rc != HM_OK) {

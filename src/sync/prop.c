@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "common/idle.h"
-#include "sync/agree.h"
+#include "common/agree.h"
 #include "sync/sync_impl.h"
 
 static const char NOT_SHARED[] =
@@ -61,7 +61,7 @@ static int broadcast(MPI_Comm comm, int me, hm_clock_t *base, void **buf, size_t
         *buf = malloc(*len ? *len : 1); /* line 8 */
         rc = *buf ? HM_OK : HM_ENOMEM;
     }
-    rc = hm_sync_agree(comm, rc);
+    rc = hm_agree(comm, rc);
     if (rc == HM_OK && MPI_Bcast(*buf, (int)*len, MPI_BYTE, 0, comm) != MPI_SUCCESS) rc = HM_EMPI;
     return rc;
 }
@@ -86,7 +86,7 @@ int hm_sync_prop(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params
         rc = hm_clock_deserialize(buf, len, hm_clock_timer(base), &clk); /* line 10 */
     }
     free(buf);
-    rc = hm_sync_agree(comm, rc);
+    rc = hm_agree(comm, rc);
     if (rc != HM_OK) {
         hm_clock_free(clk);
         return rc;

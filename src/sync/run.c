@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sync/agree.h"
+#include "common/agree.h"
 #include "sync/levels.h"
 
 void hm_sync_params_default(hm_sync_params_t *p)
@@ -86,7 +86,7 @@ static int check_request(MPI_Comm comm, const char *spec, const hm_sync_params_t
     if (rc == HM_OK) rc = hm_sync_parse_spec(spec, lv);
     if (rc == HM_OK) rc = check_fit(lv, params);
     if (rc == HM_OK && (!base || !out)) rc = hm_error_set(HM_EINVAL, "no base clock or no result");
-    rc = hm_sync_agree(comm, rc);
+    rc = hm_agree(comm, rc);
     if (rc != HM_OK) return rc;
     uint64_t h = fingerprint(spec, params), mine[2] = {h, ~h}, max[2];
     if (MPI_Allreduce(mine, max, 2, MPI_UINT64_T, MPI_MAX, comm) != MPI_SUCCESS) return HM_EMPI;
@@ -138,7 +138,7 @@ static int synchronize(hm_sync_comms_t *comms, const hm_sync_levels_t *lv,
     hm_clock_t *clock = base;
     hm_clock_retain(base); /* line 4: the base clock stands for the dummy model */
     int rc = hm_sync_levels_run(comms, lv, params, &clock, stats);
-    rc = hm_sync_agree(comms->whole, rc);
+    rc = hm_agree(comms->whole, rc);
     int report_rc = report(comms->whole, lv, stats, MPI_Wtime() - start_s, rep);
     hm_sync_comms_close(comms);
     if (rc == HM_OK) rc = report_rc;

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 
 #include "common/idle.h"
-#include "sync/agree.h"
+#include "common/agree.h"
 #include "sync/sync_impl.h"
 
 /* Tag of the turn token: ASCII "SK". */
@@ -83,11 +83,11 @@ int hm_sync_skampi(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *para
     hm_clock_t *clock = NULL;
     hm_offset_pair_t **pairs = calloc((size_t)(npairs > 0 ? npairs : 1), sizeof *pairs);
     int rc = pairs ? create_pairs(comm, me, size, params->exchanges, pairs) : HM_ENOMEM;
-    rc = hm_sync_agree(comm, rc);
+    rc = hm_agree(comm, rc);
     if (rc == HM_OK && me == 0) rc = serve_all(pairs, comm, size, base);
     if (rc == HM_OK && me != 0) rc = measure_own(pairs[0], comm, base, &clock);
     if (rc == HM_OK && me == 0) hm_clock_retain(clock = base);
-    rc = hm_sync_agree(comm, rc);
+    rc = hm_agree(comm, rc);
     if (rc == HM_OK && stats && me != 0) stats->offset_models++;
     free_pairs(pairs, npairs, stats);
     if (rc != HM_OK) {

@@ -1,6 +1,6 @@
-/* src/sync/agree.h — ranks of a synchronization ending on one status. */
-#ifndef HM_SYNC_AGREE_H
-#define HM_SYNC_AGREE_H
+/* src/common/agree.h — ranks of a collective call ending on one status. */
+#ifndef HM_COMMON_AGREE_H
+#define HM_COMMON_AGREE_H
 #include <stddef.h>
 
 #include <mpi.h>
@@ -12,5 +12,5 @@
  * set when every rank succeeded. Waits sleeping (common/idle.h): ranks that
  * finish early leave the cores to the pairs still measuring. HM_EMPI when
  * the agreement itself fails. */
-int hm_sync_agree(MPI_Comm comm, int rc);
+int hm_agree(MPI_Comm comm, int rc);
 #endif

@@ -1,11 +1,11 @@
-/* src/sync/agree.c — agreement on a status. */
+/* src/common/agree.c — agreement on a status, for every layer. */
 #include <stdio.h>
 
 #include <harmonia/error.h>
 
 #include "common/error_set.h"
 #include "common/idle.h"
-#include "sync/agree.h"
+#include "common/agree.h"
 
 typedef struct verdict {
     int rc;
@@ -14,7 +14,7 @@ typedef struct verdict {
 
 /* The lowest failing rank tells the others its status and sentence: one
  * reduction, and a broadcast only when something failed. */
-int hm_sync_agree(MPI_Comm comm, int rc)
+int hm_agree(MPI_Comm comm, int rc)
 {
     int me, size, first;
     MPI_Request req;
