@@ -213,7 +213,9 @@ HM_EXPORT void hm_overlap_comm_params_default(hm_overlap_comm_params_t *params);
 
 typedef struct hm_overlap_comm_probe {
     size_t size_bytes;
-    double time_s; /* median global run-time (max end - min start) of the valid runs */
+    double time_s;  /* median global run-time (max end - min start) of the valid runs */
+    double local_s; /* median of the slowest rank's own time (end - its start): what a
+                     * benchmark timing locally sees, OSU's pure communication time */
 } hm_overlap_comm_probe_t;
 
 typedef struct hm_overlap_comm_calibration {
@@ -221,6 +223,7 @@ typedef struct hm_overlap_comm_calibration {
     int converged;     /* outcome == HM_OVERLAP_CONVERGED */
     size_t size_bytes; /* the probe nearest the target: its size ... */
     double time_s;     /* ... and time, t_comm_ref of the metrics (not the target) */
+    double local_s;    /* ... and its local time (hm_overlap_comm_probe_t) */
     double error;      /* (time_s - target_s) / target_s */
     double duration_s; /* wall time of the whole calibration */
     int probes;
@@ -247,6 +250,17 @@ HM_EXPORT int hm_overlap_calibrate_comm(MPI_Comm comm, hm_procsync_t *ps, const 
                                         const hm_op_params_t *op_params,
                                         const hm_overlap_comm_params_t *params, size_t start_bytes,
                                         hm_overlap_comm_calibration_t *result);
+
+/* Collective over comm: the time of op's call and its MPI_Wait at a size
+ * given, not searched (OSU's and IMB's way), measured as a calibration
+ * probe is: runs valid repetitions (0: the default 21), after warm-up runs
+ * that fill 20 ms of the operation (5 to 100, from a first estimate of 5
+ * runs: MPICH's first small iallreduces took 2-3 times the later ones).
+ * out->time_s and out->local_s are the same on every rank. Failures of
+ * hm_op_prepare and hm_measure_run. */
+HM_EXPORT int hm_overlap_measure_comm(MPI_Comm comm, hm_procsync_t *ps, const hm_op_t *op,
+                                      const hm_op_params_t *op_params, size_t size_bytes, long runs,
+                                      hm_overlap_comm_probe_t *out);
 
 /* ---- Placement ---- */
 
@@ -358,7 +372,8 @@ typedef struct hm_overlap_summary {
 /* OSU's overlap % (OSU Micro-Benchmarks 7.4, c/util/osu_util_mpi.c,
  * print_stats_nbc): max(0, 100 - 100 (overall_s - comp_s) / comm_s), where
  * OSU takes means over ranks of local times after an MPI_Barrier (its
- * MPI_Test time, which harmonia does not spend, subtracted from comp_s).
+ * MPI_Test time, which harmonia does not spend, subtracted from comp_s),
+ * comm_s included: a global time there reads the start skew as overlap.
  * NAN when comm_s is not above 0. */
 HM_EXPORT double hm_overlap_osu_pct(double overall_s, double comp_s, double comm_s);
 
@@ -370,12 +385,14 @@ HM_EXPORT double hm_overlap_imb_pct(double ovrl_s, double pure_s, double comp_s)
 
 /* Root: the ratios of every valid repetition of r (t_comp and t_call +
  * t_wait the max over ranks) against the references, summarized, and the
- * legacy overlap % from r's means: OSU's with t_comm_ref for its pure
- * communication time, IMB's with the two references for its t_pure and
- * t_CPU (each rank's own separate runs there). HM_EAGAIN
+ * legacy overlap % from r's means: OSU's with comm_local_s (the local time
+ * of the communication alone, hm_overlap_comm_probe_t; NAN: t_comm_ref)
+ * for its pure communication time, IMB's with the two references for its
+ * t_pure and t_CPU (each rank's own separate runs there). HM_EAGAIN
  * when no repetition is valid, HM_EINVAL without the root's arrays. */
 HM_EXPORT int hm_overlap_summarize(const hm_overlap_result_t *r, double comp_ref_s,
-                                   double comm_ref_s, hm_overlap_summary_t *out);
+                                   double comm_ref_s, double comm_local_s,
+                                   hm_overlap_summary_t *out);
 
 #ifdef __cplusplus
 }

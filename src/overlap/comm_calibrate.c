@@ -41,23 +41,24 @@ static int check_params(const hm_overlap_comm_params_t *p)
     return HM_OK;
 }
 
-/* Root: the median global run-time of the valid repetitions. */
-static double median_valid(const hm_measure_result_t *r)
+/* Root: the median of v over the valid repetitions of r. */
+static double median_valid(const hm_measure_result_t *r, const double *v)
 {
     double *t = malloc((size_t)(r->n ? r->n : 1) * sizeof *t);
     size_t n = 0;
     if (!t) return NAN;
     for (long i = 0; i < r->n; i++)
-        if (r->valid[i]) t[n++] = r->global_s[i];
+        if (r->valid[i]) t[n++] = v[i];
     hm_stats_sort(t, n);
     double m = n ? hm_stats_quantile_sorted(t, n, 0.5) : NAN;
     free(t);
     return m;
 }
 
-/* Collective: one probe at size_bytes; *time_s is the same on every rank. */
-static int probe(MPI_Comm comm, hm_procsync_t *ps, const hm_op_t *op, const hm_op_params_t *opp,
-                 const hm_overlap_comm_params_t *p, size_t size_bytes, double *time_s)
+/* Collective: runs repetitions at size_bytes after warmup; q's times the
+ * same on every rank. */
+static int measure(MPI_Comm comm, hm_procsync_t *ps, const hm_op_t *op, const hm_op_params_t *opp,
+                   size_t size_bytes, long runs, long warmup, hm_overlap_comm_probe_t *q)
 {
     hm_op_instance_t *inst = NULL;
     hm_measure_target_t target;
@@ -69,16 +70,52 @@ static int probe(MPI_Comm comm, hm_procsync_t *ps, const hm_op_t *op, const hm_o
     if (rc != HM_OK) return rc;
     hm_measure_target_op(&target, op, inst, rank, opp ? opp->peer : 1);
     hm_measure_params_default(&mp);
-    mp.nrep = p->runs;
-    /* The first runs of a size set up what the library keeps per message
-     * (MPICH's first 4 KiB iallreduce took 26 us, the next ones 5-12). */
-    mp.warmup = 5;
+    mp.nrep = runs;
+    mp.warmup = warmup;
     rc = hm_measure_run(comm, ps, &target, &mp, &r);
-    *time_s = rc == HM_OK && rank == 0 ? median_valid(&r) : NAN;
+    double t[2] = {NAN, NAN};
+    if (rc == HM_OK && rank == 0)
+        t[0] = median_valid(&r, r.global_s), t[1] = median_valid(&r, r.local_s);
     if (rc == HM_OK) hm_measure_result_free(&r);
     hm_op_free(inst);
-    if (rc == HM_OK && MPI_Bcast(time_s, 1, MPI_DOUBLE, 0, comm) != MPI_SUCCESS) rc = HM_EMPI;
+    if (rc == HM_OK && MPI_Bcast(t, 2, MPI_DOUBLE, 0, comm) != MPI_SUCCESS) rc = HM_EMPI;
+    q->size_bytes = size_bytes;
+    q->time_s = t[0];
+    q->local_s = t[1];
     return rc;
+}
+
+/* Warm-up runs that fill WARMUP_S of an operation of time_s: the first
+ * runs of a size set up what the library keeps per message (MPICH's first
+ * 4 KiB iallreduce took 26 us, the next ones 5-12; its small iallreduces
+ * needed about 100 runs to settle). */
+#define WARMUP_S 20e-3
+static long warmup_for(double time_s)
+{
+    double n = time_s > 0 ? ceil(WARMUP_S / time_s) : 100;
+    return (long)fmin(100, fmax(5, n));
+}
+
+/* Collective: one probe at size_bytes, aimed at p->target_s. */
+static int probe(MPI_Comm comm, hm_procsync_t *ps, const hm_op_t *op, const hm_op_params_t *opp,
+                 const hm_overlap_comm_params_t *p, size_t size_bytes, hm_overlap_comm_probe_t *q)
+{
+    return measure(comm, ps, op, opp, size_bytes, p->runs, warmup_for(p->target_s), q);
+}
+
+int hm_overlap_measure_comm(MPI_Comm comm, hm_procsync_t *ps, const hm_op_t *op,
+                            const hm_op_params_t *op_params, size_t size_bytes, long runs,
+                            hm_overlap_comm_probe_t *out)
+{
+    hm_overlap_comm_params_t defaults;
+    hm_overlap_comm_params_default(&defaults);
+    if (!ps || !op || !out || !hm_op_is_nonblocking(op))
+        return hm_error_set(HM_EINVAL, "a nonblocking operation and a process synchronization");
+    if (runs < 0 || runs > 100000) return hm_error_set(HM_EINVAL, "runs %ld: 0 to 100000", runs);
+    int rc = measure(comm, ps, op, op_params, size_bytes, 5, 5, out);
+    if (rc != HM_OK) return rc;
+    return measure(comm, ps, op, op_params, size_bytes, runs ? runs : defaults.runs,
+                   warmup_for(out->time_s), out);
 }
 
 /* The probes bracketing the target: *lo the largest size faster than it,
@@ -208,9 +245,9 @@ static int recheck_bracket(MPI_Comm comm, hm_procsync_t *ps, const hm_op_t *op,
 {
     int lo, hi, rc = HM_OK;
     bracket(c, p->target_s, &lo, &hi);
-    if (lo >= 0) rc = probe(comm, ps, op, opp, p, c->probe[lo].size_bytes, &c->probe[lo].time_s);
+    if (lo >= 0) rc = probe(comm, ps, op, opp, p, c->probe[lo].size_bytes, &c->probe[lo]);
     if (rc == HM_OK && hi >= 0)
-        rc = probe(comm, ps, op, opp, p, c->probe[hi].size_bytes, &c->probe[hi].time_s);
+        rc = probe(comm, ps, op, opp, p, c->probe[hi].size_bytes, &c->probe[hi]);
     return rc;
 }
 
@@ -222,6 +259,7 @@ static void keep_nearest(hm_overlap_comm_calibration_t *c, double target_s)
         if (fabs(c->probe[i].time_s - target_s) < fabs(c->probe[best].time_s - target_s)) best = i;
     c->size_bytes = c->probe[best].size_bytes;
     c->time_s = c->probe[best].time_s;
+    c->local_s = c->probe[best].local_s;
     c->error = (c->time_s - target_s) / target_s;
 }
 
@@ -250,7 +288,7 @@ int hm_overlap_calibrate_comm(MPI_Comm comm, hm_procsync_t *ps, const hm_op_t *o
     while (size && result->probes < params->max_probes) {
         hm_overlap_comm_probe_t *q = &result->probe[result->probes];
         q->size_bytes = size;
-        rc = probe(comm, ps, op, op_params, params, size, &q->time_s);
+        rc = probe(comm, ps, op, op_params, params, size, q);
         if (rc != HM_OK) return rc;
         result->probes++;
         if (fabs(q->time_s - params->target_s) <= params->tolerance * params->target_s) {

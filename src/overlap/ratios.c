@@ -41,7 +41,7 @@ static void summarize(double *v, size_t n, hm_overlap_estimate_t *e)
 }
 
 int hm_overlap_summarize(const hm_overlap_result_t *r, double comp_ref_s, double comm_ref_s,
-                         hm_overlap_summary_t *out)
+                         double comm_local_s, hm_overlap_summary_t *out)
 {
     memset(out, 0, sizeof *out);
     out->osu_pct = out->imb_pct = NAN;
@@ -69,7 +69,8 @@ int hm_overlap_summarize(const hm_overlap_result_t *r, double comp_ref_s, double
         summarize(v[1], n, &out->overhead);
         summarize(v[2], n, &out->comp_slowdown);
         summarize(v[3], n, &out->comm);
-        out->osu_pct = hm_overlap_osu_pct(r->mean_overall_s, r->mean_comp_s, comm_ref_s);
+        double osu_comm_s = isnan(comm_local_s) ? comm_ref_s : comm_local_s;
+        out->osu_pct = hm_overlap_osu_pct(r->mean_overall_s, r->mean_comp_s, osu_comm_s);
         out->imb_pct = hm_overlap_imb_pct(r->max_overall_s, comm_ref_s, comp_ref_s);
     }
     for (int k = 0; k < 4; k++) free(v[k]);

@@ -232,8 +232,8 @@ static const hm_results_column_t overlap[] = {
     [HM_COL_OVERLAP_COMM_RATIO_CI_HI] = {"comm_ratio_ci_hi", "", "95 % interval"},
     [HM_COL_OVERLAP_OSU_PCT] = {"osu_overlap_pct", "%",
                                 "OSU's overlap % (osu_util_mpi.c) from these repetitions: "
-                                "max(0, 100 - 100 (overall - comp) / t_comm_ref), means over "
-                                "ranks"},
+                                "max(0, 100 - 100 (overall - comp) / comm), means over ranks, "
+                                "comm the local time of the communication alone"},
     [HM_COL_OVERLAP_IMB_PCT] = {"imb_overlap_pct", "%",
                                 "IMB-NBC's overlap % (IMB_output.c) from these repetitions: "
                                 "100 max(0, min(1, (t_comm_ref + t_comp_ref - t_ovrl) / max(the "

@@ -106,36 +106,17 @@ static int open_compute(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
                         msg);
 }
 
-/* Collective: t_comm_ref at a size given with --sizes, measured as the
- * calibration measures a probe (its runs, median global run-time). */
+/* Collective: t_comm_ref at a size given (--sizes, or 0 for ibarrier). */
 static int measure_fixed(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p, const hm_op_t *op,
                          size_t size, hm_overlap_target_t *t)
 {
     hm_op_params_t opp = {.root = cfg->root, .peer = 1};
-    hm_overlap_comm_params_t cp;
-    hm_overlap_comm_params_default(&cp);
-    hm_op_instance_t *inst = NULL;
-    hm_overlap_comm_t nbc;
-    hm_overlap_result_t r;
-    hm_overlap_summary_t s;
-    hm_measure_params_t mp;
-    hm_measure_params_default(&mp);
-    mp.nrep = cp.runs;
-    mp.warmup = cfg->warmup;
-    int rank, rc = hm_op_prepare(op, comm, size, &opp, &inst);
-    MPI_Comm_rank(comm, &rank);
-    hm_overlap_comm_op(&nbc, inst);
-    if (rc == HM_OK) rc = hm_overlap_run(comm, hm_experiment_procsync(p->e), &nbc, NULL, &mp, &r);
-    double ref_s = NAN;
-    if (rc == HM_OK && rank == 0 && hm_overlap_summarize(&r, 1.0, 1.0, &s) == HM_OK)
-        ref_s = s.measured_s.median;
-    if (rc == HM_OK || rc == HM_EAGAIN) hm_overlap_result_free(&r);
-    hm_op_free(inst);
+    hm_overlap_comm_probe_t q;
+    int rc = hm_overlap_measure_comm(comm, hm_experiment_procsync(p->e), op, &opp, size, 0, &q);
     if (hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
                      rc == HM_OK ? "" : hm_last_error()) != HM_EXIT_OK)
         return HM_EXIT_FAILURE;
-    MPI_Bcast(&ref_s, 1, MPI_DOUBLE, 0, comm);
-    *t = (hm_overlap_target_t){NAN, size, ref_s, HM_OVERLAP_FIXED, 0};
+    *t = (hm_overlap_target_t){NAN, size, q.time_s, q.local_s, HM_OVERLAP_FIXED, 0};
     return HM_EXIT_OK;
 }
 
@@ -162,8 +143,8 @@ static int calibrate_comm(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
                                                &cp, start, &c);
             if (rc != HM_OK && rc != HM_ERANGE && rc != HM_EAGAIN)
                 return hm_cli_agree(comm, HM_EXIT_FAILURE, hm_last_error());
-            p->comm[o][i] =
-                (hm_overlap_target_t){cp.target_s, c.size_bytes, c.time_s, c.outcome, c.probes};
+            p->comm[o][i] = (hm_overlap_target_t){cp.target_s, c.size_bytes, c.time_s,
+                                                  c.local_s,   c.outcome,    c.probes};
             start = c.size_bytes;
         }
     }
@@ -204,7 +185,7 @@ static int calibrate_comp_to(MPI_Comm comm, plan_t *p, double target_s, hm_overl
     if (hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
                      rc == HM_OK ? "" : hm_last_error()) != HM_EXIT_OK)
         return HM_EXIT_FAILURE;
-    *t = (hm_overlap_target_t){target_s, (size_t)order, ref_s, (hm_overlap_outcome_t)outcome,
+    *t = (hm_overlap_target_t){target_s, (size_t)order, ref_s, NAN, (hm_overlap_outcome_t)outcome,
                                probes};
     return HM_EXIT_OK;
 }
@@ -226,7 +207,7 @@ static int calibrate_comp(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
             if (cm->outcome == HM_OVERLAP_CONVERGED || cm->outcome == HM_OVERLAP_FIXED)
                 rc = calibrate_comp_to(comm, p, cm->ref_s, &p->comp_of[o][i]);
             else
-                p->comp_of[o][i] = (hm_overlap_target_t){NAN, 0, NAN, HM_OVERLAP_BELOW_MIN, 0};
+                p->comp_of[o][i] = (hm_overlap_target_t){NAN, 0, NAN, NAN, HM_OVERLAP_BELOW_MIN, 0};
         }
     return rc;
 }
@@ -334,9 +315,10 @@ static int make_plan(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
  * 100 ms (the order of the paper's 512 ms, and short) without --comp-us. */
 static int impact(hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
 {
-    if (cfg->output[0] || cfg->raw[0])
+    if (cfg->raw[0])
         return hm_cli_agree(comm, HM_EXIT_USAGE,
-                            "overlap impact prints a table; --output and --raw are not for it");
+                            "--raw: overlap impact keeps no repetitions (its rows, one per rank "
+                            "and thread, go to --output)");
     if (cfg->comp_is_comm || (cfg->given & HM_OPT_BIT(HM_OPT_SIZES)))
         return hm_cli_agree(comm, HM_EXIT_USAGE,
                             cfg->comp_is_comm

@@ -155,7 +155,7 @@ int hm_overlap_report_add(hm_overlap_report_t *rep, size_t index, size_t order, 
     row->comp = *comp;
     row->cell_valid = hm_overlap_target_usable(comm) && hm_overlap_target_usable(comp);
     no_estimates(&row->s);
-    if (r && hm_overlap_summarize(r, comp->ref_s, comm->ref_s, &row->s) != HM_OK)
+    if (r && hm_overlap_summarize(r, comp->ref_s, comm->ref_s, comm->local_s, &row->s) != HM_OK)
         no_estimates(&row->s);
     row->invalid = r ? r->n - r->nvalid : 0;
     hm_csv_t *summary = hm_experiment_summary(rep->e), *raw = hm_experiment_raw(rep->e);

@@ -14,6 +14,7 @@ typedef struct hm_overlap_target {
     double target_s;
     size_t size; /* bytes (communication) or matrix order (computation) */
     double ref_s;
+    double local_s; /* communication: its local time (OSU's pure communication); else NAN */
     hm_overlap_outcome_t outcome;
     int probes; /* the calibration's */
 } hm_overlap_target_t;
