@@ -394,6 +394,56 @@ HM_EXPORT int hm_overlap_summarize(const hm_overlap_result_t *r, double comp_ref
                                    double comm_ref_s, double comm_local_s,
                                    hm_overlap_summary_t *out);
 
+/* ---- The MPI impact ratio [Denis et al. 2022, §3.2.1, eq. 2] ---- */
+
+/* One compute thread of one rank. */
+typedef struct hm_overlap_impact_row {
+    int rank;             /* in comm */
+    int thread;           /* compute thread of the rank, 0 to hm_compute_threads - 1 */
+    int core;             /* hwloc's logical index of its core (hm_compute_core), the same
+                           * in both processes */
+    double without_mpi_s; /* its median time in the program that never loads MPI */
+    double with_mpi_s;    /* its median time in the MPI process */
+    double impact;        /* eq. 2: with_mpi_s / without_mpi_s; 1 is no impact */
+} hm_overlap_impact_row_t;
+
+typedef struct hm_overlap_impact {
+    double target_s;              /* the computation time aimed at */
+    long reps;                    /* kernel runs on each side; their median is kept */
+    int order;                    /* the matrix order every rank ran: the largest calibrated */
+    hm_overlap_outcome_t outcome; /* the worst rank's calibration: converged, or out of
+                                   * probes (the nearest order is kept) */
+    double calibrated_s;          /* the slowest rank's calibrated time at its own order */
+    size_t nrows;
+    hm_overlap_impact_row_t *rows; /* root: every rank's threads, by rank then thread;
+                                    * other ranks: their own threads */
+} hm_overlap_impact_t;
+
+/* Collective over comm: the MPI impact ratio of compute at target_s.
+ * Every rank calibrates its kernel to target_s (hm_compute_calibrate) and
+ * all take the largest order; then, started together, every rank runs
+ * compute_program (NULL or "": "harmonia-compute", looked up in PATH when it
+ * holds no '/') with --size ORDER --threads hm_compute_threads --reps reps
+ * --csv, the same kernel in a process that never loads MPI, on the
+ * processors of the calling thread, and reads each thread's times; then,
+ * started together again, runs its own kernel reps times. Each thread's
+ * medians over the reps runs give its ratio. reps 1 to 1000000.
+ *
+ * On HM_OK *out holds the rows (free them with hm_overlap_impact_free).
+ * Every rank returns the same status and last error: HM_EINVAL for a bad
+ * argument (target not above 0, reps); HM_ERANGE when no order reaches the
+ * target (hm_compute_calibrate: below what n = 1 takes, beyond the largest
+ * order memory allows, or a gap); HM_EIO when the program cannot be run,
+ * fails, or prints other rows than asked (the last error names it);
+ * HM_EINTERNAL when its thread t ran on another core than the kernel's;
+ * HM_ENOMEM, HM_ENOTSUP (the kernel's failures), HM_EMPI. On error *out
+ * holds no rows. compute is the caller's, left at the calibrated order. */
+HM_EXPORT int hm_overlap_impact(MPI_Comm comm, hm_compute_t *compute, const char *compute_program,
+                                double target_s, long reps, hm_overlap_impact_t *out);
+
+/* Release the rows of r (NULL accepted). Local. */
+HM_EXPORT void hm_overlap_impact_free(hm_overlap_impact_t *r);
+
 #ifdef __cplusplus
 }
 #endif

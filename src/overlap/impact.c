@@ -1,0 +1,294 @@
+/* src/overlap/impact.c — the MPI impact ratio [Denis et al. 2022, §3.2.1,
+ * eq. 2]: the compute kernel's time in a process that initialized MPI over
+ * its time in one that never loaded it. The second process is the kernel
+ * compiled without MPI (harmonia-compute), started by every rank on its own
+ * processors at the same time, as the ranks then compute at once
+ * themselves; both run the order calibrated to the target, the same number
+ * of times, and each thread's median is compared with its own. */
+#include <errno.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <harmonia/overlap.h>
+#include <harmonia/stats.h>
+
+#include "common/agree.h"
+#include "common/error_set.h"
+
+extern char **environ;
+
+enum { MAX_REPS = 1000000 };
+
+/* Per thread of this rank: its core and the two medians. */
+typedef struct side {
+    int threads;
+    int *core;         /* hm_compute_core */
+    double *without_s; /* median in the program without MPI */
+    double *with_s;    /* median here */
+    double *times;     /* scratch: threads x reps */
+    int *child_core;   /* the core the program reported for each thread */
+} side_t;
+
+static double median(double *v, long n)
+{
+    hm_stats_sort(v, (size_t)n);
+    return hm_stats_quantile_sorted(v, (size_t)n, 0.5);
+}
+
+static void medians(side_t *s, long reps, double *out)
+{
+    for (int t = 0; t < s->threads; t++) out[t] = median(s->times + (size_t)t * (size_t)reps, reps);
+}
+
+/* Rows "rep,thread,core,n,time_s,gflops" of the program's --csv output (rep
+ * from 1) into s->times[thread][rep - 1]; every (rep, thread) once. */
+static int parse_rows(FILE *f, side_t *s, long reps, int order, const char *program)
+{
+    char line[512];
+    long rows = 0;
+    while (fgets(line, sizeof line, f)) {
+        long rep, thread, core, n;
+        double t, gflops;
+        if (line[0] == '#' ||
+            sscanf(line, "%ld,%ld,%ld,%ld,%lf,%lf", &rep, &thread, &core, &n, &t, &gflops) != 6)
+            continue;
+        if (thread < 0 || thread >= s->threads || rep < 1 || rep > reps || n != order || !(t > 0))
+            return hm_error_set(HM_EIO, "%.200s: unexpected row \"%.80s\"", program,
+                                strtok(line, "\n"));
+        s->times[thread * reps + rep - 1] = t;
+        s->child_core[thread] = (int)core;
+        rows++;
+    }
+    if (rows != s->threads * reps)
+        return hm_error_set(HM_EIO, "%.200s gave %ld rows, not %ld (%d threads x %ld runs)",
+                            program, rows, s->threads * reps, s->threads, reps);
+    return HM_OK;
+}
+
+/* The program's exit, as a sentence for the last error. */
+static int child_status(int status, const char *program, int order, int threads)
+{
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return HM_OK;
+    if (WIFEXITED(status))
+        return hm_error_set(HM_EIO, "%.200s --size %d --threads %d ended with status %d", program,
+                            order, threads, WEXITSTATUS(status));
+    return hm_error_set(HM_EIO, "%.200s --size %d --threads %d was killed by signal %d", program,
+                        order, threads, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+/* Run the program at this order, threads and runs, and read its times. The
+ * child inherits the calling thread's binding, so it pins its threads to
+ * the cores this rank's kernel uses; this thread sleeps in read meanwhile. */
+static int run_without_mpi(const char *program, int order, long reps, side_t *s)
+{
+    char a_size[32], a_threads[32], a_reps[32];
+    snprintf(a_size, sizeof a_size, "%d", order);
+    snprintf(a_threads, sizeof a_threads, "%d", s->threads);
+    snprintf(a_reps, sizeof a_reps, "%ld", reps);
+    char *argv[] = {(char *)program, "--size", a_size,  "--threads", a_threads,
+                    "--reps",        a_reps,   "--csv", NULL};
+    int fd[2], status = 0;
+    pid_t pid;
+    posix_spawn_file_actions_t fa;
+    if (pipe(fd) != 0) return hm_error_set(HM_EIO, "impact: no pipe: %s", strerror(errno));
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fd[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&fa, fd[0]);
+    int rc = posix_spawnp(&pid, program, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fd[1]);
+    if (rc != 0) {
+        close(fd[0]);
+        return hm_error_set(HM_EIO, "cannot run %.200s: %s", program, strerror(rc));
+    }
+    FILE *f = fdopen(fd[0], "r");
+    if (!f) close(fd[0]);
+    rc = f ? parse_rows(f, s, reps, order, program) : hm_error_set(HM_ENOMEM, "impact: no stream");
+    if (f) fclose(f); /* before waiting: a child blocked on a full pipe ends on EPIPE */
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) continue;
+    int rc_child = child_status(status, program, order, s->threads);
+    return rc == HM_OK ? rc_child : rc;
+}
+
+/* The kernel here, reps times back to back, as the program runs it. */
+static int run_with_mpi(hm_compute_t *c, long reps, side_t *s, double *per_thread)
+{
+    int rc = HM_OK;
+    for (long r = 0; rc == HM_OK && r < reps; r++) {
+        rc = hm_compute_run(c, per_thread);
+        for (int t = 0; rc == HM_OK && t < s->threads; t++)
+            s->times[(size_t)t * (size_t)reps + (size_t)r] = per_thread[t];
+    }
+    return rc;
+}
+
+/* Like for like: the program's thread t on the core of this kernel's. */
+static int same_cores(const side_t *s, const char *program)
+{
+    for (int t = 0; t < s->threads; t++)
+        if (s->child_core[t] != s->core[t])
+            return hm_error_set(HM_EINTERNAL,
+                                "impact: thread %d ran on core %d in %.200s but on core %d here", t,
+                                s->child_core[t], program, s->core[t]);
+    return HM_OK;
+}
+
+/* Collective: each rank calibrates its kernel; all take the largest order
+ * (the ranks compute the same work, as in an overlap run) and the worst
+ * outcome. */
+static int calibrate(MPI_Comm comm, hm_compute_t *c, double target_s, hm_overlap_impact_t *out)
+{
+    hm_compute_calib_params_t cp;
+    hm_compute_calibration_t cal;
+    hm_compute_calib_params_default(&cp);
+    cp.target_s = target_s;
+    int rc = hm_compute_calibrate(c, &cp, &cal, NULL);
+    int local = rc == HM_EAGAIN ? HM_OK : rc; /* out of probes: the nearest order is kept */
+    if ((rc = hm_agree(comm, local)) != HM_OK) return rc;
+    int in[2] = {cal.n, (int)cal.outcome}, all[2];
+    double time_s = cal.time_s;
+    if (MPI_Allreduce(in, all, 2, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS ||
+        MPI_Allreduce(MPI_IN_PLACE, &time_s, 1, MPI_DOUBLE, MPI_MAX, comm) != MPI_SUCCESS)
+        return hm_error_set(HM_EMPI, "impact: MPI_Allreduce failed");
+    out->order = all[0];
+    out->outcome = (hm_overlap_outcome_t)all[1];
+    out->calibrated_s = time_s;
+    return hm_agree(comm, hm_compute_set_size(c, out->order));
+}
+
+static int side_alloc(side_t *s, int threads, long reps)
+{
+    s->threads = threads;
+    s->core = calloc((size_t)threads, sizeof *s->core);
+    s->child_core = calloc((size_t)threads, sizeof *s->child_core);
+    s->without_s = calloc((size_t)threads, sizeof *s->without_s);
+    s->with_s = calloc((size_t)threads, sizeof *s->with_s);
+    s->times = calloc((size_t)threads * (size_t)reps, sizeof *s->times);
+    return s->core && s->child_core && s->without_s && s->with_s && s->times
+               ? HM_OK
+               : hm_error_set(HM_ENOMEM, "impact: out of memory");
+}
+
+static void side_free(side_t *s)
+{
+    free(s->core);
+    free(s->child_core);
+    free(s->without_s);
+    free(s->with_s);
+    free(s->times);
+}
+
+/* Both measurements of one rank, every phase started together and agreed. */
+static int measure(MPI_Comm comm, hm_compute_t *c, const char *program, long reps, side_t *s)
+{
+    double *per_thread = malloc((size_t)s->threads * sizeof *per_thread);
+    int rc = hm_agree(comm, per_thread ? HM_OK : hm_error_set(HM_ENOMEM, "impact: out of memory"));
+    if (rc == HM_OK && MPI_Barrier(comm) != MPI_SUCCESS) rc = HM_EMPI;
+    if (rc == HM_OK) {
+        rc = run_without_mpi(program, hm_compute_size(c), reps, s);
+        if (rc == HM_OK) rc = same_cores(s, program);
+        if (rc == HM_OK) medians(s, reps, s->without_s);
+        rc = hm_agree(comm, rc);
+    }
+    if (rc == HM_OK && MPI_Barrier(comm) != MPI_SUCCESS) rc = HM_EMPI;
+    if (rc == HM_OK) {
+        rc = run_with_mpi(c, reps, s, per_thread);
+        if (rc == HM_OK) medians(s, reps, s->with_s);
+        rc = hm_agree(comm, rc);
+    }
+    free(per_thread);
+    return rc;
+}
+
+enum { FIELDS = 4 }; /* thread, core, without, with */
+
+/* Root: every rank's rows, rank by rank; elsewhere the rank's own. */
+static int gather_rows(MPI_Comm comm, const side_t *s, hm_overlap_impact_t *out)
+{
+    int rank, size, rc = HM_OK;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int mine = s->threads * FIELDS, *counts = NULL, *displs = NULL, total = 0;
+    double *send = malloc((size_t)mine * sizeof *send), *all = NULL;
+    if (rank == 0) {
+        counts = malloc((size_t)size * sizeof *counts);
+        displs = malloc((size_t)size * sizeof *displs);
+    }
+    if (!send || (rank == 0 && (!counts || !displs))) rc = HM_ENOMEM;
+    for (int t = 0; rc == HM_OK && t < s->threads; t++) {
+        double *v = send + (size_t)t * FIELDS;
+        v[0] = t, v[1] = s->core[t], v[2] = s->without_s[t], v[3] = s->with_s[t];
+    }
+    rc = hm_agree(comm, rc == HM_OK ? rc : hm_error_set(rc, "impact: out of memory"));
+    if (rc == HM_OK && MPI_Gather(&mine, 1, MPI_INT, counts, 1, MPI_INT, 0, comm) != MPI_SUCCESS)
+        rc = HM_EMPI;
+    if (rc == HM_OK && rank == 0) {
+        for (int r = 0; r < size; r++) displs[r] = total, total += counts[r];
+        all = malloc((size_t)(total ? total : 1) * sizeof *all);
+        if (!all) rc = HM_ENOMEM;
+    }
+    rc = hm_agree(comm, rc == HM_OK ? rc : hm_error_set(rc, "impact: out of memory"));
+    if (rc == HM_OK && MPI_Gatherv(send, mine, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0,
+                                   comm) != MPI_SUCCESS)
+        rc = HM_EMPI;
+    if (rc == HM_OK) {
+        const double *v = rank == 0 ? all : send;
+        size_t n = (size_t)(rank == 0 ? total : mine) / FIELDS;
+        out->rows = calloc(n ? n : 1, sizeof *out->rows);
+        if (!out->rows) rc = hm_error_set(HM_ENOMEM, "impact: out of memory");
+        for (size_t i = 0, r = 0; rc == HM_OK && i < n; i++) {
+            while (rank == 0 && r + 1 < (size_t)size && (int)(i * FIELDS) >= displs[r + 1]) r++;
+            const double *x = v + i * FIELDS;
+            out->rows[i] = (hm_overlap_impact_row_t){
+                rank == 0 ? (int)r : rank, (int)x[0], (int)x[1], x[2], x[3], x[3] / x[2]};
+        }
+        out->nrows = rc == HM_OK ? n : 0;
+    }
+    free(send);
+    free(all);
+    free(counts);
+    free(displs);
+    return rc == HM_EMPI ? hm_error_set(HM_EMPI, "impact: MPI_Gather failed") : rc;
+}
+
+void hm_overlap_impact_free(hm_overlap_impact_t *r)
+{
+    if (!r) return;
+    free(r->rows);
+    r->rows = NULL;
+    r->nrows = 0;
+}
+
+static int check_args(const hm_compute_t *c, double target_s, long reps,
+                      const hm_overlap_impact_t *out)
+{
+    if (!c || !out) return hm_error_set(HM_EINVAL, "impact: a compute kernel and a result");
+    if (!(target_s > 0) || !isfinite(target_s))
+        return hm_error_set(HM_EINVAL, "impact: target %g s is not a time above 0", target_s);
+    if (reps < 1 || reps > MAX_REPS)
+        return hm_error_set(HM_EINVAL, "impact: %ld runs, not 1 to %d", reps, MAX_REPS);
+    return HM_OK;
+}
+
+int hm_overlap_impact(MPI_Comm comm, hm_compute_t *compute, const char *compute_program,
+                      double target_s, long reps, hm_overlap_impact_t *out)
+{
+    const char *program =
+        compute_program && *compute_program ? compute_program : "harmonia-compute";
+    side_t s = {0};
+    if (out) *out = (hm_overlap_impact_t){.target_s = target_s, .reps = reps};
+    int rc = hm_agree(comm, check_args(compute, target_s, reps, out));
+    if (rc == HM_OK) rc = hm_agree(comm, side_alloc(&s, hm_compute_threads(compute), reps));
+    for (int t = 0; rc == HM_OK && t < s.threads; t++) s.core[t] = hm_compute_core(compute, t);
+    if (rc == HM_OK) rc = calibrate(comm, compute, target_s, out);
+    if (rc == HM_OK) rc = measure(comm, compute, program, reps, &s);
+    if (rc == HM_OK) rc = gather_rows(comm, &s, out);
+    side_free(&s);
+    if (rc != HM_OK && out) hm_overlap_impact_free(out);
+    return rc;
+}
