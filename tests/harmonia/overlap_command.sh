@@ -123,8 +123,7 @@ table_cols rank thread impact | awk '$2 >= 0.7 && $2 <= 1.4 { n++ } END { exit n
 check $? "impact: 2 ranks x 1 thread, each near 1" "exit $status; $(cat "$out")"
 
 expect_usage 2 'unexpected argument "impacts" (overlap takes one word: impact)' overlap impacts
-expect_usage 2 'overlap impact prints a table; --output and --raw are not for it' \
-    overlap impact --output x.csv
+expect_usage 2 '--raw: overlap impact keeps no repetitions' overlap impact --raw x.csv
 expect_usage 2 '--sizes and --comm-us: give one' overlap --sizes 4 --comm-us 100
 expect_usage 2 '--comp-us comm: overlap impact has no communication' overlap impact --comp-us comm
 expect_usage 2 '--ops: "allreduce" is not a nonblocking collective' \

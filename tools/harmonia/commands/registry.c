@@ -107,7 +107,8 @@ static const hm_cli_command_t commands[] = {
          HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_RAW) | HM_OPT_BIT(HM_OPT_HELP),
      "mpirun -n P harmonia overlap [--ops LIST] [--comm-us SPEC | --sizes SPEC]\n"
      "                             [--comp-us SPEC|comm] [--threads N]\n"
-     "       mpirun -n P harmonia overlap impact [--comp-us SPEC] [--threads N] [--nrep N]",
+     "       mpirun -n P harmonia overlap impact [--comp-us SPEC] [--threads N] [--nrep N]\n"
+     "                                    [--output FILE]",
      "The methodology of Denis et al. 2022. For each nonblocking collective of --ops\n"
      "(default iallreduce) and each communication time of --comm-us, finds the\n"
      "message size at which the call and its MPI_Wait take that time (median global\n"
@@ -123,7 +124,8 @@ static const hm_cli_command_t commands[] = {
      "'overlap impact' gives the MPI impact ratio (eq. 2) per rank and thread: the\n"
      "kernel's median time here over its time in harmonia-compute, the same kernel\n"
      "in a process that never loads MPI, both at the order calibrated to each\n"
-     "--comp-us target (default 100000 us), --nrep runs each (default 5).\n"
+     "--comp-us target (default 100000 us), --nrep runs each (default 5); --output\n"
+     "writes one row per target, rank and thread.\n"
      "--sizes fixes the message sizes instead of calibrating them, and --comp-us comm\n"
      "aims each cell's computation at its measured communication time: OSU's and\n"
      "IMB's configuration, whose overlap % are printed beside the ratios.",
