@@ -56,6 +56,10 @@ static const input_kind_t kinds[] = {
           HM_COL_OVERLAP_CELL_VALID, HM_COL_OVERLAP_OVERHEAD, HM_COL_OVERLAP_COMM_RATIO,
           HM_COL_OVERLAP_COMP_SLOWDOWN),
      -1, hm_plot_read_overlap_summary},
+    {"the output of 'harmonia overlap impact --output'", HM_RESULTS_IMPACT,
+     COLS(HM_COL_IMPACT_COMP_TARGET_S, HM_COL_IMPACT_RANK, HM_COL_IMPACT_THREAD,
+          HM_COL_IMPACT_RATIO),
+     -1, hm_plot_read_impact},
 };
 enum { NKINDS = sizeof kinds / sizeof kinds[0] };
 
@@ -113,7 +117,8 @@ static int kind_error(const hm_csv_reader_t *r, const char *path, const input_ki
         if (used < len)
             snprintf(why + used, len - used,
                      "; expected those of bench --raw/--output, a campaign's per-mpirun.csv, "
-                     "clock or skew --raw/--output)");
+                     "clock or skew --raw/--output, overlap --output, overlap impact "
+                     "--output)");
         return HM_EINVAL;
     }
     used = (size_t)snprintf(why, len, "%s: missing columns:", path);

@@ -158,3 +158,33 @@ int hm_plot_read_overlap_summary(hm_plot_read_t *c)
     }
     return rc;
 }
+
+/* Columns: comp_target_s, rank, thread, impact; one sample per rank and
+ * thread, a series per target (and file), at x = the target in us. */
+int hm_plot_read_impact(hm_plot_read_t *c)
+{
+    int more, rc;
+    double target, rank, thread, v;
+    char base[64], ranks[32];
+    size_t s;
+    hm_plot_ranks(ranks, sizeof ranks, hm_plot_factor(c, "processes"));
+    while ((rc = hm_plot_next(c, &more)) == HM_OK && more) {
+        if ((rc = finite_cell(c, 0, &target, "a time in seconds")) != HM_OK ||
+            (rc = hm_plot_check(c, 0, target > 0, "a time in seconds")) != HM_OK)
+            break;
+        if ((rc = finite_cell(c, 1, &rank, "a rank")) != HM_OK ||
+            (rc = hm_plot_check(c, 1, rank >= 0 && rank == floor(rank), "a rank")) != HM_OK)
+            break;
+        if ((rc = finite_cell(c, 2, &thread, "a thread")) != HM_OK ||
+            (rc = hm_plot_check(c, 2, thread >= 0 && thread == floor(thread), "a thread")) != HM_OK)
+            break;
+        if ((rc = finite_cell(c, 3, &v, "a ratio")) != HM_OK ||
+            (rc = hm_plot_check(c, 3, v > 0, "a ratio above 0")) != HM_OK)
+            break;
+        snprintf(base, sizeof base, "computation %g us", target * 1e6);
+        rc = hm_plot_series(&c->fig[HM_FIG_IMPACT], base, ranks, c->src, 0, &s);
+        if (rc == HM_OK) rc = hm_plot_add(&c->fig[HM_FIG_IMPACT], s, target * 1e6, v);
+        if (rc != HM_OK) break;
+    }
+    return rc;
+}
