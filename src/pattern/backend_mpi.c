@@ -1,0 +1,116 @@
+/* src/pattern/backend_mpi.c — the mpi backend: MPI_Irecv and MPI_Isend of
+ * every message of the rank on the plan's own communicator, receives
+ * posted first; a message above HM_PATTERN_CHUNK_BYTES travels as several
+ * (an MPI count is an int), split the same way on both ends so that they
+ * match in order (MPI's non-overtaking rule, one tag). */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "common/error_set.h"
+#include "pattern/pattern_impl.h"
+
+typedef struct mpi_state {
+    MPI_Request *req;
+    int nreq;
+} mpi_state_t;
+
+static size_t chunks(size_t bytes)
+{
+    return bytes ? (bytes + HM_PATTERN_CHUNK_BYTES - 1) / HM_PATTERN_CHUNK_BYTES : 1;
+}
+
+static int check_memory(const hm_message_list_t *l, const char *what)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->m[i].buf->memory == HM_MEMORY_DEVICE)
+            return hm_error_set(HM_EINVAL,
+                                "mpi backend: the %s buffer of message %zu is device memory, "
+                                "which needs a CUDA-aware MPI",
+                                what, i);
+    return HM_OK;
+}
+
+static int mpi_commit(hm_plan_t *p)
+{
+    size_t n = 0;
+    int rc = check_memory(&p->send, "send");
+    if (rc == HM_OK) rc = check_memory(&p->recv, "receive");
+    for (size_t i = 0; i < p->send.n; i++) n += chunks(p->send.m[i].bytes);
+    for (size_t i = 0; i < p->recv.n; i++) n += chunks(p->recv.m[i].bytes);
+    if (rc == HM_OK && n > (size_t)INT_MAX)
+        rc = hm_error_set(HM_EINVAL, "mpi backend: %zu requests on one rank", n);
+    mpi_state_t *s = rc == HM_OK ? calloc(1, sizeof *s) : NULL;
+    if (rc == HM_OK && s) s->req = malloc((n ? n : 1) * sizeof *s->req);
+    if (rc == HM_OK && (!s || !s->req)) rc = hm_error_set(HM_ENOMEM, "out of memory");
+    if (rc != HM_OK) {
+        if (s) free(s->req);
+        free(s);
+        return rc;
+    }
+    p->state = s;
+    return HM_OK;
+}
+
+typedef int (*post_fn)(void *buf, int count, MPI_Datatype type, int peer, int tag, MPI_Comm comm,
+                       MPI_Request *req);
+
+static int post_irecv(void *buf, int count, MPI_Datatype type, int peer, int tag, MPI_Comm comm,
+                      MPI_Request *req)
+{
+    return MPI_Irecv(buf, count, type, peer, tag, comm, req);
+}
+
+static int post_isend(void *buf, int count, MPI_Datatype type, int peer, int tag, MPI_Comm comm,
+                      MPI_Request *req)
+{
+    return MPI_Isend(buf, count, type, peer, tag, comm, req);
+}
+
+static int post_list(hm_plan_t *p, const hm_message_list_t *l, post_fn post, mpi_state_t *s)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const hm_message_t *m = &l->m[i];
+        char *base = (char *)m->buf->data + m->off;
+        size_t left = m->bytes;
+        do {
+            size_t part = left < HM_PATTERN_CHUNK_BYTES ? left : HM_PATTERN_CHUNK_BYTES;
+            if (post(base, (int)part, MPI_BYTE, m->peer, 0, p->wire, &s->req[s->nreq++]) !=
+                MPI_SUCCESS)
+                return hm_error_set(HM_EMPI, "mpi backend: posting a message to rank %d failed",
+                                    m->peer);
+            base += part;
+            left -= part;
+        } while (left > 0);
+    }
+    return HM_OK;
+}
+
+static int mpi_start(hm_plan_t *p)
+{
+    mpi_state_t *s = p->state;
+    s->nreq = 0;
+    int rc = post_list(p, &p->recv, post_irecv, s);
+    if (rc == HM_OK) rc = post_list(p, &p->send, post_isend, s);
+    return rc;
+}
+
+static int mpi_wait(hm_plan_t *p)
+{
+    mpi_state_t *s = p->state;
+    int n = s->nreq;
+    s->nreq = 0;
+    if (MPI_Waitall(n, s->req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+        return hm_error_set(HM_EMPI, "mpi backend: MPI_Waitall failed");
+    return HM_OK;
+}
+
+static void mpi_release(hm_plan_t *p)
+{
+    mpi_state_t *s = p->state;
+    if (s) free(s->req);
+    free(s);
+    p->state = NULL;
+}
+
+const hm_backend_t hm_backend_mpi = {"mpi",     HM_MEMORY_HOST, mpi_commit,
+                                     mpi_start, mpi_wait,       mpi_release};

@@ -1,0 +1,118 @@
+/* src/pattern/buffer.c — the memory that plans move: host memory, a slice
+ * of an MPI-3 shared window of the node (so that the host backend can copy
+ * straight into a peer's buffer), device memory (GPU builds). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <harmonia/pattern.h>
+
+#include "common/agree.h"
+#include "common/error_set.h"
+#include "pattern/pattern_impl.h"
+
+enum { PAGE_BYTES = 4096 };
+
+static int alloc_host(hm_buffer_t *b)
+{
+    size_t bytes = b->bytes ? b->bytes : 1;
+    if (posix_memalign(&b->data, PAGE_BYTES, bytes) != 0)
+        return hm_error_set(HM_ENOMEM, "cannot allocate %zu bytes of host memory", b->bytes);
+    memset(b->data, 0, bytes);
+    return HM_OK;
+}
+
+/* Collective over the node: every rank its own slice, contiguous or not
+ * (alloc_shared_noncontig lets each slice start on its own pages, near the
+ * rank that touches it). */
+static int alloc_shared(hm_buffer_t *b)
+{
+    MPI_Info info;
+    if (MPI_Comm_split_type(b->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &b->node) !=
+        MPI_SUCCESS)
+        return hm_error_set(HM_EMPI, "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) failed");
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "alloc_shared_noncontig", "true");
+    int rc = MPI_Win_allocate_shared((MPI_Aint)b->bytes, 1, info, b->node, &b->data, &b->win);
+    MPI_Info_free(&info);
+    if (rc != MPI_SUCCESS) {
+        b->win = MPI_WIN_NULL;
+        return hm_error_set(HM_ENOMEM, "cannot allocate %zu bytes in a shared window", b->bytes);
+    }
+    if (b->bytes) memset(b->data, 0, b->bytes);
+    return HM_OK;
+}
+
+int hm_buffer_alloc(MPI_Comm comm, hm_memory_t memory, size_t bytes, hm_buffer_t **out)
+{
+    if (!out) return hm_error_set(HM_EINVAL, "no place for the buffer");
+    *out = NULL;
+    hm_buffer_t *b = calloc(1, sizeof *b);
+    int rc = b ? HM_OK : hm_error_set(HM_ENOMEM, "out of memory");
+    if (b) {
+        b->memory = memory;
+        b->bytes = bytes;
+        b->win = MPI_WIN_NULL;
+        b->node = MPI_COMM_NULL;
+        if (MPI_Comm_dup(comm, &b->comm) != MPI_SUCCESS) b->comm = MPI_COMM_NULL;
+        if (b->comm == MPI_COMM_NULL) rc = hm_error_set(HM_EMPI, "MPI_Comm_dup failed");
+    }
+    if (rc == HM_OK && bytes > (size_t)PTRDIFF_MAX)
+        rc = hm_error_set(HM_EINVAL, "%zu bytes: more than memory can address", bytes);
+    if (rc == HM_OK && memory == HM_MEMORY_HOST)
+        rc = alloc_host(b);
+    else if (rc == HM_OK && memory == HM_MEMORY_SHARED)
+        rc = alloc_shared(b);
+    else if (rc == HM_OK)
+        rc = hm_error_set(HM_ENOTSUP, "device memory needs a build with CUDA (HARMONIA_CUDA=on)");
+    rc = hm_agree(comm, rc);
+    if (rc != HM_OK) {
+        hm_buffer_free(b);
+        return rc;
+    }
+    *out = b;
+    return HM_OK;
+}
+
+void hm_buffer_free(hm_buffer_t *b)
+{
+    if (!b) return;
+    if (b->memory == HM_MEMORY_SHARED) {
+        if (b->win != MPI_WIN_NULL) MPI_Win_free(&b->win);
+        if (b->node != MPI_COMM_NULL) MPI_Comm_free(&b->node);
+    } else {
+        free(b->data);
+    }
+    if (b->comm != MPI_COMM_NULL) MPI_Comm_free(&b->comm);
+    free(b);
+}
+
+void *hm_buffer_data(const hm_buffer_t *b)
+{
+    return b ? b->data : NULL;
+}
+
+size_t hm_buffer_size(const hm_buffer_t *b)
+{
+    return b ? b->bytes : 0;
+}
+
+hm_memory_t hm_buffer_memory(const hm_buffer_t *b)
+{
+    return b ? b->memory : HM_MEMORY_HOST;
+}
+
+int hm_buffer_copy_out(const hm_buffer_t *b, size_t off, void *host, size_t bytes)
+{
+    if (b->memory == HM_MEMORY_DEVICE)
+        return hm_error_set(HM_ENOTSUP, "device memory needs a build with CUDA");
+    if (bytes) memcpy(host, (const char *)b->data + off, bytes);
+    return HM_OK;
+}
+
+int hm_buffer_copy_in(hm_buffer_t *b, size_t off, const void *host, size_t bytes)
+{
+    if (b->memory == HM_MEMORY_DEVICE)
+        return hm_error_set(HM_ENOTSUP, "device memory needs a build with CUDA");
+    if (bytes) memcpy((char *)b->data + off, host, bytes);
+    return HM_OK;
+}

@@ -1,0 +1,43 @@
+/* src/pattern/registry.c — the backends, by the names of the command line
+ * and of result files. A GPU backend is one more file and one more line. */
+#include <string.h>
+
+#include <harmonia/pattern.h>
+
+#include "common/names.h"
+#include "pattern/pattern_impl.h"
+
+static const hm_backend_t *const backends[] = {&hm_backend_mpi, &hm_backend_host};
+enum { NBACKENDS = sizeof backends / sizeof backends[0] };
+
+size_t hm_backend_count(void)
+{
+    return NBACKENDS;
+}
+
+const char *hm_backend_name_at(size_t i)
+{
+    return i < NBACKENDS ? backends[i]->name : NULL;
+}
+
+const hm_backend_t *hm_backend_find(const char *name)
+{
+    for (size_t i = 0; name && i < NBACKENDS; i++)
+        if (strcmp(backends[i]->name, name) == 0) return backends[i];
+    return NULL;
+}
+
+void hm_backend_names(char *buf, size_t len)
+{
+    hm_join_names(hm_backend_name_at, NBACKENDS, buf, len);
+}
+
+const char *hm_backend_name(const hm_backend_t *b)
+{
+    return b ? b->name : NULL;
+}
+
+hm_memory_t hm_backend_memory(const hm_backend_t *b)
+{
+    return b ? b->memory : HM_MEMORY_HOST;
+}
