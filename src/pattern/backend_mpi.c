@@ -11,6 +11,8 @@
 
 typedef struct mpi_state {
     MPI_Request *req;
+    MPI_Status *status; /* not MPI_STATUSES_IGNORE: GCC 12 reads MPICH's access attribute on
+                         * MPI_Waitall as a write into a region of size 0 */
     int nreq;
 } mpi_state_t;
 
@@ -40,10 +42,13 @@ static int mpi_commit(hm_plan_t *p)
     if (rc == HM_OK && n > (size_t)INT_MAX)
         rc = hm_error_set(HM_EINVAL, "mpi backend: %zu requests on one rank", n);
     mpi_state_t *s = rc == HM_OK ? calloc(1, sizeof *s) : NULL;
-    if (rc == HM_OK && s) s->req = malloc((n ? n : 1) * sizeof *s->req);
-    if (rc == HM_OK && (!s || !s->req)) rc = hm_error_set(HM_ENOMEM, "out of memory");
+    if (rc == HM_OK && s) {
+        s->req = malloc((n ? n : 1) * sizeof *s->req);
+        s->status = malloc((n ? n : 1) * sizeof *s->status);
+    }
+    if (rc == HM_OK && (!s || !s->req || !s->status)) rc = hm_error_set(HM_ENOMEM, "out of memory");
     if (rc != HM_OK) {
-        if (s) free(s->req);
+        if (s) free(s->req), free(s->status);
         free(s);
         return rc;
     }
@@ -99,7 +104,7 @@ static int mpi_wait(hm_plan_t *p)
     mpi_state_t *s = p->state;
     int n = s->nreq;
     s->nreq = 0;
-    if (MPI_Waitall(n, s->req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+    if (MPI_Waitall(n, s->req, s->status) != MPI_SUCCESS)
         return hm_error_set(HM_EMPI, "mpi backend: MPI_Waitall failed");
     return HM_OK;
 }
@@ -107,7 +112,7 @@ static int mpi_wait(hm_plan_t *p)
 static void mpi_release(hm_plan_t *p)
 {
     mpi_state_t *s = p->state;
-    if (s) free(s->req);
+    if (s) free(s->req), free(s->status);
     free(s);
     p->state = NULL;
 }
