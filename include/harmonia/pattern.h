@@ -203,7 +203,8 @@ HM_EXPORT void hm_edges_free(hm_edges_t *edges);
 HM_EXPORT void hm_edges_extent(const hm_edges_t *edges, int rank, size_t *extent);
 
 /* Local: hm_plan_add of every edge, with bufs[b] the caller's buffer b
- * (nbufs >= edges->nbufs). */
+ * (nbufs >= edges->nbufs, else HM_EINVAL). Stops at the first
+ * hm_plan_add that fails and returns its status. */
 HM_EXPORT int hm_edges_add(const hm_edges_t *edges, hm_plan_t *plan, hm_buffer_t *const *bufs,
                            int nbufs);
 
@@ -244,9 +245,12 @@ HM_EXPORT const char *hm_generator_name(const hm_generator_t *gen);
 HM_EXPORT const char *hm_direction_name(hm_direction_t direction); /* "uni", "bi", "omni" */
 HM_EXPORT int hm_direction_find(const char *name, hm_direction_t *out);
 
-/* Local: the edges of gen for params. HM_EINVAL naming the parameter and
- * its limit: n < 1 (2 for every family but self), g < 1, k outside 1..g,
- * bytes 0. */
+/* Local: the edges of gen for params into *out (overwritten; empty on
+ * failure; free with hm_edges_free), ordered by (src, dst), nranks = n g,
+ * nbufs = 2; self ignores the direction. HM_EINVAL naming the parameter,
+ * its value and its limit: n < 1 (2 for every family but self), g < 1, k
+ * outside 1..g, bytes 0, a direction outside the enum, n g above INT_MAX,
+ * a buffer whose last region would end beyond SIZE_MAX. */
 HM_EXPORT int hm_generator_edges(const hm_generator_t *gen, const hm_group_params_t *params,
                                  hm_edges_t *out);
 
@@ -257,7 +261,10 @@ HM_EXPORT int hm_generator_edges(const hm_generator_t *gen, const hm_group_param
  * from rank 0's buffer 0 straight into rank g's buffer 1; the others into
  * buffer 2), step 2 assembles stripe i from rank g + i into rank g's buffer
  * 1 at its place. Stripes are bytes / g, the first bytes % g of them one
- * byte longer. HM_EINVAL for g < 1 or bytes < g. */
+ * byte longer. Stripe i, i >= 1, sits at offset 0 of buffer 2 on both
+ * rank i and rank g + i. steps[] is overwritten (each: nranks 2 g, nbufs
+ * 3; g = 1 leaves split and assemble empty). HM_EINVAL for g < 1, 2 g
+ * above INT_MAX, or bytes < g. */
 HM_EXPORT int hm_striping_edges(int g, size_t bytes, hm_edges_t steps[3]);
 
 /* Local: an application pattern from a file (§4.4): a Matrix Market
