@@ -7,6 +7,7 @@
  * of times, and each thread's median is compared with its own. */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,10 +71,15 @@ static int parse_rows(FILE *f, side_t *s, long reps, int order, const char *prog
     return HM_OK;
 }
 
-/* The program's exit, as a sentence for the last error. */
+/* The program's exit, as a sentence for the last error (127 and 126: the
+ * shell found no such program, or could not execute it). */
 static int child_status(int status, const char *program, int order, int threads)
 {
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return HM_OK;
+    if (WIFEXITED(status) && (WEXITSTATUS(status) == 127 || WEXITSTATUS(status) == 126))
+        return hm_error_set(HM_EIO, "cannot run %.200s: %s", program,
+                            WEXITSTATUS(status) == 127 ? "no such program"
+                                                       : "not an executable program");
     if (WIFEXITED(status))
         return hm_error_set(HM_EIO, "%.200s --size %d --threads %d ended with status %d", program,
                             order, threads, WEXITSTATUS(status));
@@ -81,38 +87,72 @@ static int child_status(int status, const char *program, int order, int threads)
                         order, threads, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
+/* The reference must run with no MPI runtime on its cores, yet this process
+ * cannot leave MPI: an asynchronous progress thread (MPICH's
+ * MPIR_CVAR_ASYNC_PROGRESS=1, not bound to the rank's core) spins all
+ * along, and slowed harmonia-compute as much as the kernel here (order 573
+ * took 24 ms instead of ~9, impact 1.1 and 0.75 where the kernel here ran
+ * at half speed). So the rank stops, every thread of it, while the program
+ * runs: this shell waits until the rank (pid $1) is stopped, runs the
+ * program, then continues the rank and exits with the program's status
+ * (127, without a word, when there is no such program: the rank says it
+ * once). */
+static const char stop_and_run[] =
+    "p=$1; shift; "
+    "while ! grep -q '^State:[[:space:]]*T' /proc/$p/status 2>/dev/null; do "
+    "[ -d /proc/$p ] || exit 125; sleep 0.001; done; "
+    "if command -v \"$1\" >/dev/null 2>&1; then \"$@\"; s=$?; else s=127; fi; "
+    "kill -CONT $p; exit $s";
+
+/* An unlinked temporary file for the program's rows: the rank is stopped
+ * while they are written, so no pipe could be drained. -1 on failure. */
+static int scratch_file(void)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/harmonia-impact.XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(path);
+    if (fd >= 0) unlink(path);
+    return fd;
+}
+
 /* Run the program at this order, threads and runs, and read its times. The
  * child inherits the calling thread's binding, so it pins its threads to
- * the cores this rank's kernel uses; this thread sleeps in read meanwhile. */
+ * the cores this rank's kernel uses. */
 static int run_without_mpi(const char *program, int order, long reps, side_t *s)
 {
-    char a_size[32], a_threads[32], a_reps[32];
+    char a_pid[32], a_size[32], a_threads[32], a_reps[32];
+    snprintf(a_pid, sizeof a_pid, "%ld", (long)getpid());
     snprintf(a_size, sizeof a_size, "%d", order);
     snprintf(a_threads, sizeof a_threads, "%d", s->threads);
     snprintf(a_reps, sizeof a_reps, "%ld", reps);
-    char *argv[] = {(char *)program, "--size", a_size,  "--threads", a_threads,
-                    "--reps",        a_reps,   "--csv", NULL};
-    int fd[2], status = 0;
+    char *argv[] = {"/bin/sh", "-c",   (char *)stop_and_run, "sh",      a_pid,    (char *)program,
+                    "--size",  a_size, "--threads",          a_threads, "--reps", a_reps,
+                    "--csv",   NULL};
+    int status = 0, fd = scratch_file();
     pid_t pid;
     posix_spawn_file_actions_t fa;
-    if (pipe(fd) != 0) return hm_error_set(HM_EIO, "impact: no pipe: %s", strerror(errno));
+    if (fd < 0) return hm_error_set(HM_EIO, "impact: no temporary file: %s", strerror(errno));
     posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fd[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&fa, fd[0]);
-    int rc = posix_spawnp(&pid, program, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_adddup2(&fa, fd, STDOUT_FILENO);
+    int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
-    close(fd[1]);
     if (rc != 0) {
-        close(fd[0]);
-        return hm_error_set(HM_EIO, "cannot run %.200s: %s", program, strerror(rc));
+        close(fd);
+        return hm_error_set(HM_EIO, "cannot run %.200s: /bin/sh: %s", program, strerror(rc));
     }
-    FILE *f = fdopen(fd[0], "r");
-    if (!f) close(fd[0]);
-    rc = f ? parse_rows(f, s, reps, order, program) : hm_error_set(HM_ENOMEM, "impact: no stream");
-    if (f) fclose(f); /* before waiting: a child blocked on a full pipe ends on EPIPE */
+    kill(getpid(), SIGSTOP); /* until the shell's SIGCONT, the program done */
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) continue;
-    int rc_child = child_status(status, program, order, s->threads);
-    return rc == HM_OK ? rc_child : rc;
+    rc = child_status(status, program, order, s->threads);
+    FILE *f = rc == HM_OK && lseek(fd, 0, SEEK_SET) == 0 ? fdopen(fd, "r") : NULL;
+    if (rc == HM_OK)
+        rc = f ? parse_rows(f, s, reps, order, program)
+               : hm_error_set(HM_EIO, "impact: cannot read back the rows of %.200s", program);
+    if (f)
+        fclose(f);
+    else
+        close(fd);
+    return rc;
 }
 
 /* The kernel here, reps times back to back, as the program runs it. */
