@@ -18,11 +18,15 @@ typedef struct bins {
     size_t most;      /* the tallest bar */
 } bins_t;
 
-/* 1, 2 or 5 times a power of ten, at least x. */
-static double nice_step(double x)
+/* The 1, 2 or 5 times a power of ten nearest x (on a log scale). */
+static double nice_near(double x)
 {
-    double p = pow(10, floor(log10(x)));
-    return x <= p ? p : x <= 2 * p ? 2 * p : x <= 5 * p ? 5 * p : 10 * p;
+    double p = pow(10, floor(log10(x))), best = p;
+    for (int k = 1; k < 4; k++) {
+        double c = p * (double[]){1, 2, 5, 10}[k];
+        if (fabs(log(c / x)) < fabs(log(best / x))) best = c;
+    }
+    return best;
 }
 
 static long bin_of(const bins_t *b, double v)
@@ -31,8 +35,8 @@ static long bin_of(const bins_t *b, double v)
     return (long)floor(v / b->w + 1e-9);
 }
 
-/* About 12 bins over the ratios and 1 together, at least 0.02 wide: a run
- * whose ratios are all 1.00 still shows the line beside its bar. */
+/* About 20 bins over the ratios and 1 together, at least 0.02 in all: a
+ * run whose ratios are all 1.00 still shows the line beside its bar. */
 static void choose_bins(const hm_plot_data_t *d, bins_t *b)
 {
     double lo = 1, hi = 1;
@@ -41,10 +45,19 @@ static void choose_bins(const hm_plot_data_t *d, bins_t *b)
             lo = fmin(lo, d->g[k].v[j]);
             hi = fmax(hi, d->g[k].v[j]);
         }
-    b->w = nice_step(fmax(hi - lo, 0.02) / 12);
+    b->w = nice_near(fmax(hi - lo, 0.02) / 20);
     b->first = bin_of(b, lo) - 1;
     b->last = bin_of(b, hi) + 1;
     b->most = 1;
+}
+
+/* Major tics every m bins, m the smallest of 1, 2, 5, 10, 20, ... that
+ * leaves at most 10 of them; a minor tic on every bin edge. */
+static void bin_tics(FILE *body, const bins_t *b)
+{
+    long nbins = b->last - b->first + 1, m = 1;
+    for (int k = 0; nbins / m > 10; k++) m = (long[]){2, 5, 10}[k % 3] * (long)pow(10, k / 3);
+    fprintf(body, "set xtics %.17g\nset mxtics %ld\n", (double)m * b->w, m);
 }
 
 /* Series i's counts per bin, its bars offset within the bin by its slot:
@@ -100,6 +113,7 @@ int hm_plot_draw_impact(const hm_plot_data_t *d, const char *metric, hm_plot_scr
           s->body);
     fprintf(s->body, "set xrange [%.17g:%.17g]\n", (double)b.first * b.w,
             (double)(b.last + 1) * b.w);
+    bin_tics(s->body, &b);
     /* Whole counts only; room above the tallest bar for the key. */
     fprintf(s->body, "set yrange [0:%zu]\n", b.most + 1 + b.most / 3);
     if (b.most <= 10) fputs("set ytics 1\n", s->body);
