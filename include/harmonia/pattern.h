@@ -269,13 +269,21 @@ HM_EXPORT int hm_striping_edges(int g, size_t bytes, hm_edges_t steps[3]);
 
 /* Local: an application pattern from a file (§4.4): a Matrix Market
  * coordinate file ("%%MatrixMarket matrix coordinate integer general",
- * 1-based sender row, receiver column, bytes) or a CSV with the header
- * "src,dst,bytes" (0-based ranks), told apart by the first line. Edges use
- * buffers 0 and 1 as group patterns do. HM_EINVAL with the last error
- * "FILE:LINE: reason": a rank outside 0..nranks-1, bytes that are not a
- * positive integer, a wrong header, a duplicate (src, dst) pair (refused,
- * naming both lines: whether duplicates add up is the file's intent, not
- * ours to guess); HM_EIO when the file cannot be read. */
+ * "real" too when every value is whole; 1-based sender row, receiver
+ * column, bytes; a square matrix of at most nranks rows) or a CSV with the
+ * header "src,dst,bytes" (0-based ranks; blanks around fields ignored;
+ * '#' comments), told apart by the first line that is neither blank nor a
+ * '#' comment (docs/pattern.md). Self-messages are copies; ranks the file
+ * does not name take no part. Edges use buffers 0 and 1 as group patterns
+ * do, ordered by (src, dst); *out (overwritten; empty on failure; free with
+ * hm_edges_free) has nranks = nranks, nbufs = 2. HM_EINVAL with the last
+ * error "FILE:LINE: reason": a rank outside 0..nranks-1, bytes that are
+ * not an integer in 1..2^63-1, a wrong header, a field too many or too
+ * few, an entry count unlike the size line, no message at all, a buffer
+ * whose end overflows size_t, a duplicate (src, dst) pair (refused, naming
+ * both lines: whether duplicates add up is the file's intent, not ours to
+ * guess); HM_ENOENT when the file does not exist, HM_EIO when it cannot be
+ * read (both "FILE: strerror"). */
 HM_EXPORT int hm_edges_read(const char *path, int nranks, hm_edges_t *out);
 
 #ifdef __cplusplus
