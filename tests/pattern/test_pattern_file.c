@@ -149,6 +149,61 @@ static void test_good(void)
                  2, max, N(max));
 }
 
+/* ---- the example files ---- */
+
+/* examples/patterns/halo2d-8.{mtx,csv}, found from this source file's
+ * path (CMake compiles it by its absolute path), against the stencil
+ * they describe: 8 ranks on a 4 x 2 grid (rank = 4 y + x), a neighbour in
+ * x gets 16384 bytes, one in y 8192, no periodic boundaries. Offsets come
+ * from the matrix of bytes, summed by rank, apart from the reader's sort. */
+static void test_examples(void)
+{
+    enum { PX = 4, PY = 2, P = PX * PY };
+    size_t m[P][P] = {{0}};
+    for (int r = 0; r < P; r++) {
+        int x = r % PX, y = r / PX;
+        if (x > 0) m[r][r - 1] = 16384;
+        if (x < PX - 1) m[r][r + 1] = 16384;
+        if (y > 0) m[r][r - PX] = 8192;
+        if (y < PY - 1) m[r][r + PX] = 8192;
+    }
+    want_t want[4 * P];
+    size_t n = 0;
+    for (int s = 0; s < P; s++)
+        for (int d = 0; d < P; d++) {
+            if (!m[s][d]) continue;
+            want_t w = {s, d, 0, 0, m[s][d]};
+            for (int j = 0; j < d; j++) w.sendoff += m[s][j];
+            for (int i = 0; i < s; i++) w.recvoff += m[i][d];
+            want[n++] = w;
+        }
+    char src_dir[512];
+    snprintf(src_dir, sizeof src_dir, "%s", __FILE__);
+    char *slash = strstr(src_dir, "/tests/pattern/");
+    HM_CHECK(src_dir[0] == '/' && slash, "the source tree from __FILE__ \"%s\"", __FILE__);
+    if (src_dir[0] != '/' || !slash) return;
+    *slash = '\0';
+    static const char *const files[] = {"halo2d-8.mtx", "halo2d-8.csv"};
+    for (size_t f = 0; f < N(files); f++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/examples/patterns/%s", src_dir, files[f]);
+        hm_edges_t e;
+        int rc = hm_edges_read(path, P, &e);
+        HM_CHECK(rc == HM_OK && e.n == n, "%s: %d edges (want %zu) %s", files[f],
+                 rc == HM_OK ? (int)e.n : -1, n, rc == HM_OK ? "" : hm_last_error());
+        if (rc != HM_OK) continue;
+        size_t same = 0;
+        for (size_t i = 0; i < n && i < e.n; i++) {
+            const hm_edge_t *x = &e.edge[i];
+            same += x->src == want[i].src && x->dst == want[i].dst &&
+                    x->sendoff == want[i].sendoff && x->recvoff == want[i].recvoff &&
+                    x->bytes == want[i].bytes && x->sendbuf == 0 && x->recvbuf == 1;
+        }
+        HM_CHECK(same == n, "%s: %zu of %zu edges as the stencil has them", files[f], same, n);
+        hm_edges_free(&e);
+    }
+}
+
 /* ---- refusals ---- */
 
 typedef struct bad {
@@ -355,6 +410,7 @@ int main(void)
 {
     if (!mkdtemp(dir)) return perror(dir), 1;
     test_good();
+    test_examples();
     for (size_t i = 0; i < N(bad); i++) expect_refusal(&bad[i]);
     test_unreadable();
     rmdir(dir);
