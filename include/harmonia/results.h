@@ -44,6 +44,8 @@ typedef enum hm_results_kind {
     HM_RESULTS_OVERLAP,     /* overlap --output: one row per cell (op, comm, comp target) */
     HM_RESULTS_OVERLAP_RAW, /* overlap --raw: one row per attempt of a cell */
     HM_RESULTS_IMPACT,      /* overlap impact --output: one row per target, rank, thread */
+    HM_RESULTS_PATTERN,     /* pattern --output: one row per message size */
+    HM_RESULTS_PATTERN_RAW, /* pattern --raw: one row per attempt */
     HM_RESULTS_NKINDS
 } hm_results_kind_t;
 
@@ -262,6 +264,35 @@ enum {
     HM_COL_OVERLAP_RAW_OVERHEAD,
     HM_COL_OVERLAP_RAW_COMP_SLOWDOWN,
     HM_COL_OVERLAP_RAW_COMM_RATIO
+};
+enum {
+    HM_COL_PATTERN_PATTERN,
+    HM_COL_PATTERN_DIRECTION,
+    HM_COL_PATTERN_GROUPS,
+    HM_COL_PATTERN_GROUP_SIZE,
+    HM_COL_PATTERN_K,
+    HM_COL_PATTERN_BACKEND,
+    HM_COL_PATTERN_SIZE_BYTES,
+    HM_COL_PATTERN_MESSAGES,
+    HM_COL_PATTERN_BYTES,
+    HM_COL_PATTERN_VALID,
+    HM_COL_PATTERN_INVALID,
+    HM_COL_PATTERN_WRONG_BYTES,
+    HM_COL_PATTERN_MIN_S,
+    HM_COL_PATTERN_MEDIAN_S,
+    HM_COL_PATTERN_MAX_S,
+    HM_COL_PATTERN_ALGBW_GBPS,
+    HM_COL_PATTERN_BUSBW_GBPS,
+    HM_COL_PATTERN_ORDER,
+    HM_COL_PATTERN_PROCSYNC
+};
+enum {
+    HM_COL_PATTERN_RAW_PATTERN,
+    HM_COL_PATTERN_RAW_SIZE_BYTES,
+    HM_COL_PATTERN_RAW_ATTEMPT,
+    HM_COL_PATTERN_RAW_VALID,
+    HM_COL_PATTERN_RAW_GLOBAL_S,
+    HM_COL_PATTERN_RAW_LOCAL_S
 };
 enum {
     HM_COL_IMPACT_COMP_TARGET_S,

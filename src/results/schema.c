@@ -258,6 +258,43 @@ static const hm_results_column_t overlap_raw[] = {
     [HM_COL_OVERLAP_RAW_COMM_RATIO] = {"comm_ratio", "", "eq. 4: mpi_s / t_comm_ref"},
 };
 
+static const hm_results_column_t pattern[] = {
+    [HM_COL_PATTERN_PATTERN] = {"pattern", "", "rail, asymmetric, symmetric, self, striping, file"},
+    [HM_COL_PATTERN_DIRECTION] = {"direction", "", "uni, bi, omni (empty: none applies)"},
+    [HM_COL_PATTERN_GROUPS] = {"groups", "", "n: groups (nodes) of the pattern"},
+    [HM_COL_PATTERN_GROUP_SIZE] = {"group_size", "", "g: ranks per group"},
+    [HM_COL_PATTERN_K] = {"k", "", "ranks of a group taking part"},
+    [HM_COL_PATTERN_BACKEND] = {"backend", "", "mpi, host, or one per step (host+mpi+host)"},
+    [HM_COL_PATTERN_SIZE_BYTES] = {"size_bytes", "B",
+                                   "bytes per message (striping: the whole buffer; file: 0)"},
+    [HM_COL_PATTERN_MESSAGES] = {"messages", "", "messages of the pattern, every step"},
+    [HM_COL_PATTERN_BYTES] = {"bytes", "B", "the sum of every message's size (striping: the buffer moved)"},
+    [HM_COL_PATTERN_VALID] = {"valid", "", "valid repetitions"},
+    [HM_COL_PATTERN_INVALID] = {"invalid", "", "repetitions discarded (late start)"},
+    [HM_COL_PATTERN_WRONG_BYTES] = {"wrong_bytes", "",
+                                    "received bytes that differed from what was sent "
+                                    "(--validate; empty without)"},
+    [HM_COL_PATTERN_MIN_S] = {"min_s", "s", "fastest valid repetition (max end - min start)"},
+    [HM_COL_PATTERN_MEDIAN_S] = {"median_s", "s", "median valid repetition"},
+    [HM_COL_PATTERN_MAX_S] = {"max_s", "s", "slowest valid repetition"},
+    [HM_COL_PATTERN_ALGBW_GBPS] = {"algbw_GBps", "GB/s",
+                                   "bytes / median_s (1 GB = 1e9 bytes, as nccl-tests)"},
+    [HM_COL_PATTERN_BUSBW_GBPS] = {"busbw_GBps", "GB/s",
+                                   "algbw x the bus factor: 1 for point-to-point patterns, "
+                                   "every byte crosses one link once"},
+    [HM_COL_PATTERN_ORDER] = {"order", "", "position in the shuffled order of sizes"},
+    [HM_COL_PATTERN_PROCSYNC] = {"procsync", "", "what the synchronization method did"},
+};
+
+static const hm_results_column_t pattern_raw[] = {
+    [HM_COL_PATTERN_RAW_PATTERN] = {"pattern", "", "as in the summary"},
+    [HM_COL_PATTERN_RAW_SIZE_BYTES] = {"size_bytes", "B", "bytes per message"},
+    [HM_COL_PATTERN_RAW_ATTEMPT] = {"attempt", "", "attempt number (0-based, warm-up excluded)"},
+    [HM_COL_PATTERN_RAW_VALID] = {"valid", "", "1 when every rank started in time"},
+    [HM_COL_PATTERN_RAW_GLOBAL_S] = {"global_s", "s", "max end - min start, global clock"},
+    [HM_COL_PATTERN_RAW_LOCAL_S] = {"local_s", "s", "the slowest rank's own time"},
+};
+
 static const hm_results_column_t impact[] = {
     [HM_COL_IMPACT_COMP_TARGET_S] = {"comp_target_s", "s", "computation time aimed at"},
     [HM_COL_IMPACT_MATRIX_ORDER] = {"matrix_order", "", "dgemm order the calibration kept"},
@@ -286,6 +323,8 @@ static const hm_results_schema_t schemas[HM_RESULTS_NKINDS] = {
     {HM_RESULTS_OVERLAP, "the summary of 'harmonia overlap --output'", COLUMNS(overlap)},
     {HM_RESULTS_OVERLAP_RAW, "a raw file of 'harmonia overlap --raw'", COLUMNS(overlap_raw)},
     {HM_RESULTS_IMPACT, "the output of 'harmonia overlap impact --output'", COLUMNS(impact)},
+    {HM_RESULTS_PATTERN, "the summary of 'harmonia pattern --output'", COLUMNS(pattern)},
+    {HM_RESULTS_PATTERN_RAW, "a raw file of 'harmonia pattern --raw'", COLUMNS(pattern_raw)},
 };
 
 const hm_results_schema_t *hm_results_schema(hm_results_kind_t kind)

@@ -38,6 +38,7 @@ int hm_cmd_overlap(hm_cli_config_t *cfg, MPI_Comm comm);
 /* `harmonia overlap impact` (overlap_impact.c), with the kernel c. */
 struct hm_compute;
 int hm_cli_overlap_impact(hm_cli_config_t *cfg, MPI_Comm comm, struct hm_compute *c);
+int hm_cmd_pattern(hm_cli_config_t *cfg, MPI_Comm comm);
 int hm_cmd_version(hm_cli_config_t *cfg, MPI_Comm comm);
 int hm_cmd_stats(hm_cli_config_t *cfg, MPI_Comm comm);
 int hm_cmd_campaign(hm_cli_config_t *cfg, MPI_Comm comm);

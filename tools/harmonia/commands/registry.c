@@ -131,6 +131,27 @@ static const hm_cli_command_t commands[] = {
      "IMB's configuration, whose overlap % are printed beside the ratios.",
      "mpirun -n 2 harmonia overlap --comm-us 1000,10000 --comp-us 1000,10000 --nrep 10",
      hm_cmd_overlap, 1, 0},
+    {"pattern", "point-to-point patterns between groups of ranks: rail, asymmetric, ...", 1,
+     COMMON_TIMER | COMMON_SYNTH | CLOCK_SYNC | PROCSYNC | HM_OPT_BIT(HM_OPT_PATTERN) |
+         HM_OPT_BIT(HM_OPT_DIRECTION) | HM_OPT_BIT(HM_OPT_SUBGROUP) | HM_OPT_BIT(HM_OPT_BACKEND) |
+         HM_OPT_BIT(HM_OPT_PATTERN_FILE) | HM_OPT_BIT(HM_OPT_SIZES) | HM_OPT_BIT(HM_OPT_NREP) |
+         HM_OPT_BIT(HM_OPT_WARMUP) | HM_OPT_BIT(HM_OPT_MAX_ATTEMPTS) | HM_OPT_BIT(HM_OPT_VALIDATE) |
+         HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_RAW) | HM_OPT_BIT(HM_OPT_HELP),
+     "mpirun -n P harmonia pattern [--pattern NAME] [--direction DIR] [--k K]\n"
+     "                             [--backend NAME] [--ranks-per-node G] [--sizes SPEC]",
+     "The communication patterns of CommBench (Hidayetoglu et al. 2024, §4) over n\n"
+     "groups of g ranks (g = --ranks-per-node, else the ranks of a node): rail\n"
+     "(position i to position i), asymmetric (k ranks to all g), symmetric (k to k),\n"
+     "self, in a --direction uni, bi or omni; striping (split, translate, assemble,\n"
+     "one --backend per step, e.g. host+mpi+host); or the messages of a --file\n"
+     "(Matrix Market or CSV src,dst,bytes). Every repetition starts together\n"
+     "(--sync, default harmonize) and its time is max end - min start on the global\n"
+     "clock; the table gives nccl-tests' columns: time, algbw (the bytes of every\n"
+     "message over the time), busbw and #wrong (--validate checks every byte).\n"
+     "Backends: mpi (MPI_Isend/MPI_Irecv), host (memcpy into shared memory).",
+     "mpirun -n 4 harmonia pattern --pattern symmetric --direction bi --ranks-per-node 2 "
+     "--sizes 1K,1M --validate",
+     hm_cmd_pattern, 0, 0},
     {"version", "version of harmonia and of the libraries it was built with", 0,
      HM_OPT_BIT(HM_OPT_HELP), "harmonia version",
      "Prints the version of harmonia, the MPI library, compiler and flags, GSL and\n"

@@ -64,6 +64,11 @@ typedef enum hm_opt_id {
     HM_OPT_COMM_US,
     HM_OPT_COMP_US,
     HM_OPT_THREADS,
+    HM_OPT_PATTERN,
+    HM_OPT_DIRECTION,
+    HM_OPT_SUBGROUP,
+    HM_OPT_BACKEND,
+    HM_OPT_PATTERN_FILE,
     HM_OPT_COUNT
 } hm_opt_id_t;
 
@@ -132,6 +137,12 @@ typedef struct hm_cli_config {
     int comp_is_comm;    /* --comp-us comm: each cell's computation aims at its t_comm_ref */
     int threads;         /* --threads, 0 = one per core the rank may use */
     double bcast_factor; /* --bcast-factor (roundtime's B) */
+    /* pattern */
+    char pattern[32];        /* --pattern: a generator, striping, or file */
+    char direction[8];       /* --direction uni|bi|omni */
+    int subgroup;            /* --k, 0 = g */
+    char backend[64];        /* --backend NAME, or A+B+C for striping's steps */
+    char pattern_file[4096]; /* --file */
 
     /* stats */
     hm_filter_t filter;                  /* --filter tukey|none */

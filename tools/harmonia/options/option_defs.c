@@ -454,6 +454,25 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                         "compute threads per rank, one per core (default: every core the rank "
                         "may use; one less leaves a core to a progress thread)",
                         "e.g. --threads 1", hm_opt_parse_threads},
+    [HM_OPT_PATTERN] = {HM_OPT_PATTERN, "pattern", 0, "NAME",
+                        "the pattern: rail, asymmetric, symmetric, self (over groups of "
+                        "--ranks-per-node ranks), striping, or file (--file)",
+                        "e.g. --pattern rail", hm_opt_parse_pattern},
+    [HM_OPT_DIRECTION] = {HM_OPT_DIRECTION, "direction", 0, "DIR",
+                          "between the groups: uni (group 0 to the others), bi, omni (every "
+                          "group to every other; default uni)",
+                          "e.g. --direction omni", hm_opt_parse_direction},
+    [HM_OPT_SUBGROUP] = {HM_OPT_SUBGROUP, "k", 0, "K",
+                         "ranks of a group taking part, 1 to the group's size (default: all)",
+                         "e.g. --k 1", hm_opt_parse_subgroup},
+    [HM_OPT_BACKEND] = {HM_OPT_BACKEND, "backend", 0, "NAME",
+                        "what moves the bytes: mpi or host; striping takes one per step, "
+                        "e.g. host+mpi+host (default mpi)",
+                        "e.g. --backend host or --backend host+mpi+host", hm_opt_parse_backend},
+    [HM_OPT_PATTERN_FILE] = {HM_OPT_PATTERN_FILE, "file", 0, "FILE",
+                             "--pattern file: a Matrix Market coordinate file or a CSV "
+                             "src,dst,bytes of the messages",
+                             "e.g. --file halo.mtx", hm_opt_parse_pattern_file},
     [HM_OPT_COLD_CACHE] = {HM_OPT_COLD_CACHE, "cold-cache", 0, NULL,
                            "overwrite a buffer the size of the last-level cache before every "
                            "repetition",

@@ -33,6 +33,13 @@ int hm_opt_parse_comm_us(hm_cli_config_t *c, const char *v, char *why, size_t le
 int hm_opt_parse_comp_us(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_threads(hm_cli_config_t *c, const char *v, char *why, size_t len);
 
+/* Parsers of the pattern options (option_parse_pattern.c). */
+int hm_opt_parse_pattern(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_direction(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_subgroup(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_backend(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_pattern_file(hm_cli_config_t *c, const char *v, char *why, size_t len);
+
 /* Parsers of the measurement options (option_parse_bench.c). */
 int hm_opt_parse_root(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_peer(hm_cli_config_t *c, const char *v, char *why, size_t len);

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# tests/harmonia/pattern_command.sh — `harmonia pattern` through the real
+# program: every generator, the two backends, striping over three steps
+# with a backend each, at 2, 3 and 4 ranks, every received byte validated
+# (--validate: exit 1 and a sentence when one differs); the matrix of bytes
+# against the generator's definition; the files; bad input refused before
+# any measurement. Functional, not precision: at 3 and 4 ranks on 2 cores
+# the scheduler makes starts late by up to a time slice, so those runs
+# tolerate 2 ms (--late-us 2000) instead of failing on late starts.
+. "$(dirname "$0")/lib.sh"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir" "$out"' EXIT
+cd "$dir" || exit 1
+
+late() { [ "$1" -gt 2 ] && echo --late-us 2000; }
+
+# run NP ARGS...: the pattern validated at 2 sizes; exit 0, 2 rows, #wrong 0.
+run() {
+    local np=$1; shift
+    launch "$np" pattern "$@" --sizes 8,64K --nrep 10 --validate $(late "$np")
+    local rows
+    rows=$(table_cols size_B valid '#wrong' | awk '$1 == 10 && $2 == 0' | wc -l)
+    [ "$status" -eq 0 ] && [ "$rows" -eq 2 ]
+    check $? "np $np pattern $*: 2 sizes, 10 valid repetitions, no wrong byte" \
+        "exit $status, $rows rows; $(cat "$out")"
+}
+
+run 2 --pattern rail --ranks-per-node 1
+run 2 --pattern rail --ranks-per-node 1 --backend host
+run 2 --pattern self --ranks-per-node 2 --backend host
+run 3 --pattern asymmetric --ranks-per-node 1 --direction omni
+run 3 --pattern symmetric --ranks-per-node 1 --direction bi --backend host
+run 4 --pattern asymmetric --ranks-per-node 2 --k 1
+run 4 --pattern symmetric --ranks-per-node 2 --direction omni --backend host
+run 4 --pattern rail --ranks-per-node 2 --direction bi
+run 4 --pattern striping --ranks-per-node 2 --backend host+mpi+host
+run 4 --pattern striping --ranks-per-node 2 --backend mpi
+
+# The matrix of symmetric (2, 2, 2) bi: each rank of a group sends 8 bytes
+# to both ranks of the other group (the paper's Fig. 6c, both ways).
+launch 4 pattern --pattern symmetric --direction bi --ranks-per-node 2 --sizes 8 --nrep 5 \
+    --late-us 2000 --output s.csv --raw r.csv
+matrix=$(awk '/^bytes from rank/ { on = 1; next } on && NF == 5 && $1 ~ /^[0-9]$/ {
+                  printf "%s %s %s %s;", $2, $3, $4, $5 }' "$out")
+[ "$matrix" = ". . 8 8;. . 8 8;8 8 . .;8 8 . .;" ]
+check $? "symmetric bi matrix: each group's ranks to both of the other's" "$matrix"
+csv_awk s.csv '{ n++; ok = $col["pattern"] == "symmetric" && $col["direction"] == "bi" &&
+                    $col["groups"] == 2 && $col["group_size"] == 2 && $col["k"] == 2 &&
+                    $col["messages"] == 8 && $col["bytes"] == 64 && $col["valid"] == 5 &&
+                    $col["median_s"] > 0 && $col["algbw_GBps"] > 0 && $col["wrong_bytes"] == "" }
+    END { exit !(n == 1 && ok) }'
+check $? "summary: the shape, 8 messages of 8 bytes, no validation asked" "$(csv_tsv s.csv)"
+csv_awk r.csv '$col["valid"] == 1 { n++ } END { exit n != 5 }'
+check $? "raw: 5 valid repetitions" "$(csv_tsv r.csv | head -3)"
+grep -q '^# pattern: symmetric$' s.csv && grep -q '^# backend: mpi$' s.csv
+check $? "factors: pattern, backend"
+
+expect_usage 2 '--pattern: unknown pattern "ring" (known: rail, asymmetric, symmetric, self, striping, file)' \
+    pattern --pattern ring
+expect_usage 2 '--direction: unknown direction "all" (known: uni, bi, omni)' pattern --direction all
+expect_usage 2 '--backend: unknown backend "tcp" in "host+tcp+host" (known: mpi, host)' \
+    pattern --backend host+tcp+host
+expect_usage 2 '--backend host+mpi+host: one backend per step is for --pattern striping' \
+    pattern --pattern rail --backend host+mpi+host
+expect_usage 3 '--ranks-per-node 2: the 3 ranks are not whole groups of 2' \
+    pattern --ranks-per-node 2
+expect_usage 2 '--k 3: more than the 2 ranks of a group' pattern --ranks-per-node 2 --k 3
+expect_usage 2 'n 1 is below 2' pattern --pattern rail --ranks-per-node 2
+expect_usage 2 '--pattern striping: 2 groups of --ranks-per-node ranks (here 1 of 2)' \
+    pattern --pattern striping --ranks-per-node 2
+expect_usage 2 '--pattern file: give the file with --file' pattern --pattern file
+expect_usage 2 '--direction uni: --pattern self has no direction' \
+    pattern --pattern self --direction uni
+finish

@@ -1,0 +1,308 @@
+/* tools/harmonia/commands/cmd_pattern.c — `harmonia pattern`: a
+ * point-to-point pattern [CommBench, Hidayetoglu et al. 2024] measured at
+ * every --sizes (a generator over groups of --ranks-per-node ranks, or
+ * striping), or once (a pattern file), each repetition started together
+ * and timed on the global clock. The library builds, moves and checks the
+ * bytes; this file the plan of sizes and the buffers. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <harmonia/measure.h>
+#include <harmonia/pattern.h>
+
+#include "commands/commands.h"
+#include "commands/measure_setup.h"
+#include "commands/pattern_report.h"
+
+enum { MAX_STEPS = 3, MAX_BUFS = 3 };
+
+typedef struct pattern_run {
+    hm_pattern_shape_t shape;
+    const hm_generator_t *gen; /* NULL: striping or file */
+    hm_direction_t direction;
+    const hm_backend_t *backend[MAX_STEPS];
+    int nbackends;
+    hm_memory_t memory;
+    size_t *order, nsizes;
+} pattern_run_t;
+
+/* The groups: g ranks each (--ranks-per-node, else the real node, which
+ * must be the same size everywhere), n = P / g whole groups. */
+static int groups(const hm_cli_config_t *cfg, MPI_Comm comm, pattern_run_t *r, char *why,
+                  size_t len)
+{
+    int size, g = cfg->ranks_per_node;
+    MPI_Comm_size(comm, &size);
+    if (g <= 0) {
+        MPI_Comm node;
+        int lo, hi;
+        MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+        MPI_Comm_size(node, &g);
+        MPI_Comm_free(&node);
+        MPI_Allreduce(&g, &lo, 1, MPI_INT, MPI_MIN, comm);
+        MPI_Allreduce(&g, &hi, 1, MPI_INT, MPI_MAX, comm);
+        if (lo != hi)
+            return snprintf(why, len,
+                            "pattern: the nodes hold %d to %d ranks; give --ranks-per-node for "
+                            "groups of one size",
+                            lo, hi),
+                   HM_EXIT_USAGE;
+    }
+    if (size % g != 0)
+        return snprintf(why, len,
+                        "--ranks-per-node %d: the %d ranks are not whole groups of %d (the "
+                        "pattern's groups must be full)",
+                        g, size, g),
+               HM_EXIT_USAGE;
+    r->shape.g = g;
+    r->shape.n = size / g;
+    r->shape.k = cfg->subgroup ? cfg->subgroup : g;
+    if (r->shape.k > g)
+        return snprintf(why, len, "--k %d: more than the %d ranks of a group", r->shape.k, g),
+               HM_EXIT_USAGE;
+    return HM_EXIT_OK;
+}
+
+/* The backends: one, or one per step of striping. */
+static int backends(const hm_cli_config_t *cfg, pattern_run_t *r, char *why, size_t len)
+{
+    char buf[sizeof cfg->backend];
+    snprintf(buf, sizeof buf, "%s", cfg->backend[0] ? cfg->backend : "mpi");
+    r->memory = HM_MEMORY_HOST;
+    for (char *item = buf, *next; item; item = next) {
+        next = strchr(item, '+');
+        if (next) *next++ = '\0';
+        r->backend[r->nbackends] = hm_backend_find(item);
+        if (hm_backend_memory(r->backend[r->nbackends]) == HM_MEMORY_SHARED)
+            r->memory = HM_MEMORY_SHARED;
+        r->nbackends++;
+    }
+    int striping = strcmp(r->shape.pattern, "striping") == 0;
+    if (striping && r->nbackends == 1) {
+        r->backend[1] = r->backend[2] = r->backend[0];
+        r->nbackends = 3;
+    }
+    if (!striping && r->nbackends != 1)
+        return snprintf(why, len, "--backend %s: one backend per step is for --pattern striping",
+                        cfg->backend),
+               HM_EXIT_USAGE;
+    snprintf(r->shape.backend, sizeof r->shape.backend, "%s",
+             cfg->backend[0] ? cfg->backend : "mpi");
+    return HM_EXIT_OK;
+}
+
+static int check_options(const hm_cli_config_t *cfg, pattern_run_t *r, char *why, size_t len)
+{
+    int file = strcmp(r->shape.pattern, "file") == 0;
+    if (file && !cfg->pattern_file[0])
+        return snprintf(why, len, "--pattern file: give the file with --file"), HM_EXIT_USAGE;
+    if (!file && cfg->pattern_file[0])
+        return snprintf(why, len, "--file %.200s: only --pattern file reads a file", cfg->pattern_file),
+               HM_EXIT_USAGE;
+    if (file && (cfg->given & HM_OPT_BIT(HM_OPT_SIZES)))
+        return snprintf(why, len, "--sizes: the file gives every message's size"), HM_EXIT_USAGE;
+    if ((file || strcmp(r->shape.pattern, "striping") == 0 || !strcmp(r->shape.pattern, "self")) &&
+        (cfg->given & (HM_OPT_BIT(HM_OPT_DIRECTION))))
+        return snprintf(why, len, "--direction %s: --pattern %s has no direction", cfg->direction,
+                        r->shape.pattern),
+               HM_EXIT_USAGE;
+    if ((file || strcmp(r->shape.pattern, "striping") == 0) &&
+        (cfg->given & HM_OPT_BIT(HM_OPT_SUBGROUP)))
+        return snprintf(why, len, "--k %d: --pattern %s has no subgroup", cfg->subgroup,
+                        r->shape.pattern),
+               HM_EXIT_USAGE;
+    if (strcmp(r->shape.pattern, "striping") == 0 && r->shape.n != 2)
+        return snprintf(why, len,
+                        "--pattern striping: 2 groups of --ranks-per-node ranks (here %d of %d)",
+                        r->shape.n, r->shape.g),
+               HM_EXIT_USAGE;
+    return HM_EXIT_OK;
+}
+
+static int make_run(const hm_cli_config_t *cfg, MPI_Comm comm, pattern_run_t *r)
+{
+    char why[512] = "";
+    snprintf(r->shape.pattern, sizeof r->shape.pattern, "%s",
+             cfg->pattern[0] ? cfg->pattern : "rail");
+    r->gen = hm_generator_find(r->shape.pattern);
+    r->direction = HM_DIRECTION_UNI;
+    if (cfg->direction[0]) hm_direction_find(cfg->direction, &r->direction);
+    snprintf(r->shape.direction, sizeof r->shape.direction, "%s",
+             r->gen && strcmp(r->shape.pattern, "self") != 0 ? hm_direction_name(r->direction)
+                                                             : "");
+    int rc = groups(cfg, comm, r, why, sizeof why);
+    if (rc == HM_EXIT_OK) rc = backends(cfg, r, why, sizeof why);
+    if (rc == HM_EXIT_OK) rc = check_options(cfg, r, why, sizeof why);
+    r->nsizes = strcmp(r->shape.pattern, "file") == 0 ? 1 : (size_t)cfg->nsizes;
+    if (rc == HM_EXIT_OK && !(r->order = malloc(r->nsizes * sizeof *r->order)))
+        rc = HM_EXIT_FAILURE, snprintf(why, sizeof why, "out of memory");
+    if (rc == HM_EXIT_OK) hm_measure_shuffle(r->order, r->nsizes, cfg->seed);
+    return hm_cli_agree(comm, rc, why);
+}
+
+/* Local: the edges of every step at size (bytes per message; striping:
+ * the whole buffer). */
+static int edges_at(const hm_cli_config_t *cfg, const pattern_run_t *r, int nranks, size_t size,
+                    hm_edges_t *steps, int *nsteps)
+{
+    memset(steps, 0, MAX_STEPS * sizeof *steps);
+    *nsteps = 1;
+    if (strcmp(r->shape.pattern, "file") == 0)
+        return hm_edges_read(cfg->pattern_file, nranks, steps);
+    if (strcmp(r->shape.pattern, "striping") == 0) {
+        *nsteps = 3;
+        return hm_striping_edges(r->shape.g, size, steps);
+    }
+    hm_group_params_t gp = {r->shape.n, r->shape.g, r->shape.k, r->direction, size};
+    return hm_generator_edges(r->gen, &gp, steps);
+}
+
+/* Striping is validated end to end: rank g's buffer 1 must hold rank 0's
+ * buffer 0 after the three steps. */
+typedef struct striping_check {
+    hm_buffer_t *src, *dst;
+    int rank, g;
+} striping_check_t;
+
+static int striping_fill(void *ctx)
+{
+    striping_check_t *c = ctx;
+    unsigned char *b = hm_buffer_data(c->rank == 0 ? c->src : c->dst);
+    size_t n = hm_buffer_size(c->rank == 0 ? c->src : c->dst);
+    if (c->rank == 0)
+        for (size_t i = 0; i < n; i++) b[i] = hm_pattern_byte(0, i);
+    else if (c->rank == c->g)
+        memset(b, 0, n);
+    return HM_OK;
+}
+
+static int striping_verify(void *ctx, uint64_t *wrong)
+{
+    striping_check_t *c = ctx;
+    *wrong = 0;
+    if (c->rank != c->g) return HM_OK;
+    const unsigned char *b = hm_buffer_data(c->dst);
+    for (size_t i = 0; i < hm_buffer_size(c->dst); i++) *wrong += b[i] != hm_pattern_byte(0, i);
+    return HM_OK;
+}
+
+typedef struct cell {
+    hm_edges_t steps[MAX_STEPS];
+    int nsteps;
+    hm_buffer_t *buf[MAX_BUFS];
+    hm_plan_t *plan[MAX_STEPS];
+} cell_t;
+
+static void free_cell(cell_t *c)
+{
+    for (int i = 0; i < MAX_STEPS; i++) hm_plan_free(c->plan[i]), hm_edges_free(&c->steps[i]);
+    for (int b = 0; b < MAX_BUFS; b++) hm_buffer_free(c->buf[b]);
+}
+
+/* Collective: buffers as large as this rank's regions need, and the
+ * committed plans. Agreed status; the sentence in hm_last_error. */
+static int build(MPI_Comm comm, const pattern_run_t *r, int rank, cell_t *c)
+{
+    size_t need[MAX_BUFS] = {0};
+    for (int s = 0; s < c->nsteps; s++) {
+        size_t extent[MAX_BUFS] = {0};
+        hm_edges_extent(&c->steps[s], rank, extent);
+        for (int b = 0; b < c->steps[s].nbufs && b < MAX_BUFS; b++)
+            if (extent[b] > need[b]) need[b] = extent[b];
+    }
+    int rc = HM_OK;
+    for (int b = 0; b < MAX_BUFS && rc == HM_OK; b++)
+        rc = hm_buffer_alloc(comm, r->memory, need[b], &c->buf[b]);
+    for (int s = 0; s < c->nsteps && rc == HM_OK; s++) {
+        rc = hm_plan_create(comm, r->backend[s < r->nbackends ? s : 0], &c->plan[s]);
+        if (rc == HM_OK) rc = hm_edges_add(&c->steps[s], c->plan[s], c->buf, MAX_BUFS);
+        if (rc == HM_OK) rc = hm_plan_commit(c->plan[s]);
+    }
+    return rc;
+}
+
+static void measure_params(const hm_cli_config_t *cfg, hm_measure_params_t *mp)
+{
+    hm_measure_params_default(mp);
+    mp->nrep = cfg->nrep;
+    mp->warmup = cfg->warmup;
+    mp->max_attempts = cfg->max_attempts;
+    mp->validate = cfg->validate;
+}
+
+/* Collective: one size, measured and reported. */
+static int run_size(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync_t *ps,
+                    const pattern_run_t *r, hm_pattern_report_t *rep, size_t index, size_t order)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    size_t bytes = r->nsizes == 1 && !strcmp(r->shape.pattern, "file") ? 0 : cfg->sizes[index];
+    cell_t c = {0};
+    int rc = edges_at(cfg, r, size, bytes, c.steps, &c.nsteps);
+    char why[1024] = "";
+    if (rc != HM_OK)
+        snprintf(why, sizeof why, "--pattern %s, %zu B: %s", r->shape.pattern, bytes,
+                 hm_last_error());
+    else if (c.steps[0].nranks > size)
+        rc = HM_EINVAL, snprintf(why, sizeof why, "--pattern %s: it needs %d ranks, the run has %d",
+                                 r->shape.pattern, c.steps[0].nranks, size);
+    int status = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_USAGE, why);
+    if (status == HM_EXIT_OK) {
+        rc = build(comm, r, rank, &c);
+        if (rc != HM_OK) snprintf(why, sizeof why, "%zu B: %s", bytes, hm_last_error());
+        status = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);
+    }
+    if (status == HM_EXIT_OK) {
+        hm_measure_params_t mp;
+        hm_measure_result_t res;
+        uint64_t wrong = 0;
+        striping_check_t sc = {c.buf[0], c.buf[1], rank, r->shape.g};
+        hm_plan_validation_t v = {striping_fill, striping_verify, &sc};
+        measure_params(cfg, &mp);
+        rc = hm_plan_measure(c.plan, c.nsteps, HM_SEQUENCE_STEPS, ps, &mp, c.nsteps > 1 ? &v : NULL,
+                             &res, &wrong);
+        if (rc == HM_OK || rc == HM_EAGAIN) {
+            hm_pattern_cell_t cell = {bytes, 0, 0, cfg->validate ? (long long)wrong : -1};
+            for (int s = 0; s < c.nsteps; s++) {
+                cell.messages += c.steps[s].n;
+                cell.bytes += hm_plan_total_bytes(c.plan[s]);
+            }
+            /* Striping moves one buffer, whatever its stripes cross: the
+             * paper's time for moving 1 GB (Fig. 9). */
+            if (c.nsteps > 1) cell.bytes = bytes;
+            if (rank == 0) hm_pattern_report_add(rep, index, order, &cell, &res);
+            if (order == 0) hm_pattern_report_matrix(rep, comm, c.plan[c.nsteps > 1 ? 1 : 0]);
+            hm_measure_result_free(&res);
+        }
+        if (rc != HM_OK)
+            snprintf(why, sizeof why, "%zu B: %s", bytes,
+                     rc == HM_EAGAIN ? "too few valid repetitions" : hm_last_error());
+        status = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);
+        if (status == HM_EXIT_OK && cfg->validate && wrong > 0) {
+            snprintf(why, sizeof why, "%zu B: %llu received bytes differ from what was sent", bytes,
+                     (unsigned long long)wrong);
+            status = hm_cli_agree(comm, HM_EXIT_FAILURE, why);
+        }
+    }
+    free_cell(&c);
+    return status;
+}
+
+int hm_cmd_pattern(hm_cli_config_t *cfg, MPI_Comm comm)
+{
+    pattern_run_t r = {0};
+    hm_experiment_t *e = NULL;
+    hm_pattern_report_t *rep = NULL;
+    int rc = hm_cli_check_outputs(cfg, comm);
+    if (rc == HM_EXIT_OK) rc = make_run(cfg, comm, &r);
+    if (rc == HM_EXIT_OK) rc = hm_cli_experiment_open(cfg, comm, cfg->sync, &e);
+    if (rc == HM_EXIT_OK) rc = hm_pattern_report_open(cfg, comm, e, &r.shape, r.nsizes, &rep);
+    for (size_t k = 0; rc == HM_EXIT_OK && k < r.nsizes; k++)
+        rc = run_size(cfg, comm, hm_experiment_procsync(e), &r, rep, r.order[k], k);
+    if (rep) hm_pattern_report_close(rep, comm);
+    rc = hm_cli_experiment_close(e, comm, rc);
+    free(r.order);
+    return rc;
+}

@@ -1,0 +1,230 @@
+/* tools/harmonia/commands/pattern_report.c — table and CSV files of
+ * `harmonia pattern`. Bandwidth as nccl-tests counts it: algbw = the bytes
+ * of every message / the time, GB = 1e9 bytes; busbw = algbw x the bus
+ * factor, 1 for point-to-point patterns (each byte crosses one link once;
+ * nccl-tests' factors are for collectives). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <harmonia/stats.h>
+
+#include "commands/commands.h"
+#include "commands/measure_setup.h"
+#include "commands/pattern_report.h"
+#include "commands/result_files.h"
+
+/* The matrix is printed up to this many ranks (16 x 16 cells of bytes). */
+enum { MATRIX_MAX_RANKS = 16 };
+
+typedef struct row {
+    int done;
+    hm_pattern_cell_t cell;
+    long valid, invalid;
+    double min_s, median_s, max_s;
+} row_t;
+
+struct hm_pattern_report {
+    const hm_cli_config_t *cfg;
+    hm_experiment_t *e;
+    hm_pattern_shape_t shape;
+    int size;
+    size_t nrows;
+    row_t *rows;      /* root */
+    uint64_t *matrix; /* root, size x size, or NULL */
+    char note[256];
+};
+
+int hm_pattern_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e,
+                           const hm_pattern_shape_t *shape, size_t nrows, hm_pattern_report_t **out)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    hm_pattern_report_t *rep = calloc(1, sizeof *rep);
+    int rc = rep ? HM_OK : HM_ENOMEM;
+    hm_factors_t *f = hm_experiment_factors(e);
+    if (rep) {
+        rep->cfg = cfg;
+        rep->e = e;
+        rep->shape = *shape;
+        rep->nrows = nrows;
+        MPI_Comm_size(comm, &rep->size);
+        hm_cli_fit_note(hm_experiment_fit(e), rep->note, sizeof rep->note);
+        if (rank == 0 && !(rep->rows = calloc(nrows ? nrows : 1, sizeof *rep->rows)))
+            rc = HM_ENOMEM;
+    }
+    if (rc == HM_OK) rc = hm_factors_set(f, "pattern", "%s", shape->pattern);
+    if (rc == HM_OK) rc = hm_factors_set(f, "direction", "%s", shape->direction);
+    if (rc == HM_OK) rc = hm_factors_set(f, "groups", "%d", shape->n);
+    if (rc == HM_OK) rc = hm_factors_set(f, "group_size", "%d", shape->g);
+    if (rc == HM_OK) rc = hm_factors_set(f, "k", "%d", shape->k);
+    if (rc == HM_OK) rc = hm_factors_set(f, "backend", "%s", shape->backend);
+    if (rc == HM_OK && cfg->pattern_file[0])
+        rc = hm_factors_set(f, "pattern_file", "%s", cfg->pattern_file);
+    *out = rep;
+    rc = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_strerror(rc));
+    if (rc != HM_EXIT_OK) return rc;
+    return hm_cli_experiment_files(e, comm, HM_RESULTS_PATTERN, HM_RESULTS_PATTERN_RAW);
+}
+
+static void summarize(const hm_measure_result_t *r, row_t *row)
+{
+    double *t = malloc((size_t)(r->n ? r->n : 1) * sizeof *t);
+    size_t n = 0;
+    for (long i = 0; t && i < r->n; i++)
+        if (r->valid[i]) t[n++] = r->global_s[i];
+    hm_stats_sort(t, n);
+    row->min_s = n ? t[0] : NAN;
+    row->median_s = n ? hm_stats_quantile_sorted(t, n, 0.5) : NAN;
+    row->max_s = n ? t[n - 1] : NAN;
+    free(t);
+}
+
+static double algbw_gbps(const row_t *row)
+{
+    return row->median_s > 0 ? (double)row->cell.bytes / row->median_s * 1e-9 : NAN;
+}
+
+static void write_summary(hm_pattern_report_t *rep, const row_t *row, size_t order,
+                          const char *procsync)
+{
+    hm_csv_t *csv = hm_experiment_summary(rep->e);
+    if (!csv) return;
+    hm_csv_put_string(csv, rep->shape.pattern);
+    hm_csv_put_string(csv, rep->shape.direction);
+    hm_csv_put_int64(csv, rep->shape.n);
+    hm_csv_put_int64(csv, rep->shape.g);
+    hm_csv_put_int64(csv, rep->shape.k);
+    hm_csv_put_string(csv, rep->shape.backend);
+    hm_csv_put_int64(csv, (int64_t)row->cell.size_bytes);
+    hm_csv_put_int64(csv, row->cell.messages);
+    hm_csv_put_int64(csv, (int64_t)row->cell.bytes);
+    hm_csv_put_int64(csv, row->valid);
+    hm_csv_put_int64(csv, row->invalid);
+    if (row->cell.wrong >= 0)
+        hm_csv_put_int64(csv, row->cell.wrong);
+    else
+        hm_csv_put_string(csv, "");
+    hm_csv_put_double(csv, row->min_s);
+    hm_csv_put_double(csv, row->median_s);
+    hm_csv_put_double(csv, row->max_s);
+    hm_csv_put_double(csv, algbw_gbps(row));
+    hm_csv_put_double(csv, algbw_gbps(row)); /* bus factor 1 (header) */
+    hm_csv_put_int64(csv, (int64_t)order);
+    hm_csv_put_string(csv, procsync);
+    hm_csv_end_row(csv);
+    hm_csv_checkpoint(csv);
+}
+
+static void write_raw(hm_pattern_report_t *rep, const row_t *row, const hm_measure_result_t *r)
+{
+    hm_csv_t *raw = hm_experiment_raw(rep->e);
+    if (!raw) return;
+    for (long i = 0; i < r->n; i++) {
+        hm_csv_put_string(raw, rep->shape.pattern);
+        hm_csv_put_int64(raw, (int64_t)row->cell.size_bytes);
+        hm_csv_put_int64(raw, i);
+        hm_csv_put_int64(raw, r->valid[i]);
+        hm_csv_put_double(raw, r->global_s[i]);
+        hm_csv_put_double(raw, r->local_s[i]);
+        hm_csv_end_row(raw);
+    }
+    hm_csv_checkpoint(raw);
+}
+
+void hm_pattern_report_add(hm_pattern_report_t *rep, size_t index, size_t order,
+                           const hm_pattern_cell_t *cell, const hm_measure_result_t *r)
+{
+    row_t *row = &rep->rows[index];
+    row->done = 1;
+    row->cell = *cell;
+    row->valid = r->nvalid;
+    row->invalid = r->attempts - r->nvalid;
+    summarize(r, row);
+    hm_cli_progress(hm_experiment_summary(rep->e), hm_experiment_raw(rep->e), (long)order + 1,
+                    (long)rep->nrows, "sizes");
+    write_summary(rep, row, order, r->procsync);
+    write_raw(rep, row, r);
+}
+
+void hm_pattern_report_matrix(hm_pattern_report_t *rep, MPI_Comm comm, const hm_plan_t *plan)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    if (rep->size > MATRIX_MAX_RANKS || rep->matrix) return;
+    uint64_t *m = rank == 0 ? calloc((size_t)rep->size * (size_t)rep->size, sizeof *m) : NULL;
+    if (hm_plan_matrix(plan, m) == HM_OK && rank == 0)
+        rep->matrix = m;
+    else
+        free(m);
+}
+
+static void print_matrix(const hm_pattern_report_t *rep)
+{
+    if (!rep->matrix) return;
+    printf("bytes from rank (row) to rank (column)%s:\n",
+           strcmp(rep->shape.pattern, "striping") == 0 ? ", the translate step" : "");
+    printf("%6s", "");
+    for (int d = 0; d < rep->size; d++) printf(" %9d", d);
+    printf("\n");
+    for (int s = 0; s < rep->size; s++) {
+        printf("%6d", s);
+        for (int d = 0; d < rep->size; d++) {
+            uint64_t b = rep->matrix[(size_t)s * (size_t)rep->size + (size_t)d];
+            if (b)
+                printf(" %9llu", (unsigned long long)b);
+            else
+                printf(" %9s", ".");
+        }
+        printf("\n");
+    }
+}
+
+static void print_table(const hm_pattern_report_t *rep)
+{
+    static const char *const cols[] = {"size_B",  "messages",   "bytes",      "valid",
+                                       "time_us", "algbw_GBps", "busbw_GBps", "#wrong"};
+    hm_table_t *t = NULL;
+    if (hm_table_create(&t) != HM_OK) return;
+    for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
+        hm_table_add_column(t, cols[c], HM_ALIGN_RIGHT);
+    for (size_t i = 0; i < rep->nrows; i++) {
+        const row_t *row = &rep->rows[i];
+        if (!row->done) continue;
+        hm_table_add_cellf(t, "%zu", row->cell.size_bytes);
+        hm_table_add_cellf(t, "%lld", row->cell.messages);
+        hm_table_add_cellf(t, "%llu", row->cell.bytes);
+        hm_table_add_cellf(t, "%ld", row->valid);
+        hm_table_add_number(t, "%.2f", row->median_s * 1e6);
+        hm_table_add_number(t, "%.3f", algbw_gbps(row));
+        hm_table_add_number(t, "%.3f", algbw_gbps(row));
+        if (row->cell.wrong >= 0)
+            hm_table_add_cellf(t, "%lld", row->cell.wrong);
+        else
+            hm_table_add_cell(t, "n/a");
+    }
+    printf("pattern %s%s%s (n %d groups x g %d ranks, k %d), backend %s, on %d ranks%s, --sync "
+           "%s: medians of max end - min start; algbw = bytes of every message / time (GB = "
+           "1e9 B), busbw = algbw (bus factor 1: point to point)\n",
+           rep->shape.pattern, rep->shape.direction[0] ? " " : "", rep->shape.direction,
+           rep->shape.n, rep->shape.g, rep->shape.k, rep->shape.backend, rep->size, rep->note,
+           rep->cfg->sync);
+    hm_table_print(t, stdout);
+    hm_table_free(t);
+}
+
+void hm_pattern_report_close(hm_pattern_report_t *rep, MPI_Comm comm)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    if (!rep) return;
+    if (rank == 0 && rep->rows) {
+        print_table(rep);
+        print_matrix(rep);
+    }
+    fflush(stdout);
+    free(rep->matrix);
+    free(rep->rows);
+    free(rep);
+}

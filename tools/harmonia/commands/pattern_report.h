@@ -1,0 +1,43 @@
+/* tools/harmonia/commands/pattern_report.h — table and files of `harmonia
+ * pattern`: one row per size, with nccl-tests' columns (time, algbw,
+ * busbw, #wrong); seconds in files, microseconds and GB/s on screen. */
+#ifndef HM_CLI_PATTERN_REPORT_H
+#define HM_CLI_PATTERN_REPORT_H
+#include <harmonia/experiment.h>
+#include <harmonia/pattern.h>
+
+#include "options/config.h"
+
+/* What the rows share. */
+typedef struct hm_pattern_shape {
+    char pattern[32], direction[8], backend[64];
+    int n, g, k;
+} hm_pattern_shape_t;
+
+/* One size's counts: bytes per message (0: a file's), the pattern's
+ * messages and bytes over every step, wrong bytes (-1: not validated). */
+typedef struct hm_pattern_cell {
+    size_t size_bytes;
+    long long messages;
+    unsigned long long bytes;
+    long long wrong;
+} hm_pattern_cell_t;
+
+typedef struct hm_pattern_report hm_pattern_report_t;
+
+/* Collective: the factors of the shape added to e's, files opened. */
+int hm_pattern_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e,
+                           const hm_pattern_shape_t *shape, size_t nrows,
+                           hm_pattern_report_t **out);
+
+/* Root: the row at index (table order), run order-th. */
+void hm_pattern_report_add(hm_pattern_report_t *rep, size_t index, size_t order,
+                           const hm_pattern_cell_t *cell, const hm_measure_result_t *r);
+
+/* Collective: keep the pattern's matrix of bytes (printed with the table
+ * when the ranks are few enough to read it). */
+void hm_pattern_report_matrix(hm_pattern_report_t *rep, MPI_Comm comm, const hm_plan_t *plan);
+
+/* Collective: print (rank 0) and release. */
+void hm_pattern_report_close(hm_pattern_report_t *rep, MPI_Comm comm);
+#endif
