@@ -40,7 +40,7 @@ run 4 --pattern striping --ranks-per-node 2 --backend mpi
 # to both ranks of the other group (the paper's Fig. 6c, both ways).
 launch 4 pattern --pattern symmetric --direction bi --ranks-per-node 2 --sizes 8 --nrep 5 \
     --late-us 2000 --output s.csv --raw r.csv
-matrix=$(awk '/^bytes from rank/ { on = 1; next } on && NF == 5 && $1 ~ /^[0-9]$/ {
+matrix=$(awk '/^bytes from rank .* at 8 B:$/ { on = 1; next } on && NF == 5 && $1 ~ /^[0-9]$/ {
                   printf "%s %s %s %s;", $2, $3, $4, $5 }' "$out")
 [ "$matrix" = ". . 8 8;. . 8 8;8 8 . .;8 8 . .;" ]
 check $? "symmetric bi matrix: each group's ranks to both of the other's" "$matrix"

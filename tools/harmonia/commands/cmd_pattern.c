@@ -98,7 +98,8 @@ static int check_options(const hm_cli_config_t *cfg, pattern_run_t *r, char *why
     if (file && !cfg->pattern_file[0])
         return snprintf(why, len, "--pattern file: give the file with --file"), HM_EXIT_USAGE;
     if (!file && cfg->pattern_file[0])
-        return snprintf(why, len, "--file %.200s: only --pattern file reads a file", cfg->pattern_file),
+        return snprintf(why, len, "--file %.200s: only --pattern file reads a file",
+                        cfg->pattern_file),
                HM_EXIT_USAGE;
     if (file && (cfg->given & HM_OPT_BIT(HM_OPT_SIZES)))
         return snprintf(why, len, "--sizes: the file gives every message's size"), HM_EXIT_USAGE;
@@ -273,7 +274,8 @@ static int run_size(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync_t *ps
              * paper's time for moving 1 GB (Fig. 9). */
             if (c.nsteps > 1) cell.bytes = bytes;
             if (rank == 0) hm_pattern_report_add(rep, index, order, &cell, &res);
-            if (order == 0) hm_pattern_report_matrix(rep, comm, c.plan[c.nsteps > 1 ? 1 : 0]);
+            if (order == 0)
+                hm_pattern_report_matrix(rep, comm, c.plan[c.nsteps > 1 ? 1 : 0], bytes);
             hm_measure_result_free(&res);
         }
         if (rc != HM_OK)

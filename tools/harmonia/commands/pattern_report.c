@@ -33,6 +33,7 @@ struct hm_pattern_report {
     size_t nrows;
     row_t *rows;      /* root */
     uint64_t *matrix; /* root, size x size, or NULL */
+    size_t matrix_size_bytes;
     char note[256];
 };
 
@@ -148,8 +149,10 @@ void hm_pattern_report_add(hm_pattern_report_t *rep, size_t index, size_t order,
     write_raw(rep, row, r);
 }
 
-void hm_pattern_report_matrix(hm_pattern_report_t *rep, MPI_Comm comm, const hm_plan_t *plan)
+void hm_pattern_report_matrix(hm_pattern_report_t *rep, MPI_Comm comm, const hm_plan_t *plan,
+                              size_t size_bytes)
 {
+    rep->matrix_size_bytes = size_bytes;
     int rank;
     MPI_Comm_rank(comm, &rank);
     if (rep->size > MATRIX_MAX_RANKS || rep->matrix) return;
@@ -163,8 +166,9 @@ void hm_pattern_report_matrix(hm_pattern_report_t *rep, MPI_Comm comm, const hm_
 static void print_matrix(const hm_pattern_report_t *rep)
 {
     if (!rep->matrix) return;
-    printf("bytes from rank (row) to rank (column)%s:\n",
-           strcmp(rep->shape.pattern, "striping") == 0 ? ", the translate step" : "");
+    printf("bytes from rank (row) to rank (column)%s, at %zu B:\n",
+           strcmp(rep->shape.pattern, "striping") == 0 ? ", the translate step" : "",
+           rep->matrix_size_bytes);
     printf("%6s", "");
     for (int d = 0; d < rep->size; d++) printf(" %9d", d);
     printf("\n");

@@ -34,9 +34,10 @@ int hm_pattern_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experim
 void hm_pattern_report_add(hm_pattern_report_t *rep, size_t index, size_t order,
                            const hm_pattern_cell_t *cell, const hm_measure_result_t *r);
 
-/* Collective: keep the pattern's matrix of bytes (printed with the table
- * when the ranks are few enough to read it). */
-void hm_pattern_report_matrix(hm_pattern_report_t *rep, MPI_Comm comm, const hm_plan_t *plan);
+/* Collective: keep the pattern's matrix of bytes at size_bytes (printed
+ * with the table when the ranks are few enough to read it). */
+void hm_pattern_report_matrix(hm_pattern_report_t *rep, MPI_Comm comm, const hm_plan_t *plan,
+                              size_t size_bytes);
 
 /* Collective: print (rank 0) and release. */
 void hm_pattern_report_close(hm_pattern_report_t *rep, MPI_Comm comm);
