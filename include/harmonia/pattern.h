@@ -223,11 +223,7 @@ HM_EXPORT int hm_edges_add(const hm_edges_t *edges, hm_plan_t *plan, hm_buffer_t
  * region of buffer 0 (as MPI_Scatter and MPI_Alltoall do), in the order of
  * the destinations' ranks; a receiver receives each message in its own
  * region of buffer 1, in the order of the senders' ranks. */
-typedef enum hm_direction {
-    HM_DIRECTION_UNI,
-    HM_DIRECTION_BI,
-    HM_DIRECTION_OMNI
-} hm_direction_t;
+typedef enum hm_direction { HM_DIRECTION_UNI, HM_DIRECTION_BI, HM_DIRECTION_OMNI } hm_direction_t;
 
 typedef struct hm_group_params {
     int n, g, k;
@@ -285,6 +281,16 @@ HM_EXPORT int hm_striping_edges(int g, size_t bytes, hm_edges_t steps[3]);
  * guess); HM_ENOENT when the file does not exist, HM_EIO when it cannot be
  * read (both "FILE: strerror"). */
 HM_EXPORT int hm_edges_read(const char *path, int nranks, hm_edges_t *out);
+
+/* ---- Models of the bandwidth across nodes (§5.2.1) ---- */
+
+/* Eq. 1: k active senders of a node (GPUs, or ranks) packed p to a NIC of
+ * nic_bw: nic_bw (1 + max(0, k - p) / p). Eq. 2: round-robin over r NICs:
+ * nic_bw k / ceil(k / r). In the unit of nic_bw; NAN for k < 1, p < 1, r
+ * < 1 or nic_bw not above 0. Static GPU-to-NIC associations only (a
+ * dynamic one, NCCL's SHARP plugin, breaks them, §5.2.1). */
+HM_EXPORT double hm_pattern_model_packed(double nic_bw, int k, int p);
+HM_EXPORT double hm_pattern_model_round_robin(double nic_bw, int k, int r);
 
 #ifdef __cplusplus
 }

@@ -55,6 +55,16 @@ check $? "raw: 5 valid repetitions" "$(csv_tsv r.csv | head -3)"
 grep -q '^# pattern: symmetric$' s.csv && grep -q '^# backend: mpi$' s.csv
 check $? "factors: pattern, backend"
 
+# The model of CommBench's eq. 1 beside the measurement: rail (2, 2, 2),
+# 2 senders per group packed 1 to a 25 GB/s NIC: 25 (1 + 1 / 1) = 50.
+launch 4 pattern --pattern rail --ranks-per-node 2 --sizes 64K --nrep 5 --late-us 2000 \
+    --nic-bw 25 --gpus-per-nic 1 --output m.csv
+table_cols size_B model_GBps | grep -qx '50.000' &&
+    grep -qx '# model_GBps: 50 (packed, eq. 1, nic-bw 25 GB/s, k 2)' m.csv
+check $? "--nic-bw 25 --gpus-per-nic 1: the model, 50 GB/s, in the table and the factors" \
+    "$(cat "$out")"
+expect_usage 2 '--nic-bw: give it with one of --gpus-per-nic (eq. 1, packed) or --nics' \
+    pattern --nic-bw 25
 expect_usage 2 '--pattern: unknown pattern "ring" (known: rail, asymmetric, symmetric, self, striping, file)' \
     pattern --pattern ring
 expect_usage 2 '--direction: unknown direction "all" (known: uni, bi, omni)' pattern --direction all

@@ -113,6 +113,12 @@ static int check_options(const hm_cli_config_t *cfg, pattern_run_t *r, char *why
         return snprintf(why, len, "--k %d: --pattern %s has no subgroup", cfg->subgroup,
                         r->shape.pattern),
                HM_EXIT_USAGE;
+    int model_parts = (cfg->nic_bw_gbps > 0) + (cfg->gpus_per_nic > 0) + (cfg->nics > 0);
+    if (model_parts > 0 && (cfg->nic_bw_gbps <= 0 || model_parts != 2))
+        return snprintf(why, len,
+                        "--nic-bw: give it with one of --gpus-per-nic (eq. 1, packed) or --nics "
+                        "(eq. 2, round-robin)"),
+               HM_EXIT_USAGE;
     if (strcmp(r->shape.pattern, "striping") == 0 && r->shape.n != 2)
         return snprintf(why, len,
                         "--pattern striping: 2 groups of --ranks-per-node ranks (here %d of %d)",

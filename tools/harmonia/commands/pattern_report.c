@@ -37,6 +37,17 @@ struct hm_pattern_report {
     char note[256];
 };
 
+/* CommBench's model of the bandwidth across nodes (§5.2.1) for the
+ * pattern's k senders per group; NAN without --nic-bw. */
+static double model_gbps(const hm_pattern_report_t *rep)
+{
+    const hm_cli_config_t *cfg = rep->cfg;
+    if (!(cfg->nic_bw_gbps > 0)) return NAN;
+    return cfg->gpus_per_nic
+               ? hm_pattern_model_packed(cfg->nic_bw_gbps, rep->shape.k, cfg->gpus_per_nic)
+               : hm_pattern_model_round_robin(cfg->nic_bw_gbps, rep->shape.k, cfg->nics);
+}
+
 int hm_pattern_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e,
                            const hm_pattern_shape_t *shape, size_t nrows, hm_pattern_report_t **out)
 {
@@ -61,6 +72,10 @@ int hm_pattern_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experim
     if (rc == HM_OK) rc = hm_factors_set(f, "group_size", "%d", shape->g);
     if (rc == HM_OK) rc = hm_factors_set(f, "k", "%d", shape->k);
     if (rc == HM_OK) rc = hm_factors_set(f, "backend", "%s", shape->backend);
+    if (rc == HM_OK && cfg->nic_bw_gbps > 0)
+        rc = hm_factors_set(f, "model_GBps", "%g (%s, nic-bw %g GB/s, k %d)", model_gbps(rep),
+                            cfg->gpus_per_nic ? "packed, eq. 1" : "round-robin, eq. 2",
+                            cfg->nic_bw_gbps, shape->k);
     if (rc == HM_OK && cfg->pattern_file[0])
         rc = hm_factors_set(f, "pattern_file", "%s", cfg->pattern_file);
     *out = rep;
@@ -193,6 +208,8 @@ static void print_table(const hm_pattern_report_t *rep)
     if (hm_table_create(&t) != HM_OK) return;
     for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
         hm_table_add_column(t, cols[c], HM_ALIGN_RIGHT);
+    int model = rep->cfg->nic_bw_gbps > 0;
+    if (model) hm_table_add_column(t, "model_GBps", HM_ALIGN_RIGHT);
     for (size_t i = 0; i < rep->nrows; i++) {
         const row_t *row = &rep->rows[i];
         if (!row->done) continue;
@@ -207,6 +224,7 @@ static void print_table(const hm_pattern_report_t *rep)
             hm_table_add_cellf(t, "%lld", row->cell.wrong);
         else
             hm_table_add_cell(t, "n/a");
+        if (model) hm_table_add_number(t, "%.3f", model_gbps(rep));
     }
     printf("pattern %s%s%s (n %d groups x g %d ranks, k %d), backend %s, on %d ranks%s, --sync "
            "%s: medians of max end - min start; algbw = bytes of every message / time (GB = "

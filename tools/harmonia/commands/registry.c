@@ -134,9 +134,11 @@ static const hm_cli_command_t commands[] = {
     {"pattern", "point-to-point patterns between groups of ranks: rail, asymmetric, ...", 1,
      COMMON_TIMER | COMMON_SYNTH | CLOCK_SYNC | PROCSYNC | HM_OPT_BIT(HM_OPT_PATTERN) |
          HM_OPT_BIT(HM_OPT_DIRECTION) | HM_OPT_BIT(HM_OPT_SUBGROUP) | HM_OPT_BIT(HM_OPT_BACKEND) |
-         HM_OPT_BIT(HM_OPT_PATTERN_FILE) | HM_OPT_BIT(HM_OPT_SIZES) | HM_OPT_BIT(HM_OPT_NREP) |
-         HM_OPT_BIT(HM_OPT_WARMUP) | HM_OPT_BIT(HM_OPT_MAX_ATTEMPTS) | HM_OPT_BIT(HM_OPT_VALIDATE) |
-         HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_RAW) | HM_OPT_BIT(HM_OPT_HELP),
+         HM_OPT_BIT(HM_OPT_PATTERN_FILE) | HM_OPT_BIT(HM_OPT_NIC_BW) |
+         HM_OPT_BIT(HM_OPT_GPUS_PER_NIC) | HM_OPT_BIT(HM_OPT_NICS) | HM_OPT_BIT(HM_OPT_SIZES) |
+         HM_OPT_BIT(HM_OPT_NREP) | HM_OPT_BIT(HM_OPT_WARMUP) | HM_OPT_BIT(HM_OPT_MAX_ATTEMPTS) |
+         HM_OPT_BIT(HM_OPT_VALIDATE) | HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_RAW) |
+         HM_OPT_BIT(HM_OPT_HELP),
      "mpirun -n P harmonia pattern [--pattern NAME] [--direction DIR] [--k K]\n"
      "                             [--backend NAME] [--ranks-per-node G] [--sizes SPEC]",
      "The communication patterns of CommBench (Hidayetoglu et al. 2024, §4) over n\n"

@@ -69,6 +69,9 @@ typedef enum hm_opt_id {
     HM_OPT_SUBGROUP,
     HM_OPT_BACKEND,
     HM_OPT_PATTERN_FILE,
+    HM_OPT_NIC_BW,
+    HM_OPT_GPUS_PER_NIC,
+    HM_OPT_NICS,
     HM_OPT_COUNT
 } hm_opt_id_t;
 
@@ -143,6 +146,9 @@ typedef struct hm_cli_config {
     int subgroup;            /* --k, 0 = g */
     char backend[64];        /* --backend NAME, or A+B+C for striping's steps */
     char pattern_file[4096]; /* --file */
+    double nic_bw_gbps;      /* --nic-bw, 0 = no model */
+    int gpus_per_nic;        /* --gpus-per-nic: eq. 1 (packed) */
+    int nics;                /* --nics: eq. 2 (round-robin) */
 
     /* stats */
     hm_filter_t filter;                  /* --filter tukey|none */

@@ -473,6 +473,16 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                              "--pattern file: a Matrix Market coordinate file or a CSV "
                              "src,dst,bytes of the messages",
                              "e.g. --file halo.mtx", hm_opt_parse_pattern_file},
+    [HM_OPT_NIC_BW] = {HM_OPT_NIC_BW, "nic-bw", 0, "GBPS",
+                       "bandwidth of one NIC in GB/s: prints the model of CommBench's eq. 1 "
+                       "(--gpus-per-nic) or eq. 2 (--nics) beside the measurements",
+                       "e.g. --nic-bw 25 --gpus-per-nic 2", hm_opt_parse_nic_bw},
+    [HM_OPT_GPUS_PER_NIC] = {HM_OPT_GPUS_PER_NIC, "gpus-per-nic", 0, "P",
+                             "senders of a node packed on one NIC (eq. 1)", "e.g. --gpus-per-nic 2",
+                             hm_opt_parse_gpus_per_nic},
+    [HM_OPT_NICS] = {HM_OPT_NICS, "nics", 0, "R",
+                     "NICs of a node the senders use round-robin (eq. 2)", "e.g. --nics 8",
+                     hm_opt_parse_nics},
     [HM_OPT_COLD_CACHE] = {HM_OPT_COLD_CACHE, "cold-cache", 0, NULL,
                            "overwrite a buffer the size of the last-level cache before every "
                            "repetition",

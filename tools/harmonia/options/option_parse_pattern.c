@@ -1,6 +1,7 @@
 /* tools/harmonia/options/option_parse_pattern.c — the options of `harmonia
  * pattern`, each checked against the pattern layer's registries. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <harmonia/pattern.h>
@@ -63,5 +64,34 @@ int hm_opt_parse_pattern_file(hm_cli_config_t *c, const char *v, char *why, size
     if (strlen(v) >= sizeof c->pattern_file)
         return hm_opt_fail(why, len, "a path of %zu characters is too long", strlen(v));
     snprintf(c->pattern_file, sizeof c->pattern_file, "%s", v);
+    return 0;
+}
+
+int hm_opt_parse_nic_bw(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end || !(x > 0) || x > 1e6)
+        return hm_opt_fail(why, len,
+                           "\"%.40s\" is not a bandwidth in GB/s (accepted: above 0 "
+                           "to 1e6)",
+                           v);
+    c->nic_bw_gbps = x;
+    return 0;
+}
+
+int hm_opt_parse_gpus_per_nic(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    long x;
+    if (hm_opt_integer(v, 1, 4096, &x, why, len)) return -1;
+    c->gpus_per_nic = (int)x;
+    return 0;
+}
+
+int hm_opt_parse_nics(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    long x;
+    if (hm_opt_integer(v, 1, 4096, &x, why, len)) return -1;
+    c->nics = (int)x;
     return 0;
 }

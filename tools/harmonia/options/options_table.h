@@ -39,6 +39,9 @@ int hm_opt_parse_direction(hm_cli_config_t *c, const char *v, char *why, size_t 
 int hm_opt_parse_subgroup(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_backend(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_pattern_file(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_nic_bw(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_gpus_per_nic(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_nics(hm_cli_config_t *c, const char *v, char *why, size_t len);
 
 /* Parsers of the measurement options (option_parse_bench.c). */
 int hm_opt_parse_root(hm_cli_config_t *c, const char *v, char *why, size_t len);
