@@ -4,6 +4,12 @@
  * summaries of groups, and the Wilcoxon comparison of two alternatives on
  * per-mpirun values (Sec. 6.2).
  *
+ * The samples are the run-times of bench, grouped by (op, size_bytes,
+ * processes, sync), or one metric of overlap [Denis et al. 2022] (its
+ * ratios or measured time), grouped by cell (op, comm_target_s, or
+ * size_bytes under --sizes, comp_target_s) and processes, sync, progress;
+ * the metric (harmonia/results.h) tells which.
+ *
  * Computation only: no MPI, no printing; the files are read and written
  * through harmonia/results.h. Every function is local. Each choice is an
  * enum; its names (the spellings of the command line and of result files)
@@ -59,17 +65,37 @@ HM_EXPORT int hm_analysis_filter(hm_filter_t filter, double *x, size_t n, size_t
 
 /* ---- Groups ---------------------------------------------------------------- */
 
-/* The samples of one (op, size_bytes, processes, sync), in the order they
+/* The samples of one (op, size_bytes, processes, sync) of bench, or of one
+ * cell of overlap with its processes, sync and progress, in the order they
  * were added. Strings and x_s belong to the groups. */
 typedef struct hm_analysis_group {
     char *op;
-    long long size_bytes;
+    long long size_bytes; /* overlap: -1 where comm_target_s names the cell */
     long processes;
     char *sync;
-    double *x_s;
+    double *x_s; /* seconds, or the ratio of an overlap metric */
     size_t n;
-    size_t cap; /* room in x_s */
+    size_t cap;                          /* room in x_s */
+    hm_metric_t metric;                  /* what the samples are (global: {0}) */
+    double comm_target_s, comp_target_s; /* overlap, NaN where none; bench: 0 */
+    char *progress;                      /* overlap: the progress factor; bench: NULL */
 } hm_analysis_group_t;
+
+/* Where a sample goes: its metric and group. A metric of overlap makes the
+ * key a cell of overlap (comm_target_s, comp_target_s, progress); bench
+ * leaves those 0 and NULL. */
+typedef struct hm_analysis_key {
+    hm_metric_t metric;
+    const char *op;
+    long long size_bytes;
+    double comm_target_s, comp_target_s;
+    long processes;
+    const char *sync;
+    const char *progress;
+} hm_analysis_key_t;
+
+/* 1 when the samples of g are of a metric of overlap. */
+HM_EXPORT int hm_analysis_group_is_overlap(const hm_analysis_group_t *g);
 
 /* Groups g[0..n-1]. Start from {0}; release with hm_analysis_groups_free. */
 typedef struct hm_analysis_groups {
@@ -77,20 +103,30 @@ typedef struct hm_analysis_groups {
     size_t n, cap;
 } hm_analysis_groups_t;
 
-/* Append x_s to its group, created at the end when new. HM_ENOMEM. */
+/* Append x_s to its group of bench (metric global), created at the end when
+ * new. HM_ENOMEM. */
 HM_EXPORT int hm_analysis_groups_add(hm_analysis_groups_t *groups, const char *op,
                                      long long size_bytes, long processes, const char *sync,
                                      double x_s);
 
-/* Append the valid repetitions of the raw file of `bench --raw` at path
- * (its metric column), each to its group, processes and sync from the
- * file's factors. A file without valid repetitions adds nothing. Errors as
- * hm_results_bench_raw_open and _next. */
+/* Append x to the group of key, created at the end when new. HM_EINVAL
+ * when the groups hold samples of another metric (they would pool two
+ * things); HM_ENOMEM. */
+HM_EXPORT int hm_analysis_groups_add_key(hm_analysis_groups_t *groups, const hm_analysis_key_t *key,
+                                         double x);
+
+/* Append the valid repetitions of the raw file at path, its column of
+ * metric, each to its group: a raw file of `bench --raw` for global or
+ * local (processes and sync from the file's factors), of `overlap --raw`
+ * for a metric of overlap (and progress). A file without valid repetitions
+ * adds nothing. Errors as hm_results_bench_raw_open (overlap_raw_open) and
+ * _next, and as hm_analysis_groups_add_key. */
 HM_EXPORT int hm_analysis_groups_read_raw(hm_analysis_groups_t *groups, const char *path,
                                           hm_metric_t metric);
 
-/* Append every row's value of statistic to its group: the per-mpirun
- * samples of Sec. 6.2, one per run. HM_ENOMEM. */
+/* Append every row's value of statistic to its group (the metric of ds):
+ * the per-mpirun samples of Sec. 6.2, one per run. HM_EINVAL, HM_ENOMEM as
+ * hm_analysis_groups_add_key. */
 HM_EXPORT int hm_analysis_groups_from_permpirun(hm_analysis_groups_t *groups,
                                                 const hm_results_permpirun_t *ds,
                                                 hm_statistic_t statistic);
@@ -98,7 +134,9 @@ HM_EXPORT int hm_analysis_groups_from_permpirun(hm_analysis_groups_t *groups,
 /* Filter every group in place (hm_analysis_filter). */
 HM_EXPORT int hm_analysis_groups_filter(hm_analysis_groups_t *groups, hm_filter_t filter);
 
-/* Order the groups by op, size_bytes, processes, sync. */
+/* Order the groups by op, size_bytes, processes, sync (overlap: op,
+ * comm_target_s, size_bytes, comp_target_s, processes, sync, progress;
+ * "no target" first). */
 HM_EXPORT void hm_analysis_groups_sort(hm_analysis_groups_t *groups);
 
 /* Release everything; groups is {0} again. */
@@ -120,19 +158,21 @@ typedef struct hm_analysis_summary {
 HM_EXPORT int hm_analysis_summarize(const hm_analysis_group_t *g, hm_filter_t filter,
                                     hm_analysis_summary_t *out);
 
-/* One row of an HM_RESULTS_STATS file (hm_results_csv_open). */
+/* One row of an HM_RESULTS_STATS file (hm_results_csv_open), or of an
+ * HM_RESULTS_STATS_OVERLAP file for a group of overlap. */
 HM_EXPORT int hm_analysis_summary_write_row(hm_csv_t *csv, const hm_analysis_group_t *g,
                                             const hm_analysis_summary_t *summary);
 
 /* ---- The per-mpirun dataset (Alg. 6) ------------------------------------- */
 
 /* Alg. 6 on one run: the valid repetitions of the raw file at path (its
- * metric column) by (op, size_bytes), filtered and reduced to their median
- * and mean, appended to ds as one row per group, tagged with run and seed,
- * in (op, size) order. A run is added whole or not at all. HM_EINVAL with
+ * metric column) by (op, size_bytes), or by cell of overlap, filtered and
+ * reduced to their median and mean, appended to ds as one row per group,
+ * tagged with run and seed, in (op, size) or cell order. The first run sets
+ * ds->metric; a run is added whole or not at all. HM_EINVAL with
  * "path[:line]: reason" (a missing or unreadable file included: it is bad
  * input to the caller, as a bad cell; no valid repetitions; a name too long
- * for the row); HM_ENOMEM. */
+ * for the row; a metric other than ds's); HM_ENOMEM. */
 HM_EXPORT int hm_analysis_permpirun_add_run(hm_results_permpirun_t *ds, const char *path, long run,
                                             uint64_t seed, hm_metric_t metric, hm_filter_t filter);
 
@@ -146,15 +186,19 @@ typedef struct hm_analysis_repro_run {
     long run;
     double value_s;    /* the run's value of the statistic */
     double normalized; /* value_s / the group's smallest; NaN unless that is > 0 */
+    double difference; /* value_s - the group's smallest */
 } hm_analysis_repro_run_t;
 
-/* One (op, size_bytes, processes, sync) over the runs of a dataset. */
+/* One (op, size_bytes, processes, sync), or cell of overlap, over the runs
+ * of a dataset. A ratio of overlap may be 0 or below: its spread is told
+ * by max_difference, the quotient being undefined there. */
 typedef struct hm_analysis_repro_group {
     const hm_results_permpirun_row_t *key; /* its first run: op, size, processes, sync */
     const hm_analysis_repro_run_t *runs;   /* nruns, ascending run */
     size_t nruns;
     double median_s, min_s, max_s; /* of the runs' values (median: type 7) */
     double max_normalized;         /* max_s / min_s; NaN unless min_s > 0 */
+    double max_difference;         /* max_s - min_s */
 } hm_analysis_repro_group_t;
 
 typedef struct hm_analysis_repro hm_analysis_repro_t;
@@ -166,17 +210,18 @@ typedef struct hm_analysis_repro hm_analysis_repro_t;
 HM_EXPORT int hm_analysis_repro_create(const hm_results_permpirun_t *ds, hm_statistic_t statistic,
                                        hm_analysis_repro_t **out);
 
-/* The statistic repro is of; the number of groups, and group i (NULL past
- * the end; owned by repro). */
+/* The statistic and the metric repro is of; the number of groups, and
+ * group i (NULL past the end; owned by repro). */
 HM_EXPORT hm_statistic_t hm_analysis_repro_statistic(const hm_analysis_repro_t *repro);
+HM_EXPORT hm_metric_t hm_analysis_repro_metric(const hm_analysis_repro_t *repro);
 HM_EXPORT size_t hm_analysis_repro_count(const hm_analysis_repro_t *repro);
 HM_EXPORT const hm_analysis_repro_group_t *hm_analysis_repro_group(const hm_analysis_repro_t *repro,
                                                                    size_t i);
 
 /* The reproducibility report atomically at path: one row per group and run
- * (HM_RESULTS_REPRO, its value column named after the statistic), the
- * factors (may be NULL) plus "statistic". HM_EIO (the last error names the
- * path); HM_ENOMEM. */
+ * (HM_RESULTS_REPRO, or HM_RESULTS_REPRO_OVERLAP for a metric of overlap,
+ * its value column named after the statistic), the factors (may be NULL)
+ * plus "statistic". HM_EIO (the last error names the path); HM_ENOMEM. */
 HM_EXPORT int hm_analysis_repro_write(const hm_analysis_repro_t *repro, const char *path,
                                       const hm_factors_t *factors);
 
@@ -195,11 +240,13 @@ typedef enum hm_verdict {
     HM_VERDICT_B_FASTER,        /* two-sided, B's median below A's */
     HM_VERDICT_B_SLOWER,        /* two-sided, B's median above A's */
     HM_VERDICT_A_SMALLER,       /* alternative less */
-    HM_VERDICT_A_LARGER         /* alternative greater */
+    HM_VERDICT_A_LARGER,        /* alternative greater */
+    HM_VERDICT_B_SMALLER,       /* two-sided, a ratio of overlap: B's median below A's */
+    HM_VERDICT_B_LARGER         /* two-sided, a ratio of overlap: B's median above A's */
 } hm_verdict_t;
 
-/* "no evidence", "B faster", "B slower", "A smaller", "A larger"; NULL for
- * another value. */
+/* "no evidence", "B faster", "B slower", "A smaller", "A larger", "B
+ * smaller", "B larger"; NULL for another value. */
 HM_EXPORT const char *hm_analysis_verdict_name(hm_verdict_t verdict);
 
 /* One side: its samples per group, the per-run values of a per-mpirun
@@ -211,35 +258,43 @@ typedef struct hm_analysis_side {
     hm_analysis_groups_t groups;
 } hm_analysis_side_t;
 
-/* Sort the side's groups and check that each (op, size, processes) has one
- * sync: two would pool two experiments into one sample. HM_EINVAL with
- * "path holds OP SIZE B at P processes under more than one sync (...)". */
+/* Sort the side's groups and check that each (op, size, processes), or
+ * cell of overlap and processes, has one sync (and progress): two would
+ * pool two experiments into one sample. HM_EINVAL with "path holds OP SIZE
+ * B at P processes under more than one sync (...)". */
 HM_EXPORT int hm_analysis_side_check(hm_analysis_side_t *side);
 
-/* Both checked sides hold the same (op, size, processes), so that group k of
- * A is compared with group k of B. HM_EINVAL with "A and B hold different
- * groups (op, size, processes): only in A (path): ...; only in B (path):
- * ..." (up to 4 named per side). */
+/* Both checked sides hold the same (op, size, processes), or cells of
+ * overlap and processes, of the same metric, so that group k of A is
+ * compared with group k of B. HM_EINVAL with "A and B hold different groups
+ * (op, size, processes): only in A (path): ...; only in B (path): ..." (up
+ * to 4 named per side), or naming the two metrics. */
 HM_EXPORT int hm_analysis_compare_check(const hm_analysis_side_t *a, const hm_analysis_side_t *b);
 
-/* Group k of A against group k of B. */
+/* Group k of A against group k of B. Times are told apart by the ratio of
+ * their medians, the ratios of overlap (overhead may be 0 or below) by the
+ * difference. */
 typedef struct hm_analysis_comparison {
     const hm_analysis_group_t *a, *b;     /* owned by the sides */
     double median_a_s, median_b_s, ratio; /* ratio: median_b_s / median_a_s (NaN for A's <= 0) */
+    double difference;                    /* median_b_s - median_a_s */
     hm_wilcoxon_t test;                   /* x = A's samples, y = B's */
-    double repro_a, repro_b;              /* largest per-run value / smallest; NaN for a raw side */
+    double repro_a, repro_b; /* largest per-run value / smallest; NaN for a raw side or min <= 0 */
+    double range_a, range_b; /* largest per-run value - smallest; NaN for a raw side */
     hm_verdict_t verdict;
 } hm_analysis_comparison_t;
 
 /* The Wilcoxon rank-sum test of group k of a against group k of b for
  * alternative (hm_stats_wilcoxon) and its verdict: two-sided rejections are
- * told by the medians' ratio, equal medians by the direction of W. HM_EINVAL
+ * told by the medians (B faster or slower for a time, B smaller or larger
+ * for a ratio of overlap), equal medians by the direction of W. HM_EINVAL
  * for k past the end or an empty group; HM_ENOMEM. */
 HM_EXPORT int hm_analysis_compare(const hm_analysis_side_t *a, const hm_analysis_side_t *b,
                                   size_t k, hm_alternative_t alternative,
                                   hm_analysis_comparison_t *out);
 
-/* One row of an HM_RESULTS_COMPARE file (hm_results_csv_open). */
+/* One row of an HM_RESULTS_COMPARE file (hm_results_csv_open), or of an
+ * HM_RESULTS_COMPARE_OVERLAP file for groups of overlap. */
 HM_EXPORT int hm_analysis_comparison_write_row(hm_csv_t *csv, const hm_analysis_comparison_t *c);
 
 #ifdef __cplusplus

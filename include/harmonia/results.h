@@ -46,6 +46,12 @@ typedef enum hm_results_kind {
     HM_RESULTS_IMPACT,      /* overlap impact --output: one row per target, rank, thread */
     HM_RESULTS_PATTERN,     /* pattern --output: one row per message size */
     HM_RESULTS_PATTERN_RAW, /* pattern --raw: one row per attempt */
+
+    /* stats, compare and campaign on the raw files of overlap */
+    HM_RESULTS_PERMPIRUN_OVERLAP, /* campaign: per-mpirun.csv, per run and cell */
+    HM_RESULTS_REPRO_OVERLAP,     /* campaign, stats: reproducibility.csv */
+    HM_RESULTS_STATS_OVERLAP,     /* stats --output: one row per cell */
+    HM_RESULTS_COMPARE_OVERLAP,   /* compare --output: one row per cell */
     HM_RESULTS_NKINDS
 } hm_results_kind_t;
 
@@ -294,6 +300,93 @@ enum {
     HM_COL_PATTERN_RAW_GLOBAL_S,
     HM_COL_PATTERN_RAW_LOCAL_S
 };
+/* The analysis of overlap results: a cell is (op, comm_target_s, or
+ * size_bytes under --sizes, comp_target_s); the values are of the metric
+ * named in the column metric, seconds for measured and a ratio otherwise,
+ * so their columns carry no unit. */
+enum {
+    HM_COL_PERMPIRUN_OVERLAP_RUN,
+    HM_COL_PERMPIRUN_OVERLAP_SEED,
+    HM_COL_PERMPIRUN_OVERLAP_OP,
+    HM_COL_PERMPIRUN_OVERLAP_COMM_TARGET_S,
+    HM_COL_PERMPIRUN_OVERLAP_SIZE_BYTES,
+    HM_COL_PERMPIRUN_OVERLAP_COMP_TARGET_S,
+    HM_COL_PERMPIRUN_OVERLAP_PROCESSES,
+    HM_COL_PERMPIRUN_OVERLAP_SYNC,
+    HM_COL_PERMPIRUN_OVERLAP_PROGRESS,
+    HM_COL_PERMPIRUN_OVERLAP_METRIC,
+    HM_COL_PERMPIRUN_OVERLAP_N,
+    HM_COL_PERMPIRUN_OVERLAP_KEPT,
+    HM_COL_PERMPIRUN_OVERLAP_MEDIAN,
+    HM_COL_PERMPIRUN_OVERLAP_MEAN
+};
+/* HM_COL_REPRO_OVERLAP_VALUE is named after the statistic (median or mean). */
+enum {
+    HM_COL_REPRO_OVERLAP_OP,
+    HM_COL_REPRO_OVERLAP_COMM_TARGET_S,
+    HM_COL_REPRO_OVERLAP_SIZE_BYTES,
+    HM_COL_REPRO_OVERLAP_COMP_TARGET_S,
+    HM_COL_REPRO_OVERLAP_PROCESSES,
+    HM_COL_REPRO_OVERLAP_SYNC,
+    HM_COL_REPRO_OVERLAP_PROGRESS,
+    HM_COL_REPRO_OVERLAP_METRIC,
+    HM_COL_REPRO_OVERLAP_RUN,
+    HM_COL_REPRO_OVERLAP_VALUE,
+    HM_COL_REPRO_OVERLAP_NORMALIZED,
+    HM_COL_REPRO_OVERLAP_MAX_NORMALIZED,
+    HM_COL_REPRO_OVERLAP_DIFFERENCE,
+    HM_COL_REPRO_OVERLAP_MAX_DIFFERENCE
+};
+enum {
+    HM_COL_STATS_OVERLAP_OP,
+    HM_COL_STATS_OVERLAP_COMM_TARGET_S,
+    HM_COL_STATS_OVERLAP_SIZE_BYTES,
+    HM_COL_STATS_OVERLAP_COMP_TARGET_S,
+    HM_COL_STATS_OVERLAP_PROCESSES,
+    HM_COL_STATS_OVERLAP_SYNC,
+    HM_COL_STATS_OVERLAP_PROGRESS,
+    HM_COL_STATS_OVERLAP_METRIC,
+    HM_COL_STATS_OVERLAP_N,
+    HM_COL_STATS_OVERLAP_N_KEPT,
+    HM_COL_STATS_OVERLAP_MIN,
+    HM_COL_STATS_OVERLAP_Q1,
+    HM_COL_STATS_OVERLAP_MEDIAN,
+    HM_COL_STATS_OVERLAP_Q3,
+    HM_COL_STATS_OVERLAP_MAX,
+    HM_COL_STATS_OVERLAP_MEAN,
+    HM_COL_STATS_OVERLAP_MEDIAN_CI_LO,
+    HM_COL_STATS_OVERLAP_MEDIAN_CI_HI,
+    HM_COL_STATS_OVERLAP_MEAN_CI_LO,
+    HM_COL_STATS_OVERLAP_MEAN_CI_HI,
+    HM_COL_STATS_OVERLAP_ACF1,
+    HM_COL_STATS_OVERLAP_SHAPIRO_P
+};
+enum {
+    HM_COL_COMPARE_OVERLAP_OP,
+    HM_COL_COMPARE_OVERLAP_COMM_TARGET_S,
+    HM_COL_COMPARE_OVERLAP_SIZE_BYTES,
+    HM_COL_COMPARE_OVERLAP_COMP_TARGET_S,
+    HM_COL_COMPARE_OVERLAP_PROCESSES,
+    HM_COL_COMPARE_OVERLAP_METRIC,
+    HM_COL_COMPARE_OVERLAP_SYNC_A,
+    HM_COL_COMPARE_OVERLAP_SYNC_B,
+    HM_COL_COMPARE_OVERLAP_PROGRESS_A,
+    HM_COL_COMPARE_OVERLAP_PROGRESS_B,
+    HM_COL_COMPARE_OVERLAP_N_A,
+    HM_COL_COMPARE_OVERLAP_N_B,
+    HM_COL_COMPARE_OVERLAP_MEDIAN_A,
+    HM_COL_COMPARE_OVERLAP_MEDIAN_B,
+    HM_COL_COMPARE_OVERLAP_DIFFERENCE_B_A,
+    HM_COL_COMPARE_OVERLAP_RATIO_B_A,
+    HM_COL_COMPARE_OVERLAP_W,
+    HM_COL_COMPARE_OVERLAP_P,
+    HM_COL_COMPARE_OVERLAP_STARS,
+    HM_COL_COMPARE_OVERLAP_VERDICT,
+    HM_COL_COMPARE_OVERLAP_RANGE_A,
+    HM_COL_COMPARE_OVERLAP_RANGE_B,
+    HM_COL_COMPARE_OVERLAP_MAX_NORMALIZED_A,
+    HM_COL_COMPARE_OVERLAP_MAX_NORMALIZED_B
+};
 enum {
     HM_COL_IMPACT_COMP_TARGET_S,
     HM_COL_IMPACT_MATRIX_ORDER,
@@ -334,7 +427,10 @@ HM_EXPORT int hm_results_csv_open(const char *path, const hm_factors_t *factors,
 /* The reproducibility report [Hunold & Carpen-Amarie 2016, Fig. 29] of the
  * per-mpirun column value_column (HM_COL_PERMPIRUN_MEDIAN_S or _MEAN_S):
  * hm_results_csv_open of HM_RESULTS_REPRO, its value column named as that
- * one ("median_s" or "mean_s"). HM_EINVAL for another column. */
+ * one ("median_s" or "mean_s"). For a dataset of overlap runs, value_column
+ * is HM_COL_PERMPIRUN_OVERLAP_MEDIAN or _MEAN and the kind
+ * HM_RESULTS_REPRO_OVERLAP ("median" or "mean"). HM_EINVAL for another
+ * column. */
 HM_EXPORT int hm_results_repro_open(const char *path, const hm_factors_t *factors, int value_column,
                                     hm_csv_t **out);
 
@@ -345,19 +441,61 @@ HM_EXPORT int hm_results_find_columns(const hm_csv_reader_t *r, const char *path
                                       hm_results_kind_t kind, const int *columns, size_t n,
                                       size_t *idx);
 
-/* ---- Run-time definitions (docs/measure.md) ------------------------------ */
+/* The kind of a file that stats, compare and campaign read, told by its
+ * header: a column run makes a per-mpirun dataset, else a column valid a
+ * raw file, and a column comm_target_s makes either one of overlap:
+ * HM_RESULTS_BENCH_RAW, HM_RESULTS_OVERLAP_RAW, HM_RESULTS_PERMPIRUN or
+ * HM_RESULTS_PERMPIRUN_OVERLAP. Local. HM_ENOENT, HM_EIO as
+ * hm_csv_reader_open; HM_EINVAL "path: neither ... nor ..." for a file that
+ * has none of these columns. */
+HM_EXPORT int hm_results_input_kind(const char *path, hm_results_kind_t *kind);
+
+/* The name of a group's cell for messages and tables' side lines: "bcast
+ * 8 B" for bench (overlap = 0); for overlap "iallreduce comm 1000 us comp
+ * 4000 us", the size in bytes where no communication time is given
+ * (comm_target_s NaN: "iallreduce 65536 B comp 4000 us") and "comp = comm"
+ * where no computation time is (--comp-us comm). Always terminated; cut
+ * to len. */
+HM_EXPORT void hm_results_cell_name(const char *op, long long size_bytes, double comm_target_s,
+                                    double comp_target_s, int overlap, char *buf, size_t len);
+
+/* ---- Metrics: what a raw file's values are (docs/measure.md, overlap.md) -- */
 
 typedef enum hm_metric {
-    HM_METRIC_GLOBAL = 0, /* max global end - min global start over ranks (global_s) */
-    HM_METRIC_LOCAL = 1   /* max over ranks of local end - local start (local_s) */
+    HM_METRIC_GLOBAL = 0,   /* bench: max global end - min global start over ranks (global_s) */
+    HM_METRIC_LOCAL = 1,    /* bench: max over ranks of local end - local start (local_s) */
+    HM_METRIC_OVERHEAD = 2, /* overlap: eq. 1, a ratio that may be <= 0 (overhead) */
+    HM_METRIC_MEASURED = 3, /* overlap: t_measured, max t4 - min t1 (measured_s) */
+    HM_METRIC_COMP_SLOWDOWN = 4, /* overlap: eq. 3, t_comp / t_comp_ref (comp_slowdown) */
+    HM_METRIC_COMM_RATIO = 5     /* overlap: eq. 4, (t_call + t_wait) / t_comm_ref (comm_ratio) */
 } hm_metric_t;
 
-/* Name of a metric ("global", "local"; NULL for another value); lookup by
- * name (HM_ENOENT if unknown, with the last error 'unknown metric "x"
- * (known: global, local)'); the list "global, local" for help and errors. */
+/* Name of a metric ("global", "local", "overhead", "measured",
+ * "comp_slowdown", "comm_ratio"; NULL for another value); lookup by name
+ * (HM_ENOENT if unknown, with the last error 'unknown metric "x" (known:
+ * global, local, ...)'); the list of all of them for help and errors. */
 HM_EXPORT const char *hm_results_metric_name(hm_metric_t metric);
 HM_EXPORT int hm_results_metric_find(const char *name, hm_metric_t *metric);
 HM_EXPORT void hm_results_metric_names(char *buf, size_t len);
+
+/* The raw kind whose column the metric is (HM_RESULTS_BENCH_RAW or
+ * HM_RESULTS_OVERLAP_RAW; HM_RESULTS_NKINDS for another value), and that
+ * column (an HM_COL_*_RAW_* index; -1 for another value). */
+HM_EXPORT hm_results_kind_t hm_results_metric_kind(hm_metric_t metric);
+HM_EXPORT int hm_results_metric_column(hm_metric_t metric);
+
+/* 1 when the metric is a time in seconds (global, local, measured), 0 for a
+ * ratio (overhead, comp_slowdown, comm_ratio): times are compared by their
+ * quotient, ratios by their difference. */
+HM_EXPORT int hm_results_metric_is_time(hm_metric_t metric);
+
+/* The metric analysed when none is asked for: global for bench files (raw
+ * or per-mpirun), overhead for overlap files, the paper's main ratio. */
+HM_EXPORT hm_metric_t hm_results_metric_default(hm_results_kind_t kind);
+
+/* The metrics of kind's family (bench or overlap, raw or per-mpirun) as a
+ * list "global, local", for messages. */
+HM_EXPORT void hm_results_metric_names_of(hm_results_kind_t kind, char *buf, size_t len);
 
 /* ---- Raw files of `bench --raw` ------------------------------------------ */
 
@@ -394,6 +532,47 @@ HM_EXPORT int hm_results_bench_raw_next(hm_results_bench_raw_t *raw,
 /* Close the file and release the reader (NULL is accepted). */
 HM_EXPORT void hm_results_bench_raw_close(hm_results_bench_raw_t *raw);
 
+/* ---- Raw files of `overlap --raw` ---------------------------------------- */
+
+/* A raw file of overlap open for reading the valid repetitions (valid = 1)
+ * of one metric, one at a time, in file order. */
+typedef struct hm_results_overlap_raw hm_results_overlap_raw_t;
+
+typedef struct hm_results_overlap_raw_row {
+    const char *op;       /* owned by the reader, valid until the next row */
+    double comm_target_s; /* NaN: the size was given (--sizes) */
+    long long size_bytes; /* the cell's message size (calibrated, or given) */
+    double comp_target_s; /* NaN: the cell's own t_comm_ref (--comp-us comm) */
+    double x;             /* the metric: seconds (measured) or a ratio */
+} hm_results_overlap_raw_row_t;
+
+/* Open the raw file of `overlap --raw` at path for metric (one of the
+ * overlap metrics): its columns op, comm_target_s, size_bytes,
+ * comp_target_s, valid and the metric's must be there, and the factors
+ * "# processes:", "# sync:" and "# progress:". Local; *out is the caller's
+ * (hm_results_overlap_raw_close). HM_ENOENT, HM_EIO, HM_EINVAL (a metric
+ * of bench, missing columns or factors), HM_ENOMEM. */
+HM_EXPORT int hm_results_overlap_raw_open(const char *path, hm_metric_t metric,
+                                          hm_results_overlap_raw_t **out);
+
+/* The file's factors processes (>= 1), sync and progress (owned by the
+ * reader). */
+HM_EXPORT long hm_results_overlap_raw_processes(const hm_results_overlap_raw_t *raw);
+HM_EXPORT const char *hm_results_overlap_raw_sync(const hm_results_overlap_raw_t *raw);
+HM_EXPORT const char *hm_results_overlap_raw_progress(const hm_results_overlap_raw_t *raw);
+
+/* The next valid repetition into *row and *more = 1, or *more = 0 at the
+ * end. HM_EINVAL with "path:line: ..." for a cell that is not a number, a
+ * target that is not a positive time, a size that is not a byte count, or
+ * a value that is not finite (or negative, except for overhead, which is
+ * below 0 where the overlap beat its references); HM_EIO on a read
+ * error. */
+HM_EXPORT int hm_results_overlap_raw_next(hm_results_overlap_raw_t *raw,
+                                          hm_results_overlap_raw_row_t *row, int *more);
+
+/* Close the file and release the reader (NULL is accepted). */
+HM_EXPORT void hm_results_overlap_raw_close(hm_results_overlap_raw_t *raw);
+
 /* ---- The per-mpirun dataset [Hunold & Carpen-Amarie 2016, Alg. 6] -------- */
 
 /* The names of a campaign's dataset and reproducibility report inside its
@@ -401,46 +580,63 @@ HM_EXPORT void hm_results_bench_raw_close(hm_results_bench_raw_t *raw);
 #define HM_RESULTS_PERMPIRUN_FILE "per-mpirun.csv"
 #define HM_RESULTS_REPRO_FILE     "reproducibility.csv"
 
-/* One run's reduction of one (op, size_bytes, processes, sync). */
+/* One run's reduction of one (op, size_bytes, processes, sync) of bench,
+ * or of one cell (op, comm_target_s, comp_target_s, processes, sync,
+ * progress) of overlap. */
 typedef struct hm_results_permpirun_row {
     long run;      /* 1-based run of the campaign */
     uint64_t seed; /* the seed that run was given */
     char op[32];
-    long long size_bytes;
+    long long size_bytes; /* overlap: -1 where comm_target_s names the cell */
     long processes;
     char sync[64];
-    size_t n;                /* valid repetitions in the run's raw file */
-    size_t kept;             /* after the filter */
-    double median_s, mean_s; /* of the kept repetitions */
+    double comm_target_s, comp_target_s; /* overlap; NaN where there is no target */
+    char progress[192];                  /* overlap: the progress factor; "" for bench */
+    size_t n;                            /* valid repetitions in the run's raw file */
+    size_t kept;                         /* after the filter */
+    double median_s, mean_s; /* of the kept values: seconds, or the ratio of the metric */
 } hm_results_permpirun_row_t;
 
-/* A dataset: rows[0..n-1]. Start from {0}; release with
- * hm_results_permpirun_free. */
+/* A dataset: rows[0..n-1], all of one metric. Start from {0}; release with
+ * hm_results_permpirun_free. A metric of overlap makes the rows cells of
+ * overlap, written as HM_RESULTS_PERMPIRUN_OVERLAP. */
 typedef struct hm_results_permpirun {
     hm_results_permpirun_row_t *rows;
     size_t n, cap;
+    hm_metric_t metric; /* global (the {0} default) or local for bench */
 } hm_results_permpirun_t;
 
 /* Append a copy of row. HM_ENOMEM. */
 HM_EXPORT int hm_results_permpirun_append(hm_results_permpirun_t *ds,
                                           const hm_results_permpirun_row_t *row);
 
-/* Order the rows by op, size_bytes, processes, sync, run: each group's runs
- * consecutive, whatever order the runs finished in. */
+/* Order the rows by op, size_bytes, processes, sync, run (overlap: op,
+ * comm_target_s, size_bytes, comp_target_s, processes, sync, progress,
+ * run): each group's runs consecutive, whatever order the runs finished
+ * in. */
 HM_EXPORT void hm_results_permpirun_sort(hm_results_permpirun_t *ds);
+
+/* The order of the groups of two rows, their runs left out: < 0, 0 (the
+ * same group: every field of the key equal, NaN equal to NaN) or > 0. */
+HM_EXPORT int hm_results_permpirun_group_cmp(const hm_results_permpirun_row_t *a,
+                                             const hm_results_permpirun_row_t *b);
 
 /* Release the rows; ds is {0} again. */
 HM_EXPORT void hm_results_permpirun_free(hm_results_permpirun_t *ds);
 
-/* Write ds atomically to path (factors may be NULL). HM_EIO (the last
+/* Write ds atomically to path (factors may be NULL): HM_RESULTS_PERMPIRUN,
+ * or HM_RESULTS_PERMPIRUN_OVERLAP for a metric of overlap. HM_EIO (the last
  * error names the path). */
 HM_EXPORT int hm_results_permpirun_write(const hm_results_permpirun_t *ds, const char *path,
                                          const hm_factors_t *factors);
 
 /* Read a file written by hm_results_permpirun_write, appending its rows to
- * ds. HM_ENOENT, HM_EIO, HM_EINVAL ("path[:line]: reason": missing columns,
- * a cell that is not what its column holds, a run twice in one group, which
- * would pool samples that are not separate mpiruns); HM_ENOMEM. */
+ * ds. A file of overlap sets ds->metric from its column metric; a file of
+ * bench leaves it (its metric is a factor, "# metric:"). HM_ENOENT, HM_EIO,
+ * HM_EINVAL ("path[:line]: reason": missing columns, a cell that is not
+ * what its column holds, a run twice in one group, which would pool
+ * samples that are not separate mpiruns, rows of bench and of overlap or of
+ * two metrics in one dataset); HM_ENOMEM. */
 HM_EXPORT int hm_results_permpirun_read(const char *path, hm_results_permpirun_t *ds);
 
 /* A campaign directory stands for its per-mpirun.csv: path receives

@@ -13,11 +13,11 @@ static const char *const statistics[] = {
     [HM_STATISTIC_MEDIAN] = "median", [HM_STATISTIC_MEAN] = "mean"};
 static const char *const alternatives[] = {
     [HM_ALT_TWO_SIDED] = "two-sided", [HM_ALT_LESS] = "less", [HM_ALT_GREATER] = "greater"};
-static const char *const verdicts[] = {[HM_VERDICT_NO_EVIDENCE] = "no evidence",
-                                       [HM_VERDICT_B_FASTER] = "B faster",
-                                       [HM_VERDICT_B_SLOWER] = "B slower",
-                                       [HM_VERDICT_A_SMALLER] = "A smaller",
-                                       [HM_VERDICT_A_LARGER] = "A larger"};
+static const char *const verdicts[] = {
+    [HM_VERDICT_NO_EVIDENCE] = "no evidence", [HM_VERDICT_B_FASTER] = "B faster",
+    [HM_VERDICT_B_SLOWER] = "B slower",       [HM_VERDICT_A_SMALLER] = "A smaller",
+    [HM_VERDICT_A_LARGER] = "A larger",       [HM_VERDICT_B_SMALLER] = "B smaller",
+    [HM_VERDICT_B_LARGER] = "B larger"};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -1,6 +1,6 @@
 /* src/analysis/permpirun.c — the per-mpirun dataset [Hunold & Carpen-Amarie
- * 2016, Alg. 6]: each run's raw file reduced, per (op, size), to the median
- * and mean of its filtered valid repetitions. */
+ * 2016, Alg. 6]: each run's raw file reduced, per (op, size) or cell of
+ * overlap, to the median and mean of its filtered valid repetitions. */
 #include <string.h>
 
 #include <harmonia/analysis.h>
@@ -30,8 +30,11 @@ static int reduce_group(hm_analysis_group_t *g, hm_filter_t filter, hm_results_p
     row->processes = g->processes;
     row->median_s = s.median;
     row->mean_s = s.mean;
+    row->comm_target_s = g->comm_target_s;
+    row->comp_target_s = g->comp_target_s;
     if (copy_name(row->op, sizeof row->op, g->op) != HM_OK ||
-        copy_name(row->sync, sizeof row->sync, g->sync) != HM_OK)
+        copy_name(row->sync, sizeof row->sync, g->sync) != HM_OK ||
+        copy_name(row->progress, sizeof row->progress, g->progress ? g->progress : "") != HM_OK)
         return HM_ERANGE;
     return HM_OK;
 }
@@ -47,8 +50,11 @@ static int reduce_run(hm_results_permpirun_t *ds, const char *path, long run, ui
         hm_results_permpirun_row_t row = {.run = run, .seed = seed};
         rc = reduce_group(&groups->g[k], filter, &row);
         if (rc == HM_ERANGE)
-            rc = hm_error_set(HM_EINVAL, "%s: operation \"%s\" or sync \"%s\" is too long a name",
-                              path, groups->g[k].op, groups->g[k].sync);
+            rc = hm_error_set(HM_EINVAL,
+                              "%s: operation \"%s\", sync \"%s\" or progress \"%s\" is too long "
+                              "a name",
+                              path, groups->g[k].op, groups->g[k].sync,
+                              groups->g[k].progress ? groups->g[k].progress : "");
         if (rc == HM_OK) rc = hm_results_permpirun_append(ds, &row);
     }
     return rc;
@@ -62,11 +68,15 @@ int hm_analysis_permpirun_add_run(hm_results_permpirun_t *ds, const char *path, 
     int rc = HM_OK;
     if (!hm_analysis_filter_name(filter))
         rc = hm_error_set(HM_EINVAL, "%s: unknown filter (%d)", path, (int)filter);
+    if (rc == HM_OK && before > 0 && metric != ds->metric)
+        rc = hm_error_set(HM_EINVAL, "%s: metric %s, but the dataset is of %s", path,
+                          hm_results_metric_name(metric), hm_results_metric_name(ds->metric));
     if (rc == HM_OK) rc = hm_analysis_groups_read_raw(&groups, path, metric);
     if (rc == HM_OK) rc = reduce_run(ds, path, run, seed, &groups, filter);
     /* A missing or unreadable file is bad input to the caller, as a bad cell. */
     if (rc != HM_OK && rc != HM_ENOMEM) rc = HM_EINVAL;
     if (rc != HM_OK) ds->n = before;
+    if (rc == HM_OK && before == 0) ds->metric = metric;
     hm_analysis_groups_free(&groups);
     return rc;
 }

@@ -1,6 +1,8 @@
 /* src/analysis/repro.c — reproducibility over the runs of a campaign
  * [Hunold & Carpen-Amarie 2016, Fig. 29]: per group, each run's median (or
- * mean) divided by the smallest run's, and the spread of the runs. */
+ * mean) divided by the smallest run's, and the spread of the runs; for the
+ * ratios of overlap, which may be 0 or below, also each run's value minus
+ * the smallest. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +21,12 @@ struct hm_analysis_repro {
 
 static int same_group(const hm_results_permpirun_row_t *a, const hm_results_permpirun_row_t *b)
 {
-    return a->size_bytes == b->size_bytes && a->processes == b->processes &&
-           !strcmp(a->op, b->op) && !strcmp(a->sync, b->sync);
+    return hm_results_permpirun_group_cmp(a, b) == 0;
+}
+
+static int is_overlap(hm_metric_t metric)
+{
+    return hm_results_metric_kind(metric) == HM_RESULTS_OVERLAP_RAW;
 }
 
 /* Fig. 29's normalization divides by the smallest run: undefined unless it
@@ -42,14 +48,18 @@ static int fill_group(hm_analysis_repro_t *rp, size_t i, size_t j, double *work,
     }
     if (hm_stats_summarize(work, j - i, &s) != HM_OK)
         return hm_error_set(HM_ENOMEM, "reproducibility: out of memory");
-    for (size_t k = i; k < j; k++) rp->runs[k].normalized = ratio_to(rp->runs[k].value_s, s.min);
+    for (size_t k = i; k < j; k++) {
+        rp->runs[k].normalized = ratio_to(rp->runs[k].value_s, s.min);
+        rp->runs[k].difference = rp->runs[k].value_s - s.min;
+    }
     *g = (hm_analysis_repro_group_t){.key = &rp->rows.rows[i],
                                      .runs = &rp->runs[i],
                                      .nruns = j - i,
                                      .median_s = s.median,
                                      .min_s = s.min,
                                      .max_s = s.max,
-                                     .max_normalized = ratio_to(s.max, s.min)};
+                                     .max_normalized = ratio_to(s.max, s.min),
+                                     .max_difference = s.max - s.min};
     return HM_OK;
 }
 
@@ -78,7 +88,7 @@ int hm_analysis_repro_create(const hm_results_permpirun_t *ds, hm_statistic_t st
         return hm_error_set(HM_EINVAL, "unknown statistic (%d)", (int)statistic);
     hm_analysis_repro_t *rp = calloc(1, sizeof *rp);
     int rc = rp ? HM_OK : hm_error_set(HM_ENOMEM, "reproducibility: out of memory");
-    if (rc == HM_OK) rp->statistic = statistic;
+    if (rc == HM_OK) rp->statistic = statistic, rp->rows.metric = ds->metric;
     for (size_t i = 0; rc == HM_OK && i < ds->n; i++)
         rc = hm_results_permpirun_append(&rp->rows, &ds->rows[i]);
     if (rc == HM_OK) {
@@ -96,6 +106,11 @@ int hm_analysis_repro_create(const hm_results_permpirun_t *ds, hm_statistic_t st
 hm_statistic_t hm_analysis_repro_statistic(const hm_analysis_repro_t *rp)
 {
     return rp->statistic;
+}
+
+hm_metric_t hm_analysis_repro_metric(const hm_analysis_repro_t *rp)
+{
+    return rp->rows.metric;
 }
 
 size_t hm_analysis_repro_count(const hm_analysis_repro_t *rp)
@@ -132,6 +147,34 @@ static int repro_factors(const hm_factors_t *factors, hm_statistic_t statistic, 
     return rc;
 }
 
+/* A size that is not part of the cell (-1) is no value: an empty cell. */
+static int put_rows_overlap(hm_csv_t *csv, const hm_analysis_repro_group_t *g, hm_metric_t metric)
+{
+    int rc = HM_OK;
+    const hm_results_permpirun_row_t *key = g->key;
+    for (size_t k = 0; rc == HM_OK && k < g->nruns; k++) {
+        hm_csv_put_string(csv, key->op);
+        hm_csv_put_double(csv, key->comm_target_s);
+        if (key->size_bytes >= 0)
+            hm_csv_put_int64(csv, key->size_bytes);
+        else
+            hm_csv_put_double(csv, NAN);
+        hm_csv_put_double(csv, key->comp_target_s);
+        hm_csv_put_int64(csv, key->processes);
+        hm_csv_put_string(csv, key->sync);
+        hm_csv_put_string(csv, key->progress);
+        hm_csv_put_string(csv, hm_results_metric_name(metric));
+        hm_csv_put_int64(csv, g->runs[k].run);
+        hm_csv_put_double(csv, g->runs[k].value_s);
+        hm_csv_put_double(csv, g->runs[k].normalized);
+        hm_csv_put_double(csv, g->max_normalized);
+        hm_csv_put_double(csv, g->runs[k].difference);
+        hm_csv_put_double(csv, g->max_difference);
+        rc = hm_csv_end_row(csv);
+    }
+    return rc;
+}
+
 static int put_rows(hm_csv_t *csv, const hm_analysis_repro_group_t *g)
 {
     int rc = HM_OK;
@@ -154,8 +197,9 @@ int hm_analysis_repro_write(const hm_analysis_repro_t *rp, const char *path,
 {
     hm_factors_t *f = NULL;
     hm_csv_t *csv = NULL;
-    int column =
-        rp->statistic == HM_STATISTIC_MEAN ? HM_COL_PERMPIRUN_MEAN_S : HM_COL_PERMPIRUN_MEDIAN_S;
+    int mean = rp->statistic == HM_STATISTIC_MEAN, overlap = is_overlap(rp->rows.metric);
+    int column = overlap ? (mean ? HM_COL_PERMPIRUN_OVERLAP_MEAN : HM_COL_PERMPIRUN_OVERLAP_MEDIAN)
+                         : (mean ? HM_COL_PERMPIRUN_MEAN_S : HM_COL_PERMPIRUN_MEDIAN_S);
     int rc = repro_factors(factors, rp->statistic, &f);
     if (rc != HM_OK) {
         hm_factors_free(f);
@@ -164,7 +208,9 @@ int hm_analysis_repro_write(const hm_analysis_repro_t *rp, const char *path,
     rc = hm_results_repro_open(path, f, column, &csv);
     hm_factors_free(f);
     if (rc != HM_OK) return HM_EIO;
-    for (size_t i = 0; rc == HM_OK && i < rp->ngroups; i++) rc = put_rows(csv, &rp->groups[i]);
+    for (size_t i = 0; rc == HM_OK && i < rp->ngroups; i++)
+        rc = overlap ? put_rows_overlap(csv, &rp->groups[i], rp->rows.metric)
+                     : put_rows(csv, &rp->groups[i]);
     if (rc != HM_OK) {
         hm_error_set(HM_EIO, "%s", hm_csv_error(csv));
         hm_csv_abort(csv);

@@ -1,7 +1,7 @@
-/* src/analysis/summary.c — the statistics of one group for `harmonia
- * stats`: filter, quartiles, confidence intervals of the median and the
- * mean, lag-1 autocorrelation and the Shapiro-Wilk p-value, each NaN where
- * the data do not define it. */
+/* src/analysis/summary.c — the statistics of one group (of run-times, or
+ * of a metric of overlap) for `harmonia stats`: filter, quartiles,
+ * confidence intervals of the median and the mean, lag-1 autocorrelation
+ * and the Shapiro-Wilk p-value, each NaN where the data do not define it. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,13 +41,34 @@ int hm_analysis_summarize(const hm_analysis_group_t *g, hm_filter_t filter,
     return rc;
 }
 
+/* The cell of overlap and its factors, HM_RESULTS_STATS_OVERLAP's first
+ * columns; a size that is not part of the cell (-1) is an empty cell. */
+static void put_overlap_key(hm_csv_t *csv, const hm_analysis_group_t *g)
+{
+    hm_csv_put_string(csv, g->op);
+    hm_csv_put_double(csv, g->comm_target_s);
+    if (g->size_bytes >= 0)
+        hm_csv_put_int64(csv, g->size_bytes);
+    else
+        hm_csv_put_double(csv, NAN);
+    hm_csv_put_double(csv, g->comp_target_s);
+    hm_csv_put_int64(csv, g->processes);
+    hm_csv_put_string(csv, g->sync);
+    hm_csv_put_string(csv, g->progress ? g->progress : "");
+    hm_csv_put_string(csv, hm_results_metric_name(g->metric));
+}
+
 int hm_analysis_summary_write_row(hm_csv_t *csv, const hm_analysis_group_t *g,
                                   const hm_analysis_summary_t *r)
 {
-    hm_csv_put_string(csv, g->op);
-    hm_csv_put_int64(csv, g->size_bytes);
-    hm_csv_put_int64(csv, g->processes);
-    hm_csv_put_string(csv, g->sync);
+    if (hm_analysis_group_is_overlap(g)) {
+        put_overlap_key(csv, g);
+    } else {
+        hm_csv_put_string(csv, g->op);
+        hm_csv_put_int64(csv, g->size_bytes);
+        hm_csv_put_int64(csv, g->processes);
+        hm_csv_put_string(csv, g->sync);
+    }
     hm_csv_put_int64(csv, (int64_t)r->n);
     hm_csv_put_int64(csv, (int64_t)r->kept);
     const double x[] = {r->s.min,     r->s.q1,      r->s.median,    r->s.q3,

@@ -44,8 +44,15 @@ int hm_results_bench_raw_open(const char *path, hm_metric_t metric, hm_results_b
     const int cols[NCOLS] = {
         HM_COL_BENCH_RAW_OP, HM_COL_BENCH_RAW_SIZE_BYTES, HM_COL_BENCH_RAW_VALID,
         metric == HM_METRIC_LOCAL ? HM_COL_BENCH_RAW_LOCAL_S : HM_COL_BENCH_RAW_GLOBAL_S};
-    hm_results_bench_raw_t *raw = calloc(1, sizeof *raw);
     *out = NULL;
+    if (hm_results_metric_kind(metric) != HM_RESULTS_BENCH_RAW) {
+        char known[64];
+        hm_results_metric_names_of(HM_RESULTS_BENCH_RAW, known, sizeof known);
+        return hm_error_set(HM_EINVAL, "%s: metric %s is not one of bench raw files (%s)", path,
+                            hm_results_metric_name(metric) ? hm_results_metric_name(metric) : "?",
+                            known);
+    }
+    hm_results_bench_raw_t *raw = calloc(1, sizeof *raw);
     if (!raw || !(raw->path = strdup(path))) {
         free(raw);
         return hm_error_set(HM_ENOMEM, "%s: out of memory", path);

@@ -33,11 +33,17 @@ int hm_results_repro_open(const char *path, const hm_factors_t *factors, int val
                           hm_csv_t **out)
 {
     *out = NULL;
-    if (value_column != HM_COL_PERMPIRUN_MEDIAN_S && value_column != HM_COL_PERMPIRUN_MEAN_S)
-        return hm_error_set(HM_EINVAL, "%s: the reproducibility report is of median_s or mean_s",
-                            path);
-    return open_named(path, factors, HM_RESULTS_REPRO, HM_COL_REPRO_VALUE_S,
-                      hm_results_column_name(HM_RESULTS_PERMPIRUN, value_column), out);
+    if (value_column == HM_COL_PERMPIRUN_MEDIAN_S || value_column == HM_COL_PERMPIRUN_MEAN_S)
+        return open_named(path, factors, HM_RESULTS_REPRO, HM_COL_REPRO_VALUE_S,
+                          hm_results_column_name(HM_RESULTS_PERMPIRUN, value_column), out);
+    if (value_column == HM_COL_PERMPIRUN_OVERLAP_MEDIAN ||
+        value_column == HM_COL_PERMPIRUN_OVERLAP_MEAN)
+        return open_named(path, factors, HM_RESULTS_REPRO_OVERLAP, HM_COL_REPRO_OVERLAP_VALUE,
+                          hm_results_column_name(HM_RESULTS_PERMPIRUN_OVERLAP, value_column), out);
+    return hm_error_set(HM_EINVAL,
+                        "%s: the reproducibility report is of median_s or mean_s (overlap: median "
+                        "or mean)",
+                        path);
 }
 
 int hm_results_find_columns(const hm_csv_reader_t *r, const char *path, hm_results_kind_t kind,

@@ -295,6 +295,106 @@ static const hm_results_column_t pattern_raw[] = {
     [HM_COL_PATTERN_RAW_LOCAL_S] = {"local_s", "s", "the slowest rank's own time"},
 };
 
+/* The analysis of overlap: the cell first, its values in the unit of the
+ * metric (a column of its own), seconds for measured, a ratio otherwise. */
+#define OVERLAP_CELL(P)                                                                            \
+    [P##_OP] = {"op", "", "nonblocking collective"},                                               \
+    [P##_COMM_TARGET_S] = {"comm_target_s", "s",                                                   \
+                           "the cell's communication (empty under --sizes)"},                      \
+    [P##_SIZE_BYTES] = {"size_bytes", "B",                                                         \
+                        "message size under --sizes (empty where comm_target_s names the cell)"},  \
+    [P##_COMP_TARGET_S] = {"comp_target_s", "s",                                                   \
+                           "the cell's computation (empty under --comp-us comm)"}
+
+static const hm_results_column_t permpirun_overlap[] = {
+    [HM_COL_PERMPIRUN_OVERLAP_RUN] = {"run", "", "1-based run (mpirun) of the campaign"},
+    [HM_COL_PERMPIRUN_OVERLAP_SEED] = {"seed", "", "the run's seed (unsigned 64-bit)"},
+    OVERLAP_CELL(HM_COL_PERMPIRUN_OVERLAP),
+    [HM_COL_PERMPIRUN_OVERLAP_PROCESSES] = {"processes", "", "MPI processes of the run"},
+    [HM_COL_PERMPIRUN_OVERLAP_SYNC] = {"sync", "", "process synchronization method"},
+    [HM_COL_PERMPIRUN_OVERLAP_PROGRESS] = {"progress", "", "the run's progress configuration"},
+    [HM_COL_PERMPIRUN_OVERLAP_METRIC] = {"metric", "",
+                                         "overhead, measured (s), comp_slowdown or comm_ratio"},
+    [HM_COL_PERMPIRUN_OVERLAP_N] = {"n", "", "valid repetitions of the cell in the run"},
+    [HM_COL_PERMPIRUN_OVERLAP_KEPT] = {"kept", "", "repetitions kept by the filter"},
+    [HM_COL_PERMPIRUN_OVERLAP_MEDIAN] = {"median", "", "median of the kept values of the metric"},
+    [HM_COL_PERMPIRUN_OVERLAP_MEAN] = {"mean", "", "mean of the kept values of the metric"},
+};
+
+static const hm_results_column_t repro_overlap[] = {
+    OVERLAP_CELL(HM_COL_REPRO_OVERLAP),
+    [HM_COL_REPRO_OVERLAP_PROCESSES] = {"processes", "", "MPI processes"},
+    [HM_COL_REPRO_OVERLAP_SYNC] = {"sync", "", "process synchronization method"},
+    [HM_COL_REPRO_OVERLAP_PROGRESS] = {"progress", "", "progress configuration"},
+    [HM_COL_REPRO_OVERLAP_METRIC] = {"metric", "", "what the values are of"},
+    [HM_COL_REPRO_OVERLAP_RUN] = {"run", "", "1-based run of the campaign"},
+    [HM_COL_REPRO_OVERLAP_VALUE] = {"median", "",
+                                    "the run's per-mpirun value (mean under --statistic mean)"},
+    [HM_COL_REPRO_OVERLAP_NORMALIZED] = {"normalized", "",
+                                         "the value / the cell's smallest (empty unless that is "
+                                         "above 0)"},
+    [HM_COL_REPRO_OVERLAP_MAX_NORMALIZED] = {"max_normalized", "", "the cell's largest normalized"},
+    [HM_COL_REPRO_OVERLAP_DIFFERENCE] = {"difference", "", "the value - the cell's smallest"},
+    [HM_COL_REPRO_OVERLAP_MAX_DIFFERENCE] = {"max_difference", "",
+                                             "the cell's largest - smallest value"},
+};
+
+static const hm_results_column_t stats_overlap[] = {
+    OVERLAP_CELL(HM_COL_STATS_OVERLAP),
+    [HM_COL_STATS_OVERLAP_PROCESSES] = {"processes", "", "MPI processes"},
+    [HM_COL_STATS_OVERLAP_SYNC] = {"sync", "", "process synchronization method"},
+    [HM_COL_STATS_OVERLAP_PROGRESS] = {"progress", "", "progress configuration"},
+    [HM_COL_STATS_OVERLAP_METRIC] = {"metric", "", "what the values are of (--metric)"},
+    [HM_COL_STATS_OVERLAP_N] = {"n", "", "valid repetitions"},
+    [HM_COL_STATS_OVERLAP_N_KEPT] = {"n_kept", "", "repetitions kept by the filter"},
+    [HM_COL_STATS_OVERLAP_MIN] = {"min", "", "minimum of the kept"},
+    [HM_COL_STATS_OVERLAP_Q1] = {"q1", "", "first quartile (type 7)"},
+    [HM_COL_STATS_OVERLAP_MEDIAN] = {"median", "", "median"},
+    [HM_COL_STATS_OVERLAP_Q3] = {"q3", "", "third quartile"},
+    [HM_COL_STATS_OVERLAP_MAX] = {"max", "", "maximum"},
+    [HM_COL_STATS_OVERLAP_MEAN] = {"mean", "", "mean"},
+    [HM_COL_STATS_OVERLAP_MEDIAN_CI_LO] = {"median_ci_lo", "", "95% interval of the median: low"},
+    [HM_COL_STATS_OVERLAP_MEDIAN_CI_HI] = {"median_ci_hi", "", "95% interval of the median: high"},
+    [HM_COL_STATS_OVERLAP_MEAN_CI_LO] = {"mean_ci_lo", "",
+                                         "95% Student t interval of the mean: low"},
+    [HM_COL_STATS_OVERLAP_MEAN_CI_HI] = {"mean_ci_hi", "", "95% interval of the mean: high"},
+    [HM_COL_STATS_OVERLAP_ACF1] = {"acf1", "", "lag-1 autocorrelation in file order"},
+    [HM_COL_STATS_OVERLAP_SHAPIRO_P] = {"shapiro_p", "", "Shapiro-Wilk p-value"},
+};
+
+static const hm_results_column_t compare_overlap[] = {
+    OVERLAP_CELL(HM_COL_COMPARE_OVERLAP),
+    [HM_COL_COMPARE_OVERLAP_PROCESSES] = {"processes", "", "MPI processes"},
+    [HM_COL_COMPARE_OVERLAP_METRIC] = {"metric", "", "what the samples are of (--metric)"},
+    [HM_COL_COMPARE_OVERLAP_SYNC_A] = {"sync_A", "", "A's synchronization method"},
+    [HM_COL_COMPARE_OVERLAP_SYNC_B] = {"sync_B", "", "B's synchronization method"},
+    [HM_COL_COMPARE_OVERLAP_PROGRESS_A] = {"progress_A", "", "A's progress configuration"},
+    [HM_COL_COMPARE_OVERLAP_PROGRESS_B] = {"progress_B", "", "B's progress configuration"},
+    [HM_COL_COMPARE_OVERLAP_N_A] = {"n_A", "", "A's samples"},
+    [HM_COL_COMPARE_OVERLAP_N_B] = {"n_B", "", "B's samples"},
+    [HM_COL_COMPARE_OVERLAP_MEDIAN_A] = {"median_A", "", "median of A's samples"},
+    [HM_COL_COMPARE_OVERLAP_MEDIAN_B] = {"median_B", "", "median of B's samples"},
+    [HM_COL_COMPARE_OVERLAP_DIFFERENCE_B_A] = {"difference_B_A", "",
+                                               "median_B - median_A (what the table shows for "
+                                               "the ratios of overlap)"},
+    [HM_COL_COMPARE_OVERLAP_RATIO_B_A] = {"ratio_B_A", "",
+                                          "median_B / median_A (empty unless median_A > 0; what "
+                                          "the table shows for measured)"},
+    [HM_COL_COMPARE_OVERLAP_W] = {"W", "", "Wilcoxon rank-sum statistic of A (R's W)"},
+    [HM_COL_COMPARE_OVERLAP_P] = {"p", "", "p-value for the alternative"},
+    [HM_COL_COMPARE_OVERLAP_STARS] = {"stars", "", "* p <= 0.05, ** <= 0.01, *** <= 0.001"},
+    [HM_COL_COMPARE_OVERLAP_VERDICT] = {"verdict", "", "the reading at the 5% level"},
+    [HM_COL_COMPARE_OVERLAP_RANGE_A] = {"range_A", "",
+                                        "A's largest per-run value - smallest (empty for a raw "
+                                        "file)"},
+    [HM_COL_COMPARE_OVERLAP_RANGE_B] = {"range_B", "", "B's largest per-run value - smallest"},
+    [HM_COL_COMPARE_OVERLAP_MAX_NORMALIZED_A] = {"max_normalized_A", "",
+                                                 "A's largest per-run value / smallest (empty "
+                                                 "unless the smallest is above 0)"},
+    [HM_COL_COMPARE_OVERLAP_MAX_NORMALIZED_B] = {"max_normalized_B", "",
+                                                 "B's largest per-run value / smallest"},
+};
+
 static const hm_results_column_t impact[] = {
     [HM_COL_IMPACT_COMP_TARGET_S] = {"comp_target_s", "s", "computation time aimed at"},
     [HM_COL_IMPACT_MATRIX_ORDER] = {"matrix_order", "", "dgemm order the calibration kept"},
@@ -325,6 +425,14 @@ static const hm_results_schema_t schemas[HM_RESULTS_NKINDS] = {
     {HM_RESULTS_IMPACT, "the output of 'harmonia overlap impact --output'", COLUMNS(impact)},
     {HM_RESULTS_PATTERN, "the summary of 'harmonia pattern --output'", COLUMNS(pattern)},
     {HM_RESULTS_PATTERN_RAW, "a raw file of 'harmonia pattern --raw'", COLUMNS(pattern_raw)},
+    {HM_RESULTS_PERMPIRUN_OVERLAP, "a campaign's per-mpirun.csv of 'harmonia overlap' runs",
+     COLUMNS(permpirun_overlap)},
+    {HM_RESULTS_REPRO_OVERLAP, "the reproducibility.csv of 'harmonia overlap' runs",
+     COLUMNS(repro_overlap)},
+    {HM_RESULTS_STATS_OVERLAP, "the output of 'harmonia stats' on overlap raw files",
+     COLUMNS(stats_overlap)},
+    {HM_RESULTS_COMPARE_OVERLAP, "the output of 'harmonia compare' on overlap results",
+     COLUMNS(compare_overlap)},
 };
 
 const hm_results_schema_t *hm_results_schema(hm_results_kind_t kind)

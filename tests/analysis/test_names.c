@@ -30,7 +30,7 @@ static void check_statistic_and_metric(void)
 {
     hm_statistic_t s = HM_STATISTIC_MEDIAN;
     hm_metric_t m = HM_METRIC_GLOBAL;
-    char list[64];
+    char list[128];
     HM_CHECK(hm_analysis_statistic_find("mean", &s) == HM_OK && s == HM_STATISTIC_MEAN &&
                  !strcmp(hm_analysis_statistic_name(HM_STATISTIC_MEDIAN), "median"),
              "statistic: mean and median");
@@ -41,10 +41,35 @@ static void check_statistic_and_metric(void)
                  !strcmp(hm_results_metric_name(HM_METRIC_GLOBAL), "global"),
              "metric: local and global");
     HM_CHECK(hm_results_metric_find("wall", &m) == HM_ENOENT &&
-                 !strcmp(hm_last_error(), "unknown metric \"wall\" (known: global, local)"),
+                 !strcmp(hm_last_error(),
+                         "unknown metric \"wall\" (known: global, local, overhead, measured, "
+                         "comp_slowdown, comm_ratio)"),
              "\"wall\" refused (%s)", hm_last_error());
     hm_results_metric_names(list, sizeof list);
-    HM_CHECK(!strcmp(list, "global, local"), "metric list \"%s\"", list);
+    HM_CHECK(!strcmp(list, "global, local, overhead, measured, comp_slowdown, comm_ratio"),
+             "metric list \"%s\"", list);
+    /* Each metric of overlap reads its column of the raw file; a time is
+     * compared by quotients, a ratio by differences. */
+    HM_CHECK(hm_results_metric_find("comm_ratio", &m) == HM_OK && m == HM_METRIC_COMM_RATIO &&
+                 hm_results_metric_kind(m) == HM_RESULTS_OVERLAP_RAW &&
+                 hm_results_metric_column(m) == HM_COL_OVERLAP_RAW_COMM_RATIO &&
+                 hm_results_metric_kind(HM_METRIC_LOCAL) == HM_RESULTS_BENCH_RAW &&
+                 hm_results_metric_column(HM_METRIC_MEASURED) == HM_COL_OVERLAP_RAW_MEASURED_S,
+             "metric: comm_ratio and measured of overlap, local of bench");
+    HM_CHECK(hm_results_metric_is_time(HM_METRIC_MEASURED) &&
+                 hm_results_metric_is_time(HM_METRIC_GLOBAL) &&
+                 !hm_results_metric_is_time(HM_METRIC_OVERHEAD) &&
+                 !hm_results_metric_is_time(HM_METRIC_COMP_SLOWDOWN) &&
+                 !hm_results_metric_is_time((hm_metric_t)6),
+             "times: global, local, measured; ratios: the others");
+    HM_CHECK(hm_results_metric_default(HM_RESULTS_OVERLAP_RAW) == HM_METRIC_OVERHEAD &&
+                 hm_results_metric_default(HM_RESULTS_PERMPIRUN_OVERLAP) == HM_METRIC_OVERHEAD &&
+                 hm_results_metric_default(HM_RESULTS_BENCH_RAW) == HM_METRIC_GLOBAL &&
+                 hm_results_metric_default(HM_RESULTS_PERMPIRUN) == HM_METRIC_GLOBAL,
+             "default metrics: overhead for overlap, global for bench");
+    hm_results_metric_names_of(HM_RESULTS_PERMPIRUN_OVERLAP, list, sizeof list);
+    HM_CHECK(!strcmp(list, "overhead, measured, comp_slowdown, comm_ratio"),
+             "metrics of overlap \"%s\"", list);
 }
 
 static void check_alternative_and_verdict(void)
@@ -63,6 +88,8 @@ static void check_alternative_and_verdict(void)
     HM_CHECK(!strcmp(hm_analysis_verdict_name(HM_VERDICT_NO_EVIDENCE), "no evidence") &&
                  !strcmp(hm_analysis_verdict_name(HM_VERDICT_B_FASTER), "B faster") &&
                  !strcmp(hm_analysis_verdict_name(HM_VERDICT_A_LARGER), "A larger") &&
+                 !strcmp(hm_analysis_verdict_name(HM_VERDICT_B_SMALLER), "B smaller") &&
+                 !strcmp(hm_analysis_verdict_name(HM_VERDICT_B_LARGER), "B larger") &&
                  !hm_analysis_verdict_name((hm_verdict_t)9),
              "verdicts as compare writes them");
 }

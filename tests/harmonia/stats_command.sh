@@ -104,7 +104,7 @@ expect_usage 0 'bad.csv:5: "abc" is not a number (column global_s)' stats b.csv 
 printf 'op,size_bytes,valid,global_s\nbcast,8,1,1e-6\n' >nofactor.csv
 expect_usage 0 'nofactor.csv: missing factor "# processes: ..."' stats nofactor.csv
 expect_usage 0 '--filter: unknown filter "median" (known: tukey, none)' stats --filter median b.csv
-expect_usage 0 '--metric: unknown metric "wall" (known: global, local)' stats --metric wall b.csv
+expect_usage 0 '--metric: unknown metric "wall" (known: global, local, overhead, measured, comp_slowdown, comm_ratio)' stats --metric wall b.csv
 expect_usage 0 '--sizes (-m) is not an option of '"'"'stats'"'" stats --sizes 8 b.csv
 expect_usage 0 'unexpected argument "extra"' timers extra
 expect_ok 0 'harmonia stats [--filter tukey|none]' help stats

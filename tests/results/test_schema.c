@@ -55,6 +55,18 @@ static const char *const documented[HM_RESULTS_NKINDS] = {
                            "bytes,valid,invalid,wrong_bytes,min_s,median_s,max_s,algbw_GBps,"
                            "busbw_GBps,order,procsync",
     [HM_RESULTS_PATTERN_RAW] = "pattern,size_bytes,attempt,valid,global_s,local_s",
+    [HM_RESULTS_PERMPIRUN_OVERLAP] = "run,seed,op,comm_target_s,size_bytes,comp_target_s,"
+                                     "processes,sync,progress,metric,n,kept,median,mean",
+    [HM_RESULTS_REPRO_OVERLAP] = "op,comm_target_s,size_bytes,comp_target_s,processes,sync,"
+                                 "progress,metric,run,median,normalized,max_normalized,"
+                                 "difference,max_difference",
+    [HM_RESULTS_STATS_OVERLAP] = "op,comm_target_s,size_bytes,comp_target_s,processes,sync,"
+                                 "progress,metric,n,n_kept,min,q1,median,q3,max,mean,"
+                                 "median_ci_lo,median_ci_hi,mean_ci_lo,mean_ci_hi,acf1,shapiro_p",
+    [HM_RESULTS_COMPARE_OVERLAP] = "op,comm_target_s,size_bytes,comp_target_s,processes,metric,"
+                                   "sync_A,sync_B,progress_A,progress_B,n_A,n_B,median_A,"
+                                   "median_B,difference_B_A,ratio_B_A,W,p,stars,verdict,range_A,"
+                                   "range_B,max_normalized_A,max_normalized_B",
 };
 
 /* The header row of kind as written by hm_results_csv_open into path. */
@@ -116,6 +128,15 @@ static void check_lookups(const char *path)
              "the reproducibility of means names its value column mean_s (%s)", line);
     HM_CHECK(hm_results_repro_open(path, NULL, HM_COL_PERMPIRUN_N, &csv) == HM_EINVAL && !csv,
              "a reproducibility of n is refused");
+    rc = hm_results_repro_open(path, NULL, HM_COL_PERMPIRUN_OVERLAP_MEAN, &csv);
+    if (rc == HM_OK) rc = hm_csv_close(csv);
+    f = rc == HM_OK ? fopen(path, "r") : NULL;
+    line[0] = '\0';
+    while (f && fgets(line, sizeof line, f) && line[0] == '#') line[0] = '\0';
+    if (f) fclose(f);
+    HM_CHECK(!strcmp(line, "op,comm_target_s,size_bytes,comp_target_s,processes,sync,progress,"
+                           "metric,run,mean,normalized,max_normalized,difference,max_difference\n"),
+             "the reproducibility of overlap's means names its value column mean (%s)", line);
 }
 
 int main(void)

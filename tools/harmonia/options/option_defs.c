@@ -504,8 +504,9 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                        "outside [Q1 - 1.5 IQR, Q3 + 1.5 IQR] (default tukey)",
                        "e.g. --filter none", hm_opt_parse_filter},
     [HM_OPT_METRIC] = {HM_OPT_METRIC, "metric", 0, "NAME",
-                       "run-time analysed: {metric,}; global is column global_s, local "
-                       "local_s (default global)",
+                       "value analysed: {metric,}; of bench, global is column global_s, "
+                       "local local_s (default global); of overlap, the ratio or measured_s "
+                       "(default overhead)",
                        "e.g. --metric local", hm_opt_parse_metric},
     [HM_OPT_RUNS] = {HM_OPT_RUNS, "runs", 'n', "N",
                      "campaign: number of separate runs of the command (mpiruns)", "e.g. -n 10",
