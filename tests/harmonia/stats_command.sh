@@ -125,7 +125,7 @@ check $? "--output: normalized 2, 1, 1.5 per run, max_normalized 2"
 launch 0 stats --statistic mean camp/per-mpirun.csv
 grep -q "barrier, 3 runs: 1.000 1.000 2.000  (max 2.000)" "$out"
 check $? "--statistic mean: means 4, 2, 2 us give 1, 1, 2"
-expect_usage 0 "stats: give either raw files of 'harmonia bench --raw' or campaigns" stats b.csv camp
+expect_usage 0 "stats: give either raw files of 'harmonia bench --raw' or 'harmonia overlap --raw', or campaigns" stats b.csv camp
 { cat camp/per-mpirun.csv; echo 3,13,bcast,8,2,barrier,50,50,1.5e-06,2e-06; } >twice.csv
 expect_usage 0 'twice.csv: run 3 appears twice for bcast 8 B, 2 processes, sync barrier' stats twice.csv
 # Bytes from a bad file reach the terminal escaped: an escape sequence and an

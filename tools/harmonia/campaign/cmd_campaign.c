@@ -2,7 +2,8 @@
  * the command run N times as separate processes (Hunold and Carpen-Amarie
  * 2016, Alg. 5: each mpirun is a sample of the mpirun factor), each with its
  * own seed and raw file, recorded in a manifest so that the campaign can be
- * resumed; then Alg. 6 reduces every run to per-group medians and means. */
+ * resumed; then Alg. 6 reduces every run to per-group medians and means:
+ * run-times of bench, or a metric of overlap per cell. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -18,6 +19,7 @@
 #include <harmonia/version.h>
 
 #include "campaign/campaign_run.h"
+#include "commands/analysis_inputs.h"
 #include "commands/commands.h"
 #include "commands/result_files.h"
 #include "commands/stats_print.h"
@@ -373,10 +375,25 @@ static int load(campaign_t *c)
     return HM_EXIT_OK;
 }
 
+/* The MPI library of the first run, which tells two campaigns apart
+ * (compare labels its sides by it): a factor of the raw file, if there. */
+static int library_factor(const campaign_t *c, hm_factors_t *f)
+{
+    hm_csv_reader_t *r = NULL;
+    const char *v;
+    int rc = HM_OK;
+    if (c->limit < 1 || hm_csv_reader_open(c->m.runs[0].raw, &r) != HM_OK) return HM_OK;
+    if (hm_factors_get(hm_csv_reader_factors(r), "mpi_library", &v) == HM_OK)
+        rc = hm_factors_set(f, "mpi_library", "%s", v);
+    hm_csv_reader_close(r);
+    return rc;
+}
+
 static int dataset_factors(const campaign_t *c, hm_factors_t **f)
 {
     const hm_cli_config_t *cfg = c->cfg;
     int rc = hm_cli_offline_factors(cfg, f);
+    if (rc == HM_OK) rc = library_factor(c, *f);
     if (rc == HM_OK) rc = hm_factors_set(*f, "campaign_command", "%s", c->m.template_command);
     if (rc == HM_OK) rc = hm_factors_set(*f, "runs", "%ld", c->limit);
     if (rc == HM_OK)
@@ -398,10 +415,12 @@ static int report(const campaign_t *c, const hm_results_permpirun_t *ds, const h
     if (rc != HM_OK) {
         hm_cli_print_error("campaign: %s", hm_last_error());
     } else {
-        printf("campaign of %ld runs in %s: per-mpirun medians of the %s run-time (filter %s) "
+        int overlap = hm_results_metric_kind(cfg->metric) == HM_RESULTS_OVERLAP_RAW;
+        printf("campaign of %ld runs in %s: per-mpirun medians of the %s%s (filter %s) "
                "in %s, reproducibility in %s\n",
                c->limit, c->dir, hm_results_metric_name(cfg->metric),
-               hm_analysis_filter_name(cfg->filter), path, repro_path);
+               overlap ? " of each cell" : " run-time", hm_analysis_filter_name(cfg->filter), path,
+               repro_path);
         if ((rc = hm_cli_print_runs(repro, stdout)) != HM_OK)
             hm_cli_print_error("campaign: %s", hm_strerror(rc));
     }
@@ -409,18 +428,66 @@ static int report(const campaign_t *c, const hm_results_permpirun_t *ds, const h
     return rc;
 }
 
-/* Alg. 6 over the runs' raw files, then the two files and the table. */
-static int analyze(const campaign_t *c)
+/* The runs' raw files are of bench or of overlap, as the first one is:
+ * --metric must be one of theirs, else their default (global, overhead).
+ * Told after the runs, which are kept: the same command with another
+ * --metric reduces them again without running them. */
+static int choose_metric(hm_cli_config_t *cfg, const campaign_t *c)
 {
-    const hm_cli_config_t *cfg = c->cfg;
+    hm_results_kind_t kind;
+    char why[8192];
+    const char *raw = c->m.runs[0].raw;
+    if (hm_results_input_kind(raw, &kind) != HM_OK) {
+        hm_cli_print_error("campaign: %s", hm_last_error());
+        return HM_EXIT_FAILURE;
+    }
+    if (kind != HM_RESULTS_BENCH_RAW && kind != HM_RESULTS_OVERLAP_RAW) {
+        hm_cli_print_error("campaign: %s is %s, not a raw file of 'harmonia bench --raw' or "
+                           "'harmonia overlap --raw'",
+                           raw, hm_results_schema(kind)->what);
+        return HM_EXIT_FAILURE;
+    }
+    if (hm_cli_choose_metric(cfg, raw, kind, why, sizeof why) == HM_OK) return HM_EXIT_OK;
+    hm_cli_print_error("campaign: %s (the runs are kept: run the same command again with "
+                       "another --metric)",
+                       why);
+    return HM_EXIT_USAGE;
+}
+
+/* An overlap run none of whose cells ran (every calibration missed its
+ * target: INVALID in its table) completed as designed; it adds no row, and
+ * says so. A bench run always has valid repetitions, or it failed. */
+static int overlap_run_empty(const hm_cli_config_t *cfg, const hm_results_manifest_run_t *r)
+{
+    hm_analysis_groups_t g = {0};
+    if (hm_results_metric_kind(cfg->metric) != HM_RESULTS_OVERLAP_RAW) return 0;
+    int empty = hm_analysis_groups_read_raw(&g, r->raw, cfg->metric) == HM_OK && g.n == 0;
+    hm_analysis_groups_free(&g);
+    if (empty)
+        fprintf(stderr,
+                "campaign: run %ld has no valid repetition in %s (no cell of it ran: see %s); "
+                "it adds no row\n",
+                r->run, r->raw, r->log);
+    return empty;
+}
+
+/* Alg. 6 over the runs' raw files, then the two files and the table. */
+static int analyze(hm_cli_config_t *cfg, const campaign_t *c)
+{
     hm_results_permpirun_t ds = {0};
     hm_factors_t *f = NULL;
-    int rc = HM_OK;
+    int rc = choose_metric(cfg, c);
+    if (rc != HM_EXIT_OK) return rc;
     for (long i = 0; rc == HM_OK && i < c->limit; i++) {
         const hm_results_manifest_run_t *r = &c->m.runs[i];
+        if (overlap_run_empty(cfg, r)) continue;
         rc = hm_analysis_permpirun_add_run(&ds, r->raw, r->run, r->seed, cfg->metric, cfg->filter);
     }
-    if (rc != HM_OK)
+    if (rc == HM_OK && ds.n == 0) rc = HM_ENOENT; /* add_run returns HM_EINVAL or HM_ENOMEM */
+    if (rc == HM_ENOENT)
+        hm_cli_print_error("campaign: no run has a valid repetition (see the runs' logs in %s)",
+                           c->dir);
+    else if (rc != HM_OK)
         hm_cli_print_error("campaign: %s", hm_last_error());
     else if ((rc = dataset_factors(c, &f)) != HM_OK)
         hm_cli_print_error("campaign: %s", hm_strerror(rc));
@@ -457,7 +524,7 @@ int hm_cmd_campaign(hm_cli_config_t *cfg, MPI_Comm comm)
         plan(&c);
         rc = run_all(&c);
         hm_campaign_default_signals(); /* the analysis writes its files atomically */
-        if (rc == HM_EXIT_OK) rc = analyze(&c);
+        if (rc == HM_EXIT_OK) rc = analyze(cfg, &c);
     }
     hm_results_manifest_free(&c.m);
     return rc;

@@ -1,6 +1,7 @@
 /* tools/harmonia/commands/cmd_compare.c — `harmonia compare A B`: the Wilcoxon comparison of
  * two campaigns (Hunold and Carpen-Amarie 2016, Sec. 6.2), per (op, size,
- * processes). Offline: no MPI. Every problem with the input is a usage error
+ * processes) of bench or per cell of overlap (op, comm and comp targets) and
+ * processes. Offline: no MPI. Every problem with the input is a usage error
  * (exit 2) naming the operand, the file and the line where there is one. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,9 +10,10 @@
 
 #include <harmonia/analysis.h>
 
+#include "commands/analysis_inputs.h"
 #include "commands/commands.h"
-#include "commands/result_files.h"
 #include "commands/compare_report.h"
+#include "commands/result_files.h"
 
 /* ---- Reading one side ------------------------------------------------------ */
 
@@ -31,54 +33,27 @@ static int resolve(hm_compare_side_t *s, char *why, size_t len)
     return HM_ENOENT;
 }
 
-/* The names of the columns cols[0..n-1] of kind (NULL: all n of them), "a, b,
- * c", for messages. */
-static void column_list(hm_results_kind_t kind, const int *cols, size_t n, char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < n && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-                                 hm_results_column_name(kind, cols ? cols[i] : (int)i));
-}
-
-/* What the file is, by its header: a per-mpirun file has a column run, a raw
- * file a column valid. */
-static int detect(const hm_cli_config_t *cfg, hm_compare_side_t *s, char *why, size_t len)
+/* What the file is, by its header (hm_results_input_kind), and what its
+ * factors say of it: how campaign reduced a per-mpirun file ("" when it
+ * does not say), and the MPI library, which may tell A from B. */
+static int detect(hm_compare_side_t *s, char *why, size_t len)
 {
     hm_csv_reader_t *r = NULL;
-    size_t i;
     const char *v;
-    char cols[256], raw_cols[128];
-    int rc = hm_csv_reader_open(s->path, &r);
+    int rc = hm_results_input_kind(s->path, &s->kind);
+    if (rc == HM_OK) rc = hm_csv_reader_open(s->path, &r);
     if (rc != HM_OK) {
         snprintf(why, len, "%s", hm_last_error());
         return rc;
     }
-    int run =
-        hm_csv_reader_find(r, hm_results_column_name(HM_RESULTS_PERMPIRUN, HM_COL_PERMPIRUN_RUN),
-                           &i) == HM_OK;
-    int valid =
-        hm_csv_reader_find(r, hm_results_column_name(HM_RESULTS_BENCH_RAW, HM_COL_BENCH_RAW_VALID),
-                           &i) == HM_OK;
-    /* How campaign reduced a per-mpirun file ("" when it does not say). */
     const hm_factors_t *f = hm_csv_reader_factors(r);
     if (hm_factors_get(f, "metric", &v) == HM_OK) snprintf(s->metric, sizeof s->metric, "%s", v);
     if (hm_factors_get(f, "filter", &v) == HM_OK) snprintf(s->filter, sizeof s->filter, "%s", v);
+    if (hm_factors_get(f, "mpi_library", &v) == HM_OK)
+        snprintf(s->library, sizeof s->library, "%.*s", (int)strcspn(v, ","), v);
     hm_csv_reader_close(r);
-    s->s.raw = !run && valid;
-    if (run || valid) return HM_OK;
-    const int raw[] = {HM_COL_BENCH_RAW_OP, HM_COL_BENCH_RAW_SIZE_BYTES, HM_COL_BENCH_RAW_VALID,
-                       cfg->metric == HM_METRIC_LOCAL ? HM_COL_BENCH_RAW_LOCAL_S
-                                                      : HM_COL_BENCH_RAW_GLOBAL_S};
-    column_list(HM_RESULTS_PERMPIRUN, NULL, hm_results_schema(HM_RESULTS_PERMPIRUN)->ncolumns, cols,
-                sizeof cols);
-    column_list(HM_RESULTS_BENCH_RAW, raw, sizeof raw / sizeof raw[0], raw_cols, sizeof raw_cols);
-    snprintf(why, len,
-             "%s: neither a %s of 'harmonia campaign' (columns %s) nor a raw file of 'harmonia "
-             "bench --raw' (columns %s)",
-             s->path, HM_RESULTS_PERMPIRUN_FILE, cols, raw_cols);
-    return HM_EINVAL;
+    s->s.raw = s->kind == HM_RESULTS_BENCH_RAW || s->kind == HM_RESULTS_OVERLAP_RAW;
+    return HM_OK;
 }
 
 /* --metric or --filter given against a file reduced otherwise would be
@@ -132,18 +107,43 @@ static int load_raw(const hm_cli_config_t *cfg, hm_compare_side_t *s, char *why,
     return rc;
 }
 
-static int load_side(const hm_cli_config_t *cfg, hm_compare_side_t *s, char *why, size_t len)
+/* The operand's file and its kind. */
+static int open_side(hm_compare_side_t *s, char *why, size_t len)
 {
     char inner[8192] = "";
     s->s.path = s->path;
     int rc = resolve(s, inner, sizeof inner);
-    if (rc == HM_OK) rc = detect(cfg, s, inner, sizeof inner);
-    if (rc == HM_OK)
-        rc = s->s.raw ? load_raw(cfg, s, inner, sizeof inner)
+    if (rc == HM_OK) rc = detect(s, inner, sizeof inner);
+    if (rc != HM_OK) snprintf(why, len, "%c: %s", s->name, inner[0] ? inner : hm_strerror(rc));
+    return rc;
+}
+
+static int load_side(const hm_cli_config_t *cfg, hm_compare_side_t *s, char *why, size_t len)
+{
+    char inner[8192] = "";
+    int rc = s->s.raw ? load_raw(cfg, s, inner, sizeof inner)
                       : load_permpirun(cfg, s, inner, sizeof inner);
     if (rc == HM_OK && (rc = hm_analysis_side_check(&s->s)) != HM_OK)
         snprintf(inner, sizeof inner, "%s", hm_last_error());
     if (rc != HM_OK) snprintf(why, len, "%c: %s", s->name, inner[0] ? inner : hm_strerror(rc));
+    return rc;
+}
+
+/* Both sides of one command, and --metric one of theirs (or their
+ * default: overhead for overlap). */
+static int check_kinds(hm_cli_config_t *cfg, const hm_compare_side_t *a, const hm_compare_side_t *b,
+                       char *why, size_t len)
+{
+    char a_name[4200], b_name[4200];
+    snprintf(a_name, sizeof a_name, "A (%s)", a->path);
+    snprintf(b_name, sizeof b_name, "B (%s)", b->path);
+    int rc = hm_cli_same_family("compare", a_name, a->kind, b_name, b->kind, why, len);
+    if (rc == HM_OK && hm_cli_choose_metric(cfg, a->path, a->kind, why, len) != HM_OK) {
+        char inner[8192];
+        snprintf(inner, sizeof inner, "%s", why);
+        snprintf(why, len, "compare: %s", inner);
+        rc = HM_EINVAL;
+    }
     return rc;
 }
 
@@ -183,11 +183,27 @@ static void base_name(const char *operand, char *out, size_t len)
     snprintf(out, len, "%.*s", (int)(end - start), operand + start);
 }
 
+/* The progress every group of s shares, or NULL. */
+static const char *single_progress(const hm_compare_side_t *s)
+{
+    const hm_analysis_groups_t *gs = &s->s.groups;
+    for (size_t k = 0; k < gs->n; k++)
+        if (!gs->g[k].progress || strcmp(gs->g[k].progress, gs->g[0].progress)) return NULL;
+    return gs->n ? gs->g[0].progress : NULL;
+}
+
 /* Barrier against harmonize is the typical comparison: the syncs name the
- * sides; where they do not tell A from B, the operands' names do. */
+ * sides; then the progress configurations of overlap, then the MPI
+ * libraries (Open MPI against MPICH); where none tells A from B, the
+ * operands' names do. */
 static void make_labels(hm_compare_side_t *a, hm_compare_side_t *b)
 {
     const char *sa = single_sync(a), *sb = single_sync(b);
+    const char *pa = single_progress(a), *pb = single_progress(b);
+    if (!(sa && sb && strcmp(sa, sb)) && pa && pb && strcmp(pa, pb)) sa = pa, sb = pb;
+    if (!(sa && sb && strcmp(sa, sb)) && a->library[0] && b->library[0] &&
+        strcmp(a->library, b->library))
+        sa = a->library, sb = b->library;
     if (sa && sb && strcmp(sa, sb)) {
         snprintf(a->label, sizeof a->label, "%s", sa);
         snprintf(b->label, sizeof b->label, "%s", sb);
@@ -221,9 +237,11 @@ static int open_output(const hm_cli_config_t *cfg, const hm_compare_side_t *a,
     if (rc == HM_OK)
         rc = hm_factors_set(f, "statistic", "%s", hm_analysis_statistic_name(cfg->statistic));
     if (rc == HM_OK) rc = hm_factors_set(f, "level", "%g", HM_ANALYSIS_LEVEL);
+    hm_results_kind_t kind =
+        hm_cli_is_overlap(a->kind) ? HM_RESULTS_COMPARE_OVERLAP : HM_RESULTS_COMPARE;
     if (rc != HM_OK)
         hm_cli_print_error("--output: %s", hm_strerror(rc));
-    else if ((rc = hm_results_csv_open(cfg->output, f, HM_RESULTS_COMPARE, csv)) != HM_OK)
+    else if ((rc = hm_results_csv_open(cfg->output, f, kind, csv)) != HM_OK)
         hm_cli_print_error("--output: %s", hm_last_error());
     hm_factors_free(f);
     return rc;
@@ -282,7 +300,10 @@ int hm_cmd_compare(hm_cli_config_t *cfg, MPI_Comm comm)
     if (hm_cli_check_outputs(cfg, MPI_COMM_NULL) != HM_EXIT_OK) return HM_EXIT_USAGE;
     hm_compare_side_t a = {.name = 'A', .operand = cfg->files[0]};
     hm_compare_side_t b = {.name = 'B', .operand = cfg->files[1]};
-    int rc = load_side(cfg, &a, why, sizeof why);
+    int rc = open_side(&a, why, sizeof why);
+    if (rc == HM_OK) rc = open_side(&b, why, sizeof why);
+    if (rc == HM_OK) rc = check_kinds(cfg, &a, &b, why, sizeof why);
+    if (rc == HM_OK) rc = load_side(cfg, &a, why, sizeof why);
     if (rc == HM_OK) rc = load_side(cfg, &b, why, sizeof why);
     if (rc == HM_OK) rc = check_same_reduction(&a, &b, why, sizeof why);
     if (rc == HM_OK && (rc = hm_analysis_compare_check(&a.s, &b.s)) != HM_OK)

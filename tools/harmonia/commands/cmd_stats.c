@@ -1,12 +1,15 @@
 /* tools/harmonia/commands/cmd_stats.c — `harmonia stats FILE...`: summaries of the raw files
- * of `harmonia bench --raw`. Offline: no MPI. Every problem with the input is
- * a usage error (exit 2) naming the file, and the line where there is one. */
+ * of `harmonia bench --raw` (run-times) or `harmonia overlap --raw` (a ratio
+ * or the measured time, per cell). Offline: no MPI. Every problem with the
+ * input is a usage error (exit 2) naming the file, and the line where there
+ * is one. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <harmonia/analysis.h>
 
+#include "commands/analysis_inputs.h"
 #include "commands/commands.h"
 #include "commands/result_files.h"
 #include "commands/stats_campaign.h"
@@ -22,7 +25,9 @@ static int open_output(const hm_cli_config_t *cfg, hm_csv_t **csv)
                  cfg->files[i]);
     if (rc == HM_OK) rc = hm_factors_set(f, "inputs", "%s", inputs);
     if (rc == HM_OK) {
-        rc = hm_results_csv_open(cfg->output, f, HM_RESULTS_STATS, csv);
+        int overlap = hm_results_metric_kind(cfg->metric) == HM_RESULTS_OVERLAP_RAW;
+        rc = hm_results_csv_open(cfg->output, f,
+                                 overlap ? HM_RESULTS_STATS_OVERLAP : HM_RESULTS_STATS, csv);
         if (rc != HM_OK) hm_cli_print_error("--output: %s", hm_last_error());
     } else {
         hm_cli_print_error("--output: %s", hm_strerror(rc));
@@ -31,14 +36,25 @@ static int open_output(const hm_cli_config_t *cfg, hm_csv_t **csv)
     return rc;
 }
 
+/* What the values are, in the words of the raw file's schema. */
+static const char *meaning(hm_metric_t metric)
+{
+    if (metric == HM_METRIC_GLOBAL) return "max end - min start on the global clock";
+    if (metric == HM_METRIC_LOCAL) return "max over ranks of end - start";
+    return hm_results_schema(HM_RESULTS_OVERLAP_RAW)
+        ->columns[hm_results_metric_column(metric)]
+        .meaning;
+}
+
 static void print_title(const hm_cli_config_t *cfg)
 {
-    printf("%s run-time (%s) of the valid repetitions in %d file%s, filter %s; 95%% confidence "
+    int overlap = hm_results_metric_kind(cfg->metric) == HM_RESULTS_OVERLAP_RAW;
+    printf("%s%s (%s) of the valid repetitions in %d file%s, %sfilter %s; 95%% confidence "
            "intervals; acf1 = lag-1 autocorrelation, sw_p = Shapiro-Wilk p-value\n",
-           hm_results_metric_name(cfg->metric),
-           cfg->metric == HM_METRIC_LOCAL ? "max over ranks of end - start"
-                                          : "max end - min start on the global clock",
-           cfg->nfiles, cfg->nfiles == 1 ? "" : "s", hm_analysis_filter_name(cfg->filter));
+           hm_results_metric_name(cfg->metric), overlap ? "" : " run-time", meaning(cfg->metric),
+           cfg->nfiles, cfg->nfiles == 1 ? "" : "s",
+           overlap ? "per cell (op, comm and comp targets) and processes, sync, progress; " : "",
+           hm_analysis_filter_name(cfg->filter));
 }
 
 static int report(const hm_cli_config_t *cfg, hm_analysis_groups_t *groups)
@@ -67,6 +83,33 @@ static int report(const hm_cli_config_t *cfg, hm_analysis_groups_t *groups)
     if (csv && hm_csv_close(csv) != HM_OK) {
         hm_cli_print_error("%s", hm_last_error());
         return HM_EXIT_FAILURE;
+    }
+    return HM_EXIT_OK;
+}
+
+/* All inputs of one command (bench or overlap), and --metric one of
+ * theirs, or their default (overhead for overlap). A file whose kind
+ * cannot be told is left to its reader, which says what is wrong with it. */
+static int check_kinds(hm_cli_config_t *cfg)
+{
+    char path[4200], first[4200] = "", why[10000];
+    hm_results_kind_t kind, first_kind = HM_RESULTS_BENCH_RAW;
+    for (int i = 0; i < cfg->nfiles; i++) {
+        hm_cli_stats_dataset_path(cfg->files[i], path, sizeof path);
+        if (hm_results_input_kind(path, &kind) != HM_OK) continue;
+        if (!first[0]) {
+            snprintf(first, sizeof first, "%s", path);
+            first_kind = kind;
+        } else if (hm_cli_same_family("stats", first, first_kind, path, kind, why, sizeof why) !=
+                   HM_OK) {
+            hm_cli_print_error("%s", why);
+            return HM_EXIT_USAGE;
+        }
+    }
+    int raw = first_kind == HM_RESULTS_BENCH_RAW || first_kind == HM_RESULTS_OVERLAP_RAW;
+    if (first[0] && raw && hm_cli_choose_metric(cfg, first, first_kind, why, sizeof why) != HM_OK) {
+        hm_cli_print_error("stats: %s", why);
+        return HM_EXIT_USAGE;
     }
     return HM_EXIT_OK;
 }
@@ -100,10 +143,11 @@ int hm_cmd_stats(hm_cli_config_t *cfg, MPI_Comm comm)
                            "mpirun), not to raw files");
         return HM_EXIT_USAGE;
     }
+    if (check_kinds(cfg) != HM_EXIT_OK) return HM_EXIT_USAGE;
     if (datasets == cfg->nfiles) return hm_cli_stats_campaigns(cfg);
     if (datasets > 0) {
-        hm_cli_print_error("stats: give either raw files of 'harmonia bench --raw' or campaigns "
-                           "(directories, per-mpirun.csv), not both");
+        hm_cli_print_error("stats: give either raw files of 'harmonia bench --raw' or 'harmonia "
+                           "overlap --raw', or campaigns (directories, per-mpirun.csv), not both");
         return HM_EXIT_USAGE;
     }
     for (int i = 0; rc == HM_OK && i < cfg->nfiles; i++)

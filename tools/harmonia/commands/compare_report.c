@@ -1,9 +1,12 @@
 /* tools/harmonia/commands/compare_report.c — the table of `harmonia compare`
- * (microseconds), with the lines that say what it shows. */
+ * (microseconds, or the ratios of overlap), with the lines that say what it
+ * shows. */
 #include <math.h>
 #include <stdio.h>
 
+#include "commands/analysis_inputs.h"
 #include "commands/compare_report.h"
+#include "commands/stats_print.h"
 
 static const char *hypothesis(hm_alternative_t alternative)
 {
@@ -25,6 +28,24 @@ static void describe_side(const hm_cli_config_t *cfg, const hm_compare_side_t *s
                 hm_analysis_statistic_name(cfg->statistic));
 }
 
+/* Overlap: a ratio is told by B - A, the measured time by B / A. */
+static void describe_overlap(const hm_cli_config_t *cfg, hm_metric_t metric, FILE *f)
+{
+    int time = hm_results_metric_is_time(metric);
+    fprintf(f,
+            "Wilcoxon rank-sum test of A's samples of %s against B's per cell (op, comm and comp "
+            "targets) and processes, H1: %s, level %g; med = median of a side's samples%s; %s; "
+            "sig: * p <= 0.05, ** <= 0.01, *** <= 0.001; %s\n",
+            hm_results_metric_name(metric), hypothesis(cfg->alternative), HM_ANALYSIS_LEVEL,
+            time ? " (microseconds)" : "",
+            time ? "B/A = ratio of the medians"
+                 : "B-A = difference of the medians (a ratio of overlap is compared by its "
+                   "difference: overhead is 0 for perfect overlap and below 0 where the "
+                   "references were beaten, where B/A means nothing)",
+            time ? "repro = largest per-run value / smallest (Fig. 29)"
+                 : "range = largest per-run value - smallest");
+}
+
 static void describe(const hm_cli_config_t *cfg, const hm_compare_side_t *a,
                      const hm_compare_side_t *b, FILE *f)
 {
@@ -34,6 +55,10 @@ static void describe(const hm_cli_config_t *cfg, const hm_compare_side_t *a,
         fprintf(f, "note: the samples of a raw file are repetitions within one mpirun, not "
                    "per-mpirun values (Sec. 6.1): the test then ignores the variation from one "
                    "mpirun to the next\n");
+    if (hm_cli_is_overlap(a->kind)) {
+        describe_overlap(cfg, a->s.groups.n ? a->s.groups.g[0].metric : cfg->metric, f);
+        return;
+    }
     fprintf(f,
             "Wilcoxon rank-sum test of A's samples against B's per (op, size, processes), H1: %s, "
             "level %g; med = median of a side's samples, B/A = ratio of the medians; sig: * p <= "
@@ -66,10 +91,72 @@ static void table_row(hm_table_t *t, const hm_analysis_comparison_t *r)
     hm_table_add_cell(t, hm_analysis_verdict_name(r->verdict));
 }
 
+static int overlap_columns(hm_table_t *t, hm_metric_t metric, int with_size)
+{
+    int time = hm_results_metric_is_time(metric);
+    const char *const cols[] = {"n_A",
+                                "n_B",
+                                time ? "med_A_us" : "med_A",
+                                time ? "med_B_us" : "med_B",
+                                time ? "B/A" : "B-A",
+                                time ? "repro_A" : "range_A",
+                                time ? "repro_B" : "range_B",
+                                "p"};
+    int rc = hm_cli_cell_columns(t, with_size);
+    for (size_t c = 0; rc == HM_OK && c < sizeof cols / sizeof cols[0]; c++)
+        rc = hm_table_add_column(t, cols[c], HM_ALIGN_RIGHT);
+    if (rc == HM_OK) rc = hm_table_add_column(t, "sig", HM_ALIGN_LEFT);
+    if (rc == HM_OK) rc = hm_table_add_column(t, "verdict", HM_ALIGN_LEFT);
+    return rc;
+}
+
+static void overlap_row(hm_table_t *t, const hm_analysis_comparison_t *r, int with_size)
+{
+    const hm_analysis_group_t *g = r->a;
+    int time = hm_results_metric_is_time(g->metric);
+    hm_cli_cell_cells(t, g->op, g->comm_target_s, g->size_bytes, g->comp_target_s, g->processes,
+                      with_size);
+    hm_table_add_cellf(t, "%zu", r->a->n);
+    hm_table_add_cellf(t, "%zu", r->b->n);
+    hm_cli_metric_cell(t, g->metric, r->median_a_s);
+    hm_cli_metric_cell(t, g->metric, r->median_b_s);
+    if (time) {
+        cell_ratio(t, r->ratio);
+        cell_ratio(t, r->repro_a);
+        cell_ratio(t, r->repro_b);
+    } else {
+        hm_table_add_number(t, "%+.3f", r->difference);
+        cell_ratio(t, r->range_a);
+        cell_ratio(t, r->range_b);
+    }
+    hm_table_add_cellf(t, "%.3g", r->test.p);
+    hm_table_add_cell(t, hm_stats_stars(r->test.p));
+    hm_table_add_cell(t, hm_analysis_verdict_name(r->verdict));
+}
+
+static int print_overlap(const hm_cli_config_t *cfg, const hm_compare_side_t *a,
+                         const hm_compare_side_t *b, const hm_analysis_comparison_t *rows, size_t n,
+                         FILE *f)
+{
+    int with_size = 0;
+    for (size_t k = 0; k < n; k++) with_size |= rows[k].a->size_bytes >= 0;
+    hm_table_t *t = NULL;
+    int rc = hm_table_create(&t);
+    if (rc == HM_OK) rc = overlap_columns(t, n ? rows[0].a->metric : cfg->metric, with_size);
+    for (size_t k = 0; rc == HM_OK && k < n; k++) overlap_row(t, &rows[k], with_size);
+    if (rc == HM_OK) {
+        describe(cfg, a, b, f);
+        rc = hm_table_print(t, f);
+    }
+    hm_table_free(t);
+    return rc;
+}
+
 int hm_compare_print(const hm_cli_config_t *cfg, const hm_compare_side_t *a,
                      const hm_compare_side_t *b, const hm_analysis_comparison_t *rows, size_t n,
                      FILE *f)
 {
+    if (hm_cli_is_overlap(a->kind)) return print_overlap(cfg, a, b, rows, n, f);
     /* The text columns last, so that the numbers keep their place in a row
      * split at blanks even where sig is empty. */
     static const char *const cols[] = {"op",       "size_B",   "procs",  "n_A",     "n_B",

@@ -11,21 +11,23 @@
 #include "options/config.h"
 
 /* One operand. s.groups holds its samples per (op, size, processes, sync),
- * sorted, at most one sync per (op, size, processes): the per-run values of
- * --statistic for a per-mpirun file, the filtered valid repetitions for a
- * raw file. */
+ * or per cell of overlap, sorted, at most one sync per (op, size,
+ * processes): the per-run values of --statistic for a per-mpirun file, the
+ * filtered valid repetitions for a raw file. */
 typedef struct hm_compare_side {
-    char name;           /* 'A' or 'B' */
-    const char *operand; /* as given on the command line */
-    char path[4096];     /* the file read */
-    char label[128];     /* its sync, or its name when both sides share a sync */
-    char metric[16];     /* how the per-mpirun values were reduced ("" unknown) */
+    char name;              /* 'A' or 'B' */
+    const char *operand;    /* as given on the command line */
+    char path[4096];        /* the file read */
+    hm_results_kind_t kind; /* raw or per-mpirun, of bench or overlap */
+    char label[256];        /* its sync, progress or MPI library where they differ, or its name */
+    char metric[16];        /* how the per-mpirun values were reduced ("" unknown) */
     char filter[16];
+    char library[128];    /* the factor mpi_library up to its first comma ("" unknown) */
     hm_analysis_side_t s; /* s.path is path */
 } hm_compare_side_t;
 
 /* The lines that say what A, B and the columns are, then the table
- * (microseconds). */
+ * (microseconds; the ratios of overlap as they are, told apart by B - A). */
 int hm_compare_print(const hm_cli_config_t *cfg, const hm_compare_side_t *a,
                      const hm_compare_side_t *b, const hm_analysis_comparison_t *rows, size_t n,
                      FILE *f);

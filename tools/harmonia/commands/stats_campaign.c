@@ -19,21 +19,30 @@ int hm_cli_stats_dataset_path(const char *operand, char *path, size_t len)
     if (hm_results_permpirun_path(operand, path, len, &dir) != HM_OK) return 0;
     if (dir) return 1;
     if (hm_csv_reader_open(operand, &r) != HM_OK) return 0;
+    /* A per-mpirun file of bench has median_s, one of overlap median. */
     int dataset =
         hm_csv_reader_find(r, hm_results_column_name(HM_RESULTS_PERMPIRUN, HM_COL_PERMPIRUN_RUN),
                            &i) == HM_OK &&
-        hm_csv_reader_find(r,
-                           hm_results_column_name(HM_RESULTS_PERMPIRUN, HM_COL_PERMPIRUN_MEDIAN_S),
-                           &i) == HM_OK;
+        (hm_csv_reader_find(r,
+                            hm_results_column_name(HM_RESULTS_PERMPIRUN, HM_COL_PERMPIRUN_MEDIAN_S),
+                            &i) == HM_OK ||
+         hm_csv_reader_find(
+             r,
+             hm_results_column_name(HM_RESULTS_PERMPIRUN_OVERLAP, HM_COL_PERMPIRUN_OVERLAP_MEDIAN),
+             &i) == HM_OK);
     hm_csv_reader_close(r);
     return dataset;
 }
 
-/* --output: the reproducibility CSV. HM_OK or an exit status, the error printed. */
+/* --output: the reproducibility CSV, its factor metric the datasets'.
+ * HM_OK or an exit status, the error printed. */
 static int write_report(const hm_cli_config_t *cfg, const hm_analysis_repro_t *repro)
 {
     hm_factors_t *f = NULL;
     int rc = hm_cli_offline_factors(cfg, &f);
+    if (rc == HM_OK)
+        rc = hm_factors_set(f, "metric", "%s",
+                            hm_results_metric_name(hm_analysis_repro_metric(repro)));
     if (rc != HM_OK)
         hm_cli_print_error("stats: --output: %s", hm_strerror(rc));
     else if ((rc = hm_analysis_repro_write(repro, cfg->output, f)) != HM_OK)

@@ -1,0 +1,56 @@
+/* tools/harmonia/commands/analysis_inputs.c — the kinds of the inputs of stats, compare and
+ * campaign, and the metric they analyse: run-times of bench, or a ratio
+ * (or the measured time) of overlap, never the two pooled. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands/analysis_inputs.h"
+
+int hm_cli_is_overlap(hm_results_kind_t kind)
+{
+    return kind == HM_RESULTS_OVERLAP_RAW || kind == HM_RESULTS_PERMPIRUN_OVERLAP;
+}
+
+int hm_cli_same_family(const char *prefix, const char *path_a, hm_results_kind_t kind_a,
+                       const char *path_b, hm_results_kind_t kind_b, char *why, size_t len)
+{
+    if (hm_cli_is_overlap(kind_a) == hm_cli_is_overlap(kind_b)) return HM_OK;
+    snprintf(why, len,
+             "%s: %s is %s and %s %s: results of bench and of overlap are not of one thing; give "
+             "files of one command",
+             prefix, path_a, hm_results_schema(kind_a)->what, path_b,
+             hm_results_schema(kind_b)->what);
+    return HM_EINVAL;
+}
+
+int hm_cli_choose_metric(hm_cli_config_t *cfg, const char *path, hm_results_kind_t kind, char *why,
+                         size_t len)
+{
+    char known[128];
+    if (!(cfg->given & HM_OPT_BIT(HM_OPT_METRIC))) {
+        cfg->metric = hm_results_metric_default(kind);
+        return HM_OK;
+    }
+    if (hm_cli_is_overlap(kind) == (hm_results_metric_kind(cfg->metric) == HM_RESULTS_OVERLAP_RAW))
+        return HM_OK;
+    hm_results_metric_names_of(kind, known, sizeof known);
+    snprintf(why, len, "--metric %s: %s is %s, whose metrics are %s",
+             hm_results_metric_name(cfg->metric), path, hm_results_schema(kind)->what, known);
+    return HM_EINVAL;
+}
+
+void hm_cli_metric_cell(hm_table_t *t, hm_metric_t metric, double x)
+{
+    if (isnan(x))
+        hm_table_add_cell(t, "n/a");
+    else if (hm_results_metric_is_time(metric))
+        hm_table_add_cellf(t, "%.2f", x * 1e6);
+    else
+        hm_table_add_cellf(t, "%.3f", x);
+}
+
+void hm_cli_metric_column(hm_metric_t metric, const char *base, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s", base, hm_results_metric_is_time(metric) ? "_us" : "");
+}

@@ -1,0 +1,35 @@
+/* tools/harmonia/commands/analysis_inputs.h — what stats, compare and campaign read: the kind
+ * of each input (bench or overlap, raw or per-mpirun), the refusal to pool
+ * the two commands' results, and the metric analysed. */
+#ifndef HM_CLI_ANALYSIS_INPUTS_H
+#define HM_CLI_ANALYSIS_INPUTS_H
+#include <stddef.h>
+
+#include <harmonia/output.h>
+#include <harmonia/results.h>
+
+#include "options/config.h"
+
+/* 1 for a file of overlap (raw or per-mpirun), 0 for one of bench. */
+int hm_cli_is_overlap(hm_results_kind_t kind);
+
+/* Two inputs of one command must hold results of one kind of command:
+ * HM_OK when kind_a and kind_b are both of bench or both of overlap, else
+ * HM_EINVAL and why "PREFIX: A is WHAT_A and B WHAT_B: ...". */
+int hm_cli_same_family(const char *prefix, const char *path_a, hm_results_kind_t kind_a,
+                       const char *path_b, hm_results_kind_t kind_b, char *why, size_t len);
+
+/* The metric for files of kind: --metric as given, when it is one of the
+ * kind's (else HM_EINVAL with why naming the option, path and the metrics
+ * that apply), or the kind's default (global for bench, overhead for
+ * overlap), set in cfg->metric. */
+int hm_cli_choose_metric(hm_cli_config_t *cfg, const char *path, hm_results_kind_t kind, char *why,
+                         size_t len);
+
+/* A value of metric for tables: microseconds ("%.2f") for a time, the
+ * ratio itself ("%.3f") otherwise; n/a for NaN. */
+void hm_cli_metric_cell(hm_table_t *t, hm_metric_t metric, double x);
+
+/* A column name for a value of metric: base + "_us" for a time. */
+void hm_cli_metric_column(hm_metric_t metric, const char *base, char *buf, size_t len);
+#endif
