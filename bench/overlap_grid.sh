@@ -3,7 +3,8 @@
 # overlap`: an 8 x 8 grid at 2 ranks (communication and computation 500 us
 # to 64 ms, doubling), its wall time (goal: under 10 minutes) and the
 # probes per calibration (goal: at most 8 on average), under Open MPI and
-# MPICH, with the heat maps of both.
+# MPICH, with the heat maps of both side by side and compare on the overhead
+# ratio per cell.
 #
 #   bench/overlap_grid.sh [OUT_DIR]     (NREP=20, OPS=iallreduce; builds in
 #                                        build/ and build-mpich/)
@@ -43,3 +44,15 @@ run() { # NAME LAUNCHER BUILD
 
 run openmpi mpirun.openmpi build
 run mpich mpiexec.mpich build-mpich
+
+# Side by side: both heat maps in one figure, and the Wilcoxon test of the
+# overhead ratio per cell, Open MPI (A) against MPICH (B).
+if [ -s "$out/openmpi.raw.csv" ] && [ -s "$out/mpich.raw.csv" ]; then
+    build/harmonia plot --dir "$out" "$out/openmpi.csv" "$out/mpich.csv" >/dev/null
+    build/harmonia compare "$out/openmpi.raw.csv" "$out/mpich.raw.csv" \
+        --output "$out/compare.csv" >"$out/compare.txt"
+    awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+        { v[$c["verdict"]]++ }
+        END { printf "compare overhead, Open MPI (A) vs MPICH (B), per cell:"
+              for (k in v) printf "  %s %d", k, v[k]; printf "\n" }' "$out/compare.csv"
+fi
