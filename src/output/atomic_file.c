@@ -1,8 +1,13 @@
 /* src/output/atomic_file.c — files that appear under their final name only
- * complete. Content goes to a hidden temporary file beside the target (same
+ * complete. Content goes to a temporary file beside the target (same
  * directory, so rename(2) is atomic: a reader, or a crash, sees either the
  * old file or the new one, never a part of it). Checkpoints publish a synced
- * copy of what was written so far; commit publishes the temporary itself. */
+ * copy of what was written so far; commit publishes the temporary itself.
+ *
+ * Temporaries are unnamed (O_TMPFILE) where the file system allows: a
+ * process killed outright (SIGKILL, the OOM killer, a launcher that does not
+ * wait for its ranks' handlers) then leaves nothing behind. An unnamed file
+ * gets a hidden name only for the moment between linkat(2) and rename(2). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -10,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <harmonia/output.h>
@@ -23,7 +29,7 @@ struct hm_afile {
     char *path; /* final name */
     char *dir;  /* its directory: temporaries live there, and it is synced */
     char *base; /* final name without the directory */
-    char *tmp;  /* temporary file being written */
+    char *tmp;  /* named temporary being written; NULL: an unnamed one */
     FILE *stream;
     /* What is published differs from what was written in one place: the
      * patch_len bytes at patch_at read patch (NULL: no difference). */
@@ -66,6 +72,12 @@ static mode_t current_umask(void)
     return (mode_t)mask;
 }
 
+/* A temporary's name for a message. */
+static const char *tmp_label(const char *tmp)
+{
+    return tmp ? tmp : "an unnamed temporary file";
+}
+
 /* Remove a temporary file and drop it from the registry. */
 static void remove_temp(const char *tmp)
 {
@@ -73,16 +85,68 @@ static void remove_temp(const char *tmp)
     unlink(tmp);
 }
 
-/* A new hidden temporary beside the target, ".NAME.tmp.HOST.PID.XXXXXX"
- * (the host and pid tell a later run whether its writer is gone), in the
- * registry that a signal handler empties; *fd open for writing. mkstemp
- * makes it 0600: give it the mode a plain fopen would have given. */
-static int make_temp(hm_afile_t *af, char **tmp, int *fd)
+/* The hidden name of a temporary beside the target, with XXXXXX to fill:
+ * ".NAME.tmp.HOST.PID.XXXXXX" (the host and pid tell a later run whether
+ * its writer is gone). */
+static char *temp_template(const hm_afile_t *af)
 {
     char host[256];
     hm_output_host(host, sizeof host);
-    *tmp = hm_output_format("%s/.%.*s.tmp.%s.%ld.XXXXXX", af->dir, TMP_BASE_MAX, af->base, host,
+    return hm_output_format("%s/.%.*s.tmp.%s.%ld.XXXXXX", af->dir, TMP_BASE_MAX, af->base, host,
                             (long)getpid());
+}
+
+/* An unnamed file in the target's directory, open for reading and writing
+ * with the mode a plain fopen would give; -1 where the file system (or a
+ * kernel without O_TMPFILE) cannot, or /proc, which names it later, is
+ * missing: the caller then makes a named one. */
+static int open_unnamed(const hm_afile_t *af)
+{
+    if (access("/proc/self/fd", X_OK) != 0) return -1;
+    return open(af->dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
+}
+
+/* Replace the XXXXXX ending name with letters drawn from a per-call seed. */
+static void fill_template(char *name, unsigned long seed)
+{
+    static const char letters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    char *x = name + strlen(name) - 6;
+    for (int i = 0; i < 6; i++, seed /= 62) x[i] = letters[seed % 62];
+}
+
+/* Give the unnamed file fd a fresh hidden name (registered: a signal
+ * handler removes it), to be renamed over the target at once. */
+static int name_unnamed(hm_afile_t *af, int fd, char **named)
+{
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    *named = temp_template(af);
+    if (!*named) return HM_ENOMEM;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    unsigned long seed = (unsigned long)now.tv_nsec * 2654435761UL ^ (unsigned long)getpid();
+    for (int attempt = 0; attempt < 100; attempt++, seed = seed * 6364136223846793005UL + 1) {
+        fill_template(*named, seed >> 16);
+        if (linkat(AT_FDCWD, proc, AT_FDCWD, *named, AT_SYMLINK_FOLLOW) == 0) {
+            hm_output_temp_register(*named);
+            return HM_OK;
+        }
+        if (errno != EEXIST) break;
+    }
+    int st = fail(af, errno, "naming a temporary file as %s", *named);
+    free(*named), *named = NULL;
+    return st;
+}
+
+/* A new temporary beside the target, *fd open for reading and writing:
+ * unnamed (*tmp NULL) where possible, else hidden under a name from
+ * temp_template, in the registry that a signal handler empties. mkstemp
+ * makes it 0600: give it the mode a plain fopen would have given. */
+static int make_temp(hm_afile_t *af, char **tmp, int *fd)
+{
+    *tmp = NULL;
+    if ((*fd = open_unnamed(af)) >= 0) return HM_OK;
+    *tmp = temp_template(af);
     if (!*tmp) return HM_ENOMEM;
     *fd = mkostemp(*tmp, O_CLOEXEC);
     if (*fd < 0) {
@@ -148,7 +212,7 @@ static int open_temp_stream(hm_afile_t *af)
     if (!af->stream) {
         int err = errno;
         close(fd);
-        return fail(af, err, "opening a stream on %s", af->tmp);
+        return fail(af, err, "opening a stream on %s", tmp_label(af->tmp));
     }
     return HM_OK;
 }
@@ -206,7 +270,7 @@ static int flush_stream(hm_afile_t *af)
 {
     errno = 0;
     if (fflush(af->stream) != 0 || ferror(af->stream))
-        return fail(af, errno, "writing %s", af->tmp);
+        return fail(af, errno, "writing %s", tmp_label(af->tmp));
     return HM_OK;
 }
 
@@ -267,22 +331,31 @@ static int copy_content(const hm_afile_t *af, int in, int out, off_t len)
     return copy_range(in, after, len, out, af->patch_at + (off_t)n);
 }
 
-/* Fill the checkpoint copy, sync and close it, and publish it under the
- * final name. */
-static int publish_copy(hm_afile_t *af, const char *copy, int fd, off_t len)
+/* Name an unnamed temporary (fd still open) so it can be renamed; a named
+ * one keeps its name. */
+static int ensure_named(hm_afile_t *af, int fd, char **tmp)
+{
+    return *tmp ? HM_OK : name_unnamed(af, fd, tmp);
+}
+
+/* Fill the checkpoint copy, sync, name and close it, and publish it under
+ * the final name. *copy is its name once it has one. */
+static int publish_copy(hm_afile_t *af, char **copy, int fd, off_t len)
 {
     int st = HM_OK;
     if (copy_content(af, fileno(af->stream), fd, len) != 0)
-        st = fail(af, errno, "copying %s to %s", af->tmp, copy);
+        st = fail(af, errno, "copying %s to %s", tmp_label(af->tmp), tmp_label(*copy));
     else if (fsync(fd) != 0)
-        st = fail(af, errno, "syncing %s", copy);
+        st = fail(af, errno, "syncing %s", tmp_label(*copy));
+    else
+        st = ensure_named(af, fd, copy);
     int err = errno;
     if (close(fd) != 0 && st == HM_OK)
-        st = fail(af, errno, "closing %s", copy);
+        st = fail(af, errno, "closing %s", *copy);
     else if (st != HM_OK)
         errno = err; /* close must not hide the first error */
-    if (st == HM_OK && rename(copy, af->path) != 0) st = fail(af, errno, "renaming %s", copy);
-    if (st == HM_OK) hm_output_temp_forget(copy);
+    if (st == HM_OK && rename(*copy, af->path) != 0) st = fail(af, errno, "renaming %s", *copy);
+    if (st == HM_OK) hm_output_temp_forget(*copy);
     return st;
 }
 
@@ -293,12 +366,12 @@ int hm_afile_checkpoint(hm_afile_t *af)
     int st = flush_stream(af);
     if (st != HM_OK) return st;
     if (fstat(fileno(af->stream), &sb) != 0)
-        return fail(af, errno, "reading the size of %s", af->tmp);
+        return fail(af, errno, "reading the size of %s", tmp_label(af->tmp));
     char *copy;
     int fd;
     if ((st = make_temp(af, &copy, &fd)) != HM_OK) return st;
-    st = publish_copy(af, copy, fd, sb.st_size);
-    if (st != HM_OK) {
+    st = publish_copy(af, &copy, fd, sb.st_size);
+    if (st != HM_OK && copy) {
         int err = errno;
         remove_temp(copy);
         errno = err;
@@ -307,12 +380,13 @@ int hm_afile_checkpoint(hm_afile_t *af)
     return st == HM_OK ? sync_dir(af) : st;
 }
 
-/* Sync and close the temporary, then rename it to the final name. */
+/* Sync, name and close the temporary, then rename it to the final name. */
 static int publish_temp(hm_afile_t *af)
 {
     int st = flush_stream(af);
     if (st != HM_OK) return st;
-    if (fsync(fileno(af->stream)) != 0) return fail(af, errno, "syncing %s", af->tmp);
+    if (fsync(fileno(af->stream)) != 0) return fail(af, errno, "syncing %s", tmp_label(af->tmp));
+    if ((st = ensure_named(af, fileno(af->stream), &af->tmp)) != HM_OK) return st;
     FILE *stream = af->stream;
     af->stream = NULL;
     if (fclose(stream) != 0) return fail(af, errno, "closing %s", af->tmp);

@@ -1,10 +1,12 @@
 /* tests/common/testutil.c */
 #include "testutil.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 
 static int checks, failures;
 
@@ -84,4 +86,11 @@ void hm_test_idle_barrier(MPI_Comm comm)
     MPI_Ibarrier(comm, &req);
     for (MPI_Test(&req, &done, MPI_STATUS_IGNORE); !done; MPI_Test(&req, &done, MPI_STATUS_IGNORE))
         nanosleep(&nap, NULL);
+}
+
+int hm_test_unnamed_files(const char *dir)
+{
+    int fd = access("/proc/self/fd", X_OK) == 0 ? open(dir, O_TMPFILE | O_RDWR, 0600) : -1;
+    if (fd >= 0) close(fd);
+    return fd >= 0;
 }

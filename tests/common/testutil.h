@@ -29,6 +29,10 @@ int hm_test_finish(void);
  * ones that do, even under MPICH's busy-polling when oversubscribed. */
 void hm_test_idle_barrier(MPI_Comm comm);
 
+/* 1 when dir's file system makes unnamed files (O_TMPFILE), as atomic
+ * files use for their temporaries: none of them then shows in dir. */
+int hm_test_unnamed_files(const char *dir);
+
 /* |a - b| <= tol */
 int hm_test_near(double a, double b, double tol);
 #endif

@@ -203,7 +203,8 @@ static void check_concurrent_reader(void)
 }
 
 /* Killed before its first checkpoint: nothing under the final name, and
- * the unfinished data sat in a hidden temporary beside it. */
+ * the unfinished data sat in a temporary beside it, unnamed where the file
+ * system allows. */
 static void check_kill_before_checkpoint(void)
 {
     char path[512];
@@ -223,8 +224,11 @@ static void check_kill_before_checkpoint(void)
     int was_killed = killed(pid);
     HM_CHECK(was_killed && !exists(path), "writer killed before any checkpoint: %s %s", path,
              exists(path) ? "exists" : "does not exist");
-    int temps = remove_leftovers("early.csv");
-    HM_CHECK(temps == 1, "its data was in %d hidden temporary .early.csv.tmp.* beside it", temps);
+    /* Unnamed temporaries vanish with their process; named ones stay for
+     * the next writer to remove (test_interrupt.c). */
+    int temps = remove_leftovers("early.csv"), named = !hm_test_unnamed_files(dir);
+    HM_CHECK(temps == named, "its data was in %d hidden temporary .early.csv.tmp.* beside it (%d)",
+             temps, named);
     close(ready[0]);
     close(ready[1]);
 }

@@ -94,8 +94,9 @@ static void check_remove_temporaries(void)
     hm_csv_open(at("b.csv"), NULL, cols, 1, &b);
     row(a, 1);
     hm_csv_checkpoint(a);
-    HM_CHECK(count_prefixed(".a.csv.tmp") == 1 && count_prefixed(".b.csv.tmp") == 1,
-             "one temporary per open file");
+    int named = !hm_test_unnamed_files(dir);
+    HM_CHECK(count_prefixed(".a.csv.tmp") == named && count_prefixed(".b.csv.tmp") == named,
+             "one temporary per open file, %s", named ? "named" : "unnamed");
     hm_afile_remove_temporaries();
     HM_CHECK(count_prefixed(".a.csv.tmp") + count_prefixed(".b.csv.tmp") == 0,
              "hm_afile_remove_temporaries removed both");
