@@ -87,4 +87,21 @@ expect_usage 2 '--pattern striping: 2 groups of --ranks-per-node ranks (here 1 o
 expect_usage 2 '--pattern file: give the file with --file' pattern --pattern file
 expect_usage 2 '--direction uni: --pattern self has no direction' \
     pattern --pattern self --direction uni
+
+# nccl-tests' spellings: -b 8 -e 1K -f 4 is 8, 32, 128, 512 bytes; -n, -w
+# the repetitions and the warm-up; -c 1 validates.
+launch 2 pattern --pattern rail --ranks-per-node 1 -b 8 -e 1K -f 4 -n 7 -w 2 -c 1
+sizes=$(table_cols size_B size_B | tr '\n' ' ')
+[ "$status" -eq 0 ] && [ "$sizes" = "8 32 128 512 " ] &&
+    [ "$(table_cols size_B valid '#wrong' | sort -u | tr '\n' ' ')" = "7 0 " ]
+check $? "-b 8 -e 1K -f 4 -n 7 -w 2 -c 1: 4 sizes, 7 valid, validated" "$(cat "$out")"
+expect_usage 0 '--sizes and -b/-e/-f (--minbytes, --maxbytes, --stepfactor): give the sizes one way' \
+    pattern -b 8 --sizes 8
+expect_usage 0 '--stepfactor (-f) 3: give -b MIN and/or -e MAX with it' pattern -f 3
+expect_usage 0 '--minbytes (-b) 1048576 is above --maxbytes (-e) 8' pattern -b 1M -e 8
+expect_usage 0 '--check (-c) and --validate: give one of them' pattern -c 1 --validate
+expect_usage 0 '--check: "2" is out of range (accepted: 0 to 1)' pattern -c 2
+expect_usage 0 '--minbytes: "8:9" is not one size (a list or a range is --sizes)' pattern -b 8:9
+expect_usage 2 '--sizes (-b/-e/-f): the file gives every message' \
+    pattern --pattern file --file x.csv -b 8
 finish

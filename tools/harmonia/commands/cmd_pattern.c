@@ -101,8 +101,12 @@ static int check_options(const hm_cli_config_t *cfg, pattern_run_t *r, char *why
         return snprintf(why, len, "--file %.200s: only --pattern file reads a file",
                         cfg->pattern_file),
                HM_EXIT_USAGE;
-    if (file && (cfg->given & HM_OPT_BIT(HM_OPT_SIZES)))
-        return snprintf(why, len, "--sizes: the file gives every message's size"), HM_EXIT_USAGE;
+    const uint64_t sizes = HM_OPT_BIT(HM_OPT_SIZES) | HM_OPT_BIT(HM_OPT_MINBYTES) |
+                           HM_OPT_BIT(HM_OPT_MAXBYTES) | HM_OPT_BIT(HM_OPT_STEPFACTOR);
+    if (file && (cfg->given & sizes))
+        return snprintf(why, len, "--sizes%s: the file gives every message's size",
+                        cfg->given & HM_OPT_BIT(HM_OPT_SIZES) ? "" : " (-b/-e/-f)"),
+               HM_EXIT_USAGE;
     if ((file || strcmp(r->shape.pattern, "striping") == 0 || !strcmp(r->shape.pattern, "self")) &&
         (cfg->given & (HM_OPT_BIT(HM_OPT_DIRECTION))))
         return snprintf(why, len, "--direction %s: --pattern %s has no direction", cfg->direction,

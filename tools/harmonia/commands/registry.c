@@ -138,7 +138,8 @@ static const hm_cli_command_t commands[] = {
          HM_OPT_BIT(HM_OPT_GPUS_PER_NIC) | HM_OPT_BIT(HM_OPT_NICS) | HM_OPT_BIT(HM_OPT_SIZES) |
          HM_OPT_BIT(HM_OPT_NREP) | HM_OPT_BIT(HM_OPT_WARMUP) | HM_OPT_BIT(HM_OPT_MAX_ATTEMPTS) |
          HM_OPT_BIT(HM_OPT_VALIDATE) | HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_RAW) |
-         HM_OPT_BIT(HM_OPT_HELP),
+         HM_OPT_BIT(HM_OPT_MINBYTES) | HM_OPT_BIT(HM_OPT_MAXBYTES) | HM_OPT_BIT(HM_OPT_STEPFACTOR) |
+         HM_OPT_BIT(HM_OPT_CHECK) | HM_OPT_BIT(HM_OPT_HELP),
      "mpirun -n P harmonia pattern [--pattern NAME] [--direction DIR] [--k K]\n"
      "                             [--backend NAME] [--ranks-per-node G] [--sizes SPEC]",
      "The communication patterns of CommBench (Hidayetoglu et al. 2024, §4) over n\n"
@@ -150,7 +151,8 @@ static const hm_cli_command_t commands[] = {
      "(--sync, default harmonize) and its time is max end - min start on the global\n"
      "clock; the table gives nccl-tests' columns: time, algbw (the bytes of every\n"
      "message over the time), busbw and #wrong (--validate checks every byte).\n"
-     "Backends: mpi (MPI_Isend/MPI_Irecv), host (memcpy into shared memory).",
+     "Backends: mpi (MPI_Isend/MPI_Irecv), host (memcpy into shared memory).\n"
+     "nccl-tests' -b MIN -e MAX -f F, -n N, -w N and -c 0|1 are accepted.",
      "mpirun -n 4 harmonia pattern --pattern symmetric --direction bi --ranks-per-node 2 "
      "--sizes 1K,1M --validate",
      hm_cmd_pattern, 0, 0},

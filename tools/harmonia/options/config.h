@@ -72,10 +72,17 @@ typedef enum hm_opt_id {
     HM_OPT_NIC_BW,
     HM_OPT_GPUS_PER_NIC,
     HM_OPT_NICS,
+    HM_OPT_MINBYTES,
+    HM_OPT_MAXBYTES,
+    HM_OPT_STEPFACTOR,
+    HM_OPT_CHECK,
+    HM_OPT_MATRIX,
     HM_OPT_COUNT
 } hm_opt_id_t;
 
 #define HM_OPT_BIT(id) (UINT64_C(1) << (id))
+/* Masks and `given` are 64-bit words. */
+_Static_assert(HM_OPT_COUNT <= 64, "more options than bits in an option mask");
 
 /* Largest message size: MPI counts are int and harmonia moves bytes with
  * MPI_CHAR, so a size above INT_MAX bytes cannot be expressed. */
@@ -149,6 +156,11 @@ typedef struct hm_cli_config {
     double nic_bw_gbps;      /* --nic-bw, 0 = no model */
     int gpus_per_nic;        /* --gpus-per-nic: eq. 1 (packed) */
     int nics;                /* --nics: eq. 2 (round-robin) */
+    /* nccl-tests' -b, -e, -f (--minbytes, --maxbytes, --stepfactor): composed
+     * into sizes after the parse; 0 = not given. */
+    size_t min_bytes, max_bytes;
+    long step_factor;
+    char matrix[4096]; /* --matrix: the pattern's matrix of bytes (CSV) */
 
     /* stats */
     hm_filter_t filter;                  /* --filter tukey|none */

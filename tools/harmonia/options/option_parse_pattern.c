@@ -95,3 +95,75 @@ int hm_opt_parse_nics(hm_cli_config_t *c, const char *v, char *why, size_t len)
     c->nics = (int)x;
     return 0;
 }
+
+/* One size as --sizes spells it (8, 64K, 1M), not a list or a range. */
+static int one_size(const char *v, size_t *out, char *why, size_t len)
+{
+    size_t sizes[2];
+    int n = 0;
+    if (strpbrk(v, ",:"))
+        return hm_opt_fail(why, len, "\"%.40s\" is not one size (a list or a range is --sizes)", v);
+    if (hm_cli_parse_sizes(v, sizes, 2, &n, why, len) != 0) return -1;
+    if (sizes[0] == 0) return hm_opt_fail(why, len, "0 bytes: the sizes start at 1");
+    *out = sizes[0];
+    return 0;
+}
+
+int hm_opt_parse_minbytes(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return one_size(v, &c->min_bytes, why, len);
+}
+
+int hm_opt_parse_maxbytes(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return one_size(v, &c->max_bytes, why, len);
+}
+
+int hm_opt_parse_stepfactor(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    return hm_opt_integer(v, 2, 1 << 30, &c->step_factor, why, len);
+}
+
+int hm_opt_parse_check(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    long on;
+    if (hm_opt_integer(v, 0, 1, &on, why, len)) return -1;
+    c->validate = (int)on;
+    return 0;
+}
+
+int hm_opt_parse_matrix(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    if (!*v) return hm_opt_fail(why, len, "empty (a file name)");
+    if (strlen(v) >= sizeof c->matrix)
+        return hm_opt_fail(why, len, "a path of %zu characters is too long", strlen(v));
+    snprintf(c->matrix, sizeof c->matrix, "%s", v);
+    return 0;
+}
+
+/* nccl-tests sweeps -b MIN to -e MAX multiplying by -f; its additive -i
+ * STEP is not taken (-i is OSU's --nrep here), so F defaults to 2. */
+int hm_opt_compose_nccl_sizes(hm_cli_config_t *c, char *why, size_t len)
+{
+    const uint64_t parts =
+        HM_OPT_BIT(HM_OPT_MINBYTES) | HM_OPT_BIT(HM_OPT_MAXBYTES) | HM_OPT_BIT(HM_OPT_STEPFACTOR);
+    if (!(c->given & parts)) return 0;
+    if (c->given & HM_OPT_BIT(HM_OPT_SIZES))
+        return hm_opt_fail(why, len,
+                           "--sizes and -b/-e/-f (--minbytes, --maxbytes, --stepfactor): give the "
+                           "sizes one way");
+    if (!(c->given & (parts & ~HM_OPT_BIT(HM_OPT_STEPFACTOR))))
+        return hm_opt_fail(why, len, "--stepfactor (-f) %ld: give -b MIN and/or -e MAX with it",
+                           c->step_factor);
+    size_t lo = c->min_bytes ? c->min_bytes : c->max_bytes;
+    size_t hi = c->max_bytes ? c->max_bytes : c->min_bytes;
+    if (lo > hi)
+        return hm_opt_fail(why, len, "--minbytes (-b) %zu is above --maxbytes (-e) %zu", lo, hi);
+    char spec[96];
+    snprintf(spec, sizeof spec, "%zu:%zu:x%ld", lo, hi, c->step_factor ? c->step_factor : 2);
+    char inner[320];
+    if (hm_cli_parse_sizes(spec, c->sizes, HM_CLI_MAX_SIZES, &c->nsizes, inner, sizeof inner))
+        return hm_opt_fail(why, len, "-b %zu -e %zu -f %ld: %s", lo, hi,
+                           c->step_factor ? c->step_factor : 2, inner);
+    return 0;
+}

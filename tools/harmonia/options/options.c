@@ -157,10 +157,18 @@ static const hm_opt_def_t *find_long(const char *name, size_t n)
     return NULL;
 }
 
-static const hm_opt_def_t *find_short(char c)
+/* The option of letter c. nccl-tests' letters (-n, -w) count only for a
+ * command that takes nccl-tests' range (-b): elsewhere -n stays what it is
+ * (--runs, or a mistaken mpirun -n refused). The option is then looked up
+ * by its own letter, among any command's options for the error naming it. */
+static const hm_opt_def_t *find_short(char c, uint64_t mask)
 {
-    for (int i = 0; i < HM_OPT_COUNT; i++)
-        if (c && hm_cli_options[i].short_name == c) return &hm_cli_options[i];
+    int nccl = (mask & HM_OPT_BIT(HM_OPT_MINBYTES)) != 0;
+    for (int i = 0; c && nccl && i < HM_OPT_COUNT; i++)
+        if (hm_cli_options[i].nccl_short == c && (mask & HM_OPT_BIT(hm_cli_options[i].id)))
+            return &hm_cli_options[i];
+    for (int i = 0; c && i < HM_OPT_COUNT; i++)
+        if (hm_cli_options[i].short_name == c) return &hm_cli_options[i];
     return NULL;
 }
 
@@ -250,7 +258,7 @@ static int long_option(scan_t *s, const char *token, hm_cli_config_t *cfg)
 /* "-x", "-x VALUE" or "-xVALUE" (OSU's spellings); no grouping of flags. */
 static int short_option(scan_t *s, const char *token, hm_cli_config_t *cfg)
 {
-    const hm_opt_def_t *d = find_short(token[1]);
+    const hm_opt_def_t *d = find_short(token[1], s->mask);
     const char *value;
     if (!d) {
         say(s->err, s->len, "unknown option \"%s\"", token);
@@ -279,8 +287,8 @@ static int operands(char **words, int n, hm_cli_config_t *cfg, char *err, size_t
     return HM_EXIT_OK;
 }
 
-/* Checks that involve two options. */
-static int cross_check(const hm_cli_config_t *cfg, char *err, size_t len)
+/* Checks that involve two options, and what several compose. */
+static int cross_check(hm_cli_config_t *cfg, char *err, size_t len)
 {
     /* Without --timer, timers measures every source, tsc among them; the
      * other commands read the default, monotonic. */
@@ -289,6 +297,15 @@ static int cross_check(const hm_cli_config_t *cfg, char *err, size_t len)
     if ((cfg->given & HM_OPT_BIT(HM_OPT_TSC_GHZ)) && strcmp(cfg->timer, "tsc") != 0 &&
         !all_timers) {
         say(err, len, "--tsc-ghz: only meaningful with --timer tsc (not --timer %s)", cfg->timer);
+        return HM_EXIT_USAGE;
+    }
+    if ((cfg->given & HM_OPT_BIT(HM_OPT_CHECK)) && (cfg->given & HM_OPT_BIT(HM_OPT_VALIDATE))) {
+        say(err, len, "--check (-c) and --validate: give one of them");
+        return HM_EXIT_USAGE;
+    }
+    char why[384];
+    if (hm_opt_compose_nccl_sizes(cfg, why, sizeof why) != 0) {
+        say(err, len, "%s", why);
         return HM_EXIT_USAGE;
     }
     if (cfg->ranks_per_node && cfg->ranks_per_socket > cfg->ranks_per_node) {

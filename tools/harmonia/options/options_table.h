@@ -17,6 +17,7 @@ typedef struct hm_opt_def {
     const char *help;    /* one sentence */
     const char *example; /* accepted forms, quoted in errors */
     hm_opt_parse_fn parse;
+    int nccl_short; /* nccl-tests' letter (-n, -w) where it differs; 0 if none */
 } hm_opt_def_t;
 
 /* Write the printf-formatted reason into why; returns -1 (a parser's
@@ -42,6 +43,16 @@ int hm_opt_parse_pattern_file(hm_cli_config_t *c, const char *v, char *why, size
 int hm_opt_parse_nic_bw(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_gpus_per_nic(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_nics(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_minbytes(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_maxbytes(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_stepfactor(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_check(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_matrix(hm_cli_config_t *c, const char *v, char *why, size_t len);
+
+/* nccl-tests' -b, -e, -f into cfg's sizes: MIN:MAX:xF (MAX defaults to MIN,
+ * MIN to MAX, F to 2), refused beside --sizes. Returns 0, or -1 with the
+ * reason in why. */
+int hm_opt_compose_nccl_sizes(hm_cli_config_t *c, char *why, size_t len);
 
 /* Parsers of the measurement options (option_parse_bench.c). */
 int hm_opt_parse_root(hm_cli_config_t *c, const char *v, char *why, size_t len);
