@@ -82,6 +82,11 @@ expect_usage 3 '--ranks-per-node 2: the 3 ranks are not whole groups of 2' \
     pattern --ranks-per-node 2
 expect_usage 2 '--k 3: more than the 2 ranks of a group' pattern --ranks-per-node 2 --k 3
 expect_usage 2 'n 1 is below 2' pattern --pattern rail --ranks-per-node 2
+# Without --ranks-per-node the groups are the real nodes: one here.
+expect_usage 2 '--pattern rail: n 1 is below 2 (rail needs two groups) (the groups are the nodes: on one node, give --ranks-per-node)' \
+    pattern --sizes 8
+! grep -q size_B "$out"
+check $? "the shape refused before any measurement: no table" "$(cat "$out")"
 expect_usage 2 '--pattern striping: 2 groups of --ranks-per-node ranks (here 1 of 2)' \
     pattern --pattern striping --ranks-per-node 2
 expect_usage 2 '--pattern file: give the file with --file' pattern --pattern file

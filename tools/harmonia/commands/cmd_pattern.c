@@ -10,6 +10,7 @@
 
 #include <harmonia/measure.h>
 #include <harmonia/pattern.h>
+#include <harmonia/topo.h>
 
 #include "commands/commands.h"
 #include "commands/measure_setup.h"
@@ -27,28 +28,48 @@ typedef struct pattern_run {
     size_t *order, nsizes;
 } pattern_run_t;
 
-/* The groups: g ranks each (--ranks-per-node, else the real node, which
- * must be the same size everywhere), n = P / g whole groups. */
+/* The real nodes as groups: g = the ranks of a node, the same on every
+ * node, and each node's ranks consecutive in comm (the generators put rank
+ * r in group r / g). HM_EXIT_OK, or HM_EXIT_USAGE with the reason. */
+static int real_groups(MPI_Comm comm, int *g, char *why, size_t len)
+{
+    hm_topo_t *topo = NULL;
+    int rank, lo, hi, consecutive, all = 0;
+    if (hm_topo_create(comm, NULL, &topo) != HM_OK)
+        return snprintf(why, len, "pattern: the nodes of the run: %s", hm_last_error()),
+               HM_EXIT_FAILURE;
+    MPI_Comm node = hm_topo_node_comm(topo);
+    int node_rank;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(node, g);
+    MPI_Comm_rank(node, &node_rank);
+    MPI_Allreduce(g, &lo, 1, MPI_INT, MPI_MIN, comm);
+    MPI_Allreduce(g, &hi, 1, MPI_INT, MPI_MAX, comm);
+    consecutive = rank == hm_topo_node_index(topo) * *g + node_rank;
+    MPI_Allreduce(&consecutive, &all, 1, MPI_INT, MPI_LAND, comm);
+    hm_topo_free(topo);
+    if (lo != hi)
+        return snprintf(why, len,
+                        "pattern: the nodes hold %d to %d ranks; give --ranks-per-node for "
+                        "groups of one size",
+                        lo, hi),
+               HM_EXIT_USAGE;
+    if (!all)
+        return snprintf(why, len,
+                        "pattern: the ranks of a node are not consecutive (mpirun --map-by "
+                        "node?): map by core or slot, or give --ranks-per-node"),
+               HM_EXIT_USAGE;
+    return HM_EXIT_OK;
+}
+
+/* The groups: g ranks each (--ranks-per-node, else the real node), n = P
+ * / g whole groups. */
 static int groups(const hm_cli_config_t *cfg, MPI_Comm comm, pattern_run_t *r, char *why,
                   size_t len)
 {
-    int size, g = cfg->ranks_per_node;
+    int size, g = cfg->ranks_per_node, rc = HM_EXIT_OK;
     MPI_Comm_size(comm, &size);
-    if (g <= 0) {
-        MPI_Comm node;
-        int lo, hi;
-        MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-        MPI_Comm_size(node, &g);
-        MPI_Comm_free(&node);
-        MPI_Allreduce(&g, &lo, 1, MPI_INT, MPI_MIN, comm);
-        MPI_Allreduce(&g, &hi, 1, MPI_INT, MPI_MAX, comm);
-        if (lo != hi)
-            return snprintf(why, len,
-                            "pattern: the nodes hold %d to %d ranks; give --ranks-per-node for "
-                            "groups of one size",
-                            lo, hi),
-                   HM_EXIT_USAGE;
-    }
+    if (g <= 0 && (rc = real_groups(comm, &g, why, len)) != HM_EXIT_OK) return rc;
     if (size % g != 0)
         return snprintf(why, len,
                         "--ranks-per-node %d: the %d ranks are not whole groups of %d (the "
@@ -123,6 +144,18 @@ static int check_options(const hm_cli_config_t *cfg, pattern_run_t *r, char *why
                         "--nic-bw: give it with one of --gpus-per-nic (eq. 1, packed) or --nics "
                         "(eq. 2, round-robin)"),
                HM_EXIT_USAGE;
+    if (r->gen) { /* the shape refused before any measurement, not at the first size */
+        hm_group_params_t gp = {r->shape.n, r->shape.g, r->shape.k, r->direction, 1};
+        hm_edges_t edges = {0};
+        int bad = hm_generator_edges(r->gen, &gp, &edges) != HM_OK;
+        hm_edges_free(&edges);
+        if (bad)
+            return snprintf(why, len, "--pattern %s: %s%s", r->shape.pattern, hm_last_error(),
+                            cfg->ranks_per_node ? ""
+                                                : " (the groups are the nodes: on one node, "
+                                                  "give --ranks-per-node)"),
+                   HM_EXIT_USAGE;
+    }
     if (strcmp(r->shape.pattern, "striping") == 0 && r->shape.n != 2)
         return snprintf(why, len,
                         "--pattern striping: 2 groups of --ranks-per-node ranks (here %d of %d)",
