@@ -191,6 +191,19 @@ typedef struct hm_compute_calibration {
 HM_EXPORT int hm_compute_calibrate(hm_compute_t *c, const hm_compute_calib_params_t *params,
                                    hm_compute_calibration_t *result, double *per_thread_s);
 
+/* Collective over comm: hm_compute_calibrate on every rank, then one order
+ * for all, the largest any rank found (the slowest rank's kernel is what
+ * every rank must cover), set on every handle. *agreed is this rank's
+ * result with n, time_s (the largest), probes (the most) and outcome (the
+ * largest enum value, converged only where every rank converged) agreed.
+ * Returns the same status on every rank: HM_OK when every rank converged,
+ * else HM_ERANGE or HM_EAGAIN as in hm_compute_calibrate, that of the
+ * lowest rank which did not converge, with its last error; or the first
+ * other failure (HM_EINVAL, HM_ENOMEM, HM_ENOTSUP, HM_EMPI). */
+HM_EXPORT int hm_compute_calibrate_agreed(MPI_Comm comm, hm_compute_t *c,
+                                          const hm_compute_calib_params_t *params,
+                                          hm_compute_calibration_t *agreed);
+
 /* The name of an outcome: "converged", "below-min", "above-max", "gap",
  * "out-of-probes"; NULL for other values. */
 HM_EXPORT const char *hm_overlap_outcome_name(hm_overlap_outcome_t outcome);

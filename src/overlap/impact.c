@@ -187,18 +187,12 @@ static int calibrate(MPI_Comm comm, hm_compute_t *c, double target_s, hm_overlap
     hm_compute_calibration_t cal;
     hm_compute_calib_params_default(&cp);
     cp.target_s = target_s;
-    int rc = hm_compute_calibrate(c, &cp, &cal, NULL);
-    int local = rc == HM_EAGAIN ? HM_OK : rc; /* out of probes: the nearest order is kept */
-    if ((rc = hm_agree(comm, local)) != HM_OK) return rc;
-    int in[2] = {cal.n, (int)cal.outcome}, all[2];
-    double time_s = cal.time_s;
-    if (MPI_Allreduce(in, all, 2, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS ||
-        MPI_Allreduce(MPI_IN_PLACE, &time_s, 1, MPI_DOUBLE, MPI_MAX, comm) != MPI_SUCCESS)
-        return hm_error_set(HM_EMPI, "impact: MPI_Allreduce failed");
-    out->order = all[0];
-    out->outcome = (hm_overlap_outcome_t)all[1];
-    out->calibrated_s = time_s;
-    return hm_agree(comm, hm_compute_set_size(c, out->order));
+    int rc = hm_compute_calibrate_agreed(comm, c, &cp, &cal);
+    if (rc != HM_OK && rc != HM_EAGAIN) return rc; /* out of probes: the nearest order is kept */
+    out->order = cal.n;
+    out->outcome = cal.outcome;
+    out->calibrated_s = cal.time_s;
+    return HM_OK;
 }
 
 static int side_alloc(side_t *s, int threads, long reps)

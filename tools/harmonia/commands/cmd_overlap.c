@@ -171,22 +171,16 @@ static int calibrate_comp_to(MPI_Comm comm, plan_t *p, double target_s, hm_overl
     hm_compute_calibration_t c;
     hm_compute_calib_params_default(&cp);
     cp.target_s = target_s;
-    int rc = hm_compute_calibrate(p->compute, &cp, &c, NULL);
-    int failed = rc != HM_OK && rc != HM_ERANGE && rc != HM_EAGAIN;
-    int outcome = (int)c.outcome, order = c.n, probes = c.probes;
-    MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm);
-    if (failed) return hm_cli_agree(comm, HM_EXIT_FAILURE, "the computation's calibration failed");
-    MPI_Allreduce(MPI_IN_PLACE, &outcome, 1, MPI_INT, MPI_MAX, comm);
-    MPI_Allreduce(MPI_IN_PLACE, &order, 1, MPI_INT, MPI_MAX, comm);
-    MPI_Allreduce(MPI_IN_PLACE, &probes, 1, MPI_INT, MPI_MAX, comm);
+    /* Out of range or out of probes marks the target's cells invalid. */
+    int rc = hm_compute_calibrate_agreed(comm, p->compute, &cp, &c);
+    if (rc != HM_OK && rc != HM_ERANGE && rc != HM_EAGAIN)
+        return hm_cli_agree(comm, HM_EXIT_FAILURE, "the computation's calibration failed");
     double ref_s = 0;
-    rc = hm_compute_set_size(p->compute, order);
-    if (rc == HM_OK) rc = hm_overlap_comp_ref(comm, p->compute, 5, &ref_s);
+    rc = hm_overlap_comp_ref(comm, p->compute, 5, &ref_s);
     if (hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
                      rc == HM_OK ? "" : hm_last_error()) != HM_EXIT_OK)
         return HM_EXIT_FAILURE;
-    *t = (hm_overlap_target_t){target_s, (size_t)order, ref_s, NAN, (hm_overlap_outcome_t)outcome,
-                               probes};
+    *t = (hm_overlap_target_t){target_s, (size_t)c.n, ref_s, NAN, c.outcome, c.probes};
     return HM_EXIT_OK;
 }
 

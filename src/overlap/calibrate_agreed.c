@@ -1,0 +1,38 @@
+/* src/overlap/calibrate_agreed.c — one dgemm order for every rank: each
+ * calibrates on its own cores, and the largest order found is kept, so that
+ * no rank's computation falls short of the target (Denis et al. 2022, §5.1
+ * calibrates per process; a cell is only as long as its slowest rank). */
+#include <harmonia/overlap.h>
+
+#include "common/agree.h"
+#include "common/error_set.h"
+
+/* The agreed status of an outcome: out of probes and out of range are
+ * results the callers report, not failures. */
+static int outcome_status(hm_overlap_outcome_t outcome)
+{
+    if (outcome == HM_OVERLAP_CONVERGED) return HM_OK;
+    return outcome == HM_OVERLAP_OUT_OF_PROBES ? HM_EAGAIN : HM_ERANGE;
+}
+
+int hm_compute_calibrate_agreed(MPI_Comm comm, hm_compute_t *c,
+                                const hm_compute_calib_params_t *params,
+                                hm_compute_calibration_t *agreed)
+{
+    int rc = hm_compute_calibrate(c, params, agreed, NULL);
+    int mine = outcome_status(agreed->outcome); /* its sentence in the last error */
+    int local = rc == HM_ERANGE || rc == HM_EAGAIN ? HM_OK : rc;
+    if ((rc = hm_agree(comm, local)) != HM_OK) return rc;
+    int in[3] = {agreed->n, (int)agreed->outcome, agreed->probes}, all[3];
+    double time_s = agreed->time_s;
+    if (MPI_Allreduce(in, all, 3, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS ||
+        MPI_Allreduce(MPI_IN_PLACE, &time_s, 1, MPI_DOUBLE, MPI_MAX, comm) != MPI_SUCCESS)
+        return hm_error_set(HM_EMPI, "calibration: MPI_Allreduce failed");
+    agreed->n = all[0];
+    agreed->outcome = (hm_overlap_outcome_t)all[1];
+    agreed->probes = all[2];
+    agreed->time_s = time_s;
+    agreed->converged = agreed->outcome == HM_OVERLAP_CONVERGED;
+    if ((rc = hm_agree(comm, hm_compute_set_size(c, agreed->n))) != HM_OK) return rc;
+    return hm_agree(comm, mine);
+}
