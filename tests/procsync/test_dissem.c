@@ -7,8 +7,10 @@
  * rank's exit must come after the last entry: the barrier's messages order
  * them, so no tolerance is needed, and a barrier that let a rank through
  * early would fail by milliseconds. Exits must also follow the last entry
- * within 50 ms: a functional bound (with 7 ranks on 2 cores a round can wait
- * for scheduler slices), not a precision one. */
+ * within 250 ms: a functional bound against a barrier that waits for a
+ * timeout rather than for the messages, not a precision one. With more
+ * ranks than cores a round waits for scheduler slices: under MPICH's busy
+ * polling, 3 and 4 ranks on 2 cores beside a compiler took 79 and 117 ms. */
 #include <time.h>
 
 #include <harmonia/procsync.h>
@@ -63,8 +65,9 @@ int main(int argc, char **argv)
                  "%d ranks x %d rounds: no rank left before the last entered "
                  "(%d early exits; the first exit came %.3f us after the last entry)",
                  size, ROUNDS, early, first_gap * 1e6);
-        HM_CHECK(late_max <= 0.05,
-                 "every rank left within 50 ms of the last entry (latest %.1f us)", late_max * 1e6);
+        HM_CHECK(late_max <= 0.25,
+                 "every rank left within 250 ms of the last entry (latest %.1f us)",
+                 late_max * 1e6);
     }
     hm_timer_free(t);
     MPI_Comm_free(&comm);
