@@ -58,13 +58,20 @@ int hm_opt_parse_backend(hm_cli_config_t *c, const char *v, char *why, size_t le
     return 0;
 }
 
+/* A path into dst (size bytes): not empty, not cut. */
+static int copy_path(char *dst, size_t size, const char *v, const char *what, char *why, size_t len)
+{
+    if (!*v) return hm_opt_fail(why, len, "empty (%s)", what);
+    if (strlen(v) >= size)
+        return hm_opt_fail(why, len, "a path of %zu characters is too long", strlen(v));
+    snprintf(dst, size, "%s", v);
+    return 0;
+}
+
 int hm_opt_parse_pattern_file(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    if (!*v) return hm_opt_fail(why, len, "empty (a file of the pattern's messages)");
-    if (strlen(v) >= sizeof c->pattern_file)
-        return hm_opt_fail(why, len, "a path of %zu characters is too long", strlen(v));
-    snprintf(c->pattern_file, sizeof c->pattern_file, "%s", v);
-    return 0;
+    return copy_path(c->pattern_file, sizeof c->pattern_file, v, "a file of the pattern's messages",
+                     why, len);
 }
 
 int hm_opt_parse_nic_bw(hm_cli_config_t *c, const char *v, char *why, size_t len)
@@ -134,11 +141,7 @@ int hm_opt_parse_check(hm_cli_config_t *c, const char *v, char *why, size_t len)
 
 int hm_opt_parse_matrix(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
-    if (!*v) return hm_opt_fail(why, len, "empty (a file name)");
-    if (strlen(v) >= sizeof c->matrix)
-        return hm_opt_fail(why, len, "a path of %zu characters is too long", strlen(v));
-    snprintf(c->matrix, sizeof c->matrix, "%s", v);
-    return 0;
+    return copy_path(c->matrix, sizeof c->matrix, v, "a file name", why, len);
 }
 
 /* nccl-tests sweeps -b MIN to -e MAX multiplying by -f; its additive -i
