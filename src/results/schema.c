@@ -265,6 +265,12 @@ static const hm_results_column_t pattern[] = {
     [HM_COL_PATTERN_GROUP_SIZE] = {"group_size", "", "g: ranks per group"},
     [HM_COL_PATTERN_K] = {"k", "", "ranks of a group taking part"},
     [HM_COL_PATTERN_BACKEND] = {"backend", "", "mpi, host, or one per step (host+mpi+host)"},
+    [HM_COL_PATTERN_MEASURED] = {"measured", "",
+                                 "what the row times: pattern; striping's split, translate, "
+                                 "assemble (each alone), sequence (dependent steps, end to "
+                                 "end), concurrent (all started, then all waited for); or an "
+                                 "MPI collective baseline (MPI_Scatter, MPI_Alltoall, "
+                                 "MPI_Alltoallv)"},
     [HM_COL_PATTERN_SIZE_BYTES] = {"size_bytes", "B",
                                    "bytes per message (striping: the whole buffer; file: 0)"},
     [HM_COL_PATTERN_MESSAGES] = {"messages", "", "messages of the pattern, every step"},
@@ -289,6 +295,7 @@ static const hm_results_column_t pattern[] = {
 
 static const hm_results_column_t pattern_raw[] = {
     [HM_COL_PATTERN_RAW_PATTERN] = {"pattern", "", "as in the summary"},
+    [HM_COL_PATTERN_RAW_MEASURED] = {"measured", "", "as in the summary"},
     [HM_COL_PATTERN_RAW_SIZE_BYTES] = {"size_bytes", "B", "bytes per message"},
     [HM_COL_PATTERN_RAW_ATTEMPT] = {"attempt", "", "attempt number (0-based, warm-up excluded)"},
     [HM_COL_PATTERN_RAW_VALID] = {"valid", "", "1 when every rank started in time"},

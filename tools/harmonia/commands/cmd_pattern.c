@@ -18,6 +18,19 @@
 
 enum { MAX_STEPS = 3, MAX_BUFS = 3 };
 
+/* What the rows of one size time, in table order (docs/pattern.md). */
+typedef enum measured {
+    M_PATTERN, /* the pattern's one step */
+    M_SPLIT,   /* striping's steps, each alone */
+    M_TRANSLATE,
+    M_ASSEMBLE,
+    M_SEQUENCE,  /* the steps as dependent steps, end to end (§4.2, Fig. 5a) */
+    M_CONCURRENT /* every step started, then every step waited for (Fig. 5c) */
+} measured_t;
+static const char *const measured_names[] = {"pattern",  "split",    "translate",
+                                             "assemble", "sequence", "concurrent"};
+enum { MAX_MEASURED = 6 };
+
 typedef struct pattern_run {
     hm_pattern_shape_t shape;
     const hm_generator_t *gen; /* NULL: striping or file */
@@ -26,6 +39,8 @@ typedef struct pattern_run {
     int nbackends;
     hm_memory_t memory;
     size_t *order, nsizes;
+    measured_t measured[MAX_MEASURED];
+    int nmeasured;
 } pattern_run_t;
 
 /* The real nodes as groups: g = the ranks of a node, the same on every
@@ -179,6 +194,10 @@ static int make_run(const hm_cli_config_t *cfg, MPI_Comm comm, pattern_run_t *r)
     if (rc == HM_EXIT_OK) rc = backends(cfg, r, why, sizeof why);
     if (rc == HM_EXIT_OK) rc = check_options(cfg, r, why, sizeof why);
     r->nsizes = strcmp(r->shape.pattern, "file") == 0 ? 1 : (size_t)cfg->nsizes;
+    if (strcmp(r->shape.pattern, "striping") == 0)
+        for (measured_t m = M_SPLIT; m <= M_CONCURRENT; m++) r->measured[r->nmeasured++] = m;
+    else
+        r->measured[r->nmeasured++] = M_PATTERN;
     if (rc == HM_EXIT_OK && !(r->order = malloc(r->nsizes * sizeof *r->order)))
         rc = HM_EXIT_FAILURE, snprintf(why, sizeof why, "out of memory");
     if (rc == HM_EXIT_OK) hm_measure_shuffle(r->order, r->nsizes, cfg->seed);
@@ -275,6 +294,78 @@ static void measure_params(const hm_cli_config_t *cfg, hm_measure_params_t *mp)
     mp->validate = cfg->validate;
 }
 
+/* The steps a row times: one plan, or every step in mode. */
+typedef struct timed {
+    hm_plan_t *const *steps;
+    int nsteps;
+    hm_sequence_mode_t mode;
+    long long messages;
+    unsigned long long bytes;
+} timed_t;
+
+static timed_t timed_of(const cell_t *c, measured_t m, size_t bytes)
+{
+    timed_t t = {c->plan, c->nsteps, HM_SEQUENCE_STEPS, 0, 0};
+    if (m == M_PATTERN || (m >= M_SPLIT && m <= M_ASSEMBLE)) {
+        int s = m == M_PATTERN ? 0 : (int)(m - M_SPLIT);
+        t.steps = &c->plan[s];
+        t.nsteps = 1;
+        t.messages = (long long)c->steps[s].n;
+        t.bytes = hm_plan_total_bytes(c->plan[s]);
+        return t;
+    }
+    for (int s = 0; s < c->nsteps; s++) t.messages += (long long)c->steps[s].n;
+    /* Striping moves one buffer, whatever its stripes cross: the paper's
+     * time for moving 1 GB (Fig. 9). */
+    t.bytes = bytes;
+    if (m == M_CONCURRENT) t.mode = HM_SEQUENCE_CONCURRENT;
+    return t;
+}
+
+/* Collective: one row of a size, measured and reported. Striping's steps
+ * alone are validated each on its own; the sequence end to end (rank g's
+ * buffer against rank 0's); the concurrent run is not: its steps forward
+ * what they are still receiving, as the paper's Fig. 5c does. */
+static int measure_row(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync_t *ps,
+                       const pattern_run_t *r, hm_pattern_report_t *rep, cell_t *c, measured_t m,
+                       size_t bytes, size_t index, size_t order)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    timed_t t = timed_of(c, m, bytes);
+    if (t.messages == 0) return HM_EXIT_OK; /* striping's split and assemble at g = 1 */
+    hm_measure_params_t mp;
+    hm_measure_result_t res;
+    uint64_t wrong = 0;
+    striping_check_t sc = {c->buf[0], c->buf[1], rank, r->shape.g};
+    hm_plan_validation_t v = {striping_fill, striping_verify, &sc};
+    measure_params(cfg, &mp);
+    if (m == M_CONCURRENT) mp.validate = 0;
+    int rc = hm_plan_measure(t.steps, t.nsteps, t.mode, ps, &mp, m == M_SEQUENCE ? &v : NULL, &res,
+                             &wrong);
+    if (rc == HM_OK || rc == HM_EAGAIN) {
+        hm_pattern_cell_t cell = {measured_names[m], bytes, t.messages, t.bytes,
+                                  mp.validate ? (long long)wrong : -1};
+        if (rank == 0) hm_pattern_report_add(rep, index, order, &cell, &res);
+        /* Once, collectively: the first size's pattern (striping: its translation). */
+        if (order < (size_t)r->nmeasured && (m == M_PATTERN || m == M_TRANSLATE))
+            hm_pattern_report_matrix(rep, comm, c->plan[c->nsteps > 1 ? 1 : 0], bytes);
+        hm_measure_result_free(&res);
+    }
+    char why[1024] = "", what[64] = "";
+    if (m != M_PATTERN) snprintf(what, sizeof what, " (%s)", measured_names[m]);
+    if (rc != HM_OK)
+        snprintf(why, sizeof why, "%zu B%s: %s", bytes, what,
+                 rc == HM_EAGAIN ? "too few valid repetitions" : hm_last_error());
+    int status = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);
+    if (status == HM_EXIT_OK && mp.validate && wrong > 0) {
+        snprintf(why, sizeof why, "%zu B%s: %llu received bytes differ from what was sent", bytes,
+                 what, (unsigned long long)wrong);
+        status = hm_cli_agree(comm, HM_EXIT_FAILURE, why);
+    }
+    return status;
+}
+
 /* Collective: one size, measured and reported. */
 static int run_size(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync_t *ps,
                     const pattern_run_t *r, hm_pattern_report_t *rep, size_t index, size_t order)
@@ -298,39 +389,10 @@ static int run_size(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync_t *ps
         if (rc != HM_OK) snprintf(why, sizeof why, "%zu B: %s", bytes, hm_last_error());
         status = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);
     }
-    if (status == HM_EXIT_OK) {
-        hm_measure_params_t mp;
-        hm_measure_result_t res;
-        uint64_t wrong = 0;
-        striping_check_t sc = {c.buf[0], c.buf[1], rank, r->shape.g};
-        hm_plan_validation_t v = {striping_fill, striping_verify, &sc};
-        measure_params(cfg, &mp);
-        rc = hm_plan_measure(c.plan, c.nsteps, HM_SEQUENCE_STEPS, ps, &mp, c.nsteps > 1 ? &v : NULL,
-                             &res, &wrong);
-        if (rc == HM_OK || rc == HM_EAGAIN) {
-            hm_pattern_cell_t cell = {bytes, 0, 0, cfg->validate ? (long long)wrong : -1};
-            for (int s = 0; s < c.nsteps; s++) {
-                cell.messages += c.steps[s].n;
-                cell.bytes += hm_plan_total_bytes(c.plan[s]);
-            }
-            /* Striping moves one buffer, whatever its stripes cross: the
-             * paper's time for moving 1 GB (Fig. 9). */
-            if (c.nsteps > 1) cell.bytes = bytes;
-            if (rank == 0) hm_pattern_report_add(rep, index, order, &cell, &res);
-            if (order == 0)
-                hm_pattern_report_matrix(rep, comm, c.plan[c.nsteps > 1 ? 1 : 0], bytes);
-            hm_measure_result_free(&res);
-        }
-        if (rc != HM_OK)
-            snprintf(why, sizeof why, "%zu B: %s", bytes,
-                     rc == HM_EAGAIN ? "too few valid repetitions" : hm_last_error());
-        status = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);
-        if (status == HM_EXIT_OK && cfg->validate && wrong > 0) {
-            snprintf(why, sizeof why, "%zu B: %llu received bytes differ from what was sent", bytes,
-                     (unsigned long long)wrong);
-            status = hm_cli_agree(comm, HM_EXIT_FAILURE, why);
-        }
-    }
+    for (int k = 0; status == HM_EXIT_OK && k < r->nmeasured; k++)
+        status = measure_row(cfg, comm, ps, r, rep, &c, r->measured[k], bytes,
+                             index * (size_t)r->nmeasured + (size_t)k,
+                             order * (size_t)r->nmeasured + (size_t)k);
     free_cell(&c);
     return status;
 }
@@ -343,7 +405,8 @@ int hm_cmd_pattern(hm_cli_config_t *cfg, MPI_Comm comm)
     int rc = hm_cli_check_outputs(cfg, comm);
     if (rc == HM_EXIT_OK) rc = make_run(cfg, comm, &r);
     if (rc == HM_EXIT_OK) rc = hm_cli_experiment_open(cfg, comm, cfg->sync, &e);
-    if (rc == HM_EXIT_OK) rc = hm_pattern_report_open(cfg, comm, e, &r.shape, r.nsizes, &rep);
+    if (rc == HM_EXIT_OK)
+        rc = hm_pattern_report_open(cfg, comm, e, &r.shape, r.nsizes * (size_t)r.nmeasured, &rep);
     for (size_t k = 0; rc == HM_EXIT_OK && k < r.nsizes; k++)
         rc = run_size(cfg, comm, hm_experiment_procsync(e), &r, rep, r.order[k], k);
     if (rep) hm_pattern_report_close(rep, comm);

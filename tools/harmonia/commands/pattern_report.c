@@ -20,6 +20,7 @@ enum { MATRIX_MAX_RANKS = 16 };
 
 typedef struct row {
     int done;
+    char measured[32];
     hm_pattern_cell_t cell;
     long valid, invalid;
     double min_s, median_s, max_s;
@@ -31,8 +32,9 @@ struct hm_pattern_report {
     hm_pattern_shape_t shape;
     int size;
     size_t nrows;
-    row_t *rows;      /* root */
-    uint64_t *matrix; /* root, size x size, or NULL */
+    row_t *rows;          /* root */
+    uint64_t *matrix;     /* root, size x size, or NULL */
+    int several_measured; /* a row times something else than the pattern */
     size_t matrix_size_bytes;
     char note[256];
 };
@@ -113,6 +115,7 @@ static void write_summary(hm_pattern_report_t *rep, const row_t *row, size_t ord
     hm_csv_put_int64(csv, rep->shape.g);
     hm_csv_put_int64(csv, rep->shape.k);
     hm_csv_put_string(csv, rep->shape.backend);
+    hm_csv_put_string(csv, row->measured);
     hm_csv_put_int64(csv, (int64_t)row->cell.size_bytes);
     hm_csv_put_int64(csv, row->cell.messages);
     hm_csv_put_int64(csv, (int64_t)row->cell.bytes);
@@ -139,6 +142,7 @@ static void write_raw(hm_pattern_report_t *rep, const row_t *row, const hm_measu
     if (!raw) return;
     for (long i = 0; i < r->n; i++) {
         hm_csv_put_string(raw, rep->shape.pattern);
+        hm_csv_put_string(raw, row->measured);
         hm_csv_put_int64(raw, (int64_t)row->cell.size_bytes);
         hm_csv_put_int64(raw, i);
         hm_csv_put_int64(raw, r->valid[i]);
@@ -155,6 +159,9 @@ void hm_pattern_report_add(hm_pattern_report_t *rep, size_t index, size_t order,
     row_t *row = &rep->rows[index];
     row->done = 1;
     row->cell = *cell;
+    snprintf(row->measured, sizeof row->measured, "%s", cell->measured);
+    row->cell.measured = row->measured;
+    rep->several_measured |= strcmp(row->measured, "pattern") != 0;
     row->valid = r->nvalid;
     row->invalid = r->attempts - r->nvalid;
     summarize(r, row);
@@ -206,14 +213,17 @@ static void print_table(const hm_pattern_report_t *rep)
                                        "time_us", "algbw_GBps", "busbw_GBps", "#wrong"};
     hm_table_t *t = NULL;
     if (hm_table_create(&t) != HM_OK) return;
-    for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
+    for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
         hm_table_add_column(t, cols[c], HM_ALIGN_RIGHT);
+        if (c == 0 && rep->several_measured) hm_table_add_column(t, "measured", HM_ALIGN_LEFT);
+    }
     int model = rep->cfg->nic_bw_gbps > 0;
     if (model) hm_table_add_column(t, "model_GBps", HM_ALIGN_RIGHT);
     for (size_t i = 0; i < rep->nrows; i++) {
         const row_t *row = &rep->rows[i];
         if (!row->done) continue;
         hm_table_add_cellf(t, "%zu", row->cell.size_bytes);
+        if (rep->several_measured) hm_table_add_cell(t, row->measured);
         hm_table_add_cellf(t, "%lld", row->cell.messages);
         hm_table_add_cellf(t, "%llu", row->cell.bytes);
         hm_table_add_cellf(t, "%ld", row->valid);

@@ -14,9 +14,12 @@ typedef struct hm_pattern_shape {
     int n, g, k;
 } hm_pattern_shape_t;
 
-/* One size's counts: bytes per message (0: a file's), the pattern's
- * messages and bytes over every step, wrong bytes (-1: not validated). */
+/* One row: what it times (docs/pattern.md: "pattern", a striping step,
+ * "sequence", "concurrent", a collective baseline), bytes per message (0: a
+ * file's), the messages and bytes it moves, wrong bytes (-1: not
+ * validated). */
 typedef struct hm_pattern_cell {
+    const char *measured;
     size_t size_bytes;
     long long messages;
     unsigned long long bytes;
@@ -30,7 +33,7 @@ int hm_pattern_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experim
                            const hm_pattern_shape_t *shape, size_t nrows,
                            hm_pattern_report_t **out);
 
-/* Root: the row at index (table order), run order-th. */
+/* Root: the row at index (table order: nrows of open), run order-th. */
 void hm_pattern_report_add(hm_pattern_report_t *rep, size_t index, size_t order,
                            const hm_pattern_cell_t *cell, const hm_measure_result_t *r);
 
