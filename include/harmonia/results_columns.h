@@ -242,14 +242,17 @@ enum {
     HM_COL_PATTERN_ORDER,
     HM_COL_PATTERN_PROCSYNC
 };
+/* A pattern's raw file has the columns of a bench raw file, so that stats,
+ * campaign, compare and plot read it as they read bench's. */
 enum {
-    HM_COL_PATTERN_RAW_PATTERN,
-    HM_COL_PATTERN_RAW_MEASURED,
+    HM_COL_PATTERN_RAW_OP,
     HM_COL_PATTERN_RAW_SIZE_BYTES,
     HM_COL_PATTERN_RAW_ATTEMPT,
     HM_COL_PATTERN_RAW_VALID,
     HM_COL_PATTERN_RAW_GLOBAL_S,
-    HM_COL_PATTERN_RAW_LOCAL_S
+    HM_COL_PATTERN_RAW_LOCAL_S,
+    HM_COL_PATTERN_RAW_START_SPREAD_S,
+    HM_COL_PATTERN_RAW_START_S
 };
 /* The analysis of overlap results: a cell is (op, comm_target_s, or
  * size_bytes under --sizes, comp_target_s); the values are of the metric

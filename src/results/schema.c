@@ -294,13 +294,18 @@ static const hm_results_column_t pattern[] = {
 };
 
 static const hm_results_column_t pattern_raw[] = {
-    [HM_COL_PATTERN_RAW_PATTERN] = {"pattern", "", "as in the summary"},
-    [HM_COL_PATTERN_RAW_MEASURED] = {"measured", "", "as in the summary"},
+    [HM_COL_PATTERN_RAW_OP] = {"op", "",
+                               "what was timed: the pattern (rail, ...), striping's steps as "
+                               "striping:split ... striping:concurrent, or the collective "
+                               "baseline (MPI_Scatter, MPI_Alltoall, MPI_Alltoallv)"},
     [HM_COL_PATTERN_RAW_SIZE_BYTES] = {"size_bytes", "B", "bytes per message"},
     [HM_COL_PATTERN_RAW_ATTEMPT] = {"attempt", "", "attempt number (0-based, warm-up excluded)"},
     [HM_COL_PATTERN_RAW_VALID] = {"valid", "", "1 when every rank started in time"},
     [HM_COL_PATTERN_RAW_GLOBAL_S] = {"global_s", "s", "max end - min start, global clock"},
     [HM_COL_PATTERN_RAW_LOCAL_S] = {"local_s", "s", "the slowest rank's own time"},
+    [HM_COL_PATTERN_RAW_START_SPREAD_S] = {"start_spread_s", "s",
+                                           "latest start - earliest start, global clock"},
+    [HM_COL_PATTERN_RAW_START_S] = {"start_s", "s", "earliest start, global clock"},
 };
 
 /* The analysis of overlap: the cell first, its values in the unit of the

@@ -99,6 +99,23 @@ expect_usage 2 '--pattern file: give the file with --file' pattern --pattern fil
 expect_usage 2 '--direction uni: --pattern self has no direction' \
     pattern --pattern self --direction uni
 
+# The raw file has bench's columns: campaign, stats and compare read it.
+# Striping at 2 ranks (g = 1: no split or assemble) gives 3 ops a size.
+timeout -k 5 200 "$HARMONIA" campaign -n 2 --dir c -- "$MPIEXEC" -n 2 "$HARMONIA" pattern \
+    --pattern striping --ranks-per-node 1 --sizes 8,64K --nrep 20 >"$out" 2>&1
+status=$?
+csv_awk c/per-mpirun.csv '{ n[$col["op"]]++ } END {
+    exit !(n["striping:translate"] == 4 && n["striping:sequence"] == 4 &&
+           n["striping:concurrent"] == 4 && length(n) == 3) }'
+check $? "campaign of 2 pattern runs: per-mpirun rows of 3 ops x 2 sizes x 2 runs" \
+    "exit $status; $(cat "$out")"
+launch 0 stats c/run-001.csv
+[ "$status" -eq 0 ] && [ "$(table_cols op op size_B | sort -u | wc -l)" -eq 6 ]
+check $? "stats of a pattern raw file: 6 (op, size) rows" "$(cat "$out")"
+launch 0 compare c/run-001.csv c/run-002.csv
+[ "$status" -eq 0 ] && [ "$(grep -c "^striping:" "$out")" -eq 6 ]
+check $? "compare of two pattern raw files: 6 rows with a p-value" "$(cat "$out")"
+
 # nccl-tests' spellings: -b 8 -e 1K -f 4 is 8, 32, 128, 512 bytes; -n, -w
 # the repetitions and the warm-up; -c 1 validates.
 launch 2 pattern --pattern rail --ranks-per-node 1 -b 8 -e 1K -f 4 -n 7 -w 2 -c 1

@@ -136,18 +136,32 @@ static void write_summary(hm_pattern_report_t *rep, const row_t *row, size_t ord
     hm_csv_checkpoint(csv);
 }
 
+/* The raw file's op: the pattern, striping:STEP, or the baseline's name. */
+static void raw_op(const hm_pattern_report_t *rep, const row_t *row, char *op, size_t len)
+{
+    if (strcmp(row->measured, "pattern") == 0)
+        snprintf(op, len, "%s", rep->shape.pattern);
+    else if (strncmp(row->measured, "MPI_", 4) == 0)
+        snprintf(op, len, "%s", row->measured);
+    else
+        snprintf(op, len, "%s:%s", rep->shape.pattern, row->measured);
+}
+
 static void write_raw(hm_pattern_report_t *rep, const row_t *row, const hm_measure_result_t *r)
 {
     hm_csv_t *raw = hm_experiment_raw(rep->e);
     if (!raw) return;
+    char op[96];
+    raw_op(rep, row, op, sizeof op);
     for (long i = 0; i < r->n; i++) {
-        hm_csv_put_string(raw, rep->shape.pattern);
-        hm_csv_put_string(raw, row->measured);
+        hm_csv_put_string(raw, op);
         hm_csv_put_int64(raw, (int64_t)row->cell.size_bytes);
         hm_csv_put_int64(raw, i);
         hm_csv_put_int64(raw, r->valid[i]);
         hm_csv_put_double(raw, r->global_s[i]);
         hm_csv_put_double(raw, r->local_s[i]);
+        hm_csv_put_double(raw, r->start_spread_s[i]);
+        hm_csv_put_double(raw, r->start_s[i]);
         hm_csv_end_row(raw);
     }
     hm_csv_checkpoint(raw);
