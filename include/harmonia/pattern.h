@@ -282,6 +282,72 @@ HM_EXPORT int hm_striping_edges(int g, size_t bytes, hm_edges_t steps[3]);
  * read (both "FILE: strerror"). */
 HM_EXPORT int hm_edges_read(const char *path, int nranks, hm_edges_t *out);
 
+/* ---- MPI collective baselines (§5.2.5; docs/pattern.md) ---- */
+
+/* The collective that moves a pattern's data over all the ranks. */
+typedef enum hm_baseline_kind {
+    HM_BASELINE_NONE,
+    HM_BASELINE_SCATTER,  /* MPI_Scatter from rank 0, a block of bytes per rank */
+    HM_BASELINE_ALLTOALL, /* MPI_Alltoall, a block of bytes per pair */
+    HM_BASELINE_ALLTOALLV /* MPI_Alltoallv with the counts of an edge list (a file) */
+} hm_baseline_kind_t;
+
+/* "MPI_Scatter", "MPI_Alltoall", "MPI_Alltoallv"; "" for none. */
+HM_EXPORT const char *hm_baseline_name(hm_baseline_kind_t kind);
+
+/* Local: the baseline of a group pattern. MPI_Scatter for one sender,
+ * rank 0, to the ranks of other groups (uni, k = 1: asymmetric, or any
+ * family at g = 1); MPI_Alltoall for every rank to every rank of every
+ * other group (symmetric or asymmetric at k = g, or any family at g = 1;
+ * omni, or bi with 2 groups); HM_BASELINE_NONE otherwise (self, rail at
+ * g > 1, k < g, bi beyond 2 groups): no collective moves that data. */
+HM_EXPORT hm_baseline_kind_t hm_baseline_for_group(const hm_generator_t *gen,
+                                                   const hm_group_params_t *params);
+
+typedef struct hm_baseline hm_baseline_t;
+
+/* Collective over comm (kept, not duplicated: alive until
+ * hm_baseline_free): the collective of kind over every rank of comm, set
+ * up from edges, which every rank passes whole (a generator's or
+ * hm_edges_read's): scatter and alltoall take the block size from the
+ * edges' bytes, alltoallv each pair's bytes as its counts (packed in rank
+ * order; self-messages included, as the pattern copies them). Buffers are
+ * allocated here. The same status on every rank: HM_EINVAL naming the
+ * pair or rank whose counts or displacements exceed MPI's int (Open MPI
+ * 4.1 and MPICH 4.0 have no MPI_Alltoallv_c), HM_ENOMEM naming the bytes.
+ * *out is the caller's (hm_baseline_free). */
+HM_EXPORT int hm_baseline_create(MPI_Comm comm, hm_baseline_kind_t kind, const hm_edges_t *edges,
+                                 hm_baseline_t **out);
+
+/* Collective over the baseline's comm (that of ps): as hm_plan_measure,
+ * params->nrep valid repetitions of the collective started by ps, timed
+ * max end - min start on the global clock; with params->validate every
+ * received byte checked against hm_pattern_byte(sender, offset in the
+ * sender's buffer) after each repetition. *wrong (NULL allowed) = the bytes
+ * that differed, summed over ranks. Free the result with
+ * hm_measure_result_free. */
+HM_EXPORT int hm_baseline_measure(hm_baseline_t *b, hm_procsync_t *ps,
+                                  const hm_measure_params_t *params, hm_measure_result_t *result,
+                                  uint64_t *wrong);
+
+/* The bytes the collective moves between distinct ranks, over all ranks
+ * (MPI_Scatter's root keeps its own block, MPI_Alltoall's ranks theirs;
+ * MPI_Alltoallv: every edge's bytes, as the pattern counts them): what its
+ * bandwidth divides. Local. */
+HM_EXPORT uint64_t hm_baseline_bytes(const hm_baseline_t *b);
+
+/* One run, for tests and callers with their own timing: hm_baseline_fill
+ * (local: this rank's send data, receive buffer cleared),
+ * hm_baseline_run (collective), hm_baseline_check (local: received bytes
+ * that differ), and this rank's receive buffer (tests corrupt it). */
+HM_EXPORT void hm_baseline_fill(hm_baseline_t *b);
+HM_EXPORT int hm_baseline_run(hm_baseline_t *b);
+HM_EXPORT uint64_t hm_baseline_check(const hm_baseline_t *b);
+HM_EXPORT void *hm_baseline_recv_buffer(hm_baseline_t *b, size_t *len_bytes);
+
+/* Local; NULL is ignored. */
+HM_EXPORT void hm_baseline_free(hm_baseline_t *b);
+
 /* ---- Models of the bandwidth across nodes (§5.2.1) ---- */
 
 /* Eq. 1: k active senders of a node (GPUs, or ranks) packed p to a NIC of

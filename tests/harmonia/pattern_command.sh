@@ -20,30 +20,42 @@ late() {
     if [ "$MPI_FLAVOR" = mpich ]; then echo --late-us 200000; else echo --late-us 2000; fi
 }
 
-# run NP ARGS...: the pattern validated at 2 sizes; exit 0, 2 rows, #wrong 0.
-# Striping has 5 rows a size (docs/pattern.md): its steps alone, the
-# sequence (validated end to end) and the concurrent run (not validated).
+# run NP WANT ARGS...: the pattern validated at 2 sizes; exit 0, WANT rows a
+# size (the pattern, its MPI baseline; striping's steps alone, the sequence
+# validated end to end, the concurrent run not validated: docs/pattern.md),
+# each with 10 valid repetitions and no wrong byte.
 run() {
-    local np=$1; shift
+    local np=$1 want=$2; shift 2
     launch "$np" pattern "$@" --sizes 8,64K --nrep 10 --validate $(late "$np")
-    local rows want=2
-    case "$*" in *striping*) want=10 ;; esac
+    local rows
     rows=$(table_cols size_B valid '#wrong' | awk '$1 == 10 && ($2 == 0 || $2 == "n/a")' | wc -l)
-    [ "$status" -eq 0 ] && [ "$rows" -eq "$want" ]
-    check $? "np $np pattern $*: 2 sizes, 10 valid repetitions, no wrong byte" \
+    [ "$status" -eq 0 ] && [ "$rows" -eq $((2 * want)) ]
+    check $? "np $np pattern $*: 2 sizes x $want, 10 valid repetitions, no wrong byte" \
         "exit $status, $rows rows; $(cat "$out")"
 }
 
-run 2 --pattern rail --ranks-per-node 1
-run 2 --pattern rail --ranks-per-node 1 --backend host
-run 2 --pattern self --ranks-per-node 2 --backend host
-run 3 --pattern asymmetric --ranks-per-node 1 --direction omni
-run 3 --pattern symmetric --ranks-per-node 1 --direction bi --backend host
-run 4 --pattern asymmetric --ranks-per-node 2 --k 1
-run 4 --pattern symmetric --ranks-per-node 2 --direction omni --backend host
-run 4 --pattern rail --ranks-per-node 2 --direction bi
-run 4 --pattern striping --ranks-per-node 2 --backend host+mpi+host
-run 4 --pattern striping --ranks-per-node 2 --backend mpi
+run 2 2 --pattern rail --ranks-per-node 1
+run 2 2 --pattern rail --ranks-per-node 1 --backend host
+run 2 1 --pattern self --ranks-per-node 2 --backend host
+run 3 2 --pattern asymmetric --ranks-per-node 1 --direction omni
+run 3 1 --pattern symmetric --ranks-per-node 1 --direction bi --backend host
+run 4 2 --pattern asymmetric --ranks-per-node 2 --k 1
+table_cols size_B measured | sort | uniq -c | awk '{ printf "%s %s;", $1, $2 }' >m.txt
+[ "$(cat m.txt)" = "2 MPI_Scatter;2 pattern;" ]
+check $? "asymmetric (2, 2, 1) uni: MPI_Scatter beside it at each size" "$(cat m.txt)"
+run 4 2 --pattern symmetric --ranks-per-node 2 --direction omni --backend host
+table_cols size_B measured messages bytes | grep MPI_Alltoall | tr '\n' ';' >m.txt
+[ "$(cat m.txt)" = "MPI_Alltoall 12 96;MPI_Alltoall 12 786432;" ]
+check $? "symmetric (2, 2, 2) omni: MPI_Alltoall, 12 messages (P (P - 1)), its bytes" "$(cat m.txt)"
+run 4 1 --pattern rail --ranks-per-node 2 --direction bi
+# A file's pattern and MPI_Alltoallv with its counts, both validated.
+printf 'src,dst,bytes\n0,1,1000\n1,0,24\n1,1,8\n' >f.csv
+launch 2 pattern --pattern file --file f.csv --nrep 10 --validate
+table_cols size_B measured messages bytes valid '#wrong' | tr '\n' ';' >m.txt
+[ "$status" -eq 0 ] && [ "$(cat m.txt)" = "pattern 3 1032 10 0;MPI_Alltoallv 3 1032 10 0;" ]
+check $? "a file: the pattern and MPI_Alltoallv with its counts, validated" "$(cat m.txt)"
+run 4 5 --pattern striping --ranks-per-node 2 --backend host+mpi+host
+run 4 5 --pattern striping --ranks-per-node 2 --backend mpi
 rows=$(table_cols size_B measured '#wrong' | tr '\n' ';')
 [ "$rows" = "split 0;translate 0;assemble 0;sequence 0;concurrent n/a;split 0;translate 0;assemble 0;sequence 0;concurrent n/a;" ]
 check $? "striping: each step alone, the sequence validated end to end, concurrent not validated" "$rows"
@@ -56,14 +68,15 @@ matrix=$(awk '/^bytes from rank .* at 8 B:$/ { on = 1; next } on && NF == 5 && $
                   printf "%s %s %s %s;", $2, $3, $4, $5 }' "$out")
 [ "$matrix" = ". . 8 8;. . 8 8;8 8 . .;8 8 . .;" ]
 check $? "symmetric bi matrix: each group's ranks to both of the other's" "$matrix"
-csv_awk s.csv '{ n++; ok = $col["pattern"] == "symmetric" && $col["direction"] == "bi" &&
+csv_awk s.csv '$col["measured"] == "pattern" { n++; ok = $col["pattern"] == "symmetric" && $col["direction"] == "bi" &&
                     $col["groups"] == 2 && $col["group_size"] == 2 && $col["k"] == 2 &&
                     $col["messages"] == 8 && $col["bytes"] == 64 && $col["valid"] == 5 &&
                     $col["median_s"] > 0 && $col["algbw_GBps"] > 0 && $col["wrong_bytes"] == "" }
     END { exit !(n == 1 && ok) }'
 check $? "summary: the shape, 8 messages of 8 bytes, no validation asked" "$(csv_tsv s.csv)"
-csv_awk r.csv '$col["valid"] == 1 { n++ } END { exit n != 5 }'
-check $? "raw: 5 valid repetitions" "$(csv_tsv r.csv | head -3)"
+csv_awk r.csv '$col["valid"] == 1 { n[$col["op"]]++ } END {
+    exit !(n["symmetric"] == 5 && n["MPI_Alltoall"] == 5 && length(n) == 2) }'
+check $? "raw: 5 valid repetitions of the pattern and of its baseline" "$(csv_tsv r.csv | head -3)"
 grep -q '^# pattern: symmetric$' s.csv && grep -q '^# backend: mpi$' s.csv
 check $? "factors: pattern, backend"
 
@@ -119,7 +132,7 @@ check $? "compare of two pattern raw files: 6 rows with a p-value" "$(cat "$out"
 # nccl-tests' spellings: -b 8 -e 1K -f 4 is 8, 32, 128, 512 bytes; -n, -w
 # the repetitions and the warm-up; -c 1 validates.
 launch 2 pattern --pattern rail --ranks-per-node 1 -b 8 -e 1K -f 4 -n 7 -w 2 -c 1
-sizes=$(table_cols size_B size_B | tr '\n' ' ')
+sizes=$(table_cols size_B size_B | uniq | tr '\n' ' ')
 [ "$status" -eq 0 ] && [ "$sizes" = "8 32 128 512 " ] &&
     [ "$(table_cols size_B valid '#wrong' | sort -u | tr '\n' ' ')" = "7 0 " ]
 check $? "-b 8 -e 1K -f 4 -n 7 -w 2 -c 1: 4 sizes, 7 valid, validated" "$(cat "$out")"

@@ -24,12 +24,13 @@ typedef enum measured {
     M_SPLIT,   /* striping's steps, each alone */
     M_TRANSLATE,
     M_ASSEMBLE,
-    M_SEQUENCE,  /* the steps as dependent steps, end to end (§4.2, Fig. 5a) */
-    M_CONCURRENT /* every step started, then every step waited for (Fig. 5c) */
+    M_SEQUENCE,   /* the steps as dependent steps, end to end (§4.2, Fig. 5a) */
+    M_CONCURRENT, /* every step started, then every step waited for (Fig. 5c) */
+    M_BASELINE    /* the MPI collective that moves the same data (§5.2.5) */
 } measured_t;
-static const char *const measured_names[] = {"pattern",  "split",    "translate",
-                                             "assemble", "sequence", "concurrent"};
-enum { MAX_MEASURED = 6 };
+static const char *const measured_names[] = {"pattern",  "split",      "translate", "assemble",
+                                             "sequence", "concurrent", "baseline"};
+enum { MAX_MEASURED = 7 };
 
 typedef struct pattern_run {
     hm_pattern_shape_t shape;
@@ -41,6 +42,7 @@ typedef struct pattern_run {
     size_t *order, nsizes;
     measured_t measured[MAX_MEASURED];
     int nmeasured;
+    hm_baseline_kind_t baseline;
 } pattern_run_t;
 
 /* The real nodes as groups: g = the ranks of a node, the same on every
@@ -198,6 +200,11 @@ static int make_run(const hm_cli_config_t *cfg, MPI_Comm comm, pattern_run_t *r)
         for (measured_t m = M_SPLIT; m <= M_CONCURRENT; m++) r->measured[r->nmeasured++] = m;
     else
         r->measured[r->nmeasured++] = M_PATTERN;
+    hm_group_params_t gp = {r->shape.n, r->shape.g, r->shape.k, r->direction, 1};
+    r->baseline = strcmp(r->shape.pattern, "file") == 0 ? HM_BASELINE_ALLTOALLV
+                  : r->gen                              ? hm_baseline_for_group(r->gen, &gp)
+                                                        : HM_BASELINE_NONE;
+    if (r->baseline != HM_BASELINE_NONE) r->measured[r->nmeasured++] = M_BASELINE;
     if (rc == HM_EXIT_OK && !(r->order = malloc(r->nsizes * sizeof *r->order)))
         rc = HM_EXIT_FAILURE, snprintf(why, sizeof why, "out of memory");
     if (rc == HM_EXIT_OK) hm_measure_shuffle(r->order, r->nsizes, cfg->seed);
@@ -322,6 +329,56 @@ static timed_t timed_of(const cell_t *c, measured_t m, size_t bytes)
     return t;
 }
 
+/* Collective: the agreed exit status of a row measured with status rc and
+ * wrong bytes; the sentence names the size and what was timed. */
+static int row_status(MPI_Comm comm, int rc, uint64_t wrong, int validated, size_t bytes,
+                      const char *measured)
+{
+    char why[1024] = "", what[64] = "";
+    if (strcmp(measured, "pattern") != 0) snprintf(what, sizeof what, " (%s)", measured);
+    if (rc != HM_OK)
+        snprintf(why, sizeof why, "%zu B%s: %s", bytes, what,
+                 rc == HM_EAGAIN ? "too few valid repetitions" : hm_last_error());
+    int status = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);
+    if (status == HM_EXIT_OK && validated && wrong > 0) {
+        snprintf(why, sizeof why, "%zu B%s: %llu received bytes differ from what was sent", bytes,
+                 what, (unsigned long long)wrong);
+        status = hm_cli_agree(comm, HM_EXIT_FAILURE, why);
+    }
+    return status;
+}
+
+/* Collective: the collective baseline of the size's pattern, over every
+ * rank of comm, from the pattern's edges. */
+static int measure_baseline(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync_t *ps,
+                            const pattern_run_t *r, hm_pattern_report_t *rep, const cell_t *c,
+                            size_t bytes, size_t index, size_t order)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    const char *name = hm_baseline_name(r->baseline);
+    hm_baseline_t *b = NULL;
+    int rc = hm_baseline_create(comm, r->baseline, &c->steps[0], &b);
+    if (rc != HM_OK) return row_status(comm, rc, 0, 0, bytes, name);
+    hm_measure_params_t mp;
+    hm_measure_result_t res;
+    uint64_t wrong = 0;
+    measure_params(cfg, &mp);
+    rc = hm_baseline_measure(b, ps, &mp, &res, &wrong);
+    if (rc == HM_OK || rc == HM_EAGAIN) {
+        long long messages = r->baseline == HM_BASELINE_SCATTER    ? size - 1
+                             : r->baseline == HM_BASELINE_ALLTOALL ? (long long)size * (size - 1)
+                                                                   : (long long)c->steps[0].n;
+        hm_pattern_cell_t cell = {name, bytes, messages, hm_baseline_bytes(b),
+                                  mp.validate ? (long long)wrong : -1};
+        if (rank == 0) hm_pattern_report_add(rep, index, order, &cell, &res);
+        hm_measure_result_free(&res);
+    }
+    hm_baseline_free(b);
+    return row_status(comm, rc, wrong, mp.validate, bytes, name);
+}
+
 /* Collective: one row of a size, measured and reported. Striping's steps
  * alone are validated each on its own; the sequence end to end (rank g's
  * buffer against rank 0's); the concurrent run is not: its steps forward
@@ -330,6 +387,7 @@ static int measure_row(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync_t 
                        const pattern_run_t *r, hm_pattern_report_t *rep, cell_t *c, measured_t m,
                        size_t bytes, size_t index, size_t order)
 {
+    if (m == M_BASELINE) return measure_baseline(cfg, comm, ps, r, rep, c, bytes, index, order);
     int rank;
     MPI_Comm_rank(comm, &rank);
     timed_t t = timed_of(c, m, bytes);
@@ -352,18 +410,7 @@ static int measure_row(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync_t 
             hm_pattern_report_matrix(rep, comm, c->plan[c->nsteps > 1 ? 1 : 0], bytes);
         hm_measure_result_free(&res);
     }
-    char why[1024] = "", what[64] = "";
-    if (m != M_PATTERN) snprintf(what, sizeof what, " (%s)", measured_names[m]);
-    if (rc != HM_OK)
-        snprintf(why, sizeof why, "%zu B%s: %s", bytes, what,
-                 rc == HM_EAGAIN ? "too few valid repetitions" : hm_last_error());
-    int status = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);
-    if (status == HM_EXIT_OK && mp.validate && wrong > 0) {
-        snprintf(why, sizeof why, "%zu B%s: %llu received bytes differ from what was sent", bytes,
-                 what, (unsigned long long)wrong);
-        status = hm_cli_agree(comm, HM_EXIT_FAILURE, why);
-    }
-    return status;
+    return row_status(comm, rc, wrong, mp.validate, bytes, measured_names[m]);
 }
 
 /* Collective: one size, measured and reported. */

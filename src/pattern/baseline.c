@@ -1,0 +1,249 @@
+/* src/pattern/baseline.c — the MPI collectives that move a pattern's data
+ * over all the ranks (CommBench §5.2.5; the mapping is in docs/pattern.md,
+ * "MPI collective baselines"): MPI_Scatter beside asymmetric k = 1 uni,
+ * MPI_Alltoall beside symmetric k = g omni (bi at two groups), and
+ * MPI_Alltoallv with a file's counts (CommBench's measure_MPI_Alltoallv).
+ * Timed through the same engine as the plans, validated the same way: every
+ * received byte against hm_pattern_byte(sender, offset in its send
+ * buffer). */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <harmonia/pattern.h>
+
+#include "common/agree.h"
+#include "common/error_set.h"
+
+struct hm_baseline {
+    MPI_Comm comm; /* the caller's: kept, not duplicated */
+    hm_baseline_kind_t kind;
+    int rank, size, block; /* block: bytes per rank of scatter and alltoall */
+    int *sendcounts, *sdispls, *recvcounts, *rdispls;
+    int *peer_sdispl; /* where each sender's data for this rank starts in its buffer */
+    char *send, *recv;
+    size_t send_bytes, recv_bytes;
+    uint64_t moved_bytes; /* between distinct ranks, over all ranks */
+    uint64_t wrong;       /* this rank, every check */
+};
+
+static const char *const names[] = {"", "MPI_Scatter", "MPI_Alltoall", "MPI_Alltoallv"};
+
+const char *hm_baseline_name(hm_baseline_kind_t kind)
+{
+    return (unsigned)kind < sizeof names / sizeof names[0] ? names[kind] : "";
+}
+
+/* docs/pattern.md: asymmetric (n, g, 1) uni is rank 0 sending each rank of
+ * the other groups its own block of buffer 0, MPI_Scatter's messages but
+ * the ones inside group 0; with g = k = 1 every family is that over all
+ * ranks. Symmetric (n, g, g) omni (= asymmetric at k = g) is every rank
+ * sending every rank outside its group its block, MPI_Alltoall's messages
+ * but the ones inside a group; bi covers only the pairs with group 0, the
+ * same pattern at n = 2. */
+hm_baseline_kind_t hm_baseline_for_group(const hm_generator_t *gen, const hm_group_params_t *p)
+{
+    const char *name = hm_generator_name(gen);
+    if (!name || !p || strcmp(name, "self") == 0) return HM_BASELINE_NONE;
+    int single = p->g == 1 && p->k == 1;
+    int asym = strcmp(name, "asymmetric") == 0, sym = strcmp(name, "symmetric") == 0;
+    if (p->direction == HM_DIRECTION_UNI && p->k == 1 && (asym || single))
+        return HM_BASELINE_SCATTER;
+    int every = p->direction == HM_DIRECTION_OMNI || (p->direction == HM_DIRECTION_BI && p->n == 2);
+    if (every && ((p->k == p->g && (asym || sym)) || single)) return HM_BASELINE_ALLTOALL;
+    return HM_BASELINE_NONE;
+}
+
+/* The byte counts of an alltoallv from the edges (every rank holds them
+ * all): to and from each rank, and where each sender puts this rank's
+ * data. HM_EINVAL naming the pair or the rank beyond MPI's int counts. */
+static int vcounts(hm_baseline_t *b, const hm_edges_t *edges)
+{
+    size_t *to = calloc((size_t)b->size, sizeof *to), *from = calloc((size_t)b->size, sizeof *from);
+    size_t *before = calloc((size_t)b->size, sizeof *before); /* per sender: bytes to lower ranks */
+    int rc = to && from && before ? HM_OK : hm_error_set(HM_ENOMEM, "baseline: out of memory");
+    for (size_t i = 0; rc == HM_OK && i < edges->n; i++) {
+        const hm_edge_t *e = &edges->edge[i];
+        if (e->src >= b->size || e->dst >= b->size)
+            rc = hm_error_set(HM_EINVAL, "baseline: rank %d is outside the %d ranks",
+                              e->src > e->dst ? e->src : e->dst, b->size);
+        else if (e->bytes > (size_t)INT_MAX)
+            rc = hm_error_set(HM_EINVAL,
+                              "MPI_Alltoallv: %zu bytes from rank %d to rank %d exceed its int "
+                              "count (%d)",
+                              e->bytes, e->src, e->dst, INT_MAX);
+        if (rc != HM_OK) break;
+        b->moved_bytes += e->bytes;
+        if (e->src == b->rank) to[e->dst] += e->bytes;
+        if (e->dst == b->rank) from[e->src] += e->bytes;
+        if (e->dst < b->rank) before[e->src] += e->bytes;
+    }
+    size_t sent = 0, received = 0;
+    for (int r = 0; rc == HM_OK && r < b->size; r++) {
+        if (to[r] > INT_MAX || from[r] > INT_MAX || sent > INT_MAX || received > INT_MAX ||
+            before[r] > INT_MAX) {
+            rc = hm_error_set(HM_EINVAL,
+                              "MPI_Alltoallv: rank %d's counts or displacements exceed its int "
+                              "counts (%d)",
+                              b->rank, INT_MAX);
+            break;
+        }
+        b->sendcounts[r] = (int)to[r], b->sdispls[r] = (int)sent;
+        b->recvcounts[r] = (int)from[r], b->rdispls[r] = (int)received;
+        b->peer_sdispl[r] = (int)before[r];
+        sent += to[r], received += from[r];
+    }
+    b->send_bytes = sent, b->recv_bytes = received;
+    free(to), free(from), free(before);
+    return rc;
+}
+
+/* Scatter and alltoall: a block of bytes per rank (the edges' size). */
+static int blocks(hm_baseline_t *b, const hm_edges_t *edges)
+{
+    size_t bytes = edges->n ? edges->edge[0].bytes : 0;
+    if (bytes == 0 || bytes > (size_t)INT_MAX)
+        return hm_error_set(HM_EINVAL,
+                            "%s: a block of %zu bytes is outside its int count (1 to %d)",
+                            hm_baseline_name(b->kind), bytes, INT_MAX);
+    b->block = (int)bytes;
+    int all = b->kind == HM_BASELINE_ALLTOALL;
+    b->send_bytes = all || b->rank == 0 ? (size_t)b->size * bytes : 0;
+    b->recv_bytes = all ? (size_t)b->size * bytes : bytes;
+    b->moved_bytes = (uint64_t)(b->size - 1) * bytes * (all ? (uint64_t)b->size : 1);
+    for (int r = 0; r < b->size; r++) b->peer_sdispl[r] = b->rank * b->block;
+    return HM_OK;
+}
+
+static int setup(hm_baseline_t *b, const hm_edges_t *edges)
+{
+    size_t n = (size_t)b->size;
+    b->sendcounts = calloc(n, sizeof(int)), b->sdispls = calloc(n, sizeof(int));
+    b->recvcounts = calloc(n, sizeof(int)), b->rdispls = calloc(n, sizeof(int));
+    b->peer_sdispl = calloc(n, sizeof(int));
+    if (!b->sendcounts || !b->sdispls || !b->recvcounts || !b->rdispls || !b->peer_sdispl)
+        return hm_error_set(HM_ENOMEM, "baseline: out of memory");
+    int rc = b->kind == HM_BASELINE_ALLTOALLV ? vcounts(b, edges) : blocks(b, edges);
+    if (rc != HM_OK) return rc;
+    b->send = malloc(b->send_bytes ? b->send_bytes : 1);
+    b->recv = calloc(b->recv_bytes ? b->recv_bytes : 1, 1);
+    if (!b->send || !b->recv)
+        return hm_error_set(HM_ENOMEM, "%s: no memory for %zu + %zu bytes on rank %d",
+                            hm_baseline_name(b->kind), b->send_bytes, b->recv_bytes, b->rank);
+    return HM_OK;
+}
+
+int hm_baseline_create(MPI_Comm comm, hm_baseline_kind_t kind, const hm_edges_t *edges,
+                       hm_baseline_t **out)
+{
+    if (out) *out = NULL;
+    if (!out || !edges || kind <= HM_BASELINE_NONE || kind > HM_BASELINE_ALLTOALLV)
+        return hm_agree(comm, hm_error_set(HM_EINVAL, "baseline: a kind, edges and out"));
+    hm_baseline_t *b = calloc(1, sizeof *b);
+    int rc = b ? HM_OK : hm_error_set(HM_ENOMEM, "baseline: out of memory");
+    if (b) {
+        b->comm = comm, b->kind = kind;
+        MPI_Comm_rank(comm, &b->rank);
+        MPI_Comm_size(comm, &b->size);
+        rc = setup(b, edges);
+    }
+    if ((rc = hm_agree(comm, rc)) != HM_OK) {
+        hm_baseline_free(b);
+        return rc;
+    }
+    *out = b;
+    return HM_OK;
+}
+
+int hm_baseline_run(hm_baseline_t *b)
+{
+    int rc;
+    if (b->kind == HM_BASELINE_SCATTER)
+        rc = MPI_Scatter(b->send, b->block, MPI_CHAR, b->recv, b->block, MPI_CHAR, 0, b->comm);
+    else if (b->kind == HM_BASELINE_ALLTOALL)
+        rc = MPI_Alltoall(b->send, b->block, MPI_CHAR, b->recv, b->block, MPI_CHAR, b->comm);
+    else
+        rc = MPI_Alltoallv(b->send, b->sendcounts, b->sdispls, MPI_CHAR, b->recv, b->recvcounts,
+                           b->rdispls, MPI_CHAR, b->comm);
+    return rc == MPI_SUCCESS ? HM_OK
+                             : hm_error_set(HM_EMPI, "%s failed", hm_baseline_name(b->kind));
+}
+
+void hm_baseline_fill(hm_baseline_t *b)
+{
+    for (size_t i = 0; i < b->send_bytes; i++) b->send[i] = (char)hm_pattern_byte(b->rank, i);
+    memset(b->recv, 0, b->recv_bytes);
+}
+
+/* Where sender s's data for this rank lands, and how long it is. */
+static void from_sender(const hm_baseline_t *b, int s, size_t *at, size_t *n)
+{
+    if (b->kind == HM_BASELINE_ALLTOALLV)
+        *at = (size_t)b->rdispls[s], *n = (size_t)b->recvcounts[s];
+    else if (b->kind == HM_BASELINE_ALLTOALL)
+        *at = (size_t)s * (size_t)b->block, *n = (size_t)b->block;
+    else
+        *at = 0, *n = s == 0 ? (size_t)b->block : 0;
+}
+
+uint64_t hm_baseline_check(const hm_baseline_t *b)
+{
+    uint64_t wrong = 0;
+    for (int s = 0; s < b->size; s++) {
+        size_t at, n;
+        from_sender(b, s, &at, &n);
+        for (size_t i = 0; i < n; i++)
+            wrong += (uint8_t)b->recv[at + i] != hm_pattern_byte(s, (size_t)b->peer_sdispl[s] + i);
+    }
+    return wrong;
+}
+
+void *hm_baseline_recv_buffer(hm_baseline_t *b, size_t *len_bytes)
+{
+    if (len_bytes) *len_bytes = b ? b->recv_bytes : 0;
+    return b ? b->recv : NULL;
+}
+
+uint64_t hm_baseline_bytes(const hm_baseline_t *b)
+{
+    return b ? b->moved_bytes : 0;
+}
+
+static int run_target(void *ctx)
+{
+    return hm_baseline_run(ctx);
+}
+
+static int validate_target(void *ctx, int *ok)
+{
+    hm_baseline_t *b = ctx;
+    uint64_t wrong = hm_baseline_check(b);
+    b->wrong += wrong;
+    *ok = wrong == 0;
+    hm_baseline_fill(b);
+    return HM_OK;
+}
+
+int hm_baseline_measure(hm_baseline_t *b, hm_procsync_t *ps, const hm_measure_params_t *params,
+                        hm_measure_result_t *result, uint64_t *wrong)
+{
+    if (!b || !params || !result) return hm_error_set(HM_EINVAL, "baseline: b, params, result");
+    b->wrong = 0;
+    hm_baseline_fill(b);
+    hm_measure_target_t target = {run_target, params->validate ? validate_target : NULL, b, 1, 0};
+    int rc = hm_measure_run(b->comm, ps, &target, params, result);
+    uint64_t total = 0;
+    if (MPI_Allreduce(&b->wrong, &total, 1, MPI_UINT64_T, MPI_SUM, b->comm) != MPI_SUCCESS &&
+        rc == HM_OK)
+        rc = hm_error_set(HM_EMPI, "MPI_Allreduce failed");
+    if (wrong) *wrong = total;
+    return rc;
+}
+
+void hm_baseline_free(hm_baseline_t *b)
+{
+    if (!b) return;
+    free(b->sendcounts), free(b->sdispls), free(b->recvcounts), free(b->rdispls);
+    free(b->peer_sdispl), free(b->send), free(b->recv);
+    free(b);
+}
