@@ -53,6 +53,7 @@ typedef enum hm_results_kind {
     HM_RESULTS_REPRO_OVERLAP,     /* campaign, stats: reproducibility.csv */
     HM_RESULTS_STATS_OVERLAP,     /* stats --output: one row per cell */
     HM_RESULTS_COMPARE_OVERLAP,   /* compare --output: one row per cell */
+    HM_RESULTS_PATTERN_MATRIX,    /* pattern --matrix: one row per (sender, receiver) */
     HM_RESULTS_NKINDS
 } hm_results_kind_t;
 

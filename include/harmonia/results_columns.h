@@ -351,5 +351,8 @@ enum {
     HM_COL_IMPACT_WITH_MPI_S,
     HM_COL_IMPACT_RATIO
 };
+/* A pattern's matrix of bytes: the columns of a pattern file (CSV), so
+ * that `--pattern file --file` reads it back. */
+enum { HM_COL_PATTERN_MATRIX_SRC, HM_COL_PATTERN_MATRIX_DST, HM_COL_PATTERN_MATRIX_BYTES };
 
 #endif

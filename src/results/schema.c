@@ -420,6 +420,14 @@ static const hm_results_column_t impact[] = {
     [HM_COL_IMPACT_RATIO] = {"impact", "", "MPI impact ratio (eq. 2): with / without"},
 };
 
+static const hm_results_column_t pattern_matrix[] = {
+    [HM_COL_PATTERN_MATRIX_SRC] = {"src", "", "sender rank (0-based)"},
+    [HM_COL_PATTERN_MATRIX_DST] = {"dst", "", "receiver rank (0-based)"},
+    [HM_COL_PATTERN_MATRIX_BYTES] = {"bytes", "B",
+                                     "bytes from src to dst in one run of the pattern (only "
+                                     "pairs that exchange any)"},
+};
+
 static const hm_results_schema_t schemas[HM_RESULTS_NKINDS] = {
     {HM_RESULTS_BENCH, "the summary of 'harmonia bench --output'", COLUMNS(bench)},
     {HM_RESULTS_BENCH_RAW, "a raw file of 'harmonia bench --raw'", COLUMNS(bench_raw)},
@@ -446,6 +454,8 @@ static const hm_results_schema_t schemas[HM_RESULTS_NKINDS] = {
      COLUMNS(stats_overlap)},
     {HM_RESULTS_COMPARE_OVERLAP, "the output of 'harmonia compare' on overlap results",
      COLUMNS(compare_overlap)},
+    {HM_RESULTS_PATTERN_MATRIX, "the matrix of 'harmonia pattern --matrix'",
+     COLUMNS(pattern_matrix)},
 };
 
 const hm_results_schema_t *hm_results_schema(hm_results_kind_t kind)

@@ -55,7 +55,8 @@ static const char *const documented[HM_RESULTS_NKINDS] = {
         "pattern,direction,groups,group_size,k,backend,measured,size_bytes,messages,"
         "bytes,valid,invalid,wrong_bytes,min_s,median_s,max_s,algbw_GBps,"
         "busbw_GBps,order,procsync",
-    [HM_RESULTS_PATTERN_RAW] = "op,size_bytes,attempt,valid,global_s,local_s,start_spread_s,start_s",
+    [HM_RESULTS_PATTERN_RAW] =
+        "op,size_bytes,attempt,valid,global_s,local_s,start_spread_s,start_s",
     [HM_RESULTS_PERMPIRUN_OVERLAP] = "run,seed,op,comm_target_s,size_bytes,comp_target_s,"
                                      "processes,sync,progress,metric,n,kept,median,mean",
     [HM_RESULTS_REPRO_OVERLAP] = "op,comm_target_s,size_bytes,comp_target_s,processes,sync,"
@@ -68,6 +69,7 @@ static const char *const documented[HM_RESULTS_NKINDS] = {
                                    "sync_A,sync_B,progress_A,progress_B,n_A,n_B,median_A,"
                                    "median_B,difference_B_A,ratio_B_A,W,p,stars,verdict,range_A,"
                                    "range_B,max_normalized_A,max_normalized_B",
+    [HM_RESULTS_PATTERN_MATRIX] = "src,dst,bytes",
 };
 
 /* The header row of kind as written by hm_results_csv_open into path. */

@@ -456,7 +456,8 @@ int hm_cmd_pattern(hm_cli_config_t *cfg, MPI_Comm comm)
         rc = hm_pattern_report_open(cfg, comm, e, &r.shape, r.nsizes * (size_t)r.nmeasured, &rep);
     for (size_t k = 0; rc == HM_EXIT_OK && k < r.nsizes; k++)
         rc = run_size(cfg, comm, hm_experiment_procsync(e), &r, rep, r.order[k], k);
-    if (rep) hm_pattern_report_close(rep, comm);
+    int closed = rep ? hm_pattern_report_close(rep, comm) : HM_EXIT_OK;
+    if (rc == HM_EXIT_OK) rc = closed;
     rc = hm_cli_experiment_close(e, comm, rc);
     free(r.order);
     return rc;

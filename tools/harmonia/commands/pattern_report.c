@@ -15,7 +15,9 @@
 #include "commands/pattern_report.h"
 #include "commands/result_files.h"
 
-/* The matrix is printed up to this many ranks (16 x 16 cells of bytes). */
+/* The matrix is printed up to this many ranks (16 x 16 cells of bytes);
+ * --matrix gathers it at any count (O(P^2) bytes on rank 0: 128 MiB at
+ * 4096 ranks). */
 enum { MATRIX_MAX_RANKS = 16 };
 
 typedef struct row {
@@ -34,6 +36,7 @@ struct hm_pattern_report {
     size_t nrows;
     row_t *rows;          /* root */
     uint64_t *matrix;     /* root, size x size, or NULL */
+    int matrix_taken;     /* every rank: hm_pattern_report_matrix was called */
     int several_measured; /* a row times something else than the pattern */
     size_t matrix_size_bytes;
     char note[256];
@@ -191,7 +194,8 @@ void hm_pattern_report_matrix(hm_pattern_report_t *rep, MPI_Comm comm, const hm_
     rep->matrix_size_bytes = size_bytes;
     int rank;
     MPI_Comm_rank(comm, &rank);
-    if (rep->size > MATRIX_MAX_RANKS || rep->matrix) return;
+    if ((rep->size > MATRIX_MAX_RANKS && !rep->cfg->matrix[0]) || rep->matrix_taken) return;
+    rep->matrix_taken = 1;
     uint64_t *m = rank == 0 ? calloc((size_t)rep->size * (size_t)rep->size, sizeof *m) : NULL;
     if (hm_plan_matrix(plan, m) == HM_OK && rank == 0)
         rep->matrix = m;
@@ -199,12 +203,55 @@ void hm_pattern_report_matrix(hm_pattern_report_t *rep, MPI_Comm comm, const hm_
         free(m);
 }
 
+/* Which matrix: "at 8 B", "the translate step, at 1048576 B", "at the
+ * file's sizes". */
+static void matrix_where(const hm_pattern_report_t *rep, char *buf, size_t len)
+{
+    if (strcmp(rep->shape.pattern, "file") == 0)
+        snprintf(buf, len, "at the file's sizes");
+    else
+        snprintf(buf, len, "%sat %zu B",
+                 strcmp(rep->shape.pattern, "striping") == 0 ? "the translate step, " : "",
+                 rep->matrix_size_bytes);
+}
+
+/* Root: the matrix as a pattern file with the run's factors (--matrix);
+ * HM_OK, or a status with the sentence in why. */
+static int write_matrix(const hm_pattern_report_t *rep, char *why, size_t len)
+{
+    const hm_factors_t *run = hm_experiment_factors(rep->e);
+    hm_factors_t *f = NULL;
+    hm_csv_t *csv = NULL;
+    int rc = hm_factors_create(&f);
+    for (size_t i = 0; rc == HM_OK && i < hm_factors_count(run); i++) {
+        const char *key, *value;
+        if (hm_factors_at(run, i, &key, &value) == HM_OK) rc = hm_factors_set(f, key, "%s", value);
+    }
+    char where[96];
+    matrix_where(rep, where, sizeof where);
+    if (rc == HM_OK) rc = hm_factors_set(f, "matrix_of", "%s %s", rep->shape.pattern, where);
+    if (rc == HM_OK) rc = hm_results_csv_open(rep->cfg->matrix, f, HM_RESULTS_PATTERN_MATRIX, &csv);
+    for (int s = 0; rc == HM_OK && s < rep->size; s++)
+        for (int d = 0; d < rep->size; d++) {
+            uint64_t b = rep->matrix[(size_t)s * (size_t)rep->size + (size_t)d];
+            if (!b) continue;
+            hm_csv_put_int64(csv, s);
+            hm_csv_put_int64(csv, d);
+            hm_csv_put_int64(csv, (int64_t)b);
+            hm_csv_end_row(csv);
+        }
+    if (csv) rc = rc == HM_OK ? hm_csv_close(csv) : (hm_csv_abort(csv), rc);
+    hm_factors_free(f);
+    if (rc != HM_OK) snprintf(why, len, "--matrix: %s", hm_last_error());
+    return rc;
+}
+
 static void print_matrix(const hm_pattern_report_t *rep)
 {
-    if (!rep->matrix) return;
-    printf("bytes from rank (row) to rank (column)%s, at %zu B:\n",
-           strcmp(rep->shape.pattern, "striping") == 0 ? ", the translate step" : "",
-           rep->matrix_size_bytes);
+    if (!rep->matrix || rep->size > MATRIX_MAX_RANKS) return;
+    char where[96];
+    matrix_where(rep, where, sizeof where);
+    printf("bytes from rank (row) to rank (column), %s:\n", where);
     printf("%6s", "");
     for (int d = 0; d < rep->size; d++) printf(" %9d", d);
     printf("\n");
@@ -260,17 +307,20 @@ static void print_table(const hm_pattern_report_t *rep)
     hm_table_free(t);
 }
 
-void hm_pattern_report_close(hm_pattern_report_t *rep, MPI_Comm comm)
+int hm_pattern_report_close(hm_pattern_report_t *rep, MPI_Comm comm)
 {
-    int rank;
+    int rank, rc = HM_OK;
+    char why[1200] = "";
     MPI_Comm_rank(comm, &rank);
-    if (!rep) return;
+    if (!rep) return HM_EXIT_OK;
     if (rank == 0 && rep->rows) {
         print_table(rep);
         print_matrix(rep);
     }
+    if (rank == 0 && rep->matrix && rep->cfg->matrix[0]) rc = write_matrix(rep, why, sizeof why);
     fflush(stdout);
     free(rep->matrix);
     free(rep->rows);
     free(rep);
+    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : hm_exit_status(rc), why);
 }

@@ -42,6 +42,7 @@ void hm_pattern_report_add(hm_pattern_report_t *rep, size_t index, size_t order,
 void hm_pattern_report_matrix(hm_pattern_report_t *rep, MPI_Comm comm, const hm_plan_t *plan,
                               size_t size_bytes);
 
-/* Collective: print (rank 0) and release. */
-void hm_pattern_report_close(hm_pattern_report_t *rep, MPI_Comm comm);
+/* Collective: print (rank 0), write --matrix (rank 0), release; the
+ * agreed exit status of the writing. */
+int hm_pattern_report_close(hm_pattern_report_t *rep, MPI_Comm comm);
 #endif

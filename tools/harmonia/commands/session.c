@@ -134,22 +134,46 @@ static int check_inputs_distinct(const hm_cli_config_t *cfg, char *msg, size_t l
     return HM_EXIT_OK;
 }
 
+/* The outputs of a command, named by their options. */
+typedef struct named_output {
+    const char *option, *path;
+} named_output_t;
+
+/* Two outputs naming one file, or an output naming the pattern file read
+ * (--file): refused, one would replace the other. */
+static int check_outputs_distinct(const hm_cli_config_t *cfg, const named_output_t *o, int n,
+                                  char *msg, size_t len)
+{
+    for (int i = 0; i < n; i++) {
+        if (cfg->pattern_file[0] && hm_afile_same(o[i].path, cfg->pattern_file)) {
+            snprintf(msg, len,
+                     "--%s: \"%s\" is also an input (--file \"%s\"): it would be replaced",
+                     o[i].option, o[i].path, cfg->pattern_file);
+            return HM_EXIT_USAGE;
+        }
+        for (int j = 0; j < i; j++)
+            if (hm_afile_same(o[i].path, o[j].path)) {
+                snprintf(msg, len, "--%s and --%s name one file (\"%s\", \"%s\")", o[j].option,
+                         o[i].option, o[j].path, o[i].path);
+                return HM_EXIT_USAGE;
+            }
+    }
+    return HM_EXIT_OK;
+}
+
 int hm_cli_check_outputs(const hm_cli_config_t *cfg, MPI_Comm comm)
 {
     char msg[8400] = "";
-    int rank = 0, rc = HM_EXIT_OK;
+    int rank = 0, rc = HM_EXIT_OK, n = 0;
+    named_output_t o[3];
+    if (cfg->output[0]) o[n++] = (named_output_t){"output", cfg->output};
+    if (cfg->raw[0]) o[n++] = (named_output_t){"raw", cfg->raw};
+    if (cfg->matrix[0]) o[n++] = (named_output_t){"matrix", cfg->matrix};
     if (comm != MPI_COMM_NULL) MPI_Comm_rank(comm, &rank);
     if (rank == 0) rc = check_inputs_distinct(cfg, msg, sizeof msg);
-    if (rank == 0 && rc == HM_EXIT_OK && cfg->output[0])
-        rc = check_output(cfg, "output", cfg->output, msg, sizeof msg);
-    if (rank == 0 && rc == HM_EXIT_OK && cfg->raw[0])
-        rc = check_output(cfg, "raw", cfg->raw, msg, sizeof msg);
-    if (rank == 0 && rc == HM_EXIT_OK && cfg->output[0] && cfg->raw[0] &&
-        hm_afile_same(cfg->output, cfg->raw)) {
-        snprintf(msg, sizeof msg, "--output and --raw name one file (\"%s\", \"%s\")", cfg->output,
-                 cfg->raw);
-        rc = HM_EXIT_USAGE;
-    }
+    for (int i = 0; rank == 0 && rc == HM_EXIT_OK && i < n; i++)
+        rc = check_output(cfg, o[i].option, o[i].path, msg, sizeof msg);
+    if (rank == 0 && rc == HM_EXIT_OK) rc = check_outputs_distinct(cfg, o, n, msg, sizeof msg);
     if (comm != MPI_COMM_NULL) return hm_cli_agree(comm, rc, msg);
     if (rc != HM_EXIT_OK) hm_cli_print_error("%s", msg);
     return rc;

@@ -29,6 +29,7 @@ static const figure_t figures[HM_NFIG] = {
     [HM_FIG_OVERLAP] = {"overhead", hm_plot_draw_overlap},
     [HM_FIG_OVERLAP_RATIOS] = {"overlap-ratios", hm_plot_draw_overlap_ratios},
     [HM_FIG_IMPACT] = {"impact", hm_plot_draw_impact},
+    [HM_FIG_MATRIX] = {"matrix", hm_plot_draw_matrix},
 };
 
 /* The stems of the files feeding d, distinct, joined by '+'; a long list is

@@ -36,6 +36,8 @@ int hm_plot_draw_overlap_ratios(const hm_plot_data_t *d, const char *metric, hm_
                                 char *what, size_t len);
 int hm_plot_draw_impact(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
                         char *what, size_t len);
+int hm_plot_draw_matrix(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
+                        char *what, size_t len);
 
 /* ---- Shared look (plot_style.c) ---- */
 

@@ -60,6 +60,9 @@ static const input_kind_t kinds[] = {
      COLS(HM_COL_IMPACT_COMP_TARGET_S, HM_COL_IMPACT_RANK, HM_COL_IMPACT_THREAD,
           HM_COL_IMPACT_RATIO),
      -1, hm_plot_read_impact},
+    {"the matrix of 'harmonia pattern --matrix' (or a pattern file)", HM_RESULTS_PATTERN_MATRIX,
+     COLS(HM_COL_PATTERN_MATRIX_SRC, HM_COL_PATTERN_MATRIX_DST, HM_COL_PATTERN_MATRIX_BYTES), -1,
+     hm_plot_read_pattern_matrix},
 };
 enum { NKINDS = sizeof kinds / sizeof kinds[0] };
 
@@ -118,7 +121,7 @@ static int kind_error(const hm_csv_reader_t *r, const char *path, const input_ki
             snprintf(why + used, len - used,
                      "; expected those of bench --raw/--output, a campaign's per-mpirun.csv, "
                      "clock or skew --raw/--output, overlap --output, overlap impact "
-                     "--output)");
+                     "--output, pattern --matrix)");
         return HM_EINVAL;
     }
     used = (size_t)snprintf(why, len, "%s: missing columns:", path);

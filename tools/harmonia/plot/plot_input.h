@@ -23,6 +23,7 @@ typedef enum hm_plot_fig {
     HM_FIG_OVERLAP,        /* overlap summaries: the overhead ratio per cell */
     HM_FIG_OVERLAP_RATIOS, /* overlap summaries: r_comm and r_comp_slowdown per cell */
     HM_FIG_IMPACT,         /* overlap impact files: histogram of the MPI impact ratios */
+    HM_FIG_MATRIX,         /* pattern matrices (and pattern files): bytes per rank pair */
     HM_NFIG
 } hm_plot_fig_t;
 
@@ -75,4 +76,5 @@ int hm_plot_read_skew_raw(hm_plot_read_t *c);
 int hm_plot_read_skew_summary(hm_plot_read_t *c);
 int hm_plot_read_overlap_summary(hm_plot_read_t *c);
 int hm_plot_read_impact(hm_plot_read_t *c);
+int hm_plot_read_pattern_matrix(hm_plot_read_t *c);
 #endif

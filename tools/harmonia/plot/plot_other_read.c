@@ -188,3 +188,29 @@ int hm_plot_read_impact(hm_plot_read_t *c)
     }
     return rc;
 }
+
+/* Columns: src, dst, bytes; a pair given twice adds up (a plain pattern
+ * file may; --matrix writes each once). One series per file, named after
+ * what the matrix is of, at (x = receiver, y = sender). */
+int hm_plot_read_pattern_matrix(hm_plot_read_t *c)
+{
+    int more, rc;
+    double src, dst, bytes;
+    const char *of = hm_plot_factor(c, "matrix_of");
+    char base[160];
+    size_t s;
+    snprintf(base, sizeof base, "%.159s", *of ? of : c->src->stem);
+    rc = hm_plot_series(&c->fig[HM_FIG_MATRIX], base, "", c->src, 0, &s);
+    while (rc == HM_OK && (rc = hm_plot_next(c, &more)) == HM_OK && more) {
+        if ((rc = finite_cell(c, 0, &src, "a rank")) != HM_OK ||
+            (rc = hm_plot_check(c, 0, src >= 0 && src == floor(src), "a rank")) != HM_OK ||
+            (rc = finite_cell(c, 1, &dst, "a rank")) != HM_OK ||
+            (rc = hm_plot_check(c, 1, dst >= 0 && dst == floor(dst), "a rank")) != HM_OK ||
+            (rc = finite_cell(c, 2, &bytes, "a byte count")) != HM_OK ||
+            (rc = hm_plot_check(c, 2, bytes > 0 && bytes == floor(bytes),
+                                "a byte count above 0")) != HM_OK)
+            break;
+        rc = hm_plot_add_xy(&c->fig[HM_FIG_MATRIX], s, dst, src, bytes);
+    }
+    return rc;
+}
