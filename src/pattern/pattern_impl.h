@@ -86,6 +86,11 @@ int hm_plan_exchange(hm_plan_t *plan, const void *send, const int *counts, void 
 /* Copy between a buffer and host memory (device memory through the GPU
  * runtime; host and shared memory with memcpy). */
 int hm_buffer_copy_out(const hm_buffer_t *buf, size_t off, void *host, size_t bytes);
+
+/* Local: where rank node_rank's slice of a shared buffer starts in this
+ * process (its data, as that rank sees its own); HM_EINVAL when the window
+ * does not give it. */
+int hm_buffer_shared_at(const hm_buffer_t *buf, int node_rank, void **at);
 int hm_buffer_copy_in(hm_buffer_t *buf, size_t off, const void *host, size_t bytes);
 
 /* Largest chunk of one MPI message: below the int count limit. */
