@@ -3,11 +3,11 @@
 # program: every generator, the two backends, striping over three steps
 # with a backend each, at 2, 3 and 4 ranks, every received byte validated
 # (--validate: exit 1 and a sentence when one differs); the matrix of bytes
-# against the generator's definition; the files; bad input refused before
-# any measurement. Functional, not precision: at 3 and 4 ranks on 2 cores
-# the scheduler makes starts late by up to a time slice, so those runs
-# tolerate 2 ms (--late-us 2000; MPICH 0.2 s) instead of failing on late
-# starts.
+# against the generator's definition (its --matrix file: pattern_matrix.sh);
+# the files; bad input refused before any measurement. Functional, not
+# precision: at 3 and 4 ranks on 2 cores the scheduler makes starts late by
+# up to a time slice, so those runs tolerate 2 ms (--late-us 2000; MPICH
+# 0.2 s) instead of failing on late starts.
 . "$(dirname "$0")/lib.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir" "$out"' EXIT
@@ -128,30 +128,6 @@ check $? "stats of a pattern raw file: 6 (op, size) rows" "$(cat "$out")"
 launch 0 compare c/run-001.csv c/run-002.csv
 [ "$status" -eq 0 ] && [ "$(grep -c "^striping:" "$out")" -eq 6 ]
 check $? "compare of two pattern raw files: 6 rows with a p-value" "$(cat "$out")"
-
-# --matrix: the matrix as a pattern file (read back, the same matrix), drawn
-# by plot; refused where it would replace another output or the input.
-launch 3 pattern --pattern asymmetric --ranks-per-node 1 --direction omni --sizes 8 --nrep 5 \
-    $(late 3) --matrix m.csv
-rows=$(csv_awk m.csv '{ printf "%s>%s:%s;", $col["src"], $col["dst"], $col["bytes"] }')
-[ "$status" -eq 0 ] && [ "$rows" = "0>1:8;0>2:8;1>0:8;1>2:8;2>0:8;2>1:8;" ] &&
-    grep -qx '# matrix_of: asymmetric at 8 B' m.csv
-check $? "--matrix at 3 ranks: every ordered pair, 8 bytes each" "exit $status; $rows"
-launch 3 pattern --pattern file --file m.csv --nrep 5 $(late 3) --matrix m2.csv
-rows2=$(csv_awk m2.csv '{ printf "%s>%s:%s;", $col["src"], $col["dst"], $col["bytes"] }')
-[ "$status" -eq 0 ] && [ "$rows2" = "$rows" ] && grep -qx '# matrix_of: file at the file.s sizes' m2.csv
-check $? "the matrix read back as --pattern file: the same matrix" "exit $status; $rows2"
-if command -v gnuplot >/dev/null; then
-    launch 0 plot m.csv
-    [ "$status" -eq 0 ] && [ -s m-matrix.svg ] && grep -q '<svg' m-matrix.svg
-    check $? "plot m.csv: the heat map m-matrix.svg" "$(cat "$out")"
-fi
-mkdir -p adir
-expect_usage 2 '--matrix: ' pattern --ranks-per-node 1 --sizes 8 --matrix adir
-expect_usage 2 '--output and --matrix name one file ("x.csv", "./x.csv")' \
-    pattern --ranks-per-node 1 --sizes 8 --output x.csv --matrix ./x.csv
-expect_usage 2 '--matrix: "m.csv" is also an input (--file "m.csv"): it would be replaced' \
-    pattern --pattern file --file m.csv --matrix m.csv
 
 # nccl-tests' spellings: -b 8 -e 1K -f 4 is 8, 32, 128, 512 bytes; -n, -w
 # the repetitions and the warm-up; -c 1 validates.

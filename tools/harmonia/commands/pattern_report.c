@@ -37,6 +37,8 @@ struct hm_pattern_report {
     row_t *rows;          /* root */
     uint64_t *matrix;     /* root, size x size, or NULL */
     int matrix_taken;     /* every rank: hm_pattern_report_matrix was called */
+    int matrix_rc;        /* every rank: how gathering it went (HM_OK or HM_E*) */
+    char matrix_why[160]; /* the sentence when it failed */
     int several_measured; /* a row times something else than the pattern */
     size_t matrix_size_bytes;
     char note[256];
@@ -191,13 +193,23 @@ void hm_pattern_report_add(hm_pattern_report_t *rep, size_t index, size_t order,
 void hm_pattern_report_matrix(hm_pattern_report_t *rep, MPI_Comm comm, const hm_plan_t *plan,
                               size_t size_bytes)
 {
-    rep->matrix_size_bytes = size_bytes;
     int rank;
     MPI_Comm_rank(comm, &rank);
     if ((rep->size > MATRIX_MAX_RANKS && !rep->cfg->matrix[0]) || rep->matrix_taken) return;
     rep->matrix_taken = 1;
+    rep->matrix_size_bytes = size_bytes;
     uint64_t *m = rank == 0 ? calloc((size_t)rep->size * (size_t)rep->size, sizeof *m) : NULL;
-    if (hm_plan_matrix(plan, m) == HM_OK && rank == 0)
+    /* Rank 0 alone allocates P^2 counts: every rank learns whether it could
+     * before gathering into them. */
+    int ok = rank != 0 || m;
+    MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
+    rep->matrix_rc = ok ? hm_plan_matrix(plan, m) : HM_ENOMEM;
+    if (!ok)
+        snprintf(rep->matrix_why, sizeof rep->matrix_why,
+                 "--matrix: no memory on rank 0 for %d x %d byte counts", rep->size, rep->size);
+    else if (rep->matrix_rc != HM_OK)
+        snprintf(rep->matrix_why, sizeof rep->matrix_why, "--matrix: %s", hm_last_error());
+    if (rep->matrix_rc == HM_OK && rank == 0)
         rep->matrix = m;
     else
         free(m);
@@ -215,6 +227,22 @@ static void matrix_where(const hm_pattern_report_t *rep, char *buf, size_t len)
                  rep->matrix_size_bytes);
 }
 
+/* What the matrix is of, the figure's title: "symmetric bi (n 2 groups x
+ * g 2 ranks, k 2), at 8 B", "file m.csv, at the file's sizes". */
+static void matrix_of(const hm_pattern_report_t *rep, char *buf, size_t len)
+{
+    const hm_pattern_shape_t *s = &rep->shape;
+    char where[96];
+    matrix_where(rep, where, sizeof where);
+    if (strcmp(s->pattern, "file") == 0) {
+        const char *slash = strrchr(rep->cfg->pattern_file, '/');
+        snprintf(buf, len, "file %.100s, %s", slash ? slash + 1 : rep->cfg->pattern_file, where);
+    } else {
+        snprintf(buf, len, "%s%s%s (n %d groups x g %d ranks, k %d), %s", s->pattern,
+                 s->direction[0] ? " " : "", s->direction, s->n, s->g, s->k, where);
+    }
+}
+
 /* Root: the matrix as a pattern file with the run's factors (--matrix);
  * HM_OK, or a status with the sentence in why. */
 static int write_matrix(const hm_pattern_report_t *rep, char *why, size_t len)
@@ -227,9 +255,12 @@ static int write_matrix(const hm_pattern_report_t *rep, char *why, size_t len)
         const char *key, *value;
         if (hm_factors_at(run, i, &key, &value) == HM_OK) rc = hm_factors_set(f, key, "%s", value);
     }
-    char where[96];
-    matrix_where(rep, where, sizeof where);
-    if (rc == HM_OK) rc = hm_factors_set(f, "matrix_of", "%s %s", rep->shape.pattern, where);
+    char of[320];
+    matrix_of(rep, of, sizeof of);
+    if (rc == HM_OK) rc = hm_factors_set(f, "matrix_of", "%s", of);
+    /* A file's pattern has its own byte counts: no size to name. */
+    if (rc == HM_OK && strcmp(rep->shape.pattern, "file") != 0)
+        rc = hm_factors_set(f, "matrix_size_bytes", "%zu", rep->matrix_size_bytes);
     if (rc == HM_OK) rc = hm_results_csv_open(rep->cfg->matrix, f, HM_RESULTS_PATTERN_MATRIX, &csv);
     for (int s = 0; rc == HM_OK && s < rep->size; s++)
         for (int d = 0; d < rep->size; d++) {
@@ -316,6 +347,10 @@ int hm_pattern_report_close(hm_pattern_report_t *rep, MPI_Comm comm)
     if (rank == 0 && rep->rows) {
         print_table(rep);
         print_matrix(rep);
+    }
+    if (rep->cfg->matrix[0] && rep->matrix_rc != HM_OK) {
+        rc = rep->matrix_rc;
+        snprintf(why, sizeof why, "%s", rep->matrix_why);
     }
     if (rank == 0 && rep->matrix && rep->cfg->matrix[0]) rc = write_matrix(rep, why, sizeof why);
     fflush(stdout);

@@ -255,10 +255,12 @@ static const hm_cli_command_t commands[] = {
      "STEM-clock, max and median |offset| and true error against the time after\n"
      "synchronization; clock --raw: STEM-clock-ranks, every rank's offset. skew\n"
      "--raw: STEM-skew, empirical CDF of the exit skew per method; skew --output:\n"
-     "STEM-skew-quantiles. STEM is the file name without .csv (a campaign: its\n"
-     "directory), several joined by +. Images are written under a temporary name\n"
-     "and renamed when complete; one line per image is printed. Bad input (missing\n"
-     "file or column, a cell that is not a number) is an error naming file and line.",
+     "STEM-skew-quantiles. pattern --matrix (or a pattern file): STEM-matrix, a heat\n"
+     "map of the bytes each sender (a row, rank 0 at the top) sends each receiver.\n"
+     "STEM is the file name without .csv (a campaign: its directory), several joined\n"
+     "by +. Images are written under a temporary name and renamed when complete; one\n"
+     "line per image is printed. Bad input (missing file or column, a cell that is\n"
+     "not a number) is an error naming file and line.",
      "harmonia plot --dir figures runs/barrier runs/harmonize", hm_cmd_plot, 1, 0},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
