@@ -312,10 +312,13 @@ typedef struct hm_baseline hm_baseline_t;
  * hm_edges_read's): scatter and alltoall take the block size from the
  * edges' bytes, alltoallv each pair's bytes as its counts (packed in rank
  * order; self-messages included, as the pattern copies them). Buffers are
- * allocated here. The same status on every rank: HM_EINVAL naming the
- * pair or rank whose counts or displacements exceed MPI's int (Open MPI
- * 4.1 and MPICH 4.0 have no MPI_Alltoallv_c), HM_ENOMEM naming the bytes.
- * *out is the caller's (hm_baseline_free). */
+ * allocated here, after every rank found its counts in range. The same
+ * status and sentence on every rank: HM_EINVAL for an edge naming a rank
+ * outside comm, a pair whose bytes exceed MPI's int count (naming the
+ * pair, its bytes and INT_MAX: Open MPI 4.1 and MPICH 4.0 have no
+ * MPI_Alltoallv_c), a displacement beyond it (naming both ranks and the
+ * byte), a block outside 1..INT_MAX; HM_ENOMEM naming the bytes. *out is
+ * the caller's (hm_baseline_free). */
 HM_EXPORT int hm_baseline_create(MPI_Comm comm, hm_baseline_kind_t kind, const hm_edges_t *edges,
                                  hm_baseline_t **out);
 

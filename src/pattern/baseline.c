@@ -15,12 +15,14 @@
 #include "common/agree.h"
 #include "common/error_set.h"
 
+enum { PAGE_BYTES = 4096 };
+
 struct hm_baseline {
     MPI_Comm comm; /* the caller's: kept, not duplicated */
     hm_baseline_kind_t kind;
     int rank, size, block; /* block: bytes per rank of scatter and alltoall */
     int *sendcounts, *sdispls, *recvcounts, *rdispls;
-    int *peer_sdispl; /* where each sender's data for this rank starts in its buffer */
+    size_t *peer_sdispl; /* where each sender's data for this rank starts in its buffer */
     char *send, *recv;
     size_t send_bytes, recv_bytes;
     uint64_t moved_bytes; /* between distinct ranks, over all ranks */
@@ -54,47 +56,86 @@ hm_baseline_kind_t hm_baseline_for_group(const hm_generator_t *gen, const hm_gro
     return HM_BASELINE_NONE;
 }
 
-/* The byte counts of an alltoallv from the edges (every rank holds them
- * all): to and from each rank, and where each sender puts this rank's
- * data. HM_EINVAL naming the pair or the rank beyond MPI's int counts. */
+/* MPI 3's counts and displacements are ints; Open MPI 4.1 and MPICH 4.0
+ * have no MPI_Alltoallv_c. The sentences name what a user can change: the
+ * pair and its bytes, or where a rank's data would start. */
+static int pair_too_big(int src, int dst, size_t bytes)
+{
+    return hm_error_set(HM_EINVAL,
+                        "MPI_Alltoallv: %zu bytes from rank %d to rank %d exceed its int count "
+                        "(%d)",
+                        bytes, src, dst, INT_MAX);
+}
+
+/* rank's data for or from peer would start at byte at of rank's buffer. */
+static int displ_too_big(int rank, const char *for_from, int peer, size_t at, const char *buffer)
+{
+    return hm_error_set(HM_EINVAL,
+                        "MPI_Alltoallv: rank %d's data %s rank %d would start at byte %zu of its "
+                        "%s buffer, beyond its int displacement (%d)",
+                        rank, for_from, peer, at, buffer, INT_MAX);
+}
+
+/* Per peer r: bytes to r, from r, and r's bytes to the ranks below this
+ * one (where r's data for this rank starts in r's send buffer). */
+typedef struct vsums {
+    size_t *to, *from, *before;
+} vsums_t;
+
+/* Every edge (every rank holds them all, so every rank finds the same
+ * first bad edge): a rank outside comm, a pair above the int count. */
+static int vsum(hm_baseline_t *b, const hm_edges_t *edges, vsums_t *v)
+{
+    for (size_t i = 0; i < edges->n; i++) {
+        const hm_edge_t *e = &edges->edge[i];
+        if (e->src < 0 || e->src >= b->size || e->dst < 0 || e->dst >= b->size)
+            return hm_error_set(HM_EINVAL,
+                                "MPI_Alltoallv: a message from rank %d to rank %d names a rank "
+                                "outside the %d ranks of the communicator",
+                                e->src, e->dst, b->size);
+        if (e->bytes > (size_t)INT_MAX) return pair_too_big(e->src, e->dst, e->bytes);
+        b->moved_bytes += e->bytes;
+        if (e->src == b->rank) v->to[e->dst] += e->bytes;
+        if (e->dst == b->rank) v->from[e->src] += e->bytes;
+        if (e->dst < b->rank) v->before[e->src] += e->bytes;
+    }
+    return HM_OK;
+}
+
+/* The counts and displacements of an alltoallv, packed in rank order, and
+ * where each sender's data for this rank starts in its buffer. A pair whose
+ * edges add up beyond the int count, or a displacement beyond it, is found
+ * by the ranks it concerns only: create agrees before allocating. */
 static int vcounts(hm_baseline_t *b, const hm_edges_t *edges)
 {
-    size_t *to = calloc((size_t)b->size, sizeof *to), *from = calloc((size_t)b->size, sizeof *from);
-    size_t *before = calloc((size_t)b->size, sizeof *before); /* per sender: bytes to lower ranks */
-    int rc = to && from && before ? HM_OK : hm_error_set(HM_ENOMEM, "baseline: out of memory");
-    for (size_t i = 0; rc == HM_OK && i < edges->n; i++) {
-        const hm_edge_t *e = &edges->edge[i];
-        if (e->src >= b->size || e->dst >= b->size)
-            rc = hm_error_set(HM_EINVAL, "baseline: rank %d is outside the %d ranks",
-                              e->src > e->dst ? e->src : e->dst, b->size);
-        else if (e->bytes > (size_t)INT_MAX)
-            rc = hm_error_set(HM_EINVAL,
-                              "MPI_Alltoallv: %zu bytes from rank %d to rank %d exceed its int "
-                              "count (%d)",
-                              e->bytes, e->src, e->dst, INT_MAX);
-        if (rc != HM_OK) break;
-        b->moved_bytes += e->bytes;
-        if (e->src == b->rank) to[e->dst] += e->bytes;
-        if (e->dst == b->rank) from[e->src] += e->bytes;
-        if (e->dst < b->rank) before[e->src] += e->bytes;
-    }
+    size_t n = (size_t)b->size;
+    vsums_t v = {calloc(n, sizeof(size_t)), calloc(n, sizeof(size_t)), calloc(n, sizeof(size_t))};
+    int rc;
+    if (!v.to || !v.from || !v.before)
+        rc = hm_error_set(HM_ENOMEM, "MPI_Alltoallv: no memory for 3 x %zu bytes on rank %d",
+                          n * sizeof(size_t), b->rank);
+    else
+        rc = vsum(b, edges, &v);
     size_t sent = 0, received = 0;
     for (int r = 0; rc == HM_OK && r < b->size; r++) {
-        if (to[r] > INT_MAX || from[r] > INT_MAX || sent > INT_MAX || received > INT_MAX ||
-            before[r] > INT_MAX) {
-            rc = hm_error_set(HM_EINVAL,
-                              "MPI_Alltoallv: rank %d's counts or displacements exceed its int "
-                              "counts (%d)",
-                              b->rank, INT_MAX);
-            break;
-        }
-        b->sendcounts[r] = (int)to[r], b->sdispls[r] = (int)sent;
-        b->recvcounts[r] = (int)from[r], b->rdispls[r] = (int)received;
-        b->peer_sdispl[r] = (int)before[r];
-        sent += to[r], received += from[r];
+        if (v.to[r] > INT_MAX)
+            rc = pair_too_big(b->rank, r, v.to[r]);
+        else if (v.from[r] > INT_MAX)
+            rc = pair_too_big(r, b->rank, v.from[r]);
+        else if (v.to[r] && sent > INT_MAX)
+            rc = displ_too_big(b->rank, "for", r, sent, "send");
+        else if (v.from[r] && received > INT_MAX)
+            rc = displ_too_big(b->rank, "from", r, received, "receive");
+        else if (v.from[r] && v.before[r] > INT_MAX)
+            rc = displ_too_big(r, "for", b->rank, v.before[r], "send");
+        if (rc != HM_OK) break;
+        b->sendcounts[r] = (int)v.to[r], b->sdispls[r] = v.to[r] ? (int)sent : 0;
+        b->recvcounts[r] = (int)v.from[r], b->rdispls[r] = v.from[r] ? (int)received : 0;
+        b->peer_sdispl[r] = v.before[r];
+        sent += v.to[r], received += v.from[r];
     }
     b->send_bytes = sent, b->recv_bytes = received;
-    free(to), free(from), free(before);
+    free(v.to), free(v.from), free(v.before);
     return rc;
 }
 
@@ -111,22 +152,41 @@ static int blocks(hm_baseline_t *b, const hm_edges_t *edges)
     b->send_bytes = all || b->rank == 0 ? (size_t)b->size * bytes : 0;
     b->recv_bytes = all ? (size_t)b->size * bytes : bytes;
     b->moved_bytes = (uint64_t)(b->size - 1) * bytes * (all ? (uint64_t)b->size : 1);
-    for (int r = 0; r < b->size; r++) b->peer_sdispl[r] = b->rank * b->block;
+    /* size_t: rank x block passes INT_MAX for large blocks at a few ranks. */
+    for (int r = 0; r < b->size; r++) b->peer_sdispl[r] = (size_t)b->rank * bytes;
     return HM_OK;
 }
 
-static int setup(hm_baseline_t *b, const hm_edges_t *edges)
+/* Local: the counts, before any buffer (a refusal allocates nothing). */
+static int counts(hm_baseline_t *b, const hm_edges_t *edges)
 {
     size_t n = (size_t)b->size;
     b->sendcounts = calloc(n, sizeof(int)), b->sdispls = calloc(n, sizeof(int));
     b->recvcounts = calloc(n, sizeof(int)), b->rdispls = calloc(n, sizeof(int));
-    b->peer_sdispl = calloc(n, sizeof(int));
+    b->peer_sdispl = calloc(n, sizeof(size_t));
     if (!b->sendcounts || !b->sdispls || !b->recvcounts || !b->rdispls || !b->peer_sdispl)
-        return hm_error_set(HM_ENOMEM, "baseline: out of memory");
-    int rc = b->kind == HM_BASELINE_ALLTOALLV ? vcounts(b, edges) : blocks(b, edges);
-    if (rc != HM_OK) return rc;
-    b->send = malloc(b->send_bytes ? b->send_bytes : 1);
-    b->recv = calloc(b->recv_bytes ? b->recv_bytes : 1, 1);
+        return hm_error_set(HM_ENOMEM, "%s: no memory for 5 x %zu bytes of counts on rank %d",
+                            hm_baseline_name(b->kind), n * sizeof(size_t), b->rank);
+    return b->kind == HM_BASELINE_ALLTOALLV ? vcounts(b, edges) : blocks(b, edges);
+}
+
+/* Page-aligned, as hm_buffer_alloc's host memory: malloc's placement
+ * depends on what was freed before (glibc raises its mmap threshold after
+ * a plan's validation frees its 1-2 MiB staging), and a send and a receive
+ * buffer 8 or 16 bytes apart modulo 4 KiB make the copy (rep movsb) several
+ * times slower on AMD EPYC (buffer.c): MPI_Alltoall of 64 KiB at 2 ranks
+ * took 80-95 us after a validated plan instead of 15-20 us. */
+static void *page_alloc(size_t bytes)
+{
+    void *p = NULL;
+    return posix_memalign(&p, PAGE_BYTES, bytes ? bytes : 1) == 0 ? p : NULL;
+}
+
+static int buffers(hm_baseline_t *b)
+{
+    b->send = page_alloc(b->send_bytes);
+    b->recv = page_alloc(b->recv_bytes);
+    if (b->recv) memset(b->recv, 0, b->recv_bytes);
     if (!b->send || !b->recv)
         return hm_error_set(HM_ENOMEM, "%s: no memory for %zu + %zu bytes on rank %d",
                             hm_baseline_name(b->kind), b->send_bytes, b->recv_bytes, b->rank);
@@ -140,14 +200,18 @@ int hm_baseline_create(MPI_Comm comm, hm_baseline_kind_t kind, const hm_edges_t 
     if (!out || !edges || kind <= HM_BASELINE_NONE || kind > HM_BASELINE_ALLTOALLV)
         return hm_agree(comm, hm_error_set(HM_EINVAL, "baseline: a kind, edges and out"));
     hm_baseline_t *b = calloc(1, sizeof *b);
-    int rc = b ? HM_OK : hm_error_set(HM_ENOMEM, "baseline: out of memory");
+    int rc = b ? HM_OK
+               : hm_error_set(HM_ENOMEM, "%s: no memory for %zu bytes", hm_baseline_name(kind),
+                              sizeof *b);
     if (b) {
         b->comm = comm, b->kind = kind;
         MPI_Comm_rank(comm, &b->rank);
         MPI_Comm_size(comm, &b->size);
-        rc = setup(b, edges);
+        rc = counts(b, edges);
     }
-    if ((rc = hm_agree(comm, rc)) != HM_OK) {
+    /* Every rank knows its counts are in range before any rank allocates. */
+    if ((rc = hm_agree(comm, rc)) == HM_OK) rc = hm_agree(comm, buffers(b));
+    if (rc != HM_OK) {
         hm_baseline_free(b);
         return rc;
     }
@@ -193,7 +257,7 @@ uint64_t hm_baseline_check(const hm_baseline_t *b)
         size_t at, n;
         from_sender(b, s, &at, &n);
         for (size_t i = 0; i < n; i++)
-            wrong += (uint8_t)b->recv[at + i] != hm_pattern_byte(s, (size_t)b->peer_sdispl[s] + i);
+            wrong += (uint8_t)b->recv[at + i] != hm_pattern_byte(s, b->peer_sdispl[s] + i);
     }
     return wrong;
 }

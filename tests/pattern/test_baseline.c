@@ -2,15 +2,20 @@
  * pattern layer, at 2, 3 and 4 ranks:
  *   - the rule (which collective a group pattern has) against cases worked
  *     out from docs/pattern.md by hand;
- *   - MPI_Scatter, MPI_Alltoall and MPI_Alltoallv (unequal counts, a rank
- *     that receives nothing) measured with validation: every received byte
- *     equals its sender's hm_pattern_byte at the sender's offset, so a
- *     block from the wrong rank or place would count;
+ *   - MPI_Scatter, MPI_Alltoall and MPI_Alltoallv (unequal counts and
+ *     self-messages; a small list where at 3 ranks rank 2 receives nothing
+ *     and at 4 ranks rank 3 takes no part) measured with validation: every
+ *     received byte equals its sender's hm_pattern_byte at the sender's
+ *     offset, so a block from the wrong rank or place would count;
  *   - a corrupted received byte is counted, once;
  *   - the bytes moved between distinct ranks, against hand counts;
- *   - a pair above MPI's int count is refused before any allocation, with
- *     the same sentence on every rank. */
+ *   - refusals before any allocation, with the same status and sentence on
+ *     every rank, also where only some ranks find the fault: a pair above
+ *     MPI's int count (one edge, or two that add up), a displacement above
+ *     it (3 ranks and more: at 2 every displacement is one pair's count),
+ *     a rank outside the communicator. */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,6 +76,20 @@ static int vedges(int size, hm_edges_t *e, uint64_t *total)
     return HM_OK;
 }
 
+/* The issue's small list: 0 -> 1 100 B, 1 -> 0 7 B, and at 3 ranks and
+ * more 2 -> 0 3 B: rank 0 receives 7 + 3 B packed in rank order. */
+static int small_edges(int size, hm_edges_t *e, uint64_t *total)
+{
+    static const hm_edge_t all[] = {
+        {0, 1, 0, 1, 0, 0, 100}, {1, 0, 0, 1, 0, 0, 7}, {2, 0, 0, 1, 0, 0, 3}};
+    e->n = size > 2 ? 3 : 2, e->nranks = size, e->nbufs = 2;
+    e->edge = malloc(e->n * sizeof *e->edge);
+    if (!e->edge) return HM_ENOMEM;
+    memcpy(e->edge, all, e->n * sizeof *e->edge);
+    *total = size > 2 ? 110 : 107;
+    return HM_OK;
+}
+
 /* Every rank's edges of a block: scatter (0 to all) or alltoall. */
 static int block_edges(int size, int all, size_t bytes, hm_edges_t *e)
 {
@@ -106,14 +125,15 @@ static void measure(hm_experiment_t *e, hm_baseline_kind_t kind, const hm_edges_
              rc == HM_OK ? res.nvalid : 0, NREP, (unsigned long long)wrong,
              rc == HM_OK ? "" : hm_last_error());
     if (rc == HM_OK) hm_measure_result_free(&res);
-    /* One byte corrupted on the last rank after a run: counted, once. */
-    int size;
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    /* One byte corrupted on the last rank that receives, after a run:
+     * counted, once. */
     hm_baseline_fill(b);
     rc = hm_baseline_run(b);
     size_t len = 0;
     unsigned char *recv = hm_baseline_recv_buffer(b, &len);
-    if (rank == size - 1 && len > 0) recv[len / 2] ^= 0x5a;
+    int receiver = len > 0 ? rank : -1, last = -1;
+    MPI_Allreduce(&receiver, &last, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (rank == last) recv[len / 2] ^= 0x5a;
     uint64_t mine = hm_baseline_check(b), all = 0;
     MPI_Allreduce(&mine, &all, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
     HM_CHECK(rc == HM_OK && all == 1, "%s: a corrupted byte counted %llu times (want 1)",
@@ -121,18 +141,55 @@ static void measure(hm_experiment_t *e, hm_baseline_kind_t kind, const hm_edges_
     hm_baseline_free(b);
 }
 
-/* A pair above the int count: refused by every rank alike, nothing
- * allocated (3 GiB would not fit a test machine's budget twice). */
-static void check_refusal(void)
+/* Edges refused by every rank alike with want, nothing allocated (the
+ * counts would ask for 2 GiB and more). */
+static void check_refused(const char *what, hm_edge_t *edge, size_t n, const char *want)
 {
-    hm_edge_t big = {0, 0, 0, 1, 0, 0, (size_t)INT_MAX + 1};
-    hm_edges_t e = {&big, 1, 1, 2};
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    hm_edges_t e = {edge, n, size, 2};
     hm_baseline_t *b = (hm_baseline_t *)&e;
     int rc = hm_baseline_create(MPI_COMM_WORLD, HM_BASELINE_ALLTOALLV, &e, &b);
-    HM_CHECK(rc == HM_EINVAL && b == NULL &&
-                 strcmp(hm_last_error(), "MPI_Alltoallv: 2147483648 bytes from rank 0 to rank 0 "
-                                         "exceed its int count (2147483647)") == 0,
-             "a 2 GiB pair refused: %d \"%s\"", rc, hm_last_error());
+    HM_CHECK(rc == HM_EINVAL && b == NULL && strcmp(hm_last_error(), want) == 0,
+             "%s refused: %d \"%s\" (want \"%s\")", what, rc, hm_last_error(), want);
+}
+
+static void check_refusals(void)
+{
+    int size;
+    char want[160];
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    /* One edge: every rank sees it. */
+    hm_edge_t big[] = {{0, 0, 0, 1, 0, 0, (size_t)INT_MAX + 1}};
+    check_refused("a 2 GiB pair", big, 1,
+                  "MPI_Alltoallv: 2147483648 bytes from rank 0 to rank 0 exceed its int count "
+                  "(2147483647)");
+    /* Two halves of the pair 0 -> 1 (hand-built: a file refuses duplicates):
+     * found by ranks 0 and 1 (and, as a displacement, by the ranks above). */
+    hm_edge_t halves[] = {{0, 1, 0, 1, 0, 0, (size_t)1 << 30}, {0, 1, 0, 1, 0, 0, (size_t)1 << 30}};
+    check_refused("two halves of 2 GiB", halves, 2,
+                  "MPI_Alltoallv: 2147483648 bytes from rank 0 to rank 1 exceed its int count "
+                  "(2147483647)");
+    /* Rank 0's block for rank 2 starts after INT_MAX bytes: found by ranks 0
+     * and 2 only, rank 1 (and 3) learn it from the agreement. */
+    hm_edge_t displ[] = {
+        {0, 0, 0, 1, 0, 0, (size_t)INT_MAX}, {0, 1, 0, 1, 0, 0, 1}, {0, 2, 0, 1, 0, 0, 1}};
+    if (size >= 3)
+        check_refused("a displacement beyond INT_MAX", displ, 3,
+                      "MPI_Alltoallv: rank 0's data for rank 2 would start at byte 2147483648 "
+                      "of its send buffer, beyond its int displacement (2147483647)");
+    hm_edge_t outside[] = {{0, 1, 0, 1, 0, 0, 8}, {-1, 0, 0, 1, 0, 0, 8}};
+    snprintf(want, sizeof want,
+             "MPI_Alltoallv: a message from rank -1 to rank 0 names a rank outside the %d "
+             "ranks of the communicator",
+             size);
+    check_refused("rank -1", outside, 2, want);
+    outside[1] = (hm_edge_t){0, size, 0, 1, 0, 0, 8};
+    snprintf(want, sizeof want,
+             "MPI_Alltoallv: a message from rank 0 to rank %d names a rank outside the %d "
+             "ranks of the communicator",
+             size, size);
+    check_refused("rank P", outside, 2, want);
 }
 
 int main(int argc, char **argv)
@@ -158,7 +215,10 @@ int main(int argc, char **argv)
     if (rc == HM_OK && vedges(size, &edges, &total) == HM_OK)
         measure(e, HM_BASELINE_ALLTOALLV, &edges, total);
     hm_edges_free(&edges);
-    check_refusal();
+    if (rc == HM_OK && small_edges(size, &edges, &total) == HM_OK)
+        measure(e, HM_BASELINE_ALLTOALLV, &edges, total);
+    hm_edges_free(&edges);
+    check_refusals();
     hm_experiment_close(e);
     rc = hm_test_finish_mpi(MPI_COMM_WORLD);
     MPI_Finalize();

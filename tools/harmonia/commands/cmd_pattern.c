@@ -329,20 +329,32 @@ static timed_t timed_of(const cell_t *c, measured_t m, size_t bytes)
     return t;
 }
 
-/* Collective: the agreed exit status of a row measured with status rc and
- * wrong bytes; the sentence names the size and what was timed. */
-static int row_status(MPI_Comm comm, int rc, uint64_t wrong, int validated, size_t bytes,
-                      const char *measured)
+/* How a row's measurement ended: its status, and for HM_EAGAIN the counts
+ * that tell the user what to raise (as bench says it). */
+typedef struct outcome {
+    int rc;
+    long nvalid, attempts;
+    uint64_t wrong;
+} outcome_t;
+
+/* Collective: the agreed exit status of a row measured with outcome o; the
+ * sentence names the size and what was timed. */
+static int row_status(const hm_cli_config_t *cfg, MPI_Comm comm, const outcome_t *o, int validated,
+                      size_t bytes, const char *measured)
 {
     char why[1024] = "", what[64] = "";
     if (strcmp(measured, "pattern") != 0) snprintf(what, sizeof what, " (%s)", measured);
-    if (rc != HM_OK)
-        snprintf(why, sizeof why, "%zu B%s: %s", bytes, what,
-                 rc == HM_EAGAIN ? "too few valid repetitions" : hm_last_error());
-    int status = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);
-    if (status == HM_EXIT_OK && validated && wrong > 0) {
+    if (o->rc == HM_EAGAIN)
+        snprintf(why, sizeof why,
+                 "%zu B%s: only %ld of --nrep %ld repetitions were valid after %ld attempts "
+                 "(raise --max-attempts, or --late-us / --window-us)",
+                 bytes, what, o->nvalid, cfg->nrep, o->attempts);
+    else if (o->rc != HM_OK)
+        snprintf(why, sizeof why, "%zu B%s: %s", bytes, what, hm_last_error());
+    int status = hm_cli_agree(comm, o->rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);
+    if (status == HM_EXIT_OK && validated && o->wrong > 0) {
         snprintf(why, sizeof why, "%zu B%s: %llu received bytes differ from what was sent", bytes,
-                 what, (unsigned long long)wrong);
+                 what, (unsigned long long)o->wrong);
         status = hm_cli_agree(comm, HM_EXIT_FAILURE, why);
     }
     return status;
@@ -360,23 +372,24 @@ static int measure_baseline(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsy
     const char *name = hm_baseline_name(r->baseline);
     hm_baseline_t *b = NULL;
     int rc = hm_baseline_create(comm, r->baseline, &c->steps[0], &b);
-    if (rc != HM_OK) return row_status(comm, rc, 0, 0, bytes, name);
+    outcome_t o = {rc, 0, 0, 0};
+    if (rc != HM_OK) return row_status(cfg, comm, &o, 0, bytes, name);
     hm_measure_params_t mp;
     hm_measure_result_t res;
-    uint64_t wrong = 0;
     measure_params(cfg, &mp);
-    rc = hm_baseline_measure(b, ps, &mp, &res, &wrong);
+    rc = o.rc = hm_baseline_measure(b, ps, &mp, &res, &o.wrong);
     if (rc == HM_OK || rc == HM_EAGAIN) {
+        o.nvalid = res.nvalid, o.attempts = res.attempts;
         long long messages = r->baseline == HM_BASELINE_SCATTER    ? size - 1
                              : r->baseline == HM_BASELINE_ALLTOALL ? (long long)size * (size - 1)
                                                                    : (long long)c->steps[0].n;
         hm_pattern_cell_t cell = {name, bytes, messages, hm_baseline_bytes(b),
-                                  mp.validate ? (long long)wrong : -1};
+                                  mp.validate ? (long long)o.wrong : -1};
         if (rank == 0) hm_pattern_report_add(rep, index, order, &cell, &res);
         hm_measure_result_free(&res);
     }
     hm_baseline_free(b);
-    return row_status(comm, rc, wrong, mp.validate, bytes, name);
+    return row_status(cfg, comm, &o, mp.validate, bytes, name);
 }
 
 /* Collective: one row of a size, measured and reported. Striping's steps
@@ -394,23 +407,24 @@ static int measure_row(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync_t 
     if (t.messages == 0) return HM_EXIT_OK; /* striping's split and assemble at g = 1 */
     hm_measure_params_t mp;
     hm_measure_result_t res;
-    uint64_t wrong = 0;
+    outcome_t o = {0};
     striping_check_t sc = {c->buf[0], c->buf[1], rank, r->shape.g};
     hm_plan_validation_t v = {striping_fill, striping_verify, &sc};
     measure_params(cfg, &mp);
     if (m == M_CONCURRENT) mp.validate = 0;
-    int rc = hm_plan_measure(t.steps, t.nsteps, t.mode, ps, &mp, m == M_SEQUENCE ? &v : NULL, &res,
-                             &wrong);
-    if (rc == HM_OK || rc == HM_EAGAIN) {
+    o.rc = hm_plan_measure(t.steps, t.nsteps, t.mode, ps, &mp, m == M_SEQUENCE ? &v : NULL, &res,
+                           &o.wrong);
+    if (o.rc == HM_OK || o.rc == HM_EAGAIN) {
+        o.nvalid = res.nvalid, o.attempts = res.attempts;
         hm_pattern_cell_t cell = {measured_names[m], bytes, t.messages, t.bytes,
-                                  mp.validate ? (long long)wrong : -1};
+                                  mp.validate ? (long long)o.wrong : -1};
         if (rank == 0) hm_pattern_report_add(rep, index, order, &cell, &res);
         /* Once, collectively: the first size's pattern (striping: its translation). */
         if (order < (size_t)r->nmeasured && (m == M_PATTERN || m == M_TRANSLATE))
             hm_pattern_report_matrix(rep, comm, c->plan[c->nsteps > 1 ? 1 : 0], bytes);
         hm_measure_result_free(&res);
     }
-    return row_status(comm, rc, wrong, mp.validate, bytes, measured_names[m]);
+    return row_status(cfg, comm, &o, mp.validate, bytes, measured_names[m]);
 }
 
 /* Collective: one size, measured and reported. */
