@@ -22,6 +22,10 @@ target_include_directories(hm_testutil PUBLIC ${PROJECT_SOURCE_DIR}/tests/common
 target_link_libraries(hm_testutil PUBLIC harmonia_static)
 target_compile_definitions(hm_testutil PRIVATE _GNU_SOURCE)
 
+# Every test may end with exit status 77 (HM_TEST_SKIPPED, testutil.h):
+# CTest reports it skipped, with the sentence the test printed, e.g. a GPU
+# test on a machine without a device.
+
 # hm_add_unit_test(NAME SOURCES... [PRECISION]) — a test without MPI ranks
 # (label unit); these are the ones also built with sanitizers. PRECISION: a
 # timing assertion against a target (label precision instead of unit, see
@@ -38,7 +42,7 @@ function(hm_add_unit_test name)
     target_link_libraries(${name} PRIVATE hm_testutil)
     add_test(NAME ${name} COMMAND ${HM_TIMEOUT} -k 5 120 $<TARGET_FILE:${name}>)
     set_tests_properties(${name} PROPERTIES LABELS ${label} TIMEOUT 150
-                         ENVIRONMENT "${HM_TEST_ENV}")
+                         ENVIRONMENT "${HM_TEST_ENV}" SKIP_RETURN_CODE 77)
 endfunction()
 
 # hm_add_mpi_executable(NAME SOURCES...)
@@ -93,7 +97,7 @@ function(hm_add_mpi_test name exe)
         endif()
         set_tests_properties(${name}_np${n} PROPERTIES LABELS "${labels}"
                              TIMEOUT ${backstop} ENVIRONMENT "${HM_TEST_ENV}"
-                             PROCESSORS ${n})
+                             PROCESSORS ${n} SKIP_RETURN_CODE 77)
     endforeach()
 endfunction()
 

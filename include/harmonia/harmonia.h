@@ -10,6 +10,7 @@
 #include <harmonia/rng.h>
 #include <harmonia/version.h>
 
+#include <harmonia/gpu.h>
 #include <harmonia/timer.h>
 #include <harmonia/topo.h>
 #include <harmonia/clock.h>

@@ -67,6 +67,21 @@ int hm_test_finish_mpi(MPI_Comm comm)
     return total[1] == 0 && total[0] > 0 ? 0 : 1;
 }
 
+int hm_test_skip_if(MPI_Comm comm, int cannot, const char *why)
+{
+    int rank, size, first;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int mine = cannot ? rank : size;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+    if (first == size) return 0;
+    char text[512] = "";
+    if (rank == first) snprintf(text, sizeof text, "%s", why);
+    MPI_Bcast(text, (int)sizeof text, MPI_CHAR, first, comm);
+    if (rank == 0) printf("skipped: %s\n", text);
+    return 1;
+}
+
 int hm_test_finish(void)
 {
     printf("%d checks, %d failed\n", checks, failures);

@@ -21,6 +21,15 @@ int hm_test_failures(void);
  * exit status for main (0 when every rank passed). */
 int hm_test_finish_mpi(MPI_Comm comm);
 
+/* The exit status of a skipped test: CTest reports it as skipped, never
+ * passed (SKIP_RETURN_CODE, cmake/HarmoniaTesting.cmake). */
+enum { HM_TEST_SKIPPED = 77 };
+
+/* Collective over comm: 1 when some rank cannot run the test (cannot != 0
+ * there), after rank 0 printed "skipped: " and the lowest such rank's why.
+ * The caller then finalizes MPI and returns HM_TEST_SKIPPED. */
+int hm_test_skip_if(MPI_Comm comm, int cannot, const char *why);
+
 /* Non-MPI tests: print the total and return the exit status. */
 int hm_test_finish(void);
 

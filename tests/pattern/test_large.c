@@ -39,12 +39,10 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    int enough = available_bytes() >= 8 * GIB;
-    MPI_Allreduce(MPI_IN_PLACE, &enough, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!enough) {
-        if (rank == 0) printf("skipped: less than 8 GiB of memory available for a 3 GiB message\n");
+    if (hm_test_skip_if(MPI_COMM_WORLD, available_bytes() < 8 * GIB,
+                        "less than 8 GiB of memory available for a 3 GiB message")) {
         MPI_Finalize();
-        return 0;
+        return HM_TEST_SKIPPED;
     }
     hm_buffer_t *out = NULL, *in = NULL;
     hm_plan_t *plan = NULL;

@@ -2,9 +2,31 @@
  * called before MPI_Init (MPI 3.0 §8.1.1), so no launcher is needed. */
 #include <string.h>
 
+#include <harmonia/gpu.h>
 #include <harmonia/version.h>
 
 #include "commands/commands.h"
+
+/* The GPU facts results record: versions, then each device this process
+ * sees, or why it sees none. */
+static void print_gpus(void)
+{
+    char versions[256];
+    int count = 0;
+    hm_gpu_versions_text(versions, sizeof versions);
+    printf("  GPU:      %s\n", versions);
+    if (!hm_gpu_built()) return;
+    if (hm_gpu_count(&count) != HM_OK) {
+        printf("            %s\n", hm_last_error());
+        return;
+    }
+    for (int i = 0; i < count; i++) {
+        hm_gpu_device_t d;
+        if (hm_gpu_describe(i, &d) == HM_OK)
+            printf("            GPU %d: %s [%s], %.1f GiB, compute capability %d.%d\n", i, d.name,
+                   d.pci_bus_id, (double)d.memory_bytes / (1 << 30), d.cc_major, d.cc_minor);
+    }
+}
 
 int hm_cmd_version(hm_cli_config_t *cfg, MPI_Comm comm)
 {
@@ -23,5 +45,6 @@ int hm_cmd_version(hm_cli_config_t *cfg, MPI_Comm comm)
     printf("  GSL:      %s\n", b.gsl);
     printf("  hwloc:    API %u.%u.%u\n", b.hwloc_api >> 16, (b.hwloc_api >> 8) & 0xff,
            b.hwloc_api & 0xff);
+    print_gpus();
     return HM_EXIT_OK;
 }

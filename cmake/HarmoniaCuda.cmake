@@ -1,0 +1,52 @@
+# GPU support, chosen at configure time: -DHARMONIA_CUDA=auto (default:
+# with CUDA when the toolkit is found), on (fail without it), off. NCCL,
+# Debian's (libnccl-dev) or the toolkit's, comes with it when found; `on`
+# warns when it is missing (the nccl backend and operations then say so).
+# Only the CUDA runtime's C API and NCCL's are used: no kernel, no nvcc.
+#
+# Sets HM_HAVE_CUDA and HM_HAVE_NCCL (0 or 1), compiled into the gpu,
+# ops and pattern layers, and hm_cuda_attach(TARGET [PUBLIC|PRIVATE]).
+set(HARMONIA_CUDA auto CACHE STRING "GPU support: auto, on or off")
+set_property(CACHE HARMONIA_CUDA PROPERTY STRINGS auto on off)
+if(NOT HARMONIA_CUDA MATCHES "^(auto|on|off)$")
+    message(FATAL_ERROR "HARMONIA_CUDA=${HARMONIA_CUDA}: give auto, on or off")
+endif()
+
+set(HM_HAVE_CUDA 0)
+set(HM_HAVE_NCCL 0)
+if(NOT HARMONIA_CUDA STREQUAL off)
+    # The NVIDIA installers put the toolkit in /usr/local/cuda, outside PATH.
+    if(NOT CUDAToolkit_ROOT AND NOT DEFINED ENV{CUDAToolkit_ROOT} AND EXISTS /usr/local/cuda)
+        set(CUDAToolkit_ROOT /usr/local/cuda)
+    endif()
+    find_package(CUDAToolkit QUIET)
+    if(CUDAToolkit_FOUND)
+        set(HM_HAVE_CUDA 1)
+        find_path(HM_NCCL_INCLUDE_DIR nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
+        find_library(HM_NCCL_LIBRARY nccl HINTS ${CUDAToolkit_LIBRARY_DIR})
+        if(HM_NCCL_INCLUDE_DIR AND HM_NCCL_LIBRARY)
+            set(HM_HAVE_NCCL 1)
+            add_library(hm_nccl INTERFACE IMPORTED)
+            target_include_directories(hm_nccl SYSTEM INTERFACE ${HM_NCCL_INCLUDE_DIR})
+            target_link_libraries(hm_nccl INTERFACE ${HM_NCCL_LIBRARY})
+        elseif(HARMONIA_CUDA STREQUAL on)
+            message(WARNING "harmonia: HARMONIA_CUDA=on: NCCL not found (nccl.h, libnccl): "
+                            "no nccl backend")
+        endif()
+    elseif(HARMONIA_CUDA STREQUAL on)
+        message(FATAL_ERROR "harmonia: HARMONIA_CUDA=on but no CUDA toolkit was found "
+                            "(set CUDAToolkit_ROOT, or configure with -DHARMONIA_CUDA=off)")
+    endif()
+endif()
+message(STATUS "harmonia: CUDA ${HM_HAVE_CUDA} (${CUDAToolkit_VERSION}), NCCL ${HM_HAVE_NCCL}")
+
+function(hm_cuda_attach target scope)
+    target_compile_definitions(${target} ${scope} HM_HAVE_CUDA=${HM_HAVE_CUDA}
+                               HM_HAVE_NCCL=${HM_HAVE_NCCL})
+    if(HM_HAVE_CUDA)
+        target_link_libraries(${target} ${scope} CUDA::cudart)
+    endif()
+    if(HM_HAVE_NCCL)
+        target_link_libraries(${target} ${scope} hm_nccl)
+    endif()
+endfunction()
