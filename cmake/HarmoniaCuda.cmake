@@ -42,7 +42,8 @@ message(STATUS "harmonia: CUDA ${HM_HAVE_CUDA} (${CUDAToolkit_VERSION}), NCCL ${
 
 function(hm_cuda_attach target scope)
     target_compile_definitions(${target} ${scope} HM_HAVE_CUDA=${HM_HAVE_CUDA}
-                               HM_HAVE_NCCL=${HM_HAVE_NCCL})
+                               HM_HAVE_NCCL=${HM_HAVE_NCCL} HM_MPI_CUDA_QUERY=${HM_MPI_CUDA_QUERY}
+                               HM_MPI_EXT_H=${HM_MPI_EXT_H})
     if(HM_HAVE_CUDA)
         target_link_libraries(${target} ${scope} CUDA::cudart)
     endif()
@@ -50,3 +51,26 @@ function(hm_cuda_attach target scope)
         target_link_libraries(${target} ${scope} hm_nccl)
     endif()
 endfunction()
+
+# Whether the MPI library can say it is CUDA-aware (MPIX_Query_cuda_support:
+# Open MPI declares it in mpi-ext.h, MPICH in mpi.h). Device buffers go to
+# MPI only where it answers 1 at run time.
+include(CheckSymbolExists)
+include(CMakePushCheckState)
+cmake_push_check_state(RESET)
+set(CMAKE_REQUIRED_LIBRARIES MPI::MPI_C)
+set(CMAKE_REQUIRED_QUIET ON)
+check_symbol_exists(MPIX_Query_cuda_support "mpi.h;mpi-ext.h" HM_MPI_CUDA_QUERY_EXT)
+if(NOT HM_MPI_CUDA_QUERY_EXT)
+    check_symbol_exists(MPIX_Query_cuda_support "mpi.h" HM_MPI_CUDA_QUERY_PLAIN)
+endif()
+cmake_pop_check_state()
+set(HM_MPI_CUDA_QUERY 0)
+set(HM_MPI_EXT_H 0)
+if(HM_MPI_CUDA_QUERY_EXT)
+    set(HM_MPI_CUDA_QUERY 1)
+    set(HM_MPI_EXT_H 1)
+elseif(HM_MPI_CUDA_QUERY_PLAIN)
+    set(HM_MPI_CUDA_QUERY 1)
+endif()
+message(STATUS "harmonia: MPIX_Query_cuda_support ${HM_MPI_CUDA_QUERY}")

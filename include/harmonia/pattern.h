@@ -20,10 +20,21 @@
  * are size_t end to end; a message above MPI's int count is split.
  *
  * Backends (registry; names as on the command line):
- *   mpi   MPI_Isend / MPI_Irecv, any two ranks, any host memory;
- *   host  memcpy: within a process, and into a peer's shared-window buffer
- *         between processes of one node (put, with ready/done flags);
- *   (cuda, ipc, nccl: the GPU issue, through the same interface.) */
+ *   mpi      MPI_Isend / MPI_Irecv, any two ranks, host memory (device
+ *            memory with a CUDA-aware MPI);
+ *   host     memcpy: within a process, and into a peer's shared-window
+ *            buffer between processes of one node (put, with ready/done
+ *            flags);
+ *   cuda     cudaMemcpyAsync device to device within a process (peer
+ *            access between two devices where available);
+ *   ipc      CUDA IPC between processes of a node, put: the sender copies
+ *            into the receiver's device buffer (ready/done flags, as host);
+ *   ipc-get  the same, get: the receiver copies from the sender's buffer;
+ *   nccl     ncclSend / ncclRecv in a group, any two ranks, one rank per
+ *            device.
+ * The GPU backends run on a per-plan stream made at commit; wait returns
+ * after the stream is synchronized, so a step's end is taken on the host,
+ * on the global clock. Their buffers are device memory. */
 #ifndef HARMONIA_PATTERN_H
 #define HARMONIA_PATTERN_H
 #include <harmonia/export.h>
@@ -65,6 +76,12 @@ HM_EXPORT void hm_buffer_free(hm_buffer_t *buf);
 HM_EXPORT void *hm_buffer_data(const hm_buffer_t *buf);
 HM_EXPORT size_t hm_buffer_size(const hm_buffer_t *buf);
 HM_EXPORT hm_memory_t hm_buffer_memory(const hm_buffer_t *buf);
+/* Local: bytes of this rank's memory at off to or from host memory, in any
+ * kind of memory (device memory through the CUDA runtime, synchronously:
+ * for filling and checking outside a timed region). HM_EINVAL for a region
+ * beyond the buffer or a failed device copy. */
+HM_EXPORT int hm_buffer_read(const hm_buffer_t *buf, size_t off, void *host, size_t bytes);
+HM_EXPORT int hm_buffer_write(hm_buffer_t *buf, size_t off, const void *host, size_t bytes);
 
 /* ---- Backends ---- */
 
@@ -82,6 +99,11 @@ HM_EXPORT const char *hm_backend_name(const hm_backend_t *backend);
  * processes (host: HM_MEMORY_SHARED; mpi: HM_MEMORY_HOST, shared memory is
  * host memory too). */
 HM_EXPORT hm_memory_t hm_backend_memory(const hm_backend_t *backend);
+
+/* Local: HM_OK when this process can use backend; HM_ENOTSUP with the
+ * sentence that says why not (a GPU backend in a build without CUDA, or
+ * without NCCL for nccl, or with no device: hm_gpu_count's sentence). */
+HM_EXPORT int hm_backend_check(const hm_backend_t *backend);
 
 /* ---- Plans ---- */
 
@@ -117,6 +139,12 @@ HM_EXPORT int hm_plan_commit(hm_plan_t *plan);
  * its send regions may be reused. Every rank of the plan calls both. */
 HM_EXPORT int hm_plan_start(hm_plan_t *plan);
 HM_EXPORT int hm_plan_wait(hm_plan_t *plan);
+
+/* Local, after a wait: the device's own time of the last start's work on
+ * the plan's stream (CUDA events recorded around it), in seconds; the GPU
+ * backends keep it beside the host's time, which is what run-times use.
+ * HM_ENOTSUP for a backend without a stream (mpi, host). */
+HM_EXPORT int hm_plan_device_time(const hm_plan_t *plan, double *seconds);
 
 /* Collective over the plan's comm. NULL is ignored. */
 HM_EXPORT void hm_plan_free(hm_plan_t *plan);

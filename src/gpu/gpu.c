@@ -17,6 +17,9 @@
 #if HM_HAVE_NCCL
 #include <nccl.h>
 #endif
+#if HM_MPI_EXT_H
+#include <mpi-ext.h>
+#endif
 
 int hm_gpu_built(void)
 {
@@ -26,6 +29,17 @@ int hm_gpu_built(void)
 int hm_gpu_nccl_built(void)
 {
     return HM_HAVE_NCCL;
+}
+
+int hm_gpu_mpi_cuda_aware(char *why, size_t len)
+{
+#if HM_MPI_CUDA_QUERY
+    if (MPIX_Query_cuda_support() == 1) return 1;
+    snprintf(why, len, "this MPI is not CUDA-aware (MPIX_Query_cuda_support() returns 0)");
+#else
+    snprintf(why, len, "this MPI cannot say whether it is CUDA-aware (no MPIX_Query_cuda_support)");
+#endif
+    return 0;
 }
 
 void hm_gpu_versions(hm_gpu_versions_t *out)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <harmonia/gpu.h>
 #include <harmonia/output.h>
 #include <harmonia/version.h>
 
@@ -132,6 +133,11 @@ static int set_build_factors(hm_factors_t *f, const hm_factors_context_t *ctx)
     if (st == HM_OK)
         st = hm_factors_set(f, "build_type", "%s", HM_BUILD_TYPE[0] ? HM_BUILD_TYPE : "none");
     if (st == HM_OK && ctx && ctx->seed_set) st = hm_factors_set(f, "seed", "%" PRIu64, ctx->seed);
+    if (st == HM_OK && hm_gpu_built()) {
+        char gpu[FACT_LEN];
+        hm_gpu_versions_text(gpu, sizeof gpu);
+        st = hm_factors_set(f, "gpu_software", "%s", gpu);
+    }
     return st;
 }
 

@@ -6,6 +6,8 @@
 #include <limits.h>
 #include <stdlib.h>
 
+#include <harmonia/gpu.h>
+
 #include "common/error_set.h"
 #include "pattern/pattern_impl.h"
 
@@ -21,22 +23,22 @@ static size_t chunks(size_t bytes)
     return bytes ? (bytes + HM_PATTERN_CHUNK_BYTES - 1) / HM_PATTERN_CHUNK_BYTES : 1;
 }
 
-static int check_memory(const hm_message_list_t *l, const char *what)
+/* Device buffers only where the MPI says it moves them. */
+static int check_memory(const hm_plan_t *p)
 {
-    for (size_t i = 0; i < l->n; i++)
-        if (l->m[i].buf->memory == HM_MEMORY_DEVICE)
-            return hm_error_set(HM_EINVAL,
-                                "mpi backend: the %s buffer of message %zu is device memory, "
-                                "which needs a CUDA-aware MPI",
-                                what, i);
-    return HM_OK;
+    int device = 0;
+    for (size_t i = 0; i < p->send.n; i++) device |= p->send.m[i].buf->memory == HM_MEMORY_DEVICE;
+    for (size_t i = 0; i < p->recv.n; i++) device |= p->recv.m[i].buf->memory == HM_MEMORY_DEVICE;
+    char why[160];
+    if (!device || hm_gpu_mpi_cuda_aware(why, sizeof why)) return HM_OK;
+    return hm_error_set(HM_EINVAL, "mpi backend: rank %d's buffers are device memory, and %s",
+                        p->rank, why);
 }
 
 static int mpi_commit(hm_plan_t *p)
 {
     size_t n = 0;
-    int rc = check_memory(&p->send, "send");
-    if (rc == HM_OK) rc = check_memory(&p->recv, "receive");
+    int rc = check_memory(p);
     for (size_t i = 0; i < p->send.n; i++) n += chunks(p->send.m[i].bytes);
     for (size_t i = 0; i < p->recv.n; i++) n += chunks(p->recv.m[i].bytes);
     if (rc == HM_OK && n > (size_t)INT_MAX)
@@ -117,5 +119,9 @@ static void mpi_release(hm_plan_t *p)
     p->state = NULL;
 }
 
-const hm_backend_t hm_backend_mpi = {"mpi",     HM_MEMORY_HOST, mpi_commit,
-                                     mpi_start, mpi_wait,       mpi_release};
+const hm_backend_t hm_backend_mpi = {.name = "mpi",
+                                     .memory = HM_MEMORY_HOST,
+                                     .commit = mpi_commit,
+                                     .start = mpi_start,
+                                     .wait = mpi_wait,
+                                     .release = mpi_release};

@@ -11,6 +11,10 @@
 #include "common/error_set.h"
 #include "pattern/pattern_impl.h"
 
+#if HM_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
 enum { PAGE_BYTES = 4096 };
 
 static int alloc_host(hm_buffer_t *b)
@@ -71,6 +75,25 @@ static int alloc_shared(hm_buffer_t *b)
     return HM_OK;
 }
 
+/* cudaMalloc on the current device, zeroed; never managed memory (a
+ * managed allocation larger than the card can hang it). */
+static int alloc_device(hm_buffer_t *b)
+{
+#if HM_HAVE_CUDA
+    cudaError_t e = cudaGetDevice(&b->device);
+    if (e == cudaSuccess) e = cudaMalloc(&b->data, b->bytes ? b->bytes : 1);
+    if (e == cudaSuccess) e = cudaMemset(b->data, 0, b->bytes ? b->bytes : 1);
+    if (e != cudaSuccess)
+        return hm_error_set(e == cudaErrorMemoryAllocation ? HM_ENOMEM : HM_ENOTSUP,
+                            "cannot allocate %zu bytes of device memory: %s", b->bytes,
+                            cudaGetErrorString(e));
+    return HM_OK;
+#else
+    (void)b;
+    return hm_error_set(HM_ENOTSUP, "device memory needs a build with CUDA (HARMONIA_CUDA=on)");
+#endif
+}
+
 int hm_buffer_alloc(MPI_Comm comm, hm_memory_t memory, size_t bytes, hm_buffer_t **out)
 {
     if (!out) return hm_error_set(HM_EINVAL, "no place for the buffer");
@@ -92,7 +115,7 @@ int hm_buffer_alloc(MPI_Comm comm, hm_memory_t memory, size_t bytes, hm_buffer_t
     else if (rc == HM_OK && memory == HM_MEMORY_SHARED)
         rc = alloc_shared(b);
     else if (rc == HM_OK)
-        rc = hm_error_set(HM_ENOTSUP, "device memory needs a build with CUDA (HARMONIA_CUDA=on)");
+        rc = alloc_device(b);
     rc = hm_agree(comm, rc);
     if (rc != HM_OK) {
         hm_buffer_free(b);
@@ -108,6 +131,10 @@ void hm_buffer_free(hm_buffer_t *b)
     if (b->memory == HM_MEMORY_SHARED) {
         if (b->win != MPI_WIN_NULL) MPI_Win_free(&b->win);
         if (b->node != MPI_COMM_NULL) MPI_Comm_free(&b->node);
+    } else if (b->memory == HM_MEMORY_DEVICE) {
+#if HM_HAVE_CUDA
+        if (b->data) cudaFree(b->data);
+#endif
     } else {
         free(b->data);
     }
@@ -130,10 +157,26 @@ hm_memory_t hm_buffer_memory(const hm_buffer_t *b)
     return b ? b->memory : HM_MEMORY_HOST;
 }
 
+/* Device memory through the runtime (synchronous: validation is outside
+ * the timed region). */
+static int copy_device(void *to, const void *from, size_t bytes, int to_device)
+{
+#if HM_HAVE_CUDA
+    cudaError_t e =
+        cudaMemcpy(to, from, bytes, to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost);
+    return e == cudaSuccess ? HM_OK
+                            : hm_error_set(HM_EINVAL, "copy of %zu bytes %s the device: %s", bytes,
+                                           to_device ? "to" : "from", cudaGetErrorString(e));
+#else
+    (void)to, (void)from, (void)bytes, (void)to_device;
+    return hm_error_set(HM_ENOTSUP, "device memory needs a build with CUDA");
+#endif
+}
+
 int hm_buffer_copy_out(const hm_buffer_t *b, size_t off, void *host, size_t bytes)
 {
     if (b->memory == HM_MEMORY_DEVICE)
-        return hm_error_set(HM_ENOTSUP, "device memory needs a build with CUDA");
+        return bytes ? copy_device(host, (const char *)b->data + off, bytes, 0) : HM_OK;
     if (bytes) memcpy(host, (const char *)b->data + off, bytes);
     return HM_OK;
 }
@@ -141,7 +184,27 @@ int hm_buffer_copy_out(const hm_buffer_t *b, size_t off, void *host, size_t byte
 int hm_buffer_copy_in(hm_buffer_t *b, size_t off, const void *host, size_t bytes)
 {
     if (b->memory == HM_MEMORY_DEVICE)
-        return hm_error_set(HM_ENOTSUP, "device memory needs a build with CUDA");
+        return bytes ? copy_device((char *)b->data + off, host, bytes, 1) : HM_OK;
     if (bytes) memcpy((char *)b->data + off, host, bytes);
     return HM_OK;
+}
+
+static int check_region(const hm_buffer_t *b, size_t off, size_t bytes)
+{
+    if (!b || off > b->bytes || bytes > b->bytes - off)
+        return hm_error_set(HM_EINVAL, "%zu bytes at %zu: beyond the buffer's %zu bytes", bytes,
+                            off, b ? b->bytes : 0);
+    return HM_OK;
+}
+
+int hm_buffer_read(const hm_buffer_t *b, size_t off, void *host, size_t bytes)
+{
+    int rc = check_region(b, off, bytes);
+    return rc == HM_OK ? hm_buffer_copy_out(b, off, host, bytes) : rc;
+}
+
+int hm_buffer_write(hm_buffer_t *b, size_t off, const void *host, size_t bytes)
+{
+    int rc = check_region(b, off, bytes);
+    return rc == HM_OK ? hm_buffer_copy_in(b, off, host, bytes) : rc;
 }

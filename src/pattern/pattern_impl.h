@@ -19,6 +19,7 @@
  * memory reaches the host for validation through copy_in / copy_out. */
 #ifndef HM_PATTERN_IMPL_H
 #define HM_PATTERN_IMPL_H
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,6 +34,7 @@ struct hm_buffer {
     size_t bytes;
     MPI_Win win;   /* HM_MEMORY_SHARED: the node's window */
     MPI_Comm node; /* HM_MEMORY_SHARED: ranks of the node (MPI_COMM_TYPE_SHARED) */
+    int device;    /* HM_MEMORY_DEVICE: the CUDA device current at allocation */
 };
 
 /* One message as one rank sees it. */
@@ -66,15 +68,28 @@ struct hm_plan {
 struct hm_backend {
     const char *name;
     hm_memory_t memory; /* what a buffer between two processes must be */
+    int needs_nccl;     /* usable only in a build with NCCL */
     int (*commit)(hm_plan_t *plan);
     int (*start)(hm_plan_t *plan);
     int (*wait)(hm_plan_t *plan);
     void (*release)(hm_plan_t *plan);
+    /* Optional (GPU backends): the device's own time of the last start to
+     * its wait, from CUDA events on the plan's stream, in seconds. */
+    int (*device_time)(const hm_plan_t *plan, double *seconds);
 };
 
-/* The backends (one file each). */
+/* The backends (one file each; the GPU ones refuse at commit in a build
+ * without CUDA or NCCL, and hm_backend_check says so before). */
 extern const hm_backend_t hm_backend_mpi;
 extern const hm_backend_t hm_backend_host;
+extern const hm_backend_t hm_backend_cuda;
+extern const hm_backend_t hm_backend_ipc;
+extern const hm_backend_t hm_backend_ipc_get;
+extern const hm_backend_t hm_backend_nccl;
+
+/* Local: HM_EINVAL naming the rank, the list and the message when a buffer
+ * of this rank's messages is not in memory (what: "send" or "receive"). */
+int hm_plan_check_memory(const hm_plan_t *plan, hm_memory_t memory, const char *backend);
 
 /* Collective over plan->comm (alltoallv over the wire): send[p] (counts[p]
  * bytes) to every rank p, receive into recv (laid out by peer, rcounts[p]
@@ -92,6 +107,69 @@ int hm_buffer_copy_out(const hm_buffer_t *buf, size_t off, void *host, size_t by
  * does not give it. */
 int hm_buffer_shared_at(const hm_buffer_t *buf, int node_rank, void **at);
 int hm_buffer_copy_in(hm_buffer_t *buf, size_t off, const void *host, size_t bytes);
+
+/* ---- Ready/done flags between the processes of a node (node_flags.c):
+ * the host and ipc backends order their copies with them, no MPI call at
+ * run time. */
+typedef struct hm_node_flags {
+    MPI_Comm node;              /* the plan's ranks on this node */
+    MPI_Win win;                /* per rank: ready[node size], done[node size] */
+    _Atomic uint64_t **of_peer; /* by node rank: that rank's flags */
+    int node_size, node_rank;
+    int *node_of; /* plan rank -> node rank (-1: another node) */
+} hm_node_flags_t;
+
+typedef enum hm_node_flag { HM_FLAG_READY, HM_FLAG_DONE } hm_node_flag_t;
+
+/* Collective over plan->wire: the node, the rank translation, the flags
+ * (zero on every rank before it returns). Free with hm_node_flags_free
+ * whatever it returned. */
+int hm_node_flags_create(const hm_plan_t *plan, hm_node_flags_t *flags);
+void hm_node_flags_free(hm_node_flags_t *flags);
+/* Local: HM_EINVAL naming both ranks when a message crosses nodes. */
+int hm_node_flags_reach(const hm_plan_t *plan, const hm_node_flags_t *flags, const char *backend);
+/* Local: the distinct node ranks of the peers in l other than this rank
+ * (*out allocated, the caller frees it). */
+int hm_node_flags_peers(const hm_plan_t *plan, const hm_node_flags_t *flags,
+                        const hm_message_list_t *l, int **out, int *n);
+/* owner's flag which about peer (node ranks). */
+_Atomic uint64_t *hm_node_flag(const hm_node_flags_t *flags, hm_node_flag_t which, int owner,
+                               int peer);
+/* Release store / acquire test / spin (yielding now and then) until the
+ * flag reaches value. */
+void hm_node_flag_publish(const hm_node_flags_t *flags, hm_node_flag_t which, int owner, int peer,
+                          uint64_t value);
+int hm_node_flag_reached(const hm_node_flags_t *flags, hm_node_flag_t which, int owner, int peer,
+                         uint64_t value);
+void hm_node_flag_await(const hm_node_flags_t *flags, hm_node_flag_t which, int owner, int peer,
+                        uint64_t value);
+
+/* ---- A GPU backend's stream (gpu_stream.c): created at commit on the
+ * current device, destroyed at release; events around each start's work.
+ * In a build without CUDA every call refuses with HM_ENOTSUP. backend
+ * names the caller in sentences. */
+typedef struct hm_gpu_stream hm_gpu_stream_t;
+int hm_gpu_stream_create(const char *backend, hm_gpu_stream_t **out);
+void hm_gpu_stream_free(hm_gpu_stream_t *stream);
+void *hm_gpu_stream_handle(hm_gpu_stream_t *stream); /* the cudaStream_t */
+int hm_gpu_stream_begin(hm_gpu_stream_t *stream, const char *backend);
+int hm_gpu_stream_end(hm_gpu_stream_t *stream, const char *backend);
+int hm_gpu_stream_sync(hm_gpu_stream_t *stream, const char *backend);
+int hm_gpu_stream_elapsed(const hm_gpu_stream_t *stream, double *seconds);
+/* Asynchronous, on the stream, any two device addresses (cudaMemcpyDefault). */
+int hm_gpu_stream_copy(hm_gpu_stream_t *stream, void *to, const void *from, size_t bytes,
+                       const char *backend);
+
+/* A rank's messages to itself, matched in the order added, with their
+ * addresses resolved (host: memcpy; cuda, ipc, nccl: on the stream).
+ * *out allocated (the caller frees it). */
+typedef struct hm_self_copy {
+    char *to;
+    const char *from;
+    size_t bytes;
+    int overlap; /* the regions overlap: memmove (a forwarding step in place) */
+} hm_self_copy_t;
+int hm_plan_self_copies(const hm_plan_t *plan, hm_self_copy_t **out, size_t *n);
 
 /* Largest chunk of one MPI message: below the int count limit. */
 #define HM_PATTERN_CHUNK_BYTES ((size_t)1 << 30)

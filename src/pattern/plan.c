@@ -160,6 +160,15 @@ int hm_plan_wait(hm_plan_t *p)
     return p->backend->wait(p);
 }
 
+int hm_plan_device_time(const hm_plan_t *p, double *seconds)
+{
+    if (!p || !p->committed || !seconds)
+        return hm_error_set(HM_EINVAL, "device time: a committed plan and a place for it");
+    if (!p->backend->device_time)
+        return hm_error_set(HM_ENOTSUP, "the %s backend has no device time", p->backend->name);
+    return p->backend->device_time(p, seconds);
+}
+
 void hm_plan_free(hm_plan_t *p)
 {
     if (!p) return;
@@ -217,4 +226,41 @@ int hm_plan_exchange(hm_plan_t *p, const void *send, const int *counts, void **r
     free(sdispl);
     free(rdispl);
     return rc;
+}
+
+int hm_plan_check_memory(const hm_plan_t *p, hm_memory_t memory, const char *backend)
+{
+    static const char *const kind[] = {"host memory", "shared memory", "device memory"};
+    const hm_message_list_t *lists[2] = {&p->send, &p->recv};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < lists[k]->n; i++) {
+            const hm_message_t *m = &lists[k]->m[i];
+            if (m->buf->memory != memory)
+                return hm_error_set(HM_EINVAL,
+                                    "%s backend: rank %d's %s buffer of its message %s rank %d "
+                                    "is %s (allocate it as %s)",
+                                    backend, p->rank, k ? "receive" : "send", k ? "from" : "to",
+                                    m->peer, kind[m->buf->memory], kind[memory]);
+        }
+    return HM_OK;
+}
+
+int hm_plan_self_copies(const hm_plan_t *p, hm_self_copy_t **out, size_t *n)
+{
+    *n = 0;
+    if (!(*out = malloc((p->send.n ? p->send.n : 1) * sizeof **out)))
+        return hm_error_set(HM_ENOMEM, "out of memory");
+    size_t r = 0;
+    for (size_t i = 0; i < p->send.n; i++) {
+        const hm_message_t *m = &p->send.m[i];
+        if (m->peer != p->rank) continue;
+        while (p->recv.m[r].peer != p->rank) r++;
+        const hm_message_t *in = &p->recv.m[r++];
+        hm_self_copy_t *c = &(*out)[(*n)++];
+        c->to = (char *)in->buf->data + in->off;
+        c->from = (const char *)m->buf->data + m->off;
+        c->bytes = m->bytes;
+        c->overlap = !(c->to + c->bytes <= c->from || c->from + c->bytes <= c->to);
+    }
+    return HM_OK;
 }

@@ -2,12 +2,16 @@
  * and of result files. A GPU backend is one more file and one more line. */
 #include <string.h>
 
+#include <harmonia/gpu.h>
 #include <harmonia/pattern.h>
 
+#include "common/error_set.h"
 #include "common/names.h"
 #include "pattern/pattern_impl.h"
 
-static const hm_backend_t *const backends[] = {&hm_backend_mpi, &hm_backend_host};
+static const hm_backend_t *const backends[] = {&hm_backend_mpi,     &hm_backend_host,
+                                               &hm_backend_cuda,    &hm_backend_ipc,
+                                               &hm_backend_ipc_get, &hm_backend_nccl};
 enum { NBACKENDS = sizeof backends / sizeof backends[0] };
 
 size_t hm_backend_count(void)
@@ -40,4 +44,18 @@ const char *hm_backend_name(const hm_backend_t *b)
 hm_memory_t hm_backend_memory(const hm_backend_t *b)
 {
     return b ? b->memory : HM_MEMORY_HOST;
+}
+
+int hm_backend_check(const hm_backend_t *b)
+{
+    if (!b) return hm_error_set(HM_EINVAL, "no backend");
+    if (b->memory != HM_MEMORY_DEVICE) return HM_OK;
+    int count;
+    int rc = hm_gpu_count(&count);
+    if (rc != HM_OK) return rc;
+    if (b->needs_nccl && !hm_gpu_nccl_built())
+        return hm_error_set(HM_ENOTSUP,
+                            "the %s backend needs NCCL, and this harmonia was built without it",
+                            b->name);
+    return HM_OK;
 }

@@ -4,7 +4,8 @@
 # with a backend each, at 2, 3 and 4 ranks, every received byte validated
 # (--validate: exit 1 and a sentence when one differs); the matrix of bytes
 # against the generator's definition (its --matrix file: pattern_matrix.sh);
-# the files; bad input refused before any measurement. Functional, not
+# the files; bad input refused before any measurement, GPU options on a
+# machine without a GPU too. Functional, not
 # precision: at 3 and 4 ranks on 2 cores the scheduler makes starts late by
 # up to a time slice, so those runs tolerate 2 ms (--late-us 2000; MPICH
 # 0.2 s) instead of failing on late starts.
@@ -93,8 +94,21 @@ expect_usage 2 '--nic-bw: give it with one of --gpus-per-nic (eq. 1, packed) or 
 expect_usage 2 '--pattern: unknown pattern "ring" (known: rail, asymmetric, symmetric, self, striping, file)' \
     pattern --pattern ring
 expect_usage 2 '--direction: unknown direction "all" (known: uni, bi, omni)' pattern --direction all
-expect_usage 2 '--backend: unknown backend "tcp" in "host+tcp+host" (known: mpi, host)' \
+expect_usage 2 '--backend: unknown backend "tcp" in "host+tcp+host" (known: mpi, host, cuda, ipc, ipc-get, nccl)' \
     pattern --backend host+tcp+host
+# GPUs: the memory the steps share, --memory, and (on a machine without a
+# device, as CI's) every GPU option refused with the reason.
+expect_usage 4 '--backend host+nccl+host: host copies host memory and nccl asks for device memory' \
+    pattern --pattern striping --ranks-per-node 2 --backend host+nccl+host
+expect_usage 2 '--memory: "gpu" is not a memory (known: host, device)' pattern --memory gpu
+if "$HARMONIA" version | grep -qE 'no GPU|built without CUDA'; then
+    for b in cuda ipc ipc-get nccl; do
+        expect_usage 2 "--backend $b: no GPU: " pattern --ranks-per-node 1 --backend $b
+    done
+    expect_usage 2 '--memory device: no GPU: ' pattern --ranks-per-node 1 --memory device
+    expect_usage 2 '--gpus-per-node 1: the run uses no GPU (give a GPU backend or --memory device)' \
+        pattern --ranks-per-node 1 --gpus-per-node 1
+fi
 expect_usage 2 '--backend host+mpi+host: one backend per step is for --pattern striping' \
     pattern --pattern rail --backend host+mpi+host
 expect_usage 3 '--ranks-per-node 2: the 3 ranks are not whole groups of 2' \

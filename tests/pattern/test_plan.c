@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <harmonia/gpu.h>
 #include <harmonia/pattern.h>
 
 #include "testutil.h"
@@ -126,8 +127,14 @@ static void refusals(MPI_Comm comm)
     hm_buffer_t *host = NULL, *dev = NULL;
     hm_plan_t *plan = NULL;
     hm_buffer_alloc(comm, HM_MEMORY_HOST, 64, &host);
+    int count, have = hm_gpu_count(&count) == HM_OK;
     int rc = hm_buffer_alloc(comm, HM_MEMORY_DEVICE, 64, &dev);
-    HM_CHECK(rc == HM_ENOTSUP && !dev, "device memory without CUDA: refused (%s)", hm_last_error());
+    if (have)
+        HM_CHECK(rc == HM_OK && dev, "device memory with a GPU: allocated (%d)", rc);
+    else
+        HM_CHECK(rc == HM_ENOTSUP && !dev, "device memory without a GPU: refused (%s)",
+                 hm_last_error());
+    hm_buffer_free(dev);
     hm_plan_create(comm, hm_backend_find("mpi"), &plan);
     rc = hm_plan_add(plan, host, 0, host, 0, 8, 0, size);
     HM_CHECK(rc == HM_EINVAL && strstr(hm_last_error(), "dst"), "dst outside: %s", hm_last_error());

@@ -8,11 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <harmonia/gpu.h>
 #include <harmonia/measure.h>
 #include <harmonia/pattern.h>
 #include <harmonia/topo.h>
 
 #include "commands/commands.h"
+#include "commands/gpu_setup.h"
 #include "commands/measure_setup.h"
 #include "commands/pattern_report.h"
 
@@ -102,19 +104,53 @@ static int groups(const hm_cli_config_t *cfg, MPI_Comm comm, pattern_run_t *r, c
     return HM_EXIT_OK;
 }
 
+/* The memory of the run's buffers, from its backends and --memory: one
+ * kind for every step (they share the buffers). */
+static int memory_of(const hm_cli_config_t *cfg, pattern_run_t *r, char *why, size_t len)
+{
+    int device = cfg->memory_device, mpi = 0;
+    const char *dev_name = cfg->memory_device ? "--memory device" : NULL, *host_name = NULL;
+    for (int i = 0; i < r->nbackends; i++) {
+        hm_memory_t m = hm_backend_memory(r->backend[i]);
+        if (m == HM_MEMORY_DEVICE && !dev_name) dev_name = hm_backend_name(r->backend[i]);
+        if (m == HM_MEMORY_SHARED && !host_name) host_name = hm_backend_name(r->backend[i]);
+        device |= m == HM_MEMORY_DEVICE, mpi |= m == HM_MEMORY_HOST;
+    }
+    if (dev_name && host_name)
+        return snprintf(why, len,
+                        "--backend %s: %s copies host memory and %s asks for device memory, and "
+                        "the steps share their buffers (with device memory: cuda, ipc, ipc-get, "
+                        "nccl, mpi)",
+                        r->shape.backend, host_name, dev_name),
+               HM_EXIT_USAGE;
+    r->memory = device ? HM_MEMORY_DEVICE : host_name ? HM_MEMORY_SHARED : HM_MEMORY_HOST;
+    char what[96];
+    for (int i = 0; device && i < r->nbackends; i++) {
+        snprintf(what, sizeof what, "--backend %s", hm_backend_name(r->backend[i]));
+        if (hm_backend_memory(r->backend[i]) != HM_MEMORY_DEVICE) continue;
+        if (hm_backend_check(r->backend[i]) != HM_OK)
+            return snprintf(why, len, "%s: %s", what, hm_last_error()), HM_EXIT_USAGE;
+    }
+    if (device && mpi) {
+        int rc = hm_cli_gpu_check("--memory device", why, len);
+        if (rc != HM_EXIT_OK) return rc;
+        char reason[160];
+        if (!hm_gpu_mpi_cuda_aware(reason, sizeof reason))
+            return snprintf(why, len, "--backend mpi with device memory: %s", reason),
+                   HM_EXIT_USAGE;
+    }
+    return HM_EXIT_OK;
+}
+
 /* The backends: one, or one per step of striping. */
 static int backends(const hm_cli_config_t *cfg, pattern_run_t *r, char *why, size_t len)
 {
     char buf[sizeof cfg->backend];
     snprintf(buf, sizeof buf, "%s", cfg->backend[0] ? cfg->backend : "mpi");
-    r->memory = HM_MEMORY_HOST;
     for (char *item = buf, *next; item; item = next) {
         next = strchr(item, '+');
         if (next) *next++ = '\0';
-        r->backend[r->nbackends] = hm_backend_find(item);
-        if (hm_backend_memory(r->backend[r->nbackends]) == HM_MEMORY_SHARED)
-            r->memory = HM_MEMORY_SHARED;
-        r->nbackends++;
+        r->backend[r->nbackends++] = hm_backend_find(item);
     }
     int striping = strcmp(r->shape.pattern, "striping") == 0;
     if (striping && r->nbackends == 1) {
@@ -127,7 +163,7 @@ static int backends(const hm_cli_config_t *cfg, pattern_run_t *r, char *why, siz
                HM_EXIT_USAGE;
     snprintf(r->shape.backend, sizeof r->shape.backend, "%s",
              cfg->backend[0] ? cfg->backend : "mpi");
-    return HM_EXIT_OK;
+    return memory_of(cfg, r, why, len);
 }
 
 static int check_options(const hm_cli_config_t *cfg, pattern_run_t *r, char *why, size_t len)
@@ -235,16 +271,22 @@ typedef struct striping_check {
     int rank, g;
 } striping_check_t;
 
+enum { STAGE_BYTES = 1 << 20 }; /* striping's fill and check go through the host in pieces */
+
 static int striping_fill(void *ctx)
 {
     striping_check_t *c = ctx;
-    unsigned char *b = hm_buffer_data(c->rank == 0 ? c->src : c->dst);
-    size_t n = hm_buffer_size(c->rank == 0 ? c->src : c->dst);
-    if (c->rank == 0)
-        for (size_t i = 0; i < n; i++) b[i] = hm_pattern_byte(0, i);
-    else if (c->rank == c->g)
-        memset(b, 0, n);
-    return HM_OK;
+    hm_buffer_t *b = c->rank == 0 ? c->src : c->dst;
+    if (c->rank != 0 && c->rank != c->g) return HM_OK;
+    unsigned char *stage = malloc(STAGE_BYTES);
+    int rc = stage ? HM_OK : HM_ENOMEM;
+    for (size_t at = 0, n = hm_buffer_size(b); rc == HM_OK && at < n; at += STAGE_BYTES) {
+        size_t k = n - at < STAGE_BYTES ? n - at : STAGE_BYTES;
+        for (size_t i = 0; i < k; i++) stage[i] = c->rank == 0 ? hm_pattern_byte(0, at + i) : 0;
+        rc = hm_buffer_write(b, at, stage, k);
+    }
+    free(stage);
+    return rc;
 }
 
 static int striping_verify(void *ctx, uint64_t *wrong)
@@ -252,9 +294,16 @@ static int striping_verify(void *ctx, uint64_t *wrong)
     striping_check_t *c = ctx;
     *wrong = 0;
     if (c->rank != c->g) return HM_OK;
-    const unsigned char *b = hm_buffer_data(c->dst);
-    for (size_t i = 0; i < hm_buffer_size(c->dst); i++) *wrong += b[i] != hm_pattern_byte(0, i);
-    return HM_OK;
+    unsigned char *stage = malloc(STAGE_BYTES);
+    int rc = stage ? HM_OK : HM_ENOMEM;
+    for (size_t at = 0, n = hm_buffer_size(c->dst); rc == HM_OK && at < n; at += STAGE_BYTES) {
+        size_t k = n - at < STAGE_BYTES ? n - at : STAGE_BYTES;
+        rc = hm_buffer_read(c->dst, at, stage, k);
+        for (size_t i = 0; rc == HM_OK && i < k; i++)
+            *wrong += stage[i] != hm_pattern_byte(0, at + i);
+    }
+    free(stage);
+    return rc;
 }
 
 typedef struct cell {
@@ -466,6 +515,8 @@ int hm_cmd_pattern(hm_cli_config_t *cfg, MPI_Comm comm)
     int rc = hm_cli_check_outputs(cfg, comm);
     if (rc == HM_EXIT_OK) rc = make_run(cfg, comm, &r);
     if (rc == HM_EXIT_OK) rc = hm_cli_experiment_open(cfg, comm, cfg->sync, &e);
+    if (rc == HM_EXIT_OK)
+        rc = hm_cli_gpu_setup(cfg, comm, r.memory == HM_MEMORY_DEVICE, hm_experiment_factors(e));
     if (rc == HM_EXIT_OK)
         rc = hm_pattern_report_open(cfg, comm, e, &r.shape, r.nsizes * (size_t)r.nmeasured, &rep);
     for (size_t k = 0; rc == HM_EXIT_OK && k < r.nsizes; k++)

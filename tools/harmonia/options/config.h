@@ -77,6 +77,8 @@ typedef enum hm_opt_id {
     HM_OPT_STEPFACTOR,
     HM_OPT_CHECK,
     HM_OPT_MATRIX,
+    HM_OPT_MEMORY,
+    HM_OPT_GPUS_PER_NODE,
     HM_OPT_COUNT
 } hm_opt_id_t;
 
@@ -161,6 +163,9 @@ typedef struct hm_cli_config {
     size_t min_bytes, max_bytes;
     long step_factor;
     char matrix[4096]; /* --matrix: the pattern's matrix of bytes (CSV) */
+    /* GPUs */
+    int memory_device; /* --memory device (1) or host (0, default) */
+    int gpus_per_node; /* --gpus-per-node, 0 = every device the node shows */
 
     /* stats */
     hm_filter_t filter;                  /* --filter tukey|none */

@@ -467,8 +467,8 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                          "ranks of a group taking part, 1 to the group's size (default: all)",
                          "e.g. --k 1", hm_opt_parse_subgroup},
     [HM_OPT_BACKEND] = {HM_OPT_BACKEND, "backend", 0, "NAME",
-                        "what moves the bytes: mpi or host; striping takes one per step, "
-                        "e.g. host+mpi+host (default mpi)",
+                        "what moves the bytes: mpi, host, or on GPUs cuda, ipc, ipc-get, nccl; "
+                        "striping takes one per step, e.g. host+mpi+host (default mpi)",
                         "e.g. --backend host or --backend host+mpi+host", hm_opt_parse_backend},
     [HM_OPT_PATTERN_FILE] = {HM_OPT_PATTERN_FILE, "file", 0, "FILE",
                              "--pattern file: a Matrix Market coordinate file or a CSV "
@@ -500,6 +500,14 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                        "the pattern's matrix of bytes, src,dst,bytes CSV (a --file pattern "
                        "too; harmonia plot draws it)",
                        "e.g. --matrix matrix.csv", hm_opt_parse_matrix},
+    [HM_OPT_MEMORY] = {HM_OPT_MEMORY, "memory", 0, "host|device",
+                       "where the buffers are: host (default) or device (GPU memory, cudaMalloc; "
+                       "MPI must be CUDA-aware)",
+                       "e.g. --memory device", hm_opt_parse_memory},
+    [HM_OPT_GPUS_PER_NODE] = {HM_OPT_GPUS_PER_NODE, "gpus-per-node", 0, "N",
+                              "GPUs of a node the ranks use: a rank takes device (node-local "
+                              "rank modulo N); default every device the node shows",
+                              "e.g. --gpus-per-node 4", hm_opt_parse_gpus_per_node},
     [HM_OPT_COLD_CACHE] = {HM_OPT_COLD_CACHE, "cold-cache", 0, NULL,
                            "overwrite a buffer the size of the last-level cache before every "
                            "repetition",

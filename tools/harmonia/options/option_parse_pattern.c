@@ -170,3 +170,19 @@ int hm_opt_compose_nccl_sizes(hm_cli_config_t *c, char *why, size_t len)
                            c->step_factor ? c->step_factor : 2, inner);
     return 0;
 }
+
+int hm_opt_parse_memory(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    if (strcmp(v, "host") != 0 && strcmp(v, "device") != 0)
+        return hm_opt_fail(why, len, "\"%.40s\" is not a memory (known: host, device)", v);
+    c->memory_device = strcmp(v, "device") == 0;
+    return 0;
+}
+
+int hm_opt_parse_gpus_per_node(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    long x;
+    if (hm_opt_integer(v, 1, 4096, &x, why, len)) return -1;
+    c->gpus_per_node = (int)x;
+    return 0;
+}

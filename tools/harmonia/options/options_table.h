@@ -41,6 +41,8 @@ int hm_opt_parse_subgroup(hm_cli_config_t *c, const char *v, char *why, size_t l
 int hm_opt_parse_backend(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_pattern_file(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_nic_bw(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_memory(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_gpus_per_node(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_gpus_per_nic(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_nics(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_minbytes(hm_cli_config_t *c, const char *v, char *why, size_t len);

@@ -1,0 +1,124 @@
+/* src/pattern/backend_cuda.c — the cuda backend: cudaMemcpyAsync device to
+ * device within a process, on the plan's stream (CommBench's memcpy
+ * within a GPU, §3.2). A process that allocated its buffers on two devices
+ * copies between them with peer access where cudaDeviceCanAccessPeer says
+ * the pair has it (enabled at commit), staged by the driver otherwise.
+ * Messages to another process are refused at commit: they are ipc's
+ * (same node) or nccl's. */
+#include <stdlib.h>
+
+#include "common/error_set.h"
+#include "pattern/pattern_impl.h"
+
+#if HM_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+typedef struct cuda_state {
+    hm_gpu_stream_t *stream;
+    hm_self_copy_t *copies;
+    size_t ncopies;
+} cuda_state_t;
+
+static int check_self(const hm_plan_t *p)
+{
+    for (size_t i = 0; i < p->send.n; i++)
+        if (p->send.m[i].peer != p->rank)
+            return hm_error_set(HM_EINVAL,
+                                "cuda backend: rank %d sends to rank %d, and the cuda backend "
+                                "copies within a process (between processes of a node: ipc; "
+                                "between nodes: nccl)",
+                                p->rank, p->send.m[i].peer);
+    for (size_t i = 0; i < p->recv.n; i++)
+        if (p->recv.m[i].peer != p->rank)
+            return hm_error_set(HM_EINVAL,
+                                "cuda backend: rank %d receives from rank %d, and the cuda "
+                                "backend copies within a process (between processes of a node: "
+                                "ipc; between nodes: nccl)",
+                                p->rank, p->recv.m[i].peer);
+    return HM_OK;
+}
+
+/* Peer access between the devices of each copy's two buffers, where the
+ * pair has it; already enabled is fine. */
+static int enable_peers(const hm_plan_t *p)
+{
+#if HM_HAVE_CUDA
+    int current;
+    if (cudaGetDevice(&current) != cudaSuccess) return HM_OK;
+    for (size_t i = 0; i < p->send.n; i++) {
+        int from = p->send.m[i].buf->device, to = p->send.m[i].peer_buf->device, can = 0;
+        if (from == to || cudaDeviceCanAccessPeer(&can, to, from) != cudaSuccess || !can) continue;
+        cudaSetDevice(to);
+        cudaError_t e = cudaDeviceEnablePeerAccess(from, 0);
+        if (e == cudaErrorPeerAccessAlreadyEnabled) cudaGetLastError(); /* clear it */
+        cudaSetDevice(current);
+        if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled)
+            return hm_error_set(HM_EINVAL, "cuda backend: peer access from GPU %d to GPU %d: %s",
+                                to, from, cudaGetErrorString(e));
+    }
+#else
+    (void)p;
+#endif
+    return HM_OK;
+}
+
+static int cuda_commit(hm_plan_t *p)
+{
+    cuda_state_t *s = calloc(1, sizeof *s);
+    if (!s) return hm_error_set(HM_ENOMEM, "out of memory");
+    p->state = s;
+    int rc = hm_plan_check_memory(p, HM_MEMORY_DEVICE, "cuda");
+    if (rc == HM_OK) rc = check_self(p);
+    if (rc == HM_OK) rc = hm_gpu_stream_create("cuda", &s->stream);
+    if (rc == HM_OK) rc = enable_peers(p);
+    if (rc == HM_OK) rc = hm_plan_self_copies(p, &s->copies, &s->ncopies);
+    for (size_t i = 0; rc == HM_OK && i < s->ncopies; i++)
+        if (s->copies[i].overlap)
+            rc = hm_error_set(HM_EINVAL,
+                              "cuda backend: rank %d copies %zu bytes onto a region they overlap, "
+                              "which cudaMemcpyAsync does not define",
+                              p->rank, s->copies[i].bytes);
+    return rc;
+}
+
+static int cuda_start(hm_plan_t *p)
+{
+    cuda_state_t *s = p->state;
+    int rc = hm_gpu_stream_begin(s->stream, "cuda");
+    for (size_t i = 0; rc == HM_OK && i < s->ncopies; i++)
+        rc = hm_gpu_stream_copy(s->stream, s->copies[i].to, s->copies[i].from, s->copies[i].bytes,
+                                "cuda");
+    if (rc == HM_OK) rc = hm_gpu_stream_end(s->stream, "cuda");
+    return rc;
+}
+
+static int cuda_wait(hm_plan_t *p)
+{
+    cuda_state_t *s = p->state;
+    return hm_gpu_stream_sync(s->stream, "cuda");
+}
+
+static void cuda_release(hm_plan_t *p)
+{
+    cuda_state_t *s = p->state;
+    if (!s) return;
+    hm_gpu_stream_free(s->stream);
+    free(s->copies);
+    free(s);
+    p->state = NULL;
+}
+
+static int cuda_device_time(const hm_plan_t *p, double *seconds)
+{
+    const cuda_state_t *s = p->state;
+    return hm_gpu_stream_elapsed(s->stream, seconds);
+}
+
+const hm_backend_t hm_backend_cuda = {.name = "cuda",
+                                      .memory = HM_MEMORY_DEVICE,
+                                      .commit = cuda_commit,
+                                      .start = cuda_start,
+                                      .wait = cuda_wait,
+                                      .release = cuda_release,
+                                      .device_time = cuda_device_time};

@@ -1,0 +1,157 @@
+/* src/pattern/backend_nccl.c — the nccl backend: every message of the rank
+ * as ncclSend / ncclRecv between ncclGroupStart and ncclGroupEnd on the
+ * plan's stream (CommBench's NCCL backend, §3.2). The communicator is the
+ * plan's: rank 0's ncclGetUniqueId broadcast over the plan's MPI
+ * communicator, ncclCommInitRank at commit, ncclCommDestroy at release.
+ * NCCL takes one rank per device: two ranks on one GPU are refused by
+ * ncclCommInitRank ("Duplicate GPU detected"), and its sentence is ours.
+ * A message to itself goes through NCCL too (a send to self and its
+ * receive in the same group), so that one rank on one GPU measures NCCL's
+ * point-to-point path, as nccl-tests' sendrecv_perf does with -g 1. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/agree.h"
+#include "common/error_set.h"
+#include "pattern/pattern_impl.h"
+
+#if HM_HAVE_NCCL
+#include <nccl.h>
+#endif
+
+typedef struct nccl_state {
+    hm_gpu_stream_t *stream;
+#if HM_HAVE_NCCL
+    ncclComm_t comm;
+#endif
+    int have_comm;
+} nccl_state_t;
+
+#if HM_HAVE_NCCL
+static int nccl_error(ncclResult_t r, const char *call)
+{
+    return hm_error_set(r == ncclSystemError ? HM_ENOMEM : HM_EINVAL, "nccl backend: %s: %s (%s)",
+                        call, ncclGetErrorString(r), ncclGetLastError(NULL));
+}
+
+/* Collective over the plan: rank 0's id, or its failure, on every rank. */
+static int unique_id(const hm_plan_t *p, ncclUniqueId *id)
+{
+    int rc = HM_OK;
+    if (p->rank == 0) {
+        ncclResult_t r = ncclGetUniqueId(id);
+        if (r != ncclSuccess) rc = nccl_error(r, "ncclGetUniqueId");
+    }
+    rc = hm_agree(p->wire, rc);
+    if (rc == HM_OK && MPI_Bcast(id, (int)sizeof *id, MPI_BYTE, 0, p->wire) != MPI_SUCCESS)
+        rc = hm_error_set(HM_EMPI, "nccl backend: MPI_Bcast of the unique id failed");
+    return rc;
+}
+
+static int init_comm(hm_plan_t *p, nccl_state_t *s)
+{
+    ncclUniqueId id;
+    int rc = unique_id(p, &id);
+    if (rc != HM_OK) return rc;
+    /* Collective over every rank of the plan: each comes here only once the
+     * checks agreed, so that none is left in it waiting for a rank that
+     * refused. */
+    ncclResult_t r = ncclCommInitRank(&s->comm, p->size, id, p->rank);
+    if (r != ncclSuccess) return nccl_error(r, "ncclCommInitRank");
+    s->have_comm = 1;
+    return HM_OK;
+}
+#endif
+
+static int nccl_commit(hm_plan_t *p)
+{
+    nccl_state_t *s = calloc(1, sizeof *s);
+    if (!s) return hm_error_set(HM_ENOMEM, "out of memory");
+    p->state = s;
+    int rc = hm_plan_check_memory(p, HM_MEMORY_DEVICE, "nccl");
+    if (rc == HM_OK) rc = hm_gpu_stream_create("nccl", &s->stream);
+#if HM_HAVE_NCCL
+    rc = hm_agree(p->wire, rc);
+    if (rc == HM_OK) rc = init_comm(p, s);
+#else
+    if (rc == HM_OK)
+        rc = hm_error_set(HM_ENOTSUP,
+                          "the nccl backend needs NCCL, and this harmonia was built without it");
+#endif
+    return rc;
+}
+
+#if HM_HAVE_NCCL
+/* This rank's messages in the open group, receives first; NCCL matches a
+ * pair's messages in the order posted, as the plan matched them. Counts
+ * are size_t: a message above 2 GiB goes whole. */
+static int post(const hm_plan_t *p, const nccl_state_t *s, cudaStream_t stream)
+{
+    for (size_t i = 0; i < p->recv.n; i++) {
+        const hm_message_t *m = &p->recv.m[i];
+        if (m->peer == p->rank || m->bytes == 0) continue;
+        ncclResult_t r =
+            ncclRecv((char *)m->buf->data + m->off, m->bytes, ncclInt8, m->peer, s->comm, stream);
+        if (r != ncclSuccess) return nccl_error(r, "ncclRecv");
+    }
+    for (size_t i = 0; i < p->send.n; i++) {
+        const hm_message_t *m = &p->send.m[i];
+        if (m->bytes == 0) continue;
+        ncclResult_t r = ncclSend((const char *)m->buf->data + m->off, m->bytes, ncclInt8, m->peer,
+                                  s->comm, stream);
+        if (r != ncclSuccess) return nccl_error(r, "ncclSend");
+    }
+    return HM_OK;
+}
+#endif
+
+static int nccl_start(hm_plan_t *p)
+{
+    nccl_state_t *s = p->state;
+    int rc = hm_gpu_stream_begin(s->stream, "nccl");
+#if HM_HAVE_NCCL
+    if (rc == HM_OK) {
+        ncclResult_t r = ncclGroupStart();
+        if (r != ncclSuccess) return nccl_error(r, "ncclGroupStart");
+        rc = post(p, s, hm_gpu_stream_handle(s->stream));
+        /* The group is closed whatever happened inside it. */
+        r = ncclGroupEnd();
+        if (rc == HM_OK && r != ncclSuccess) rc = nccl_error(r, "ncclGroupEnd");
+    }
+#endif
+    if (rc == HM_OK) rc = hm_gpu_stream_end(s->stream, "nccl");
+    return rc;
+}
+
+static int nccl_wait(hm_plan_t *p)
+{
+    nccl_state_t *s = p->state;
+    return hm_gpu_stream_sync(s->stream, "nccl");
+}
+
+static void nccl_release(hm_plan_t *p)
+{
+    nccl_state_t *s = p->state;
+    if (!s) return;
+#if HM_HAVE_NCCL
+    if (s->have_comm) ncclCommDestroy(s->comm);
+#endif
+    hm_gpu_stream_free(s->stream);
+    free(s);
+    p->state = NULL;
+}
+
+static int nccl_device_time(const hm_plan_t *p, double *seconds)
+{
+    const nccl_state_t *s = p->state;
+    return hm_gpu_stream_elapsed(s->stream, seconds);
+}
+
+const hm_backend_t hm_backend_nccl = {.name = "nccl",
+                                      .memory = HM_MEMORY_DEVICE,
+                                      .needs_nccl = 1,
+                                      .commit = nccl_commit,
+                                      .start = nccl_start,
+                                      .wait = nccl_wait,
+                                      .release = nccl_release,
+                                      .device_time = nccl_device_time};

@@ -1,0 +1,60 @@
+/* tools/harmonia/commands/gpu_setup.c — a run's GPUs: usable, selected,
+ * printed once, recorded. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <harmonia/gpu.h>
+#include <harmonia/output.h>
+
+#include "commands/commands.h"
+#include "commands/gpu_setup.h"
+
+int hm_cli_gpu_check(const char *what, char *why, size_t len)
+{
+    int count;
+    if (hm_gpu_count(&count) == HM_OK) return HM_EXIT_OK;
+    snprintf(why, len, "%s: %s", what, hm_last_error());
+    return HM_EXIT_USAGE;
+}
+
+/* One line of factors: the hosts' lines joined with "; ". */
+static int record(hm_factors_t *factors, char *mapping)
+{
+    for (char *c = mapping; *c; c++)
+        if (*c == '\n') *c = ';';
+    return hm_factors_set(factors, "gpu_mapping", "%s", mapping);
+}
+
+int hm_cli_gpu_setup(const hm_cli_config_t *cfg, MPI_Comm comm, int device, hm_factors_t *factors)
+{
+    char why[640] = "";
+    int rank, gpu = -1;
+    MPI_Comm_rank(comm, &rank);
+    if (!device) {
+        if (!(cfg->given & HM_OPT_BIT(HM_OPT_GPUS_PER_NODE))) return HM_EXIT_OK;
+        snprintf(why, sizeof why,
+                 "--gpus-per-node %d: the run uses no GPU (give a GPU backend or --memory "
+                 "device)",
+                 cfg->gpus_per_node);
+        return hm_cli_agree(comm, HM_EXIT_USAGE, why);
+    }
+    int rc = hm_gpu_select(comm, cfg->gpus_per_node, &gpu);
+    if (rc != HM_OK) {
+        snprintf(why, sizeof why, "%s%s", rc == HM_EINVAL ? "--gpus-per-node: " : "",
+                 hm_last_error());
+        return hm_cli_agree(comm, rc == HM_EINVAL ? HM_EXIT_USAGE : HM_EXIT_FAILURE, why);
+    }
+    char *mapping = NULL;
+    rc = hm_gpu_mapping(comm, gpu, &mapping);
+    int status = rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE;
+    if (rc != HM_OK) snprintf(why, sizeof why, "%s", hm_last_error());
+    if (rank == 0 && mapping) {
+        printf("GPUs: %s\n", mapping);
+        fflush(stdout);
+        if (factors && record(factors, mapping) != HM_OK)
+            status = HM_EXIT_FAILURE, snprintf(why, sizeof why, "out of memory");
+    }
+    free(mapping);
+    return hm_cli_agree(comm, status, why);
+}
