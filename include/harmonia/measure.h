@@ -43,17 +43,22 @@ extern "C" {
 /* What is measured: run (the timed region) and an optional validate (ok = 1
  * when the last run's result is right; restores inputs). participates = 0
  * on ranks whose timestamps do not count (pingpong's bystanders); halve = 1
- * to report half the time (pingpong's round trip). */
+ * to report half the time (pingpong's round trip). device_time (optional)
+ * gives, after each run and outside the timed region, the device's own
+ * time of that run (a GPU's events around its stream's work), kept beside
+ * the host's times, never in their place. */
 typedef struct hm_measure_target {
     int (*run)(void *ctx);
     int (*validate)(void *ctx, int *ok);
     void *ctx;
     int participates;
     int halve;
+    int (*device_time)(void *ctx, double *seconds);
 } hm_measure_target_t;
 
-/* A target over an operation instance of ops.h (rank is this rank in the
- * instance's communicator, peer the pingpong partner). */
+/* A target over an operation instance of ops.h, every field set (no device
+ * time; rank is this rank in the instance's communicator, peer the
+ * pingpong partner). */
 HM_EXPORT void hm_measure_target_op(hm_measure_target_t *target, const hm_op_t *op,
                                     hm_op_instance_t *inst, int rank, int peer);
 
@@ -82,6 +87,8 @@ typedef struct hm_measure_result {
     double *local_s;        /* root: max local duration */
     double *start_spread_s; /* root: max - min global start (arrival skew) */
     double *start_s;        /* root: min global start */
+    double *device_s;       /* root: max over ranks of the target's device time; NULL
+                             * for a target without one (NaN where no rank had it) */
     unsigned char *valid;   /* root: agreed validity */
     char procsync[160];     /* hm_procsync_describe at the end, root's */
 } hm_measure_result_t;

@@ -252,7 +252,8 @@ enum {
     HM_COL_PATTERN_RAW_GLOBAL_S,
     HM_COL_PATTERN_RAW_LOCAL_S,
     HM_COL_PATTERN_RAW_START_SPREAD_S,
-    HM_COL_PATTERN_RAW_START_S
+    HM_COL_PATTERN_RAW_START_S,
+    HM_COL_PATTERN_RAW_DEVICE_S
 };
 /* The analysis of overlap results: a cell is (op, comm_target_s, or
  * size_bytes under --sizes, comp_target_s); the values are of the metric

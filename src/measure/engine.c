@@ -12,12 +12,16 @@
 #include "common/idle.h"
 #include "measure/measure_impl.h"
 
+/* Values per repetition and rank reduced to the root. */
+enum { TIMES = 5 };
+
 /* Per-rank buffers of one chunk, allocated before the loop. */
 typedef struct chunk_buf {
     int n;                /* repetitions in the current chunk */
     int *flags;           /* [chunk + 2]: validity, then in-time and no-error */
-    double *times;        /* [4 * chunk]: -start, end, duration, start (reduced with MAX) */
-    double *reduced;      /* root: [4 * chunk] */
+    double *times;        /* [TIMES * chunk]: -start, end, duration, start, device time
+                           * (reduced with MAX) */
+    double *reduced;      /* root: [TIMES * chunk] */
     unsigned char *cache; /* cold-cache buffer or NULL */
     size_t cache_bytes;
 } chunk_buf_t;
@@ -54,21 +58,22 @@ static int chunk_alloc(chunk_buf_t *b, int chunk, int root, size_t cache_bytes)
 {
     memset(b, 0, sizeof *b);
     b->flags = malloc((size_t)(chunk + 2) * sizeof *b->flags);
-    b->times = malloc((size_t)(4 * chunk) * sizeof *b->times);
-    b->reduced = root ? malloc((size_t)(4 * chunk) * sizeof *b->reduced) : NULL;
+    b->times = malloc((size_t)(TIMES * chunk) * sizeof *b->times);
+    b->reduced = root ? malloc((size_t)(TIMES * chunk) * sizeof *b->reduced) : NULL;
     b->cache_bytes = cache_bytes;
     b->cache = cache_bytes ? malloc(cache_bytes) : NULL;
     return b->flags && b->times && (!root || b->reduced) && (!cache_bytes || b->cache);
 }
 
 /* Root arrays grow by doubling at chunk ends, never inside a chunk. */
-static int result_reserve(hm_measure_result_t *r, long *capacity, long need)
+static int result_reserve(hm_measure_result_t *r, long *capacity, long need, int device)
 {
     if (need <= *capacity) return 1;
     long cap = *capacity ? *capacity : 64;
     while (cap < need) cap *= 2;
-    double **arrays[] = {&r->global_s, &r->local_s, &r->start_spread_s, &r->start_s};
-    for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++) {
+    double **arrays[] = {&r->global_s, &r->local_s, &r->start_spread_s, &r->start_s, &r->device_s};
+    size_t narrays = sizeof arrays / sizeof *arrays - !device;
+    for (size_t i = 0; i < narrays; i++) {
         double *p = realloc(*arrays[i], (size_t)cap * sizeof **arrays[i]);
         if (!p) return 0;
         *arrays[i] = p;
@@ -123,11 +128,15 @@ static int repetition(engine_t *e, int k)
         if (t->validate(t->ctx, &ok) != HM_OK) ok = 0;
         e->wrong_results += !ok;
     }
-    double *times = e->buf.times + 4 * k;
+    double *times = e->buf.times + TIMES * k;
     times[0] = t->participates ? -start_s : -INFINITY;
     times[1] = t->participates ? end_s : -INFINITY;
     times[2] = t->participates ? t1 - t0 : 0.0;
     times[3] = t->participates ? start_s : -INFINITY;
+    times[4] = -INFINITY;
+    if (t->device_time && t->participates && run_rc == HM_OK &&
+        t->device_time(t->ctx, &times[4]) != HM_OK)
+        times[4] = -INFINITY;
     e->buf.flags[k] = flag;
     return rc != HM_OK ? rc : run_rc;
 }
@@ -148,7 +157,7 @@ static int chunk_run(engine_t *e, int n, int *in_time)
     e->buf.flags[n + 1] = rc != HM_OK ? CHUNK_MPI_ERROR : e->root_oom ? CHUNK_NO_MEMORY : CHUNK_OK;
     if (MPI_Allreduce(MPI_IN_PLACE, e->buf.flags, n + 2, MPI_INT, MPI_MIN, e->comm) !=
             MPI_SUCCESS ||
-        MPI_Reduce(e->buf.times, e->buf.reduced, 4 * n, MPI_DOUBLE, MPI_MAX, 0, e->comm) !=
+        MPI_Reduce(e->buf.times, e->buf.reduced, TIMES * n, MPI_DOUBLE, MPI_MAX, 0, e->comm) !=
             MPI_SUCCESS)
         return HM_EMPI;
     if (e->buf.flags[n + 1] != CHUNK_OK)
@@ -166,12 +175,13 @@ static void chunk_store(engine_t *e, hm_measure_result_t *r)
 {
     double scale = e->target->halve ? 0.5 : 1.0;
     for (int k = 0; k < e->buf.n; k++, r->n++) {
-        const double *x = e->buf.reduced + 4 * k;
+        const double *x = e->buf.reduced + TIMES * k;
         double min_start = -x[0], max_end = x[1];
         r->global_s[r->n] = (max_end - min_start) * scale;
         r->local_s[r->n] = x[2] * scale;
         r->start_spread_s[r->n] = x[3] - min_start;
         r->start_s[r->n] = min_start;
+        if (r->device_s) r->device_s[r->n] = isfinite(x[4]) ? x[4] * scale : NAN;
         r->valid[r->n] = (unsigned char)e->buf.flags[k];
     }
 }
@@ -202,7 +212,8 @@ static int measure(engine_t *e, hm_measure_result_t *r)
         long want = p->nrep - r->nvalid, left = max_attempts - e->attempt;
         int n = (int)(want < chunk ? want : chunk);
         if (left < n) n = (int)left;
-        e->root_oom = e->rank == 0 && !result_reserve(r, &e->capacity, r->n + n);
+        e->root_oom = e->rank == 0 &&
+                      !result_reserve(r, &e->capacity, r->n + n, e->target->device_time != NULL);
         int nvalid = chunk_run(e, n, &in_time);
         if (nvalid < 0) return nvalid;
         if (e->rank == 0) chunk_store(e, r);
@@ -242,7 +253,8 @@ int hm_measure_run_injected(MPI_Comm comm, hm_procsync_t *ps, const hm_measure_t
     MPI_Comm_rank(comm, &e.rank);
     e.timer = hm_clock_timer(hm_procsync_clock(ps));
     int ok = chunk_alloc(&e.buf, hm_procsync_chunk(ps), e.rank == 0, params->cold_cache_bytes);
-    ok = ok && (e.rank != 0 || result_reserve(result, &e.capacity, params->nrep));
+    ok = ok && (e.rank != 0 ||
+                result_reserve(result, &e.capacity, params->nrep, target->device_time != NULL));
     int rc = hm_measure_all_ok(comm, ok) ? HM_OK : HM_ENOMEM;
     if (rc == HM_OK) rc = hm_procsync_begin(ps);
     if (rc == HM_OK) rc = warm_up(&e);

@@ -30,6 +30,7 @@ void hm_measure_target_op(hm_measure_target_t *target, const hm_op_t *op, hm_op_
                           int rank, int peer)
 {
     int pp = hm_op_is_pingpong(op);
+    *target = (hm_measure_target_t){0};
     target->run = run_op;
     target->validate = validate_op;
     target->ctx = inst;
@@ -44,8 +45,10 @@ void hm_measure_result_free(hm_measure_result_t *result)
     free(result->local_s);
     free(result->start_spread_s);
     free(result->start_s);
+    free(result->device_s);
     free(result->valid);
     result->global_s = result->local_s = result->start_spread_s = result->start_s = NULL;
+    result->device_s = NULL;
     result->valid = NULL;
 }
 

@@ -187,7 +187,10 @@ int hm_overlap_run(MPI_Comm comm, hm_procsync_t *ps, const hm_overlap_comm_t *nb
                        .timer = hm_clock_timer(hm_procsync_clock(ps)),
                        .warmup = params->warmup};
     int rc = alloc_ctx(&c, max_attempts, compute ? hm_compute_threads(compute) : 1);
-    hm_measure_target_t target = {overlap_rep, nbc->validate ? overlap_validate : NULL, &c, 1, 0};
+    hm_measure_target_t target = {.run = overlap_rep,
+                                  .validate = nbc->validate ? overlap_validate : NULL,
+                                  .ctx = &c,
+                                  .participates = 1};
     hm_measure_result_t m;
     memset(&m, 0, sizeof m);
     /* The allocation is agreed by the engine's first collective only if it

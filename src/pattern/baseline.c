@@ -294,7 +294,10 @@ int hm_baseline_measure(hm_baseline_t *b, hm_procsync_t *ps, const hm_measure_pa
     if (!b || !params || !result) return hm_error_set(HM_EINVAL, "baseline: b, params, result");
     b->wrong = 0;
     hm_baseline_fill(b);
-    hm_measure_target_t target = {run_target, params->validate ? validate_target : NULL, b, 1, 0};
+    hm_measure_target_t target = {.run = run_target,
+                                  .validate = params->validate ? validate_target : NULL,
+                                  .ctx = b,
+                                  .participates = 1};
     int rc = hm_measure_run(b->comm, ps, &target, params, result);
     uint64_t total = 0;
     if (MPI_Allreduce(&b->wrong, &total, 1, MPI_UINT64_T, MPI_SUM, b->comm) != MPI_SUCCESS &&

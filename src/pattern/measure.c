@@ -39,6 +39,28 @@ static int run_concurrent(void *ctx)
     return rc;
 }
 
+/* The device's own time of a run: the steps' stream times added (dependent
+ * steps run one after the other), or the longest (concurrent steps). */
+static int device_time(void *ctx, double *seconds)
+{
+    const sequence_t *q = ctx;
+    *seconds = 0;
+    for (int i = 0; i < q->nsteps; i++) {
+        double s;
+        int rc = hm_plan_device_time(q->steps[i], &s);
+        if (rc != HM_OK) return rc;
+        *seconds = q->mode == HM_SEQUENCE_STEPS ? *seconds + s : (s > *seconds ? s : *seconds);
+    }
+    return HM_OK;
+}
+
+static int all_have_device_time(hm_plan_t *const *steps, int nsteps)
+{
+    for (int i = 0; i < nsteps; i++)
+        if (!steps[i]->backend->device_time) return 0;
+    return 1;
+}
+
 /* The default validation: every step's messages on their own. */
 static int fill_each(void *ctx)
 {
@@ -100,8 +122,12 @@ int hm_plan_measure(hm_plan_t *const *steps, int nsteps, hm_sequence_mode_t mode
     sequence_t q = {steps, nsteps, mode, {fill_each, check_each, NULL}, 0};
     q.validation.ctx = &q;
     if (validation) q.validation = *validation;
-    hm_measure_target_t target = {mode == HM_SEQUENCE_STEPS ? run_steps : run_concurrent,
-                                  params->validate ? validate : NULL, &q, 1, 0};
+    hm_measure_target_t target = {.run = mode == HM_SEQUENCE_STEPS ? run_steps : run_concurrent,
+                                  .validate = params->validate ? validate : NULL,
+                                  .ctx = &q,
+                                  .participates = 1,
+                                  .device_time =
+                                      all_have_device_time(steps, nsteps) ? device_time : NULL};
     if (params->validate) rc = q.validation.fill(q.validation.ctx);
     MPI_Comm comm = steps[0]->comm;
     int all = rc;

@@ -306,6 +306,10 @@ static const hm_results_column_t pattern_raw[] = {
     [HM_COL_PATTERN_RAW_START_SPREAD_S] = {"start_spread_s", "s",
                                            "latest start - earliest start, global clock"},
     [HM_COL_PATTERN_RAW_START_S] = {"start_s", "s", "earliest start, global clock"},
+    [HM_COL_PATTERN_RAW_DEVICE_S] = {"device_s", "s",
+                                     "GPU backends: the slowest rank's own device time (CUDA "
+                                     "events around its streams' work), beside global_s; "
+                                     "empty for mpi, host and the baselines"},
 };
 
 /* The analysis of overlap: the cell first, its values in the unit of the

@@ -48,7 +48,8 @@ static long wrong_results(hm_procsync_t *ps, int enabled, int all_ranks)
     if (hm_op_prepare(hm_op_find("allreduce"), MPI_COMM_WORLD, 64, &p, &inst)) return -1;
     corrupting_op_t c = {inst, 0, all_ranks, enabled, 0, mp.warmup + CORRUPT_ATTEMPT};
     MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
-    hm_measure_target_t t = {run_corrupting, validate, &c, 1, 0};
+    hm_measure_target_t t = {
+        .run = run_corrupting, .validate = validate, .ctx = &c, .participates = 1};
     int rc = hm_measure_run(MPI_COMM_WORLD, ps, &t, &mp, &r);
     long wrong = rc == HM_OK ? r.wrong_results : -1;
     hm_measure_result_free(&r);

@@ -56,7 +56,7 @@ static const char *const documented[HM_RESULTS_NKINDS] = {
         "bytes,valid,invalid,wrong_bytes,min_s,median_s,max_s,algbw_GBps,"
         "busbw_GBps,order,procsync",
     [HM_RESULTS_PATTERN_RAW] =
-        "op,size_bytes,attempt,valid,global_s,local_s,start_spread_s,start_s",
+        "op,size_bytes,attempt,valid,global_s,local_s,start_spread_s,start_s,device_s",
     [HM_RESULTS_PERMPIRUN_OVERLAP] = "run,seed,op,comm_target_s,size_bytes,comp_target_s,"
                                      "processes,sync,progress,metric,n,kept,median,mean",
     [HM_RESULTS_REPRO_OVERLAP] = "op,comm_target_s,size_bytes,comp_target_s,processes,sync,"

@@ -167,6 +167,7 @@ static void write_raw(hm_pattern_report_t *rep, const row_t *row, const hm_measu
         hm_csv_put_double(raw, r->local_s[i]);
         hm_csv_put_double(raw, r->start_spread_s[i]);
         hm_csv_put_double(raw, r->start_s[i]);
+        hm_csv_put_double(raw, r->device_s ? r->device_s[i] : NAN);
         hm_csv_end_row(raw);
     }
     hm_csv_checkpoint(raw);
