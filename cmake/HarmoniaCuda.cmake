@@ -26,9 +26,6 @@ if(NOT HARMONIA_CUDA STREQUAL off)
         find_library(HM_NCCL_LIBRARY nccl HINTS ${CUDAToolkit_LIBRARY_DIR})
         if(HM_NCCL_INCLUDE_DIR AND HM_NCCL_LIBRARY)
             set(HM_HAVE_NCCL 1)
-            add_library(hm_nccl INTERFACE IMPORTED)
-            target_include_directories(hm_nccl SYSTEM INTERFACE ${HM_NCCL_INCLUDE_DIR})
-            target_link_libraries(hm_nccl INTERFACE ${HM_NCCL_LIBRARY})
         elseif(HARMONIA_CUDA STREQUAL on)
             message(WARNING "harmonia: HARMONIA_CUDA=on: NCCL not found (nccl.h, libnccl): "
                             "no nccl backend")
@@ -40,15 +37,34 @@ if(NOT HARMONIA_CUDA STREQUAL off)
 endif()
 message(STATUS "harmonia: CUDA ${HM_HAVE_CUDA} (${CUDAToolkit_VERSION}), NCCL ${HM_HAVE_NCCL}")
 
+# The libraries by their paths, not as imported targets: the installed
+# harmonia::static names them in its link interface, where a consumer's
+# CMake has no CUDA::cudart (harmonia-config.cmake, harmonia.pc).
+set(HM_GPU_LIBRARIES)
+set(HM_PC_GPU_LIBS "")
+if(HM_HAVE_CUDA)
+    list(APPEND HM_GPU_LIBRARIES ${CUDA_cudart_LIBRARY})
+    get_filename_component(_hm_cudart_dir ${CUDA_cudart_LIBRARY} DIRECTORY)
+    string(APPEND HM_PC_GPU_LIBS " -L${_hm_cudart_dir} -lcudart")
+endif()
+if(HM_HAVE_NCCL)
+    list(APPEND HM_GPU_LIBRARIES ${HM_NCCL_LIBRARY})
+    get_filename_component(_hm_nccl_dir ${HM_NCCL_LIBRARY} DIRECTORY)
+    string(APPEND HM_PC_GPU_LIBS " -L${_hm_nccl_dir} -lnccl")
+endif()
+
 function(hm_cuda_attach target scope)
     target_compile_definitions(${target} ${scope} HM_HAVE_CUDA=${HM_HAVE_CUDA}
                                HM_HAVE_NCCL=${HM_HAVE_NCCL} HM_MPI_CUDA_QUERY=${HM_MPI_CUDA_QUERY}
                                HM_MPI_EXT_H=${HM_MPI_EXT_H})
     if(HM_HAVE_CUDA)
-        target_link_libraries(${target} ${scope} CUDA::cudart)
+        target_include_directories(${target} SYSTEM ${scope} ${CUDAToolkit_INCLUDE_DIRS})
     endif()
     if(HM_HAVE_NCCL)
-        target_link_libraries(${target} ${scope} hm_nccl)
+        target_include_directories(${target} SYSTEM ${scope} ${HM_NCCL_INCLUDE_DIR})
+    endif()
+    if(HM_GPU_LIBRARIES)
+        target_link_libraries(${target} ${scope} ${HM_GPU_LIBRARIES})
     endif()
 endfunction()
 

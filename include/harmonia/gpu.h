@@ -85,6 +85,23 @@ HM_EXPORT int hm_gpu_select(MPI_Comm comm, int gpus_per_node, int *device);
  * rank 0 cannot hold it. */
 HM_EXPORT int hm_gpu_mapping(MPI_Comm comm, int device, char **text);
 
+/* ---- NCCL ---- */
+
+typedef struct hm_gpu_nccl hm_gpu_nccl_t;
+
+/* Collective over comm, after hm_gpu_select: an NCCL communicator of
+ * comm's ranks (rank 0's ncclGetUniqueId broadcast over comm, then
+ * ncclCommInitRank on the current device, entered only once every rank
+ * agreed it can) and a non-blocking stream. The same status and sentence
+ * on every rank: HM_ENOTSUP in a build without NCCL or without a device,
+ * HM_EINVAL with NCCL's sentence where it refuses (two ranks on one GPU:
+ * "Duplicate GPU detected"). Free with hm_gpu_nccl_free (collective). */
+HM_EXPORT int hm_gpu_nccl_create(MPI_Comm comm, hm_gpu_nccl_t **out);
+HM_EXPORT void hm_gpu_nccl_free(hm_gpu_nccl_t *nccl);
+/* Local: its ncclComm_t and cudaStream_t, for code that includes nccl.h. */
+HM_EXPORT void *hm_gpu_nccl_comm(const hm_gpu_nccl_t *nccl);
+HM_EXPORT void *hm_gpu_nccl_stream(const hm_gpu_nccl_t *nccl);
+
 #ifdef __cplusplus
 }
 #endif

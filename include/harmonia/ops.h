@@ -27,6 +27,7 @@
 #include <mpi.h>
 
 #include <harmonia/error.h>
+#include <harmonia/gpu.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -70,6 +71,54 @@ HM_EXPORT int hm_op_check(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
  * can compute the expected result. */
 HM_EXPORT int hm_op_prepare(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
                             const hm_op_params_t *params, hm_op_instance_t **out);
+
+/* Collective over comm: as hm_op_prepare, with the buffers in device
+ * memory (cudaMalloc on the current device, hm_gpu_select) that the runs
+ * hand to MPI, beside host mirrors that validation reads after fetching the
+ * result (hm_op_result_buffer is the mirror). The MPI must be CUDA-aware
+ * (hm_gpu_mpi_cuda_aware: the caller checks). HM_ENOTSUP without CUDA or
+ * a device, HM_ENOMEM naming the bytes: the same status on every rank,
+ * the sentence on the rank that failed. */
+HM_EXPORT int hm_op_prepare_device(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
+                                   const hm_op_params_t *params, hm_op_instance_t **out);
+
+/* ---- NCCL operations (bench --backend nccl) ----
+ * allreduce, reduce_scatter, reduce (int32, sum), allgather, alltoall (a
+ * group of ncclSend/ncclRecv, as nccl-tests), bcast (int8) and sendrecv
+ * (each rank to the next, from the previous, as nccl-tests' sendrecv).
+ * Sizes are nccl-tests': the whole buffer of allgather, reduce_scatter and
+ * alltoall, rounded down to whole elements per rank (at least one). A run
+ * enqueues the call on the communicator's stream and synchronizes it: the
+ * end is taken on the host. Registry as above; the instance API (run,
+ * validate, free) is the same. */
+HM_EXPORT size_t hm_op_nccl_count(void);
+HM_EXPORT const char *hm_op_nccl_name_at(size_t i);
+HM_EXPORT const hm_op_t *hm_op_nccl_find(const char *name);
+HM_EXPORT void hm_op_nccl_names(char *buf, size_t len);
+
+/* nccl-tests' columns for op at size_bytes on nranks ranks. */
+typedef struct hm_op_figures {
+    size_t size_bytes; /* nccl-tests' size after rounding (see above) */
+    size_t count;      /* elements of the type in size_bytes */
+    const char *type;  /* "int8" or "int32" */
+    const char *redop; /* "sum" or "none" */
+    int root;          /* -1 where the operation has none */
+    double bus_factor; /* busbw = algbw x this: 2(n-1)/n allreduce; (n-1)/n allgather,
+                        * reduce_scatter, alltoall; 1 bcast, reduce, sendrecv
+                        * (nccl-tests' doc/PERFORMANCE.md) */
+} hm_op_figures_t;
+
+/* Local: HM_EINVAL for an operation that is not NCCL's or nranks < 1. */
+HM_EXPORT int hm_op_nccl_figures(const hm_op_t *op, size_t size_bytes, int nranks, int root,
+                                 hm_op_figures_t *out);
+
+/* Collective over comm (the communicator nccl was created over): op set
+ * up for size_bytes in device memory with host mirrors, as
+ * hm_op_prepare_device. HM_EINVAL for an operation that is not NCCL's or
+ * a root outside comm; the same status on every rank. */
+HM_EXPORT int hm_op_prepare_nccl(const hm_op_t *op, MPI_Comm comm, hm_gpu_nccl_t *nccl,
+                                 size_t size_bytes, const hm_op_params_t *params,
+                                 hm_op_instance_t **out);
 
 /* Run the operation once: the timed region. Nothing is allocated or
  * printed. Returns HM_OK or HM_EMPI. */

@@ -41,7 +41,8 @@ static int check_size(const hm_op_t *op, int p, size_t size_bytes)
         return hm_error_set(HM_EINVAL,
                             "size %zu bytes is %zu %s for %s, more than an int count (%d)",
                             size_bytes, n, unit, op->name, INT_MAX);
-    if ((op->flags & HM_OP_PER_RANK) && n * (size_t)p > INT_MAX)
+    /* NCCL's sizes are already the whole buffer, and its counts size_t. */
+    if ((op->flags & HM_OP_PER_RANK) && !(op->flags & HM_OP_NCCL) && n * (size_t)p > INT_MAX)
         return hm_error_set(
             HM_EINVAL,
             "size %zu bytes times %d ranks is %zu %s for %s, more than an int count (%d)",

@@ -17,14 +17,14 @@ long long hm_op_rank_sum(int first, int n)
 }
 
 static int init_instance(hm_op_instance_t *inst, const hm_op_t *op, MPI_Comm comm,
-                         size_t size_bytes, const hm_op_params_t *params)
+                         size_t size_bytes, const hm_op_params_t *params, long count)
 {
     inst->op = op;
     inst->comm = comm;
     inst->request = MPI_REQUEST_NULL;
     inst->root = params ? params->root : 0;
     inst->peer = params ? params->peer : 1;
-    inst->count = (int)hm_op_elements(op, size_bytes);
+    inst->count = count >= 0 ? (int)count : (int)hm_op_elements(op, size_bytes);
     if (MPI_Comm_rank(comm, &inst->rank) != MPI_SUCCESS) return HM_EMPI;
     if (MPI_Comm_size(comm, &inst->p) != MPI_SUCCESS) return HM_EMPI;
     op->layout(inst);
@@ -87,12 +87,20 @@ static int agree(MPI_Comm comm, int ok, size_t bytes, const char *name)
 int hm_op_prepare(const hm_op_t *op, MPI_Comm comm, size_t size_bytes, const hm_op_params_t *params,
                   hm_op_instance_t **out)
 {
+    if (op && (op->flags & HM_OP_NCCL))
+        return hm_error_set(HM_EINVAL, "%s is an NCCL operation (hm_op_prepare_nccl)", op->name);
+    return hm_op_prepare_host(op, comm, size_bytes, params, -1, out);
+}
+
+int hm_op_prepare_host(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
+                       const hm_op_params_t *params, long count, hm_op_instance_t **out)
+{
     hm_op_instance_t probe = {0}, *inst;
     int rc;
     *out = NULL;
     rc = hm_op_check(op, comm, size_bytes, params);
     if (rc != HM_OK) return rc;
-    rc = init_instance(&probe, op, comm, size_bytes, params);
+    rc = init_instance(&probe, op, comm, size_bytes, params, count);
     if (rc != HM_OK) return hm_error_set(rc, "the communicator is not usable");
     inst = malloc(sizeof *inst);
     if (inst) {
@@ -110,6 +118,25 @@ int hm_op_prepare(const hm_op_t *op, MPI_Comm comm, size_t size_bytes, const hm_
     fill(inst);
     *out = inst;
     return HM_OK;
+}
+
+int hm_op_prepare_device(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
+                         const hm_op_params_t *params, hm_op_instance_t **out)
+{
+    if (op && (op->flags & HM_OP_NCCL))
+        return hm_error_set(HM_EINVAL, "%s is an NCCL operation (hm_op_prepare_nccl)", op->name);
+    int rc = hm_op_prepare_host(op, comm, size_bytes, params, -1, out);
+    if (rc != HM_OK) return rc;
+    int all = hm_op_device_attach(*out), first;
+    /* Every rank learns the first failure; its sentence stays on that rank
+     * (the caller agrees on the message with its own channel). */
+    if (MPI_Allreduce(&all, &first, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) first = HM_EMPI;
+    if (first != HM_OK) {
+        if (all == HM_OK) hm_error_set(first, "another rank could not set up device buffers");
+        hm_op_free(*out);
+        *out = NULL;
+    }
+    return first;
 }
 
 int hm_op_run(hm_op_instance_t *inst)
@@ -131,9 +158,11 @@ int hm_op_wait(hm_op_instance_t *inst)
 
 int hm_op_validate(hm_op_instance_t *inst, int *ok)
 {
-    *ok = inst->result_undefined || inst->op->validate(inst);
+    int rc = inst->dsend ? hm_op_device_fetch(inst) : HM_OK;
+    *ok = rc == HM_OK && (inst->result_undefined || inst->op->validate(inst));
     if (inst->recv_bytes) memset(inst->recv, HM_OP_POISON, inst->recv_bytes);
-    return HM_OK;
+    if (rc == HM_OK && inst->dsend) rc = hm_op_device_restore(inst);
+    return rc;
 }
 
 void *hm_op_result_buffer(hm_op_instance_t *inst, size_t *len_bytes)
@@ -146,6 +175,7 @@ void *hm_op_result_buffer(hm_op_instance_t *inst, size_t *len_bytes)
 void hm_op_free(hm_op_instance_t *inst)
 {
     if (!inst) return;
+    hm_op_device_free(inst);
     free(inst->send);
     free(inst->recv);
     free(inst->counts);

@@ -93,38 +93,39 @@ int hm_op_valid_alltoall(const hm_op_instance_t *inst)
 
 int hm_op_run_bcast(hm_op_instance_t *inst)
 {
-    void *buf = inst->rank == inst->root ? inst->send : inst->recv;
+    void *buf = inst->rank == inst->root ? HM_OP_SEND(inst) : HM_OP_RECV(inst);
     return HM_OP_RC(MPI_Bcast(buf, inst->count, MPI_CHAR, inst->root, inst->comm));
 }
 
 int hm_op_run_gather(hm_op_instance_t *inst)
 {
-    return HM_OP_RC(MPI_Gather(inst->send, inst->count, MPI_CHAR, inst->recv, inst->count, MPI_CHAR,
-                               inst->root, inst->comm));
+    return HM_OP_RC(MPI_Gather(HM_OP_SEND(inst), inst->count, MPI_CHAR, HM_OP_RECV(inst),
+                               inst->count, MPI_CHAR, inst->root, inst->comm));
 }
 
 int hm_op_run_scatter(hm_op_instance_t *inst)
 {
-    return HM_OP_RC(MPI_Scatter(inst->send, inst->count, MPI_CHAR, inst->recv, inst->count,
-                                MPI_CHAR, inst->root, inst->comm));
+    return HM_OP_RC(MPI_Scatter(HM_OP_SEND(inst), inst->count, MPI_CHAR, HM_OP_RECV(inst),
+                                inst->count, MPI_CHAR, inst->root, inst->comm));
 }
 
 int hm_op_run_allgather(hm_op_instance_t *inst)
 {
-    return HM_OP_RC(MPI_Allgather(inst->send, inst->count, MPI_CHAR, inst->recv, inst->count,
-                                  MPI_CHAR, inst->comm));
+    return HM_OP_RC(MPI_Allgather(HM_OP_SEND(inst), inst->count, MPI_CHAR, HM_OP_RECV(inst),
+                                  inst->count, MPI_CHAR, inst->comm));
 }
 
 int hm_op_run_alltoall(hm_op_instance_t *inst)
 {
-    return HM_OP_RC(MPI_Alltoall(inst->send, inst->count, MPI_CHAR, inst->recv, inst->count,
-                                 MPI_CHAR, inst->comm));
+    return HM_OP_RC(MPI_Alltoall(HM_OP_SEND(inst), inst->count, MPI_CHAR, HM_OP_RECV(inst),
+                                 inst->count, MPI_CHAR, inst->comm));
 }
 
 int hm_op_run_alltoallv(hm_op_instance_t *inst)
 {
-    return HM_OP_RC(MPI_Alltoallv(inst->send, inst->counts, inst->displs, MPI_CHAR, inst->recv,
-                                  inst->counts, inst->displs, MPI_CHAR, inst->comm));
+    return HM_OP_RC(MPI_Alltoallv(HM_OP_SEND(inst), inst->counts, inst->displs, MPI_CHAR,
+                                  HM_OP_RECV(inst), inst->counts, inst->displs, MPI_CHAR,
+                                  inst->comm));
 }
 
 int hm_op_run_barrier(hm_op_instance_t *inst)

@@ -14,39 +14,39 @@ int hm_op_run_started(hm_op_instance_t *inst)
 
 int hm_op_start_ibcast(hm_op_instance_t *inst)
 {
-    void *buf = inst->rank == inst->root ? inst->send : inst->recv;
+    void *buf = inst->rank == inst->root ? HM_OP_SEND(inst) : HM_OP_RECV(inst);
     return HM_OP_RC(MPI_Ibcast(buf, inst->count, MPI_CHAR, inst->root, inst->comm, &inst->request));
 }
 
 int hm_op_start_igather(hm_op_instance_t *inst)
 {
-    return HM_OP_RC(MPI_Igather(inst->send, inst->count, MPI_CHAR, inst->recv, inst->count,
-                                MPI_CHAR, inst->root, inst->comm, &inst->request));
+    return HM_OP_RC(MPI_Igather(HM_OP_SEND(inst), inst->count, MPI_CHAR, HM_OP_RECV(inst),
+                                inst->count, MPI_CHAR, inst->root, inst->comm, &inst->request));
 }
 
 int hm_op_start_iscatter(hm_op_instance_t *inst)
 {
-    return HM_OP_RC(MPI_Iscatter(inst->send, inst->count, MPI_CHAR, inst->recv, inst->count,
-                                 MPI_CHAR, inst->root, inst->comm, &inst->request));
+    return HM_OP_RC(MPI_Iscatter(HM_OP_SEND(inst), inst->count, MPI_CHAR, HM_OP_RECV(inst),
+                                 inst->count, MPI_CHAR, inst->root, inst->comm, &inst->request));
 }
 
 int hm_op_start_iallgather(hm_op_instance_t *inst)
 {
-    return HM_OP_RC(MPI_Iallgather(inst->send, inst->count, MPI_CHAR, inst->recv, inst->count,
-                                   MPI_CHAR, inst->comm, &inst->request));
+    return HM_OP_RC(MPI_Iallgather(HM_OP_SEND(inst), inst->count, MPI_CHAR, HM_OP_RECV(inst),
+                                   inst->count, MPI_CHAR, inst->comm, &inst->request));
 }
 
 int hm_op_start_ialltoall(hm_op_instance_t *inst)
 {
-    return HM_OP_RC(MPI_Ialltoall(inst->send, inst->count, MPI_CHAR, inst->recv, inst->count,
-                                  MPI_CHAR, inst->comm, &inst->request));
+    return HM_OP_RC(MPI_Ialltoall(HM_OP_SEND(inst), inst->count, MPI_CHAR, HM_OP_RECV(inst),
+                                  inst->count, MPI_CHAR, inst->comm, &inst->request));
 }
 
 int hm_op_start_ialltoallv(hm_op_instance_t *inst)
 {
-    return HM_OP_RC(MPI_Ialltoallv(inst->send, inst->counts, inst->displs, MPI_CHAR, inst->recv,
-                                   inst->counts, inst->displs, MPI_CHAR, inst->comm,
-                                   &inst->request));
+    return HM_OP_RC(MPI_Ialltoallv(HM_OP_SEND(inst), inst->counts, inst->displs, MPI_CHAR,
+                                   HM_OP_RECV(inst), inst->counts, inst->displs, MPI_CHAR,
+                                   inst->comm, &inst->request));
 }
 
 int hm_op_start_ibarrier(hm_op_instance_t *inst)
@@ -56,30 +56,30 @@ int hm_op_start_ibarrier(hm_op_instance_t *inst)
 
 int hm_op_start_ireduce(hm_op_instance_t *inst)
 {
-    return HM_OP_RC(MPI_Ireduce(inst->send, inst->recv, inst->count, MPI_INT, MPI_SUM, inst->root,
-                                inst->comm, &inst->request));
+    return HM_OP_RC(MPI_Ireduce(HM_OP_SEND(inst), HM_OP_RECV(inst), inst->count, MPI_INT, MPI_SUM,
+                                inst->root, inst->comm, &inst->request));
 }
 
 int hm_op_start_iallreduce(hm_op_instance_t *inst)
 {
-    return HM_OP_RC(MPI_Iallreduce(inst->send, inst->recv, inst->count, MPI_INT, MPI_SUM,
-                                   inst->comm, &inst->request));
+    return HM_OP_RC(MPI_Iallreduce(HM_OP_SEND(inst), HM_OP_RECV(inst), inst->count, MPI_INT,
+                                   MPI_SUM, inst->comm, &inst->request));
 }
 
 int hm_op_start_iscan(hm_op_instance_t *inst)
 {
-    return HM_OP_RC(MPI_Iscan(inst->send, inst->recv, inst->count, MPI_INT, MPI_SUM, inst->comm,
-                              &inst->request));
+    return HM_OP_RC(MPI_Iscan(HM_OP_SEND(inst), HM_OP_RECV(inst), inst->count, MPI_INT, MPI_SUM,
+                              inst->comm, &inst->request));
 }
 
 int hm_op_start_iexscan(hm_op_instance_t *inst)
 {
-    return HM_OP_RC(MPI_Iexscan(inst->send, inst->recv, inst->count, MPI_INT, MPI_SUM, inst->comm,
-                                &inst->request));
+    return HM_OP_RC(MPI_Iexscan(HM_OP_SEND(inst), HM_OP_RECV(inst), inst->count, MPI_INT, MPI_SUM,
+                                inst->comm, &inst->request));
 }
 
 int hm_op_start_ireduce_scatter(hm_op_instance_t *inst)
 {
-    return HM_OP_RC(MPI_Ireduce_scatter_block(inst->send, inst->recv, inst->count, MPI_INT, MPI_SUM,
-                                              inst->comm, &inst->request));
+    return HM_OP_RC(MPI_Ireduce_scatter_block(HM_OP_SEND(inst), HM_OP_RECV(inst), inst->count,
+                                              MPI_INT, MPI_SUM, inst->comm, &inst->request));
 }

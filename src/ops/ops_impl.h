@@ -15,7 +15,8 @@ enum {
     HM_OP_INTS = 1u << 3,        /* MPI_INT/MPI_SUM: count = size / 4, at least 1 */
     HM_OP_PER_RANK = 1u << 4,    /* a buffer holds p blocks: count * p must fit an int */
     HM_OP_VCOUNTS = 1u << 5,     /* needs per-rank counts and displacements */
-    HM_OP_NO_SIZE = 1u << 6      /* ignores the size (barrier) */
+    HM_OP_NO_SIZE = 1u << 6,     /* ignores the size (barrier) */
+    HM_OP_NCCL = 1u << 7         /* an NCCL operation (nccl.c): device buffers, run on a stream */
 };
 
 struct hm_op_instance {
@@ -29,7 +30,14 @@ struct hm_op_instance {
     int result_undefined;       /* the rank's result is undefined (exscan on rank 0) */
     MPI_Request request;        /* nonblocking: of the last start, MPI_REQUEST_NULL after
                                    its wait */
+    void *dsend, *drecv;        /* device memory: what runs move (send and recv are their
+                                 * host mirrors, which validation reads); NULL: host memory */
+    void *nccl_comm, *stream;   /* NCCL operations: ncclComm_t and cudaStream_t */
 };
+
+/* The buffers a run hands to MPI or NCCL: the device copies where there are. */
+#define HM_OP_SEND(inst) ((inst)->dsend ? (inst)->dsend : (void *)(inst)->send)
+#define HM_OP_RECV(inst) ((inst)->drecv ? (inst)->drecv : (void *)(inst)->recv)
 
 /* Set send_bytes, recv_bytes (and result_undefined) from rank, p, root,
  * peer and count. */
@@ -124,6 +132,21 @@ int hm_op_start_ireduce_scatter(hm_op_instance_t *inst);
 void hm_op_layout_pingpong(hm_op_instance_t *inst);
 int hm_op_valid_pingpong(const hm_op_instance_t *inst);
 int hm_op_run_pingpong(hm_op_instance_t *inst);
+
+/* Device copies (device.c): allocated on the current device and filled
+ * from the host buffers (attach); the result fetched to the host mirror
+ * (fetch); the inputs and the poisoned result put back (restore); freed.
+ * HM_ENOTSUP without CUDA, HM_ENOMEM naming the bytes. Local. */
+int hm_op_device_attach(hm_op_instance_t *inst);
+int hm_op_device_fetch(hm_op_instance_t *inst);
+int hm_op_device_restore(hm_op_instance_t *inst);
+void hm_op_device_free(hm_op_instance_t *inst);
+
+/* The host part of hm_op_prepare (instance.c): checked, laid out,
+ * allocated, filled, agreed; count elements per block when count >= 0
+ * (NCCL's sizes count otherwise), else from size_bytes. */
+int hm_op_prepare_host(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
+                       const hm_op_params_t *params, long count, hm_op_instance_t **out);
 
 /* Element count of op for size_bytes (check.c). */
 size_t hm_op_elements(const hm_op_t *op, size_t size_bytes);

@@ -67,28 +67,30 @@ int hm_op_valid_reduce_scatter(const hm_op_instance_t *inst)
 
 int hm_op_run_reduce(hm_op_instance_t *inst)
 {
-    return HM_OP_RC(
-        MPI_Reduce(inst->send, inst->recv, inst->count, MPI_INT, MPI_SUM, inst->root, inst->comm));
+    return HM_OP_RC(MPI_Reduce(HM_OP_SEND(inst), HM_OP_RECV(inst), inst->count, MPI_INT, MPI_SUM,
+                               inst->root, inst->comm));
 }
 
 int hm_op_run_allreduce(hm_op_instance_t *inst)
 {
-    return HM_OP_RC(
-        MPI_Allreduce(inst->send, inst->recv, inst->count, MPI_INT, MPI_SUM, inst->comm));
+    return HM_OP_RC(MPI_Allreduce(HM_OP_SEND(inst), HM_OP_RECV(inst), inst->count, MPI_INT, MPI_SUM,
+                                  inst->comm));
 }
 
 int hm_op_run_scan(hm_op_instance_t *inst)
 {
-    return HM_OP_RC(MPI_Scan(inst->send, inst->recv, inst->count, MPI_INT, MPI_SUM, inst->comm));
+    return HM_OP_RC(
+        MPI_Scan(HM_OP_SEND(inst), HM_OP_RECV(inst), inst->count, MPI_INT, MPI_SUM, inst->comm));
 }
 
 int hm_op_run_exscan(hm_op_instance_t *inst)
 {
-    return HM_OP_RC(MPI_Exscan(inst->send, inst->recv, inst->count, MPI_INT, MPI_SUM, inst->comm));
+    return HM_OP_RC(
+        MPI_Exscan(HM_OP_SEND(inst), HM_OP_RECV(inst), inst->count, MPI_INT, MPI_SUM, inst->comm));
 }
 
 int hm_op_run_reduce_scatter(hm_op_instance_t *inst)
 {
-    return HM_OP_RC(MPI_Reduce_scatter_block(inst->send, inst->recv, inst->count, MPI_INT, MPI_SUM,
-                                             inst->comm));
+    return HM_OP_RC(MPI_Reduce_scatter_block(HM_OP_SEND(inst), HM_OP_RECV(inst), inst->count,
+                                             MPI_INT, MPI_SUM, inst->comm));
 }

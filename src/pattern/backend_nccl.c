@@ -1,8 +1,9 @@
 /* src/pattern/backend_nccl.c — the nccl backend: every message of the rank
  * as ncclSend / ncclRecv between ncclGroupStart and ncclGroupEnd on the
  * plan's stream (CommBench's NCCL backend, §3.2). The communicator is the
- * plan's: rank 0's ncclGetUniqueId broadcast over the plan's MPI
- * communicator, ncclCommInitRank at commit, ncclCommDestroy at release.
+ * plan's (hm_gpu_nccl_create over the plan's MPI communicator: rank 0's
+ * unique id broadcast, ncclCommInitRank) made at commit, destroyed at
+ * release.
  * NCCL takes one rank per device: two ranks on one GPU are refused by
  * ncclCommInitRank ("Duplicate GPU detected"), and its sentence is ours.
  * A message to itself goes through NCCL too (a send to self and its
@@ -10,6 +11,8 @@
  * point-to-point path, as nccl-tests' sendrecv_perf does with -g 1. */
 #include <stdlib.h>
 #include <string.h>
+
+#include <harmonia/gpu.h>
 
 #include "common/agree.h"
 #include "common/error_set.h"
@@ -21,10 +24,7 @@
 
 typedef struct nccl_state {
     hm_gpu_stream_t *stream;
-#if HM_HAVE_NCCL
-    ncclComm_t comm;
-#endif
-    int have_comm;
+    hm_gpu_nccl_t *nccl; /* the communicator (gpu layer), created at commit */
 } nccl_state_t;
 
 #if HM_HAVE_NCCL
@@ -32,34 +32,6 @@ static int nccl_error(ncclResult_t r, const char *call)
 {
     return hm_error_set(r == ncclSystemError ? HM_ENOMEM : HM_EINVAL, "nccl backend: %s: %s (%s)",
                         call, ncclGetErrorString(r), ncclGetLastError(NULL));
-}
-
-/* Collective over the plan: rank 0's id, or its failure, on every rank. */
-static int unique_id(const hm_plan_t *p, ncclUniqueId *id)
-{
-    int rc = HM_OK;
-    if (p->rank == 0) {
-        ncclResult_t r = ncclGetUniqueId(id);
-        if (r != ncclSuccess) rc = nccl_error(r, "ncclGetUniqueId");
-    }
-    rc = hm_agree(p->wire, rc);
-    if (rc == HM_OK && MPI_Bcast(id, (int)sizeof *id, MPI_BYTE, 0, p->wire) != MPI_SUCCESS)
-        rc = hm_error_set(HM_EMPI, "nccl backend: MPI_Bcast of the unique id failed");
-    return rc;
-}
-
-static int init_comm(hm_plan_t *p, nccl_state_t *s)
-{
-    ncclUniqueId id;
-    int rc = unique_id(p, &id);
-    if (rc != HM_OK) return rc;
-    /* Collective over every rank of the plan: each comes here only once the
-     * checks agreed, so that none is left in it waiting for a rank that
-     * refused. */
-    ncclResult_t r = ncclCommInitRank(&s->comm, p->size, id, p->rank);
-    if (r != ncclSuccess) return nccl_error(r, "ncclCommInitRank");
-    s->have_comm = 1;
-    return HM_OK;
 }
 #endif
 
@@ -70,14 +42,10 @@ static int nccl_commit(hm_plan_t *p)
     p->state = s;
     int rc = hm_plan_check_memory(p, HM_MEMORY_DEVICE, "nccl");
     if (rc == HM_OK) rc = hm_gpu_stream_create("nccl", &s->stream);
-#if HM_HAVE_NCCL
+    /* Collective: entered by every rank once all agreed (no rank is left
+     * inside ncclCommInitRank waiting for one that refused). */
     rc = hm_agree(p->wire, rc);
-    if (rc == HM_OK) rc = init_comm(p, s);
-#else
-    if (rc == HM_OK)
-        rc = hm_error_set(HM_ENOTSUP,
-                          "the nccl backend needs NCCL, and this harmonia was built without it");
-#endif
+    if (rc == HM_OK) rc = hm_gpu_nccl_create(p->wire, &s->nccl);
     return rc;
 }
 
@@ -89,16 +57,16 @@ static int post(const hm_plan_t *p, const nccl_state_t *s, cudaStream_t stream)
 {
     for (size_t i = 0; i < p->recv.n; i++) {
         const hm_message_t *m = &p->recv.m[i];
-        if (m->peer == p->rank || m->bytes == 0) continue;
-        ncclResult_t r =
-            ncclRecv((char *)m->buf->data + m->off, m->bytes, ncclInt8, m->peer, s->comm, stream);
+        if (m->bytes == 0) continue;
+        ncclResult_t r = ncclRecv((char *)m->buf->data + m->off, m->bytes, ncclInt8, m->peer,
+                                  hm_gpu_nccl_comm(s->nccl), stream);
         if (r != ncclSuccess) return nccl_error(r, "ncclRecv");
     }
     for (size_t i = 0; i < p->send.n; i++) {
         const hm_message_t *m = &p->send.m[i];
         if (m->bytes == 0) continue;
         ncclResult_t r = ncclSend((const char *)m->buf->data + m->off, m->bytes, ncclInt8, m->peer,
-                                  s->comm, stream);
+                                  hm_gpu_nccl_comm(s->nccl), stream);
         if (r != ncclSuccess) return nccl_error(r, "ncclSend");
     }
     return HM_OK;
@@ -133,9 +101,7 @@ static void nccl_release(hm_plan_t *p)
 {
     nccl_state_t *s = p->state;
     if (!s) return;
-#if HM_HAVE_NCCL
-    if (s->have_comm) ncclCommDestroy(s->comm);
-#endif
+    hm_gpu_nccl_free(s->nccl);
     hm_gpu_stream_free(s->stream);
     free(s);
     p->state = NULL;

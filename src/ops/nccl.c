@@ -1,0 +1,197 @@
+/* src/ops/nccl.c — NCCL's collectives and point-to-point as operations of
+ * bench (--backend nccl), with nccl-tests' sizes and bus factors. The
+ * buffers, their input pattern and the validations are those of the MPI
+ * operations of the same shape: an NCCL allgather must leave what
+ * MPI_Allgather leaves, so the oracle is the same code. */
+#include <string.h>
+
+#include "common/error_set.h"
+#include "common/names.h"
+#include "ops/ops_impl.h"
+
+#if HM_HAVE_NCCL
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+#endif
+
+/* sendrecv (nccl-tests' sendrecv_perf): each rank sends count bytes to the
+ * next and receives as many from the previous. */
+static void layout_sendrecv(hm_op_instance_t *inst)
+{
+    inst->send_bytes = inst->recv_bytes = (size_t)inst->count;
+}
+
+static int valid_sendrecv(const hm_op_instance_t *inst)
+{
+    int from = (inst->rank + inst->p - 1) % inst->p;
+    for (size_t k = 0; k < inst->recv_bytes; k++)
+        if (inst->recv[k] != hm_op_byte(from, k)) return 0;
+    return 1;
+}
+
+#if HM_HAVE_NCCL
+static int done(hm_op_instance_t *inst, ncclResult_t r)
+{
+    if (r != ncclSuccess) return HM_EMPI;
+    return cudaStreamSynchronize(inst->stream) == cudaSuccess ? HM_OK : HM_EMPI;
+}
+
+static int run_allreduce(hm_op_instance_t *inst)
+{
+    return done(inst, ncclAllReduce(inst->dsend, inst->drecv, (size_t)inst->count, ncclInt32,
+                                    ncclSum, inst->nccl_comm, inst->stream));
+}
+
+static int run_reduce(hm_op_instance_t *inst)
+{
+    return done(inst, ncclReduce(inst->dsend, inst->drecv, (size_t)inst->count, ncclInt32, ncclSum,
+                                 inst->root, inst->nccl_comm, inst->stream));
+}
+
+static int run_reduce_scatter(hm_op_instance_t *inst)
+{
+    return done(inst, ncclReduceScatter(inst->dsend, inst->drecv, (size_t)inst->count, ncclInt32,
+                                        ncclSum, inst->nccl_comm, inst->stream));
+}
+
+static int run_allgather(hm_op_instance_t *inst)
+{
+    return done(inst, ncclAllGather(inst->dsend, inst->drecv, (size_t)inst->count, ncclInt8,
+                                    inst->nccl_comm, inst->stream));
+}
+
+/* In place: the root's input is the buffer the others receive into. */
+static int run_bcast(hm_op_instance_t *inst)
+{
+    void *buf = inst->rank == inst->root ? inst->dsend : inst->drecv;
+    return done(inst, ncclBcast(buf, (size_t)inst->count, ncclInt8, inst->root, inst->nccl_comm,
+                                inst->stream));
+}
+
+/* A group of sends and receives, block d to and from rank d, as
+ * nccl-tests' alltoall does (ncclAlltoAll is NCCL 2.28's only). */
+static int run_alltoall(hm_op_instance_t *inst)
+{
+    size_t c = (size_t)inst->count;
+    ncclResult_t r = ncclGroupStart();
+    for (int d = 0; r == ncclSuccess && d < inst->p; d++) {
+        r = ncclSend((char *)inst->dsend + d * c, c, ncclInt8, d, inst->nccl_comm, inst->stream);
+        if (r == ncclSuccess)
+            r = ncclRecv((char *)inst->drecv + d * c, c, ncclInt8, d, inst->nccl_comm,
+                         inst->stream);
+    }
+    ncclResult_t end = ncclGroupEnd();
+    return done(inst, r == ncclSuccess ? end : r);
+}
+
+static int run_sendrecv(hm_op_instance_t *inst)
+{
+    int next = (inst->rank + 1) % inst->p, prev = (inst->rank + inst->p - 1) % inst->p;
+    size_t c = (size_t)inst->count;
+    ncclResult_t r = ncclGroupStart();
+    if (r == ncclSuccess)
+        r = ncclSend(inst->dsend, c, ncclInt8, next, inst->nccl_comm, inst->stream);
+    if (r == ncclSuccess)
+        r = ncclRecv(inst->drecv, c, ncclInt8, prev, inst->nccl_comm, inst->stream);
+    ncclResult_t end = ncclGroupEnd();
+    return done(inst, r == ncclSuccess ? end : r);
+}
+#define RUN(f) f
+#else
+static int no_nccl(hm_op_instance_t *inst)
+{
+    (void)inst;
+    return HM_ENOTSUP;
+}
+#define RUN(f) no_nccl
+#endif
+
+enum { NC = HM_OP_NCCL, INTS = HM_OP_INTS, PER_RANK = HM_OP_PER_RANK, ROOTED = HM_OP_ROOTED };
+
+/* clang-format off */
+static const hm_op_t nccl_ops[] = {
+    {"allreduce", NC | INTS, hm_op_layout_allreduce, RUN(run_allreduce), hm_op_valid_allreduce, NULL},
+    {"allgather", NC | PER_RANK, hm_op_layout_allgather, RUN(run_allgather), hm_op_valid_allgather, NULL},
+    {"reduce_scatter", NC | INTS | PER_RANK, hm_op_layout_reduce_scatter, RUN(run_reduce_scatter),
+     hm_op_valid_reduce_scatter, NULL},
+    {"alltoall", NC | PER_RANK, hm_op_layout_alltoall, RUN(run_alltoall), hm_op_valid_alltoall, NULL},
+    {"bcast", NC | ROOTED, hm_op_layout_bcast, RUN(run_bcast), hm_op_valid_bcast, NULL},
+    {"reduce", NC | ROOTED | INTS, hm_op_layout_reduce, RUN(run_reduce), hm_op_valid_reduce, NULL},
+    {"sendrecv", NC, layout_sendrecv, RUN(run_sendrecv), valid_sendrecv, NULL},
+};
+/* clang-format on */
+enum { NNCCL = sizeof nccl_ops / sizeof nccl_ops[0] };
+
+size_t hm_op_nccl_count(void)
+{
+    return NNCCL;
+}
+
+const char *hm_op_nccl_name_at(size_t i)
+{
+    return i < NNCCL ? nccl_ops[i].name : NULL;
+}
+
+const hm_op_t *hm_op_nccl_find(const char *name)
+{
+    for (size_t i = 0; name && i < NNCCL; i++)
+        if (strcmp(nccl_ops[i].name, name) == 0) return &nccl_ops[i];
+    return NULL;
+}
+
+void hm_op_nccl_names(char *buf, size_t len)
+{
+    hm_join_names(hm_op_nccl_name_at, NNCCL, buf, len);
+}
+
+/* Elements per block: of the whole size, divided among the ranks for the
+ * operations whose size is every rank's blocks together; at least one. */
+static size_t block_count(const hm_op_t *op, size_t size_bytes, int nranks)
+{
+    size_t total = (op->flags & HM_OP_INTS) ? size_bytes / sizeof(int) : size_bytes;
+    if (op->flags & HM_OP_PER_RANK) total /= (size_t)nranks;
+    return total ? total : 1;
+}
+
+int hm_op_nccl_figures(const hm_op_t *op, size_t size_bytes, int nranks, int root,
+                       hm_op_figures_t *out)
+{
+    if (!op || !(op->flags & HM_OP_NCCL) || nranks < 1 || !out)
+        return hm_error_set(HM_EINVAL, "nccl-tests' figures: an NCCL operation and ranks");
+    int ints = (op->flags & HM_OP_INTS) != 0, per_rank = (op->flags & HM_OP_PER_RANK) != 0;
+    double n = nranks;
+    out->count = block_count(op, size_bytes, nranks) * (per_rank ? (size_t)nranks : 1);
+    out->size_bytes = out->count * (ints ? sizeof(int) : 1);
+    out->type = ints ? "int32" : "int8";
+    out->redop = ints ? "sum" : "none";
+    out->root = (op->flags & HM_OP_ROOTED) ? root : -1;
+    if (!strcmp(op->name, "allreduce"))
+        out->bus_factor = 2 * (n - 1) / n;
+    else if (per_rank)
+        out->bus_factor = (n - 1) / n;
+    else
+        out->bus_factor = 1;
+    return HM_OK;
+}
+
+int hm_op_prepare_nccl(const hm_op_t *op, MPI_Comm comm, hm_gpu_nccl_t *nccl, size_t size_bytes,
+                       const hm_op_params_t *params, hm_op_instance_t **out)
+{
+    int p;
+    *out = NULL;
+    if (!op || !(op->flags & HM_OP_NCCL) || MPI_Comm_size(comm, &p) != MPI_SUCCESS)
+        return hm_error_set(HM_EINVAL, "%s is not an NCCL operation", op ? op->name : "(none)");
+    size_t count = block_count(op, size_bytes, p);
+    int rc = hm_op_prepare_host(op, comm, size_bytes, params, (long)count, out);
+    if (rc != HM_OK) return rc;
+    (*out)->nccl_comm = hm_gpu_nccl_comm(nccl);
+    (*out)->stream = hm_gpu_nccl_stream(nccl);
+    int mine = hm_op_device_attach(*out), first;
+    if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) first = HM_EMPI;
+    if (first != HM_OK) {
+        if (mine == HM_OK) hm_error_set(first, "another rank could not set up device buffers");
+        hm_op_free(*out);
+        *out = NULL;
+    }
+    return first;
+}
