@@ -77,8 +77,8 @@ HM_EXPORT int hm_op_prepare(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
  * hand to MPI, beside host mirrors that validation reads after fetching the
  * result (hm_op_result_buffer is the mirror). The MPI must be CUDA-aware
  * (hm_gpu_mpi_cuda_aware: the caller checks). HM_ENOTSUP without CUDA or
- * a device, HM_ENOMEM naming the bytes: the same status on every rank,
- * the sentence on the rank that failed. */
+ * a device, HM_ENOMEM naming the bytes: the same status and sentence on
+ * every rank. */
 HM_EXPORT int hm_op_prepare_device(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
                                    const hm_op_params_t *params, hm_op_instance_t **out);
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/agree.h"
 #include "common/error_set.h"
 #include "ops/ops_impl.h"
 
@@ -127,16 +128,12 @@ int hm_op_prepare_device(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
         return hm_error_set(HM_EINVAL, "%s is an NCCL operation (hm_op_prepare_nccl)", op->name);
     int rc = hm_op_prepare_host(op, comm, size_bytes, params, -1, out);
     if (rc != HM_OK) return rc;
-    int all = hm_op_device_attach(*out), first;
-    /* Every rank learns the first failure; its sentence stays on that rank
-     * (the caller agrees on the message with its own channel). */
-    if (MPI_Allreduce(&all, &first, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) first = HM_EMPI;
-    if (first != HM_OK) {
-        if (all == HM_OK) hm_error_set(first, "another rank could not set up device buffers");
+    rc = hm_agree(comm, hm_op_device_attach(*out));
+    if (rc != HM_OK) {
         hm_op_free(*out);
         *out = NULL;
     }
-    return first;
+    return rc;
 }
 
 int hm_op_run(hm_op_instance_t *inst)

@@ -5,6 +5,7 @@
  * MPI_Allgather leaves, so the oracle is the same code. */
 #include <string.h>
 
+#include "common/agree.h"
 #include "common/error_set.h"
 #include "common/names.h"
 #include "ops/ops_impl.h"
@@ -186,12 +187,10 @@ int hm_op_prepare_nccl(const hm_op_t *op, MPI_Comm comm, hm_gpu_nccl_t *nccl, si
     if (rc != HM_OK) return rc;
     (*out)->nccl_comm = hm_gpu_nccl_comm(nccl);
     (*out)->stream = hm_gpu_nccl_stream(nccl);
-    int mine = hm_op_device_attach(*out), first;
-    if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) first = HM_EMPI;
-    if (first != HM_OK) {
-        if (mine == HM_OK) hm_error_set(first, "another rank could not set up device buffers");
+    rc = hm_agree(comm, hm_op_device_attach(*out));
+    if (rc != HM_OK) {
         hm_op_free(*out);
         *out = NULL;
     }
-    return first;
+    return rc;
 }

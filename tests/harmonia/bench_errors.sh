@@ -3,6 +3,7 @@
 # message once, naming the option and the value, before anything is
 # measured; a runtime allocation failure is exit status 1 with one message;
 # every launch is bounded by a timeout, so a rank left waiting fails the test.
+# GPU options on a machine without a GPU are refused with the reason.
 # Options mean the same in any order and spelling.
 . "$(dirname "$0")/lib.sh"
 dir=$(mktemp -d)
@@ -16,6 +17,16 @@ ALL_OPS='bcast, reduce, allreduce, alltoall, alltoallv, allgather, gather, scatt
 expect_usage 2 "--ops: unknown operation \"frob\" (known: $ALL_OPS)" bench --ops allreduce,frob
 expect_usage 2 '--ops: "allreduce" is listed twice' bench --ops allreduce,bcast,allreduce
 expect_usage 2 '--ops: empty value' bench --ops ''
+
+# --- GPUs: the backend and the memory; on a machine without a device (CI's)
+# every GPU option refused with the reason ----------------------------------
+expect_usage 2 '--backend host: bench runs mpi or nccl (host is for pattern)' bench --backend host
+expect_usage 2 '--memory host: NCCL moves device memory' bench --backend nccl --memory host
+if "$HARMONIA" version | grep -qE 'no GPU|built without CUDA'; then
+    expect_usage 2 '--backend nccl: no GPU: ' bench --backend nccl
+    expect_usage 2 '--memory device: no GPU: ' bench --memory device --ops allreduce
+    expect_usage 2 '--gpus-per-node 1: the run uses no GPU' bench --gpus-per-node 1 --sizes 8
+fi
 
 # --- process synchronization ------------------------------------------------
 expect_usage 2 '--sync harmony: unknown method "harmony" (known: barrier, dissem, window, roundtime, harmonize)' \

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <harmonia/ops.h>
+
 #include "commands/bench_report.h"
 #include "commands/commands.h"
 
@@ -24,7 +26,15 @@ int hm_bench_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experimen
         MPI_Comm_size(comm, &rep->size);
         hm_cli_fit_note(hm_experiment_fit(e), rep->note, sizeof rep->note);
     }
-    if (rc == HM_OK) rc = hm_factors_set(hm_experiment_factors(e), "ops", "%s", cfg->ops);
+    hm_factors_t *f = hm_experiment_factors(e);
+    int nccl = !strcmp(cfg->backend, "nccl");
+    if (rc == HM_OK)
+        rc =
+            hm_factors_set(f, "ops", "%s",
+                           nccl && !(cfg->given & HM_OPT_BIT(HM_OPT_OPS)) ? "allreduce" : cfg->ops);
+    if (rc == HM_OK) rc = hm_factors_set(f, "backend", "%s", nccl ? "nccl" : "mpi");
+    if (rc == HM_OK)
+        rc = hm_factors_set(f, "memory", "%s", nccl || cfg->memory_device ? "device" : "host");
     if (rc == HM_OK && rank == 0) {
         rep->rows = calloc(nexperiments, sizeof *rep->rows);
         rc = rep->rows ? HM_OK : HM_ENOMEM;
@@ -190,6 +200,37 @@ static void print_table(const hm_bench_report_t *rep)
     print_partial(rep);
 }
 
+/* nccl-tests' layout (all_reduce_perf and the others): size, count, type,
+ * redop, root, time, algbw, busbw, #wrong; the time is the median global
+ * run-time of the valid repetitions, each started together (nccl-tests
+ * averages a loop of back-to-back calls on its own clock). */
+static void print_nccl(const hm_bench_report_t *rep)
+{
+    const char *last = NULL;
+    for (size_t i = 0; i < rep->nrows; i++) {
+        const hm_bench_row_t *row = &rep->rows[i];
+        hm_op_figures_t f;
+        if (!row->done || hm_op_nccl_figures(hm_op_nccl_find(row->op), row->size_bytes, rep->size,
+                                             rep->cfg->root, &f) != HM_OK)
+            continue;
+        if (!last || strcmp(last, row->op)) {
+            printf("%s# harmonia bench --backend nccl: %s on %d ranks, --sync %s%s; time = median "
+                   "global run-time (max end - min start, global clock), algbw = size / time (GB "
+                   "= 1e9 B), busbw = algbw x %.4g (nccl-tests' factor)\n",
+                   last ? "\n" : "", row->op, rep->size, rep->cfg->sync, rep->note, f.bus_factor);
+            printf("%12s %12s %8s %6s %6s %10s %10s %10s %8s %6s\n", "size", "count", "type",
+                   "redop", "root", "time_us", "algbw_GBps", "busbw_GBps", "#wrong", "valid");
+            last = row->op;
+        }
+        double algbw = (double)f.size_bytes / row->global.median * 1e-9;
+        char wrong[24] = "N/A";
+        if (rep->cfg->validate) snprintf(wrong, sizeof wrong, "%ld", row->wrong_results);
+        printf("%12zu %12zu %8s %6s %6d %10.2f %10.3f %10.3f %8s %6ld\n", f.size_bytes, f.count,
+               f.type, f.redop, f.root, row->global.median * 1e6, algbw, algbw * f.bus_factor,
+               wrong, row->valid);
+    }
+}
+
 /* OSU's layout (osu_allreduce -f): one block per operation, the size and
  * the average, min and max latency with the iteration count; here every
  * column is the global run-time over the valid repetitions. */
@@ -218,7 +259,9 @@ void hm_bench_report_close(hm_bench_report_t *rep, MPI_Comm comm)
     size_t done = 0;
     for (size_t i = 0; rep->rows && i < rep->nrows; i++) done += rep->rows[i].done;
     if (rank == 0 && done > 0) {
-        if (strcmp(rep->cfg->format, "osu") == 0)
+        if (strcmp(rep->cfg->backend, "nccl") == 0)
+            print_nccl(rep);
+        else if (strcmp(rep->cfg->format, "osu") == 0)
             print_osu(rep);
         else
             print_table(rep);

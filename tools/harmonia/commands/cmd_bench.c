@@ -6,12 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <harmonia/gpu.h>
 #include <harmonia/measure.h>
 #include <harmonia/ops.h>
+#include <harmonia/pattern.h>
 #include <harmonia/testing.h>
 
 #include "commands/bench_report.h"
 #include "commands/commands.h"
+#include "commands/gpu_setup.h"
 #include "commands/measure_setup.h"
 
 enum { MAX_OPS = 64 };
@@ -25,6 +28,8 @@ typedef struct experiment {
 typedef struct bench_plan {
     const hm_op_t *ops[MAX_OPS];
     int nops;
+    int nccl, device;          /* --backend nccl; buffers in device memory */
+    hm_gpu_nccl_t *nccl_comm;  /* --backend nccl: made once, after the clocks */
     experiment_t *experiments; /* op-major, sizes ascending: the table's order */
     size_t nexperiments;
     size_t *order; /* run order (shuffled with --seed) */
@@ -33,14 +38,18 @@ typedef struct bench_plan {
 static int parse_ops(const hm_cli_config_t *cfg, bench_plan_t *plan, char *why, size_t len)
 {
     char buf[sizeof cfg->ops], known[512];
-    strcpy(buf, cfg->ops);
+    strcpy(buf, plan->nccl && !(cfg->given & HM_OPT_BIT(HM_OPT_OPS)) ? "allreduce" : cfg->ops);
     for (char *item = buf, *next; item; item = next) {
         next = strchr(item, ',');
         if (next) *next++ = '\0';
-        const hm_op_t *op = hm_op_find(item);
+        const hm_op_t *op = plan->nccl ? hm_op_nccl_find(item) : hm_op_find(item);
         if (!op) {
-            hm_op_names(known, sizeof known);
-            snprintf(why, len, "--ops: unknown operation \"%.64s\" (known: %s)", item, known);
+            if (plan->nccl)
+                hm_op_nccl_names(known, sizeof known);
+            else
+                hm_op_names(known, sizeof known);
+            snprintf(why, len, "--ops: unknown %soperation \"%.64s\" (known: %s)",
+                     plan->nccl ? "NCCL " : "", item, known);
             return HM_EXIT_USAGE;
         }
         if (plan->nops == MAX_OPS) {
@@ -95,11 +104,38 @@ static int list_experiments(const hm_cli_config_t *cfg, bench_plan_t *plan)
     return HM_OK;
 }
 
+/* --backend mpi (default) or nccl, and --memory: where the buffers are
+ * and whether this process can put them there (usage errors: the run
+ * asked for what the machine lacks). */
+static int gpu_choice(const hm_cli_config_t *cfg, bench_plan_t *plan, char *why, size_t len)
+{
+    const char *backend = cfg->backend[0] ? cfg->backend : "mpi";
+    plan->nccl = strcmp(backend, "nccl") == 0;
+    if (!plan->nccl && strcmp(backend, "mpi") != 0)
+        return snprintf(why, len, "--backend %s: bench runs mpi or nccl (%s is for pattern)",
+                        backend, backend),
+               HM_EXIT_USAGE;
+    plan->device = plan->nccl || cfg->memory_device;
+    if (plan->nccl && (cfg->given & HM_OPT_BIT(HM_OPT_MEMORY)) && !cfg->memory_device)
+        return snprintf(why, len, "--memory host: NCCL moves device memory"), HM_EXIT_USAGE;
+    if (plan->nccl && hm_backend_check(hm_backend_find("nccl")) != HM_OK)
+        return snprintf(why, len, "--backend nccl: %s", hm_last_error()), HM_EXIT_USAGE;
+    if (!plan->nccl && plan->device) {
+        int rc = hm_cli_gpu_check("--memory device", why, len);
+        char reason[160];
+        if (rc == HM_EXIT_OK && !hm_gpu_mpi_cuda_aware(reason, sizeof reason))
+            return snprintf(why, len, "--memory device: %s", reason), HM_EXIT_USAGE;
+        return rc;
+    }
+    return HM_EXIT_OK;
+}
+
 static int make_plan(const hm_cli_config_t *cfg, MPI_Comm comm, bench_plan_t *plan)
 {
     char why[1024] = "";
     memset(plan, 0, sizeof *plan);
-    int rc = parse_ops(cfg, plan, why, sizeof why);
+    int rc = gpu_choice(cfg, plan, why, sizeof why);
+    if (rc == HM_EXIT_OK) rc = parse_ops(cfg, plan, why, sizeof why);
     if (rc == HM_EXIT_OK && strchr(cfg->sync, ','))
         rc = HM_EXIT_USAGE, snprintf(why, sizeof why,
                                      "--sync: \"%s\" is a list; bench takes one method (skew "
@@ -176,9 +212,18 @@ static void report_progress(void *arg, double done, double total)
     hm_cli_progress_report(&run->line, run->reps_before + done, run->reps_total);
 }
 
+/* Collective: op set up at size in the plan's memory, on its backend. */
+static int prepare(const bench_plan_t *plan, MPI_Comm comm, const hm_op_t *op, size_t size,
+                   const hm_op_params_t *p, hm_op_instance_t **inst)
+{
+    if (plan->nccl) return hm_op_prepare_nccl(op, comm, plan->nccl_comm, size, p, inst);
+    if (plan->device) return hm_op_prepare_device(op, comm, size, p, inst);
+    return hm_op_prepare(op, comm, size, p, inst);
+}
+
 static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync_t *ps,
-                          const hm_op_t *op, size_t size, size_t index, size_t order,
-                          bench_run_t *run)
+                          const bench_plan_t *plan, const hm_op_t *op, size_t size, size_t index,
+                          size_t order, bench_run_t *run)
 {
     hm_op_params_t p = op_params(cfg);
     hm_op_instance_t *inst = NULL;
@@ -188,7 +233,7 @@ static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync
     char msg[640] = "";
     int rank;
     MPI_Comm_rank(comm, &rank);
-    int rc = hm_op_prepare(op, comm, size, &p, &inst);
+    int rc = prepare(plan, comm, op, size, &p, &inst);
     if (rc != HM_OK) {
         snprintf(msg, sizeof msg, "%s %zu B: %s", hm_op_name(op), size, hm_last_error());
         return hm_cli_agree(comm, HM_EXIT_FAILURE, msg);
@@ -241,7 +286,7 @@ static int run_plan(const hm_cli_config_t *cfg, MPI_Comm comm, const bench_plan_
     for (size_t k = 0; k < plan->nexperiments && rc == HM_EXIT_OK; k++) {
         size_t index = plan->order[k];
         const experiment_t *e = &plan->experiments[index];
-        rc = run_experiment(cfg, comm, ps, e->op, e->size_bytes, index, k, run);
+        rc = run_experiment(cfg, comm, ps, plan, e->op, e->size_bytes, index, k, run);
     }
     hm_cli_progress_clear(&run->line);
     return rc;
@@ -258,11 +303,15 @@ int hm_cmd_bench(hm_cli_config_t *cfg, MPI_Comm comm)
     else
         memset(&plan, 0, sizeof plan);
     if (rc == HM_EXIT_OK) rc = hm_cli_experiment_open(cfg, comm, cfg->sync, &e);
+    if (rc == HM_EXIT_OK) rc = hm_cli_gpu_setup(cfg, comm, plan.device, hm_experiment_factors(e));
+    if (rc == HM_EXIT_OK && plan.nccl && hm_gpu_nccl_create(comm, &plan.nccl_comm) != HM_OK)
+        rc = hm_cli_agree(comm, HM_EXIT_FAILURE, hm_last_error());
     if (rc == HM_EXIT_OK) rc = hm_bench_report_open(cfg, comm, e, plan.nexperiments, &run.rep);
     if (rc == HM_EXIT_OK) rc = run_plan(cfg, comm, &plan, hm_experiment_procsync(e), &run);
     if (run.rep) hm_bench_report_close(run.rep, comm);
     rc = hm_cli_experiment_close(e, comm, rc);
     if (rc == HM_EXIT_OK) rc = partial_status(cfg, comm, run.npartial);
+    hm_gpu_nccl_free(plan.nccl_comm);
     free(plan.order);
     free(plan.experiments);
     return rc;

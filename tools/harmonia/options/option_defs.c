@@ -467,8 +467,9 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                          "ranks of a group taking part, 1 to the group's size (default: all)",
                          "e.g. --k 1", hm_opt_parse_subgroup},
     [HM_OPT_BACKEND] = {HM_OPT_BACKEND, "backend", 0, "NAME",
-                        "what moves the bytes: mpi, host, or on GPUs cuda, ipc, ipc-get, nccl; "
-                        "striping takes one per step, e.g. host+mpi+host (default mpi)",
+                        "what moves the bytes: pattern: mpi, host, or on GPUs cuda, ipc, ipc-get, "
+                        "nccl, one per step for striping (e.g. host+mpi+host); bench: mpi or "
+                        "nccl (default mpi)",
                         "e.g. --backend host or --backend host+mpi+host", hm_opt_parse_backend},
     [HM_OPT_PATTERN_FILE] = {HM_OPT_PATTERN_FILE, "file", 0, "FILE",
                              "--pattern file: a Matrix Market coordinate file or a CSV "
