@@ -22,20 +22,15 @@ typedef struct cuda_state {
 
 static int check_self(const hm_plan_t *p)
 {
-    for (size_t i = 0; i < p->send.n; i++)
-        if (p->send.m[i].peer != p->rank)
-            return hm_error_set(HM_EINVAL,
-                                "cuda backend: rank %d sends to rank %d, and the cuda backend "
-                                "copies within a process (between processes of a node: ipc; "
-                                "between nodes: nccl)",
-                                p->rank, p->send.m[i].peer);
-    for (size_t i = 0; i < p->recv.n; i++)
-        if (p->recv.m[i].peer != p->rank)
-            return hm_error_set(HM_EINVAL,
-                                "cuda backend: rank %d receives from rank %d, and the cuda "
-                                "backend copies within a process (between processes of a node: "
-                                "ipc; between nodes: nccl)",
-                                p->rank, p->recv.m[i].peer);
+    const hm_message_list_t *lists[2] = {&p->send, &p->recv};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < lists[k]->n; i++)
+            if (lists[k]->m[i].peer != p->rank)
+                return hm_error_set(HM_EINVAL,
+                                    "cuda backend: rank %d %s rank %d, and the cuda backend "
+                                    "copies within a process (between processes of a node: ipc; "
+                                    "between nodes: nccl)",
+                                    p->rank, k ? "receives from" : "sends to", lists[k]->m[i].peer);
     return HM_OK;
 }
 
