@@ -5,8 +5,10 @@
  * no size can reach is reported as such, never as a size that does not
  * take it. MPICH's iallreduce has steps, true gaps where no size takes the
  * target: 5 to 23 us between 4 and 12 KiB (not monotonic: 22 us at 12 KiB,
- * 17 at 16 KiB) and 17 to 29 ms at 32 MiB; its targets avoid them, 30 us to
- * 15 ms (2.7 decades).
+ * 17 at 16 KiB) and one at 32 MiB whose edges depend on the host: 17 to
+ * 29 ms on one, 13 to 110 ms on a faster one (8.8-13 ms up to 33.3 MB,
+ * 110-186 ms from 33.6 MB: a 15 ms target failed both tries in CI); its
+ * targets avoid them, 30 us to 8 ms (2.4 decades).
  *
  * Tolerance: the calibration's own, 10 %, on the median of 11 runs of the
  * probe it kept; the assertion re-reads that median (it is what the
@@ -101,7 +103,7 @@ int main(int argc, char **argv)
     int len;
     MPI_Get_library_version(version, &len);
     const double open_mpi_s[] = {20e-6, 200e-6, 2e-3, 20e-3},
-                 mpich_s[] = {30e-6, 300e-6, 3e-3, 15e-3};
+                 mpich_s[] = {30e-6, 300e-6, 3e-3, 8e-3};
     const double *targets_s = strstr(version, "MPICH") ? mpich_s : open_mpi_s;
     for (size_t i = 0; i < 4; i++) converges(e, targets_s[i], &start);
     unreachable(e);
