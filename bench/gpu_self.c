@@ -99,7 +99,8 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     size_t max = argc > 1 ? strtoull(argv[1], NULL, 0) : (size_t)1 << 30;
     int device, rc = hm_gpu_select(MPI_COMM_WORLD, 0, &device);
-    if (rc == HM_OK) printf("size_B\tcudaMemcpy_GBps\tself_GBps\tself/cudaMemcpy\tread+write_GBps\n");
+    if (rc == HM_OK)
+        printf("size_B\tcudaMemcpy_GBps\tself_GBps\tself/cudaMemcpy\tread+write_GBps\n");
     for (size_t bytes = (size_t)1 << 20; rc == HM_OK && bytes <= max; bytes *= 4) {
         double c = 0, s = 0;
         rc = measure(bytes, &c, &s);

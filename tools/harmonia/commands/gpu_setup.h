@@ -19,6 +19,5 @@ int hm_cli_gpu_check(const char *what, char *why, size_t len);
  * prints the mapping once ("GPUs: HOST: rank 0 -> GPU 0 NAME [BUS], ..."),
  * and factors (NULL: none) record it as gpu_mapping. Without device,
  * --gpus-per-node is refused. Agreed exit status, failure printed once. */
-int hm_cli_gpu_setup(const hm_cli_config_t *cfg, MPI_Comm comm, int device,
-                     hm_factors_t *factors);
+int hm_cli_gpu_setup(const hm_cli_config_t *cfg, MPI_Comm comm, int device, hm_factors_t *factors);
 #endif
