@@ -39,11 +39,17 @@ done
 check $? "each raw file records the seed the manifest gave its run ($good of 3)"
 [ -s c1/run-001.log ] && ! grep -q . c1/run-00[123].csv.tmp 2>/dev/null
 check $? "logs written, no temporary files left"
+# Structure, not values (the next check recomputes a row from its raw file):
+# under CI load a bench row may end partial (fewer than --nrep valid after its
+# attempts, said in its table) and Tukey's fences may drop a bimodal tail, so
+# n is 20..40 and at least half of n is kept.
 csv_awk c1/per-mpirun.csv '{ n++; g[$col["op"] " " $col["size_bytes"]]++
-        if ($col["processes"] == 2 && $col["sync"] == "harmonize" && $col["n"] == 40 &&
-            $col["kept"] <= 40 && $col["kept"] >= 30 && $col["median_s"] > 0 && $col["mean_s"] > 0) good++ }
-    END { for (k in g) if (g[k] != 3) bad++; exit !(n == 12 && good == 12 && !bad) }'
-check $? "per-mpirun.csv: 4 groups x 3 runs, n = 40 each, medians and means positive"
+        if ($col["processes"] == 2 && $col["sync"] == "harmonize" && $col["n"] <= 40 &&
+            $col["n"] >= 20 && $col["kept"] <= $col["n"] && 2 * $col["kept"] >= $col["n"] &&
+            $col["median_s"] > 0 && $col["mean_s"] > 0) good++ }
+    END { for (k in g) if (g[k] != 3) bad++; exit !(n == 12 && good == 12 && !bad) }' ||
+    { sed 's/^/    | /' c1/per-mpirun.csv >&2; false; }
+check $? "per-mpirun.csv: 4 groups x 3 runs, 20-40 valid of 40, medians and means positive"
 # Alg. 6 recomputed here for run 2, allreduce 8 B: the valid global run-times
 # of the raw file, R's type-7 quartiles, Tukey's fences, then the median and
 # mean of what is kept. Relative 1e-12: the same doubles, summed in another
