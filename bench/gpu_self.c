@@ -2,10 +2,11 @@
  * device to device, in the same run on the same buffers (issue 15: at
  * least 90 % of cudaMemcpy's bandwidth, 1 MiB to 1 GiB). One rank, one
  * GPU: for each size, rounds that each time one cudaMemcpyAsync on a
- * stream of its own followed by cudaStreamSynchronize, and one self plan
- * (hm_plan_start + hm_plan_wait: the plan's stream, synchronized), in
- * alternating order; the medians give GB/s (1e9 bytes moved, counted
- * once) and their ratio. The last column counts bytes read and written
+ * stream of its own followed by cudaStreamSynchronize, one self plan
+ * (hm_plan_start + hm_plan_wait: the plan's stream, synchronized) with its
+ * CUDA events, and the same plan without them (hm_plan_set_device_timing
+ * off), in rotated order; the medians give GB/s (1e9 bytes moved, counted
+ * once) and the ratios to the copy. The last column counts bytes read and written
  * (2 x size / time): the device memory bandwidth the copy shows.
  *
  *   mpirun -n 1 build/bench/gpu_self [MAX_BYTES]   (default 1G) */
@@ -52,12 +53,15 @@ static int set_up(size_t bytes, pair_t *p)
     return rc;
 }
 
-static int one(pair_t *p, size_t bytes, int plan_now, double *s)
+enum { COPY, SELF, SELF_UNTIMED, NVARIANTS };
+
+static int one(pair_t *p, size_t bytes, int variant, double *s)
 {
-    double t0 = now_s();
     int rc = HM_OK;
-    if (plan_now) {
-        rc = hm_plan_start(p->plan);
+    if (variant != COPY) rc = hm_plan_set_device_timing(p->plan, variant == SELF);
+    double t0 = now_s();
+    if (variant != COPY) {
+        if (rc == HM_OK) rc = hm_plan_start(p->plan);
         if (rc == HM_OK) rc = hm_plan_wait(p->plan);
     } else if (cudaMemcpyAsync(hm_buffer_data(p->dst), hm_buffer_data(p->src), bytes,
                                cudaMemcpyDeviceToDevice, p->stream) != cudaSuccess ||
@@ -68,25 +72,25 @@ static int one(pair_t *p, size_t bytes, int plan_now, double *s)
     return rc;
 }
 
-static int measure(size_t bytes, double *copy_gbps, double *self_gbps)
+/* GB/s of each variant: the medians of n rounds, the variants' order
+ * rotated from round to round. */
+static int measure(size_t bytes, double *gbps)
 {
     pair_t p = {0};
     int rc = set_up(bytes, &p);
     int n = rounds_for(bytes);
-    double *tc = malloc((size_t)n * sizeof *tc), *tp = malloc((size_t)n * sizeof *tp);
-    if (rc == HM_OK && (!tc || !tp)) rc = HM_ENOMEM;
+    double *t = malloc((size_t)(n * NVARIANTS) * sizeof *t);
+    if (rc == HM_OK && !t) rc = HM_ENOMEM;
     for (int r = 0; rc == HM_OK && r < n; r++)
-        for (int k = 0; rc == HM_OK && k < 2; k++) {
-            int plan_now = (r + k) % 2;
-            rc = one(&p, bytes, plan_now, plan_now ? &tp[r] : &tc[r]);
+        for (int k = 0; rc == HM_OK && k < NVARIANTS; k++) {
+            int v = (r + k) % NVARIANTS;
+            rc = one(&p, bytes, v, &t[v * n + r]);
         }
-    if (rc == HM_OK) {
-        hm_stats_sort(tc, (size_t)n);
-        hm_stats_sort(tp, (size_t)n);
-        *copy_gbps = (double)bytes / hm_stats_quantile_sorted(tc, (size_t)n, 0.5) * 1e-9;
-        *self_gbps = (double)bytes / hm_stats_quantile_sorted(tp, (size_t)n, 0.5) * 1e-9;
+    for (int v = 0; rc == HM_OK && v < NVARIANTS; v++) {
+        hm_stats_sort(t + v * n, (size_t)n);
+        gbps[v] = (double)bytes / hm_stats_quantile_sorted(t + v * n, (size_t)n, 0.5) * 1e-9;
     }
-    free(tc), free(tp);
+    free(t);
     if (p.stream) cudaStreamDestroy(p.stream);
     hm_plan_free(p.plan);
     hm_buffer_free(p.dst);
@@ -100,11 +104,14 @@ int main(int argc, char **argv)
     size_t max = argc > 1 ? strtoull(argv[1], NULL, 0) : (size_t)1 << 30;
     int device, rc = hm_gpu_select(MPI_COMM_WORLD, 0, &device);
     if (rc == HM_OK)
-        printf("size_B\tcudaMemcpy_GBps\tself_GBps\tself/cudaMemcpy\tread+write_GBps\n");
+        printf("size_B\tcudaMemcpy_GBps\tself_GBps\tself/cudaMemcpy\tuntimed_GBps\t"
+               "untimed/cudaMemcpy\tread+write_GBps\n");
     for (size_t bytes = (size_t)1 << 20; rc == HM_OK && bytes <= max; bytes *= 4) {
-        double c = 0, s = 0;
-        rc = measure(bytes, &c, &s);
-        if (rc == HM_OK) printf("%zu\t%.1f\t%.1f\t%.3f\t%.1f\n", bytes, c, s, s / c, 2 * c);
+        double g[NVARIANTS] = {0};
+        rc = measure(bytes, g);
+        if (rc == HM_OK)
+            printf("%zu\t%.1f\t%.1f\t%.3f\t%.1f\t%.3f\t%.1f\n", bytes, g[COPY], g[SELF],
+                   g[SELF] / g[COPY], g[SELF_UNTIMED], g[SELF_UNTIMED] / g[COPY], 2 * g[COPY]);
         fflush(stdout);
     }
     if (rc != HM_OK) fprintf(stderr, "gpu_self: %s\n", hm_last_error());

@@ -146,6 +146,12 @@ HM_EXPORT int hm_plan_wait(hm_plan_t *plan);
  * HM_ENOTSUP for a backend without a stream (mpi, host). */
 HM_EXPORT int hm_plan_device_time(const hm_plan_t *plan, double *seconds);
 
+/* Local, at any time between runs: on (the default) records two CUDA events
+ * around each start's work; off records none (each costs a call into the
+ * driver, about a microsecond: bench/gpu_self measures both), and
+ * hm_plan_device_time answers HM_ENOTSUP. No effect on host backends. */
+HM_EXPORT int hm_plan_set_device_timing(hm_plan_t *plan, int on);
+
 /* Collective over the plan's comm. NULL is ignored. */
 HM_EXPORT void hm_plan_free(hm_plan_t *plan);
 

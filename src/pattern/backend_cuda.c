@@ -80,11 +80,11 @@ static int cuda_commit(hm_plan_t *p)
 static int cuda_start(hm_plan_t *p)
 {
     cuda_state_t *s = p->state;
-    int rc = hm_gpu_stream_begin(s->stream, "cuda");
+    int rc = hm_gpu_stream_begin(s->stream, p->device_timing, "cuda");
     for (size_t i = 0; rc == HM_OK && i < s->ncopies; i++)
         rc = hm_gpu_stream_copy(s->stream, s->copies[i].to, s->copies[i].from, s->copies[i].bytes,
                                 "cuda");
-    if (rc == HM_OK) rc = hm_gpu_stream_end(s->stream, "cuda");
+    if (rc == HM_OK) rc = hm_gpu_stream_end(s->stream, p->device_timing, "cuda");
     return rc;
 }
 

@@ -197,7 +197,7 @@ static int ipc_start(hm_plan_t *p)
     s->iteration++;
     for (int i = 0; i < s->nusers; i++)
         hm_node_flag_publish(f, HM_FLAG_READY, f->node_rank, s->users[i], s->iteration);
-    int rc = hm_gpu_stream_begin(s->stream, s->name);
+    int rc = hm_gpu_stream_begin(s->stream, p->device_timing, s->name);
     for (size_t i = 0; rc == HM_OK && i < s->nself; i++)
         rc = hm_gpu_stream_copy(s->stream, s->self[i].to, s->self[i].from, s->self[i].bytes,
                                 s->name);
@@ -216,7 +216,7 @@ static int ipc_start(hm_plan_t *p)
         }
         if (spins % 64 == 63) sched_yield();
     }
-    if (rc == HM_OK) rc = hm_gpu_stream_end(s->stream, s->name);
+    if (rc == HM_OK) rc = hm_gpu_stream_end(s->stream, p->device_timing, s->name);
     return rc;
 }
 

@@ -76,7 +76,7 @@ static int post(const hm_plan_t *p, const nccl_state_t *s, cudaStream_t stream)
 static int nccl_start(hm_plan_t *p)
 {
     nccl_state_t *s = p->state;
-    int rc = hm_gpu_stream_begin(s->stream, "nccl");
+    int rc = hm_gpu_stream_begin(s->stream, p->device_timing, "nccl");
 #if HM_HAVE_NCCL
     if (rc == HM_OK) {
         ncclResult_t r = ncclGroupStart();
@@ -87,7 +87,7 @@ static int nccl_start(hm_plan_t *p)
         if (rc == HM_OK && r != ncclSuccess) rc = nccl_error(r, "ncclGroupEnd");
     }
 #endif
-    if (rc == HM_OK) rc = hm_gpu_stream_end(s->stream, "nccl");
+    if (rc == HM_OK) rc = hm_gpu_stream_end(s->stream, p->device_timing, "nccl");
     return rc;
 }
 

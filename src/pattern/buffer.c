@@ -83,6 +83,7 @@ static int alloc_device(hm_buffer_t *b)
     cudaError_t e = cudaGetDevice(&b->device);
     if (e == cudaSuccess) e = cudaMalloc(&b->data, b->bytes ? b->bytes : 1);
     if (e == cudaSuccess) e = cudaMemset(b->data, 0, b->bytes ? b->bytes : 1);
+    if (e == cudaSuccess) e = cudaDeviceSynchronize(); /* cudaMemset may not have run yet */
     if (e != cudaSuccess)
         return hm_error_set(e == cudaErrorMemoryAllocation ? HM_ENOMEM : HM_ENOTSUP,
                             "cannot allocate %zu bytes of device memory: %s", b->bytes,
@@ -164,6 +165,11 @@ static int copy_device(void *to, const void *from, size_t bytes, int to_device)
 #if HM_HAVE_CUDA
     cudaError_t e =
         cudaMemcpy(to, from, bytes, to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost);
+    /* A copy from pageable memory may return before its DMA lands; the
+     * plans' streams are non-blocking and other processes read through IPC,
+     * so the bytes must be in device memory on return (a get read stale
+     * bytes on an H200 before this). */
+    if (e == cudaSuccess && to_device) e = cudaDeviceSynchronize();
     return e == cudaSuccess ? HM_OK
                             : hm_error_set(HM_EINVAL, "copy of %zu bytes %s the device: %s", bytes,
                                            to_device ? "to" : "from", cudaGetErrorString(e));

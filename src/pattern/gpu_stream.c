@@ -58,15 +58,17 @@ void *hm_gpu_stream_handle(hm_gpu_stream_t *s)
     return s->stream;
 }
 
-int hm_gpu_stream_begin(hm_gpu_stream_t *s, const char *backend)
+int hm_gpu_stream_begin(hm_gpu_stream_t *s, int timed, const char *backend)
 {
     s->recorded = 0;
+    if (!timed) return HM_OK;
     cudaError_t e = cudaEventRecord(s->begin, s->stream);
     return e == cudaSuccess ? HM_OK : cuda_error(e, backend, "cudaEventRecord");
 }
 
-int hm_gpu_stream_end(hm_gpu_stream_t *s, const char *backend)
+int hm_gpu_stream_end(hm_gpu_stream_t *s, int timed, const char *backend)
 {
+    if (!timed) return HM_OK;
     cudaError_t e = cudaEventRecord(s->end, s->stream);
     s->recorded = e == cudaSuccess;
     return e == cudaSuccess ? HM_OK : cuda_error(e, backend, "cudaEventRecord");
@@ -130,15 +132,15 @@ void *hm_gpu_stream_handle(hm_gpu_stream_t *s)
     return NULL;
 }
 
-int hm_gpu_stream_begin(hm_gpu_stream_t *s, const char *backend)
+int hm_gpu_stream_begin(hm_gpu_stream_t *s, int timed, const char *backend)
 {
-    (void)s;
+    (void)s, (void)timed;
     return no_cuda(backend);
 }
 
-int hm_gpu_stream_end(hm_gpu_stream_t *s, const char *backend)
+int hm_gpu_stream_end(hm_gpu_stream_t *s, int timed, const char *backend)
 {
-    (void)s;
+    (void)s, (void)timed;
     return no_cuda(backend);
 }
 

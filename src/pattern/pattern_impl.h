@@ -61,6 +61,7 @@ struct hm_plan {
     const hm_backend_t *backend;
     hm_message_list_t send, recv;
     int committed;
+    int device_timing; /* record CUDA events around each start (default 1) */
     uint64_t total_bytes; /* of every rank's messages */
     void *state;          /* the backend's */
 };
@@ -152,8 +153,8 @@ typedef struct hm_gpu_stream hm_gpu_stream_t;
 int hm_gpu_stream_create(const char *backend, hm_gpu_stream_t **out);
 void hm_gpu_stream_free(hm_gpu_stream_t *stream);
 void *hm_gpu_stream_handle(hm_gpu_stream_t *stream); /* the cudaStream_t */
-int hm_gpu_stream_begin(hm_gpu_stream_t *stream, const char *backend);
-int hm_gpu_stream_end(hm_gpu_stream_t *stream, const char *backend);
+int hm_gpu_stream_begin(hm_gpu_stream_t *stream, int timed, const char *backend);
+int hm_gpu_stream_end(hm_gpu_stream_t *stream, int timed, const char *backend);
 int hm_gpu_stream_sync(hm_gpu_stream_t *stream, const char *backend);
 int hm_gpu_stream_elapsed(const hm_gpu_stream_t *stream, double *seconds);
 /* Asynchronous, on the stream, any two device addresses (cudaMemcpyDefault). */

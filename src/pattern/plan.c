@@ -20,6 +20,7 @@ int hm_plan_create(MPI_Comm comm, const hm_backend_t *backend, hm_plan_t **out)
     p->comm = comm;
     p->wire = MPI_COMM_NULL;
     p->backend = backend;
+    p->device_timing = 1;
     if (MPI_Comm_rank(comm, &p->rank) != MPI_SUCCESS ||
         MPI_Comm_size(comm, &p->size) != MPI_SUCCESS) {
         free(p);
@@ -166,7 +167,16 @@ int hm_plan_device_time(const hm_plan_t *p, double *seconds)
         return hm_error_set(HM_EINVAL, "device time: a committed plan and a place for it");
     if (!p->backend->device_time)
         return hm_error_set(HM_ENOTSUP, "the %s backend has no device time", p->backend->name);
+    if (!p->device_timing)
+        return hm_error_set(HM_ENOTSUP, "device timing is off for this plan");
     return p->backend->device_time(p, seconds);
+}
+
+int hm_plan_set_device_timing(hm_plan_t *p, int on)
+{
+    if (!p) return hm_error_set(HM_EINVAL, "device timing: no plan");
+    p->device_timing = on != 0;
+    return HM_OK;
 }
 
 void hm_plan_free(hm_plan_t *p)
