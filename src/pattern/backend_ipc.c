@@ -217,6 +217,11 @@ static int ipc_start(hm_plan_t *p)
         if (spins % 64 == 63) sched_yield();
     }
     if (rc == HM_OK) rc = hm_gpu_stream_end(s->stream, p->device_timing, s->name);
+    /* A failed start is not followed by a wait (hm_plan_measure's run
+     * stops there): the owners waiting for this rank's done would spin for
+     * ever, so it is published here. */
+    for (int i = 0; rc != HM_OK && i < s->nowners; i++)
+        hm_node_flag_publish(f, HM_FLAG_DONE, s->owners[i], f->node_rank, s->iteration);
     return rc;
 }
 
