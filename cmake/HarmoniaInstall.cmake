@@ -6,6 +6,7 @@ include(CMakePackageConfigHelpers)
 # harmonia-config.cmake).
 set_target_properties(harmonia PROPERTIES EXPORT_NAME program)
 set_target_properties(harmonia-compute PROPERTIES EXPORT_NAME compute)
+install(TARGETS harmonia_trace LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS harmonia_shared harmonia_static harmonia harmonia-compute
         EXPORT harmoniaTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}

@@ -27,5 +27,6 @@
 #include <harmonia/analysis.h>
 #include <harmonia/overlap.h>
 #include <harmonia/pattern.h>
+#include <harmonia/trace.h>
 
 #endif

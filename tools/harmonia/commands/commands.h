@@ -44,6 +44,7 @@ int hm_cmd_stats(hm_cli_config_t *cfg, MPI_Comm comm);
 int hm_cmd_campaign(hm_cli_config_t *cfg, MPI_Comm comm);
 int hm_cmd_compare(hm_cli_config_t *cfg, MPI_Comm comm);
 int hm_cmd_plot(hm_cli_config_t *cfg, MPI_Comm comm);
+int hm_cmd_trace(hm_cli_config_t *cfg, MPI_Comm comm);
 
 /* Help texts (help.c). */
 void hm_cli_print_overview(FILE *f);

@@ -264,6 +264,27 @@ static const hm_cli_command_t commands[] = {
      "line per image is printed. Bad input (missing file or column, a cell that is\n"
      "not a number) is an error naming file and line.",
      "harmonia plot --dir figures runs/barrier runs/harmonize", hm_cmd_plot, 1, 0},
+    {"trace", "trace an unchanged MPI program on the global clock", 0,
+     COMMON_TIMER | COMMON_SYNTH | HM_OPT_BIT(HM_OPT_CLOCK_SYNC) | HM_OPT_BIT(HM_OPT_FITPOINTS) |
+         HM_OPT_BIT(HM_OPT_EXCHANGES) | HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_HELP),
+     "harmonia trace [--clock-sync SPEC] [--output DIR] -- LAUNCHER... PROGRAM ARGS",
+     "Runs the command after -- (e.g. mpirun -n 4 ./app) with libharmonia-trace.so\n"
+     "preloaded: at MPI_Init the clocks are synchronized (--clock-sync, default hca3,\n"
+     "hca3+prop across nodes), every MPI call the program spends time in (point to\n"
+     "point, collectives and their nonblocking forms, waits, tests, probes,\n"
+     "communicator creation) is recorded with the local clock into a buffer per\n"
+     "rank, flushed to DIR/rank-N.events when full (the flush is an event too), and\n"
+     "at MPI_Finalize the clocks are synchronized again. Every time is then put on\n"
+     "the global clock by interpolating between both models (the drift taken as\n"
+     "constant, Denis et al. 2022, Sec. 4.2) beside the start model alone\n"
+     "(extrapolated): DIR/trace.csv and DIR/trace.json (Chrome trace events: open\n"
+     "it in Perfetto). The table gives per function the calls, total and median\n"
+     "time, and for collectives the largest entry skew of one call across ranks\n"
+     "and the time ranks waited for the last one to arrive. DIR (default\n"
+     "harmonia-trace) must not hold a trace already. C programs only (no Fortran\n"
+     "bindings); Open MPI passes the preload to the ranks of the local node, use\n"
+     "mpirun -x LD_PRELOAD across nodes.",
+     "harmonia trace --output trace-solver -- mpirun -n 2 examples/solver", hm_cmd_trace, 0, 1},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

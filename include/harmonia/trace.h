@@ -1,0 +1,203 @@
+/* include/harmonia/trace.h — tracing MPI programs on the global clock.
+ *
+ * A tracer (libharmonia-trace.so, preloaded into an unchanged MPI program)
+ * synchronizes the clocks at MPI_Init (the start model), records every MPI
+ * call it wraps into a per-rank buffer of events stamped with the local
+ * clock, flushes the buffer to a per-rank file when it fills (without any
+ * communication), and at MPI_Finalize synchronizes again (the end model).
+ * The merge then puts each local time on the global clock twice: through
+ * the start model alone (extrapolated, as a running program must) and
+ * between both models (interpolated: the drift taken as constant over the
+ * run, [Denis et al. 2022, §4.2]), and writes the trace files.
+ *
+ * Files of a trace directory, each written atomically:
+ *   rank-NNNNN.events   the events of one rank, binary, appended flush by
+ *                       flush (a rank that dies leaves those already flushed)
+ *   rank-NNNNN.model    one rank's clock models and communicators, text,
+ *                       written at MPI_Finalize (missing: the rank did not
+ *                       finish; its events are extrapolated, and said so)
+ *   trace.csv           every event, local, extrapolated and interpolated
+ *   trace.json          Chrome trace-event format (Perfetto, chrome://tracing)
+ */
+#ifndef HARMONIA_TRACE_H
+#define HARMONIA_TRACE_H
+#include <harmonia/export.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <harmonia/clock.h>
+#include <harmonia/error.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- The functions a tracer records (a registry, in MPI's names) ---- */
+
+typedef enum hm_trace_class {
+    HM_TRACE_CLASS_P2P = 0,        /* point to point, blocking or nonblocking, probes */
+    HM_TRACE_CLASS_COLLECTIVE = 1, /* collectives, their nonblocking forms, communicators */
+    HM_TRACE_CLASS_COMPLETION = 2, /* waits and tests */
+    HM_TRACE_CLASS_TRACER = 3      /* the tracer's own work (a flush of its buffer) */
+} hm_trace_class_t;
+
+/* X(name without "MPI_", class): the order is the ids' in .events files,
+ * so a new function goes at the end. */
+#define HM_TRACE_FUNCS(X)                                                                        \
+    X(T_flush, TRACER)                                                                           \
+    X(Send, P2P) X(Ssend, P2P) X(Bsend, P2P) X(Rsend, P2P) X(Recv, P2P) X(Sendrecv, P2P)         \
+    X(Sendrecv_replace, P2P) X(Isend, P2P) X(Issend, P2P) X(Ibsend, P2P) X(Irsend, P2P)         \
+    X(Irecv, P2P) X(Probe, P2P) X(Iprobe, P2P) X(Mprobe, P2P) X(Improbe, P2P) X(Mrecv, P2P)      \
+    X(Imrecv, P2P)                                                                               \
+    X(Wait, COMPLETION) X(Waitall, COMPLETION) X(Waitany, COMPLETION) X(Waitsome, COMPLETION)    \
+    X(Test, COMPLETION) X(Testall, COMPLETION) X(Testany, COMPLETION) X(Testsome, COMPLETION)    \
+    X(Barrier, COLLECTIVE) X(Bcast, COLLECTIVE) X(Reduce, COLLECTIVE) X(Allreduce, COLLECTIVE)   \
+    X(Gather, COLLECTIVE) X(Gatherv, COLLECTIVE) X(Scatter, COLLECTIVE) X(Scatterv, COLLECTIVE)  \
+    X(Allgather, COLLECTIVE) X(Allgatherv, COLLECTIVE) X(Alltoall, COLLECTIVE)                   \
+    X(Alltoallv, COLLECTIVE) X(Alltoallw, COLLECTIVE) X(Reduce_scatter, COLLECTIVE)              \
+    X(Reduce_scatter_block, COLLECTIVE) X(Scan, COLLECTIVE) X(Exscan, COLLECTIVE)                \
+    X(Ibarrier, COLLECTIVE) X(Ibcast, COLLECTIVE) X(Ireduce, COLLECTIVE)                         \
+    X(Iallreduce, COLLECTIVE) X(Igather, COLLECTIVE) X(Igatherv, COLLECTIVE)                     \
+    X(Iscatter, COLLECTIVE) X(Iscatterv, COLLECTIVE) X(Iallgather, COLLECTIVE)                   \
+    X(Iallgatherv, COLLECTIVE) X(Ialltoall, COLLECTIVE) X(Ialltoallv, COLLECTIVE)                \
+    X(Ialltoallw, COLLECTIVE) X(Ireduce_scatter, COLLECTIVE)                                     \
+    X(Ireduce_scatter_block, COLLECTIVE) X(Iscan, COLLECTIVE) X(Iexscan, COLLECTIVE)             \
+    X(Comm_split, COLLECTIVE) X(Comm_split_type, COLLECTIVE) X(Comm_dup, COLLECTIVE)             \
+    X(Comm_create, COLLECTIVE) X(Comm_free, COLLECTIVE)
+
+#define HM_TRACE_ENUM_(name, class) HM_TRACE_MPI_##name,
+typedef enum hm_trace_func { HM_TRACE_FUNCS(HM_TRACE_ENUM_) HM_TRACE_NFUNCS } hm_trace_func_t;
+#undef HM_TRACE_ENUM_
+
+/* Number of functions, the name of id i ("MPI_Allreduce"; NULL out of
+ * range), its class, and the id of a name (HM_ENOENT, last error naming
+ * it). */
+HM_EXPORT int hm_trace_func_count(void);
+HM_EXPORT const char *hm_trace_func_name(int func);
+HM_EXPORT hm_trace_class_t hm_trace_func_class(int func);
+HM_EXPORT int hm_trace_func_find(const char *name, int *func);
+
+/* One call, as a rank saw it. comm_key names the communicator alike on
+ * every member (0: MPI_COMM_WORLD; 1: none, e.g. a wait), and seq numbers
+ * a collective among those of that communicator, so that the N-th
+ * collective of a communicator is found on every rank. peer is the peer
+ * or root as a rank of MPI_COMM_WORLD (-1 none, -2 any source). bytes:
+ * what this rank's buffers of the call hold (sent + received). */
+typedef struct hm_trace_event {
+    double enter_s; /* local clock */
+    double exit_s;
+    uint64_t comm_key;
+    uint64_t bytes;
+    uint32_t seq;
+    int32_t peer;
+    int32_t func;
+    int32_t thread; /* 0: the thread that initialized MPI */
+} hm_trace_event_t;
+
+/* ---- Recording (the tracer's side; local, no MPI) ---- */
+
+typedef struct hm_trace_recorder hm_trace_recorder_t;
+
+/* A recorder of rank's events into dir/rank-NNNNN.events, with a buffer
+ * of capacity events allocated now (at least 2). The timer stamps the
+ * flush events. HM_EINVAL, HM_ENOMEM, HM_EIO (the file, named). */
+HM_EXPORT int hm_trace_recorder_open(const char *dir, int rank, size_t capacity,
+                                     hm_timer_t *timer, hm_trace_recorder_t **out);
+
+/* A slot for the next event, to be filled by the caller. A full buffer is
+ * written out first and its writing recorded as an event of its own
+ * (MPI_T_flush, class HM_TRACE_CLASS_TRACER); NULL only when that write failed
+ * (the recorder then stops recording, see hm_trace_recorder_error). */
+HM_EXPORT hm_trace_event_t *hm_trace_recorder_next(hm_trace_recorder_t *recorder);
+
+/* Events recorded so far, and flushes done. */
+HM_EXPORT uint64_t hm_trace_recorder_events(const hm_trace_recorder_t *recorder);
+HM_EXPORT uint64_t hm_trace_recorder_flushes(const hm_trace_recorder_t *recorder);
+
+/* The sentence of a failed write ("" when none). */
+HM_EXPORT const char *hm_trace_recorder_error(const hm_trace_recorder_t *recorder);
+
+/* Write what the buffer holds and close the file; the recorder is freed.
+ * HM_EIO when any write failed. NULL is ignored. */
+HM_EXPORT int hm_trace_recorder_close(hm_trace_recorder_t *recorder);
+
+/* ---- Clock models of a rank ---- */
+
+/* A clock taken as an affine map around a local time: global(t) =
+ * global_at_anchor_s + rate * (t - anchor_s). Every clock of harmonia (a
+ * chain of offset and linear models over a timer) is affine. */
+typedef struct hm_trace_model {
+    double anchor_s;          /* local time the synchronization ended (start) or began (end) */
+    double global_at_anchor_s;
+    double rate;
+} hm_trace_model_t;
+
+/* The affine map of clock around anchor_s (exact for harmonia's clocks). */
+HM_EXPORT hm_trace_model_t hm_trace_model_of(const hm_clock_t *clock, double anchor_s);
+
+/* global(t) through one model (extrapolation). */
+HM_EXPORT double hm_trace_model_apply(hm_trace_model_t model, double local_s);
+
+/* global(t) between two models: (1 - w) start(t) + w end(t), w = (t -
+ * start.anchor) / (end.anchor - start.anchor) clamped to [0, 1]: each
+ * model where it was measured, the drift taken as constant in between. */
+HM_EXPORT double hm_trace_interpolate(hm_trace_model_t start, hm_trace_model_t end, double local_s);
+
+/* What a rank's .model file holds. */
+typedef struct hm_trace_rank_info {
+    int rank, size;
+    hm_trace_model_t start, end;
+    int has_end;            /* the end synchronization ran (MPI_Finalize was reached) */
+    double check_start_s;   /* the clock checker at the end: max |offset| of the start model */
+    double check_end_s;     /* ... of the end model */
+    char clock_sync[64];    /* the specification used */
+    char timer[64];         /* the time source */
+    uint64_t events, flushes;
+} hm_trace_rank_info_t;
+
+/* Write a rank's model file, dir/rank-NNNNN.model, atomically, with the
+ * communicators it knew: keys[i] of size sizes[i], its ranks of
+ * MPI_COMM_WORLD in world_ranks (concatenated, sizes[i] each). */
+HM_EXPORT int hm_trace_model_write(const char *dir, const hm_trace_rank_info_t *info,
+                                   size_t ncomms, const uint64_t *keys, const int *sizes,
+                                   const int *world_ranks);
+
+/* ---- Merging a trace directory (offline, no MPI) ---- */
+
+/* Per traced function, over all ranks, on the interpolated global clock. */
+typedef struct hm_trace_func_summary {
+    int func;
+    uint64_t calls;
+    double total_s;        /* sum of exit - enter */
+    double median_s;       /* median of exit - enter */
+    uint64_t matched;      /* collectives: calls found on every member of their communicator */
+    double max_skew_s;     /* collectives: largest (last entry - first entry) of one call */
+    double late_wait_s;    /* collectives: sum over calls and ranks of last entry - entry */
+} hm_trace_func_summary_t;
+
+typedef struct hm_trace_summary {
+    int nranks;               /* ranks that left events */
+    int nfinished;            /* of them, ranks with an end model */
+    uint64_t events;          /* all ranks */
+    uint64_t flushes;
+    double span_s;            /* first entry to last exit, global */
+    double check_start_max_s; /* max over ranks of the checker's figures */
+    double check_end_max_s;
+    double drift_correction_max_s; /* max |interpolated - extrapolated| over all events */
+    size_t nfuncs;                 /* functions seen, in registry order */
+    hm_trace_func_summary_t *funcs;
+} hm_trace_summary_t;
+
+/* Read dir's rank files, put every event on the global clock, write
+ * dir/trace.csv and dir/trace.json (refusing to overwrite anything that is
+ * not a trace file this function wrote), and fill *summary (release with
+ * hm_trace_summary_free). HM_ENOENT (no rank file), HM_EINVAL (a file that
+ * does not parse, named with its line or offset), HM_EIO, HM_ENOMEM. */
+HM_EXPORT int hm_trace_merge(const char *dir, hm_trace_summary_t *summary);
+HM_EXPORT void hm_trace_summary_free(hm_trace_summary_t *summary);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,74 @@
+/* src/trace/chunks.c — the chunks of a .events file: writing their header,
+ * reading them back, whole chunks only. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error_set.h"
+#include "trace/trace_impl.h"
+
+static const char magic[8] = {'H', 'M', 'T', 'R', 'A', 'C', 'E', '1'};
+
+static uint64_t fnv1a(const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < len; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+void hm_trace_chunk_header(hm_trace_chunk_t *head, const hm_trace_event_t *events, size_t n)
+{
+    memset(head, 0, sizeof *head);
+    memcpy(head->magic, magic, sizeof magic);
+    head->event_bytes = sizeof *events;
+    head->count = n;
+    head->checksum = fnv1a(events, n * sizeof *events);
+}
+
+/* Grow *events to hold want events. */
+static int reserve(hm_trace_event_t **events, size_t *cap, size_t want)
+{
+    if (want <= *cap) return HM_OK;
+    size_t c = *cap ? *cap : 1024;
+    while (c < want) c *= 2;
+    hm_trace_event_t *p = realloc(*events, c * sizeof *p);
+    if (!p) return hm_error_set(HM_ENOMEM, "cannot hold %zu trace events", want);
+    *events = p, *cap = c;
+    return HM_OK;
+}
+
+/* One chunk appended to *events; 1 at a clean end of file, -1 torn. */
+static int read_chunk(FILE *f, const char *path, hm_trace_event_t **events, size_t *n,
+                      size_t *cap, int *st)
+{
+    hm_trace_chunk_t head;
+    size_t got = fread(&head, 1, sizeof head, f);
+    if (got == 0) return 1;
+    if (got < sizeof head) return -1;
+    if (memcmp(head.magic, magic, sizeof magic) != 0 || head.event_bytes != sizeof **events)
+        return *st = hm_error_set(HM_EINVAL, "%s is not a trace of this harmonia (its chunk at "
+                                              "byte %ld)",
+                                  path, ftell(f) - (long)sizeof head),
+               -1;
+    if ((*st = reserve(events, cap, *n + head.count)) != HM_OK) return -1;
+    if (fread(*events + *n, sizeof **events, head.count, f) != head.count) return -1;
+    if (fnv1a(*events + *n, head.count * sizeof **events) != head.checksum) return -1;
+    *n += head.count;
+    return 0;
+}
+
+int hm_trace_read_events(const char *path, hm_trace_event_t **events, size_t *n, int *torn)
+{
+    *events = NULL, *n = 0, *torn = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return hm_error_set(HM_EIO, "cannot read %s: %s", path, strerror(errno));
+    size_t cap = 0;
+    int st = HM_OK, r;
+    while ((r = read_chunk(f, path, events, n, &cap, &st)) == 0) continue;
+    fclose(f);
+    if (st != HM_OK) return free(*events), *events = NULL, *n = 0, st;
+    *torn = r < 0;
+    return HM_OK;
+}

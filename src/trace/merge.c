@@ -1,0 +1,253 @@
+/* src/trace/merge.c — a trace directory's rank files put on the global
+ * clock: each local time through the start model (extrapolated) and
+ * between the start and end models (interpolated, [Denis et al. 2022,
+ * §4.2]); collectives matched across ranks by (communicator, number); the
+ * files and the summary written from there. */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <harmonia/stats.h>
+#include <harmonia/trace.h>
+
+#include "common/error_set.h"
+#include "trace/merge_impl.h"
+#include "trace/trace_impl.h"
+
+/* The largest rank with a file in dir, plus one; 0 when none. */
+static int count_ranks(const char *dir, int *nranks)
+{
+    DIR *d = opendir(dir);
+    if (!d) return hm_error_set(HM_ENOENT, "cannot open the trace directory %s", dir);
+    int n = 0, r;
+    char ext[16];
+    for (struct dirent *e; (e = readdir(d));)
+        if (sscanf(e->d_name, "rank-%d.%15s", &r, ext) == 2 && r >= 0 &&
+            (!strcmp(ext, "events") || !strcmp(ext, "model")) && r + 1 > n)
+            n = r + 1;
+    closedir(d);
+    *nranks = n;
+    return n ? HM_OK : hm_error_set(HM_ENOENT, "%s holds no trace (no rank-N.events)", dir);
+}
+
+static int load_rank(const char *dir, int rank, hm_trace_rank_t *tr)
+{
+    char path[4200];
+    memset(tr, 0, sizeof *tr);
+    snprintf(path, sizeof path, "%s/rank-%05d.model", dir, rank);
+    FILE *probe = fopen(path, "r");
+    int st = HM_OK;
+    if (probe) {
+        fclose(probe);
+        st = hm_trace_model_read(path, &tr->model);
+        tr->has_model = st == HM_OK;
+    }
+    snprintf(path, sizeof path, "%s/rank-%05d.events", dir, rank);
+    probe = fopen(path, "r");
+    if (st == HM_OK && probe) {
+        fclose(probe);
+        st = hm_trace_read_events(path, &tr->events, &tr->n, &tr->torn);
+    } else if (probe) {
+        fclose(probe);
+    }
+    return st;
+}
+
+/* Local to global, both ways, for every event of a rank. A rank without
+ * a model file has no clock to go by: its times stay local (and the
+ * summary says it did not finish). */
+static int place_rank(hm_trace_rank_t *tr)
+{
+    size_t n = tr->n ? tr->n : 1;
+    tr->ext = malloc(2 * n * sizeof *tr->ext);
+    tr->glob = malloc(2 * n * sizeof *tr->glob);
+    if (!tr->ext || !tr->glob) return hm_error_set(HM_ENOMEM, "out of memory");
+    const hm_trace_rank_info_t *in = &tr->model.info;
+    for (size_t i = 0; i < 2 * tr->n; i++) {
+        double t = i % 2 ? tr->events[i / 2].exit_s : tr->events[i / 2].enter_s;
+        double x = tr->has_model ? hm_trace_model_apply(in->start, t) : t;
+        tr->ext[i] = x;
+        tr->glob[i] = tr->has_model && in->has_end ? hm_trace_interpolate(in->start, in->end, t) : x;
+    }
+    return HM_OK;
+}
+
+void hm_trace_ranks_free(hm_trace_rank_t *ranks, int nranks)
+{
+    for (int r = 0; ranks && r < nranks; r++) {
+        hm_trace_model_file_free(&ranks[r].model);
+        free(ranks[r].events), free(ranks[r].ext), free(ranks[r].glob);
+    }
+    free(ranks);
+}
+
+int hm_trace_load(const char *dir, hm_trace_rank_t **out, int *nranks)
+{
+    *out = NULL;
+    int st = count_ranks(dir, nranks);
+    if (st != HM_OK) return st;
+    hm_trace_rank_t *ranks = calloc((size_t)*nranks, sizeof *ranks);
+    if (!ranks) return hm_error_set(HM_ENOMEM, "out of memory");
+    for (int r = 0; st == HM_OK && r < *nranks; r++) st = load_rank(dir, r, &ranks[r]);
+    for (int r = 0; st == HM_OK && r < *nranks; r++) st = place_rank(&ranks[r]);
+    if (st != HM_OK) return hm_trace_ranks_free(ranks, *nranks), st;
+    *out = ranks;
+    return HM_OK;
+}
+
+/* ---- Summary ---- */
+
+typedef struct coll_entry {
+    uint64_t key;
+    uint32_t seq;
+    int func;
+    double enter_s;
+} coll_entry_t;
+
+static int by_call(const void *a, const void *b)
+{
+    const coll_entry_t *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    if (x->seq != y->seq) return x->seq < y->seq ? -1 : 1;
+    return (x->enter_s > y->enter_s) - (x->enter_s < y->enter_s);
+}
+
+/* The size of communicator key, from any rank that knew it (0: unknown). */
+static int comm_size(const hm_trace_rank_t *ranks, int nranks, uint64_t key)
+{
+    if (key == HM_TRACE_WORLD) return nranks;
+    for (int r = 0; r < nranks; r++)
+        for (size_t c = 0; c < ranks[r].model.ncomms; c++)
+            if (ranks[r].model.comms[c].key == key) return ranks[r].model.comms[c].size;
+    return 0;
+}
+
+/* Skew and late-arrival wait of every collective call found on all its
+ * communicator's members, added to its function's summary. */
+static int match_collectives(const hm_trace_rank_t *ranks, int nranks, hm_trace_summary_t *s,
+                             int *slot)
+{
+    size_t n = 0, at = 0;
+    for (int r = 0; r < nranks; r++)
+        for (size_t i = 0; i < ranks[r].n; i++)
+            n += hm_trace_func_class(ranks[r].events[i].func) == HM_TRACE_CLASS_COLLECTIVE &&
+                 ranks[r].events[i].comm_key != HM_TRACE_NO_COMM;
+    coll_entry_t *e = malloc((n ? n : 1) * sizeof *e);
+    if (!e) return hm_error_set(HM_ENOMEM, "out of memory");
+    for (int r = 0; r < nranks; r++)
+        for (size_t i = 0; i < ranks[r].n; i++) {
+            const hm_trace_event_t *ev = &ranks[r].events[i];
+            if (hm_trace_func_class(ev->func) == HM_TRACE_CLASS_COLLECTIVE && ev->comm_key != HM_TRACE_NO_COMM)
+                e[at++] = (coll_entry_t){ev->comm_key, ev->seq, ev->func, ranks[r].glob[2 * i]};
+        }
+    qsort(e, n, sizeof *e, by_call);
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && e[j].key == e[i].key && e[j].seq == e[i].seq; j++) continue;
+        if ((int)(j - i) != comm_size(ranks, nranks, e[i].key)) continue;
+        hm_trace_func_summary_t *f = &s->funcs[slot[e[i].func]];
+        double last = e[j - 1].enter_s, skew = last - e[i].enter_s;
+        f->matched++;
+        if (skew > f->max_skew_s) f->max_skew_s = skew;
+        for (size_t k = i; k < j; k++) f->late_wait_s += last - e[k].enter_s;
+    }
+    free(e);
+    return HM_OK;
+}
+
+/* Per function: calls, total and median duration. slot maps a function to
+ * its place in s->funcs (-1: not seen). */
+static int per_function(const hm_trace_rank_t *ranks, int nranks, hm_trace_summary_t *s, int *slot)
+{
+    int nf = hm_trace_func_count();
+    uint64_t *calls = calloc((size_t)nf, sizeof *calls);
+    if (!calls) return hm_error_set(HM_ENOMEM, "out of memory");
+    for (int r = 0; r < nranks; r++)
+        for (size_t i = 0; i < ranks[r].n; i++)
+            if (ranks[r].events[i].func >= 0 && ranks[r].events[i].func < nf)
+                calls[ranks[r].events[i].func]++;
+    for (int f = 0; f < nf; f++) slot[f] = calls[f] ? (int)s->nfuncs++ : -1;
+    s->funcs = calloc(s->nfuncs ? s->nfuncs : 1, sizeof *s->funcs);
+    double **d = calloc((size_t)nf, sizeof *d);
+    size_t *nd = calloc((size_t)nf, sizeof *nd);
+    int st = s->funcs && d && nd ? HM_OK : hm_error_set(HM_ENOMEM, "out of memory");
+    for (int f = 0; st == HM_OK && f < nf; f++)
+        if (calls[f] && !(d[f] = malloc(calls[f] * sizeof **d)))
+            st = hm_error_set(HM_ENOMEM, "out of memory");
+    for (int r = 0; st == HM_OK && r < nranks; r++)
+        for (size_t i = 0; i < ranks[r].n; i++) {
+            int f = ranks[r].events[i].func;
+            if (f < 0 || f >= nf) continue;
+            d[f][nd[f]++] = ranks[r].glob[2 * i + 1] - ranks[r].glob[2 * i];
+        }
+    for (int f = 0; st == HM_OK && f < nf; f++) {
+        if (!calls[f]) continue;
+        hm_trace_func_summary_t *fs = &s->funcs[slot[f]];
+        fs->func = f, fs->calls = calls[f];
+        for (size_t k = 0; k < nd[f]; k++) fs->total_s += d[f][k];
+        hm_stats_sort(d[f], nd[f]);
+        fs->median_s = hm_stats_quantile_sorted(d[f], nd[f], 0.5);
+    }
+    for (int f = 0; d && f < nf; f++) free(d[f]);
+    free(d), free(nd), free(calls);
+    return st;
+}
+
+static void totals(const hm_trace_rank_t *ranks, int nranks, hm_trace_summary_t *s)
+{
+    double first = INFINITY, last = -INFINITY;
+    for (int r = 0; r < nranks; r++) {
+        const hm_trace_rank_t *tr = &ranks[r];
+        s->nranks += tr->n > 0 || tr->has_model;
+        s->nfinished += tr->has_model && tr->model.info.has_end;
+        s->events += tr->n;
+        s->flushes += tr->model.info.flushes;
+        if (tr->has_model) {
+            if (tr->model.info.check_start_s > s->check_start_max_s)
+                s->check_start_max_s = tr->model.info.check_start_s;
+            if (tr->model.info.check_end_s > s->check_end_max_s)
+                s->check_end_max_s = tr->model.info.check_end_s;
+        }
+        for (size_t i = 0; i < 2 * tr->n; i++) {
+            double c = fabs(tr->glob[i] - tr->ext[i]);
+            if (c > s->drift_correction_max_s) s->drift_correction_max_s = c;
+            if (tr->glob[i] < first) first = tr->glob[i];
+            if (tr->glob[i] > last) last = tr->glob[i];
+        }
+    }
+    s->span_s = last > first ? last - first : 0;
+}
+
+int hm_trace_summarize(const hm_trace_rank_t *ranks, int nranks, hm_trace_summary_t *s)
+{
+    memset(s, 0, sizeof *s);
+    int *slot = malloc((size_t)hm_trace_func_count() * sizeof *slot);
+    if (!slot) return hm_error_set(HM_ENOMEM, "out of memory");
+    totals(ranks, nranks, s);
+    int st = per_function(ranks, nranks, s, slot);
+    if (st == HM_OK) st = match_collectives(ranks, nranks, s, slot);
+    free(slot);
+    if (st != HM_OK) hm_trace_summary_free(s);
+    return st;
+}
+
+void hm_trace_summary_free(hm_trace_summary_t *s)
+{
+    if (!s) return;
+    free(s->funcs);
+    s->funcs = NULL, s->nfuncs = 0;
+}
+
+int hm_trace_merge(const char *dir, hm_trace_summary_t *summary)
+{
+    hm_trace_rank_t *ranks = NULL;
+    int nranks = 0;
+    memset(summary, 0, sizeof *summary);
+    int st = hm_trace_load(dir, &ranks, &nranks);
+    if (st == HM_OK) st = hm_trace_write_csv(dir, ranks, nranks);
+    if (st == HM_OK) st = hm_trace_write_chrome(dir, ranks, nranks);
+    if (st == HM_OK) st = hm_trace_summarize(ranks, nranks, summary);
+    hm_trace_ranks_free(ranks, nranks);
+    return st;
+}

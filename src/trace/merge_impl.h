@@ -1,0 +1,27 @@
+/* src/trace/merge_impl.h — a loaded trace: every rank's events with their
+ * global times, for the writers and the summary. */
+#ifndef HM_TRACE_MERGE_IMPL_H
+#define HM_TRACE_MERGE_IMPL_H
+
+#include "trace/trace_impl.h"
+
+typedef struct hm_trace_rank {
+    hm_trace_model_file_t model;
+    int has_model; /* the rank reached MPI_Finalize's write of its model */
+    hm_trace_event_t *events;
+    size_t n;
+    int torn;     /* its events file ends in a torn chunk */
+    double *ext;  /* 2 n: enter, exit of each event through the start model */
+    double *glob; /* 2 n: ... interpolated between start and end (ext without an end) */
+} hm_trace_rank_t;
+
+/* Every rank of dir, rank r at index r (empty where a rank left nothing). */
+int hm_trace_load(const char *dir, hm_trace_rank_t **ranks, int *nranks);
+void hm_trace_ranks_free(hm_trace_rank_t *ranks, int nranks);
+int hm_trace_summarize(const hm_trace_rank_t *ranks, int nranks, hm_trace_summary_t *summary);
+
+/* dir/trace.csv and dir/trace.json, each atomically. */
+int hm_trace_write_csv(const char *dir, const hm_trace_rank_t *ranks, int nranks);
+int hm_trace_write_chrome(const char *dir, const hm_trace_rank_t *ranks, int nranks);
+
+#endif

@@ -1,0 +1,344 @@
+/* tools/harmonia-trace/tracer.c — libharmonia-trace.so's state: at MPI_Init
+ * the clocks are synchronized with the sync layer and a recorder opened; at
+ * MPI_Finalize they are synchronized again, checked, and the rank's model
+ * file written (include/harmonia/trace.h). Nothing is communicated between
+ * the two.
+ *
+ * Environment (set by `harmonia trace`, or by hand):
+ *   HARMONIA_TRACE_DIR          where the rank files go (default harmonia-trace)
+ *   HARMONIA_TRACE_CLOCK_SYNC   a --clock-sync spec (default hca3, hca3+prop
+ *                               when the ranks span several nodes)
+ *   HARMONIA_TRACE_TIMER        a --timer name (default monotonic)
+ *   HARMONIA_TRACE_SYNTHETIC    a --synthetic-clock spec (tests), with
+ *   HARMONIA_TRACE_SEED         its seed (default 1)
+ *   HARMONIA_TRACE_FITPOINTS, HARMONIA_TRACE_EXCHANGES   sync parameters
+ *   HARMONIA_TRACE_BUFFER       events a rank buffers between flushes (65536)
+ * A value that does not parse ends the program at MPI_Init, every rank
+ * alike, with the variable, the value and what it takes, exit status 2. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <harmonia/clock.h>
+#include <harmonia/sync.h>
+#include <harmonia/timer.h>
+
+#include "tracer.h"
+
+typedef struct comm_entry {
+    MPI_Comm comm;
+    uint64_t key;
+    uint32_t seq;
+    int size;
+    int *world_ranks; /* NULL for MPI_COMM_WORLD (identity) */
+} comm_entry_t;
+
+static struct tracer {
+    atomic_int on;
+    hm_timer_t *timer;
+    hm_clock_t *base, *start_clock;
+    MPI_Comm comm; /* the tracer's own duplicate of MPI_COMM_WORLD */
+    int rank, size;
+    char dir[2048], spec[64], timer_name[32];
+    hm_sync_params_t params;
+    hm_trace_recorder_t *recorder;
+    hm_trace_model_t start;
+    comm_entry_t *comms;
+    size_t ncomms, cap;
+    pthread_t main_thread;
+    atomic_flag busy; /* one thread in the recorder at a time */
+} tr = {.busy = ATOMIC_FLAG_INIT};
+
+/* The tracer's own MPI calls pass through untraced. */
+static _Thread_local int inside;
+
+int hm_tracer_on(void)
+{
+    return !inside && atomic_load_explicit(&tr.on, memory_order_relaxed);
+}
+
+double hm_tracer_now(void)
+{
+    return hm_timer_now(tr.timer);
+}
+
+/* ---- Communicators ---- */
+
+static comm_entry_t *find_comm(MPI_Comm comm)
+{
+    for (size_t i = 0; i < tr.ncomms; i++)
+        if (tr.comms[i].comm == comm) return &tr.comms[i];
+    return NULL;
+}
+
+static comm_entry_t *add_comm(MPI_Comm comm, uint64_t key, int size, int *world_ranks)
+{
+    if (tr.ncomms == tr.cap) {
+        size_t cap = tr.cap ? 2 * tr.cap : 16;
+        comm_entry_t *c = realloc(tr.comms, cap * sizeof *c);
+        if (!c) return NULL;
+        tr.comms = c, tr.cap = cap;
+    }
+    tr.comms[tr.ncomms] = (comm_entry_t){comm, key, 0, size, world_ranks};
+    return &tr.comms[tr.ncomms++];
+}
+
+/* splitmix64's finalizer: keys of distinct (parent, call, first member) differ. */
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+void hm_tracer_comm_created(MPI_Comm parent, MPI_Comm comm)
+{
+    int inter = 0;
+    if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return;
+    comm_entry_t *p = find_comm(parent);
+    int size = 0;
+    PMPI_Comm_size(comm, &size);
+    int *ranks = malloc((size_t)size * sizeof *ranks), *mine = malloc((size_t)size * sizeof *mine);
+    MPI_Group g, world;
+    if (!ranks || !mine || !p) return free(ranks), free(mine);
+    for (int i = 0; i < size; i++) mine[i] = i;
+    PMPI_Comm_group(comm, &g);
+    PMPI_Comm_group(MPI_COMM_WORLD, &world);
+    PMPI_Group_translate_ranks(g, size, mine, world, ranks);
+    PMPI_Group_free(&g);
+    PMPI_Group_free(&world);
+    free(mine);
+    /* Every member saw the same call of the parent (its number there) and
+     * names the same first member; 0 and 1 are reserved. */
+    uint64_t key = mix(p->key ^ mix(((uint64_t)p->seq << 32) ^ (uint32_t)ranks[0]));
+    if (key < 2) key += 2;
+    if (!add_comm(comm, key, size, ranks)) free(ranks);
+}
+
+void hm_tracer_comm_freed(MPI_Comm comm)
+{
+    comm_entry_t *c = find_comm(comm);
+    /* Kept for the model file (its members), unbound from the handle that
+     * MPI may give to a later communicator. */
+    if (c) c->comm = MPI_COMM_NULL;
+}
+
+int hm_tracer_comm_size(MPI_Comm comm)
+{
+    int size = 0;
+    if (comm == MPI_COMM_NULL || PMPI_Comm_size(comm, &size) != MPI_SUCCESS) return 0;
+    return size;
+}
+
+/* ---- Recording ---- */
+
+uint64_t hm_tracer_bytes(int count, MPI_Datatype type)
+{
+    int size = 0;
+    if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS)
+        return 0;
+    return (uint64_t)count * (uint64_t)size;
+}
+
+uint64_t hm_tracer_bytes_v(const int *counts, int n, MPI_Datatype type)
+{
+    uint64_t total = 0;
+    for (int i = 0; counts && i < n; i++) total += counts[i] > 0 ? (uint64_t)counts[i] : 0;
+    return total > INT_MAX ? total * hm_tracer_bytes(1, type) : hm_tracer_bytes((int)total, type);
+}
+
+void hm_tracer_record(int func, double t0, double t1, MPI_Comm comm, int peer, uint64_t bytes)
+{
+    while (atomic_flag_test_and_set_explicit(&tr.busy, memory_order_acquire)) continue;
+    comm_entry_t *c = comm == MPI_COMM_NULL ? NULL : find_comm(comm);
+    hm_trace_event_t *e = hm_trace_recorder_next(tr.recorder);
+    if (e) {
+        int coll = hm_trace_func_class(func) == HM_TRACE_CLASS_COLLECTIVE;
+        e->enter_s = t0, e->exit_s = t1;
+        e->func = func;
+        e->comm_key = c ? c->key : 1;
+        e->seq = c && coll ? ++c->seq : 0;
+        e->peer = peer == MPI_ANY_SOURCE ? -2
+                  : peer < 0 || !c       ? -1 /* none, MPI_PROC_NULL, MPI_ROOT */
+                  : c->world_ranks       ? (peer < c->size ? c->world_ranks[peer] : -1)
+                                         : peer;
+        e->bytes = bytes;
+        e->thread = pthread_equal(pthread_self(), tr.main_thread) ? 0 : 1;
+    }
+    atomic_flag_clear_explicit(&tr.busy, memory_order_release);
+}
+
+/* ---- Start and stop ---- */
+
+/* A usage error: said once by rank 0, every rank leaves with status 2. */
+static void refuse(const char *var, const char *value, const char *what)
+{
+    if (tr.rank == 0)
+        fprintf(stderr, "harmonia-trace: error: %s: \"%s\" %s\n", var, value, what);
+    PMPI_Finalize();
+    exit(2);
+}
+
+static const char *env_or(const char *name, const char *fallback)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : fallback;
+}
+
+static long env_long(const char *name, long fallback, long lo, long hi)
+{
+    const char *v = getenv(name);
+    if (!v || !*v) return fallback;
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (errno || *end || x < lo || x > hi) {
+        char what[96];
+        snprintf(what, sizeof what, "is not a number from %ld to %ld", lo, hi);
+        refuse(name, v, what);
+    }
+    return x;
+}
+
+/* Several nodes: the ranks that share memory are not all of them. */
+static int spans_nodes(void)
+{
+    MPI_Comm node;
+    int node_size = 0, all = 0;
+    PMPI_Comm_split_type(tr.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    PMPI_Comm_size(node, &node_size);
+    PMPI_Comm_free(&node);
+    PMPI_Allreduce(&node_size, &all, 1, MPI_INT, MPI_MIN, tr.comm);
+    return all < tr.size;
+}
+
+static void read_env(hm_timer_options_t *opts)
+{
+    snprintf(tr.dir, sizeof tr.dir, "%s", env_or("HARMONIA_TRACE_DIR", "harmonia-trace"));
+    snprintf(tr.timer_name, sizeof tr.timer_name, "%s", env_or("HARMONIA_TRACE_TIMER", "monotonic"));
+    const char *spec = env_or("HARMONIA_TRACE_CLOCK_SYNC", spans_nodes() ? "hca3+prop" : "hca3");
+    if (hm_sync_check_spec(spec) != HM_OK) refuse("HARMONIA_TRACE_CLOCK_SYNC", spec, hm_last_error());
+    snprintf(tr.spec, sizeof tr.spec, "%s", spec);
+    hm_sync_params_default(&tr.params);
+    tr.params.fitpoints = (int)env_long("HARMONIA_TRACE_FITPOINTS", tr.params.fitpoints, 2, 1000000);
+    tr.params.exchanges = (int)env_long("HARMONIA_TRACE_EXCHANGES", tr.params.exchanges, 1, 1000000);
+    memset(opts, 0, sizeof *opts);
+    const char *synthetic = getenv("HARMONIA_TRACE_SYNTHETIC");
+    if (synthetic && *synthetic) {
+        if (hm_timer_parse_synthetic(synthetic, &opts->spec) != HM_OK)
+            refuse("HARMONIA_TRACE_SYNTHETIC", synthetic, hm_last_error());
+        opts->synthetic = 1;
+        opts->seed = (uint64_t)env_long("HARMONIA_TRACE_SEED", 1, 0, LONG_MAX);
+        opts->domain = opts->rank = tr.rank;
+    }
+}
+
+/* The failure of a step every rank took: said by the lowest failing rank
+ * (why, else the library's last error), and the program goes on untraced:
+ * a trace observes a run, it is never the reason the run fails. */
+static int agreed(int st, const char *what, const char *why)
+{
+    int mine = st != HM_OK ? tr.rank : tr.size, first = mine;
+    PMPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, tr.comm);
+    if (first < tr.size && tr.rank == first)
+        fprintf(stderr, "harmonia-trace: rank %d: %s failed: %s; %s\n", tr.rank, what,
+                why && *why ? why : hm_last_error(),
+                atomic_load(&tr.on) ? "the trace ends here" : "the program runs untraced");
+    return first < tr.size ? HM_EIO : HM_OK;
+}
+
+void hm_tracer_start(void)
+{
+    inside = 1;
+    tr.main_thread = pthread_self();
+    PMPI_Comm_dup(MPI_COMM_WORLD, &tr.comm);
+    PMPI_Comm_rank(tr.comm, &tr.rank);
+    PMPI_Comm_size(tr.comm, &tr.size);
+    hm_timer_options_t opts;
+    read_env(&opts);
+    long cap = env_long("HARMONIA_TRACE_BUFFER", 65536, 2, 1L << 28);
+    int st = hm_timer_create(tr.timer_name, &opts, &tr.timer);
+    if (st != HM_OK) refuse("HARMONIA_TRACE_TIMER", tr.timer_name, hm_last_error());
+    st = hm_timer_agree_origin(tr.timer, tr.comm);
+    if (st == HM_OK) st = hm_clock_identity(tr.timer, &tr.base);
+    if (agreed(st, "the timer", NULL) != HM_OK) return;
+    st = hm_sync_run(tr.comm, tr.spec, &tr.params, tr.base, &tr.start_clock, NULL);
+    if (agreed(st, "the clock synchronization at MPI_Init", NULL) != HM_OK) return;
+    tr.start = hm_trace_model_of(tr.start_clock, hm_timer_now(tr.timer));
+    char why[2200] = "";
+    if (mkdir(tr.dir, 0755) != 0 && errno != EEXIST)
+        snprintf(why, sizeof why, "cannot create %s: %s", tr.dir, strerror(errno)), st = HM_EIO;
+    if (st == HM_OK)
+        st = hm_trace_recorder_open(tr.dir, tr.rank, (size_t)cap, tr.timer, &tr.recorder);
+    if (agreed(st, "opening the trace files", why) != HM_OK) return;
+    add_comm(MPI_COMM_WORLD, 0, tr.size, NULL);
+    inside = 0;
+    atomic_store(&tr.on, 1);
+}
+
+/* The checker's figure for clock at this moment: on rank 0, the largest
+ * |offset| of a rank's clock to rank 0's (NaN elsewhere, or if it failed). */
+static double check(hm_clock_t *clock)
+{
+    hm_sync_check_t c;
+    int st = hm_sync_check(tr.comm, clock, tr.params.exchanges, NULL, -1, &c, NULL, NULL);
+    return st == HM_OK && tr.rank == 0 ? c.offset_max_s : NAN;
+}
+
+static int write_model(const hm_trace_rank_info_t *info)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < tr.ncomms; i++) total += (size_t)tr.comms[i].size;
+    uint64_t *keys = malloc((tr.ncomms + 1) * sizeof *keys);
+    int *sizes = malloc((tr.ncomms + 1) * sizeof *sizes), *ranks = malloc((total + 1) * sizeof *ranks);
+    int st = keys && sizes && ranks ? HM_OK : HM_ENOMEM;
+    for (size_t i = 0, at = 0; st == HM_OK && i < tr.ncomms; at += (size_t)tr.comms[i++].size) {
+        keys[i] = tr.comms[i].key, sizes[i] = tr.comms[i].size;
+        for (int k = 0; k < sizes[i]; k++)
+            ranks[at + (size_t)k] = tr.comms[i].world_ranks ? tr.comms[i].world_ranks[k] : k;
+    }
+    if (st == HM_OK) st = hm_trace_model_write(tr.dir, info, tr.ncomms, keys, sizes, ranks);
+    free(keys), free(sizes), free(ranks);
+    return st;
+}
+
+void hm_tracer_stop(void)
+{
+    if (!atomic_load(&tr.on)) return;
+    while (atomic_flag_test_and_set_explicit(&tr.busy, memory_order_acquire)) continue;
+    atomic_store(&tr.on, 0);
+    atomic_flag_clear_explicit(&tr.busy, memory_order_release);
+    inside = 1;
+    hm_trace_rank_info_t info = {.rank = tr.rank, .size = tr.size, .start = tr.start};
+    snprintf(info.clock_sync, sizeof info.clock_sync, "%s", tr.spec);
+    snprintf(info.timer, sizeof info.timer, "%s", tr.timer_name);
+    double anchor_s = hm_timer_now(tr.timer);
+    hm_clock_t *end_clock = NULL;
+    int st = hm_sync_run(tr.comm, tr.spec, &tr.params, tr.base, &end_clock, NULL);
+    if (agreed(st, "the clock synchronization at MPI_Finalize", NULL) == HM_OK) {
+        info.end = hm_trace_model_of(end_clock, anchor_s);
+        info.has_end = 1;
+        info.check_start_s = check(tr.start_clock);
+        info.check_end_s = check(end_clock);
+    }
+    info.events = hm_trace_recorder_events(tr.recorder);
+    info.flushes = hm_trace_recorder_flushes(tr.recorder);
+    st = hm_trace_recorder_close(tr.recorder);
+    tr.recorder = NULL;
+    if (st == HM_OK) st = write_model(&info);
+    if (st != HM_OK) fprintf(stderr, "harmonia-trace: rank %d: %s\n", tr.rank, hm_last_error());
+    hm_clock_free(end_clock);
+    hm_clock_free(tr.start_clock);
+    hm_clock_free(tr.base);
+    hm_timer_free(tr.timer);
+    for (size_t i = 0; i < tr.ncomms; i++) free(tr.comms[i].world_ranks);
+    free(tr.comms);
+    PMPI_Comm_free(&tr.comm);
+}

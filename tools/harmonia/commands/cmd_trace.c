@@ -1,0 +1,179 @@
+/* tools/harmonia/commands/cmd_trace.c — `harmonia trace [--clock-sync SPEC]
+ * [--output DIR] -- mpirun -n P ./app ARGS`: the launcher run with
+ * libharmonia-trace.so preloaded (include/harmonia/trace.h), then the rank
+ * files merged onto the global clock and summarized. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <harmonia/output.h>
+#include <harmonia/sync.h>
+#include <harmonia/trace.h>
+
+#include "commands/commands.h"
+
+/* Where an installed libharmonia-trace.so is, from the installed program
+ * (bin/ to lib/...), so that an installed tree can move. */
+#ifndef HM_TRACE_LIB_RELATIVE
+#define HM_TRACE_LIB_RELATIVE "../lib/libharmonia-trace.so"
+#endif
+
+static int readable(const char *path)
+{
+    return access(path, R_OK) == 0;
+}
+
+/* libharmonia-trace.so: HARMONIA_TRACE_LIB, else beside this program (the
+ * build tree), else where the install put it. */
+static int find_tracer(char *path, size_t len)
+{
+    const char *env = getenv("HARMONIA_TRACE_LIB");
+    if (env && *env) return snprintf(path, len, "%s", env), readable(path);
+    char exe[3840]; /* room for the file names after it in a path of 4096 */
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return 0;
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash) *slash = 0;
+    snprintf(path, len, "%s/libharmonia-trace.so", exe);
+    if (readable(path)) return 1;
+    snprintf(path, len, "%s/%s", exe, HM_TRACE_LIB_RELATIVE);
+    return readable(path);
+}
+
+/* A directory that holds no trace yet, created if need be. */
+static int prepare_dir(const char *dir)
+{
+    struct stat sb;
+    if (stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
+        return hm_cli_print_error("--output: \"%s\" is not a directory", dir), HM_EXIT_USAGE;
+    char probe[4200];
+    snprintf(probe, sizeof probe, "%s/rank-00000.events", dir);
+    if (readable(probe))
+        return hm_cli_print_error("--output: \"%s\" holds a trace already (rank-00000.events); "
+                                  "give another directory",
+                                  dir),
+               HM_EXIT_USAGE;
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+        return hm_cli_print_error("--output: cannot create \"%s\": %s", dir, strerror(errno)),
+               HM_EXIT_USAGE;
+    return HM_EXIT_OK;
+}
+
+static void set_tracer_env(const hm_cli_config_t *cfg, const char *lib, const char *dir)
+{
+    char buf[8192];
+    const char *pre = getenv("LD_PRELOAD");
+    snprintf(buf, sizeof buf, "%s%s%s", lib, pre && *pre ? ":" : "", pre && *pre ? pre : "");
+    setenv("LD_PRELOAD", buf, 1);
+    char abs[4096];
+    setenv("HARMONIA_TRACE_DIR", realpath(dir, abs) ? abs : dir, 1);
+    if (cfg->given & HM_OPT_BIT(HM_OPT_CLOCK_SYNC))
+        setenv("HARMONIA_TRACE_CLOCK_SYNC", cfg->clock_sync, 1);
+    if (cfg->given & HM_OPT_BIT(HM_OPT_TIMER)) setenv("HARMONIA_TRACE_TIMER", cfg->timer, 1);
+    if (cfg->given & HM_OPT_BIT(HM_OPT_FITPOINTS))
+        snprintf(buf, sizeof buf, "%d", cfg->fitpoints), setenv("HARMONIA_TRACE_FITPOINTS", buf, 1);
+    if (cfg->given & HM_OPT_BIT(HM_OPT_EXCHANGES))
+        snprintf(buf, sizeof buf, "%d", cfg->exchanges), setenv("HARMONIA_TRACE_EXCHANGES", buf, 1);
+    if (cfg->synthetic) {
+        snprintf(buf, sizeof buf, "offset=%.17g,drift=%.17g,jitter=%.17g",
+                 cfg->synthetic_spec.offset_s, cfg->synthetic_spec.drift,
+                 cfg->synthetic_spec.jitter_s);
+        setenv("HARMONIA_TRACE_SYNTHETIC", buf, 1);
+        snprintf(buf, sizeof buf, "%llu", (unsigned long long)cfg->seed);
+        setenv("HARMONIA_TRACE_SEED", buf, 1);
+    }
+}
+
+/* The launcher's exit status, as a shell tells it (127: not started). */
+static int launch(char *const *argv, const hm_cli_config_t *cfg, const char *lib, const char *dir)
+{
+    pid_t pid = fork();
+    if (pid < 0) return hm_cli_print_error("cannot start %s: %s", argv[0], strerror(errno)), 127;
+    if (pid == 0) {
+        set_tracer_env(cfg, lib, dir);
+        execvp(argv[0], argv);
+        fprintf(stderr, "harmonia: error: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    /* Ctrl-C reaches the launcher (same process group), which ends the
+     * ranks; this process waits for it and merges what they flushed. */
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) continue;
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static void print_summary(const hm_trace_summary_t *s, const char *dir)
+{
+    printf("trace: %s (trace.csv, trace.json: open trace.json in https://ui.perfetto.dev)\n", dir);
+    printf("ranks %d (%d finished), events %llu, flushes %llu, span %.6f s\n", s->nranks,
+           s->nfinished, (unsigned long long)s->events, (unsigned long long)s->flushes, s->span_s);
+    printf("global clock at MPI_Finalize: start model max offset %.3f us, end model %.3f us; "
+           "interpolation moved events by up to %.3f us\n",
+           s->check_start_max_s * 1e6, s->check_end_max_s * 1e6, s->drift_correction_max_s * 1e6);
+    hm_table_t *t = NULL;
+    if (hm_table_create(&t) != HM_OK) return;
+    const char *heads[] = {"function", "calls", "total_ms", "median_us", "matched", "max_skew_us",
+                           "late_wait_ms"};
+    for (size_t i = 0; i < sizeof heads / sizeof *heads; i++)
+        hm_table_add_column(t, heads[i], i ? HM_ALIGN_RIGHT : HM_ALIGN_LEFT);
+    for (size_t i = 0; i < s->nfuncs; i++) {
+        const hm_trace_func_summary_t *f = &s->funcs[i];
+        int coll = hm_trace_func_class(f->func) == HM_TRACE_CLASS_COLLECTIVE;
+        hm_table_add_cell(t, hm_trace_func_name(f->func));
+        hm_table_add_cellf(t, "%llu", (unsigned long long)f->calls);
+        hm_table_add_number(t, "%.3f", f->total_s * 1e3);
+        hm_table_add_number(t, "%.2f", f->median_s * 1e6);
+        if (coll) {
+            hm_table_add_cellf(t, "%llu", (unsigned long long)f->matched);
+            hm_table_add_number(t, "%.2f", f->max_skew_s * 1e6);
+            hm_table_add_number(t, "%.3f", f->late_wait_s * 1e3);
+        } else {
+            hm_table_add_cell(t, "-"), hm_table_add_cell(t, "-"), hm_table_add_cell(t, "-");
+        }
+    }
+    hm_table_print(t, stdout);
+    hm_table_free(t);
+}
+
+int hm_cmd_trace(hm_cli_config_t *cfg, MPI_Comm comm)
+{
+    (void)comm;
+    if (!cfg->command_argv || cfg->command_argc == 0)
+        return hm_cli_print_error("no command after -- (e.g. -- mpirun -n 2 ./app)"), HM_EXIT_USAGE;
+    if ((cfg->given & HM_OPT_BIT(HM_OPT_CLOCK_SYNC)) && hm_sync_check_spec(cfg->clock_sync) != HM_OK)
+        return hm_cli_print_error("--clock-sync: %s", hm_last_error()), HM_EXIT_USAGE;
+    const char *dir = cfg->given & HM_OPT_BIT(HM_OPT_OUTPUT) ? cfg->output : "harmonia-trace";
+    char lib[4096];
+    if (!find_tracer(lib, sizeof lib))
+        return hm_cli_print_error("libharmonia-trace.so not found (beside this program, at "
+                                  "%s from it, or HARMONIA_TRACE_LIB)",
+                                  HM_TRACE_LIB_RELATIVE),
+               HM_EXIT_FAILURE;
+    int rc = prepare_dir(dir);
+    if (rc != HM_EXIT_OK) return rc;
+    fflush(stdout);
+    int status = launch(cfg->command_argv, cfg, lib, dir);
+    hm_trace_summary_t s;
+    if (hm_trace_merge(dir, &s) != HM_OK) {
+        hm_cli_print_error("%s", hm_last_error());
+        return status ? status : HM_EXIT_FAILURE;
+    }
+    print_summary(&s, dir);
+    if (s.nfinished < s.nranks)
+        fprintf(stderr, "harmonia: warning: %d of %d ranks did not reach MPI_Finalize: their "
+                        "times are extrapolated from MPI_Init's clock model\n",
+                s.nranks - s.nfinished, s.nranks);
+    hm_trace_summary_free(&s);
+    if (status) fprintf(stderr, "harmonia: the traced command exited with status %d\n", status);
+    return status;
+}
