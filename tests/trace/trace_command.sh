@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# harmonia trace, functional: 1 M events at 2 ranks through many flushes;
+# the communicators of an application at 2, 3 and 4 ranks; a rank killed
+# in the middle; bad input refused with exit 2 and one message.
+. "$(dirname "$0")/../harmonia/lib.sh"
+app=$1 check=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir" "$out"' EXIT
+cd "$dir" || exit 1
+mpi() {
+    local np=$1; shift
+    local extra=()
+    [ "$MPI_FLAVOR" = openmpi ] && extra=(--bind-to none) &&
+        [ "$np" -gt 2 ] && extra+=(--oversubscribe)
+    echo "$MPIEXEC" -n "$np" "${extra[@]}"
+}
+fast=(--fitpoints 50 --exchanges 10)
+
+# --- 1 M events at 2 ranks, a buffer of 16384 events -----------------------
+HARMONIA_TRACE_BUFFER=16384 timeout -k 5 240 "$HARMONIA" trace "${fast[@]}" --output flood -- \
+    $(mpi 2) "$app" flood 500000 >"$out" 2>&1
+status=$?
+[ "$status" -eq 0 ] && ok "flood: exit 0" || { fail "flood: exit $status"; cat "$out" >&2; }
+"$check" flood flood 500000 && ok "every event and every flush in trace.csv" ||
+    fail "flood events (above)"
+grep -q "^MPI_T_flush " "$out" && ok "the flushes are in the summary" || fail "no MPI_T_flush row"
+python3 -c 'import json,sys; d=json.load(open("flood/trace.json")); sys.exit(len(d["traceEvents"]) < 1000000)' &&
+    ok "trace.json parses as JSON, every event in it" || fail "trace.json"
+
+# --- the communicators of an application at 2, 3 and 4 ranks ---------------
+for np in 2 3 4; do
+    timeout -k 5 120 "$HARMONIA" trace "${fast[@]}" --output comm$np -- \
+        $(mpi $np) "$app" truth comm$np.truth 5 0.002 >"$out" 2>&1
+    status=$?
+    [ "$status" -eq 0 ] && ok "np=$np: exit 0" || { fail "np=$np: exit $status"; cat "$out" >&2; }
+    "$check" rounds comm$np comm$np.truth && ok "np=$np: both communicators' calls" ||
+        fail "np=$np: calls (above)"
+    # 5 rounds on MPI_COMM_WORLD and on each of the split's 2 halves.
+    awk '$1 == "MPI_Allreduce" && $5 == 15 { found = 1 } END { exit !found }' "$out" &&
+        ok "np=$np: 15 allreduce calls matched across their communicators' ranks" ||
+        fail "np=$np: summary $(cat "$out")"
+done
+
+# --- a rank killed in the middle --------------------------------------------
+HARMONIA_TRACE_BUFFER=4096 timeout -k 5 120 "$HARMONIA" trace "${fast[@]}" --output killed -- \
+    $(mpi 2) "$app" flood 100000000 >"$out" 2>&1 &
+pid=$!
+for _ in $(seq 100); do [ -s killed/rank-00001.events ] && break; sleep 0.1; done
+sleep 0.3
+pkill -9 -f "trace_app flood 100000000" -n
+wait $pid
+status=$?
+[ "$status" -ne 0 ] && ok "killed rank: the launcher's failure is the exit status ($status)" ||
+    fail "killed rank: exit 0"
+grep -q "did not reach MPI_Finalize" "$out" && ok "killed rank: the unfinished ranks are said" ||
+    fail "killed rank: $(cat "$out")"
+[ -s killed/trace.csv ] && ok "killed rank: the flushed events are merged" ||
+    fail "killed rank: no trace.csv"
+
+# --- bad input --------------------------------------------------------------
+expect_usage 0 '--clock-sync: unknown algorithm "hca4"' trace --clock-sync hca4 -- true
+expect_usage 0 "no command after --" trace --output x
+: >afile
+expect_usage 0 '--output: "afile" is not a directory' trace --output afile -- true
+expect_usage 0 '--output: "flood" holds a trace already' trace --output flood -- true
+echo "$checks checks, $failures failed"
+[ "$failures" -eq 0 ]
