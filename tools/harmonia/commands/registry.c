@@ -241,8 +241,9 @@ static const hm_cli_command_t commands[] = {
      "harmonia compare runs/barrier runs/harmonize", hm_cmd_compare, 1, 0},
     {"plot", "figures with gnuplot: latency, distributions, campaigns, clocks, skew", 0,
      HM_OPT_BIT(HM_OPT_DIR) | HM_OPT_BIT(HM_OPT_FORMAT) | HM_OPT_BIT(HM_OPT_METRIC) |
-         HM_OPT_BIT(HM_OPT_HELP),
-     "harmonia plot [--dir DIR] [--format svg|png|both] [--metric {metric}] FILE...",
+         HM_OPT_BIT(HM_OPT_SELECT) | HM_OPT_BIT(HM_OPT_HELP),
+     "harmonia plot [--dir DIR] [--format svg|png|both] [--metric {metric}] [--select "
+     "FUNC:N|MS:MS] FILE...",
      "Draws figures of result files with gnuplot (found in PATH), as SVG (default)\n"
      "or PNG (--format png|both), into --dir (created if missing; default .). The\n"
      "kind of each FILE is told by its columns; a directory is a campaign (its\n"
@@ -259,6 +260,12 @@ static const hm_cli_command_t commands[] = {
      "--raw: STEM-skew, empirical CDF of the exit skew per method; skew --output:\n"
      "STEM-skew-quantiles. pattern --matrix (or a pattern file): STEM-matrix, a heat\n"
      "map of the bytes each sender (a row, rank 0 at the top) sends each receiver.\n"
+     "A trace directory (harmonia trace --output): STEM-gantt, a Gantt chart of\n"
+     "every rank's MPI calls on the local clocks beside the global clock (Hunold and\n"
+     "Carpen-Amarie 2018, Fig. 10), of the N-th call of a function and what\n"
+     "surrounds it (--select MPI_Allreduce:100), of a window in ms from the trace's\n"
+     "first call (--select 2.5:3), or by default of the collective call whose\n"
+     "entries spread the most.\n"
      "STEM is the file name without .csv (a campaign: its directory), several joined\n"
      "by +. Images are written under a temporary name and renamed when complete; one\n"
      "line per image is printed. Bad input (missing file or column, a cell that is\n"

@@ -79,6 +79,7 @@ typedef enum hm_opt_id {
     HM_OPT_MATRIX,
     HM_OPT_MEMORY,
     HM_OPT_GPUS_PER_NODE,
+    HM_OPT_SELECT,
     HM_OPT_COUNT
 } hm_opt_id_t;
 
@@ -166,6 +167,14 @@ typedef struct hm_cli_config {
     /* GPUs */
     int memory_device; /* --memory device (1) or host (0, default) */
     int gpus_per_node; /* --gpus-per-node, 0 = every device the node shows */
+    /* --select of plot on a trace: the n-th call of a function, or a window
+     * in ms from the trace's first event; kind 0 = not given. */
+    struct {
+        int kind; /* 0 none, 1 call, 2 window */
+        int func;
+        long call;
+        double from_ms, to_ms;
+    } select;
 
     /* stats */
     hm_filter_t filter;                  /* --filter tukey|none */

@@ -509,6 +509,11 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                               "GPUs of a node the ranks use: a rank takes device (node-local "
                               "rank modulo N); default every device the node shows",
                               "e.g. --gpus-per-node 4", hm_opt_parse_gpus_per_node},
+    [HM_OPT_SELECT] = {HM_OPT_SELECT, "select", 0, "FUNC:N|MS:MS",
+                       "plot of a trace: the N-th call of FUNC (1 = the first) across all ranks, "
+                       "or a window in ms from the trace's first event; default the collective "
+                       "call with the largest entry skew",
+                       "e.g. --select MPI_Allreduce:100 or --select 2.5:3", hm_opt_parse_select},
     [HM_OPT_COLD_CACHE] = {HM_OPT_COLD_CACHE, "cold-cache", 0, NULL,
                            "overwrite a buffer the size of the last-level cache before every "
                            "repetition",

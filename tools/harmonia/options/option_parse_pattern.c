@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <harmonia/trace.h>
+
 #include <harmonia/pattern.h>
 
 #include "options/options_table.h"
@@ -185,4 +187,27 @@ int hm_opt_parse_gpus_per_node(hm_cli_config_t *c, const char *v, char *why, siz
     if (hm_opt_integer(v, 1, 4096, &x, why, len)) return -1;
     c->gpus_per_node = (int)x;
     return 0;
+}
+
+/* FUNC:N (a traced function, a call from 1) or MS:MS (a window, from < to). */
+int hm_opt_parse_select(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    char name[64];
+    long n;
+    double a, b;
+    int used = 0;
+    if (sscanf(v, "%63[A-Za-z_]:%ld%n", name, &n, &used) == 2 && !v[used]) {
+        if (hm_trace_func_find(name, &c->select.func) != HM_OK)
+            return snprintf(why, len, "%s (e.g. MPI_Allreduce)", hm_last_error()), -1;
+        if (n < 1) return snprintf(why, len, "calls are counted from 1"), -1;
+        c->select.kind = 1, c->select.call = n;
+        return 0;
+    }
+    if (sscanf(v, "%lf:%lf%n", &a, &b, &used) == 2 && !v[used] && a >= 0 && b > a) {
+        c->select.kind = 2, c->select.from_ms = a, c->select.to_ms = b;
+        return 0;
+    }
+    snprintf(why, len, "is not FUNC:N or FROM_MS:TO_MS with FROM < TO (e.g. MPI_Allreduce:100, "
+                       "2.5:3)");
+    return -1;
 }

@@ -43,6 +43,7 @@ int hm_opt_parse_pattern_file(hm_cli_config_t *c, const char *v, char *why, size
 int hm_opt_parse_nic_bw(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_memory(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_gpus_per_node(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_select(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_gpus_per_nic(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_nics(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_minbytes(hm_cli_config_t *c, const char *v, char *why, size_t len);

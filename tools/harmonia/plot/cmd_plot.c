@@ -10,6 +10,7 @@
 #include "plot/plot_figure.h"
 #include "plot/plot_gnuplot.h"
 #include "plot/plot_input.h"
+#include "plot/plot_trace.h"
 
 /* The figures: image name suffix and how each is drawn (plot_input.h's
  * order). */
@@ -85,7 +86,8 @@ static int read_inputs(const hm_cli_config_t *cfg, hm_plot_source_t *src, hm_plo
     char why[2048] = "";
     int rc = HM_OK;
     for (int i = 0; rc == HM_OK && i < cfg->nfiles; i++)
-        rc = hm_plot_read_file(cfg->files[i], &src[i], cfg->metric, fig, why, sizeof why);
+        if (!hm_plot_is_trace(cfg->files[i])) /* traces: drawn on their own (draw_traces) */
+            rc = hm_plot_read_file(cfg->files[i], &src[i], cfg->metric, fig, why, sizeof why);
     if (rc == HM_OK) return HM_EXIT_OK;
     if (rc == HM_ENOMEM) {
         hm_cli_print_error("plot: %s", hm_strerror(rc));
@@ -125,7 +127,13 @@ static int draw_all(const hm_cli_config_t *cfg, hm_plot_out_t *out, hm_plot_data
     }
     for (int f = 0; rc == HM_OK && f < HM_NFIG; f++)
         if (fig[f].ns) rc = draw_figure(cfg, out, (hm_plot_fig_t)f, &fig[f], why, sizeof why);
+    for (int i = 0; rc == HM_OK && i < cfg->nfiles; i++)
+        if (hm_plot_is_trace(cfg->files[i])) rc = hm_plot_trace(cfg, out, cfg->files[i], why, sizeof why);
     hm_plot_out_close(out);
+    if (rc == HM_EINVAL) {
+        hm_cli_print_error("%s", why);
+        return HM_EXIT_USAGE;
+    }
     if (rc == HM_OK) return HM_EXIT_OK;
     hm_cli_print_error("%s", why);
     return HM_EXIT_FAILURE;

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# bench/trace_overhead.sh [BUILD] [RUNS] — what libharmonia-trace.so costs:
+#  1. one wrapped call: MPI_Iprobe untraced and traced (bench/trace_call,
+#     medians of 5 rounds of 1 M calls, RUNS mpiruns each), the difference,
+#     and that difference less two reads of the tracer's timer (monotonic,
+#     as `harmonia timers` measures its read cost): the tracer's own work;
+#  2. a whole `harmonia bench` (allreduce, 8 B to 64 KiB, 1000 repetitions)
+#     traced and untraced: wall time and the median run-times it reports.
+# Prints medians over RUNS (default 5); the machine is shared and noisy.
+set -u
+build=${1:-build}
+runs=${2:-5}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+lib=$build/libharmonia-trace.so
+for i in $(seq "$runs"); do
+    mpirun -n 1 "$build/bench/trace_call" >>"$tmp/plain"
+    HARMONIA_TRACE_DIR="$tmp/t$i" HARMONIA_TRACE_FITPOINTS=50 LD_PRELOAD="$lib" \
+        mpirun -n 1 "$build/bench/trace_call" >>"$tmp/traced"
+done
+plain=$(median <"$tmp/plain")
+traced=$(median <"$tmp/traced")
+read_ns=$(mpirun -n 1 "$build/harmonia" timers --timer monotonic --output "$tmp/timers.csv" >/dev/null &&
+    awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+        { print $c["overhead_s"] * 1e9 }' "$tmp/timers.csv")
+echo "MPI_Iprobe: untraced ${plain} ns, traced ${traced} ns (median of $runs runs of 5 x 1 M calls)"
+awk -v p="$plain" -v t="$traced" -v r="$read_ns" 'BEGIN {
+    printf "tracer per call: %.1f ns; less two timer reads (%.1f ns each): %.1f ns\n", t - p, r, t - p - 2 * r }'
+
+# A whole bench run.
+for i in $(seq "$runs"); do
+    /usr/bin/time -f %e -o "$tmp/w" mpirun -n 2 "$build/harmonia" bench --ops allreduce \
+        --sizes 8:64K:x8 --nrep 1000 --output "$tmp/u$i.csv" >/dev/null 2>&1
+    cat "$tmp/w" >>"$tmp/wall_plain"
+    /usr/bin/time -f %e -o "$tmp/w" "$build/harmonia" trace --fitpoints 50 --output "$tmp/b$i" -- \
+        mpirun -n 2 "$build/harmonia" bench --ops allreduce --sizes 8:64K:x8 --nrep 1000 \
+        --output "$tmp/v$i.csv" >/dev/null 2>&1
+    cat "$tmp/w" >>"$tmp/wall_traced"
+done
+echo "harmonia bench allreduce 8 B-64 KiB x 1000, 2 ranks: wall $(median <"$tmp/wall_plain") s untraced," \
+    "$(median <"$tmp/wall_traced") s traced (merge included)"
+for size in 8 64 512 4096 32768; do
+    for kind in u v; do
+        for i in $(seq "$runs"); do
+            awk -F, -v s=$size '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+                $c["size_bytes"] == s { print $c["median_s"] * 1e6 }' "$tmp/$kind$i.csv"
+        done | median >"$tmp/m$kind"
+    done
+    echo "  $size B: median run-time $(cat "$tmp/mu") us untraced, $(cat "$tmp/mv") us traced"
+done
