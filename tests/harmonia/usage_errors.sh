@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 
 expect_usage 0 'no command given'
-expect_usage 0 'unknown command "frobnicate" (known: timers, clock, bench, skew, overlap, pattern, version, stats, campaign, compare, plot, help)' frobnicate
+expect_usage 0 'unknown command "frobnicate" (known: timers, clock, bench, skew, overlap, pattern, version, stats, campaign, compare, plot, trace, help)' frobnicate
 expect_usage 2 'unknown command "frobnicate"' frobnicate
 expect_usage 0 'unknown command "bogus"' help bogus
 expect_usage 2 '--timer: unknown time source "sundial" (known: wtime, monotonic, monotonic_raw, realtime, gettimeofday, tsc)' timers --timer sundial
