@@ -18,6 +18,8 @@
  *                       finish; its events are extrapolated, and said so)
  *   trace.csv           every event, local, extrapolated and interpolated
  *   trace.json          Chrome trace-event format (Perfetto, chrome://tracing)
+ *   otf2/traces.otf2    OTF2 (Vampir and other OTF2 readers), in a build with
+ *                       OTF2 (hm_trace_otf2_built)
  */
 #ifndef HARMONIA_TRACE_H
 #define HARMONIA_TRACE_H
@@ -195,6 +197,10 @@ typedef struct hm_trace_summary {
  * hm_trace_summary_free). HM_ENOENT (no rank file), HM_EINVAL (a file that
  * does not parse, named with its line or offset), HM_EIO, HM_ENOMEM. */
 HM_EXPORT int hm_trace_merge(const char *dir, hm_trace_summary_t *summary);
+
+/* 1 when this build writes OTF2 archives (Debian's libopen-trace-format2
+ * was found at configure time), else 0. */
+HM_EXPORT int hm_trace_otf2_built(void);
 HM_EXPORT void hm_trace_summary_free(hm_trace_summary_t *summary);
 
 #ifdef __cplusplus

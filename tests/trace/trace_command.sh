@@ -41,6 +41,16 @@ for np in 2 3 4; do
         fail "np=$np: summary $(cat "$out")"
 done
 
+# --- OTF2, where the build has it (scripts/install-deps installs it and
+# otf2-print): every call an Enter in the archive ------------------------------
+if command -v otf2-print >/dev/null; then
+    rows=$(grep -v '^#' comm2/trace.csv | tail -n +2 | wc -l)
+    enters=$(otf2-print comm2/otf2/traces.otf2 2>/dev/null | grep -c '^ENTER')
+    [ "$rows" -gt 0 ] && [ "$rows" -eq "$enters" ] &&
+        ok "OTF2: otf2-print reads $enters Enter events, one per call of trace.csv" ||
+        fail "OTF2: $enters Enter events for $rows calls"
+fi
+
 # --- a rank killed in the middle --------------------------------------------
 HARMONIA_TRACE_BUFFER=4096 timeout -k 5 120 "$HARMONIA" trace "${fast[@]}" --output killed -- \
     $(mpi 2) "$app" flood 100000000 >"$out" 2>&1 &
