@@ -1,6 +1,7 @@
 /* tools/harmonia/commands/dispatch.c — `harmonia COMMAND [options]`: find the command,
  * initialize MPI when it needs it, parse, run, agree on the exit status. */
 #include <string.h>
+#include <time.h>
 
 #include <harmonia/version.h>
 
@@ -73,6 +74,11 @@ static int run_mpi_command(const hm_cli_command_t *c, int argc, char **argv)
     int provided;
     hm_cli_config_t cfg;
     int rc = parse_or_help(c, argc, argv, &cfg, first_process());
+    /* The others leave a moment after the process that prints: a launcher
+     * that sees one exit with status 2 kills the rest, and under load it
+     * killed the printing one before its line (test_cli_usage_errors, 3
+     * ranks on 2 cores). */
+    if (rc == HM_EXIT_USAGE && !first_process()) nanosleep(&(struct timespec){0, 250000000}, NULL);
     if (rc != HM_EXIT_OK || cfg.help) return rc;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     hm_cli_catch_interrupts();

@@ -199,7 +199,7 @@ int hm_opt_parse_select(hm_cli_config_t *c, const char *v, char *why, size_t len
     if (sscanf(v, "%63[A-Za-z_]:%ld%n", name, &n, &used) == 2 && !v[used]) {
         if (hm_trace_func_find(name, &c->select.func) != HM_OK)
             return snprintf(why, len, "%s (e.g. MPI_Allreduce)", hm_last_error()), -1;
-        if (n < 1) return snprintf(why, len, "calls are counted from 1"), -1;
+        if (n < 1) return snprintf(why, len, "\"%s\": calls are counted from 1", v), -1;
         c->select.kind = 1, c->select.call = n;
         return 0;
     }
@@ -207,7 +207,9 @@ int hm_opt_parse_select(hm_cli_config_t *c, const char *v, char *why, size_t len
         c->select.kind = 2, c->select.from_ms = a, c->select.to_ms = b;
         return 0;
     }
-    snprintf(why, len, "is not FUNC:N or FROM_MS:TO_MS with FROM < TO (e.g. MPI_Allreduce:100, "
-                       "2.5:3)");
+    snprintf(why, len,
+             "\"%s\" is not FUNC:N or FROM_MS:TO_MS with FROM < TO (e.g. MPI_Allreduce:100, "
+             "2.5:3)",
+             v);
     return -1;
 }
