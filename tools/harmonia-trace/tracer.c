@@ -52,11 +52,14 @@ static struct tracer {
     comm_entry_t *comms;
     size_t ncomms, cap;
     pthread_t main_thread;
+    int threads;      /* MPI_THREAD_MULTIPLE was asked for: take the lock */
     atomic_flag busy; /* one thread in the recorder at a time */
 } tr = {.busy = ATOMIC_FLAG_INIT};
 
-/* The tracer's own MPI calls pass through untraced. */
+/* The tracer's own MPI calls pass through untraced; a thread's number (0:
+ * the one that initialized MPI, 1 others, -1 not known yet). */
 static _Thread_local int inside;
+static _Thread_local int thread_number = -1;
 
 int hm_tracer_on(void)
 {
@@ -154,9 +157,18 @@ uint64_t hm_tracer_bytes_v(const int *counts, int n, MPI_Datatype type)
     return total > INT_MAX ? total * hm_tracer_bytes(1, type) : hm_tracer_bytes((int)total, type);
 }
 
+void hm_tracer_threads(int required)
+{
+    tr.threads = required == MPI_THREAD_MULTIPLE;
+}
+
 void hm_tracer_record(int func, double t0, double t1, MPI_Comm comm, int peer, uint64_t bytes)
 {
-    while (atomic_flag_test_and_set_explicit(&tr.busy, memory_order_acquire)) continue;
+    if (thread_number < 0) thread_number = !pthread_equal(pthread_self(), tr.main_thread);
+    /* Only a program that may call MPI from several threads at once pays
+     * for the lock (about 20 ns a call). */
+    if (tr.threads)
+        while (atomic_flag_test_and_set_explicit(&tr.busy, memory_order_acquire)) continue;
     comm_entry_t *c = comm == MPI_COMM_NULL ? NULL : find_comm(comm);
     hm_trace_event_t *e = hm_trace_recorder_next(tr.recorder);
     if (e) {
@@ -170,9 +182,9 @@ void hm_tracer_record(int func, double t0, double t1, MPI_Comm comm, int peer, u
                   : c->world_ranks       ? (peer < c->size ? c->world_ranks[peer] : -1)
                                          : peer;
         e->bytes = bytes;
-        e->thread = pthread_equal(pthread_self(), tr.main_thread) ? 0 : 1;
+        e->thread = thread_number;
     }
-    atomic_flag_clear_explicit(&tr.busy, memory_order_release);
+    if (tr.threads) atomic_flag_clear_explicit(&tr.busy, memory_order_release);
 }
 
 /* ---- Start and stop ---- */

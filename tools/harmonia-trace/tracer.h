@@ -47,6 +47,9 @@ void hm_tracer_comm_created(MPI_Comm parent, MPI_Comm comm);
 /* comm is about to be freed. */
 void hm_tracer_comm_freed(MPI_Comm comm);
 
+/* The thread level MPI_Init_thread was asked for (before hm_tracer_start). */
+void hm_tracer_threads(int required);
+
 /* MPI_Init's and MPI_Finalize's own work, around PMPI's. */
 void hm_tracer_start(void);
 void hm_tracer_stop(void);

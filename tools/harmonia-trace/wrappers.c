@@ -49,7 +49,7 @@ HM_WRAP int MPI_Init(int *argc, char ***argv)
 HM_WRAP int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     int rc = PMPI_Init_thread(argc, argv, required, provided);
-    if (rc == MPI_SUCCESS) hm_tracer_start();
+    if (rc == MPI_SUCCESS) hm_tracer_threads(*provided), hm_tracer_start();
     return rc;
 }
 
