@@ -18,6 +18,10 @@
  *                       finish; its events are extrapolated, and said so)
  *   trace.csv           every event, local, extrapolated and interpolated
  *   trace.json          Chrome trace-event format (Perfetto, chrome://tracing)
+ *   events.csv          the calls as repetitions, in the schema of bench --raw
+ *                       (harmonia stats, plot and compare read it): a row per
+ *                       collective call found on every member (last exit -
+ *                       first entry), per other call of a rank
  *   otf2/traces.otf2    OTF2 (Vampir and other OTF2 readers), in a build with
  *                       OTF2 (hm_trace_otf2_built)
  */
@@ -85,7 +89,10 @@ HM_EXPORT int hm_trace_func_find(const char *name, int *func);
  * a collective among those of that communicator, so that the N-th
  * collective of a communicator is found on every rank. peer is the peer
  * or root as a rank of MPI_COMM_WORLD (-1 none, -2 any source). bytes:
- * what this rank's buffers of the call hold (sent + received). */
+ * the message size as bench and OSU count it: what a point-to-point call
+ * sends or receives, the buffer of a reduction or broadcast, a rank's block
+ * of a gather, scatter, allgather or alltoall, the total a v-variant sends
+ * (0: waits, tests, barriers, alltoallw). */
 typedef struct hm_trace_event {
     double enter_s; /* local clock */
     double exit_s;

@@ -247,6 +247,7 @@ int hm_trace_merge(const char *dir, hm_trace_summary_t *summary)
     int st = hm_trace_load(dir, &ranks, &nranks);
     if (st == HM_OK) st = hm_trace_write_csv(dir, ranks, nranks);
     if (st == HM_OK) st = hm_trace_write_chrome(dir, ranks, nranks);
+    if (st == HM_OK) st = hm_trace_write_events(dir, ranks, nranks);
     if (st == HM_OK) st = hm_trace_write_otf2(dir, ranks, nranks);
     if (st == HM_OK) st = hm_trace_summarize(ranks, nranks, summary);
     hm_trace_ranks_free(ranks, nranks);

@@ -24,6 +24,9 @@ int hm_trace_summarize(const hm_trace_rank_t *ranks, int nranks, hm_trace_summar
 int hm_trace_write_csv(const char *dir, const hm_trace_rank_t *ranks, int nranks);
 int hm_trace_write_chrome(const char *dir, const hm_trace_rank_t *ranks, int nranks);
 
+/* dir/events.csv: the calls as bench repetitions (bench --raw's schema). */
+int hm_trace_write_events(const char *dir, const hm_trace_rank_t *ranks, int nranks);
+
 /* dir/otf2/traces.otf2 (a no-op in a build without OTF2). */
 int hm_trace_write_otf2(const char *dir, const hm_trace_rank_t *ranks, int nranks);
 

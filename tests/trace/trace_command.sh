@@ -43,6 +43,14 @@ for np in 2 3 4; do
         fail "np=$np: summary $(cat "$out")"
 done
 
+# --- events.csv: the calls as bench repetitions, read by harmonia stats ---
+# 5 rounds: 5 allreduces on MPI_COMM_WORLD and 5 on each half of the split
+# (one rank each at 2 ranks), every one found on all its members: 15 rows.
+timeout -k 5 60 "$HARMONIA" stats comm2/events.csv >"$out" 2>&1
+status=$?
+[ "$status" -eq 0 ] && awk '$1 == "MPI_Allreduce" && $2 == 8 && $5 == 15 { f = 1 } END { exit !f }' "$out" &&
+    ok "stats reads events.csv: 15 MPI_Allreduce calls of 8 B" || fail "stats events.csv: $(cat "$out")"
+
 # --- OTF2, where the build has it (scripts/install-deps installs it and
 # otf2-print): every call an Enter in the archive ------------------------------
 if command -v otf2-print >/dev/null; then

@@ -24,13 +24,6 @@
 #define NONE HM_TRACER_NO_PEER
 #define B(count, type) hm_tracer_bytes(count, type)
 
-static int rank_in(MPI_Comm comm)
-{
-    int r = -1;
-    PMPI_Comm_rank(comm, &r);
-    return r;
-}
-
 /* The source a receive matched: the status tells where it asked for any. */
 static int source_of(int source, const MPI_Status *status)
 {
@@ -92,7 +85,7 @@ HM_WRAP int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int d
                  int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
                  MPI_Status *status)
 {
-    TRACED(Sendrecv, comm, dest, B(scount, stype) + B(rcount, rtype),
+    TRACED(Sendrecv, comm, dest, B(scount, stype),
            PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm,
                          status));
 }
@@ -100,7 +93,7 @@ HM_WRAP int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int d
 HM_WRAP int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int stag, int source,
                          int rtag, MPI_Comm comm, MPI_Status *status)
 {
-    TRACED(Sendrecv_replace, comm, dest, 2 * B(count, type),
+    TRACED(Sendrecv_replace, comm, dest, B(count, type),
            PMPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag, comm, status));
 }
 
@@ -207,12 +200,7 @@ HM_WRAP int MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int indices[]
     TRACED(Testsome, MPI_COMM_NULL, NONE, 0, PMPI_Testsome(n, reqs, outcount, indices, statuses));
 }
 
-/* ---- Collectives (bytes: this rank's send and receive buffers) ---- */
-
-static uint64_t rooted(MPI_Comm comm, int root, uint64_t at_root, uint64_t elsewhere)
-{
-    return rank_in(comm) == root ? at_root : elsewhere;
-}
+/* ---- Collectives (bytes: the message size as bench and OSU count it) ---- */
 
 HM_WRAP int MPI_Barrier(MPI_Comm comm)
 {
@@ -227,72 +215,63 @@ HM_WRAP int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Com
 HM_WRAP int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                MPI_Comm comm)
 {
-    TRACED(Reduce, comm, root, rooted(comm, root, 2 * B(count, type), B(count, type)),
+    TRACED(Reduce, comm, root, B(count, type),
            PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm));
 }
 
 HM_WRAP int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm)
 {
-    TRACED(Allreduce, comm, NONE, 2 * B(count, type),
+    TRACED(Allreduce, comm, NONE, B(count, type),
            PMPI_Allreduce(sbuf, rbuf, count, type, op, comm));
 }
 
 HM_WRAP int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-    TRACED(Gather, comm, root,
-           B(scount, stype) + rooted(comm, root, B(rcount, rtype) * (uint64_t)hm_tracer_comm_size(comm), 0),
+    TRACED(Gather, comm, root, B(scount, stype),
            PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
 }
 
 HM_WRAP int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
                 const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-    TRACED(Gatherv, comm, root,
-           B(scount, stype) +
-               rooted(comm, root, hm_tracer_bytes_v(rcounts, hm_tracer_comm_size(comm), rtype), 0),
+    TRACED(Gatherv, comm, root, B(scount, stype),
            PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm));
 }
 
 HM_WRAP int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                 MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-    TRACED(Scatter, comm, root,
-           B(rcount, rtype) + rooted(comm, root, B(scount, stype) * (uint64_t)hm_tracer_comm_size(comm), 0),
+    TRACED(Scatter, comm, root, B(rcount, rtype),
            PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
 }
 
 HM_WRAP int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype stype,
                  void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-    TRACED(Scatterv, comm, root,
-           B(rcount, rtype) +
-               rooted(comm, root, hm_tracer_bytes_v(scounts, hm_tracer_comm_size(comm), stype), 0),
+    TRACED(Scatterv, comm, root, B(rcount, rtype),
            PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm));
 }
 
 HM_WRAP int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                   MPI_Datatype rtype, MPI_Comm comm)
 {
-    TRACED(Allgather, comm, NONE,
-           B(scount, stype) + B(rcount, rtype) * (uint64_t)hm_tracer_comm_size(comm),
+    TRACED(Allgather, comm, NONE, B(scount, stype),
            PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm));
 }
 
 HM_WRAP int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                    const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm)
 {
-    TRACED(Allgatherv, comm, NONE,
-           B(scount, stype) + hm_tracer_bytes_v(rcounts, hm_tracer_comm_size(comm), rtype),
+    TRACED(Allgatherv, comm, NONE, B(scount, stype),
            PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm));
 }
 
 HM_WRAP int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                  MPI_Datatype rtype, MPI_Comm comm)
 {
-    TRACED(Alltoall, comm, NONE,
-           (B(scount, stype) + B(rcount, rtype)) * (uint64_t)hm_tracer_comm_size(comm),
+    TRACED(Alltoall, comm, NONE, B(scount, stype),
            PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm));
 }
 
@@ -300,9 +279,7 @@ HM_WRAP int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdisp
                   void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
                   MPI_Comm comm)
 {
-    TRACED(Alltoallv, comm, NONE,
-           hm_tracer_bytes_v(scounts, hm_tracer_comm_size(comm), stype) +
-               hm_tracer_bytes_v(rcounts, hm_tracer_comm_size(comm), rtype),
+    TRACED(Alltoallv, comm, NONE, hm_tracer_bytes_v(scounts, hm_tracer_comm_size(comm), stype),
            PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm));
 }
 
@@ -324,19 +301,18 @@ HM_WRAP int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[]
 HM_WRAP int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type, MPI_Op op,
                              MPI_Comm comm)
 {
-    TRACED(Reduce_scatter_block, comm, NONE,
-           B(rcount, type) * (1 + (uint64_t)hm_tracer_comm_size(comm)),
+    TRACED(Reduce_scatter_block, comm, NONE, B(rcount, type),
            PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, type, op, comm));
 }
 
 HM_WRAP int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
-    TRACED(Scan, comm, NONE, 2 * B(count, type), PMPI_Scan(sbuf, rbuf, count, type, op, comm));
+    TRACED(Scan, comm, NONE, B(count, type), PMPI_Scan(sbuf, rbuf, count, type, op, comm));
 }
 
 HM_WRAP int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
-    TRACED(Exscan, comm, NONE, 2 * B(count, type), PMPI_Exscan(sbuf, rbuf, count, type, op, comm));
+    TRACED(Exscan, comm, NONE, B(count, type), PMPI_Exscan(sbuf, rbuf, count, type, op, comm));
 }
 
 /* ---- Nonblocking collectives: the call alone (its wait is a wait) ---- */
@@ -354,39 +330,35 @@ HM_WRAP int MPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI_Co
 HM_WRAP int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                 MPI_Comm comm, MPI_Request *req)
 {
-    TRACED(Ireduce, comm, root, rooted(comm, root, 2 * B(count, type), B(count, type)),
+    TRACED(Ireduce, comm, root, B(count, type),
            PMPI_Ireduce(sbuf, rbuf, count, type, op, root, comm, req));
 }
 
 HM_WRAP int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                    MPI_Comm comm, MPI_Request *req)
 {
-    TRACED(Iallreduce, comm, NONE, 2 * B(count, type),
+    TRACED(Iallreduce, comm, NONE, B(count, type),
            PMPI_Iallreduce(sbuf, rbuf, count, type, op, comm, req));
 }
 
 HM_WRAP int MPI_Igather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                 MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
 {
-    TRACED(Igather, comm, root,
-           B(scount, stype) + rooted(comm, root, B(rcount, rtype) * (uint64_t)hm_tracer_comm_size(comm), 0),
+    TRACED(Igather, comm, root, B(scount, stype),
            PMPI_Igather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req));
 }
 
 HM_WRAP int MPI_Igatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
                  const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
 {
-    TRACED(Igatherv, comm, root,
-           B(scount, stype) +
-               rooted(comm, root, hm_tracer_bytes_v(rcounts, hm_tracer_comm_size(comm), rtype), 0),
+    TRACED(Igatherv, comm, root, B(scount, stype),
            PMPI_Igatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, req));
 }
 
 HM_WRAP int MPI_Iscatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                  MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
 {
-    TRACED(Iscatter, comm, root,
-           B(rcount, rtype) + rooted(comm, root, B(scount, stype) * (uint64_t)hm_tracer_comm_size(comm), 0),
+    TRACED(Iscatter, comm, root, B(rcount, rtype),
            PMPI_Iscatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req));
 }
 
@@ -394,17 +366,14 @@ HM_WRAP int MPI_Iscatterv(const void *sbuf, const int scounts[], const int displ
                   void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
                   MPI_Request *req)
 {
-    TRACED(Iscatterv, comm, root,
-           B(rcount, rtype) +
-               rooted(comm, root, hm_tracer_bytes_v(scounts, hm_tracer_comm_size(comm), stype), 0),
+    TRACED(Iscatterv, comm, root, B(rcount, rtype),
            PMPI_Iscatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, req));
 }
 
 HM_WRAP int MPI_Iallgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                    MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
 {
-    TRACED(Iallgather, comm, NONE,
-           B(scount, stype) + B(rcount, rtype) * (uint64_t)hm_tracer_comm_size(comm),
+    TRACED(Iallgather, comm, NONE, B(scount, stype),
            PMPI_Iallgather(sbuf, scount, stype, rbuf, rcount, rtype, comm, req));
 }
 
@@ -412,16 +381,14 @@ HM_WRAP int MPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype stype, vo
                     const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm,
                     MPI_Request *req)
 {
-    TRACED(Iallgatherv, comm, NONE,
-           B(scount, stype) + hm_tracer_bytes_v(rcounts, hm_tracer_comm_size(comm), rtype),
+    TRACED(Iallgatherv, comm, NONE, B(scount, stype),
            PMPI_Iallgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, req));
 }
 
 HM_WRAP int MPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                   MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
 {
-    TRACED(Ialltoall, comm, NONE,
-           (B(scount, stype) + B(rcount, rtype)) * (uint64_t)hm_tracer_comm_size(comm),
+    TRACED(Ialltoall, comm, NONE, B(scount, stype),
            PMPI_Ialltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm, req));
 }
 
@@ -429,9 +396,7 @@ HM_WRAP int MPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdis
                    void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
                    MPI_Comm comm, MPI_Request *req)
 {
-    TRACED(Ialltoallv, comm, NONE,
-           hm_tracer_bytes_v(scounts, hm_tracer_comm_size(comm), stype) +
-               hm_tracer_bytes_v(rcounts, hm_tracer_comm_size(comm), rtype),
+    TRACED(Ialltoallv, comm, NONE, hm_tracer_bytes_v(scounts, hm_tracer_comm_size(comm), stype),
            PMPI_Ialltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, req));
 }
 
@@ -455,21 +420,20 @@ HM_WRAP int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[
 HM_WRAP int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type,
                               MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
-    TRACED(Ireduce_scatter_block, comm, NONE,
-           B(rcount, type) * (1 + (uint64_t)hm_tracer_comm_size(comm)),
+    TRACED(Ireduce_scatter_block, comm, NONE, B(rcount, type),
            PMPI_Ireduce_scatter_block(sbuf, rbuf, rcount, type, op, comm, req));
 }
 
 HM_WRAP int MPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
               MPI_Request *req)
 {
-    TRACED(Iscan, comm, NONE, 2 * B(count, type), PMPI_Iscan(sbuf, rbuf, count, type, op, comm, req));
+    TRACED(Iscan, comm, NONE, B(count, type), PMPI_Iscan(sbuf, rbuf, count, type, op, comm, req));
 }
 
 HM_WRAP int MPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                 MPI_Comm comm, MPI_Request *req)
 {
-    TRACED(Iexscan, comm, NONE, 2 * B(count, type),
+    TRACED(Iexscan, comm, NONE, B(count, type),
            PMPI_Iexscan(sbuf, rbuf, count, type, op, comm, req));
 }
 

@@ -1,0 +1,150 @@
+/* src/trace/events.c — dir/events.csv: a trace as repetitions of
+ * operations, in the schema of `harmonia bench --raw` (results layer), so
+ * that `harmonia stats`, `plot` and `compare` read it as they read a
+ * bench. A collective call found on every member of its communicator is
+ * one row, as a bench repetition: global_s = last exit - first entry on
+ * the global clock, local_s = the longest rank's own (exit - entry),
+ * start_spread_s = last entry - first entry, start_s = first entry. Every
+ * other call (point to point, waits, a collective not found on every
+ * member) is one row of its rank, global_s = local_s = its duration.
+ * op is the MPI function, size_bytes the bytes of the rank's buffers (of
+ * the first member, for a collective). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <harmonia/output.h>
+#include <harmonia/results.h>
+#include <harmonia/trace.h>
+
+#include "common/error_set.h"
+#include "trace/merge_impl.h"
+
+typedef struct member {
+    uint64_t key;
+    uint32_t seq;
+    int rank;
+    size_t i;
+} member_t;
+
+static int by_call(const void *a, const void *b)
+{
+    const member_t *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    if (x->seq != y->seq) return x->seq < y->seq ? -1 : 1;
+    return x->rank - y->rank;
+}
+
+static int row(hm_csv_t *csv, const char *op, uint64_t bytes, long long attempt, double global_s,
+               double local_s, double spread_s, double start_s)
+{
+    int st = hm_csv_put_string(csv, op);
+    if (st == HM_OK) st = hm_csv_put_int64(csv, (int64_t)bytes);
+    if (st == HM_OK) st = hm_csv_put_int64(csv, attempt);
+    if (st == HM_OK) st = hm_csv_put_int64(csv, 1);
+    double v[4] = {global_s, local_s, spread_s, start_s};
+    for (int k = 0; st == HM_OK && k < 4; k++) st = hm_csv_put_double(csv, v[k]);
+    return st == HM_OK ? hm_csv_end_row(csv) : st;
+}
+
+static int comm_size_of(const hm_trace_rank_t *ranks, int nranks, uint64_t key)
+{
+    if (key == HM_TRACE_WORLD) return nranks;
+    for (int r = 0; r < nranks; r++)
+        for (size_t c = 0; c < ranks[r].model.ncomms; c++)
+            if (ranks[r].model.comms[c].key == key) return ranks[r].model.comms[c].size;
+    return 0;
+}
+
+/* One row for the members m[0..n) of a call found on all of them. */
+static int call_row(hm_csv_t *csv, const hm_trace_rank_t *ranks, const member_t *m, size_t n,
+                    long long attempt)
+{
+    double first = INFINITY, last_in = -INFINITY, last_out = -INFINITY, longest = 0;
+    for (size_t k = 0; k < n; k++) {
+        const hm_trace_rank_t *tr = &ranks[m[k].rank];
+        const hm_trace_event_t *e = &tr->events[m[k].i];
+        first = fmin(first, tr->glob[2 * m[k].i]);
+        last_in = fmax(last_in, tr->glob[2 * m[k].i]);
+        last_out = fmax(last_out, tr->glob[2 * m[k].i + 1]);
+        longest = fmax(longest, e->exit_s - e->enter_s);
+    }
+    const hm_trace_event_t *e0 = &ranks[m[0].rank].events[m[0].i];
+    return row(csv, hm_trace_func_name(e0->func), e0->bytes, attempt, last_out - first, longest,
+               last_in - first, first);
+}
+
+/* Collectives of every rank, sorted by call; *n of them. */
+static member_t *collectives(const hm_trace_rank_t *ranks, int nranks, size_t *n)
+{
+    size_t count = 0, at = 0;
+    for (int r = 0; r < nranks; r++)
+        for (size_t i = 0; i < ranks[r].n; i++)
+            count += hm_trace_func_class(ranks[r].events[i].func) == HM_TRACE_CLASS_COLLECTIVE &&
+                     ranks[r].events[i].comm_key != HM_TRACE_NO_COMM;
+    member_t *m = malloc((count ? count : 1) * sizeof *m);
+    if (!m) return NULL;
+    for (int r = 0; r < nranks; r++)
+        for (size_t i = 0; i < ranks[r].n; i++) {
+            const hm_trace_event_t *e = &ranks[r].events[i];
+            if (hm_trace_func_class(e->func) == HM_TRACE_CLASS_COLLECTIVE &&
+                e->comm_key != HM_TRACE_NO_COMM)
+                m[at++] = (member_t){e->comm_key, e->seq, r, i};
+        }
+    qsort(m, count, sizeof *m, by_call);
+    *n = count;
+    return m;
+}
+
+static int write_rows(hm_csv_t *csv, const hm_trace_rank_t *ranks, int nranks)
+{
+    if (nranks < 1) return HM_OK;
+    size_t n = 0;
+    member_t *m = collectives(ranks, nranks, &n);
+    if (!m) return hm_error_set(HM_ENOMEM, "out of memory");
+    /* Calls found on every member: one row each; their events marked done. */
+    char **done = calloc((unsigned)nranks, sizeof *done);
+    int st = done ? HM_OK : hm_error_set(HM_ENOMEM, "out of memory");
+    for (int r = 0; st == HM_OK && r < nranks; r++)
+        if (!(done[r] = calloc(ranks[r].n ? ranks[r].n : 1, 1))) st = HM_ENOMEM;
+    long long attempt = 0;
+    for (size_t i = 0, j; st == HM_OK && i < n; i = j) {
+        for (j = i + 1; j < n && m[j].key == m[i].key && m[j].seq == m[i].seq; j++) continue;
+        if ((int)(j - i) != comm_size_of(ranks, nranks, m[i].key)) continue;
+        st = call_row(csv, ranks, m + i, j - i, attempt++);
+        for (size_t k = i; k < j; k++) done[m[k].rank][m[k].i] = 1;
+    }
+    for (int r = 0; st == HM_OK && r < nranks; r++)
+        for (size_t i = 0; st == HM_OK && i < ranks[r].n; i++) {
+            if (done[r][i]) continue;
+            const hm_trace_event_t *e = &ranks[r].events[i];
+            double d = ranks[r].glob[2 * i + 1] - ranks[r].glob[2 * i];
+            st = row(csv, hm_trace_func_name(e->func), e->bytes, attempt++, d,
+                     e->exit_s - e->enter_s, 0, ranks[r].glob[2 * i]);
+        }
+    for (int r = 0; done && r < nranks; r++) free(done[r]);
+    free(done), free(m);
+    return st;
+}
+
+int hm_trace_write_events(const char *dir, const hm_trace_rank_t *ranks, int nranks)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/events.csv", dir);
+    hm_factors_t *f = NULL;
+    hm_csv_t *csv = NULL;
+    int st = hm_factors_create(&f);
+    if (st == HM_OK) {
+        hm_factors_set(f, "processes", "%d", nranks);
+        hm_factors_set(f, "sync", "traced");
+        hm_factors_set(f, "events_of", "harmonia trace: a row per collective call found on every "
+                                       "member (global_s = last exit - first entry), per other "
+                                       "call of a rank (its duration)");
+        st = hm_results_csv_open(path, f, HM_RESULTS_BENCH_RAW, &csv);
+    }
+    if (st == HM_OK) st = write_rows(csv, ranks, nranks);
+    if (st == HM_OK) st = hm_csv_close(csv);
+    else if (csv) hm_csv_abort(csv);
+    hm_factors_free(f);
+    return st;
+}
