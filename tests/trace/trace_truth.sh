@@ -25,8 +25,9 @@ grep -q "^MPI_Allreduce " "$out" && ok "summary lists MPI_Allreduce" || fail "su
 "$check" truth "$dir/hca3" "$dir/hca3.truth" $seed 1 1e-4 && ok "entries on the global clock" ||
     fail "entries on the global clock (above)"
 
-# Offset-only synchronization (skampi), 1.6 s of rounds: the drift builds up.
-trace skampi skampi 16 0.1
+# Offset-only synchronization (skampi), 3.1 s of rounds: the drift builds up
+# (to about 55 us for seed 7's draws, against a few us of skampi's own error).
+trace skampi skampi 16 0.2
 [ "$status" -eq 0 ] && ok "traced the truth app under skampi: exit 0" ||
     { fail "traced under skampi: exit $status"; cat "$out" >&2; }
 "$check" drift "$dir/skampi" "$dir/skampi.truth" $seed 1 1e-4 &&
