@@ -193,14 +193,15 @@ static void check_drift(const trace_t *t, const char *dir, uint64_t seed, double
         double predicted = (d - d0) * (t->local[r][k] - anchor);
         CHECK(fabs(predicted) > 4e-5, "rank %d: the drift model predicts %.1f us of extrapolation error after %.2f s",
               r, predicted * 1e6, t->local[r][k] - anchor);
-        /* 5 us: an offset-only (SKaMPI) model is only as good as its
-         * ping-pongs' smallest round trip: 0.7-3 us of error here at
-         * either end, seen in the CI of this test; 5 %: the elapsed time
-         * read on the local clock. */
-        CHECK(fabs(ext - predicted) < 5e-6 + 0.05 * fabs(predicted),
+        /* 8 us: an offset-only (SKaMPI) model is only as good as its
+         * ping-pongs: 0.7-4.2 us of error at either end in 7 runs here
+         * (the CI's included); 5 %: the elapsed time read on the local
+         * clock. Against 55 us of drift, the checks still tell
+         * interpolation from none. */
+        CHECK(fabs(ext - predicted) < 8e-6 + 0.05 * fabs(predicted),
               "rank %d: extrapolated error %.2f us, predicted %.2f us", r, ext * 1e6, predicted * 1e6);
-        CHECK(fabs(itp) < 5e-6, "rank %d: interpolated error %.2f us (within 5 us)", r, itp * 1e6);
-        CHECK(fabs(ext) - fabs(itp) > 0.9 * fabs(predicted) - 5e-6,
+        CHECK(fabs(itp) < 8e-6, "rank %d: interpolated error %.2f us (within 8 us)", r, itp * 1e6);
+        CHECK(fabs(ext) - fabs(itp) > 0.9 * fabs(predicted) - 8e-6,
               "rank %d: interpolation gains %.2f us of the %.2f us predicted", r,
               (fabs(ext) - fabs(itp)) * 1e6, fabs(predicted) * 1e6);
     }
