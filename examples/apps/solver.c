@@ -79,7 +79,11 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 2;
     }
-    grid_t g = {n, (long)rank * n + 1, (long)size * n, 0, rank + 1 < size ? rank + 1 : MPI_PROC_NULL,
+    grid_t g = {n,
+                (long)rank * n + 1,
+                (long)size * n,
+                0,
+                rank + 1 < size ? rank + 1 : MPI_PROC_NULL,
                 rank > 0 ? rank - 1 : MPI_PROC_NULL};
     g.h = 1.0 / (double)(g.total + 1);
     double *x = malloc((size_t)n * sizeof *x), residual = 0, err = 0, max_err = 0;

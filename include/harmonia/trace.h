@@ -50,27 +50,39 @@ typedef enum hm_trace_class {
 
 /* X(name without "MPI_", class): the order is the ids' in .events files,
  * so a new function goes at the end. */
-#define HM_TRACE_FUNCS(X)                                                                        \
-    X(T_flush, TRACER)                                                                           \
-    X(Send, P2P) X(Ssend, P2P) X(Bsend, P2P) X(Rsend, P2P) X(Recv, P2P) X(Sendrecv, P2P)         \
-    X(Sendrecv_replace, P2P) X(Isend, P2P) X(Issend, P2P) X(Ibsend, P2P) X(Irsend, P2P)         \
-    X(Irecv, P2P) X(Probe, P2P) X(Iprobe, P2P) X(Mprobe, P2P) X(Improbe, P2P) X(Mrecv, P2P)      \
-    X(Imrecv, P2P)                                                                               \
-    X(Wait, COMPLETION) X(Waitall, COMPLETION) X(Waitany, COMPLETION) X(Waitsome, COMPLETION)    \
-    X(Test, COMPLETION) X(Testall, COMPLETION) X(Testany, COMPLETION) X(Testsome, COMPLETION)    \
-    X(Barrier, COLLECTIVE) X(Bcast, COLLECTIVE) X(Reduce, COLLECTIVE) X(Allreduce, COLLECTIVE)   \
-    X(Gather, COLLECTIVE) X(Gatherv, COLLECTIVE) X(Scatter, COLLECTIVE) X(Scatterv, COLLECTIVE)  \
-    X(Allgather, COLLECTIVE) X(Allgatherv, COLLECTIVE) X(Alltoall, COLLECTIVE)                   \
-    X(Alltoallv, COLLECTIVE) X(Alltoallw, COLLECTIVE) X(Reduce_scatter, COLLECTIVE)              \
-    X(Reduce_scatter_block, COLLECTIVE) X(Scan, COLLECTIVE) X(Exscan, COLLECTIVE)                \
-    X(Ibarrier, COLLECTIVE) X(Ibcast, COLLECTIVE) X(Ireduce, COLLECTIVE)                         \
-    X(Iallreduce, COLLECTIVE) X(Igather, COLLECTIVE) X(Igatherv, COLLECTIVE)                     \
-    X(Iscatter, COLLECTIVE) X(Iscatterv, COLLECTIVE) X(Iallgather, COLLECTIVE)                   \
-    X(Iallgatherv, COLLECTIVE) X(Ialltoall, COLLECTIVE) X(Ialltoallv, COLLECTIVE)                \
-    X(Ialltoallw, COLLECTIVE) X(Ireduce_scatter, COLLECTIVE)                                     \
-    X(Ireduce_scatter_block, COLLECTIVE) X(Iscan, COLLECTIVE) X(Iexscan, COLLECTIVE)             \
-    X(Comm_split, COLLECTIVE) X(Comm_split_type, COLLECTIVE) X(Comm_dup, COLLECTIVE)             \
-    X(Comm_create, COLLECTIVE) X(Comm_free, COLLECTIVE)
+#define HM_TRACE_FUNCS(X)                                                                          \
+    X(T_flush, TRACER)                                                                             \
+    X(Send, P2P)                                                                                   \
+    X(Ssend, P2P) X(Bsend, P2P) X(Rsend, P2P) X(Recv, P2P) X(Sendrecv, P2P) X(                     \
+        Sendrecv_replace, P2P) X(Isend, P2P) X(Issend, P2P) X(Ibsend, P2P) X(Irsend, P2P)          \
+        X(Irecv, P2P) X(Probe, P2P) X(Iprobe, P2P) X(Mprobe, P2P) X(Improbe, P2P) X(Mrecv, P2P) X( \
+            Imrecv, P2P) X(Wait, COMPLETION) X(Waitall, COMPLETION) X(Waitany, COMPLETION)         \
+            X(Waitsome, COMPLETION) X(Test, COMPLETION) X(Testall, COMPLETION) X(                  \
+                Testany, COMPLETION) X(Testsome, COMPLETION)                                       \
+                X(Barrier, COLLECTIVE) X(Bcast, COLLECTIVE) X(Reduce, COLLECTIVE) X(               \
+                    Allreduce, COLLECTIVE) X(Gather, COLLECTIVE)                                   \
+                    X(Gatherv, COLLECTIVE) X(Scatter, COLLECTIVE) X(Scatterv, COLLECTIVE) X(       \
+                        Allgather, COLLECTIVE) X(Allgatherv,                                       \
+                                                 COLLECTIVE) X(Alltoall, COLLECTIVE)               \
+                        X(Alltoallv, COLLECTIVE) X(                                                \
+                            Alltoallw, COLLECTIVE) X(Reduce_scatter,                               \
+                                                     COLLECTIVE) X(Reduce_scatter_block,           \
+                                                                   COLLECTIVE) X(Scan, COLLECTIVE) \
+                            X(Exscan, COLLECTIVE) X(Ibarrier, COLLECTIVE) X(Ibcast, COLLECTIVE)    \
+                                X(Ireduce, COLLECTIVE) X(Iallreduce, COLLECTIVE)                   \
+                                    X(Igather, COLLECTIVE) X(Igatherv,                             \
+                                                             COLLECTIVE) X(Iscatter, COLLECTIVE)   \
+                                        X(Iscatterv, COLLECTIVE) X(Iallgather, COLLECTIVE) X(      \
+                                            Iallgatherv, COLLECTIVE) X(Ialltoall, COLLECTIVE)      \
+                                            X(Ialltoallv, COLLECTIVE) X(Ialltoallw, COLLECTIVE)    \
+                                                X(Ireduce_scatter,                                 \
+                                                  COLLECTIVE) X(Ireduce_scatter_block, COLLECTIVE) \
+                                                    X(Iscan, COLLECTIVE) X(Iexscan, COLLECTIVE)    \
+                                                        X(Comm_split, COLLECTIVE)                  \
+                                                            X(Comm_split_type, COLLECTIVE)         \
+                                                                X(Comm_dup, COLLECTIVE)            \
+                                                                    X(Comm_create, COLLECTIVE)     \
+                                                                        X(Comm_free, COLLECTIVE)
 
 #define HM_TRACE_ENUM_(name, class) HM_TRACE_MPI_##name,
 typedef enum hm_trace_func { HM_TRACE_FUNCS(HM_TRACE_ENUM_) HM_TRACE_NFUNCS } hm_trace_func_t;
@@ -111,8 +123,8 @@ typedef struct hm_trace_recorder hm_trace_recorder_t;
 /* A recorder of rank's events into dir/rank-NNNNN.events, with a buffer
  * of capacity events allocated now (at least 2). The timer stamps the
  * flush events. HM_EINVAL, HM_ENOMEM, HM_EIO (the file, named). */
-HM_EXPORT int hm_trace_recorder_open(const char *dir, int rank, size_t capacity,
-                                     hm_timer_t *timer, hm_trace_recorder_t **out);
+HM_EXPORT int hm_trace_recorder_open(const char *dir, int rank, size_t capacity, hm_timer_t *timer,
+                                     hm_trace_recorder_t **out);
 
 /* A slot for the next event, to be filled by the caller. A full buffer is
  * written out first and its writing recorded as an event of its own
@@ -137,7 +149,7 @@ HM_EXPORT int hm_trace_recorder_close(hm_trace_recorder_t *recorder);
  * global_at_anchor_s + rate * (t - anchor_s). Every clock of harmonia (a
  * chain of offset and linear models over a timer) is affine. */
 typedef struct hm_trace_model {
-    double anchor_s;          /* local time the synchronization ended (start) or began (end) */
+    double anchor_s; /* local time the synchronization ended (start) or began (end) */
     double global_at_anchor_s;
     double rate;
 } hm_trace_model_t;
@@ -157,20 +169,19 @@ HM_EXPORT double hm_trace_interpolate(hm_trace_model_t start, hm_trace_model_t e
 typedef struct hm_trace_rank_info {
     int rank, size;
     hm_trace_model_t start, end;
-    int has_end;            /* the end synchronization ran (MPI_Finalize was reached) */
-    double check_start_s;   /* the clock checker at the end: max |offset| of the start model */
-    double check_end_s;     /* ... of the end model */
-    char clock_sync[64];    /* the specification used */
-    char timer[64];         /* the time source */
+    int has_end;          /* the end synchronization ran (MPI_Finalize was reached) */
+    double check_start_s; /* the clock checker at the end: max |offset| of the start model */
+    double check_end_s;   /* ... of the end model */
+    char clock_sync[64];  /* the specification used */
+    char timer[64];       /* the time source */
     uint64_t events, flushes;
 } hm_trace_rank_info_t;
 
 /* Write a rank's model file, dir/rank-NNNNN.model, atomically, with the
  * communicators it knew: keys[i] of size sizes[i], its ranks of
  * MPI_COMM_WORLD in world_ranks (concatenated, sizes[i] each). */
-HM_EXPORT int hm_trace_model_write(const char *dir, const hm_trace_rank_info_t *info,
-                                   size_t ncomms, const uint64_t *keys, const int *sizes,
-                                   const int *world_ranks);
+HM_EXPORT int hm_trace_model_write(const char *dir, const hm_trace_rank_info_t *info, size_t ncomms,
+                                   const uint64_t *keys, const int *sizes, const int *world_ranks);
 
 /* ---- Merging a trace directory (offline, no MPI) ---- */
 
@@ -178,17 +189,17 @@ HM_EXPORT int hm_trace_model_write(const char *dir, const hm_trace_rank_info_t *
 typedef struct hm_trace_func_summary {
     int func;
     uint64_t calls;
-    double total_s;        /* sum of exit - enter */
-    double median_s;       /* median of exit - enter */
-    uint64_t matched;      /* collectives: calls found on every member of their communicator */
-    double max_skew_s;     /* collectives: largest (last entry - first entry) of one call */
-    double late_wait_s;    /* collectives: sum over calls and ranks of last entry - entry */
+    double total_s;     /* sum of exit - enter */
+    double median_s;    /* median of exit - enter */
+    uint64_t matched;   /* collectives: calls found on every member of their communicator */
+    double max_skew_s;  /* collectives: largest (last entry - first entry) of one call */
+    double late_wait_s; /* collectives: sum over calls and ranks of last entry - entry */
 } hm_trace_func_summary_t;
 
 typedef struct hm_trace_summary {
-    int nranks;               /* ranks that left events */
-    int nfinished;            /* of them, ranks with an end model */
-    uint64_t events;          /* all ranks */
+    int nranks;      /* ranks that left events */
+    int nfinished;   /* of them, ranks with an end model */
+    uint64_t events; /* all ranks */
     uint64_t flushes;
     double span_s;            /* first entry to last exit, global */
     double check_start_max_s; /* max over ranks of the checker's figures */

@@ -167,8 +167,7 @@ int hm_plan_device_time(const hm_plan_t *p, double *seconds)
         return hm_error_set(HM_EINVAL, "device time: a committed plan and a place for it");
     if (!p->backend->device_time)
         return hm_error_set(HM_ENOTSUP, "the %s backend has no device time", p->backend->name);
-    if (!p->device_timing)
-        return hm_error_set(HM_ENOTSUP, "device timing is off for this plan");
+    if (!p->device_timing) return hm_error_set(HM_ENOTSUP, "device timing is off for this plan");
     return p->backend->device_time(p, seconds);
 }
 

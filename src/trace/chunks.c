@@ -40,16 +40,17 @@ static int reserve(hm_trace_event_t **events, size_t *cap, size_t want)
 }
 
 /* One chunk appended to *events; 1 at a clean end of file, -1 torn. */
-static int read_chunk(FILE *f, const char *path, hm_trace_event_t **events, size_t *n,
-                      size_t *cap, int *st)
+static int read_chunk(FILE *f, const char *path, hm_trace_event_t **events, size_t *n, size_t *cap,
+                      int *st)
 {
     hm_trace_chunk_t head;
     size_t got = fread(&head, 1, sizeof head, f);
     if (got == 0) return 1;
     if (got < sizeof head) return -1;
     if (memcmp(head.magic, magic, sizeof magic) != 0 || head.event_bytes != sizeof **events)
-        return *st = hm_error_set(HM_EINVAL, "%s is not a trace of this harmonia (its chunk at "
-                                              "byte %ld)",
+        return *st = hm_error_set(HM_EINVAL,
+                                  "%s is not a trace of this harmonia (its chunk at "
+                                  "byte %ld)",
                                   path, ftell(f) - (long)sizeof head),
                -1;
     if ((*st = reserve(events, cap, *n + head.count)) != HM_OK) return -1;

@@ -47,15 +47,6 @@ static int row(hm_csv_t *csv, const char *op, uint64_t bytes, long long attempt,
     return st == HM_OK ? hm_csv_end_row(csv) : st;
 }
 
-static int comm_size_of(const hm_trace_rank_t *ranks, int nranks, uint64_t key)
-{
-    if (key == HM_TRACE_WORLD) return nranks;
-    for (int r = 0; r < nranks; r++)
-        for (size_t c = 0; c < ranks[r].model.ncomms; c++)
-            if (ranks[r].model.comms[c].key == key) return ranks[r].model.comms[c].size;
-    return 0;
-}
-
 /* One row for the members m[0..n) of a call found on all of them. */
 static int call_row(hm_csv_t *csv, const hm_trace_rank_t *ranks, const member_t *m, size_t n,
                     long long attempt)
@@ -110,7 +101,7 @@ static int write_rows(hm_csv_t *csv, const hm_trace_rank_t *ranks, int nranks)
     long long attempt = 0;
     for (size_t i = 0, j; st == HM_OK && i < n; i = j) {
         for (j = i + 1; j < n && m[j].key == m[i].key && m[j].seq == m[i].seq; j++) continue;
-        if ((int)(j - i) != comm_size_of(ranks, nranks, m[i].key)) continue;
+        if ((int)(j - i) != hm_trace_comm_size(ranks, nranks, m[i].key)) continue;
         st = call_row(csv, ranks, m + i, j - i, attempt++);
         for (size_t k = i; k < j; k++) done[m[k].rank][m[k].i] = 1;
     }
@@ -137,14 +128,17 @@ int hm_trace_write_events(const char *dir, const hm_trace_rank_t *ranks, int nra
     if (st == HM_OK) {
         hm_factors_set(f, "processes", "%d", nranks);
         hm_factors_set(f, "sync", "traced");
-        hm_factors_set(f, "events_of", "harmonia trace: a row per collective call found on every "
-                                       "member (global_s = last exit - first entry), per other "
-                                       "call of a rank (its duration)");
+        hm_factors_set(f, "events_of",
+                       "harmonia trace: a row per collective call found on every "
+                       "member (global_s = last exit - first entry), per other "
+                       "call of a rank (its duration)");
         st = hm_results_csv_open(path, f, HM_RESULTS_BENCH_RAW, &csv);
     }
     if (st == HM_OK) st = write_rows(csv, ranks, nranks);
-    if (st == HM_OK) st = hm_csv_close(csv);
-    else if (csv) hm_csv_abort(csv);
+    if (st == HM_OK)
+        st = hm_csv_close(csv);
+    else if (csv)
+        hm_csv_abort(csv);
     hm_factors_free(f);
     return st;
 }

@@ -69,7 +69,8 @@ static int place_rank(hm_trace_rank_t *tr)
         double t = i % 2 ? tr->events[i / 2].exit_s : tr->events[i / 2].enter_s;
         double x = tr->has_model ? hm_trace_model_apply(in->start, t) : t;
         tr->ext[i] = x;
-        tr->glob[i] = tr->has_model && in->has_end ? hm_trace_interpolate(in->start, in->end, t) : x;
+        tr->glob[i] =
+            tr->has_model && in->has_end ? hm_trace_interpolate(in->start, in->end, t) : x;
     }
     return HM_OK;
 }
@@ -114,8 +115,7 @@ static int by_call(const void *a, const void *b)
     return (x->enter_s > y->enter_s) - (x->enter_s < y->enter_s);
 }
 
-/* The size of communicator key, from any rank that knew it (0: unknown). */
-static int comm_size(const hm_trace_rank_t *ranks, int nranks, uint64_t key)
+int hm_trace_comm_size(const hm_trace_rank_t *ranks, int nranks, uint64_t key)
 {
     if (key == HM_TRACE_WORLD) return nranks;
     for (int r = 0; r < nranks; r++)
@@ -139,13 +139,14 @@ static int match_collectives(const hm_trace_rank_t *ranks, int nranks, hm_trace_
     for (int r = 0; r < nranks; r++)
         for (size_t i = 0; i < ranks[r].n; i++) {
             const hm_trace_event_t *ev = &ranks[r].events[i];
-            if (hm_trace_func_class(ev->func) == HM_TRACE_CLASS_COLLECTIVE && ev->comm_key != HM_TRACE_NO_COMM)
+            if (hm_trace_func_class(ev->func) == HM_TRACE_CLASS_COLLECTIVE &&
+                ev->comm_key != HM_TRACE_NO_COMM)
                 e[at++] = (coll_entry_t){ev->comm_key, ev->seq, ev->func, ranks[r].glob[2 * i]};
         }
     qsort(e, n, sizeof *e, by_call);
     for (size_t i = 0, j; i < n; i = j) {
         for (j = i + 1; j < n && e[j].key == e[i].key && e[j].seq == e[i].seq; j++) continue;
-        if ((int)(j - i) != comm_size(ranks, nranks, e[i].key)) continue;
+        if ((int)(j - i) != hm_trace_comm_size(ranks, nranks, e[i].key)) continue;
         hm_trace_func_summary_t *f = &s->funcs[slot[e[i].func]];
         double last = e[j - 1].enter_s, skew = last - e[i].enter_s;
         f->matched++;

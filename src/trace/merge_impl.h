@@ -18,6 +18,9 @@ typedef struct hm_trace_rank {
 /* Every rank of dir, rank r at index r (empty where a rank left nothing). */
 int hm_trace_load(const char *dir, hm_trace_rank_t **ranks, int *nranks);
 void hm_trace_ranks_free(hm_trace_rank_t *ranks, int nranks);
+/* The size of communicator key, from any rank that knew it (0: unknown). */
+int hm_trace_comm_size(const hm_trace_rank_t *ranks, int nranks, uint64_t key);
+
 int hm_trace_summarize(const hm_trace_rank_t *ranks, int nranks, hm_trace_summary_t *summary);
 
 /* dir/trace.csv and dir/trace.json, each atomically. */

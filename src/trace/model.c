@@ -98,7 +98,8 @@ static int parse_line(hm_trace_model_file_t *mf, const char *key, const char *v)
     hm_trace_rank_info_t *in = &mf->info;
     if (!strcmp(key, "rank")) return sscanf(v, "%d", &in->rank) == 1 ? 0 : -1;
     if (!strcmp(key, "size")) return sscanf(v, "%d", &in->size) == 1 ? 0 : -1;
-    if (!strcmp(key, "clock_sync")) return snprintf(in->clock_sync, sizeof in->clock_sync, "%s", v), 0;
+    if (!strcmp(key, "clock_sync"))
+        return snprintf(in->clock_sync, sizeof in->clock_sync, "%s", v), 0;
     if (!strcmp(key, "timer")) return snprintf(in->timer, sizeof in->timer, "%s", v), 0;
     if (!strcmp(key, "start")) return parse_model(v, &in->start);
     if (!strcmp(key, "end")) return in->has_end = 1, parse_model(v, &in->end);

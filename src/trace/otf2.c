@@ -21,7 +21,7 @@
 static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc, void *caller,
                                 bool final)
 {
-    (void)user, (void)type, (void)loc, (void)caller, (void)final;
+    (void)user, (void)type, (void)loc, (void)caller, (void) final;
     return OTF2_FLUSH;
 }
 
@@ -90,10 +90,9 @@ static int write_defs(OTF2_Archive *a, const hm_trace_rank_t *ranks, int nranks,
                                                         OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
                                                         OTF2_UNDEFINED_LOCATION_GROUP);
         if (e == OTF2_SUCCESS)
-            e = OTF2_GlobalDefWriter_WriteLocation(g, (OTF2_LocationRef)r, s,
-                                                   OTF2_LOCATION_TYPE_CPU_THREAD,
-                                                   2 * (uint64_t)ranks[r].n,
-                                                   (OTF2_LocationGroupRef)r);
+            e = OTF2_GlobalDefWriter_WriteLocation(
+                g, (OTF2_LocationRef)r, s, OTF2_LOCATION_TYPE_CPU_THREAD, 2 * (uint64_t)ranks[r].n,
+                (OTF2_LocationGroupRef)r);
     }
     return e == OTF2_SUCCESS ? HM_OK : HM_EIO;
 }

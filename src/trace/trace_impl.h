@@ -9,7 +9,7 @@
 #include <harmonia/trace.h>
 
 /* comm_key of MPI_COMM_WORLD, and of an event without a communicator. */
-#define HM_TRACE_WORLD ((uint64_t)0)
+#define HM_TRACE_WORLD   ((uint64_t)0)
 #define HM_TRACE_NO_COMM ((uint64_t)1)
 
 /* A chunk of a .events file: this header, then count events (the host's

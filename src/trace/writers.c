@@ -11,11 +11,19 @@
 #include "common/error_set.h"
 #include "trace/merge_impl.h"
 
-static const char *const columns[] = {
-    "rank",           "function",        "comm",           "seq",
-    "peer",           "bytes",           "thread",         "enter_local_s",
-    "exit_local_s",   "enter_extrapolated_s", "exit_extrapolated_s", "enter_s",
-    "exit_s"};
+static const char *const columns[] = {"rank",
+                                      "function",
+                                      "comm",
+                                      "seq",
+                                      "peer",
+                                      "bytes",
+                                      "thread",
+                                      "enter_local_s",
+                                      "exit_local_s",
+                                      "enter_extrapolated_s",
+                                      "exit_extrapolated_s",
+                                      "enter_s",
+                                      "exit_s"};
 
 /* The factors every rank agreed on, from the first rank with a model. */
 static int trace_factors(const hm_trace_rank_t *ranks, int nranks, hm_factors_t **out)
@@ -35,9 +43,10 @@ static int trace_factors(const hm_trace_rank_t *ranks, int nranks, hm_factors_t 
     if (st == HM_OK) {
         hm_factors_set(*out, "processes", "%d", nranks);
         hm_factors_set(*out, "finished_ranks", "%d of %d", finished, nranks);
-        hm_factors_set(*out, "times", "enter_s/exit_s interpolated between the clock models of "
-                                      "MPI_Init and MPI_Finalize; *_extrapolated_s through the "
-                                      "MPI_Init model alone");
+        hm_factors_set(*out, "times",
+                       "enter_s/exit_s interpolated between the clock models of "
+                       "MPI_Init and MPI_Finalize; *_extrapolated_s through the "
+                       "MPI_Init model alone");
         if (torn) hm_factors_set(*out, "incomplete", "%d rank(s) died in a flush", torn);
     }
     return st;
@@ -54,8 +63,8 @@ static int put_event(hm_csv_t *csv, int rank, const hm_trace_rank_t *tr, size_t 
     if (st == HM_OK) st = hm_csv_put_int64(csv, e->peer);
     if (st == HM_OK) st = hm_csv_put_int64(csv, (int64_t)e->bytes);
     if (st == HM_OK) st = hm_csv_put_int64(csv, e->thread);
-    double t[6] = {e->enter_s, e->exit_s, tr->ext[2 * i], tr->ext[2 * i + 1], tr->glob[2 * i],
-                   tr->glob[2 * i + 1]};
+    double t[6] = {e->enter_s,         e->exit_s,       tr->ext[2 * i],
+                   tr->ext[2 * i + 1], tr->glob[2 * i], tr->glob[2 * i + 1]};
     for (int k = 0; st == HM_OK && k < 6; k++) st = hm_csv_put_double(csv, t[k]);
     return st == HM_OK ? hm_csv_end_row(csv) : st;
 }
@@ -67,11 +76,14 @@ int hm_trace_write_csv(const char *dir, const hm_trace_rank_t *ranks, int nranks
     hm_factors_t *factors = NULL;
     hm_csv_t *csv = NULL;
     int st = trace_factors(ranks, nranks, &factors);
-    if (st == HM_OK) st = hm_csv_open(path, factors, columns, sizeof columns / sizeof *columns, &csv);
+    if (st == HM_OK)
+        st = hm_csv_open(path, factors, columns, sizeof columns / sizeof *columns, &csv);
     for (int r = 0; st == HM_OK && r < nranks; r++)
         for (size_t i = 0; st == HM_OK && i < ranks[r].n; i++) st = put_event(csv, r, &ranks[r], i);
-    if (st == HM_OK) st = hm_csv_close(csv);
-    else hm_csv_abort(csv);
+    if (st == HM_OK)
+        st = hm_csv_close(csv);
+    else
+        hm_csv_abort(csv);
     hm_factors_free(factors);
     return st;
 }
@@ -92,7 +104,8 @@ static void chrome_event(FILE *f, int rank, const hm_trace_rank_t *tr, size_t i,
     const hm_trace_event_t *e = &tr->events[i];
     const char *name = hm_trace_func_name(e->func);
     static const char *const cat[] = {"p2p", "collective", "completion", "tracer"};
-    double ts_us = (tr->glob[2 * i] - t0) * 1e6, dur_us = (tr->glob[2 * i + 1] - tr->glob[2 * i]) * 1e6;
+    double ts_us = (tr->glob[2 * i] - t0) * 1e6,
+           dur_us = (tr->glob[2 * i + 1] - tr->glob[2 * i]) * 1e6;
     fprintf(f,
             ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":0,\"tid\":%d,"
             "\"ts\":%.4f,\"dur\":%.4f,\"args\":{\"comm\":%" PRIu64 ",\"seq\":%" PRIu32

@@ -45,10 +45,10 @@ static int failures;
 
 typedef struct trace {
     int nranks;
-    int n[MAXR];                     /* world allreduces of each rank, in order */
+    int n[MAXR]; /* world allreduces of each rank, in order */
     double local[MAXR][MAXK], ext[MAXR][MAXK], glob[MAXR][MAXK];
     long iprobes[MAXR], flushes[MAXR];
-    long split_calls[MAXR];          /* allreduces on a communicator other than world */
+    long split_calls[MAXR]; /* allreduces on a communicator other than world */
     double truth[MAXR][MAXK];
     int rounds;
 } trace_t;
@@ -163,22 +163,26 @@ static void check_truth(const trace_t *t, uint64_t seed, double offset, double d
         /* 2 us: the issue's bound; hca3 at 2 ranks of one machine is within
          * 0.1-1 us, the rest is the read of the true clock beside the
          * tracer's (tens of ns) and a preempted round (the median drops it). */
-        CHECK(med < 2e-6, "rank %d: global entry gaps within 2 us of the truth (median %.3f us, worst %.3f us, %d rounds)",
+        CHECK(med < 2e-6,
+              "rank %d: global entry gaps within 2 us of the truth (median %.3f us, worst %.3f us, "
+              "%d rounds)",
               r, med * 1e6, worst * 1e6, t->rounds);
         CHECK(order == t->rounds, "rank %d: arrival order of every round as injected (%d of %d)", r,
               order, t->rounds);
         /* Local times are off by the offsets drawn (and the drifts over a
          * few seconds since the origin: below 1 ms at 1e-4). */
         CHECK(fabs(o - o0) > 1e-2 && lmed < 1e-3,
-              "rank %d: local entry gaps off by the drawn offsets (%.6f s apart; residue %.1f us)", r,
-              o - o0, lmed * 1e6);
+              "rank %d: local entry gaps off by the drawn offsets (%.6f s apart; residue %.1f us)",
+              r, o - o0, lmed * 1e6);
     }
     for (int r = 0; r < t->nranks; r++)
-        CHECK(t->split_calls[r] == t->rounds, "rank %d: %ld allreduces on the split communicator (%d rounds)",
-              r, t->split_calls[r], t->rounds);
+        CHECK(t->split_calls[r] == t->rounds,
+              "rank %d: %ld allreduces on the split communicator (%d rounds)", r, t->split_calls[r],
+              t->rounds);
 }
 
-static void check_drift(const trace_t *t, const char *dir, uint64_t seed, double offset, double drift)
+static void check_drift(const trace_t *t, const char *dir, uint64_t seed, double offset,
+                        double drift)
 {
     double o0, d0;
     draw(0, seed, offset, drift, &o0, &d0);
@@ -191,15 +195,17 @@ static void check_drift(const trace_t *t, const char *dir, uint64_t seed, double
         /* An offset model of rank r keeps the offset it measured; its clock
          * gains (d - d0) s per second after that. */
         double predicted = (d - d0) * (t->local[r][k] - anchor);
-        CHECK(fabs(predicted) > 4e-5, "rank %d: the drift model predicts %.1f us of extrapolation error after %.2f s",
-              r, predicted * 1e6, t->local[r][k] - anchor);
+        CHECK(fabs(predicted) > 4e-5,
+              "rank %d: the drift model predicts %.1f us of extrapolation error after %.2f s", r,
+              predicted * 1e6, t->local[r][k] - anchor);
         /* 8 us: an offset-only (SKaMPI) model is only as good as its
          * ping-pongs: 0.7-4.2 us of error at either end in 7 runs here
          * (the CI's included); 5 %: the elapsed time read on the local
          * clock. Against 55 us of drift, the checks still tell
          * interpolation from none. */
         CHECK(fabs(ext - predicted) < 8e-6 + 0.05 * fabs(predicted),
-              "rank %d: extrapolated error %.2f us, predicted %.2f us", r, ext * 1e6, predicted * 1e6);
+              "rank %d: extrapolated error %.2f us, predicted %.2f us", r, ext * 1e6,
+              predicted * 1e6);
         CHECK(fabs(itp) < 8e-6, "rank %d: interpolated error %.2f us (within 8 us)", r, itp * 1e6);
         CHECK(fabs(ext) - fabs(itp) > 0.9 * fabs(predicted) - 8e-6,
               "rank %d: interpolation gains %.2f us of the %.2f us predicted", r,
@@ -243,14 +249,18 @@ int main(int argc, char **argv)
         read_truth(argv[3], &t);
         int whole = t.nranks >= 2 && t.rounds > 0;
         for (int r = 0; r < t.nranks; r++) whole = whole && t.n[r] == t.rounds;
-        CHECK(whole, "%d ranks, %d rounds, every round's allreduce in the trace", t.nranks, t.rounds);
+        CHECK(whole, "%d ranks, %d rounds, every round's allreduce in the trace", t.nranks,
+              t.rounds);
         if (!whole) return 1;
         uint64_t seed = strtoull(argv[4], NULL, 10);
-        if (!strcmp(argv[1], "truth")) check_truth(&t, seed, atof(argv[5]), atof(argv[6]));
-        else check_drift(&t, argv[2], seed, atof(argv[5]), atof(argv[6]));
+        if (!strcmp(argv[1], "truth"))
+            check_truth(&t, seed, atof(argv[5]), atof(argv[6]));
+        else
+            check_drift(&t, argv[2], seed, atof(argv[5]), atof(argv[6]));
     } else {
-        fprintf(stderr, "usage: trace_check truth|drift DIR TRUTH SEED OFFSET DRIFT | rounds DIR TRUTH | "
-                        "flood DIR N\n");
+        fprintf(stderr,
+                "usage: trace_check truth|drift DIR TRUTH SEED OFFSET DRIFT | rounds DIR TRUTH | "
+                "flood DIR N\n");
         return 2;
     }
     printf("%d failed\n", failures);

@@ -192,8 +192,7 @@ void hm_tracer_record(int func, double t0, double t1, MPI_Comm comm, int peer, u
 /* A usage error: said once by rank 0, every rank leaves with status 2. */
 static void refuse(const char *var, const char *value, const char *what)
 {
-    if (tr.rank == 0)
-        fprintf(stderr, "harmonia-trace: error: %s: \"%s\" %s\n", var, value, what);
+    if (tr.rank == 0) fprintf(stderr, "harmonia-trace: error: %s: \"%s\" %s\n", var, value, what);
     PMPI_Finalize();
     exit(2);
 }
@@ -234,13 +233,17 @@ static int spans_nodes(void)
 static void read_env(hm_timer_options_t *opts)
 {
     snprintf(tr.dir, sizeof tr.dir, "%s", env_or("HARMONIA_TRACE_DIR", "harmonia-trace"));
-    snprintf(tr.timer_name, sizeof tr.timer_name, "%s", env_or("HARMONIA_TRACE_TIMER", "monotonic"));
+    snprintf(tr.timer_name, sizeof tr.timer_name, "%s",
+             env_or("HARMONIA_TRACE_TIMER", "monotonic"));
     const char *spec = env_or("HARMONIA_TRACE_CLOCK_SYNC", spans_nodes() ? "hca3+prop" : "hca3");
-    if (hm_sync_check_spec(spec) != HM_OK) refuse("HARMONIA_TRACE_CLOCK_SYNC", spec, hm_last_error());
+    if (hm_sync_check_spec(spec) != HM_OK)
+        refuse("HARMONIA_TRACE_CLOCK_SYNC", spec, hm_last_error());
     snprintf(tr.spec, sizeof tr.spec, "%s", spec);
     hm_sync_params_default(&tr.params);
-    tr.params.fitpoints = (int)env_long("HARMONIA_TRACE_FITPOINTS", tr.params.fitpoints, 2, 1000000);
-    tr.params.exchanges = (int)env_long("HARMONIA_TRACE_EXCHANGES", tr.params.exchanges, 1, 1000000);
+    tr.params.fitpoints =
+        (int)env_long("HARMONIA_TRACE_FITPOINTS", tr.params.fitpoints, 2, 1000000);
+    tr.params.exchanges =
+        (int)env_long("HARMONIA_TRACE_EXCHANGES", tr.params.exchanges, 1, 1000000);
     memset(opts, 0, sizeof *opts);
     const char *synthetic = getenv("HARMONIA_TRACE_SYNTHETIC");
     if (synthetic && *synthetic) {
@@ -309,7 +312,8 @@ static int write_model(const hm_trace_rank_info_t *info)
     size_t total = 0;
     for (size_t i = 0; i < tr.ncomms; i++) total += (size_t)tr.comms[i].size;
     uint64_t *keys = malloc((tr.ncomms + 1) * sizeof *keys);
-    int *sizes = malloc((tr.ncomms + 1) * sizeof *sizes), *ranks = malloc((total + 1) * sizeof *ranks);
+    int *sizes = malloc((tr.ncomms + 1) * sizeof *sizes),
+        *ranks = malloc((total + 1) * sizeof *ranks);
     int st = keys && sizes && ranks ? HM_OK : HM_ENOMEM;
     for (size_t i = 0, at = 0; st == HM_OK && i < tr.ncomms; at += (size_t)tr.comms[i++].size) {
         keys[i] = tr.comms[i].key, sizes[i] = tr.comms[i].size;

@@ -122,8 +122,8 @@ static void print_summary(const hm_trace_summary_t *s, const char *dir)
            s->check_start_max_s * 1e6, s->check_end_max_s * 1e6, s->drift_correction_max_s * 1e6);
     hm_table_t *t = NULL;
     if (hm_table_create(&t) != HM_OK) return;
-    const char *heads[] = {"function", "calls", "total_ms", "median_us", "matched", "max_skew_us",
-                           "late_wait_ms"};
+    const char *heads[] = {"function", "calls",       "total_ms",    "median_us",
+                           "matched",  "max_skew_us", "late_wait_ms"};
     for (size_t i = 0; i < sizeof heads / sizeof *heads; i++)
         hm_table_add_column(t, heads[i], i ? HM_ALIGN_RIGHT : HM_ALIGN_LEFT);
     for (size_t i = 0; i < s->nfuncs; i++) {
@@ -150,7 +150,8 @@ int hm_cmd_trace(hm_cli_config_t *cfg, MPI_Comm comm)
     (void)comm;
     if (!cfg->command_argv || cfg->command_argc == 0)
         return hm_cli_print_error("no command after -- (e.g. -- mpirun -n 2 ./app)"), HM_EXIT_USAGE;
-    if ((cfg->given & HM_OPT_BIT(HM_OPT_CLOCK_SYNC)) && hm_sync_check_spec(cfg->clock_sync) != HM_OK)
+    if ((cfg->given & HM_OPT_BIT(HM_OPT_CLOCK_SYNC)) &&
+        hm_sync_check_spec(cfg->clock_sync) != HM_OK)
         return hm_cli_print_error("--clock-sync: %s", hm_last_error()), HM_EXIT_USAGE;
     const char *dir = cfg->given & HM_OPT_BIT(HM_OPT_OUTPUT) ? cfg->output : "harmonia-trace";
     char lib[4096];
@@ -170,8 +171,9 @@ int hm_cmd_trace(hm_cli_config_t *cfg, MPI_Comm comm)
     }
     print_summary(&s, dir);
     if (s.nfinished < s.nranks)
-        fprintf(stderr, "harmonia: warning: %d of %d ranks did not reach MPI_Finalize: their "
-                        "times are extrapolated from MPI_Init's clock model\n",
+        fprintf(stderr,
+                "harmonia: warning: %d of %d ranks did not reach MPI_Finalize: their "
+                "times are extrapolated from MPI_Init's clock model\n",
                 s.nranks - s.nfinished, s.nranks);
     hm_trace_summary_free(&s);
     if (status) fprintf(stderr, "harmonia: the traced command exited with status %d\n", status);

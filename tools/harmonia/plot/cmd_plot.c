@@ -128,7 +128,8 @@ static int draw_all(const hm_cli_config_t *cfg, hm_plot_out_t *out, hm_plot_data
     for (int f = 0; rc == HM_OK && f < HM_NFIG; f++)
         if (fig[f].ns) rc = draw_figure(cfg, out, (hm_plot_fig_t)f, &fig[f], why, sizeof why);
     for (int i = 0; rc == HM_OK && i < cfg->nfiles; i++)
-        if (hm_plot_is_trace(cfg->files[i])) rc = hm_plot_trace(cfg, out, cfg->files[i], why, sizeof why);
+        if (hm_plot_is_trace(cfg->files[i]))
+            rc = hm_plot_trace(cfg, out, cfg->files[i], why, sizeof why);
     hm_plot_out_close(out);
     if (rc == HM_EINVAL) {
         hm_cli_print_error("%s", why);

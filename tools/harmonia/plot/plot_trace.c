@@ -61,7 +61,7 @@ static int add_row(hm_csv_reader_t *r, const size_t *col, trace_t *t)
 
 static int read_trace(const char *dir, trace_t *t, char *why, size_t len)
 {
-    static const char *const names[8] = {"rank",         "function",    "comm",    "seq",
+    static const char *const names[8] = {"rank",          "function",     "comm",    "seq",
                                          "enter_local_s", "exit_local_s", "enter_s", "exit_s"};
     char path[4200];
     snprintf(path, sizeof path, "%s/trace.csv", dir);
@@ -70,10 +70,13 @@ static int read_trace(const char *dir, trace_t *t, char *why, size_t len)
     int rc = hm_csv_reader_open(path, &r), more = 1;
     for (int k = 0; rc == HM_OK && k < 8; k++)
         if (hm_csv_reader_find(r, names[k], &col[k]) != HM_OK)
-            rc = HM_EINVAL, snprintf(why, len, "%s: no column %s (not a trace.csv)", path, names[k]);
+            rc = HM_EINVAL,
+            snprintf(why, len, "%s: no column %s (not a trace.csv)", path, names[k]);
     while (rc == HM_OK && (rc = hm_csv_reader_next(r, &more)) == HM_OK && more)
-        if ((rc = add_row(r, col, t)) == HM_EINVAL) snprintf(why, len, "%s", hm_csv_reader_error(r));
-    if (rc != HM_OK && !*why) snprintf(why, len, "%s", r ? hm_csv_reader_error(r) : hm_last_error());
+        if ((rc = add_row(r, col, t)) == HM_EINVAL)
+            snprintf(why, len, "%s", hm_csv_reader_error(r));
+    if (rc != HM_OK && !*why)
+        snprintf(why, len, "%s", r ? hm_csv_reader_error(r) : hm_last_error());
     hm_csv_reader_close(r);
     if (rc == HM_OK && !t->n) rc = HM_EINVAL, snprintf(why, len, "%s: no event to plot", path);
     return rc;
@@ -135,7 +138,8 @@ static void widest_call(const trace_t *t, selection_t *s)
         selection_t c = {e->func, e->comm, e->seq, 0, 0, 0};
         double lo = INFINITY, hi = -INFINITY;
         for (size_t j = 0; j < t->n; j++)
-            if (same_call(&t->e[j], &c)) lo = fmin(lo, t->e[j].glob[0]), hi = fmax(hi, t->e[j].glob[0]);
+            if (same_call(&t->e[j], &c))
+                lo = fmin(lo, t->e[j].glob[0]), hi = fmax(hi, t->e[j].glob[0]);
         if (hi - lo > best) best = hi - lo, *s = c;
     }
     long n = 0;
@@ -153,7 +157,11 @@ static int choose(const hm_cli_config_t *cfg, const trace_t *t, selection_t *s, 
 {
     if (cfg->select.kind == 1) return nth_call(t, cfg->select.func, cfg->select.call, s, why, len);
     if (cfg->select.kind == 2) {
-        *s = (selection_t){-1, 0, 0, 0, t->first_s + cfg->select.from_ms * 1e-3,
+        *s = (selection_t){-1,
+                           0,
+                           0,
+                           0,
+                           t->first_s + cfg->select.from_ms * 1e-3,
                            t->first_s + cfg->select.to_ms * 1e-3};
         return HM_OK;
     }
@@ -190,8 +198,10 @@ static int boxes(const trace_t *t, const selection_t *s, int local, double lo_s,
 static void panel(FILE *body, int block, const char *title, int nranks, double span_us)
 {
     hm_plot_labels(body, title, "time (us)", "rank");
-    if (span_us > 0) fprintf(body, "set xrange [0:%.9g]\n", span_us);
-    else fputs("set autoscale x\n", body);
+    if (span_us > 0)
+        fprintf(body, "set xrange [0:%.9g]\n", span_us);
+    else
+        fputs("set autoscale x\n", body);
     fprintf(body,
             "set yrange [%g:-0.6]\nset ytics 1\nset grid x lc rgb 'grey85'\n"
             "plot data index %d using 1:2:3:(0.35):4 with boxxyerror fs solid 0.8 noborder "
@@ -200,8 +210,8 @@ static void panel(FILE *body, int block, const char *title, int nranks, double s
             nranks - 0.4, block, block);
 }
 
-int hm_plot_trace(const hm_cli_config_t *cfg, const hm_plot_out_t *out, const char *dir,
-                  char *why, size_t len)
+int hm_plot_trace(const hm_cli_config_t *cfg, const hm_plot_out_t *out, const char *dir, char *why,
+                  size_t len)
 {
     trace_t t = {0};
     selection_t s;

@@ -12,6 +12,6 @@ int hm_plot_is_trace(const char *operand);
 /* Draw DIR-gantt (svg/png as out says): the selection of cfg->select on the
  * local clocks and on the global clock side by side. HM_EINVAL (a file
  * that does not read, a call the trace does not have) or HM_EIO with why. */
-int hm_plot_trace(const hm_cli_config_t *cfg, const hm_plot_out_t *out, const char *dir,
-                  char *why, size_t len);
+int hm_plot_trace(const hm_cli_config_t *cfg, const hm_plot_out_t *out, const char *dir, char *why,
+                  size_t len);
 #endif
