@@ -158,7 +158,9 @@ int hm_plot_draw_overlap_ratios(const hm_plot_data_t *d, const char *metric, hm_
 {
     (void)metric;
     int rc = HM_OK;
-    fprintf(s->body, "set multiplot layout %zu,2\n", (d->ns + 1) / 2);
+    /* Two panels abreast: a title in the default font is wider than its
+     * panel ("communication ratio: iallreduce, MPICH Version: 4.0.2"). */
+    fprintf(s->body, "set multiplot layout %zu,2\nset title font ',9'\n", (d->ns + 1) / 2);
     for (size_t i = 0; i < d->ns && rc == HM_OK; i++)
         rc = panel(d, i, d->s[i].variant ? &comp_ratio : &comm_ratio, s);
     fputs("unset multiplot\n", s->body);
