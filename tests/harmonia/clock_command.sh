@@ -56,6 +56,11 @@ fi
 launch 0 clock --check-after 3
 ! grep -aq $'\r' "$out" && ! grep -q 'elapsed' "$out"
 check $? "progress: nothing on a pipe"
+# Open MPI gives the ranks a terminal for stdout even when mpirun's own
+# stdout is a file: the line must not land in the file.
+launch 2 clock --check-after 0,3
+! grep -aq $'\r' "$out" && ! grep -q 'elapsed' "$out"
+check $? "progress: nothing in a file under mpirun"
 rm -f "$tty_out"
 
 expect_usage 2 '--clock-sync: unknown algorithm "hca4" (known: skampi, netgauge, jk, hca, hca2, hca3, prop)' clock --clock-sync hca4

@@ -20,11 +20,26 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Open MPI's mpirun gives its local ranks a pseudo-terminal for stdout even
+ * when its own stdout is a file or a pipe, and forwards what they write
+ * there: stdout is a terminal only if the launcher's (the parent's) is one
+ * too. Where that cannot be read, no progress is shown. */
+static int parent_stdout_is_terminal(void)
+{
+    char path[64], target[64];
+    snprintf(path, sizeof path, "/proc/%ld/fd/1", (long)getppid());
+    ssize_t n = readlink(path, target, sizeof target - 1);
+    if (n <= 0) return 0;
+    target[n] = '\0';
+    return strncmp(target, "/dev/pts/", 9) == 0 || strncmp(target, "/dev/tty", 8) == 0;
+}
+
 /* A terminal on stderr, or on stdout where a launcher (Open MPI) gives the
  * ranks a pseudo-terminal for stdout only; MPICH's Hydra gives none. */
 static FILE *terminal(void)
 {
-    return isatty(STDERR_FILENO) ? stderr : isatty(STDOUT_FILENO) ? stdout : NULL;
+    if (isatty(STDERR_FILENO)) return stderr;
+    return isatty(STDOUT_FILENO) && parent_stdout_is_terminal() ? stdout : NULL;
 }
 
 void hm_cli_progress_init(hm_cli_progress_t *p, int show)
