@@ -20,21 +20,6 @@
 #include "common/error_set.h"
 #include "trace/merge_impl.h"
 
-typedef struct member {
-    uint64_t key;
-    uint32_t seq;
-    int rank;
-    size_t i;
-} member_t;
-
-static int by_call(const void *a, const void *b)
-{
-    const member_t *x = a, *y = b;
-    if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    if (x->seq != y->seq) return x->seq < y->seq ? -1 : 1;
-    return x->rank - y->rank;
-}
-
 static int row(hm_csv_t *csv, const char *op, uint64_t bytes, long long attempt, double global_s,
                double local_s, double spread_s, double start_s)
 {
@@ -48,8 +33,8 @@ static int row(hm_csv_t *csv, const char *op, uint64_t bytes, long long attempt,
 }
 
 /* One row for the members m[0..n) of a call found on all of them. */
-static int call_row(hm_csv_t *csv, const hm_trace_rank_t *ranks, const member_t *m, size_t n,
-                    long long attempt)
+static int call_row(hm_csv_t *csv, const hm_trace_rank_t *ranks, const hm_trace_member_t *m,
+                    size_t n, long long attempt)
 {
     double first = INFINITY, last_in = -INFINITY, last_out = -INFINITY, longest = 0;
     for (size_t k = 0; k < n; k++) {
@@ -65,42 +50,19 @@ static int call_row(hm_csv_t *csv, const hm_trace_rank_t *ranks, const member_t 
                last_in - first, first);
 }
 
-/* Collectives of every rank, sorted by call; *n of them. */
-static member_t *collectives(const hm_trace_rank_t *ranks, int nranks, size_t *n)
-{
-    size_t count = 0, at = 0;
-    for (int r = 0; r < nranks; r++)
-        for (size_t i = 0; i < ranks[r].n; i++)
-            count += hm_trace_func_class(ranks[r].events[i].func) == HM_TRACE_CLASS_COLLECTIVE &&
-                     ranks[r].events[i].comm_key != HM_TRACE_NO_COMM;
-    member_t *m = malloc((count ? count : 1) * sizeof *m);
-    if (!m) return NULL;
-    for (int r = 0; r < nranks; r++)
-        for (size_t i = 0; i < ranks[r].n; i++) {
-            const hm_trace_event_t *e = &ranks[r].events[i];
-            if (hm_trace_func_class(e->func) == HM_TRACE_CLASS_COLLECTIVE &&
-                e->comm_key != HM_TRACE_NO_COMM)
-                m[at++] = (member_t){e->comm_key, e->seq, r, i};
-        }
-    qsort(m, count, sizeof *m, by_call);
-    *n = count;
-    return m;
-}
-
-static int write_rows(hm_csv_t *csv, const hm_trace_rank_t *ranks, int nranks)
+static int write_rows(hm_csv_t *csv, const hm_trace_rank_t *ranks, int nranks,
+                      const hm_trace_calls_t *calls)
 {
     if (nranks < 1) return HM_OK;
-    size_t n = 0;
-    member_t *m = collectives(ranks, nranks, &n);
-    if (!m) return hm_error_set(HM_ENOMEM, "out of memory");
+    const hm_trace_member_t *m = calls->m;
     /* Calls found on every member: one row each; their events marked done. */
     char **done = calloc((unsigned)nranks, sizeof *done);
     int st = done ? HM_OK : hm_error_set(HM_ENOMEM, "out of memory");
     for (int r = 0; st == HM_OK && r < nranks; r++)
         if (!(done[r] = calloc(ranks[r].n ? ranks[r].n : 1, 1))) st = HM_ENOMEM;
     long long attempt = 0;
-    for (size_t i = 0, j; st == HM_OK && i < n; i = j) {
-        for (j = i + 1; j < n && m[j].key == m[i].key && m[j].seq == m[i].seq; j++) continue;
+    for (size_t i = 0, j; st == HM_OK && i < calls->n; i = j) {
+        j = hm_trace_calls_run_end(calls, i);
         if ((int)(j - i) != hm_trace_comm_size(ranks, nranks, m[i].key)) continue;
         st = call_row(csv, ranks, m + i, j - i, attempt++);
         for (size_t k = i; k < j; k++) done[m[k].rank][m[k].i] = 1;
@@ -114,11 +76,12 @@ static int write_rows(hm_csv_t *csv, const hm_trace_rank_t *ranks, int nranks)
                      e->exit_s - e->enter_s, 0, ranks[r].glob[2 * i]);
         }
     for (int r = 0; done && r < nranks; r++) free(done[r]);
-    free(done), free(m);
+    free(done);
     return st;
 }
 
-int hm_trace_write_events(const char *dir, const hm_trace_rank_t *ranks, int nranks)
+int hm_trace_write_events(const char *dir, const hm_trace_rank_t *ranks, int nranks,
+                          const hm_trace_calls_t *calls)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/events.csv", dir);
@@ -134,7 +97,7 @@ int hm_trace_write_events(const char *dir, const hm_trace_rank_t *ranks, int nra
                        "call of a rank (its duration)");
         st = hm_results_csv_open(path, f, HM_RESULTS_BENCH_RAW, &csv);
     }
-    if (st == HM_OK) st = write_rows(csv, ranks, nranks);
+    if (st == HM_OK) st = write_rows(csv, ranks, nranks, calls);
     if (st == HM_OK)
         st = hm_csv_close(csv);
     else if (csv)

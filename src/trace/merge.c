@@ -100,21 +100,6 @@ int hm_trace_load(const char *dir, hm_trace_rank_t **out, int *nranks)
 
 /* ---- Summary ---- */
 
-typedef struct coll_entry {
-    uint64_t key;
-    uint32_t seq;
-    int func;
-    double enter_s;
-} coll_entry_t;
-
-static int by_call(const void *a, const void *b)
-{
-    const coll_entry_t *x = a, *y = b;
-    if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    if (x->seq != y->seq) return x->seq < y->seq ? -1 : 1;
-    return (x->enter_s > y->enter_s) - (x->enter_s < y->enter_s);
-}
-
 int hm_trace_comm_size(const hm_trace_rank_t *ranks, int nranks, uint64_t key)
 {
     if (key == HM_TRACE_WORLD) return nranks;
@@ -126,35 +111,20 @@ int hm_trace_comm_size(const hm_trace_rank_t *ranks, int nranks, uint64_t key)
 
 /* Skew and late-arrival wait of every collective call found on all its
  * communicator's members, added to its function's summary. */
-static int match_collectives(const hm_trace_rank_t *ranks, int nranks, hm_trace_summary_t *s,
-                             int *slot)
+static void match_collectives(const hm_trace_rank_t *ranks, int nranks,
+                              const hm_trace_calls_t *calls, hm_trace_summary_t *s, int *slot)
 {
-    size_t n = 0, at = 0;
-    for (int r = 0; r < nranks; r++)
-        for (size_t i = 0; i < ranks[r].n; i++)
-            n += hm_trace_func_class(ranks[r].events[i].func) == HM_TRACE_CLASS_COLLECTIVE &&
-                 ranks[r].events[i].comm_key != HM_TRACE_NO_COMM;
-    coll_entry_t *e = malloc((n ? n : 1) * sizeof *e);
-    if (!e) return hm_error_set(HM_ENOMEM, "out of memory");
-    for (int r = 0; r < nranks; r++)
-        for (size_t i = 0; i < ranks[r].n; i++) {
-            const hm_trace_event_t *ev = &ranks[r].events[i];
-            if (hm_trace_func_class(ev->func) == HM_TRACE_CLASS_COLLECTIVE &&
-                ev->comm_key != HM_TRACE_NO_COMM)
-                e[at++] = (coll_entry_t){ev->comm_key, ev->seq, ev->func, ranks[r].glob[2 * i]};
-        }
-    qsort(e, n, sizeof *e, by_call);
-    for (size_t i = 0, j; i < n; i = j) {
-        for (j = i + 1; j < n && e[j].key == e[i].key && e[j].seq == e[i].seq; j++) continue;
-        if ((int)(j - i) != hm_trace_comm_size(ranks, nranks, e[i].key)) continue;
-        hm_trace_func_summary_t *f = &s->funcs[slot[e[i].func]];
-        double last = e[j - 1].enter_s, skew = last - e[i].enter_s;
+    const hm_trace_member_t *m = calls->m;
+    for (size_t i = 0, j; i < calls->n; i = j) {
+        j = hm_trace_calls_run_end(calls, i);
+        if ((int)(j - i) != hm_trace_comm_size(ranks, nranks, m[i].key)) continue;
+        int func = ranks[m[i].rank].events[m[i].i].func;
+        hm_trace_func_summary_t *f = &s->funcs[slot[func]];
+        double last = m[j - 1].enter_s, skew = last - m[i].enter_s;
         f->matched++;
         if (skew > f->max_skew_s) f->max_skew_s = skew;
-        for (size_t k = i; k < j; k++) f->late_wait_s += last - e[k].enter_s;
+        for (size_t k = i; k < j; k++) f->late_wait_s += last - m[k].enter_s;
     }
-    free(e);
-    return HM_OK;
 }
 
 /* Per function: calls, total and median duration. slot maps a function to
@@ -220,14 +190,15 @@ static void totals(const hm_trace_rank_t *ranks, int nranks, hm_trace_summary_t 
     s->span_s = last > first ? last - first : 0;
 }
 
-int hm_trace_summarize(const hm_trace_rank_t *ranks, int nranks, hm_trace_summary_t *s)
+int hm_trace_summarize(const hm_trace_rank_t *ranks, int nranks, const hm_trace_calls_t *calls,
+                       hm_trace_summary_t *s)
 {
     memset(s, 0, sizeof *s);
     int *slot = malloc((size_t)hm_trace_func_count() * sizeof *slot);
     if (!slot) return hm_error_set(HM_ENOMEM, "out of memory");
     totals(ranks, nranks, s);
     int st = per_function(ranks, nranks, s, slot);
-    if (st == HM_OK) st = match_collectives(ranks, nranks, s, slot);
+    if (st == HM_OK) match_collectives(ranks, nranks, calls, s, slot);
     free(slot);
     if (st != HM_OK) hm_trace_summary_free(s);
     return st;
@@ -243,14 +214,17 @@ void hm_trace_summary_free(hm_trace_summary_t *s)
 int hm_trace_merge(const char *dir, hm_trace_summary_t *summary)
 {
     hm_trace_rank_t *ranks = NULL;
+    hm_trace_calls_t calls = {NULL, 0};
     int nranks = 0;
     memset(summary, 0, sizeof *summary);
     int st = hm_trace_load(dir, &ranks, &nranks);
+    if (st == HM_OK) st = hm_trace_calls_collect(ranks, nranks, &calls);
     if (st == HM_OK) st = hm_trace_write_csv(dir, ranks, nranks);
     if (st == HM_OK) st = hm_trace_write_chrome(dir, ranks, nranks);
-    if (st == HM_OK) st = hm_trace_write_events(dir, ranks, nranks);
+    if (st == HM_OK) st = hm_trace_write_events(dir, ranks, nranks, &calls);
     if (st == HM_OK) st = hm_trace_write_otf2(dir, ranks, nranks);
-    if (st == HM_OK) st = hm_trace_summarize(ranks, nranks, summary);
+    if (st == HM_OK) st = hm_trace_summarize(ranks, nranks, &calls, summary);
+    hm_trace_calls_free(&calls);
     hm_trace_ranks_free(ranks, nranks);
     return st;
 }

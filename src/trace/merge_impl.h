@@ -21,14 +21,38 @@ void hm_trace_ranks_free(hm_trace_rank_t *ranks, int nranks);
 /* The size of communicator key, from any rank that knew it (0: unknown). */
 int hm_trace_comm_size(const hm_trace_rank_t *ranks, int nranks, uint64_t key);
 
-int hm_trace_summarize(const hm_trace_rank_t *ranks, int nranks, hm_trace_summary_t *summary);
+/* One rank's event i of a collective call, at its global entry time. */
+typedef struct hm_trace_member {
+    uint64_t key; /* communicator */
+    uint32_t seq; /* the call's number on it */
+    int rank;
+    size_t i;
+    double enter_s;
+} hm_trace_member_t;
+
+/* Every rank's collective calls, sorted by (key, seq, enter_s): a run of
+ * equal (key, seq) is one call, complete when its length is the
+ * communicator's size. */
+typedef struct hm_trace_calls {
+    hm_trace_member_t *m;
+    size_t n;
+} hm_trace_calls_t;
+
+int hm_trace_calls_collect(const hm_trace_rank_t *ranks, int nranks, hm_trace_calls_t *calls);
+/* The end (one past) of the run that starts at i. */
+size_t hm_trace_calls_run_end(const hm_trace_calls_t *calls, size_t i);
+void hm_trace_calls_free(hm_trace_calls_t *calls);
+
+int hm_trace_summarize(const hm_trace_rank_t *ranks, int nranks, const hm_trace_calls_t *calls,
+                       hm_trace_summary_t *summary);
 
 /* dir/trace.csv and dir/trace.json, each atomically. */
 int hm_trace_write_csv(const char *dir, const hm_trace_rank_t *ranks, int nranks);
 int hm_trace_write_chrome(const char *dir, const hm_trace_rank_t *ranks, int nranks);
 
 /* dir/events.csv: the calls as bench repetitions (bench --raw's schema). */
-int hm_trace_write_events(const char *dir, const hm_trace_rank_t *ranks, int nranks);
+int hm_trace_write_events(const char *dir, const hm_trace_rank_t *ranks, int nranks,
+                          const hm_trace_calls_t *calls);
 
 /* dir/otf2/traces.otf2 (a no-op in a build without OTF2). */
 int hm_trace_write_otf2(const char *dir, const hm_trace_rank_t *ranks, int nranks);
