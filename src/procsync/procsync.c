@@ -107,7 +107,7 @@ double hm_procsync_spin_setup(void)
 
 static void release(hm_procsync_t *ps)
 {
-    if (ps->method->free) ps->method->free(ps);
+    if (ps->method->release) ps->method->release(ps);
     if (ps->comm != MPI_COMM_NULL) MPI_Comm_free(&ps->comm);
     hm_clock_free(ps->global);
     free(ps);

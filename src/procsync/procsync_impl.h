@@ -32,7 +32,7 @@ typedef struct hm_procsync_method {
      * the sentence of every rank. Optional (no state). */
     int (*create)(hm_procsync_t *ps);
     /* Release ps->state (also after a failed create). Optional. */
-    void (*free)(hm_procsync_t *ps);
+    void (*release)(hm_procsync_t *ps);
     /* Collective: start an experiment. Optional (nothing to do). */
     int (*begin)(hm_procsync_t *ps);
     /* Collective: synchronize before one repetition (see hm_procsync_start). */

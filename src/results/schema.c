@@ -108,7 +108,7 @@ static const hm_results_column_t compare[] = {
                                          "B's largest per-run value / smallest"},
 };
 
-static const hm_results_column_t clock[] = {
+static const hm_results_column_t clock_summary[] = {
     [HM_COL_CLOCK_CLOCK_SYNC] = {"clock_sync", "", "clock synchronization (--clock-sync)"},
     [HM_COL_CLOCK_AFTER_S] = {"after_s", "s", "time of the check after the synchronization"},
     [HM_COL_CLOCK_DURATION_S] = {"duration_s", "s", "duration of the synchronization"},
@@ -439,7 +439,7 @@ static const hm_results_schema_t schemas[HM_RESULTS_NKINDS] = {
     {HM_RESULTS_REPRO, "the reproducibility.csv of 'harmonia campaign'", COLUMNS(repro)},
     {HM_RESULTS_STATS, "the output of 'harmonia stats'", COLUMNS(stats)},
     {HM_RESULTS_COMPARE, "the output of 'harmonia compare'", COLUMNS(compare)},
-    {HM_RESULTS_CLOCK, "the summary of 'harmonia clock --output'", COLUMNS(clock)},
+    {HM_RESULTS_CLOCK, "the summary of 'harmonia clock --output'", COLUMNS(clock_summary)},
     {HM_RESULTS_CLOCK_RAW, "a raw file of 'harmonia clock --raw'", COLUMNS(clock_raw)},
     {HM_RESULTS_SKEW, "the summary of 'harmonia skew --output'", COLUMNS(skew)},
     {HM_RESULTS_SKEW_RAW, "a raw file of 'harmonia skew --raw'", COLUMNS(skew_raw)},
