@@ -2,14 +2,15 @@
 #   make demo    install what is missing, build, run the main job on 2 ranks
 #   make check   install what is missing, build, run every test (Open MPI,
 #                MPICH, sanitizers: what CI runs)
-# MPI=mpich selects MPICH for build/demo/test (default: Open MPI).
+# MPI=mpich selects MPICH for build/demo/test (default: Open MPI);
+# MPI=smpi builds for SimGrid's SMPI into build-smpi (docs/scale.md).
 
 MAKEFLAGS += --no-print-directory
 
 MPI      ?= openmpi
 JOBS     ?= 2
 NP       ?= 2
-BUILD    ?= build$(if $(filter mpich,$(MPI)),-mpich,)
+BUILD    ?= build$(if $(filter mpich smpi,$(MPI)),-$(MPI),)
 CMAKE_FLAGS ?=
 
 ifeq ($(MPI),mpich)
@@ -18,8 +19,11 @@ MPIEXEC := mpiexec.mpich
 else ifeq ($(MPI),openmpi)
 MPICC   := mpicc.openmpi
 MPIEXEC := mpirun.openmpi
+else ifeq ($(MPI),smpi)
+MPICC   := smpicc
+MPIEXEC := smpirun
 else
-$(error MPI must be openmpi or mpich, not "$(MPI)")
+$(error MPI must be openmpi, mpich or smpi, not "$(MPI)")
 endif
 
 # Open MPI refuses to run as root without these; harmless otherwise.
@@ -29,7 +33,13 @@ export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 CONFIGURE = cmake -S . -B $(1) -DHARMONIA_WERROR=ON \
 	-DMPI_C_COMPILER=$(2) -DMPIEXEC_EXECUTABLE=$$(command -v $(3)) $(CMAKE_FLAGS) $(4)
 
-.PHONY: all deps build demo check check-openmpi check-mpich check-sanitize test clean install
+# SMPI: smpicc is the compiler itself; SMPI_PRETEND_CC lets CMake's test
+# programs build as ordinary executables (only while configuring).
+CONFIGURE_SMPI = SMPI_PRETEND_CC=1 cmake -S . -B $(1) -DHARMONIA_WERROR=ON \
+	-DCMAKE_C_COMPILER=smpicc -DMPI_C_COMPILER=smpicc -DHARMONIA_SMPI=ON $(CMAKE_FLAGS)
+
+.PHONY: all deps build demo check check-openmpi check-mpich check-sanitize check-smpi test \
+	clean install
 
 all: build
 
@@ -37,7 +47,11 @@ deps:
 	@scripts/install-deps
 
 build: deps
+ifeq ($(MPI),smpi)
+	$(call CONFIGURE_SMPI,$(BUILD))
+else
 	$(call CONFIGURE,$(BUILD),$(MPICC),$(MPIEXEC),)
+endif
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The main job on 2 ranks: clocks, then latency from a common start, then
@@ -63,8 +77,9 @@ CTEST_RETRY ?= --repeat until-pass:2
 
 # Everything CI runs: the full suite with Open MPI (oversubscribed runs
 # included), the suite with MPICH (few, small oversubscribed runs: its
-# busy-polling makes them slow), the unit tests with ASan and UBSan.
-check: deps check-openmpi check-mpich check-sanitize
+# busy-polling makes them slow), the unit tests with ASan and UBSan, and the
+# SMPI smoke test (64 simulated ranks, scale/smoke).
+check: deps check-openmpi check-mpich check-sanitize check-smpi
 	@cat build/retries.txt build-mpich/retries.txt
 
 check-openmpi:
@@ -82,8 +97,13 @@ check-sanitize:
 	cmake --build build-sanitize -j $(JOBS)
 	cd build-sanitize && ctest --output-on-failure -j $(JOBS) -L unit
 
+check-smpi:
+	$(call CONFIGURE_SMPI,build-smpi)
+	cmake --build build-smpi -j $(JOBS)
+	scale/smoke build-smpi
+
 install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf build build-mpich build-sanitize
+	rm -rf build build-mpich build-sanitize build-smpi

@@ -17,13 +17,10 @@ typedef struct verdict {
 int hm_agree(MPI_Comm comm, int rc)
 {
     int me, size, first;
-    MPI_Request req;
     if (MPI_Comm_rank(comm, &me) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS)
         return HM_EMPI;
     int mine = rc != HM_OK ? me : size;
-    if (MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm, &req) != MPI_SUCCESS ||
-        hm_idle_wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-        return HM_EMPI;
+    if (hm_idle_allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return HM_EMPI;
     if (first == size) return HM_OK;
     verdict_t v = {rc, ""};
     if (me == first) snprintf(v.sentence, sizeof v.sentence, "%s", hm_last_error());

@@ -89,9 +89,7 @@ static int result_reserve(hm_measure_result_t *r, long *capacity, long need, int
  * still running. */
 static int idle_barrier(MPI_Comm comm)
 {
-    MPI_Request req;
-    if (MPI_Ibarrier(comm, &req) != MPI_SUCCESS) return HM_EMPI;
-    return hm_idle_wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS ? HM_OK : HM_EMPI;
+    return hm_idle_barrier(comm) == MPI_SUCCESS ? HM_OK : HM_EMPI;
 }
 
 /* One repetition: synchronize, timestamp, run, timestamp — nothing else

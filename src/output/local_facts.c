@@ -34,8 +34,8 @@ static void describe_binding(hwloc_topology_t topo, hwloc_bitmap_t set, char *bu
 void hm_output_binding(char *buf, size_t len)
 {
     hwloc_topology_t topo;
-    copy_text(buf, len, "unknown");
-    if (hwloc_topology_init(&topo) != 0) return;
+    copy_text(buf, len, HM_SMPI ? "simulated" : "unknown");
+    if (HM_SMPI || hwloc_topology_init(&topo) != 0) return;
     hwloc_bitmap_t set = NULL;
     if (hwloc_topology_load(topo) == 0 && (set = hwloc_bitmap_alloc()) != NULL)
         describe_binding(topo, set, buf, len);

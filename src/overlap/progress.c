@@ -25,6 +25,18 @@ static const struct switch_var {
 };
 enum { NSWITCHES = sizeof SWITCHES / sizeof SWITCHES[0] };
 
+#if HM_SMPI
+/* SimGrid's SMPI has no MPI tool interface and no progress thread: every
+ * simulated rank progresses its communication in its own MPI calls. */
+static int read_cvar(const char *name, int *found, long *value)
+{
+    (void)name, (void)value;
+    *found = 0;
+    return HM_OK;
+}
+#define MPI_T_init_thread(required, provided) (*(provided) = (required), MPI_SUCCESS)
+#define MPI_T_finalize()                      ((void)0)
+#else
 /* *found = 1 and *value when the library has the integer variable name. */
 static int read_cvar(const char *name, int *found, long *value)
 {
@@ -65,6 +77,7 @@ static int read_cvar(const char *name, int *found, long *value)
     *found = 1;
     return HM_OK;
 }
+#endif
 
 /* The first switch asked for in the environment whose variable the
  * library lacks, for the text. */

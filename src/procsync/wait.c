@@ -12,6 +12,10 @@ enum { MAX_NAP_NS = 1000000 };
 
 double hm_procsync_wait_until(hm_clock_t *global, double target_s, double spin_s, int yield)
 {
+    /* Simulated time (SMPI) has no wake-up latency: a nap ends exactly, and
+     * each read of the clock costs simulated time (smpi/wtime, 10 ns), so
+     * naps go all the way to the deadline instead of spinning. */
+    if (HM_SMPI) spin_s = 0, yield = 0;
     double now = hm_clock_now(global);
     for (double left; (left = target_s - now) > spin_s; now = hm_clock_now(global)) {
         double nap_s = left - spin_s;

@@ -204,9 +204,7 @@ static int remaining(tree_t *t)
 /* MPI_Scatter of the final models from rank 0 (Alg. 2 line 21). */
 static int scatter(tree_t *t, hm_lm_t *lm)
 {
-    MPI_Request req;
-    int rc = mpi(MPI_Iscatter(t->models, 2, MPI_DOUBLE, lm, 2, MPI_DOUBLE, 0, t->comm, &req));
-    return rc == HM_OK ? mpi(hm_idle_wait(&req, MPI_STATUS_IGNORE)) : rc;
+    return mpi(hm_idle_scatter(t->models, 2, MPI_DOUBLE, lm, 2, MPI_DOUBLE, 0, t->comm));
 }
 
 /* Models this rank holds: all of them on rank 0, its subtree (the lowest set
@@ -236,10 +234,7 @@ int hm_hca_agree_turns(MPI_Comm comm, hm_hca_turns_t turns, int ok, int *one_at_
     int turn =
         turns == HM_HCA_TURNS_AUTO ? node_oversubscribed(comm) : turns == HM_HCA_TURNS_ALWAYS;
     int mine[2] = {ok ? 0 : 1, turn}, all[2] = {1, 0};
-    MPI_Request req;
-    if (MPI_Iallreduce(mine, all, 2, MPI_INT, MPI_MAX, comm, &req) != MPI_SUCCESS ||
-        hm_idle_wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-        return HM_EMPI;
+    if (hm_idle_allreduce(mine, all, 2, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS) return HM_EMPI;
     *one_at_a_time = all[1];
     return all[0] ? HM_ENOMEM : HM_OK;
 }

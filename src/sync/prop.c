@@ -25,10 +25,7 @@ static int same_source(MPI_Comm comm, hm_clock_t *base, int *same)
 {
     uint64_t id = hm_timer_domain(hm_clock_timer(base));
     uint64_t mine[2] = {id, ~id}, max[2];
-    MPI_Request req;
-    if (MPI_Iallreduce(mine, max, 2, MPI_UINT64_T, MPI_MAX, comm, &req) != MPI_SUCCESS)
-        return HM_EMPI;
-    if (hm_idle_wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS) return HM_EMPI;
+    if (hm_idle_allreduce(mine, max, 2, MPI_UINT64_T, MPI_MAX, comm) != MPI_SUCCESS) return HM_EMPI;
     *same = max[0] == ~max[1];
     return HM_OK;
 }

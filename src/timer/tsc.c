@@ -87,6 +87,9 @@ static int open_tsc(hm_timer_t *t, const hm_timer_options_t *o)
 {
     double hz = 0;
     const char *from = "--tsc-ghz";
+    if (HM_SMPI)
+        return hm_error_set(HM_ENOTSUP, "tsc refused: it counts this machine's cycles, not the "
+                                        "simulated time of SMPI (use wtime)");
     if (!cpuinfo_has_flags(o)) return HM_ENOTSUP;
     if (o && o->tsc_ghz > 0) hz = o->tsc_ghz * 1e9;
     if (hz <= 0 && (hz = hz_from_cpuid()) > 0) from = "CPUID leaf 0x15";

@@ -6,12 +6,28 @@
 
 #include <harmonia/topo.h>
 
+#if HM_SMPI
+#include <simgrid/host.h>
+#endif
+
+/* Under SMPI the node is the simulated host (SMPI's MPI_COMM_TYPE_SHARED
+ * groups the ranks of one host) and its processors are the platform's
+ * cores, not this machine's. */
+static int node_processors(void)
+{
+#if HM_SMPI
+    return sg_host_core_count(sg_host_self());
+#else
+    return get_nprocs();
+#endif
+}
+
 int hm_topo_node_ranks(MPI_Comm comm, int *ranks, int *processors)
 {
     MPI_Comm node;
     int rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     *ranks = 1;
-    *processors = get_nprocs();
+    *processors = node_processors();
     if (rc != MPI_SUCCESS) return HM_EMPI;
     MPI_Comm_size(node, ranks);
     MPI_Comm_free(&node);

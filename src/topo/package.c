@@ -44,7 +44,9 @@ void hm_topo_detect_package(hm_topo_binding_t *binding, int *package, int *npack
     *binding = HM_TOPO_BIND_UNKNOWN;
     *package = -1;
     *npackages = 0;
-    if (hwloc_topology_init(&topo) != 0) return;
+    /* A simulated host has no sockets: SMPI platforms give hosts and cores
+     * only, and hwloc would describe the machine running the simulation. */
+    if (HM_SMPI || hwloc_topology_init(&topo) != 0) return;
     if (hwloc_topology_load(topo) == 0) {
         int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE);
         hwloc_cpuset_t set = hwloc_bitmap_alloc();

@@ -32,7 +32,9 @@
 # mpiexec.mpich, MPI=mpich only with MPICH; mpirun.openmpi, and `make demo`
 # or `make build` without MPI= (the Makefile's default is Open MPI), only with
 # Open MPI. `make build ...` runs in SOURCE_DIR with BUILD= the build
-# directory under test.
+# directory under test. The SMPI build's commands (MPI=smpi, build-smpi/,
+# the scripts of scale/) run in the Open MPI suite, against SOURCE_DIR's
+# build-smpi/ and scale/ (docs/scale.md builds it first).
 #
 # Exempt, and listed as such in the output:
 #  - multi-node launches: a command with --hostfile, or srun;
@@ -155,7 +157,9 @@ run() {
     local doc=$1 line=$2 want=$3 cmd=$4 errs=$5 shown=${6:-$4} dir=$scratch/$(basename "$1")
     cmd=$(printf '%s' "$cmd" | sed -E \
         -e 's/[[:space:]]+#[[:space:]].*$//' \
+        -e "s#(^|[[:space:]=])build-smpi(/|\$|[[:space:]])#\\1$src/build-smpi\\2#g" \
         -e "s#(^|[[:space:]=])build(-mpich)?/#\\1$build/#g" \
+        -e "s#(^|[[:space:]])scale/#\\1$src/scale/#g" \
         -e "s/--nrep[ =][0-9]+/--nrep $nrep/g")
     # bench and skew without --nrep would take their defaults (1000, 2000
     # repetitions): they get the same knob.
@@ -202,6 +206,7 @@ for path in "${docs[@]}"; do
         case " $plain " in
         *build-mpich/* | *mpiexec.mpich* | *mpicc.mpich* | *" MPI=mpich "*) only=mpich ;;
         *mpirun.openmpi* | *mpicc.openmpi* | *" MPI=openmpi "*) only=openmpi ;;
+        *" MPI=smpi "* | *build-smpi* | " scale/"*) only=openmpi ;;
         " make demo "* | " make build "*) only=openmpi ;;
         esac
         if [ -n "$reason" ]; then
@@ -218,8 +223,10 @@ for path in "${docs[@]}"; do
             done < <(demo_commands)
         elif [[ $plain == "make "* ]]; then
             # Not the flags of a `make check` this suite may run under.
+            into=$build
+            [[ " $plain " == *" MPI=smpi "* ]] && into=$src/build-smpi
             run "$doc" "$line" "$want" \
-                "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C $src ${plain#make } BUILD=$build" \
+                "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C $src ${plain#make } BUILD=$into" \
                 "$errs" "$plain"
         else
             run "$doc" "$line" "$want" "$cmd" "$errs"

@@ -25,6 +25,27 @@ static void unknown_command(const char *name)
         hm_cli_print_error("unknown command \"%s\" (known: %s, help)", name, known);
 }
 
+/* What a build for SimGrid's SMPI cannot run (docs/scale.md), and why;
+ * NULL for what it can. */
+static const char *simulation_refuses(const char *command)
+{
+    static const struct {
+        const char *command, *why;
+    } refused[] = {
+        {"overlap", "its compute threads and dgemm run outside the simulation, which times "
+                    "only the simulated ranks' MPI calls"},
+        {"pattern", "its host backend shares memory between processes, and SMPI's simulated "
+                    "ranks are threads of one process"},
+        {"trace", "it preloads libharmonia-trace.so into a launcher's processes; smpirun runs "
+                  "one process"},
+        {"campaign", "it starts separate mpiruns of a real MPI; run smpirun once per "
+                     "configuration instead (scale/run)"},
+    };
+    for (size_t i = 0; HM_SMPI && i < sizeof refused / sizeof refused[0]; i++)
+        if (!strcmp(command, refused[i].command)) return refused[i].why;
+    return NULL;
+}
+
 /* `harmonia help [COMMAND]`, `--help`, `-h`. */
 static int run_help(int argc, char **argv)
 {
@@ -78,7 +99,10 @@ static int run_mpi_command(const hm_cli_command_t *c, int argc, char **argv)
      * that sees one exit with status 2 kills the rest, and under load it
      * killed the printing one before its line (test_cli_usage_errors, 3
      * ranks on 2 cores). */
-    if (rc == HM_EXIT_USAGE && !first_process()) nanosleep(&(struct timespec){0, 250000000}, NULL);
+    if (rc == HM_EXIT_USAGE && !first_process()) {
+        struct timespec a_moment = {0, 250000000};
+        nanosleep(&a_moment, NULL);
+    }
     if (rc != HM_EXIT_OK || cfg.help) return rc;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     hm_cli_catch_interrupts();
@@ -120,6 +144,13 @@ int hm_cli_main(int argc, char **argv)
     const hm_cli_command_t *c = hm_cli_find_command(name);
     if (!c) {
         unknown_command(name);
+        return HM_EXIT_USAGE;
+    }
+    const char *refused = simulation_refuses(name);
+    if (refused) {
+        if (first_process())
+            hm_cli_print_error("%s is not available in an SMPI build: %s (docs/scale.md)", name,
+                               refused);
         return HM_EXIT_USAGE;
     }
     return c->uses_mpi ? run_mpi_command(c, argc, argv) : run_local_command(c, argc, argv);

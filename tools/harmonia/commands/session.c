@@ -10,8 +10,17 @@
 #include "commands/commands.h"
 #include "commands/stats_campaign.h"
 
+#if HM_SMPI
+#include <simgrid/actor.h>
+#endif
+
 int hm_cli_launcher_rank(void)
 {
+#if HM_SMPI
+    /* smpirun names each simulated rank's actor by its rank, from the
+     * start: all ranks share one environment. */
+    return atoi(sg_actor_get_name(sg_actor_self()));
+#endif
     /* Open MPI, PMIx, MPICH's Hydra and Intel MPI (PMI), Slurm, Cray ALPS, Flux. */
     static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK",   "PMI_RANK",
                                        "SLURM_PROCID",         "ALPS_APP_PE", "FLUX_TASK_RANK"};

@@ -11,6 +11,14 @@
 #include <harmonia/sync.h>
 #include <harmonia/timer.h>
 
+/* The time source without --timer: in an SMPI build (docs/scale.md) the
+ * simulated MPI_Wtime, which every simulated rank shares. */
+#if HM_SMPI
+#define HM_CLI_DEFAULT_TIMER "wtime"
+#else
+#define HM_CLI_DEFAULT_TIMER "monotonic"
+#endif
+
 /* Exit statuses of the program. */
 enum { HM_EXIT_OK = 0, HM_EXIT_FAILURE = 1, HM_EXIT_USAGE = 2 };
 

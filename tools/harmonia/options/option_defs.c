@@ -321,8 +321,8 @@ static int p_help(hm_cli_config_t *c, const char *v, char *why, size_t len)
 
 const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
     [HM_OPT_TIMER] = {HM_OPT_TIMER, "timer", 0, "NAME",
-                      "local time source: {timer,} (default monotonic)", "e.g. --timer monotonic",
-                      p_timer},
+                      "local time source: {timer,} (default " HM_CLI_DEFAULT_TIMER ")",
+                      "e.g. --timer monotonic", p_timer},
     [HM_OPT_TSC_GHZ] = {HM_OPT_TSC_GHZ, "tsc-ghz", 0, "F",
                         "TSC frequency in GHz for --timer tsc (default: read from the system)",
                         "e.g. --tsc-ghz 2.3", p_tsc_ghz},

@@ -20,7 +20,7 @@ static void say(char *why, size_t len, const char *fmt, ...)
 void hm_cli_config_defaults(hm_cli_config_t *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
-    strcpy(cfg->timer, "monotonic");
+    strcpy(cfg->timer, HM_CLI_DEFAULT_TIMER);
     strcpy(cfg->clock_sync, "hca3");
     hm_sync_params_t sync;
     hm_sync_params_default(&sync);

@@ -1,0 +1,53 @@
+# scale/lib.sh — what scale/smoke and scale/run share: the platforms, their
+# hostfiles, and one simulated run of the SMPI build of harmonia.
+# Needs: BUILD (the build-smpi folder), TMP (a scratch folder).
+scale_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# SMPI settings of every run (docs/scale.md): harmonia's own CPU time is not
+# simulated (the simulation is deterministic and its time is the network's),
+# SMPI's default latency and bandwidth factors (calibrated on an Ethernet
+# cluster) are off, so a platform's numbers are what a message sees.
+SMPI_CFG=(--cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1
+          --cfg=smpi/bw-factor:0:1 --log=root.thres:warning)
+
+# The synthetic clocks over the simulated time: offsets up to 1 s, drifts up
+# to 10 ppm, 20 ns of jitter on every read (it stands for the network's
+# latency noise, which SMPI does not model).
+SYNTH=(--synthetic-clock offset=1,drift=1e-5,jitter=2e-8 --seed 1)
+
+# platform_file NAME: the XML of a shipped platform.
+platform_file() { echo "$scale_dir/platforms/$1.xml"; }
+
+# hostfile NAME FILE: every host of platform NAME, in rank order (32 ranks
+# a node on cluster-32core, one a host elsewhere).
+hostfile() {
+    # One line a rank: smpirun unrolls "host:N" lines into a temporary file
+    # in the current directory, and keeps it there when the run fails.
+    case $1 in
+    cluster-32core) awk 'BEGIN { for (n = 0; n < 128; n++) for (c = 0; c < 32; c++) print "node-" n }' ;;
+    *) awk 'BEGIN { for (n = 0; n < 4096; n++) print "host-" n }' ;;
+    esac >"$2"
+}
+
+# smpi_run NAME P LIMIT_S ARGS...: harmonia ARGS on P simulated ranks of
+# platform NAME, bounded by LIMIT_S seconds of wall time.
+smpi_run() {
+    local name=$1 np=$2 limit=$3
+    shift 3
+    [ -s "$TMP/hosts.$name" ] || hostfile "$name" "$TMP/hosts.$name"
+    timeout -k 5 "$limit" smpirun -np "$np" -hostfile "$TMP/hosts.$name" \
+        -platform "$(platform_file "$name")" "${SMPI_CFG[@]}" "$BUILD/harmonia" "$@"
+}
+
+# column FILE NAME [FILTER_COL FILTER_VALUE ...]: the values of column NAME
+# of a harmonia result CSV, one per line, of the rows whose FILTER_COLs hold
+# the FILTER_VALUEs.
+column() {
+    local file=$1 name=$2
+    shift 2
+    awk -F, -v name="$name" -v filters="$*" '
+        /^#/ { next }
+        !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; nf = split(filters, f, " ")
+             if (!(name in c)) { print "no column " name; exit } next }
+        { for (k = 1; k < nf; k += 2) if ($c[f[k]] != f[k + 1]) next; print $c[name] }' "$file"
+}
