@@ -297,6 +297,39 @@ HM_EXPORT int hm_analysis_compare(const hm_analysis_side_t *a, const hm_analysis
  * HM_RESULTS_COMPARE_OVERLAP file for groups of overlap. */
 HM_EXPORT int hm_analysis_comparison_write_row(hm_csv_t *csv, const hm_analysis_comparison_t *c);
 
+/* ---- Scaling with the process count (scale/run, docs/scale.md) ---- */
+
+/* The two shapes a synchronization's cost takes: a tree's rounds grow as
+ * log2 p, a root talking to every rank in turn as p. */
+typedef enum hm_scaling_shape {
+    HM_SCALING_LOG = 0,    /* y = a + b log2 p */
+    HM_SCALING_LINEAR = 1, /* y = a + b p */
+} hm_scaling_shape_t;
+
+/* A least-squares fit of y against the shape's x(p). */
+typedef struct hm_scaling_fit {
+    hm_scaling_shape_t shape;
+    double a, b; /* y = a + b x(p) */
+    double r2;   /* coefficient of determination: 1 - residual / total sum of squares */
+} hm_scaling_fit_t;
+
+/* Fit y[i] measured at p[i] processes (n >= 3 points, p >= 1, at least
+ * two distinct p, all finite) to shape. Local. HM_EINVAL naming the point
+ * or the reason. */
+HM_EXPORT int hm_analysis_fit_scaling(const double *p, const double *y, size_t n,
+                                      hm_scaling_shape_t shape, hm_scaling_fit_t *fit);
+
+/* The fitted value at p processes. */
+HM_EXPORT double hm_analysis_scaling_at(const hm_scaling_fit_t *fit, double p);
+
+/* The crossover of two fits: the smallest p in [lo_p, hi_p] (lo_p >= 1)
+ * from which `second` stays above `first` (within 1e-6 relative), e.g. a
+ * linear algorithm's duration overtaking a tree's. HM_ENOENT when second is
+ * above first from lo_p on, or never above it up to hi_p. */
+HM_EXPORT int hm_analysis_scaling_crossover(const hm_scaling_fit_t *first,
+                                            const hm_scaling_fit_t *second, double lo_p,
+                                            double hi_p, double *p);
+
 #ifdef __cplusplus
 }
 #endif
