@@ -82,6 +82,10 @@ HM_EXPORT int hm_offset_measure(hm_offset_pair_t *pair, hm_clock_t *clock, hm_of
  * (what a synchronization reports as its cost). Local. */
 HM_EXPORT long hm_offset_pair_pingpongs(const hm_offset_pair_t *pair);
 
+/* The pair's communicator and this process's partner in it (the client on
+ * the reference, the reference on the client). Local. HM_EINVAL for NULL. */
+HM_EXPORT int hm_offset_pair_peer(const hm_offset_pair_t *pair, MPI_Comm *comm, int *peer);
+
 #ifdef __cplusplus
 }
 #endif

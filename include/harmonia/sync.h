@@ -73,6 +73,9 @@ typedef struct hm_sync_report {
     int drift_models[HM_SYNC_MAX_LEVELS];   /* pairwise models of the level that kept a slope */
     int offset_models[HM_SYNC_MAX_LEVELS];  /* ... that fell back to an offset model */
     long pingpongs;                         /* this rank: ping-pongs it took part in */
+    long total_pingpongs;     /* ping-pongs of the whole synchronization (each counted once) */
+    long internode_pingpongs; /* ... of them between ranks of different nodes (the real
+                                 topology, or ranks_per_node's virtual nodes) */
 } hm_sync_report_t;
 
 /* Defaults: fitpoints 1000, exchanges 100, skampi offsets, drift auto with 3

@@ -44,6 +44,14 @@ long hm_offset_pair_pingpongs(const hm_offset_pair_t *pair)
     return pair ? pair->pingpongs : 0;
 }
 
+int hm_offset_pair_peer(const hm_offset_pair_t *pair, MPI_Comm *comm, int *peer)
+{
+    if (!pair || !comm || !peer) return HM_EINVAL;
+    *comm = pair->comm;
+    *peer = pair->me == pair->ref ? pair->client : pair->ref;
+    return HM_OK;
+}
+
 /* One untimed ping-pong, with the send mode the measurement will use. */
 static int untimed_pingpong(hm_offset_pair_t *p, int synchronous)
 {

@@ -121,6 +121,9 @@ static const hm_results_column_t clock_summary[] = {
     [HM_COL_CLOCK_TRUE_MAX_S] = {"true_max_s", "s", "largest error against the true clock"},
     [HM_COL_CLOCK_TRUE_MEDIAN_S] = {"true_median_s", "s", "median error against the truth"},
     [HM_COL_CLOCK_LEVEL_MODELS] = {"level_models", "", "per level: slope (L) and offset (O)"},
+    [HM_COL_CLOCK_PINGPONGS] = {"pingpongs", "", "ping-pongs of the synchronization, all ranks"},
+    [HM_COL_CLOCK_INTERNODE_PINGPONGS] = {"internode_pingpongs", "",
+                                          "of them between ranks of different nodes"},
 };
 
 static const hm_results_column_t clock_raw[] = {

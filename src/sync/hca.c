@@ -50,7 +50,7 @@ static int set_all_intercepts(MPI_Comm comm, hm_clock_t *base, const hm_sync_par
 int hm_sync_hca(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, hm_clock_t **out,
                 hm_sync_stats_t *stats)
 {
-    hm_sync_stats_t unused = {0, 0, 0};
+    hm_sync_stats_t unused = {0};
     if (!base || !params || !out) return HM_EINVAL;
     if (!stats) stats = &unused;
     hm_lm_t lm = {0, 0};

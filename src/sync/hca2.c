@@ -12,7 +12,7 @@
 int hm_sync_hca2(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, hm_clock_t **out,
                  hm_sync_stats_t *stats)
 {
-    hm_sync_stats_t unused = {0, 0, 0};
+    hm_sync_stats_t unused = {0};
     if (!base || !params || !out) return HM_EINVAL;
     if (!stats) stats = &unused;
     hm_lm_t lm = {0, 0};

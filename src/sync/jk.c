@@ -70,7 +70,7 @@ static int prepare(jk_t *j)
 static void release(jk_t *j, hm_sync_stats_t *stats)
 {
     for (int k = 0; j->pairs && k < j->npairs; k++) {
-        if (stats) stats->pingpongs += hm_offset_pair_pingpongs(j->pairs[k]);
+        if (j->pairs[k]) hm_sync_tally_pair(stats, j->pairs[k]);
         hm_offset_pair_free(j->pairs[k]);
     }
     free(j->pairs);

@@ -170,7 +170,7 @@ static void count(hm_sync_stats_t *stats, const hm_offset_pair_t *pair, int is_c
                   hm_clock_kind_t kind)
 {
     if (!stats) return;
-    stats->pingpongs += hm_offset_pair_pingpongs(pair);
+    hm_sync_tally_pair(stats, pair);
     if (is_client && kind == HM_CLOCK_LINEAR) stats->drift_models++;
     if (is_client && kind == HM_CLOCK_OFFSET) stats->offset_models++;
 }

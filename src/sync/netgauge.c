@@ -50,12 +50,12 @@ enum { STOP_FACTOR = 100 };
 enum { SPIN_POLLS = 256 };
 
 /* What every step needs: the communicator, the clock timestamps are read
- * from, Alg. 12's N, and the ping-pongs counted so far. */
+ * from, Alg. 12's N, and where the ping-pongs are counted (may be NULL). */
 typedef struct ng {
     MPI_Comm comm;
     hm_clock_t *clock;
     int n;
-    long pingpongs;
+    hm_sync_stats_t *stats;
 } ng_t;
 
 /* Sleeping rendezvous with peer: neither enters the ping-pongs (which
@@ -100,13 +100,13 @@ static int receive(ng_t *c, double *buf, int peer, int tag, MPI_Status *st)
 static int measure(ng_t *c, int peer, double *offset)
 {
     double rtt_min = INFINITY;
-    for (long i = 0, since_min = 0; since_min < c->n && i < (long)STOP_FACTOR * c->n; i++) {
+    long i = 0;
+    for (long since_min = 0; since_min < c->n && i < (long)STOP_FACTOR * c->n; i++) {
         double remote, s_time = hm_clock_now(c->clock);
         if (MPI_Send(&s_time, 1, MPI_DOUBLE, peer, TAG_PING, c->comm) != MPI_SUCCESS ||
             receive(c, &remote, peer, TAG_PING, MPI_STATUS_IGNORE) != HM_OK)
             return HM_EMPI;
         double e_time = hm_clock_now(c->clock);
-        c->pingpongs++;
         since_min++;
         if (e_time - s_time < rtt_min) {
             rtt_min = e_time - s_time;
@@ -114,6 +114,7 @@ static int measure(ng_t *c, int peer, double *offset)
             since_min = 0;
         }
     }
+    hm_sync_tally(c->stats, c->comm, peer, i);
     return MPI_Send(NULL, 0, MPI_BYTE, peer, TAG_STOP, c->comm) == MPI_SUCCESS ? HM_OK : HM_EMPI;
 }
 
@@ -121,15 +122,17 @@ static int measure(ng_t *c, int peer, double *offset)
  * clock's reading until the stop. */
 static int answer(ng_t *c, int peer)
 {
-    for (;;) {
+    for (long n = 0;; n++) {
         double s_time, t_remote;
         MPI_Status st;
         if (receive(c, &s_time, peer, MPI_ANY_TAG, &st) != HM_OK) return HM_EMPI;
-        if (st.MPI_TAG == TAG_STOP) return HM_OK;
+        if (st.MPI_TAG == TAG_STOP) {
+            hm_sync_tally(c->stats, c->comm, peer, n);
+            return HM_OK;
+        }
         t_remote = hm_clock_now(c->clock);
         if (MPI_Send(&t_remote, 1, MPI_DOUBLE, peer, TAG_PING, c->comm) != MPI_SUCCESS)
             return HM_EMPI;
-        c->pingpongs++;
     }
 }
 
@@ -240,7 +243,7 @@ int hm_sync_netgauge(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *pa
     if (!base || !params || !out || params->exchanges < 1) return HM_EINVAL;
     if (MPI_Comm_rank(comm, &me) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS)
         return HM_EMPI;
-    ng_t c = {comm, base, params->exchanges, 0};
+    ng_t c = {comm, base, params->exchanges, stats};
     double myoffset = 0;
     double *off = calloc(list_length(me, size, largest_power_of_two(size)), sizeof *off);
     hm_clock_t *clock = NULL;
@@ -251,7 +254,6 @@ int hm_sync_netgauge(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *pa
     if (rc == HM_OK && me == 0) hm_clock_retain(clock = base);
     rc = hm_agree(comm, rc);
     free(off);
-    if (stats) stats->pingpongs += c.pingpongs;
     if (rc != HM_OK) {
         hm_clock_free(clock);
         return rc;

@@ -98,7 +98,7 @@ static int check_request(MPI_Comm comm, const char *spec, const hm_sync_params_t
 }
 
 static void fill_report(hm_sync_report_t *r, const hm_sync_levels_t *lv, const int *models,
-                        const hm_sync_stats_t *stats, double duration_s)
+                        const hm_sync_stats_t *stats, double duration_s, const long *pingpongs)
 {
     memset(r, 0, sizeof *r);
     r->duration_s = duration_s;
@@ -109,6 +109,9 @@ static void fill_report(hm_sync_report_t *r, const hm_sync_levels_t *lv, const i
         r->offset_models[l] = models[2 * l + 1];
         r->pingpongs += stats[l].pingpongs;
     }
+    /* Both ranks of a ping-pong count it. */
+    r->total_pingpongs = pingpongs[0] / 2;
+    r->internode_pingpongs = pingpongs[1] / 2;
 }
 
 /* The report's sums and maximum over every rank (collective over whole). */
@@ -116,15 +119,19 @@ static int report(MPI_Comm whole, const hm_sync_levels_t *lv, const hm_sync_stat
                   double duration_s, hm_sync_report_t *out)
 {
     int mine[2 * HM_SYNC_MAX_LEVELS] = {0}, sum[2 * HM_SYNC_MAX_LEVELS];
+    long pp[2] = {0, 0}, pp_sum[2];
     double max_s;
     for (int l = 0; l < lv->n; l++) {
         mine[2 * l] = stats[l].drift_models;
         mine[2 * l + 1] = stats[l].offset_models;
+        pp[0] += stats[l].pingpongs;
+        pp[1] += stats[l].internode_pingpongs;
     }
     if (MPI_Allreduce(mine, sum, 2 * lv->n, MPI_INT, MPI_SUM, whole) != MPI_SUCCESS ||
+        MPI_Allreduce(pp, pp_sum, 2, MPI_LONG, MPI_SUM, whole) != MPI_SUCCESS ||
         MPI_Allreduce(&duration_s, &max_s, 1, MPI_DOUBLE, MPI_MAX, whole) != MPI_SUCCESS)
         return HM_EMPI;
-    if (out) fill_report(out, lv, sum, stats, max_s);
+    if (out) fill_report(out, lv, sum, stats, max_s, pp_sum);
     return HM_OK;
 }
 
@@ -132,9 +139,10 @@ static int report(MPI_Comm whole, const hm_sync_levels_t *lv, const hm_sync_stat
  * report; the communicators are closed on every path. */
 static int synchronize(hm_sync_comms_t *comms, const hm_sync_levels_t *lv,
                        const hm_sync_params_t *params, hm_clock_t *base, double start_s,
-                       hm_clock_t **out, hm_sync_report_t *rep)
+                       const hm_sync_nodes_t *nodes, hm_clock_t **out, hm_sync_report_t *rep)
 {
     hm_sync_stats_t stats[HM_SYNC_MAX_LEVELS] = {{0}};
+    for (int l = 0; l < HM_SYNC_MAX_LEVELS; l++) stats[l].nodes = nodes;
     hm_clock_t *clock = base;
     hm_clock_retain(base); /* line 4: the base clock stands for the dummy model */
     int rc = hm_sync_levels_run(comms, lv, params, &clock, stats);
@@ -152,17 +160,23 @@ static int synchronize(hm_sync_comms_t *comms, const hm_sync_levels_t *lv,
 int hm_sync_run(MPI_Comm comm, const char *spec, const hm_sync_params_t *params, hm_clock_t *base,
                 hm_clock_t **out, hm_sync_report_t *rep)
 {
-    const double start_s =
-        MPI_Wtime(); /* communicators included, as in Hunold & Carpen-Amarie 2018, §IV-E */
     hm_sync_levels_t lv = {0};
     hm_sync_comms_t comms;
+    hm_sync_nodes_t *nodes = NULL;
     if (rep) memset(rep, 0, sizeof *rep);
     if (comm == MPI_COMM_NULL) return hm_error_set(HM_EINVAL, "the communicator is MPI_COMM_NULL");
     hm_error_clear(); /* a step below may fail without a sentence */
-    int rc = check_request(comm, spec, params, base, out, &lv);
+    /* Which ping-pongs cross nodes, for the report: found before the
+     * synchronization is timed; agreed on inside (an allocation failure on
+     * one rank fails all). */
+    int rc = hm_sync_nodes_create(comm, params ? params->ranks_per_node : 0, &nodes);
+    /* communicators included, as in Hunold & Carpen-Amarie 2018, §IV-E */
+    const double start_s = MPI_Wtime();
+    if (rc == HM_OK) rc = check_request(comm, spec, params, base, out, &lv);
     if (rc == HM_OK) rc = hm_sync_comms_open(comm, lv.n, params, &comms);
     if (rc == HM_OK) /* both steps above agreed on every rank */
-        rc = synchronize(&comms, &lv, params, base, start_s, out, rep);
+        rc = synchronize(&comms, &lv, params, base, start_s, nodes, out, rep);
+    hm_sync_nodes_free(nodes);
     if (rc != HM_OK && !hm_last_error()[0]) hm_error_set(rc, "%s", hm_strerror(rc));
     return rc;
 }

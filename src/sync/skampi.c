@@ -44,7 +44,7 @@ static int create_pairs(MPI_Comm comm, int me, int size, int exchanges, hm_offse
 static void free_pairs(hm_offset_pair_t **pairs, int n, hm_sync_stats_t *stats)
 {
     for (int i = 0; pairs && i < n; i++) {
-        if (stats) stats->pingpongs += hm_offset_pair_pingpongs(pairs[i]);
+        if (pairs[i]) hm_sync_tally_pair(stats, pairs[i]);
         hm_offset_pair_free(pairs[i]);
     }
     free(pairs);

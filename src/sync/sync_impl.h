@@ -11,12 +11,29 @@
  * often enough for a caller's rate limit and rare enough to cost nothing. */
 enum { HM_SYNC_PROGRESS_POINTS = 4096 };
 
+/* Which node each rank of the synchronized communicator is on (nodes.c):
+ * the real topology (MPI_COMM_TYPE_SHARED; SMPI's simulated hosts) or the
+ * virtual nodes of ranks_per_node. */
+typedef struct hm_sync_nodes hm_sync_nodes_t;
+
 /* Counters an algorithm fills for the report. */
 typedef struct hm_sync_stats {
-    int drift_models;  /* pairwise models this rank learned that kept a slope */
-    int offset_models; /* ... that became offset models */
-    long pingpongs;    /* ping-pongs this rank took part in */
+    int drift_models;             /* pairwise models this rank learned that kept a slope */
+    int offset_models;            /* ... that became offset models */
+    long pingpongs;               /* ping-pongs this rank took part in */
+    long internode_pingpongs;     /* ... with a rank of another node */
+    const hm_sync_nodes_t *nodes; /* set by hm_sync_run; NULL: nothing is counted across */
 } hm_sync_stats_t;
+
+/* Collective over comm, before the synchronization is timed. */
+int hm_sync_nodes_create(MPI_Comm comm, int ranks_per_node, hm_sync_nodes_t **out);
+void hm_sync_nodes_free(hm_sync_nodes_t *nodes);
+
+/* Add n ping-pongs with rank peer of comm (a communicator derived from the
+ * synchronized one) to stats; local. */
+void hm_sync_tally(hm_sync_stats_t *stats, MPI_Comm comm, int peer, long n);
+/* The same for every ping-pong of pair. */
+void hm_sync_tally_pair(hm_sync_stats_t *stats, const hm_offset_pair_t *pair);
 
 /* One algorithm of one level. Collective over comm (a private duplicate;
  * rank 0 of comm is the reference). base is this rank's clock for the level

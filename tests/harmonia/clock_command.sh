@@ -63,6 +63,20 @@ launch 2 clock --check-after 0,3
 check $? "progress: nothing in a file under mpirun"
 rm -f "$tty_out"
 
+# Ping-pongs that cross nodes (issue 17), on 2 virtual nodes of 2 ranks:
+# skampi's and jk's root meets each of the 3 others alike, 2 of them on the
+# other node (2/3 of the ping-pongs); hca3+prop's only pairwise level is
+# the two node leaders (all of them); prop itself exchanges no ping-pong.
+launch 4 clock --clock-sync skampi,jk,hca3+prop --ranks-per-node 2 --fitpoints 20 \
+    --exchanges 5 --check-after 0 --output "$dir/n.csv"
+awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+    { t = $c["pingpongs"]; x = $c["internode_pingpongs"]
+      if ($1 == "hca3+prop") ok3 = t > 0 && x == t
+      else if (t > 0 && 3 * x == 2 * t) ok[$1] = 1 }
+    END { exit !(ok3 && ok["skampi"] && ok["jk"]) }' "$dir/n.csv" &&
+    ok "internode ping-pongs: 2/3 for skampi and jk, all for hca3+prop" ||
+    fail "internode ping-pongs: $(grep -v '^#' "$dir/n.csv" | cut -d, -f1,13-)"
+
 expect_usage 2 '--clock-sync: unknown algorithm "hca4" (known: skampi, netgauge, jk, hca, hca2, hca3, prop)' clock --clock-sync hca4
 expect_usage 2 'at most 3 (node+socket+core)' clock --clock-sync hca3+hca3+hca3+prop
 expect_usage 2 '--fitpoints: "0" is out of range' clock --fitpoints 0

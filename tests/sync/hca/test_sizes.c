@@ -50,7 +50,7 @@ static void check_size(const char *name, hm_sync_fn fn, const hm_truth_t *tb, in
     MPI_Comm_split(MPI_COMM_WORLD, rank < n ? 0 : MPI_UNDEFINED, rank, &sub);
     if (sub != MPI_COMM_NULL) {
         hm_sync_params_t params;
-        hm_sync_stats_t stats = {0, 0, 0};
+        hm_sync_stats_t stats = {0};
         hm_clock_t *global = NULL;
         double duration_s;
         params = hm_truth_params_skampi(FITPOINTS, EXCHANGES);
@@ -79,7 +79,7 @@ static void check_agreement(const char *name, hm_sync_fn fn, const hm_truth_t *t
     int size, rc, lowest, highest, same_why;
     char why[128] = "", why0[128];
     hm_sync_params_t params;
-    hm_sync_stats_t stats = {0, 0, 0};
+    hm_sync_stats_t stats = {0};
     hm_clock_t *global = NULL;
     double duration_s;
     MPI_Comm_size(MPI_COMM_WORLD, &size);

@@ -26,7 +26,7 @@ static void check_slope(const char *name, hm_sync_fn fn, const hm_truth_t *tb)
 {
     int rank;
     hm_sync_params_t params;
-    hm_sync_stats_t stats = {0, 0, 0};
+    hm_sync_stats_t stats = {0};
     hm_clock_t *global = NULL;
     double duration_s;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -121,7 +121,7 @@ static void learn(const learn_case_t *c, MPI_Comm comm, int p)
     else
         hm_clock_retain(base);
     hm_sync_pair_model_t m;
-    hm_sync_stats_t st = {0, 0, 0};
+    hm_sync_stats_t st = {0};
     int rc = hm_sync_learn_pair(comm, 0, p, base, &params, &m, &st);
     HM_CHECK(rc == HM_OK && st.pingpongs == expected_pingpongs(c),
              "%s: learned (%s), %ld ping-pongs (want %ld)", c->label, hm_strerror(rc), st.pingpongs,
@@ -146,7 +146,7 @@ static void run_case(const learn_case_t *c, MPI_Comm comm)
 static void test_measure_and_refusals(hm_truth_t *tr, MPI_Comm comm)
 {
     hm_sync_params_t params = {.fitpoints = 1, .exchanges = 20, .offset = HM_OFFSET_SKAMPI};
-    hm_sync_stats_t st = {0, 0, 0};
+    hm_sync_stats_t st = {0};
     hm_sync_pair_model_t m;
     if (tr->rank <= 1) {
         hm_offset_sample_t s = {0, 0, 0};

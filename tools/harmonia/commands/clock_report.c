@@ -120,6 +120,8 @@ static void add_csv_row(hm_csv_t *csv, const char *spec, const hm_sync_report_t 
     char models[128];
     level_models(sr, models, sizeof models);
     hm_csv_put_string(csv, models);
+    hm_csv_put_int64(csv, sr->total_pingpongs);
+    hm_csv_put_int64(csv, sr->internode_pingpongs);
     hm_csv_end_row(csv);
     hm_csv_checkpoint(csv);
 }
