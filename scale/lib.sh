@@ -6,9 +6,11 @@ scale_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # SMPI settings of every run (docs/scale.md): harmonia's own CPU time is not
 # simulated (the simulation is deterministic and its time is the network's),
 # SMPI's default latency and bandwidth factors (calibrated on an Ethernet
-# cluster) are off, so a platform's numbers are what a message sees.
+# cluster) are off, so a platform's numbers are what a message sees, and
+# the collectives are Open MPI's algorithms (SMPI's default ones are naive,
+# and its default allgather took minutes of simulation at 1024 ranks).
 SMPI_CFG=(--cfg=smpi/simulate-computation:no --cfg=smpi/lat-factor:0:1
-          --cfg=smpi/bw-factor:0:1 --log=root.thres:warning)
+          --cfg=smpi/bw-factor:0:1 --cfg=smpi/coll-selector:ompi --log=root.thres:warning)
 
 # The synthetic clocks over the simulated time: offsets up to 1 s, drifts up
 # to 10 ppm, 20 ns of jitter on every read (it stands for the network's
