@@ -53,12 +53,13 @@ typedef enum hm_trace_class {
 #define HM_TRACE_FUNCS(X)                                                                          \
     X(T_flush, TRACER)                                                                             \
     X(Send, P2P)                                                                                   \
-    X(Ssend, P2P) X(Bsend, P2P) X(Rsend, P2P) X(Recv, P2P) X(Sendrecv, P2P) X(                     \
-        Sendrecv_replace, P2P) X(Isend, P2P) X(Issend, P2P) X(Ibsend, P2P) X(Irsend, P2P)          \
-        X(Irecv, P2P) X(Probe, P2P) X(Iprobe, P2P) X(Mprobe, P2P) X(Improbe, P2P) X(Mrecv, P2P) X( \
-            Imrecv, P2P) X(Wait, COMPLETION) X(Waitall, COMPLETION) X(Waitany, COMPLETION)         \
-            X(Waitsome, COMPLETION) X(Test, COMPLETION) X(Testall, COMPLETION) X(                  \
-                Testany, COMPLETION) X(Testsome, COMPLETION)                                       \
+    X(Ssend, P2P)                                                                                  \
+    X(Bsend, P2P) X(Rsend, P2P) X(Recv, P2P) X(Sendrecv, P2P) X(Sendrecv_replace,                  \
+                                                                P2P) X(Isend, P2P) X(Issend, P2P)  \
+        X(Ibsend, P2P) X(Irsend, P2P) X(Irecv, P2P) X(Probe, P2P) X(Iprobe, P2P) X(Mprobe, P2P) X( \
+            Improbe, P2P) X(Mrecv, P2P) X(Imrecv, P2P) X(Wait, COMPLETION) X(Waitall, COMPLETION)  \
+            X(Waitany, COMPLETION) X(Waitsome, COMPLETION) X(Test, COMPLETION) X(                  \
+                Testall, COMPLETION) X(Testany, COMPLETION) X(Testsome, COMPLETION)                \
                 X(Barrier, COLLECTIVE) X(Bcast, COLLECTIVE) X(Reduce, COLLECTIVE) X(               \
                     Allreduce, COLLECTIVE) X(Gather, COLLECTIVE)                                   \
                     X(Gatherv, COLLECTIVE) X(Scatter, COLLECTIVE) X(Scatterv, COLLECTIVE) X(       \
