@@ -8,6 +8,7 @@
 
 #include "common/agree.h"
 #include "common/error_set.h"
+#include "common/memory.h"
 #include "ops/ops_impl.h"
 
 long long hm_op_rank_sum(int first, int n)
@@ -33,16 +34,12 @@ static int init_instance(hm_op_instance_t *inst, const hm_op_t *op, MPI_Comm com
 }
 
 /* At least one byte: distinct, non-NULL buffers even for empty messages
- * (MPICH refuses NULL send and receive buffers as aliased). Page-aligned,
- * as OSU's: with malloc the send and receive buffers' distance modulo 4 KiB
- * follows the heap's history (a preloaded tracer's allocations moved it),
- * and copies and reductions between buffers a few bytes apart modulo 4 KiB
- * run several times slower (4K aliasing; the pattern baseline, stop 23). */
+ * (MPICH refuses NULL send and receive buffers as aliased); page-aligned
+ * (memory.h). */
 static int alloc_bytes(void *ptr_out, size_t bytes)
 {
     void **ptr = ptr_out;
-    enum { PAGE_BYTES = 4096 };
-    if (posix_memalign(ptr, PAGE_BYTES, bytes ? bytes : 1) != 0) *ptr = NULL;
+    *ptr = hm_page_alloc(bytes);
     return *ptr != NULL;
 }
 

@@ -14,8 +14,7 @@
 
 #include "common/agree.h"
 #include "common/error_set.h"
-
-enum { PAGE_BYTES = 4096 };
+#include "common/memory.h"
 
 struct hm_baseline {
     MPI_Comm comm; /* the caller's: kept, not duplicated */
@@ -170,22 +169,10 @@ static int counts(hm_baseline_t *b, const hm_edges_t *edges)
     return b->kind == HM_BASELINE_ALLTOALLV ? vcounts(b, edges) : blocks(b, edges);
 }
 
-/* Page-aligned, as hm_buffer_alloc's host memory: malloc's placement
- * depends on what was freed before (glibc raises its mmap threshold after
- * a plan's validation frees its 1-2 MiB staging), and a send and a receive
- * buffer 8 or 16 bytes apart modulo 4 KiB make the copy (rep movsb) several
- * times slower on AMD EPYC (buffer.c): MPI_Alltoall of 64 KiB at 2 ranks
- * took 80-95 us after a validated plan instead of 15-20 us. */
-static void *page_alloc(size_t bytes)
-{
-    void *p = NULL;
-    return posix_memalign(&p, PAGE_BYTES, bytes ? bytes : 1) == 0 ? p : NULL;
-}
-
 static int buffers(hm_baseline_t *b)
 {
-    b->send = page_alloc(b->send_bytes);
-    b->recv = page_alloc(b->recv_bytes);
+    b->send = hm_page_alloc(b->send_bytes);
+    b->recv = hm_page_alloc(b->recv_bytes);
     if (b->recv) memset(b->recv, 0, b->recv_bytes);
     if (!b->send || !b->recv)
         return hm_error_set(HM_ENOMEM, "%s: no memory for %zu + %zu bytes on rank %d",

@@ -9,18 +9,17 @@
 
 #include "common/agree.h"
 #include "common/error_set.h"
+#include "common/memory.h"
 #include "pattern/pattern_impl.h"
 
 #if HM_HAVE_CUDA
 #include <cuda_runtime_api.h>
 #endif
 
-enum { PAGE_BYTES = 4096 };
-
 static int alloc_host(hm_buffer_t *b)
 {
     size_t bytes = b->bytes ? b->bytes : 1;
-    if (posix_memalign(&b->data, PAGE_BYTES, bytes) != 0)
+    if (!(b->data = hm_page_alloc(bytes)))
         return hm_error_set(HM_ENOMEM, "cannot allocate %zu bytes of host memory", b->bytes);
     memset(b->data, 0, bytes);
     return HM_OK;
@@ -34,7 +33,7 @@ static int alloc_host(hm_buffer_t *b)
 static void *page_up(void *base)
 {
     uintptr_t a = (uintptr_t)base;
-    return (void *)((a + PAGE_BYTES - 1) / PAGE_BYTES * PAGE_BYTES);
+    return (void *)((a + HM_PAGE_BYTES - 1) / HM_PAGE_BYTES * HM_PAGE_BYTES);
 }
 
 int hm_buffer_shared_at(const hm_buffer_t *b, int node_rank, void **at)
@@ -61,9 +60,9 @@ static int alloc_shared(hm_buffer_t *b)
     MPI_Info_create(&info);
     MPI_Info_set(info, "alloc_shared_noncontig", "true");
     void *base;
-    int rc = b->bytes > (size_t)PTRDIFF_MAX - PAGE_BYTES
+    int rc = b->bytes > (size_t)PTRDIFF_MAX - HM_PAGE_BYTES
                  ? MPI_ERR_SIZE
-                 : MPI_Win_allocate_shared((MPI_Aint)(b->bytes + PAGE_BYTES), 1, info, b->node,
+                 : MPI_Win_allocate_shared((MPI_Aint)(b->bytes + HM_PAGE_BYTES), 1, info, b->node,
                                            &base, &b->win);
     MPI_Info_free(&info);
     if (rc != MPI_SUCCESS) {
