@@ -68,7 +68,7 @@ int hm_tracer_on(void)
 
 double hm_tracer_now(void)
 {
-    return hm_timer_now(tr.timer);
+    return tr.timer ? hm_timer_now(tr.timer) : 0.0;
 }
 
 /* ---- Communicators ---- */
@@ -354,6 +354,7 @@ void hm_tracer_stop(void)
     hm_clock_free(tr.start_clock);
     hm_clock_free(tr.base);
     hm_timer_free(tr.timer);
+    tr.timer = NULL;
     for (size_t i = 0; i < tr.ncomms; i++) free(tr.comms[i].world_ranks);
     free(tr.comms);
     PMPI_Comm_free(&tr.comm);

@@ -17,7 +17,8 @@
  * symbols). */
 int hm_tracer_on(void);
 
-/* Local time now, on the tracer's timer. */
+/* Local time now, on the tracer's timer (0 before MPI_Init and after
+ * MPI_Finalize, when there is none). */
 double hm_tracer_now(void);
 
 /* peer of a call that has none (MPI_ANY_SOURCE and MPI_PROC_NULL are
