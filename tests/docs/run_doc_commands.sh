@@ -33,8 +33,9 @@
 # or `make build` without MPI= (the Makefile's default is Open MPI), only with
 # Open MPI. `make build ...` runs in SOURCE_DIR with BUILD= the build
 # directory under test. The SMPI build's commands (MPI=smpi, build-smpi/,
-# the scripts of scale/) run in the Open MPI suite, against SOURCE_DIR's
-# build-smpi/ and scale/ (docs/scale.md builds it first).
+# the scripts of scale/, and what reads their scale-results/) run in the Open
+# MPI suite, against SOURCE_DIR's build-smpi/ and scale/ (docs/scale.md
+# builds it first).
 #
 # Exempt, and listed as such in the output:
 #  - multi-node launches: a command with --hostfile, or srun;
@@ -206,7 +207,7 @@ for path in "${docs[@]}"; do
         case " $plain " in
         *build-mpich/* | *mpiexec.mpich* | *mpicc.mpich* | *" MPI=mpich "*) only=mpich ;;
         *mpirun.openmpi* | *mpicc.openmpi* | *" MPI=openmpi "*) only=openmpi ;;
-        *" MPI=smpi "* | *build-smpi* | " scale/"*) only=openmpi ;;
+        *" MPI=smpi "* | *build-smpi* | " scale/"* | *scale-results/*) only=openmpi ;;
         " make demo "* | " make build "*) only=openmpi ;;
         esac
         if [ -n "$reason" ]; then

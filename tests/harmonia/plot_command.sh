@@ -88,6 +88,53 @@ check $? "7 images, one printed line each (lines $n_lines, files $n_files)"
 [ -z "$(ls -A scratch)" ] && [ -z "$(find figs -name '.*')" ]
 check $? "no scratch directory or temporary image left"
 
+# --- scale/run's gathered files: against the process count, fitted ----------
+# Durations made to fit: "tree" 1 + 2 log2 p ms, "root" 0.5 + 0.1 p ms, at
+# p = 16 ... 256. Worked out apart (Python, by the textbook formulas): each
+# fitted to the other's shape has r² 0.871; the root's line is above the
+# tree's from p = 150 (15.5 > 1 + 2 log2 150 = 15.46; at 149, 15.4 < 15.44).
+{
+    echo "platform,processes,sim_wall_s,clock_sync,after_s,duration_s,offset_max_s,offset_median_s,truth_known,true_max_s,true_median_s"
+    for p in 16 32 64 128 256; do
+        awk -v p="$p" 'BEGIN { t = (1 + 2 * log(p) / log(2)) / 1e3; r = (0.5 + 0.1 * p) / 1e3
+            printf "cluster,%d,1,tree,0,%.9g,1e-7,1e-7,1,2e-7,1e-7\n", p, t
+            printf "cluster,%d,1,tree,10,%.9g,1e-5,1e-5,1,2e-5,1e-5\n", p, t
+            printf "cluster,%d,1,root,0,%.9g,1e-7,1e-7,1,3e-7,1e-7\n", p, r
+            printf "cluster,%d,1,root,10,%.9g,1e-4,1e-4,1,3e-4,1e-4\n", p, r }'
+    done
+} >scale-clock.csv
+{
+    echo "platform,processes,sim_wall_s,method,repetitions,late_starts,missed,skew_median_s,skew_p90_s,skew_p99_s,skew_max_s,true_skew_median_s,true_skew_p90_s,true_skew_p99_s,true_skew_max_s,cost_s"
+    for p in 16 64 256; do
+        echo "cluster,$p,1,barrier,200,0,0,1e-6,1.1e-6,1.2e-6,1.3e-6,1e-6,1.1e-6,1.2e-6,1.3e-6,2e-6"
+        echo "cluster,$p,1,harmonize,200,0,0,1e-7,1.1e-7,1.2e-7,1.3e-7,1e-7,1.1e-7,1.2e-7,1.3e-7,5e-6"
+    done
+} >scale-skew.csv
+{
+    echo "platform,processes,sim_wall_s,op,size_bytes,sync,valid,invalid,wrong_results,median_s,local_median_s"
+    for p in 16 64 256; do
+        echo "cluster,$p,1,allreduce,8,barrier,200,0,0,2e-6,1e-6"
+        echo "cluster,$p,1,allreduce,65536,harmonize,200,0,0,6e-5,5e-5"
+    done
+} >scale-bench.csv
+launch 0 plot --dir scale scale-clock.csv scale-skew.csv scale-bench.csv
+check "$status" "plot of scale/run's files: exit 0" "exit $status"
+[ "$status" -eq 0 ] || show
+grep -q '^scale/scale-clock-scale-duration.svg: sync duration vs processes, 2 algorithms, 2 fitted$' "$out"
+check $? "duration: both algorithms fitted" "$(cat "$out")"
+svg_ok scale/scale-clock-scale-duration.svg "processes" "duration (ms)" 16 256 \
+    "tree: 1 + 2 log2 p, r² 1.000 (linear 0.871)" "root: 0.5 + 0.1 p, r² 1.000 (log 0.871)" \
+    "root (linear) overtakes tree at p = 150"
+svg_ok scale/scale-clock-scale-error.svg "tree after 0 s" "tree after 10 s" "root after 10 s" \
+    "error (µs)" "processes"
+svg_ok scale/scale-skew-scale-skew.svg "barrier median skew" "harmonize p99 skew" \
+    "harmonize cost per call" "time (µs)"
+svg_ok scale/scale-bench-scale-bench.svg "allreduce 8 B barrier" "allreduce 64K B harmonize" \
+    "run-time (µs)" 16 64 256
+
+sed '3s/^cluster,16,/cluster,sixteen,/' scale-clock.csv >scale-bad.csv
+expect_usage 0 'scale-bad.csv:3: "sixteen" is not a process count (column processes)' plot scale-bad.csv
+
 # --- two raw files with the same series: told apart by file name --------------
 launch 0 plot --dir same b.csv b2.csv
 check "$status" "plot b.csv b2.csv: exit 0" "exit $status"

@@ -31,6 +31,10 @@ static const figure_t figures[HM_NFIG] = {
     [HM_FIG_OVERLAP_RATIOS] = {"overlap-ratios", hm_plot_draw_overlap_ratios},
     [HM_FIG_IMPACT] = {"impact", hm_plot_draw_impact},
     [HM_FIG_MATRIX] = {"matrix", hm_plot_draw_matrix},
+    [HM_FIG_SCALE_DURATION] = {"scale-duration", hm_plot_draw_scale_duration},
+    [HM_FIG_SCALE_ERROR] = {"scale-error", hm_plot_draw_scale_error},
+    [HM_FIG_SCALE_SKEW] = {"scale-skew", hm_plot_draw_scale_skew},
+    [HM_FIG_SCALE_BENCH] = {"scale-bench", hm_plot_draw_scale_bench},
 };
 
 /* The stems of the files feeding d, distinct, joined by '+'; a long list is

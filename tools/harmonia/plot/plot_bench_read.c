@@ -74,6 +74,7 @@ int hm_plot_read_bench_summary(hm_plot_read_t *c)
     int more, rc;
     double size, x_s;
     size_t lat;
+    if (hm_plot_scale_file(c)) return hm_plot_read_bench_scale(c);
     hm_plot_ranks(ranks, sizeof ranks, hm_plot_factor(c, "processes"));
     while ((rc = hm_plot_next(c, &more)) == HM_OK && more) {
         if ((rc = size_cell(c, 1, &size)) != HM_OK || (rc = hm_plot_number(c, 3, &x_s)) != HM_OK)

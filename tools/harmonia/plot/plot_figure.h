@@ -38,6 +38,14 @@ int hm_plot_draw_impact(const hm_plot_data_t *d, const char *metric, hm_plot_scr
                         char *what, size_t len);
 int hm_plot_draw_matrix(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
                         char *what, size_t len);
+int hm_plot_draw_scale_duration(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
+                                char *what, size_t len);
+int hm_plot_draw_scale_error(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
+                             char *what, size_t len);
+int hm_plot_draw_scale_skew(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
+                            char *what, size_t len);
+int hm_plot_draw_scale_bench(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
+                             char *what, size_t len);
 
 /* ---- Shared look (plot_style.c) ---- */
 

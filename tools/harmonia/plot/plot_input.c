@@ -89,7 +89,9 @@ static int count_columns(const hm_csv_reader_t *r, const input_kind_t *k, int lo
 
 /* The kind sharing most columns with the file, the fewest missing among
  * equals: a file that lost a column is still recognized, and the error names
- * what it lacks. */
+ * what it lacks. A kind the file has every column of comes first (scale/run's
+ * bench files have a processes column, as a campaign's per-mpirun.csv, but
+ * they are bench summaries). */
 static const input_kind_t *best_kind(const hm_csv_reader_t *r, int local, size_t *idx,
                                      int *best_missing)
 {
@@ -98,8 +100,11 @@ static const input_kind_t *best_kind(const hm_csv_reader_t *r, int local, size_t
     size_t tmp[MAX_COLS];
     for (int k = 0; k < NKINDS; k++) {
         int missing, present = count_columns(r, &kinds[k], local, tmp, &missing);
-        if (present > best_present ||
-            (present == best_present && best && missing < *best_missing)) {
+        int complete = !missing, best_complete = best && !*best_missing;
+        if ((complete && !best_complete) ||
+            (complete == best_complete &&
+             (present > best_present ||
+              (present == best_present && best && missing < *best_missing)))) {
             best = &kinds[k];
             best_present = present;
             *best_missing = missing;

@@ -24,6 +24,10 @@ typedef enum hm_plot_fig {
     HM_FIG_OVERLAP_RATIOS, /* overlap summaries: r_comm and r_comp_slowdown per cell */
     HM_FIG_IMPACT,         /* overlap impact files: histogram of the MPI impact ratios */
     HM_FIG_MATRIX,         /* pattern matrices (and pattern files): bytes per rank pair */
+    HM_FIG_SCALE_DURATION, /* scale/run clock files: sync duration against p, fitted */
+    HM_FIG_SCALE_ERROR,    /* scale/run clock files: true error against p */
+    HM_FIG_SCALE_SKEW,     /* scale/run skew files: exit skew and cost against p */
+    HM_FIG_SCALE_BENCH,    /* scale/run bench files: run-time against p */
     HM_NFIG
 } hm_plot_fig_t;
 
@@ -77,4 +81,13 @@ int hm_plot_read_skew_summary(hm_plot_read_t *c);
 int hm_plot_read_overlap_summary(hm_plot_read_t *c);
 int hm_plot_read_impact(hm_plot_read_t *c);
 int hm_plot_read_pattern_matrix(hm_plot_read_t *c);
+
+/* Whether the file is one scale/run gathered (docs/scale.md): rows of many
+ * runs, each with its process count in a "processes" column. The clock,
+ * skew and bench summary readers then hand it to these, which feed the
+ * figures against the process count (plot_scale_read.c). */
+int hm_plot_scale_file(const hm_plot_read_t *c);
+int hm_plot_read_clock_scale(hm_plot_read_t *c);
+int hm_plot_read_skew_scale(hm_plot_read_t *c);
+int hm_plot_read_bench_scale(hm_plot_read_t *c);
 #endif

@@ -53,6 +53,7 @@ int hm_plot_read_clock_summary(hm_plot_read_t *c)
 {
     int more, rc;
     double after, v[3], known;
+    if (hm_plot_scale_file(c)) return hm_plot_read_clock_scale(c);
     while ((rc = hm_plot_next(c, &more)) == HM_OK && more) {
         if ((rc = finite_cell(c, 1, &after, "a time in seconds")) != HM_OK) break;
         if ((rc = number_or_nan(c, 2, &v[0], "an offset in seconds")) != HM_OK) break;
@@ -110,6 +111,7 @@ int hm_plot_read_skew_summary(hm_plot_read_t *c)
 {
     int more, rc;
     double v;
+    if (hm_plot_scale_file(c)) return hm_plot_read_skew_scale(c);
     while ((rc = hm_plot_next(c, &more)) == HM_OK && more) {
         for (int k = 1; k <= 8 && rc == HM_OK; k++) {
             rc = number_or_nan(c, k, &v, "a skew in seconds");
