@@ -173,6 +173,21 @@ int hm_plot_draw_scale_duration(const hm_plot_data_t *d, const char *metric, hm_
 
 /* ---- True error, skew, run-time ---- */
 
+typedef void (*suffix_t)(int variant, char *buf, size_t len);
+
+/* A figure of lines against p: what says "WHAT vs processes, N NOUN". */
+static int line_figure(const hm_plot_data_t *d, hm_plot_script_t *s, const char *title,
+                       const char *ylabel, suffix_t suffix, const char *head, const char *noun,
+                       char *what, size_t len)
+{
+    int n = 0;
+    axes(d, s->body, title, ylabel);
+    series_lines(d, s, &n, suffix);
+    fputc('\n', s->body);
+    snprintf(what, len, "%s vs processes, %d %s", head, hm_plot_ncolors(d), noun);
+    return HM_OK;
+}
+
 static void after_suffix(int variant, char *buf, size_t len)
 {
     snprintf(buf, len, " after %d s", variant);
@@ -181,15 +196,11 @@ static void after_suffix(int variant, char *buf, size_t len)
 int hm_plot_draw_scale_error(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
                              char *what, size_t len)
 {
-    int n = 0;
     (void)metric;
-    axes(d, s->body,
-         "global clock: largest |true error| (|offset| where unknown) against the process count",
-         "error (µs)");
-    series_lines(d, s, &n, after_suffix);
-    fputc('\n', s->body);
-    snprintf(what, len, "clock error vs processes, %d algorithms", hm_plot_ncolors(d));
-    return HM_OK;
+    return line_figure(
+        d, s,
+        "global clock: largest |true error| (|offset| where unknown) against the process count",
+        "error (µs)", after_suffix, "clock error", "algorithms", what, len);
 }
 
 static void skew_suffix(int variant, char *buf, size_t len)
@@ -201,14 +212,10 @@ static void skew_suffix(int variant, char *buf, size_t len)
 int hm_plot_draw_scale_skew(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
                             char *what, size_t len)
 {
-    int n = 0;
     (void)metric;
-    axes(d, s->body, "exit skew (true where known) and cost per call against the process count",
-         "time (µs)");
-    series_lines(d, s, &n, skew_suffix);
-    fputc('\n', s->body);
-    snprintf(what, len, "exit skew and cost vs processes, %d methods", hm_plot_ncolors(d));
-    return HM_OK;
+    return line_figure(d, s,
+                       "exit skew (true where known) and cost per call against the process count",
+                       "time (µs)", skew_suffix, "exit skew and cost", "methods", what, len);
 }
 
 static void no_suffix(int variant, char *buf, size_t len)
@@ -221,11 +228,6 @@ int hm_plot_draw_scale_bench(const hm_plot_data_t *d, const char *metric, hm_plo
                              char *what, size_t len)
 {
     char title[128];
-    int n = 0;
     snprintf(title, sizeof title, "median %s run-time against the process count", metric);
-    axes(d, s->body, title, "run-time (µs)");
-    series_lines(d, s, &n, no_suffix);
-    fputc('\n', s->body);
-    snprintf(what, len, "run-time vs processes, %d series", hm_plot_ncolors(d));
-    return HM_OK;
+    return line_figure(d, s, title, "run-time (µs)", no_suffix, "run-time", "series", what, len);
 }
