@@ -53,3 +53,33 @@ column() {
              if (!(name in c)) { print "no column " name; exit } next }
         { for (k = 1; k < nf; k += 2) if ($c[f[k]] != f[k + 1]) next; print $c[name] }' "$file"
 }
+
+# gather PLATFORM FILE...: the rows of harmonia result files named P-WHAT.csv
+# (P the process count, the simulation's wall time in FILE.wall), by P, each with
+# the columns platform, processes and sim_wall_s in front, under one header.
+# A factor ("# key: value") all the files share is written once; one that
+# differs between them (the process count, the hosts, the command line) is
+# said to vary, so that the gathered file claims nothing of one run only.
+gather() {
+    local platform=$1 files
+    shift
+    # by process count, then as given
+    mapfile -t files < <(for f in "$@"; do b=${f##*/}; echo "${b%%-*} $f"; done |
+        sort -n -s -k1,1 | cut -d' ' -f2-)
+    awk -F, -v OFS=, -v platform="$platform" '
+        FNR == 1 { nfiles++; p = FILENAME; sub(/.*\//, "", p); sub(/-.*/, "", p)
+                   wall = ""; w = FILENAME ".wall"; getline wall < w; close(w); h = 0 }
+        /^# [^:]*: / { key = $0; sub(/:.*/, "", key); val = substr($0, length(key) + 3)
+                       if (!(key in first)) { first[key] = val; order[++nk] = key; same[key] = 1 }
+                       else if (first[key] != val) same[key] = 0
+                       seen[key]++; next }
+        /^#/ { next }
+        !h { h = 1; if (header == "") header = "platform,processes,sim_wall_s," $0; next }
+        { rows[++nr] = platform OFS p OFS wall OFS $0 }
+        END { for (k = 1; k <= nk; k++) {
+                  key = order[k]
+                  if (same[key] && seen[key] == nfiles) print key ": " first[key]
+                  else print key ": (varies by run; see each run'"'"'s file)" }
+              print header
+              for (i = 1; i <= nr; i++) print rows[i] }' "${files[@]}"
+}
