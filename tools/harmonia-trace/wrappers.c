@@ -2,9 +2,10 @@
  * time in, each timed around its PMPI_ twin: two reads of the tracer's
  * timer around the call, the bookkeeping after the second (so that it is
  * not inside the recorded interval). The first read comes before any
- * other work: after a long computation the tracer's data is out of the
- * caches, and each miss before the read would date the entry late (up to
- * 5 us on a busy virtual machine). MPI-3.1 C bindings; Fortran is not
+ * other work: after a long computation the tracer's data may be out of
+ * the caches, and a miss before the read dates the entry late (the truth
+ * test saw entries stamped up to 5 us after the call on a busy virtual
+ * machine). MPI-3.1 C bindings; Fortran is not
  * wrapped (docs/trace.md). */
 #include <mpi.h>
 

@@ -17,6 +17,9 @@
 
 enum { CURVE_POINTS = 48, MAX_POINTS = 64 };
 
+/* The legend's words for a series' variant. */
+typedef void (*suffix_t)(int variant, char *buf, size_t len);
+
 /* x log2 with a tic at every process count, y log where every value is > 0. */
 static void axes(const hm_plot_data_t *d, FILE *body, const char *title, const char *ylabel)
 {
@@ -52,8 +55,7 @@ static int points_block(const double *p, const double *y, size_t n, hm_plot_scri
 }
 
 /* Every series as lines and points, dashed by variant; suffix names it. */
-static void series_lines(const hm_plot_data_t *d, hm_plot_script_t *s, int *n,
-                         void (*suffix)(int variant, char *buf, size_t len))
+static void series_lines(const hm_plot_data_t *d, hm_plot_script_t *s, int *n, suffix_t suffix)
 {
     double p[MAX_POINTS], y[MAX_POINTS];
     char sfx[64];
@@ -172,8 +174,6 @@ int hm_plot_draw_scale_duration(const hm_plot_data_t *d, const char *metric, hm_
 }
 
 /* ---- True error, skew, run-time ---- */
-
-typedef void (*suffix_t)(int variant, char *buf, size_t len);
 
 /* A figure of lines against p: what says "WHAT vs processes, N NOUN". */
 static int line_figure(const hm_plot_data_t *d, hm_plot_script_t *s, const char *title,
