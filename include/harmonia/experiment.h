@@ -41,10 +41,10 @@ typedef struct hm_experiment hm_experiment_t;
 typedef struct hm_experiment_params {
     const char *timer;                /* time source (timer.h names) */
     hm_timer_options_t timer_options; /* tsc frequency, synthetic clocks and their seed;
-                                       * domain and rank are set per rank: each rank is its
-                                       * own clock domain, or each virtual node when
-                                       * sync.ranks_per_node > 0 (its ranks share one
-                                       * clock, as the cores of a real node do) */
+                                       * domain and rank are set per rank: the ranks of a
+                                       * node share one clock, as the cores of a real
+                                       * node do (hm_topo_clock_domain with
+                                       * sync.ranks_per_node) */
     const char *clock_sync;           /* specification of the synchronization (sync.h) */
     hm_sync_params_t sync;            /* its parameters */
     const char *procsync;             /* process synchronization (procsync.h names);

@@ -109,6 +109,15 @@ HM_EXPORT int hm_topo_level_comm(const hm_topo_t *topo, int level, int nlevels, 
  * HM_EMPI *ranks is 1, as if alone. Needs no topology object. */
 HM_EXPORT int hm_topo_node_ranks(MPI_Comm comm, int *ranks, int *processors);
 
+/* Collective over comm: the synthetic clock domain of this rank (timer.h,
+ * hm_timer_options_t.domain), so that the ranks of one node share a clock:
+ * the index of its node as hm_topo_node_index numbers them, virtual nodes
+ * of ranks_per_node ranks when > 0, else, in an SMPI build, the simulated
+ * host; otherwise the rank itself (on one machine every process stands for
+ * a node). HM_EINVAL when ranks_per_node < 0, HM_EMPI when a split fails.
+ * Needs no topology object and loads no hwloc topology. */
+HM_EXPORT int hm_topo_clock_domain(MPI_Comm comm, int ranks_per_node, int *domain);
+
 /* Number of nodes, and the index (0..nnodes-1) of mine. */
 HM_EXPORT int hm_topo_nnodes(const hm_topo_t *topo);
 HM_EXPORT int hm_topo_node_index(const hm_topo_t *topo);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <harmonia/experiment.h>
+#include <harmonia/topo.h>
 
 #include "common/error_set.h"
 
@@ -59,9 +60,8 @@ static int open_timer(hm_experiment_t *e, const hm_experiment_params_t *p)
 {
     hm_timer_options_t o = p->timer_options;
     o.rank = e->rank;
-    o.domain = p->sync.ranks_per_node > 0 ? e->rank / p->sync.ranks_per_node : e->rank;
-    int rc = hm_timer_create(p->timer, &o, &e->timer);
-    rc = agree(e->comm, rc);
+    int rc = agree(e->comm, hm_topo_clock_domain(e->comm, p->sync.ranks_per_node, &o.domain));
+    if (rc == HM_OK) rc = agree(e->comm, hm_timer_create(p->timer, &o, &e->timer));
     if (rc == HM_OK) rc = agree(e->comm, hm_timer_agree_origin(e->timer, e->comm));
     if (rc == HM_OK) rc = agree(e->comm, hm_clock_identity(e->timer, &e->base));
     return rc;

@@ -10,13 +10,27 @@
  * cannot oversleep by more than one nap's wake-up latency beyond spin_s. */
 enum { MAX_NAP_NS = 1000000 };
 
+/* Simulated time (SMPI) has no wake-up latency: a nap ends exactly, and
+ * each read of the clock and each nap cost the simulation an event, so the
+ * naps are not cut into milliseconds (a 10 s wait of 4096 ranks would be 41
+ * million events) and nothing spins. A nap sleeps all but 1/1000 of what is
+ * left, since the global clock runs at the simulated time's rate only to
+ * within its drift (ppm): a few naps reach the deadline, none passes it. */
+static double smpi_wait_until(hm_clock_t *global, double target_s, double now)
+{
+    for (double left; (left = target_s - now) > 0; now = hm_clock_now(global)) {
+        double nap_s = left * (1 - 1e-3);
+        struct timespec ts = {(time_t)nap_s, (long)((nap_s - (double)(time_t)nap_s) * 1e9)};
+        if (ts.tv_sec == 0 && ts.tv_nsec == 0) ts.tv_nsec = 1;
+        nanosleep(&ts, NULL);
+    }
+    return now;
+}
+
 double hm_procsync_wait_until(hm_clock_t *global, double target_s, double spin_s, int yield)
 {
-    /* Simulated time (SMPI) has no wake-up latency: a nap ends exactly, and
-     * each read of the clock costs simulated time (smpi/wtime, 10 ns), so
-     * naps go all the way to the deadline instead of spinning. */
-    if (HM_SMPI) spin_s = 0, yield = 0;
     double now = hm_clock_now(global);
+    if (HM_SMPI) return smpi_wait_until(global, target_s, now);
     for (double left; (left = target_s - now) > spin_s; now = hm_clock_now(global)) {
         double nap_s = left - spin_s;
         long nap_ns = nap_s * 1e9 < MAX_NAP_NS ? (long)(nap_s * 1e9) : MAX_NAP_NS;

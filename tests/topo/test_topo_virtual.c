@@ -129,6 +129,21 @@ static void check_description(const hm_topo_t *topo, int rpn, int rps)
     topo_expect_description(topo, parts);
 }
 
+/* The synthetic clock domain: a virtual node's ranks share the index of
+ * their node (consecutive ranks, so my rank / rpn); without virtual nodes,
+ * outside SMPI, every process is a node of its own, so its rank. */
+static void check_clock_domain(int rpn)
+{
+    int domain = -1, want = rpn > 0 ? me / rpn : me;
+    int rc = hm_topo_clock_domain(MPI_COMM_WORLD, rpn, &domain);
+    HM_CHECK(rc == HM_OK && domain == want,
+             "clock domain with --ranks-per-node %d on rank %d: %d (expected %d; %s)", rpn, me,
+             domain, want, hm_strerror(rc));
+    rc = hm_topo_clock_domain(MPI_COMM_WORLD, -1, &domain);
+    HM_CHECK(rc == HM_EINVAL, "clock domain with ranks_per_node -1: %s (expected HM_EINVAL)",
+             hm_strerror(rc));
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -151,6 +166,7 @@ int main(int argc, char **argv)
         topo_expect_layout(topo, node_key, socket_key);
         check_flags(topo, rpn, rps, socket_key);
         check_description(topo, rpn, rps);
+        check_clock_domain(rpn);
         if (p == 4 && rpn == 2 && rps == 0) case_four_by_two(topo);
         if (p == 3 && rpn == 2) case_three_by_two(topo);
         if (p == 4 && rpn == 2 && rps == 1) case_three_levels(topo);

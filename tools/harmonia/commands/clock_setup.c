@@ -5,22 +5,20 @@
 
 #include "commands/commands.h"
 
-/* With a virtual topology the ranks of a virtual node share one synthetic
- * clock, as the cores of a real node share one: that is what makes clock
- * propagation inside a node correct (Hunold & Carpen-Amarie 2018, §IV-B). Otherwise each rank
- * is its own clock domain. */
-static int clock_domain(const hm_cli_config_t *cfg, int rank)
+int hm_cli_clock_domain(const hm_cli_config_t *cfg, MPI_Comm comm)
 {
-    return cfg->ranks_per_node > 0 ? rank / cfg->ranks_per_node : rank;
+    int rank, domain;
+    MPI_Comm_rank(comm, &rank);
+    return hm_topo_clock_domain(comm, cfg->ranks_per_node, &domain) == HM_OK ? domain : rank;
 }
 
-hm_timer_options_t hm_cli_timer_options(const hm_cli_config_t *cfg, int rank)
+hm_timer_options_t hm_cli_timer_options(const hm_cli_config_t *cfg, int rank, int domain)
 {
     hm_timer_options_t o = {.tsc_ghz = cfg->tsc_ghz,
                             .synthetic = cfg->synthetic,
                             .spec = cfg->synthetic_spec,
                             .seed = cfg->seed,
-                            .domain = clock_domain(cfg, rank),
+                            .domain = domain,
                             .rank = rank,
                             /* Testing (docs/testbed.md): the program, not the
                              * library, reads the environment. */
@@ -34,7 +32,7 @@ int hm_cli_open_timer(const hm_cli_config_t *cfg, MPI_Comm comm, const char *nam
     int rank;
     char msg[512] = "";
     MPI_Comm_rank(comm, &rank);
-    hm_timer_options_t o = hm_cli_timer_options(cfg, rank);
+    hm_timer_options_t o = hm_cli_timer_options(cfg, rank, hm_cli_clock_domain(cfg, comm));
     int rc = hm_timer_create(name, &o, timer);
     if (rc != HM_OK) snprintf(msg, sizeof msg, "--timer %s: %s", name, hm_last_error());
     rc = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_USAGE, msg);

@@ -37,7 +37,7 @@ static int measure_source(const hm_cli_config_t *cfg, MPI_Comm comm, source_repo
     hm_timer_t *t = NULL;
     hm_timer_quality_t q;
     MPI_Comm_rank(comm, &rank);
-    hm_timer_options_t o = hm_cli_timer_options(cfg, rank);
+    hm_timer_options_t o = hm_cli_timer_options(cfg, rank, hm_cli_clock_domain(cfg, comm));
     int rc = hm_timer_create(r->name, &o, &t);
     if (rc != HM_OK) snprintf(r->detail, sizeof r->detail, "%s", hm_last_error());
     int ok = rc == HM_OK, all_ok;

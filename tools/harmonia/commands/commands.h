@@ -7,6 +7,7 @@
 
 #include <harmonia/clock.h>
 #include <harmonia/sync.h>
+#include <harmonia/topo.h>
 #include <harmonia/timer.h>
 
 #include "options/config.h"
@@ -108,8 +109,13 @@ int hm_cli_count_items(const char *list);
 void hm_cli_catch_interrupts(void);
 
 /* The timer options of cfg for this rank: TSC frequency, synthetic clock and
- * seed, clock domain (the virtual node under --ranks-per-node, else the rank). */
-hm_timer_options_t hm_cli_timer_options(const hm_cli_config_t *cfg, int rank);
+ * seed, and the clock domain given (hm_cli_clock_domain). */
+hm_timer_options_t hm_cli_timer_options(const hm_cli_config_t *cfg, int rank, int domain);
+
+/* Collective over comm: this rank's synthetic clock domain, the ranks of a
+ * node (virtual under --ranks-per-node, a simulated host under SMPI)
+ * sharing one (hm_topo_clock_domain); the rank itself if that fails. */
+int hm_cli_clock_domain(const hm_cli_config_t *cfg, MPI_Comm comm);
 
 /* Collective: create this rank's timer for source name with the synthetic
  * clock and seed of cfg (a virtual node shares one synthetic clock), agree on

@@ -107,7 +107,7 @@ static void experiment_params(const hm_cli_config_t *cfg, const char *procsync,
 {
     hm_experiment_params_default(p);
     p->timer = cfg->timer;
-    p->timer_options = hm_cli_timer_options(cfg, 0); /* domain and rank: set per rank */
+    p->timer_options = hm_cli_timer_options(cfg, 0, 0); /* domain and rank: set per rank */
     p->clock_sync = cfg->clock_sync;
     hm_cli_sync_params(cfg, &p->sync);
     p->procsync = procsync;
