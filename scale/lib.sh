@@ -20,24 +20,33 @@ SYNTH=(--synthetic-clock offset=1,drift=1e-5,jitter=2e-8 --seed 1)
 # platform_file NAME: the XML of a shipped platform.
 platform_file() { echo "$scale_dir/platforms/$1.xml"; }
 
-# hostfile NAME FILE: every host of platform NAME, in rank order (32 ranks
-# a node on cluster-32core, one a host elsewhere).
+# How ranks are placed on the nodes of cluster-32core: block (32
+# consecutive ranks a node) or round-robin (rank r on node r mod N, the run
+# spread over its N = ceil(P / 32) nodes). Platforms of one core a host
+# place one rank a host either way.
+PLACEMENT=${PLACEMENT:-block}
+
+# hostfile NAME P FILE: the host of each of P ranks of platform NAME, in
+# rank order, as PLACEMENT places them.
 hostfile() {
     # One line a rank: smpirun unrolls "host:N" lines into a temporary file
     # in the current directory, and keeps it there when the run fails.
-    case $1 in
-    cluster-32core) awk 'BEGIN { for (n = 0; n < 128; n++) for (c = 0; c < 32; c++) print "node-" n }' ;;
+    case $1:$PLACEMENT in
+    cluster-32core:round-robin)
+        awk -v p="$2" 'BEGIN { n = int((p + 31) / 32); for (r = 0; r < p; r++) print "node-" r % n }' ;;
+    cluster-32core:*) awk 'BEGIN { for (n = 0; n < 128; n++) for (c = 0; c < 32; c++) print "node-" n }' ;;
     *) awk 'BEGIN { for (n = 0; n < 4096; n++) print "host-" n }' ;;
-    esac >"$2"
+    esac >"$3"
 }
 
 # smpi_run NAME P LIMIT_S ARGS...: harmonia ARGS on P simulated ranks of
-# platform NAME, bounded by LIMIT_S seconds of wall time.
+# platform NAME, placed as PLACEMENT says, bounded by LIMIT_S seconds of
+# wall time.
 smpi_run() {
-    local name=$1 np=$2 limit=$3
+    local name=$1 np=$2 limit=$3 hosts="$TMP/hosts.$1.$PLACEMENT.$2"
     shift 3
-    [ -s "$TMP/hosts.$name" ] || hostfile "$name" "$TMP/hosts.$name"
-    timeout -k 5 "$limit" smpirun -np "$np" -hostfile "$TMP/hosts.$name" \
+    [ -s "$hosts" ] || hostfile "$name" "$np" "$hosts"
+    timeout -k 5 "$limit" smpirun -np "$np" -hostfile "$hosts" \
         -platform "$(platform_file "$name")" "${SMPI_CFG[@]}" "$BUILD/harmonia" "$@"
 }
 
