@@ -74,12 +74,15 @@ column() {
 # A factor ("# key: value") all the files share is written once; one that
 # differs between them (the process count, the hosts, the command line) is
 # said to vary, so that the gathered file claims nothing of one run only.
+# The simulation's settings (SMPI_CFG) come first: the files of harmonia
+# cannot know them.
 gather() {
     local platform=$1 files
     shift
     # by process count, then as given
     mapfile -t files < <(for f in "$@"; do b=${f##*/}; echo "${b%%-*} $f"; done |
         sort -n -s -k1,1 | cut -d' ' -f2-)
+    echo "# smpi_config: ${SMPI_CFG[*]}"
     awk -F, -v OFS=, -v platform="$platform" '
         FNR == 1 { nfiles++; p = FILENAME; sub(/.*\//, "", p); sub(/-.*/, "", p)
                    wall = ""; w = FILENAME ".wall"; getline wall < w; close(w); h = 0 }
