@@ -60,7 +60,11 @@ static int open_timer(hm_experiment_t *e, const hm_experiment_params_t *p)
 {
     hm_timer_options_t o = p->timer_options;
     o.rank = e->rank;
-    int rc = agree(e->comm, hm_topo_clock_domain(e->comm, p->sync.ranks_per_node, &o.domain));
+    /* Only a synthetic clock reads its domain: a real one is spared the splits. */
+    o.domain = e->rank;
+    int rc = HM_OK;
+    if (o.synthetic)
+        rc = agree(e->comm, hm_topo_clock_domain(e->comm, p->sync.ranks_per_node, &o.domain));
     if (rc == HM_OK) rc = agree(e->comm, hm_timer_create(p->timer, &o, &e->timer));
     if (rc == HM_OK) rc = agree(e->comm, hm_timer_agree_origin(e->timer, e->comm));
     if (rc == HM_OK) rc = agree(e->comm, hm_clock_identity(e->timer, &e->base));

@@ -9,6 +9,8 @@ int hm_cli_clock_domain(const hm_cli_config_t *cfg, MPI_Comm comm)
 {
     int rank, domain;
     MPI_Comm_rank(comm, &rank);
+    /* Only a synthetic clock reads its domain: a real one is spared the splits. */
+    if (!cfg->synthetic) return rank;
     return hm_topo_clock_domain(comm, cfg->ranks_per_node, &domain) == HM_OK ? domain : rank;
 }
 

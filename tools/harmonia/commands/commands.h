@@ -114,7 +114,8 @@ hm_timer_options_t hm_cli_timer_options(const hm_cli_config_t *cfg, int rank, in
 
 /* Collective over comm: this rank's synthetic clock domain, the ranks of a
  * node (virtual under --ranks-per-node, a simulated host under SMPI)
- * sharing one (hm_topo_clock_domain); the rank itself if that fails. */
+ * sharing one (hm_topo_clock_domain); the rank itself without
+ * --synthetic-clock (nothing reads it) or if that fails. */
 int hm_cli_clock_domain(const hm_cli_config_t *cfg, MPI_Comm comm);
 
 /* Collective: create this rank's timer for source name with the synthetic
