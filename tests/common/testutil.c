@@ -5,6 +5,9 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -57,6 +60,122 @@ int hm_test_failures(void)
     return failures;
 }
 
+/* --- interference: what else ran on the machine when a precision test failed */
+
+/* The first line of /proc/stat: every core's busy and total ticks. */
+static int cpu_ticks(unsigned long long *busy, unsigned long long *all)
+{
+    unsigned long long v[8] = {0};
+    FILE *f = fopen("/proc/stat", "r");
+    if (!f) return -1;
+    int n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+                   &v[4], &v[5], &v[6], &v[7]);
+    fclose(f);
+    if (n < 4) return -1;
+    /* user nice system idle iowait irq softirq steal (guest is inside user) */
+    *busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+    *all = *busy + v[3] + v[4];
+    return 0;
+}
+
+/* CPU seconds used so far by this process, every thread. */
+static double own_cpu_s(void)
+{
+    struct rusage u;
+    if (getrusage(RUSAGE_SELF, &u)) return 0;
+    return (double)u.ru_utime.tv_sec + (double)u.ru_stime.tv_sec +
+           1e-6 * (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The window over which /proc/stat is sampled: long enough for its 10 ms
+ * ticks to resolve a twentieth of a core, short enough not to delay a
+ * failing suite. */
+static const struct timespec window = {0, 200000000};
+
+typedef struct {
+    double load1, t0, t1;
+    unsigned long long busy0, busy1;
+    int running, ok;
+} sample_t;
+
+/* Start (after = 0) or end (after = 1) the sample of the whole machine. */
+static void sample_machine(sample_t *s, int after)
+{
+    unsigned long long all;
+    if (!after) {
+        FILE *f = fopen("/proc/loadavg", "r");
+        int total = 0;
+        s->ok = f && fscanf(f, "%lf %*f %*f %d/%d", &s->load1, &s->running, &total) == 3;
+        if (f) fclose(f);
+        s->ok = s->ok && cpu_ticks(&s->busy0, &all) == 0;
+        s->t0 = mono_s();
+    } else {
+        s->ok = s->ok && cpu_ticks(&s->busy1, &all) == 0;
+        s->t1 = mono_s();
+    }
+}
+
+/* The line, from the sample and the CPU seconds the test itself used in it. */
+static void print_interference(const sample_t *s, double own_s)
+{
+    if (!s->ok) {
+        printf("interference: not measured (/proc/loadavg or /proc/stat unreadable)\n");
+        fflush(stdout);
+        return;
+    }
+    long hz = sysconf(_SC_CLK_TCK);
+    long procs = sysconf(_SC_NPROCESSORS_ONLN);
+    double dt = s->t1 - s->t0;
+    double other = ((double)(s->busy1 - s->busy0) / (double)(hz > 0 ? hz : 100) - own_s) / dt;
+    if (other < 0) other = 0;
+    printf("interference: load average %.2f (1 min), %d running of %ld processors, other "
+           "processes used %.1f of %ld cores over %.1f s (/proc/stat)\n",
+           s->load1, s->running, procs, other, procs, dt);
+    fflush(stdout);
+}
+
+/* Set by CTest on the tests labelled precision (cmake/HarmoniaTesting.cmake). */
+static int precision_test(void)
+{
+    const char *v = getenv("HM_TEST_PRECISION");
+    return v && strcmp(v, "1") == 0;
+}
+
+void hm_test_print_interference(void)
+{
+    sample_t s;
+    double own0 = own_cpu_s();
+    sample_machine(&s, 0);
+    nanosleep(&window, NULL);
+    sample_machine(&s, 1);
+    print_interference(&s, own_cpu_s() - own0);
+}
+
+/* Collective: every rank sleeps through the window (no rank polls MPI in
+ * it), and the CPU all of them used is the test's own. */
+static void interference_mpi(MPI_Comm comm)
+{
+    int rank;
+    sample_t s = {0};
+    double own, total = 0;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Barrier(comm);
+    own = own_cpu_s();
+    if (rank == 0) sample_machine(&s, 0);
+    nanosleep(&window, NULL);
+    if (rank == 0) sample_machine(&s, 1);
+    own = own_cpu_s() - own;
+    MPI_Reduce(&own, &total, 1, MPI_DOUBLE, MPI_SUM, 0, comm);
+    if (rank == 0) print_interference(&s, total);
+}
+
 int hm_test_finish_mpi(MPI_Comm comm)
 {
     int local[2] = {checks, failures}, total[2];
@@ -64,6 +183,10 @@ int hm_test_finish_mpi(MPI_Comm comm)
     MPI_Comm_rank(comm, &rank);
     MPI_Allreduce(local, total, 2, MPI_INT, MPI_SUM, comm);
     if (rank == 0) printf("%d checks on all ranks, %d failed\n", total[0], total[1]);
+    if (total[1] > 0 && precision_test()) {
+        fflush(stdout);
+        interference_mpi(comm);
+    }
     return total[1] == 0 && total[0] > 0 ? 0 : 1;
 }
 
@@ -85,6 +208,8 @@ int hm_test_skip_if(MPI_Comm comm, int cannot, const char *why)
 int hm_test_finish(void)
 {
     printf("%d checks, %d failed\n", checks, failures);
+    fflush(stdout);
+    if (failures > 0 && precision_test()) hm_test_print_interference();
     return failures == 0 && checks > 0 ? 0 : 1;
 }
 

@@ -33,6 +33,19 @@ int hm_test_skip_if(MPI_Comm comm, int cannot, const char *why);
 /* Non-MPI tests: print the total and return the exit status. */
 int hm_test_finish(void);
 
+/* Both finishes, when a check failed and HM_TEST_PRECISION=1 (CTest sets it
+ * on the tests labelled precision), print what else ran on the machine, so
+ * that a missed bound is read beside the load that may explain it:
+ *
+ *   interference: load average 3.95 (1 min), 4 running of 2 processors,
+ *   other processes used 1.9 of 2 cores over 0.2 s (/proc/stat)
+ *
+ * (one line): /proc/loadavg read then, and /proc/stat sampled 0.2 s apart,
+ * less the CPU the test's own processes used meanwhile (getrusage; under
+ * MPI every rank sleeps through the window and the ranks' CPU is summed).
+ * This prints that line now, for this process alone. */
+void hm_test_print_interference(void);
+
 /* Collective barrier that sleeps while it waits (MPI_Ibarrier + MPI_Test +
  * nanosleep): ranks not taking part in a measurement leave the cores to the
  * ones that do, even under MPICH's busy-polling when oversubscribed. */
