@@ -12,8 +12,75 @@ else()
     set(HM_MPI_FLAVOR mpich)
 endif()
 message(STATUS "harmonia: MPI flavor ${HM_MPI_FLAVOR}, launcher ${MPIEXEC_EXECUTABLE}")
-find_program(HM_TIMEOUT timeout REQUIRED)
+find_program(HM_TIMEOUT_PROGRAM timeout REQUIRED)
 set(HM_TEST_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
+
+# Timeouts scale with the machine's load: HM_TEST_TIMEOUT_SCALE (default 1;
+# scripts/check-under-load sets 3) multiplies, when the tests run, the
+# duration every test gives `timeout` here (HM_TIMEOUT, a wrapper of
+# timeout(1) taking -k KILL DURATION COMMAND...), and tests/harmonia/lib.sh
+# multiplies the scripts' own. CMake writes the CTest TIMEOUT into the test
+# list at configure time, so that backstop is HM_TEST_TIMEOUT_SCALE_MAX times
+# what the test asked for (hm_test_directory_end), and the wrapper refuses a
+# larger scale rather than let CTest kill first. A hang still ends in the
+# wrapper's timeout, at the scaled duration.
+set(HM_TEST_TIMEOUT_SCALE_MAX 4)
+set(HM_TIMEOUT ${PROJECT_BINARY_DIR}/hm-timeout)
+file(WRITE ${HM_TIMEOUT} "#!/bin/sh
+timeout_program='${HM_TIMEOUT_PROGRAM}'
+max=${HM_TEST_TIMEOUT_SCALE_MAX}
+" [=[
+# hm-timeout [-k KILL] DURATION COMMAND... — timeout(1) with DURATION (whole
+# seconds) multiplied by HM_TEST_TIMEOUT_SCALE (default 1, at most $max) and
+# rounded up. Written by cmake/HarmoniaTesting.cmake.
+kill=5
+if [ "$1" = -k ]; then kill=$2; shift 2; fi
+duration=$1
+shift
+scale=${HM_TEST_TIMEOUT_SCALE:-1}
+if ! scaled=$(awk -v d="$duration" -v s="$scale" -v max="$max" 'BEGIN {
+        num = "^([0-9]+[.]?[0-9]*|[.][0-9]+)$"
+        if (d !~ num || s !~ num || !(s + 0 > 0) || s + 0 > max + 0) exit 1
+        x = d * s; printf "%d", (x == int(x)) ? x : int(x) + 1 }'); then
+    echo "hm-timeout: HM_TEST_TIMEOUT_SCALE=\"$scale\" is not a number above 0 and at most $max (duration \"$duration\")" >&2
+    exit 2
+fi
+exec "$timeout_program" -k "$kill" "$scaled" "$@"
+]=])
+file(CHMOD ${HM_TIMEOUT} PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
+     GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+
+# hm_test_directory_end() — run at the end of a test folder's CMakeLists.txt
+# (deferred by hm_test_directory, which every hm_add_* calls), after its own
+# set_tests_properties: every test's CTest TIMEOUT becomes the backstop of
+# the largest HM_TEST_TIMEOUT_SCALE, and every test labelled precision gets
+# HM_TEST_PRECISION=1, on which a failing test prints the machine's load
+# beside the bound it missed (hm_test_finish, tests/common/testutil.h; and
+# finish in tests/harmonia/lib.sh).
+function(hm_test_directory_end)
+    get_property(tests DIRECTORY PROPERTY TESTS)
+    foreach(t IN LISTS tests)
+        get_test_property(${t} TIMEOUT old)
+        if(old)
+            math(EXPR backstop "${old} * ${HM_TEST_TIMEOUT_SCALE_MAX}")
+            set_tests_properties(${t} PROPERTIES TIMEOUT ${backstop})
+        endif()
+        get_test_property(${t} LABELS labels)
+        if(precision IN_LIST labels)
+            set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT HM_TEST_PRECISION=1)
+        endif()
+    endforeach()
+endfunction()
+
+# hm_test_directory() — defer hm_test_directory_end to the end of the
+# calling folder, once.
+function(hm_test_directory)
+    get_property(done DIRECTORY PROPERTY HM_TEST_DIRECTORY_END)
+    if(NOT done)
+        set_property(DIRECTORY PROPERTY HM_TEST_DIRECTORY_END 1)
+        cmake_language(DEFER CALL hm_test_directory_end)
+    endif()
+endfunction()
 
 add_library(hm_testutil STATIC ${PROJECT_SOURCE_DIR}/tests/common/testutil.c ${PROJECT_SOURCE_DIR}/tests/common/truth.c)
 # Tests of a layer may look inside it: its private headers are under src/.
@@ -40,6 +107,7 @@ function(hm_add_unit_test name)
     add_executable(${name} ${T_UNPARSED_ARGUMENTS})
     target_compile_definitions(${name} PRIVATE _GNU_SOURCE)
     target_link_libraries(${name} PRIVATE hm_testutil)
+    hm_test_directory()
     add_test(NAME ${name} COMMAND ${HM_TIMEOUT} -k 5 120 $<TARGET_FILE:${name}>)
     set_tests_properties(${name} PROPERTIES LABELS ${label} TIMEOUT 150
                          ENVIRONMENT "${HM_TEST_ENV}" SKIP_RETURN_CODE 77)
@@ -70,7 +138,10 @@ endfunction()
 # load or, rarely, an unlucky fit can push such a test past its bound, so
 # `make check` runs the precision tests once more when they fail (a
 # regression fails both times) and reports which needed it
-# (scripts/ctest-suite); every other test runs once and must pass.
+# (scripts/ctest-suite); every other test runs once and must pass, loaded
+# machine included (scripts/check-under-load). A precision test gets
+# HM_TEST_PRECISION=1 (hm_test_directory_end), so that when it fails it
+# prints the load it ran under.
 
 # hm_add_mpi_test(NAME EXE NPROCS n... [SMALL] [PRECISION] [TIMEOUT s] [ARGS a...])
 # Registers NAME_npN for each N. A failing rank fails the test (mpirun
@@ -83,6 +154,7 @@ function(hm_add_mpi_test name exe)
         set(T_TIMEOUT 120)
     endif()
     math(EXPR backstop "${T_TIMEOUT} + 30")
+    hm_test_directory()
     foreach(n IN LISTS T_NPROCS)
         if(HM_MPI_FLAVOR STREQUAL mpich AND n GREATER 2 AND NOT T_SMALL)
             continue()
@@ -104,6 +176,7 @@ endfunction()
 # hm_add_script_test(NAME SCRIPT [ARGS...]) — a shell test that drives the
 # harmonia program; it gets HARMONIA, MPIEXEC, MPI_FLAVOR in its environment.
 function(hm_add_script_test name script)
+    hm_test_directory()
     add_test(NAME ${name}
              COMMAND ${HM_TIMEOUT} -k 5 300 bash ${script} ${ARGN})
     set_tests_properties(${name} PROPERTIES LABELS "cli" TIMEOUT 330

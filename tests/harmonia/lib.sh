@@ -1,5 +1,6 @@
 # tests/harmonia/lib.sh — helpers for tests that drive the harmonia program.
-# Environment (set by CTest): HARMONIA, MPIEXEC, MPI_FLAVOR.
+# Environment (set by CTest): HARMONIA, MPIEXEC, MPI_FLAVOR; optionally
+# HM_TEST_TIMEOUT_SCALE and HM_TEST_PRECISION (both below).
 set -u
 checks=0
 failures=0
@@ -8,6 +9,68 @@ trap 'rm -f "$out"' EXIT
 
 ok()   { checks=$((checks + 1)); echo "ok: $*"; }
 fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "FAIL: $*" >&2; }
+
+# Timeouts scale with the machine's load: HM_TEST_TIMEOUT_SCALE (default 1;
+# scripts/check-under-load sets 3; cmake/HarmoniaTesting.cmake scales the
+# test's own) multiplies the duration of every `timeout` in a script that
+# sources this file (the function below stands in for timeout(1); a
+# `setsid timeout` or `bash -c "timeout ..."` bypasses it: use scaled there),
+# and `scaled N` gives any other bound, a watchdog's sleep or a wait loop's
+# count. A bound is how long a hang may take to fail the test, never how
+# fast the machine must be.
+hm_timeout_scale=${HM_TEST_TIMEOUT_SCALE:-1}
+if ! awk -v s="$hm_timeout_scale" 'BEGIN { exit !(s ~ /^([0-9]+[.]?[0-9]*|[.][0-9]+)$/ && s + 0 > 0) }'; then
+    echo "FAIL: HM_TEST_TIMEOUT_SCALE=\"$hm_timeout_scale\" is not a number above 0" >&2
+    exit 2
+fi
+# scaled N : N x HM_TEST_TIMEOUT_SCALE; rounded up to a whole number when N
+# is one (a count).
+scaled() {
+    awk -v d="$1" -v s="$hm_timeout_scale" 'BEGIN { x = d * s
+        if (d == int(d) && x != int(x)) x = int(x) + 1
+        print x }'
+}
+timeout() {
+    local opts=()
+    while [ $# -gt 0 ]; do
+        case $1 in
+        -k | -s) opts+=("$1" "$2"); shift 2 ;;
+        -*) opts+=("$1"); shift ;;
+        *) break ;;
+        esac
+    done
+    local duration=$1
+    shift
+    command timeout "${opts[@]}" "$(scaled "$duration")" "$@"
+}
+
+# interference : one line saying what else ran on the machine, the line of
+# hm_test_print_interference (tests/common/testutil.h): the load average
+# and running count of /proc/loadavg, and the cores other processes used in
+# 0.2 s of /proc/stat, less what this script and its children used meanwhile.
+interference() {
+    local load run procs hz t0 t1 b0 b1 o0 o1 u n s i w q sq st f
+    procs=$(getconf _NPROCESSORS_ONLN) hz=$(getconf CLK_TCK)
+    if ! read -r load _ _ run _ </proc/loadavg 2>/dev/null ||
+        ! read -r _ u n s i w q sq st _ </proc/stat 2>/dev/null; then
+        echo "interference: not measured (/proc/loadavg or /proc/stat unreadable)"
+        return
+    fi
+    b0=$((u + n + s + q + sq + ${st:-0}))
+    read -r -a f </proc/$$/stat
+    o0=$((f[13] + f[14] + f[15] + f[16]))
+    t0=$EPOCHREALTIME
+    sleep 0.2
+    read -r _ u n s i w q sq st _ </proc/stat
+    t1=$EPOCHREALTIME
+    b1=$((u + n + s + q + sq + ${st:-0}))
+    read -r -a f </proc/$$/stat
+    o1=$((f[13] + f[14] + f[15] + f[16]))
+    awk -v load="$load" -v run="${run%%/*}" -v p="$procs" -v hz="$hz" -v b="$((b1 - b0))" \
+        -v o="$((o1 - o0))" -v t0="$t0" -v t1="$t1" 'BEGIN { dt = t1 - t0
+        other = (b - o) / hz / dt; if (other < 0) other = 0
+        printf "interference: load average %.2f (1 min), %d running of %d processors, other processes used %.1f of %d cores over %.1f s (/proc/stat)\n", load, run, p, other, p, dt }'
+}
 
 # launch NP ARGS... : run harmonia on NP ranks (NP=0: without a launcher),
 # bounded so that a hang fails the test; output in $out, status in $status.
@@ -51,8 +114,14 @@ expect_ok() {
     fi
 }
 
+# finish : the totals, and the exit status of the test (0: checks made, none
+# failed). A precision test (HM_TEST_PRECISION=1, set by CTest on the tests
+# labelled precision) that failed also prints the machine's interference.
 finish() {
     echo "$checks checks, $failures failed"
+    if [ "$failures" -gt 0 ] && [ "${HM_TEST_PRECISION:-}" = 1 ]; then
+        interference
+    fi
     [ "$failures" -eq 0 ] && [ "$checks" -gt 0 ]
 }
 
