@@ -62,11 +62,16 @@ HM_EXPORT int hm_harmonize_configure(MPI_Comm comm, const hm_harmonize_options_t
 /* Synchronize the processes of comm in space and time (Schuchart et al. 2023, Alg. 1):
  * every rank returns at one agreed deadline on the global clock. Collective.
  * *flag = 1 when this rank met the deadline and waited for it; 0 when it
- * arrived late, or when its wait ended more than late_s after the deadline
+ * arrived late, when it saw the deadline further ahead than the slack
+ * allows (its clock runs behind the root's: it returns at once instead of
+ * waiting out the error, and the next call re-synchronizes, as after a
+ * miss), or when its wait ended more than late_s after the deadline
  * (a late exit: the process was preempted across the deadline, which no
  * slack prevents; such a call grows no slack and re-synchronizes nothing;
  * not checked when a node has more ranks than processors, where sharing a
- * core makes every exit a scheduler switch late).
+ * core makes every exit a scheduler switch late). Every rank receives the
+ * same deadline, and no rank waits for it longer than the slack plus the
+ * clocks' tolerance (max(10 us, 2 MPI_Bcast latencies)).
  * The flag is a local property: other ranks may return 1. The deadline is
  * global now + slack at the root; the clocks are re-synchronized when any
  * rank failed at its previous call or more than resync_s passed since the
@@ -75,7 +80,9 @@ HM_EXPORT int hm_harmonize_configure(MPI_Comm comm, const hm_harmonize_options_t
  * the last 256 calls (1.25 x one of their arrivals after the root's
  * decision, trading the slack against the share of calls it misses times
  * the measured cost of a refresh), never below the measured MPI_Bcast
- * latency. State (clock, slack, counters)
+ * latency and never above max(1 ms, 100 MPI_Bcast latencies) (a slack
+ * that covered a scheduler slice would cost a slice at every call).
+ * State (clock, slack, counters)
  * is cached on comm as an MPI attribute and freed with comm, so any
  * communicator works, sub-communicators included; messages use a private
  * duplicate of comm. Without hm_harmonize_configure, the first call on a comm
@@ -92,9 +99,12 @@ typedef struct hm_harmonize_info {
     long calls;             /* calls on this rank */
     long missed;            /* calls that missed the deadline on this rank */
     long late_exits;        /* calls that met it but left later than late_s after it */
+    long clock_errors;      /* calls that saw it further ahead than the slack allows: this
+                             * rank's clock was behind the root's (failed at once) */
     long resyncs;           /* clock synchronizations, the first included */
     long full_syncs;        /* of which full ones (clock_sync) */
     long slack_grows, slack_shrinks;
+    long slack_capped;      /* failures at which the slack stayed at its cap */
 } hm_harmonize_info_t;
 
 /* Local. HM_ENOENT before the first call or configure on comm. */

@@ -51,6 +51,27 @@
 #define HZ_SHRINK_STEP 0.9
 enum { HZ_RUN = 16 };
 
+/* The slack never grows beyond max(HZ_CAP_MIN_S, HZ_CAP_LATENCIES x the
+ * MPI_Bcast latency). Alg. 1 grows it x1.5 at every failure without bound,
+ * and the shrink comes down 10% per 16 calls: under other processes' load
+ * a few ranks preempted for a scheduler slice (ms) at the wrong moment
+ * pushed it to seconds here, every call then waited that long (one
+ * repetition a second for minutes). No slack worth paying at every call
+ * covers a slice: a miss costs one refresh (~0.5 ms at 2 ranks) and one
+ * repetition, a 1 ms slack costs 1 ms at each. 100 latencies keep the cap
+ * far above what a large job's deadline needs to reach every rank (tens of
+ * us at 4096 simulated ranks). */
+#define HZ_CAP_MIN_S      1e-3
+#define HZ_CAP_LATENCIES  100.0
+
+/* A rank that sees the deadline further ahead than the slack by more than
+ * this (or two MPI_Bcast latencies) has a clock behind the root's: see
+ * clock_behind. 10 us: several times what hca3 and a refresh leave between
+ * two clocks over shared memory or TCP here (0.1-1 us right after, a few us
+ * of drift by the next refresh), and nothing next to the seconds a broken
+ * clock can be off by. */
+#define HZ_CLOCK_TOLERANCE_S 10e-6
+
 /* Indices of the reduced flags (line 10). */
 enum { HZ_FAILED, HZ_EXPIRED, HZ_USED, HZ_NFLAGS };
 
@@ -116,49 +137,56 @@ static double shrink_target(const hm_hz_state_t *st)
     return hm_hz_slack_target(st->sorted_s, n, HZ_MARGIN, st->refresh_cost_s);
 }
 
-/* Root, lines 11-21, plus the shrink rule (see HZ_MARGIN). */
-static void root_adapt_slack(hm_hz_state_t *st, const double *flags)
+/* The largest slack: see HZ_CAP_MIN_S. */
+static double slack_cap(const hm_hz_state_t *st)
+{
+    return fmax(HZ_CAP_MIN_S, HZ_CAP_LATENCIES * st->bcast_latency_s);
+}
+
+/* Root, lines 11-21, plus the cap (see HZ_CAP_MIN_S) and the shrink rule
+ * (see HZ_MARGIN). Returns 1 when the cap held the slack at this call. */
+static int root_adapt_slack(hm_hz_state_t *st, const double *flags)
 {
     if (st->calls > 1) /* the first call reports no previous call */
         hm_hz_history_add(st, flags[HZ_USED]);
     if (flags[HZ_FAILED] > 0) {
-        st->slack_s *= HZ_GROW;
-        st->slack_grows++;
+        double cap = slack_cap(st);
         st->run = 0;
-        return;
+        if (st->slack_s >= cap) return 1;
+        st->slack_s = fmin(HZ_GROW * st->slack_s, cap);
+        return st->slack_s == cap;
     }
-    if (++st->run % HZ_RUN || st->history_n < HZ_RUN) return;
+    if (++st->run % HZ_RUN || st->history_n < HZ_RUN) return 0;
     double target = fmax(st->floor_s, shrink_target(st));
-    if (target < st->slack_s) {
-        st->slack_s = fmax(target, HZ_SHRINK_STEP * st->slack_s);
-        st->slack_shrinks++;
-    }
+    if (target < st->slack_s) st->slack_s = fmax(target, HZ_SHRINK_STEP * st->slack_s);
+    return 0;
 }
 
 /* Lines 4-22: agree whether to re-synchronize (*resync), else the deadline.
- * The root broadcasts [deadline, slack, resync]. */
+ * The root broadcasts [deadline, slack, resync, capped]: every rank counts
+ * the root's decisions alike. */
 static int agree_deadline(hm_hz_state_t *st, double *sync_time, int *resync)
 {
-    double now = hm_clock_now(st->global), msg[3];
+    double now = hm_clock_now(st->global), msg[4];
     double flags[HZ_NFLAGS] = {[HZ_FAILED] = st->last_failed,
                                [HZ_EXPIRED] = now - st->last_sync_s > st->resync_s,
                                [HZ_USED] = st->used_s};
     double all[HZ_NFLAGS];
     if (MPI_Reduce(flags, all, HZ_NFLAGS, MPI_DOUBLE, MPI_MAX, 0, st->comm) != MPI_SUCCESS)
         return HM_EMPI;
+    double before_s = st->slack_s;
     if (st->rank == 0) {
-        root_adapt_slack(st, all);
+        msg[3] = root_adapt_slack(st, all);
         msg[2] = all[HZ_FAILED] > 0 || all[HZ_EXPIRED] > 0;
         msg[0] = msg[2] ? NAN : hm_clock_now(st->global) + st->slack_s;
         msg[1] = st->slack_s;
     }
-    if (MPI_Bcast(msg, 3, MPI_DOUBLE, 0, st->comm) != MPI_SUCCESS) return HM_EMPI;
+    if (MPI_Bcast(msg, 4, MPI_DOUBLE, 0, st->comm) != MPI_SUCCESS) return HM_EMPI;
     *sync_time = msg[0];
     *resync = msg[2] > 0;
-    if (st->rank != 0) { /* the root's decisions, counted on every rank alike */
-        st->slack_grows += msg[1] > st->slack_s;
-        st->slack_shrinks += msg[1] < st->slack_s;
-    }
+    st->slack_grows += msg[1] > before_s;
+    st->slack_shrinks += msg[1] < before_s;
+    st->slack_capped += msg[3] > 0;
     st->slack_s = msg[1];
     return HM_OK;
 }
@@ -198,6 +226,22 @@ static void sleep_injected(hm_hz_state_t *st)
     hm_idle_sleep(s);
 }
 
+/* The root picked the deadline slack ahead of its clock before this rank
+ * learnt it, so on clocks that agree no rank sees it further ahead than the
+ * slack. One that does runs behind the root by at least the excess: it
+ * would wait that long past the others in true time and still return flag 1
+ * (a refresh measured across a preemption, a drift model gone wrong; Alg. 1
+ * checks only for a deadline already passed, which catches a clock ahead).
+ * It fails instead, at once, and its failure re-synchronizes at the next
+ * call, as a miss does. The tolerance is what clocks that agree may still
+ * differ by: an offset estimate is good to half a round trip, about one
+ * MPI_Bcast latency, and drift between refreshes adds microseconds. */
+static int clock_behind(const hm_hz_state_t *st, double ahead_s)
+{
+    double tolerance_s = fmax(HZ_CLOCK_TOLERANCE_S, 2.0 * st->bcast_latency_s);
+    return ahead_s > st->slack_s + tolerance_s;
+}
+
 /* Lines 30-37, and the late exit: the clock read that ended the wait came
  * more than late_s after the deadline, so this rank was off the processor
  * across it (over TCP on this 2-core VM, 1.3-1.8% of back-to-back calls had
@@ -214,6 +258,11 @@ static int meet_deadline(hm_hz_state_t *st, double sync_time)
     if (sync_time < now) {
         st->last_failed = 1;
         st->missed++;
+        return 0;
+    }
+    if (clock_behind(st, sync_time - now)) {
+        st->last_failed = 1;
+        st->clock_errors++;
         return 0;
     }
     now = hm_procsync_wait_until(st->global, sync_time, st->spin_s, st->yield);
@@ -256,10 +305,12 @@ int hm_harmonize_info(MPI_Comm comm, hm_harmonize_info_t *info)
                                   .calls = st->calls,
                                   .missed = st->missed,
                                   .late_exits = st->late_exits,
+                                  .clock_errors = st->clock_errors,
                                   .resyncs = st->resyncs,
                                   .full_syncs = st->full_syncs,
                                   .slack_grows = st->slack_grows,
-                                  .slack_shrinks = st->slack_shrinks};
+                                  .slack_shrinks = st->slack_shrinks,
+                                  .slack_capped = st->slack_capped};
     return HM_OK;
 }
 

@@ -10,6 +10,7 @@
  * clock. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <harmonia/testing.h>
 
@@ -58,6 +59,11 @@ static void harmonize_describe(const hm_procsync_t *ps, char *buf, size_t len)
     }
     snprintf(buf, len, "slack=%.1fus resyncs=%ld missed=%ld late_exits=%ld", info.slack_s * 1e6,
              info.resyncs, info.missed, info.late_exits);
+    size_t used = strlen(buf);
+    if (info.clock_errors > 0 && used < len)
+        used += (size_t)snprintf(buf + used, len - used, " clock_errors=%ld", info.clock_errors);
+    if (info.slack_capped > 0 && used < len)
+        snprintf(buf + used, len - used, " slack_capped=%ld", info.slack_capped);
 }
 
 const hm_procsync_method_t hm_procsync_harmonize_method = {

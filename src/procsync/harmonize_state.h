@@ -47,7 +47,8 @@ typedef struct hm_hz_state {
     long history_n;               /* values written into history_s */
     double refresh_cost_s;        /* root: running mean duration of a refresh (what a
                                    * miss costs); 0 before the first */
-    long calls, missed, late_exits, resyncs, full_syncs, slack_grows, slack_shrinks;
+    long calls, missed, late_exits, clock_errors, resyncs, full_syncs;
+    long slack_grows, slack_shrinks, slack_capped;
 } hm_hz_state_t;
 
 /* Root: add a used time to the history (the ring and its sorted copy; the
