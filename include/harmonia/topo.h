@@ -109,6 +109,57 @@ HM_EXPORT int hm_topo_level_comm(const hm_topo_t *topo, int level, int nlevels, 
  * HM_EMPI *ranks is 1, as if alone. Needs no topology object. */
 HM_EXPORT int hm_topo_node_ranks(MPI_Comm comm, int *ranks, int *processors);
 
+/* Collective over comm: as hm_topo_node_ranks, but *ranks counts the ranks
+ * of the whole job on this node where the launcher says how many there are
+ * (Open MPI's OMPI_COMM_WORLD_LOCAL_SIZE, MPICH Hydra's MPI_LOCALNRANKS),
+ * when that is more than comm's: the ranks of a sub-communicator share the
+ * node's processors with the rest of the job. What every decision about
+ * ranks sharing processors reads. */
+HM_EXPORT int hm_topo_job_node_ranks(MPI_Comm comm, int *ranks, int *processors);
+
+/* ---- Interference from other work on the node ---- */
+
+/* What other work takes from the ranks of a job (hm_interference_measure). */
+typedef struct hm_interference {
+    int measured;          /* 0: not measured (probe_s 0, or a simulation, SMPI) */
+    int busy;              /* some rank was off its processor >= 15% of the probe, or
+                            * other runnable threads outnumbered the processors the
+                            * job leaves free on a node */
+    int oversubscribed;    /* the job has more ranks than processors on a node */
+    double probe_s;        /* length of the probe */
+    double off_share;      /* largest over ranks: share of the probe a rank spent off
+                            * its processor (fixed-work quanta that took > 10 us
+                            * longer than the fastest) */
+    int off_rank;          /* the rank with that share */
+    double longest_off_s;  /* largest over ranks: the longest such absence */
+    double others_running; /* largest over nodes: median during the probe of the
+                            * node's runnable threads beyond the job's ranks that
+                            * probed (/proc/loadavg); NaN where unreadable */
+    double load_avg;       /* largest over nodes: 1-minute load average; NaN unreadable */
+    int node_ranks;        /* the node with the most ranks beyond its processors: its
+                            * ranks of the job (hm_topo_job_node_ranks) */
+    int processors;        /* and its online processors */
+} hm_interference_t;
+
+/* Collective over comm: every rank spins through fixed work quanta for
+ * probe_s of wall time at once, timing each (an absence from the processor
+ * shows as a quantum that took too long), while the run queue is read;
+ * then the figures are reduced to the worst rank and node, the same on
+ * every rank. probe_s 0 measures nothing (measured 0). A simulated rank
+ * (SMPI) shares no core of this machine: nothing is measured. HM_EINVAL
+ * for a negative or non-finite probe_s, HM_EMPI. */
+HM_EXPORT int hm_interference_measure(MPI_Comm comm, double probe_s, hm_interference_t *out);
+
+/* One line for result files and messages, e.g. "busy (rank 1 off its
+ * processor 48.2% of a 0.10 s probe, longest 5912.3 us; 2 other runnable
+ * threads; load average 3.95; 2 ranks on 2 processors)". Local. */
+HM_EXPORT void hm_interference_describe(const hm_interference_t *it, char *buf, size_t len);
+
+/* The probe's length that hm_experiment_open and the commands use: long
+ * enough to span several scheduler slices (a few ms each under CFS), short
+ * next to any measurement. */
+#define HM_INTERFERENCE_PROBE_S 0.1
+
 /* Collective over comm: the synthetic clock domain of this rank (timer.h,
  * hm_timer_options_t.domain), so that the ranks of one node share a clock:
  * the index of its node as hm_topo_node_index numbers them, virtual nodes

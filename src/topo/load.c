@@ -2,6 +2,7 @@
  * processors: the measurement behind every "oversubscribed" decision (the
  * late-start tolerance and yielding waits of procsync, the taking turns of
  * the hca pairs), so that they all see the same machine. */
+#include <stdlib.h>
 #include <sys/sysinfo.h>
 
 #include <harmonia/topo.h>
@@ -32,4 +33,27 @@ int hm_topo_node_ranks(MPI_Comm comm, int *ranks, int *processors)
     MPI_Comm_size(node, ranks);
     MPI_Comm_free(&node);
     return HM_OK;
+}
+
+/* The launcher's count of the job's processes on this node: Open MPI's
+ * mpirun (ORTE/PRRTE) sets OMPI_COMM_WORLD_LOCAL_SIZE, MPICH's Hydra
+ * MPI_LOCALNRANKS. 0 when neither is set or readable. */
+static int launcher_node_ranks(void)
+{
+    static const char *const names[] = {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        char *end;
+        long n = v ? strtol(v, &end, 10) : 0;
+        if (v && *v && !*end && n > 0 && n < 1L << 24) return (int)n;
+    }
+    return 0;
+}
+
+int hm_topo_job_node_ranks(MPI_Comm comm, int *ranks, int *processors)
+{
+    int rc = hm_topo_node_ranks(comm, ranks, processors);
+    int job = HM_SMPI ? 0 : launcher_node_ranks();
+    if (job > *ranks) *ranks = job;
+    return rc;
 }
