@@ -45,7 +45,8 @@
 #    the Makefile's demo target run instead, with MPIEXEC, NP and BUILD of
 #    the suite.
 #
-# A command gets 180 s (exit 124 past that): an example that needs longer on
+# A command gets 180 s (exit 124 past that; times HM_TEST_TIMEOUT_SCALE,
+# lib.sh, on a loaded machine): an example that needs longer on
 # the 2-core test machine is too long for a reader to try.
 #
 # Environment (set by CTest): HARMONIA, MPIEXEC, MPI_FLAVOR, and optionally
@@ -170,7 +171,7 @@ run() {
     mkdir -p "$dir"
     local t0 t1 status
     t0=$(date +%s.%N)
-    (cd "$dir" && PATH=$bin:$PATH timeout -k 5 180 bash -c "$cmd") </dev/null >"$out" 2>&1
+    (cd "$dir" && PATH=$bin:$PATH timeout -k 5 "$(scaled 180)" bash -c "$cmd") </dev/null >"$out" 2>&1
     status=$?
     t1=$(date +%s.%N)
     nrun=$((nrun + 1))

@@ -193,7 +193,7 @@ check $? "no row for the failed experiment in the summary" "rows: $rows"
 # address space capped at 1.5 GiB, so alltoall 512 MiB cannot be allocated;
 # --seed 1 runs it last of the 4, after alltoall 8, bcast 8, bcast 512M).
 if [ "$MPI_FLAVOR" = openmpi ] && ! grep -qa __asan_init "$HARMONIA"; then
-    timeout -k 5 60 "$MPIEXEC" -n 2 bash -c \
+    timeout -k 5 "$(scaled 60)" "$MPIEXEC" -n 2 bash -c \
         '[ "$OMPI_COMM_WORLD_RANK" = 1 ] && ulimit -v 1572864; exec "$0" "$@"' \
         "$HARMONIA" bench --ops bcast,alltoall --sizes 8,512M --seed 1 --nrep 2 --warmup 0 \
         --sync barrier --output cap.csv >"$out" 2>&1

@@ -117,7 +117,7 @@ fi
 # see tests/ops); skipped for an address-sanitizer build (the cap kills ASan).
 if [ "$MPI_FLAVOR" = openmpi ] && ! grep -qa __asan_init "$HARMONIA"; then
     t0=$(date +%s)
-    timeout -k 5 60 "$MPIEXEC" -n 2 bash -c \
+    timeout -k 5 "$(scaled 60)" "$MPIEXEC" -n 2 bash -c \
         '[ "$OMPI_COMM_WORLD_RANK" = 1 ] && ulimit -v 1572864; exec "$0" "$@"' \
         "$HARMONIA" bench --ops alltoall --sizes 512M --nrep 2 --warmup 0 >"$out" 2>&1
     status=$? t=$(($(date +%s) - t0))

@@ -12,10 +12,8 @@ fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "FAIL: $*" >&2
 
 # Timeouts scale with the machine's load: HM_TEST_TIMEOUT_SCALE (default 1;
 # scripts/check-under-load sets 3; cmake/HarmoniaTesting.cmake scales the
-# test's own) multiplies the duration of every `timeout` in a script that
-# sources this file (the function below stands in for timeout(1); a
-# `setsid timeout` or `bash -c "timeout ..."` bypasses it: use scaled there),
-# and `scaled N` gives any other bound, a watchdog's sleep or a wait loop's
+# test's own) multiplies every bound a script sets, through `scaled N`:
+# `timeout -k 5 "$(scaled 60)" ...`, a watchdog's sleep, a wait loop's
 # count. A bound is how long a hang may take to fail the test, never how
 # fast the machine must be.
 hm_timeout_scale=${HM_TEST_TIMEOUT_SCALE:-1}
@@ -29,19 +27,6 @@ scaled() {
     awk -v d="$1" -v s="$hm_timeout_scale" 'BEGIN { x = d * s
         if (d == int(d) && x != int(x)) x = int(x) + 1
         print x }'
-}
-timeout() {
-    local opts=()
-    while [ $# -gt 0 ]; do
-        case $1 in
-        -k | -s) opts+=("$1" "$2"); shift 2 ;;
-        -*) opts+=("$1"); shift ;;
-        *) break ;;
-        esac
-    done
-    local duration=$1
-    shift
-    command timeout "${opts[@]}" "$(scaled "$duration")" "$@"
 }
 
 # interference : one line saying what else ran on the machine, the line of
@@ -79,9 +64,9 @@ launch() {
     local extra=()
     [ "$MPI_FLAVOR" = openmpi ] && [ "$np" -gt 2 ] && extra=(--oversubscribe)
     if [ "$np" -eq 0 ]; then
-        timeout -k 5 60 "$HARMONIA" "$@" >"$out" 2>&1
+        timeout -k 5 "$(scaled 60)" "$HARMONIA" "$@" >"$out" 2>&1
     else
-        timeout -k 5 60 "$MPIEXEC" -n "$np" "${extra[@]}" "$HARMONIA" "$@" >"$out" 2>&1
+        timeout -k 5 "$(scaled 60)" "$MPIEXEC" -n "$np" "${extra[@]}" "$HARMONIA" "$@" >"$out" 2>&1
     fi
     status=$?
 }

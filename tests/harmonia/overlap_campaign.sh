@@ -19,7 +19,7 @@ show() { sed 's/^/    | /' "$out" >&2; }
 overlap=("$MPIEXEC" -n 2 "$HARMONIA" overlap --comm-us 1000 --comp-us 1000,4000
          --nrep 10 --seed '{seed}' --raw '{raw}')
 camp() {
-    timeout -k 5 200 "$HARMONIA" campaign "$@" >"$out" 2>&1
+    timeout -k 5 "$(scaled 200)" "$HARMONIA" campaign "$@" >"$out" 2>&1
     status=$?
 }
 

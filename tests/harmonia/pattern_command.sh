@@ -128,7 +128,7 @@ expect_usage 2 '--direction uni: --pattern self has no direction' \
 
 # The raw file has bench's columns: campaign, stats and compare read it.
 # Striping at 2 ranks (g = 1: no split or assemble) gives 3 ops a size.
-timeout -k 5 200 "$HARMONIA" campaign -n 2 --dir c -- "$MPIEXEC" -n 2 "$HARMONIA" pattern \
+timeout -k 5 "$(scaled 200)" "$HARMONIA" campaign -n 2 --dir c -- "$MPIEXEC" -n 2 "$HARMONIA" pattern \
     --pattern striping --ranks-per-node 1 --sizes 8,64K --nrep 20 >"$out" 2>&1
 status=$?
 csv_awk c/per-mpirun.csv '{ n[$col["op"]]++ } END {
