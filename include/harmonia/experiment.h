@@ -27,10 +27,12 @@
 
 #include <harmonia/clock.h>
 #include <harmonia/error.h>
+#include <harmonia/measure.h>
 #include <harmonia/output.h>
 #include <harmonia/procsync.h>
 #include <harmonia/sync.h>
 #include <harmonia/timer.h>
+#include <harmonia/topo.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,8 +53,10 @@ typedef struct hm_experiment_params {
                                        * NULL: none is created */
     hm_procsync_params_t procsync_params;
     int late_given; /* procsync_params.late_s is the caller's: kept; otherwise, with more
-                     * ranks than processors, hm_procsync_fit derives it */
-    int argc;       /* the command line, recorded in the factors */
+                     * ranks than processors or a busy machine, hm_procsync_fit derives it */
+    double interference_probe_s; /* hm_interference_measure's probe at the start (topo.h;
+                                  * default HM_INTERFERENCE_PROBE_S; 0: none) */
+    int argc;                    /* the command line, recorded in the factors */
     const char *const *argv;
     uint64_t seed;            /* recorded in the factors */
     const char *summary_path; /* result files written by rank 0; NULL or "": none */
@@ -74,12 +78,14 @@ typedef enum hm_experiment_stage {
  * use the same clock_sync and sync), no files, seed 1. */
 HM_EXPORT void hm_experiment_params_default(hm_experiment_params_t *params);
 
-/* Collective over comm: open the time source (every rank adopting rank 0's
- * origin), synchronize the clocks, fit the process synchronization's
- * parameters to the machine (hm_procsync_fit: with more ranks than
- * processors the late-start tolerance is measured unless late_given; on
- * dedicated cores nothing changes), create the process synchronization over
- * comm, and collect the factors (hm_factors_collect, then the clock
+/* Collective over comm: measure the interference from other work
+ * (hm_interference_measure, interference_probe_s), open the time source
+ * (every rank adopting rank 0's origin), synchronize the clocks, fit the
+ * process synchronization's parameters to the machine (hm_procsync_fit: with
+ * more ranks than processors or a busy machine the late-start tolerance is
+ * measured unless late_given; on dedicated, quiet cores nothing changes),
+ * create the process synchronization over comm, and collect the factors
+ * (hm_factors_collect with the interference, then the clock
  * synchronization, the process synchronization's parameters and the fit:
  * hm_experiment_fit_factors). Nothing
  * is written yet. On success *out is the experiment (release with
@@ -114,6 +120,15 @@ HM_EXPORT hm_procsync_t *hm_experiment_procsync(const hm_experiment_t *e);
 /* What hm_procsync_fit detected and chose, and the fitted parameters (for
  * more process synchronizations over the same communicator). */
 HM_EXPORT const hm_procsync_fit_t *hm_experiment_fit(const hm_experiment_t *e);
+/* What hm_interference_measure saw at the start. */
+HM_EXPORT const hm_interference_t *hm_experiment_interference(const hm_experiment_t *e);
+
+/* hm_measure_params_default fitted to what the start found: on a busy or
+ * oversubscribed machine (hm_experiment_fit: busy or oversubscribed) the
+ * attempts get a budget (budget_factor HM_MEASURE_BUDGET_FACTOR), so that an
+ * experiment whose attempts keep failing ends in bounded time with what it
+ * measured; on a quiet one nothing changes. Local. */
+HM_EXPORT void hm_experiment_measure_params(const hm_experiment_t *e, hm_measure_params_t *params);
 HM_EXPORT const hm_procsync_params_t *hm_experiment_procsync_params(const hm_experiment_t *e);
 HM_EXPORT const hm_sync_report_t *hm_experiment_sync_report(const hm_experiment_t *e);
 HM_EXPORT hm_factors_t *hm_experiment_factors(hm_experiment_t *e);

@@ -104,7 +104,8 @@ typedef struct hm_harmonize_info {
     long resyncs;           /* clock synchronizations, the first included */
     long full_syncs;        /* of which full ones (clock_sync) */
     long slack_grows, slack_shrinks;
-    long slack_capped;      /* failures at which the slack stayed at its cap */
+    long slack_capped;    /* failures at which the slack stayed at its cap */
+    double resync_time_s; /* time this rank spent in re-synchronizations */
 } hm_harmonize_info_t;
 
 /* Local. HM_ENOENT before the first call or configure on comm. */

@@ -35,6 +35,7 @@
 #include <harmonia/error.h>
 #include <harmonia/ops.h>
 #include <harmonia/procsync.h>
+#include <harmonia/stats.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -62,18 +63,57 @@ typedef struct hm_measure_target {
 HM_EXPORT void hm_measure_target_op(hm_measure_target_t *target, const hm_op_t *op,
                                     hm_op_instance_t *inst, int rank, int peer);
 
+/* How the repetitions of an experiment are going, for a caller that shows it
+ * (the root, after every chunk). */
+typedef struct hm_measure_status {
+    long nrep;          /* valid repetitions wanted */
+    long valid;         /* agreed valid so far */
+    long attempts;      /* tried so far (valid and discarded) */
+    long most_attempts; /* the attempts allowed (max_attempts or the budget) */
+    double elapsed_s;   /* since the first measured attempt */
+} hm_measure_status_t;
+
+typedef void (*hm_measure_status_fn)(void *arg, const hm_measure_status_t *status);
+
 typedef struct hm_measure_params {
-    long nrep;               /* valid repetitions wanted (>= 1) */
-    long warmup;             /* synchronized runs before, not recorded (>= 0) */
-    long max_attempts;       /* repetitions tried at most; 0 = 10 x nrep + 100 */
-    int validate;            /* check every repetition's result */
-    size_t cold_cache_bytes; /* > 0: overwrite a buffer this big before every
-                              * repetition (Hunold & Carpen-Amarie 2016, §5.8) */
-    hm_progress_t progress;  /* root, after every chunk: valid repetitions of nrep */
+    long nrep;                   /* valid repetitions wanted (>= 1) */
+    long warmup;                 /* synchronized runs before, not recorded (>= 0) */
+    long max_attempts;           /* repetitions tried at most; 0 = 10 x nrep + 100 */
+    double budget_factor;        /* > 0: at most budget_factor x nrep + HM_MEASURE_BUDGET_EXTRA
+                                  * attempts, when fewer than max_attempts allows (a busy
+                                  * machine: hm_experiment_measure_params); 0: none */
+    int validate;                /* check every repetition's result */
+    size_t cold_cache_bytes;     /* > 0: overwrite a buffer this big before every
+                                  * repetition (Hunold & Carpen-Amarie 2016, §5.8) */
+    hm_progress_t progress;      /* root, after every chunk: valid repetitions of nrep */
+    hm_measure_status_fn status; /* root, after every chunk (NULL: none) */
+    void *status_arg;
 } hm_measure_params_t;
 
-/* nrep 1000, warmup 10, max_attempts 0, no validation, no cold cache. */
+/* The attempts budget on a busy machine (hm_experiment_measure_params):
+ * twice nrep, plus a few chunks for a small nrep. Under other processes'
+ * load each attempt costs about twice its quiet time (the ranks get half a
+ * core), so the budget keeps an experiment within about four times its
+ * quiet wall time even when half its attempts are discarded, where ten
+ * times nrep took 25 times as long; with fewer than half discarded it still
+ * reaches nrep. */
+#define HM_MEASURE_BUDGET_FACTOR 2.0
+#define HM_MEASURE_BUDGET_EXTRA  32
+
+/* nrep 1000, warmup 10, max_attempts 0, budget_factor 0, no validation, no
+ * cold cache. */
 HM_EXPORT void hm_measure_params_default(hm_measure_params_t *params);
+
+/* Why the repetitions of an experiment stopped. */
+typedef enum hm_measure_end {
+    HM_MEASURE_END_NREP = 0, /* nrep valid repetitions */
+    HM_MEASURE_END_SLICE,    /* roundtime's time slice ended */
+    HM_MEASURE_END_ATTEMPTS, /* max_attempts were tried */
+    HM_MEASURE_END_BUDGET    /* the attempts budget (budget_factor) was spent */
+} hm_measure_end_t;
+
+/* "nrep", "slice", "attempts", "budget". */
+HM_EXPORT const char *hm_measure_end_name(hm_measure_end_t end);
 
 /* One experiment's outcome. Counts are the same on every rank; the arrays
  * are filled on the root (rank 0) only, one entry per attempt (n of them,
@@ -91,18 +131,45 @@ typedef struct hm_measure_result {
                              * for a target without one (NaN where no rank had it) */
     unsigned char *valid;   /* root: agreed validity */
     char procsync[160];     /* hm_procsync_describe at the end, root's */
+    hm_measure_end_t end;   /* why the repetitions stopped */
+    long most_attempts;     /* the attempts that were allowed */
+    double elapsed_s;       /* wall time of the attempts (warm-up excluded) */
+    long late_capped;       /* starts that only the cap on the late-start tolerance
+                             * made late, all ranks (hm_procsync_late_capped) */
 } hm_measure_result_t;
 
 HM_EXPORT void hm_measure_result_free(hm_measure_result_t *result);
 
 /* Collective over comm (the communicator of target's operation; ps was
  * created over it). Measures one experiment into *result (free with
- * hm_measure_result_free). Returns HM_OK; HM_EAGAIN when the attempts ran
- * out before nrep valid repetitions (result holds what was measured);
+ * hm_measure_result_free). Returns HM_OK (nrep valid, or the slice ended);
+ * HM_EAGAIN when the attempts or their budget ran out before nrep valid
+ * repetitions (result holds what was measured, result->end says which);
  * HM_EINVAL for bad params; HM_ENOMEM; HM_EMPI. The same status on every
- * rank. */
+ * rank: the decision to stop is agreed with the flags of a chunk. */
 HM_EXPORT int hm_measure_run(MPI_Comm comm, hm_procsync_t *ps, const hm_measure_target_t *target,
                              const hm_measure_params_t *params, hm_measure_result_t *result);
+
+/* What a result says, on the root: the global run-time of the valid
+ * repetitions, and beside it what was discarded, so that the bias of
+ * keeping only the undisturbed starts can be seen. */
+typedef struct hm_measure_summary {
+    hm_stats_summary_t global;    /* global run-time of the valid repetitions (NaN: none) */
+    double local_median_s;        /* median local run-time of the valid ones */
+    double start_spread_median_s; /* median start spread of the valid ones */
+    long valid, discarded;        /* attempts agreed valid / discarded */
+    double discarded_median_s;    /* median global run-time of the discarded (NaN: none) */
+    int conditional;              /* more than HM_MEASURE_CONDITIONAL_SHARE of the attempts
+                                   * were discarded: the figure holds for undisturbed
+                                   * starts only */
+} hm_measure_summary_t;
+
+/* A row whose valid repetitions are a minority of its attempts rests on the
+ * undisturbed starts a busy machine happened to give: it says so. */
+#define HM_MEASURE_CONDITIONAL_SHARE 0.5
+
+/* Root: summarize result. HM_EINVAL without the root's arrays, HM_ENOMEM. */
+HM_EXPORT int hm_measure_summarize(const hm_measure_result_t *result, hm_measure_summary_t *out);
 
 /* Bytes of the last-level cache of this machine (sysconf, else hwloc-free
  * fallback of 32 MiB): the default cold-cache buffer. */

@@ -143,6 +143,9 @@ typedef struct hm_factors_context {
     double timer_resolution_s; /* measured or nominal resolution, > 0 */
     int seed_set;              /* non-zero: record seed */
     uint64_t seed;
+    const char *interference; /* what other work took from the ranks during the run's
+                               * start-up (hm_interference_describe, topo.h); NULL:
+                               * recorded as "not measured" */
 } hm_factors_context_t;
 
 /* Create an empty list; release it with hm_factors_free. */
@@ -177,7 +180,8 @@ HM_EXPORT int hm_factors_at(const hm_factors_t *factors, size_t i, const char **
  * timer, timer_resolution_s, pinning ("unbound", or "RANK:CPUS ..." from
  * hwloc, or a count of distinct bindings when that would be long),
  * cpu_governor (distinct scaling governors on rank 0's node, or
- * "unreadable"), compiler, cflags, build_type, seed. Host names are those
+ * "unreadable"), interference (ctx->interference, or "not measured"),
+ * compiler, cflags, build_type, seed. Host names are those
  * of MPI_Get_processor_name. ctx may be NULL. Every rank returns the same
  * status; after an error factors may hold part of these keys. */
 HM_EXPORT int hm_factors_collect(hm_factors_t *factors, MPI_Comm comm,

@@ -35,6 +35,7 @@
 #include <harmonia/clock.h>
 #include <harmonia/error.h>
 #include <harmonia/sync.h>
+#include <harmonia/topo.h>
 #include <harmonia/harmonize.h>
 
 #ifdef __cplusplus
@@ -58,6 +59,10 @@ typedef struct hm_procsync_params {
                                        * none; hm_procsync_fit: the lead it needed) */
     double late_run_factor;           /* a start may be late by late_s + this x the
                                        * repetition's own run-time (0; hm_procsync_fit: 1) */
+    double late_cap_fraction;         /* > 0: never more than max(1 us, this x the
+                                       * repetition's own run-time), whatever late_s and
+                                       * late_run_factor allow (0: no cap; hm_procsync_fit
+                                       * when it derives late_s: 0.5) */
     int check_every;                  /* repetitions between agreements on the flags */
     hm_harmonize_options_t harmonize; /* harmonize: clock_sync, sync, resync_s, spin_s */
 } hm_procsync_params_t;
@@ -121,9 +126,20 @@ HM_EXPORT int hm_procsync_start(hm_procsync_t *ps, int *flag, double *deadline_s
 
 /* Local, after the repetition: start_s and end_s are its timestamps on the
  * global clock (hm_procsync_clock). Clears *flag on a late start
- * (start_s > deadline + late_s + late_run_factor x (end_s - start_s)) or,
- * for window, an overrun (end_s > deadline + window). */
+ * (start_s > deadline + tolerance, tolerance = late_s + late_run_factor x
+ * run, at most max(1 us, late_cap_fraction x run) when that is > 0, run =
+ * end_s - start_s) or, for window, an overrun (end_s > deadline + window).
+ * A start that only the cap made late is counted (hm_procsync_late_capped). */
 HM_EXPORT void hm_procsync_stop(hm_procsync_t *ps, double start_s, double end_s, int *flag);
+
+/* The late-start tolerance params give a repetition whose own run-time is
+ * run_s: late_s + late_run_factor x run_s, at most max(1 us,
+ * late_cap_fraction x run_s) when late_cap_fraction > 0. Pure. */
+HM_EXPORT double hm_procsync_late_tolerance(const hm_procsync_params_t *params, double run_s);
+
+/* Local: repetitions of this rank whose start the cap on the late-start
+ * tolerance (late_cap_fraction) made late, since the handle was created. */
+HM_EXPORT long hm_procsync_late_capped(const hm_procsync_t *ps);
 
 /* The global clock to convert this repetition's timestamps with (harmonize
  * may re-synchronize at hm_procsync_start). Borrowed. */
@@ -183,28 +199,32 @@ HM_EXPORT int hm_procsync_oversubscribed(MPI_Comm comm);
 
 /* What hm_procsync_fit detected and chose. */
 typedef struct hm_procsync_fit {
-    int oversubscribed;     /* hm_procsync_oversubscribed(comm) */
-    int ranks;              /* ranks of comm on the most oversubscribed node */
-    int processors;         /* that node's online processors */
-    int late_given;         /* late_s was the caller's (--late-us): kept as given */
-    int derived;            /* late_s was derived from the waits measured below */
-    long waits;             /* common deadlines measured (0 when none) */
-    double quantile;        /* which quantile of the slowest rank's lateness (0.99) */
-    double lateness_s;      /* that quantile: how late the slowest rank's start came,
-                             * seconds */
-    double factor;          /* the safety factor on it (3) */
-    double late_s;          /* the late-start tolerance now in params, seconds */
-    double late_run_factor; /* now in params: x the repetition's run-time on top (1) */
-    double first_lead_s;    /* the deadlines' first lead: 3 x MPI_Bcast latency */
-    double lead_s;          /* their last: doubled while a quarter came late to a rank */
+    int oversubscribed;       /* hm_procsync_oversubscribed(comm) */
+    int busy;                 /* the interference given to hm_procsync_fit was busy */
+    int ranks;                /* ranks of comm on the most oversubscribed node */
+    int processors;           /* that node's online processors */
+    int late_given;           /* late_s was the caller's (--late-us): kept as given */
+    int derived;              /* late_s was derived from the waits measured below */
+    long waits;               /* common deadlines measured (0 when none) */
+    double quantile;          /* which quantile of the slowest rank's lateness (0.99) */
+    double lateness_s;        /* that quantile: how late the slowest rank's start came,
+                               * seconds */
+    double factor;            /* the safety factor on it (3) */
+    double late_s;            /* the late-start tolerance now in params, seconds */
+    double late_run_factor;   /* now in params: x the repetition's run-time on top (1) */
+    double late_cap_fraction; /* now in params: the cap, x the run-time (0.5) */
+    double first_lead_s;      /* the deadlines' first lead: 3 x MPI_Bcast latency */
+    double lead_s;            /* their last: doubled while a quarter came late to a rank */
 } hm_procsync_fit_t;
 
 /* Collective over comm (global synchronized over it): fit params to this
  * machine, once, before hm_procsync_create. Without oversubscription
  * (hm_procsync_oversubscribed: no node has more ranks than online
- * processors) nothing is measured and params is left as it is, so the
- * defaults (late_s 1 us) hold exactly. With it, ranks that share a core take
- * turns, and each leaves a wait a scheduler switch or a slice after the
+ * processors) and without interference (interference NULL, or not busy:
+ * topo.h, hm_interference_measure) nothing is measured and params is left
+ * as it is, so the defaults (late_s 1 us) hold exactly. With either, ranks
+ * take turns on their cores with each other or with other processes, and
+ * each leaves a wait a scheduler switch or a slice after the
  * deadline (tens of us to ms): at 1 us nearly every repetition of window,
  * roundtime and harmonize would be invalid. Then, unless late_given (the
  * caller's late_s wins: kept, nothing measured), it measures how late: 200
@@ -222,11 +242,17 @@ typedef struct hm_procsync_fit {
  *                          when that one blocks or yields in the operation,
  *                          up to about the operation's run-time later, which
  *                          the calibration (no operation) cannot see
+ *     params->late_cap_fraction = 0.5: and yet never later than half the
+ *                          repetition's run-time (or 1 us): a start that late
+ *                          moved the makespan by half of what it measures, and
+ *                          a tolerance of milliseconds under load would make
+ *                          "valid" mean nothing for a 10 us operation
  * Takes tens of ms under Open MPI, seconds under MPICH's busy polling at 4
  * ranks on 2 cores. *fit says what was detected and chosen, the same on
  * every rank. Returns HM_OK, HM_ENOMEM or HM_EMPI, the same on every rank. */
 HM_EXPORT int hm_procsync_fit(MPI_Comm comm, hm_clock_t *global, int late_given,
-                              hm_procsync_params_t *params, hm_procsync_fit_t *fit);
+                              const hm_interference_t *interference, hm_procsync_params_t *params,
+                              hm_procsync_fit_t *fit);
 
 #ifdef __cplusplus
 }

@@ -24,7 +24,11 @@ enum {
     HM_COL_BENCH_PROCSYNC,
     HM_COL_BENCH_ORDER,
     HM_COL_BENCH_WALL_S,
-    HM_COL_BENCH_LATE_STARTS
+    HM_COL_BENCH_LATE_STARTS,
+    HM_COL_BENCH_DISCARDED_MEDIAN_S,
+    HM_COL_BENCH_CONDITIONAL,
+    HM_COL_BENCH_END,
+    HM_COL_BENCH_LATE_CAPPED
 };
 enum {
     HM_COL_BENCH_RAW_OP,
@@ -242,7 +246,10 @@ enum {
     HM_COL_PATTERN_ALGBW_GBPS,
     HM_COL_PATTERN_BUSBW_GBPS,
     HM_COL_PATTERN_ORDER,
-    HM_COL_PATTERN_PROCSYNC
+    HM_COL_PATTERN_PROCSYNC,
+    HM_COL_PATTERN_DISCARDED_MEDIAN_S,
+    HM_COL_PATTERN_CONDITIONAL,
+    HM_COL_PATTERN_END
 };
 /* A pattern's raw file has the columns of a bench raw file, so that stats,
  * campaign, compare and plot read it as they read bench's. */

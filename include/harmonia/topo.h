@@ -155,6 +155,9 @@ HM_EXPORT int hm_interference_measure(MPI_Comm comm, double probe_s, hm_interfer
  * threads; load average 3.95; 2 ranks on 2 processors)". Local. */
 HM_EXPORT void hm_interference_describe(const hm_interference_t *it, char *buf, size_t len);
 
+/* Room for hm_interference_describe's line. */
+#define HM_INTERFERENCE_TEXT_MAX 256
+
 /* The probe's length that hm_experiment_open and the commands use: long
  * enough to span several scheduler slices (a few ms each under CFS), short
  * next to any measurement. */

@@ -18,7 +18,8 @@ enum { TIMES = 5 };
 /* Per-rank buffers of one chunk, allocated before the loop. */
 typedef struct chunk_buf {
     int n;                /* repetitions in the current chunk */
-    int *flags;           /* [chunk + 2]: validity, then in-time and no-error */
+    int *flags;           /* [chunk + FLAGS_AFTER]: validity, then in-time, no-error and
+                           * within-budget */
     double *times;        /* [TIMES * chunk]: -start, end, duration, start, device time
                            * (reduced with MAX) */
     double *reduced;      /* root: [TIMES * chunk] */
@@ -40,9 +41,12 @@ typedef struct engine {
     long wrong_results; /* this rank's failed validations */
     long capacity;      /* root arrays */
     int root_oom;       /* the root could not grow its arrays for this chunk */
+    double started_s;   /* MPI_Wtime at the first measured attempt */
 } engine_t;
 
-/* The last agreed flag of a chunk: the worst status of any rank (MIN). */
+/* The flags after a chunk's validity flags, agreed with them (MIN): every
+ * rank in its time slice, the worst status of any rank. */
+enum { FLAG_IN_TIME, FLAG_STATUS, FLAGS_AFTER };
 enum { CHUNK_MPI_ERROR = 0, CHUNK_NO_MEMORY = 1, CHUNK_OK = 2 };
 
 static void chunk_free(chunk_buf_t *b)
@@ -57,7 +61,7 @@ static void chunk_free(chunk_buf_t *b)
 static int chunk_alloc(chunk_buf_t *b, int chunk, int root, size_t cache_bytes)
 {
     memset(b, 0, sizeof *b);
-    b->flags = malloc((size_t)(chunk + 2) * sizeof *b->flags);
+    b->flags = malloc((size_t)(chunk + FLAGS_AFTER) * sizeof *b->flags);
     b->times = malloc((size_t)(TIMES * chunk) * sizeof *b->times);
     b->reduced = root ? malloc((size_t)(TIMES * chunk) * sizeof *b->reduced) : NULL;
     b->cache_bytes = cache_bytes;
@@ -139,31 +143,32 @@ static int repetition(engine_t *e, int k)
     return rc != HM_OK ? rc : run_rc;
 }
 
-/* Run n repetitions and agree: flags (MIN = AND over 0/1), the in-time and
- * no-error flags in the same MPI_Allreduce; timestamps to the root. Returns
- * the number of valid repetitions, or a negative status. */
+/* Run n repetitions and agree: flags (MIN = AND over 0/1), the in-time
+ * and no-error flags in the same MPI_Allreduce; timestamps to the root.
+ * Returns the number of valid repetitions, or a negative status. */
 static int chunk_run(engine_t *e, int n, int *in_time)
 {
-    int rc = HM_OK;
+    int rc = HM_OK, *after = e->buf.flags + n;
     double t0 = MPI_Wtime();
+    if (e->attempt == 0) e->started_s = t0;
     for (int k = 0; k < n; k++) {
         int r = repetition(e, k);
         if (r != HM_OK && rc == HM_OK) rc = r;
     }
     double busy_s = MPI_Wtime() - t0;
-    e->buf.flags[n] = hm_procsync_in_time(e->ps);
-    e->buf.flags[n + 1] = rc != HM_OK ? CHUNK_MPI_ERROR : e->root_oom ? CHUNK_NO_MEMORY : CHUNK_OK;
-    if (MPI_Allreduce(MPI_IN_PLACE, e->buf.flags, n + 2, MPI_INT, MPI_MIN, e->comm) !=
+    after[FLAG_IN_TIME] = hm_procsync_in_time(e->ps);
+    after[FLAG_STATUS] = rc != HM_OK ? CHUNK_MPI_ERROR : e->root_oom ? CHUNK_NO_MEMORY : CHUNK_OK;
+    if (MPI_Allreduce(MPI_IN_PLACE, e->buf.flags, n + FLAGS_AFTER, MPI_INT, MPI_MIN, e->comm) !=
             MPI_SUCCESS ||
         MPI_Reduce(e->buf.times, e->buf.reduced, TIMES * n, MPI_DOUBLE, MPI_MAX, 0, e->comm) !=
             MPI_SUCCESS)
         return HM_EMPI;
-    if (e->buf.flags[n + 1] != CHUNK_OK)
-        return e->buf.flags[n + 1] == CHUNK_NO_MEMORY ? HM_ENOMEM : HM_EMPI;
+    if (after[FLAG_STATUS] != CHUNK_OK)
+        return after[FLAG_STATUS] == CHUNK_NO_MEMORY ? HM_ENOMEM : HM_EMPI;
     int nvalid = 0;
     for (int k = 0; k < n; k++) nvalid += e->buf.flags[k];
     hm_procsync_chunk_done(e->ps, n, nvalid, busy_s);
-    *in_time = e->buf.flags[n];
+    *in_time = after[FLAG_IN_TIME];
     e->buf.n = n;
     return nvalid;
 }
@@ -200,11 +205,45 @@ static int warm_up(engine_t *e)
     return HM_OK;
 }
 
+/* Root, after a chunk: the callers' progress and status. */
+static void report(const engine_t *e, const hm_measure_result_t *r)
+{
+    const hm_measure_params_t *p = e->params;
+    if (e->rank != 0) return;
+    if (p->progress.fn) p->progress.fn(p->progress.arg, (double)r->nvalid, (double)p->nrep);
+    if (p->status) {
+        hm_measure_status_t st = {.nrep = p->nrep,
+                                  .valid = r->nvalid,
+                                  .attempts = r->attempts,
+                                  .most_attempts = r->most_attempts,
+                                  .elapsed_s = MPI_Wtime() - e->started_s};
+        p->status(p->status_arg, &st);
+    }
+}
+
+static hm_measure_end_t end_of(const hm_measure_result_t *r, long nrep, int in_time, int budget)
+{
+    if (r->nvalid >= nrep) return HM_MEASURE_END_NREP;
+    if (!in_time) return HM_MEASURE_END_SLICE;
+    return budget ? HM_MEASURE_END_BUDGET : HM_MEASURE_END_ATTEMPTS;
+}
+
+/* The attempts allowed: max_attempts (default 10 x nrep + 100), or the
+ * budget, budget_factor x nrep + HM_MEASURE_BUDGET_EXTRA, when that is
+ * fewer (*budget = 1). */
+static long most_attempts(const hm_measure_params_t *p, int *budget)
+{
+    long most = p->max_attempts > 0 ? p->max_attempts : 10 * p->nrep + 100;
+    double b = p->budget_factor * (double)p->nrep + HM_MEASURE_BUDGET_EXTRA;
+    *budget = p->budget_factor > 0 && b < (double)most;
+    return *budget ? (long)b : most;
+}
+
 static int measure(engine_t *e, hm_measure_result_t *r)
 {
     const hm_measure_params_t *p = e->params;
-    long max_attempts = p->max_attempts > 0 ? p->max_attempts : 10 * p->nrep + 100;
-    int chunk = hm_procsync_chunk(e->ps), in_time = 1;
+    int chunk = hm_procsync_chunk(e->ps), in_time = 1, budget;
+    long max_attempts = r->most_attempts = most_attempts(p, &budget);
     e->attempt = 0;
     while (r->nvalid < p->nrep && e->attempt < max_attempts && in_time) {
         long want = p->nrep - r->nvalid, left = max_attempts - e->attempt;
@@ -218,18 +257,20 @@ static int measure(engine_t *e, hm_measure_result_t *r)
         r->nvalid += nvalid;
         r->attempts += n;
         e->attempt += n;
-        if (e->rank == 0 && p->progress.fn)
-            p->progress.fn(p->progress.arg, (double)r->nvalid, (double)p->nrep);
+        report(e, r);
     }
     r->ninvalid = r->attempts - r->nvalid;
+    r->end = end_of(r, p->nrep, in_time, budget);
+    r->elapsed_s = r->attempts ? MPI_Wtime() - e->started_s : 0.0;
     /* Out of time (roundtime's slice) is the normal end of a time-based
-     * experiment; running out of attempts is not. */
-    return r->nvalid < p->nrep && in_time ? HM_EAGAIN : HM_OK;
+     * experiment; running out of attempts or of the budget is not. */
+    return r->end == HM_MEASURE_END_ATTEMPTS || r->end == HM_MEASURE_END_BUDGET ? HM_EAGAIN : HM_OK;
 }
 
 static int check_params(const hm_measure_params_t *p, const hm_measure_target_t *t)
 {
     if (p->nrep < 1 || p->warmup < 0 || p->max_attempts < 0 || !t || !t->run) return HM_EINVAL;
+    if (!(p->budget_factor >= 0) || !isfinite(p->budget_factor)) return HM_EINVAL;
     if (p->max_attempts > 0 && p->max_attempts < p->nrep) return HM_EINVAL;
     return HM_OK;
 }
@@ -250,6 +291,7 @@ int hm_measure_run_injected(MPI_Comm comm, hm_procsync_t *ps, const hm_measure_t
     if (check_params(params, target) != HM_OK) return HM_EINVAL;
     MPI_Comm_rank(comm, &e.rank);
     e.timer = hm_clock_timer(hm_procsync_clock(ps));
+    long capped_before = hm_procsync_late_capped(ps);
     int ok = chunk_alloc(&e.buf, hm_procsync_chunk(ps), e.rank == 0, params->cold_cache_bytes);
     ok = ok && (e.rank != 0 ||
                 result_reserve(result, &e.capacity, params->nrep, target->device_time != NULL));
@@ -258,8 +300,12 @@ int hm_measure_run_injected(MPI_Comm comm, hm_procsync_t *ps, const hm_measure_t
     if (rc == HM_OK) rc = warm_up(&e);
     if (rc == HM_OK) rc = hm_procsync_begin(ps);
     if (rc == HM_OK) rc = measure(&e, result);
-    if (rc != HM_EMPI)
-        MPI_Allreduce(&e.wrong_results, &result->wrong_results, 1, MPI_LONG, MPI_SUM, comm);
+    if (rc != HM_EMPI) {
+        long mine[2] = {e.wrong_results, hm_procsync_late_capped(ps) - capped_before}, all[2];
+        MPI_Allreduce(mine, all, 2, MPI_LONG, MPI_SUM, comm);
+        result->wrong_results = all[0];
+        result->late_capped = all[1];
+    }
     if (e.rank == 0) hm_procsync_describe(ps, result->procsync, sizeof result->procsync);
     chunk_free(&e.buf);
     if (rc != HM_OK && rc != HM_EAGAIN) hm_measure_result_free(result);

@@ -18,6 +18,7 @@ struct hm_experiment {
     hm_sync_report_t report;
     hm_procsync_params_t procsync_params; /* fitted */
     hm_procsync_fit_t fit;
+    hm_interference_t interference;
     hm_procsync_t *ps;
     hm_factors_t *factors;
     char *summary_path, *raw_path;
@@ -32,6 +33,7 @@ void hm_experiment_params_default(hm_experiment_params_t *p)
     hm_sync_params_default(&p->sync);
     p->procsync = "harmonize";
     hm_procsync_params_default(&p->procsync_params);
+    p->interference_probe_s = HM_INTERFERENCE_PROBE_S;
     p->seed = 1;
 }
 
@@ -90,7 +92,8 @@ static int fit_procsync(hm_experiment_t *e, const hm_experiment_params_t *p)
     e->procsync_params = p->procsync_params;
     e->procsync_params.harmonize.clock_sync = p->clock_sync;
     e->procsync_params.harmonize.sync = p->sync;
-    return hm_procsync_fit(e->comm, e->global, p->late_given, &e->procsync_params, &e->fit);
+    return hm_procsync_fit(e->comm, e->global, p->late_given, &e->interference, &e->procsync_params,
+                           &e->fit);
 }
 
 static int create_procsync(hm_experiment_t *e, const hm_experiment_params_t *p)
@@ -125,9 +128,13 @@ int hm_experiment_fit_factors(hm_factors_t *f, const hm_procsync_fit_t *fit,
     if (rc == HM_OK && fit->derived)
         rc = hm_factors_set(f, "late_us_source",
                             "derived (%g x p%g of the slowest rank's start lateness %.9g us over "
-                            "%ld deadlines; plus %g x the repetition's run-time)",
+                            "%ld deadlines; plus %g x the repetition's run-time; at most max(1 "
+                            "us, %g x the run-time); %s)",
                             fit->factor, fit->quantile * 100, fit->lateness_s * 1e6, fit->waits,
-                            fit->late_run_factor);
+                            fit->late_run_factor, fit->late_cap_fraction,
+                            fit->oversubscribed && fit->busy ? "oversubscribed, busy machine"
+                            : fit->oversubscribed            ? "oversubscribed"
+                                                             : "busy machine");
     else if (rc == HM_OK)
         rc = hm_factors_set(f, "late_us_source", "%s", fit->late_given ? "given" : "default");
     if (rc == HM_OK)
@@ -158,14 +165,16 @@ static int procsync_factors(hm_factors_t *f, const hm_experiment_t *e,
 
 static int collect_factors(hm_experiment_t *e, const hm_experiment_params_t *p)
 {
-    char desc[256];
+    char desc[256], interference[HM_INTERFERENCE_TEXT_MAX];
     hm_timer_describe(e->timer, desc, sizeof desc);
+    hm_interference_describe(&e->interference, interference, sizeof interference);
     hm_factors_context_t ctx = {.argc = p->argc,
                                 .argv = p->argv,
                                 .timer = desc,
                                 .timer_resolution_s = hm_timer_nominal_resolution(e->timer),
                                 .seed_set = 1,
-                                .seed = p->seed};
+                                .seed = p->seed,
+                                .interference = interference};
     int rc = hm_factors_create(&e->factors);
     if (rc == HM_OK) rc = hm_factors_collect(e->factors, e->comm, &ctx);
     if (rc == HM_OK)
@@ -210,6 +219,10 @@ int hm_experiment_open(MPI_Comm comm, const hm_experiment_params_t *p, hm_experi
         if (rc == HM_OK) rc = copy_path(&e->raw_path, p->raw_path);
     }
     rc = agree(comm, rc);
+    /* Before anything else spins or waits: what other work takes from the
+     * ranks decides the tolerances (fit_procsync) and goes into the factors. */
+    if (rc == HM_OK)
+        rc = agree(comm, hm_interference_measure(comm, p->interference_probe_s, &e->interference));
     if (rc == HM_OK) rc = open_timer(e, p);
     if (rc == HM_OK) stage = HM_EXPERIMENT_CLOCK, rc = sync_clocks(e, p);
     if (rc == HM_OK) stage = HM_EXPERIMENT_PROCSYNC, rc = fit_procsync(e, p);
@@ -239,6 +252,17 @@ hm_procsync_t *hm_experiment_procsync(const hm_experiment_t *e)
 const hm_procsync_fit_t *hm_experiment_fit(const hm_experiment_t *e)
 {
     return &e->fit;
+}
+
+const hm_interference_t *hm_experiment_interference(const hm_experiment_t *e)
+{
+    return &e->interference;
+}
+
+void hm_experiment_measure_params(const hm_experiment_t *e, hm_measure_params_t *params)
+{
+    hm_measure_params_default(params);
+    if (e->fit.busy || e->fit.oversubscribed) params->budget_factor = HM_MEASURE_BUDGET_FACTOR;
 }
 
 const hm_procsync_params_t *hm_experiment_procsync_params(const hm_experiment_t *e)

@@ -16,6 +16,12 @@ void hm_measure_params_default(hm_measure_params_t *params)
     params->warmup = 10;
 }
 
+const char *hm_measure_end_name(hm_measure_end_t end)
+{
+    static const char *const names[] = {"nrep", "slice", "attempts", "budget"};
+    return (unsigned)end < sizeof names / sizeof names[0] ? names[end] : "";
+}
+
 static int run_op(void *ctx)
 {
     return hm_op_run(ctx);

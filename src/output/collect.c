@@ -127,6 +127,9 @@ static int set_build_factors(hm_factors_t *f, const hm_factors_context_t *ctx)
     char governor[FACT_LEN];
     hm_output_cpu_governor(governor, sizeof governor);
     int st = hm_factors_set(f, "cpu_governor", "%s", governor);
+    if (st == HM_OK)
+        st = hm_factors_set(f, "interference", "%s",
+                            ctx && ctx->interference ? ctx->interference : "not measured");
     if (st == HM_OK) st = hm_factors_set(f, "compiler", "%s", HM_BUILD_COMPILER);
     if (st == HM_OK)
         st = hm_factors_set(f, "cflags", "%s", HM_BUILD_CFLAGS[0] ? HM_BUILD_CFLAGS : "none");

@@ -28,6 +28,15 @@ enum { FIT_WAITS = 200, FIT_CHUNK = 16 };
  * numbers), and the attempts (10 x nrep + 100) absorb the rest. What the
  * operation itself adds is allowed separately (late_run_factor below). */
 #define FIT_FACTOR 3.0
+/* The run-time on top (late_run_factor) follows the machine, but the whole
+ * tolerance never exceeds this fraction of the repetition's own run-time
+ * (nor 1 us, the spin's precision): a rank that started that late moved
+ * the makespan by half of what is measured. Under other processes' load
+ * the derived tolerance reached 28 ms for operations of 10 us, and a start
+ * 28 ms late was "valid". Under the cap such starts are discarded and
+ * counted, and the result says how many were. */
+#define FIT_CAP_FRACTION 0.5
+
 /* The first lead of a deadline over rank 0's clock read: 3 MPI_Bcast
  * latencies, as Round-Time's default start (Hunold & Carpen-Amarie 2018,
  * Alg. 5), so the ranks spin through it as they do before a harmonize
@@ -131,12 +140,14 @@ static int measure_lateness(MPI_Comm comm, hm_clock_t *global, hm_procsync_fit_t
     return rc;
 }
 
-int hm_procsync_fit(MPI_Comm comm, hm_clock_t *global, int late_given, hm_procsync_params_t *params,
+int hm_procsync_fit(MPI_Comm comm, hm_clock_t *global, int late_given,
+                    const hm_interference_t *interference, hm_procsync_params_t *params,
                     hm_procsync_fit_t *fit)
 {
     *fit = (hm_procsync_fit_t){.late_given = late_given != 0, .late_s = params->late_s};
     fit->oversubscribed = hm_procsync_node_load(comm, &fit->ranks, &fit->processors);
-    if (!fit->oversubscribed || late_given) return HM_OK;
+    fit->busy = interference && interference->busy;
+    if (!(fit->oversubscribed || fit->busy) || late_given) return HM_OK;
     int rc = measure_lateness(comm, global, fit);
     if (rc == HM_ENOMEM)
         return hm_error_set(rc, "measuring the late-start tolerance: no memory for %d waits",
@@ -162,5 +173,7 @@ int hm_procsync_fit(MPI_Comm comm, hm_clock_t *global, int late_given, hm_procsy
      * without the operation covers that, so the repetition's own run-time
      * is allowed on top. */
     fit->late_run_factor = params->late_run_factor = 1.0;
+    /* ... but never by more than half the run-time: see FIT_CAP_FRACTION. */
+    fit->late_cap_fraction = params->late_cap_fraction = FIT_CAP_FRACTION;
     return HM_OK;
 }

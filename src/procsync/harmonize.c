@@ -61,8 +61,8 @@ enum { HZ_RUN = 16 };
  * repetition, a 1 ms slack costs 1 ms at each. 100 latencies keep the cap
  * far above what a large job's deadline needs to reach every rank (tens of
  * us at 4096 simulated ranks). */
-#define HZ_CAP_MIN_S      1e-3
-#define HZ_CAP_LATENCIES  100.0
+#define HZ_CAP_MIN_S     1e-3
+#define HZ_CAP_LATENCIES 100.0
 
 /* A rank that sees the deadline further ahead than the slack by more than
  * this (or two MPI_Bcast latencies) has a clock behind the root's: see
@@ -212,6 +212,7 @@ static int resync(hm_hz_state_t *st, double *sync_time)
                    st->comm) != MPI_SUCCESS)
         return HM_EMPI;
     note_refresh_cost(st, MPI_Wtime() - t0, full_before);
+    st->resync_time_s += MPI_Wtime() - t0;
     double t = st->rank == 0 ? hm_clock_now(st->global) + st->slack_s : 0.0;
     if (MPI_Bcast(&t, 1, MPI_DOUBLE, 0, st->comm) != MPI_SUCCESS) return HM_EMPI;
     *sync_time = t;
@@ -310,7 +311,8 @@ int hm_harmonize_info(MPI_Comm comm, hm_harmonize_info_t *info)
                                   .full_syncs = st->full_syncs,
                                   .slack_grows = st->slack_grows,
                                   .slack_shrinks = st->slack_shrinks,
-                                  .slack_capped = st->slack_capped};
+                                  .slack_capped = st->slack_capped,
+                                  .resync_time_s = st->resync_time_s};
     return HM_OK;
 }
 

@@ -57,8 +57,9 @@ static void harmonize_describe(const hm_procsync_t *ps, char *buf, size_t len)
         snprintf(buf, len, "not called");
         return;
     }
-    snprintf(buf, len, "slack=%.1fus resyncs=%ld missed=%ld late_exits=%ld", info.slack_s * 1e6,
-             info.resyncs, info.missed, info.late_exits);
+    snprintf(buf, len, "slack=%.1fus resyncs=%ld (%.1fms) missed=%ld late_exits=%ld",
+             info.slack_s * 1e6, info.resyncs, info.resync_time_s * 1e3, info.missed,
+             info.late_exits);
     size_t used = strlen(buf);
     if (info.clock_errors > 0 && used < len)
         used += (size_t)snprintf(buf + used, len - used, " clock_errors=%ld", info.clock_errors);

@@ -49,6 +49,7 @@ typedef struct hm_hz_state {
                                    * miss costs); 0 before the first */
     long calls, missed, late_exits, clock_errors, resyncs, full_syncs;
     long slack_grows, slack_shrinks, slack_capped;
+    double resync_time_s; /* spent in re-synchronizations (resync in harmonize.c) */
 } hm_hz_state_t;
 
 /* Root: add a used time to the history (the ring and its sorted copy; the

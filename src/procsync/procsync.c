@@ -21,6 +21,7 @@ void hm_procsync_params_default(hm_procsync_params_t *params)
                                      .bcast_factor = 3.0,
                                      .min_lead_s = 0.0,
                                      .late_run_factor = 0.0,
+                                     .late_cap_fraction = 0.0,
                                      .check_every = 16};
     hm_harmonize_options_default(&params->harmonize);
 }
@@ -52,6 +53,9 @@ static int check_params(const hm_procsync_params_t *p)
                    "must be a finite number of seconds, at least 0");
     if (!(p->late_run_factor >= 0 && isfinite(p->late_run_factor)))
         return say(HM_EINVAL, "late_run_factor", p->late_run_factor,
+                   "must be a finite number, at least 0");
+    if (!(p->late_cap_fraction >= 0 && isfinite(p->late_cap_fraction)))
+        return say(HM_EINVAL, "late_cap_fraction", p->late_cap_fraction,
                    "must be a finite number, at least 0");
     return HM_OK;
 }
@@ -210,12 +214,32 @@ int hm_procsync_start(hm_procsync_t *ps, int *flag, double *deadline_s)
  * there): a preemption between the end of the wait and the timestamp moves
  * the start as much as a late arrival does. Without a deadline (NaN) the
  * comparison is false. */
+/* The tolerance before the cap. */
+static double uncapped_tolerance(const hm_procsync_params_t *p, double run_s)
+{
+    return p->late_s + (p->late_run_factor > 0 ? p->late_run_factor * run_s : 0.0);
+}
+
+double hm_procsync_late_tolerance(const hm_procsync_params_t *p, double run_s)
+{
+    double late_s = uncapped_tolerance(p, run_s);
+    if (!(p->late_cap_fraction > 0)) return late_s;
+    return fmin(late_s, fmax(HM_PROCSYNC_LATE_FLOOR_S, p->late_cap_fraction * run_s));
+}
+
 void hm_procsync_stop(hm_procsync_t *ps, double start_s, double end_s, int *flag)
 {
-    double late_s = ps->params.late_s;
-    if (ps->params.late_run_factor > 0) late_s += ps->params.late_run_factor * (end_s - start_s);
-    if (ps->method->has_deadline && start_s > ps->deadline_s + late_s) *flag = 0;
+    double run_s = end_s - start_s, late_s = hm_procsync_late_tolerance(&ps->params, run_s);
+    if (ps->method->has_deadline && start_s > ps->deadline_s + late_s) {
+        *flag = 0;
+        ps->late_capped += start_s <= ps->deadline_s + uncapped_tolerance(&ps->params, run_s);
+    }
     if (ps->method->stop) ps->method->stop(ps, start_s, end_s, flag);
+}
+
+long hm_procsync_late_capped(const hm_procsync_t *ps)
+{
+    return ps->late_capped;
 }
 
 hm_clock_t *hm_procsync_clock(const hm_procsync_t *ps)

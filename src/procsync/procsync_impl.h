@@ -16,6 +16,11 @@
  * ps->spin_s). */
 #define HM_PROCSYNC_SPIN_S 100e-6
 
+/* The least late-start tolerance the cap leaves (late_cap_fraction): a
+ * spin loop ends within a clock read of the deadline, which the default
+ * late_s of 1 us already allows. */
+#define HM_PROCSYNC_LATE_FLOOR_S 1e-6
+
 /* The MPI_Bcast latency that sizes a start offset is the median of this many
  * measurements (hm_procsync_bcast_latency). */
 enum { HM_PROCSYNC_LATENCY_REPS = 20 };
@@ -66,6 +71,7 @@ struct hm_procsync {
     double spin_s;               /* HM_PROCSYNC_SPIN_S + this thread's timer slack */
     double inject_delay_s;       /* pending injected delay (testing), default inject */
     int yield;                   /* ranks outnumber the processors: spins yield */
+    long late_capped;            /* starts only the cap on the tolerance made late */
     void *state;                 /* the method's */
 };
 

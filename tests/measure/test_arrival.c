@@ -119,7 +119,7 @@ int main(int argc, char **argv)
          * bench uses), and the window holds the operation (150 us and a
          * barrier, 10 ms on a loaded machine) after a start that late. */
         hm_procsync_fit_t fit;
-        rc = hm_procsync_fit(MPI_COMM_WORLD, global, 0, &pp, &fit);
+        rc = hm_procsync_fit(MPI_COMM_WORLD, global, 0, NULL, &pp, &fit);
         HM_CHECK(rc == HM_OK, "late-start tolerance fitted: %.1f us (%s)", pp.late_s * 1e6,
                  fit.derived ? "derived" : "default");
         pp.window_s = 10e-3 + pp.late_s;

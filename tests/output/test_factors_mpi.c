@@ -31,6 +31,7 @@ static const char *const required[] = {"harmonia_version",
                                        "timer_resolution_s",
                                        "pinning",
                                        "cpu_governor",
+                                       "interference",
                                        "compiler",
                                        "cflags",
                                        "build_type",
@@ -169,6 +170,8 @@ static void check_values(const csv_doc_t *doc, int size, const char *pinning)
     check_hosts(doc, size);
     HM_CHECK(strcmp(csv_factor(doc, "seed"), "18446744073709551557") == 0, "seed = %s",
              csv_factor(doc, "seed"));
+    HM_CHECK(strcmp(csv_factor(doc, "interference"), "quiet (test)") == 0,
+             "interference = %s, as given", csv_factor(doc, "interference"));
     MPI_Get_version(&major, &minor);
     snprintf(text, sizeof text, "%d.%d", major, minor);
     HM_CHECK(strcmp(csv_factor(doc, "mpi_version"), text) == 0, "mpi_version = %s (%s)",
@@ -250,7 +253,8 @@ int main(int argc, char **argv)
     hm_factors_t *f;
     hm_factors_create(&f);
     hm_factors_set(f, "note", "first line\nsecond line");
-    hm_factors_context_t ctx = {argc, (const char *const *)argv, "monotonic (test)", 1e-9, 1, SEED};
+    hm_factors_context_t ctx = {
+        argc, (const char *const *)argv, "monotonic (test)", 1e-9, 1, SEED, "quiet (test)"};
     int st = hm_factors_collect(f, MPI_COMM_WORLD, &ctx);
     HM_CHECK(st == HM_OK, "hm_factors_collect returned %d", st);
     check_identical(f);

@@ -45,46 +45,34 @@ int hm_bench_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experimen
     return hm_cli_experiment_files(e, comm, HM_RESULTS_BENCH, HM_RESULTS_BENCH_RAW);
 }
 
-/* The valid repetitions' values of one array. */
-static size_t valid_values(const hm_measure_result_t *r, const double *x, double *out)
-{
-    size_t n = 0;
-    for (long i = 0; i < r->n; i++)
-        if (r->valid[i]) out[n++] = x[i];
-    return n;
-}
-
-static int summarize(hm_bench_row_t *row, const hm_measure_result_t *r, double *spread_median_s)
-{
-    hm_stats_summary_t local, spread;
-    double *v = malloc((size_t)(r->n ? r->n : 1) * sizeof *v);
-    if (!v) return HM_ENOMEM;
-    int rc = hm_stats_summarize(v, valid_values(r, r->global_s, v), &row->global);
-    if (rc == HM_OK) rc = hm_stats_summarize(v, valid_values(r, r->local_s, v), &local);
-    if (rc == HM_OK) rc = hm_stats_summarize(v, valid_values(r, r->start_spread_s, v), &spread);
-    free(v);
-    row->local_median_s = local.median;
-    *spread_median_s = spread.median;
-    return rc;
-}
-
 static void write_summary(hm_csv_t *csv, const hm_bench_row_t *row, const char *sync,
-                          double spread_s, const char *procsync, size_t order, double wall_s)
+                          const char *procsync, size_t order, double wall_s)
 {
-    const hm_stats_summary_t *g = &row->global;
+    const hm_stats_summary_t *g = &row->s.global;
     hm_csv_put_string(csv, row->op);
     hm_csv_put_int64(csv, (int64_t)row->size_bytes);
     hm_csv_put_string(csv, sync);
-    hm_csv_put_int64(csv, row->valid);
-    hm_csv_put_int64(csv, row->invalid);
+    hm_csv_put_int64(csv, row->s.valid);
+    hm_csv_put_int64(csv, row->s.discarded);
     hm_csv_put_int64(csv, row->wrong_results);
-    const double x[] = {g->min,  g->q1, g->median,           g->q3,   g->max,
-                        g->mean, g->sd, row->local_median_s, spread_s};
+    const double x[] = {g->min,
+                        g->q1,
+                        g->median,
+                        g->q3,
+                        g->max,
+                        g->mean,
+                        g->sd,
+                        row->s.local_median_s,
+                        row->s.start_spread_median_s};
     for (size_t i = 0; i < NCOLS(x); i++) hm_csv_put_double(csv, x[i]);
     hm_csv_put_string(csv, procsync);
     hm_csv_put_int64(csv, (int64_t)order);
     hm_csv_put_double(csv, wall_s);
     hm_csv_put_int64(csv, row->late_starts);
+    hm_csv_put_double(csv, row->s.discarded_median_s);
+    hm_csv_put_int64(csv, row->s.conditional);
+    hm_csv_put_string(csv, hm_measure_end_name(row->end));
+    hm_csv_put_int64(csv, row->late_capped);
     hm_csv_end_row(csv);
     hm_csv_checkpoint(csv);
 }
@@ -119,12 +107,14 @@ static void flag_partial(hm_bench_report_t *rep, hm_csv_t *summary, hm_csv_t *ra
 
 /* Late starts under every method: the measured starts of all ranks are on
  * the global clock, so a repetition whose starts spread wider than the
- * late-start tolerance started late, whatever the method did about it
- * (barrier and dissem have no deadline and keep it valid, docs/measure.md). */
-static long count_late(const hm_measure_result_t *r, double late_s)
+ * late-start tolerance (for its run-time: the local one, the longest rank's)
+ * started late, whatever the method did about it (barrier and dissem have
+ * no deadline and keep it valid, docs/measure.md). */
+static long count_late(const hm_measure_result_t *r, const hm_procsync_params_t *p)
 {
     long n = 0;
-    for (long i = 0; i < r->n; i++) n += r->start_spread_s[i] > late_s;
+    for (long i = 0; i < r->n; i++)
+        n += r->start_spread_s[i] > hm_procsync_late_tolerance(p, r->local_s[i]);
     return n;
 }
 
@@ -132,42 +122,74 @@ int hm_bench_report_add(hm_bench_report_t *rep, size_t index, size_t order, cons
                         size_t size_bytes, const hm_measure_result_t *r, double wall_s)
 {
     hm_bench_row_t *row = &rep->rows[index];
-    double spread_s;
     row->done = 1;
     row->op = op;
     row->size_bytes = size_bytes;
-    row->valid = r->nvalid;
-    row->invalid = r->ninvalid;
     row->wrong_results = r->wrong_results;
+    row->late_capped = r->late_capped;
+    row->end = r->end;
+    row->most_attempts = r->most_attempts;
     /* The window the adaptation left (hm_procsync_describe of window). */
     double window_us = NAN;
     row->window_s = sscanf(r->procsync, "window=%lfus", &window_us) == 1 ? window_us * 1e-6 : NAN;
-    int rc = summarize(row, r, &spread_s);
+    int rc = hm_measure_summarize(r, &row->s);
     if (rc != HM_OK) return rc;
-    row->late_starts = count_late(r, hm_experiment_procsync_params(rep->e)->late_s);
+    row->late_starts = count_late(r, hm_experiment_procsync_params(rep->e));
     hm_csv_t *summary = hm_experiment_summary(rep->e), *raw = hm_experiment_raw(rep->e);
     hm_cli_progress(summary, raw, (long)order + 1, (long)rep->nrows, "experiments");
-    if (row->valid < rep->cfg->nrep) flag_partial(rep, summary, raw);
-    if (summary) write_summary(summary, row, rep->cfg->sync, spread_s, r->procsync, order, wall_s);
+    if (row->s.valid < rep->cfg->nrep) flag_partial(rep, summary, raw);
+    if (summary) write_summary(summary, row, rep->cfg->sync, r->procsync, order, wall_s);
     if (raw) write_raw(raw, row, r);
     return HM_OK;
 }
 
-/* One line per experiment that fell short of --nrep, under the table. */
+/* What ended an experiment short of --nrep, in words. */
+static void end_words(const hm_bench_report_t *rep, const hm_bench_row_t *row, char *buf,
+                      size_t len)
+{
+    switch (row->end) {
+    case HM_MEASURE_END_SLICE:
+        snprintf(buf, len, "the --slice-s %g s time slice ended first", rep->cfg->slice_s);
+        break;
+    case HM_MEASURE_END_BUDGET:
+        snprintf(buf, len, "the attempts budget of a busy machine, %ld, was spent",
+                 row->most_attempts);
+        break;
+    default:
+        snprintf(buf, len, "the attempts ran out");
+    }
+}
+
+/* One line per experiment that fell short of --nrep, and one saying what a
+ * conditional row is, under the table. */
 static void print_partial(const hm_bench_report_t *rep)
 {
+    int conditional = 0;
     for (size_t i = 0; i < rep->nrows; i++) {
         const hm_bench_row_t *row = &rep->rows[i];
-        if (row->done && row->valid < rep->cfg->nrep)
-            printf("PARTIAL: %s %zu B: %ld of --nrep %ld valid repetitions (the --slice-s %g s "
-                   "time slice ended first)\n",
-                   row->op, row->size_bytes, row->valid, rep->cfg->nrep, rep->cfg->slice_s);
+        char why[96];
+        conditional |= row->done && row->s.conditional;
+        if (!row->done || row->s.valid >= rep->cfg->nrep) continue;
+        end_words(rep, row, why, sizeof why);
+        printf("PARTIAL: %s %zu B: %ld of --nrep %ld valid repetitions (%s)\n", row->op,
+               row->size_bytes, row->s.valid, rep->cfg->nrep, why);
     }
+    if (conditional)
+        printf("CONDITIONAL: more than half of a row's attempts were discarded; its figures "
+               "hold for the undisturbed starts only (disc_med_us: the discarded ones' median)\n");
+}
+
+/* The note of a row: partial and/or conditional, or "". */
+static const char *row_note(const hm_bench_report_t *rep, const hm_bench_row_t *row)
+{
+    int partial = row->s.valid < rep->cfg->nrep;
+    if (partial && row->s.conditional) return "partial, conditional";
+    return partial ? "partial" : row->s.conditional ? "conditional" : "";
 }
 
 static void print_table(const hm_bench_report_t *rep)
 {
-    static const char *const cols[] = {"op",     "size_B",  "valid",  "invalid",     "min_us",
+    static const char *const cols[] = {"op",     "size_B",  "valid",  "discarded",   "min_us",
                                        "med_us", "mean_us", "max_us", "local_med_us"};
     /* Under --sync window, the window each experiment ended with: an
      * adaptation still in effect shows in the table, not only in the file. */
@@ -177,19 +199,26 @@ static void print_table(const hm_bench_report_t *rep)
     for (size_t c = 0; c < NCOLS(cols); c++)
         hm_table_add_column(t, cols[c], c == 0 ? HM_ALIGN_LEFT : HM_ALIGN_RIGHT);
     hm_table_add_column(t, "late", HM_ALIGN_RIGHT);
+    hm_table_add_column(t, "disc_med_us", HM_ALIGN_RIGHT);
     if (window) hm_table_add_column(t, "window_us", HM_ALIGN_RIGHT);
+    int notes = 0;
+    for (size_t i = 0; i < rep->nrows; i++)
+        notes |= rep->rows[i].done && *row_note(rep, &rep->rows[i]);
+    if (notes) hm_table_add_column(t, "note", HM_ALIGN_LEFT);
     for (size_t i = 0; i < rep->nrows; i++) {
         const hm_bench_row_t *row = &rep->rows[i];
         if (!row->done) continue;
         hm_table_add_cell(t, row->op);
         hm_table_add_cellf(t, "%zu", row->size_bytes);
-        hm_table_add_cellf(t, "%ld", row->valid);
-        hm_table_add_cellf(t, "%ld", row->invalid);
-        const double x[] = {row->global.min, row->global.median, row->global.mean, row->global.max,
-                            row->local_median_s};
-        for (size_t k = 0; k < NCOLS(x); k++) hm_table_add_cellf(t, "%.2f", x[k] * 1e6);
+        hm_table_add_cellf(t, "%ld", row->s.valid);
+        hm_table_add_cellf(t, "%ld", row->s.discarded);
+        const hm_stats_summary_t *g = &row->s.global;
+        const double x[] = {g->min, g->median, g->mean, g->max, row->s.local_median_s};
+        for (size_t k = 0; k < NCOLS(x); k++) hm_table_add_number(t, "%.2f", (x[k]) * 1e6);
         hm_table_add_cellf(t, "%ld", row->late_starts);
+        hm_table_add_number(t, "%.2f", (row->s.discarded_median_s) * 1e6);
         if (window) hm_table_add_cellf(t, "%.1f", row->window_s * 1e6);
+        if (notes) hm_table_add_cell(t, row_note(rep, row));
     }
     printf("latency on %d ranks%s, --sync %s, --clock-sync %s: global run-time (max end - min "
            "start on the global clock) of the valid repetitions; local_med = median of the max "
@@ -222,12 +251,12 @@ static void print_nccl(const hm_bench_report_t *rep)
                    "redop", "root", "time_us", "algbw_GBps", "busbw_GBps", "#wrong", "valid");
             last = row->op;
         }
-        double algbw = (double)f.size_bytes / row->global.median * 1e-9;
+        double algbw = (double)f.size_bytes / row->s.global.median * 1e-9;
         char wrong[24] = "N/A";
         if (rep->cfg->validate) snprintf(wrong, sizeof wrong, "%ld", row->wrong_results);
         printf("%12zu %12zu %8s %6s %6d %10.2f %10.3f %10.3f %8s %6ld\n", f.size_bytes, f.count,
-               f.type, f.redop, f.root, row->global.median * 1e6, algbw, algbw * f.bus_factor,
-               wrong, row->valid);
+               f.type, f.redop, f.root, row->s.global.median * 1e6, algbw, algbw * f.bus_factor,
+               wrong, row->s.valid);
     }
 }
 
@@ -247,8 +276,8 @@ static void print_osu(const hm_bench_report_t *rep)
                    "Max Latency(us)", "Iterations");
             last = row->op;
         }
-        printf("%-10zu%18.2f%18.2f%18.2f%12ld\n", row->size_bytes, row->global.mean * 1e6,
-               row->global.min * 1e6, row->global.max * 1e6, row->valid);
+        printf("%-10zu%18.2f%18.2f%18.2f%12ld\n", row->size_bytes, row->s.global.mean * 1e6,
+               row->s.global.min * 1e6, row->s.global.max * 1e6, row->s.valid);
     }
 }
 

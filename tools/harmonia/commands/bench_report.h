@@ -14,11 +14,13 @@ typedef struct hm_bench_row {
     int done;
     const char *op;
     size_t size_bytes;
-    long valid, invalid, wrong_results;
-    long late_starts;          /* attempts whose start spread exceeded the late-start tolerance */
-    hm_stats_summary_t global; /* of the valid repetitions' global run-times */
-    double local_median_s;     /* median of their local run-times */
-    double window_s;           /* --sync window: the window in effect at the end (NaN: none) */
+    long wrong_results;
+    long late_starts;       /* attempts whose start spread exceeded the late-start tolerance */
+    long late_capped;       /* starts discarded only by the cap on the tolerance */
+    hm_measure_summary_t s; /* valid and discarded repetitions (hm_measure_summarize) */
+    hm_measure_end_t end;   /* why the repetitions stopped */
+    long most_attempts;     /* the attempts allowed */
+    double window_s;        /* --sync window: the window in effect at the end (NaN: none) */
 } hm_bench_row_t;
 
 typedef struct hm_bench_report {

@@ -161,27 +161,31 @@ static int make_plan(const hm_cli_config_t *cfg, MPI_Comm comm, bench_plan_t *pl
     return hm_cli_agree(comm, rc, why);
 }
 
-static void measure_params(const hm_cli_config_t *cfg, hm_measure_params_t *p)
+static void measure_params(const hm_cli_config_t *cfg, const hm_experiment_t *e,
+                           hm_measure_params_t *p)
 {
-    hm_measure_params_default(p);
+    hm_experiment_measure_params(e, p);
     p->nrep = cfg->nrep;
     p->warmup = cfg->warmup;
     p->max_attempts = cfg->max_attempts;
+    /* --max-attempts given: that many attempts, whatever the machine. */
+    if (cfg->max_attempts > 0) p->budget_factor = 0;
     p->validate = cfg->validate;
     p->cold_cache_bytes = cfg->cold_cache ? hm_measure_llc_bytes() : 0;
 }
 
 /* The message of a failed experiment, or "" (rank 0 decides; the status is
- * the same everywhere). */
-static int experiment_status(const hm_cli_config_t *cfg, const char *op, size_t size, int rc,
-                             const hm_measure_result_t *r, char *why, size_t len)
+ * the same everywhere). Collective: a shortfall looks at the machine again. */
+static int experiment_status(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_experiment_t *e,
+                             const char *op, size_t size, int rc, const hm_measure_result_t *r,
+                             char *why, size_t len)
 {
     if (rc == HM_EAGAIN) {
-        snprintf(why, len,
-                 "%s %zu B: only %ld of --nrep %ld repetitions were valid after %ld attempts "
-                 "(raise --max-attempts, or --late-us / --window-us)",
-                 op, size, r->nvalid, cfg->nrep, r->attempts);
-        return HM_EXIT_FAILURE;
+        char what[96];
+        snprintf(what, sizeof what, "%s %zu B", op, size);
+        int st = hm_cli_partial_status(cfg, comm, e, what, r, why, len);
+        if (st != HM_EXIT_OK) return st;
+        rc = HM_OK; /* a partial result: written and flagged */
     }
     if (rc != HM_OK) {
         snprintf(why, len, "%s %zu B: %s", op, size, hm_strerror(rc));
@@ -221,10 +225,11 @@ static int prepare(const bench_plan_t *plan, MPI_Comm comm, const hm_op_t *op, s
     return hm_op_prepare(op, comm, size, p, inst);
 }
 
-static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync_t *ps,
+static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_experiment_t *e,
                           const bench_plan_t *plan, const hm_op_t *op, size_t size, size_t index,
                           size_t order, bench_run_t *run)
 {
+    hm_procsync_t *ps = hm_experiment_procsync(e);
     hm_op_params_t p = op_params(cfg);
     hm_op_instance_t *inst = NULL;
     hm_measure_params_t mp;
@@ -238,7 +243,7 @@ static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync
         snprintf(msg, sizeof msg, "%s %zu B: %s", hm_op_name(op), size, hm_last_error());
         return hm_cli_agree(comm, HM_EXIT_FAILURE, msg);
     }
-    measure_params(cfg, &mp);
+    measure_params(cfg, e, &mp);
     mp.progress = (hm_progress_t){report_progress, run};
     hm_measure_target_op(&target, op, inst, rank, cfg->peer);
     double t0 = MPI_Wtime();
@@ -248,8 +253,9 @@ static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync
                                          .delay_s = cfg->inject_delay_us * 1e-6};
     rc = hm_measure_run_injected(comm, ps, &target, &mp, cfg->inject_rank >= 0 ? &late : NULL, &r);
     double wall_s = MPI_Wtime() - t0;
-    int status = experiment_status(cfg, hm_op_name(op), size, rc, &r, msg, sizeof msg);
-    if (status == HM_EXIT_OK && r.nvalid < cfg->nrep) run->npartial++;
+    int status = experiment_status(cfg, comm, e, hm_op_name(op), size, rc, &r, msg, sizeof msg);
+    if (status == HM_EXIT_OK && r.end == HM_MEASURE_END_SLICE && r.nvalid < cfg->nrep)
+        run->npartial++;
     run->reps_before += (double)cfg->nrep;
     /* A failed experiment (too few valid repetitions, wrong results) is not
      * a result: it goes to no file and no table; the finished ones stay. */
@@ -261,9 +267,10 @@ static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync
     return hm_cli_agree(comm, status, msg);
 }
 
-/* Experiments that ended with fewer valid repetitions than --nrep (a time
- * slice ran out) are results, written and flagged: the run fails at the
- * end unless --allow-partial (every rank knows the counts). */
+/* Experiments whose time slice ended before --nrep valid repetitions are
+ * results, written and flagged: the run fails at the end unless
+ * --allow-partial (every rank knows the counts). Those that ran out of
+ * attempts or time were judged when they ended (hm_cli_partial_status). */
 static int partial_status(const hm_cli_config_t *cfg, MPI_Comm comm, long npartial)
 {
     char msg[256] = "";
@@ -276,7 +283,7 @@ static int partial_status(const hm_cli_config_t *cfg, MPI_Comm comm, long nparti
 }
 
 static int run_plan(const hm_cli_config_t *cfg, MPI_Comm comm, const bench_plan_t *plan,
-                    hm_procsync_t *ps, bench_run_t *run)
+                    const hm_experiment_t *ex, bench_run_t *run)
 {
     int rc = HM_EXIT_OK, rank;
     MPI_Comm_rank(comm, &rank);
@@ -286,7 +293,7 @@ static int run_plan(const hm_cli_config_t *cfg, MPI_Comm comm, const bench_plan_
     for (size_t k = 0; k < plan->nexperiments && rc == HM_EXIT_OK; k++) {
         size_t index = plan->order[k];
         const experiment_t *e = &plan->experiments[index];
-        rc = run_experiment(cfg, comm, ps, plan, e->op, e->size_bytes, index, k, run);
+        rc = run_experiment(cfg, comm, ex, plan, e->op, e->size_bytes, index, k, run);
     }
     hm_cli_progress_clear(&run->line);
     return rc;
@@ -307,7 +314,7 @@ int hm_cmd_bench(hm_cli_config_t *cfg, MPI_Comm comm)
     if (rc == HM_EXIT_OK && plan.nccl && hm_gpu_nccl_create(comm, &plan.nccl_comm) != HM_OK)
         rc = hm_cli_agree(comm, HM_EXIT_FAILURE, hm_last_error());
     if (rc == HM_EXIT_OK) rc = hm_bench_report_open(cfg, comm, e, plan.nexperiments, &run.rep);
-    if (rc == HM_EXIT_OK) rc = run_plan(cfg, comm, &plan, hm_experiment_procsync(e), &run);
+    if (rc == HM_EXIT_OK) rc = run_plan(cfg, comm, &plan, e, &run);
     if (run.rep) hm_bench_report_close(run.rep, comm);
     rc = hm_cli_experiment_close(e, comm, rc);
     if (rc == HM_EXIT_OK) rc = partial_status(cfg, comm, run.npartial);

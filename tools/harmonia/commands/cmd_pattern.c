@@ -45,6 +45,7 @@ typedef struct pattern_run {
     measured_t measured[MAX_MEASURED];
     int nmeasured;
     hm_baseline_kind_t baseline;
+    const hm_experiment_t *e; /* the set-up: clocks, procsync, what the machine is */
 } pattern_run_t;
 
 /* The real nodes as groups: g = the ranks of a node, the same on every
@@ -346,12 +347,15 @@ static int build(MPI_Comm comm, const pattern_run_t *r, int rank, cell_t *c)
     return rc;
 }
 
-static void measure_params(const hm_cli_config_t *cfg, hm_measure_params_t *mp)
+static void measure_params(const hm_cli_config_t *cfg, const pattern_run_t *r,
+                           hm_measure_params_t *mp)
 {
-    hm_measure_params_default(mp);
+    hm_experiment_measure_params(r->e, mp);
     mp->nrep = cfg->nrep;
     mp->warmup = cfg->warmup;
     mp->max_attempts = cfg->max_attempts;
+    /* --max-attempts given: that many attempts, whatever the machine. */
+    if (cfg->max_attempts > 0) mp->budget_factor = 0;
     mp->validate = cfg->validate;
 }
 
@@ -383,29 +387,33 @@ static timed_t timed_of(const cell_t *c, measured_t m, size_t bytes)
     return t;
 }
 
-/* How a row's measurement ended: its status, and for HM_EAGAIN the counts
- * that tell the user what to raise (as bench says it). */
+/* How a row's measurement ended: its status, the result (for HM_EAGAIN:
+ * what was measured), and the wrong bytes. */
 typedef struct outcome {
     int rc;
-    long nvalid, attempts;
+    const hm_measure_result_t *res;
     uint64_t wrong;
 } outcome_t;
 
 /* Collective: the agreed exit status of a row measured with outcome o; the
- * sentence names the size and what was timed. */
-static int row_status(const hm_cli_config_t *cfg, MPI_Comm comm, const outcome_t *o, int validated,
-                      size_t bytes, const char *measured)
+ * sentence names the size and what was timed. Too few valid repetitions
+ * are judged as bench judges them (hm_cli_partial_status). */
+static int row_status(const hm_cli_config_t *cfg, MPI_Comm comm, const pattern_run_t *r,
+                      const outcome_t *o, int validated, size_t bytes, const char *measured)
 {
-    char why[1024] = "", what[64] = "";
+    char why[1024] = "", what[64] = "", row[96];
     if (strcmp(measured, "pattern") != 0) snprintf(what, sizeof what, " (%s)", measured);
-    if (o->rc == HM_EAGAIN)
-        snprintf(why, sizeof why,
-                 "%zu B%s: only %ld of --nrep %ld repetitions were valid after %ld attempts "
-                 "(raise --max-attempts, or --late-us / --window-us)",
-                 bytes, what, o->nvalid, cfg->nrep, o->attempts);
-    else if (o->rc != HM_OK)
-        snprintf(why, sizeof why, "%zu B%s: %s", bytes, what, hm_last_error());
-    int status = hm_cli_agree(comm, o->rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);
+    int status = HM_EXIT_OK;
+    if (o->rc == HM_EAGAIN) {
+        snprintf(row, sizeof row, "%zu B%s", bytes, what);
+        status = hm_cli_partial_status(cfg, comm, r->e, row, o->res, why, sizeof why);
+    } else if (o->rc != HM_OK) {
+        /* HM_ENOMEM: the root could not summarize the row (no sentence set). */
+        snprintf(why, sizeof why, "%zu B%s: %s", bytes, what,
+                 o->rc == HM_ENOMEM ? hm_strerror(o->rc) : hm_last_error());
+        status = HM_EXIT_FAILURE;
+    }
+    status = hm_cli_agree(comm, status, why);
     if (status == HM_EXIT_OK && validated && o->wrong > 0) {
         snprintf(why, sizeof why, "%zu B%s: %llu received bytes differ from what was sent", bytes,
                  what, (unsigned long long)o->wrong);
@@ -426,20 +434,21 @@ static int measure_baseline(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsy
     const char *name = hm_baseline_name(r->baseline);
     hm_baseline_t *b = NULL;
     int rc = hm_baseline_create(comm, r->baseline, &c->steps[0], &b);
-    outcome_t o = {rc, 0, 0, 0};
-    if (rc != HM_OK) return row_status(cfg, comm, &o, 0, bytes, name);
+    outcome_t o = {rc, NULL, 0};
+    if (rc != HM_OK) return row_status(cfg, comm, r, &o, 0, bytes, name);
     hm_measure_params_t mp;
-    hm_measure_result_t res;
-    measure_params(cfg, &mp);
+    hm_measure_result_t res = {0};
+    measure_params(cfg, r, &mp);
     rc = o.rc = hm_baseline_measure(b, ps, &mp, &res, &o.wrong);
+    long nvalid = res.nvalid, attempts = res.attempts;
     if (rc == HM_OK || rc == HM_EAGAIN) {
-        o.nvalid = res.nvalid, o.attempts = res.attempts;
         long long messages = r->baseline == HM_BASELINE_SCATTER    ? size - 1
                              : r->baseline == HM_BASELINE_ALLTOALL ? (long long)size * (size - 1)
                                                                    : (long long)c->steps[0].n;
         hm_pattern_cell_t cell = {name, bytes, messages, hm_baseline_bytes(b),
                                   mp.validate ? (long long)o.wrong : -1};
-        if (rank == 0) hm_pattern_report_add(rep, index, order, &cell, &res);
+        if (rank == 0 && hm_pattern_report_add(rep, index, order, &cell, &res) != HM_OK)
+            o.rc = HM_ENOMEM;
         hm_measure_result_free(&res);
     }
     hm_baseline_free(b);
@@ -453,10 +462,10 @@ static int measure_baseline(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsy
             fprintf(stderr,
                     "harmonia: warning: %zu B (%s): only %ld of --nrep %ld repetitions were "
                     "valid after %ld attempts; its row is partial\n",
-                    bytes, name, o.nvalid, cfg->nrep, o.attempts);
+                    bytes, name, nvalid, cfg->nrep, attempts);
         o.rc = HM_OK;
     }
-    return row_status(cfg, comm, &o, mp.validate, bytes, name);
+    return row_status(cfg, comm, r, &o, mp.validate, bytes, name);
 }
 
 /* Collective: one row of a size, measured and reported. Striping's steps
@@ -474,24 +483,26 @@ static int measure_row(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync_t 
     if (t.messages == 0) return HM_EXIT_OK; /* striping's split and assemble at g = 1 */
     hm_measure_params_t mp;
     hm_measure_result_t res;
-    outcome_t o = {0};
+    outcome_t o = {0, &res, 0};
     striping_check_t sc = {c->buf[0], c->buf[1], rank, r->shape.g};
     hm_plan_validation_t v = {striping_fill, striping_verify, &sc};
-    measure_params(cfg, &mp);
+    measure_params(cfg, r, &mp);
     if (m == M_CONCURRENT) mp.validate = 0;
     o.rc = hm_plan_measure(t.steps, t.nsteps, t.mode, ps, &mp, m == M_SEQUENCE ? &v : NULL, &res,
                            &o.wrong);
-    if (o.rc == HM_OK || o.rc == HM_EAGAIN) {
-        o.nvalid = res.nvalid, o.attempts = res.attempts;
+    int measured = o.rc == HM_OK || o.rc == HM_EAGAIN;
+    if (measured) {
         hm_pattern_cell_t cell = {measured_names[m], bytes, t.messages, t.bytes,
                                   mp.validate ? (long long)o.wrong : -1};
-        if (rank == 0) hm_pattern_report_add(rep, index, order, &cell, &res);
+        if (rank == 0 && hm_pattern_report_add(rep, index, order, &cell, &res) != HM_OK)
+            o.rc = HM_ENOMEM;
         /* Once, collectively: the first size's pattern (striping: its translation). */
         if (order < (size_t)r->nmeasured && (m == M_PATTERN || m == M_TRANSLATE))
             hm_pattern_report_matrix(rep, comm, c->plan[c->nsteps > 1 ? 1 : 0], bytes);
-        hm_measure_result_free(&res);
     }
-    return row_status(cfg, comm, &o, mp.validate, bytes, measured_names[m]);
+    int status = row_status(cfg, comm, r, &o, mp.validate, bytes, measured_names[m]);
+    if (measured) hm_measure_result_free(&res);
+    return status;
 }
 
 /* Collective: one size, measured and reported. */
@@ -533,6 +544,7 @@ int hm_cmd_pattern(hm_cli_config_t *cfg, MPI_Comm comm)
     int rc = hm_cli_check_outputs(cfg, comm);
     if (rc == HM_EXIT_OK) rc = make_run(cfg, comm, &r);
     if (rc == HM_EXIT_OK) rc = hm_cli_experiment_open(cfg, comm, cfg->sync, &e);
+    r.e = e;
     if (rc == HM_EXIT_OK)
         rc = hm_cli_gpu_setup(cfg, comm, r.memory == HM_MEMORY_DEVICE, hm_experiment_factors(e));
     if (rc == HM_EXIT_OK)

@@ -68,10 +68,7 @@ static void describe(const hm_cli_config_t *cfg, const hm_compare_side_t *a,
 
 static void cell_ratio(hm_table_t *t, double x)
 {
-    if (isnan(x))
-        hm_table_add_cell(t, "n/a");
-    else
-        hm_table_add_cellf(t, "%.3f", x);
+    hm_table_add_number(t, "%.3f", x);
 }
 
 static void table_row(hm_table_t *t, const hm_analysis_comparison_t *r)

@@ -30,36 +30,46 @@ int hm_cli_check_procsync(const hm_cli_config_t *cfg, const char *name, char *wh
     return HM_EXIT_USAGE;
 }
 
-/* The one line on stderr (it is a caution, and keeps stdout's table and
- * OSU layout as they are). */
-static void print_fit(const hm_procsync_fit_t *fit)
+/* What the machine is, in the words of the line and the table's note. */
+static const char *machine_word(const hm_procsync_fit_t *fit)
 {
-    char how[160];
+    return fit->busy ? "BUSY" : "OVERSUBSCRIBED";
+}
+
+/* The one line on stderr (it is a caution, and keeps stdout's table and
+ * OSU layout as they are): what was measured, and what harmonia chose. */
+static void print_fit(const hm_procsync_fit_t *fit, const hm_interference_t *it)
+{
+    char how[200], seen[HM_INTERFERENCE_TEXT_MAX];
     if (fit->derived)
         snprintf(how, sizeof how,
                  "measured p%g of the slowest rank's start lateness %.1f us x %g over %ld "
-                 "deadlines",
-                 fit->quantile * 100, fit->lateness_s * 1e6, fit->factor, fit->waits);
+                 "deadlines; at most max(1 us, %g x the run-time)",
+                 fit->quantile * 100, fit->lateness_s * 1e6, fit->factor, fit->waits,
+                 fit->late_cap_fraction);
     else
         snprintf(how, sizeof how, "--late-us, as given");
+    hm_interference_describe(it, seen, sizeof seen);
     fprintf(stderr,
-            "harmonia: %d ranks on %d processors (oversubscribed): late-start tolerance %.0f us%s "
-            "(%s); results are less precise than on dedicated cores\n",
-            fit->ranks, fit->processors, fit->late_s * 1e6,
-            fit->late_run_factor > 0 ? " + the repetition's run-time" : "", how);
+            "harmonia: %s machine: %s: late-start tolerance %.0f us%s (%s); an experiment ends "
+            "after %g x --nrep attempts, and its row says how many were discarded; results are "
+            "less precise than on dedicated cores\n",
+            fit->busy ? "busy" : "oversubscribed", seen, fit->late_s * 1e6,
+            fit->late_run_factor > 0 ? " + the repetition's run-time" : "", how,
+            HM_MEASURE_BUDGET_FACTOR);
     fflush(stderr);
 }
 
 void hm_cli_fit_note(const hm_procsync_fit_t *fit, char *buf, size_t len)
 {
-    if (!fit->oversubscribed) {
+    if (!fit->oversubscribed && !fit->busy) {
         snprintf(buf, len, "%s", "");
         return;
     }
     snprintf(buf, len,
-             " (OVERSUBSCRIBED: %d ranks on %d processors, late-start tolerance %.0f us%s: less "
+             " (%s: %d ranks on %d processors, late-start tolerance %.0f us%s: less "
              "precise than on dedicated cores)",
-             fit->ranks, fit->processors, fit->late_s * 1e6,
+             machine_word(fit), fit->ranks, fit->processors, fit->late_s * 1e6,
              fit->late_run_factor > 0 ? " + run-time" : "");
 }
 
@@ -165,8 +175,9 @@ int hm_cli_experiment_open(const hm_cli_config_t *cfg, MPI_Comm comm, const char
         return hm_cli_agree(comm, open_failure(cfg, procsync, stage, rc, msg, sizeof msg), msg);
     rc = add_measure_factors(hm_experiment_factors(*e), cfg);
     if (rc != HM_OK) snprintf(msg, sizeof msg, "%s", hm_strerror(rc));
-    if (rc == HM_OK && rank == 0 && hm_experiment_fit(*e)->oversubscribed)
-        print_fit(hm_experiment_fit(*e));
+    const hm_procsync_fit_t *fit = rc == HM_OK ? hm_experiment_fit(*e) : NULL;
+    if (fit && rank == 0 && (fit->oversubscribed || fit->busy))
+        print_fit(fit, hm_experiment_interference(*e));
     return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
 }
 

@@ -4,6 +4,7 @@
 #ifndef HM_CLI_MEASURE_SETUP_H
 #define HM_CLI_MEASURE_SETUP_H
 #include <harmonia/experiment.h>
+#include <harmonia/measure.h>
 #include <harmonia/results.h>
 
 #include "options/config.h"
@@ -46,4 +47,15 @@ int hm_cli_procsync_create(MPI_Comm comm, const char *name, const hm_experiment_
 
 /* The clock-synchronization factors (also those of `harmonia clock`). */
 void hm_cli_add_clock_factors(hm_factors_t *f, const hm_cli_config_t *cfg);
+/* Collective, after hm_measure_run returned HM_EAGAIN for what (e.g.
+ * "allreduce 8 B"): fewer than --nrep valid repetitions, the attempts or
+ * the time budget spent. A result to keep (HM_EXIT_OK: the row is written
+ * and flagged partial) when some repetitions are valid and the machine is
+ * busy (at the start, or measured again now) or --allow-partial is given;
+ * otherwise HM_EXIT_FAILURE, and rank 0's why says what was measured (the
+ * discarded starts' spread against the tolerance, the machine) and what to
+ * change. */
+int hm_cli_partial_status(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_experiment_t *e,
+                          const char *what, const hm_measure_result_t *r, char *why, size_t len);
+
 #endif

@@ -24,8 +24,9 @@ typedef struct row {
     int done;
     char measured[32];
     hm_pattern_cell_t cell;
-    long valid, invalid;
-    double min_s, median_s, max_s;
+    hm_measure_summary_t s; /* valid and discarded repetitions */
+    hm_measure_end_t end;
+    int partial; /* fewer valid than --nrep */
 } row_t;
 
 struct hm_pattern_report {
@@ -91,22 +92,10 @@ int hm_pattern_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experim
     return hm_cli_experiment_files(e, comm, HM_RESULTS_PATTERN, HM_RESULTS_PATTERN_RAW);
 }
 
-static void summarize(const hm_measure_result_t *r, row_t *row)
-{
-    double *t = malloc((size_t)(r->n ? r->n : 1) * sizeof *t);
-    size_t n = 0;
-    for (long i = 0; t && i < r->n; i++)
-        if (r->valid[i]) t[n++] = r->global_s[i];
-    hm_stats_sort(t, n);
-    row->min_s = n ? t[0] : NAN;
-    row->median_s = n ? hm_stats_quantile_sorted(t, n, 0.5) : NAN;
-    row->max_s = n ? t[n - 1] : NAN;
-    free(t);
-}
-
 static double algbw_gbps(const row_t *row)
 {
-    return row->median_s > 0 ? (double)row->cell.bytes / row->median_s * 1e-9 : NAN;
+    double median_s = row->s.global.median;
+    return median_s > 0 ? (double)row->cell.bytes / median_s * 1e-9 : NAN;
 }
 
 static void write_summary(hm_pattern_report_t *rep, const row_t *row, size_t order,
@@ -124,19 +113,22 @@ static void write_summary(hm_pattern_report_t *rep, const row_t *row, size_t ord
     hm_csv_put_int64(csv, (int64_t)row->cell.size_bytes);
     hm_csv_put_int64(csv, row->cell.messages);
     hm_csv_put_int64(csv, (int64_t)row->cell.bytes);
-    hm_csv_put_int64(csv, row->valid);
-    hm_csv_put_int64(csv, row->invalid);
+    hm_csv_put_int64(csv, row->s.valid);
+    hm_csv_put_int64(csv, row->s.discarded);
     if (row->cell.wrong >= 0)
         hm_csv_put_int64(csv, row->cell.wrong);
     else
         hm_csv_put_string(csv, "");
-    hm_csv_put_double(csv, row->min_s);
-    hm_csv_put_double(csv, row->median_s);
-    hm_csv_put_double(csv, row->max_s);
+    hm_csv_put_double(csv, row->s.global.min);
+    hm_csv_put_double(csv, row->s.global.median);
+    hm_csv_put_double(csv, row->s.global.max);
     hm_csv_put_double(csv, algbw_gbps(row));
     hm_csv_put_double(csv, algbw_gbps(row)); /* bus factor 1 (header) */
     hm_csv_put_int64(csv, (int64_t)order);
     hm_csv_put_string(csv, procsync);
+    hm_csv_put_double(csv, row->s.discarded_median_s);
+    hm_csv_put_int64(csv, row->s.conditional);
+    hm_csv_put_string(csv, hm_measure_end_name(row->end));
     hm_csv_end_row(csv);
     hm_csv_checkpoint(csv);
 }
@@ -173,22 +165,24 @@ static void write_raw(hm_pattern_report_t *rep, const row_t *row, const hm_measu
     hm_csv_checkpoint(raw);
 }
 
-void hm_pattern_report_add(hm_pattern_report_t *rep, size_t index, size_t order,
-                           const hm_pattern_cell_t *cell, const hm_measure_result_t *r)
+int hm_pattern_report_add(hm_pattern_report_t *rep, size_t index, size_t order,
+                          const hm_pattern_cell_t *cell, const hm_measure_result_t *r)
 {
     row_t *row = &rep->rows[index];
+    int rc = hm_measure_summarize(r, &row->s);
+    if (rc != HM_OK) return rc;
     row->done = 1;
     row->cell = *cell;
     snprintf(row->measured, sizeof row->measured, "%s", cell->measured);
     row->cell.measured = row->measured;
+    row->end = r->end;
+    row->partial = r->nvalid < rep->cfg->nrep;
     rep->several_measured |= strcmp(row->measured, "pattern") != 0;
-    row->valid = r->nvalid;
-    row->invalid = r->attempts - r->nvalid;
-    summarize(r, row);
     hm_cli_progress(hm_experiment_summary(rep->e), hm_experiment_raw(rep->e), (long)order + 1,
                     (long)rep->nrows, "sizes");
     write_summary(rep, row, order, r->procsync);
     write_raw(rep, row, r);
+    return HM_OK;
 }
 
 void hm_pattern_report_matrix(hm_pattern_report_t *rep, MPI_Comm comm, const hm_plan_t *plan,
@@ -300,18 +294,45 @@ static void print_matrix(const hm_pattern_report_t *rep)
     }
 }
 
+/* The note of a row: partial and/or conditional, or "". */
+static const char *row_note(const row_t *row)
+{
+    if (row->partial && row->s.conditional) return "partial, conditional";
+    return row->partial ? "partial" : row->s.conditional ? "conditional" : "";
+}
+
+/* Under the table: what a partial and a conditional row are, when some is. */
+static void print_notes(const hm_pattern_report_t *rep)
+{
+    int partial = 0, conditional = 0;
+    for (size_t i = 0; i < rep->nrows; i++) {
+        partial |= rep->rows[i].done && rep->rows[i].partial;
+        conditional |= rep->rows[i].done && rep->rows[i].s.conditional;
+    }
+    if (partial)
+        printf("PARTIAL: a row with fewer valid repetitions than --nrep %ld: its attempts (or "
+               "their budget on a busy machine) ran out\n",
+               rep->cfg->nrep);
+    if (conditional)
+        printf("CONDITIONAL: more than half of a row's attempts were discarded; its figures "
+               "hold for the undisturbed starts only (disc_med_us: the discarded ones' median)\n");
+}
+
 static void print_table(const hm_pattern_report_t *rep)
 {
-    static const char *const cols[] = {"size_B",  "messages",   "bytes",      "valid",
-                                       "time_us", "algbw_GBps", "busbw_GBps", "#wrong"};
+    static const char *const cols[] = {"size_B",    "messages",   "bytes",      "valid",
+                                       "discarded", "time_us",    "algbw_GBps", "busbw_GBps",
+                                       "#wrong",    "disc_med_us"};
     hm_table_t *t = NULL;
     if (hm_table_create(&t) != HM_OK) return;
     for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
         hm_table_add_column(t, cols[c], HM_ALIGN_RIGHT);
         if (c == 0 && rep->several_measured) hm_table_add_column(t, "measured", HM_ALIGN_LEFT);
     }
-    int model = rep->cfg->nic_bw_gbps > 0;
+    int model = rep->cfg->nic_bw_gbps > 0, notes = 0;
     if (model) hm_table_add_column(t, "model_GBps", HM_ALIGN_RIGHT);
+    for (size_t i = 0; i < rep->nrows; i++) notes |= rep->rows[i].done && *row_note(&rep->rows[i]);
+    if (notes) hm_table_add_column(t, "note", HM_ALIGN_LEFT);
     for (size_t i = 0; i < rep->nrows; i++) {
         const row_t *row = &rep->rows[i];
         if (!row->done) continue;
@@ -319,15 +340,18 @@ static void print_table(const hm_pattern_report_t *rep)
         if (rep->several_measured) hm_table_add_cell(t, row->measured);
         hm_table_add_cellf(t, "%lld", row->cell.messages);
         hm_table_add_cellf(t, "%llu", row->cell.bytes);
-        hm_table_add_cellf(t, "%ld", row->valid);
-        hm_table_add_number(t, "%.2f", row->median_s * 1e6);
+        hm_table_add_cellf(t, "%ld", row->s.valid);
+        hm_table_add_cellf(t, "%ld", row->s.discarded);
+        hm_table_add_number(t, "%.2f", row->s.global.median * 1e6);
         hm_table_add_number(t, "%.3f", algbw_gbps(row));
         hm_table_add_number(t, "%.3f", algbw_gbps(row));
         if (row->cell.wrong >= 0)
             hm_table_add_cellf(t, "%lld", row->cell.wrong);
         else
             hm_table_add_cell(t, "n/a");
+        hm_table_add_number(t, "%.2f", row->s.discarded_median_s * 1e6);
         if (model) hm_table_add_number(t, "%.3f", model_gbps(rep));
+        if (notes) hm_table_add_cell(t, row_note(row));
     }
     printf("pattern %s%s%s (n %d groups x g %d ranks, k %d), backend %s, on %d ranks%s, --sync "
            "%s: medians of max end - min start; algbw = bytes of every message / time (GB = "
@@ -337,6 +361,7 @@ static void print_table(const hm_pattern_report_t *rep)
            rep->cfg->sync);
     hm_table_print(t, stdout);
     hm_table_free(t);
+    print_notes(rep);
 }
 
 int hm_pattern_report_close(hm_pattern_report_t *rep, MPI_Comm comm)

@@ -34,8 +34,8 @@ int hm_pattern_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experim
                            hm_pattern_report_t **out);
 
 /* Root: the row at index (table order: nrows of open), run order-th. */
-void hm_pattern_report_add(hm_pattern_report_t *rep, size_t index, size_t order,
-                           const hm_pattern_cell_t *cell, const hm_measure_result_t *r);
+int hm_pattern_report_add(hm_pattern_report_t *rep, size_t index, size_t order,
+                          const hm_pattern_cell_t *cell, const hm_measure_result_t *r);
 
 /* Collective: keep the pattern's matrix of bytes at size_bytes (printed
  * with the table when the ranks are few enough to read it). */

@@ -9,22 +9,6 @@
 #include "commands/analysis_inputs.h"
 #include "commands/stats_print.h"
 
-static void cell_us(hm_table_t *t, double x_s)
-{
-    if (isnan(x_s))
-        hm_table_add_cell(t, "n/a");
-    else
-        hm_table_add_cellf(t, "%.2f", x_s * 1e6);
-}
-
-static void cell_number(hm_table_t *t, const char *fmt, double x)
-{
-    if (isnan(x))
-        hm_table_add_cell(t, "n/a");
-    else
-        hm_table_add_cellf(t, fmt, x);
-}
-
 /* Names left-aligned (columns 0 and 3), numbers right-aligned. */
 static int add_columns(hm_table_t *t, const char *const *cols, size_t n)
 {
@@ -81,7 +65,7 @@ void hm_cli_cell_cells(hm_table_t *t, const char *op, double comm_target_s, long
                        double comp_target_s, long processes, int with_size)
 {
     hm_table_add_cell(t, op);
-    cell_number(t, "%g", comm_target_s * 1e6);
+    hm_table_add_number(t, "%g", comm_target_s * 1e6);
     if (with_size && size_bytes >= 0)
         hm_table_add_cellf(t, "%lld", size_bytes);
     else if (with_size)
@@ -105,9 +89,10 @@ static void summary_row(hm_table_t *t, const hm_analysis_group_t *g, const hm_an
     hm_table_add_cellf(t, "%zu", r->kept);
     const double x[] = {r->s.min,  r->s.q1,        r->s.median,    r->s.q3,      r->s.max,
                         r->s.mean, r->median_lo_s, r->median_hi_s, r->mean_lo_s, r->mean_hi_s};
-    for (size_t i = 0; i < sizeof x / sizeof x[0]; i++) cell_us(t, x[i]);
-    cell_number(t, "%.3f", r->acf1);
-    cell_number(t, "%.3g", r->shapiro_p);
+    for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
+        hm_table_add_number(t, "%.2f", (x[i]) * 1e6);
+    hm_table_add_number(t, "%.3f", r->acf1);
+    hm_table_add_number(t, "%.3g", r->shapiro_p);
 }
 
 static int print_bench_summaries(const hm_analysis_groups_t *gs, const hm_analysis_summary_t *rows,
@@ -171,8 +156,8 @@ static int print_overlap_summaries(const hm_analysis_groups_t *gs,
         const double x[] = {r->s.min,  r->s.q1,        r->s.median,    r->s.q3,      r->s.max,
                             r->s.mean, r->median_lo_s, r->median_hi_s, r->mean_lo_s, r->mean_hi_s};
         for (size_t i = 0; i < sizeof x / sizeof x[0]; i++) hm_cli_metric_cell(t, metric, x[i]);
-        cell_number(t, "%.3f", r->acf1);
-        cell_number(t, "%.3g", r->shapiro_p);
+        hm_table_add_number(t, "%.3f", r->acf1);
+        hm_table_add_number(t, "%.3g", r->shapiro_p);
     }
     if (rc == HM_OK) rc = hm_cli_progresses_print(&p, f);
     if (rc == HM_OK) rc = hm_table_print(t, f);
@@ -205,7 +190,7 @@ static void runs_row(hm_table_t *t, const hm_analysis_repro_group_t *g)
     hm_table_add_cellf(t, "%.2f", g->median_s * 1e6);
     hm_table_add_cellf(t, "%.2f", g->min_s * 1e6);
     hm_table_add_cellf(t, "%.2f", g->max_s * 1e6);
-    cell_number(t, "%.3f", g->max_normalized);
+    hm_table_add_number(t, "%.3f", g->max_normalized);
 }
 
 static int bench_runs_table(const hm_analysis_repro_t *repro, hm_table_t *t)
@@ -250,7 +235,7 @@ static int overlap_runs_table(const hm_analysis_repro_t *repro, hm_table_t *t,
         hm_cli_metric_cell(t, metric, g->median_s);
         hm_cli_metric_cell(t, metric, g->min_s);
         hm_cli_metric_cell(t, metric, g->max_s);
-        cell_number(t, "%.3f", time ? g->max_normalized : g->max_difference);
+        hm_table_add_number(t, "%.3f", time ? g->max_normalized : g->max_difference);
     }
     return rc;
 }
