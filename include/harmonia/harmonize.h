@@ -80,7 +80,7 @@ HM_EXPORT int hm_harmonize_configure(MPI_Comm comm, const hm_harmonize_options_t
  * the last 256 calls (1.25 x one of their arrivals after the root's
  * decision, trading the slack against the share of calls it misses times
  * the measured cost of a refresh), never below the measured MPI_Bcast
- * latency and never above max(1 ms, 100 MPI_Bcast latencies) (a slack
+ * latency and never above max(100 us, 100 MPI_Bcast latencies) (a slack
  * that covered a scheduler slice would cost a slice at every call).
  * State (clock, slack, counters)
  * is cached on comm as an MPI attribute and freed with comm, so any

@@ -56,12 +56,15 @@ enum { HZ_RUN = 16 };
  * and the shrink comes down 10% per 16 calls: under other processes' load
  * a few ranks preempted for a scheduler slice (ms) at the wrong moment
  * pushed it to seconds here, every call then waited that long (one
- * repetition a second for minutes). No slack worth paying at every call
- * covers a slice: a miss costs one refresh (~0.5 ms at 2 ranks) and one
- * repetition, a 1 ms slack costs 1 ms at each. 100 latencies keep the cap
- * far above what a large job's deadline needs to reach every rank (tens of
- * us at 4096 simulated ranks). */
-#define HZ_CAP_MIN_S     1e-3
+ * repetition a second for minutes). A slack covers the deadline's way to
+ * every rank and its check, microseconds; no slack worth paying at every
+ * call covers a preemption, a CFS slice of milliseconds: a miss costs one
+ * refresh (~0.5 ms at 2 ranks) and one repetition. Capped at 1 ms, the
+ * slack sat at the cap under two busy loops and the default bench took
+ * 40 s against 1.5 s quiet, most of it the slack paid at every call.
+ * 100 latencies keep the cap far above what a large job's deadline needs
+ * to reach every rank (tens of us at 4096 simulated ranks). */
+#define HZ_CAP_MIN_S     100e-6
 #define HZ_CAP_LATENCIES 100.0
 
 /* A rank that sees the deadline further ahead than the slack by more than
