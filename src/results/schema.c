@@ -255,6 +255,9 @@ static const hm_results_column_t overlap[] = {
                                 "refs))), t_ovrl the slowest rank's mean"},
     [HM_COL_OVERLAP_ORDER] = {"order", "", "position in the shuffled order of cells"},
     [HM_COL_OVERLAP_PROCSYNC] = {"procsync", "", "what the synchronization method did"},
+    [HM_COL_OVERLAP_CONDITIONAL] = {"conditional", "",
+                                    "1 when more than half the attempts were discarded: the "
+                                    "ratios hold for undisturbed starts only"},
 };
 
 static const hm_results_column_t overlap_raw[] = {

@@ -46,19 +46,24 @@ static void open_table(hm_clock_report_t *rep)
 int hm_clock_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_timer_t *timer,
                          hm_clock_report_t **out)
 {
-    char why[512] = "", desc[256];
+    char why[512] = "", desc[256], machine[HM_INTERFERENCE_TEXT_MAX];
     int rank, rc;
     hm_factors_t *f = NULL;
     hm_clock_report_t *rep = calloc(1, sizeof *rep);
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, rep ? &rep->size : &rank);
     hm_timer_describe(timer, desc, sizeof desc);
+    hm_cli_machine(comm,
+                   "the synchronizations' ping-pongs wait for preempted ranks, so they take "
+                   "longer and their errors are larger than on dedicated cores",
+                   machine, sizeof machine);
     hm_factors_context_t ctx = {.argc = cfg->argc,
                                 .argv = (const char *const *)cfg->argv,
                                 .timer = desc,
                                 .timer_resolution_s = hm_timer_nominal_resolution(timer),
                                 .seed_set = 1,
-                                .seed = cfg->seed};
+                                .seed = cfg->seed,
+                                .interference = machine};
     rc = rep ? hm_factors_create(&f) : HM_ENOMEM;
     if (rc == HM_OK) rc = hm_factors_collect(f, comm, &ctx);
     if (rc == HM_OK && rank == 0) {

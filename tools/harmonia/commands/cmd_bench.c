@@ -161,19 +161,6 @@ static int make_plan(const hm_cli_config_t *cfg, MPI_Comm comm, bench_plan_t *pl
     return hm_cli_agree(comm, rc, why);
 }
 
-static void measure_params(const hm_cli_config_t *cfg, const hm_experiment_t *e,
-                           hm_measure_params_t *p)
-{
-    hm_experiment_measure_params(e, p);
-    p->nrep = cfg->nrep;
-    p->warmup = cfg->warmup;
-    p->max_attempts = cfg->max_attempts;
-    /* --max-attempts given: that many attempts, whatever the machine. */
-    if (cfg->max_attempts > 0) p->budget_factor = 0;
-    p->validate = cfg->validate;
-    p->cold_cache_bytes = cfg->cold_cache ? hm_measure_llc_bytes() : 0;
-}
-
 /* The message of a failed experiment, or "" (rank 0 decides; the status is
  * the same everywhere). Collective: a shortfall looks at the machine again. */
 static int experiment_status(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_experiment_t *e,
@@ -205,6 +192,7 @@ static int experiment_status(const hm_cli_config_t *cfg, MPI_Comm comm, const hm
 typedef struct bench_run {
     hm_bench_report_t *rep;
     long npartial;
+    long discarded; /* attempts discarded by the finished experiments */
     hm_cli_progress_t line;
     double reps_before, reps_total;
 } bench_run_t;
@@ -214,6 +202,19 @@ static void report_progress(void *arg, double done, double total)
     bench_run_t *run = arg;
     (void)total;
     hm_cli_progress_report(&run->line, run->reps_before + done, run->reps_total);
+}
+
+/* The attempts discarded so far, on the line while the run goes: a busy
+ * machine shows while it costs time, not only in the table at the end. */
+static void report_status(void *arg, const hm_measure_status_t *st)
+{
+    bench_run_t *run = arg;
+    char note[96] = "";
+    long discarded = run->discarded + (st->attempts - st->valid);
+    if (discarded > 0)
+        snprintf(note, sizeof note, "%ld attempts discarded (%ld in this experiment, of %ld)",
+                 discarded, st->attempts - st->valid, st->attempts);
+    hm_cli_progress_note(&run->line, note);
 }
 
 /* Collective: op set up at size in the plan's memory, on its backend. */
@@ -243,8 +244,10 @@ static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_ex
         snprintf(msg, sizeof msg, "%s %zu B: %s", hm_op_name(op), size, hm_last_error());
         return hm_cli_agree(comm, HM_EXIT_FAILURE, msg);
     }
-    measure_params(cfg, e, &mp);
+    hm_cli_measure_params(cfg, e, &mp);
     mp.progress = (hm_progress_t){report_progress, run};
+    mp.status = report_status;
+    mp.status_arg = run;
     hm_measure_target_op(&target, op, inst, rank, cfg->peer);
     double t0 = MPI_Wtime();
     /* --inject-delay (testing, docs/testbed.md): a late start of one rank. */
@@ -257,6 +260,7 @@ static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_ex
     if (status == HM_EXIT_OK && r.end == HM_MEASURE_END_SLICE && r.nvalid < cfg->nrep)
         run->npartial++;
     run->reps_before += (double)cfg->nrep;
+    run->discarded += r.ninvalid;
     /* A failed experiment (too few valid repetitions, wrong results) is not
      * a result: it goes to no file and no table; the finished ones stay. */
     if (status == HM_EXIT_OK && rank == 0 &&

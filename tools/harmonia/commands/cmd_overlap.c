@@ -226,11 +226,7 @@ static int run_cell(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p, hm_ove
     hm_overlap_comm_t nbc;
     hm_overlap_result_t r;
     hm_measure_params_t mp;
-    hm_measure_params_default(&mp);
-    mp.nrep = cfg->nrep;
-    mp.warmup = cfg->warmup;
-    mp.max_attempts = cfg->max_attempts;
-    mp.validate = cfg->validate;
+    hm_cli_measure_params(cfg, p->e, &mp);
     int rc = hm_op_prepare(p->ops[o], comm, cm->size, &opp, &inst);
     if (rc == HM_OK) rc = hm_compute_set_size(p->compute, (int)cp->size);
     hm_overlap_comm_op(&nbc, inst);

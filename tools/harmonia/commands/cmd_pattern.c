@@ -347,18 +347,6 @@ static int build(MPI_Comm comm, const pattern_run_t *r, int rank, cell_t *c)
     return rc;
 }
 
-static void measure_params(const hm_cli_config_t *cfg, const pattern_run_t *r,
-                           hm_measure_params_t *mp)
-{
-    hm_experiment_measure_params(r->e, mp);
-    mp->nrep = cfg->nrep;
-    mp->warmup = cfg->warmup;
-    mp->max_attempts = cfg->max_attempts;
-    /* --max-attempts given: that many attempts, whatever the machine. */
-    if (cfg->max_attempts > 0) mp->budget_factor = 0;
-    mp->validate = cfg->validate;
-}
-
 /* The steps a row times: one plan, or every step in mode. */
 typedef struct timed {
     hm_plan_t *const *steps;
@@ -438,7 +426,7 @@ static int measure_baseline(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsy
     if (rc != HM_OK) return row_status(cfg, comm, r, &o, 0, bytes, name);
     hm_measure_params_t mp;
     hm_measure_result_t res = {0};
-    measure_params(cfg, r, &mp);
+    hm_cli_measure_params(cfg, r->e, &mp);
     rc = o.rc = hm_baseline_measure(b, ps, &mp, &res, &o.wrong);
     long nvalid = res.nvalid, attempts = res.attempts;
     if (rc == HM_OK || rc == HM_EAGAIN) {
@@ -486,7 +474,7 @@ static int measure_row(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync_t 
     outcome_t o = {0, &res, 0};
     striping_check_t sc = {c->buf[0], c->buf[1], rank, r->shape.g};
     hm_plan_validation_t v = {striping_fill, striping_verify, &sc};
-    measure_params(cfg, r, &mp);
+    hm_cli_measure_params(cfg, r->e, &mp);
     if (m == M_CONCURRENT) mp.validate = 0;
     o.rc = hm_plan_measure(t.steps, t.nsteps, t.mode, ps, &mp, m == M_SEQUENCE ? &v : NULL, &res,
                            &o.wrong);

@@ -89,14 +89,24 @@ int hm_cli_check_applies(const hm_cli_config_t *cfg, const char *methods, int co
 typedef struct hm_cli_progress {
     FILE *out;
     char what[160], units[32];
+    char note[96]; /* after the figures, e.g. "312 of 1400 attempts discarded" ("": none) */
     double start_s, last_s;
     int shown;
 } hm_cli_progress_t;
+
+/* Collective: measure what other work takes from the ranks of comm
+ * (hm_interference_measure, topo.h) into text, the factor "interference";
+ * rank 0 says on stderr, in one line, when the machine is busy, with
+ * consequence (what that means for the results). The exit status, the same
+ * on every rank (text says "not measured" when the probe failed). */
+int hm_cli_machine(MPI_Comm comm, const char *consequence, char *text, size_t len);
 
 void hm_cli_progress_init(hm_cli_progress_t *p, int show);
 void hm_cli_progress_stage(hm_cli_progress_t *p, const char *what, const char *units);
 void hm_cli_progress_report(void *arg, double done, double total);
 void hm_cli_progress_clear(hm_cli_progress_t *p);
+/* Set the note shown at the end of the line from now on. */
+void hm_cli_progress_note(hm_cli_progress_t *p, const char *note);
 
 /* The items of a comma-separated option value (--sync, --clock-sync):
  * the commas plus one. */

@@ -181,6 +181,18 @@ int hm_cli_experiment_open(const hm_cli_config_t *cfg, MPI_Comm comm, const char
     return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
 }
 
+void hm_cli_measure_params(const hm_cli_config_t *cfg, const hm_experiment_t *e,
+                           hm_measure_params_t *p)
+{
+    hm_experiment_measure_params(e, p);
+    p->nrep = cfg->nrep;
+    p->warmup = cfg->warmup;
+    p->max_attempts = cfg->max_attempts;
+    if (cfg->max_attempts > 0) p->budget_factor = 0;
+    p->validate = cfg->validate;
+    p->cold_cache_bytes = cfg->cold_cache ? hm_measure_llc_bytes() : 0;
+}
+
 /* The header cells of a schema, in file order. */
 static size_t schema_names(hm_results_kind_t kind, const char **names, size_t max)
 {

@@ -47,6 +47,13 @@ int hm_cli_procsync_create(MPI_Comm comm, const char *name, const hm_experiment_
 
 /* The clock-synchronization factors (also those of `harmonia clock`). */
 void hm_cli_add_clock_factors(hm_factors_t *f, const hm_cli_config_t *cfg);
+/* The measurement's parameters from the options, fitted to the machine
+ * (hm_experiment_measure_params: an attempts budget when it is busy):
+ * --nrep, --warmup, --validate, --cold-cache, and --max-attempts, which,
+ * given, replaces the budget (that many attempts, whatever the machine). */
+void hm_cli_measure_params(const hm_cli_config_t *cfg, const hm_experiment_t *e,
+                           hm_measure_params_t *params);
+
 /* Collective, after hm_measure_run returned HM_EAGAIN for what (e.g.
  * "allreduce 8 B"): fewer than --nrep valid repetitions, the attempts or
  * the time budget spent. A result to keep (HM_EXIT_OK: the row is written

@@ -52,13 +52,18 @@ static void join_targets(const hm_cli_config_t *cfg, char *buf, size_t len)
 static int factors(const hm_cli_config_t *cfg, MPI_Comm comm, hm_compute_t *c, const char *program,
                    hm_factors_t *f)
 {
-    char compute[512], progress[256] = "", targets[512];
+    char compute[512], progress[256] = "", targets[512], machine[HM_INTERFERENCE_TEXT_MAX];
+    hm_cli_machine(comm,
+                   "the compute threads share their cores with other processes, so the "
+                   "calibrated orders and times are less reproducible",
+                   machine, sizeof machine);
     hm_factors_context_t ctx = {.argc = cfg->argc,
                                 .argv = (const char *const *)cfg->argv,
                                 .timer = "monotonic (CLOCK_MONOTONIC, read by each compute thread "
                                          "around its dgemm)",
                                 .seed_set = 1,
-                                .seed = cfg->seed};
+                                .seed = cfg->seed,
+                                .interference = machine};
     int free_cores = cfg->given & HM_OPT_BIT(HM_OPT_THREADS)
                          ? hm_compute_cores_of(c) - hm_compute_threads(c)
                          : 0;

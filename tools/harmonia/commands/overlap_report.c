@@ -18,6 +18,7 @@ typedef struct row {
     hm_overlap_target_t comm, comp;
     int cell_valid;
     long invalid;
+    int partial;            /* fewer valid repetitions than --nrep */
     hm_overlap_summary_t s; /* nvalid 0 and NAN estimates when not run */
 } row_t;
 
@@ -79,6 +80,14 @@ int hm_overlap_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experim
     return hm_cli_experiment_files(e, comm, HM_RESULTS_OVERLAP, HM_RESULTS_OVERLAP_RAW);
 }
 
+/* More than half the attempts discarded: the ratios rest on the starts a
+ * busy machine left undisturbed (HM_MEASURE_CONDITIONAL_SHARE). */
+static int conditional(const row_t *row)
+{
+    long attempts = row->s.nvalid + row->invalid;
+    return attempts > 0 && (double)row->invalid > HM_MEASURE_CONDITIONAL_SHARE * (double)attempts;
+}
+
 static void put_estimate(hm_csv_t *csv, const hm_overlap_estimate_t *x)
 {
     hm_csv_put_double(csv, x->median);
@@ -110,6 +119,7 @@ static void write_summary(hm_csv_t *csv, const row_t *row, size_t order, const c
     hm_csv_put_double(csv, row->s.imb_pct);
     hm_csv_put_int64(csv, (int64_t)order);
     hm_csv_put_string(csv, procsync);
+    hm_csv_put_int64(csv, conditional(row));
     hm_csv_end_row(csv);
     hm_csv_checkpoint(csv);
 }
@@ -158,6 +168,7 @@ int hm_overlap_report_add(hm_overlap_report_t *rep, size_t index, size_t order, 
     if (r && hm_overlap_summarize(r, comp->ref_s, comm->ref_s, comm->local_s, &row->s) != HM_OK)
         no_estimates(&row->s);
     row->invalid = r ? r->n - r->nvalid : 0;
+    row->partial = r && r->nvalid < rep->cfg->nrep;
     hm_csv_t *summary = hm_experiment_summary(rep->e), *raw = hm_experiment_raw(rep->e);
     hm_cli_progress(summary, raw, (long)order + 1, (long)rep->nrows, "cells");
     if (summary) write_summary(summary, row, order, r ? r->procsync : "");
@@ -167,14 +178,14 @@ int hm_overlap_report_add(hm_overlap_report_t *rep, size_t index, size_t order, 
 
 static void print_table(const hm_overlap_report_t *rep)
 {
-    static const char *const cols[] = {"op",          "comm_us",  "size_B",        "comm_ref_us",
-                                       "comp_us",     "order",    "comp_ref_us",   "valid",
-                                       "measured_us", "overhead", "comp_slowdown", "comm_ratio",
-                                       "osu_%",       "imb_%",    "cell"};
+    static const char *const cols[] = {"op",         "comm_us",     "size_B",      "comm_ref_us",
+                                       "comp_us",    "order",       "comp_ref_us", "valid",
+                                       "discarded",  "measured_us", "overhead",    "comp_slowdown",
+                                       "comm_ratio", "osu_%",       "imb_%",       "cell"};
     hm_table_t *t = NULL;
     if (hm_table_create(&t) != HM_OK) return;
     for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
-        hm_table_add_column(t, cols[c], c == 0 || c == 14 ? HM_ALIGN_LEFT : HM_ALIGN_RIGHT);
+        hm_table_add_column(t, cols[c], c == 0 || c == 15 ? HM_ALIGN_LEFT : HM_ALIGN_RIGHT);
     for (size_t i = 0; i < rep->nrows; i++) {
         const row_t *row = &rep->rows[i];
         char cell[64];
@@ -186,6 +197,7 @@ static void print_table(const hm_overlap_report_t *rep)
         hm_table_add_cellf(t, "%zu", row->comp.size);
         hm_table_add_number(t, "%.1f", row->comp.ref_s * 1e6);
         hm_table_add_cellf(t, "%ld", row->s.nvalid);
+        hm_table_add_cellf(t, "%ld", row->invalid);
         hm_table_add_number(t, "%.1f", row->s.measured_s.median * 1e6);
         hm_table_add_number(t, "%.2f", row->s.overhead.median);
         hm_table_add_number(t, "%.2f", row->s.comp_slowdown.median);
@@ -193,7 +205,8 @@ static void print_table(const hm_overlap_report_t *rep)
         hm_table_add_number(t, "%.0f", row->s.osu_pct);
         hm_table_add_number(t, "%.0f", row->s.imb_pct);
         if (row->cell_valid)
-            snprintf(cell, sizeof cell, "ok");
+            snprintf(cell, sizeof cell, "ok%s%s", row->partial ? ", partial" : "",
+                     conditional(row) ? ", conditional" : "");
         else
             snprintf(cell, sizeof cell, "INVALID (comm %s, comp %s)",
                      hm_overlap_outcome_name(row->comm.outcome),

@@ -66,10 +66,16 @@ void hm_cli_progress_report(void *arg, double done, double total)
     char spent[32], left[32] = "?";
     hm_campaign_format_duration(elapsed, spent, sizeof spent);
     if (done > 0) hm_campaign_format_duration(elapsed * (total - done) / done, left, sizeof left);
-    fprintf(p->out, "\r\033[Kharmonia: %s: %.0f%% (%.0f of %.0f %s), %s elapsed, about %s left",
-            p->what, 100.0 * done / total, done, total, p->units, spent, left);
+    fprintf(p->out, "\r\033[Kharmonia: %s: %.0f%% (%.0f of %.0f %s), %s elapsed, about %s left%s%s",
+            p->what, 100.0 * done / total, done, total, p->units, spent, left,
+            p->note[0] ? "; " : "", p->note);
     fflush(p->out);
     p->shown = 1;
+}
+
+void hm_cli_progress_note(hm_cli_progress_t *p, const char *note)
+{
+    snprintf(p->note, sizeof p->note, "%s", note ? note : "");
 }
 
 void hm_cli_progress_clear(hm_cli_progress_t *p)
