@@ -122,9 +122,11 @@ HM_EXPORT int hm_topo_job_node_ranks(MPI_Comm comm, int *ranks, int *processors)
 /* What other work takes from the ranks of a job (hm_interference_measure). */
 typedef struct hm_interference {
     int measured;          /* 0: not measured (probe_s 0, or a simulation, SMPI) */
-    int busy;              /* some rank was off its processor >= 15% of the probe, or
-                            * other runnable threads outnumbered the processors the
-                            * job leaves free on a node */
+    int busy;              /* other work competes: other runnable threads outnumbered
+                            * the processors the job leaves free on a node, or (when
+                            * not oversubscribed, where the ranks take each other's
+                            * turns) some rank was off its processor >= 15% of the
+                            * probe */
     int oversubscribed;    /* the job has more ranks than processors on a node */
     double probe_s;        /* length of the probe */
     double off_share;      /* largest over ranks: share of the probe a rank spent off

@@ -194,7 +194,11 @@ int hm_interference_measure(MPI_Comm comm, double probe_s, hm_interference_t *ou
     out->measured = all;
     out->probe_s = all ? probe_s : 0.0;
     out->oversubscribed = out->node_ranks > out->processors;
-    out->busy = all && (out->off_share >= BUSY_OFF_SHARE || others_compete(out));
+    /* With more ranks than processors the ranks take each other's turns:
+     * their absences are the job's own, and only other runnable threads
+     * tell of other work. */
+    out->busy = all && (others_compete(out) ||
+                        (!out->oversubscribed && out->off_share >= BUSY_OFF_SHARE));
     return HM_OK;
 }
 

@@ -21,7 +21,7 @@ int hm_cli_machine(MPI_Comm comm, const char *consequence, char *text, size_t le
     }
     hm_interference_describe(&it, text, len);
     if (rank == 0 && it.busy) {
-        fprintf(stderr, "harmonia: busy machine: %s: %s\n", text, consequence);
+        fprintf(stderr, "harmonia: the machine is %s: %s\n", text, consequence);
         fflush(stderr);
     }
     return HM_EXIT_OK;

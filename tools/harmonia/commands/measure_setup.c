@@ -40,7 +40,7 @@ static const char *machine_word(const hm_procsync_fit_t *fit)
  * OSU layout as they are): what was measured, and what harmonia chose. */
 static void print_fit(const hm_procsync_fit_t *fit, const hm_interference_t *it)
 {
-    char how[200], seen[HM_INTERFERENCE_TEXT_MAX];
+    char how[200], seen[HM_INTERFERENCE_TEXT_MAX + 32];
     if (fit->derived)
         snprintf(how, sizeof how,
                  "measured p%g of the slowest rank's start lateness %.1f us x %g over %ld "
@@ -49,14 +49,18 @@ static void print_fit(const hm_procsync_fit_t *fit, const hm_interference_t *it)
                  fit->late_cap_fraction);
     else
         snprintf(how, sizeof how, "--late-us, as given");
-    hm_interference_describe(it, seen, sizeof seen);
+    if (fit->busy)
+        hm_interference_describe(it, seen + snprintf(seen, sizeof seen, "the machine is "),
+                                 HM_INTERFERENCE_TEXT_MAX);
+    else
+        snprintf(seen, sizeof seen, "%d ranks on %d processors (oversubscribed)", fit->ranks,
+                 fit->processors);
     fprintf(stderr,
-            "harmonia: %s machine: %s: late-start tolerance %.0f us%s (%s); an experiment ends "
-            "after %g x --nrep attempts, and its row says how many were discarded; results are "
-            "less precise than on dedicated cores\n",
-            fit->busy ? "busy" : "oversubscribed", seen, fit->late_s * 1e6,
-            fit->late_run_factor > 0 ? " + the repetition's run-time" : "", how,
-            HM_MEASURE_BUDGET_FACTOR);
+            "harmonia: %s: late-start tolerance %.0f us%s (%s); an experiment ends after %g x "
+            "--nrep attempts, and its row says how many were discarded; results are less "
+            "precise than on dedicated cores\n",
+            seen, fit->late_s * 1e6, fit->late_run_factor > 0 ? " + the repetition's run-time" : "",
+            how, HM_MEASURE_BUDGET_FACTOR);
     fflush(stderr);
 }
 
