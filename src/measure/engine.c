@@ -291,13 +291,14 @@ int hm_measure_run_injected(MPI_Comm comm, hm_procsync_t *ps, const hm_measure_t
     if (check_params(params, target) != HM_OK) return HM_EINVAL;
     MPI_Comm_rank(comm, &e.rank);
     e.timer = hm_clock_timer(hm_procsync_clock(ps));
-    long capped_before = hm_procsync_late_capped(ps);
+    long capped_before = 0; /* the cap's count before the measured attempts */
     int ok = chunk_alloc(&e.buf, hm_procsync_chunk(ps), e.rank == 0, params->cold_cache_bytes);
     ok = ok && (e.rank != 0 ||
                 result_reserve(result, &e.capacity, params->nrep, target->device_time != NULL));
     int rc = hm_measure_all_ok(comm, ok) ? HM_OK : HM_ENOMEM;
     if (rc == HM_OK) rc = hm_procsync_begin(ps);
     if (rc == HM_OK) rc = warm_up(&e);
+    capped_before = hm_procsync_late_capped(ps);
     if (rc == HM_OK) rc = hm_procsync_begin(ps);
     if (rc == HM_OK) rc = measure(&e, result);
     if (rc != HM_EMPI) {

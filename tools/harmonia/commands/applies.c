@@ -69,14 +69,6 @@ static int check_procsync(const hm_cli_config_t *cfg, const char *methods, char 
         {HM_OPT_CHECK_EVERY, "--check-every", HM_PROCSYNC_PARAM_CHECK_EVERY, cfg->check_every},
         {HM_OPT_RESYNC_S, "--resync-s", HM_PROCSYNC_PARAM_RESYNC, cfg->resync_s},
     };
-    /* Only a time slice ends an experiment early with its results kept. */
-    if (given(cfg, HM_OPT_ALLOW_PARTIAL) &&
-        !(given(cfg, HM_OPT_SLICE_S) && any_item(methods, reads_param, HM_PROCSYNC_PARAM_SLICE))) {
-        snprintf(why, len,
-                 "--allow-partial: nothing in this run can end partial (only a time slice does: "
-                 "--sync roundtime --slice-s)");
-        return HM_EXIT_USAGE;
-    }
     for (size_t i = 0; i < sizeof only / sizeof only[0]; i++) {
         if (!given(cfg, only[i].id) || any_item(methods, reads_param, (int)only[i].param)) continue;
         char readers[128] = "";

@@ -53,7 +53,7 @@ int hm_clock_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_timer_t *
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, rep ? &rep->size : &rank);
     hm_timer_describe(timer, desc, sizeof desc);
-    hm_cli_machine(comm,
+    hm_cli_machine(cfg, comm,
                    "the synchronizations' ping-pongs wait for preempted ranks, so they take "
                    "longer and their errors are larger than on dedicated cores",
                    machine, sizeof machine);

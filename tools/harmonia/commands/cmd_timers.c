@@ -178,7 +178,7 @@ int hm_cmd_timers(hm_cli_config_t *cfg, MPI_Comm comm)
     if (hm_cli_check_outputs(cfg, comm) != HM_EXIT_OK) return HM_EXIT_USAGE;
     if (explicit_timer && check_explicit_timer(cfg, comm) != HM_EXIT_OK) return HM_EXIT_USAGE;
     char machine[HM_INTERFERENCE_TEXT_MAX];
-    hm_cli_machine(comm,
+    hm_cli_machine(cfg, comm,
                    "a read that straddles a preemption looks slow, so the overheads' tails are "
                    "the scheduler's",
                    machine, sizeof machine);

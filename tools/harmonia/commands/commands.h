@@ -95,11 +95,19 @@ typedef struct hm_cli_progress {
 } hm_cli_progress_t;
 
 /* Collective: measure what other work takes from the ranks of comm
- * (hm_interference_measure, topo.h) into text, the factor "interference";
+ * (hm_interference_measure, topo.h, for cfg->probe_s) into text, the factor "interference";
  * rank 0 says on stderr, in one line, when the machine is busy, with
  * consequence (what that means for the results). The exit status, the same
  * on every rank (text says "not measured" when the probe failed). */
-int hm_cli_machine(MPI_Comm comm, const char *consequence, char *text, size_t len);
+int hm_cli_machine(const hm_cli_config_t *cfg, MPI_Comm comm, const char *consequence, char *text,
+                   size_t len);
+
+/* The probe's length: HM_INTERFERENCE_PROBE_S, or what the environment
+ * variable HARMONIA_INTERFERENCE_PROBE_S says (seconds, 0 to 10; 0: no
+ * probe, the machine counts as quiet: how the tests pin the quiet
+ * behaviour on a loaded machine). HM_EXIT_USAGE with why for a bad value.
+ * Read once, with the options, into cfg->probe_s. */
+int hm_cli_probe_s(double *probe_s, char *why, size_t len);
 
 void hm_cli_progress_init(hm_cli_progress_t *p, int show);
 void hm_cli_progress_stage(hm_cli_progress_t *p, const char *what, const char *units);

@@ -82,6 +82,10 @@ static int parse_or_help(const hm_cli_command_t *c, int argc, char **argv, hm_cl
         if (print) hm_cli_print_error("%s (see 'harmonia help %s')", err, c->name);
         return rc;
     }
+    if (c->uses_mpi && (rc = hm_cli_probe_s(&cfg->probe_s, err, sizeof err)) != HM_EXIT_OK) {
+        if (print) hm_cli_print_error("%s", err);
+        return rc;
+    }
     if (cfg->help && print) hm_cli_print_command_help(stdout, c);
     return HM_EXIT_OK;
 }

@@ -4,16 +4,40 @@
  * (hm_interference_measure), said on stderr when busy, recorded in every
  * file they write. bench, skew, pattern and overlap get the same through
  * their experiment (measure_setup.c). */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <harmonia/topo.h>
 
 #include "commands/commands.h"
 
-int hm_cli_machine(MPI_Comm comm, const char *consequence, char *text, size_t len)
+/* The longest probe the variable may ask for: a probe is a start-up cost. */
+#define PROBE_MAX_S 10.0
+
+int hm_cli_probe_s(double *probe_s, char *why, size_t len)
+{
+    const char *v = getenv("HARMONIA_INTERFERENCE_PROBE_S");
+    char *end = NULL;
+    *probe_s = HM_INTERFERENCE_PROBE_S;
+    if (!v) return HM_EXIT_OK;
+    double x = strtod(v, &end);
+    if (!*v || *end || !(x >= 0 && x <= PROBE_MAX_S)) {
+        snprintf(why, len,
+                 "HARMONIA_INTERFERENCE_PROBE_S: \"%.40s\" is not a probe length (seconds, 0 to "
+                 "%g; 0: no probe)",
+                 v, PROBE_MAX_S);
+        return HM_EXIT_USAGE;
+    }
+    *probe_s = x;
+    return HM_EXIT_OK;
+}
+
+int hm_cli_machine(const hm_cli_config_t *cfg, MPI_Comm comm, const char *consequence, char *text,
+                   size_t len)
 {
     hm_interference_t it;
-    int rank, rc = hm_interference_measure(comm, HM_INTERFERENCE_PROBE_S, &it);
+    int rank, rc = hm_interference_measure(comm, cfg->probe_s, &it);
     MPI_Comm_rank(comm, &rank);
     if (rc != HM_OK) { /* the same on every rank: the probe reduces its figures */
         snprintf(text, len, "not measured (%s)", hm_strerror(rc));

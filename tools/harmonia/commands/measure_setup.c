@@ -94,14 +94,28 @@ void hm_cli_add_clock_factors(hm_factors_t *f, const hm_cli_config_t *cfg)
     hm_experiment_clock_factors(f, cfg->clock_sync, &sync, cfg->synthetic);
 }
 
+/* The attempts an experiment may take, as hm_cli_measure_params sets them. */
+static int attempts_factor(hm_factors_t *f, const hm_cli_config_t *cfg, const hm_experiment_t *e)
+{
+    hm_measure_params_t p;
+    hm_cli_measure_params(cfg, e, &p);
+    if (cfg->max_attempts > 0)
+        return hm_factors_set(f, "max_attempts", "%ld (given)", cfg->max_attempts);
+    if (p.budget_factor > 0)
+        return hm_factors_set(f, "max_attempts",
+                              "%.0f (the budget of a busy machine: %g x nrep + %d)",
+                              p.budget_factor * (double)cfg->nrep + HM_MEASURE_BUDGET_EXTRA,
+                              p.budget_factor, HM_MEASURE_BUDGET_EXTRA);
+    return hm_factors_set(f, "max_attempts", "%ld", 10 * cfg->nrep + 100);
+}
+
 /* The options of the measurement itself, after the experiment's factors. */
-static int add_measure_factors(hm_factors_t *f, const hm_cli_config_t *cfg)
+static int add_measure_factors(hm_factors_t *f, const hm_cli_config_t *cfg,
+                               const hm_experiment_t *e)
 {
     int rc = hm_factors_set(f, "nrep", "%ld", cfg->nrep);
     if (rc == HM_OK) rc = hm_factors_set(f, "warmup", "%ld", cfg->warmup);
-    if (rc == HM_OK)
-        rc = hm_factors_set(f, "max_attempts", "%ld",
-                            cfg->max_attempts ? cfg->max_attempts : 10 * cfg->nrep + 100);
+    if (rc == HM_OK) rc = attempts_factor(f, cfg, e);
     if (rc == HM_OK) rc = hm_factors_set(f, "validate", "%s", cfg->validate ? "yes" : "no");
     if (rc == HM_OK && cfg->cold_cache)
         rc = hm_factors_set(f, "cache", "cold (%zu bytes overwritten before every repetition)",
@@ -130,6 +144,7 @@ static void experiment_params(const hm_cli_config_t *cfg, const char *procsync,
     p->argc = cfg->argc;
     p->argv = (const char *const *)cfg->argv;
     p->seed = cfg->seed;
+    p->interference_probe_s = cfg->probe_s;
     p->summary_path = cfg->output;
     p->raw_path = cfg->raw;
 }
@@ -177,7 +192,7 @@ int hm_cli_experiment_open(const hm_cli_config_t *cfg, MPI_Comm comm, const char
     int rc = hm_experiment_open(comm, &p, e, &stage);
     if (rc != HM_OK)
         return hm_cli_agree(comm, open_failure(cfg, procsync, stage, rc, msg, sizeof msg), msg);
-    rc = add_measure_factors(hm_experiment_factors(*e), cfg);
+    rc = add_measure_factors(hm_experiment_factors(*e), cfg, *e);
     if (rc != HM_OK) snprintf(msg, sizeof msg, "%s", hm_strerror(rc));
     const hm_procsync_fit_t *fit = rc == HM_OK ? hm_experiment_fit(*e) : NULL;
     if (fit && rank == 0 && (fit->oversubscribed || fit->busy))

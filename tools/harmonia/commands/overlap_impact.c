@@ -53,7 +53,7 @@ static int factors(const hm_cli_config_t *cfg, MPI_Comm comm, hm_compute_t *c, c
                    hm_factors_t *f)
 {
     char compute[512], progress[256] = "", targets[512], machine[HM_INTERFERENCE_TEXT_MAX];
-    hm_cli_machine(comm,
+    hm_cli_machine(cfg, comm,
                    "the compute threads share their cores with other processes, so the "
                    "calibrated orders and times are less reproducible",
                    machine, sizeof machine);

@@ -36,11 +36,12 @@ static void say_shortfall(const hm_cli_config_t *cfg, const hm_experiment_t *e, 
     snprintf(why, len,
              "%s: only %ld of --nrep %ld repetitions were valid after %ld attempts %s; the "
              "discarded ones' starts spread by a median %.3g us against a late-start tolerance "
-             "of %.3g us (%ld discarded by its cap); the machine: %s. Give --late-us above the "
-             "spread, --max-attempts to keep trying, --sync barrier (no deadline), or "
-             "--allow-partial to keep such rows",
+             "of %.3g us (%ld discarded by its cap); --sync %s: %s; the machine: %s. Give "
+             "--late-us above the spread, --max-attempts to keep trying, --sync barrier (no "
+             "deadline), or --allow-partial to keep such rows",
              what, r->nvalid, cfg->nrep, r->attempts, ended, discarded_spread_s(r) * 1e6,
-             hm_experiment_procsync_params(e)->late_s * 1e6, r->late_capped, machine);
+             hm_experiment_procsync_params(e)->late_s * 1e6, r->late_capped, cfg->sync,
+             r->procsync, machine);
 }
 
 int hm_cli_partial_status(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_experiment_t *e,
@@ -54,7 +55,7 @@ int hm_cli_partial_status(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_ex
     /* The start-up probe may predate the load: look again (collective: the
      * outcome is the same on every rank). */
     int busy = start->busy;
-    if (!busy && hm_interference_measure(comm, HM_INTERFERENCE_PROBE_S, &now) == HM_OK) {
+    if (!busy && start->measured && hm_interference_measure(comm, cfg->probe_s, &now) == HM_OK) {
         busy = now.busy;
         hm_interference_describe(&now, machine, sizeof machine);
     } else {

@@ -139,6 +139,7 @@ typedef struct hm_cli_config {
     int peer;                /* --peer */
     int validate;            /* --validate */
     int allow_partial;       /* --allow-partial */
+    double probe_s;          /* the interference probe's length (HARMONIA_INTERFERENCE_PROBE_S) */
     int check_every;         /* --check-every */
     long max_attempts;       /* --max-attempts, 0 = 10 x nrep + 100 */
     double window_us;        /* --window-us, 0 = adaptive */

@@ -438,8 +438,9 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                          "e.g. --resync-s 5", hm_opt_parse_resync_s},
     [HM_OPT_ALLOW_PARTIAL] = {HM_OPT_ALLOW_PARTIAL, "allow-partial", 0, NULL,
                               "accept experiments that end with fewer valid repetitions than "
-                              "--nrep (a --slice-s time slice ran out); without it they are "
-                              "written, flagged, and the run exits 1",
+                              "--nrep (a --slice-s time slice, or the attempts, ran out); "
+                              "without it they are written, flagged, and the run exits 1 (on a "
+                              "busy machine, only for a time slice)",
                               "--allow-partial", hm_opt_parse_allow_partial},
     [HM_OPT_COMM_US] = {HM_OPT_COMM_US, "comm-us", 0, "SPEC",
                         "communication times aimed at, in microseconds: a list, or "
