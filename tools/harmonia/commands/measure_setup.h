@@ -58,7 +58,8 @@ void hm_cli_measure_params(const hm_cli_config_t *cfg, const hm_experiment_t *e,
  * "allreduce 8 B"): fewer than --nrep valid repetitions, the attempts or
  * the time budget spent. A result to keep (HM_EXIT_OK: the row is written
  * and flagged partial) when some repetitions are valid and the machine is
- * busy (at the start, or measured again now) or --allow-partial is given;
+ * busy (at the start, or measured again now) or oversubscribed, or
+ * --allow-partial is given;
  * otherwise HM_EXIT_FAILURE, and rank 0's why says what was measured (the
  * discarded starts' spread against the tolerance, the machine) and what to
  * change. */

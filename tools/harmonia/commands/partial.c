@@ -52,9 +52,11 @@ int hm_cli_partial_status(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_ex
     char machine[HM_INTERFERENCE_TEXT_MAX] = "";
     int rank;
     MPI_Comm_rank(comm, &rank);
-    /* The start-up probe may predate the load: look again (collective: the
+    /* Ranks that outnumber the processors share them as other work would.
+     * The start-up probe may predate the load: look again (collective: the
      * outcome is the same on every rank). */
-    int busy = start->busy;
+    const hm_procsync_fit_t *fit = hm_experiment_fit(e);
+    int busy = start->busy || fit->busy || fit->oversubscribed;
     if (!busy && start->measured && hm_interference_measure(comm, cfg->probe_s, &now) == HM_OK) {
         busy = now.busy;
         hm_interference_describe(&now, machine, sizeof machine);
