@@ -5,6 +5,29 @@
 
 #define COLUMNS(a) (a), sizeof(a) / sizeof((a)[0])
 
+/* The columns every measurement's summary ends with (bench, pattern): what
+ * was discarded beside what was kept, and why the repetitions stopped. */
+#define DISCARDED_MEDIAN_COLUMN                                                                    \
+    {                                                                                              \
+        "discarded_median_s", "s",                                                                 \
+            "median global run-time of the discarded (invalid) repetitions, beside the valid "     \
+            "ones' to "                                                                            \
+            "show the bias"                                                                        \
+    }
+#define CONDITIONAL_COLUMN                                                                         \
+    {                                                                                              \
+        "conditional", "",                                                                         \
+            "1 when more than half the attempts were discarded: the figures hold for undisturbed " \
+            "starts only"                                                                          \
+    }
+#define END_COLUMN                                                                                 \
+    {                                                                                              \
+        "end", "",                                                                                 \
+            "why the repetitions stopped: nrep, slice, attempts (--max-attempts) or budget (a "    \
+            "busy "                                                                                \
+            "machine's: 2 x nrep + 32 attempts)"                                                   \
+    }
+
 static const hm_results_column_t bench[] = {
     [HM_COL_BENCH_OP] = {"op", "", "operation (--ops name)"},
     [HM_COL_BENCH_SIZE_BYTES] = {"size_bytes", "B", "message size"},
@@ -28,15 +51,9 @@ static const hm_results_column_t bench[] = {
     [HM_COL_BENCH_LATE_STARTS] = {"late_starts", "",
                                   "repetitions (valid or not) whose start spread exceeded the "
                                   "late-start tolerance, under every method"},
-    [HM_COL_BENCH_DISCARDED_MEDIAN_S] = {"discarded_median_s", "s",
-                                         "median global run-time of the discarded (invalid) "
-                                         "repetitions, beside the valid ones' to show the bias"},
-    [HM_COL_BENCH_CONDITIONAL] = {"conditional", "",
-                                  "1 when more than half the attempts were discarded: the "
-                                  "figures hold for undisturbed starts only"},
-    [HM_COL_BENCH_END] = {"end", "",
-                          "why the repetitions stopped: nrep, slice, attempts (--max-attempts) "
-                          "or budget (a busy machine's: 2 x nrep + 32 attempts)"},
+    [HM_COL_BENCH_DISCARDED_MEDIAN_S] = DISCARDED_MEDIAN_COLUMN,
+    [HM_COL_BENCH_CONDITIONAL] = CONDITIONAL_COLUMN,
+    [HM_COL_BENCH_END] = END_COLUMN,
     [HM_COL_BENCH_LATE_CAPPED] = {"late_capped", "",
                                   "starts discarded only by the cap on the late-start tolerance "
                                   "(half the run-time), all ranks"},
@@ -309,15 +326,9 @@ static const hm_results_column_t pattern[] = {
                                    "every byte crosses one link once"},
     [HM_COL_PATTERN_ORDER] = {"order", "", "position in the shuffled order of sizes"},
     [HM_COL_PATTERN_PROCSYNC] = {"procsync", "", "what the synchronization method did"},
-    [HM_COL_PATTERN_DISCARDED_MEDIAN_S] = {"discarded_median_s", "s",
-                                           "median global run-time of the discarded (invalid) "
-                                           "repetitions, beside the valid ones' to show the bias"},
-    [HM_COL_PATTERN_CONDITIONAL] = {"conditional", "",
-                                    "1 when more than half the attempts were discarded: the "
-                                    "figures hold for undisturbed starts only"},
-    [HM_COL_PATTERN_END] = {"end", "",
-                            "why the repetitions stopped: nrep, attempts (--max-attempts) or "
-                            "budget (a busy machine's: 2 x nrep + 32 attempts)"},
+    [HM_COL_PATTERN_DISCARDED_MEDIAN_S] = DISCARDED_MEDIAN_COLUMN,
+    [HM_COL_PATTERN_CONDITIONAL] = CONDITIONAL_COLUMN,
+    [HM_COL_PATTERN_END] = END_COLUMN,
 };
 
 static const hm_results_column_t pattern_raw[] = {
