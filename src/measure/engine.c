@@ -18,8 +18,7 @@ enum { TIMES = 5 };
 /* Per-rank buffers of one chunk, allocated before the loop. */
 typedef struct chunk_buf {
     int n;                /* repetitions in the current chunk */
-    int *flags;           /* [chunk + FLAGS_AFTER]: validity, then in-time, no-error and
-                           * within-budget */
+    int *flags;           /* [chunk + FLAGS_AFTER]: validity, then in-time and no-error */
     double *times;        /* [TIMES * chunk]: -start, end, duration, start, device time
                            * (reduced with MAX) */
     double *reduced;      /* root: [TIMES * chunk] */
