@@ -15,7 +15,7 @@ bench=("$MPIEXEC" -n 2 "${extra[@]}" "$HARMONIA" bench --ops allreduce,bcast --s
 
 # campaign without a launcher of its own; bounded like every other run.
 camp() {
-    timeout -k 5 120 "$HARMONIA" campaign "$@" >"$out" 2>&1
+    timeout -k 5 "$(scaled 120)" "$HARMONIA" campaign "$@" >"$out" 2>&1
     status=$?
 }
 
@@ -82,7 +82,7 @@ check $? "summary table: 4 groups (got $rows)"
 if command -v script >/dev/null; then
     HARMONIA_CMD=$(printf '%q ' "$HARMONIA" campaign -n 4 --dir c0 -- "${bench[@]}" --sync harmonize)
     camp -n 3 --dir c0 -- "${bench[@]}" --sync harmonize
-    timeout -k 5 120 script -qec "$HARMONIA_CMD" /dev/null >"$out" 2>&1
+    timeout -k 5 "$(scaled 120)" script -qec "$HARMONIA_CMD" /dev/null >"$out" 2>&1
     status=$?
     [ "$status" -eq 0 ] && grep -q $'\r\033\[Kcampaign: run 4/4 running for 0:0., ETA 0:0' "$out"
     check $? "terminal: progress line redrawn with an ETA" "exit $status"
@@ -105,14 +105,14 @@ check $? "-n 4 adds run 4 only"
 touch hold
 slow=(sh -c 'if [ "$1" = 2 ]; then while [ -e hold ]; do sleep 0.1; done; fi; shift; exec "$@"'
       sh '{run}' "${bench[@]}" --sync barrier --seed '{seed}' --raw '{raw}')
-wait_running() { # wait until the manifest shows run $2 running in $1
-    for _ in $(seq 300); do
+wait_running() { # wait (30 s, scaled) until the manifest shows run $2 running in $1
+    for _ in $(seq "$(scaled 300)"); do
         csv_awk "$1/manifest.csv" '$col["run"] == r && $col["state"] == "running" { f = 1 } END { exit !f }' -v r="$2" && return 0
         sleep 0.1
     done
     return 1
 }
-timeout -k 5 120 "$HARMONIA" campaign -n 3 --dir c2 -- "${slow[@]}" >"$out" 2>&1 &
+timeout -k 5 "$(scaled 120)" "$HARMONIA" campaign -n 3 --dir c2 -- "${slow[@]}" >"$out" 2>&1 &
 pid=$!
 wait_running c2 2
 check $? "run 2 started"
@@ -136,7 +136,7 @@ check $? "per-mpirun.csv after resumption: 4 groups for each of runs 1-3"
 
 # --- the whole process group killed (SIGKILL) during run 2 ----------------------------
 touch hold
-setsid timeout -k 5 120 "$HARMONIA" campaign -n 3 --dir c3 -- "${slow[@]}" >"$out" 2>&1 &
+setsid timeout -k 5 "$(scaled 120)" "$HARMONIA" campaign -n 3 --dir c3 -- "${slow[@]}" >"$out" 2>&1 &
 pid=$!
 wait_running c3 2
 run1=$(md5sum c3/run-001.csv)
@@ -151,13 +151,17 @@ states=$(csv_awk c3/manifest.csv '{ printf "%s ", $col["state"] }')
 check $? "manifest: $states"
 
 # --- a stop while a run is finishing: the run is kept, the campaign stops ------------
-# The run ignores the SIGTERM passed on to it and completes.
+# The run ignores the SIGTERM passed on to it and completes once the test
+# removes its marker, after the signal (not after a sleep the signal had to
+# beat: under load the manifest was read too late).
 cp c1/run-001.csv base.csv
-late=(sh -c 'trap "" INT TERM HUP; sleep 1; cp base.csv "$2"' sh '{seed}' '{raw}')
-timeout -k 5 60 "$HARMONIA" campaign -n 2 --dir st -- "${late[@]}" >"$out" 2>&1 &
+touch hold-st
+late=(sh -c 'trap "" INT TERM HUP; while [ -e hold-st ]; do sleep 0.1; done; cp base.csv "$2"' sh '{seed}' '{raw}')
+timeout -k 5 "$(scaled 60)" "$HARMONIA" campaign -n 2 --dir st -- "${late[@]}" >"$out" 2>&1 &
 pid=$!
 wait_running st 1
 kill -TERM $pid
+rm -f hold-st
 wait $pid
 status=$?
 [ "$status" -eq 143 ] && grep -q "interrupted after run 1/2" "$out" &&
@@ -165,7 +169,11 @@ status=$?
 check $? "SIGTERM while run 1 completes: exit 143, run 1 done, run 2 not started" "exit $status"
 
 # --- the campaign killed alone: its run goes on holding the lock ----------------------
-orphan=(sh -c 'sleep 2; cp base.csv "$2"; echo "$2" >>written' sh '{seed}' '{raw}')
+# The run ends when the test removes its marker: the refusal is checked
+# while it surely runs, the resumption once it has surely ended (it holds
+# the campaign's lock until it exits; flock(1) waits for that).
+touch hold-or
+orphan=(sh -c 'while [ -e hold-or ]; do sleep 0.1; done; cp base.csv "$2"; echo "$2" >>written' sh '{seed}' '{raw}')
 # Not under timeout(1): the SIGKILL must reach the campaign itself (the test
 # as a whole is bounded by CTest).
 "$HARMONIA" campaign -n 1 --dir or -- "${orphan[@]}" >"$out" 2>&1 &
@@ -176,7 +184,13 @@ wait $pid 2>/dev/null
 camp -n 1 --dir or -- "${orphan[@]}"
 [ "$status" -eq 1 ] && grep -q 'a run left by a killed one, is running in "or"' "$out"
 check $? "resuming while the killed campaign's run goes on is refused" "exit $status"
-sleep 2.5
+rm -f hold-or
+if command -v flock >/dev/null; then
+    timeout -k 5 "$(scaled 30)" flock or/.campaign.lock true
+else
+    for _ in $(seq "$(scaled 300)"); do [ -s written ] && break; sleep 0.1; done
+    sleep 1
+fi
 camp -n 1 --dir or -- "${orphan[@]}"
 [ "$status" -eq 0 ] && [ "$(wc -l <written)" -eq 2 ]
 check $? "once it has ended, the resumed campaign redoes that run alone" "exit $status"
@@ -219,12 +233,16 @@ mkdir bad && printf '# x: y\nfoo,bar\n1,2\n' >bad/manifest.csv
 expect_usage 0 'bad/manifest.csv: no column run' campaign -n 1 --dir bad -- true
 # A second campaign in the same directory while one runs.
 if command -v flock >/dev/null; then
+    # The lock is held until the test removes a marker, not for a time the
+    # refused campaign had to fit in.
     mkdir -p busy
-    flock busy/.campaign.lock sleep 3 &
-    sleep 0.5
+    touch hold-busy
+    flock busy/.campaign.lock sh -c 'touch locked-busy; while [ -e hold-busy ]; do sleep 0.1; done' &
+    for _ in $(seq "$(scaled 300)"); do [ -e locked-busy ] && break; sleep 0.1; done
     camp -n 1 --dir busy -- true
     [ "$status" -eq 1 ] && grep -q 'another campaign, or a run left by a killed one, is running in "busy"' "$out"
     check $? "a locked directory is refused" "exit $status"
+    rm -f hold-busy
     wait
 fi
 finish
