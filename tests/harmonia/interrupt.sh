@@ -11,7 +11,7 @@ cd "$dir" || exit 1
 # interrupt SIGNAL : start a long bench, wait for its first checkpoint, send
 # SIGNAL to the launcher, and check what is left.
 interrupt() {
-    local sig=$1 pid waited=0
+    local sig=$1 pid t0
     local extra=()
     [ "$MPI_FLAVOR" = openmpi ] && extra=(--oversubscribe)
     rm -f s.csv r.csv
@@ -20,21 +20,28 @@ interrupt() {
     "$MPIEXEC" -n 2 "${extra[@]}" "$HARMONIA" bench --ops allreduce,bcast \
         --sizes 8:1M --nrep 5000 --output s.csv --raw r.csv >"$out" 2>&1 &
     pid=$!
-    (sleep 120 && kill -KILL "$pid") >/dev/null 2>&1 &
-    local watchdog=$!
+    # Bounds for a hang, not for the machine's speed: the first experiment
+    # (5000 repetitions) took 26 s beside 4 busy loops and a full ctest on 2
+    # cores; they scale with HM_TEST_TIMEOUT_SCALE (lib.sh).
+    (sleep "$(scaled 120)" && kill -KILL "$pid") >/dev/null 2>&1 &
+    local watchdog=$! limit
+    limit=$(scaled 60) t0=$SECONDS
     # The first checkpoint of both files (the raw one follows the summary).
-    while { [ ! -s s.csv ] || [ ! -s r.csv ]; } && [ "$waited" -lt 600 ]; do
-        sleep 0.1; waited=$((waited + 1))
+    while { [ ! -s s.csv ] || [ ! -s r.csv ]; } && [ $((SECONDS - t0)) -lt "$limit" ]; do
+        sleep 0.1
     done
+    [ -s s.csv ] && [ -s r.csv ]
+    check $? "SIG$sig: the first checkpoint of both files within $limit s (after $((SECONDS - t0)) s)"
     kill -"$sig" "$pid"
     wait "$pid"
-    local status=$? temps waited=0
+    local status=$? temps
     pkill -P "$watchdog" sleep 2>/dev/null
     kill "$watchdog" 2>/dev/null
     # MPICH's mpiexec can return before its ranks have handled the signal:
-    # wait (20 s at most) until no rank of this run is left.
-    while pgrep -f -- "--output s.csv --raw r.csv" >/dev/null && [ "$waited" -lt 200 ]; do
-        sleep 0.1; waited=$((waited + 1))
+    # wait (20 s at most, scaled) until no rank of this run is left.
+    limit=$(scaled 20) t0=$SECONDS
+    while pgrep -f -- "--output s.csv --raw r.csv" >/dev/null && [ $((SECONDS - t0)) -lt "$limit" ]; do
+        sleep 0.1
     done
     temps=$(ls -A | grep -c '\.tmp\.')
     [ "$temps" -eq 0 ]
