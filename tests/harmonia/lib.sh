@@ -148,7 +148,8 @@ check() {
 
 # table_cols FIRST COLUMN... : from the aligned table in $out whose header
 # line starts with the column FIRST, the named columns of every row (rows
-# have as many fields as the header; the table ends at the first other line).
+# have as many fields as the header; the table ends at the first other line,
+# or at a heading ending in ":" that happens to have as many words).
 # Columns are found by name, so added ones do not matter; a column missing
 # from the header gives no rows at all (and a note on stderr).
 table_cols() {
@@ -158,6 +159,6 @@ table_cols() {
         !on && $1 == first { on = 1; nf = NF; for (i = 1; i <= NF; i++) c[$i] = i
             for (k = 1; k <= m; k++) if (!(w[k] in c)) { print "table_cols: no column " w[k] >"/dev/stderr"; exit }
             next }
-        on && NF != nf { exit }
+        on && (NF != nf || /:$/) { exit }
         on { line = $c[w[1]]; for (k = 2; k <= m; k++) line = line " " $c[w[k]]; print line }' "$out"
 }
