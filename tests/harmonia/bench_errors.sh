@@ -123,7 +123,7 @@ if [ "$MPI_FLAVOR" = openmpi ] && ! grep -qa __asan_init "$HARMONIA"; then
     status=$? t=$(($(date +%s) - t0))
     n_err=$(grep -c 'harmonia: error:' "$out")
     msg=$(grep 'harmonia: error:' "$out")
-    if [ "$status" -eq 1 ] && [ "$n_err" -eq 1 ] && [ "$t" -lt 50 ] &&
+    if [ "$status" -eq 1 ] && [ "$n_err" -eq 1 ] && [ "$t" -lt "$(scaled 50)" ] &&
         echo "$msg" | grep -qF 'alltoall 536870912 B: could not allocate'; then
         ok "alltoall 512M with rank 1 capped: exit 1 in ${t}s, \"$msg\""
     else
