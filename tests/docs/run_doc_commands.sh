@@ -186,6 +186,9 @@ run() {
         ok "$doc:$line: $shown (exit $status, ${took} s)"
     else
         fail "$doc:$line: $shown -> exit $status (expected $want)${missing:+, not printed once:$missing} in ${took} s; ran: $cmd; output:"
+        # The error lines wherever they are (a long table can push them out
+        # of the tail), then the tail.
+        grep -E '^(harmonia|harmonia-compute|PARTIAL): ' "$out" | head -n 10 | sed 's/^/    ! /' >&2
         tail -n 25 "$out" | sed 's/^/    | /' >&2
     fi
 }
