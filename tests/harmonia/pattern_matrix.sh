@@ -6,7 +6,7 @@
 # screen; read back by --pattern file (the same matrix); drawn by harmonia
 # plot; the paths it refuses before any measurement (exit 2, one message).
 # Functional, not precision: at 3 and 4 ranks on 2 cores the runs tolerate
-# late starts of 2 ms (--late-us 2000; MPICH 0.2 s), as pattern_command.sh.
+# late starts of 0.2 s (--late-us 200000), as pattern_command.sh.
 . "$(dirname "$0")/lib.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir" "$out"' EXIT
@@ -14,7 +14,7 @@ cd "$dir" || exit 1
 
 late() {
     [ "$1" -gt 2 ] || return 0
-    if [ "$MPI_FLAVOR" = mpich ]; then echo --late-us 200000; else echo --late-us 2000; fi
+    echo --late-us 200000
 }
 
 # pairs FILE: its rows as "src>dst:bytes;", in file order.
