@@ -34,10 +34,10 @@ scaled() {
 # and running count of /proc/loadavg, and the cores other processes used in
 # 0.2 s of /proc/stat, less what this script and its children used meanwhile.
 interference() {
-    local load run procs hz t0 t1 b0 b1 o0 o1 u n s i w q sq st f
+    local load run procs hz t0 t1 b0 b1 o0 o1 u n s q sq st f
     procs=$(getconf _NPROCESSORS_ONLN) hz=$(getconf CLK_TCK)
     if ! read -r load _ _ run _ </proc/loadavg 2>/dev/null ||
-        ! read -r _ u n s i w q sq st _ </proc/stat 2>/dev/null; then
+        ! read -r _ u n s _ _ q sq st _ </proc/stat 2>/dev/null; then
         echo "interference: not measured (/proc/loadavg or /proc/stat unreadable)"
         return
     fi
@@ -46,7 +46,7 @@ interference() {
     o0=$((f[13] + f[14] + f[15] + f[16]))
     t0=$EPOCHREALTIME
     sleep 0.2
-    read -r _ u n s i w q sq st _ </proc/stat
+    read -r _ u n s _ _ q sq st _ </proc/stat
     t1=$EPOCHREALTIME
     b1=$((u + n + s + q + sq + ${st:-0}))
     read -r -a f </proc/$$/stat
