@@ -45,7 +45,30 @@ if ! scaled=$(awk -v d="$duration" -v s="$scale" -v max="$max" 'BEGIN {
     echo "hm-timeout: HM_TEST_TIMEOUT_SCALE=\"$scale\" is not a number above 0 and at most $max (duration \"$duration\")" >&2
     exit 2
 fi
-exec "$timeout_program" -k "$kill" "$scaled" "$@"
+if [ "${HM_TEST_INTERFERENCE_ON_FAIL:-}" != 1 ]; then
+    exec "$timeout_program" -k "$kill" "$scaled" "$@"
+fi
+# HM_TEST_INTERFERENCE_ON_FAIL=1, on a precision test whose program cannot
+# say it (no testutil: the examples): a failure is followed by the line of
+# hm_test_print_interference (tests/common/testutil.h), measured right after
+# the test ended, so none of the CPU it shows is the test's own.
+"$timeout_program" -k "$kill" "$scaled" "$@"
+rc=$?
+if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ]; then
+    if read -r load _ _ run _ </proc/loadavg && read -r _ u n s _ _ q sq st _ </proc/stat; then
+        b0=$((u + n + s + q + sq + ${st:-0})) t0=$(date +%s.%N)
+        sleep 0.2
+        read -r _ u n s _ _ q sq st _ </proc/stat
+        b1=$((u + n + s + q + sq + ${st:-0})) t1=$(date +%s.%N)
+        awk -v load="$load" -v run="${run%%/*}" -v p="$(getconf _NPROCESSORS_ONLN)" \
+            -v hz="$(getconf CLK_TCK)" -v b="$((b1 - b0))" -v t0="$t0" -v t1="$t1" 'BEGIN {
+            dt = t1 - t0; other = b / hz / dt
+            printf "interference: load average %.2f (1 min), %d running of %d processors, other processes used %.1f of %d cores over %.1f s (/proc/stat)\n", load, run, p, other, p, dt }'
+    else
+        echo "interference: not measured (/proc/loadavg or /proc/stat unreadable)"
+    fi
+fi
+exit "$rc"
 ]=])
 file(CHMOD ${HM_TIMEOUT} PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
      GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
