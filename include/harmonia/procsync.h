@@ -127,14 +127,17 @@ HM_EXPORT int hm_procsync_start(hm_procsync_t *ps, int *flag, double *deadline_s
 /* Local, after the repetition: start_s and end_s are its timestamps on the
  * global clock (hm_procsync_clock). Clears *flag on a late start
  * (start_s > deadline + tolerance, tolerance = late_s + late_run_factor x
- * run, at most max(1 us, late_cap_fraction x run) when that is > 0, run =
- * end_s - start_s) or, for window, an overrun (end_s > deadline + window).
+ * run, at most max(1 us, late_cap_fraction x run) when that is > 0 and run
+ * > 0, run = end_s - start_s; start_s == end_s, no operation timed, as skew
+ * passes its exits, is held to late_s alone) or, for window, an overrun
+ * (end_s > deadline + window).
  * A start that only the cap made late is counted (hm_procsync_late_capped). */
 HM_EXPORT void hm_procsync_stop(hm_procsync_t *ps, double start_s, double end_s, int *flag);
 
 /* The late-start tolerance params give a repetition whose own run-time is
  * run_s: late_s + late_run_factor x run_s, at most max(1 us,
- * late_cap_fraction x run_s) when late_cap_fraction > 0. Pure. */
+ * late_cap_fraction x run_s) when late_cap_fraction > 0 and run_s > 0.
+ * Pure. */
 HM_EXPORT double hm_procsync_late_tolerance(const hm_procsync_params_t *params, double run_s);
 
 /* Local: repetitions of this rank whose start the cap on the late-start

@@ -223,7 +223,9 @@ static double uncapped_tolerance(const hm_procsync_params_t *p, double run_s)
 double hm_procsync_late_tolerance(const hm_procsync_params_t *p, double run_s)
 {
     double late_s = uncapped_tolerance(p, run_s);
-    if (!(p->late_cap_fraction > 0)) return late_s;
+    /* No operation between the timestamps (skew times the synchronization
+     * itself): the cap has no run-time to relate the start to. */
+    if (!(p->late_cap_fraction > 0) || !(run_s > 0)) return late_s;
     return fmin(late_s, fmax(HM_PROCSYNC_LATE_FLOOR_S, p->late_cap_fraction * run_s));
 }
 

@@ -234,3 +234,10 @@ int hm_test_unnamed_files(const char *dir)
     if (fd >= 0) close(fd);
     return fd >= 0;
 }
+
+void hm_test_functional_experiment(hm_experiment_params_t *p)
+{
+    hm_experiment_params_default(p);
+    p->late_given = 1;
+    p->procsync_params.late_s = HM_TEST_FUNCTIONAL_LATE_S;
+}

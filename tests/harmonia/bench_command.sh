@@ -14,15 +14,22 @@ table_rows() { table_cols op op size_B valid discarded min_us med_us mean_us max
 show() { sed 's/^/    | /' "$out" >&2; }
 
 # --- every --sync: one row per (op, size), 100 valid, 0 < min <= med <= max ----
+# A row of a method with a deadline may end short at its attempts budget when
+# the machine is busy (tolerance capped at half the run-time, issue 27): it
+# then says so (end), and its figures are still ordered where any is valid.
 for sync in barrier dissem window roundtime harmonize; do
-    launch 2 bench --nrep 100 --sizes 8,1K --sync "$sync"
-    table_rows | awk -v st="$status" '
-        { n++; seen[$1 " " $2]++
-          if ($3 != 100 || !($5 > 0 && $5 <= $6 && $6 <= $8 && $5 <= $7 && $7 <= $8 && $9 > 0)) bad++ }
+    rm -f e.csv
+    launch 2 bench --nrep 100 --sizes 8,1K --sync "$sync" --output e.csv
+    csv_awk e.csv '
+        { n++; seen[$col["op"] " " $col["size_bytes"]]++; v = $col["valid"]
+          if (v != 100 && (v > 100 || deadline == "" || $col["end"] == "nrep")) bad++
+          mn = $col["min_s"]; md = $col["median_s"]; me = $col["mean_s"]; mx = $col["max_s"]
+          if (v > 0 && !(mn > 0 && mn <= md && md <= mx && mn <= me && me <= mx && $col["local_median_s"] > 0)) bad++ }
         END { split("allreduce bcast reduce", ops, " "); split("8 1024", sz, " ")
               for (o = 1; o <= 3; o++) for (s = 1; s <= 2; s++) if (seen[ops[o] " " sz[s]] != 1) bad++
-              exit !(st == 0 && n == 6 && bad == 0) }'
-    check $? "--sync $sync: 6 rows (allreduce,bcast,reduce x 8,1024), valid 100, 0 < min <= med,mean <= max" \
+              exit !(st == 0 && n == 6 && bad == 0) }' -v st="$status" \
+        -v deadline="$(case $sync in barrier | dissem) ;; *) echo yes ;; esac)"
+    check $? "--sync $sync: 6 rows (allreduce,bcast,reduce x 8,1024), valid 100 (or the budget said), 0 < min <= med,mean <= max" \
         "exit $status"
     [ "$status" -eq 0 ] && [ "$(table_rows | wc -l)" -eq 6 ] || show
 done
@@ -44,7 +51,7 @@ head_s=$(grep -v '^#' s.csv | head -1)
 case "$head_s" in op,size_bytes,sync,valid,invalid,*) ok "summary header: ${head_s:0:40}..." ;;
     *) fail "summary header: $head_s" ;; esac
 csv_awk s.csv '{ n++; k[$col["op"] " " $col["size_bytes"]]++
-                 if ($col["valid"] != 100 || $col["sync"] != "harmonize") bad++ }
+                 if (($col["valid"] != 100 && $col["end"] == "nrep") || $col["sync"] != "harmonize") bad++ }
     END { exit !(n == 4 && k["allreduce 8"] == 1 && k["allreduce 1024"] == 1 &&
                  k["bcast 8"] == 1 && k["bcast 1024"] == 1 && bad == 0) }'
 check $? "summary: one row per experiment (4), valid 100, sync harmonize"
@@ -154,7 +161,9 @@ check $? "window: a 2 s late start leaves the window below 1 ms (window_us $w, e
 ALL_OPS=bcast,reduce,allreduce,alltoall,alltoallv,allgather,gather,scatter,scan,exscan
 ALL_OPS=$ALL_OPS,reduce_scatter_block,barrier,ibcast,ireduce,iallreduce,ialltoall,ialltoallv
 ALL_OPS=$ALL_OPS,iallgather,igather,iscatter,iscan,iexscan,ireduce_scatter_block,ibarrier,pingpong
-launch 2 bench --ops "$ALL_OPS" --validate --nrep 20 --sizes 8,1K --output val.csv
+# The subject is the results, not the starts: a given tolerance (0.2 s, no
+# cap) keeps every row at 20 valid on a busy machine too.
+launch 2 bench --ops "$ALL_OPS" --validate --nrep 20 --sizes 8,1K --late-us 200000 --output val.csv
 csv_awk val.csv '{ n++; k[$col["op"]]++
         if ($col["valid"] != 20 || $col["wrong_results"] != 0) bad++ }
     END { for (o in k) { m++; if (k[o] != (o ~ /barrier$/ ? 1 : 2)) bad++ }
@@ -215,10 +224,11 @@ fi
 
 # --- pingpong with a far peer, cold cache ------------------------------------------------
 if [ "$MPI_FLAVOR" = openmpi ]; then
-    # 3 ranks on 2 cores: a descheduled rank starts late by a scheduler slice;
-    # the late-start tolerance measured at start-up accepts that (the default
-    # 1 us left 0 of 1100 attempts valid), so no --late-us is needed.
-    launch 3 bench --ops pingpong --peer 2 --sizes 8,1K --nrep 100 --output pp.csv
+    # 3 ranks on 2 cores: a descheduled rank starts late by a scheduler slice,
+    # more than the tolerance measured at start-up allows a microsecond
+    # pingpong (capped at half its run-time: rows may end at their budget).
+    # The subject here is the far peer, so the tolerance is given (0.2 s).
+    launch 3 bench --ops pingpong --peer 2 --sizes 8,1K --nrep 100 --late-us 200000 --output pp.csv
     csv_awk pp.csv '{ n++; if ($col["valid"] != 100 || !($col["median_s"] > 0)) bad++ }
         END { exit !(st == 0 && n == 2 && bad == 0) }' -v st="$status"
     check $? "pingpong --peer 2 at 3 ranks: 2 rows, 100 valid, median > 0" "exit $status"

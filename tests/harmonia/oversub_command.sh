@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # `harmonia bench` and `skew` with more ranks than processors (3 and 4 ranks
-# on the 2-core test machine): every method of --sync ends with valid
-# repetitions under the late-start tolerance measured at start-up
-# (hm_procsync_fit), the files and the table say that the run was
+# on the 2-core test machine): every method of --sync ends with exit 0,
+# nrep valid repetitions or, where the tolerance's cap at half the run-time
+# discards more, a row that says its attempts ran out, under the late-start
+# tolerance measured at start-up (hm_procsync_fit); the files and the table
+# say that the run was
 # oversubscribed and how the tolerance was chosen, and that tolerance is the
 # one applied: a valid repetition's ranks all started within it of the
 # deadline. On a machine with enough processors the same runs must keep the
@@ -62,30 +64,44 @@ near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(a != "" && d <= 1 &&
 
 for np in $nps; do
     for sync in barrier dissem window roundtime harmonize; do
-        rm -f s.csv r.csv # a run that writes nothing must not be judged by the last one's files
+        rm -f s.csv r.csv valid.txt # a run that writes nothing must not be judged by the last one's files
         launch "$np" bench --ops allreduce --sizes "$sizes" --nrep "$nrep" --sync "$sync" \
             --output s.csv --raw r.csv
-        csv_awk s.csv '{ n++; if ($col["valid"] != nrep || !($col["median_s"] > 0)) bad++ }
-            END { exit !(st == 0 && n == nexp && bad == 0) }' -v st="$status" -v nrep="$nrep" \
-            -v nexp="$nexp"
-        check $? "np=$np --sync $sync: exit 0, $nexp rows of $nrep valid, median > 0" "exit $status"
+        # Without a deadline every attempt counts: nrep valid. With one, the
+        # tolerance is capped at half the repetition's run-time (issue 27),
+        # which ranks taking turns on a core often miss for a microsecond
+        # operation: a row may end at its attempts budget with fewer, even
+        # none, and says so (end), exit 0 all the same (oversubscribed).
+        csv_awk s.csv '{ n++; v = $col["valid"]; valid += v
+                if (v > nrep || (v < nrep && (deadline == "" || $col["end"] == "nrep"))) bad++
+                if (v > 0 && !($col["median_s"] > 0)) bad++
+                if (v == 0 && $col["median_s"] != "") bad++ }
+            END { print valid > "valid.txt"; exit !(st == 0 && n == nexp && bad == 0) }' \
+            -v st="$status" -v nrep="$nrep" -v nexp="$nexp" \
+            -v deadline="$(case $sync in barrier | dissem) ;; *) echo yes ;; esac)"
+        check $? "np=$np --sync $sync: exit 0, $nexp rows, nrep valid or fewer with end budget/attempts, a median exactly where some are valid" \
+            "exit $status, $(csv_awk s.csv '{ printf "%s %s: %s valid, end %s; ", $col["op"], $col["size_bytes"], $col["valid"], $col["end"] }')"
         [ "$status" -eq 0 ] || show
         fit_ok "$np" s.csv && fit_ok "$np" r.csv
         check $? "np=$np --sync $sync: factors late_us, late_us_source, oversubscribed; one line on stderr; table header" \
             "$(grep -E '^# (late_us|oversub)' s.csv | tr '\n' ';')"
-        # Every rank's start lies in [deadline, deadline + late_us + its own
-        # run-time] in a valid repetition of a method with a deadline (the
-        # wait ends at or after it, the late-start check refuses later
-        # starts), so the start spread cannot exceed late_us + the largest
-        # run-time of the repetition (local_s; 1e-3 for the clock model's
-        # slope on a local duration): exact, no timing noise. At 1 us nearly
-        # no repetition passes that check (0 of 1100 before the fit).
+        # Every rank's start lies in [deadline, deadline + its tolerance] in
+        # a valid repetition of a method with a deadline (the wait ends at or
+        # after it, the late-start check refuses later starts); the
+        # tolerance is late_us + the rank's own run-time, at most max(1 us,
+        # half that run-time). So the start spread cannot exceed the least
+        # of late_us + the largest run-time of the repetition (local_s) and
+        # max(1 us, local_s / 2), with 1e-3 for the clock model's slope on a
+        # local duration and 1e-5 for late_us's 6 printed digits: exact, no
+        # timing noise. At 1 us nearly no repetition passes (0 of 1100
+        # before the fit); the raw file has every valid one of the summary.
         case $sync in window | roundtime | harmonize)
-            csv_awk r.csv '$col["valid"] == 1 { n++
-                    if ($col["start_spread_s"] > late * 1e-6 * (1 + 1e-5) + $col["local_s"] * (1 + 1e-3)) bad++ }
-                END { exit !(n == nexp * nrep && bad == 0) }' -v late="$(factor s.csv late_us)" \
-                -v nexp="$nexp" -v nrep="$nrep"
-            check $? "np=$np --sync $sync: valid starts spread <= late_us + run-time ($(factor s.csv late_us) us)" ;;
+            csv_awk r.csv '$col["valid"] == 1 { n++; loc = $col["local_s"] * (1 + 1e-3)
+                    tol = late * 1e-6 * (1 + 1e-5) + loc; cap = loc / 2 < 1e-6 ? 1e-6 : loc / 2
+                    if ($col["start_spread_s"] > (cap < tol ? cap : tol)) bad++ }
+                END { exit !(n == valid && bad == 0) }' -v late="$(factor s.csv late_us)" \
+                -v valid="$(cat valid.txt)"
+            check $? "np=$np --sync $sync: valid starts spread <= min(late_us + run-time, max(1 us, run-time / 2)) ($(factor s.csv late_us) us)" ;;
         esac
     done
 done

@@ -123,6 +123,10 @@ int main(int argc, char **argv)
         HM_CHECK(rc == HM_OK, "late-start tolerance fitted: %.1f us (%s)", pp.late_s * 1e6,
                  fit.derived ? "derived" : "default");
         pp.window_s = 10e-3 + pp.late_s;
+        /* Without the fit's cap at half the run-time (issue 27): with more
+         * ranks than cores most starts come later than that, and the subject
+         * here is the counts (the cap: tests/procsync/test_fit.c). */
+        pp.late_cap_fraction = 0;
     }
     if (rc == HM_OK) rc = hm_procsync_create(method, MPI_COMM_WORLD, global, &pp, &ps);
     HM_CHECK(rc == HM_OK, "procsync %s created (%s)", method, hm_last_error());

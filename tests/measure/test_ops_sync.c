@@ -79,6 +79,10 @@ int main(int argc, char **argv)
         rc = hm_procsync_fit(MPI_COMM_WORLD, global, 0, NULL, &fitted, &fit);
         HM_CHECK(rc == HM_OK, "late-start tolerance fitted: %.1f us", fitted.late_s * 1e6);
         fitted.window_s = 10e-3 + fitted.late_s;
+        /* Without the fit's cap at half the run-time (issue 27): with more
+         * ranks than cores most starts come later than that, and the subject
+         * here is the counts (the cap: tests/procsync/test_fit.c). */
+        fitted.late_cap_fraction = 0;
     }
     for (size_t m = 0; rc == HM_OK && m < hm_procsync_count(); m++) {
         const char *method = hm_procsync_name_at(m);

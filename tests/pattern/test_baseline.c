@@ -200,7 +200,7 @@ int main(int argc, char **argv)
     check_rule();
     hm_experiment_params_t p;
     hm_experiment_t *e = NULL;
-    hm_experiment_params_default(&p);
+    hm_test_functional_experiment(&p); /* bytes and counts, not start times */
     p.sync.fitpoints = 200;
     int rc = hm_experiment_open(MPI_COMM_WORLD, &p, &e, NULL);
     HM_CHECK(rc == HM_OK, "experiment open: %s", hm_last_error());

@@ -58,9 +58,11 @@ static void check_derived(MPI_Comm comm, const hm_procsync_fit_t *f, const hm_pr
              "the repetition's run-time counts on top of late_s (factor %g)", p->late_run_factor);
     HM_CHECK(p->late_cap_fraction == 0.5 && f->late_cap_fraction == 0.5,
              "the tolerance is capped at half the run-time (%g)", p->late_cap_fraction);
-    HM_CHECK(hm_procsync_late_tolerance(p, 0.0) == 1e-6 &&
+    HM_CHECK(hm_procsync_late_tolerance(p, 1e-9) == 1e-6 &&
+                 hm_procsync_late_tolerance(p, 0.0) == p->late_s &&
                  hm_procsync_late_tolerance(p, 1.0) == fmin(p->late_s + 1.0, 0.5),
-             "the tolerance: 1 us for an empty run, min(late_s + run, run / 2) for a long one");
+             "the tolerance: 1 us for a 1 ns run, late_s with nothing timed (skew), "
+             "min(late_s + run, run / 2) for a long one");
     HM_CHECK(f->first_lead_s > 0 && f->lead_s >= f->first_lead_s && p->min_lead_s == f->lead_s,
              "roundtime's minimum lead %.1f us: the last lead %.1f us (first %.1f us)",
              p->min_lead_s * 1e6, f->lead_s * 1e6, f->first_lead_s * 1e6);

@@ -16,7 +16,7 @@
 static const char *const documented[HM_RESULTS_NKINDS] = {
     [HM_RESULTS_BENCH] = "op,size_bytes,sync,valid,invalid,wrong_results,min_s,q1_s,median_s,q3_s,"
                          "max_s,mean_s,sd_s,local_median_s,start_spread_median_s,procsync,order,"
-                         "wall_s,late_starts",
+                         "wall_s,late_starts,discarded_median_s,conditional,end,late_capped",
     [HM_RESULTS_BENCH_RAW] = "op,size_bytes,attempt,valid,global_s,local_s,start_spread_s,start_s",
     [HM_RESULTS_PERMPIRUN] = "run,seed,op,size_bytes,processes,sync,n,kept,median_s,mean_s",
     [HM_RESULTS_REPRO] = "op,size_bytes,processes,sync,run,median_s,normalized,max_normalized",
@@ -45,7 +45,7 @@ static const char *const documented[HM_RESULTS_NKINDS] = {
                            "valid,invalid,measured_median_s,overhead,overhead_ci_lo,"
                            "overhead_ci_hi,comp_slowdown,comp_slowdown_ci_lo,comp_slowdown_ci_hi,"
                            "comm_ratio,comm_ratio_ci_lo,comm_ratio_ci_hi,osu_overlap_pct,"
-                           "imb_overlap_pct,order,procsync",
+                           "imb_overlap_pct,order,procsync,conditional",
     [HM_RESULTS_OVERLAP_RAW] = "op,comm_target_s,size_bytes,comp_target_s,attempt,valid,measured_s,"
                                "comp_s,"
                                "mpi_s,overhead,comp_slowdown,comm_ratio",
@@ -54,7 +54,7 @@ static const char *const documented[HM_RESULTS_NKINDS] = {
     [HM_RESULTS_PATTERN] =
         "pattern,direction,groups,group_size,k,backend,measured,size_bytes,messages,"
         "bytes,valid,invalid,wrong_bytes,min_s,median_s,max_s,algbw_GBps,"
-        "busbw_GBps,order,procsync",
+        "busbw_GBps,order,procsync,discarded_median_s,conditional,end",
     [HM_RESULTS_PATTERN_RAW] =
         "op,size_bytes,attempt,valid,global_s,local_s,start_spread_s,start_s,device_s",
     [HM_RESULTS_PERMPIRUN_OVERLAP] = "run,seed,op,comm_target_s,size_bytes,comp_target_s,"
