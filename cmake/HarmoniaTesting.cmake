@@ -202,6 +202,6 @@ function(hm_add_script_test name script)
     hm_test_directory()
     add_test(NAME ${name}
              COMMAND ${HM_TIMEOUT} -k 5 300 bash ${script} ${ARGN})
-    set_tests_properties(${name} PROPERTIES LABELS "cli" TIMEOUT 330
+    set_tests_properties(${name} PROPERTIES LABELS "cli" TIMEOUT 330 SKIP_RETURN_CODE 77
         ENVIRONMENT "${HM_TEST_ENV};HARMONIA=$<TARGET_FILE:harmonia>;MPIEXEC=${MPIEXEC_EXECUTABLE};MPI_FLAVOR=${HM_MPI_FLAVOR};HM_TIMEOUT=${HM_TIMEOUT}")
 endfunction()

@@ -152,7 +152,7 @@ demo_commands() {
         sed -e 's/^\t//' -e 's/\$(MPIEXEC)/mpirun/g' -e "s/\$(NP)/$np/g" -e 's/\$(BUILD)/build/g'
 }
 
-nrun=0 nexempt=0 nother=0
+nrun=0 nexempt=0 nother=0 nover=0
 # run DOC LINE STATUS COMMAND ERRORS [SHOWN] : COMMAND in the document's
 # scratch directory; SHOWN is what the document says (default: COMMAND).
 run() {
@@ -214,7 +214,15 @@ for path in "${docs[@]}"; do
         *" MPI=smpi "* | *build-smpi* | " scale/"* | *scale-results/*) only=openmpi ;;
         " make demo "* | " make build "*) only=openmpi ;;
         esac
-        if [ -n "$reason" ]; then
+        # Under load (scripts/check-under-load) runs of more ranks than
+        # processors are left out: beside CPU-bound processes they wait whole
+        # scheduler slices for each other (tests/harmonia/lib.sh,
+        # oversubscribing).
+        most=$(printf ' %s ' "$plain" | grep -oE ' -(n|np) [0-9]+ ' | awk '$2 > m { m = $2 } END { print m + 0 }')
+        if [ "${HM_TEST_NO_OVERSUBSCRIBE:-0}" = 1 ] && [ "$most" -gt "$(getconf _NPROCESSORS_ONLN)" ]; then
+            echo "left out ($most ranks, HM_TEST_NO_OVERSUBSCRIBE=1): $doc:$line: $plain"
+            nover=$((nover + 1))
+        elif [ -n "$reason" ]; then
             echo "exempt ($reason): $doc:$line: $plain"
             nexempt=$((nexempt + 1))
         elif [ -n "$only" ] && [ "$only" != "$MPI_FLAVOR" ]; then
@@ -238,5 +246,5 @@ for path in "${docs[@]}"; do
         fi
     done < <(extract "$path")
 done
-echo "doc commands: $nrun run, $nexempt exempt, $nother for the other MPI (--nrep $nrep)"
+echo "doc commands: $nrun run, $nexempt exempt, $nother for the other MPI, $nover left out oversubscribing (--nrep $nrep)"
 finish

@@ -102,6 +102,15 @@ typedef struct hm_cli_progress {
 int hm_cli_machine(const hm_cli_config_t *cfg, MPI_Comm comm, const char *consequence, char *text,
                    size_t len);
 
+/* The caution for ranks that outnumber the processors on a machine that
+ * other work keeps busy ("" otherwise), to end the stderr line with: beside
+ * CPU-bound processes such ranks wait whole scheduler slices for each other
+ * (Open MPI yields the processor while it waits when oversubscribed, and
+ * the kernel passes a task that always yields over: ~1% of a core per rank
+ * beside two busy loops). The README's 4-rank clock run took 280 s there
+ * instead of 2.7 s. */
+const char *hm_cli_crowded_caution(const hm_interference_t *it);
+
 /* The probe's length: HM_INTERFERENCE_PROBE_S, or what the environment
  * variable HARMONIA_INTERFERENCE_PROBE_S says (seconds, 0 to 10; 0: no
  * probe, the machine counts as quiet: how the tests pin the quiet

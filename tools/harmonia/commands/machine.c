@@ -33,6 +33,15 @@ int hm_cli_probe_s(double *probe_s, char *why, size_t len)
     return HM_EXIT_OK;
 }
 
+const char *hm_cli_crowded_caution(const hm_interference_t *it)
+{
+    if (!(it->measured && it->busy && it->oversubscribed)) return "";
+    return "; more ranks than processors beside other work: the ranks wait whole scheduler "
+           "slices for each other (an MPI library that yields while it waits gets little of a "
+           "core), so this run may take a hundred times as long as on a quiet machine; at most "
+           "one rank per processor avoids that";
+}
+
 int hm_cli_machine(const hm_cli_config_t *cfg, MPI_Comm comm, const char *consequence, char *text,
                    size_t len)
 {
@@ -45,7 +54,8 @@ int hm_cli_machine(const hm_cli_config_t *cfg, MPI_Comm comm, const char *conseq
     }
     hm_interference_describe(&it, text, len);
     if (rank == 0 && it.busy) {
-        fprintf(stderr, "harmonia: the machine is %s: %s\n", text, consequence);
+        fprintf(stderr, "harmonia: the machine is %s: %s%s\n", text, consequence,
+                hm_cli_crowded_caution(&it));
         fflush(stderr);
     }
     return HM_EXIT_OK;

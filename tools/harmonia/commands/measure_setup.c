@@ -58,9 +58,9 @@ static void print_fit(const hm_procsync_fit_t *fit, const hm_interference_t *it)
     fprintf(stderr,
             "harmonia: %s: late-start tolerance %.0f us%s (%s); an experiment ends after %g x "
             "--nrep attempts, and its row says how many were discarded; results are less "
-            "precise than on dedicated cores\n",
+            "precise than on dedicated cores%s\n",
             seen, fit->late_s * 1e6, fit->late_run_factor > 0 ? " + the repetition's run-time" : "",
-            how, HM_MEASURE_BUDGET_FACTOR);
+            how, HM_MEASURE_BUDGET_FACTOR, hm_cli_crowded_caution(it));
     fflush(stderr);
 }
 

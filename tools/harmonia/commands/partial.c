@@ -40,8 +40,8 @@ static void say_shortfall(const hm_cli_config_t *cfg, const hm_experiment_t *e, 
              "--late-us above the spread, --max-attempts to keep trying, --sync barrier (no "
              "deadline), or --allow-partial to keep such rows",
              what, r->nvalid, cfg->nrep, r->attempts, ended, discarded_spread_s(r) * 1e6,
-             hm_experiment_procsync_params(e)->late_s * 1e6, r->late_capped, cfg->sync,
-             r->procsync, machine);
+             hm_experiment_procsync_params(e)->late_s * 1e6, r->late_capped, cfg->sync, r->procsync,
+             machine);
 }
 
 int hm_cli_partial_status(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_experiment_t *e,
