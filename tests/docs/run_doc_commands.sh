@@ -218,7 +218,10 @@ for path in "${docs[@]}"; do
         # processors are left out: beside CPU-bound processes they wait whole
         # scheduler slices for each other (tests/harmonia/lib.sh,
         # oversubscribing).
-        most=$(printf ' %s ' "$plain" | grep -oE ' -(n|np) [0-9]+ ' | awk '$2 > m { m = $2 } END { print m + 0 }')
+        most=$(printf '%s\n' "$plain" | awk '{ for (i = 1; i < NF; i++) {
+                if ($i ~ /(^|\/)(mpirun|mpiexec)[.a-z]*$/) launcher = 1
+                else if (launcher && ($i == "-n" || $i == "-np")) { if ($(i + 1) > m) m = $(i + 1); launcher = 0 } } }
+            END { print m + 0 }')
         if [ "${HM_TEST_NO_OVERSUBSCRIBE:-0}" = 1 ] && [ "$most" -gt "$(getconf _NPROCESSORS_ONLN)" ]; then
             echo "left out ($most ranks, HM_TEST_NO_OVERSUBSCRIBE=1): $doc:$line: $plain"
             nover=$((nover + 1))

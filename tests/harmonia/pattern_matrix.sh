@@ -86,6 +86,8 @@ check $? "striping --matrix: its translate step, said so" "exit $status; $(pairs
 # --- the figure --------------------------------------------------------------
 if ! command -v gnuplot >/dev/null; then
     fail "gnuplot not in PATH: install gnuplot-nox (scripts/install-deps); no figure checked"
+elif oversubscribing 3; then
+    echo "skipped: the figures (m.csv and a.csv come from the runs left out above)"
 else
     launch 0 plot m.csv
     f=m-matrix.svg
@@ -109,10 +111,11 @@ expect_usage 2 '--output and --matrix name one file ("x.csv", "./x.csv")' \
 check $? "--matrix equal to --output: no table, no file" "$(cat "$out")"
 expect_usage 2 '--raw and --matrix name one file ("r.csv", "r.csv")' \
     pattern --ranks-per-node 1 --sizes 8 --raw r.csv --matrix r.csv
-cp m.csv in.csv
+printf 'src,dst,bytes\n0,1,8\n1,0,8\n' >in.csv
+cp in.csv in.orig
 expect_usage 2 '--matrix: "in.csv" is also an input (--file "in.csv"): it would be replaced' \
     pattern --pattern file --file in.csv --matrix in.csv
-cmp -s m.csv in.csv
+cmp -s in.orig in.csv
 check $? "the input named by --matrix is left as it was"
 expect_usage 2 '--matrix is not an option of '"'bench'" bench --matrix m.csv
 finish
