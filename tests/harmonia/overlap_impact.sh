@@ -112,9 +112,11 @@ mkdir adir
 expect_usage 2 '--output: "adir" is a directory' overlap impact --comp-us 20000 --output adir
 expect_usage 2 '--comp-us: "0" is not a time in microseconds' overlap impact --comp-us 0
 expect_usage 2 '--raw: overlap impact keeps no repetitions' overlap impact --raw r.csv
-# A target below what n = 1 takes: the calibration's sentence, exit 2.
-expect_usage 2 '--comp-us 0.1: target 1e-07 s is below the smallest dgemm' \
-    overlap impact --comp-us 0.1 --nrep 3
+# A target below what n = 1 takes on any machine (1 ns: a dgemm call alone
+# takes tens of ns; 0.1 us was met by a 7 x 7 dgemm on a faster core):
+# the calibration's sentence, exit 2.
+expect_usage 2 '--comp-us 0.001: target 1e-09 s is below the smallest dgemm' \
+    overlap impact --comp-us 0.001 --nrep 3
 [ ! -e r.csv ] && [ -z "$(ls -A adir)" ]
 check $? "nothing written by the refused runs"
 finish
