@@ -4,7 +4,7 @@
  * learning the deadline and checking it (hm_harmonize_inject_delay), as a
  * preemption would. That call must return flag 0 on rank 1 and count one
  * miss there; at the next call the root must grow the slack by exactly 1.5
- * (Alg. 1 line 15: compared with the slack broadcast with the missed
+ * or to its cap, saying so (Alg. 1 line 15: compared with the slack broadcast with the missed
  * deadline, so a shrink before it cannot interfere, and a call that reports
  * a failure never shrinks) and re-synchronize the clocks exactly once. These
  * are exact: the delay exceeds the slack by a millisecond, far beyond any
@@ -57,13 +57,25 @@ static void check(int rank, int size, const snapshot_t *before, const snapshot_t
     } else {
         hm_test_note("not delayed: flag %d at the delayed call", missed->flag);
     }
-    HM_CHECK(next->info.slack_s == 1.5 * missed->info.slack_s,
-             "slack %.3f us -> %.3f us, exactly x1.5", missed->info.slack_s * 1e6,
-             next->info.slack_s * 1e6);
+    /* x1.5, or up to the cap (max(100 us, 100 MPI_Bcast latencies): under
+     * MPICH's busy-polling at 3 ranks the slack reached 195 us and the cap
+     * held it at 281.6 us; or it sat at the cap already, 203 us), which
+     * the root then says in slack_capped. */
+    int grown = next->info.slack_s == 1.5 * missed->info.slack_s &&
+                next->info.slack_capped == missed->info.slack_capped;
+    int capped = next->info.slack_s >= missed->info.slack_s &&
+                 next->info.slack_s < 1.5 * missed->info.slack_s &&
+                 next->info.slack_capped == missed->info.slack_capped + 1;
+    HM_CHECK(grown || capped,
+             "slack %.3f us -> %.3f us, exactly x1.5 or to the cap (capped %ld -> %ld)",
+             missed->info.slack_s * 1e6, next->info.slack_s * 1e6, missed->info.slack_capped,
+             next->info.slack_capped);
     HM_CHECK(next->info.resyncs == missed->info.resyncs + 1, "one re-synchronization (%ld -> %ld)",
              missed->info.resyncs, next->info.resyncs);
-    HM_CHECK(next->info.slack_grows == missed->info.slack_grows + 1,
-             "one slack growth (%ld -> %ld)", missed->info.slack_grows, next->info.slack_grows);
+    long grows = next->info.slack_s > missed->info.slack_s; /* none when at the cap already */
+    HM_CHECK(next->info.slack_grows == missed->info.slack_grows + grows,
+             "%ld slack growth (%ld -> %ld)", grows, missed->info.slack_grows,
+             next->info.slack_grows);
     if (rank == 1)
         hm_test_note("slack before %.3f us, at the miss %.3f us, after %.3f us; delay %.3f ms; "
                      "misses %ld, resyncs %ld -> %ld",
