@@ -16,7 +16,6 @@
 
 #include <harmonia/topo.h>
 
-
 /* Work of one quantum: a dependent chain of multiply-adds, ~0.3 us on the
  * 2-core test VM (a latency-bound chain: no core runs it much faster). The
  * quantum is timed, so its length sets only the probe's resolution, not
@@ -139,11 +138,10 @@ enum { R_SHARE, R_LONGEST, R_OTHERS, R_LOAD, R_COUNT };
 static int reduce(MPI_Comm comm, const local_probe_t *p, int local_ranks, int node_ranks,
                   int processors, hm_interference_t *out)
 {
-    double mine[R_COUNT] = {p->wall_s > 0 ? p->off_s / p->wall_s : 0.0, p->longest_off_s,
-                            p->running_median >= 0
-                                ? fmax(0.0, (double)(p->running_median - local_ranks))
-                                : -1.0,
-                            isnan(p->load1) ? -1.0 : p->load1};
+    double mine[R_COUNT] = {
+        p->wall_s > 0 ? p->off_s / p->wall_s : 0.0, p->longest_off_s,
+        p->running_median >= 0 ? fmax(0.0, (double)(p->running_median - local_ranks)) : -1.0,
+        isnan(p->load1) ? -1.0 : p->load1};
     double worst[R_COUNT];
     struct {
         double share;
@@ -197,8 +195,8 @@ int hm_interference_measure(MPI_Comm comm, double probe_s, hm_interference_t *ou
     /* With more ranks than processors the ranks take each other's turns:
      * their absences are the job's own, and only other runnable threads
      * tell of other work. */
-    out->busy = all && (others_compete(out) ||
-                        (!out->oversubscribed && out->off_share >= BUSY_OFF_SHARE));
+    out->busy =
+        all && (others_compete(out) || (!out->oversubscribed && out->off_share >= BUSY_OFF_SHARE));
     return HM_OK;
 }
 

@@ -83,8 +83,8 @@ static void run_case(MPI_Comm comm, hm_timer_t *truth, hm_clock_t *shared, doubl
     hm_harmonize_options_default(&o);
     o.clock_sync = "skampi";
     o.sync.exchanges = 10;
-    o.late_s = 1.0;         /* a preemption across a deadline is not this test */
-    o.resync_s = 3600.0;    /* only a failure re-synchronizes */
+    o.late_s = 1.0;      /* a preemption across a deadline is not this test */
+    o.resync_s = 3600.0; /* only a failure re-synchronizes */
     o.full_resync_s = 3600.0;
     o.global = mine;
     if (rc == HM_OK) rc = hm_harmonize_configure(comm, &o);
@@ -110,8 +110,8 @@ static void run_case(MPI_Comm comm, hm_timer_t *truth, hm_clock_t *shared, doubl
                  "clock %s: the next call re-synchronizes (%ld -> %ld)", how, first.info.resyncs,
                  next.info.resyncs);
         double err = clock_error(comm, truth);
-        HM_CHECK(fabs(err) < HEALED_S, "clock %s: after the refresh, error %.3g s < %.0e s",
-                 how, err, HEALED_S);
+        HM_CHECK(fabs(err) < HEALED_S, "clock %s: after the refresh, error %.3g s < %.0e s", how,
+                 err, HEALED_S);
     }
     for (int i = 0; i < CALLS_AFTER && rc == HM_OK; i++) rc = timed_call(comm, truth, &next);
     HM_CHECK(rc == HM_OK, "clock %s: %d more calls succeed (status %d)", how, CALLS_AFTER, rc);
