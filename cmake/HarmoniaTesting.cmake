@@ -26,6 +26,7 @@ set(HM_TEST_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
 # wrapper's timeout, at the scaled duration.
 set(HM_TEST_TIMEOUT_SCALE_MAX 4)
 set(HM_TIMEOUT ${PROJECT_BINARY_DIR}/hm-timeout)
+set(HM_CROWDED ${PROJECT_SOURCE_DIR}/tests/common/crowded)
 file(WRITE ${HM_TIMEOUT} "#!/bin/sh
 timeout_program='${HM_TIMEOUT_PROGRAM}'
 max=${HM_TEST_TIMEOUT_SCALE_MAX}
@@ -183,8 +184,10 @@ function(hm_add_mpi_test name exe)
             continue()
         endif()
         hm_mpi_command(launch ${n})
+        # tests/common/crowded: a run of more ranks than processors is
+        # skipped (77) beside other work, or under HM_TEST_NO_OVERSUBSCRIBE.
         add_test(NAME ${name}_np${n}
-                 COMMAND ${HM_TIMEOUT} -k 5 ${T_TIMEOUT} ${launch}
+                 COMMAND ${HM_CROWDED} --run ${n} ${HM_TIMEOUT} -k 5 ${T_TIMEOUT} ${launch}
                          $<TARGET_FILE:${exe}> ${MPIEXEC_POSTFLAGS} ${T_ARGS})
         set(labels mpi np${n})
         if(T_PRECISION)

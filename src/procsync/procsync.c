@@ -239,6 +239,11 @@ void hm_procsync_stop(hm_procsync_t *ps, double start_s, double end_s, int *flag
     if (ps->method->stop) ps->method->stop(ps, start_s, end_s, flag);
 }
 
+int hm_procsync_reached_in_time(const hm_procsync_t *ps, double now_s, double start_s)
+{
+    return now_s <= start_s + ps->params.late_s;
+}
+
 long hm_procsync_late_capped(const hm_procsync_t *ps)
 {
     return ps->late_capped;

@@ -86,6 +86,19 @@ double hm_procsync_spin_setup(void);
  * is this answer (wait.c). */
 int hm_procsync_node_load(MPI_Comm comm, int *ranks, int *processors);
 
+/* 1 when a rank that reaches its start at now_s may still take part: the
+ * start is ahead, or passed by no more than the late-start tolerance's base
+ * (params.late_s). Alg. 8 (Start_Sync line 28) and Alg. 5 (lines 12-15)
+ * mark a rank that learns its start after it passed invalid at once, and
+ * Alg. 1 (line 30) fails hm_harmonize; with a late-start tolerance, the
+ * repetition is judged by its start timestamp instead (hm_procsync_stop),
+ * as every rank's is: a rank that comes late by less than the tolerance
+ * starts at once, and its timestamped start decides. Where ranks take turns
+ * on the cores, such ranks come a scheduler switch or a slice late at many
+ * deadlines, which the tolerance was measured (hm_procsync_fit) or given
+ * (--late-us) to accept. procsync.c. */
+int hm_procsync_reached_in_time(const hm_procsync_t *ps, double now_s, double start_s);
+
 /* Registry (registry.c): the method called name, NULL when unknown. */
 const hm_procsync_method_t *hm_procsync_find(const char *name);
 

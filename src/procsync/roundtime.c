@@ -4,7 +4,8 @@
  * Before every repetition the root picks the start as its global now plus
  * B x (measured MPI_Bcast latency) and broadcasts it (lines 6-11); a rank
  * that receives it when the start has already passed marks the repetition
- * invalid (lines 12-15), the others wait for it. The flags and the
+ * invalid (lines 12-15), unless by no more than late_s (its start decides
+ * then: hm_procsync_reached_in_time), the others wait for it. The flags and the
  * out-of-time flag are agreed after every round (line 22): the chunk is 1,
  * and the measure layer's per-chunk MPI_Allreduce is that agreement.
  *
@@ -64,8 +65,9 @@ static int roundtime_start(hm_procsync_t *ps, int *flag, double *deadline_s)
     double start = hm_clock_now(ps->global) + lead;
     if (MPI_Bcast(&start, 1, MPI_DOUBLE, 0, ps->comm) != MPI_SUCCESS) return HM_EMPI;
     *deadline_s = start;
-    *flag = hm_clock_now(ps->global) < start;
-    if (*flag) hm_procsync_wait_until(ps->global, start, ps->spin_s, ps->yield);
+    double now = hm_clock_now(ps->global);
+    *flag = hm_procsync_reached_in_time(ps, now, start);
+    if (now < start) hm_procsync_wait_until(ps->global, start, ps->spin_s, ps->yield);
     return HM_OK;
 }
 

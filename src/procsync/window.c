@@ -183,7 +183,8 @@ static int open_chunk(hm_procsync_t *ps, window_state_t *w)
 }
 
 /* Start_Sync (Alg. 8 lines 24-32): late when the clock already passed the
- * start before waiting; a late rank does not wait. */
+ * start before waiting, by more than late_s (hm_procsync_reached_in_time);
+ * a late rank does not wait. */
 static int window_start(hm_procsync_t *ps, int *flag, double *deadline_s)
 {
     window_state_t *w = ps->state;
@@ -192,8 +193,8 @@ static int window_start(hm_procsync_t *ps, int *flag, double *deadline_s)
     double start = w->t0_s + (double)(++w->index) * w->window_s;
     *deadline_s = start;
     w->entry_s = hm_clock_now(ps->global);
-    *flag = w->entry_s <= start;
-    if (*flag) hm_procsync_wait_until(ps->global, start, ps->spin_s, ps->yield);
+    *flag = hm_procsync_reached_in_time(ps, w->entry_s, start);
+    if (w->entry_s <= start) hm_procsync_wait_until(ps->global, start, ps->spin_s, ps->yield);
     return HM_OK;
 }
 

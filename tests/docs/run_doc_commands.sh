@@ -214,16 +214,16 @@ for path in "${docs[@]}"; do
         *" MPI=smpi "* | *build-smpi* | " scale/"* | *scale-results/*) only=openmpi ;;
         " make demo "* | " make build "*) only=openmpi ;;
         esac
-        # Under load (scripts/check-under-load) runs of more ranks than
-        # processors are left out: beside CPU-bound processes they wait whole
-        # scheduler slices for each other (tests/harmonia/lib.sh,
-        # oversubscribing).
+        # Runs of more ranks than processors are left out under
+        # HM_TEST_NO_OVERSUBSCRIBE=1 (scripts/check-under-load) or beside
+        # other work: they wait whole scheduler slices for each other
+        # (tests/common/crowded, through lib.sh's oversubscribing).
         most=$(printf '%s\n' "$plain" | awk '{ for (i = 1; i < NF; i++) {
                 if ($i ~ /(^|\/)(mpirun|mpiexec)[.a-z]*$/) launcher = 1
                 else if (launcher && ($i == "-n" || $i == "-np")) { if ($(i + 1) > m) m = $(i + 1); launcher = 0 } } }
             END { print m + 0 }')
-        if [ "${HM_TEST_NO_OVERSUBSCRIBE:-0}" = 1 ] && [ "$most" -gt "$(getconf _NPROCESSORS_ONLN)" ]; then
-            echo "left out ($most ranks, HM_TEST_NO_OVERSUBSCRIBE=1): $doc:$line: $plain"
+        if oversubscribing "$most"; then
+            echo "left out ($left_out_why): $doc:$line: $plain"
             nover=$((nover + 1))
         elif [ -n "$reason" ]; then
             echo "exempt ($reason): $doc:$line: $plain"

@@ -65,17 +65,14 @@ interference() {
 }
 
 # oversubscribing NP : true (status 0) when runs of NP ranks are left out
-# here: NP is more than the online processors and HM_TEST_NO_OVERSUBSCRIBE
-# is 1 (scripts/check-under-load sets it). launch then runs nothing (status
-# 77, "skipped:" in the output) and the checks up to the next launch are
-# counted as skipped, neither passed nor failed.
-# Beside CPU-bound processes, ranks that outnumber the cores wait whole
-# scheduler slices for each other (Open MPI yields the processor while it
-# waits, and a task that always yields gets ~1% of a core beside them): a
-# 4-rank clock run took 280 s instead of 2.7 s, a 4-rank bench with --nrep
-# 20 did not end within 120 s. Such a run tests the scheduler, not harmonia.
+# here, and then $left_out_why says why: NP is more than the online
+# processors and HM_TEST_NO_OVERSUBSCRIBE is 1 (scripts/check-under-load
+# sets it) or other processes keep the machine busy (tests/common/crowded
+# says why such a run tests the scheduler, not harmonia). launch then runs
+# nothing (status 77, "skipped:" in the output) and the checks up to the
+# next launch are counted as skipped, neither passed nor failed.
 oversubscribing() {
-    [ "${HM_TEST_NO_OVERSUBSCRIBE:-0}" = 1 ] && [ "$1" -gt "$(getconf _NPROCESSORS_ONLN)" ]
+    left_out_why=$("$(dirname "${BASH_SOURCE[0]}")/../common/crowded" "$1")
 }
 
 # launch NP ARGS... : run harmonia on NP ranks (NP=0: without a launcher),
@@ -86,8 +83,8 @@ launch() {
     launch_skipped=0
     if oversubscribing "$np"; then
         launch_skipped=1 status=77
-        echo "skipped: $np ranks on $(getconf _NPROCESSORS_ONLN) processors (HM_TEST_NO_OVERSUBSCRIBE=1)" >"$out"
-        echo "skipped: harmonia $* on $np ranks (more than the processors, HM_TEST_NO_OVERSUBSCRIBE=1)"
+        echo "skipped: $left_out_why" >"$out"
+        echo "skipped: harmonia $* ($left_out_why)"
         return
     fi
     [ "$MPI_FLAVOR" = openmpi ] && [ "$np" -gt 2 ] && extra=(--oversubscribe)
