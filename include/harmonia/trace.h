@@ -210,6 +210,17 @@ typedef struct hm_trace_rank_info {
     int has_end;          /* the end synchronization ran (MPI_Finalize was reached) */
     double check_start_s; /* the clock checker at the end: max |offset| of the start model */
     double check_end_s;   /* ... of the end model */
+    /* Rank 0 (NaN elsewhere, and in files of older versions): the checker
+     * at MPI_Init right after the start model was made, max |offset| */
+    double check_init_s;
+    /* ... the largest clock error between two ranks that the interpolated
+     * times can have: at each model's own check (start model at MPI_Init,
+     * end model at MPI_Finalize) the sum of the two largest |offsets| to
+     * rank 0 (rank 0's own is 0), the larger of the two */
+    double pair_error_s;
+    double latency_min_s; /* ... the shortest one-way message latency measured
+                           * between rank 0 and any rank (half the least
+                           * round trip of ping-pongs) */
     char clock_sync[64];  /* the specification used */
     char timer[64];       /* the time source */
     uint64_t events, flushes;
@@ -243,7 +254,15 @@ typedef struct hm_trace_summary {
     double check_start_max_s; /* max over ranks of the checker's figures */
     double check_end_max_s;
     double drift_correction_max_s; /* max |interpolated - extrapolated| over all events */
-    size_t nfuncs;                 /* functions seen, in registry order */
+    double check_init_max_s;       /* the checker at MPI_Init (NaN: not measured) */
+    double pair_error_s;           /* largest clock error between two ranks (NaN: not measured) */
+    double latency_min_s;          /* shortest one-way message latency (NaN: not measured) */
+    /* 1 when pair_error_s >= latency_min_s: a message between two ranks can
+     * arrive sooner than their clocks can be told apart, so a receive may
+     * appear before its send and the order of events on different ranks
+     * that close cannot be trusted (Lamport's clock condition) */
+    int order_doubtful;
+    size_t nfuncs; /* functions seen, in registry order */
     hm_trace_func_summary_t *funcs;
 } hm_trace_summary_t;
 

@@ -165,9 +165,39 @@ static int per_function(const hm_trace_rank_t *ranks, int nranks, hm_trace_summa
     return st;
 }
 
+/* The larger of a and b where b is a measurement (NaN: none). */
+static double max_measured(double a, double b)
+{
+    return isnan(b) ? a : isnan(a) ? b : fmax(a, b);
+}
+
+/* What the checker and the ping-pongs at MPI_Init and MPI_Finalize saw
+ * (rank 0's file has them), and whether the order of events on different
+ * ranks can be trusted: only clocks that differ by less than the shortest
+ * transmission time keep every receive after its send (Lamport 1978,
+ * "Physical Clocks": the clock condition holds when the clocks' difference
+ * stays below mu). The interpolated times take each model where it was
+ * checked, the drift as constant in between, so between the two checks
+ * their error is within the larger of the two. */
+static void clock_accuracy(const hm_trace_rank_t *ranks, int nranks, hm_trace_summary_t *s)
+{
+    s->check_init_max_s = s->pair_error_s = s->latency_min_s = NAN;
+    for (int r = 0; r < nranks; r++) {
+        if (!ranks[r].has_model) continue;
+        const hm_trace_rank_info_t *in = &ranks[r].model.info;
+        s->check_init_max_s = max_measured(s->check_init_max_s, in->check_init_s);
+        s->pair_error_s = max_measured(s->pair_error_s, in->pair_error_s);
+        if (!isnan(in->latency_min_s))
+            s->latency_min_s = isnan(s->latency_min_s) ? in->latency_min_s
+                                                       : fmin(s->latency_min_s, in->latency_min_s);
+    }
+    s->order_doubtful = s->pair_error_s >= s->latency_min_s; /* false when either is NaN */
+}
+
 static void totals(const hm_trace_rank_t *ranks, int nranks, hm_trace_summary_t *s)
 {
     double first = INFINITY, last = -INFINITY;
+    clock_accuracy(ranks, nranks, s);
     for (int r = 0; r < nranks; r++) {
         const hm_trace_rank_t *tr = &ranks[r];
         s->nranks += tr->n > 0 || tr->has_model;

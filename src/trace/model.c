@@ -55,6 +55,8 @@ int hm_trace_model_write(const char *dir, const hm_trace_rank_info_t *info, size
     if (info->has_end) put_model(f, "end", info->end);
     fprintf(f, "check_start_s: %.17g\ncheck_end_s: %.17g\n", info->check_start_s,
             info->check_end_s);
+    fprintf(f, "check_init_s: %.17g\npair_error_s: %.17g\nlatency_min_s: %.17g\n",
+            info->check_init_s, info->pair_error_s, info->latency_min_s);
     fprintf(f, "events: %" PRIu64 "\nflushes: %" PRIu64 "\n", info->events, info->flushes);
     for (size_t c = 0, at = 0; c < ncomms; at += (size_t)sizes[c], c++) {
         fprintf(f, "comm: %" PRIu64 " %d", keys[c], sizes[c]);
@@ -105,6 +107,9 @@ static int parse_line(hm_trace_model_file_t *mf, const char *key, const char *v)
     if (!strcmp(key, "end")) return in->has_end = 1, parse_model(v, &in->end);
     if (!strcmp(key, "check_start_s")) return sscanf(v, "%lf", &in->check_start_s) == 1 ? 0 : -1;
     if (!strcmp(key, "check_end_s")) return sscanf(v, "%lf", &in->check_end_s) == 1 ? 0 : -1;
+    if (!strcmp(key, "check_init_s")) return sscanf(v, "%lf", &in->check_init_s) == 1 ? 0 : -1;
+    if (!strcmp(key, "pair_error_s")) return sscanf(v, "%lf", &in->pair_error_s) == 1 ? 0 : -1;
+    if (!strcmp(key, "latency_min_s")) return sscanf(v, "%lf", &in->latency_min_s) == 1 ? 0 : -1;
     if (!strcmp(key, "events")) return sscanf(v, "%" SCNu64, &in->events) == 1 ? 0 : -1;
     if (!strcmp(key, "flushes")) return sscanf(v, "%" SCNu64, &in->flushes) == 1 ? 0 : -1;
     if (!strcmp(key, "comm")) return add_comm(mf, v);
@@ -114,6 +119,8 @@ static int parse_line(hm_trace_model_file_t *mf, const char *key, const char *v)
 int hm_trace_model_read(const char *path, hm_trace_model_file_t *mf)
 {
     memset(mf, 0, sizeof *mf);
+    /* Not in files of older versions: not measured. */
+    mf->info.check_init_s = mf->info.pair_error_s = mf->info.latency_min_s = NAN;
     FILE *f = fopen(path, "r");
     if (!f) return hm_error_set(HM_EIO, "cannot read %s", path);
     char line[1 << 16];

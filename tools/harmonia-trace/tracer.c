@@ -49,6 +49,7 @@ static struct tracer {
     hm_sync_params_t params;
     hm_trace_recorder_t *recorder;
     hm_trace_model_t start;
+    double check_init_s, pair_init_s; /* rank 0: the start model checked at MPI_Init */
     comm_entry_t *comms;
     size_t ncomms, cap;
     pthread_t main_thread;
@@ -269,6 +270,61 @@ static int agreed(int st, const char *what, const char *why)
     return first < tr.size ? HM_EIO : HM_OK;
 }
 
+/* The checker's figures for clock at this moment, on rank 0 (NaN
+ * elsewhere, or if it failed): *max_s the largest |offset| of a rank's
+ * clock to rank 0's, *pair_s the largest error between two ranks, the sum
+ * of the two largest |offsets| (rank 0's own is 0). */
+static void check(hm_clock_t *clock, double *max_s, double *pair_s)
+{
+    hm_sync_check_t c;
+    double *off = calloc((size_t)tr.size, sizeof *off);
+    int st = off ? HM_OK : HM_ENOMEM, all = 0;
+    PMPI_Allreduce(&(int){st == HM_OK}, &all, 1, MPI_INT, MPI_LAND, tr.comm);
+    st = all ? hm_sync_check(tr.comm, clock, tr.params.exchanges, NULL, -1, &c, off, NULL)
+             : HM_ENOMEM;
+    *max_s = *pair_s = NAN;
+    if (st == HM_OK && tr.rank == 0) {
+        double first = 0, second = 0; /* rank 0's offset to itself */
+        for (int r = 1; r < tr.size; r++) {
+            double a = fabs(off[r]);
+            if (isnan(a)) continue;
+            if (a > first)
+                second = first, first = a;
+            else if (a > second)
+                second = a;
+        }
+        *max_s = c.offset_max_s;
+        *pair_s = first + second;
+    }
+    free(off);
+}
+
+/* Ping-pongs between rank 0 and each other rank in turn (zero-byte
+ * messages, as a clock synchronization's): on rank 0 half the least round
+ * trip of all, the shortest one-way latency a message between two ranks
+ * of this run was seen to have (NaN elsewhere; on one rank none). A round
+ * trip is a local interval: MPI_Wtime, not the traced timer, which a
+ * synthetic clock's jitter (tests) would make shorter than the messages. */
+static double latency_min(int exchanges)
+{
+    double best = INFINITY;
+    for (int peer = 1; peer < tr.size; peer++) {
+        if (tr.rank != 0 && tr.rank != peer) continue;
+        for (int i = 0; i < exchanges; i++) {
+            if (tr.rank == 0) {
+                double t0 = PMPI_Wtime();
+                PMPI_Send(NULL, 0, MPI_BYTE, peer, 0, tr.comm);
+                PMPI_Recv(NULL, 0, MPI_BYTE, peer, 0, tr.comm, MPI_STATUS_IGNORE);
+                best = fmin(best, PMPI_Wtime() - t0);
+            } else {
+                PMPI_Recv(NULL, 0, MPI_BYTE, 0, 0, tr.comm, MPI_STATUS_IGNORE);
+                PMPI_Send(NULL, 0, MPI_BYTE, 0, 0, tr.comm);
+            }
+        }
+    }
+    return tr.rank == 0 && isfinite(best) ? best / 2 : NAN;
+}
+
 void hm_tracer_start(void)
 {
     inside = 1;
@@ -287,6 +343,7 @@ void hm_tracer_start(void)
     st = hm_sync_run(tr.comm, tr.spec, &tr.params, tr.base, &tr.start_clock, NULL);
     if (agreed(st, "the clock synchronization at MPI_Init", NULL) != HM_OK) return;
     tr.start = hm_trace_model_of(tr.start_clock, hm_timer_now(tr.timer));
+    check(tr.start_clock, &tr.check_init_s, &tr.pair_init_s);
     char why[2200] = "";
     if (mkdir(tr.dir, 0755) != 0 && errno != EEXIST)
         snprintf(why, sizeof why, "cannot create %s: %s", tr.dir, strerror(errno)), st = HM_EIO;
@@ -296,15 +353,6 @@ void hm_tracer_start(void)
     add_comm(MPI_COMM_WORLD, 0, tr.size, NULL);
     inside = 0;
     atomic_store(&tr.on, 1);
-}
-
-/* The checker's figure for clock at this moment: on rank 0, the largest
- * |offset| of a rank's clock to rank 0's (NaN elsewhere, or if it failed). */
-static double check(hm_clock_t *clock)
-{
-    hm_sync_check_t c;
-    int st = hm_sync_check(tr.comm, clock, tr.params.exchanges, NULL, -1, &c, NULL, NULL);
-    return st == HM_OK && tr.rank == 0 ? c.offset_max_s : NAN;
 }
 
 static int write_model(const hm_trace_rank_info_t *info)
@@ -332,7 +380,14 @@ void hm_tracer_stop(void)
     atomic_store(&tr.on, 0);
     atomic_flag_clear_explicit(&tr.busy, memory_order_release);
     inside = 1;
-    hm_trace_rank_info_t info = {.rank = tr.rank, .size = tr.size, .start = tr.start};
+    hm_trace_rank_info_t info = {.rank = tr.rank,
+                                 .size = tr.size,
+                                 .start = tr.start,
+                                 .check_start_s = NAN,
+                                 .check_end_s = NAN,
+                                 .check_init_s = tr.check_init_s,
+                                 .pair_error_s = NAN,
+                                 .latency_min_s = NAN};
     snprintf(info.clock_sync, sizeof info.clock_sync, "%s", tr.spec);
     snprintf(info.timer, sizeof info.timer, "%s", tr.timer_name);
     double anchor_s = hm_timer_now(tr.timer);
@@ -341,8 +396,13 @@ void hm_tracer_stop(void)
     if (agreed(st, "the clock synchronization at MPI_Finalize", NULL) == HM_OK) {
         info.end = hm_trace_model_of(end_clock, anchor_s);
         info.has_end = 1;
-        info.check_start_s = check(tr.start_clock);
-        info.check_end_s = check(end_clock);
+        double unused, pair_end_s;
+        check(tr.start_clock, &info.check_start_s, &unused);
+        check(end_clock, &info.check_end_s, &pair_end_s);
+        /* The interpolated times: each model where it was checked. */
+        info.pair_error_s =
+            isnan(tr.pair_init_s) || isnan(pair_end_s) ? NAN : fmax(tr.pair_init_s, pair_end_s);
+        info.latency_min_s = latency_min(tr.params.exchanges);
     }
     info.events = hm_trace_recorder_events(tr.recorder);
     info.flushes = hm_trace_recorder_flushes(tr.recorder);

@@ -3,6 +3,7 @@
  * libharmonia-trace.so preloaded (include/harmonia/trace.h), then the rank
  * files merged onto the global clock and summarized. */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +113,34 @@ static int launch(char *const *argv, const hm_cli_config_t *cfg, const char *lib
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/* The clock's error between two ranks against the shortest message
+ * latency (hm_trace_summary_t, order_doubtful): figures only where they
+ * were measured. */
+static void print_order(const hm_trace_summary_t *s)
+{
+    if (isnan(s->pair_error_s) || isnan(s->latency_min_s)) {
+        printf("order of events across ranks: not checked (no clock check or latency at "
+               "MPI_Finalize: a rank did not reach it, or a trace of an older version)\n");
+        return;
+    }
+    printf("order of events across ranks: clock error between two ranks up to %.3f us, "
+           "shortest message latency %.3f us: %s\n",
+           s->pair_error_s * 1e6, s->latency_min_s * 1e6,
+           s->order_doubtful ? "NOT TRUSTED" : "trusted");
+}
+
+static void warn_order(const hm_trace_summary_t *s)
+{
+    if (!s->order_doubtful) return;
+    fprintf(stderr,
+            "harmonia: warning: the global clock's error between two ranks (up to %.3f us, "
+            "checked at MPI_Init and MPI_Finalize) is not below the shortest message latency "
+            "(%.3f us): a receive may appear before its send, and events on different ranks "
+            "less than %.3f us apart may be out of order; a more accurate --clock-sync (hca3), "
+            "more --fitpoints or a quieter machine makes the clock better\n",
+            s->pair_error_s * 1e6, s->latency_min_s * 1e6, s->pair_error_s * 1e6);
+}
+
 static void print_summary(const hm_trace_summary_t *s, const char *dir)
 {
     printf("trace: %s (trace.csv, trace.json: open trace.json in https://ui.perfetto.dev)\n", dir);
@@ -120,6 +149,7 @@ static void print_summary(const hm_trace_summary_t *s, const char *dir)
     printf("global clock at MPI_Finalize: start model max offset %.3f us, end model %.3f us; "
            "interpolation moved events by up to %.3f us\n",
            s->check_start_max_s * 1e6, s->check_end_max_s * 1e6, s->drift_correction_max_s * 1e6);
+    print_order(s);
     hm_table_t *t = NULL;
     if (hm_table_create(&t) != HM_OK) return;
     const char *heads[] = {"function", "calls",       "total_ms",    "median_us",
@@ -170,6 +200,7 @@ int hm_cmd_trace(hm_cli_config_t *cfg, MPI_Comm comm)
         return status ? status : HM_EXIT_FAILURE;
     }
     print_summary(&s, dir);
+    warn_order(&s);
     if (s.nfinished < s.nranks)
         fprintf(stderr,
                 "harmonia: warning: %d of %d ranks did not reach MPI_Finalize: their "
