@@ -106,10 +106,22 @@ HM_EXPORT int hm_experiment_clock_factors(hm_factors_t *factors, const char *clo
  * hm_experiment_open records them: late_us (in effect), late_us_source
  * ("default", "given", or "derived (3 x p99 of the slowest rank's start
  * lateness 60 us over 200 deadlines; plus 1 x the repetition's run-time)"),
- * oversubscribed ("yes (4 ranks, 2 processors)" or "no (...)") and
- * roundtime_min_lead_us, from fit and the fitted params. Local. */
+ * and oversubscribed ("yes (4 ranks, 2 processors)" or "no (...)"), from
+ * fit and the fitted params. Local. */
 HM_EXPORT int hm_experiment_fit_factors(hm_factors_t *factors, const hm_procsync_fit_t *fit,
                                         const hm_procsync_params_t *params);
+
+/* Set the factors of the process synchronization: sync (methods, a
+ * comma-separated list of procsync.h names, or "none" for NULL) and, of
+ * check_every, window_us, slice_s, roundtime_bcast_factor,
+ * roundtime_min_lead_us and resync_s, only those that some method of the
+ * list reads (hm_procsync_reads): a value no method reads was not in
+ * effect, and a file that records it (resync_s under barrier) claims a
+ * factor of the run that was not one. hm_experiment_open records its
+ * params->procsync this way; a caller that runs several methods over one
+ * experiment (harmonia skew) records its list. Local. */
+HM_EXPORT int hm_experiment_procsync_factors(hm_factors_t *factors, const char *methods,
+                                             const hm_procsync_params_t *params);
 
 /* Borrowed parts, valid until hm_experiment_close. Local. The factors may be
  * extended (hm_factors_set) before hm_experiment_files_open; the procsync is

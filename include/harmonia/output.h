@@ -140,12 +140,15 @@ typedef struct hm_factors_context {
     int argc;                  /* the command line, argv[0] to argv[argc - 1], */
     const char *const *argv;   /* recorded shell-quoted */
     const char *timer;         /* hm_timer_describe text */
-    double timer_resolution_s; /* measured or nominal resolution, > 0 */
+    double timer_resolution_s; /* measured here (hm_timer_measured_resolution), > 0; the
+                                * factor is the coarsest over the ranks */
     int seed_set;              /* non-zero: record seed */
     uint64_t seed;
-    const char *interference; /* what other work took from the ranks during the run's
-                               * start-up (hm_interference_describe, topo.h); NULL:
-                               * recorded as "not measured" */
+    const char *interference;          /* what other work took from the ranks during the run's
+                                        * start-up (hm_interference_describe, topo.h); NULL:
+                                        * recorded as "not measured" */
+    double timer_nominal_resolution_s; /* what the source claims (clock_getres,
+                                        * MPI_Wtick), > 0 */
 } hm_factors_context_t;
 
 /* Create an empty list; release it with hm_factors_free. */
@@ -177,7 +180,8 @@ HM_EXPORT int hm_factors_at(const hm_factors_t *factors, size_t i, const char **
  * processes_per_node ("2", or "1-3" when uneven), hosts (sorted, comma
  * separated up to 8 distinct hosts, else "N hosts"), hosts_digest (FNV-1a 64
  * of the sorted distinct host names, each followed by '\n', 16 hex digits),
- * timer, timer_resolution_s, pinning ("unbound", or "RANK:CPUS ..." from
+ * timer, timer_resolution_s (the largest of the ranks' measured
+ * resolutions), timer_nominal_resolution_s, pinning ("unbound", or "RANK:CPUS ..." from
  * hwloc, or a count of distinct bindings when that would be long),
  * cpu_governor (distinct scaling governors on rank 0's node, or
  * "unreadable"), interference (ctx->interference, or "not measured"),

@@ -89,6 +89,7 @@ typedef enum hm_procsync_param {
     HM_PROCSYNC_PARAM_BCAST_FACTOR = 1 << 2, /* bcast_factor: roundtime */
     HM_PROCSYNC_PARAM_CHECK_EVERY = 1 << 3,  /* check_every: all but roundtime */
     HM_PROCSYNC_PARAM_RESYNC = 1 << 4,       /* harmonize.resync_s: harmonize */
+    HM_PROCSYNC_PARAM_MIN_LEAD = 1 << 5,     /* min_lead_s: roundtime */
 } hm_procsync_param_t;
 
 /* 1 when method reads param, 0 when it does not or is not a method. Local. */

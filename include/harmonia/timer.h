@@ -125,6 +125,13 @@ HM_EXPORT int hm_timer_synthetic_draw(const hm_timer_t *timer, double *offset_s,
  * key or value and what is accepted (e.g. 'drift=1 is outside [0, 0.01]'). */
 HM_EXPORT int hm_timer_parse_synthetic(const char *text, hm_synthetic_spec_t *spec);
 
+/* The smallest positive step between consecutive reads of timer, in
+ * seconds, from a few thousand reads (under a millisecond): the resolution
+ * the time stamps really have, where the nominal one is what the source
+ * claims (CLOCK_MONOTONIC claims 1 ns and steps by tens). 0 when no step was
+ * seen. Local, not collective. */
+HM_EXPORT double hm_timer_measured_resolution(hm_timer_t *timer);
+
 /* Measure resolution, read overhead and monotonicity with nreads reads
  * (0 = a default of about 200000). Local, not collective. */
 HM_EXPORT int hm_timer_measure(hm_timer_t *timer, long nreads, hm_timer_quality_t *quality);

@@ -142,24 +142,47 @@ int hm_experiment_fit_factors(hm_factors_t *f, const hm_procsync_fit_t *fit,
                             fit->oversubscribed ? "yes" : "no", fit->ranks,
                             fit->ranks == 1 ? "" : "s", fit->processors,
                             fit->processors == 1 ? "" : "s");
-    if (rc == HM_OK) rc = hm_factors_set(f, "roundtime_min_lead_us", "%g", pp->min_lead_s * 1e6);
+    return rc;
+}
+
+/* 1 when some method of the comma-separated list reads param. */
+static int some_method_reads(const char *methods, hm_procsync_param_t param)
+{
+    char name[64];
+    for (const char *m = methods; m && *m;) {
+        size_t n = strcspn(m, ",");
+        snprintf(name, sizeof name, "%.*s", (int)n, m);
+        if (hm_procsync_reads(name, param)) return 1;
+        m += n + (m[n] == ',');
+    }
+    return 0;
+}
+
+int hm_experiment_procsync_factors(hm_factors_t *f, const char *methods,
+                                   const hm_procsync_params_t *pp)
+{
+    int rc = hm_factors_set(f, "sync", "%s", methods ? methods : "none");
+    if (rc == HM_OK && some_method_reads(methods, HM_PROCSYNC_PARAM_CHECK_EVERY))
+        rc = hm_factors_set(f, "check_every", "%d", pp->check_every);
+    if (rc == HM_OK && some_method_reads(methods, HM_PROCSYNC_PARAM_WINDOW))
+        rc = pp->window_s > 0 ? hm_factors_set(f, "window_us", "%g", pp->window_s * 1e6)
+                              : hm_factors_set(f, "window_us", "adaptive");
+    if (rc == HM_OK && some_method_reads(methods, HM_PROCSYNC_PARAM_SLICE))
+        rc = hm_factors_set(f, "slice_s", "%g", pp->slice_s);
+    if (rc == HM_OK && some_method_reads(methods, HM_PROCSYNC_PARAM_BCAST_FACTOR))
+        rc = hm_factors_set(f, "roundtime_bcast_factor", "%g", pp->bcast_factor);
+    if (rc == HM_OK && some_method_reads(methods, HM_PROCSYNC_PARAM_MIN_LEAD))
+        rc = hm_factors_set(f, "roundtime_min_lead_us", "%g", pp->min_lead_s * 1e6);
+    if (rc == HM_OK && some_method_reads(methods, HM_PROCSYNC_PARAM_RESYNC))
+        rc = hm_factors_set(f, "resync_s", "%g", pp->harmonize.resync_s);
     return rc;
 }
 
 static int procsync_factors(hm_factors_t *f, const hm_experiment_t *e,
                             const hm_experiment_params_t *p)
 {
-    const hm_procsync_params_t *pp = &e->procsync_params;
-    int rc = hm_factors_set(f, "sync", "%s", p->procsync ? p->procsync : "none");
-    if (rc == HM_OK) rc = hm_factors_set(f, "check_every", "%d", pp->check_every);
-    if (rc == HM_OK) rc = hm_experiment_fit_factors(f, &e->fit, pp);
-    if (rc == HM_OK && pp->window_s > 0)
-        rc = hm_factors_set(f, "window_us", "%g", pp->window_s * 1e6);
-    else if (rc == HM_OK)
-        rc = hm_factors_set(f, "window_us", "adaptive");
-    if (rc == HM_OK) rc = hm_factors_set(f, "slice_s", "%g", pp->slice_s);
-    if (rc == HM_OK) rc = hm_factors_set(f, "roundtime_bcast_factor", "%g", pp->bcast_factor);
-    if (rc == HM_OK) rc = hm_factors_set(f, "resync_s", "%g", pp->harmonize.resync_s);
+    int rc = hm_experiment_procsync_factors(f, p->procsync, &e->procsync_params);
+    if (rc == HM_OK) rc = hm_experiment_fit_factors(f, &e->fit, &e->procsync_params);
     return rc;
 }
 
@@ -171,7 +194,8 @@ static int collect_factors(hm_experiment_t *e, const hm_experiment_params_t *p)
     hm_factors_context_t ctx = {.argc = p->argc,
                                 .argv = p->argv,
                                 .timer = desc,
-                                .timer_resolution_s = hm_timer_nominal_resolution(e->timer),
+                                .timer_resolution_s = hm_timer_measured_resolution(e->timer),
+                                .timer_nominal_resolution_s = hm_timer_nominal_resolution(e->timer),
                                 .seed_set = 1,
                                 .seed = p->seed,
                                 .interference = interference};

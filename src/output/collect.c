@@ -119,6 +119,9 @@ static int set_timer_factors(hm_factors_t *f, const hm_factors_context_t *ctx)
     if (ctx && ctx->timer) st = hm_factors_set(f, "timer", "%s", ctx->timer);
     if (st == HM_OK && ctx && ctx->timer_resolution_s > 0)
         st = hm_factors_set(f, "timer_resolution_s", "%.6g", ctx->timer_resolution_s);
+    if (st == HM_OK && ctx && ctx->timer_nominal_resolution_s > 0)
+        st = hm_factors_set(f, "timer_nominal_resolution_s", "%.6g",
+                            ctx->timer_nominal_resolution_s);
     return st;
 }
 
@@ -225,14 +228,30 @@ out:
     return st;
 }
 
+/* The time stamps of a run are as fine as the coarsest rank's source: the
+ * factor is the largest of the measured resolutions, not rank 0's (nor what
+ * the source claims: CLOCK_MONOTONIC claims 1 ns and steps by ~20 ns). */
+static int coarsest_resolution(MPI_Comm comm, const hm_factors_context_t *ctx,
+                               hm_factors_context_t *out)
+{
+    double mine = ctx ? ctx->timer_resolution_s : 0, coarsest = 0;
+    if (ctx) *out = *ctx;
+    if (MPI_Allreduce(&mine, &coarsest, 1, MPI_DOUBLE, MPI_MAX, comm) != MPI_SUCCESS)
+        return HM_EMPI;
+    out->timer_resolution_s = coarsest;
+    return HM_OK;
+}
+
 int hm_factors_collect(hm_factors_t *factors, MPI_Comm comm, const hm_factors_context_t *ctx)
 {
     char *all = NULL, *buf = NULL;
     long long len = 0;
+    hm_factors_context_t merged = {0};
     int st = agree(comm, factors ? HM_OK : HM_EINVAL);
+    if (st == HM_OK) st = agree(comm, coarsest_resolution(comm, ctx, &merged));
     if (st == HM_OK) st = agree(comm, gather_records(comm, &all));
     if (st == HM_OK) {
-        st = root_payload(comm, ctx, all, &buf, &len);
+        st = root_payload(comm, ctx ? &merged : NULL, all, &buf, &len);
         st = broadcast_payload(comm, factors, buf, len, st);
     }
     free(all);

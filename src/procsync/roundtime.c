@@ -102,7 +102,7 @@ static void roundtime_describe(const hm_procsync_t *ps, char *buf, size_t len)
 const hm_procsync_method_t hm_procsync_roundtime_method = {
     .name = "roundtime",
     .has_deadline = 1,
-    .reads = HM_PROCSYNC_PARAM_SLICE | HM_PROCSYNC_PARAM_BCAST_FACTOR,
+    .reads = HM_PROCSYNC_PARAM_SLICE | HM_PROCSYNC_PARAM_BCAST_FACTOR | HM_PROCSYNC_PARAM_MIN_LEAD,
     .create = roundtime_create,
     .release = roundtime_free,
     .begin = roundtime_begin,

@@ -37,6 +37,17 @@ skew_table_ok 200 barrier dissem harmonize
 check $? "skew --nrep 200: rows barrier, dissem, harmonize; reps + late = 200; med <= p90 <= p99 <= max" \
     "exit $status"
 [ "$status" -eq 0 ] || show
+# A parameter is a factor when some method of the list reads it (issue 28):
+# harmonize reads resync_s and the barriers check_every; no window here.
+grep -q '^# sync: barrier,dissem,harmonize$' k.csv && grep -q '^# resync_s: ' k.csv &&
+    grep -q '^# check_every: ' k.csv && ! grep -qE '^# (window_us|slice_s|roundtime_[a-z_]*): ' k.csv
+check $? "skew's factors: sync barrier,dissem,harmonize with resync_s and check_every, no window or roundtime parameter" \
+    "$(grep -E '^# (sync|check_every|window_us|slice_s|roundtime|resync)' k.csv | tr '\n' ';')"
+# skew takes no --warmup, --max-attempts, --validate, --cold-cache, --root
+# or --peer: no factor claims them.
+! grep -qE '^# (warmup|max_attempts|validate|cache|root|peer): ' k.csv && grep -q '^# nrep: 200$' k.csv
+check $? "skew's factors: nrep, and none of the options skew does not take" \
+    "$(grep -E '^# (nrep|warmup|max_attempts|validate|cache|root|peer):' k.csv | tr '\n' ';')"
 rank_rows barrier dissem harmonize | awk '{ n++; if ($1 != n - 1) bad++; for (i = 2; i <= 4; i++) if (!($i >= 0)) bad++ }
                    END { exit !(n == 2 && bad == 0) }'
 check $? "per-rank table: ranks 0 and 1, mean exit offsets >= 0 for the 3 methods" "$(rank_rows barrier dissem harmonize)"
@@ -118,6 +129,9 @@ check $? "harmonize: valid skew max on the global clock <= --late-us (1 us)" "$(
 
 # --- window and roundtime, back to back -------------------------------------------
 launch 2 skew --sync window,roundtime --back-to-back --nrep 100 --output b.csv
+grep -q '^# window_us: ' b.csv && grep -q '^# slice_s: ' b.csv && ! grep -q '^# resync_s: ' b.csv
+check $? "skew --sync window,roundtime: window_us and slice_s recorded, resync_s (harmonize's) not" \
+    "$(grep -E '^# (sync|check_every|window_us|slice_s|roundtime|resync)' b.csv | tr '\n' ';')"
 skew_table_ok 100 window roundtime
 check $? "--sync window,roundtime --back-to-back: 2 rows, reps + late = 100" "exit $status"
 csv_awk b.csv '{ n++; if ($col["repetitions"] != 100 || $col["late_starts"] != 0) bad++ }

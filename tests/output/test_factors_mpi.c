@@ -4,6 +4,7 @@
  * each rank's hwloc binding, MPI version, the clock). */
 #include <hwloc.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,9 +178,11 @@ static void check_values(const csv_doc_t *doc, int size, const char *pinning)
     HM_CHECK(strcmp(csv_factor(doc, "mpi_version"), text) == 0, "mpi_version = %s (%s)",
              csv_factor(doc, "mpi_version"), text);
     HM_CHECK(strcmp(csv_factor(doc, "timer"), "monotonic (test)") == 0 &&
-                 strtod(csv_factor(doc, "timer_resolution_s"), NULL) == 1e-9,
-             "timer = %s, resolution %s", csv_factor(doc, "timer"),
-             csv_factor(doc, "timer_resolution_s"));
+                 fabs(strtod(csv_factor(doc, "timer_resolution_s"), NULL) - size * 1e-8) < 1e-12 &&
+                 strtod(csv_factor(doc, "timer_nominal_resolution_s"), NULL) == 1e-9,
+             "timer = %s, resolution %s (expected the coarsest rank's, %g), nominal %s",
+             csv_factor(doc, "timer"), csv_factor(doc, "timer_resolution_s"), size * 1e-8,
+             csv_factor(doc, "timer_nominal_resolution_s"));
     HM_CHECK(strcmp(csv_factor(doc, "pinning"), pinning) == 0,
              "pinning = \"%s\", hwloc says \"%s\"", csv_factor(doc, "pinning"), pinning);
     HM_CHECK(strstr(csv_factor(doc, "command_line"), "test_factors_mpi") != NULL,
@@ -253,8 +256,16 @@ int main(int argc, char **argv)
     hm_factors_t *f;
     hm_factors_create(&f);
     hm_factors_set(f, "note", "first line\nsecond line");
-    hm_factors_context_t ctx = {
-        argc, (const char *const *)argv, "monotonic (test)", 1e-9, 1, SEED, "quiet (test)"};
+    /* Each rank measured its own resolution; the file holds the coarsest
+     * (rank size - 1's), and the nominal one beside it. */
+    hm_factors_context_t ctx = {argc,
+                                (const char *const *)argv,
+                                "monotonic (test)",
+                                (rank + 1) * 1e-8,
+                                1,
+                                SEED,
+                                "quiet (test)",
+                                1e-9};
     int st = hm_factors_collect(f, MPI_COMM_WORLD, &ctx);
     HM_CHECK(st == HM_OK, "hm_factors_collect returned %d", st);
     check_identical(f);

@@ -138,6 +138,17 @@ static int check_topology(const hm_cli_config_t *cfg, int comm_size, char *why, 
     return HM_EXIT_OK;
 }
 
+int hm_cli_run_reads(const hm_cli_config_t *cfg, hm_opt_id_t id)
+{
+    const hm_cli_command_t *c = cfg->command ? hm_cli_find_command(cfg->command) : NULL;
+    if (!c || !(c->options & HM_OPT_BIT(id))) return 0;
+    if (id != HM_OPT_ROOT && id != HM_OPT_PEER) return 1;
+    /* Another command's default operations are its own (overlap's
+     * iallreduce), not cfg->ops: kept there unless --ops says. */
+    if (strcmp(cfg->command, "bench") != 0 && !given(cfg, HM_OPT_OPS)) return 1;
+    return any_item(cfg->ops, id == HM_OPT_ROOT ? op_rooted : op_pingpong, 0);
+}
+
 int hm_cli_check_applies(const hm_cli_config_t *cfg, const char *methods, int comm_size, char *why,
                          size_t len)
 {

@@ -60,7 +60,8 @@ int hm_clock_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_timer_t *
     hm_factors_context_t ctx = {.argc = cfg->argc,
                                 .argv = (const char *const *)cfg->argv,
                                 .timer = desc,
-                                .timer_resolution_s = hm_timer_nominal_resolution(timer),
+                                .timer_resolution_s = hm_timer_measured_resolution(timer),
+                                .timer_nominal_resolution_s = hm_timer_nominal_resolution(timer),
                                 .seed_set = 1,
                                 .seed = cfg->seed,
                                 .interference = machine};

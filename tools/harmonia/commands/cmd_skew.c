@@ -64,11 +64,12 @@ static int run_method(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_experi
     return hm_cli_agree(comm, st == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
 }
 
-/* The factor "sync" names the methods measured (the experiment, which
- * creates none, records "none"). */
+/* The factor "sync" names the methods measured, with the parameters that
+ * some of them read (the experiment, which creates none, records "none"). */
 static int record_methods(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e)
 {
-    int rc = hm_factors_set(hm_experiment_factors(e), "sync", "%s", methods(cfg));
+    int rc = hm_experiment_procsync_factors(hm_experiment_factors(e), methods(cfg),
+                                            hm_experiment_procsync_params(e));
     return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_strerror(rc));
 }
 

@@ -80,6 +80,13 @@ int hm_cli_check_outputs(const hm_cli_config_t *cfg, MPI_Comm comm);
 int hm_cli_check_applies(const hm_cli_config_t *cfg, const char *methods, int comm_size, char *why,
                          size_t len);
 
+/* 1 when the run reads the option id (HM_OPT_ROOT, HM_OPT_PEER, or any
+ * other): its command takes it and, for --root and --peer, an operation of
+ * the run has a root or a peer (bench's --ops as given or by default,
+ * another command's when given). A factor of an option the run does not
+ * read (skew's warmup, a root under allreduce alone) describes nothing. */
+int hm_cli_run_reads(const hm_cli_config_t *cfg, hm_opt_id_t id);
+
 /* A progress line on a terminal (progress.c): init with show = 1 on the
  * one process that prints (rank 0); nothing is shown when neither stderr
  * nor stdout is a terminal. A stage names what runs ("clock hca3: pair

@@ -109,21 +109,27 @@ static int attempts_factor(hm_factors_t *f, const hm_cli_config_t *cfg, const hm
     return hm_factors_set(f, "max_attempts", "%ld", 10 * cfg->nrep + 100);
 }
 
-/* The options of the measurement itself, after the experiment's factors. */
+/* The options of the measurement itself, after the experiment's factors:
+ * those the run reads (hm_cli_run_reads), so that skew's files claim no
+ * warm-up and allreduce's no root. */
 static int add_measure_factors(hm_factors_t *f, const hm_cli_config_t *cfg,
                                const hm_experiment_t *e)
 {
     int rc = hm_factors_set(f, "nrep", "%ld", cfg->nrep);
-    if (rc == HM_OK) rc = hm_factors_set(f, "warmup", "%ld", cfg->warmup);
-    if (rc == HM_OK) rc = attempts_factor(f, cfg, e);
-    if (rc == HM_OK) rc = hm_factors_set(f, "validate", "%s", cfg->validate ? "yes" : "no");
+    if (rc == HM_OK && hm_cli_run_reads(cfg, HM_OPT_WARMUP))
+        rc = hm_factors_set(f, "warmup", "%ld", cfg->warmup);
+    if (rc == HM_OK && hm_cli_run_reads(cfg, HM_OPT_MAX_ATTEMPTS)) rc = attempts_factor(f, cfg, e);
+    if (rc == HM_OK && hm_cli_run_reads(cfg, HM_OPT_VALIDATE))
+        rc = hm_factors_set(f, "validate", "%s", cfg->validate ? "yes" : "no");
     if (rc == HM_OK && cfg->cold_cache)
         rc = hm_factors_set(f, "cache", "cold (%zu bytes overwritten before every repetition)",
                             hm_measure_llc_bytes());
-    else if (rc == HM_OK)
+    else if (rc == HM_OK && hm_cli_run_reads(cfg, HM_OPT_COLD_CACHE))
         rc = hm_factors_set(f, "cache", "warm");
-    if (rc == HM_OK) rc = hm_factors_set(f, "root", "%d", cfg->root);
-    if (rc == HM_OK) rc = hm_factors_set(f, "peer", "%d", cfg->peer);
+    if (rc == HM_OK && hm_cli_run_reads(cfg, HM_OPT_ROOT))
+        rc = hm_factors_set(f, "root", "%d", cfg->root);
+    if (rc == HM_OK && hm_cli_run_reads(cfg, HM_OPT_PEER))
+        rc = hm_factors_set(f, "peer", "%d", cfg->peer);
     if (rc == HM_OK && cfg->inject_rank >= 0)
         rc = hm_factors_set(f, "inject_delay", "rank %d attempt %ld %g us", cfg->inject_rank,
                             cfg->inject_attempt, cfg->inject_delay_us);
