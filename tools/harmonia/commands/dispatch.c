@@ -90,6 +90,33 @@ static int parse_or_help(const hm_cli_command_t *c, int argc, char **argv, hm_cl
     return HM_EXIT_OK;
 }
 
+/* One rank has no clock to synchronize and no rank to wait for: a command
+ * whose point is ranks started together on one clock (registry.c,
+ * SYNCHRONIZES) would print a table "on 1 ranks" that reads like a
+ * synchronized measurement, and skew would count its lone rank late. It is
+ * refused, once, unless --allow-one-rank says that is what is wanted; then
+ * one line says so. Every rank sees the same size: no agreement is needed. */
+static int one_rank(const hm_cli_command_t *c, const hm_cli_config_t *cfg, MPI_Comm comm)
+{
+    int size;
+    if (!(c->options & HM_OPT_BIT(HM_OPT_ALLOW_ONE_RANK))) return HM_EXIT_OK;
+    MPI_Comm_size(comm, &size);
+    if (size > 1) return HM_EXIT_OK;
+    if (cfg->allow_one_rank) {
+        fprintf(stderr,
+                "harmonia: %s on 1 rank (--allow-one-rank): nothing is synchronized, the times "
+                "are those of one rank alone\n",
+                c->name);
+        fflush(stderr);
+        return HM_EXIT_OK;
+    }
+    hm_cli_print_error("%s: 1 rank, at least 2 needed: nothing would be synchronized (no clock "
+                       "to synchronize, no rank to wait for); run it under mpirun -n 2 or more, "
+                       "or give --allow-one-rank to measure one rank alone",
+                       c->name);
+    return HM_EXIT_USAGE;
+}
+
 /* Options are parsed before MPI_Init: every rank parses the same argv and
  * reaches the same verdict, so a usage error or --help needs neither
  * communication nor the seconds MPI_Init may take; the launcher's numbering
@@ -110,7 +137,8 @@ static int run_mpi_command(const hm_cli_command_t *c, int argc, char **argv)
     if (rc != HM_EXIT_OK || cfg.help) return rc;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     hm_cli_catch_interrupts();
-    rc = c->run(&cfg, MPI_COMM_WORLD);
+    rc = one_rank(c, &cfg, MPI_COMM_WORLD);
+    if (rc == HM_EXIT_OK) rc = c->run(&cfg, MPI_COMM_WORLD);
     MPI_Finalize();
     return rc;
 }

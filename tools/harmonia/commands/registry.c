@@ -16,6 +16,12 @@
      HM_OPT_BIT(HM_OPT_LATE_US) | HM_OPT_BIT(HM_OPT_SLICE_S) | HM_OPT_BIT(HM_OPT_RESYNC_S) |       \
      HM_OPT_BIT(HM_OPT_BCAST_FACTOR))
 
+/* The commands whose point is ranks started together on one clock: they
+ * refuse a single rank unless told (dispatch.c), since one rank has no clock
+ * to synchronize and no rank to wait for, and its table would look like a
+ * measurement of synchronized ranks. */
+#define SYNCHRONIZES HM_OPT_BIT(HM_OPT_ALLOW_ONE_RANK)
+
 static const hm_cli_command_t commands[] = {
     {"timers", "each time source: resolution, read overhead, monotonicity", 1,
      COMMON_TIMER | COMMON_SYNTH | HM_OPT_BIT(HM_OPT_PER_RANK) | HM_OPT_BIT(HM_OPT_OUTPUT) |
@@ -33,7 +39,7 @@ static const hm_cli_command_t commands[] = {
          HM_OPT_BIT(HM_OPT_RECOMPUTE_INTERCEPT) | HM_OPT_BIT(HM_OPT_CHECK_AFTER) |
          HM_OPT_BIT(HM_OPT_SAMPLE) | HM_OPT_BIT(HM_OPT_RANKS_PER_NODE) |
          HM_OPT_BIT(HM_OPT_RANKS_PER_SOCKET) | HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_RAW) |
-         HM_OPT_BIT(HM_OPT_HELP),
+         HM_OPT_BIT(HM_OPT_HELP) | SYNCHRONIZES,
      "mpirun -n P harmonia clock [--clock-sync LIST] [--check-after 0,1,5,10] [--sample F]",
      "Synchronizes the clocks with each algorithm of the comma-separated LIST in\n"
      "turn, fresh each time, and reports how long it took. Then, right after and\n"
@@ -57,7 +63,7 @@ static const hm_cli_command_t commands[] = {
          HM_OPT_BIT(HM_OPT_ALLOW_PARTIAL) | HM_OPT_BIT(HM_OPT_INJECT_DELAY) |
          HM_OPT_BIT(HM_OPT_FORMAT) | HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_RAW) |
          HM_OPT_BIT(HM_OPT_BACKEND) | HM_OPT_BIT(HM_OPT_MEMORY) | HM_OPT_BIT(HM_OPT_GPUS_PER_NODE) |
-         HM_OPT_BIT(HM_OPT_HELP),
+         HM_OPT_BIT(HM_OPT_HELP) | SYNCHRONIZES,
      "mpirun -n P harmonia bench [--ops LIST] [--sizes SPEC] [--sync METHOD] [--nrep N]",
      "Measures each operation of --ops at each size of --sizes (in an order shuffled\n"
      "with --seed). The clocks are synchronized once with --clock-sync; before every\n"
@@ -89,7 +95,8 @@ static const hm_cli_command_t commands[] = {
      /* skew agrees on the flags once, after all repetitions: no --check-every */
      COMMON_TIMER | COMMON_SYNTH | CLOCK_SYNC | (PROCSYNC & ~HM_OPT_BIT(HM_OPT_CHECK_EVERY)) |
          HM_OPT_BIT(HM_OPT_NREP) | HM_OPT_BIT(HM_OPT_BACK_TO_BACK) | HM_OPT_BIT(HM_OPT_PER_RANK) |
-         HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_RAW) | HM_OPT_BIT(HM_OPT_HELP),
+         HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_RAW) | HM_OPT_BIT(HM_OPT_HELP) |
+         SYNCHRONIZES,
      "mpirun -n P harmonia skew [--sync LIST] [--nrep N] [--back-to-back]",
      "For each method of the comma-separated --sync LIST (default barrier, dissem,\n"
      "harmonize), --nrep times: all ranks wait for a common start on the global clock\n"
@@ -105,7 +112,8 @@ static const hm_cli_command_t commands[] = {
          HM_OPT_BIT(HM_OPT_COMM_US) | HM_OPT_BIT(HM_OPT_SIZES) | HM_OPT_BIT(HM_OPT_COMP_US) |
          HM_OPT_BIT(HM_OPT_THREADS) | HM_OPT_BIT(HM_OPT_NREP) | HM_OPT_BIT(HM_OPT_WARMUP) |
          HM_OPT_BIT(HM_OPT_MAX_ATTEMPTS) | HM_OPT_BIT(HM_OPT_ROOT) | HM_OPT_BIT(HM_OPT_VALIDATE) |
-         HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_RAW) | HM_OPT_BIT(HM_OPT_HELP),
+         HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_RAW) | HM_OPT_BIT(HM_OPT_HELP) |
+         SYNCHRONIZES,
      "mpirun -n P harmonia overlap [--ops LIST] [--comm-us SPEC | --sizes SPEC]\n"
      "                             [--comp-us SPEC|comm] [--threads N]\n"
      "       mpirun -n P harmonia overlap impact [--comp-us SPEC] [--threads N] [--nrep N]\n"
@@ -141,7 +149,7 @@ static const hm_cli_command_t commands[] = {
          HM_OPT_BIT(HM_OPT_VALIDATE) | HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_RAW) |
          HM_OPT_BIT(HM_OPT_MINBYTES) | HM_OPT_BIT(HM_OPT_MAXBYTES) | HM_OPT_BIT(HM_OPT_STEPFACTOR) |
          HM_OPT_BIT(HM_OPT_CHECK) | HM_OPT_BIT(HM_OPT_MATRIX) | HM_OPT_BIT(HM_OPT_MEMORY) |
-         HM_OPT_BIT(HM_OPT_GPUS_PER_NODE) | HM_OPT_BIT(HM_OPT_HELP),
+         HM_OPT_BIT(HM_OPT_GPUS_PER_NODE) | HM_OPT_BIT(HM_OPT_HELP) | SYNCHRONIZES,
      "mpirun -n P harmonia pattern [--pattern NAME] [--direction DIR] [--k K]\n"
      "                             [--backend NAME] [--ranks-per-node G] [--sizes SPEC]",
      "The communication patterns of CommBench (Hidayetoglu et al. 2024, §4) over n\n"

@@ -88,6 +88,7 @@ typedef enum hm_opt_id {
     HM_OPT_MEMORY,
     HM_OPT_GPUS_PER_NODE,
     HM_OPT_SELECT,
+    HM_OPT_ALLOW_ONE_RANK,
     HM_OPT_COUNT
 } hm_opt_id_t;
 
@@ -139,6 +140,7 @@ typedef struct hm_cli_config {
     int peer;                /* --peer */
     int validate;            /* --validate */
     int allow_partial;       /* --allow-partial */
+    int allow_one_rank;      /* --allow-one-rank */
     double probe_s;          /* the interference probe's length (HARMONIA_INTERFERENCE_PROBE_S) */
     int check_every;         /* --check-every */
     long max_attempts;       /* --max-attempts, 0 = 10 x nrep + 100 */

@@ -442,6 +442,11 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
                               "without it they are written, flagged, and the run exits 1 (on a "
                               "busy machine, only for a time slice)",
                               "--allow-partial", hm_opt_parse_allow_partial},
+    [HM_OPT_ALLOW_ONE_RANK] = {HM_OPT_ALLOW_ONE_RANK, "allow-one-rank", 0, NULL,
+                               "run on a single rank (started without mpirun, or with -n 1): "
+                               "there is no clock to synchronize and no rank to wait for, so "
+                               "without it one rank is refused",
+                               "--allow-one-rank", hm_opt_parse_allow_one_rank},
     [HM_OPT_COMM_US] = {HM_OPT_COMM_US, "comm-us", 0, "SPEC",
                         "communication times aimed at, in microseconds: a list, or "
                         "FIRST:LAST:xFACTOR (default 500:1000000:x2)",

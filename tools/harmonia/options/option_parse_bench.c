@@ -84,6 +84,13 @@ int hm_opt_parse_allow_partial(hm_cli_config_t *c, const char *v, char *why, siz
     return 0;
 }
 
+int hm_opt_parse_allow_one_rank(hm_cli_config_t *c, const char *v, char *why, size_t len)
+{
+    (void)v, (void)why, (void)len;
+    c->allow_one_rank = 1;
+    return 0;
+}
+
 int hm_opt_parse_check_every(hm_cli_config_t *c, const char *v, char *why, size_t len)
 {
     long x = 0;

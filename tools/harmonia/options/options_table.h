@@ -62,6 +62,7 @@ int hm_opt_parse_root(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_peer(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_validate(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_allow_partial(hm_cli_config_t *c, const char *v, char *why, size_t len);
+int hm_opt_parse_allow_one_rank(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_check_every(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_max_attempts(hm_cli_config_t *c, const char *v, char *why, size_t len);
 int hm_opt_parse_window_us(hm_cli_config_t *c, const char *v, char *why, size_t len);
