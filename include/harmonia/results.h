@@ -111,6 +111,13 @@ HM_EXPORT int hm_results_find_columns(const hm_csv_reader_t *r, const char *path
  * has none of these columns. */
 HM_EXPORT int hm_results_input_kind(const char *path, hm_results_kind_t *kind);
 
+/* What a file's factor "complete" says (output.h, hm_csv_incomplete): 1
+ * when the file holds only part of what its run set out to write, with
+ * *what (may be NULL) pointing at the factor's value, e.g. "no (2 of 21
+ * experiments)", owned by factors; 0 for "yes" and for files without the
+ * factor (written before harmonia recorded it). Local. */
+HM_EXPORT int hm_results_partial(const hm_factors_t *factors, const char **what);
+
 /* The name of a group's cell for messages and tables' side lines: "bcast
  * 8 B" for bench (overlap = 0); for overlap "iallreduce comm 1000 us comp
  * 4000 us", the size in bytes where no communication time is given

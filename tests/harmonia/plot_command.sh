@@ -140,6 +140,17 @@ launch 0 plot --dir same b.csv b2.csv
 check "$status" "plot b.csv b2.csv: exit 0" "exit $status"
 svg_ok same/b+b2-latency.svg "allreduce barrier, b" "allreduce barrier, b2" "bcast barrier"
 
+# --- a partial file (issue 28): warned of once, its series marked -------------
+# Its lone points were drawn as a series like any other.
+sed 's/^# complete: yes$/# complete: no (1 of 2 experiments)/' b2.csv >p2.csv
+launch 0 plot --dir part b.csv p2.csv
+n=$(grep -cF 'harmonia: warning: plot: p2.csv is partial (complete: no (1 of 2 experiments))' "$out")
+[ "$status" -eq 0 ] && [ "$n" -eq 1 ] && [ "$(grep -c 'warning' "$out")" -eq 1 ]
+check $? "plot of a partial file: exit 0, one warning for it (not one per figure)" \
+    "exit $status, $n warnings"
+svg_ok part/b+p2-latency.svg "allreduce barrier, p2 (partial: 1 of 2 experiments)" \
+    "allreduce barrier, b" "bcast barrier"
+
 # --- PNG, both, --metric local -------------------------------------------------
 launch 0 plot --dir out/png --format png b.csv
 check "$status" "--format png: exit 0" "exit $status"

@@ -16,6 +16,23 @@ check "$status" "bench --sync barrier --raw b.csv: exit 0" "exit $status"
 launch 2 bench "${small[@]}" --sync harmonize --raw h.csv
 check "$status" "bench --sync harmonize --raw h.csv: exit 0" "exit $status"
 
+# --- a partial input (issue 28): said once, naming the file and what it holds -----
+# stats and compare used to read a file cut short as if it were whole.
+sed 's/^# complete: yes$/# complete: no (2 of 4 experiments)/' h.csv >hp.csv
+warned='harmonia: warning: %s: hp.csv is partial (complete: no (2 of 4 experiments))'
+launch 0 stats b.csv hp.csv
+n=$(grep -cF "$(printf "$warned" stats)" "$out")
+[ "$status" -eq 0 ] && [ "$n" -eq 1 ] && [ "$(grep -c 'warning' "$out")" -eq 1 ]
+check $? "stats of a partial file: exit 0, one warning naming it and what it holds" "exit $status, $n warnings"
+launch 0 stats b.csv h.csv
+! grep -q 'warning' "$out"
+check $? "stats of whole files: no warning"
+launch 0 compare hp.csv hp.csv
+n=$(grep -cF "$(printf "$warned" compare)" "$out")
+[ "$status" -eq 0 ] && [ "$n" -eq 1 ] && [ "$(grep -c 'warning' "$out")" -eq 1 ]
+check $? "compare of a partial file with itself: exit 0, warned once, not once per side" \
+    "exit $status, $n warnings"
+
 # --- both files: 8 groups keyed by sync, n = 60, ordered statistics ---------------
 launch 0 stats --output s.csv b.csv h.csv
 check "$status" "stats --output s.csv b.csv h.csv: exit 0" "exit $status"

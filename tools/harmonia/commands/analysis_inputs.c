@@ -3,9 +3,11 @@
  * (or the measured time) of overlap, never the two pooled. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands/analysis_inputs.h"
+#include "commands/commands.h"
 
 int hm_cli_is_overlap(hm_results_kind_t kind)
 {
@@ -53,4 +55,45 @@ void hm_cli_metric_cell(hm_table_t *t, hm_metric_t metric, double x)
 void hm_cli_metric_column(hm_metric_t metric, const char *base, char *buf, size_t len)
 {
     snprintf(buf, len, "%s%s", base, hm_results_metric_is_time(metric) ? "_us" : "");
+}
+
+/* The files already warned of: compare A A, or plot reading a file for two
+ * figures, would otherwise say it twice. Past the last slot a file is
+ * warned of again rather than not at all. */
+static int warned_before(const char *path)
+{
+    static char *warned[HM_CLI_MAX_FILES];
+    static int n;
+    for (int i = 0; i < n; i++)
+        if (hm_afile_same(warned[i], path)) return 1;
+    if (n < HM_CLI_MAX_FILES && (warned[n] = strdup(path)) != NULL) n++;
+    return 0;
+}
+
+int hm_cli_warn_partial(const char *command, const char *path, const hm_factors_t *factors,
+                        char *what, size_t len)
+{
+    const char *v = NULL;
+    if (what && len) what[0] = '\0';
+    if (!hm_results_partial(factors, &v)) return 0;
+    if (what && len) snprintf(what, len, "%s", v);
+    if (warned_before(path)) return 1;
+    fprintf(stderr,
+            "harmonia: warning: %s: %s is partial (complete: %s): what its run did not finish is "
+            "missing from this analysis\n",
+            command, path, v);
+    fflush(stderr);
+    return 1;
+}
+
+int hm_cli_warn_partial_path(const char *command, const char *path)
+{
+    hm_csv_reader_t *r = NULL;
+    if (hm_csv_reader_open(path, &r) != HM_OK) {
+        hm_csv_reader_close(r);
+        return 0;
+    }
+    int partial = hm_cli_warn_partial(command, path, hm_csv_reader_factors(r), NULL, 0);
+    hm_csv_reader_close(r);
+    return partial;
 }

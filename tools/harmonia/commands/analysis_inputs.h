@@ -26,6 +26,19 @@ int hm_cli_same_family(const char *prefix, const char *path_a, hm_results_kind_t
 int hm_cli_choose_metric(hm_cli_config_t *cfg, const char *path, hm_results_kind_t kind, char *why,
                          size_t len);
 
+/* Say on stderr, once per file however often it is named or read, that the
+ * input at path is partial (hm_results_partial of factors): "harmonia:
+ * warning: COMMAND: PATH is partial (complete: no (2 of 21 experiments)):
+ * what its run did not finish is missing from this analysis". Returns 1 for
+ * a partial file, with its factor's value in what (len bytes; may be NULL),
+ * 0 otherwise. */
+int hm_cli_warn_partial(const char *command, const char *path, const hm_factors_t *factors,
+                        char *what, size_t len);
+
+/* The same for a file not yet open: its factor lines are read. A file that
+ * cannot be read is left to its reader, which says what is wrong. */
+int hm_cli_warn_partial_path(const char *command, const char *path);
+
 /* A value of metric for tables: microseconds ("%.2f") for a time, the
  * ratio itself ("%.3f") otherwise; n/a for NaN. */
 void hm_cli_metric_cell(hm_table_t *t, hm_metric_t metric, double x);

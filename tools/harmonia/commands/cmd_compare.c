@@ -47,6 +47,7 @@ static int detect(hm_compare_side_t *s, char *why, size_t len)
         return rc;
     }
     const hm_factors_t *f = hm_csv_reader_factors(r);
+    hm_cli_warn_partial("compare", s->path, f, NULL, 0);
     if (hm_factors_get(f, "metric", &v) == HM_OK) snprintf(s->metric, sizeof s->metric, "%s", v);
     if (hm_factors_get(f, "filter", &v) == HM_OK) snprintf(s->filter, sizeof s->filter, "%s", v);
     if (hm_factors_get(f, "mpi_library", &v) == HM_OK)

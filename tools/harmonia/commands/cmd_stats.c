@@ -144,6 +144,10 @@ int hm_cmd_stats(hm_cli_config_t *cfg, MPI_Comm comm)
         return HM_EXIT_USAGE;
     }
     if (check_kinds(cfg) != HM_EXIT_OK) return HM_EXIT_USAGE;
+    for (int i = 0; i < cfg->nfiles; i++) /* a campaign: its per-mpirun dataset */
+        hm_cli_warn_partial_path(
+            "stats",
+            hm_cli_stats_dataset_path(cfg->files[i], path, sizeof path) ? path : cfg->files[i]);
     if (datasets == cfg->nfiles) return hm_cli_stats_campaigns(cfg);
     if (datasets > 0) {
         hm_cli_print_error("stats: give either raw files of 'harmonia bench --raw' or 'harmonia "

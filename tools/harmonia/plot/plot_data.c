@@ -172,6 +172,12 @@ void hm_plot_data_label(hm_plot_data_t *d)
         }
         free(mark);
     }
+    for (size_t i = 0; i < d->ns; i++) {
+        hm_plot_series_t *s = &d->s[i];
+        size_t used = strlen(s->label);
+        if (s->src && s->src->partial[0])
+            snprintf(s->label + used, sizeof s->label - used, " (partial: %s)", s->src->partial);
+    }
 }
 
 static int cmp_double(const void *a, const void *b)

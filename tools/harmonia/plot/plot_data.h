@@ -12,6 +12,7 @@ typedef struct hm_plot_source {
     char file[4200];  /* the file read */
     char stem[256];   /* basename without .csv; a campaign's directory name */
     char library[96]; /* "# mpi_library:" up to its first comma, or "" */
+    char partial[96]; /* what "# complete: no (...)" says is there, or "" for a whole file */
 } hm_plot_source_t;
 
 typedef struct hm_plot_series {
@@ -56,7 +57,8 @@ void hm_plot_data_sort(hm_plot_data_t *d);
 
 /* Set every label: the base, and where two series would share a label, what
  * tells them apart, in this order: process count, MPI library, file stem,
- * file path. */
+ * file path; then, for a series of a partial file, "(partial: 2 of 21
+ * experiments)", so that a run cut short is not read as a whole one. */
 void hm_plot_data_label(hm_plot_data_t *d);
 
 /* The distinct x values of all groups, ascending, into a new array (caller

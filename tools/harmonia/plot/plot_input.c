@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands/analysis_inputs.h"
 #include "plot/plot_input.h"
 
 enum { MAX_COLS = 10 };
@@ -188,6 +189,18 @@ static size_t samples(const hm_plot_data_t *fig)
     return n;
 }
 
+/* "no (2 of 21 experiments)" becomes "2 of 21 experiments" in a legend. */
+static void source_partial(const hm_csv_reader_t *r, hm_plot_source_t *src)
+{
+    char what[256];
+    src->partial[0] = '\0';
+    if (!hm_cli_warn_partial("plot", src->file, hm_csv_reader_factors(r), what, sizeof what))
+        return;
+    const char *inner = strchr(what, '(');
+    size_t n = inner ? strcspn(inner + 1, ")") : strlen(what);
+    snprintf(src->partial, sizeof src->partial, "%.*s", (int)n, inner ? inner + 1 : what);
+}
+
 int hm_plot_read_file(const char *operand, hm_plot_source_t *src, hm_metric_t metric,
                       hm_plot_data_t *fig, char *why, size_t len)
 {
@@ -203,6 +216,7 @@ int hm_plot_read_file(const char *operand, hm_plot_source_t *src, hm_metric_t me
         return rc == HM_ENOMEM ? rc : HM_EINVAL;
     }
     source_library(r, src);
+    source_partial(r, src);
     int missing = 0;
     const input_kind_t *k = best_kind(r, local, idx, &missing);
     if (!k || missing) rc = kind_error(r, src->file, k, local, why, len);
