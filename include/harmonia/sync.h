@@ -20,9 +20,12 @@
  *
  * Beyond the papers, the drift parameter: a fitted slope smaller than its own noise adds
  * error instead of removing it. With HM_DRIFT_AUTO each learned pairwise model
- * keeps its slope only when |slope| >= drift_sigmas standard errors of the
- * regression, and otherwise becomes an offset model; the report says which
- * model each level chose. */
+ * keeps its slope only when a t test finds it significant: t = |slope| / se,
+ * se the largest of the least-squares error, the error of the line through
+ * 10 batch means and residual sd / span, against the two-sided 0.05 % Student
+ * quantile (5.62 at 8 degrees of freedom); otherwise it becomes an offset
+ * model (docs/clocks.md). The report says which model each level chose and
+ * the statistic it was chosen by. */
 #ifndef HARMONIA_SYNC_H
 #define HARMONIA_SYNC_H
 #include <harmonia/export.h>
@@ -56,7 +59,8 @@ typedef struct hm_sync_params {
     int exchanges;           /* ping-pongs per offset measurement */
     hm_offset_kind_t offset; /* offset algorithm of the drift-aware algorithms */
     hm_drift_t drift;        /* slope kept always (on), never (off), or when significant */
-    double drift_sigmas;     /* auto: keep |slope| >= drift_sigmas * stderr (default 3) */
+    double drift_sigmas;     /* auto: keep the slope when |slope| / stderr >= this; 0
+                                (default): the t quantile of the stated test (sync.h above) */
     int recompute_intercept; /* hca3: re-measure the intercept after each fit (Hunold &
                                 Carpen-Amarie 2018, Alg. 2) */
     int ranks_per_node;      /* levels of a hierarchical spec: 0 = real topology */
@@ -72,15 +76,30 @@ typedef struct hm_sync_report {
     char algorithm[HM_SYNC_MAX_LEVELS][16]; /* name of each level */
     int drift_models[HM_SYNC_MAX_LEVELS];   /* pairwise models of the level that kept a slope */
     int offset_models[HM_SYNC_MAX_LEVELS];  /* ... that fell back to an offset model */
-    long pingpongs;                         /* this rank: ping-pongs it took part in */
+    /* The drift test of the level's pairwise fits, t = |slope| / stderr
+     * (computed whatever the drift mode): the largest t of the models that
+     * became offsets, the smallest of those that kept a slope (NaN: no such
+     * model), and the critical value they were compared with (NaN: the
+     * level fits no line, e.g. skampi or prop). */
+    double drift_t_offset_max[HM_SYNC_MAX_LEVELS];
+    double drift_t_linear_min[HM_SYNC_MAX_LEVELS];
+    double drift_t_critical[HM_SYNC_MAX_LEVELS];
+    long pingpongs;           /* this rank: ping-pongs it took part in */
     long total_pingpongs;     /* ping-pongs of the whole synchronization (each counted once) */
     long internode_pingpongs; /* ... of them between ranks of different nodes (the real
                                  topology, or ranks_per_node's virtual nodes) */
 } hm_sync_report_t;
 
-/* Defaults: fitpoints 1000, exchanges 100, skampi offsets, drift auto with 3
- * sigmas, recompute_intercept on, real topology. */
+/* Defaults: fitpoints 1000, exchanges 100, skampi offsets, drift auto with
+ * the t test's quantile (drift_sigmas 0), recompute_intercept on, real
+ * topology. */
 HM_EXPORT void hm_sync_params_default(hm_sync_params_t *params);
+
+/* The drift decision of params in one line, for the experimental factors
+ * of result files, for params->fitpoints fit points, e.g. "auto: slope kept when |slope| / se
+ * >= 5.617 (t test, two-sided 0.05 %, 8 dof; se = max(least squares, 10 batch means, residual sd /
+ * span))". Local; params NULL or not valid: "". */
+HM_EXPORT void hm_sync_drift_test_describe(const hm_sync_params_t *params, char *buf, size_t len);
 
 /* Registered algorithms: count, i-th name, and the list for help and errors. */
 HM_EXPORT size_t hm_sync_count(void);

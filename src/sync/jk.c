@@ -124,15 +124,14 @@ static hm_sync_pair_model_t fit(const jk_t *j)
 
 /* Alg. 16 as a clock: the fitted model over base on a client, base itself
  * on the root. */
-static int build_clock(jk_t *j, hm_clock_t **clock, hm_clock_kind_t *kind)
+static int build_clock(jk_t *j, hm_clock_t **clock, hm_sync_pair_model_t *model)
 {
     if (j->me == 0) {
         hm_clock_retain(*clock = j->clock);
         return HM_OK;
     }
-    hm_sync_pair_model_t m = fit(j);
-    *kind = m.kind;
-    return hm_clock_model(j->clock, m.kind, m.lm, clock);
+    *model = fit(j);
+    return hm_clock_model(j->clock, model->kind, model->lm, clock);
 }
 
 int hm_sync_jk(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, hm_clock_t **out,
@@ -144,18 +143,17 @@ int hm_sync_jk(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, 
     if (MPI_Comm_rank(comm, &j.me) != MPI_SUCCESS || MPI_Comm_size(comm, &j.size) != MPI_SUCCESS)
         return HM_EMPI;
     hm_clock_t *clock = NULL;
-    hm_clock_kind_t kind = HM_CLOCK_IDENTITY;
+    hm_sync_pair_model_t model = {.kind = HM_CLOCK_IDENTITY};
     int rc = hm_agree(comm, prepare(&j));
     if (rc == HM_OK) rc = learn(&j);
-    if (rc == HM_OK) rc = build_clock(&j, &clock, &kind);
+    if (rc == HM_OK) rc = build_clock(&j, &clock, &model);
     rc = hm_agree(comm, rc);
     release(&j, stats);
     if (rc != HM_OK) {
         hm_clock_free(clock);
         return rc;
     }
-    if (stats && kind == HM_CLOCK_LINEAR) stats->drift_models++;
-    if (stats && kind == HM_CLOCK_OFFSET) stats->offset_models++;
+    if (j.me != 0) hm_sync_drift_record(stats, &model);
     *out = clock;
     return HM_OK;
 }

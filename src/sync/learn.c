@@ -3,8 +3,10 @@
  * Alg. 2 (Learn_Model_HCA and Compute_And_Set_Intercept of Hunold & Carpen-Amarie 2016
  * Alg. 4), with harmonia's drift decision between fit and intercept. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_statistics_double.h>
 
@@ -13,27 +15,39 @@
 /* Tag of the status exchange between the two ranks of a pair: ASCII "LP". */
 enum { TAG_AGREE = 0x4c50 };
 
-/* AUTO's test. A slope is kept only when the fit shows it to be larger than
- * its own noise. Two cases the test cannot decide on its own:
- *  - stderr == 0: the points lie exactly on the line (noise-free input), so
- *    the slope is exact: keep it unless it is exactly 0;
- *  - stderr not finite (fewer than 3 points leave no residual to estimate
- *    the noise): nothing shows the slope significant, so the offset model,
- *    whose error does not grow with time, is chosen. */
-static int auto_keeps_slope(double slope, double slope_stderr, double sigmas)
+/* The critical value of the drift test: the caller's (drift_sigmas > 0),
+ * else the two-sided Student quantile of HM_SYNC_DRIFT_ALPHA with the
+ * error's degrees of freedom. */
+static double critical_value(const hm_sync_params_t *params, int dof)
 {
-    if (isnan(slope_stderr) || isinf(slope_stderr)) return 0;
-    if (slope_stderr == 0) return slope != 0;
-    return fabs(slope) >= sigmas * slope_stderr;
+    if (params->drift_sigmas > 0) return params->drift_sigmas;
+    return dof >= 1 ? gsl_cdf_tdist_Qinv(HM_SYNC_DRIFT_ALPHA / 2, dof) : INFINITY;
+}
+
+/* The statistic t = |slope| / stderr. Two cases the ratio cannot decide on
+ * its own:
+ *  - stderr == 0: the points lie exactly on the line (noise-free input), so
+ *    the slope is exact: infinite t unless the slope is exactly 0;
+ *  - stderr not finite (fewer than 3 points leave no residual to estimate
+ *    the noise) or a NaN: nothing shows the slope significant, t = 0, and
+ *    the offset model, whose error does not grow with time, is chosen. */
+static double t_statistic(double slope, double slope_stderr)
+{
+    if (!isfinite(slope) || isnan(slope_stderr) || isinf(slope_stderr)) return 0;
+    if (slope_stderr == 0) return slope != 0 ? INFINITY : 0;
+    return fabs(slope) / slope_stderr;
 }
 
 hm_sync_pair_model_t hm_sync_decide_drift(const hm_sync_params_t *params, double slope,
-                                          double slope_stderr, double intercept, double mean_y)
+                                          double slope_stderr, int dof, double intercept,
+                                          double mean_y)
 {
     hm_sync_pair_model_t m = {.lm = {slope, intercept},
                               .kind = HM_CLOCK_LINEAR,
                               .slope_fit = slope,
-                              .slope_stderr = slope_stderr};
+                              .slope_stderr = slope_stderr,
+                              .t = t_statistic(slope, slope_stderr),
+                              .t_critical = critical_value(params, dof)};
     int keep;
     if (!isfinite(slope) || !isfinite(intercept)) /* degenerate fit (all timestamps equal) */
         keep = 0;
@@ -42,13 +56,51 @@ hm_sync_pair_model_t hm_sync_decide_drift(const hm_sync_params_t *params, double
     else if (params->drift == HM_DRIFT_OFF)
         keep = 0;
     else
-        keep = auto_keeps_slope(slope, slope_stderr, params->drift_sigmas);
+        keep = m.t >= m.t_critical && m.t > 0;
     if (!keep) {
         /* The least-squares constant through the fit points is their mean. */
         m.lm = (hm_lm_t){0, mean_y};
         m.kind = HM_CLOCK_OFFSET;
     }
     return m;
+}
+
+void hm_sync_drift_record(hm_sync_stats_t *stats, const hm_sync_pair_model_t *m)
+{
+    if (!stats) return;
+    if (m->kind == HM_CLOCK_LINEAR) {
+        if (stats->tested_linears++ == 0 || m->t < stats->t_linear_min) stats->t_linear_min = m->t;
+        stats->drift_models++;
+    } else if (m->kind == HM_CLOCK_OFFSET) {
+        if (stats->tested_offsets++ == 0 || m->t > stats->t_offset_max) stats->t_offset_max = m->t;
+        stats->offset_models++;
+    }
+    stats->t_critical = m->t_critical;
+}
+
+void hm_sync_drift_test_describe(const hm_sync_params_t *params, char *buf, size_t len)
+{
+    if (!buf || len == 0) return;
+    buf[0] = '\0';
+    if (!params || !hm_sync_drift_name(params->drift)) return;
+    if (params->drift != HM_DRIFT_AUTO) {
+        snprintf(buf, len, "%s: slope %s (the t test below is still reported)",
+                 hm_sync_drift_name(params->drift),
+                 params->drift == HM_DRIFT_ON ? "always kept" : "never kept");
+        return;
+    }
+    int dof = hm_sync_fit_dof(params->fitpoints);
+    if (params->drift_sigmas > 0)
+        snprintf(buf, len,
+                 "auto: slope kept when |slope| / se >= %g (given); se = max(least "
+                 "squares, line through batch means, residual sd / span)",
+                 params->drift_sigmas);
+    else
+        snprintf(buf, len,
+                 "auto: slope kept when |slope| / se >= %.3f (t test, two-sided %g %%, "
+                 "%d dof); se = max(least squares, line through batch means, residual "
+                 "sd / span)",
+                 critical_value(params, dof), HM_SYNC_DRIFT_ALPHA * 100, dof);
 }
 
 /* Checks both ranks of the pair make alike (same arguments on both), before
@@ -89,26 +141,38 @@ static int collect(hm_offset_pair_t *pair, hm_clock_t *clock, int n, double *x, 
     return HM_OK;
 }
 
-/* Batches of the slope's standard error: 20 batches keep 18 degrees of
- * freedom for the noise; at least 5 points make a batch. */
-enum { FIT_BATCHES = 20, FIT_BATCH_MIN = 5 };
+/* Batches of the slope's standard error: 10 batches of at least 5 points.
+ * 20 batches (18 degrees of freedom) were too short for the wander below:
+ * over 250 recorded fits of clocks without drift, their error alone at the
+ * t test's quantile (0.1 %) kept 55 slopes, that of 10 batches 16; the
+ * third error of slope_stderr does the rest (docs/clocks.md). */
+enum { FIT_BATCHES = 10, FIT_BATCH_MIN = 5 };
+
+static size_t batches(size_t n)
+{
+    return n / FIT_BATCH_MIN < FIT_BATCHES ? n / FIT_BATCH_MIN : FIT_BATCHES;
+}
+
+int hm_sync_fit_dof(int n)
+{
+    size_t nb = batches(n > 0 ? (size_t)n : 0);
+    return nb >= 3 ? (int)nb - 2 : n >= 3 ? n - 2 : 0;
+}
 
 /* The slope's batch-means error, allowing for correlated fit points. The
  * least-squares error assumes independent residuals, but consecutive offsets
  * share their error: the asymmetry of the best round trip wanders by
- * ~10-40 ns over tens to hundreds of fit points (shared memory, 2 ranks).
- * Over 1000 fit points the least-squares error then says ~0.02 ppm where
- * repeated runs scatter by ~0.1 ppm, and drift auto kept slopes of 0.1-0.7
- * ppm over clocks that do not drift (1-7 us after 10 s). The method of batch
- * means gives the error that the wander implies: the line through the means
- * of FIT_BATCHES consecutive batches has nearly the same slope, and its
- * standard error (FIT_BATCHES - 2 degrees of freedom) sees the wander inside
- * each batch as noise; it matched the scatter of repeated runs. Fewer than 3
- * batches: 0 (the least-squares error alone decides). */
+ * ~5-30 ns over tens to hundreds of fit points (shared memory, 2 ranks),
+ * more on a loaded machine. Over 1000 fit points the least-squares error
+ * then says ~0.01 ppm where repeated runs scatter by ~0.1 ppm. The method of
+ * batch means gives the error that the wander implies: the line through the
+ * means of the consecutive batches has nearly the same slope, and its
+ * standard error (batches - 2 degrees of freedom) sees the wander inside
+ * each batch as noise. Fewer than 3 batches: 0 (the other errors decide). */
 static double batch_stderr(const double *x, const double *y, size_t n)
 {
     double xb[FIT_BATCHES], yb[FIT_BATCHES];
-    size_t nb = n / FIT_BATCH_MIN < FIT_BATCHES ? n / FIT_BATCH_MIN : FIT_BATCHES;
+    size_t nb = batches(n);
     if (nb < 3) return 0;
     for (size_t b = 0; b < nb; b++) {
         size_t lo = b * n / nb, len = (b + 1) * n / nb - lo;
@@ -120,20 +184,23 @@ static double batch_stderr(const double *x, const double *y, size_t n)
     return sqrt(cov11_b);
 }
 
-/* The error the drift decision judges the slope by: the largest of
+/* The error the drift test judges the slope by: the largest of
  *  - the least-squares error (independent residuals);
  *  - the batch-means error (correlated residuals, above);
  *  - residual sd / span: with it, a slope is kept only if the clocks drifted
- *    apart during the learning by at least drift_sigmas residual standard
- *    deviations (|slope| * span >= 3 sd by default). On shared memory the
- *    offsets of clocks without drift can trend by ~30 ns across a 60-80 ms
- *    learning (a slope of 0.1-0.4 ppm, 1-4 us after 10 s) while their sd is
- *    ~10 ns and the batch means agree with the trend; no test on the points
+ *    apart during the learning by at least t_critical residual standard
+ *    deviations (|slope| * span >= 5.6 sd by default). On shared memory the
+ *    offsets of clocks without drift trend by up to ~30 ns across a learning
+ *    of 0.1-0.4 s (0.1-0.2 ppm, 0.2-0.5 us after 2 s) while their sd is
+ *    ~5 ns and the batch means agree with the trend; no test on the points
  *    alone tells that from drift, the size of the drift against the noise
- *    does. The price: a real drift below ~3 sd / span (0.3-1 ppm for the
- *    default ~120 ms) is modelled as an offset; a longer fit (more fit points)
- *    resolves smaller drifts.
- * Fewer than 3 points leave no residual: infinite error (offset model). */
+ *    does. The price: a real drift below ~5.6 sd / span (~0.6 ppm for the
+ *    ~45 ms of an idle 1000 x 100 learning here) is modelled as an offset; a
+ *    longer fit (more fit points) resolves smaller drifts.
+ * The t test treats the largest as an error with the batch fit's degrees of
+ * freedom (hm_sync_fit_dof), the conservative reading: the other two are
+ * estimated from more points. Fewer than 3 points leave no residual:
+ * infinite error (offset model). */
 static double slope_stderr(const double *x, const double *y, size_t n, double cov11, double sumsq)
 {
     if (n < 3) return INFINITY;
@@ -150,7 +217,8 @@ hm_sync_pair_model_t hm_sync_fit_pair(const hm_sync_params_t *params, const doub
     double c0, c1, cov00, cov01, cov11, sumsq;
     gsl_fit_linear(x, 1, y, 1, (size_t)n, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
     double se = slope_stderr(x, y, (size_t)n, cov11, sumsq);
-    return hm_sync_decide_drift(params, c1, se, c0, gsl_stats_mean(y, 1, (size_t)n));
+    return hm_sync_decide_drift(params, c1, se, hm_sync_fit_dof(n), c0,
+                                gsl_stats_mean(y, 1, (size_t)n));
 }
 
 /* COMPUTE_AND_SET_INTERCEPT, Alg. 2 lines 17-23: a fresh offset O at client
@@ -167,16 +235,15 @@ static int recompute_intercept(hm_offset_pair_t *pair, hm_clock_t *clock, int is
 }
 
 static void count(hm_sync_stats_t *stats, const hm_offset_pair_t *pair, int is_client,
-                  hm_clock_kind_t kind)
+                  const hm_sync_pair_model_t *model)
 {
     if (!stats) return;
     hm_sync_tally_pair(stats, pair);
-    if (is_client && kind == HM_CLOCK_LINEAR) stats->drift_models++;
-    if (is_client && kind == HM_CLOCK_OFFSET) stats->offset_models++;
+    if (is_client && model) hm_sync_drift_record(stats, model);
 }
 
 /* The reference learns nothing: it reports the identity, lm = {0, 0}. */
-static const hm_sync_pair_model_t no_model = {{0, 0}, HM_CLOCK_IDENTITY, 0, 0};
+static const hm_sync_pair_model_t no_model = {{0, 0}, HM_CLOCK_IDENTITY, 0, 0, 0, NAN};
 
 int hm_sync_learn_pair(MPI_Comm comm, int ref, int client, hm_clock_t *clock,
                        const hm_sync_params_t *params, hm_sync_pair_model_t *model,
@@ -201,7 +268,7 @@ int hm_sync_learn_pair(MPI_Comm comm, int ref, int client, hm_clock_t *clock,
     if (rc == HM_OK && is_client) *model = hm_sync_fit_pair(params, xy, xy + n, n);
     if (rc == HM_OK && params->recompute_intercept)
         rc = recompute_intercept(pair, clock, is_client, model);
-    if (rc == HM_OK) count(stats, pair, is_client, model->kind);
+    if (rc == HM_OK) count(stats, pair, is_client, model);
     if (rc != HM_OK) *model = no_model;
     free(xy);
     hm_offset_pair_free(pair);
@@ -220,7 +287,7 @@ int hm_sync_measure_offset(MPI_Comm comm, int ref, int client, hm_clock_t *clock
     rc = hm_offset_pair_create(comm, ref, client, params->offset, params->exchanges, &pair);
     if (rc != HM_EINVAL) rc = agree(comm, me == client ? ref : client, rc);
     if (rc == HM_OK) rc = hm_offset_measure(pair, clock, me == client ? sample : NULL);
-    if (rc == HM_OK) count(stats, pair, 0, HM_CLOCK_IDENTITY);
+    if (rc == HM_OK) count(stats, pair, 0, NULL);
     hm_offset_pair_free(pair);
     return rc;
 }

@@ -20,7 +20,7 @@ void hm_sync_params_default(hm_sync_params_t *p)
                             .exchanges = 100,
                             .offset = HM_OFFSET_SKAMPI,
                             .drift = HM_DRIFT_AUTO,
-                            .drift_sigmas = 3.0,
+                            .drift_sigmas = 0, /* the t test's quantile */
                             .recompute_intercept = 1,
                             .ranks_per_node = 0,
                             .ranks_per_socket = 0};
@@ -97,8 +97,25 @@ static int check_request(MPI_Comm comm, const char *spec, const hm_sync_params_t
     return HM_OK;
 }
 
+/* -INFINITY, the reductions' "no value", as NaN. */
+static double or_nan(double v)
+{
+    return v == -INFINITY ? NAN : v;
+}
+
+/* Per level, for a MAX reduction: the largest t of the offsets, minus the
+ * smallest t of the slopes, the critical value; -INFINITY where none. */
+static void drift_tests(const hm_sync_stats_t *st, double out[3])
+{
+    int tested = st->tested_offsets + st->tested_linears;
+    out[0] = st->tested_offsets ? st->t_offset_max : -INFINITY;
+    out[1] = st->tested_linears ? -st->t_linear_min : -INFINITY;
+    out[2] = tested && !isnan(st->t_critical) ? st->t_critical : -INFINITY;
+}
+
 static void fill_report(hm_sync_report_t *r, const hm_sync_levels_t *lv, const int *models,
-                        const hm_sync_stats_t *stats, double duration_s, const long *pingpongs)
+                        const double *tests, const hm_sync_stats_t *stats, double duration_s,
+                        const long *pingpongs)
 {
     memset(r, 0, sizeof *r);
     r->duration_s = duration_s;
@@ -107,6 +124,9 @@ static void fill_report(hm_sync_report_t *r, const hm_sync_levels_t *lv, const i
         snprintf(r->algorithm[l], sizeof r->algorithm[l], "%s", lv->alg[l]->name);
         r->drift_models[l] = models[2 * l];
         r->offset_models[l] = models[2 * l + 1];
+        r->drift_t_offset_max[l] = or_nan(tests[3 * l]);
+        r->drift_t_linear_min[l] = tests[3 * l + 1] == -INFINITY ? NAN : -tests[3 * l + 1];
+        r->drift_t_critical[l] = or_nan(tests[3 * l + 2]);
         r->pingpongs += stats[l].pingpongs;
     }
     /* Both ranks of a ping-pong count it. */
@@ -120,8 +140,9 @@ static int report(MPI_Comm whole, const hm_sync_levels_t *lv, const hm_sync_stat
 {
     int mine[2 * HM_SYNC_MAX_LEVELS] = {0}, sum[2 * HM_SYNC_MAX_LEVELS];
     long pp[2] = {0, 0}, pp_sum[2];
-    double max_s;
+    double max_s, tests[3 * HM_SYNC_MAX_LEVELS], tests_max[3 * HM_SYNC_MAX_LEVELS];
     for (int l = 0; l < lv->n; l++) {
+        drift_tests(&stats[l], tests + 3 * l);
         mine[2 * l] = stats[l].drift_models;
         mine[2 * l + 1] = stats[l].offset_models;
         pp[0] += stats[l].pingpongs;
@@ -129,9 +150,10 @@ static int report(MPI_Comm whole, const hm_sync_levels_t *lv, const hm_sync_stat
     }
     if (MPI_Allreduce(mine, sum, 2 * lv->n, MPI_INT, MPI_SUM, whole) != MPI_SUCCESS ||
         MPI_Allreduce(pp, pp_sum, 2, MPI_LONG, MPI_SUM, whole) != MPI_SUCCESS ||
+        MPI_Allreduce(tests, tests_max, 3 * lv->n, MPI_DOUBLE, MPI_MAX, whole) != MPI_SUCCESS ||
         MPI_Allreduce(&duration_s, &max_s, 1, MPI_DOUBLE, MPI_MAX, whole) != MPI_SUCCESS)
         return HM_EMPI;
-    if (out) fill_report(out, lv, sum, stats, max_s, pp_sum);
+    if (out) fill_report(out, lv, sum, tests_max, stats, max_s, pp_sum);
     return HM_OK;
 }
 

@@ -18,11 +18,17 @@ typedef struct hm_sync_nodes hm_sync_nodes_t;
 
 /* Counters an algorithm fills for the report. */
 typedef struct hm_sync_stats {
-    int drift_models;             /* pairwise models this rank learned that kept a slope */
-    int offset_models;            /* ... that became offset models */
-    long pingpongs;               /* ping-pongs this rank took part in */
-    long internode_pingpongs;     /* ... with a rank of another node */
-    const hm_sync_nodes_t *nodes; /* set by hm_sync_run; NULL: nothing is counted across */
+    int drift_models;  /* pairwise models this rank learned that kept a slope */
+    int offset_models; /* ... that became offset models */
+    /* The drift test of the models this rank learned (hm_sync_drift_record;
+     * meaningful where the counts are positive, so a zeroed struct is empty). */
+    int tested_offsets, tested_linears; /* fits judged that became offsets / kept a slope */
+    double t_offset_max;                /* largest t of the first kind */
+    double t_linear_min;                /* smallest t of the second */
+    double t_critical;                  /* the critical value they were judged by */
+    long pingpongs;                     /* ping-pongs this rank took part in */
+    long internode_pingpongs;           /* ... with a rank of another node */
+    const hm_sync_nodes_t *nodes;       /* set by hm_sync_run; NULL: nothing is counted across */
 } hm_sync_stats_t;
 
 /* Collective over comm, before the synchronization is timed. */
@@ -84,8 +90,16 @@ typedef struct hm_sync_pair_model {
     hm_lm_t lm;           /* client time -> reference time: t - (slope t + intercept) */
     hm_clock_kind_t kind; /* HM_CLOCK_LINEAR when the slope was kept, else HM_CLOCK_OFFSET */
     double slope_fit;     /* slope of the regression, before the drift decision */
-    double slope_stderr;  /* its standard error */
+    double slope_stderr;  /* its standard error (hm_sync_fit_pair: allowing for correlation) */
+    double t;             /* the drift test's statistic |slope_fit| / slope_stderr */
+    double t_critical;    /* the value t was compared with (whatever params->drift says) */
 } hm_sync_pair_model_t;
+
+/* The drift test's level: two-sided, 0.05 %. The critical value is the
+ * Student t quantile t(1 - alpha / 2) with the degrees of freedom of the
+ * error estimate: 5.62 for the 10 batches (8 degrees of freedom) of a fit
+ * of 50 points or more (docs/clocks.md, "Drift only where there is drift"). */
+#define HM_SYNC_DRIFT_ALPHA 5e-4
 
 /* LEARN_CLOCK_MODEL of Hunold & Carpen-Amarie 2018, Alg. 2 (and Learn_Model_HCA of Hunold &
  * Carpen-Amarie 2016 Alg. 4): params->fitpoints offset measurements between ranks ref and client of
@@ -100,11 +114,22 @@ int hm_sync_learn_pair(MPI_Comm comm, int ref, int client, hm_clock_t *clock,
                        hm_sync_stats_t *stats);
 
 /* The drift decision alone (pure function, tested on its own): given the
- * fit (slope, its stderr, intercept) and the fit points' mean (x, y), the
- * model to use: the line, or (HM_DRIFT_OFF, or AUTO with an insignificant
- * slope) the offset model through the mean, intercept = mean_y. */
+ * fit (slope, its stderr with dof degrees of freedom, intercept) and the fit
+ * points' mean y, the model to use: the line, or (HM_DRIFT_OFF, or AUTO with
+ * t = |slope| / stderr below the critical value) the offset model through
+ * the mean, intercept = mean_y. The critical value is params->drift_sigmas
+ * when positive, else the t quantile of HM_SYNC_DRIFT_ALPHA with dof degrees
+ * of freedom. */
 hm_sync_pair_model_t hm_sync_decide_drift(const hm_sync_params_t *params, double slope,
-                                          double slope_stderr, double intercept, double mean_y);
+                                          double slope_stderr, int dof, double intercept,
+                                          double mean_y);
+
+/* Degrees of freedom of the slope error of a fit of n points (learn.c):
+ * batches - 2 with 3 batches or more, else n - 2 (0 below 3 points). */
+int hm_sync_fit_dof(int n);
+
+/* Count a client's model in stats: its kind and its drift test. */
+void hm_sync_drift_record(hm_sync_stats_t *stats, const hm_sync_pair_model_t *model);
 
 /* The client's fit of Alg. 2 line 13 over n fit points (timestamp x, offset
  * y) and the drift decision, with a slope error that allows for correlated

@@ -10,9 +10,19 @@ expect_ok 2 'hca3' clock --clock-sync hca3,skampi --check-after 0,1 "${synth[@]}
     --output "$dir/c.csv" --raw "$dir/r.csv"
 rows=$(grep -v '^#' "$dir/c.csv" | tail -n +2 | wc -l)
 [ "$rows" -eq 4 ] && ok "summary CSV: 2 algorithms x 2 checks" || fail "summary rows: $rows"
-for key in clock_sync fitpoints exchanges offset drift timer seed; do
+for key in clock_sync fitpoints exchanges offset drift drift_test timer seed; do
     grep -q "^# $key: " "$dir/c.csv" && ok "factor $key recorded" || fail "factor $key missing"
 done
+# The drift test behind each level's model (issue 28): 100 ppm of drift
+# keeps the slope, with its t against the critical value of the default
+# test (5.62, docs/clocks.md); the offset-only skampi has no test.
+grep -q '^# drift_test: auto: slope kept when |slope| / se >= 5.617 (t test' "$dir/c.csv" \
+    && ok "factor drift_test states the test" || fail "drift_test: $(grep drift_test "$dir/c.csv")"
+awk -F, '!/^#/ && $1 == "hca3" { n++; if ($12 !~ /^hca3:1L\/0O\(t [0-9.e+]+>=5\.62\)$/) bad++ }
+         !/^#/ && $1 == "skampi" { n++; if ($12 != "skampi:0L/1O") bad++ }
+         END { exit !(n == 4 && bad == 0) }' "$dir/c.csv" \
+    && ok "level_models: the slope kept under 100 ppm, with its t >= 5.62" \
+    || fail "level_models: $(grep -v '^#' "$dir/c.csv" | cut -d, -f1,12)"
 # hca3 right after synchronization: true error <= 2 us at 2 ranks (shared-
 # memory ping-pongs are sub-microsecond; see tests/sync_hier).
 awk -F, '!/^#/ && $1 == "hca3" && $2 == 0 { found = 1; exit !($10 <= 2e-6 && $9 == 1) }

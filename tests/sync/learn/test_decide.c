@@ -18,7 +18,7 @@ static void expect(hm_drift_t drift, double sigmas, double slope, double se, hm_
 {
     hm_sync_params_t p = params(drift, sigmas);
     const double intercept = 0.125, mean_y = 0.5;
-    hm_sync_pair_model_t m = hm_sync_decide_drift(&p, slope, se, intercept, mean_y);
+    hm_sync_pair_model_t m = hm_sync_decide_drift(&p, slope, se, 8, intercept, mean_y);
     int lm_ok = kind == HM_CLOCK_LINEAR ? m.lm.slope == slope && m.lm.intercept == intercept
                                         : m.lm.slope == 0 && m.lm.intercept == mean_y;
     int fit_kept = (isnan(slope) ? isnan(m.slope_fit) : m.slope_fit == slope) &&
@@ -49,5 +49,22 @@ int main(void)
     expect(HM_DRIFT_AUTO, 3, 1e-4, NAN, HM_CLOCK_OFFSET, "auto: NaN stderr, offset");
     expect(HM_DRIFT_AUTO, 3, NAN, 1e-7, HM_CLOCK_OFFSET, "auto: NaN slope, offset");
     expect(HM_DRIFT_ON, 3, NAN, NAN, HM_CLOCK_OFFSET, "on: a degenerate fit (NaN slope), offset");
+    /* drift_sigmas 0 (the default): the two-sided 0.05 % Student quantile
+     * with the error's degrees of freedom: 5.617411 for 8 (GSL's
+     * gsl_cdf_tdist_Qinv(0.00025, 8)); with 1 degree of freedom the t is a
+     * Cauchy variable, whose quantile has the closed form
+     * cot(pi x 0.00025) = 1273.2393, a check of the quantile independent
+     * of GSL. */
+    expect(HM_DRIFT_AUTO, 0, 5.618e-7, 1e-7, HM_CLOCK_LINEAR, "auto, default: t 5.618 is kept");
+    expect(HM_DRIFT_AUTO, 0, 5.617e-7, 1e-7, HM_CLOCK_OFFSET, "auto, default: t 5.617 is not");
+    expect(HM_DRIFT_AUTO, 0, -1e-6, 1e-7, HM_CLOCK_LINEAR, "auto, default: t 10 (negative) kept");
+    hm_sync_params_t p = params(HM_DRIFT_AUTO, 0);
+    hm_sync_pair_model_t m = hm_sync_decide_drift(&p, 3e-7, 1e-7, 8, 0, 0);
+    HM_CHECK(fabs(m.t - 3) < 1e-12 && fabs(m.t_critical - 5.617411) < 1e-5,
+             "the model carries its statistic: t %g (3), critical %.6f (5.617411)", m.t,
+             m.t_critical);
+    m = hm_sync_decide_drift(&p, 3e-7, 1e-7, 1, 0, 0);
+    HM_CHECK(fabs(m.t_critical - 1273.239) < 0.01,
+             "1 degree of freedom: critical %.3f (cot(pi x 0.00025) = 1273.239)", m.t_critical);
     return hm_test_finish();
 }
