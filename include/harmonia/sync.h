@@ -90,6 +90,15 @@ typedef struct hm_sync_report {
                                  topology, or ranks_per_node's virtual nodes) */
 } hm_sync_report_t;
 
+/* The report's models in one line, local: per level, the pairwise models
+ * that kept a slope (L) and those that fell back to an offset (O), and the
+ * drift test they were decided by, e.g.
+ *   "hca3:0L/1O(t 0.84<5.62) prop:0L/0O"   (the largest t of the offsets)
+ *   "hca3:1L/0O(t 12.3>=5.62)"              (the smallest t of the slopes)
+ *   "jk:2L/1O(t 0.84<5.62, 12.3>=5.62)"     (both)
+ * Truncated to len - 1 characters; r NULL: "". */
+HM_EXPORT void hm_sync_report_models(const hm_sync_report_t *r, char *buf, size_t len);
+
 /* Defaults: fitpoints 1000, exchanges 100, skampi offsets, drift auto with
  * the t test's quantile (drift_sigmas 0), recompute_intercept on, real
  * topology. */

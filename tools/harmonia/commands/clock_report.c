@@ -10,40 +10,6 @@
 
 #define NCOLS(a) (sizeof a / sizeof a[0])
 
-/* The drift test of a level: "(t 0.84<5.62)" for the largest t of the
- * fits that became offsets against the critical value, "(t 12.3>=5.62)"
- * for the smallest t of those that kept their slope, both joined by ", "
- * when the level has both; the sign says how t compares (with --drift on or
- * off the model need not follow the test). Nothing for a level without fits
- * (skampi, netgauge, prop). */
-static int drift_test(const hm_sync_report_t *sr, int l, char *buf, size_t len)
-{
-    double t[2] = {sr->drift_t_offset_max[l], sr->drift_t_linear_min[l]},
-           crit = sr->drift_t_critical[l];
-    int used = 0;
-    if (isnan(crit)) return snprintf(buf, len, "%s", "");
-    for (int k = 0; k < 2; k++)
-        if (!isnan(t[k]) && (size_t)used < len)
-            used += snprintf(buf + used, len - (size_t)used, "%s%.3g%s%.3g", used ? ", " : "(t ",
-                             t[k], t[k] < crit ? "<" : ">=", crit);
-    if (used > 0 && (size_t)used < len) used += snprintf(buf + used, len - (size_t)used, ")");
-    return used;
-}
-
-/* "hca3:1L/0O(t 12.3>=5.62) prop:0L/0O": per level, the pairwise models
- * that kept a slope (L) and those that fell back to an offset (O), summed
- * over ranks, and the drift test they were decided by. */
-static void level_models(const hm_sync_report_t *sr, char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int l = 0; l < sr->nlevels && used < len; l++) {
-        used += (size_t)snprintf(buf + used, len - used, "%s%s:%dL/%dO", l ? " " : "",
-                                 sr->algorithm[l], sr->drift_models[l], sr->offset_models[l]);
-        if (used < len) used += (size_t)drift_test(sr, l, buf + used, len - used);
-    }
-}
-
 static void add_clock_factors(hm_factors_t *f, const hm_cli_config_t *cfg)
 {
     hm_sync_params_t sync;
@@ -118,7 +84,7 @@ static void add_row(hm_clock_report_t *rep, const char *spec, const hm_sync_repo
 {
     hm_table_t *t = rep->table;
     char models[256];
-    level_models(sr, models, sizeof models);
+    hm_sync_report_models(sr, models, sizeof models);
     hm_table_add_cell(t, spec);
     hm_table_add_cellf(t, "%g", after_s);
     hm_table_add_cellf(t, "%.1f", sr->duration_s * 1e3);
@@ -152,7 +118,7 @@ static void add_csv_row(hm_csv_t *csv, const char *spec, const hm_sync_report_t 
     hm_csv_put_double(csv, c->truth_known ? c->true_max_s : NAN);
     hm_csv_put_double(csv, c->truth_known ? c->true_median_s : NAN);
     char models[256];
-    level_models(sr, models, sizeof models);
+    hm_sync_report_models(sr, models, sizeof models);
     hm_csv_put_string(csv, models);
     hm_csv_put_int64(csv, sr->total_pingpongs);
     hm_csv_put_int64(csv, sr->internode_pingpongs);
