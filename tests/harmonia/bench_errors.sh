@@ -76,8 +76,10 @@ expect_usage 2 '--sizes: size 1073741824 bytes times 2 ranks is 2147483648 bytes
     bench --ops alltoall --sizes 1G
 
 # --- an operation that needs more ranks is --ops' fault, not --sizes' -----------
+# (one rank is refused before any operation unless --allow-one-rank says so)
+expect_usage 1 'bench: 1 rank, at least 2 needed' bench --ops pingpong --sizes 8 --nrep 5
 expect_usage 1 '--ops: pingpong needs at least 2 ranks (the communicator has 1)' \
-    bench --ops pingpong --sizes 8 --nrep 5
+    bench --allow-one-rank --ops pingpong --sizes 8 --nrep 5
 
 # --- an injected delay on a rank that does not exist ---------------------------
 # --inject-delay 5:1:100 at 2 ranks: rank 5 does not exist, so it would
