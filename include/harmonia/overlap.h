@@ -20,7 +20,10 @@
  *     engine, and hm_overlap_comp_ref, the reference computation timed the
  *     same way. Collective;
  *   - hm_overlap_ratios, hm_overlap_summarize: eq. 1, 3 and 4 per
- *     repetition and their medians. Local.
+ *     repetition and their medians. Local;
+ *   - hm_overlap_grid_*: the grid of targets, its references judged against
+ *     their targets and measured again after the cells, the cells' verdicts.
+ *     Collective (hm_overlap_ref_judge, hm_overlap_verdict: local).
  *
  * The same kernel, compiled without MPI, is the program harmonia-compute: run
  * beside a program that initialized MPI it gives the MPI impact ratio (eq. 2). */
@@ -339,12 +342,16 @@ HM_EXPORT void hm_overlap_result_free(hm_overlap_result_t *result);
  * call), wait (its completion), validate (optional: the result of the last
  * run, *ok = 1 when right). hm_overlap_comm_op makes one of an instance of
  * ops.h (hm_op_start, hm_op_wait, hm_op_validate); a test makes its own
- * from MPI generalized requests, whose progress it controls. */
+ * from MPI generalized requests, whose progress it controls. before
+ * (optional, NULL for an operation of ops.h) runs on each rank before t1,
+ * outside every time the ratios use: a test delays a rank there to give
+ * the repetition a known start skew. */
 typedef struct hm_overlap_comm {
     int (*start)(void *ctx);
     int (*wait)(void *ctx);
     int (*validate)(void *ctx, int *ok);
     void *ctx;
+    void (*before)(void *ctx);
 } hm_overlap_comm_t;
 
 HM_EXPORT void hm_overlap_comm_op(hm_overlap_comm_t *comm, hm_op_instance_t *inst);
@@ -368,9 +375,18 @@ typedef struct hm_overlap_ratios {
     double comm;          /* eq. 4: (t_call + t_wait) / t_comm_ref */
 } hm_overlap_ratios_t;
 
-/* The ratios of one repetition (NAN where a reference is not above 0). */
+/* The ratios of one repetition (NAN where a reference is not above 0).
+ * Each ratio divides times of one basis [Denis et al. 2022, §3]: eq. 1
+ * the global t_measured (max t4 - min t1) by the global t_comm_ref
+ * (comm_ref_s, max end - min start) and t_comp_ref; eq. 3 the slowest
+ * rank's t_comp by t_comp_ref, timed the same way; eq. 4 the slowest
+ * rank's own t_call + t_wait (mpi_s) by comm_local_ref_s, the slowest
+ * rank's own time of the call and its wait with nothing between: a
+ * global span would add the ranks' start skew to the denominator only
+ * (docs/overlap.md, "One time basis in eq. 4"). */
 HM_EXPORT void hm_overlap_ratios(double measured_s, double comp_s, double mpi_s, double comp_ref_s,
-                                 double comm_ref_s, hm_overlap_ratios_t *out);
+                                 double comm_ref_s, double comm_local_ref_s,
+                                 hm_overlap_ratios_t *out);
 
 typedef struct hm_overlap_estimate {
     double median, ci_lo, ci_hi; /* 95 % interval of the median (order statistics) */
@@ -398,14 +414,139 @@ HM_EXPORT double hm_overlap_imb_pct(double ovrl_s, double pure_s, double comp_s)
 
 /* Root: the ratios of every valid repetition of r (t_comp and t_call +
  * t_wait the max over ranks) against the references, summarized, and the
- * legacy overlap % from r's means: OSU's with comm_local_s (the local time
- * of the communication alone, hm_overlap_comm_probe_t; NAN: t_comm_ref)
- * for its pure communication time, IMB's with the two references for its
- * t_pure and t_CPU (each rank's own separate runs there). HM_EAGAIN
- * when no repetition is valid, HM_EINVAL without the root's arrays. */
+ * legacy overlap % from r's means. comm_local_s is the local time of the
+ * communication alone (hm_overlap_comm_probe_t's local_s, or
+ * hm_overlap_comm_refs' local_s): the denominator of eq. 4 (NAN: r_comm is
+ * NAN, never divided by the global time) and OSU's pure communication
+ * time; IMB's takes the two references for its t_pure and t_CPU (each
+ * rank's own separate runs there). HM_EAGAIN when no repetition is valid,
+ * HM_EINVAL without the root's arrays. */
 HM_EXPORT int hm_overlap_summarize(const hm_overlap_result_t *r, double comp_ref_s,
                                    double comm_ref_s, double comm_local_s,
                                    hm_overlap_summary_t *out);
+
+/* Root: the two references of a reference run (hm_overlap_run with compute
+ * NULL): *global_s the median over its valid repetitions of t_measured (max
+ * t4 - min t1, eq. 1's t_comm_ref) and *local_s that of the slowest rank's
+ * own t_call + t_wait (eq. 4's). HM_EAGAIN when no repetition is valid,
+ * HM_EINVAL without the root's arrays. */
+HM_EXPORT int hm_overlap_comm_refs(const hm_overlap_result_t *ref, double *global_s,
+                                   double *local_s);
+
+/* ---- The grid and its references [Denis et al. 2022, §4.3, §5.1] ---- */
+
+/* Whether a reference of the grid may stand for its target. The method
+ * assumes that t_comp_ref and t_comm_ref are the times of the targets and
+ * hold for the whole grid: a cell whose reference is not is invalid. */
+typedef enum hm_overlap_ref_state {
+    HM_OVERLAP_REF_OK = 0,       /* within the tolerance of its target, and held */
+    HM_OVERLAP_REF_UNCALIBRATED, /* the calibration did not converge (its outcome says why) */
+    HM_OVERLAP_REF_OFF_TARGET,   /* the reference of the ratios is outside the tolerance */
+    HM_OVERLAP_REF_MOVED         /* measured again after the grid, it moved by more than
+                                  * the tolerance */
+} hm_overlap_ref_state_t;
+
+/* One target of the grid: what the calibration kept and the reference the
+ * ratios divide by. Times in seconds. */
+typedef struct hm_overlap_ref {
+    double target_s;              /* aimed at; NAN when the size was given (--sizes) */
+    size_t size;                  /* message bytes, or matrix order */
+    hm_overlap_outcome_t outcome; /* the calibration's (HM_OVERLAP_FIXED: given) */
+    int probes;                   /* the calibration's */
+    double achieved_s;            /* the time the calibration reached at size (its own
+                                   * measure: comm, the probe's median global time; comp,
+                                   * the slowest thread's median dgemm) */
+    double ref_s;                 /* the reference of the ratios: comm, t_comm_ref (global,
+                                   * = achieved_s); comp, t_comp_ref (hm_overlap_comp_ref) */
+    double local_s;               /* comm: t_comm_ref on eq. 4's local basis; comp: NAN */
+    double error;                 /* (ref_s - target_s) / target_s; NAN without a target */
+    double end_s;                 /* ref_s measured again after the grid; NAN before */
+    double moved;                 /* (end_s - ref_s) / ref_s; NAN before */
+    hm_overlap_ref_state_t state;
+} hm_overlap_ref_t;
+
+/* Local: r->error, r->moved and r->state from r's times and outcome: not
+ * converged (and not given) is UNCALIBRATED; |error| above tolerance
+ * OFF_TARGET; |moved| above tolerance MOVED; else OK. */
+HM_EXPORT void hm_overlap_ref_judge(hm_overlap_ref_t *r, double tolerance);
+
+/* A cell's verdict: valid when both references are OK; otherwise the side
+ * that invalidates it (the communication's first) and its state. */
+typedef struct hm_overlap_verdict {
+    int valid;
+    int comp_side; /* 0: the communication's reference, 1: the computation's */
+    hm_overlap_ref_state_t state;
+    double deviation; /* OFF_TARGET: error; MOVED: moved; else NAN */
+} hm_overlap_verdict_t;
+
+HM_EXPORT void hm_overlap_verdict(const hm_overlap_ref_t *comm, const hm_overlap_ref_t *comp,
+                                  hm_overlap_verdict_t *out);
+
+typedef struct hm_overlap_grid_params {
+    int nops;
+    const hm_op_t *const *ops;    /* nonblocking collectives */
+    hm_op_params_t op_params;     /* root, peer */
+    int ncomm;                    /* communication columns of an op with a size */
+    const double *comm_targets_s; /* ncomm times to calibrate, or */
+    const size_t *sizes;          /* ncomm sizes given (NULL: calibrate) */
+    int ncomp;                    /* computation targets (ignored under comp_is_comm) */
+    const double *comp_targets_s;
+    int comp_is_comm; /* one computation per communication column, aimed at
+                       * its t_comm_ref (OSU's and IMB's configuration) */
+    double tolerance; /* |error| and |moved| accepted, in (0, 1) */
+    int comp_runs;    /* runs of each t_comp_ref (hm_overlap_comp_ref) */
+} hm_overlap_grid_params_t;
+
+/* Defaults: no ops, no targets, op_params root 0 peer 1, tolerance 0.1
+ * (§5.1), comp_runs 5. */
+HM_EXPORT void hm_overlap_grid_params_default(hm_overlap_grid_params_t *params);
+
+typedef struct hm_overlap_grid hm_overlap_grid_t;
+
+/* Collective over comm (that of ps): the grid's references. Every
+ * communication column of every op is calibrated (each search starting
+ * from the last size kept), or measured at its size given; ops without a
+ * size (ibarrier) have one column, measured at 0. Every computation target
+ * is calibrated on every rank (hm_compute_calibrate_agreed) and its
+ * t_comp_ref measured at the order kept; a t_comp_ref outside the
+ * tolerance is calibrated again (up to twice), aimed so that the reference
+ * itself, not the calibration's measure of it, reaches the target. Each
+ * reference is judged (hm_overlap_ref_judge). A target no size or order
+ * reaches is kept with its outcome, never an error. *out is the caller's
+ * (hm_overlap_grid_free); every rank returns the same status: HM_EINVAL
+ * for bad params, or the failures of the calibrations (HM_ENOMEM,
+ * HM_ENOTSUP, HM_EMPI, ...). compute is left at the last order. */
+HM_EXPORT int hm_overlap_grid_calibrate(MPI_Comm comm, hm_procsync_t *ps, hm_compute_t *compute,
+                                        const hm_overlap_grid_params_t *params,
+                                        hm_overlap_grid_t **out);
+
+/* Local: the communication columns of op (1 for an op without a size),
+ * and the references of a column and of a cell's computation (comp is
+ * ignored under comp_is_comm, where the computation is the column's). */
+HM_EXPORT int hm_overlap_grid_columns(const hm_overlap_grid_t *g, int op);
+HM_EXPORT const hm_overlap_ref_t *hm_overlap_grid_comm(const hm_overlap_grid_t *g, int op,
+                                                       int column);
+HM_EXPORT const hm_overlap_ref_t *hm_overlap_grid_comp(const hm_overlap_grid_t *g, int op,
+                                                       int column, int comp);
+
+/* Collective: one cell, op x column x comp, params->nrep repetitions of
+ * the overlap run (hm_overlap_run) at the sizes kept. A cell whose
+ * references are not both usable (calibrated or given) is not run:
+ * *ran = 0, HM_OK. Otherwise as hm_overlap_run (*ran = 1; the caller frees
+ * the result on HM_OK and HM_EAGAIN). */
+HM_EXPORT int hm_overlap_grid_run_cell(MPI_Comm comm, hm_procsync_t *ps, hm_compute_t *compute,
+                                       const hm_overlap_grid_t *g, int op, int column, int comp,
+                                       const hm_measure_params_t *params,
+                                       hm_overlap_result_t *result, int *ran);
+
+/* Collective, after the cells: every usable reference measured again the
+ * way it was first (t_comm_ref at its size, t_comp_ref at its order), into
+ * end_s and moved, and judged again: one that moved by more than the
+ * tolerance is MOVED, and so are the verdicts of its cells. */
+HM_EXPORT int hm_overlap_grid_recheck(MPI_Comm comm, hm_procsync_t *ps, hm_compute_t *compute,
+                                      hm_overlap_grid_t *g);
+
+HM_EXPORT void hm_overlap_grid_free(hm_overlap_grid_t *g);
 
 /* ---- The MPI impact ratio [Denis et al. 2022, §3.2.1, eq. 2] ---- */
 

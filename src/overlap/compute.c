@@ -2,15 +2,41 @@
  * kernel (compute_kernel.c) with the library's parameters and errors. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include <harmonia/overlap.h>
 
 #include "common/error_set.h"
 #include "overlap/compute_kernel.h"
+#include "overlap/overlap_testing.h"
 
 struct hm_compute {
     hm_compute_kernel_t *kernel;
+    double inject_s; /* testing: time added to every run (hm_compute_inject_slowdown) */
 };
+
+int hm_compute_inject_slowdown(hm_compute_t *c, double extra_s)
+{
+    if (!c || !(extra_s >= 0))
+        return hm_error_set(HM_EINVAL, "extra time %g s: 0 or more", extra_s);
+    c->inject_s = extra_s;
+    return HM_OK;
+}
+
+/* What a neighbour's process that takes the cores for extra_s does to a
+ * run: the calling thread spins that long, and every thread's time grows
+ * by it. */
+static void injected(const hm_compute_t *c, double *per_thread_s)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double end = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec + c->inject_s, now;
+    do {
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        now = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    } while (now < end);
+    for (int t = 0; per_thread_s && t < hm_compute_threads(c); t++) per_thread_s[t] += c->inject_s;
+}
 
 void hm_compute_params_default(hm_compute_params_t *params)
 {
@@ -116,6 +142,7 @@ int hm_compute_run(hm_compute_t *c, double *per_thread_s)
 {
     int rc = hm_compute_kernel_run(c->kernel, per_thread_s);
     if (rc != HM_OK) return hm_error_set(rc, "%s", hm_compute_kernel_why(c->kernel));
+    if (c->inject_s > 0) injected(c, per_thread_s);
     return HM_OK;
 }
 

@@ -37,6 +37,7 @@ static int overlap_rep(void *ctx)
 {
     overlap_ctx_t *c = ctx;
     int rc_comp = HM_OK;
+    if (c->comm->before) c->comm->before(c->comm->ctx);
     double t1 = hm_timer_now(c->timer);
     int rc = c->comm->start(c->comm->ctx);
     double t2 = hm_timer_now(c->timer);
@@ -71,7 +72,8 @@ static int op_validate(void *inst, int *ok)
 
 void hm_overlap_comm_op(hm_overlap_comm_t *comm, hm_op_instance_t *inst)
 {
-    *comm = (hm_overlap_comm_t){op_start, op_wait, op_validate, inst};
+    *comm = (hm_overlap_comm_t){
+        .start = op_start, .wait = op_wait, .validate = op_validate, .ctx = inst};
 }
 
 void hm_overlap_result_free(hm_overlap_result_t *r)

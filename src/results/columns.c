@@ -7,7 +7,7 @@
 
 #include "common/error_set.h"
 
-enum { MAX_COLUMNS = 32 }; /* more than any schema has */
+enum { MAX_COLUMNS = 64 }; /* more than any schema has (overlap: 38) */
 
 /* The header row of kind, column rename (if >= 0) called name instead. */
 static int open_named(const char *path, const hm_factors_t *factors, hm_results_kind_t kind,

@@ -246,7 +246,9 @@ static const hm_results_column_t overlap[] = {
                                    "computation"},
     [HM_COL_OVERLAP_COMP_CALIBRATION] = {"comp_calibration", "", "as comm_calibration"},
     [HM_COL_OVERLAP_COMP_PROBES] = {"comp_probes", "", "probes the calibration took"},
-    [HM_COL_OVERLAP_CELL_VALID] = {"cell_valid", "", "1 when both calibrations converged"},
+    [HM_COL_OVERLAP_CELL_VALID] = {"cell_valid", "",
+                                   "1 when both references stand: calibrated (or given), "
+                                   "within tolerance of the target, held over the grid"},
     [HM_COL_OVERLAP_VALID] = {"valid", "", "valid overlap repetitions"},
     [HM_COL_OVERLAP_INVALID] = {"invalid", "", "repetitions discarded (late start)"},
     [HM_COL_OVERLAP_MEASURED_MEDIAN_S] = {"measured_median_s", "s",
@@ -275,6 +277,27 @@ static const hm_results_column_t overlap[] = {
     [HM_COL_OVERLAP_CONDITIONAL] = {"conditional", "",
                                     "1 when more than half the attempts were discarded: the "
                                     "ratios hold for undisturbed starts only"},
+    [HM_COL_OVERLAP_COMM_ERROR_PCT] = {"comm_error_pct", "%",
+                                       "(comm_ref_s - comm_target_s) / comm_target_s"},
+    [HM_COL_OVERLAP_COMM_LOCAL_REF_S] = {"comm_local_ref_s", "s",
+                                         "t_comm_ref of eq. 4: median of the slowest rank's own "
+                                         "time of the call and its wait"},
+    [HM_COL_OVERLAP_COMM_REF_END_S] = {"comm_ref_end_s", "s",
+                                       "t_comm_ref measured again after the grid"},
+    [HM_COL_OVERLAP_COMM_MOVED_PCT] = {"comm_moved_pct", "%",
+                                       "(comm_ref_end_s - comm_ref_s) / comm_ref_s"},
+    [HM_COL_OVERLAP_COMP_CALIBRATED_S] = {"comp_calibrated_s", "s",
+                                          "the time the calibration reached at matrix_order: "
+                                          "slowest thread's median dgemm, largest rank"},
+    [HM_COL_OVERLAP_COMP_ERROR_PCT] = {"comp_error_pct", "%",
+                                       "(comp_ref_s - comp_target_s) / comp_target_s"},
+    [HM_COL_OVERLAP_COMP_REF_END_S] = {"comp_ref_end_s", "s",
+                                       "t_comp_ref measured again after the grid"},
+    [HM_COL_OVERLAP_COMP_MOVED_PCT] = {"comp_moved_pct", "%",
+                                       "(comp_ref_end_s - comp_ref_s) / comp_ref_s"},
+    [HM_COL_OVERLAP_CELL] = {"cell", "",
+                             "ok, or why the cell is invalid: a calibration's outcome, a "
+                             "reference off its target or moved during the grid, in %"},
 };
 
 static const hm_results_column_t overlap_raw[] = {

@@ -3,7 +3,9 @@
 # program at 2 ranks: a 2 x 2 grid gives one row per cell in the table and
 # the files, each cell's references measured (within the calibration's 10 %
 # of its target), every repetition in the raw file; a target that no size
-# reaches marks its cells INVALID and runs none of them; bad input is
+# reaches marks its cells INVALID and runs none of them; a reference more
+# than 10 % off its target, or moved by more during the grid, marks its
+# cells INVALID with the reason, in the table and the file; bad input is
 # refused before any measurement. The ratios themselves are checked against
 # the truth by tests/overlap/test_overlap_truth.c. Precision (retried once):
 # the calibrations converge to 10 % only on a machine not shared with
@@ -14,18 +16,44 @@ trap 'rm -rf "$dir" "$out"' EXIT
 cd "$dir" || exit 1
 
 launch 2 overlap --comm-us 500,5000 --comp-us 1000,5000 --nrep 5 --output o.csv --raw r.csv
-rows=$(table_cols op comm_us comp_us valid cell | awk '$3 == 5 && $4 == "ok"' | wc -l)
+# A cell is ok, or INVALID because a reference missed its target or moved
+# (issue 28: which ones depends on the machine's load, checked below).
+rows=$(awk '$1 == "iallreduce" && $10 == 5 && ($NF == "ok" || /INVALID \((comm|comp) reference /)' \
+    "$out" | wc -l)
 [ "$status" -eq 0 ] && [ "$rows" -eq 4 ]
-check $? "2 x 2 grid: exit 0, 4 cells with 5 valid repetitions each, all ok" \
+check $? "2 x 2 grid: exit 0, 4 cells with 5 valid repetitions each, run" \
     "exit $status, $rows rows; $(cat "$out")"
 csv_awk o.csv '{ n++; target = $col["comm_target_s"]; ref = $col["comm_ref_s"]
         ctarget = $col["comp_target_s"]; cref = $col["comp_ref_s"]
-        if ($col["cell_valid"] == 1 && $col["comm_calibration"] == "converged" &&
+        if ($col["comm_calibration"] == "converged" && $col["comp_calibration"] == "converged" &&
             ref > 0.9 * target && ref < 1.1 * target && cref > 0.5 * ctarget &&
             $col["overhead"] != "" && $col["comp_slowdown"] > 0 && $col["comm_ratio"] > 0) ok++ }
     END { exit !(n == 4 && ok == 4) }'
 check $? "summary: 4 cells, t_comm_ref within 10 % of its target, ratios present" \
     "$(csv_tsv o.csv)"
+# Issue 28: a reference more than 10 % off its target, or one that moved by
+# more between the start and the end of the grid, makes its cell invalid,
+# with the reason; whatever the machine's load did, the file agrees with
+# itself (functional, not precision: a busy machine only changes which
+# cells are invalid).
+csv_awk o.csv 'function off(x) { return x != "" && (x > 10 || x < -10) }
+    function conv(c) { return c == "converged" || c == "fixed" }
+    { n++; cm = conv($col["comm_calibration"]); cp = conv($col["comp_calibration"])
+      bad = off($col["comm_error_pct"]) || off($col["comp_error_pct"]) ||
+            off($col["comm_moved_pct"]) || off($col["comp_moved_pct"])
+      why = !(cm && cp) ? "^INVALID \\(comm [a-z-]+, comp [a-z-]+" : "^INVALID \\((comm|comp) reference "
+      if ($col["comp_calibrated_s"] > 0 && $col["comm_local_ref_s"] > 0 &&
+          (!cm || $col["comm_ref_end_s"] > 0) && (!cp || $col["comp_ref_end_s"] > 0) &&
+          (bad || !(cm && cp) ? $col["cell_valid"] == 0 && $col["cell"] ~ why \
+                              : $col["cell_valid"] == 1 && $col["cell"] ~ /^ok/)) ok++ }
+    END { exit !(n == 4 && ok == 4) }'
+check $? "summary: a reference off by more than 10 % (or moved) marks its cell INVALID, with why" \
+    "$(csv_tsv o.csv)"
+invalid=$(csv_awk o.csv '$col["cell_valid"] == 0 { n++ } END { print n + 0 }')
+grep -q '^op .* comm_ref_us  *comm_err_% .* comp_ref_us  *comp_err_% ' "$out" &&
+    [ "$(grep -c '^iallreduce .* INVALID (' "$out")" -eq "$invalid" ]
+check $? "table: each reference's error against its target, the same $invalid INVALID cells" \
+    "$(cat "$out")"
 grep -q '^# progress: basic$' o.csv && grep -q '^# comm_targets_us: 500 5000$' o.csv &&
     grep -q '^# compute: dgemm of ' o.csv && grep -q '^# ops: iallreduce$' o.csv
 check $? "factors: progress, compute, the grid, the operation"
@@ -40,7 +68,8 @@ check $? "raw: 4 cells x 5 valid repetitions (and the invalid ones), each with i
 # runs out of probes now and then on a shared 2-core machine (CI, MPICH).
 launch 2 overlap --sizes 512K,2M --comp-us comm --nrep 5 --output s.csv --raw sr.csv
 csv_awk s.csv '{ n++; if ($col["comm_calibration"] == "fixed" && $col["comm_target_s"] == "" &&
-            $col["comp_target_s"] == $col["comm_ref_s"] && $col["cell_valid"] == 1 &&
+            $col["comp_target_s"] == $col["comm_ref_s"] && $col["comm_error_pct"] == "" &&
+            ($col["cell_valid"] == 1 || $col["cell"] ~ /^INVALID \((comm|comp) reference /) &&
             $col["osu_overlap_pct"] != "" && $col["imb_overlap_pct"] != "") ok++
         sizes = sizes " " $col["size_bytes"] }
     END { exit !(status == 0 && n == 2 && ok == 2 && sizes == " 524288 2097152") }' -v status="$status"
@@ -58,8 +87,9 @@ launch 2 overlap --ops ibcast,ireduce,igather --root 1 --comm-us 1000 --comp-us 
 # MPICH 4.0's ireduce steps across 1 ms at 2 ranks (549 us at 904 KiB,
 # above 1.1 ms just after): that cell may be INVALID (comm gap, or
 # out-of-probes under load), reported and not run.
-rows=$(awk '$1 ~ /^i(bcast|reduce|gather)$/ && $8 == 3 && $NF == "ok" { ok++ }
-           $1 ~ /^i(bcast|reduce|gather)$/ && /INVALID \(comm / { gap++ }
+rows=$(awk '$1 ~ /^i(bcast|reduce|gather)$/ && $10 == 3 &&
+               ($NF == "ok" || /INVALID \((comm|comp) reference /) { ok++ }
+           $1 ~ /^i(bcast|reduce|gather)$/ && /INVALID \(comm [a-z-]+, / { gap++ }
            END { print ok + 0, gap + 0 }' "$out")
 [ "$status" -eq 0 ] && { [ "$rows" = "3 0" ] || [ "$rows" = "2 1" ]; }
 check $? "--root 1 with ibcast, ireduce, igather (validated): the cells ok (ok, invalid: $rows)" \
@@ -109,12 +139,14 @@ check $? "... and no raw row"
 
 # Figures: the overhead heat map and the pair of ratio maps; the cell that
 # was not run is drawn hatched, under its own key, not as a colour.
+# (o.csv's cells are hatched only where the load moved a reference: issue 28.)
 launch 0 plot --dir figs o.csv
 st_o=$status
 launch 0 plot --dir figs i.csv
+o_invalid=$(csv_awk o.csv '$col["cell_valid"] == 0 { n++ } END { print n + 0 }')
 [ "$st_o" -eq 0 ] && [ "$status" -eq 0 ] && [ -s figs/o-overhead.svg ] &&
     [ -s figs/o-overlap-ratios.svg ] && grep -q 'comp = comm' figs/o-overhead.svg &&
-    ! grep -q 'calibration did not converge' figs/o-overhead.svg &&
+    { [ "$o_invalid" -gt 0 ] || ! grep -q 'calibration did not converge' figs/o-overhead.svg; } &&
     grep -q 'calibration did not converge' figs/i-overhead.svg
 check $? "plot: a heat map per file, only the invalid cell hatched" "exit $st_o $status; $(cat "$out")"
 

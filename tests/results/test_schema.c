@@ -45,7 +45,9 @@ static const char *const documented[HM_RESULTS_NKINDS] = {
                            "valid,invalid,measured_median_s,overhead,overhead_ci_lo,"
                            "overhead_ci_hi,comp_slowdown,comp_slowdown_ci_lo,comp_slowdown_ci_hi,"
                            "comm_ratio,comm_ratio_ci_lo,comm_ratio_ci_hi,osu_overlap_pct,"
-                           "imb_overlap_pct,order,procsync,conditional",
+                           "imb_overlap_pct,order,procsync,conditional,comm_error_pct,"
+                           "comm_local_ref_s,comm_ref_end_s,comm_moved_pct,comp_calibrated_s,"
+                           "comp_error_pct,comp_ref_end_s,comp_moved_pct,cell",
     [HM_RESULTS_OVERLAP_RAW] = "op,comm_target_s,size_bytes,comp_target_s,attempt,valid,measured_s,"
                                "comp_s,"
                                "mpi_s,overhead,comp_slowdown,comm_ratio",

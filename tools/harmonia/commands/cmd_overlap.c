@@ -1,9 +1,10 @@
 /* tools/harmonia/commands/cmd_overlap.c — `harmonia overlap`: the overlap
  * of nonblocking collectives with computation on a grid of target times
- * [Denis et al. 2022]. Calibrate every communication target per operation
- * and every computation target, then run the cells (operation x comm x
- * comp) in an order shuffled with --seed; the library does the measuring
- * and the ratios, this file the plan. */
+ * [Denis et al. 2022]. The library calibrates the grid (every
+ * communication target per operation, every computation target) and judges
+ * each reference, runs the cells (operation x comm x comp) in an order
+ * shuffled with --seed, and measures the references again after the last;
+ * this file maps the options and prints. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,19 +27,18 @@ static const char *const DEFAULT_OPS = "iallreduce";
 typedef struct plan {
     const hm_op_t *ops[MAX_OPS];
     int nops;
-    hm_overlap_target_t comm[MAX_OPS][HM_CLI_MAX_TARGETS]; /* per op */
-    hm_overlap_target_t comp[HM_CLI_MAX_TARGETS];
-    hm_overlap_target_t comp_of[MAX_OPS][HM_CLI_MAX_TARGETS]; /* --comp-us comm: per comm */
     int ncomm; /* communication columns: --comm-us targets or --sizes */
     struct cell {
-        int op, comm, comp; /* indices into ops, comm[op], comp (or comp_of[op]) */
+        int op, comm, comp; /* indices into ops, the op's columns, the computation targets */
     } * cells;
     size_t ncells, *order;
     hm_compute_t *compute;
     hm_experiment_t *e;
+    hm_overlap_grid_t *grid;
 } plan_t;
 
-/* Communication columns of operation o: one without a size (ibarrier). */
+/* Communication columns of operation o: one without a size (ibarrier);
+ * the grid says the same once calibrated. */
 static int columns(const plan_t *p, int o)
 {
     return hm_op_uses_size(p->ops[o]) ? p->ncomm : 1;
@@ -106,104 +106,35 @@ static int open_compute(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
                         msg);
 }
 
-/* Collective: t_comm_ref at a size given (--sizes, or 0 for ibarrier). */
-static int measure_fixed(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p, const hm_op_t *op,
-                         size_t size, hm_overlap_target_t *t)
+/* Collective: the grid's references, calibrated (or measured at the
+ * sizes given) by the library, which judges each against its target. */
+static int calibrate(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
 {
-    hm_op_params_t opp = {.root = cfg->root, .peer = 1};
-    hm_overlap_comm_probe_t q;
-    int rc = hm_overlap_measure_comm(comm, hm_experiment_procsync(p->e), op, &opp, size, 0, &q);
-    if (hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
-                     rc == HM_OK ? "" : hm_last_error()) != HM_EXIT_OK)
-        return HM_EXIT_FAILURE;
-    *t = (hm_overlap_target_t){NAN, size, q.time_s, q.local_s, HM_OVERLAP_FIXED, 0};
-    return HM_EXIT_OK;
+    hm_overlap_grid_params_t gp;
+    hm_overlap_grid_params_default(&gp);
+    int sized = (cfg->given & HM_OPT_BIT(HM_OPT_SIZES)) != 0;
+    gp.nops = p->nops;
+    gp.ops = p->ops;
+    gp.op_params = (hm_op_params_t){.root = cfg->root, .peer = 1};
+    gp.ncomm = p->ncomm;
+    gp.comm_targets_s = sized ? NULL : cfg->comm_targets_s;
+    gp.sizes = sized ? cfg->sizes : NULL;
+    gp.ncomp = cfg->ncomp_targets;
+    gp.comp_targets_s = cfg->comp_targets_s;
+    gp.comp_is_comm = cfg->comp_is_comm;
+    int rc =
+        hm_overlap_grid_calibrate(comm, hm_experiment_procsync(p->e), p->compute, &gp, &p->grid);
+    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
+                        rc == HM_OK ? "" : hm_last_error());
 }
 
-/* Collective: every communication target of every operation, each search
- * starting from the last size kept. A target that does not converge is
- * kept with its outcome: its cells are reported invalid, never run at a
- * size that misses the target silently. */
-static int calibrate_comm(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
+/* Collective: the references measured again after the last cell; the
+ * report's verdicts read them. */
+static int recheck(MPI_Comm comm, plan_t *p)
 {
-    hm_overlap_comm_params_t cp;
-    hm_overlap_comm_calibration_t c;
-    hm_op_params_t opp = {.root = cfg->root, .peer = 1};
-    hm_overlap_comm_params_default(&cp);
-    for (int o = 0; o < p->nops; o++) {
-        size_t start = 0;
-        if (!hm_op_uses_size(p->ops[o])) {
-            int rc = measure_fixed(cfg, comm, p, p->ops[o], 0, &p->comm[o][0]);
-            if (rc != HM_EXIT_OK) return rc;
-            continue;
-        }
-        for (int i = 0; i < cfg->ncomm_targets; i++) {
-            cp.target_s = cfg->comm_targets_s[i];
-            int rc = hm_overlap_calibrate_comm(comm, hm_experiment_procsync(p->e), p->ops[o], &opp,
-                                               &cp, start, &c);
-            if (rc != HM_OK && rc != HM_ERANGE && rc != HM_EAGAIN)
-                return hm_cli_agree(comm, HM_EXIT_FAILURE, hm_last_error());
-            p->comm[o][i] = (hm_overlap_target_t){cp.target_s, c.size_bytes, c.time_s,
-                                                  c.local_s,   c.outcome,    c.probes};
-            start = c.size_bytes;
-        }
-    }
-    return HM_EXIT_OK;
-}
-
-static int fixed_sizes(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
-{
-    int rc = HM_EXIT_OK;
-    for (int o = 0; o < p->nops; o++)
-        for (int i = 0; i < columns(p, o) && rc == HM_EXIT_OK; i++)
-            rc = measure_fixed(cfg, comm, p, p->ops[o],
-                               hm_op_uses_size(p->ops[o]) ? cfg->sizes[i] : 0, &p->comm[o][i]);
-    return rc;
-}
-
-/* Collective: the computation calibrated to target_s into *t. Each rank
- * calibrates its own kernel; all take the largest order (the ranks compute
- * the same work) and the reference is measured at it, the slowest rank's
- * per run. */
-static int calibrate_comp_to(MPI_Comm comm, plan_t *p, double target_s, hm_overlap_target_t *t)
-{
-    hm_compute_calib_params_t cp;
-    hm_compute_calibration_t c;
-    hm_compute_calib_params_default(&cp);
-    cp.target_s = target_s;
-    /* Out of range or out of probes marks the target's cells invalid. */
-    int rc = hm_compute_calibrate_agreed(comm, p->compute, &cp, &c);
-    if (rc != HM_OK && rc != HM_ERANGE && rc != HM_EAGAIN)
-        return hm_cli_agree(comm, HM_EXIT_FAILURE, "the computation's calibration failed");
-    double ref_s = 0;
-    rc = hm_overlap_comp_ref(comm, p->compute, 5, &ref_s);
-    if (hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
-                     rc == HM_OK ? "" : hm_last_error()) != HM_EXIT_OK)
-        return HM_EXIT_FAILURE;
-    *t = (hm_overlap_target_t){target_s, (size_t)c.n, ref_s, NAN, c.outcome, c.probes};
-    return HM_EXIT_OK;
-}
-
-/* Collective: every computation target; under --comp-us comm one per
- * communication column, aimed at its t_comm_ref (a column whose t_comm_ref
- * is unknown gets no computation: its cells are invalid). */
-static int calibrate_comp(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
-{
-    int rc = HM_EXIT_OK;
-    if (!cfg->comp_is_comm) {
-        for (int i = 0; i < cfg->ncomp_targets && rc == HM_EXIT_OK; i++)
-            rc = calibrate_comp_to(comm, p, cfg->comp_targets_s[i], &p->comp[i]);
-        return rc;
-    }
-    for (int o = 0; o < p->nops; o++)
-        for (int i = 0; i < columns(p, o) && rc == HM_EXIT_OK; i++) {
-            const hm_overlap_target_t *cm = &p->comm[o][i];
-            if (cm->outcome == HM_OVERLAP_CONVERGED || cm->outcome == HM_OVERLAP_FIXED)
-                rc = calibrate_comp_to(comm, p, cm->ref_s, &p->comp_of[o][i]);
-            else
-                p->comp_of[o][i] = (hm_overlap_target_t){NAN, 0, NAN, NAN, HM_OVERLAP_BELOW_MIN, 0};
-        }
-    return rc;
+    int rc = hm_overlap_grid_recheck(comm, hm_experiment_procsync(p->e), p->compute, p->grid);
+    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
+                        rc == HM_OK ? "" : hm_last_error());
 }
 
 /* Collective: one cell. A cell whose calibrations did not both converge is
@@ -211,34 +142,21 @@ static int calibrate_comp(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
 static int run_cell(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p, hm_overlap_report_t *rep,
                     size_t index, size_t order)
 {
-    int o = p->cells[index].op, i = p->cells[index].comm, j = p->cells[index].comp;
-    const hm_overlap_target_t *cm = &p->comm[o][i],
-                              *cp = cfg->comp_is_comm ? &p->comp_of[o][i] : &p->comp[j];
-    int rank;
-    MPI_Comm_rank(comm, &rank);
-    if (!hm_overlap_target_usable(cm) || !hm_overlap_target_usable(cp)) {
-        if (rank == 0)
-            hm_overlap_report_add(rep, index, order, hm_op_name(p->ops[o]), cm, cp, NULL);
-        return HM_EXIT_OK;
-    }
-    hm_op_params_t opp = {.root = cfg->root, .peer = 1};
-    hm_op_instance_t *inst = NULL;
-    hm_overlap_comm_t nbc;
+    const struct cell *c = &p->cells[index];
     hm_overlap_result_t r;
     hm_measure_params_t mp;
+    int rank, ran = 0;
+    MPI_Comm_rank(comm, &rank);
     hm_cli_measure_params(cfg, p->e, &mp);
-    int rc = hm_op_prepare(p->ops[o], comm, cm->size, &opp, &inst);
-    if (rc == HM_OK) rc = hm_compute_set_size(p->compute, (int)cp->size);
-    hm_overlap_comm_op(&nbc, inst);
-    if (rc == HM_OK)
-        rc = hm_overlap_run(comm, hm_experiment_procsync(p->e), &nbc, p->compute, &mp, &r);
+    int rc = hm_overlap_grid_run_cell(comm, hm_experiment_procsync(p->e), p->compute, p->grid,
+                                      c->op, c->comm, c->comp, &mp, &r, &ran);
     if ((rc == HM_OK || rc == HM_EAGAIN) && rank == 0)
-        hm_overlap_report_add(rep, index, order, hm_op_name(p->ops[o]), cm, cp, &r);
-    if (rc == HM_OK || rc == HM_EAGAIN) hm_overlap_result_free(&r);
-    hm_op_free(inst);
+        hm_overlap_report_add(rep, index, order, hm_op_name(p->ops[c->op]), c->op, c->comm, c->comp,
+                              ran ? &r : NULL);
+    if (ran) hm_overlap_result_free(&r);
     char msg[256] = "";
     if (rc != HM_OK && rc != HM_EAGAIN)
-        snprintf(msg, sizeof msg, "%s: %s", hm_op_name(p->ops[o]), hm_last_error());
+        snprintf(msg, sizeof msg, "%s: %s", hm_op_name(p->ops[c->op]), hm_last_error());
     return hm_cli_agree(comm, rc == HM_OK || rc == HM_EAGAIN ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
 }
 
@@ -360,13 +278,13 @@ int hm_cmd_overlap(hm_cli_config_t *cfg, MPI_Comm comm)
         hm_compute_describe(p->compute, compute, sizeof compute);
         rc = hm_overlap_report_open(cfg, comm, p->e, p->ncells, progress, compute, &rep);
     }
-    if (rc == HM_EXIT_OK)
-        rc = cfg->given & HM_OPT_BIT(HM_OPT_SIZES) ? fixed_sizes(cfg, comm, p)
-                                                   : calibrate_comm(cfg, comm, p);
-    if (rc == HM_EXIT_OK) rc = calibrate_comp(cfg, comm, p);
+    if (rc == HM_EXIT_OK) rc = calibrate(cfg, comm, p);
+    if (rc == HM_EXIT_OK) hm_overlap_report_grid(rep, p->grid);
     if (rc == HM_EXIT_OK) rc = run_cells(cfg, comm, p, rep);
+    if (rc == HM_EXIT_OK) rc = recheck(comm, p);
     if (rep) hm_overlap_report_close(rep, comm);
     rc = hm_cli_experiment_close(p->e, comm, rc);
+    hm_overlap_grid_free(p->grid);
     hm_compute_free(p->compute);
     free(p->order);
     free(p->cells);

@@ -15,16 +15,20 @@
 typedef struct row {
     int done;
     const char *op;
-    hm_overlap_target_t comm, comp;
-    int cell_valid;
+    int o, i, j;                 /* op, communication column, computation target of the grid */
+    size_t order;                /* position in the shuffled order */
+    hm_overlap_ref_t comm, comp; /* the grid's, read again at close */
+    hm_overlap_verdict_t verdict;
     long invalid;
-    int partial;            /* fewer valid repetitions than --nrep */
+    int partial; /* fewer valid repetitions than --nrep */
+    char procsync[160];
     hm_overlap_summary_t s; /* nvalid 0 and NAN estimates when not run */
 } row_t;
 
 struct hm_overlap_report {
     const hm_cli_config_t *cfg;
     hm_experiment_t *e;
+    const hm_overlap_grid_t *grid;
     int size;
     size_t nrows;
     row_t *rows; /* root */
@@ -95,8 +99,50 @@ static void put_estimate(hm_csv_t *csv, const hm_overlap_estimate_t *x)
     hm_csv_put_double(csv, x->ci_hi);
 }
 
-static void write_summary(hm_csv_t *csv, const row_t *row, size_t order, const char *procsync)
+/* A percentage of a relative deviation; NAN stays NAN (an empty cell). */
+static double pct(double x)
 {
+    return 100.0 * x;
+}
+
+/* Why a reference does not stand, or "" when it does. */
+static void ref_words(const char *side, const hm_overlap_ref_t *r, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (r->state == HM_OVERLAP_REF_OFF_TARGET)
+        snprintf(buf, len, "%s reference %+.0f %% off target", side, pct(r->error));
+    else if (r->state == HM_OVERLAP_REF_MOVED)
+        snprintf(buf, len, "%s reference moved %+.0f %% during the grid", side, pct(r->moved));
+}
+
+/* The cell's verdict in words: "ok", or why it is invalid (every side that
+ * fails, the communication's first). */
+static void cell_words(const row_t *row, char *buf, size_t len)
+{
+    const hm_overlap_verdict_t *v = &row->verdict;
+    char comm[64], comp[64];
+    if (v->valid) {
+        snprintf(buf, len, "ok%s%s", row->partial ? ", partial" : "",
+                 conditional(row) ? ", conditional" : "");
+        return;
+    }
+    ref_words("comm", &row->comm, comm, sizeof comm);
+    ref_words("comp", &row->comp, comp, sizeof comp);
+    /* A calibration that failed names both outcomes first, and a side
+     * that converged but does not stand follows. */
+    if (v->state == HM_OVERLAP_REF_UNCALIBRATED)
+        snprintf(buf, len, "INVALID (comm %s, comp %s%s%s%s%s)",
+                 hm_overlap_outcome_name(row->comm.outcome),
+                 hm_overlap_outcome_name(row->comp.outcome), comm[0] ? "; " : "", comm,
+                 comp[0] ? "; " : "", comp);
+    else
+        snprintf(buf, len, "INVALID (%s%s%s)", comm, comm[0] && comp[0] ? "; " : "", comp);
+}
+
+static void write_summary(hm_csv_t *csv, const row_t *row)
+{
+    char cell[160];
+    cell_words(row, cell, sizeof cell);
     hm_csv_put_string(csv, row->op);
     hm_csv_put_double(csv, row->comm.target_s);
     hm_csv_put_int64(csv, (int64_t)row->comm.size);
@@ -108,7 +154,7 @@ static void write_summary(hm_csv_t *csv, const row_t *row, size_t order, const c
     hm_csv_put_double(csv, row->comp.ref_s);
     hm_csv_put_string(csv, hm_overlap_outcome_name(row->comp.outcome));
     hm_csv_put_int64(csv, row->comp.probes);
-    hm_csv_put_int64(csv, row->cell_valid);
+    hm_csv_put_int64(csv, row->verdict.valid);
     hm_csv_put_int64(csv, row->s.nvalid);
     hm_csv_put_int64(csv, row->invalid);
     hm_csv_put_double(csv, row->s.measured_s.median);
@@ -117,11 +163,19 @@ static void write_summary(hm_csv_t *csv, const row_t *row, size_t order, const c
     put_estimate(csv, &row->s.comm);
     hm_csv_put_double(csv, row->s.osu_pct);
     hm_csv_put_double(csv, row->s.imb_pct);
-    hm_csv_put_int64(csv, (int64_t)order);
-    hm_csv_put_string(csv, procsync);
+    hm_csv_put_int64(csv, (int64_t)row->order);
+    hm_csv_put_string(csv, row->procsync);
     hm_csv_put_int64(csv, conditional(row));
+    hm_csv_put_double(csv, pct(row->comm.error));
+    hm_csv_put_double(csv, row->comm.local_s);
+    hm_csv_put_double(csv, row->comm.end_s);
+    hm_csv_put_double(csv, pct(row->comm.moved));
+    hm_csv_put_double(csv, row->comp.achieved_s);
+    hm_csv_put_double(csv, pct(row->comp.error));
+    hm_csv_put_double(csv, row->comp.end_s);
+    hm_csv_put_double(csv, pct(row->comp.moved));
+    hm_csv_put_string(csv, cell);
     hm_csv_end_row(csv);
-    hm_csv_checkpoint(csv);
 }
 
 static void write_raw(hm_csv_t *raw, const row_t *row, const hm_overlap_result_t *r)
@@ -138,7 +192,7 @@ static void write_raw(hm_csv_t *raw, const row_t *row, const hm_overlap_result_t
         hm_csv_put_double(raw, r->max_mpi_s[i]);
         hm_overlap_ratios_t q;
         hm_overlap_ratios(r->measured_s[i], r->max_comp_s[i], r->max_mpi_s[i], row->comp.ref_s,
-                          row->comm.ref_s, &q);
+                          row->comm.ref_s, row->comm.local_s, &q);
         hm_csv_put_double(raw, q.overhead);
         hm_csv_put_double(raw, q.comp_slowdown);
         hm_csv_put_double(raw, q.comm);
@@ -154,48 +208,80 @@ static void no_estimates(hm_overlap_summary_t *s)
     s->osu_pct = s->imb_pct = NAN;
 }
 
-int hm_overlap_report_add(hm_overlap_report_t *rep, size_t index, size_t order, const char *op,
-                          const hm_overlap_target_t *comm, const hm_overlap_target_t *comp,
-                          const hm_overlap_result_t *r)
+void hm_overlap_report_grid(hm_overlap_report_t *rep, const hm_overlap_grid_t *grid)
+{
+    if (rep) rep->grid = grid;
+}
+
+/* The row's references as the grid has them now, and its verdict. */
+static void read_refs(const hm_overlap_report_t *rep, row_t *row)
+{
+    row->comm = *hm_overlap_grid_comm(rep->grid, row->o, row->i);
+    row->comp = *hm_overlap_grid_comp(rep->grid, row->o, row->i, row->j);
+    hm_overlap_verdict(&row->comm, &row->comp, &row->verdict);
+}
+
+int hm_overlap_report_add(hm_overlap_report_t *rep, size_t index, size_t order, const char *name,
+                          int op, int comm, int comp, const hm_overlap_result_t *r)
 {
     row_t *row = &rep->rows[index];
-    row->done = r != NULL;
-    row->op = op;
-    row->comm = *comm;
-    row->comp = *comp;
-    row->cell_valid = hm_overlap_target_usable(comm) && hm_overlap_target_usable(comp);
+    row->done = 1;
+    row->op = name;
+    row->o = op, row->i = comm, row->j = comp;
+    row->order = order;
+    read_refs(rep, row);
     no_estimates(&row->s);
-    if (r && hm_overlap_summarize(r, comp->ref_s, comm->ref_s, comm->local_s, &row->s) != HM_OK)
+    if (r && hm_overlap_summarize(r, row->comp.ref_s, row->comm.ref_s, row->comm.local_s,
+                                  &row->s) != HM_OK)
         no_estimates(&row->s);
     row->invalid = r ? r->n - r->nvalid : 0;
     row->partial = r && r->nvalid < rep->cfg->nrep;
+    snprintf(row->procsync, sizeof row->procsync, "%s", r ? r->procsync : "");
     hm_csv_t *summary = hm_experiment_summary(rep->e), *raw = hm_experiment_raw(rep->e);
     hm_cli_progress(summary, raw, (long)order + 1, (long)rep->nrows, "cells");
-    if (summary) write_summary(summary, row, order, r ? r->procsync : "");
     if (raw && r) write_raw(raw, row, r);
     return HM_OK;
 }
 
+/* Root: every cell's summary row, its verdict from the references as they
+ * are after the grid. */
+static void write_rows(hm_overlap_report_t *rep)
+{
+    hm_csv_t *summary = hm_experiment_summary(rep->e);
+    for (size_t i = 0; i < rep->nrows; i++) {
+        row_t *row = &rep->rows[i];
+        if (!row->done) continue;
+        read_refs(rep, row);
+        if (summary) write_summary(summary, row);
+    }
+    if (summary) hm_csv_checkpoint(summary);
+}
+
 static void print_table(const hm_overlap_report_t *rep)
 {
-    static const char *const cols[] = {"op",         "comm_us",     "size_B",      "comm_ref_us",
-                                       "comp_us",    "order",       "comp_ref_us", "valid",
-                                       "discarded",  "measured_us", "overhead",    "comp_slowdown",
-                                       "comm_ratio", "osu_%",       "imb_%",       "cell"};
+    static const char *const cols[] = {
+        "op",       "comm_us",       "size_B",     "comm_ref_us", "comm_err_%", "comp_us",
+        "order",    "comp_ref_us",   "comp_err_%", "valid",       "discarded",  "measured_us",
+        "overhead", "comp_slowdown", "comm_ratio", "osu_%",       "imb_%",      "cell"};
+    enum { NCOLS = sizeof cols / sizeof cols[0] };
     hm_table_t *t = NULL;
     if (hm_table_create(&t) != HM_OK) return;
-    for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
-        hm_table_add_column(t, cols[c], c == 0 || c == 15 ? HM_ALIGN_LEFT : HM_ALIGN_RIGHT);
+    for (size_t c = 0; c < NCOLS; c++)
+        hm_table_add_column(t, cols[c], c == 0 || c == NCOLS - 1 ? HM_ALIGN_LEFT : HM_ALIGN_RIGHT);
     for (size_t i = 0; i < rep->nrows; i++) {
         const row_t *row = &rep->rows[i];
-        char cell[64];
+        char cell[160];
+        if (!row->done) continue;
+        cell_words(row, cell, sizeof cell);
         hm_table_add_cell(t, row->op);
         hm_table_add_number(t, "%g", row->comm.target_s * 1e6);
         hm_table_add_cellf(t, "%zu", row->comm.size);
         hm_table_add_number(t, "%.1f", row->comm.ref_s * 1e6);
+        hm_table_add_number(t, "%+.1f", pct(row->comm.error));
         hm_table_add_number(t, "%g", row->comp.target_s * 1e6);
         hm_table_add_cellf(t, "%zu", row->comp.size);
         hm_table_add_number(t, "%.1f", row->comp.ref_s * 1e6);
+        hm_table_add_number(t, "%+.1f", pct(row->comp.error));
         hm_table_add_cellf(t, "%ld", row->s.nvalid);
         hm_table_add_cellf(t, "%ld", row->invalid);
         hm_table_add_number(t, "%.1f", row->s.measured_s.median * 1e6);
@@ -204,20 +290,15 @@ static void print_table(const hm_overlap_report_t *rep)
         hm_table_add_number(t, "%.2f", row->s.comm.median);
         hm_table_add_number(t, "%.0f", row->s.osu_pct);
         hm_table_add_number(t, "%.0f", row->s.imb_pct);
-        if (row->cell_valid)
-            snprintf(cell, sizeof cell, "ok%s%s", row->partial ? ", partial" : "",
-                     conditional(row) ? ", conditional" : "");
-        else
-            snprintf(cell, sizeof cell, "INVALID (comm %s, comp %s)",
-                     hm_overlap_outcome_name(row->comm.outcome),
-                     hm_overlap_outcome_name(row->comp.outcome));
         hm_table_add_cell(t, cell);
     }
     printf("overlap on %d ranks%s, --sync %s: medians over the valid repetitions; overhead 0 = "
            "perfect overlap, 1 = none (Denis et al. 2022, eq. 1); comp_slowdown = t_comp / "
-           "t_comp_ref (eq. 3); comm_ratio = (t_call + t_wait) / t_comm_ref (eq. 4); osu_%% and "
-           "imb_%%: "
-           "OSU's and IMB-NBC's overlap %% from the same repetitions (docs/overlap.md)\n",
+           "t_comp_ref (eq. 3); comm_ratio = (t_call + t_wait) / t_comm_ref, both the slowest "
+           "rank's own times (eq. 4); *_err_%%: reference against its target; a cell is INVALID "
+           "when a reference is more than 10 %% off its target or moved by more during the grid; "
+           "osu_%% and imb_%%: OSU's and IMB-NBC's overlap %% from the same repetitions "
+           "(docs/overlap.md)\n",
            rep->size, rep->note, rep->cfg->sync);
     hm_table_print(t, stdout);
     hm_table_free(t);
@@ -228,7 +309,10 @@ void hm_overlap_report_close(hm_overlap_report_t *rep, MPI_Comm comm)
     int rank;
     MPI_Comm_rank(comm, &rank);
     if (!rep) return;
-    if (rank == 0 && rep->rows) print_table(rep);
+    if (rank == 0 && rep->rows && rep->grid) {
+        write_rows(rep);
+        print_table(rep);
+    }
     fflush(stdout);
     free(rep->rows);
     free(rep);

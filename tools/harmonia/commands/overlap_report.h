@@ -8,23 +8,6 @@
 
 #include "options/config.h"
 
-/* A calibrated target: the size or order kept, the reference time measured
- * there, how the calibration ended. */
-typedef struct hm_overlap_target {
-    double target_s;
-    size_t size; /* bytes (communication) or matrix order (computation) */
-    double ref_s;
-    double local_s; /* communication: its local time (OSU's pure communication); else NAN */
-    hm_overlap_outcome_t outcome;
-    int probes; /* the calibration's */
-} hm_overlap_target_t;
-
-/* 1 when the cell can run with it: calibrated (converged) or given. */
-static inline int hm_overlap_target_usable(const hm_overlap_target_t *t)
-{
-    return t->outcome == HM_OVERLAP_CONVERGED || t->outcome == HM_OVERLAP_FIXED;
-}
-
 typedef struct hm_overlap_report hm_overlap_report_t;
 
 /* Collective: the report of ncells cells, its factors added to e's (the
@@ -34,13 +17,22 @@ int hm_overlap_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experim
                            size_t ncells, const char *progress, const char *compute,
                            hm_overlap_report_t **out);
 
-/* Root: the cell at row index (the table's order), run order-th; r NULL for
- * a cell that was not run (a calibration failed). Appends its summary row
- * and raw rows to the files, kept for the table. */
-int hm_overlap_report_add(hm_overlap_report_t *rep, size_t index, size_t order, const char *op,
-                          const hm_overlap_target_t *comm, const hm_overlap_target_t *comp,
-                          const hm_overlap_result_t *r);
+/* The grid whose references the rows read (every rank; before the first
+ * hm_overlap_report_add). */
+void hm_overlap_report_grid(hm_overlap_report_t *rep, const hm_overlap_grid_t *grid);
 
-/* Collective: print the table (rank 0) and release. */
+/* Root: the cell at row index (the table's order), run order-th, of op
+ * (named name) x communication column x computation target; r NULL for a
+ * cell that was not run (a calibration failed). Its ratios are computed
+ * against the grid's references and its raw rows appended to --raw now;
+ * its summary row waits for hm_overlap_report_close, when the references
+ * have been measured again after the grid (hm_overlap_grid_recheck) and
+ * the cell's verdict is known. */
+int hm_overlap_report_add(hm_overlap_report_t *rep, size_t index, size_t order, const char *name,
+                          int op, int comm, int comp, const hm_overlap_result_t *r);
+
+/* Collective: each cell's verdict from the grid's references as they are
+ * now, the summary rows written (rank 0, table order), the table printed
+ * (rank 0), and release. */
 void hm_overlap_report_close(hm_overlap_report_t *rep, MPI_Comm comm);
 #endif

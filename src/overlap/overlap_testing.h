@@ -1,0 +1,15 @@
+/* src/overlap/overlap_testing.h — test hooks of the overlap layer. Not
+ * installed and not exported (the library's own tests link the static
+ * library), as include/harmonia/testing.h. */
+#ifndef HM_OVERLAP_TESTING_H
+#define HM_OVERLAP_TESTING_H
+#include <harmonia/overlap.h>
+
+/* Testing: every later hm_compute_run of c takes extra_s more, spun on the
+ * calling thread and added to each thread's time, as a neighbour's process
+ * taking the cores would; 0 stops it. A reference measured before and a
+ * cell run after see different computations: what the grid's recheck must
+ * catch. HM_EINVAL for a negative time. Local. */
+int hm_compute_inject_slowdown(hm_compute_t *c, double extra_s);
+
+#endif
