@@ -8,14 +8,18 @@
  * the two is d, exactly. The error asserted is rank 1's global clock 2 s
  * after the synchronization against the truth, extrapolated from the
  * model (the clock cannot change its mind in between):
- *  - d = 0, five synchronizations: each keeps the offset model and is
- *    <= 50 ns off after 2 s. Under the former test 3 of 20 `harmonia clock`
- *    runs kept a slope, 0.32-0.33 us off after 2 s; the t statistics of 550
- *    recorded fits stayed below 1.01 x the critical value (0.79 x but one);
- *    50 ns is the offset measurement's own error (<= 40 ns seen) with room;
+ *  - d = 0, five synchronizations: each keeps the offset model, and is
+ *    <= 100 ns off after 2 s. Under the former test 3 of 20 `harmonia
+ *    clock` runs kept a slope, 0.11-0.55 us off after 2 s; the t statistics
+ *    of 550 recorded fits stayed below 1.01 x the critical value (0.79 x but
+ *    one). The error is then the offset measurement's own: <= 40 ns under
+ *    Open MPI (`harmonia clock`: 40 runs <= 31 ns), up to 70 ns under MPICH
+ *    on a loaded machine, hence 100 ns; the model kind is what catches a
+ *    spurious slope;
  *  - d = 1e-8: the drift is below the noise of a 45-300 ms learning; either
- *    model, <= 100 ns off after 2 s (20 ns of it the drift);
- *  - d = 1e-7: either model; <= 0.3 us (an offset model is 0.2 us off);
+ *    model, <= 150 ns off after 2 s (25 ns of it the drift since the fit);
+ *  - d = 1e-7: either model; <= 0.35 us (an offset model is 0.2 us off, plus
+ *    the offset measurement's error);
  *  - d = 1e-6 and 1e-4: the slope is kept and the error after 2 s is
  *    <= 1 us (the offset model would be 2 us and 200 us off): a kept slope
  *    is off by the walk of the offsets over the learning, up to ~0.2 ppm
@@ -80,11 +84,11 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < 5; i++) {
         outcome_t o = synchronize(clock, timer, rank, 0);
-        HM_CHECK(!o.linear && fabs(o.err_s) <= 50e-9,
-                 "d = 0, run %d: %s model (t %.3g < %.4g), %.1f ns off after 2 s (<= 50)", i,
+        HM_CHECK(!o.linear && fabs(o.err_s) <= 100e-9,
+                 "d = 0, run %d: %s model (t %.3g < %.4g), %.1f ns off after 2 s (<= 100)", i,
                  o.linear ? "linear" : "offset", o.t, o.crit, o.err_s * 1e9);
     }
-    const double drifts[] = {1e-8, 1e-7, 1e-6, 1e-4}, tol_s[] = {100e-9, 0.3e-6, 1e-6, 1e-6};
+    const double drifts[] = {1e-8, 1e-7, 1e-6, 1e-4}, tol_s[] = {150e-9, 0.35e-6, 1e-6, 1e-6};
     for (int i = 0; i < 4; i++) {
         outcome_t o = synchronize(clock, timer, rank, drifts[i]);
         int must_keep = drifts[i] >= 1e-6;
