@@ -22,7 +22,9 @@
  * adds milliseconds, never removes any). r_comm divides two such medians of
  * the same spin: 0.75 to 1.25, which the global basis's 0.5 cannot reach
  * (it is asserted below 0.75 too, so that a skew that did not happen cannot
- * pass the test). */
+ * pass the test). The reference is measured again after the run and an
+ * attempt whose reference moved by more than 10 % is made again (3 at
+ * most; skipped, not passed, when none held). */
 #include <math.h>
 #include <stdio.h>
 #include <time.h>
@@ -144,21 +146,46 @@ int main(int argc, char **argv)
     double comp_ref_s = NAN;
     HM_CHECK(hm_overlap_comp_ref(MPI_COMM_WORLD, compute, 5, &comp_ref_s) == HM_OK, "comp ref");
     skewed_op_t op = {.rank = rank};
-    hm_overlap_result_t ref, ovl;
-    int rc = run(e, &op, NULL, &ref);
-    HM_CHECK(rc == HM_OK, "reference run: %s", hm_last_error());
-    rc = run(e, &op, compute, &ovl);
-    HM_CHECK(rc == HM_OK, "overlap run: %s", hm_last_error());
-    if (rank == 0) {
-        double global_s = NAN, local_s = NAN;
+    hm_overlap_result_t ref, ovl, after;
+    double global_s = NAN, local_s = NAN, local_after_s = NAN;
+    int held = 0, tries = 0, rc = HM_OK;
+    /* The grid's rule (src/overlap/grid_judge.c): the reference measured
+     * again after the run, and an attempt whose reference moved by more
+     * than 10 % is made again, 3 times at most: under load 5 a run whose
+     * waits were preempted read r_comm 1.30 against a reference measured
+     * before the load came. */
+    while (!held && tries++ < 3) {
+        rc = run(e, &op, NULL, &ref);
+        HM_CHECK(rc == HM_OK, "reference run: %s", hm_last_error());
+        rc = run(e, &op, compute, &ovl);
+        HM_CHECK(rc == HM_OK, "overlap run: %s", hm_last_error());
+        rc = run(e, &op, NULL, &after);
+        HM_CHECK(rc == HM_OK, "reference run after: %s", hm_last_error());
+        if (rank == 0) {
+            double g2;
+            held = hm_overlap_comm_refs(&ref, &global_s, &local_s) == HM_OK &&
+                   hm_overlap_comm_refs(&after, &g2, &local_after_s) == HM_OK &&
+                   fabs(local_after_s - local_s) <= 0.1 * fmin(local_s, local_after_s);
+        }
+        MPI_Bcast(&held, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        if (!held) {
+            hm_overlap_result_free(&ref);
+            hm_overlap_result_free(&ovl);
+        }
+        hm_overlap_result_free(&after);
+    }
+    if (rank == 0 && !held)
+        printf("skipped: the reference moved in 3 of 3 attempts (the last: %.3f ms, %.3f ms "
+               "after)\n",
+               local_s * 1e3, local_after_s * 1e3);
+    if (rank == 0 && held) {
         hm_overlap_summary_t s;
-        HM_CHECK(hm_overlap_comm_refs(&ref, &global_s, &local_s) == HM_OK, "references");
         HM_CHECK(hm_overlap_summarize(&ovl, comp_ref_s, global_s, local_s, &s) == HM_OK, "ratios");
         double old = global_basis_ratio(&ovl, global_s);
         printf("skew %.0f ms: t_comm_ref global %.3f ms (truth %.0f), local %.3f ms (truth %.0f); "
-               "r_comm %.3f (truth 1; global basis %.3f); overhead %.3f\n",
+               "r_comm %.3f (truth 1; global basis %.3f); overhead %.3f; attempt %d\n",
                SKEW_S * 1e3, global_s * 1e3, (COMM_S + SKEW_S) * 1e3, local_s * 1e3, COMM_S * 1e3,
-               s.comm.median, old, s.overhead.median);
+               s.comm.median, old, s.overhead.median, tries);
         HM_CHECK(global_s > 0.95 * (COMM_S + SKEW_S) && global_s < 1.5 * (COMM_S + SKEW_S),
                  "global t_comm_ref %.3f ms is the makespan, %.0f ms", global_s * 1e3,
                  (COMM_S + SKEW_S) * 1e3);
@@ -168,11 +195,13 @@ int main(int argc, char **argv)
                  s.comm.median);
         HM_CHECK(old < 0.75, "the skew happened: the global basis reads %.3f (0.5 expected)", old);
     }
-    hm_overlap_result_free(&ref);
-    hm_overlap_result_free(&ovl);
+    if (held) {
+        hm_overlap_result_free(&ref);
+        hm_overlap_result_free(&ovl);
+    }
     hm_compute_free(compute);
     hm_experiment_close(e);
     rc = hm_test_finish_mpi(MPI_COMM_WORLD);
     MPI_Finalize();
-    return rc;
+    return rc == 0 && !held ? HM_TEST_SKIPPED : rc;
 }
