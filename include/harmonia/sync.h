@@ -105,9 +105,11 @@ HM_EXPORT void hm_sync_report_models(const hm_sync_report_t *r, char *buf, size_
 HM_EXPORT void hm_sync_params_default(hm_sync_params_t *params);
 
 /* The drift decision of params in one line, for the experimental factors
- * of result files, for params->fitpoints fit points, e.g. "auto: slope kept when |slope| / se
- * >= 5.617 (t test, two-sided 0.05 %, 8 dof; se = max(least squares, 10 batch means, residual sd /
- * span))". Local; params NULL or not valid: "". */
+ * of result files (for params->fitpoints fit points), e.g. "auto: slope
+ * kept when |slope| / se >= 5.617 (t test, two-sided 0.05 %, 8 dof); se =
+ * max(least squares, line through batch means, residual sd / span)"; on
+ * and off say that they keep the slope always or never and still report
+ * the test. Local; params NULL or not valid: "". */
 HM_EXPORT void hm_sync_drift_test_describe(const hm_sync_params_t *params, char *buf, size_t len);
 
 /* Registered algorithms: count, i-th name, and the list for help and errors. */

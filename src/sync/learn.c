@@ -83,24 +83,21 @@ void hm_sync_drift_test_describe(const hm_sync_params_t *params, char *buf, size
     if (!buf || len == 0) return;
     buf[0] = '\0';
     if (!params || !hm_sync_drift_name(params->drift)) return;
-    if (params->drift != HM_DRIFT_AUTO) {
-        snprintf(buf, len, "%s: slope %s (the t test below is still reported)",
-                 hm_sync_drift_name(params->drift),
-                 params->drift == HM_DRIFT_ON ? "always kept" : "never kept");
-        return;
-    }
     int dof = hm_sync_fit_dof(params->fitpoints);
+    const char *rule = params->drift == HM_DRIFT_ON    ? "slope always kept; test reported: "
+                       : params->drift == HM_DRIFT_OFF ? "slope never kept; test reported: "
+                                                       : "slope kept when ";
     if (params->drift_sigmas > 0)
         snprintf(buf, len,
-                 "auto: slope kept when |slope| / se >= %g (given); se = max(least "
-                 "squares, line through batch means, residual sd / span)",
-                 params->drift_sigmas);
+                 "%s: %s|slope| / se >= %g (given); se = max(least squares, line through "
+                 "batch means, residual sd / span)",
+                 hm_sync_drift_name(params->drift), rule, params->drift_sigmas);
     else
         snprintf(buf, len,
-                 "auto: slope kept when |slope| / se >= %.3f (t test, two-sided %g %%, "
-                 "%d dof); se = max(least squares, line through batch means, residual "
-                 "sd / span)",
-                 critical_value(params, dof), HM_SYNC_DRIFT_ALPHA * 100, dof);
+                 "%s: %s|slope| / se >= %.3f (t test, two-sided %g %%, %d dof); se = "
+                 "max(least squares, line through batch means, residual sd / span)",
+                 hm_sync_drift_name(params->drift), rule, critical_value(params, dof),
+                 HM_SYNC_DRIFT_ALPHA * 100, dof);
 }
 
 /* Checks both ranks of the pair make alike (same arguments on both), before
