@@ -76,6 +76,14 @@ static void check_source(const char *name, MPI_Comm comm)
              q.resolution_s * 1e9);
     HM_CHECK(q.nominal_resolution_s > 0, "%s claims resolution %.3g ns", name,
              q.nominal_resolution_s * 1e9);
+    /* The quick measurement result files record (20000 reads): the smallest
+     * step is a minimum, so fewer reads find about the same one; a factor 4
+     * either way leaves room for a preempted batch without accepting the
+     * nominal 1 ns of a source that steps by tens. */
+    double quick = hm_timer_measured_resolution(t);
+    HM_CHECK(quick >= q.resolution_s / 4 && quick <= q.resolution_s * 4,
+             "%s measured resolution %.3g ns (quick), %.3g ns (100000 reads)", name, quick * 1e9,
+             q.resolution_s * 1e9);
     /* vDSO clock reads cost ~20-60 ns here and a syscall ~1 us in a slow VM;
      * 10 us per read would be a broken measurement. */
     HM_CHECK(q.overhead_s > 0 && q.overhead_s < 1e-5, "%s read overhead %.1f ns", name,
