@@ -141,6 +141,21 @@ HM_EXPORT int hm_sync_run(MPI_Comm comm, const char *spec, const hm_sync_params_
  * hm_sync_check_spec refuses. */
 HM_EXPORT int hm_sync_spec_levels(const char *spec, int *nlevels, int *innermost_propagates);
 
+/* The parameters of hm_sync_params_t an algorithm reads, as bits: a
+ * record of a run states only those (the others did not shape its clock). */
+typedef enum hm_sync_param {
+    HM_SYNC_PARAM_FITPOINTS = 1u << 0,           /* jk, hca, hca2, hca3 */
+    HM_SYNC_PARAM_EXCHANGES = 1u << 1,           /* all but prop */
+    HM_SYNC_PARAM_OFFSET = 1u << 2,              /* the offset algorithm: jk, hca* */
+    HM_SYNC_PARAM_DRIFT = 1u << 3,               /* drift and its test: jk, hca* */
+    HM_SYNC_PARAM_RECOMPUTE_INTERCEPT = 1u << 4, /* hca2, hca3 */
+    HM_SYNC_PARAM_TOPOLOGY = 1u << 5             /* ranks_per_node and _socket: 2+ levels */
+} hm_sync_param_t;
+
+/* Local, no MPI: the union of the hm_sync_param_t bits the levels of spec
+ * read (0 for a spec hm_sync_check_spec refuses). */
+HM_EXPORT unsigned hm_sync_spec_reads(const char *spec);
+
 /* Collective over comm, which the caller keeps private to this call: rank 0
  * passes its clock to every other rank (ClockPropSync,
  * [Hunold & Carpen-Amarie 2018, Alg. 3]); the others pass their base clock,

@@ -103,21 +103,52 @@ static int create_procsync(hm_experiment_t *e, const hm_experiment_params_t *p)
                  hm_procsync_create(p->procsync, e->comm, e->global, &e->procsync_params, &e->ps));
 }
 
+/* The union of what the specs of a comma-separated list read (the clock
+ * command compares several). */
+static unsigned list_reads(const char *list)
+{
+    unsigned reads = 0;
+    char spec[128];
+    for (const char *c = list; *c;) {
+        size_t len = strcspn(c, ",");
+        snprintf(spec, sizeof spec, "%.*s", (int)(len < sizeof spec ? len : sizeof spec - 1), c);
+        reads |= hm_sync_spec_reads(spec);
+        c += len + (c[len] == ',');
+    }
+    return reads;
+}
+
+/* Only the parameters some algorithm of clock_sync reads: skampi has no
+ * fit points, offset algorithm or drift, prop reads nothing, the virtual
+ * topology shapes a spec of two levels or more (hm_sync_spec_reads). */
 int hm_experiment_clock_factors(hm_factors_t *f, const char *clock_sync,
                                 const hm_sync_params_t *sync, int synthetic)
 {
-    int rc = hm_factors_set(f, "clock_sync", "%s", clock_sync);
-    if (rc == HM_OK) rc = hm_factors_set(f, "fitpoints", "%d", sync->fitpoints);
-    if (rc == HM_OK) rc = hm_factors_set(f, "exchanges", "%d", sync->exchanges);
-    if (rc == HM_OK) rc = hm_factors_set(f, "offset", "%s", hm_offset_name(sync->offset));
-    if (rc == HM_OK) rc = hm_factors_set(f, "drift", "%s", hm_sync_drift_name(sync->drift));
-    if (rc == HM_OK)
+    const char *specs = clock_sync ? clock_sync : "";
+    unsigned reads = list_reads(specs);
+    char test[256];
+    int rc = hm_factors_set(f, "clock_sync", "%s", specs);
+    if (rc == HM_OK && (reads & HM_SYNC_PARAM_FITPOINTS))
+        rc = hm_factors_set(f, "fitpoints", "%d", sync->fitpoints);
+    if (rc == HM_OK && (reads & HM_SYNC_PARAM_EXCHANGES))
+        rc = hm_factors_set(f, "exchanges", "%d", sync->exchanges);
+    if (rc == HM_OK && (reads & HM_SYNC_PARAM_OFFSET))
+        rc = hm_factors_set(f, "offset", "%s", hm_offset_name(sync->offset));
+    if (rc == HM_OK && (reads & HM_SYNC_PARAM_DRIFT))
+        rc = hm_factors_set(f, "drift", "%s", hm_sync_drift_name(sync->drift));
+    if (rc == HM_OK && (reads & HM_SYNC_PARAM_DRIFT)) {
+        hm_sync_drift_test_describe(sync, test, sizeof test);
+        rc = hm_factors_set(f, "drift_test", "%s", test);
+    }
+    if (rc == HM_OK && (reads & HM_SYNC_PARAM_RECOMPUTE_INTERCEPT))
         rc = hm_factors_set(f, "recompute_intercept", "%s",
                             sync->recompute_intercept ? "on" : "off");
     /* The synthetic parameters are in the timer factor. */
     if (rc == HM_OK) rc = hm_factors_set(f, "synthetic_clock", "%s", synthetic ? "yes" : "none");
-    if (rc == HM_OK) rc = hm_factors_set(f, "ranks_per_node", "%d", sync->ranks_per_node);
-    if (rc == HM_OK) rc = hm_factors_set(f, "ranks_per_socket", "%d", sync->ranks_per_socket);
+    if (rc == HM_OK && (reads & HM_SYNC_PARAM_TOPOLOGY))
+        rc = hm_factors_set(f, "ranks_per_node", "%d", sync->ranks_per_node);
+    if (rc == HM_OK && (reads & HM_SYNC_PARAM_TOPOLOGY))
+        rc = hm_factors_set(f, "ranks_per_socket", "%d", sync->ranks_per_socket);
     return rc;
 }
 
@@ -206,6 +237,12 @@ static int collect_factors(hm_experiment_t *e, const hm_experiment_params_t *p)
                                          p->timer_options.synthetic);
     if (rc == HM_OK)
         rc = hm_factors_set(e->factors, "clock_sync_duration_s", "%.9g", e->report.duration_s);
+    if (rc == HM_OK) {
+        /* What the drift test decided, per level: the clock the run rests on. */
+        char models[256];
+        hm_sync_report_models(&e->report, models, sizeof models);
+        rc = hm_factors_set(e->factors, "clock_models", "%s", models);
+    }
     if (rc == HM_OK) rc = procsync_factors(e->factors, e, p);
     return agree(e->comm, rc);
 }

@@ -116,6 +116,15 @@ int hm_sync_levels_run(const hm_sync_comms_t *c, const hm_sync_levels_t *lv,
     return first == HM_OK ? HM_OK : hm_error_set(first, "%s", first_error);
 }
 
+unsigned hm_sync_spec_reads(const char *spec)
+{
+    hm_sync_levels_t lv;
+    if (hm_sync_parse_spec(spec, &lv) != HM_OK) return 0;
+    unsigned reads = lv.n > 1 ? HM_SYNC_PARAM_TOPOLOGY : 0;
+    for (int l = 0; l < lv.n; l++) reads |= lv.alg[l]->reads;
+    return reads;
+}
+
 int hm_sync_spec_levels(const char *spec, int *nlevels, int *innermost_propagates)
 {
     hm_sync_levels_t lv;

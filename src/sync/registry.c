@@ -6,14 +6,21 @@
 #include "common/names.h"
 #include "sync/sync_impl.h"
 
+/* What each reads: skampi and netgauge measure one offset per rank with
+ * their own ping-pong scheme (--exchanges), no fit; the fitting ones take
+ * fitpoints offsets of the chosen algorithm and decide the drift; only
+ * hca2 and hca3 re-measure the intercept (hca.c sets it off); prop copies
+ * a leader's clock and measures nothing. */
+#define FITTING                                                                                    \
+    (HM_SYNC_PARAM_FITPOINTS | HM_SYNC_PARAM_EXCHANGES | HM_SYNC_PARAM_OFFSET | HM_SYNC_PARAM_DRIFT)
 static const hm_sync_algorithm_t algorithms[] = {
-    {"skampi", hm_sync_skampi, HM_SYNC_OFFSET_ONLY},
-    {"netgauge", hm_sync_netgauge, HM_SYNC_OFFSET_ONLY},
-    {"jk", hm_sync_jk, HM_SYNC_DRIFT},
-    {"hca", hm_sync_hca, HM_SYNC_DRIFT},
-    {"hca2", hm_sync_hca2, HM_SYNC_DRIFT},
-    {"hca3", hm_sync_hca3, HM_SYNC_DRIFT},
-    {"prop", hm_sync_prop, HM_SYNC_PROPAGATE},
+    {"skampi", hm_sync_skampi, HM_SYNC_OFFSET_ONLY, HM_SYNC_PARAM_EXCHANGES},
+    {"netgauge", hm_sync_netgauge, HM_SYNC_OFFSET_ONLY, HM_SYNC_PARAM_EXCHANGES},
+    {"jk", hm_sync_jk, HM_SYNC_DRIFT, FITTING},
+    {"hca", hm_sync_hca, HM_SYNC_DRIFT, FITTING},
+    {"hca2", hm_sync_hca2, HM_SYNC_DRIFT, FITTING | HM_SYNC_PARAM_RECOMPUTE_INTERCEPT},
+    {"hca3", hm_sync_hca3, HM_SYNC_DRIFT, FITTING | HM_SYNC_PARAM_RECOMPUTE_INTERCEPT},
+    {"prop", hm_sync_prop, HM_SYNC_PROPAGATE, 0},
 };
 enum { NALGORITHMS = sizeof algorithms / sizeof algorithms[0] };
 

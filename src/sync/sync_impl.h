@@ -63,6 +63,7 @@ typedef struct hm_sync_algorithm {
     const char *name;
     hm_sync_fn run;
     hm_sync_kind_t kind;
+    unsigned reads; /* hm_sync_param_t bits (sync.h) */
 } hm_sync_algorithm_t;
 
 /* Registry (registry.c); NULL when unknown. */

@@ -122,10 +122,14 @@ check $? "valid_skew median and max = those of the raw skews with valid = 1 (cou
 # A valid harmonize exit lies in [deadline, deadline + --late-us] on the
 # global clock on every rank (the wait ends at or after the deadline, and the
 # late-start check refuses later exits), so the valid skew on the global
-# clock cannot exceed --late-us, 1 us by default: exact, no timing noise.
-csv_awk k.csv '$col["method"] == "harmonize" { n++; m = $col["valid_skew_max_s"]; ok = m !~ /[Nn]a[Nn]/ && m <= 1e-6 }
-    END { exit !(n == 1 && ok) }'
-check $? "harmonize: valid skew max on the global clock <= --late-us (1 us)" "$(grep harmonize k.csv)"
+# clock cannot exceed the late-start tolerance the file records (late_us:
+# 1 us by default, more where a busy machine had it measured, e.g. 2.2 us
+# beside other work): exact, no timing noise.
+late_us=$(sed -n 's/^# late_us: \([0-9.e+-]*\).*/\1/p' k.csv)
+csv_awk k.csv '$col["method"] == "harmonize" { n++; m = $col["valid_skew_max_s"]
+        ok = late > 0 && m !~ /[Nn]a[Nn]/ && m <= late * 1e-6 * (1 + 1e-9) }
+    END { exit !(n == 1 && ok) }' -v late="$late_us"
+check $? "harmonize: valid skew max on the global clock <= late_us ($late_us us)" "$(grep harmonize k.csv)"
 
 # --- window and roundtime, back to back -------------------------------------------
 launch 2 skew --sync window,roundtime --back-to-back --nrep 100 --output b.csv

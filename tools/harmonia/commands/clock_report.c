@@ -12,12 +12,7 @@
 
 static void add_clock_factors(hm_factors_t *f, const hm_cli_config_t *cfg)
 {
-    hm_sync_params_t sync;
-    char test[256];
-    hm_cli_add_clock_factors(f, cfg);
-    hm_cli_sync_params(cfg, &sync);
-    hm_sync_drift_test_describe(&sync, test, sizeof test);
-    hm_factors_set(f, "drift_test", "%s", test);
+    hm_cli_add_clock_factors(f, cfg); /* drift_test with them */
     hm_factors_set(f, "sample", "%g", cfg->sample);
 }
 
