@@ -146,8 +146,8 @@ launch 0 plot --dir figs i.csv
 o_invalid=$(csv_awk o.csv '$col["cell_valid"] == 0 { n++ } END { print n + 0 }')
 [ "$st_o" -eq 0 ] && [ "$status" -eq 0 ] && [ -s figs/o-overhead.svg ] &&
     [ -s figs/o-overlap-ratios.svg ] && grep -q 'comp = comm' figs/o-overhead.svg &&
-    { [ "$o_invalid" -gt 0 ] || ! grep -q 'calibration did not converge' figs/o-overhead.svg; } &&
-    grep -q 'calibration did not converge' figs/i-overhead.svg
+    { [ "$o_invalid" -gt 0 ] || ! grep -q 'invalid cell (its reason' figs/o-overhead.svg; } &&
+    grep -q 'invalid cell (its reason' figs/i-overhead.svg
 check $? "plot: a heat map per file, only the invalid cell hatched" "exit $st_o $status; $(cat "$out")"
 
 

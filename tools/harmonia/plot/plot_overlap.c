@@ -1,9 +1,10 @@
 /* tools/harmonia/plot/plot_overlap.c — the heat maps of `harmonia overlap`
  * [Denis et al. 2022, §5.2]: communication time on x, computation time on
  * y, both on log axes, one box per cell coloured by its ratio and labelled
- * with it, the comp = comm diagonal dashed. A cell whose calibration did
- * not converge (or that has no ratio) is hatched grey: visible, never a
- * colour it did not measure. */
+ * with it, the comp = comm diagonal dashed. An invalid cell (cell_valid 0:
+ * a calibration that did not converge, a reference off its target or moved
+ * during the grid; its reason is the CSV's cell column) or one without a
+ * ratio is hatched grey: visible, never a colour it did not measure. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,7 +129,7 @@ static int panel(const hm_plot_data_t *d, size_t i, const scale_t *sc, hm_plot_s
         hm_plot_clause(s->body, &n);
         fprintf(s->body,
                 "data index %d using 1:2:4:5:6:7 with boxxyerror fs pattern 4 lc rgb 'grey40' "
-                "title 'calibration did not converge'",
+                "title 'invalid cell (its reason: the CSV cell column)'",
                 bad);
     }
     hm_plot_clause(s->body, &n);
