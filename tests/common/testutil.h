@@ -75,4 +75,9 @@ void hm_test_functional_experiment(hm_experiment_params_t *p);
 
 /* |a - b| <= tol */
 int hm_test_near(double a, double b, double tol);
+
+/* MPI_Grequest_start with callbacks that do nothing (an empty status, no
+ * cancellation): a request the test completes itself with
+ * MPI_Grequest_complete, at a time it chooses. */
+int hm_test_grequest_start(MPI_Request *req);
 #endif
