@@ -6,8 +6,10 @@
  *       known true times: round k at T0 + k GAP_S + delay(rank, k), on
  *       CLOCK_MONOTONIC, which every rank of one machine shares; rank 0
  *       writes each rank's true entry (round,rank,true_entry_s) to FILE.
- *   trace_app flood N                   N calls of MPI_Iprobe per rank (a
- *       tracer's buffer fills and flushes many times). */
+ *   trace_app flood N [PAUSE_S]         N calls of MPI_Iprobe per rank (a
+ *       tracer's buffer fills and flushes many times), PAUSE_S apart (default
+ *       0: a rank killed in the middle leaves ~8 M events a second of its
+ *       peers, whose merge took 83 s here, past a loaded test's timeout). */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 #include <stdio.h>
@@ -61,11 +63,14 @@ static int truth(const char *path, int rounds, double gap_s, MPI_Comm split)
     return rc;
 }
 
-static void flood(long n)
+static void flood(long n, double pause_s)
 {
     int flag;
-    for (long i = 0; i < n; i++)
+    struct timespec pause = {(time_t)pause_s, (long)((pause_s - (double)(time_t)pause_s) * 1e9)};
+    for (long i = 0; i < n; i++) {
         MPI_Iprobe(MPI_ANY_SOURCE, 999, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        if (pause_s > 0) nanosleep(&pause, NULL);
+    }
 }
 
 /* MPI_Finalize outside main, as applications do in their clean-up code. */
@@ -84,10 +89,10 @@ int main(int argc, char **argv)
     MPI_Comm_split(MPI_COMM_WORLD, rank % 2, -rank, &split);
     if (argc == 5 && !strcmp(argv[1], "truth"))
         rc = truth(argv[2], atoi(argv[3]), atof(argv[4]), split);
-    else if (argc == 3 && !strcmp(argv[1], "flood"))
-        flood(atol(argv[2]));
+    else if ((argc == 3 || argc == 4) && !strcmp(argv[1], "flood"))
+        flood(atol(argv[2]), argc == 4 ? atof(argv[3]) : 0.0);
     else
-        rc = 2, fprintf(stderr, "usage: trace_app truth FILE ROUNDS GAP_S | flood N\n");
+        rc = 2, fprintf(stderr, "usage: trace_app truth FILE ROUNDS GAP_S | flood N [PAUSE_S]\n");
     MPI_Barrier(MPI_COMM_WORLD);
     finish(&split);
     return rc;

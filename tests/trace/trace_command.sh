@@ -92,12 +92,14 @@ status=$?
 check $? "20 us jitter: NOT TRUSTED, one warning on stderr" "exit $status; $(cat "$out" err.txt)"
 
 # --- a rank killed in the middle --------------------------------------------
-HARMONIA_TRACE_BUFFER=4096 timeout -k 5 120 "$HARMONIA" trace "${fast[@]}" --output killed -- \
-    $(mpi 2) "$app" flood 100000000 >"$out" 2>&1 &
+# 100 us apart: a flood at full speed leaves ~8 M events in the second
+# before the launcher ends the other rank, and their merge took 83 s.
+HARMONIA_TRACE_BUFFER=4096 timeout -k 5 "$(scaled 120)" "$HARMONIA" trace "${fast[@]}" --output killed -- \
+    $(mpi 2) "$app" flood 100000000 0.0001 >"$out" 2>&1 &
 pid=$!
 for _ in $(seq 100); do [ -s killed/rank-00001.events ] && break; sleep 0.1; done
 sleep 0.3
-pkill -9 -f "trace_app flood 100000000" -n
+pkill -9 -f "trace_app flood 100000000 0.0001" -n
 wait $pid
 status=$?
 [ "$status" -ne 0 ] && ok "killed rank: the launcher's failure is the exit status ($status)" ||
