@@ -136,6 +136,7 @@ typedef struct hm_measure_result {
     double elapsed_s;       /* wall time of the attempts (warm-up excluded) */
     long late_capped;       /* starts that only the cap on the late-start tolerance
                              * made late, all ranks (hm_procsync_late_capped) */
+    double window_s;        /* hm_procsync_window at the end, root's (NaN: none) */
 } hm_measure_result_t;
 
 HM_EXPORT void hm_measure_result_free(hm_measure_result_t *result);

@@ -63,6 +63,19 @@ HM_EXPORT int hm_op_uses_size(const hm_op_t *op);      /* 0 for barrier, ibarrie
 HM_EXPORT int hm_op_check(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
                           const hm_op_params_t *params);
 
+/* What hm_op_check_which found wrong, for a caller that names the option. */
+typedef enum hm_op_check_failed {
+    HM_OP_CHECK_OK = 0,
+    HM_OP_CHECK_RANKS, /* the communicator: too few ranks (pingpong), unusable, no op */
+    HM_OP_CHECK_ROOT,  /* params->root */
+    HM_OP_CHECK_PEER,  /* params->peer */
+    HM_OP_CHECK_SIZE   /* size_bytes */
+} hm_op_check_failed_t;
+
+/* hm_op_check, and *failed (not NULL) says which argument failed. */
+HM_EXPORT int hm_op_check_which(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
+                                const hm_op_params_t *params, hm_op_check_failed_t *failed);
+
 /* Collective over comm: allocate and fill the buffers of op for size_bytes.
  * Every rank returns the same status and last error: HM_EINVAL as
  * hm_op_check, HM_ENOMEM on any rank's failed allocation (the last error

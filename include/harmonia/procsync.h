@@ -166,6 +166,11 @@ HM_EXPORT void hm_procsync_chunk_done(hm_procsync_t *ps, int n, int nvalid, doub
  * adaptations)" or "slack=4.1us resyncs=2". Local (the root's view matters). */
 HM_EXPORT void hm_procsync_describe(const hm_procsync_t *ps, char *buf, size_t len);
 
+/* The window the window method holds now (fixed, or the adaptation's choice
+ * for the next chunk), seconds; NaN for the methods without one. Local (the
+ * root's view matters). */
+HM_EXPORT double hm_procsync_window(const hm_procsync_t *ps);
+
 /* ---- Building blocks ---- */
 
 /* The dissemination barrier (Hensgen, Finkel and Manber 1988) over

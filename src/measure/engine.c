@@ -307,6 +307,7 @@ int hm_measure_run_injected(MPI_Comm comm, hm_procsync_t *ps, const hm_measure_t
         result->late_capped = all[1];
     }
     if (e.rank == 0) hm_procsync_describe(ps, result->procsync, sizeof result->procsync);
+    result->window_s = e.rank == 0 ? hm_procsync_window(ps) : NAN;
     chunk_free(&e.buf);
     if (rc != HM_OK && rc != HM_EAGAIN) hm_measure_result_free(result);
     return rc;

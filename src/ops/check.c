@@ -22,9 +22,6 @@ static int check_root(const hm_op_t *op, int p, int root)
 static int check_peer(const hm_op_t *op, int p, int peer)
 {
     if (!(op->flags & HM_OP_PINGPONG)) return HM_OK;
-    if (p < 2)
-        return hm_error_set(HM_EINVAL, "%s needs at least 2 ranks (the communicator has %d)",
-                            op->name, p);
     if (peer >= 1 && peer < p) return HM_OK;
     return hm_error_set(HM_EINVAL,
                         "peer %d is not a partner for rank 0: it must be 1 to %d (%d ranks)", peer,
@@ -50,16 +47,29 @@ static int check_size(const hm_op_t *op, int p, size_t size_bytes)
     return HM_OK;
 }
 
-int hm_op_check(const hm_op_t *op, MPI_Comm comm, size_t size_bytes, const hm_op_params_t *params)
+int hm_op_check_which(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
+                      const hm_op_params_t *params, hm_op_check_failed_t *failed)
 {
     static const hm_op_params_t defaults = {0, 1};
     const hm_op_params_t *par = params ? params : &defaults;
     int p, rc;
+    *failed = HM_OP_CHECK_RANKS;
     if (!op || MPI_Comm_size(comm, &p) != MPI_SUCCESS)
         return hm_error_set(HM_EINVAL, "%s",
                             op ? "the communicator is not usable" : "no operation");
+    if ((op->flags & HM_OP_PINGPONG) && p < 2)
+        return hm_error_set(HM_EINVAL, "%s needs at least 2 ranks (the communicator has %d)",
+                            op->name, p);
+    *failed = HM_OP_CHECK_ROOT;
     rc = check_root(op, p, par->root);
-    if (rc == HM_OK) rc = check_peer(op, p, par->peer);
-    if (rc == HM_OK) rc = check_size(op, p, size_bytes);
+    if (rc == HM_OK) *failed = HM_OP_CHECK_PEER, rc = check_peer(op, p, par->peer);
+    if (rc == HM_OK) *failed = HM_OP_CHECK_SIZE, rc = check_size(op, p, size_bytes);
+    if (rc == HM_OK) *failed = HM_OP_CHECK_OK;
     return rc;
+}
+
+int hm_op_check(const hm_op_t *op, MPI_Comm comm, size_t size_bytes, const hm_op_params_t *params)
+{
+    hm_op_check_failed_t failed;
+    return hm_op_check_which(op, comm, size_bytes, params, &failed);
 }

@@ -55,7 +55,6 @@ static int harmonize_start(hm_procsync_t *ps, int *flag, double *deadline_s)
     return rc;
 }
 
-
 /* Inside hm_harmonize, after the deadline is known and before it is
  * checked: a missed deadline (flag 0, slack x 1.5, re-synchronization). */
 static int harmonize_inject(hm_procsync_t *ps, double delay_s)

@@ -269,6 +269,11 @@ void hm_procsync_chunk_done(hm_procsync_t *ps, int n, int nvalid, double busy_s)
     if (ps->method->chunk_done) ps->method->chunk_done(ps, n, nvalid, busy_s);
 }
 
+double hm_procsync_window(const hm_procsync_t *ps)
+{
+    return ps->method->window ? ps->method->window(ps) : NAN;
+}
+
 void hm_procsync_describe(const hm_procsync_t *ps, char *buf, size_t len)
 {
     if (len == 0) return;

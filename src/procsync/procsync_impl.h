@@ -57,6 +57,8 @@ typedef struct hm_procsync_method {
      * makes the synchronization fail. Optional (the default sleeps before
      * the method's start: a late arrival). */
     int (*inject)(hm_procsync_t *ps, double delay_s);
+    /* The window it holds now, seconds. Optional (NaN: none). */
+    double (*window)(const hm_procsync_t *ps);
     /* What the method did, one line. Optional (empty). */
     void (*describe)(const hm_procsync_t *ps, char *buf, size_t len);
 } hm_procsync_method_t;

@@ -227,15 +227,22 @@ static void window_chunk_done(hm_procsync_t *ps, int n, int nvalid, double busy_
     w->last_n = n;
 }
 
+/* Fixed: the window; adaptive: the one chosen for the next chunk. */
+static double window_now(const hm_procsync_t *ps)
+{
+    const window_state_t *w = ps->state;
+    return adaptive(ps) ? w->next_window_s : w->window_s;
+}
+
 static void window_describe(const hm_procsync_t *ps, char *buf, size_t len)
 {
     const window_state_t *w = ps->state;
     if (!adaptive(ps)) {
-        snprintf(buf, len, "window=%.1fus fixed", w->window_s * 1e6);
+        snprintf(buf, len, "window=%.1fus fixed", window_now(ps) * 1e6);
         return;
     }
     /* No commas: the text goes into CSV cells that awk -F, should read. */
-    snprintf(buf, len, "window=%.1fus adaptive (%ld adaptation%s%s)", w->next_window_s * 1e6,
+    snprintf(buf, len, "window=%.1fus adaptive (%ld adaptation%s%s)", window_now(ps) * 1e6,
              w->adaptations, w->adaptations == 1 ? "" : "s",
              w->next_window_s >= WINDOW_CAP_S ? "; capped at 1 s" : "");
 }
@@ -250,5 +257,6 @@ const hm_procsync_method_t hm_procsync_window_method = {
     .start = window_start,
     .stop = window_stop,
     .chunk_done = window_chunk_done,
+    .window = window_now,
     .describe = window_describe,
 };

@@ -129,9 +129,7 @@ int hm_bench_report_add(hm_bench_report_t *rep, size_t index, size_t order, cons
     row->late_capped = r->late_capped;
     row->end = r->end;
     row->most_attempts = r->most_attempts;
-    /* The window the adaptation left (hm_procsync_describe of window). */
-    double window_us = NAN;
-    row->window_s = sscanf(r->procsync, "window=%lfus", &window_us) == 1 ? window_us * 1e-6 : NAN;
+    row->window_s = r->window_s; /* the window the adaptation left */
     int rc = hm_measure_summarize(r, &row->s);
     if (rc != HM_OK) return rc;
     row->late_starts = count_late(r, hm_experiment_procsync_params(rep->e));

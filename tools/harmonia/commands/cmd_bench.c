@@ -71,17 +71,19 @@ static hm_op_params_t op_params(const hm_cli_config_t *cfg)
 static int check_ops(const hm_cli_config_t *cfg, MPI_Comm comm, const bench_plan_t *plan, char *why,
                      size_t len)
 {
+    /* An operation that needs more ranks is the choice of --ops. */
+    static const char *const option[] = {[HM_OP_CHECK_OK] = "--ops",
+                                         [HM_OP_CHECK_RANKS] = "--ops",
+                                         [HM_OP_CHECK_ROOT] = "--root",
+                                         [HM_OP_CHECK_PEER] = "--peer",
+                                         [HM_OP_CHECK_SIZE] = "--sizes"};
     hm_op_params_t p = op_params(cfg);
+    hm_op_check_failed_t failed;
     for (int i = 0; i < plan->nops; i++)
         for (int s = 0; s < cfg->nsizes; s++)
-            if (hm_op_check(plan->ops[i], comm, cfg->sizes[s], &p) != HM_OK) {
-                const char *reason = hm_last_error();
-                /* An operation that needs more ranks is the choice of --ops. */
-                const char *opt = strstr(reason, "needs at least") ? "--ops"
-                                  : strstr(reason, "root")         ? "--root"
-                                  : strstr(reason, "peer")         ? "--peer"
-                                                                   : "--sizes";
-                snprintf(why, len, "%s: %s (operation %s)", opt, reason, hm_op_name(plan->ops[i]));
+            if (hm_op_check_which(plan->ops[i], comm, cfg->sizes[s], &p, &failed) != HM_OK) {
+                snprintf(why, len, "%s: %s (operation %s)", option[failed], hm_last_error(),
+                         hm_op_name(plan->ops[i]));
                 return HM_EXIT_USAGE;
             }
     return HM_EXIT_OK;
