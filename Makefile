@@ -83,11 +83,13 @@ CTEST_RETRY ?= --repeat until-pass:2
 # after one failed (each is also a target of its own); at the end one line
 # per suite (passed or failed, its seconds), then the counts of the two
 # ctest suites, functional failures apart from precision ones, and their
-# retries (scripts/ctest-suite); the status is non-zero if any suite failed.
+# retries (scripts/ctest-suite), and the checks that failed, one line each;
+# the status is non-zero if any suite failed.
 CHECK_SUITES := openmpi mpich sanitize smpi
 
 check: deps
-	@rm -f build/suite.txt build/retries.txt build-mpich/suite.txt build-mpich/retries.txt
+	@rm -f build/suite.txt build/retries.txt build/failed.txt \
+	    build-mpich/suite.txt build-mpich/retries.txt build-mpich/failed.txt
 	@failed=0; report=""; \
 	for s in $(CHECK_SUITES); do \
 	    start=$$(date +%s); \
@@ -97,6 +99,7 @@ check: deps
 	echo; echo "make check: $$failed of $(words $(CHECK_SUITES)) suites failed$$report" | tr '|' '\n'; \
 	for b in build:openmpi build-mpich:mpich; do \
 	    if [ -f $${b%%:*}/suite.txt ]; then cat $${b%%:*}/suite.txt $${b%%:*}/retries.txt; \
+	        [ -f $${b%%:*}/failed.txt ] && cat $${b%%:*}/failed.txt; \
 	    else echo "$${b#*:}: no counts (the suite stopped before its tests ran)"; fi; \
 	done; \
 	[ $$failed -eq 0 ]

@@ -154,7 +154,11 @@ check $? "harmonize: attempt 5 (rank 1 300 us late) is invalid, makespan and sta
 csv_awk ih.csv '{ n++; ok = $col["valid"] == 50 && $col["invalid"] >= 1 && $col["late_starts"] >= 1 }
     END { exit !(n == 1 && ok) }'
 check $? "harmonize: summary valid 50, invalid >= 1, late_starts >= 1" "exit $status; $(csv_tsv ih.csv | tail -1)"
-launch 2 bench --inject-delay 1:5:300 --sync barrier --ops allreduce --sizes 8 --nrep 50 \
+# Whether a start counts as late is judged against the late-start tolerance:
+# a busy machine derives one of tens of milliseconds (a 72 ms late_us beside
+# two busy loops), which the 300 us do not exceed, so the tolerance is given
+# (100 us): without a deadline it decides nothing but the count.
+launch 2 bench --inject-delay 1:5:300 --late-us 100 --sync barrier --ops allreduce --sizes 8 --nrep 50 \
     --output ib.csv --raw ibr.csv
 csv_awk ib.csv '{ n++; ok = $col["valid"] == 50 && $col["invalid"] == 0 && $col["late_starts"] >= 1 }
     END { exit !(n == 1 && ok) }'
