@@ -6,6 +6,11 @@ include(CMakePackageConfigHelpers)
 # harmonia-config.cmake).
 set_target_properties(harmonia PROPERTIES EXPORT_NAME program)
 set_target_properties(harmonia-compute PROPERTIES EXPORT_NAME compute)
+# The installed program finds the libharmonia.so installed with it, relative
+# to itself (the tree can move), without LD_LIBRARY_PATH; in the build tree
+# CMake's build RPATH finds the one built beside it.
+file(RELATIVE_PATH HM_BIN_TO_LIB ${CMAKE_INSTALL_FULL_BINDIR} ${CMAKE_INSTALL_FULL_LIBDIR})
+set_target_properties(harmonia PROPERTIES INSTALL_RPATH "\$ORIGIN/${HM_BIN_TO_LIB}")
 install(TARGETS harmonia_trace LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS harmonia_shared harmonia_static harmonia harmonia-compute
         EXPORT harmoniaTargets

@@ -75,6 +75,17 @@ typedef struct hm_measure_status {
 
 typedef void (*hm_measure_status_fn)(void *arg, const hm_measure_status_t *status);
 
+/* An injected late start (the test bed's arrival delays, docs/testbed.md):
+ * rank sleeps delay_s between the end of its process synchronization and the
+ * start timestamp of attempt (counted from 0 after the warm-up), as a
+ * preemption would, so that the validity checks can be seen to catch it
+ * (bench --inject-delay). delay_s 0: none, which a zeroed struct gives. */
+typedef struct hm_measure_injection {
+    int rank;
+    long attempt;
+    double delay_s;
+} hm_measure_injection_t;
+
 typedef struct hm_measure_params {
     long nrep;                   /* valid repetitions wanted (>= 1) */
     long warmup;                 /* synchronized runs before, not recorded (>= 0) */
@@ -88,6 +99,7 @@ typedef struct hm_measure_params {
     hm_progress_t progress;      /* root, after every chunk: valid repetitions of nrep */
     hm_measure_status_fn status; /* root, after every chunk (NULL: none) */
     void *status_arg;
+    hm_measure_injection_t inject; /* one rank's late start (delay_s >= 0; 0: none) */
 } hm_measure_params_t;
 
 /* The attempts budget on a busy machine (hm_experiment_measure_params):
@@ -101,7 +113,7 @@ typedef struct hm_measure_params {
 #define HM_MEASURE_BUDGET_EXTRA  32
 
 /* nrep 1000, warmup 10, max_attempts 0, budget_factor 0, no validation, no
- * cold cache. */
+ * cold cache, no injected delay. */
 HM_EXPORT void hm_measure_params_default(hm_measure_params_t *params);
 
 /* Why the repetitions of an experiment stopped. */

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include <harmonia/measure.h>
-#include <harmonia/testing.h>
 
 #include "common/idle.h"
 #include "measure/measure_impl.h"
@@ -33,7 +32,6 @@ typedef struct engine {
     hm_procsync_t *ps;
     const hm_measure_target_t *target;
     const hm_measure_params_t *params;
-    const hm_measure_injection_t *injection; /* testing; NULL: none */
     hm_timer_t *timer;
     chunk_buf_t buf;
     long attempt;       /* measured attempts so far (-1 during warm-up) */
@@ -107,8 +105,9 @@ static int repetition(engine_t *e, int k)
      * line read between the wait's exit and the start timestamp is a miss,
      * and a few of them make a start look late. */
     hm_timer_t *timer = e->timer;
-    const hm_measure_injection_t *in = e->injection;
-    int inject = in && in->rank == e->rank && e->attempt >= 0 && e->attempt + k == in->attempt;
+    const hm_measure_injection_t *in = &p->inject;
+    int inject =
+        in->delay_s > 0 && in->rank == e->rank && e->attempt >= 0 && e->attempt + k == in->attempt;
     if (e->buf.cache) hm_measure_flush_cache(e->buf.cache, e->buf.cache_bytes, e->attempt + k);
     int rc = hm_procsync_start(e->ps, &flag, &deadline_s);
     if (inject) hm_idle_sleep(in->delay_s);
@@ -269,6 +268,7 @@ static int measure(engine_t *e, hm_measure_result_t *r)
 static int check_params(const hm_measure_params_t *p, const hm_measure_target_t *t)
 {
     if (p->nrep < 1 || p->warmup < 0 || p->max_attempts < 0 || !t || !t->run) return HM_EINVAL;
+    if (!(p->inject.delay_s >= 0) || !isfinite(p->inject.delay_s)) return HM_EINVAL;
     if (!(p->budget_factor >= 0) || !isfinite(p->budget_factor)) return HM_EINVAL;
     if (p->max_attempts > 0 && p->max_attempts < p->nrep) return HM_EINVAL;
     return HM_OK;
@@ -277,15 +277,7 @@ static int check_params(const hm_measure_params_t *p, const hm_measure_target_t 
 int hm_measure_run(MPI_Comm comm, hm_procsync_t *ps, const hm_measure_target_t *target,
                    const hm_measure_params_t *params, hm_measure_result_t *result)
 {
-    return hm_measure_run_injected(comm, ps, target, params, NULL, result);
-}
-
-int hm_measure_run_injected(MPI_Comm comm, hm_procsync_t *ps, const hm_measure_target_t *target,
-                            const hm_measure_params_t *params,
-                            const hm_measure_injection_t *injection, hm_measure_result_t *result)
-{
-    engine_t e = {
-        .comm = comm, .ps = ps, .target = target, .params = params, .injection = injection};
+    engine_t e = {.comm = comm, .ps = ps, .target = target, .params = params};
     memset(result, 0, sizeof *result);
     if (check_params(params, target) != HM_OK) return HM_EINVAL;
     MPI_Comm_rank(comm, &e.rank);

@@ -74,12 +74,12 @@ static int measure(const char *method, hm_clock_t *global, int arm_miss, long ma
     if (rc != HM_OK) return rc;
     hm_measure_params_default(&mp);
     mp.nrep = NREP, mp.max_attempts = max_attempts;
-    const hm_measure_injection_t late = {.rank = 1, .attempt = LATE_ATTEMPT, .delay_s = 300e-6};
+    mp.inject = (hm_measure_injection_t){.rank = 1, .attempt = LATE_ATTEMPT, .delay_s = 300e-6};
     delayed_op_t d = {inst, ps, 0, 0, mp.warmup, late_s > 0 ? 30e-3 : 2e-3};
     MPI_Comm_rank(MPI_COMM_WORLD, &d.rank);
     hm_measure_target_t t = {.run = arm_miss ? run_delayed : NULL, .ctx = &d, .participates = 1};
     if (!arm_miss) hm_measure_target_op(&t, hm_op_find("allreduce"), inst, d.rank, 1);
-    rc = hm_measure_run_injected(MPI_COMM_WORLD, ps, &t, &mp, &late, r);
+    rc = hm_measure_run(MPI_COMM_WORLD, ps, &t, &mp, r);
     hm_op_free(inst);
     hm_procsync_free(ps);
     return rc;

@@ -10,7 +10,6 @@
 #include <harmonia/measure.h>
 #include <harmonia/ops.h>
 #include <harmonia/pattern.h>
-#include <harmonia/testing.h>
 
 #include "commands/bench_report.h"
 #include "commands/commands.h"
@@ -250,13 +249,14 @@ static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_ex
     mp.progress = (hm_progress_t){report_progress, run};
     mp.status = report_status;
     mp.status_arg = run;
+    /* --inject-delay (the test bed, docs/testbed.md): a late start of one rank. */
+    if (cfg->inject_rank >= 0)
+        mp.inject = (hm_measure_injection_t){.rank = cfg->inject_rank,
+                                             .attempt = cfg->inject_attempt,
+                                             .delay_s = cfg->inject_delay_us * 1e-6};
     hm_measure_target_op(&target, op, inst, rank, cfg->peer);
     double t0 = MPI_Wtime();
-    /* --inject-delay (testing, docs/testbed.md): a late start of one rank. */
-    const hm_measure_injection_t late = {.rank = cfg->inject_rank,
-                                         .attempt = cfg->inject_attempt,
-                                         .delay_s = cfg->inject_delay_us * 1e-6};
-    rc = hm_measure_run_injected(comm, ps, &target, &mp, cfg->inject_rank >= 0 ? &late : NULL, &r);
+    rc = hm_measure_run(comm, ps, &target, &mp, &r);
     double wall_s = MPI_Wtime() - t0;
     int status = experiment_status(cfg, comm, e, hm_op_name(op), size, rc, &r, msg, sizeof msg);
     if (status == HM_EXIT_OK && r.end == HM_MEASURE_END_SLICE && r.nvalid < cfg->nrep)
