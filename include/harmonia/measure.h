@@ -212,7 +212,7 @@ typedef struct hm_skew_result {
     double *true_skew_s;        /* root: the same in true time (NULL when unknown) */
     double *mean_offset_s;      /* root: per rank, mean of exit - first exit (global) */
     double *true_mean_offset_s; /* root: the same in true time (NULL when unknown) */
-    int *valid;                 /* root: per kept repetition, 1 unless missed (the
+    unsigned char *valid;       /* root: per kept repetition, 1 unless missed (the
                                  * repetitions a benchmark keeps) */
     double cost_s;              /* per call: mean exit - common start (max over ranks), or
                                  * wall time per call when back to back */

@@ -30,6 +30,14 @@ typedef struct hm_stats_summary {
  * HM_ENOMEM when the sorted copy cannot be allocated. */
 HM_EXPORT int hm_stats_summarize(const double *x, size_t n, hm_stats_summary_t *summary);
 
+/* Summary of the x[i] (i < n) whose flag is set (flagged 1) or clear
+ * (flagged 0): the valid repetitions of a result, or its discarded ones, as
+ * bench, pattern, skew and overlap keep them (flags as the results' valid
+ * arrays, one byte per repetition; NULL: every value). All fields NaN when
+ * none is selected. HM_ENOMEM when the selection cannot be allocated. */
+HM_EXPORT int hm_stats_summarize_flagged(const double *x, const unsigned char *flags, int flagged,
+                                         size_t n, hm_stats_summary_t *summary);
+
 /* ---- Outliers (Hunold & Carpen-Amarie 2016, §3.5) ---- */
 
 /* Tukey's filter: keep the values within [Q1 - 1.5 IQR, Q3 + 1.5 IQR]

@@ -191,7 +191,7 @@ static int agree_flags(MPI_Comm comm, skew_local_t *l, long nrep, int *keep, hm_
         keep[i] = l->flags[2 * i + 1];
         r->late_starts += !keep[i];
         r->missed += keep[i] && !l->flags[2 * i];
-        if (keep[i] && r->valid) r->valid[r->n] = l->flags[2 * i];
+        if (keep[i] && r->valid) r->valid[r->n] = (unsigned char)(l->flags[2 * i] != 0);
         r->n += keep[i];
     }
     return HM_OK;

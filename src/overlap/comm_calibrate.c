@@ -44,15 +44,8 @@ static int check_params(const hm_overlap_comm_params_t *p)
 /* Root: the median of v over the valid repetitions of r. */
 static double median_valid(const hm_measure_result_t *r, const double *v)
 {
-    double *t = malloc((size_t)(r->n ? r->n : 1) * sizeof *t);
-    size_t n = 0;
-    if (!t) return NAN;
-    for (long i = 0; i < r->n; i++)
-        if (r->valid[i]) t[n++] = v[i];
-    hm_stats_sort(t, n);
-    double m = n ? hm_stats_quantile_sorted(t, n, 0.5) : NAN;
-    free(t);
-    return m;
+    hm_stats_summary_t s;
+    return hm_stats_summarize_flagged(v, r->valid, 1, (size_t)r->n, &s) == HM_OK ? s.median : NAN;
 }
 
 /* Collective: runs repetitions at size_bytes after warmup; q's times the

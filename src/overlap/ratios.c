@@ -85,19 +85,13 @@ int hm_overlap_summarize(const hm_overlap_result_t *r, double comp_ref_s, double
 /* Root: the median over the valid repetitions of v. */
 static double median_valid(const hm_overlap_result_t *r, const double *v, int *rc)
 {
-    double *t = malloc((size_t)(r->n ? r->n : 1) * sizeof *t);
-    size_t n = 0;
-    if (!t) {
+    hm_stats_summary_t s;
+    if (hm_stats_summarize_flagged(v, r->valid, 1, (size_t)r->n, &s) != HM_OK) {
         *rc = hm_error_set(HM_ENOMEM, "out of memory");
         return NAN;
     }
-    for (long i = 0; i < r->n; i++)
-        if (r->valid[i]) t[n++] = v[i];
-    hm_stats_sort(t, n);
-    double m = n ? hm_stats_quantile_sorted(t, n, 0.5) : NAN;
-    if (!n) *rc = hm_error_set(HM_EAGAIN, "no valid repetition of the reference run");
-    free(t);
-    return m;
+    if (!s.n) *rc = hm_error_set(HM_EAGAIN, "no valid repetition of the reference run");
+    return s.median;
 }
 
 int hm_overlap_comm_refs(const hm_overlap_result_t *ref, double *global_s, double *local_s)

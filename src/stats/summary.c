@@ -64,3 +64,18 @@ int hm_stats_summarize(const double *x, size_t n, hm_stats_summary_t *s)
     free(sorted);
     return HM_OK;
 }
+
+int hm_stats_summarize_flagged(const double *x, const unsigned char *flags, int flagged, size_t n,
+                               hm_stats_summary_t *s)
+{
+    hm_stats_summarize(NULL, 0, s);
+    if (n == 0) return HM_OK;
+    double *kept = malloc(n * sizeof *kept);
+    if (!kept) return HM_ENOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!flags || (flags[i] != 0) == (flagged != 0)) kept[k++] = x[i];
+    int rc = hm_stats_summarize(kept, k, s);
+    free(kept);
+    return rc;
+}

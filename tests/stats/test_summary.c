@@ -42,8 +42,47 @@ static void check_size(size_t n, unsigned seed)
     free(sorted);
 }
 
+/* The flagged summary selects as the results do: flags every third value
+ * off; set against GSL on the selected copy, clear on the others, NULL on
+ * all of them. */
+static void check_flagged(size_t n)
+{
+    double *x = malloc(n * sizeof *x), *on = malloc(n * sizeof *on), *off = malloc(n * sizeof *off);
+    unsigned char *flags = malloc(n);
+    size_t non = 0, noff = 0;
+    for (size_t i = 0; i < n; i++) {
+        x[i] = (double)((i * 37) % 101) * 1e-6;
+        flags[i] = i % 3 != 0;
+        if (flags[i])
+            on[non++] = x[i];
+        else
+            off[noff++] = x[i];
+    }
+    hm_stats_summary_t s;
+    HM_CHECK(hm_stats_summarize_flagged(x, flags, 1, n, &s) == HM_OK && s.n == non &&
+                 near_rel(s.mean, gsl_stats_mean(on, 1, non)),
+             "flagged 1 of %zu: %zu values, mean as GSL", n, non);
+    gsl_sort(on, 1, non);
+    HM_CHECK(near_rel(s.median, gsl_stats_median_from_sorted_data(on, 1, non)), "flagged median");
+    HM_CHECK(hm_stats_summarize_flagged(x, flags, 0, n, &s) == HM_OK && s.n == noff &&
+                 near_rel(s.mean, gsl_stats_mean(off, 1, noff)),
+             "flagged 0 of %zu: %zu values, mean as GSL", n, noff);
+    HM_CHECK(hm_stats_summarize_flagged(x, NULL, 1, n, &s) == HM_OK && s.n == n &&
+                 near_rel(s.mean, gsl_stats_mean(x, 1, n)),
+             "no flags: all %zu values", n);
+    memset(flags, 0, n);
+    HM_CHECK(hm_stats_summarize_flagged(x, flags, 1, n, &s) == HM_OK && s.n == 0 && isnan(s.median),
+             "none flagged: NaN");
+    free(x);
+    free(on);
+    free(off);
+    free(flags);
+}
+
 int main(void)
 {
+    check_flagged(10);
+    check_flagged(1001);
     const size_t sizes[] = {1, 2, 3, 10, 11, 1000, 1001};
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
         check_size(sizes[i], 7u + (unsigned)i);

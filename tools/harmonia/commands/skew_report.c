@@ -99,20 +99,6 @@ static void write_raw(hm_skew_report_t *rep, const char *method, const hm_skew_r
     hm_csv_checkpoint(raw);
 }
 
-/* The summary of the values of v (n) whose valid flag is set; a summary of
- * nothing (NaN) when v is NULL or none is valid. */
-static int summarize_valid(const double *v, const int *valid, long n, hm_stats_summary_t *out)
-{
-    double *kept = v && n > 0 ? malloc((size_t)n * sizeof *kept) : NULL;
-    size_t k = 0;
-    if (v && n > 0 && !kept) return HM_ENOMEM;
-    for (long i = 0; kept && i < n; i++)
-        if (valid[i]) kept[k++] = v[i];
-    int rc = hm_stats_summarize(kept, k, out);
-    free(kept);
-    return rc;
-}
-
 /* The four summaries of a row: all kept repetitions and the valid ones, on
  * the global clock and on the true one (where known). */
 static int summarize_row(const hm_skew_result_t *r, method_row_t *row)
@@ -120,8 +106,11 @@ static int summarize_row(const hm_skew_result_t *r, method_row_t *row)
     const double *truth = r->truth_known ? r->true_skew_s : NULL;
     int rc = hm_stats_summarize(r->skew_s, (size_t)r->n, &row->skew);
     if (rc == HM_OK) rc = hm_stats_summarize(truth, truth ? (size_t)r->n : 0, &row->true_skew);
-    if (rc == HM_OK) rc = summarize_valid(r->skew_s, r->valid, r->n, &row->valid_skew);
-    if (rc == HM_OK) rc = summarize_valid(truth, r->valid, r->n, &row->valid_true_skew);
+    if (rc == HM_OK)
+        rc = hm_stats_summarize_flagged(r->skew_s, r->valid, 1, (size_t)r->n, &row->valid_skew);
+    if (rc == HM_OK)
+        rc = hm_stats_summarize_flagged(truth, r->valid, 1, truth ? (size_t)r->n : 0,
+                                        &row->valid_true_skew);
     return rc;
 }
 
