@@ -304,6 +304,13 @@ HM_EXPORT const char *hm_csv_reader_error(const hm_csv_reader_t *reader);
  * Release with free(). */
 HM_EXPORT char *hm_output_shell_join(int argc, const char *const *argv);
 
+/* The length in bytes (1 to 4) of the valid UTF-8 sequence that starts at
+ * s, or 0 when the bytes there are not one (a stray continuation byte, an
+ * overlong 2-byte form, a sequence cut short by the terminating zero).
+ * Result files are UTF-8: readers refuse other bytes with it, and a program
+ * can escape them before they reach a terminal. */
+HM_EXPORT size_t hm_output_utf8_length(const char *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -61,20 +61,6 @@ static int start_cell(hm_csv_reader_t *r)
     return HM_OK;
 }
 
-/* The length of the valid UTF-8 sequence at s (1 to 4), or 0. */
-static size_t utf8_length(const unsigned char *s)
-{
-    size_t n = s[0] < 0x80             ? 1
-               : (s[0] & 0xe0) == 0xc0 ? 2
-               : (s[0] & 0xf0) == 0xe0 ? 3
-               : (s[0] & 0xf8) == 0xf0 ? 4
-                                       : 0;
-    if (n == 2 && s[0] < 0xc2) return 0; /* overlong */
-    for (size_t i = 1; i < n; i++)
-        if ((s[i] & 0xc0) != 0x80) return 0;
-    return n;
-}
-
 /* Results are UTF-8 text: a cell of other bytes (Latin-1 from a spreadsheet,
  * a binary file) would become a group name that no run wrote, and reach the
  * terminal and the figures raw. The message quotes the cell; the program
@@ -84,7 +70,7 @@ static int check_text(hm_csv_reader_t *r)
     for (size_t c = 0; c < r->ncells; c++) {
         const unsigned char *cell = (const unsigned char *)r->buf + r->offs[c];
         for (const unsigned char *q = cell; *q;) {
-            size_t n = utf8_length(q);
+            size_t n = hm_output_utf8_length((const char *)q);
             if (n == 0)
                 return fail(r, HM_EINVAL, "%s:%zu: \"%.80s\" is not UTF-8 text (cell %zu)", r->path,
                             r->row_line, (const char *)cell, c + 1);

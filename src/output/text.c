@@ -7,6 +7,20 @@
 
 #include "output/output_impl.h"
 
+size_t hm_output_utf8_length(const char *text)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t n = s[0] < 0x80             ? 1
+               : (s[0] & 0xe0) == 0xc0 ? 2
+               : (s[0] & 0xf0) == 0xe0 ? 3
+               : (s[0] & 0xf8) == 0xf0 ? 4
+                                       : 0;
+    if (n == 2 && s[0] < 0xc2) return 0; /* overlong */
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80) return 0;
+    return n;
+}
+
 void hm_output_flatten(char *text)
 {
     for (unsigned char *p = (unsigned char *)text; *p; p++)

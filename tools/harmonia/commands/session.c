@@ -31,20 +31,6 @@ int hm_cli_launcher_rank(void)
     return 0;
 }
 
-/* The length of the valid UTF-8 sequence at s (1 to 4), or 0. */
-static int utf8_length(const unsigned char *s)
-{
-    int n = s[0] < 0x80             ? 1
-            : (s[0] & 0xe0) == 0xc0 ? 2
-            : (s[0] & 0xf0) == 0xe0 ? 3
-            : (s[0] & 0xf8) == 0xf0 ? 4
-                                    : 0;
-    if (n == 2 && s[0] < 0xc2) return 0; /* overlong */
-    for (int i = 1; i < n; i++)
-        if ((s[i] & 0xc0) != 0x80) return 0;
-    return n;
-}
-
 /* text appended to out (of out_size bytes, always terminated) with every
  * control character and every byte that is not valid UTF-8 written as \xHH:
  * a message may quote a bad file, and its bytes must not reach the terminal
@@ -53,13 +39,13 @@ static void append_escaped(char *out, size_t out_size, const char *text)
 {
     size_t used = strlen(out);
     for (const unsigned char *s = (const unsigned char *)text; *s && used + 5 < out_size;) {
-        int n = utf8_length(s);
+        size_t n = hm_output_utf8_length((const char *)s);
         if (n == 0 || (n == 1 && (*s < 0x20 || *s == 0x7f))) {
             used += (size_t)snprintf(out + used, out_size - used, "\\x%02x", *s++);
             continue;
         }
-        memcpy(out + used, s, (size_t)n);
-        used += (size_t)n;
+        memcpy(out + used, s, n);
+        used += n;
         s += n;
     }
     out[used] = '\0';
