@@ -245,6 +245,14 @@ HM_EXPORT int hm_csv_close(hm_csv_t *csv);
  * accepted). */
 HM_EXPORT void hm_csv_abort(hm_csv_t *csv);
 
+/* Publish a summary file and the raw file of its rows (either NULL): the
+ * summary first, then the raw file only if the summary made it, since a raw
+ * file without its summary would look like a finished run; otherwise the
+ * raw file is discarded (hm_csv_abort). Both handles are released and set
+ * to NULL. HM_OK, or the status of the hm_csv_close that failed, whose last
+ * error names the path. */
+HM_EXPORT int hm_csv_close_pair(hm_csv_t **summary, hm_csv_t **raw);
+
 /* A sentence describing the last error of csv (naming the path), or "". */
 HM_EXPORT const char *hm_csv_error(const hm_csv_t *csv);
 

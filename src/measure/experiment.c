@@ -362,24 +362,10 @@ int hm_experiment_files_open(hm_experiment_t *e, const char *const *summary_colu
     return agree(e->comm, rc);
 }
 
-/* Rank 0: publish the summary, then the raw file only if the summary made
- * it (a raw file without its summary would look like a finished run). */
-static int publish(hm_experiment_t *e)
-{
-    int rc = HM_OK;
-    if (e->summary) rc = hm_csv_close(e->summary);
-    if (e->raw && rc == HM_OK)
-        rc = hm_csv_close(e->raw);
-    else if (e->raw)
-        hm_csv_abort(e->raw);
-    e->summary = e->raw = NULL;
-    return rc;
-}
-
 int hm_experiment_close(hm_experiment_t *e)
 {
     if (!e) return HM_OK;
-    int rc = agree(e->comm, e->rank == 0 ? publish(e) : HM_OK);
+    int rc = agree(e->comm, e->rank == 0 ? hm_csv_close_pair(&e->summary, &e->raw) : HM_OK);
     release(e);
     return rc;
 }

@@ -297,6 +297,17 @@ void hm_csv_abort(hm_csv_t *csv)
     release(csv);
 }
 
+int hm_csv_close_pair(hm_csv_t **summary, hm_csv_t **raw)
+{
+    int rc = *summary ? hm_csv_close(*summary) : HM_OK;
+    if (*raw && rc == HM_OK)
+        rc = hm_csv_close(*raw);
+    else
+        hm_csv_abort(*raw);
+    *summary = *raw = NULL;
+    return rc;
+}
+
 const char *hm_csv_error(const hm_csv_t *csv)
 {
     return csv ? csv->error : "";

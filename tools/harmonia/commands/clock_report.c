@@ -7,6 +7,7 @@
 #include "commands/clock_report.h"
 #include "commands/commands.h"
 #include "commands/measure_setup.h"
+#include "commands/result_files.h"
 
 #define NCOLS(a) (sizeof a / sizeof a[0])
 
@@ -16,10 +17,16 @@ static void add_clock_factors(hm_factors_t *f, const hm_cli_config_t *cfg)
     hm_factors_set(f, "sample", "%g", cfg->sample);
 }
 
+/* Rank 0: the files cfg asks for, with the factors f. */
 static int open_files(hm_clock_report_t *rep, const hm_factors_t *f, char *why, size_t len)
 {
-    return hm_cli_files_open(rep->cfg, f, HM_RESULTS_CLOCK, HM_RESULTS_CLOCK_RAW, &rep->files, why,
-                             len);
+    const hm_cli_config_t *cfg = rep->cfg;
+    int rc = HM_OK;
+    if (cfg->output[0]) rc = hm_results_csv_open(cfg->output, f, HM_RESULTS_CLOCK, &rep->summary);
+    if (rc == HM_OK && cfg->raw[0])
+        rc = hm_results_csv_open(cfg->raw, f, HM_RESULTS_CLOCK_RAW, &rep->raw);
+    if (rc != HM_OK) snprintf(why, len, "%s", hm_last_error());
+    return rc;
 }
 
 static void open_table(hm_clock_report_t *rep)
@@ -124,24 +131,24 @@ static void add_csv_row(hm_csv_t *csv, const char *spec, const hm_sync_report_t 
 static void add_raw_rows(hm_clock_report_t *rep, const char *spec, double after_s)
 {
     for (int r = 0; r < rep->size; r++) {
-        hm_csv_put_string(rep->files.raw, spec);
-        hm_csv_put_double(rep->files.raw, after_s);
-        hm_csv_put_int64(rep->files.raw, r);
-        hm_csv_put_double(rep->files.raw, rep->offsets_s[r]);
-        hm_csv_put_double(rep->files.raw, rep->true_errors_s[r]);
-        hm_csv_end_row(rep->files.raw);
+        hm_csv_put_string(rep->raw, spec);
+        hm_csv_put_double(rep->raw, after_s);
+        hm_csv_put_int64(rep->raw, r);
+        hm_csv_put_double(rep->raw, rep->offsets_s[r]);
+        hm_csv_put_double(rep->raw, rep->true_errors_s[r]);
+        hm_csv_end_row(rep->raw);
     }
-    hm_csv_checkpoint(rep->files.raw);
+    hm_csv_checkpoint(rep->raw);
 }
 
 void hm_clock_report_add(hm_clock_report_t *rep, const char *spec, const hm_sync_report_t *sr,
                          double after_s, const hm_sync_check_t *check)
 {
     rep->checks++;
-    hm_cli_progress(rep->files.summary, rep->files.raw, rep->checks, rep->nchecks, "checks");
+    hm_cli_progress(rep->summary, rep->raw, rep->checks, rep->nchecks, "checks");
     if (rep->table) add_row(rep, spec, sr, after_s, check);
-    if (rep->files.summary) add_csv_row(rep->files.summary, spec, sr, after_s, check);
-    if (rep->files.raw) add_raw_rows(rep, spec, after_s);
+    if (rep->summary) add_csv_row(rep->summary, spec, sr, after_s, check);
+    if (rep->raw) add_raw_rows(rep, spec, after_s);
 }
 
 int hm_clock_report_close(hm_clock_report_t *rep, MPI_Comm comm, int status)
@@ -157,7 +164,8 @@ int hm_clock_report_close(hm_clock_report_t *rep, MPI_Comm comm, int status)
                rep->size);
         hm_table_print(rep->table, stdout);
     }
-    rc = hm_cli_files_close(&rep->files, why, sizeof why);
+    rc = hm_csv_close_pair(&rep->summary, &rep->raw);
+    if (rc != HM_OK) snprintf(why, sizeof why, "%s", hm_last_error());
     hm_table_free(rep->table);
     free(rep->offsets_s);
     free(rep->true_errors_s);

@@ -2,17 +2,18 @@
 #ifndef HM_CLI_CLOCK_REPORT_H
 #define HM_CLI_CLOCK_REPORT_H
 #include <harmonia/output.h>
+#include <harmonia/results.h>
 #include <harmonia/sync.h>
 
 #include "options/config.h"
-#include "commands/result_files.h"
 
 typedef struct hm_clock_report {
     const hm_cli_config_t *cfg;
     int size;
-    hm_table_t *table;    /* rank 0 */
-    hm_cli_files_t files; /* rank 0 */
-    double *offsets_s;    /* rank 0: per rank, filled by hm_sync_check */
+    hm_table_t *table; /* rank 0 */
+    hm_csv_t *summary; /* rank 0: --output, NULL when not asked for */
+    hm_csv_t *raw;     /* rank 0: --raw, NULL when not asked for */
+    double *offsets_s; /* rank 0: per rank, filled by hm_sync_check */
     double *true_errors_s;
     long checks, nchecks; /* done, to do (algorithms x waits) */
 } hm_clock_report_t;

@@ -1,4 +1,4 @@
-/* tools/harmonia/commands/result_files.c — the --output and --raw files of a command. */
+/* tools/harmonia/commands/result_files.c — what the commands share about their result files. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,29 +7,6 @@
 #include <harmonia/version.h>
 
 #include "commands/result_files.h"
-
-int hm_cli_files_open(const hm_cli_config_t *cfg, const hm_factors_t *f, hm_results_kind_t summary,
-                      hm_results_kind_t raw, hm_cli_files_t *files, char *why, size_t why_len)
-{
-    int rc = HM_OK;
-    if (cfg->output[0]) rc = hm_results_csv_open(cfg->output, f, summary, &files->summary);
-    if (rc == HM_OK && cfg->raw[0]) rc = hm_results_csv_open(cfg->raw, f, raw, &files->raw);
-    if (rc != HM_OK) snprintf(why, why_len, "%s", hm_last_error());
-    return rc;
-}
-
-int hm_cli_files_close(hm_cli_files_t *files, char *why, size_t why_len)
-{
-    int rc = HM_OK;
-    if (files->summary) rc = hm_csv_close(files->summary);
-    if (files->raw && rc == HM_OK)
-        rc = hm_csv_close(files->raw);
-    else if (files->raw)
-        hm_csv_abort(files->raw);
-    files->summary = files->raw = NULL;
-    if (rc != HM_OK) snprintf(why, why_len, "%s", hm_last_error());
-    return rc;
-}
 
 void hm_cli_progress(hm_csv_t *summary, hm_csv_t *raw, long done, long total, const char *unit)
 {
