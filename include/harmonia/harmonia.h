@@ -4,6 +4,7 @@
 #ifndef HARMONIA_HARMONIA_H
 #define HARMONIA_HARMONIA_H
 
+#include <harmonia/agree.h>
 #include <harmonia/error.h>
 #include <harmonia/export.h>
 #include <harmonia/progress.h>

@@ -1,11 +1,12 @@
-/* src/common/agree.c — agreement on a status, for every layer. */
+/* src/common/agree.c — agreement on a status, for every layer and for the
+ * program. */
 #include <stdio.h>
 
+#include <harmonia/agree.h>
 #include <harmonia/error.h>
 
 #include "common/error_set.h"
 #include "common/idle.h"
-#include "common/agree.h"
 
 typedef struct verdict {
     int rc;
@@ -14,7 +15,7 @@ typedef struct verdict {
 
 /* The lowest failing rank tells the others its status and sentence: one
  * reduction, and a broadcast only when something failed. */
-int hm_agree(MPI_Comm comm, int rc)
+int hm_agree_with(MPI_Comm comm, int rc, const char *sentence)
 {
     int me, size, first;
     if (MPI_Comm_rank(comm, &me) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS)
@@ -23,7 +24,13 @@ int hm_agree(MPI_Comm comm, int rc)
     if (hm_idle_allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return HM_EMPI;
     if (first == size) return HM_OK;
     verdict_t v = {rc, ""};
-    if (me == first) snprintf(v.sentence, sizeof v.sentence, "%s", hm_last_error());
+    if (me == first)
+        snprintf(v.sentence, sizeof v.sentence, "%s", sentence ? sentence : hm_last_error());
     if (MPI_Bcast(&v, (int)sizeof v, MPI_BYTE, first, comm) != MPI_SUCCESS) return HM_EMPI;
     return hm_error_set(v.rc, "%s", v.sentence);
+}
+
+int hm_agree(MPI_Comm comm, int rc)
+{
+    return hm_agree_with(comm, rc, NULL);
 }

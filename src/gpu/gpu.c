@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include <harmonia/gpu.h>
+#include <harmonia/agree.h>
 
-#include "common/agree.h"
 #include "common/error_set.h"
 
 #if HM_HAVE_CUDA

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 
 #include <harmonia/gpu.h>
+#include <harmonia/agree.h>
 
-#include "common/agree.h"
 #include "common/error_set.h"
 
 #if HM_HAVE_NCCL

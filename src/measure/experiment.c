@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <harmonia/agree.h>
 #include <harmonia/experiment.h>
 #include <harmonia/topo.h>
 
@@ -39,23 +40,12 @@ void hm_experiment_params_default(hm_experiment_params_t *p)
 
 /* Every rank returns the status of the lowest failing rank, and that
  * rank's sentence becomes every rank's last error: the one rank that prints
- * says what went wrong wherever it went wrong. */
+ * says what went wrong wherever it went wrong. A failure that left no
+ * sentence is told by its code's text. */
 static int agree(MPI_Comm comm, int status)
 {
-    int rank, size, first;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-    int mine = status != HM_OK ? rank : size;
-    if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
-        return hm_error_set(HM_EMPI, "agreeing on the outcome of a set-up step failed");
-    if (first == size) return HM_OK;
-    char sentence[HM_ERROR_MAX];
-    snprintf(sentence, sizeof sentence, "%s",
-             hm_last_error()[0] ? hm_last_error() : hm_strerror(status));
-    if (MPI_Bcast(&status, 1, MPI_INT, first, comm) != MPI_SUCCESS ||
-        MPI_Bcast(sentence, sizeof sentence, MPI_CHAR, first, comm) != MPI_SUCCESS)
-        return hm_error_set(HM_EMPI, "agreeing on the outcome of a set-up step failed");
-    return hm_error_set(status, "%s", sentence);
+    const char *bare = status != HM_OK && !hm_last_error()[0] ? hm_strerror(status) : NULL;
+    return hm_agree_with(comm, status, bare);
 }
 
 static int open_timer(hm_experiment_t *e, const hm_experiment_params_t *p)

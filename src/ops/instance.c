@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/agree.h"
+#include <harmonia/agree.h>
+
 #include "common/error_set.h"
 #include "common/memory.h"
 #include "ops/ops_impl.h"

@@ -5,7 +5,8 @@
  * MPI_Allgather leaves, so the oracle is the same code. */
 #include <string.h>
 
-#include "common/agree.h"
+#include <harmonia/agree.h>
+
 #include "common/error_set.h"
 #include "common/names.h"
 #include "ops/ops_impl.h"

@@ -3,8 +3,8 @@
  * no rank's computation falls short of the target (Denis et al. 2022, §5.1
  * calibrates per process; a cell is only as long as its slowest rank). */
 #include <harmonia/overlap.h>
+#include <harmonia/agree.h>
 
-#include "common/agree.h"
 #include "common/error_set.h"
 
 /* The agreed status of an outcome: out of probes and out of range are

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include <harmonia/overlap.h>
+#include <harmonia/agree.h>
 
-#include "common/agree.h"
 #include "common/error_set.h"
 
 /* A t_comp_ref outside the tolerance is calibrated again this many times

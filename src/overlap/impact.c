@@ -17,8 +17,8 @@
 
 #include <harmonia/overlap.h>
 #include <harmonia/stats.h>
+#include <harmonia/agree.h>
 
-#include "common/agree.h"
 #include "common/error_set.h"
 
 extern char **environ;

@@ -17,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/agree.h"
+#include <harmonia/agree.h>
+
 #include "common/error_set.h"
 #include "pattern/pattern_impl.h"
 

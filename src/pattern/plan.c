@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include <harmonia/pattern.h>
+#include <harmonia/agree.h>
 
-#include "common/agree.h"
 #include "common/error_set.h"
 #include "pattern/pattern_impl.h"
 

@@ -23,8 +23,9 @@
  * of 3 runs; taking turns, 0 of 60. */
 #include <stdlib.h>
 
+#include <harmonia/agree.h>
+
 #include "common/idle.h"
-#include "common/agree.h"
 #include "sync/hca_tree.h"
 #include "sync/sync_impl.h"
 

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 
 #include <harmonia/topo.h>
+#include <harmonia/agree.h>
 
 #include "common/idle.h"
-#include "common/agree.h"
 
 /* Tags on the private communicator: ASCII "hc", "hd", "he"; distinct from those
  * of the offset pairs ("OF") and of hm_sync_learn_pair ("LP"). */

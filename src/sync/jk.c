@@ -30,8 +30,9 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include <harmonia/agree.h>
+
 #include "common/idle.h"
-#include "common/agree.h"
 #include "sync/sync_impl.h"
 
 /* Tag of the turn token: ASCII "JK". */

@@ -37,8 +37,9 @@
 #include <sched.h>
 #include <stdlib.h>
 
+#include <harmonia/agree.h>
+
 #include "common/idle.h"
-#include "common/agree.h"
 #include "sync/sync_impl.h"
 
 /* Tags, ASCII "NG" and followers. */

@@ -9,8 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <harmonia/agree.h>
+
 #include "common/idle.h"
-#include "common/agree.h"
 #include "sync/sync_impl.h"
 
 static const char NOT_SHARED[] =

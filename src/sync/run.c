@@ -5,7 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/agree.h"
+#include <harmonia/agree.h>
+
 #include "sync/levels.h"
 
 void hm_sync_params_default(hm_sync_params_t *p)

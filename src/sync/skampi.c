@@ -20,8 +20,9 @@
  *    (the algorithm's own), params->offset is for the drift-aware ones. */
 #include <stdlib.h>
 
+#include <harmonia/agree.h>
+
 #include "common/idle.h"
-#include "common/agree.h"
 #include "sync/sync_impl.h"
 
 /* Tag of the turn token: ASCII "SK". */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <harmonia/agree.h>
 #include <harmonia/output.h>
 #include <harmonia/timer.h>
 
@@ -18,18 +19,6 @@ typedef struct source_report {
     double *per_rank; /* root: size x R_FIELDS */
 } source_report_t;
 
-/* The reason a source is unavailable comes from the lowest rank that
- * refused it, so that the row says the same thing whichever rank failed. */
-static void share_reason(MPI_Comm comm, int ok, char *detail, size_t len)
-{
-    int rank, size, first;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-    int mine = ok ? size : rank;
-    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
-    if (first < size) MPI_Bcast(detail, (int)len, MPI_CHAR, first, comm);
-}
-
 static int measure_source(const hm_cli_config_t *cfg, MPI_Comm comm, source_report_t *r)
 {
     int rank;
@@ -39,11 +28,10 @@ static int measure_source(const hm_cli_config_t *cfg, MPI_Comm comm, source_repo
     MPI_Comm_rank(comm, &rank);
     hm_timer_options_t o = hm_cli_timer_options(cfg, rank, hm_cli_clock_domain(cfg, comm));
     int rc = hm_timer_create(r->name, &o, &t);
-    if (rc != HM_OK) snprintf(r->detail, sizeof r->detail, "%s", hm_last_error());
-    int ok = rc == HM_OK, all_ok;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
-    r->available = all_ok;
-    if (all_ok) {
+    /* The reason a source is unavailable comes from the lowest rank that
+     * refused it, so that the row says the same thing whichever rank failed. */
+    r->available = hm_agree(comm, rc) == HM_OK;
+    if (r->available) {
         hm_timer_describe(t, r->detail, sizeof r->detail);
         if (strcmp(r->detail, r->name) == 0) r->detail[0] = '\0'; /* nothing beyond the name */
         hm_timer_agree_origin(t, comm);
@@ -52,7 +40,7 @@ static int measure_source(const hm_cli_config_t *cfg, MPI_Comm comm, source_repo
         mine[R_NOMINAL] = q.nominal_resolution_s, mine[R_OVERHEAD] = q.overhead_s;
         mine[R_DECREASES] = (double)q.decreases, mine[R_CLAIMED] = q.monotonic_claimed;
     } else {
-        share_reason(comm, ok, r->detail, sizeof r->detail);
+        snprintf(r->detail, sizeof r->detail, "%s", hm_last_error());
     }
     hm_timer_free(t);
     MPI_Gather(mine, R_FIELDS, MPI_DOUBLE, r->per_rank, R_FIELDS, MPI_DOUBLE, 0, comm);

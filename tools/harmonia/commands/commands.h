@@ -59,9 +59,9 @@ int hm_cli_launcher_rank(void);
 void hm_cli_print_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Collective: every rank passes its exit status and, when it is non-zero, a
- * message. All ranks return the largest status; the lowest failing rank
- * prints its message, so an error is printed once and no rank is left
- * waiting in a later collective. */
+ * message. All ranks return the status of the lowest failing rank
+ * (hm_agree_with) and rank 0 prints that rank's message, so an error is
+ * printed once and no rank is left waiting in a later collective. */
 int hm_cli_agree(MPI_Comm comm, int status, const char *message);
 
 /* Collective over comm (MPI_COMM_NULL: a command without MPI): usage error,

@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <harmonia/agree.h>
+
 #include "commands/commands.h"
 #include "commands/stats_campaign.h"
 
@@ -73,17 +75,19 @@ void hm_cli_print_error(const char *fmt, ...)
     }
 }
 
+/* The library's agreement on exit statuses (0 is success there too); rank 0
+ * prints: its own message when it failed, as it is then the lowest failing
+ * rank, otherwise the one the lowest failing rank sent. */
 int hm_cli_agree(MPI_Comm comm, int status, const char *message)
 {
-    int rank, size, worst, first_failing;
+    int rank;
     MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-    int mine = status != 0 ? rank : size;
-    MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, comm);
-    MPI_Allreduce(&mine, &first_failing, 1, MPI_INT, MPI_MIN, comm);
-    if (worst != 0 && rank == first_failing && message && *message)
-        hm_cli_print_error("%s", message);
-    return worst;
+    int agreed = hm_agree_with(comm, status, message ? message : "");
+    /* HM_EMPI: the agreement itself failed; a runtime failure. */
+    if (agreed < 0) return HM_EXIT_FAILURE;
+    const char *said = rank == 0 && status != HM_EXIT_OK ? message : hm_last_error();
+    if (agreed != HM_EXIT_OK && rank == 0 && said && *said) hm_cli_print_error("%s", said);
+    return agreed;
 }
 
 /* An output option's path: a file harmonia may replace (hm_afile_check),
