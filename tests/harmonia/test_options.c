@@ -19,7 +19,7 @@
      HM_OPT_BIT(HM_OPT_RANKS_PER_SOCKET) | HM_OPT_BIT(HM_OPT_VALIDATE))
 #define HELP_ONLY HM_OPT_BIT(HM_OPT_HELP)
 
-static int run(uint64_t mask, hm_cli_config_t *cfg, char *err, const char **args)
+static int run(uint64_t mask, cli_config_t *cfg, char *err, const char **args)
 {
     char *argv[32];
     int argc = 0;
@@ -27,17 +27,17 @@ static int run(uint64_t mask, hm_cli_config_t *cfg, char *err, const char **args
     argv[argc++] = "bench";
     for (; *args; args++) argv[argc++] = (char *)*args;
     argv[argc] = NULL;
-    hm_cli_config_defaults(cfg);
+    cli_config_defaults(cfg);
     cfg->command = "bench";
     err[0] = '\0';
-    return hm_cli_parse(argc, argv, 2, mask, cfg, err, 1024);
+    return cli_parse(argc, argv, 2, mask, cfg, err, 1024);
 }
 
 #define ARGS(...) ((const char *[]){__VA_ARGS__, NULL})
 
 static void expect_usage(uint64_t mask, const char **args, const char *fragment)
 {
-    hm_cli_config_t cfg;
+    cli_config_t cfg;
     char err[1024];
     int rc = run(mask, &cfg, err, args);
     HM_CHECK(rc == HM_EXIT_USAGE && strstr(err, fragment),
@@ -48,14 +48,14 @@ static void expect_usage(uint64_t mask, const char **args, const char *fragment)
  * suggestion appended where none is wanted fails. */
 static void expect_exact(uint64_t mask, const char **args, const char *what)
 {
-    hm_cli_config_t cfg;
+    cli_config_t cfg;
     char err[1024];
     int rc = run(mask, &cfg, err, args);
     HM_CHECK(rc == HM_EXIT_USAGE && strcmp(err, what) == 0,
              "%s ... -> exit 2 with exactly \"%s\" (got %d: %s)", args[0], what, rc, err);
 }
 
-static void expect_ok(uint64_t mask, const char **args, hm_cli_config_t *cfg)
+static void expect_ok(uint64_t mask, const char **args, cli_config_t *cfg)
 {
     char err[1024];
     int rc = run(mask, cfg, err, args);
@@ -65,7 +65,7 @@ static void expect_ok(uint64_t mask, const char **args, hm_cli_config_t *cfg)
 
 static void test_values(void)
 {
-    hm_cli_config_t cfg;
+    cli_config_t cfg;
     char err[1024];
     int rc = run(ALL_OPTIONS, &cfg, err,
                  ARGS("--timer", "realtime", "--sizes", "8,1K", "--nrep", "50", "--warmup=0",
@@ -91,7 +91,7 @@ static void test_values(void)
 
 static void test_osu_aliases_and_order(void)
 {
-    hm_cli_config_t a, b;
+    cli_config_t a, b;
     char err[1024];
     int ra = run(ALL_OPTIONS, &a, err, ARGS("-m", "1:64", "-i", "20", "-x", "3", "--seed", "5"));
     int rb = run(ALL_OPTIONS, &b, err, ARGS("--seed", "5", "-x3", "--nrep=20", "--sizes", "1:64"));
@@ -178,7 +178,7 @@ static void test_given_twice(void)
 /* Full names only, and suggestions only among the command's options. */
 static void test_abbreviations(void)
 {
-    hm_cli_config_t cfg;
+    cli_config_t cfg;
     expect_exact(BENCH_LIKE, ARGS("--s", "8"),
                  "unknown option \"--s\" (ambiguous: --sync, --sizes, --seed; abbreviations are "
                  "not accepted)");
@@ -212,7 +212,7 @@ static void test_abbreviations(void)
  * range (4294967297 is 1 in 32 bits, 18446744073709551621 is 5 in 64). */
 static void test_ranges(void)
 {
-    hm_cli_config_t cfg;
+    cli_config_t cfg;
     expect_exact(ALL_OPTIONS, ARGS("--check-after", "1e9"),
                  "--check-after: \"1e9\" is not a wait in seconds (accepted: 0 to 86400)");
     expect_usage(ALL_OPTIONS, ARGS("--check-after", "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16"),
@@ -262,7 +262,7 @@ static void test_ranges(void)
 /* One rule for every list: an item listed twice is an error naming it. */
 static void test_list_duplicates(void)
 {
-    hm_cli_config_t cfg;
+    cli_config_t cfg;
     expect_exact(ALL_OPTIONS, ARGS("--ops", "bcast,bcast"), "--ops: \"bcast\" is listed twice");
     expect_exact(ALL_OPTIONS, ARGS("--sync", "barrier,dissem,barrier"),
                  "--sync: \"barrier\" is listed twice");
@@ -297,18 +297,18 @@ static void test_choices(void)
     for (int i = 0; hm_analysis_filter_name((hm_filter_t)i); i++)
         snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", i ? "|" : "",
                  hm_analysis_filter_name((hm_filter_t)i));
-    hm_cli_expand_choices("[--filter {filter}]", out, sizeof out);
+    cli_expand_choices("[--filter {filter}]", out, sizeof out);
     HM_CHECK(strcmp(out, "[--filter tukey|none]") == 0 && strstr(out, want),
              "{filter} -> %s (tables: %s)", out, want);
-    hm_cli_expand_choices("methods: {sync,}.", out, sizeof out);
+    cli_expand_choices("methods: {sync,}.", out, sizeof out);
     int commas = 0;
     for (const char *p = out; (p = strstr(p, ", ")); p++) commas++;
     HM_CHECK(commas + 1 == (int)hm_procsync_count() && strstr(out, hm_procsync_name_at(0)),
              "{sync,} -> %s (%zu methods)", out, hm_procsync_count());
-    hm_cli_expand_choices("{drift} {seed} {nosuch,} {", out, sizeof out);
+    cli_expand_choices("{drift} {seed} {nosuch,} {", out, sizeof out);
     HM_CHECK(strcmp(out, "auto|on|off {seed} {nosuch,} {") == 0, "unknown keys stay as written: %s",
              out);
-    hm_cli_expand_choices("--timer {timer}", out, 12);
+    cli_expand_choices("--timer {timer}", out, 12);
     HM_CHECK(strlen(out) == 11, "truncated to the buffer: \"%s\"", out);
 }
 

@@ -7,7 +7,7 @@
 
 static int parse(const char *spec, size_t *sizes, int *n, char *why)
 {
-    return hm_cli_parse_sizes(spec, sizes, HM_CLI_MAX_SIZES, n, why, 256);
+    return cli_parse_sizes(spec, sizes, HM_CLI_MAX_SIZES, n, why, 256);
 }
 
 static void expect_sizes(const char *spec, const size_t *want, int nwant)

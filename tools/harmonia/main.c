@@ -3,5 +3,5 @@
 
 int main(int argc, char **argv)
 {
-    return hm_cli_main(argc, argv);
+    return cli_main(argc, argv);
 }

@@ -38,7 +38,7 @@ static void install(int sig, void (*handler)(int))
     sigaction(sig, &sa, NULL);
 }
 
-void hm_campaign_catch_signals(void)
+void cli_campaign_catch_signals(void)
 {
     install(SIGINT, on_stop);
     install(SIGTERM, on_stop);
@@ -46,7 +46,7 @@ void hm_campaign_catch_signals(void)
     install(SIGALRM, on_alarm);
 }
 
-void hm_campaign_default_signals(void)
+void cli_campaign_default_signals(void)
 {
     install(SIGINT, SIG_DFL);
     install(SIGTERM, SIG_DFL);
@@ -54,7 +54,7 @@ void hm_campaign_default_signals(void)
     install(SIGALRM, SIG_DFL);
 }
 
-int hm_campaign_stop_signal(void)
+int cli_campaign_stop_signal(void)
 {
     return stop_signal;
 }
@@ -66,7 +66,7 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void hm_campaign_format_duration(double s, char *buf, size_t len)
+void cli_campaign_format_duration(double s, char *buf, size_t len)
 {
     long t = s > 0 && isfinite(s) ? (long)(s + 0.5) : 0;
     if (t >= 3600)
@@ -95,15 +95,15 @@ static void exec_child(char *const *argv, const char *log_path)
     _exit(127);
 }
 
-static void draw(const hm_campaign_progress_t *p, double elapsed_s)
+static void draw(const cli_campaign_progress_t *p, double elapsed_s)
 {
     char el[32], eta[32] = "?";
     if (!p->terminal) return;
-    hm_campaign_format_duration(elapsed_s, el, sizeof el);
+    cli_campaign_format_duration(elapsed_s, el, sizeof el);
     if (isfinite(p->mean_run_s)) {
         double left = p->mean_run_s - elapsed_s;
-        hm_campaign_format_duration((left > 0 ? left : 0) + p->mean_run_s * (double)p->left, eta,
-                                    sizeof eta);
+        cli_campaign_format_duration((left > 0 ? left : 0) + p->mean_run_s * (double)p->left, eta,
+                                     sizeof eta);
     }
     fprintf(p->out, "\r\033[Kcampaign: run %ld/%ld running for %s, ETA %s", p->run, p->nruns, el,
             eta);
@@ -118,7 +118,7 @@ static int shell_status(int status)
 }
 
 /* Wait for pid; pass a stop on, escalating to SIGKILL after 10 s. */
-static int wait_child(pid_t pid, const hm_campaign_progress_t *p, double start_s)
+static int wait_child(pid_t pid, const cli_campaign_progress_t *p, double start_s)
 {
     int status = 0, passed = 0;
     double passed_at = 0;
@@ -139,9 +139,9 @@ static int wait_child(pid_t pid, const hm_campaign_progress_t *p, double start_s
     }
 }
 
-int hm_campaign_run_child(char *const *argv, const char *log_path,
-                          const hm_campaign_progress_t *progress, int *exit_status,
-                          double *duration_s, char *why, size_t why_len)
+int cli_campaign_run_child(char *const *argv, const char *log_path,
+                           const cli_campaign_progress_t *progress, int *exit_status,
+                           double *duration_s, char *why, size_t why_len)
 {
     double start = now_s();
     fflush(NULL); /* nothing buffered is written twice by the child */

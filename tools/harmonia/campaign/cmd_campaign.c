@@ -26,7 +26,7 @@
 #include <harmonia/rng.h>
 
 typedef struct campaign {
-    const hm_cli_config_t *cfg;
+    const cli_config_t *cfg;
     const char *dir;
     int placeholders; /* the command has {raw} and {seed}: nothing is appended */
     hm_results_manifest_t m;
@@ -53,7 +53,7 @@ static int has_word(char **argv, int argc, const char *text)
 }
 
 /* The command must let harmonia choose each run's seed and raw file. */
-static int check_command(const hm_cli_config_t *cfg, int *placeholders, char *why, size_t len)
+static int check_command(const cli_config_t *cfg, int *placeholders, char *why, size_t len)
 {
     char **argv = cfg->command_argv;
     int argc = cfg->command_argc;
@@ -119,7 +119,7 @@ static void free_words(char **words, int n)
  * appended. NULL when out of memory; *n words. */
 static char **run_argv(const campaign_t *c, const hm_results_manifest_run_t *r, int *n)
 {
-    const hm_cli_config_t *cfg = c->cfg;
+    const cli_config_t *cfg = c->cfg;
     char seed[32], run[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)r->seed);
     snprintf(run, sizeof run, "%ld", r->run);
@@ -151,7 +151,7 @@ static void utc_now(char *buf, size_t len)
 static int save(campaign_t *c)
 {
     if (hm_results_manifest_write(&c->m, c->path) == HM_OK) return HM_EXIT_OK;
-    hm_cli_print_error("campaign: cannot write the manifest: %s", hm_last_error());
+    cli_print_error("campaign: cannot write the manifest: %s", hm_last_error());
     return HM_EXIT_FAILURE;
 }
 
@@ -182,7 +182,7 @@ static void announce_end(const campaign_t *c, const hm_results_manifest_run_t *r
 {
     char eta[32] = "";
     if (left > 0) {
-        hm_campaign_format_duration(mean_run_s(c) * (double)left, eta, sizeof eta);
+        cli_campaign_format_duration(mean_run_s(c) * (double)left, eta, sizeof eta);
         fprintf(stderr, "campaign: run %ld/%ld done in %.1f s, ETA %s for %ld more\n", r->run,
                 c->limit, r->duration_s, eta, left);
     } else {
@@ -193,10 +193,10 @@ static void announce_end(const campaign_t *c, const hm_results_manifest_run_t *r
 /* when: "during", "before" or "after" run. Exit status as a shell's. */
 static int stopped(const campaign_t *c, const char *when, long run)
 {
-    hm_cli_print_error("campaign: interrupted %s run %ld/%ld; the completed runs are kept in %s, "
-                       "run the same command again to resume",
-                       when, run, c->limit, c->path);
-    return 128 + hm_campaign_stop_signal();
+    cli_print_error("campaign: interrupted %s run %ld/%ld; the completed runs are kept in %s, "
+                    "run the same command again to resume",
+                    when, run, c->limit, c->path);
+    return 128 + cli_campaign_stop_signal();
 }
 
 static void report_failure(const campaign_t *c, const hm_results_manifest_run_t *r)
@@ -204,16 +204,16 @@ static void report_failure(const campaign_t *c, const hm_results_manifest_run_t 
     char tail[512];
     last_line(r->log, tail, sizeof tail);
     if (r->exit_status == 0 && c->placeholders)
-        hm_cli_print_error("campaign: run %ld exited 0 but wrote no \"%s\" (did the command "
-                           "write its {raw}? see %s)",
-                           r->run, r->raw, r->log);
+        cli_print_error("campaign: run %ld exited 0 but wrote no \"%s\" (did the command "
+                        "write its {raw}? see %s)",
+                        r->run, r->raw, r->log);
     else if (r->exit_status == 0)
-        hm_cli_print_error("campaign: run %ld exited 0 but wrote no \"%s\" (does the command "
-                           "accept --seed and --raw? see %s)",
-                           r->run, r->raw, r->log);
+        cli_print_error("campaign: run %ld exited 0 but wrote no \"%s\" (does the command "
+                        "accept --seed and --raw? see %s)",
+                        r->run, r->raw, r->log);
     else
-        hm_cli_print_error("campaign: run %ld failed (exit status %d); see %s%s%s", r->run,
-                           r->exit_status, r->log, tail[0] ? ": " : "", tail);
+        cli_print_error("campaign: run %ld failed (exit status %d); see %s%s%s", r->run,
+                        r->exit_status, r->log, tail[0] ? ": " : "", tail);
 }
 
 /* What a finished child means for its run: done when it exited 0 and wrote
@@ -222,7 +222,7 @@ static void report_failure(const campaign_t *c, const hm_results_manifest_run_t 
 static int conclude(campaign_t *c, hm_results_manifest_run_t *r, long left)
 {
     utc_now(r->end_utc, sizeof r->end_utc);
-    int stop = hm_campaign_stop_signal() != 0;
+    int stop = cli_campaign_stop_signal() != 0;
     r->state = r->exit_status == 0 && file_exists(r->raw) ? HM_RUN_DONE
                : stop                                     ? HM_RUN_INTERRUPTED
                                                           : HM_RUN_FAILED;
@@ -244,7 +244,7 @@ static int run_one(campaign_t *c, hm_results_manifest_run_t *r, long left)
     int n = 0;
     char **argv = run_argv(c, r, &n);
     if (!argv) {
-        hm_cli_print_error("campaign: out of memory");
+        cli_print_error("campaign: out of memory");
         return HM_EXIT_FAILURE;
     }
     free(r->command);
@@ -256,14 +256,14 @@ static int run_one(campaign_t *c, hm_results_manifest_run_t *r, long left)
     utc_now(r->start_utc, sizeof r->start_utc);
     remove(r->raw); /* a killed run may have left a partial (checkpointed) file */
     int rc = save(c);
-    hm_campaign_progress_t p = {stderr, isatty(STDERR_FILENO), r->run, c->limit,
-                                left,   mean_run_s(c)};
+    cli_campaign_progress_t p = {stderr, isatty(STDERR_FILENO), r->run, c->limit,
+                                 left,   mean_run_s(c)};
     if (!p.terminal)
         fprintf(stderr, "campaign: run %ld/%ld (seed %llu): %s\n", r->run, c->limit,
                 (unsigned long long)r->seed, r->command ? r->command : "");
-    if (rc == HM_EXIT_OK && hm_campaign_run_child(argv, r->log, &p, &r->exit_status, &r->duration_s,
-                                                  why, sizeof why) != 0) {
-        hm_cli_print_error("campaign: run %ld: %s", r->run, why);
+    if (rc == HM_EXIT_OK && cli_campaign_run_child(argv, r->log, &p, &r->exit_status,
+                                                   &r->duration_s, why, sizeof why) != 0) {
+        cli_print_error("campaign: run %ld: %s", r->run, why);
         rc = HM_EXIT_FAILURE;
     }
     free_words(argv, n);
@@ -294,11 +294,11 @@ static int run_all(campaign_t *c)
                 c->limit - todo, c->limit, c->dir, todo);
     for (long i = 0; i < c->limit; i++) {
         if (c->m.runs[i].state == HM_RUN_DONE) continue;
-        if (hm_campaign_stop_signal()) return stopped(c, "before", c->m.runs[i].run);
+        if (cli_campaign_stop_signal()) return stopped(c, "before", c->m.runs[i].run);
         int rc = run_one(c, &c->m.runs[i], --todo);
         if (rc != HM_EXIT_OK) return rc;
     }
-    return hm_campaign_stop_signal() ? stopped(c, "after", c->limit) : HM_EXIT_OK;
+    return cli_campaign_stop_signal() ? stopped(c, "after", c->limit) : HM_EXIT_OK;
 }
 
 /* The directory (created when missing, with its parents) and its lock: two campaigns writing
@@ -306,8 +306,8 @@ static int run_all(campaign_t *c)
 static int open_dir(const char *dir)
 {
     char lock[4200];
-    if (hm_cli_make_dirs(dir) != 0) {
-        hm_cli_print_error("--dir: cannot create \"%s\": %s", dir, strerror(errno));
+    if (cli_make_dirs(dir) != 0) {
+        cli_print_error("--dir: cannot create \"%s\": %s", dir, strerror(errno));
         return HM_EXIT_USAGE;
     }
     snprintf(lock, sizeof lock, "%s/.campaign.lock", dir);
@@ -316,13 +316,13 @@ static int open_dir(const char *dir)
      * same run beside it. */
     int fd = open(lock, O_WRONLY | O_CREAT, 0644);
     if (fd < 0) {
-        hm_cli_print_error("--dir: \"%s\" is not a writable directory: %s", dir, strerror(errno));
+        cli_print_error("--dir: \"%s\" is not a writable directory: %s", dir, strerror(errno));
         return HM_EXIT_USAGE;
     }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        hm_cli_print_error("campaign: another campaign, or a run left by a killed one, is "
-                           "running in \"%s\"",
-                           dir);
+        cli_print_error("campaign: another campaign, or a run left by a killed one, is "
+                        "running in \"%s\"",
+                        dir);
         close(fd);
         return HM_EXIT_FAILURE;
     }
@@ -332,17 +332,16 @@ static int open_dir(const char *dir)
 /* A manifest found in DIR must be of the same command and seed. */
 static int adopt(campaign_t *c, hm_results_manifest_t *old, const char *template_command)
 {
-    const hm_cli_config_t *cfg = c->cfg;
+    const cli_config_t *cfg = c->cfg;
     if (strcmp(old->template_command, template_command) != 0) {
-        hm_cli_print_error("--dir: \"%s\" holds a campaign of another command (%s); choose "
-                           "another --dir",
-                           c->dir, old->template_command);
+        cli_print_error("--dir: \"%s\" holds a campaign of another command (%s); choose "
+                        "another --dir",
+                        c->dir, old->template_command);
         return HM_EXIT_USAGE;
     }
     if ((cfg->given & HM_OPT_BIT(HM_OPT_SEED)) && cfg->seed != old->base_seed) {
-        hm_cli_print_error("--seed: %llu differs from the seed %llu of the campaign in \"%s\"",
-                           (unsigned long long)cfg->seed, (unsigned long long)old->base_seed,
-                           c->dir);
+        cli_print_error("--seed: %llu differs from the seed %llu of the campaign in \"%s\"",
+                        (unsigned long long)cfg->seed, (unsigned long long)old->base_seed, c->dir);
         return HM_EXIT_USAGE;
     }
     c->m = *old;
@@ -351,17 +350,17 @@ static int adopt(campaign_t *c, hm_results_manifest_t *old, const char *template
 
 static int load(campaign_t *c)
 {
-    const hm_cli_config_t *cfg = c->cfg;
+    const cli_config_t *cfg = c->cfg;
     int found = 0, rc;
     hm_results_manifest_t old;
     char *tmpl = hm_output_shell_join(cfg->command_argc, (const char *const *)cfg->command_argv);
     if (!tmpl) {
-        hm_cli_print_error("campaign: out of memory");
+        cli_print_error("campaign: out of memory");
         return HM_EXIT_FAILURE;
     }
     snprintf(c->path, sizeof c->path, "%s/%s", c->dir, HM_RESULTS_MANIFEST_FILE);
     if (hm_results_manifest_read(c->path, &old, &found) != HM_OK) {
-        hm_cli_print_error("--dir: %s", hm_last_error());
+        cli_print_error("--dir: %s", hm_last_error());
         free(tmpl);
         return HM_EXIT_USAGE;
     }
@@ -391,8 +390,8 @@ static int library_factor(const campaign_t *c, hm_factors_t *f)
 
 static int dataset_factors(const campaign_t *c, hm_factors_t **f)
 {
-    const hm_cli_config_t *cfg = c->cfg;
-    int rc = hm_cli_offline_factors(cfg, f);
+    const cli_config_t *cfg = c->cfg;
+    int rc = cli_offline_factors(cfg, f);
     if (rc == HM_OK) rc = library_factor(c, *f);
     if (rc == HM_OK) rc = hm_factors_set(*f, "campaign_command", "%s", c->m.template_command);
     if (rc == HM_OK) rc = hm_factors_set(*f, "runs", "%ld", c->limit);
@@ -404,7 +403,7 @@ static int dataset_factors(const campaign_t *c, hm_factors_t **f)
 /* The two files and the table of a reduced campaign; errors printed. */
 static int report(const campaign_t *c, const hm_results_permpirun_t *ds, const hm_factors_t *f)
 {
-    const hm_cli_config_t *cfg = c->cfg;
+    const cli_config_t *cfg = c->cfg;
     char path[4200], repro_path[4200];
     hm_analysis_repro_t *repro = NULL;
     snprintf(path, sizeof path, "%s/%s", c->dir, HM_RESULTS_PERMPIRUN_FILE);
@@ -413,7 +412,7 @@ static int report(const campaign_t *c, const hm_results_permpirun_t *ds, const h
     if (rc == HM_OK) rc = hm_analysis_repro_create(ds, HM_STATISTIC_MEDIAN, &repro);
     if (rc == HM_OK) rc = hm_analysis_repro_write(repro, repro_path, f);
     if (rc != HM_OK) {
-        hm_cli_print_error("campaign: %s", hm_last_error());
+        cli_print_error("campaign: %s", hm_last_error());
     } else {
         int overlap = hm_results_metric_kind(cfg->metric) == HM_RESULTS_OVERLAP_RAW;
         printf("campaign of %ld runs in %s: per-mpirun medians of the %s%s (filter %s) "
@@ -421,8 +420,8 @@ static int report(const campaign_t *c, const hm_results_permpirun_t *ds, const h
                c->limit, c->dir, hm_results_metric_name(cfg->metric),
                overlap ? " of each cell" : " run-time", hm_analysis_filter_name(cfg->filter), path,
                repro_path);
-        if ((rc = hm_cli_print_runs(repro, stdout)) != HM_OK)
-            hm_cli_print_error("campaign: %s", hm_strerror(rc));
+        if ((rc = cli_print_runs(repro, stdout)) != HM_OK)
+            cli_print_error("campaign: %s", hm_strerror(rc));
     }
     hm_analysis_repro_free(repro);
     return rc;
@@ -432,32 +431,32 @@ static int report(const campaign_t *c, const hm_results_permpirun_t *ds, const h
  * --metric must be one of theirs, else their default (global, overhead).
  * Told after the runs, which are kept: the same command with another
  * --metric reduces them again without running them. */
-static int choose_metric(hm_cli_config_t *cfg, const campaign_t *c)
+static int choose_metric(cli_config_t *cfg, const campaign_t *c)
 {
     hm_results_kind_t kind;
     char why[8192];
     const char *raw = c->m.runs[0].raw;
     if (hm_results_input_kind(raw, &kind) != HM_OK) {
-        hm_cli_print_error("campaign: %s", hm_last_error());
+        cli_print_error("campaign: %s", hm_last_error());
         return HM_EXIT_FAILURE;
     }
     if (kind != HM_RESULTS_BENCH_RAW && kind != HM_RESULTS_OVERLAP_RAW) {
-        hm_cli_print_error("campaign: %s is %s, not a raw file of 'harmonia bench --raw' or "
-                           "'harmonia overlap --raw'",
-                           raw, hm_results_schema(kind)->what);
+        cli_print_error("campaign: %s is %s, not a raw file of 'harmonia bench --raw' or "
+                        "'harmonia overlap --raw'",
+                        raw, hm_results_schema(kind)->what);
         return HM_EXIT_FAILURE;
     }
-    if (hm_cli_choose_metric(cfg, raw, kind, why, sizeof why) == HM_OK) return HM_EXIT_OK;
-    hm_cli_print_error("campaign: %s (the runs are kept: run the same command again with "
-                       "another --metric)",
-                       why);
+    if (cli_choose_metric(cfg, raw, kind, why, sizeof why) == HM_OK) return HM_EXIT_OK;
+    cli_print_error("campaign: %s (the runs are kept: run the same command again with "
+                    "another --metric)",
+                    why);
     return HM_EXIT_USAGE;
 }
 
 /* An overlap run none of whose cells ran (every calibration missed its
  * target: INVALID in its table) completed as designed; it adds no row, and
  * says so. A bench run always has valid repetitions, or it failed. */
-static int overlap_run_empty(const hm_cli_config_t *cfg, const hm_results_manifest_run_t *r)
+static int overlap_run_empty(const cli_config_t *cfg, const hm_results_manifest_run_t *r)
 {
     hm_analysis_groups_t g = {0};
     if (hm_results_metric_kind(cfg->metric) != HM_RESULTS_OVERLAP_RAW) return 0;
@@ -472,7 +471,7 @@ static int overlap_run_empty(const hm_cli_config_t *cfg, const hm_results_manife
 }
 
 /* Alg. 6 over the runs' raw files, then the two files and the table. */
-static int analyze(hm_cli_config_t *cfg, const campaign_t *c)
+static int analyze(cli_config_t *cfg, const campaign_t *c)
 {
     hm_results_permpirun_t ds = {0};
     hm_factors_t *f = NULL;
@@ -485,12 +484,12 @@ static int analyze(hm_cli_config_t *cfg, const campaign_t *c)
     }
     if (rc == HM_OK && ds.n == 0) rc = HM_ENOENT; /* add_run returns HM_EINVAL or HM_ENOMEM */
     if (rc == HM_ENOENT)
-        hm_cli_print_error("campaign: no run has a valid repetition (see the runs' logs in %s)",
-                           c->dir);
+        cli_print_error("campaign: no run has a valid repetition (see the runs' logs in %s)",
+                        c->dir);
     else if (rc != HM_OK)
-        hm_cli_print_error("campaign: %s", hm_last_error());
+        cli_print_error("campaign: %s", hm_last_error());
     else if ((rc = dataset_factors(c, &f)) != HM_OK)
-        hm_cli_print_error("campaign: %s", hm_strerror(rc));
+        cli_print_error("campaign: %s", hm_strerror(rc));
     else
         rc = report(c, &ds, f);
     hm_factors_free(f);
@@ -498,17 +497,17 @@ static int analyze(hm_cli_config_t *cfg, const campaign_t *c)
     return rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE;
 }
 
-int hm_cmd_campaign(hm_cli_config_t *cfg, MPI_Comm comm)
+int cli_cmd_campaign(cli_config_t *cfg, MPI_Comm comm)
 {
     (void)comm;
     char why[1024];
     campaign_t c = {.cfg = cfg, .dir = cfg->dir[0] ? cfg->dir : "campaign", .limit = cfg->runs};
     if (check_command(cfg, &c.placeholders, why, sizeof why) != HM_OK) {
-        hm_cli_print_error("%s", why);
+        cli_print_error("%s", why);
         return HM_EXIT_USAGE;
     }
     if (c.limit == 0) { /* checked before DIR is created */
-        hm_cli_print_error("campaign: -n N is required (the number of runs, 1 or more)");
+        cli_print_error("campaign: -n N is required (the number of runs, 1 or more)");
         return HM_EXIT_USAGE;
     }
     int rc = open_dir(c.dir);
@@ -516,14 +515,14 @@ int hm_cmd_campaign(hm_cli_config_t *cfg, MPI_Comm comm)
     if (rc != HM_EXIT_OK) return rc;
     /* Runs beyond a smaller -n stay in the manifest but are neither run nor analyzed. */
     if (hm_results_manifest_resize(&c.m, c.limit) != HM_OK) {
-        hm_cli_print_error("campaign: out of memory for %ld runs", c.limit);
+        cli_print_error("campaign: out of memory for %ld runs", c.limit);
         rc = HM_EXIT_FAILURE;
     }
     if (rc == HM_EXIT_OK) {
-        hm_campaign_catch_signals();
+        cli_campaign_catch_signals();
         plan(&c);
         rc = run_all(&c);
-        hm_campaign_default_signals(); /* the analysis writes its files atomically */
+        cli_campaign_default_signals(); /* the analysis writes its files atomically */
         if (rc == HM_EXIT_OK) rc = analyze(cfg, &c);
     }
     hm_results_manifest_free(&c.m);

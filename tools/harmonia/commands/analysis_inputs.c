@@ -9,15 +9,15 @@
 #include "commands/analysis_inputs.h"
 #include "commands/commands.h"
 
-int hm_cli_is_overlap(hm_results_kind_t kind)
+int cli_is_overlap(hm_results_kind_t kind)
 {
     return kind == HM_RESULTS_OVERLAP_RAW || kind == HM_RESULTS_PERMPIRUN_OVERLAP;
 }
 
-int hm_cli_same_family(const char *prefix, const char *path_a, hm_results_kind_t kind_a,
-                       const char *path_b, hm_results_kind_t kind_b, char *why, size_t len)
+int cli_same_family(const char *prefix, const char *path_a, hm_results_kind_t kind_a,
+                    const char *path_b, hm_results_kind_t kind_b, char *why, size_t len)
 {
-    if (hm_cli_is_overlap(kind_a) == hm_cli_is_overlap(kind_b)) return HM_OK;
+    if (cli_is_overlap(kind_a) == cli_is_overlap(kind_b)) return HM_OK;
     snprintf(why, len,
              "%s: %s is %s and %s %s: results of bench and of overlap are not of one thing; give "
              "files of one command",
@@ -26,15 +26,15 @@ int hm_cli_same_family(const char *prefix, const char *path_a, hm_results_kind_t
     return HM_EINVAL;
 }
 
-int hm_cli_choose_metric(hm_cli_config_t *cfg, const char *path, hm_results_kind_t kind, char *why,
-                         size_t len)
+int cli_choose_metric(cli_config_t *cfg, const char *path, hm_results_kind_t kind, char *why,
+                      size_t len)
 {
     char known[128];
     if (!(cfg->given & HM_OPT_BIT(HM_OPT_METRIC))) {
         cfg->metric = hm_results_metric_default(kind);
         return HM_OK;
     }
-    if (hm_cli_is_overlap(kind) == (hm_results_metric_kind(cfg->metric) == HM_RESULTS_OVERLAP_RAW))
+    if (cli_is_overlap(kind) == (hm_results_metric_kind(cfg->metric) == HM_RESULTS_OVERLAP_RAW))
         return HM_OK;
     hm_results_metric_names_of(kind, known, sizeof known);
     snprintf(why, len, "--metric %s: %s is %s, whose metrics are %s",
@@ -42,7 +42,7 @@ int hm_cli_choose_metric(hm_cli_config_t *cfg, const char *path, hm_results_kind
     return HM_EINVAL;
 }
 
-void hm_cli_metric_cell(hm_table_t *t, hm_metric_t metric, double x)
+void cli_metric_cell(hm_table_t *t, hm_metric_t metric, double x)
 {
     if (isnan(x))
         hm_table_add_cell(t, "n/a");
@@ -52,7 +52,7 @@ void hm_cli_metric_cell(hm_table_t *t, hm_metric_t metric, double x)
         hm_table_add_cellf(t, "%.3f", x);
 }
 
-void hm_cli_metric_column(hm_metric_t metric, const char *base, char *buf, size_t len)
+void cli_metric_column(hm_metric_t metric, const char *base, char *buf, size_t len)
 {
     snprintf(buf, len, "%s%s", base, hm_results_metric_is_time(metric) ? "_us" : "");
 }
@@ -70,8 +70,8 @@ static int warned_before(const char *path)
     return 0;
 }
 
-int hm_cli_warn_partial(const char *command, const char *path, const hm_factors_t *factors,
-                        char *what, size_t len)
+int cli_warn_partial(const char *command, const char *path, const hm_factors_t *factors, char *what,
+                     size_t len)
 {
     const char *v = NULL;
     if (what && len) what[0] = '\0';
@@ -86,14 +86,14 @@ int hm_cli_warn_partial(const char *command, const char *path, const hm_factors_
     return 1;
 }
 
-int hm_cli_warn_partial_path(const char *command, const char *path)
+int cli_warn_partial_path(const char *command, const char *path)
 {
     hm_csv_reader_t *r = NULL;
     if (hm_csv_reader_open(path, &r) != HM_OK) {
         hm_csv_reader_close(r);
         return 0;
     }
-    int partial = hm_cli_warn_partial(command, path, hm_csv_reader_factors(r), NULL, 0);
+    int partial = cli_warn_partial(command, path, hm_csv_reader_factors(r), NULL, 0);
     hm_csv_reader_close(r);
     return partial;
 }

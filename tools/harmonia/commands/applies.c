@@ -10,7 +10,7 @@
 
 #include "commands/commands.h"
 
-static int given(const hm_cli_config_t *cfg, hm_opt_id_t id)
+static int given(const cli_config_t *cfg, cli_opt_id_t id)
 {
     return (cfg->given & HM_OPT_BIT(id)) != 0;
 }
@@ -55,10 +55,10 @@ static int spec_has_levels(const char *spec, int levels)
 }
 
 /* The options of process synchronization that only some methods read. */
-static int check_procsync(const hm_cli_config_t *cfg, const char *methods, char *why, size_t len)
+static int check_procsync(const cli_config_t *cfg, const char *methods, char *why, size_t len)
 {
     const struct {
-        hm_opt_id_t id;
+        cli_opt_id_t id;
         const char *option;
         hm_procsync_param_t param;
         double value;
@@ -90,7 +90,7 @@ static int op_sized(const char *name, int unused)
     return op && hm_op_uses_size(op);
 }
 
-static int check_ops(const hm_cli_config_t *cfg, char *why, size_t len)
+static int check_ops(const cli_config_t *cfg, char *why, size_t len)
 {
     if (given(cfg, HM_OPT_SIZES) && !any_item(cfg->ops, op_sized, 0)) {
         snprintf(why, len, "--sizes: no operation of --ops %s takes a size", cfg->ops);
@@ -112,7 +112,7 @@ static int check_ops(const hm_cli_config_t *cfg, char *why, size_t len)
  * and, under --synthetic-clock, which ranks share a clock (one per virtual
  * node); anything else never reads it. A last node with fewer ranks is
  * allowed, as on a real machine (docs/testbed.md). */
-static int check_topology(const hm_cli_config_t *cfg, int comm_size, char *why, size_t len)
+static int check_topology(const cli_config_t *cfg, int comm_size, char *why, size_t len)
 {
     if (given(cfg, HM_OPT_RANKS_PER_NODE) && cfg->ranks_per_node > comm_size) {
         snprintf(why, len, "--ranks-per-node %d: more than the %d ranks of the run",
@@ -138,9 +138,9 @@ static int check_topology(const hm_cli_config_t *cfg, int comm_size, char *why, 
     return HM_EXIT_OK;
 }
 
-int hm_cli_run_reads(const hm_cli_config_t *cfg, hm_opt_id_t id)
+int cli_run_reads(const cli_config_t *cfg, cli_opt_id_t id)
 {
-    const hm_cli_command_t *c = cfg->command ? hm_cli_find_command(cfg->command) : NULL;
+    const cli_command_t *c = cfg->command ? cli_find_command(cfg->command) : NULL;
     if (!c || !(c->options & HM_OPT_BIT(id))) return 0;
     if (id != HM_OPT_ROOT && id != HM_OPT_PEER) return 1;
     /* Another command's default operations are its own (overlap's
@@ -149,8 +149,8 @@ int hm_cli_run_reads(const hm_cli_config_t *cfg, hm_opt_id_t id)
     return any_item(cfg->ops, id == HM_OPT_ROOT ? op_rooted : op_pingpong, 0);
 }
 
-int hm_cli_check_applies(const hm_cli_config_t *cfg, const char *methods, int comm_size, char *why,
-                         size_t len)
+int cli_check_applies(const cli_config_t *cfg, const char *methods, int comm_size, char *why,
+                      size_t len)
 {
     int rc = check_topology(cfg, comm_size, why, len);
     if (rc == HM_EXIT_OK && methods) rc = check_procsync(cfg, methods, why, len);

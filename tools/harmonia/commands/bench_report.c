@@ -12,11 +12,11 @@
 
 #define NCOLS(a) (sizeof a / sizeof a[0])
 
-int hm_bench_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e,
-                         size_t nexperiments, hm_bench_report_t **out)
+int cli_bench_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e,
+                          size_t nexperiments, cli_bench_report_t **out)
 {
     int rank, rc;
-    hm_bench_report_t *rep = calloc(1, sizeof *rep);
+    cli_bench_report_t *rep = calloc(1, sizeof *rep);
     MPI_Comm_rank(comm, &rank);
     rc = rep ? HM_OK : HM_ENOMEM;
     if (rep) {
@@ -24,7 +24,7 @@ int hm_bench_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experimen
         rep->e = e;
         rep->nrows = nexperiments;
         MPI_Comm_size(comm, &rep->size);
-        hm_cli_fit_note(hm_experiment_fit(e), rep->note, sizeof rep->note);
+        cli_fit_note(hm_experiment_fit(e), rep->note, sizeof rep->note);
     }
     hm_factors_t *f = hm_experiment_factors(e);
     int nccl = !strcmp(cfg->backend, "nccl");
@@ -40,12 +40,12 @@ int hm_bench_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experimen
         rc = rep->rows ? HM_OK : HM_ENOMEM;
     }
     *out = rep;
-    rc = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_strerror(rc));
+    rc = cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_strerror(rc));
     if (rc != HM_EXIT_OK) return rc;
-    return hm_cli_experiment_files(e, comm, HM_RESULTS_BENCH, HM_RESULTS_BENCH_RAW);
+    return cli_experiment_files(e, comm, HM_RESULTS_BENCH, HM_RESULTS_BENCH_RAW);
 }
 
-static void write_summary(hm_csv_t *csv, const hm_bench_row_t *row, const char *sync,
+static void write_summary(hm_csv_t *csv, const cli_bench_row_t *row, const char *sync,
                           const char *procsync, size_t order, double wall_s)
 {
     const hm_stats_summary_t *g = &row->s.global;
@@ -77,7 +77,7 @@ static void write_summary(hm_csv_t *csv, const hm_bench_row_t *row, const char *
     hm_csv_checkpoint(csv);
 }
 
-static void write_raw(hm_csv_t *raw, const hm_bench_row_t *row, const hm_measure_result_t *r)
+static void write_raw(hm_csv_t *raw, const cli_bench_row_t *row, const hm_measure_result_t *r)
 {
     for (long i = 0; i < r->n; i++) {
         hm_csv_put_string(raw, row->op);
@@ -95,7 +95,7 @@ static void write_raw(hm_csv_t *raw, const hm_bench_row_t *row, const hm_measure
 
 /* The files of a run with partial experiments say so in their factor
  * "complete", whatever the progress. */
-static void flag_partial(hm_bench_report_t *rep, hm_csv_t *summary, hm_csv_t *raw)
+static void flag_partial(cli_bench_report_t *rep, hm_csv_t *summary, hm_csv_t *raw)
 {
     char why[160];
     rep->npartial++;
@@ -118,10 +118,10 @@ static long count_late(const hm_measure_result_t *r, const hm_procsync_params_t 
     return n;
 }
 
-int hm_bench_report_add(hm_bench_report_t *rep, size_t index, size_t order, const char *op,
-                        size_t size_bytes, const hm_measure_result_t *r, double wall_s)
+int cli_bench_report_add(cli_bench_report_t *rep, size_t index, size_t order, const char *op,
+                         size_t size_bytes, const hm_measure_result_t *r, double wall_s)
 {
-    hm_bench_row_t *row = &rep->rows[index];
+    cli_bench_row_t *row = &rep->rows[index];
     row->done = 1;
     row->op = op;
     row->size_bytes = size_bytes;
@@ -134,7 +134,7 @@ int hm_bench_report_add(hm_bench_report_t *rep, size_t index, size_t order, cons
     if (rc != HM_OK) return rc;
     row->late_starts = count_late(r, hm_experiment_procsync_params(rep->e));
     hm_csv_t *summary = hm_experiment_summary(rep->e), *raw = hm_experiment_raw(rep->e);
-    hm_cli_progress(summary, raw, (long)order + 1, (long)rep->nrows, "experiments");
+    cli_progress(summary, raw, (long)order + 1, (long)rep->nrows, "experiments");
     if (row->s.valid < rep->cfg->nrep) flag_partial(rep, summary, raw);
     if (summary) write_summary(summary, row, rep->cfg->sync, r->procsync, order, wall_s);
     if (raw) write_raw(raw, row, r);
@@ -142,7 +142,7 @@ int hm_bench_report_add(hm_bench_report_t *rep, size_t index, size_t order, cons
 }
 
 /* What ended an experiment short of --nrep, in words. */
-static void end_words(const hm_bench_report_t *rep, const hm_bench_row_t *row, char *buf,
+static void end_words(const cli_bench_report_t *rep, const cli_bench_row_t *row, char *buf,
                       size_t len)
 {
     switch (row->end) {
@@ -160,11 +160,11 @@ static void end_words(const hm_bench_report_t *rep, const hm_bench_row_t *row, c
 
 /* One line per experiment that fell short of --nrep, and one saying what a
  * conditional row is, under the table. */
-static void print_partial(const hm_bench_report_t *rep)
+static void print_partial(const cli_bench_report_t *rep)
 {
     int conditional = 0;
     for (size_t i = 0; i < rep->nrows; i++) {
-        const hm_bench_row_t *row = &rep->rows[i];
+        const cli_bench_row_t *row = &rep->rows[i];
         char why[96];
         conditional |= row->done && row->s.conditional;
         if (!row->done || row->s.valid >= rep->cfg->nrep) continue;
@@ -178,14 +178,14 @@ static void print_partial(const hm_bench_report_t *rep)
 }
 
 /* The note of a row: partial and/or conditional, or "". */
-static const char *row_note(const hm_bench_report_t *rep, const hm_bench_row_t *row)
+static const char *row_note(const cli_bench_report_t *rep, const cli_bench_row_t *row)
 {
     int partial = row->s.valid < rep->cfg->nrep;
     if (partial && row->s.conditional) return "partial, conditional";
     return partial ? "partial" : row->s.conditional ? "conditional" : "";
 }
 
-static void print_table(const hm_bench_report_t *rep)
+static void print_table(const cli_bench_report_t *rep)
 {
     static const char *const cols[] = {"op",     "size_B",  "valid",  "discarded",   "min_us",
                                        "med_us", "mean_us", "max_us", "local_med_us"};
@@ -204,7 +204,7 @@ static void print_table(const hm_bench_report_t *rep)
         notes |= rep->rows[i].done && *row_note(rep, &rep->rows[i]);
     if (notes) hm_table_add_column(t, "note", HM_ALIGN_LEFT);
     for (size_t i = 0; i < rep->nrows; i++) {
-        const hm_bench_row_t *row = &rep->rows[i];
+        const cli_bench_row_t *row = &rep->rows[i];
         if (!row->done) continue;
         hm_table_add_cell(t, row->op);
         hm_table_add_cellf(t, "%zu", row->size_bytes);
@@ -231,11 +231,11 @@ static void print_table(const hm_bench_report_t *rep)
  * redop, root, time, algbw, busbw, #wrong; the time is the median global
  * run-time of the valid repetitions, each started together (nccl-tests
  * averages a loop of back-to-back calls on its own clock). */
-static void print_nccl(const hm_bench_report_t *rep)
+static void print_nccl(const cli_bench_report_t *rep)
 {
     const char *last = NULL;
     for (size_t i = 0; i < rep->nrows; i++) {
-        const hm_bench_row_t *row = &rep->rows[i];
+        const cli_bench_row_t *row = &rep->rows[i];
         hm_op_figures_t f;
         if (!row->done || hm_op_nccl_figures(hm_op_nccl_find(row->op), row->size_bytes, rep->size,
                                              rep->cfg->root, &f) != HM_OK)
@@ -261,11 +261,11 @@ static void print_nccl(const hm_bench_report_t *rep)
 /* OSU's layout (osu_allreduce -f): one block per operation, the size and
  * the average, min and max latency with the iteration count; here every
  * column is the global run-time over the valid repetitions. */
-static void print_osu(const hm_bench_report_t *rep)
+static void print_osu(const cli_bench_report_t *rep)
 {
     const char *last = NULL;
     for (size_t i = 0; i < rep->nrows; i++) {
-        const hm_bench_row_t *row = &rep->rows[i];
+        const cli_bench_row_t *row = &rep->rows[i];
         if (!row->done) continue;
         if (!last || strcmp(last, row->op)) {
             printf("%s# harmonia %s (OSU layout; global run-time, --sync %s)%s\n", last ? "\n" : "",
@@ -279,7 +279,7 @@ static void print_osu(const hm_bench_report_t *rep)
     }
 }
 
-void hm_bench_report_close(hm_bench_report_t *rep, MPI_Comm comm)
+void cli_bench_report_close(cli_bench_report_t *rep, MPI_Comm comm)
 {
     int rank;
     MPI_Comm_rank(comm, &rank);

@@ -10,7 +10,7 @@
 #include "commands/result_files.h"
 
 /* One experiment's summary, kept on rank 0 for the table. */
-typedef struct hm_bench_row {
+typedef struct cli_bench_row {
     int done;
     const char *op;
     size_t size_bytes;
@@ -21,30 +21,30 @@ typedef struct hm_bench_row {
     hm_measure_end_t end;   /* why the repetitions stopped */
     long most_attempts;     /* the attempts allowed */
     double window_s;        /* --sync window: the window in effect at the end (NaN: none) */
-} hm_bench_row_t;
+} cli_bench_row_t;
 
-typedef struct hm_bench_report {
-    const hm_cli_config_t *cfg;
-    int size;             /* ranks */
-    hm_experiment_t *e;   /* its files: rank 0 */
-    hm_bench_row_t *rows; /* rank 0: by experiment index (op-major, size-minor) */
+typedef struct cli_bench_report {
+    const cli_config_t *cfg;
+    int size;              /* ranks */
+    hm_experiment_t *e;    /* its files: rank 0 */
+    cli_bench_row_t *rows; /* rank 0: by experiment index (op-major, size-minor) */
     size_t nrows;
-    char note[192]; /* hm_cli_fit_note: "" unless oversubscribed */
+    char note[192]; /* cli_fit_note: "" unless oversubscribed */
     long npartial;  /* rank 0: rows with fewer valid repetitions than --nrep */
-} hm_bench_report_t;
+} cli_bench_report_t;
 
 /* Collective: the factors of e completed, its files opened (rank 0).
  * Returns an agreed exit status. */
-int hm_bench_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e,
-                         size_t nexperiments, hm_bench_report_t **out);
+int cli_bench_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e,
+                          size_t nexperiments, cli_bench_report_t **out);
 
 /* Rank 0: experiment index (run as the order-th) measured result r in
  * wall_s (warm-up, synchronizations and agreements included). Files are
  * checkpointed after each experiment. */
-int hm_bench_report_add(hm_bench_report_t *rep, size_t index, size_t order, const char *op,
-                        size_t size_bytes, const hm_measure_result_t *r, double wall_s);
+int cli_bench_report_add(cli_bench_report_t *rep, size_t index, size_t order, const char *op,
+                         size_t size_bytes, const hm_measure_result_t *r, double wall_s);
 
 /* Rank 0: print the table (or OSU's layout); every rank: release. The
  * files are published by closing the experiment. */
-void hm_bench_report_close(hm_bench_report_t *rep, MPI_Comm comm);
+void cli_bench_report_close(cli_bench_report_t *rep, MPI_Comm comm);
 #endif

@@ -4,5 +4,5 @@
 
 /* Run the program; returns the process exit status (0, 1 runtime failure,
  * 2 usage error). */
-int hm_cli_main(int argc, char **argv);
+int cli_main(int argc, char **argv);
 #endif

@@ -11,16 +11,16 @@
 
 #define NCOLS(a) (sizeof a / sizeof a[0])
 
-static void add_clock_factors(hm_factors_t *f, const hm_cli_config_t *cfg)
+static void add_clock_factors(hm_factors_t *f, const cli_config_t *cfg)
 {
-    hm_cli_add_clock_factors(f, cfg); /* drift_test with them */
+    cli_add_clock_factors(f, cfg); /* drift_test with them */
     hm_factors_set(f, "sample", "%g", cfg->sample);
 }
 
 /* Rank 0: the files cfg asks for, with the factors f. */
-static int open_files(hm_clock_report_t *rep, const hm_factors_t *f, char *why, size_t len)
+static int open_files(cli_clock_report_t *rep, const hm_factors_t *f, char *why, size_t len)
 {
-    const hm_cli_config_t *cfg = rep->cfg;
+    const cli_config_t *cfg = rep->cfg;
     int rc = HM_OK;
     if (cfg->output[0]) rc = hm_results_csv_open(cfg->output, f, HM_RESULTS_CLOCK, &rep->summary);
     if (rc == HM_OK && cfg->raw[0])
@@ -29,7 +29,7 @@ static int open_files(hm_clock_report_t *rep, const hm_factors_t *f, char *why, 
     return rc;
 }
 
-static void open_table(hm_clock_report_t *rep)
+static void open_table(cli_clock_report_t *rep)
 {
     static const char *const cols[] = {"clock_sync",  "after_s",       "sync_ms",
                                        "models",      "offset_max_us", "offset_med_us",
@@ -39,20 +39,20 @@ static void open_table(hm_clock_report_t *rep)
         hm_table_add_column(rep->table, cols[c], c == 0 || c == 3 ? HM_ALIGN_LEFT : HM_ALIGN_RIGHT);
 }
 
-int hm_clock_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_timer_t *timer,
-                         hm_clock_report_t **out)
+int cli_clock_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_timer_t *timer,
+                          cli_clock_report_t **out)
 {
     char why[512] = "", desc[256], machine[HM_INTERFERENCE_TEXT_MAX];
     int rank, rc;
     hm_factors_t *f = NULL;
-    hm_clock_report_t *rep = calloc(1, sizeof *rep);
+    cli_clock_report_t *rep = calloc(1, sizeof *rep);
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, rep ? &rep->size : &rank);
     hm_timer_describe(timer, desc, sizeof desc);
-    hm_cli_machine(cfg, comm,
-                   "the synchronizations' ping-pongs wait for preempted ranks, so they take "
-                   "longer and their errors are larger than on dedicated cores",
-                   machine, sizeof machine);
+    cli_machine(cfg, comm,
+                "the synchronizations' ping-pongs wait for preempted ranks, so they take "
+                "longer and their errors are larger than on dedicated cores",
+                machine, sizeof machine);
     hm_factors_context_t ctx = {.argc = cfg->argc,
                                 .argv = (const char *const *)cfg->argv,
                                 .timer = desc,
@@ -72,16 +72,15 @@ int hm_clock_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_timer_t *
         open_table(rep);
     }
     if (rep)
-        rep->cfg = cfg,
-        rep->nchecks = (long)hm_cli_count_items(cfg->clock_sync) * cfg->ncheck_after;
+        rep->cfg = cfg, rep->nchecks = (long)cli_count_items(cfg->clock_sync) * cfg->ncheck_after;
     hm_factors_free(f);
-    rc = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
-                      why[0] ? why : hm_strerror(rc));
+    rc =
+        cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why[0] ? why : hm_strerror(rc));
     *out = rep;
     return rc;
 }
 
-static void add_row(hm_clock_report_t *rep, const char *spec, const hm_sync_report_t *sr,
+static void add_row(cli_clock_report_t *rep, const char *spec, const hm_sync_report_t *sr,
                     double after_s, const hm_sync_check_t *c)
 {
     hm_table_t *t = rep->table;
@@ -128,7 +127,7 @@ static void add_csv_row(hm_csv_t *csv, const char *spec, const hm_sync_report_t 
     hm_csv_checkpoint(csv);
 }
 
-static void add_raw_rows(hm_clock_report_t *rep, const char *spec, double after_s)
+static void add_raw_rows(cli_clock_report_t *rep, const char *spec, double after_s)
 {
     for (int r = 0; r < rep->size; r++) {
         hm_csv_put_string(rep->raw, spec);
@@ -141,17 +140,17 @@ static void add_raw_rows(hm_clock_report_t *rep, const char *spec, double after_
     hm_csv_checkpoint(rep->raw);
 }
 
-void hm_clock_report_add(hm_clock_report_t *rep, const char *spec, const hm_sync_report_t *sr,
-                         double after_s, const hm_sync_check_t *check)
+void cli_clock_report_add(cli_clock_report_t *rep, const char *spec, const hm_sync_report_t *sr,
+                          double after_s, const hm_sync_check_t *check)
 {
     rep->checks++;
-    hm_cli_progress(rep->summary, rep->raw, rep->checks, rep->nchecks, "checks");
+    cli_progress(rep->summary, rep->raw, rep->checks, rep->nchecks, "checks");
     if (rep->table) add_row(rep, spec, sr, after_s, check);
     if (rep->summary) add_csv_row(rep->summary, spec, sr, after_s, check);
     if (rep->raw) add_raw_rows(rep, spec, after_s);
 }
 
-int hm_clock_report_close(hm_clock_report_t *rep, MPI_Comm comm, int status)
+int cli_clock_report_close(cli_clock_report_t *rep, MPI_Comm comm, int status)
 {
     char why[512] = "";
     int rank, rc = HM_OK;
@@ -170,6 +169,6 @@ int hm_clock_report_close(hm_clock_report_t *rep, MPI_Comm comm, int status)
     free(rep->offsets_s);
     free(rep->true_errors_s);
     free(rep);
-    int st = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);
+    int st = cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);
     return status != HM_EXIT_OK ? status : st;
 }

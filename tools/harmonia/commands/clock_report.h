@@ -7,8 +7,8 @@
 
 #include "options/config.h"
 
-typedef struct hm_clock_report {
-    const hm_cli_config_t *cfg;
+typedef struct cli_clock_report {
+    const cli_config_t *cfg;
     int size;
     hm_table_t *table; /* rank 0 */
     hm_csv_t *summary; /* rank 0: --output, NULL when not asked for */
@@ -16,19 +16,19 @@ typedef struct hm_clock_report {
     double *offsets_s; /* rank 0: per rank, filled by hm_sync_check */
     double *true_errors_s;
     long checks, nchecks; /* done, to do (algorithms x waits) */
-} hm_clock_report_t;
+} cli_clock_report_t;
 
 /* Collective: collect the experimental factors, open the table and, on rank
  * 0, the files of --output and --raw. Returns an exit status (agreed). */
-int hm_clock_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_timer_t *timer,
-                         hm_clock_report_t **out);
+int cli_clock_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_timer_t *timer,
+                          cli_clock_report_t **out);
 
 /* Rank 0: one check of one algorithm; files are checkpointed, so an
  * interruption keeps every finished check. */
-void hm_clock_report_add(hm_clock_report_t *rep, const char *spec, const hm_sync_report_t *sr,
-                         double after_s, const hm_sync_check_t *check);
+void cli_clock_report_add(cli_clock_report_t *rep, const char *spec, const hm_sync_report_t *sr,
+                          double after_s, const hm_sync_check_t *check);
 
 /* Collective: print the table, publish the files, release. Returns the
  * agreed exit status (status, or a failure to write). */
-int hm_clock_report_close(hm_clock_report_t *rep, MPI_Comm comm, int status);
+int cli_clock_report_close(cli_clock_report_t *rep, MPI_Comm comm, int status);
 #endif

@@ -5,7 +5,7 @@
 
 #include "commands/commands.h"
 
-int hm_cli_clock_domain(const hm_cli_config_t *cfg, MPI_Comm comm)
+int cli_clock_domain(const cli_config_t *cfg, MPI_Comm comm)
 {
     int rank, domain;
     MPI_Comm_rank(comm, &rank);
@@ -14,7 +14,7 @@ int hm_cli_clock_domain(const hm_cli_config_t *cfg, MPI_Comm comm)
     return hm_topo_clock_domain(comm, cfg->ranks_per_node, &domain) == HM_OK ? domain : rank;
 }
 
-hm_timer_options_t hm_cli_timer_options(const hm_cli_config_t *cfg, int rank, int domain)
+hm_timer_options_t cli_timer_options(const cli_config_t *cfg, int rank, int domain)
 {
     hm_timer_options_t o = {.tsc_ghz = cfg->tsc_ghz,
                             .synthetic = cfg->synthetic,
@@ -28,16 +28,15 @@ hm_timer_options_t hm_cli_timer_options(const hm_cli_config_t *cfg, int rank, in
     return o;
 }
 
-int hm_cli_open_timer(const hm_cli_config_t *cfg, MPI_Comm comm, const char *name,
-                      hm_timer_t **timer)
+int cli_open_timer(const cli_config_t *cfg, MPI_Comm comm, const char *name, hm_timer_t **timer)
 {
     int rank;
     char msg[512] = "";
     MPI_Comm_rank(comm, &rank);
-    hm_timer_options_t o = hm_cli_timer_options(cfg, rank, hm_cli_clock_domain(cfg, comm));
+    hm_timer_options_t o = cli_timer_options(cfg, rank, cli_clock_domain(cfg, comm));
     int rc = hm_timer_create(name, &o, timer);
     if (rc != HM_OK) snprintf(msg, sizeof msg, "--timer %s: %s", name, hm_last_error());
-    rc = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_USAGE, msg);
+    rc = cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_USAGE, msg);
     if (rc != HM_EXIT_OK) {
         hm_timer_free(*timer);
         *timer = NULL;
@@ -47,17 +46,16 @@ int hm_cli_open_timer(const hm_cli_config_t *cfg, MPI_Comm comm, const char *nam
     return HM_EXIT_OK;
 }
 
-int hm_cli_open_clock(const hm_cli_config_t *cfg, MPI_Comm comm, hm_timer_t **timer,
-                      hm_clock_t **base)
+int cli_open_clock(const cli_config_t *cfg, MPI_Comm comm, hm_timer_t **timer, hm_clock_t **base)
 {
     *base = NULL;
-    int rc = hm_cli_open_timer(cfg, comm, cfg->timer, timer);
+    int rc = cli_open_timer(cfg, comm, cfg->timer, timer);
     if (rc != HM_EXIT_OK) return rc;
     int ok = hm_clock_identity(*timer, base) == HM_OK;
-    return hm_cli_agree(comm, ok ? HM_EXIT_OK : HM_EXIT_FAILURE, ok ? "" : "out of memory");
+    return cli_agree(comm, ok ? HM_EXIT_OK : HM_EXIT_FAILURE, ok ? "" : "out of memory");
 }
 
-void hm_cli_sync_params(const hm_cli_config_t *cfg, hm_sync_params_t *p)
+void cli_sync_params(const cli_config_t *cfg, hm_sync_params_t *p)
 {
     hm_sync_params_default(p);
     p->fitpoints = cfg->fitpoints;

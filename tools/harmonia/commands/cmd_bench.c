@@ -34,7 +34,7 @@ typedef struct bench_plan {
     size_t *order; /* run order (shuffled with --seed) */
 } bench_plan_t;
 
-static int parse_ops(const hm_cli_config_t *cfg, bench_plan_t *plan, char *why, size_t len)
+static int parse_ops(const cli_config_t *cfg, bench_plan_t *plan, char *why, size_t len)
 {
     char buf[sizeof cfg->ops], known[512];
     strcpy(buf, plan->nccl && !(cfg->given & HM_OPT_BIT(HM_OPT_OPS)) ? "allreduce" : cfg->ops);
@@ -60,14 +60,14 @@ static int parse_ops(const hm_cli_config_t *cfg, bench_plan_t *plan, char *why, 
     return HM_EXIT_OK;
 }
 
-static hm_op_params_t op_params(const hm_cli_config_t *cfg)
+static hm_op_params_t op_params(const cli_config_t *cfg)
 {
     hm_op_params_t p = {.root = cfg->root, .peer = cfg->peer};
     return p;
 }
 
 /* Root, peer and sizes of every operation, against the communicator. */
-static int check_ops(const hm_cli_config_t *cfg, MPI_Comm comm, const bench_plan_t *plan, char *why,
+static int check_ops(const cli_config_t *cfg, MPI_Comm comm, const bench_plan_t *plan, char *why,
                      size_t len)
 {
     /* An operation that needs more ranks is the choice of --ops. */
@@ -88,7 +88,7 @@ static int check_ops(const hm_cli_config_t *cfg, MPI_Comm comm, const bench_plan
     return HM_EXIT_OK;
 }
 
-static int list_experiments(const hm_cli_config_t *cfg, bench_plan_t *plan)
+static int list_experiments(const cli_config_t *cfg, bench_plan_t *plan)
 {
     size_t most = (size_t)plan->nops * (size_t)cfg->nsizes;
     plan->experiments = malloc(most * sizeof *plan->experiments);
@@ -108,7 +108,7 @@ static int list_experiments(const hm_cli_config_t *cfg, bench_plan_t *plan)
 /* --backend mpi (default) or nccl, and --memory: where the buffers are
  * and whether this process can put them there (usage errors: the run
  * asked for what the machine lacks). */
-static int gpu_choice(const hm_cli_config_t *cfg, bench_plan_t *plan, char *why, size_t len)
+static int gpu_choice(const cli_config_t *cfg, bench_plan_t *plan, char *why, size_t len)
 {
     const char *backend = cfg->backend[0] ? cfg->backend : "mpi";
     plan->nccl = strcmp(backend, "nccl") == 0;
@@ -122,7 +122,7 @@ static int gpu_choice(const hm_cli_config_t *cfg, bench_plan_t *plan, char *why,
     if (plan->nccl && hm_backend_check(hm_backend_find("nccl")) != HM_OK)
         return snprintf(why, len, "--backend nccl: %s", hm_last_error()), HM_EXIT_USAGE;
     if (!plan->nccl && plan->device) {
-        int rc = hm_cli_gpu_check("--memory device", why, len);
+        int rc = cli_gpu_check("--memory device", why, len);
         char reason[160];
         if (rc == HM_EXIT_OK && !hm_gpu_mpi_cuda_aware(reason, sizeof reason))
             return snprintf(why, len, "--memory device: %s", reason), HM_EXIT_USAGE;
@@ -131,7 +131,7 @@ static int gpu_choice(const hm_cli_config_t *cfg, bench_plan_t *plan, char *why,
     return HM_EXIT_OK;
 }
 
-static int make_plan(const hm_cli_config_t *cfg, MPI_Comm comm, bench_plan_t *plan)
+static int make_plan(const cli_config_t *cfg, MPI_Comm comm, bench_plan_t *plan)
 {
     char why[1024] = "";
     memset(plan, 0, sizeof *plan);
@@ -142,10 +142,10 @@ static int make_plan(const hm_cli_config_t *cfg, MPI_Comm comm, bench_plan_t *pl
                                      "--sync: \"%s\" is a list; bench takes one method (skew "
                                      "compares several)",
                                      cfg->sync);
-    if (rc == HM_EXIT_OK) rc = hm_cli_check_procsync(cfg, cfg->sync, why, sizeof why);
+    if (rc == HM_EXIT_OK) rc = cli_check_procsync(cfg, cfg->sync, why, sizeof why);
     int size;
     MPI_Comm_size(comm, &size);
-    if (rc == HM_EXIT_OK) rc = hm_cli_check_applies(cfg, cfg->sync, size, why, sizeof why);
+    if (rc == HM_EXIT_OK) rc = cli_check_applies(cfg, cfg->sync, size, why, sizeof why);
     if (rc == HM_EXIT_OK) rc = check_ops(cfg, comm, plan, why, sizeof why);
     if (rc == HM_EXIT_OK && cfg->inject_rank >= size) {
         snprintf(why, sizeof why, "--inject-delay: rank %d is outside the communicator (%d ranks)",
@@ -159,19 +159,19 @@ static int make_plan(const hm_cli_config_t *cfg, MPI_Comm comm, bench_plan_t *pl
     }
     if (rc == HM_EXIT_OK && list_experiments(cfg, plan) != HM_OK)
         rc = HM_EXIT_FAILURE, snprintf(why, sizeof why, "out of memory");
-    return hm_cli_agree(comm, rc, why);
+    return cli_agree(comm, rc, why);
 }
 
 /* The message of a failed experiment, or "" (rank 0 decides; the status is
  * the same everywhere). Collective: a shortfall looks at the machine again. */
-static int experiment_status(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_experiment_t *e,
+static int experiment_status(const cli_config_t *cfg, MPI_Comm comm, const hm_experiment_t *e,
                              const char *op, size_t size, int rc, const hm_measure_result_t *r,
                              char *why, size_t len)
 {
     if (rc == HM_EAGAIN) {
         char what[96];
         snprintf(what, sizeof what, "%s %zu B", op, size);
-        int st = hm_cli_partial_status(cfg, comm, e, what, r, why, len);
+        int st = cli_partial_status(cfg, comm, e, what, r, why, len);
         if (st != HM_EXIT_OK) return st;
         rc = HM_OK; /* a partial result: written and flagged */
     }
@@ -191,10 +191,10 @@ static int experiment_status(const hm_cli_config_t *cfg, MPI_Comm comm, const hm
  * partial experiments, and the progress line, whose one stage is the whole
  * run (the repetitions of the finished experiments plus the current one's). */
 typedef struct bench_run {
-    hm_bench_report_t *rep;
+    cli_bench_report_t *rep;
     long npartial;
     long discarded; /* attempts discarded by the finished experiments */
-    hm_cli_progress_t line;
+    cli_progress_t line;
     double reps_before, reps_total;
 } bench_run_t;
 
@@ -202,7 +202,7 @@ static void report_progress(void *arg, double done, double total)
 {
     bench_run_t *run = arg;
     (void)total;
-    hm_cli_progress_report(&run->line, run->reps_before + done, run->reps_total);
+    cli_progress_report(&run->line, run->reps_before + done, run->reps_total);
 }
 
 /* The attempts discarded so far, on the line while the run goes: a busy
@@ -215,7 +215,7 @@ static void report_status(void *arg, const hm_measure_status_t *st)
     if (discarded > 0)
         snprintf(note, sizeof note, "%ld attempts discarded (%ld in this experiment, of %ld)",
                  discarded, st->attempts - st->valid, st->attempts);
-    hm_cli_progress_note(&run->line, note);
+    cli_progress_note(&run->line, note);
 }
 
 /* Collective: op set up at size in the plan's memory, on its backend. */
@@ -227,7 +227,7 @@ static int prepare(const bench_plan_t *plan, MPI_Comm comm, const hm_op_t *op, s
     return hm_op_prepare(op, comm, size, p, inst);
 }
 
-static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_experiment_t *e,
+static int run_experiment(const cli_config_t *cfg, MPI_Comm comm, const hm_experiment_t *e,
                           const bench_plan_t *plan, const hm_op_t *op, size_t size, size_t index,
                           size_t order, bench_run_t *run)
 {
@@ -243,9 +243,9 @@ static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_ex
     int rc = prepare(plan, comm, op, size, &p, &inst);
     if (rc != HM_OK) {
         snprintf(msg, sizeof msg, "%s %zu B: %s", hm_op_name(op), size, hm_last_error());
-        return hm_cli_agree(comm, HM_EXIT_FAILURE, msg);
+        return cli_agree(comm, HM_EXIT_FAILURE, msg);
     }
-    hm_cli_measure_params(cfg, e, &mp);
+    cli_measure_params(cfg, e, &mp);
     mp.progress = (hm_progress_t){report_progress, run};
     mp.status = report_status;
     mp.status_arg = run;
@@ -266,18 +266,18 @@ static int run_experiment(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_ex
     /* A failed experiment (too few valid repetitions, wrong results) is not
      * a result: it goes to no file and no table; the finished ones stay. */
     if (status == HM_EXIT_OK && rank == 0 &&
-        hm_bench_report_add(run->rep, index, order, hm_op_name(op), size, &r, wall_s) != HM_OK)
+        cli_bench_report_add(run->rep, index, order, hm_op_name(op), size, &r, wall_s) != HM_OK)
         status = HM_EXIT_FAILURE, snprintf(msg, sizeof msg, "out of memory");
     hm_measure_result_free(&r);
     hm_op_free(inst);
-    return hm_cli_agree(comm, status, msg);
+    return cli_agree(comm, status, msg);
 }
 
 /* Experiments whose time slice ended before --nrep valid repetitions are
  * results, written and flagged: the run fails at the end unless
  * --allow-partial (every rank knows the counts). Those that ran out of
- * attempts or time were judged when they ended (hm_cli_partial_status). */
-static int partial_status(const hm_cli_config_t *cfg, MPI_Comm comm, long npartial)
+ * attempts or time were judged when they ended (cli_partial_status). */
+static int partial_status(const cli_config_t *cfg, MPI_Comm comm, long npartial)
 {
     char msg[256] = "";
     if (npartial == 0 || cfg->allow_partial) return HM_EXIT_OK;
@@ -285,44 +285,44 @@ static int partial_status(const hm_cli_config_t *cfg, MPI_Comm comm, long nparti
              "%ld experiment%s ended with fewer valid repetitions than --nrep %ld (see the "
              "table); --allow-partial accepts them",
              npartial, npartial == 1 ? "" : "s", cfg->nrep);
-    return hm_cli_agree(comm, HM_EXIT_FAILURE, msg);
+    return cli_agree(comm, HM_EXIT_FAILURE, msg);
 }
 
-static int run_plan(const hm_cli_config_t *cfg, MPI_Comm comm, const bench_plan_t *plan,
+static int run_plan(const cli_config_t *cfg, MPI_Comm comm, const bench_plan_t *plan,
                     const hm_experiment_t *ex, bench_run_t *run)
 {
     int rc = HM_EXIT_OK, rank;
     MPI_Comm_rank(comm, &rank);
-    hm_cli_progress_init(&run->line, rank == 0);
-    hm_cli_progress_stage(&run->line, "bench", "repetitions");
+    cli_progress_init(&run->line, rank == 0);
+    cli_progress_stage(&run->line, "bench", "repetitions");
     run->reps_total = (double)plan->nexperiments * (double)cfg->nrep;
     for (size_t k = 0; k < plan->nexperiments && rc == HM_EXIT_OK; k++) {
         size_t index = plan->order[k];
         const experiment_t *e = &plan->experiments[index];
         rc = run_experiment(cfg, comm, ex, plan, e->op, e->size_bytes, index, k, run);
     }
-    hm_cli_progress_clear(&run->line);
+    cli_progress_clear(&run->line);
     return rc;
 }
 
-int hm_cmd_bench(hm_cli_config_t *cfg, MPI_Comm comm)
+int cli_cmd_bench(cli_config_t *cfg, MPI_Comm comm)
 {
     bench_plan_t plan;
     hm_experiment_t *e = NULL;
     bench_run_t run = {0};
-    int rc = hm_cli_check_outputs(cfg, comm);
+    int rc = cli_check_outputs(cfg, comm);
     if (rc == HM_EXIT_OK)
         rc = make_plan(cfg, comm, &plan);
     else
         memset(&plan, 0, sizeof plan);
-    if (rc == HM_EXIT_OK) rc = hm_cli_experiment_open(cfg, comm, cfg->sync, &e);
-    if (rc == HM_EXIT_OK) rc = hm_cli_gpu_setup(cfg, comm, plan.device, hm_experiment_factors(e));
+    if (rc == HM_EXIT_OK) rc = cli_experiment_open(cfg, comm, cfg->sync, &e);
+    if (rc == HM_EXIT_OK) rc = cli_gpu_setup(cfg, comm, plan.device, hm_experiment_factors(e));
     if (rc == HM_EXIT_OK && plan.nccl && hm_gpu_nccl_create(comm, &plan.nccl_comm) != HM_OK)
-        rc = hm_cli_agree(comm, HM_EXIT_FAILURE, hm_last_error());
-    if (rc == HM_EXIT_OK) rc = hm_bench_report_open(cfg, comm, e, plan.nexperiments, &run.rep);
+        rc = cli_agree(comm, HM_EXIT_FAILURE, hm_last_error());
+    if (rc == HM_EXIT_OK) rc = cli_bench_report_open(cfg, comm, e, plan.nexperiments, &run.rep);
     if (rc == HM_EXIT_OK) rc = run_plan(cfg, comm, &plan, e, &run);
-    if (run.rep) hm_bench_report_close(run.rep, comm);
-    rc = hm_cli_experiment_close(e, comm, rc);
+    if (run.rep) cli_bench_report_close(run.rep, comm);
+    rc = cli_experiment_close(e, comm, rc);
     if (rc == HM_EXIT_OK) rc = partial_status(cfg, comm, run.npartial);
     hm_gpu_nccl_free(plan.nccl_comm);
     free(plan.order);

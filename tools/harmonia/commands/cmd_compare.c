@@ -18,7 +18,7 @@
 /* ---- Reading one side ------------------------------------------------------ */
 
 /* A directory stands for the per-mpirun.csv that campaign writes into it. */
-static int resolve(hm_compare_side_t *s, char *why, size_t len)
+static int resolve(cli_compare_side_t *s, char *why, size_t len)
 {
     int dir = 0;
     if (hm_results_permpirun_path(s->operand, s->path, sizeof s->path, &dir) != HM_OK) {
@@ -36,7 +36,7 @@ static int resolve(hm_compare_side_t *s, char *why, size_t len)
 /* What the file is, by its header (hm_results_input_kind), and what its
  * factors say of it: how campaign reduced a per-mpirun file ("" when it
  * does not say), and the MPI library, which may tell A from B. */
-static int detect(hm_compare_side_t *s, char *why, size_t len)
+static int detect(cli_compare_side_t *s, char *why, size_t len)
 {
     hm_csv_reader_t *r = NULL;
     const char *v;
@@ -47,7 +47,7 @@ static int detect(hm_compare_side_t *s, char *why, size_t len)
         return rc;
     }
     const hm_factors_t *f = hm_csv_reader_factors(r);
-    hm_cli_warn_partial("compare", s->path, f, NULL, 0);
+    cli_warn_partial("compare", s->path, f, NULL, 0);
     if (hm_factors_get(f, "metric", &v) == HM_OK) snprintf(s->metric, sizeof s->metric, "%s", v);
     if (hm_factors_get(f, "filter", &v) == HM_OK) snprintf(s->filter, sizeof s->filter, "%s", v);
     if (hm_factors_get(f, "mpi_library", &v) == HM_OK)
@@ -59,7 +59,7 @@ static int detect(hm_compare_side_t *s, char *why, size_t len)
 
 /* --metric or --filter given against a file reduced otherwise would be
  * silently ignored. */
-static int check_reduction(const hm_cli_config_t *cfg, const hm_compare_side_t *s, char *why,
+static int check_reduction(const cli_config_t *cfg, const cli_compare_side_t *s, char *why,
                            size_t len)
 {
     const char *opt = NULL, *want = NULL, *have = NULL;
@@ -78,7 +78,7 @@ static int check_reduction(const hm_cli_config_t *cfg, const hm_compare_side_t *
 }
 
 /* Sec. 6.2: the samples are the per-run values of --statistic. */
-static int load_permpirun(const hm_cli_config_t *cfg, hm_compare_side_t *s, char *why, size_t len)
+static int load_permpirun(const cli_config_t *cfg, cli_compare_side_t *s, char *why, size_t len)
 {
     hm_results_permpirun_t ds = {0};
     int rc = check_reduction(cfg, s, why, len);
@@ -94,7 +94,7 @@ static int load_permpirun(const hm_cli_config_t *cfg, hm_compare_side_t *s, char
 }
 
 /* A raw file: its valid repetitions, filtered as campaign filters a run. */
-static int load_raw(const hm_cli_config_t *cfg, hm_compare_side_t *s, char *why, size_t len)
+static int load_raw(const cli_config_t *cfg, cli_compare_side_t *s, char *why, size_t len)
 {
     snprintf(s->metric, sizeof s->metric, "%s", hm_results_metric_name(cfg->metric));
     snprintf(s->filter, sizeof s->filter, "%s", hm_analysis_filter_name(cfg->filter));
@@ -109,7 +109,7 @@ static int load_raw(const hm_cli_config_t *cfg, hm_compare_side_t *s, char *why,
 }
 
 /* The operand's file and its kind. */
-static int open_side(hm_compare_side_t *s, char *why, size_t len)
+static int open_side(cli_compare_side_t *s, char *why, size_t len)
 {
     char inner[8192] = "";
     s->s.path = s->path;
@@ -119,7 +119,7 @@ static int open_side(hm_compare_side_t *s, char *why, size_t len)
     return rc;
 }
 
-static int load_side(const hm_cli_config_t *cfg, hm_compare_side_t *s, char *why, size_t len)
+static int load_side(const cli_config_t *cfg, cli_compare_side_t *s, char *why, size_t len)
 {
     char inner[8192] = "";
     int rc = s->s.raw ? load_raw(cfg, s, inner, sizeof inner)
@@ -132,14 +132,14 @@ static int load_side(const hm_cli_config_t *cfg, hm_compare_side_t *s, char *why
 
 /* Both sides of one command, and --metric one of theirs (or their
  * default: overhead for overlap). */
-static int check_kinds(hm_cli_config_t *cfg, const hm_compare_side_t *a, const hm_compare_side_t *b,
+static int check_kinds(cli_config_t *cfg, const cli_compare_side_t *a, const cli_compare_side_t *b,
                        char *why, size_t len)
 {
     char a_name[4200], b_name[4200];
     snprintf(a_name, sizeof a_name, "A (%s)", a->path);
     snprintf(b_name, sizeof b_name, "B (%s)", b->path);
-    int rc = hm_cli_same_family("compare", a_name, a->kind, b_name, b->kind, why, len);
-    if (rc == HM_OK && hm_cli_choose_metric(cfg, a->path, a->kind, why, len) != HM_OK) {
+    int rc = cli_same_family("compare", a_name, a->kind, b_name, b->kind, why, len);
+    if (rc == HM_OK && cli_choose_metric(cfg, a->path, a->kind, why, len) != HM_OK) {
         char inner[8192];
         snprintf(inner, sizeof inner, "%s", why);
         snprintf(why, len, "compare: %s", inner);
@@ -152,7 +152,7 @@ static int check_kinds(hm_cli_config_t *cfg, const hm_compare_side_t *a, const h
 
 /* Medians of local run-times against medians of global ones, or of filtered
  * against unfiltered samples, differ by construction: no test needed. */
-static int check_same_reduction(const hm_compare_side_t *a, const hm_compare_side_t *b, char *why,
+static int check_same_reduction(const cli_compare_side_t *a, const cli_compare_side_t *b, char *why,
                                 size_t len)
 {
     int metric = a->metric[0] && b->metric[0] && strcmp(a->metric, b->metric);
@@ -166,7 +166,7 @@ static int check_same_reduction(const hm_compare_side_t *a, const hm_compare_sid
 }
 
 /* The sync every group of s shares, or NULL. */
-static const char *single_sync(const hm_compare_side_t *s)
+static const char *single_sync(const cli_compare_side_t *s)
 {
     const hm_analysis_groups_t *gs = &s->s.groups;
     for (size_t k = 1; k < gs->n; k++)
@@ -185,7 +185,7 @@ static void base_name(const char *operand, char *out, size_t len)
 }
 
 /* The progress every group of s shares, or NULL. */
-static const char *single_progress(const hm_compare_side_t *s)
+static const char *single_progress(const cli_compare_side_t *s)
 {
     const hm_analysis_groups_t *gs = &s->s.groups;
     for (size_t k = 0; k < gs->n; k++)
@@ -197,7 +197,7 @@ static const char *single_progress(const hm_compare_side_t *s)
  * sides; then the progress configurations of overlap, then the MPI
  * libraries (Open MPI against MPICH); where none tells A from B, the
  * operands' names do. */
-static void make_labels(hm_compare_side_t *a, hm_compare_side_t *b)
+static void make_labels(cli_compare_side_t *a, cli_compare_side_t *b)
 {
     const char *sa = single_sync(a), *sb = single_sync(b);
     const char *pa = single_progress(a), *pb = single_progress(b);
@@ -217,7 +217,7 @@ static void make_labels(hm_compare_side_t *a, hm_compare_side_t *b)
 
 /* ---- The report ------------------------------------------------------------ */
 
-static int side_factor(hm_factors_t *f, const hm_compare_side_t *s)
+static int side_factor(hm_factors_t *f, const cli_compare_side_t *s)
 {
     char key[2] = {s->name, '\0'};
     return hm_factors_set(f, key, "%s (%s, label %s, metric %s, filter %s)", s->path,
@@ -225,11 +225,11 @@ static int side_factor(hm_factors_t *f, const hm_compare_side_t *s)
                           s->filter[0] ? s->filter : "?");
 }
 
-static int open_output(const hm_cli_config_t *cfg, const hm_compare_side_t *a,
-                       const hm_compare_side_t *b, hm_csv_t **csv)
+static int open_output(const cli_config_t *cfg, const cli_compare_side_t *a,
+                       const cli_compare_side_t *b, hm_csv_t **csv)
 {
     hm_factors_t *f = NULL;
-    int rc = hm_cli_offline_factors(cfg, &f);
+    int rc = cli_offline_factors(cfg, &f);
     if (rc == HM_OK) rc = hm_factors_set(f, "inputs", "%s,%s", a->path, b->path);
     if (rc == HM_OK) rc = side_factor(f, a);
     if (rc == HM_OK) rc = side_factor(f, b);
@@ -239,11 +239,11 @@ static int open_output(const hm_cli_config_t *cfg, const hm_compare_side_t *a,
         rc = hm_factors_set(f, "statistic", "%s", hm_analysis_statistic_name(cfg->statistic));
     if (rc == HM_OK) rc = hm_factors_set(f, "level", "%g", HM_ANALYSIS_LEVEL);
     hm_results_kind_t kind =
-        hm_cli_is_overlap(a->kind) ? HM_RESULTS_COMPARE_OVERLAP : HM_RESULTS_COMPARE;
+        cli_is_overlap(a->kind) ? HM_RESULTS_COMPARE_OVERLAP : HM_RESULTS_COMPARE;
     if (rc != HM_OK)
-        hm_cli_print_error("--output: %s", hm_strerror(rc));
+        cli_print_error("--output: %s", hm_strerror(rc));
     else if ((rc = hm_results_csv_open(cfg->output, f, kind, csv)) != HM_OK)
-        hm_cli_print_error("--output: %s", hm_last_error());
+        cli_print_error("--output: %s", hm_last_error());
     hm_factors_free(f);
     return rc;
 }
@@ -254,17 +254,16 @@ static int write_rows(hm_csv_t *csv, const hm_analysis_comparison_t *rows, size_
     for (size_t k = 0; rc == HM_OK && k < n; k++)
         rc = hm_analysis_comparison_write_row(csv, &rows[k]);
     if (rc != HM_OK) {
-        hm_cli_print_error("%s", hm_csv_error(csv));
+        cli_print_error("%s", hm_csv_error(csv));
         hm_csv_abort(csv);
         return HM_EXIT_FAILURE;
     }
     if (hm_csv_close(csv) == HM_OK) return HM_EXIT_OK;
-    hm_cli_print_error("%s", hm_last_error());
+    cli_print_error("%s", hm_last_error());
     return HM_EXIT_FAILURE;
 }
 
-static int report(const hm_cli_config_t *cfg, const hm_compare_side_t *a,
-                  const hm_compare_side_t *b)
+static int report(const cli_config_t *cfg, const cli_compare_side_t *a, const cli_compare_side_t *b)
 {
     hm_csv_t *csv = NULL;
     size_t n = a->s.groups.n;
@@ -274,33 +273,33 @@ static int report(const hm_cli_config_t *cfg, const hm_compare_side_t *a,
         rc = hm_analysis_compare(&a->s, &b->s, k, cfg->alternative, &rows[k]);
     if (rc != HM_OK) {
         free(rows);
-        hm_cli_print_error("compare: %s", hm_strerror(rc));
+        cli_print_error("compare: %s", hm_strerror(rc));
         return HM_EXIT_FAILURE;
     }
     if (cfg->output[0] && open_output(cfg, a, b, &csv) != HM_OK) {
         free(rows);
         return HM_EXIT_USAGE;
     }
-    hm_compare_print(cfg, a, b, rows, n, stdout);
+    cli_compare_print(cfg, a, b, rows, n, stdout);
     fflush(stdout);
     int status = csv ? write_rows(csv, rows, n) : HM_EXIT_OK;
     free(rows);
     return status;
 }
 
-int hm_cmd_compare(hm_cli_config_t *cfg, MPI_Comm comm)
+int cli_cmd_compare(cli_config_t *cfg, MPI_Comm comm)
 {
     (void)comm;
     char why[16384] = "";
     if (cfg->nfiles != 2) {
-        hm_cli_print_error("compare: expected 2 operands A and B, got %d (usage: harmonia compare "
-                           "[options] A B)",
-                           cfg->nfiles);
+        cli_print_error("compare: expected 2 operands A and B, got %d (usage: harmonia compare "
+                        "[options] A B)",
+                        cfg->nfiles);
         return HM_EXIT_USAGE;
     }
-    if (hm_cli_check_outputs(cfg, MPI_COMM_NULL) != HM_EXIT_OK) return HM_EXIT_USAGE;
-    hm_compare_side_t a = {.name = 'A', .operand = cfg->files[0]};
-    hm_compare_side_t b = {.name = 'B', .operand = cfg->files[1]};
+    if (cli_check_outputs(cfg, MPI_COMM_NULL) != HM_EXIT_OK) return HM_EXIT_USAGE;
+    cli_compare_side_t a = {.name = 'A', .operand = cfg->files[0]};
+    cli_compare_side_t b = {.name = 'B', .operand = cfg->files[1]};
     int rc = open_side(&a, why, sizeof why);
     if (rc == HM_OK) rc = open_side(&b, why, sizeof why);
     if (rc == HM_OK) rc = check_kinds(cfg, &a, &b, why, sizeof why);
@@ -311,10 +310,10 @@ int hm_cmd_compare(hm_cli_config_t *cfg, MPI_Comm comm)
         snprintf(why, sizeof why, "%s", hm_last_error());
     int status = HM_EXIT_OK;
     if (rc == HM_ENOMEM) {
-        hm_cli_print_error("compare: %s", hm_strerror(rc));
+        cli_print_error("compare: %s", hm_strerror(rc));
         status = HM_EXIT_FAILURE;
     } else if (rc != HM_OK) {
-        hm_cli_print_error("%s", why);
+        cli_print_error("%s", why);
         status = HM_EXIT_USAGE;
     } else {
         make_labels(&a, &b);

@@ -44,14 +44,14 @@ static int columns(const plan_t *p, int o)
     return hm_op_uses_size(p->ops[o]) ? p->ncomm : 1;
 }
 
-static const char *ops_of(const hm_cli_config_t *cfg)
+static const char *ops_of(const cli_config_t *cfg)
 {
     return cfg->given & HM_OPT_BIT(HM_OPT_OPS) ? cfg->ops : DEFAULT_OPS;
 }
 
 /* Every item a nonblocking collective with a size (its time is calibrated
  * over the size). */
-static int parse_ops(const hm_cli_config_t *cfg, plan_t *p, char *why, size_t len)
+static int parse_ops(const cli_config_t *cfg, plan_t *p, char *why, size_t len)
 {
     char buf[sizeof cfg->ops];
     snprintf(buf, sizeof buf, "%s", ops_of(cfg));
@@ -78,37 +78,37 @@ static int parse_ops(const hm_cli_config_t *cfg, plan_t *p, char *why, size_t le
 
 /* The progress configuration, a factor of every result: the cores of the
  * rank that --threads leaves free count as a dedicated progress core. */
-static int progress_config(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_compute_t *c,
-                           char *buf, size_t len)
+static int progress_config(const cli_config_t *cfg, MPI_Comm comm, const hm_compute_t *c, char *buf,
+                           size_t len)
 {
     int free_cores = hm_compute_cores_of(c) - hm_compute_threads(c);
     if (!(cfg->given & HM_OPT_BIT(HM_OPT_THREADS))) free_cores = 0;
     hm_overlap_progress_kind_t kind;
     int rc = hm_overlap_progress(free_cores, &kind, buf, len);
-    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
-                        rc == HM_OK ? "" : hm_last_error());
+    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
+                     rc == HM_OK ? "" : hm_last_error());
 }
 
-static int open_compute(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
+static int open_compute(const cli_config_t *cfg, MPI_Comm comm, plan_t *p)
 {
     hm_compute_params_t cp;
     char msg[512] = "";
     hm_compute_params_default(&cp);
     cp.threads = cfg->threads;
     int rc = hm_overlap_share_node(comm, NULL);
-    if (rc != HM_OK) return hm_cli_agree(comm, HM_EXIT_FAILURE, hm_last_error());
+    if (rc != HM_OK) return cli_agree(comm, HM_EXIT_FAILURE, hm_last_error());
     rc = hm_compute_create(&cp, &p->compute);
     if (rc != HM_OK) snprintf(msg, sizeof msg, "--threads %d: %s", cfg->threads, hm_last_error());
-    return hm_cli_agree(comm,
-                        rc == HM_OK       ? HM_EXIT_OK
-                        : rc == HM_EINVAL ? HM_EXIT_USAGE
-                                          : HM_EXIT_FAILURE,
-                        msg);
+    return cli_agree(comm,
+                     rc == HM_OK       ? HM_EXIT_OK
+                     : rc == HM_EINVAL ? HM_EXIT_USAGE
+                                       : HM_EXIT_FAILURE,
+                     msg);
 }
 
 /* Collective: the grid's references, calibrated (or measured at the
  * sizes given) by the library, which judges each against its target. */
-static int calibrate(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
+static int calibrate(const cli_config_t *cfg, MPI_Comm comm, plan_t *p)
 {
     hm_overlap_grid_params_t gp;
     hm_overlap_grid_params_default(&gp);
@@ -124,8 +124,8 @@ static int calibrate(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
     gp.comp_is_comm = cfg->comp_is_comm;
     int rc =
         hm_overlap_grid_calibrate(comm, hm_experiment_procsync(p->e), p->compute, &gp, &p->grid);
-    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
-                        rc == HM_OK ? "" : hm_last_error());
+    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
+                     rc == HM_OK ? "" : hm_last_error());
 }
 
 /* Collective: the references measured again after the last cell; the
@@ -133,13 +133,13 @@ static int calibrate(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
 static int recheck(MPI_Comm comm, plan_t *p)
 {
     int rc = hm_overlap_grid_recheck(comm, hm_experiment_procsync(p->e), p->compute, p->grid);
-    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
-                        rc == HM_OK ? "" : hm_last_error());
+    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
+                     rc == HM_OK ? "" : hm_last_error());
 }
 
 /* Collective: one cell. A cell whose calibrations did not both converge is
  * reported, not run. */
-static int run_cell(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p, hm_overlap_report_t *rep,
+static int run_cell(const cli_config_t *cfg, MPI_Comm comm, plan_t *p, cli_overlap_report_t *rep,
                     size_t index, size_t order)
 {
     const struct cell *c = &p->cells[index];
@@ -147,37 +147,37 @@ static int run_cell(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p, hm_ove
     hm_measure_params_t mp;
     int rank, ran = 0;
     MPI_Comm_rank(comm, &rank);
-    hm_cli_measure_params(cfg, p->e, &mp);
+    cli_measure_params(cfg, p->e, &mp);
     int rc = hm_overlap_grid_run_cell(comm, hm_experiment_procsync(p->e), p->compute, p->grid,
                                       c->op, c->comm, c->comp, &mp, &r, &ran);
     if ((rc == HM_OK || rc == HM_EAGAIN) && rank == 0)
-        hm_overlap_report_add(rep, index, order, hm_op_name(p->ops[c->op]), c->op, c->comm, c->comp,
-                              ran ? &r : NULL);
+        cli_overlap_report_add(rep, index, order, hm_op_name(p->ops[c->op]), c->op, c->comm,
+                               c->comp, ran ? &r : NULL);
     if (ran) hm_overlap_result_free(&r);
     char msg[256] = "";
     if (rc != HM_OK && rc != HM_EAGAIN)
         snprintf(msg, sizeof msg, "%s: %s", hm_op_name(p->ops[c->op]), hm_last_error());
-    return hm_cli_agree(comm, rc == HM_OK || rc == HM_EAGAIN ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
+    return cli_agree(comm, rc == HM_OK || rc == HM_EAGAIN ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
 }
 
-static int run_cells(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p, hm_overlap_report_t *rep)
+static int run_cells(const cli_config_t *cfg, MPI_Comm comm, plan_t *p, cli_overlap_report_t *rep)
 {
-    hm_cli_progress_t line;
+    cli_progress_t line;
     int rank, rc = HM_EXIT_OK;
     MPI_Comm_rank(comm, &rank);
-    hm_cli_progress_init(&line, rank == 0);
-    hm_cli_progress_stage(&line, "overlap", "cells");
+    cli_progress_init(&line, rank == 0);
+    cli_progress_stage(&line, "overlap", "cells");
     for (size_t k = 0; k < p->ncells && rc == HM_EXIT_OK; k++) {
         rc = run_cell(cfg, comm, p, rep, p->order[k], k);
-        hm_cli_progress_report(&line, (double)k + 1, (double)p->ncells);
+        cli_progress_report(&line, (double)k + 1, (double)p->ncells);
     }
-    hm_cli_progress_clear(&line);
+    cli_progress_clear(&line);
     return rc;
 }
 
 /* The cells in table order: per operation, its communication columns
  * (one for ibarrier, which has no size to aim) x the computation targets. */
-static int list_cells(const hm_cli_config_t *cfg, plan_t *p)
+static int list_cells(const cli_config_t *cfg, plan_t *p)
 {
     size_t n = 0;
     for (int o = 0; o < p->nops; o++) n += (size_t)columns(p, o) * (size_t)cfg->ncomp_targets;
@@ -192,13 +192,13 @@ static int list_cells(const hm_cli_config_t *cfg, plan_t *p)
     return HM_OK;
 }
 
-static int make_plan(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
+static int make_plan(const cli_config_t *cfg, MPI_Comm comm, plan_t *p)
 {
     char why[1024] = "";
     int size, rc = parse_ops(cfg, p, why, sizeof why);
     MPI_Comm_size(comm, &size);
-    if (rc == HM_EXIT_OK) rc = hm_cli_check_procsync(cfg, cfg->sync, why, sizeof why);
-    if (rc == HM_EXIT_OK) rc = hm_cli_check_applies(cfg, cfg->sync, size, why, sizeof why);
+    if (rc == HM_EXIT_OK) rc = cli_check_procsync(cfg, cfg->sync, why, sizeof why);
+    if (rc == HM_EXIT_OK) rc = cli_check_applies(cfg, cfg->sync, size, why, sizeof why);
     for (int o = 0; rc == HM_EXIT_OK && o < p->nops; o++) {
         hm_op_params_t opp = {.root = cfg->root, .peer = 1};
         if (hm_op_check(p->ops[o], comm, 1, &opp) != HM_OK)
@@ -216,39 +216,39 @@ static int make_plan(const hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
     if (rc == HM_EXIT_OK && list_cells(cfg, p) != HM_OK)
         rc = HM_EXIT_FAILURE, snprintf(why, sizeof why, "out of memory");
     if (rc == HM_EXIT_OK) hm_measure_shuffle(p->order, p->ncells, cfg->seed);
-    return hm_cli_agree(comm, rc, why);
+    return cli_agree(comm, rc, why);
 }
 
 /* `harmonia overlap impact`: the kernel with and without MPI, per thread;
  * 100 ms (the order of the paper's 512 ms, and short) without --comp-us. */
-static int impact(hm_cli_config_t *cfg, MPI_Comm comm, plan_t *p)
+static int impact(cli_config_t *cfg, MPI_Comm comm, plan_t *p)
 {
     if (cfg->raw[0])
-        return hm_cli_agree(comm, HM_EXIT_USAGE,
-                            "--raw: overlap impact keeps no repetitions (its rows, one per rank "
-                            "and thread, go to --output)");
+        return cli_agree(comm, HM_EXIT_USAGE,
+                         "--raw: overlap impact keeps no repetitions (its rows, one per rank "
+                         "and thread, go to --output)");
     if (cfg->comp_is_comm || (cfg->given & HM_OPT_BIT(HM_OPT_SIZES)))
-        return hm_cli_agree(comm, HM_EXIT_USAGE,
-                            cfg->comp_is_comm
-                                ? "--comp-us comm: overlap impact has no communication (give "
-                                  "times in microseconds)"
-                                : "--sizes: overlap impact has no communication");
+        return cli_agree(comm, HM_EXIT_USAGE,
+                         cfg->comp_is_comm
+                             ? "--comp-us comm: overlap impact has no communication (give "
+                               "times in microseconds)"
+                             : "--sizes: overlap impact has no communication");
     if (!(cfg->given & HM_OPT_BIT(HM_OPT_NREP))) cfg->nrep = 5;
     if (!(cfg->given & HM_OPT_BIT(HM_OPT_COMP_US))) {
         cfg->comp_targets_s[0] = 0.1;
         cfg->ncomp_targets = 1;
     }
     int rc = open_compute(cfg, comm, p);
-    return rc == HM_EXIT_OK ? hm_cli_overlap_impact(cfg, comm, p->compute) : rc;
+    return rc == HM_EXIT_OK ? cli_overlap_impact(cfg, comm, p->compute) : rc;
 }
 
-int hm_cmd_overlap(hm_cli_config_t *cfg, MPI_Comm comm)
+int cli_cmd_overlap(cli_config_t *cfg, MPI_Comm comm)
 {
     if (cfg->nfiles > 1 || (cfg->nfiles == 1 && strcmp(cfg->files[0], "impact") != 0)) {
         char msg[256];
         snprintf(msg, sizeof msg, "unexpected argument \"%.64s\" (overlap takes one word: impact)",
                  cfg->files[cfg->nfiles > 1 && !strcmp(cfg->files[0], "impact")]);
-        return hm_cli_agree(comm, HM_EXIT_USAGE, msg);
+        return cli_agree(comm, HM_EXIT_USAGE, msg);
     }
     if (cfg->nfiles == 1) {
         plan_t q = {0};
@@ -257,7 +257,7 @@ int hm_cmd_overlap(hm_cli_config_t *cfg, MPI_Comm comm)
         return rc;
     }
     plan_t *p = calloc(1, sizeof *p);
-    hm_overlap_report_t *rep = NULL;
+    cli_overlap_report_t *rep = NULL;
     char progress[256], compute[512] = "";
     if (!p) return HM_EXIT_FAILURE;
     /* Repetitions of milliseconds to a second: far fewer than bench's. */
@@ -269,21 +269,21 @@ int hm_cmd_overlap(hm_cli_config_t *cfg, MPI_Comm comm)
     if (!(cfg->given & HM_OPT_BIT(HM_OPT_LATE_US))) cfg->late_us = 20;
     if (!(cfg->given & HM_OPT_BIT(HM_OPT_OPS)))
         snprintf(cfg->ops, sizeof cfg->ops, "%s", DEFAULT_OPS);
-    int rc = hm_cli_check_outputs(cfg, comm);
+    int rc = cli_check_outputs(cfg, comm);
     if (rc == HM_EXIT_OK) rc = make_plan(cfg, comm, p);
     if (rc == HM_EXIT_OK) rc = open_compute(cfg, comm, p);
-    if (rc == HM_EXIT_OK) rc = hm_cli_experiment_open(cfg, comm, cfg->sync, &p->e);
+    if (rc == HM_EXIT_OK) rc = cli_experiment_open(cfg, comm, cfg->sync, &p->e);
     if (rc == HM_EXIT_OK) rc = progress_config(cfg, comm, p->compute, progress, sizeof progress);
     if (rc == HM_EXIT_OK) {
         hm_compute_describe(p->compute, compute, sizeof compute);
-        rc = hm_overlap_report_open(cfg, comm, p->e, p->ncells, progress, compute, &rep);
+        rc = cli_overlap_report_open(cfg, comm, p->e, p->ncells, progress, compute, &rep);
     }
     if (rc == HM_EXIT_OK) rc = calibrate(cfg, comm, p);
-    if (rc == HM_EXIT_OK) hm_overlap_report_grid(rep, p->grid);
+    if (rc == HM_EXIT_OK) cli_overlap_report_grid(rep, p->grid);
     if (rc == HM_EXIT_OK) rc = run_cells(cfg, comm, p, rep);
     if (rc == HM_EXIT_OK) rc = recheck(comm, p);
-    if (rep) hm_overlap_report_close(rep, comm);
-    rc = hm_cli_experiment_close(p->e, comm, rc);
+    if (rep) cli_overlap_report_close(rep, comm);
+    rc = cli_experiment_close(p->e, comm, rc);
     hm_overlap_grid_free(p->grid);
     hm_compute_free(p->compute);
     free(p->order);

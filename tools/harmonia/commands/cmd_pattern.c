@@ -35,7 +35,7 @@ static const char *const measured_names[] = {"pattern",  "split",      "translat
 enum { MAX_MEASURED = 7 };
 
 typedef struct pattern_run {
-    hm_pattern_shape_t shape;
+    cli_pattern_shape_t shape;
     const hm_generator_t *gen; /* NULL: striping or file */
     hm_direction_t direction;
     const hm_backend_t *backend[MAX_STEPS];
@@ -84,8 +84,7 @@ static int real_groups(MPI_Comm comm, int *g, char *why, size_t len)
 
 /* The groups: g ranks each (--ranks-per-node, else the real node), n = P
  * / g whole groups. */
-static int groups(const hm_cli_config_t *cfg, MPI_Comm comm, pattern_run_t *r, char *why,
-                  size_t len)
+static int groups(const cli_config_t *cfg, MPI_Comm comm, pattern_run_t *r, char *why, size_t len)
 {
     int size, g = cfg->ranks_per_node, rc = HM_EXIT_OK;
     MPI_Comm_size(comm, &size);
@@ -107,7 +106,7 @@ static int groups(const hm_cli_config_t *cfg, MPI_Comm comm, pattern_run_t *r, c
 
 /* The memory of the run's buffers, from its backends and --memory: one
  * kind for every step (they share the buffers). */
-static int memory_of(const hm_cli_config_t *cfg, pattern_run_t *r, char *why, size_t len)
+static int memory_of(const cli_config_t *cfg, pattern_run_t *r, char *why, size_t len)
 {
     int device = cfg->memory_device, mpi = 0;
     const char *dev_name = cfg->memory_device ? "--memory device" : NULL, *host_name = NULL;
@@ -133,7 +132,7 @@ static int memory_of(const hm_cli_config_t *cfg, pattern_run_t *r, char *why, si
             return snprintf(why, len, "%s: %s", what, hm_last_error()), HM_EXIT_USAGE;
     }
     if (device && mpi) {
-        int rc = hm_cli_gpu_check("--memory device", why, len);
+        int rc = cli_gpu_check("--memory device", why, len);
         if (rc != HM_EXIT_OK) return rc;
         char reason[160];
         if (!hm_gpu_mpi_cuda_aware(reason, sizeof reason))
@@ -144,7 +143,7 @@ static int memory_of(const hm_cli_config_t *cfg, pattern_run_t *r, char *why, si
 }
 
 /* The backends: one, or one per step of striping. */
-static int backends(const hm_cli_config_t *cfg, pattern_run_t *r, char *why, size_t len)
+static int backends(const cli_config_t *cfg, pattern_run_t *r, char *why, size_t len)
 {
     char buf[sizeof cfg->backend];
     snprintf(buf, sizeof buf, "%s", cfg->backend[0] ? cfg->backend : "mpi");
@@ -167,7 +166,7 @@ static int backends(const hm_cli_config_t *cfg, pattern_run_t *r, char *why, siz
     return memory_of(cfg, r, why, len);
 }
 
-static int check_options(const hm_cli_config_t *cfg, pattern_run_t *r, char *why, size_t len)
+static int check_options(const cli_config_t *cfg, pattern_run_t *r, char *why, size_t len)
 {
     int file = strcmp(r->shape.pattern, "file") == 0;
     if (file && !cfg->pattern_file[0])
@@ -218,7 +217,7 @@ static int check_options(const hm_cli_config_t *cfg, pattern_run_t *r, char *why
     return HM_EXIT_OK;
 }
 
-static int make_run(const hm_cli_config_t *cfg, MPI_Comm comm, pattern_run_t *r)
+static int make_run(const cli_config_t *cfg, MPI_Comm comm, pattern_run_t *r)
 {
     char why[512] = "";
     snprintf(r->shape.pattern, sizeof r->shape.pattern, "%s",
@@ -250,12 +249,12 @@ static int make_run(const hm_cli_config_t *cfg, MPI_Comm comm, pattern_run_t *r)
     if (rc == HM_EXIT_OK && !(r->order = malloc(r->nsizes * sizeof *r->order)))
         rc = HM_EXIT_FAILURE, snprintf(why, sizeof why, "out of memory");
     if (rc == HM_EXIT_OK) hm_measure_shuffle(r->order, r->nsizes, cfg->seed);
-    return hm_cli_agree(comm, rc, why);
+    return cli_agree(comm, rc, why);
 }
 
 /* Local: the edges of every step at size (bytes per message; striping:
  * the whole buffer). */
-static int edges_at(const hm_cli_config_t *cfg, const pattern_run_t *r, int nranks, size_t size,
+static int edges_at(const cli_config_t *cfg, const pattern_run_t *r, int nranks, size_t size,
                     hm_edges_t *steps, int *nsteps)
 {
     memset(steps, 0, MAX_STEPS * sizeof *steps);
@@ -385,8 +384,8 @@ typedef struct outcome {
 
 /* Collective: the agreed exit status of a row measured with outcome o; the
  * sentence names the size and what was timed. Too few valid repetitions
- * are judged as bench judges them (hm_cli_partial_status). */
-static int row_status(const hm_cli_config_t *cfg, MPI_Comm comm, const pattern_run_t *r,
+ * are judged as bench judges them (cli_partial_status). */
+static int row_status(const cli_config_t *cfg, MPI_Comm comm, const pattern_run_t *r,
                       const outcome_t *o, int validated, size_t bytes, const char *measured)
 {
     char why[1024] = "", what[64] = "", row[96];
@@ -394,26 +393,26 @@ static int row_status(const hm_cli_config_t *cfg, MPI_Comm comm, const pattern_r
     int status = HM_EXIT_OK;
     if (o->rc == HM_EAGAIN) {
         snprintf(row, sizeof row, "%zu B%s", bytes, what);
-        status = hm_cli_partial_status(cfg, comm, r->e, row, o->res, why, sizeof why);
+        status = cli_partial_status(cfg, comm, r->e, row, o->res, why, sizeof why);
     } else if (o->rc != HM_OK) {
         /* HM_ENOMEM: the root could not summarize the row (no sentence set). */
         snprintf(why, sizeof why, "%zu B%s: %s", bytes, what,
                  o->rc == HM_ENOMEM ? hm_strerror(o->rc) : hm_last_error());
         status = HM_EXIT_FAILURE;
     }
-    status = hm_cli_agree(comm, status, why);
+    status = cli_agree(comm, status, why);
     if (status == HM_EXIT_OK && validated && o->wrong > 0) {
         snprintf(why, sizeof why, "%zu B%s: %llu received bytes differ from what was sent", bytes,
                  what, (unsigned long long)o->wrong);
-        status = hm_cli_agree(comm, HM_EXIT_FAILURE, why);
+        status = cli_agree(comm, HM_EXIT_FAILURE, why);
     }
     return status;
 }
 
 /* Collective: the collective baseline of the size's pattern, over every
  * rank of comm, from the pattern's edges. */
-static int measure_baseline(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync_t *ps,
-                            const pattern_run_t *r, hm_pattern_report_t *rep, const cell_t *c,
+static int measure_baseline(const cli_config_t *cfg, MPI_Comm comm, hm_procsync_t *ps,
+                            const pattern_run_t *r, cli_pattern_report_t *rep, const cell_t *c,
                             size_t bytes, size_t index, size_t order)
 {
     int rank, size;
@@ -426,16 +425,16 @@ static int measure_baseline(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsy
     if (rc != HM_OK) return row_status(cfg, comm, r, &o, 0, bytes, name);
     hm_measure_params_t mp;
     hm_measure_result_t res = {0};
-    hm_cli_measure_params(cfg, r->e, &mp);
+    cli_measure_params(cfg, r->e, &mp);
     rc = o.rc = hm_baseline_measure(b, ps, &mp, &res, &o.wrong);
     long nvalid = res.nvalid, attempts = res.attempts;
     if (rc == HM_OK || rc == HM_EAGAIN) {
         long long messages = r->baseline == HM_BASELINE_SCATTER    ? size - 1
                              : r->baseline == HM_BASELINE_ALLTOALL ? (long long)size * (size - 1)
                                                                    : (long long)c->steps[0].n;
-        hm_pattern_cell_t cell = {name, bytes, messages, hm_baseline_bytes(b),
-                                  mp.validate ? (long long)o.wrong : -1};
-        if (rank == 0 && hm_pattern_report_add(rep, index, order, &cell, &res) != HM_OK)
+        cli_pattern_cell_t cell = {name, bytes, messages, hm_baseline_bytes(b),
+                                   mp.validate ? (long long)o.wrong : -1};
+        if (rank == 0 && cli_pattern_report_add(rep, index, order, &cell, &res) != HM_OK)
             o.rc = HM_ENOMEM;
         hm_measure_result_free(&res);
     }
@@ -460,8 +459,8 @@ static int measure_baseline(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsy
  * alone are validated each on its own; the sequence end to end (rank g's
  * buffer against rank 0's); the concurrent run is not: its steps forward
  * what they are still receiving, as the paper's Fig. 5c does. */
-static int measure_row(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync_t *ps,
-                       const pattern_run_t *r, hm_pattern_report_t *rep, cell_t *c, measured_t m,
+static int measure_row(const cli_config_t *cfg, MPI_Comm comm, hm_procsync_t *ps,
+                       const pattern_run_t *r, cli_pattern_report_t *rep, cell_t *c, measured_t m,
                        size_t bytes, size_t index, size_t order)
 {
     if (m == M_BASELINE) return measure_baseline(cfg, comm, ps, r, rep, c, bytes, index, order);
@@ -474,19 +473,19 @@ static int measure_row(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync_t 
     outcome_t o = {0, &res, 0};
     striping_check_t sc = {c->buf[0], c->buf[1], rank, r->shape.g};
     hm_plan_validation_t v = {striping_fill, striping_verify, &sc};
-    hm_cli_measure_params(cfg, r->e, &mp);
+    cli_measure_params(cfg, r->e, &mp);
     if (m == M_CONCURRENT) mp.validate = 0;
     o.rc = hm_plan_measure(t.steps, t.nsteps, t.mode, ps, &mp, m == M_SEQUENCE ? &v : NULL, &res,
                            &o.wrong);
     int measured = o.rc == HM_OK || o.rc == HM_EAGAIN;
     if (measured) {
-        hm_pattern_cell_t cell = {measured_names[m], bytes, t.messages, t.bytes,
-                                  mp.validate ? (long long)o.wrong : -1};
-        if (rank == 0 && hm_pattern_report_add(rep, index, order, &cell, &res) != HM_OK)
+        cli_pattern_cell_t cell = {measured_names[m], bytes, t.messages, t.bytes,
+                                   mp.validate ? (long long)o.wrong : -1};
+        if (rank == 0 && cli_pattern_report_add(rep, index, order, &cell, &res) != HM_OK)
             o.rc = HM_ENOMEM;
         /* Once, collectively: the first size's pattern (striping: its translation). */
         if (order < (size_t)r->nmeasured && (m == M_PATTERN || m == M_TRANSLATE))
-            hm_pattern_report_matrix(rep, comm, c->plan[c->nsteps > 1 ? 1 : 0], bytes);
+            cli_pattern_report_matrix(rep, comm, c->plan[c->nsteps > 1 ? 1 : 0], bytes);
     }
     int status = row_status(cfg, comm, r, &o, mp.validate, bytes, measured_names[m]);
     if (measured) hm_measure_result_free(&res);
@@ -494,8 +493,8 @@ static int measure_row(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync_t 
 }
 
 /* Collective: one size, measured and reported. */
-static int run_size(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync_t *ps,
-                    const pattern_run_t *r, hm_pattern_report_t *rep, size_t index, size_t order)
+static int run_size(const cli_config_t *cfg, MPI_Comm comm, hm_procsync_t *ps,
+                    const pattern_run_t *r, cli_pattern_report_t *rep, size_t index, size_t order)
 {
     int rank, size;
     MPI_Comm_rank(comm, &rank);
@@ -510,11 +509,11 @@ static int run_size(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync_t *ps
     else if (c.steps[0].nranks > size)
         rc = HM_EINVAL, snprintf(why, sizeof why, "--pattern %s: it needs %d ranks, the run has %d",
                                  r->shape.pattern, c.steps[0].nranks, size);
-    int status = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_USAGE, why);
+    int status = cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_USAGE, why);
     if (status == HM_EXIT_OK) {
         rc = build(comm, r, rank, &c);
         if (rc != HM_OK) snprintf(why, sizeof why, "%zu B: %s", bytes, hm_last_error());
-        status = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);
+        status = cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);
     }
     for (int k = 0; status == HM_EXIT_OK && k < r->nmeasured; k++)
         status = measure_row(cfg, comm, ps, r, rep, &c, r->measured[k], bytes,
@@ -524,24 +523,24 @@ static int run_size(const hm_cli_config_t *cfg, MPI_Comm comm, hm_procsync_t *ps
     return status;
 }
 
-int hm_cmd_pattern(hm_cli_config_t *cfg, MPI_Comm comm)
+int cli_cmd_pattern(cli_config_t *cfg, MPI_Comm comm)
 {
     pattern_run_t r = {0};
     hm_experiment_t *e = NULL;
-    hm_pattern_report_t *rep = NULL;
-    int rc = hm_cli_check_outputs(cfg, comm);
+    cli_pattern_report_t *rep = NULL;
+    int rc = cli_check_outputs(cfg, comm);
     if (rc == HM_EXIT_OK) rc = make_run(cfg, comm, &r);
-    if (rc == HM_EXIT_OK) rc = hm_cli_experiment_open(cfg, comm, cfg->sync, &e);
+    if (rc == HM_EXIT_OK) rc = cli_experiment_open(cfg, comm, cfg->sync, &e);
     r.e = e;
     if (rc == HM_EXIT_OK)
-        rc = hm_cli_gpu_setup(cfg, comm, r.memory == HM_MEMORY_DEVICE, hm_experiment_factors(e));
+        rc = cli_gpu_setup(cfg, comm, r.memory == HM_MEMORY_DEVICE, hm_experiment_factors(e));
     if (rc == HM_EXIT_OK)
-        rc = hm_pattern_report_open(cfg, comm, e, &r.shape, r.nsizes * (size_t)r.nmeasured, &rep);
+        rc = cli_pattern_report_open(cfg, comm, e, &r.shape, r.nsizes * (size_t)r.nmeasured, &rep);
     for (size_t k = 0; rc == HM_EXIT_OK && k < r.nsizes; k++)
         rc = run_size(cfg, comm, hm_experiment_procsync(e), &r, rep, r.order[k], k);
-    int closed = rep ? hm_pattern_report_close(rep, comm) : HM_EXIT_OK;
+    int closed = rep ? cli_pattern_report_close(rep, comm) : HM_EXIT_OK;
     if (rc == HM_EXIT_OK) rc = closed;
-    rc = hm_cli_experiment_close(e, comm, rc);
+    rc = cli_experiment_close(e, comm, rc);
     free(r.order);
     return rc;
 }

@@ -14,12 +14,12 @@
  * harmonize. */
 static const char *const DEFAULT_METHODS = "barrier,dissem,harmonize";
 
-static const char *methods(const hm_cli_config_t *cfg)
+static const char *methods(const cli_config_t *cfg)
 {
     return cfg->given & HM_OPT_BIT(HM_OPT_SYNC) ? cfg->sync : DEFAULT_METHODS;
 }
 
-static int check_methods(const hm_cli_config_t *cfg, MPI_Comm comm)
+static int check_methods(const cli_config_t *cfg, MPI_Comm comm)
 {
     char list[sizeof cfg->sync + 32], why[512] = "";
     int rc = HM_EXIT_OK, n = 0;
@@ -27,25 +27,25 @@ static int check_methods(const hm_cli_config_t *cfg, MPI_Comm comm)
     for (char *m = list, *next; m && rc == HM_EXIT_OK; m = next, n++) {
         next = strchr(m, ',');
         if (next) *next++ = '\0';
-        rc = hm_cli_check_procsync(cfg, m, why, sizeof why);
+        rc = cli_check_procsync(cfg, m, why, sizeof why);
     }
     if (rc == HM_EXIT_OK && n > 16)
         rc = HM_EXIT_USAGE, snprintf(why, sizeof why, "--sync: more than 16 methods");
     int size;
     MPI_Comm_size(comm, &size);
-    if (rc == HM_EXIT_OK) rc = hm_cli_check_applies(cfg, methods(cfg), size, why, sizeof why);
-    return hm_cli_agree(comm, rc, why);
+    if (rc == HM_EXIT_OK) rc = cli_check_applies(cfg, methods(cfg), size, why, sizeof why);
+    return cli_agree(comm, rc, why);
 }
 
-static int run_method(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_experiment_t *e,
-                      const char *method, hm_skew_report_t *rep)
+static int run_method(const cli_config_t *cfg, MPI_Comm comm, const hm_experiment_t *e,
+                      const char *method, cli_skew_report_t *rep)
 {
     hm_procsync_t *ps = NULL;
     hm_skew_result_t r;
     char msg[256] = "";
     int rank;
     MPI_Comm_rank(comm, &rank);
-    int rc = hm_cli_procsync_create(comm, method, e, &ps);
+    int rc = cli_procsync_create(comm, method, e, &ps);
     if (rc != HM_EXIT_OK) return rc;
     int st =
         hm_measure_skew(comm, ps, hm_experiment_global_clock(e), cfg->nrep, cfg->back_to_back, &r);
@@ -56,42 +56,42 @@ static int run_method(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_experi
                  method, r.late_starts, cfg->nrep);
         st = HM_EAGAIN;
     }
-    if (st == HM_OK && rank == 0) st = hm_skew_report_add(rep, method, &r);
+    if (st == HM_OK && rank == 0) st = cli_skew_report_add(rep, method, &r);
     if (st != HM_OK && !msg[0])
         snprintf(msg, sizeof msg, "skew of %s: %s", method, hm_strerror(st));
     hm_skew_result_free(&r);
     hm_procsync_free(ps);
-    return hm_cli_agree(comm, st == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
+    return cli_agree(comm, st == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
 }
 
 /* The factor "sync" names the methods measured, with the parameters that
  * some of them read (the experiment, which creates none, records "none"). */
-static int record_methods(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e)
+static int record_methods(const cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e)
 {
     int rc = hm_experiment_procsync_factors(hm_experiment_factors(e), methods(cfg),
                                             hm_experiment_procsync_params(e));
-    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_strerror(rc));
+    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_strerror(rc));
 }
 
-int hm_cmd_skew(hm_cli_config_t *cfg, MPI_Comm comm)
+int cli_cmd_skew(cli_config_t *cfg, MPI_Comm comm)
 {
     hm_experiment_t *e = NULL;
-    hm_skew_report_t *rep = NULL;
+    cli_skew_report_t *rep = NULL;
     char list[sizeof cfg->sync + 32];
-    int rc = hm_cli_check_outputs(cfg, comm);
+    int rc = cli_check_outputs(cfg, comm);
     if (rc == HM_EXIT_OK) rc = check_methods(cfg, comm);
     /* One process synchronization per method, each created in run_method. */
-    if (rc == HM_EXIT_OK) rc = hm_cli_experiment_open(cfg, comm, NULL, &e);
+    if (rc == HM_EXIT_OK) rc = cli_experiment_open(cfg, comm, NULL, &e);
     if (rc == HM_EXIT_OK) rc = record_methods(cfg, comm, e);
     if (rc == HM_EXIT_OK)
-        rc = hm_skew_report_open(cfg, comm, e, hm_cli_count_items(methods(cfg)), &rep);
+        rc = cli_skew_report_open(cfg, comm, e, cli_count_items(methods(cfg)), &rep);
     snprintf(list, sizeof list, "%s", methods(cfg));
     for (char *m = list, *next; rc == HM_EXIT_OK && m; m = next) {
         next = strchr(m, ',');
         if (next) *next++ = '\0';
         rc = run_method(cfg, comm, e, m, rep);
     }
-    if (rep) hm_skew_report_close(rep, comm);
-    rc = hm_cli_experiment_close(e, comm, rc);
+    if (rep) cli_skew_report_close(rep, comm);
+    rc = cli_experiment_close(e, comm, rc);
     return rc;
 }

@@ -15,11 +15,11 @@
 #include "commands/stats_campaign.h"
 #include "commands/stats_print.h"
 
-static int open_output(const hm_cli_config_t *cfg, hm_csv_t **csv)
+static int open_output(const cli_config_t *cfg, hm_csv_t **csv)
 {
     hm_factors_t *f = NULL;
     char inputs[8192] = "";
-    int rc = hm_cli_offline_factors(cfg, &f);
+    int rc = cli_offline_factors(cfg, &f);
     for (int i = 0; i < cfg->nfiles; i++)
         snprintf(inputs + strlen(inputs), sizeof inputs - strlen(inputs), "%s%s", i ? "," : "",
                  cfg->files[i]);
@@ -28,9 +28,9 @@ static int open_output(const hm_cli_config_t *cfg, hm_csv_t **csv)
         int overlap = hm_results_metric_kind(cfg->metric) == HM_RESULTS_OVERLAP_RAW;
         rc = hm_results_csv_open(cfg->output, f,
                                  overlap ? HM_RESULTS_STATS_OVERLAP : HM_RESULTS_STATS, csv);
-        if (rc != HM_OK) hm_cli_print_error("--output: %s", hm_last_error());
+        if (rc != HM_OK) cli_print_error("--output: %s", hm_last_error());
     } else {
-        hm_cli_print_error("--output: %s", hm_strerror(rc));
+        cli_print_error("--output: %s", hm_strerror(rc));
     }
     hm_factors_free(f);
     return rc;
@@ -46,7 +46,7 @@ static const char *meaning(hm_metric_t metric)
         .meaning;
 }
 
-static void print_title(const hm_cli_config_t *cfg)
+static void print_title(const cli_config_t *cfg)
 {
     int overlap = hm_results_metric_kind(cfg->metric) == HM_RESULTS_OVERLAP_RAW;
     printf("%s%s (%s) of the valid repetitions in %d file%s, %sfilter %s; 95%% confidence "
@@ -57,7 +57,7 @@ static void print_title(const hm_cli_config_t *cfg)
            hm_analysis_filter_name(cfg->filter));
 }
 
-static int report(const hm_cli_config_t *cfg, hm_analysis_groups_t *groups)
+static int report(const cli_config_t *cfg, hm_analysis_groups_t *groups)
 {
     hm_csv_t *csv = NULL;
     hm_analysis_summary_t *rows = calloc(groups->n ? groups->n : 1, sizeof *rows);
@@ -67,7 +67,7 @@ static int report(const hm_cli_config_t *cfg, hm_analysis_groups_t *groups)
         rc = hm_analysis_summarize(&groups->g[k], cfg->filter, &rows[k]);
     if (rc != HM_OK) {
         free(rows);
-        hm_cli_print_error("stats: %s", hm_strerror(rc));
+        cli_print_error("stats: %s", hm_strerror(rc));
         return HM_EXIT_FAILURE;
     }
     if (cfg->output[0] && open_output(cfg, &csv) != HM_OK) {
@@ -75,13 +75,13 @@ static int report(const hm_cli_config_t *cfg, hm_analysis_groups_t *groups)
         return HM_EXIT_USAGE;
     }
     print_title(cfg);
-    hm_cli_print_summaries(groups, rows, stdout);
+    cli_print_summaries(groups, rows, stdout);
     fflush(stdout);
     for (size_t k = 0; csv && k < groups->n; k++)
         hm_analysis_summary_write_row(csv, &groups->g[k], &rows[k]);
     free(rows);
     if (csv && hm_csv_close(csv) != HM_OK) {
-        hm_cli_print_error("%s", hm_last_error());
+        cli_print_error("%s", hm_last_error());
         return HM_EXIT_FAILURE;
     }
     return HM_EXIT_OK;
@@ -90,81 +90,81 @@ static int report(const hm_cli_config_t *cfg, hm_analysis_groups_t *groups)
 /* All inputs of one command (bench or overlap), and --metric one of
  * theirs, or their default (overhead for overlap). A file whose kind
  * cannot be told is left to its reader, which says what is wrong with it. */
-static int check_kinds(hm_cli_config_t *cfg)
+static int check_kinds(cli_config_t *cfg)
 {
     char path[4200], first[4200] = "", why[10000];
     hm_results_kind_t kind, first_kind = HM_RESULTS_BENCH_RAW;
     for (int i = 0; i < cfg->nfiles; i++) {
-        hm_cli_stats_dataset_path(cfg->files[i], path, sizeof path);
+        cli_stats_dataset_path(cfg->files[i], path, sizeof path);
         if (hm_results_input_kind(path, &kind) != HM_OK) continue;
         if (!first[0]) {
             snprintf(first, sizeof first, "%s", path);
             first_kind = kind;
-        } else if (hm_cli_same_family("stats", first, first_kind, path, kind, why, sizeof why) !=
+        } else if (cli_same_family("stats", first, first_kind, path, kind, why, sizeof why) !=
                    HM_OK) {
-            hm_cli_print_error("%s", why);
+            cli_print_error("%s", why);
             return HM_EXIT_USAGE;
         }
     }
     int raw = first_kind == HM_RESULTS_BENCH_RAW || first_kind == HM_RESULTS_OVERLAP_RAW;
-    if (first[0] && raw && hm_cli_choose_metric(cfg, first, first_kind, why, sizeof why) != HM_OK) {
-        hm_cli_print_error("stats: %s", why);
+    if (first[0] && raw && cli_choose_metric(cfg, first, first_kind, why, sizeof why) != HM_OK) {
+        cli_print_error("stats: %s", why);
         return HM_EXIT_USAGE;
     }
     return HM_EXIT_OK;
 }
 
-int hm_cmd_stats(hm_cli_config_t *cfg, MPI_Comm comm)
+int cli_cmd_stats(cli_config_t *cfg, MPI_Comm comm)
 {
     (void)comm;
     hm_analysis_groups_t groups = {0};
     int rc = HM_OK;
     if (cfg->nfiles == 0) {
-        hm_cli_print_error("stats: no input files (usage: harmonia stats [options] FILE...)");
+        cli_print_error("stats: no input files (usage: harmonia stats [options] FILE...)");
         return HM_EXIT_USAGE;
     }
-    if (hm_cli_check_outputs(cfg, MPI_COMM_NULL) != HM_EXIT_OK) return HM_EXIT_USAGE;
+    if (cli_check_outputs(cfg, MPI_COMM_NULL) != HM_EXIT_OK) return HM_EXIT_USAGE;
     int datasets = 0;
     char path[4200];
     for (int i = 0; i < cfg->nfiles; i++)
-        datasets += hm_cli_stats_dataset_path(cfg->files[i], path, sizeof path);
+        datasets += cli_stats_dataset_path(cfg->files[i], path, sizeof path);
     /* Each option belongs to one kind of input: a campaign's per-mpirun
      * values were reduced (metric, filter) when it was collected, and raw
      * files have no per-mpirun statistic. */
     const uint64_t raw_only = HM_OPT_BIT(HM_OPT_METRIC) | HM_OPT_BIT(HM_OPT_FILTER);
     if (datasets == cfg->nfiles && (cfg->given & raw_only)) {
-        hm_cli_print_error("stats: --%s applies to raw files; a campaign's per-mpirun values "
-                           "were reduced when it was collected (see its factors)",
-                           cfg->given & HM_OPT_BIT(HM_OPT_METRIC) ? "metric" : "filter");
+        cli_print_error("stats: --%s applies to raw files; a campaign's per-mpirun values "
+                        "were reduced when it was collected (see its factors)",
+                        cfg->given & HM_OPT_BIT(HM_OPT_METRIC) ? "metric" : "filter");
         return HM_EXIT_USAGE;
     }
     if (datasets == 0 && (cfg->given & HM_OPT_BIT(HM_OPT_STATISTIC))) {
-        hm_cli_print_error("stats: --statistic applies to campaigns (the statistic of each "
-                           "mpirun), not to raw files");
+        cli_print_error("stats: --statistic applies to campaigns (the statistic of each "
+                        "mpirun), not to raw files");
         return HM_EXIT_USAGE;
     }
     if (check_kinds(cfg) != HM_EXIT_OK) return HM_EXIT_USAGE;
     for (int i = 0; i < cfg->nfiles; i++) /* a campaign: its per-mpirun dataset */
-        hm_cli_warn_partial_path(
-            "stats",
-            hm_cli_stats_dataset_path(cfg->files[i], path, sizeof path) ? path : cfg->files[i]);
-    if (datasets == cfg->nfiles) return hm_cli_stats_campaigns(cfg);
+        cli_warn_partial_path("stats", cli_stats_dataset_path(cfg->files[i], path, sizeof path)
+                                           ? path
+                                           : cfg->files[i]);
+    if (datasets == cfg->nfiles) return cli_stats_campaigns(cfg);
     if (datasets > 0) {
-        hm_cli_print_error("stats: give either raw files of 'harmonia bench --raw' or 'harmonia "
-                           "overlap --raw', or campaigns (directories, per-mpirun.csv), not both");
+        cli_print_error("stats: give either raw files of 'harmonia bench --raw' or 'harmonia "
+                        "overlap --raw', or campaigns (directories, per-mpirun.csv), not both");
         return HM_EXIT_USAGE;
     }
     for (int i = 0; rc == HM_OK && i < cfg->nfiles; i++)
         rc = hm_analysis_groups_read_raw(&groups, cfg->files[i], cfg->metric);
     int status = HM_EXIT_OK;
     if (rc == HM_ENOMEM) {
-        hm_cli_print_error("stats: %s", hm_strerror(rc));
+        cli_print_error("stats: %s", hm_strerror(rc));
         status = HM_EXIT_FAILURE;
     } else if (rc != HM_OK) {
-        hm_cli_print_error("%s", hm_last_error());
+        cli_print_error("%s", hm_last_error());
         status = HM_EXIT_USAGE;
     } else if (groups.n == 0) {
-        hm_cli_print_error("stats: no valid repetitions (valid = 1) in the input files");
+        cli_print_error("stats: no valid repetitions (valid = 1) in the input files");
         status = HM_EXIT_USAGE;
     } else {
         status = report(cfg, &groups);

@@ -19,14 +19,14 @@ typedef struct source_report {
     double *per_rank; /* root: size x R_FIELDS */
 } source_report_t;
 
-static int measure_source(const hm_cli_config_t *cfg, MPI_Comm comm, source_report_t *r)
+static int measure_source(const cli_config_t *cfg, MPI_Comm comm, source_report_t *r)
 {
     int rank;
     double mine[R_FIELDS] = {0};
     hm_timer_t *t = NULL;
     hm_timer_quality_t q;
     MPI_Comm_rank(comm, &rank);
-    hm_timer_options_t o = hm_cli_timer_options(cfg, rank, hm_cli_clock_domain(cfg, comm));
+    hm_timer_options_t o = cli_timer_options(cfg, rank, cli_clock_domain(cfg, comm));
     int rc = hm_timer_create(r->name, &o, &t);
     /* The reason a source is unavailable comes from the lowest rank that
      * refused it, so that the row says the same thing whichever rank failed. */
@@ -90,7 +90,7 @@ static void worst_over_ranks(const double *per_rank, int size, double *w)
     }
 }
 
-static void print_table(const hm_cli_config_t *cfg, const source_report_t *reps, int nrep, int size)
+static void print_table(const cli_config_t *cfg, const source_report_t *reps, int nrep, int size)
 {
     static const char *const cols[] = {"source",      "resolution_ns", "claimed_ns",
                                        "overhead_ns", "monotonic",     "detail"};
@@ -116,8 +116,8 @@ static void print_table(const hm_cli_config_t *cfg, const source_report_t *reps,
     hm_table_free(tab);
 }
 
-static int write_csv(const hm_cli_config_t *cfg, MPI_Comm comm, const source_report_t *reps,
-                     int nrep, int size, const char *machine)
+static int write_csv(const cli_config_t *cfg, MPI_Comm comm, const source_report_t *reps, int nrep,
+                     int size, const char *machine)
 {
     hm_factors_t *f = NULL;
     hm_csv_t *csv = NULL;
@@ -148,28 +148,28 @@ static int write_csv(const hm_cli_config_t *cfg, MPI_Comm comm, const source_rep
     return rc;
 }
 
-static int check_explicit_timer(const hm_cli_config_t *cfg, MPI_Comm comm)
+static int check_explicit_timer(const cli_config_t *cfg, MPI_Comm comm)
 {
     hm_timer_t *t = NULL;
-    int rc = hm_cli_open_timer(cfg, comm, cfg->timer, &t);
+    int rc = cli_open_timer(cfg, comm, cfg->timer, &t);
     hm_timer_free(t);
     return rc;
 }
 
-int hm_cmd_timers(hm_cli_config_t *cfg, MPI_Comm comm)
+int cli_cmd_timers(cli_config_t *cfg, MPI_Comm comm)
 {
     int rank, size, n = 0, rc = HM_EXIT_OK;
     source_report_t reps[16];
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     int explicit_timer = (cfg->given & HM_OPT_BIT(HM_OPT_TIMER)) != 0;
-    if (hm_cli_check_outputs(cfg, comm) != HM_EXIT_OK) return HM_EXIT_USAGE;
+    if (cli_check_outputs(cfg, comm) != HM_EXIT_OK) return HM_EXIT_USAGE;
     if (explicit_timer && check_explicit_timer(cfg, comm) != HM_EXIT_OK) return HM_EXIT_USAGE;
     char machine[HM_INTERFERENCE_TEXT_MAX];
-    hm_cli_machine(cfg, comm,
-                   "a read that straddles a preemption looks slow, so the overheads' tails are "
-                   "the scheduler's",
-                   machine, sizeof machine);
+    cli_machine(cfg, comm,
+                "a read that straddles a preemption looks slow, so the overheads' tails are "
+                "the scheduler's",
+                machine, sizeof machine);
     for (size_t i = 0; i < hm_timer_count(); i++) {
         const char *name = hm_timer_name_at(i);
         if (explicit_timer && strcmp(name, cfg->timer) != 0) continue;
@@ -181,7 +181,7 @@ int hm_cmd_timers(hm_cli_config_t *cfg, MPI_Comm comm)
     if (cfg->output[0]) {
         int st = write_csv(cfg, comm, reps, n, size, machine);
         const char *why = hm_last_error()[0] ? hm_last_error() : hm_strerror(st);
-        rc = hm_cli_agree(comm, st == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, st == HM_OK ? "" : why);
+        rc = cli_agree(comm, st == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, st == HM_OK ? "" : why);
     }
     for (int i = 0; i < n; i++) free(reps[i].per_rank);
     return rc;

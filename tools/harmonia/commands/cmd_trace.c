@@ -52,21 +52,21 @@ static int prepare_dir(const char *dir)
 {
     struct stat sb;
     if (stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
-        return hm_cli_print_error("--output: \"%s\" is not a directory", dir), HM_EXIT_USAGE;
+        return cli_print_error("--output: \"%s\" is not a directory", dir), HM_EXIT_USAGE;
     char probe[4200];
     snprintf(probe, sizeof probe, "%s/rank-00000.events", dir);
     if (readable(probe))
-        return hm_cli_print_error("--output: \"%s\" holds a trace already (rank-00000.events); "
-                                  "give another directory",
-                                  dir),
+        return cli_print_error("--output: \"%s\" holds a trace already (rank-00000.events); "
+                               "give another directory",
+                               dir),
                HM_EXIT_USAGE;
     if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-        return hm_cli_print_error("--output: cannot create \"%s\": %s", dir, strerror(errno)),
+        return cli_print_error("--output: cannot create \"%s\": %s", dir, strerror(errno)),
                HM_EXIT_USAGE;
     return HM_EXIT_OK;
 }
 
-static void set_tracer_env(const hm_cli_config_t *cfg, const char *lib, const char *dir)
+static void set_tracer_env(const cli_config_t *cfg, const char *lib, const char *dir)
 {
     char buf[8192];
     const char *pre = getenv("LD_PRELOAD");
@@ -92,10 +92,10 @@ static void set_tracer_env(const hm_cli_config_t *cfg, const char *lib, const ch
 }
 
 /* The launcher's exit status, as a shell tells it (127: not started). */
-static int launch(char *const *argv, const hm_cli_config_t *cfg, const char *lib, const char *dir)
+static int launch(char *const *argv, const cli_config_t *cfg, const char *lib, const char *dir)
 {
     pid_t pid = fork();
-    if (pid < 0) return hm_cli_print_error("cannot start %s: %s", argv[0], strerror(errno)), 127;
+    if (pid < 0) return cli_print_error("cannot start %s: %s", argv[0], strerror(errno)), 127;
     if (pid == 0) {
         set_tracer_env(cfg, lib, dir);
         execvp(argv[0], argv);
@@ -175,20 +175,20 @@ static void print_summary(const hm_trace_summary_t *s, const char *dir)
     hm_table_free(t);
 }
 
-int hm_cmd_trace(hm_cli_config_t *cfg, MPI_Comm comm)
+int cli_cmd_trace(cli_config_t *cfg, MPI_Comm comm)
 {
     (void)comm;
     if (!cfg->command_argv || cfg->command_argc == 0)
-        return hm_cli_print_error("no command after -- (e.g. -- mpirun -n 2 ./app)"), HM_EXIT_USAGE;
+        return cli_print_error("no command after -- (e.g. -- mpirun -n 2 ./app)"), HM_EXIT_USAGE;
     if ((cfg->given & HM_OPT_BIT(HM_OPT_CLOCK_SYNC)) &&
         hm_sync_check_spec(cfg->clock_sync) != HM_OK)
-        return hm_cli_print_error("--clock-sync: %s", hm_last_error()), HM_EXIT_USAGE;
+        return cli_print_error("--clock-sync: %s", hm_last_error()), HM_EXIT_USAGE;
     const char *dir = cfg->given & HM_OPT_BIT(HM_OPT_OUTPUT) ? cfg->output : "harmonia-trace";
     char lib[4096];
     if (!find_tracer(lib, sizeof lib))
-        return hm_cli_print_error("libharmonia-trace.so not found (beside this program, at "
-                                  "%s from it, or HARMONIA_TRACE_LIB)",
-                                  HM_TRACE_LIB_RELATIVE),
+        return cli_print_error("libharmonia-trace.so not found (beside this program, at "
+                               "%s from it, or HARMONIA_TRACE_LIB)",
+                               HM_TRACE_LIB_RELATIVE),
                HM_EXIT_FAILURE;
     int rc = prepare_dir(dir);
     if (rc != HM_EXIT_OK) return rc;
@@ -196,7 +196,7 @@ int hm_cmd_trace(hm_cli_config_t *cfg, MPI_Comm comm)
     int status = launch(cfg->command_argv, cfg, lib, dir);
     hm_trace_summary_t s;
     if (hm_trace_merge(dir, &s) != HM_OK) {
-        hm_cli_print_error("%s", hm_last_error());
+        cli_print_error("%s", hm_last_error());
         return status ? status : HM_EXIT_FAILURE;
     }
     print_summary(&s, dir);

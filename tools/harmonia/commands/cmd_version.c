@@ -28,10 +28,10 @@ static void print_gpus(void)
     }
 }
 
-int hm_cmd_version(hm_cli_config_t *cfg, MPI_Comm comm)
+int cli_cmd_version(cli_config_t *cfg, MPI_Comm comm)
 {
     (void)cfg, (void)comm;
-    if (hm_cli_launcher_rank() != 0) return HM_EXIT_OK; /* print once under a launcher */
+    if (cli_launcher_rank() != 0) return HM_EXIT_OK; /* print once under a launcher */
     char mpi[MPI_MAX_LIBRARY_VERSION_STRING];
     int len = 0, major = 0, minor = 0;
     hm_build_info_t b;

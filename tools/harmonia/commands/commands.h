@@ -12,7 +12,7 @@
 
 #include "options/config.h"
 
-typedef struct hm_cli_command {
+typedef struct cli_command {
     const char *name;
     const char *summary;  /* one line for the command list */
     int uses_mpi;         /* runs under mpirun; MPI is initialized before parsing */
@@ -20,56 +20,56 @@ typedef struct hm_cli_command {
     const char *synopsis; /* usage line */
     const char *details;  /* paragraph(s) of help */
     const char *example;
-    int (*run)(hm_cli_config_t *cfg, MPI_Comm comm);
+    int (*run)(cli_config_t *cfg, MPI_Comm comm);
     int takes_files;   /* FILE operands after the options (cfg->files) */
     int takes_command; /* a command after "--" (cfg->command_argv) */
-} hm_cli_command_t;
+} cli_command_t;
 
 /* Registry (registry.c). */
-const hm_cli_command_t *hm_cli_find_command(const char *name);
-size_t hm_cli_command_count(void);
-const hm_cli_command_t *hm_cli_command_at(size_t i);
+const cli_command_t *cli_find_command(const char *name);
+size_t cli_command_count(void);
+const cli_command_t *cli_command_at(size_t i);
 
 /* Commands. */
-int hm_cmd_timers(hm_cli_config_t *cfg, MPI_Comm comm);
-int hm_cmd_clock(hm_cli_config_t *cfg, MPI_Comm comm);
-int hm_cmd_bench(hm_cli_config_t *cfg, MPI_Comm comm);
-int hm_cmd_skew(hm_cli_config_t *cfg, MPI_Comm comm);
-int hm_cmd_overlap(hm_cli_config_t *cfg, MPI_Comm comm);
+int cli_cmd_timers(cli_config_t *cfg, MPI_Comm comm);
+int cli_cmd_clock(cli_config_t *cfg, MPI_Comm comm);
+int cli_cmd_bench(cli_config_t *cfg, MPI_Comm comm);
+int cli_cmd_skew(cli_config_t *cfg, MPI_Comm comm);
+int cli_cmd_overlap(cli_config_t *cfg, MPI_Comm comm);
 /* `harmonia overlap impact` (overlap_impact.c), with the kernel c. */
 struct hm_compute;
-int hm_cli_overlap_impact(hm_cli_config_t *cfg, MPI_Comm comm, struct hm_compute *c);
-int hm_cmd_pattern(hm_cli_config_t *cfg, MPI_Comm comm);
-int hm_cmd_version(hm_cli_config_t *cfg, MPI_Comm comm);
-int hm_cmd_stats(hm_cli_config_t *cfg, MPI_Comm comm);
-int hm_cmd_campaign(hm_cli_config_t *cfg, MPI_Comm comm);
-int hm_cmd_compare(hm_cli_config_t *cfg, MPI_Comm comm);
-int hm_cmd_plot(hm_cli_config_t *cfg, MPI_Comm comm);
-int hm_cmd_trace(hm_cli_config_t *cfg, MPI_Comm comm);
+int cli_overlap_impact(cli_config_t *cfg, MPI_Comm comm, struct hm_compute *c);
+int cli_cmd_pattern(cli_config_t *cfg, MPI_Comm comm);
+int cli_cmd_version(cli_config_t *cfg, MPI_Comm comm);
+int cli_cmd_stats(cli_config_t *cfg, MPI_Comm comm);
+int cli_cmd_campaign(cli_config_t *cfg, MPI_Comm comm);
+int cli_cmd_compare(cli_config_t *cfg, MPI_Comm comm);
+int cli_cmd_plot(cli_config_t *cfg, MPI_Comm comm);
+int cli_cmd_trace(cli_config_t *cfg, MPI_Comm comm);
 
 /* Help texts (help.c). */
-void hm_cli_print_overview(FILE *f);
-void hm_cli_print_command_help(FILE *f, const hm_cli_command_t *cmd);
+void cli_print_overview(FILE *f);
+void cli_print_command_help(FILE *f, const cli_command_t *cmd);
 
 /* Rank of this process as the launcher numbered it (environment of Open MPI,
  * MPICH/Hydra, PMIx, Slurm), usable before MPI_Init; 0 when not launched. */
-int hm_cli_launcher_rank(void);
+int cli_launcher_rank(void);
 
 /* Print "harmonia: error: MESSAGE" on stderr. */
-void hm_cli_print_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_print_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Collective: every rank passes its exit status and, when it is non-zero, a
  * message. All ranks return the status of the lowest failing rank
  * (hm_agree_with) and rank 0 prints that rank's message, so an error is
  * printed once and no rank is left waiting in a later collective. */
-int hm_cli_agree(MPI_Comm comm, int status, const char *message);
+int cli_agree(MPI_Comm comm, int status, const char *message);
 
 /* Collective over comm (MPI_COMM_NULL: a command without MPI): usage error,
  * printed once, when --output or --raw cannot be written as a result
  * (hm_afile_check: not a regular file, a directory missing or not
  * writable), names an input operand, or both name one file. Checked on
  * rank 0, where files are written, before any work. */
-int hm_cli_check_outputs(const hm_cli_config_t *cfg, MPI_Comm comm);
+int cli_check_outputs(const cli_config_t *cfg, MPI_Comm comm);
 
 /* Local, the same verdict on every rank: a usage error when an option was
  * given that nothing in this run reads (--root without a rooted operation,
@@ -77,37 +77,37 @@ int hm_cli_check_outputs(const hm_cli_config_t *cfg, MPI_Comm comm);
  * --clock-sync on real clocks, ...), or --ranks-per-node exceeds
  * comm_size. methods: the --sync list in effect (NULL: a command without
  * process synchronization). */
-int hm_cli_check_applies(const hm_cli_config_t *cfg, const char *methods, int comm_size, char *why,
-                         size_t len);
+int cli_check_applies(const cli_config_t *cfg, const char *methods, int comm_size, char *why,
+                      size_t len);
 
 /* 1 when the run reads the option id (HM_OPT_ROOT, HM_OPT_PEER, or any
  * other): its command takes it and, for --root and --peer, an operation of
  * the run has a root or a peer (bench's --ops as given or by default,
  * another command's when given). A factor of an option the run does not
  * read (skew's warmup, a root under allreduce alone) describes nothing. */
-int hm_cli_run_reads(const hm_cli_config_t *cfg, hm_opt_id_t id);
+int cli_run_reads(const cli_config_t *cfg, cli_opt_id_t id);
 
 /* A progress line on a terminal (progress.c): init with show = 1 on the
  * one process that prints (rank 0); nothing is shown when neither stderr
  * nor stdout is a terminal. A stage names what runs ("clock hca3: pair
- * fit") and its units ("fit points"); hm_cli_progress_report is an
- * hm_progress_fn whose arg is the hm_cli_progress_t, and shows the line
+ * fit") and its units ("fit points"); cli_progress_report is an
+ * hm_progress_fn whose arg is the cli_progress_t, and shows the line
  * once a stage has run 1 s; clear erases it before other output. */
-typedef struct hm_cli_progress {
+typedef struct cli_progress {
     FILE *out;
     char what[160], units[32];
     char note[96]; /* after the figures, e.g. "312 of 1400 attempts discarded" ("": none) */
     double start_s, last_s;
     int shown;
-} hm_cli_progress_t;
+} cli_progress_t;
 
 /* Collective: measure what other work takes from the ranks of comm
  * (hm_interference_measure, topo.h, for cfg->probe_s) into text, the factor "interference";
  * rank 0 says on stderr, in one line, when the machine is busy, with
  * consequence (what that means for the results). The exit status, the same
  * on every rank (text says "not measured" when the probe failed). */
-int hm_cli_machine(const hm_cli_config_t *cfg, MPI_Comm comm, const char *consequence, char *text,
-                   size_t len);
+int cli_machine(const cli_config_t *cfg, MPI_Comm comm, const char *consequence, char *text,
+                size_t len);
 
 /* The caution for ranks that outnumber the processors on a machine that
  * other work keeps busy ("" otherwise), to end the stderr line with: beside
@@ -116,53 +116,51 @@ int hm_cli_machine(const hm_cli_config_t *cfg, MPI_Comm comm, const char *conseq
  * the kernel passes a task that always yields over: ~1% of a core per rank
  * beside two busy loops). The README's 4-rank clock run took 280 s there
  * instead of 2.7 s. */
-const char *hm_cli_crowded_caution(const hm_interference_t *it);
+const char *cli_crowded_caution(const hm_interference_t *it);
 
 /* The probe's length: HM_INTERFERENCE_PROBE_S, or what the environment
  * variable HARMONIA_INTERFERENCE_PROBE_S says (seconds, 0 to 10; 0: no
  * probe, the machine counts as quiet: how the tests pin the quiet
  * behaviour on a loaded machine). HM_EXIT_USAGE with why for a bad value.
  * Read once, with the options, into cfg->probe_s. */
-int hm_cli_probe_s(double *probe_s, char *why, size_t len);
+int cli_probe_s(double *probe_s, char *why, size_t len);
 
-void hm_cli_progress_init(hm_cli_progress_t *p, int show);
-void hm_cli_progress_stage(hm_cli_progress_t *p, const char *what, const char *units);
-void hm_cli_progress_report(void *arg, double done, double total);
-void hm_cli_progress_clear(hm_cli_progress_t *p);
+void cli_progress_init(cli_progress_t *p, int show);
+void cli_progress_stage(cli_progress_t *p, const char *what, const char *units);
+void cli_progress_report(void *arg, double done, double total);
+void cli_progress_clear(cli_progress_t *p);
 /* Set the note shown at the end of the line from now on. */
-void hm_cli_progress_note(hm_cli_progress_t *p, const char *note);
+void cli_progress_note(cli_progress_t *p, const char *note);
 
 /* The items of a comma-separated option value (--sync, --clock-sync):
  * the commas plus one. */
-int hm_cli_count_items(const char *list);
+int cli_count_items(const char *list);
 
 /* SIGINT, SIGTERM and SIGHUP remove the temporary files of the result files
  * being written (hm_afile_remove_temporaries) and then end the process as
  * the signal would have; what a checkpoint published stays. A command that
  * handles the signals itself (campaign) installs its own afterwards. */
-void hm_cli_catch_interrupts(void);
+void cli_catch_interrupts(void);
 
 /* The timer options of cfg for this rank: TSC frequency, synthetic clock and
- * seed, and the clock domain given (hm_cli_clock_domain). */
-hm_timer_options_t hm_cli_timer_options(const hm_cli_config_t *cfg, int rank, int domain);
+ * seed, and the clock domain given (cli_clock_domain). */
+hm_timer_options_t cli_timer_options(const cli_config_t *cfg, int rank, int domain);
 
 /* Collective over comm: this rank's synthetic clock domain, the ranks of a
  * node (virtual under --ranks-per-node, a simulated host under SMPI)
  * sharing one (hm_topo_clock_domain); the rank itself without
  * --synthetic-clock (nothing reads it) or if that fails. */
-int hm_cli_clock_domain(const hm_cli_config_t *cfg, MPI_Comm comm);
+int cli_clock_domain(const cli_config_t *cfg, MPI_Comm comm);
 
 /* Collective: create this rank's timer for source name with the synthetic
  * clock and seed of cfg (a virtual node shares one synthetic clock), agree on
  * failure (usage error naming --timer, printed once) and on the origin.
  * Returns an exit status; on success *timer is the caller's. */
-int hm_cli_open_timer(const hm_cli_config_t *cfg, MPI_Comm comm, const char *name,
-                      hm_timer_t **timer);
+int cli_open_timer(const cli_config_t *cfg, MPI_Comm comm, const char *name, hm_timer_t **timer);
 
-/* Collective: hm_cli_open_timer for --timer and an identity clock over it. */
-int hm_cli_open_clock(const hm_cli_config_t *cfg, MPI_Comm comm, hm_timer_t **timer,
-                      hm_clock_t **base);
+/* Collective: cli_open_timer for --timer and an identity clock over it. */
+int cli_open_clock(const cli_config_t *cfg, MPI_Comm comm, hm_timer_t **timer, hm_clock_t **base);
 
 /* Clock synchronization parameters from the options. */
-void hm_cli_sync_params(const hm_cli_config_t *cfg, hm_sync_params_t *params);
+void cli_sync_params(const cli_config_t *cfg, hm_sync_params_t *params);
 #endif

@@ -15,7 +15,7 @@ static const char *hypothesis(hm_alternative_t alternative)
     return "A and B differ (two-sided)";
 }
 
-static void describe_side(const hm_cli_config_t *cfg, const hm_compare_side_t *s, FILE *f)
+static void describe_side(const cli_config_t *cfg, const cli_compare_side_t *s, FILE *f)
 {
     if (s->s.raw)
         fprintf(f,
@@ -29,7 +29,7 @@ static void describe_side(const hm_cli_config_t *cfg, const hm_compare_side_t *s
 }
 
 /* Overlap: a ratio is told by B - A, the measured time by B / A. */
-static void describe_overlap(const hm_cli_config_t *cfg, hm_metric_t metric, FILE *f)
+static void describe_overlap(const cli_config_t *cfg, hm_metric_t metric, FILE *f)
 {
     int time = hm_results_metric_is_time(metric);
     fprintf(f,
@@ -46,8 +46,8 @@ static void describe_overlap(const hm_cli_config_t *cfg, hm_metric_t metric, FIL
                  : "range = largest per-run value - smallest");
 }
 
-static void describe(const hm_cli_config_t *cfg, const hm_compare_side_t *a,
-                     const hm_compare_side_t *b, FILE *f)
+static void describe(const cli_config_t *cfg, const cli_compare_side_t *a,
+                     const cli_compare_side_t *b, FILE *f)
 {
     describe_side(cfg, a, f);
     describe_side(cfg, b, f);
@@ -55,7 +55,7 @@ static void describe(const hm_cli_config_t *cfg, const hm_compare_side_t *a,
         fprintf(f, "note: the samples of a raw file are repetitions within one mpirun, not "
                    "per-mpirun values (Sec. 6.1): the test then ignores the variation from one "
                    "mpirun to the next\n");
-    if (hm_cli_is_overlap(a->kind)) {
+    if (cli_is_overlap(a->kind)) {
         describe_overlap(cfg, a->s.groups.n ? a->s.groups.g[0].metric : cfg->metric, f);
         return;
     }
@@ -99,7 +99,7 @@ static int overlap_columns(hm_table_t *t, hm_metric_t metric, int with_size)
                                 time ? "repro_A" : "range_A",
                                 time ? "repro_B" : "range_B",
                                 "p"};
-    int rc = hm_cli_cell_columns(t, with_size);
+    int rc = cli_cell_columns(t, with_size);
     for (size_t c = 0; rc == HM_OK && c < sizeof cols / sizeof cols[0]; c++)
         rc = hm_table_add_column(t, cols[c], HM_ALIGN_RIGHT);
     if (rc == HM_OK) rc = hm_table_add_column(t, "sig", HM_ALIGN_LEFT);
@@ -111,12 +111,12 @@ static void overlap_row(hm_table_t *t, const hm_analysis_comparison_t *r, int wi
 {
     const hm_analysis_group_t *g = r->a;
     int time = hm_results_metric_is_time(g->metric);
-    hm_cli_cell_cells(t, g->op, g->comm_target_s, g->size_bytes, g->comp_target_s, g->processes,
-                      with_size);
+    cli_cell_cells(t, g->op, g->comm_target_s, g->size_bytes, g->comp_target_s, g->processes,
+                   with_size);
     hm_table_add_cellf(t, "%zu", r->a->n);
     hm_table_add_cellf(t, "%zu", r->b->n);
-    hm_cli_metric_cell(t, g->metric, r->median_a_s);
-    hm_cli_metric_cell(t, g->metric, r->median_b_s);
+    cli_metric_cell(t, g->metric, r->median_a_s);
+    cli_metric_cell(t, g->metric, r->median_b_s);
     if (time) {
         cell_ratio(t, r->ratio);
         cell_ratio(t, r->repro_a);
@@ -131,9 +131,9 @@ static void overlap_row(hm_table_t *t, const hm_analysis_comparison_t *r, int wi
     hm_table_add_cell(t, hm_analysis_verdict_name(r->verdict));
 }
 
-static int print_overlap(const hm_cli_config_t *cfg, const hm_compare_side_t *a,
-                         const hm_compare_side_t *b, const hm_analysis_comparison_t *rows, size_t n,
-                         FILE *f)
+static int print_overlap(const cli_config_t *cfg, const cli_compare_side_t *a,
+                         const cli_compare_side_t *b, const hm_analysis_comparison_t *rows,
+                         size_t n, FILE *f)
 {
     int with_size = 0;
     for (size_t k = 0; k < n; k++) with_size |= rows[k].a->size_bytes >= 0;
@@ -149,11 +149,11 @@ static int print_overlap(const hm_cli_config_t *cfg, const hm_compare_side_t *a,
     return rc;
 }
 
-int hm_compare_print(const hm_cli_config_t *cfg, const hm_compare_side_t *a,
-                     const hm_compare_side_t *b, const hm_analysis_comparison_t *rows, size_t n,
-                     FILE *f)
+int cli_compare_print(const cli_config_t *cfg, const cli_compare_side_t *a,
+                      const cli_compare_side_t *b, const hm_analysis_comparison_t *rows, size_t n,
+                      FILE *f)
 {
-    if (hm_cli_is_overlap(a->kind)) return print_overlap(cfg, a, b, rows, n, f);
+    if (cli_is_overlap(a->kind)) return print_overlap(cfg, a, b, rows, n, f);
     /* The text columns last, so that the numbers keep their place in a row
      * split at blanks even where sig is empty. */
     static const char *const cols[] = {"op",       "size_B",   "procs",  "n_A",     "n_B",

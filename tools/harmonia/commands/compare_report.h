@@ -14,7 +14,7 @@
  * or per cell of overlap, sorted, at most one sync per (op, size,
  * processes): the per-run values of --statistic for a per-mpirun file, the
  * filtered valid repetitions for a raw file. */
-typedef struct hm_compare_side {
+typedef struct cli_compare_side {
     char name;              /* 'A' or 'B' */
     const char *operand;    /* as given on the command line */
     char path[4096];        /* the file read */
@@ -24,11 +24,11 @@ typedef struct hm_compare_side {
     char filter[16];
     char library[128];    /* the factor mpi_library up to its first comma ("" unknown) */
     hm_analysis_side_t s; /* s.path is path */
-} hm_compare_side_t;
+} cli_compare_side_t;
 
 /* The lines that say what A, B and the columns are, then the table
  * (microseconds; the ratios of overlap as they are, told apart by B - A). */
-int hm_compare_print(const hm_cli_config_t *cfg, const hm_compare_side_t *a,
-                     const hm_compare_side_t *b, const hm_analysis_comparison_t *rows, size_t n,
-                     FILE *f);
+int cli_compare_print(const cli_config_t *cfg, const cli_compare_side_t *a,
+                      const cli_compare_side_t *b, const hm_analysis_comparison_t *rows, size_t n,
+                      FILE *f);
 #endif

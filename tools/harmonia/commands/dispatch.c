@@ -11,18 +11,17 @@
 /* Before MPI_Init only the launcher's numbering tells who should print. */
 static int first_process(void)
 {
-    return hm_cli_launcher_rank() == 0;
+    return cli_launcher_rank() == 0;
 }
 
 static void unknown_command(const char *name)
 {
     char known[512];
     size_t used = 0;
-    for (size_t i = 0; i < hm_cli_command_count() && used < sizeof known; i++)
+    for (size_t i = 0; i < cli_command_count() && used < sizeof known; i++)
         used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
-                                 hm_cli_command_at(i)->name);
-    if (first_process())
-        hm_cli_print_error("unknown command \"%s\" (known: %s, help)", name, known);
+                                 cli_command_at(i)->name);
+    if (first_process()) cli_print_error("unknown command \"%s\" (known: %s, help)", name, known);
 }
 
 /* What a build for SimGrid's SMPI cannot run (docs/scale.md), and why;
@@ -50,43 +49,43 @@ static const char *simulation_refuses(const char *command)
 static int run_help(int argc, char **argv)
 {
     if (argc < 3) {
-        if (first_process()) hm_cli_print_overview(stdout);
+        if (first_process()) cli_print_overview(stdout);
         return HM_EXIT_OK;
     }
-    const hm_cli_command_t *c = hm_cli_find_command(argv[2]);
+    const cli_command_t *c = cli_find_command(argv[2]);
     if (!c) {
         unknown_command(argv[2]);
         return HM_EXIT_USAGE;
     }
     if (argc > 3) {
         if (first_process())
-            hm_cli_print_error("unexpected argument \"%s\" after 'help %s'", argv[3], argv[2]);
+            cli_print_error("unexpected argument \"%s\" after 'help %s'", argv[3], argv[2]);
         return HM_EXIT_USAGE;
     }
-    if (first_process()) hm_cli_print_command_help(stdout, c);
+    if (first_process()) cli_print_command_help(stdout, c);
     return HM_EXIT_OK;
 }
 
-static int parse_or_help(const hm_cli_command_t *c, int argc, char **argv, hm_cli_config_t *cfg,
+static int parse_or_help(const cli_command_t *c, int argc, char **argv, cli_config_t *cfg,
                          int print)
 {
     char err[1024];
-    hm_cli_config_defaults(cfg);
+    cli_config_defaults(cfg);
     cfg->command = c->name;
     cfg->takes_files = c->takes_files;
     cfg->takes_command = c->takes_command;
     cfg->argc = argc;
     cfg->argv = argv;
-    int rc = hm_cli_parse(argc, argv, 2, c->options, cfg, err, sizeof err);
+    int rc = cli_parse(argc, argv, 2, c->options, cfg, err, sizeof err);
     if (rc != HM_EXIT_OK) {
-        if (print) hm_cli_print_error("%s (see 'harmonia help %s')", err, c->name);
+        if (print) cli_print_error("%s (see 'harmonia help %s')", err, c->name);
         return rc;
     }
-    if (c->uses_mpi && (rc = hm_cli_probe_s(&cfg->probe_s, err, sizeof err)) != HM_EXIT_OK) {
-        if (print) hm_cli_print_error("%s", err);
+    if (c->uses_mpi && (rc = cli_probe_s(&cfg->probe_s, err, sizeof err)) != HM_EXIT_OK) {
+        if (print) cli_print_error("%s", err);
         return rc;
     }
-    if (cfg->help && print) hm_cli_print_command_help(stdout, c);
+    if (cfg->help && print) cli_print_command_help(stdout, c);
     return HM_EXIT_OK;
 }
 
@@ -96,7 +95,7 @@ static int parse_or_help(const hm_cli_command_t *c, int argc, char **argv, hm_cl
  * synchronized measurement, and skew would count its lone rank late. It is
  * refused, once, unless --allow-one-rank says that is what is wanted; then
  * one line says so. Every rank sees the same size: no agreement is needed. */
-static int one_rank(const hm_cli_command_t *c, const hm_cli_config_t *cfg, MPI_Comm comm)
+static int one_rank(const cli_command_t *c, const cli_config_t *cfg, MPI_Comm comm)
 {
     int size;
     if (!(c->options & HM_OPT_BIT(HM_OPT_ALLOW_ONE_RANK))) return HM_EXIT_OK;
@@ -110,10 +109,10 @@ static int one_rank(const hm_cli_command_t *c, const hm_cli_config_t *cfg, MPI_C
         fflush(stderr);
         return HM_EXIT_OK;
     }
-    hm_cli_print_error("%s: 1 rank, at least 2 needed: nothing would be synchronized (no clock "
-                       "to synchronize, no rank to wait for); run it under mpirun -n 2 or more, "
-                       "or give --allow-one-rank to measure one rank alone",
-                       c->name);
+    cli_print_error("%s: 1 rank, at least 2 needed: nothing would be synchronized (no clock "
+                    "to synchronize, no rank to wait for); run it under mpirun -n 2 or more, "
+                    "or give --allow-one-rank to measure one rank alone",
+                    c->name);
     return HM_EXIT_USAGE;
 }
 
@@ -121,10 +120,10 @@ static int one_rank(const hm_cli_command_t *c, const hm_cli_config_t *cfg, MPI_C
  * reaches the same verdict, so a usage error or --help needs neither
  * communication nor the seconds MPI_Init may take; the launcher's numbering
  * picks the one process that prints. */
-static int run_mpi_command(const hm_cli_command_t *c, int argc, char **argv)
+static int run_mpi_command(const cli_command_t *c, int argc, char **argv)
 {
     int provided;
-    hm_cli_config_t cfg;
+    cli_config_t cfg;
     int rc = parse_or_help(c, argc, argv, &cfg, first_process());
     /* The others leave a moment after the process that prints: a launcher
      * that sees one exit with status 2 kills the rest, and under load it
@@ -136,28 +135,28 @@ static int run_mpi_command(const hm_cli_command_t *c, int argc, char **argv)
     }
     if (rc != HM_EXIT_OK || cfg.help) return rc;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-    hm_cli_catch_interrupts();
+    cli_catch_interrupts();
     rc = one_rank(c, &cfg, MPI_COMM_WORLD);
     if (rc == HM_EXIT_OK) rc = c->run(&cfg, MPI_COMM_WORLD);
     MPI_Finalize();
     return rc;
 }
 
-static int run_local_command(const hm_cli_command_t *c, int argc, char **argv)
+static int run_local_command(const cli_command_t *c, int argc, char **argv)
 {
-    hm_cli_config_t cfg;
-    hm_cli_catch_interrupts();
+    cli_config_t cfg;
+    cli_catch_interrupts();
     int rc = parse_or_help(c, argc, argv, &cfg, first_process());
     if (rc == HM_EXIT_OK && !cfg.help) rc = c->run(&cfg, MPI_COMM_NULL);
     return rc;
 }
 
-int hm_cli_main(int argc, char **argv)
+int cli_main(int argc, char **argv)
 {
     if (argc < 2) {
         if (first_process()) {
-            hm_cli_print_error("no command given");
-            hm_cli_print_overview(stderr);
+            cli_print_error("no command given");
+            cli_print_overview(stderr);
         }
         return HM_EXIT_USAGE;
     }
@@ -165,15 +164,14 @@ int hm_cli_main(int argc, char **argv)
     if (!strcmp(name, "help") || !strcmp(name, "--help") || !strcmp(name, "-h"))
         return run_help(argc, argv);
     if (!strcmp(name, "--version") && argc > 2) {
-        if (first_process())
-            hm_cli_print_error("unexpected argument \"%s\" after --version", argv[2]);
+        if (first_process()) cli_print_error("unexpected argument \"%s\" after --version", argv[2]);
         return HM_EXIT_USAGE;
     }
     if (!strcmp(name, "--version")) {
         if (first_process()) printf("harmonia %s\n", hm_version());
         return HM_EXIT_OK;
     }
-    const hm_cli_command_t *c = hm_cli_find_command(name);
+    const cli_command_t *c = cli_find_command(name);
     if (!c) {
         unknown_command(name);
         return HM_EXIT_USAGE;
@@ -181,8 +179,8 @@ int hm_cli_main(int argc, char **argv)
     const char *refused = simulation_refuses(name);
     if (refused) {
         if (first_process())
-            hm_cli_print_error("%s is not available in an SMPI build: %s (docs/scale.md)", name,
-                               refused);
+            cli_print_error("%s is not available in an SMPI build: %s (docs/scale.md)", name,
+                            refused);
         return HM_EXIT_USAGE;
     }
     return c->uses_mpi ? run_mpi_command(c, argc, argv) : run_local_command(c, argc, argv);

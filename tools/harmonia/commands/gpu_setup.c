@@ -10,7 +10,7 @@
 #include "commands/commands.h"
 #include "commands/gpu_setup.h"
 
-int hm_cli_gpu_check(const char *what, char *why, size_t len)
+int cli_gpu_check(const char *what, char *why, size_t len)
 {
     int count;
     if (hm_gpu_count(&count) == HM_OK) return HM_EXIT_OK;
@@ -26,7 +26,7 @@ static int record(hm_factors_t *factors, char *mapping)
     return hm_factors_set(factors, "gpu_mapping", "%s", mapping);
 }
 
-int hm_cli_gpu_setup(const hm_cli_config_t *cfg, MPI_Comm comm, int device, hm_factors_t *factors)
+int cli_gpu_setup(const cli_config_t *cfg, MPI_Comm comm, int device, hm_factors_t *factors)
 {
     char why[640] = "";
     int rank, gpu = -1;
@@ -37,13 +37,13 @@ int hm_cli_gpu_setup(const hm_cli_config_t *cfg, MPI_Comm comm, int device, hm_f
                  "--gpus-per-node %d: the run uses no GPU (give a GPU backend or --memory "
                  "device)",
                  cfg->gpus_per_node);
-        return hm_cli_agree(comm, HM_EXIT_USAGE, why);
+        return cli_agree(comm, HM_EXIT_USAGE, why);
     }
     int rc = hm_gpu_select(comm, cfg->gpus_per_node, &gpu);
     if (rc != HM_OK) {
         snprintf(why, sizeof why, "%s%s", rc == HM_EINVAL ? "--gpus-per-node: " : "",
                  hm_last_error());
-        return hm_cli_agree(comm, rc == HM_EINVAL ? HM_EXIT_USAGE : HM_EXIT_FAILURE, why);
+        return cli_agree(comm, rc == HM_EINVAL ? HM_EXIT_USAGE : HM_EXIT_FAILURE, why);
     }
     char *mapping = NULL;
     rc = hm_gpu_mapping(comm, gpu, &mapping);
@@ -56,5 +56,5 @@ int hm_cli_gpu_setup(const hm_cli_config_t *cfg, MPI_Comm comm, int device, hm_f
             status = HM_EXIT_FAILURE, snprintf(why, sizeof why, "out of memory");
     }
     free(mapping);
-    return hm_cli_agree(comm, status, why);
+    return cli_agree(comm, status, why);
 }

@@ -15,7 +15,7 @@
 /* The longest probe the variable may ask for: a probe is a start-up cost. */
 #define PROBE_MAX_S 10.0
 
-int hm_cli_probe_s(double *probe_s, char *why, size_t len)
+int cli_probe_s(double *probe_s, char *why, size_t len)
 {
     const char *v = getenv("HARMONIA_INTERFERENCE_PROBE_S");
     char *end = NULL;
@@ -33,7 +33,7 @@ int hm_cli_probe_s(double *probe_s, char *why, size_t len)
     return HM_EXIT_OK;
 }
 
-const char *hm_cli_crowded_caution(const hm_interference_t *it)
+const char *cli_crowded_caution(const hm_interference_t *it)
 {
     if (!(it->measured && it->busy && it->oversubscribed)) return "";
     return "; more ranks than processors beside other work: the ranks wait whole scheduler "
@@ -42,8 +42,8 @@ const char *hm_cli_crowded_caution(const hm_interference_t *it)
            "one rank per processor avoids that";
 }
 
-int hm_cli_machine(const hm_cli_config_t *cfg, MPI_Comm comm, const char *consequence, char *text,
-                   size_t len)
+int cli_machine(const cli_config_t *cfg, MPI_Comm comm, const char *consequence, char *text,
+                size_t len)
 {
     hm_interference_t it;
     int rank, rc = hm_interference_measure(comm, cfg->probe_s, &it);
@@ -55,7 +55,7 @@ int hm_cli_machine(const hm_cli_config_t *cfg, MPI_Comm comm, const char *conseq
     hm_interference_describe(&it, text, len);
     if (rank == 0 && it.busy) {
         fprintf(stderr, "harmonia: the machine is %s: %s%s\n", text, consequence,
-                hm_cli_crowded_caution(&it));
+                cli_crowded_caution(&it));
         fflush(stderr);
     }
     return HM_EXIT_OK;

@@ -8,7 +8,7 @@
 #include "commands/commands.h"
 #include "commands/measure_setup.h"
 
-void hm_cli_procsync_params(const hm_cli_config_t *cfg, hm_procsync_params_t *p)
+void cli_procsync_params(const cli_config_t *cfg, hm_procsync_params_t *p)
 {
     hm_procsync_params_default(p);
     p->late_s = cfg->late_us * 1e-6;
@@ -18,13 +18,13 @@ void hm_cli_procsync_params(const hm_cli_config_t *cfg, hm_procsync_params_t *p)
     p->bcast_factor = cfg->bcast_factor;
     p->harmonize.clock_sync = cfg->clock_sync;
     p->harmonize.resync_s = cfg->resync_s;
-    hm_cli_sync_params(cfg, &p->harmonize.sync);
+    cli_sync_params(cfg, &p->harmonize.sync);
 }
 
-int hm_cli_check_procsync(const hm_cli_config_t *cfg, const char *name, char *why, size_t len)
+int cli_check_procsync(const cli_config_t *cfg, const char *name, char *why, size_t len)
 {
     hm_procsync_params_t p;
-    hm_cli_procsync_params(cfg, &p);
+    cli_procsync_params(cfg, &p);
     if (hm_procsync_check(name, &p) == HM_OK) return HM_EXIT_OK;
     snprintf(why, len, "--sync %s: %s", name, hm_last_error());
     return HM_EXIT_USAGE;
@@ -60,11 +60,11 @@ static void print_fit(const hm_procsync_fit_t *fit, const hm_interference_t *it)
             "--nrep attempts, and its row says how many were discarded; results are less "
             "precise than on dedicated cores%s\n",
             seen, fit->late_s * 1e6, fit->late_run_factor > 0 ? " + the repetition's run-time" : "",
-            how, HM_MEASURE_BUDGET_FACTOR, hm_cli_crowded_caution(it));
+            how, HM_MEASURE_BUDGET_FACTOR, cli_crowded_caution(it));
     fflush(stderr);
 }
 
-void hm_cli_fit_note(const hm_procsync_fit_t *fit, char *buf, size_t len)
+void cli_fit_note(const hm_procsync_fit_t *fit, char *buf, size_t len)
 {
     if (!fit->oversubscribed && !fit->busy) {
         snprintf(buf, len, "%s", "");
@@ -77,28 +77,28 @@ void hm_cli_fit_note(const hm_procsync_fit_t *fit, char *buf, size_t len)
              fit->late_run_factor > 0 ? " + run-time" : "");
 }
 
-int hm_cli_procsync_create(MPI_Comm comm, const char *name, const hm_experiment_t *e,
-                           hm_procsync_t **ps)
+int cli_procsync_create(MPI_Comm comm, const char *name, const hm_experiment_t *e,
+                        hm_procsync_t **ps)
 {
     char msg[512] = "";
     int rc = hm_procsync_create(name, comm, hm_experiment_global_clock(e),
                                 hm_experiment_procsync_params(e), ps);
     if (rc != HM_OK) snprintf(msg, sizeof msg, "--sync %s: %s", name, hm_last_error());
-    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
+    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
 }
 
-void hm_cli_add_clock_factors(hm_factors_t *f, const hm_cli_config_t *cfg)
+void cli_add_clock_factors(hm_factors_t *f, const cli_config_t *cfg)
 {
     hm_sync_params_t sync;
-    hm_cli_sync_params(cfg, &sync);
+    cli_sync_params(cfg, &sync);
     hm_experiment_clock_factors(f, cfg->clock_sync, &sync, cfg->synthetic);
 }
 
-/* The attempts an experiment may take, as hm_cli_measure_params sets them. */
-static int attempts_factor(hm_factors_t *f, const hm_cli_config_t *cfg, const hm_experiment_t *e)
+/* The attempts an experiment may take, as cli_measure_params sets them. */
+static int attempts_factor(hm_factors_t *f, const cli_config_t *cfg, const hm_experiment_t *e)
 {
     hm_measure_params_t p;
-    hm_cli_measure_params(cfg, e, &p);
+    cli_measure_params(cfg, e, &p);
     if (cfg->max_attempts > 0)
         return hm_factors_set(f, "max_attempts", "%ld (given)", cfg->max_attempts);
     if (p.budget_factor > 0)
@@ -110,25 +110,24 @@ static int attempts_factor(hm_factors_t *f, const hm_cli_config_t *cfg, const hm
 }
 
 /* The options of the measurement itself, after the experiment's factors:
- * those the run reads (hm_cli_run_reads), so that skew's files claim no
+ * those the run reads (cli_run_reads), so that skew's files claim no
  * warm-up and allreduce's no root. */
-static int add_measure_factors(hm_factors_t *f, const hm_cli_config_t *cfg,
-                               const hm_experiment_t *e)
+static int add_measure_factors(hm_factors_t *f, const cli_config_t *cfg, const hm_experiment_t *e)
 {
     int rc = hm_factors_set(f, "nrep", "%ld", cfg->nrep);
-    if (rc == HM_OK && hm_cli_run_reads(cfg, HM_OPT_WARMUP))
+    if (rc == HM_OK && cli_run_reads(cfg, HM_OPT_WARMUP))
         rc = hm_factors_set(f, "warmup", "%ld", cfg->warmup);
-    if (rc == HM_OK && hm_cli_run_reads(cfg, HM_OPT_MAX_ATTEMPTS)) rc = attempts_factor(f, cfg, e);
-    if (rc == HM_OK && hm_cli_run_reads(cfg, HM_OPT_VALIDATE))
+    if (rc == HM_OK && cli_run_reads(cfg, HM_OPT_MAX_ATTEMPTS)) rc = attempts_factor(f, cfg, e);
+    if (rc == HM_OK && cli_run_reads(cfg, HM_OPT_VALIDATE))
         rc = hm_factors_set(f, "validate", "%s", cfg->validate ? "yes" : "no");
     if (rc == HM_OK && cfg->cold_cache)
         rc = hm_factors_set(f, "cache", "cold (%zu bytes overwritten before every repetition)",
                             hm_measure_llc_bytes());
-    else if (rc == HM_OK && hm_cli_run_reads(cfg, HM_OPT_COLD_CACHE))
+    else if (rc == HM_OK && cli_run_reads(cfg, HM_OPT_COLD_CACHE))
         rc = hm_factors_set(f, "cache", "warm");
-    if (rc == HM_OK && hm_cli_run_reads(cfg, HM_OPT_ROOT))
+    if (rc == HM_OK && cli_run_reads(cfg, HM_OPT_ROOT))
         rc = hm_factors_set(f, "root", "%d", cfg->root);
-    if (rc == HM_OK && hm_cli_run_reads(cfg, HM_OPT_PEER))
+    if (rc == HM_OK && cli_run_reads(cfg, HM_OPT_PEER))
         rc = hm_factors_set(f, "peer", "%d", cfg->peer);
     if (rc == HM_OK && cfg->inject_rank >= 0)
         rc = hm_factors_set(f, "inject_delay", "rank %d attempt %ld %g us", cfg->inject_rank,
@@ -136,16 +135,16 @@ static int add_measure_factors(hm_factors_t *f, const hm_cli_config_t *cfg,
     return rc;
 }
 
-static void experiment_params(const hm_cli_config_t *cfg, const char *procsync,
+static void experiment_params(const cli_config_t *cfg, const char *procsync,
                               hm_experiment_params_t *p)
 {
     hm_experiment_params_default(p);
     p->timer = cfg->timer;
-    p->timer_options = hm_cli_timer_options(cfg, 0, 0); /* domain and rank: set per rank */
+    p->timer_options = cli_timer_options(cfg, 0, 0); /* domain and rank: set per rank */
     p->clock_sync = cfg->clock_sync;
-    hm_cli_sync_params(cfg, &p->sync);
+    cli_sync_params(cfg, &p->sync);
     p->procsync = procsync;
-    hm_cli_procsync_params(cfg, &p->procsync_params);
+    cli_procsync_params(cfg, &p->procsync_params);
     p->late_given = (cfg->given & HM_OPT_BIT(HM_OPT_LATE_US)) != 0;
     p->argc = cfg->argc;
     p->argv = (const char *const *)cfg->argv;
@@ -159,8 +158,8 @@ static void experiment_params(const hm_cli_config_t *cfg, const char *procsync,
  * refused time source is a usage error; a refused clock synchronization
  * (prop over ranks without a shared source) too, anything else failed at
  * run time. */
-static int open_failure(const hm_cli_config_t *cfg, const char *procsync,
-                        hm_experiment_stage_t stage, int rc, char *msg, size_t len)
+static int open_failure(const cli_config_t *cfg, const char *procsync, hm_experiment_stage_t stage,
+                        int rc, char *msg, size_t len)
 {
     switch (stage) {
     case HM_EXPERIMENT_TIMER:
@@ -178,8 +177,8 @@ static int open_failure(const hm_cli_config_t *cfg, const char *procsync,
     }
 }
 
-int hm_cli_experiment_open(const hm_cli_config_t *cfg, MPI_Comm comm, const char *procsync,
-                           hm_experiment_t **e)
+int cli_experiment_open(const cli_config_t *cfg, MPI_Comm comm, const char *procsync,
+                        hm_experiment_t **e)
 {
     hm_experiment_params_t p;
     hm_experiment_stage_t stage;
@@ -192,22 +191,21 @@ int hm_cli_experiment_open(const hm_cli_config_t *cfg, MPI_Comm comm, const char
                  "--clock-sync: \"%s\" is a list; %s takes one specification (e.g. hca3 or "
                  "hca3+prop)",
                  cfg->clock_sync, cfg->command);
-        return hm_cli_agree(comm, HM_EXIT_USAGE, msg);
+        return cli_agree(comm, HM_EXIT_USAGE, msg);
     }
     experiment_params(cfg, procsync, &p);
     int rc = hm_experiment_open(comm, &p, e, &stage);
     if (rc != HM_OK)
-        return hm_cli_agree(comm, open_failure(cfg, procsync, stage, rc, msg, sizeof msg), msg);
+        return cli_agree(comm, open_failure(cfg, procsync, stage, rc, msg, sizeof msg), msg);
     rc = add_measure_factors(hm_experiment_factors(*e), cfg, *e);
     if (rc != HM_OK) snprintf(msg, sizeof msg, "%s", hm_strerror(rc));
     const hm_procsync_fit_t *fit = rc == HM_OK ? hm_experiment_fit(*e) : NULL;
     if (fit && rank == 0 && (fit->oversubscribed || fit->busy))
         print_fit(fit, hm_experiment_interference(*e));
-    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
+    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
 }
 
-void hm_cli_measure_params(const hm_cli_config_t *cfg, const hm_experiment_t *e,
-                           hm_measure_params_t *p)
+void cli_measure_params(const cli_config_t *cfg, const hm_experiment_t *e, hm_measure_params_t *p)
 {
     hm_experiment_measure_params(e, p);
     p->nrep = cfg->nrep;
@@ -227,22 +225,22 @@ static size_t schema_names(hm_results_kind_t kind, const char **names, size_t ma
     return n;
 }
 
-int hm_cli_experiment_files(hm_experiment_t *e, MPI_Comm comm, hm_results_kind_t summary,
-                            hm_results_kind_t raw)
+int cli_experiment_files(hm_experiment_t *e, MPI_Comm comm, hm_results_kind_t summary,
+                         hm_results_kind_t raw)
 {
     const char *summary_names[64], *raw_names[64];
     size_t nsummary = schema_names(summary, summary_names, 64);
     size_t nraw = schema_names(raw, raw_names, 64);
     int rc = hm_experiment_files_open(e, summary_names, nsummary, raw_names, nraw);
-    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
-                        rc == HM_OK ? "" : hm_last_error());
+    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
+                     rc == HM_OK ? "" : hm_last_error());
 }
 
-int hm_cli_experiment_close(hm_experiment_t *e, MPI_Comm comm, int status)
+int cli_experiment_close(hm_experiment_t *e, MPI_Comm comm, int status)
 {
     if (!e) return status;
     int rc = hm_experiment_close(e);
-    int st = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
-                          rc == HM_OK ? "" : hm_last_error());
+    int st = cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
+                       rc == HM_OK ? "" : hm_last_error());
     return status != HM_EXIT_OK ? status : st;
 }

@@ -37,7 +37,7 @@ static void compute_program(char *path, size_t len)
     snprintf(path, len, "harmonia-compute");
 }
 
-static void join_targets(const hm_cli_config_t *cfg, char *buf, size_t len)
+static void join_targets(const cli_config_t *cfg, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
@@ -49,14 +49,14 @@ static void join_targets(const hm_cli_config_t *cfg, char *buf, size_t len)
 /* The factors of every result file, and what this command adds: what
  * computes, the program without MPI, the progress configuration, the
  * targets and runs. */
-static int factors(const hm_cli_config_t *cfg, MPI_Comm comm, hm_compute_t *c, const char *program,
+static int factors(const cli_config_t *cfg, MPI_Comm comm, hm_compute_t *c, const char *program,
                    hm_factors_t *f)
 {
     char compute[512], progress[256] = "", targets[512], machine[HM_INTERFERENCE_TEXT_MAX];
-    hm_cli_machine(cfg, comm,
-                   "the compute threads share their cores with other processes, so the "
-                   "calibrated orders and times are less reproducible",
-                   machine, sizeof machine);
+    cli_machine(cfg, comm,
+                "the compute threads share their cores with other processes, so the "
+                "calibrated orders and times are less reproducible",
+                machine, sizeof machine);
     hm_factors_context_t ctx = {.argc = cfg->argc,
                                 .argv = (const char *const *)cfg->argv,
                                 .timer = "monotonic (CLOCK_MONOTONIC, read by each compute thread "
@@ -81,8 +81,8 @@ static int factors(const hm_cli_config_t *cfg, MPI_Comm comm, hm_compute_t *c, c
 }
 
 /* Collective: the factors, and the --output file opened on rank 0. */
-static int open_report(const hm_cli_config_t *cfg, MPI_Comm comm, hm_compute_t *c,
-                       const char *program, report_t *rep)
+static int open_report(const cli_config_t *cfg, MPI_Comm comm, hm_compute_t *c, const char *program,
+                       report_t *rep)
 {
     hm_factors_t *f = NULL;
     int rank, rc = hm_factors_create(&f);
@@ -96,7 +96,7 @@ static int open_report(const hm_cli_config_t *cfg, MPI_Comm comm, hm_compute_t *
         rc = hm_results_csv_open(cfg->output, f, HM_RESULTS_IMPACT, &rep->csv);
     hm_factors_free(f);
     const char *why = hm_last_error()[0] ? hm_last_error() : hm_strerror(rc);
-    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, rc == HM_OK ? "" : why);
+    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, rc == HM_OK ? "" : why);
 }
 
 /* Root: the rows of one target into the file, published at once. */
@@ -121,8 +121,8 @@ static void write_rows(report_t *rep, const hm_overlap_impact_t *r, long done, l
 
 /* Collective: one target. A target no order reaches is the user's to
  * change (exit 2, naming it); anything else a runtime failure. */
-static int impact_at(const hm_cli_config_t *cfg, MPI_Comm comm, hm_compute_t *c,
-                     const char *program, int i, report_t *rep)
+static int impact_at(const cli_config_t *cfg, MPI_Comm comm, hm_compute_t *c, const char *program,
+                     int i, report_t *rep)
 {
     hm_overlap_impact_t r;
     double target_s = cfg->comp_targets_s[i];
@@ -134,8 +134,7 @@ static int impact_at(const hm_cli_config_t *cfg, MPI_Comm comm, hm_compute_t *c,
     else if (rc != HM_OK)
         snprintf(msg, sizeof msg, "overlap impact: %s",
                  hm_last_error()[0] ? hm_last_error() : hm_strerror(rc));
-    if (rc != HM_OK)
-        return hm_cli_agree(comm, rc == HM_ERANGE ? HM_EXIT_USAGE : HM_EXIT_FAILURE, msg);
+    if (rc != HM_OK) return cli_agree(comm, rc == HM_ERANGE ? HM_EXIT_USAGE : HM_EXIT_FAILURE, msg);
     if (rank == 0) {
         rep->done[rep->ndone++] = r;
         write_rows(rep, &r, rep->ndone, cfg->ncomp_targets);
@@ -195,10 +194,10 @@ static int close_report(report_t *rep, MPI_Comm comm, int status)
     for (int i = 0; i < rep->ndone; i++) hm_overlap_impact_free(&rep->done[i]);
     free(rep->done);
     if (status != HM_EXIT_OK) return status;
-    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);
+    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);
 }
 
-int hm_cli_overlap_impact(hm_cli_config_t *cfg, MPI_Comm comm, hm_compute_t *c)
+int cli_overlap_impact(cli_config_t *cfg, MPI_Comm comm, hm_compute_t *c)
 {
     char program[4200];
     report_t rep = {0};
@@ -206,7 +205,7 @@ int hm_cli_overlap_impact(hm_cli_config_t *cfg, MPI_Comm comm, hm_compute_t *c)
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     compute_program(program, sizeof program);
-    int rc = hm_cli_check_outputs(cfg, comm);
+    int rc = cli_check_outputs(cfg, comm);
     if (rc == HM_EXIT_OK) rc = open_report(cfg, comm, c, program, &rep);
     for (int i = 0; i < cfg->ncomp_targets && rc == HM_EXIT_OK; i++)
         rc = impact_at(cfg, comm, c, program, i, &rep);

@@ -25,8 +25,8 @@ typedef struct row {
     hm_overlap_summary_t s; /* nvalid 0 and NAN estimates when not run */
 } row_t;
 
-struct hm_overlap_report {
-    const hm_cli_config_t *cfg;
+struct cli_overlap_report {
+    const cli_config_t *cfg;
     hm_experiment_t *e;
     const hm_overlap_grid_t *grid;
     int size;
@@ -44,9 +44,9 @@ static void join_targets(const double *t_s, int n, char *buf, size_t len)
         used += (size_t)snprintf(buf + used, len - used, "%s%g", i ? " " : "", t_s[i] * 1e6);
 }
 
-int hm_overlap_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e,
-                           size_t ncells, const char *progress, const char *compute,
-                           hm_overlap_report_t **out)
+int cli_overlap_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e,
+                            size_t ncells, const char *progress, const char *compute,
+                            cli_overlap_report_t **out)
 {
     char comm_us[512], comp_us[512], sizes[1024] = "";
     int sized = (cfg->given & HM_OPT_BIT(HM_OPT_SIZES)) != 0;
@@ -57,7 +57,7 @@ int hm_overlap_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experim
         used += snprintf(sizes + used, sizeof sizes - (size_t)used, "%s%zu", i ? " " : "",
                          cfg->sizes[i]);
     int rank;
-    hm_overlap_report_t *rep = calloc(1, sizeof *rep);
+    cli_overlap_report_t *rep = calloc(1, sizeof *rep);
     MPI_Comm_rank(comm, &rank);
     int rc = rep ? HM_OK : HM_ENOMEM;
     hm_factors_t *f = hm_experiment_factors(e);
@@ -66,7 +66,7 @@ int hm_overlap_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experim
         rep->e = e;
         rep->nrows = ncells;
         MPI_Comm_size(comm, &rep->size);
-        hm_cli_fit_note(hm_experiment_fit(e), rep->note, sizeof rep->note);
+        cli_fit_note(hm_experiment_fit(e), rep->note, sizeof rep->note);
     }
     if (rc == HM_OK) rc = hm_factors_set(f, "ops", "%s", cfg->ops);
     if (rc == HM_OK) rc = hm_factors_set(f, "progress", "%s", progress);
@@ -79,9 +79,9 @@ int hm_overlap_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experim
         rc = rep->rows ? HM_OK : HM_ENOMEM;
     }
     *out = rep;
-    rc = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_strerror(rc));
+    rc = cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_strerror(rc));
     if (rc != HM_EXIT_OK) return rc;
-    return hm_cli_experiment_files(e, comm, HM_RESULTS_OVERLAP, HM_RESULTS_OVERLAP_RAW);
+    return cli_experiment_files(e, comm, HM_RESULTS_OVERLAP, HM_RESULTS_OVERLAP_RAW);
 }
 
 /* More than half the attempts discarded: the ratios rest on the starts a
@@ -208,21 +208,21 @@ static void no_estimates(hm_overlap_summary_t *s)
     s->osu_pct = s->imb_pct = NAN;
 }
 
-void hm_overlap_report_grid(hm_overlap_report_t *rep, const hm_overlap_grid_t *grid)
+void cli_overlap_report_grid(cli_overlap_report_t *rep, const hm_overlap_grid_t *grid)
 {
     if (rep) rep->grid = grid;
 }
 
 /* The row's references as the grid has them now, and its verdict. */
-static void read_refs(const hm_overlap_report_t *rep, row_t *row)
+static void read_refs(const cli_overlap_report_t *rep, row_t *row)
 {
     row->comm = *hm_overlap_grid_comm(rep->grid, row->o, row->i);
     row->comp = *hm_overlap_grid_comp(rep->grid, row->o, row->i, row->j);
     hm_overlap_verdict(&row->comm, &row->comp, &row->verdict);
 }
 
-int hm_overlap_report_add(hm_overlap_report_t *rep, size_t index, size_t order, const char *name,
-                          int op, int comm, int comp, const hm_overlap_result_t *r)
+int cli_overlap_report_add(cli_overlap_report_t *rep, size_t index, size_t order, const char *name,
+                           int op, int comm, int comp, const hm_overlap_result_t *r)
 {
     row_t *row = &rep->rows[index];
     row->done = 1;
@@ -238,14 +238,14 @@ int hm_overlap_report_add(hm_overlap_report_t *rep, size_t index, size_t order, 
     row->partial = r && r->nvalid < rep->cfg->nrep;
     snprintf(row->procsync, sizeof row->procsync, "%s", r ? r->procsync : "");
     hm_csv_t *summary = hm_experiment_summary(rep->e), *raw = hm_experiment_raw(rep->e);
-    hm_cli_progress(summary, raw, (long)order + 1, (long)rep->nrows, "cells");
+    cli_progress(summary, raw, (long)order + 1, (long)rep->nrows, "cells");
     if (raw && r) write_raw(raw, row, r);
     return HM_OK;
 }
 
 /* Root: every cell's summary row, its verdict from the references as they
  * are after the grid. */
-static void write_rows(hm_overlap_report_t *rep)
+static void write_rows(cli_overlap_report_t *rep)
 {
     hm_csv_t *summary = hm_experiment_summary(rep->e);
     for (size_t i = 0; i < rep->nrows; i++) {
@@ -257,7 +257,7 @@ static void write_rows(hm_overlap_report_t *rep)
     if (summary) hm_csv_checkpoint(summary);
 }
 
-static void print_table(const hm_overlap_report_t *rep)
+static void print_table(const cli_overlap_report_t *rep)
 {
     static const char *const cols[] = {
         "op",       "comm_us",       "size_B",     "comm_ref_us", "comm_err_%", "comp_us",
@@ -304,7 +304,7 @@ static void print_table(const hm_overlap_report_t *rep)
     hm_table_free(t);
 }
 
-void hm_overlap_report_close(hm_overlap_report_t *rep, MPI_Comm comm)
+void cli_overlap_report_close(cli_overlap_report_t *rep, MPI_Comm comm)
 {
     int rank;
     MPI_Comm_rank(comm, &rank);

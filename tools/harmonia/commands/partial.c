@@ -27,7 +27,7 @@ static double discarded_spread_s(const hm_measure_result_t *r)
 }
 
 /* Root: how the attempts ended, with the figures to act on. */
-static void say_shortfall(const hm_cli_config_t *cfg, const hm_experiment_t *e, const char *what,
+static void say_shortfall(const cli_config_t *cfg, const hm_experiment_t *e, const char *what,
                           const hm_measure_result_t *r, const char *machine, char *why, size_t len)
 {
     char ended[160];
@@ -44,8 +44,8 @@ static void say_shortfall(const hm_cli_config_t *cfg, const hm_experiment_t *e, 
              machine);
 }
 
-int hm_cli_partial_status(const hm_cli_config_t *cfg, MPI_Comm comm, const hm_experiment_t *e,
-                          const char *what, const hm_measure_result_t *r, char *why, size_t len)
+int cli_partial_status(const cli_config_t *cfg, MPI_Comm comm, const hm_experiment_t *e,
+                       const char *what, const hm_measure_result_t *r, char *why, size_t len)
 {
     const hm_interference_t *start = hm_experiment_interference(e);
     hm_interference_t now;

@@ -23,21 +23,21 @@ enum { MATRIX_MAX_RANKS = 16 };
 typedef struct row {
     int done;
     char measured[32];
-    hm_pattern_cell_t cell;
+    cli_pattern_cell_t cell;
     hm_measure_summary_t s; /* valid and discarded repetitions */
     hm_measure_end_t end;
     int partial; /* fewer valid than --nrep */
 } row_t;
 
-struct hm_pattern_report {
-    const hm_cli_config_t *cfg;
+struct cli_pattern_report {
+    const cli_config_t *cfg;
     hm_experiment_t *e;
-    hm_pattern_shape_t shape;
+    cli_pattern_shape_t shape;
     int size;
     size_t nrows;
     row_t *rows;          /* root */
     uint64_t *matrix;     /* root, size x size, or NULL */
-    int matrix_taken;     /* every rank: hm_pattern_report_matrix was called */
+    int matrix_taken;     /* every rank: cli_pattern_report_matrix was called */
     int matrix_rc;        /* every rank: how gathering it went (HM_OK or HM_E*) */
     char matrix_why[160]; /* the sentence when it failed */
     int several_measured; /* a row times something else than the pattern */
@@ -47,21 +47,22 @@ struct hm_pattern_report {
 
 /* CommBench's model of the bandwidth across nodes (§5.2.1) for the
  * pattern's k senders per group; NAN without --nic-bw. */
-static double model_gbps(const hm_pattern_report_t *rep)
+static double model_gbps(const cli_pattern_report_t *rep)
 {
-    const hm_cli_config_t *cfg = rep->cfg;
+    const cli_config_t *cfg = rep->cfg;
     if (!(cfg->nic_bw_gbps > 0)) return NAN;
     return cfg->gpus_per_nic
                ? hm_pattern_model_packed(cfg->nic_bw_gbps, rep->shape.k, cfg->gpus_per_nic)
                : hm_pattern_model_round_robin(cfg->nic_bw_gbps, rep->shape.k, cfg->nics);
 }
 
-int hm_pattern_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e,
-                           const hm_pattern_shape_t *shape, size_t nrows, hm_pattern_report_t **out)
+int cli_pattern_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e,
+                            const cli_pattern_shape_t *shape, size_t nrows,
+                            cli_pattern_report_t **out)
 {
     int rank;
     MPI_Comm_rank(comm, &rank);
-    hm_pattern_report_t *rep = calloc(1, sizeof *rep);
+    cli_pattern_report_t *rep = calloc(1, sizeof *rep);
     int rc = rep ? HM_OK : HM_ENOMEM;
     hm_factors_t *f = hm_experiment_factors(e);
     if (rep) {
@@ -70,7 +71,7 @@ int hm_pattern_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experim
         rep->shape = *shape;
         rep->nrows = nrows;
         MPI_Comm_size(comm, &rep->size);
-        hm_cli_fit_note(hm_experiment_fit(e), rep->note, sizeof rep->note);
+        cli_fit_note(hm_experiment_fit(e), rep->note, sizeof rep->note);
         if (rank == 0 && !(rep->rows = calloc(nrows ? nrows : 1, sizeof *rep->rows)))
             rc = HM_ENOMEM;
     }
@@ -87,9 +88,9 @@ int hm_pattern_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experim
     if (rc == HM_OK && cfg->pattern_file[0])
         rc = hm_factors_set(f, "pattern_file", "%s", cfg->pattern_file);
     *out = rep;
-    rc = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_strerror(rc));
+    rc = cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_strerror(rc));
     if (rc != HM_EXIT_OK) return rc;
-    return hm_cli_experiment_files(e, comm, HM_RESULTS_PATTERN, HM_RESULTS_PATTERN_RAW);
+    return cli_experiment_files(e, comm, HM_RESULTS_PATTERN, HM_RESULTS_PATTERN_RAW);
 }
 
 static double algbw_gbps(const row_t *row)
@@ -98,7 +99,7 @@ static double algbw_gbps(const row_t *row)
     return median_s > 0 ? (double)row->cell.bytes / median_s * 1e-9 : NAN;
 }
 
-static void write_summary(hm_pattern_report_t *rep, const row_t *row, size_t order,
+static void write_summary(cli_pattern_report_t *rep, const row_t *row, size_t order,
                           const char *procsync)
 {
     hm_csv_t *csv = hm_experiment_summary(rep->e);
@@ -134,7 +135,7 @@ static void write_summary(hm_pattern_report_t *rep, const row_t *row, size_t ord
 }
 
 /* The raw file's op: the pattern, striping:STEP, or the baseline's name. */
-static void raw_op(const hm_pattern_report_t *rep, const row_t *row, char *op, size_t len)
+static void raw_op(const cli_pattern_report_t *rep, const row_t *row, char *op, size_t len)
 {
     if (strcmp(row->measured, "pattern") == 0)
         snprintf(op, len, "%s", rep->shape.pattern);
@@ -144,7 +145,7 @@ static void raw_op(const hm_pattern_report_t *rep, const row_t *row, char *op, s
         snprintf(op, len, "%s:%s", rep->shape.pattern, row->measured);
 }
 
-static void write_raw(hm_pattern_report_t *rep, const row_t *row, const hm_measure_result_t *r)
+static void write_raw(cli_pattern_report_t *rep, const row_t *row, const hm_measure_result_t *r)
 {
     hm_csv_t *raw = hm_experiment_raw(rep->e);
     if (!raw) return;
@@ -165,8 +166,8 @@ static void write_raw(hm_pattern_report_t *rep, const row_t *row, const hm_measu
     hm_csv_checkpoint(raw);
 }
 
-int hm_pattern_report_add(hm_pattern_report_t *rep, size_t index, size_t order,
-                          const hm_pattern_cell_t *cell, const hm_measure_result_t *r)
+int cli_pattern_report_add(cli_pattern_report_t *rep, size_t index, size_t order,
+                           const cli_pattern_cell_t *cell, const hm_measure_result_t *r)
 {
     row_t *row = &rep->rows[index];
     int rc = hm_measure_summarize(r, &row->s);
@@ -178,15 +179,15 @@ int hm_pattern_report_add(hm_pattern_report_t *rep, size_t index, size_t order,
     row->end = r->end;
     row->partial = r->nvalid < rep->cfg->nrep;
     rep->several_measured |= strcmp(row->measured, "pattern") != 0;
-    hm_cli_progress(hm_experiment_summary(rep->e), hm_experiment_raw(rep->e), (long)order + 1,
-                    (long)rep->nrows, "sizes");
+    cli_progress(hm_experiment_summary(rep->e), hm_experiment_raw(rep->e), (long)order + 1,
+                 (long)rep->nrows, "sizes");
     write_summary(rep, row, order, r->procsync);
     write_raw(rep, row, r);
     return HM_OK;
 }
 
-void hm_pattern_report_matrix(hm_pattern_report_t *rep, MPI_Comm comm, const hm_plan_t *plan,
-                              size_t size_bytes)
+void cli_pattern_report_matrix(cli_pattern_report_t *rep, MPI_Comm comm, const hm_plan_t *plan,
+                               size_t size_bytes)
 {
     int rank;
     MPI_Comm_rank(comm, &rank);
@@ -212,7 +213,7 @@ void hm_pattern_report_matrix(hm_pattern_report_t *rep, MPI_Comm comm, const hm_
 
 /* Which matrix: "at 8 B", "the translate step, at 1048576 B", "at the
  * file's sizes". */
-static void matrix_where(const hm_pattern_report_t *rep, char *buf, size_t len)
+static void matrix_where(const cli_pattern_report_t *rep, char *buf, size_t len)
 {
     if (strcmp(rep->shape.pattern, "file") == 0)
         snprintf(buf, len, "at the file's sizes");
@@ -224,9 +225,9 @@ static void matrix_where(const hm_pattern_report_t *rep, char *buf, size_t len)
 
 /* What the matrix is of, the figure's title: "symmetric bi (n 2 groups x
  * g 2 ranks, k 2), at 8 B", "file m.csv, at the file's sizes". */
-static void matrix_of(const hm_pattern_report_t *rep, char *buf, size_t len)
+static void matrix_of(const cli_pattern_report_t *rep, char *buf, size_t len)
 {
-    const hm_pattern_shape_t *s = &rep->shape;
+    const cli_pattern_shape_t *s = &rep->shape;
     char where[96];
     matrix_where(rep, where, sizeof where);
     if (strcmp(s->pattern, "file") == 0) {
@@ -240,7 +241,7 @@ static void matrix_of(const hm_pattern_report_t *rep, char *buf, size_t len)
 
 /* Root: the matrix as a pattern file with the run's factors (--matrix);
  * HM_OK, or a status with the sentence in why. */
-static int write_matrix(const hm_pattern_report_t *rep, char *why, size_t len)
+static int write_matrix(const cli_pattern_report_t *rep, char *why, size_t len)
 {
     const hm_factors_t *run = hm_experiment_factors(rep->e);
     hm_factors_t *f = NULL;
@@ -272,7 +273,7 @@ static int write_matrix(const hm_pattern_report_t *rep, char *why, size_t len)
     return rc;
 }
 
-static void print_matrix(const hm_pattern_report_t *rep)
+static void print_matrix(const cli_pattern_report_t *rep)
 {
     if (!rep->matrix || rep->size > MATRIX_MAX_RANKS) return;
     char where[96];
@@ -302,7 +303,7 @@ static const char *row_note(const row_t *row)
 }
 
 /* Under the table: what a partial and a conditional row are, when some is. */
-static void print_notes(const hm_pattern_report_t *rep)
+static void print_notes(const cli_pattern_report_t *rep)
 {
     int partial = 0, conditional = 0;
     for (size_t i = 0; i < rep->nrows; i++) {
@@ -318,7 +319,7 @@ static void print_notes(const hm_pattern_report_t *rep)
                "hold for the undisturbed starts only (disc_med_us: the discarded ones' median)\n");
 }
 
-static void print_table(const hm_pattern_report_t *rep)
+static void print_table(const cli_pattern_report_t *rep)
 {
     static const char *const cols[] = {"size_B",    "messages",   "bytes",      "valid",
                                        "discarded", "time_us",    "algbw_GBps", "busbw_GBps",
@@ -364,7 +365,7 @@ static void print_table(const hm_pattern_report_t *rep)
     print_notes(rep);
 }
 
-int hm_pattern_report_close(hm_pattern_report_t *rep, MPI_Comm comm)
+int cli_pattern_report_close(cli_pattern_report_t *rep, MPI_Comm comm)
 {
     int rank, rc = HM_OK;
     char why[1200] = "";
@@ -383,5 +384,5 @@ int hm_pattern_report_close(hm_pattern_report_t *rep, MPI_Comm comm)
     free(rep->matrix);
     free(rep->rows);
     free(rep);
-    return hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : hm_exit_status(rc), why);
+    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : hm_exit_status(rc), why);
 }

@@ -9,40 +9,40 @@
 #include "options/config.h"
 
 /* What the rows share. */
-typedef struct hm_pattern_shape {
+typedef struct cli_pattern_shape {
     char pattern[32], direction[8], backend[64];
     int n, g, k;
-} hm_pattern_shape_t;
+} cli_pattern_shape_t;
 
 /* One row: what it times (docs/pattern.md: "pattern", a striping step,
  * "sequence", "concurrent", a collective baseline), bytes per message (0: a
  * file's), the messages and bytes it moves, wrong bytes (-1: not
  * validated). */
-typedef struct hm_pattern_cell {
+typedef struct cli_pattern_cell {
     const char *measured;
     size_t size_bytes;
     long long messages;
     unsigned long long bytes;
     long long wrong;
-} hm_pattern_cell_t;
+} cli_pattern_cell_t;
 
-typedef struct hm_pattern_report hm_pattern_report_t;
+typedef struct cli_pattern_report cli_pattern_report_t;
 
 /* Collective: the factors of the shape added to e's, files opened. */
-int hm_pattern_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e,
-                           const hm_pattern_shape_t *shape, size_t nrows,
-                           hm_pattern_report_t **out);
+int cli_pattern_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e,
+                            const cli_pattern_shape_t *shape, size_t nrows,
+                            cli_pattern_report_t **out);
 
 /* Root: the row at index (table order: nrows of open), run order-th. */
-int hm_pattern_report_add(hm_pattern_report_t *rep, size_t index, size_t order,
-                          const hm_pattern_cell_t *cell, const hm_measure_result_t *r);
+int cli_pattern_report_add(cli_pattern_report_t *rep, size_t index, size_t order,
+                           const cli_pattern_cell_t *cell, const hm_measure_result_t *r);
 
 /* Collective: keep the pattern's matrix of bytes at size_bytes (printed
  * with the table when the ranks are few enough to read it). */
-void hm_pattern_report_matrix(hm_pattern_report_t *rep, MPI_Comm comm, const hm_plan_t *plan,
-                              size_t size_bytes);
+void cli_pattern_report_matrix(cli_pattern_report_t *rep, MPI_Comm comm, const hm_plan_t *plan,
+                               size_t size_bytes);
 
 /* Collective: print (rank 0), write --matrix (rank 0), release; the
  * agreed exit status of the writing. */
-int hm_pattern_report_close(hm_pattern_report_t *rep, MPI_Comm comm);
+int cli_pattern_report_close(cli_pattern_report_t *rep, MPI_Comm comm);
 #endif

@@ -42,30 +42,30 @@ static FILE *terminal(void)
     return isatty(STDOUT_FILENO) && parent_stdout_is_terminal() ? stdout : NULL;
 }
 
-void hm_cli_progress_init(hm_cli_progress_t *p, int show)
+void cli_progress_init(cli_progress_t *p, int show)
 {
     memset(p, 0, sizeof *p);
     p->out = show ? terminal() : NULL;
 }
 
-void hm_cli_progress_stage(hm_cli_progress_t *p, const char *what, const char *units)
+void cli_progress_stage(cli_progress_t *p, const char *what, const char *units)
 {
-    hm_cli_progress_clear(p);
+    cli_progress_clear(p);
     snprintf(p->what, sizeof p->what, "%s", what);
     snprintf(p->units, sizeof p->units, "%s", units);
     p->start_s = now_s();
     p->last_s = 0;
 }
 
-void hm_cli_progress_report(void *arg, double done, double total)
+void cli_progress_report(void *arg, double done, double total)
 {
-    hm_cli_progress_t *p = arg;
+    cli_progress_t *p = arg;
     double t = now_s(), elapsed = t - p->start_s;
     if (!p->out || elapsed < QUIET_S || t - p->last_s < UPDATE_S || !(total > 0)) return;
     p->last_s = t;
     char spent[32], left[32] = "?";
-    hm_campaign_format_duration(elapsed, spent, sizeof spent);
-    if (done > 0) hm_campaign_format_duration(elapsed * (total - done) / done, left, sizeof left);
+    cli_campaign_format_duration(elapsed, spent, sizeof spent);
+    if (done > 0) cli_campaign_format_duration(elapsed * (total - done) / done, left, sizeof left);
     fprintf(p->out, "\r\033[Kharmonia: %s: %.0f%% (%.0f of %.0f %s), %s elapsed, about %s left%s%s",
             p->what, 100.0 * done / total, done, total, p->units, spent, left,
             p->note[0] ? "; " : "", p->note);
@@ -73,12 +73,12 @@ void hm_cli_progress_report(void *arg, double done, double total)
     p->shown = 1;
 }
 
-void hm_cli_progress_note(hm_cli_progress_t *p, const char *note)
+void cli_progress_note(cli_progress_t *p, const char *note)
 {
     snprintf(p->note, sizeof p->note, "%s", note ? note : "");
 }
 
-void hm_cli_progress_clear(hm_cli_progress_t *p)
+void cli_progress_clear(cli_progress_t *p)
 {
     if (!p->shown) return;
     fputs("\r\033[K", p->out);

@@ -8,13 +8,13 @@
 
 #include "commands/result_files.h"
 
-void hm_cli_progress(hm_csv_t *summary, hm_csv_t *raw, long done, long total, const char *unit)
+void cli_progress(hm_csv_t *summary, hm_csv_t *raw, long done, long total, const char *unit)
 {
     if (summary) hm_csv_progress(summary, done, total, unit);
     if (raw) hm_csv_progress(raw, done, total, unit);
 }
 
-int hm_cli_offline_factors(const hm_cli_config_t *cfg, hm_factors_t **f)
+int cli_offline_factors(const cli_config_t *cfg, hm_factors_t **f)
 {
     char *line = hm_output_shell_join(cfg->argc, (const char *const *)cfg->argv);
     *f = NULL;
@@ -31,7 +31,7 @@ int hm_cli_offline_factors(const hm_cli_config_t *cfg, hm_factors_t **f)
     return rc;
 }
 
-int hm_cli_make_dirs(const char *dir)
+int cli_make_dirs(const char *dir)
 {
     char path[4096];
     if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {

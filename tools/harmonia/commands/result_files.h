@@ -10,15 +10,15 @@
 
 /* Rank 0: before a checkpoint, how far the run got (done of total units),
  * in both files (NULL skipped): their factor "complete" (hm_csv_progress). */
-void hm_cli_progress(hm_csv_t *summary, hm_csv_t *raw, long done, long total, const char *unit);
+void cli_progress(hm_csv_t *summary, hm_csv_t *raw, long done, long total, const char *unit);
 
 /* The factors of a file written by an offline command (stats, compare,
  * campaign): harmonia_version, command_line, filter, metric. HM_ENOMEM
  * (or the status of hm_factors_set); on error *f is NULL. */
-int hm_cli_offline_factors(const hm_cli_config_t *cfg, hm_factors_t **f);
+int cli_offline_factors(const cli_config_t *cfg, hm_factors_t **f);
 
 /* mkdir -p dir (mode 0755): 0, or -1 with errno. Output directories are
  * often nested (runs/LIBRARY/METHOD) and new. */
-int hm_cli_make_dirs(const char *dir);
+int cli_make_dirs(const char *dir);
 
 #endif

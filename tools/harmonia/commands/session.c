@@ -16,7 +16,7 @@
 #include <simgrid/actor.h>
 #endif
 
-int hm_cli_launcher_rank(void)
+int cli_launcher_rank(void)
 {
 #if HM_SMPI
     /* smpirun names each simulated rank's actor by its rank, from the
@@ -56,7 +56,7 @@ static void append_escaped(char *out, size_t out_size, const char *text)
 /* The line goes out in one write: under a launcher, whose own messages
  * arrive on the same stream as the ranks exit, a line written in pieces
  * can be split by them. */
-void hm_cli_print_error(const char *fmt, ...)
+void cli_print_error(const char *fmt, ...)
 {
     char text[16384], line[4 * sizeof text + 32] = "harmonia: error: ";
     va_list ap;
@@ -78,7 +78,7 @@ void hm_cli_print_error(const char *fmt, ...)
 /* The library's agreement on exit statuses (0 is success there too); rank 0
  * prints: its own message when it failed, as it is then the lowest failing
  * rank, otherwise the one the lowest failing rank sent. */
-int hm_cli_agree(MPI_Comm comm, int status, const char *message)
+int cli_agree(MPI_Comm comm, int status, const char *message)
 {
     int rank;
     MPI_Comm_rank(comm, &rank);
@@ -86,14 +86,14 @@ int hm_cli_agree(MPI_Comm comm, int status, const char *message)
     /* HM_EMPI: the agreement itself failed; a runtime failure. */
     if (agreed < 0) return HM_EXIT_FAILURE;
     const char *said = rank == 0 && status != HM_EXIT_OK ? message : hm_last_error();
-    if (agreed != HM_EXIT_OK && rank == 0 && said && *said) hm_cli_print_error("%s", said);
+    if (agreed != HM_EXIT_OK && rank == 0 && said && *said) cli_print_error("%s", said);
     return agreed;
 }
 
 /* An output option's path: a file harmonia may replace (hm_afile_check),
  * neither an input operand nor the other output. Checked before any
  * measurement, so that a typo or a slip costs nothing and destroys nothing. */
-static int check_output(const hm_cli_config_t *cfg, const char *option, const char *path, char *msg,
+static int check_output(const cli_config_t *cfg, const char *option, const char *path, char *msg,
                         size_t len)
 {
     int rc = hm_afile_check(path);
@@ -104,7 +104,7 @@ static int check_output(const hm_cli_config_t *cfg, const char *option, const ch
     char dataset[4200];
     for (int i = 0; i < cfg->nfiles; i++) {
         /* A campaign operand is a directory: its input is the dataset in it. */
-        const char *input = hm_cli_stats_dataset_path(cfg->files[i], dataset, sizeof dataset)
+        const char *input = cli_stats_dataset_path(cfg->files[i], dataset, sizeof dataset)
                                 ? dataset
                                 : cfg->files[i];
         if (hm_afile_same(path, input)) {
@@ -119,7 +119,7 @@ static int check_output(const hm_cli_config_t *cfg, const char *option, const ch
 /* An input given twice would count its rows twice (stats reported n = 20
  * for 10 repetitions). compare's operands are two sides, A and B, and a
  * dataset against itself is a (degenerate) comparison. */
-static int check_inputs_distinct(const hm_cli_config_t *cfg, char *msg, size_t len)
+static int check_inputs_distinct(const cli_config_t *cfg, char *msg, size_t len)
 {
     if (cfg->command && strcmp(cfg->command, "compare") == 0) return HM_EXIT_OK;
     for (int i = 0; i < cfg->nfiles; i++)
@@ -140,7 +140,7 @@ typedef struct named_output {
 
 /* Two outputs naming one file, or an output naming the pattern file read
  * (--file): refused, one would replace the other. */
-static int check_outputs_distinct(const hm_cli_config_t *cfg, const named_output_t *o, int n,
+static int check_outputs_distinct(const cli_config_t *cfg, const named_output_t *o, int n,
                                   char *msg, size_t len)
 {
     for (int i = 0; i < n; i++) {
@@ -160,7 +160,7 @@ static int check_outputs_distinct(const hm_cli_config_t *cfg, const named_output
     return HM_EXIT_OK;
 }
 
-int hm_cli_check_outputs(const hm_cli_config_t *cfg, MPI_Comm comm)
+int cli_check_outputs(const cli_config_t *cfg, MPI_Comm comm)
 {
     char msg[8400] = "";
     int rank = 0, rc = HM_EXIT_OK, n = 0;
@@ -173,8 +173,8 @@ int hm_cli_check_outputs(const hm_cli_config_t *cfg, MPI_Comm comm)
     for (int i = 0; rank == 0 && rc == HM_EXIT_OK && i < n; i++)
         rc = check_output(cfg, o[i].option, o[i].path, msg, sizeof msg);
     if (rank == 0 && rc == HM_EXIT_OK) rc = check_outputs_distinct(cfg, o, n, msg, sizeof msg);
-    if (comm != MPI_COMM_NULL) return hm_cli_agree(comm, rc, msg);
-    if (rc != HM_EXIT_OK) hm_cli_print_error("%s", msg);
+    if (comm != MPI_COMM_NULL) return cli_agree(comm, rc, msg);
+    if (rc != HM_EXIT_OK) cli_print_error("%s", msg);
     return rc;
 }
 
@@ -186,7 +186,7 @@ static void on_interrupt(int sig)
     raise(sig);
 }
 
-void hm_cli_catch_interrupts(void)
+void cli_catch_interrupts(void)
 {
     const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
     struct sigaction sa;
@@ -197,7 +197,7 @@ void hm_cli_catch_interrupts(void)
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) sigaction(sigs[i], &sa, NULL);
 }
 
-int hm_cli_count_items(const char *list)
+int cli_count_items(const char *list)
 {
     int n = 1;
     for (const char *c = list; *c; c++) n += *c == ',';

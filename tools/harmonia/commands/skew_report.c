@@ -25,35 +25,35 @@ typedef struct method_row {
     double *mean_offset_s; /* [size], copied */
 } method_row_t;
 
-struct hm_skew_report {
-    const hm_cli_config_t *cfg;
+struct cli_skew_report {
+    const cli_config_t *cfg;
     int size;
     hm_experiment_t *e; /* its files: rank 0 */
     method_row_t rows[MAX_METHODS];
     int nrows;
     int nmethods;   /* to measure */
-    char note[192]; /* hm_cli_fit_note: "" unless oversubscribed */
+    char note[192]; /* cli_fit_note: "" unless oversubscribed */
 };
 
-int hm_skew_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e, int nmethods,
-                        hm_skew_report_t **out)
+int cli_skew_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e, int nmethods,
+                         cli_skew_report_t **out)
 {
-    hm_skew_report_t *rep = calloc(1, sizeof *rep);
+    cli_skew_report_t *rep = calloc(1, sizeof *rep);
     int rc = rep ? HM_OK : HM_ENOMEM;
     if (rep) {
         rep->cfg = cfg;
         rep->e = e;
         rep->nmethods = nmethods;
         MPI_Comm_size(comm, &rep->size);
-        hm_cli_fit_note(hm_experiment_fit(e), rep->note, sizeof rep->note);
+        cli_fit_note(hm_experiment_fit(e), rep->note, sizeof rep->note);
     }
     if (rc == HM_OK)
         rc = hm_factors_set(hm_experiment_factors(e), "skew_start", "%s",
                             cfg->back_to_back ? "back to back" : "round-time");
     *out = rep;
-    rc = hm_cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_strerror(rc));
+    rc = cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_strerror(rc));
     if (rc != HM_EXIT_OK) return rc;
-    return hm_cli_experiment_files(e, comm, HM_RESULTS_SKEW, HM_RESULTS_SKEW_RAW);
+    return cli_experiment_files(e, comm, HM_RESULTS_SKEW, HM_RESULTS_SKEW_RAW);
 }
 
 static void write_summary(hm_csv_t *csv, const method_row_t *row)
@@ -87,7 +87,7 @@ static void write_raw_row(hm_csv_t *raw, const char *method, const char *what, l
     hm_csv_end_row(raw);
 }
 
-static void write_raw(hm_skew_report_t *rep, const char *method, const hm_skew_result_t *r)
+static void write_raw(cli_skew_report_t *rep, const char *method, const hm_skew_result_t *r)
 {
     hm_csv_t *raw = hm_experiment_raw(rep->e);
     for (long i = 0; i < r->n; i++)
@@ -114,7 +114,7 @@ static int summarize_row(const hm_skew_result_t *r, method_row_t *row)
     return rc;
 }
 
-int hm_skew_report_add(hm_skew_report_t *rep, const char *method, const hm_skew_result_t *r)
+int cli_skew_report_add(cli_skew_report_t *rep, const char *method, const hm_skew_result_t *r)
 {
     if (rep->nrows == MAX_METHODS) return HM_ERANGE;
     method_row_t *row = &rep->rows[rep->nrows];
@@ -128,8 +128,8 @@ int hm_skew_report_add(hm_skew_report_t *rep, const char *method, const hm_skew_
     const double *off = r->truth_known ? r->true_mean_offset_s : r->mean_offset_s;
     memcpy(row->mean_offset_s, off, (size_t)rep->size * sizeof *off);
     rep->nrows++;
-    hm_cli_progress(hm_experiment_summary(rep->e), hm_experiment_raw(rep->e), rep->nrows,
-                    rep->nmethods, "methods");
+    cli_progress(hm_experiment_summary(rep->e), hm_experiment_raw(rep->e), rep->nrows,
+                 rep->nmethods, "methods");
     if (hm_experiment_summary(rep->e)) write_summary(hm_experiment_summary(rep->e), row);
     if (hm_experiment_raw(rep->e)) write_raw(rep, method, r);
     return HM_OK;
@@ -147,7 +147,7 @@ static void add_skew_cells(hm_table_t *t, const hm_stats_summary_t *g, const hm_
         hm_table_add_number(t, "%.3f", truth_known ? y[k] * 1e6 : NAN);
 }
 
-static void print_skew_table(const hm_skew_report_t *rep)
+static void print_skew_table(const cli_skew_report_t *rep)
 {
     static const char *const cols[] = {"method",      "reps",        "late",        "missed",
                                        "skew_med_us", "skew_p90_us", "skew_p99_us", "skew_max_us",
@@ -175,7 +175,7 @@ static void print_skew_table(const hm_skew_report_t *rep)
 /* The repetitions a benchmark keeps: without the missed ones (a flag 0, a
  * late exit), which bench discards and repeats. Shown only when some method
  * declared a repetition invalid; the table above holds every repetition. */
-static void print_valid_table(const hm_skew_report_t *rep)
+static void print_valid_table(const cli_skew_report_t *rep)
 {
     static const char *const cols[] = {"method",      "valid",       "skew_med_us",
                                        "skew_p90_us", "skew_p99_us", "skew_max_us",
@@ -199,7 +199,7 @@ static void print_valid_table(const hm_skew_report_t *rep)
 
 /* Hunold & Carpen-Amarie 2016, Fig. 10: each rank's mean exit offset from the first rank to
  * leave, one column per method. */
-static void print_offsets(const hm_skew_report_t *rep)
+static void print_offsets(const cli_skew_report_t *rep)
 {
     hm_table_t *t = NULL;
     char head[48];
@@ -221,7 +221,7 @@ static void print_offsets(const hm_skew_report_t *rep)
     hm_table_free(t);
 }
 
-void hm_skew_report_close(hm_skew_report_t *rep, MPI_Comm comm)
+void cli_skew_report_close(cli_skew_report_t *rep, MPI_Comm comm)
 {
     int rank;
     MPI_Comm_rank(comm, &rank);

@@ -7,18 +7,18 @@
 #include "options/config.h"
 #include "commands/measure_setup.h"
 
-typedef struct hm_skew_report hm_skew_report_t;
+typedef struct cli_skew_report cli_skew_report_t;
 
 /* Collective: the factors of e completed, its files opened (rank 0), for
  * nmethods methods to come.
  * Agreed exit status. */
-int hm_skew_report_open(const hm_cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e, int nmethods,
-                        hm_skew_report_t **out);
+int cli_skew_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e, int nmethods,
+                         cli_skew_report_t **out);
 
 /* Rank 0: the result of one method. */
-int hm_skew_report_add(hm_skew_report_t *rep, const char *method, const hm_skew_result_t *r);
+int cli_skew_report_add(cli_skew_report_t *rep, const char *method, const hm_skew_result_t *r);
 
 /* Rank 0: print the tables; every rank: release. The files are published
  * by closing the experiment. */
-void hm_skew_report_close(hm_skew_report_t *rep, MPI_Comm comm);
+void cli_skew_report_close(cli_skew_report_t *rep, MPI_Comm comm);
 #endif

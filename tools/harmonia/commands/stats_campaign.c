@@ -11,7 +11,7 @@
 #include "commands/stats_campaign.h"
 #include "commands/stats_print.h"
 
-int hm_cli_stats_dataset_path(const char *operand, char *path, size_t len)
+int cli_stats_dataset_path(const char *operand, char *path, size_t len)
 {
     hm_csv_reader_t *r = NULL;
     size_t i;
@@ -36,49 +36,49 @@ int hm_cli_stats_dataset_path(const char *operand, char *path, size_t len)
 
 /* --output: the reproducibility CSV, its factor metric the datasets'.
  * HM_OK or an exit status, the error printed. */
-static int write_report(const hm_cli_config_t *cfg, const hm_analysis_repro_t *repro)
+static int write_report(const cli_config_t *cfg, const hm_analysis_repro_t *repro)
 {
     hm_factors_t *f = NULL;
-    int rc = hm_cli_offline_factors(cfg, &f);
+    int rc = cli_offline_factors(cfg, &f);
     if (rc == HM_OK)
         rc = hm_factors_set(f, "metric", "%s",
                             hm_results_metric_name(hm_analysis_repro_metric(repro)));
     if (rc != HM_OK)
-        hm_cli_print_error("stats: --output: %s", hm_strerror(rc));
+        cli_print_error("stats: --output: %s", hm_strerror(rc));
     else if ((rc = hm_analysis_repro_write(repro, cfg->output, f)) != HM_OK)
-        hm_cli_print_error("stats: %s", hm_last_error());
+        cli_print_error("stats: %s", hm_last_error());
     hm_factors_free(f);
     return rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE;
 }
 
-static int report(const hm_cli_config_t *cfg, const hm_results_permpirun_t *ds)
+static int report(const cli_config_t *cfg, const hm_results_permpirun_t *ds)
 {
     hm_analysis_repro_t *repro = NULL;
     int rc = hm_analysis_repro_create(ds, cfg->statistic, &repro);
-    if (rc == HM_OK) rc = hm_cli_print_runs(repro, stdout);
-    if (rc == HM_OK) rc = hm_cli_print_normalized(repro, stdout);
+    if (rc == HM_OK) rc = cli_print_runs(repro, stdout);
+    if (rc == HM_OK) rc = cli_print_normalized(repro, stdout);
     fflush(stdout);
     int status = HM_EXIT_FAILURE;
     if (rc != HM_OK)
-        hm_cli_print_error("stats: %s", hm_strerror(rc));
+        cli_print_error("stats: %s", hm_strerror(rc));
     else
         status = cfg->output[0] ? write_report(cfg, repro) : HM_EXIT_OK;
     hm_analysis_repro_free(repro);
     return status;
 }
 
-int hm_cli_stats_campaigns(const hm_cli_config_t *cfg)
+int cli_stats_campaigns(const cli_config_t *cfg)
 {
     char path[4200];
     hm_results_permpirun_t ds = {0};
     int rc = HM_OK;
     for (int i = 0; rc == HM_OK && i < cfg->nfiles; i++) {
-        hm_cli_stats_dataset_path(cfg->files[i], path, sizeof path);
+        cli_stats_dataset_path(cfg->files[i], path, sizeof path);
         rc = hm_results_permpirun_read(path, &ds);
     }
     int status = HM_EXIT_OK;
     if (rc != HM_OK) {
-        hm_cli_print_error("%s", rc == HM_ENOMEM ? hm_strerror(rc) : hm_last_error());
+        cli_print_error("%s", rc == HM_ENOMEM ? hm_strerror(rc) : hm_last_error());
         status = rc == HM_ENOMEM ? HM_EXIT_FAILURE : HM_EXIT_USAGE;
     } else {
         status = report(cfg, &ds);

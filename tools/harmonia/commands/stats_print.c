@@ -20,20 +20,20 @@ static int add_columns(hm_table_t *t, const char *const *cols, size_t n)
 
 /* ---- Cells of overlap ------------------------------------------------------ */
 
-static size_t progress_index(const hm_cli_progresses_t *p, const char *name)
+static size_t progress_index(const cli_progresses_t *p, const char *name)
 {
     for (size_t i = 0; i < p->n; i++)
         if (!strcmp(p->names[i], name)) return i;
     return p->n;
 }
 
-void hm_cli_progresses_add(hm_cli_progresses_t *p, const char *name)
+void cli_progresses_add(cli_progresses_t *p, const char *name)
 {
     size_t cap = sizeof p->names / sizeof p->names[0];
     if (name && progress_index(p, name) == p->n && p->n < cap) p->names[p->n++] = name;
 }
 
-int hm_cli_progresses_print(const hm_cli_progresses_t *p, FILE *f)
+int cli_progresses_print(const cli_progresses_t *p, FILE *f)
 {
     if (p->n == 1) return fprintf(f, "progress: %s\n", p->names[0]) < 0 ? HM_EIO : HM_OK;
     int bad = fprintf(f, "progress (column prog):") < 0;
@@ -42,7 +42,7 @@ int hm_cli_progresses_print(const hm_cli_progresses_t *p, FILE *f)
     return bad || fprintf(f, "\n") < 0 ? HM_EIO : HM_OK;
 }
 
-static void progress_cell(hm_table_t *t, const hm_cli_progresses_t *p, const char *name)
+static void progress_cell(hm_table_t *t, const cli_progresses_t *p, const char *name)
 {
     size_t i = progress_index(p, name ? name : "");
     if (i < p->n)
@@ -51,7 +51,7 @@ static void progress_cell(hm_table_t *t, const hm_cli_progresses_t *p, const cha
         hm_table_add_cell(t, "?");
 }
 
-int hm_cli_cell_columns(hm_table_t *t, int with_size)
+int cli_cell_columns(hm_table_t *t, int with_size)
 {
     int rc = hm_table_add_column(t, "op", HM_ALIGN_LEFT);
     if (rc == HM_OK) rc = hm_table_add_column(t, "comm_us", HM_ALIGN_RIGHT);
@@ -61,8 +61,8 @@ int hm_cli_cell_columns(hm_table_t *t, int with_size)
     return rc;
 }
 
-void hm_cli_cell_cells(hm_table_t *t, const char *op, double comm_target_s, long long size_bytes,
-                       double comp_target_s, long processes, int with_size)
+void cli_cell_cells(hm_table_t *t, const char *op, double comm_target_s, long long size_bytes,
+                    double comp_target_s, long processes, int with_size)
 {
     hm_table_add_cell(t, op);
     hm_table_add_number(t, "%g", comm_target_s * 1e6);
@@ -117,13 +117,13 @@ static int overlap_summary_columns(hm_table_t *t, hm_metric_t metric, int with_s
                                          "max",        "mean",      "med_ci_lo", "med_ci_hi",
                                          "mean_ci_lo", "mean_ci_hi"};
     char name[32];
-    int rc = hm_cli_cell_columns(t, with_size);
+    int rc = cli_cell_columns(t, with_size);
     if (rc == HM_OK) rc = hm_table_add_column(t, "sync", HM_ALIGN_LEFT);
     if (rc == HM_OK && prog) rc = hm_table_add_column(t, "prog", HM_ALIGN_RIGHT);
     if (rc == HM_OK) rc = hm_table_add_column(t, "n", HM_ALIGN_RIGHT);
     if (rc == HM_OK) rc = hm_table_add_column(t, "kept", HM_ALIGN_RIGHT);
     for (size_t i = 0; rc == HM_OK && i < sizeof values / sizeof values[0]; i++) {
-        hm_cli_metric_column(metric, values[i], name, sizeof name);
+        cli_metric_column(metric, values[i], name, sizeof name);
         rc = hm_table_add_column(t, name, HM_ALIGN_RIGHT);
     }
     if (rc == HM_OK) rc = hm_table_add_column(t, "acf1", HM_ALIGN_RIGHT);
@@ -134,11 +134,11 @@ static int overlap_summary_columns(hm_table_t *t, hm_metric_t metric, int with_s
 static int print_overlap_summaries(const hm_analysis_groups_t *gs,
                                    const hm_analysis_summary_t *rows, FILE *f)
 {
-    hm_cli_progresses_t p = {0};
+    cli_progresses_t p = {0};
     int with_size = 0;
     hm_metric_t metric = gs->n ? gs->g[0].metric : HM_METRIC_OVERHEAD;
     for (size_t k = 0; k < gs->n; k++) {
-        hm_cli_progresses_add(&p, gs->g[k].progress ? gs->g[k].progress : "");
+        cli_progresses_add(&p, gs->g[k].progress ? gs->g[k].progress : "");
         with_size |= gs->g[k].size_bytes >= 0;
     }
     hm_table_t *t = NULL;
@@ -147,26 +147,25 @@ static int print_overlap_summaries(const hm_analysis_groups_t *gs,
     for (size_t k = 0; rc == HM_OK && k < gs->n; k++) {
         const hm_analysis_group_t *g = &gs->g[k];
         const hm_analysis_summary_t *r = &rows[k];
-        hm_cli_cell_cells(t, g->op, g->comm_target_s, g->size_bytes, g->comp_target_s, g->processes,
-                          with_size);
+        cli_cell_cells(t, g->op, g->comm_target_s, g->size_bytes, g->comp_target_s, g->processes,
+                       with_size);
         hm_table_add_cell(t, g->sync);
         if (p.n > 1) progress_cell(t, &p, g->progress);
         hm_table_add_cellf(t, "%zu", r->n);
         hm_table_add_cellf(t, "%zu", r->kept);
         const double x[] = {r->s.min,  r->s.q1,        r->s.median,    r->s.q3,      r->s.max,
                             r->s.mean, r->median_lo_s, r->median_hi_s, r->mean_lo_s, r->mean_hi_s};
-        for (size_t i = 0; i < sizeof x / sizeof x[0]; i++) hm_cli_metric_cell(t, metric, x[i]);
+        for (size_t i = 0; i < sizeof x / sizeof x[0]; i++) cli_metric_cell(t, metric, x[i]);
         hm_table_add_number(t, "%.3f", r->acf1);
         hm_table_add_number(t, "%.3g", r->shapiro_p);
     }
-    if (rc == HM_OK) rc = hm_cli_progresses_print(&p, f);
+    if (rc == HM_OK) rc = cli_progresses_print(&p, f);
     if (rc == HM_OK) rc = hm_table_print(t, f);
     hm_table_free(t);
     return rc;
 }
 
-int hm_cli_print_summaries(const hm_analysis_groups_t *gs, const hm_analysis_summary_t *rows,
-                           FILE *f)
+int cli_print_summaries(const hm_analysis_groups_t *gs, const hm_analysis_summary_t *rows, FILE *f)
 {
     if (gs->n && hm_analysis_group_is_overlap(&gs->g[0]))
         return print_overlap_summaries(gs, rows, f);
@@ -204,47 +203,46 @@ static int bench_runs_table(const hm_analysis_repro_t *repro, hm_table_t *t)
 }
 
 /* A time keeps Fig. 29's quotient (repro); a ratio, its range. */
-static int overlap_runs_table(const hm_analysis_repro_t *repro, hm_table_t *t,
-                              hm_cli_progresses_t *p)
+static int overlap_runs_table(const hm_analysis_repro_t *repro, hm_table_t *t, cli_progresses_t *p)
 {
     hm_metric_t metric = hm_analysis_repro_metric(repro);
     int time = hm_results_metric_is_time(metric), with_size = 0;
     size_t n = hm_analysis_repro_count(repro);
     char name[32];
     for (size_t i = 0; i < n; i++) {
-        hm_cli_progresses_add(p, hm_analysis_repro_group(repro, i)->key->progress);
+        cli_progresses_add(p, hm_analysis_repro_group(repro, i)->key->progress);
         with_size |= hm_analysis_repro_group(repro, i)->key->size_bytes >= 0;
     }
-    int rc = hm_cli_cell_columns(t, with_size);
+    int rc = cli_cell_columns(t, with_size);
     if (rc == HM_OK) rc = hm_table_add_column(t, "sync", HM_ALIGN_LEFT);
     if (rc == HM_OK && p->n > 1) rc = hm_table_add_column(t, "prog", HM_ALIGN_RIGHT);
     if (rc == HM_OK) rc = hm_table_add_column(t, "runs", HM_ALIGN_RIGHT);
     for (int i = 0; rc == HM_OK && i < 3; i++) {
-        hm_cli_metric_column(metric, (const char *[]){"med", "min", "max"}[i], name, sizeof name);
+        cli_metric_column(metric, (const char *[]){"med", "min", "max"}[i], name, sizeof name);
         rc = hm_table_add_column(t, name, HM_ALIGN_RIGHT);
     }
     if (rc == HM_OK) rc = hm_table_add_column(t, time ? "repro" : "range", HM_ALIGN_RIGHT);
     for (size_t i = 0; rc == HM_OK && i < n; i++) {
         const hm_analysis_repro_group_t *g = hm_analysis_repro_group(repro, i);
         const hm_results_permpirun_row_t *k = g->key;
-        hm_cli_cell_cells(t, k->op, k->comm_target_s, k->size_bytes, k->comp_target_s, k->processes,
-                          with_size);
+        cli_cell_cells(t, k->op, k->comm_target_s, k->size_bytes, k->comp_target_s, k->processes,
+                       with_size);
         hm_table_add_cell(t, k->sync);
         if (p->n > 1) progress_cell(t, p, k->progress);
         hm_table_add_cellf(t, "%zu", g->nruns);
-        hm_cli_metric_cell(t, metric, g->median_s);
-        hm_cli_metric_cell(t, metric, g->min_s);
-        hm_cli_metric_cell(t, metric, g->max_s);
+        cli_metric_cell(t, metric, g->median_s);
+        cli_metric_cell(t, metric, g->min_s);
+        cli_metric_cell(t, metric, g->max_s);
         hm_table_add_number(t, "%.3f", time ? g->max_normalized : g->max_difference);
     }
     return rc;
 }
 
-int hm_cli_print_runs(const hm_analysis_repro_t *repro, FILE *f)
+int cli_print_runs(const hm_analysis_repro_t *repro, FILE *f)
 {
     const char *stat = hm_analysis_statistic_name(hm_analysis_repro_statistic(repro));
     hm_metric_t metric = hm_analysis_repro_metric(repro);
-    hm_cli_progresses_t p = {0};
+    cli_progresses_t p = {0};
     hm_table_t *t = NULL;
     int rc = hm_table_create(&t), overlap = is_overlap(repro);
     if (rc == HM_OK) rc = overlap ? overlap_runs_table(repro, t, &p) : bench_runs_table(repro, t);
@@ -266,7 +264,7 @@ int hm_cli_print_runs(const hm_analysis_repro_t *repro, FILE *f)
                     : "range = largest run's value - smallest (a ratio may be 0 or below, "
                       "where Fig. 29's quotient means nothing)") < 0)
         rc = HM_EIO;
-    if (rc == HM_OK && overlap) rc = hm_cli_progresses_print(&p, f);
+    if (rc == HM_OK && overlap) rc = cli_progresses_print(&p, f);
     if (rc == HM_OK) rc = hm_table_print(t, f);
     hm_table_free(t);
     return rc;
@@ -292,7 +290,7 @@ static int normalized_line(const hm_analysis_repro_group_t *g, int difference, i
     return fprintf(f, "  (max %.3f)\n", most) < 0 ? HM_EIO : HM_OK;
 }
 
-int hm_cli_print_normalized(const hm_analysis_repro_t *repro, FILE *f)
+int cli_print_normalized(const hm_analysis_repro_t *repro, FILE *f)
 {
     size_t most = 1, n = hm_analysis_repro_count(repro);
     int overlap = is_overlap(repro);

@@ -45,7 +45,7 @@ static int choices_of(const char *key, size_t n, int comma, char *buf, size_t le
     return 0;
 }
 
-void hm_cli_expand_choices(const char *text, char *out, size_t len)
+void cli_expand_choices(const char *text, char *out, size_t len)
 {
     size_t o = 0;
     char list[512];

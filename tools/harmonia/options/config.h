@@ -24,7 +24,7 @@ enum { HM_EXIT_OK = 0, HM_EXIT_FAILURE = 1, HM_EXIT_USAGE = 2 };
 
 /* Every option the program knows; a command accepts a subset (a bit mask of
  * these ids). */
-typedef enum hm_opt_id {
+typedef enum cli_opt_id {
     HM_OPT_TIMER,
     HM_OPT_TSC_GHZ,
     HM_OPT_CLOCK_SYNC,
@@ -90,7 +90,7 @@ typedef enum hm_opt_id {
     HM_OPT_SELECT,
     HM_OPT_ALLOW_ONE_RANK,
     HM_OPT_COUNT
-} hm_opt_id_t;
+} cli_opt_id_t;
 
 #define HM_OPT_BIT(id) (UINT64_C(1) << (id))
 /* Masks and `given` are 64-bit words. */
@@ -103,7 +103,7 @@ _Static_assert(HM_OPT_COUNT <= 64, "more options than bits in an option mask");
 #define HM_CLI_MAX_FILES      1024
 #define HM_CLI_MAX_TARGETS    32
 
-typedef struct hm_cli_config {
+typedef struct cli_config {
     const char *command;
     int argc;
     char **argv;    /* the whole command line, for result files */
@@ -203,10 +203,10 @@ typedef struct hm_cli_config {
     int takes_command;   /* set before parsing: the words after "--" are a command */
     char **command_argv; /* those words, NULL-terminated (campaign) */
     int command_argc;
-} hm_cli_config_t;
+} cli_config_t;
 
 /* Fill cfg with the defaults of every option. */
-void hm_cli_config_defaults(hm_cli_config_t *cfg);
+void cli_config_defaults(cli_config_t *cfg);
 
 /* Parse argv[first..argc) for a command accepting the options in mask.
  * Returns HM_EXIT_OK, or HM_EXIT_USAGE with the message (without the
@@ -216,23 +216,23 @@ void hm_cli_config_defaults(hm_cli_config_t *cfg);
  * in a list option. Reentrant: keeps no state between calls.
  * Arguments that are not options go to cfg->files when cfg->takes_files is
  * set, and are a usage error ("unexpected argument") otherwise. */
-int hm_cli_parse(int argc, char **argv, int first, uint64_t mask, hm_cli_config_t *cfg, char *err,
-                 size_t err_len);
+int cli_parse(int argc, char **argv, int first, uint64_t mask, cli_config_t *cfg, char *err,
+              size_t err_len);
 
 /* Parse a size specification ("8,64,1K", "1:1M", "1:1M:x4", OSU's
  * "MIN:MAX") into ascending sizes in bytes; a size given twice ("8,8",
  * "8,1:16") is an error naming it and both items. At most max_sizes sizes
  * (a larger max_sizes counts as HM_CLI_MAX_SIZES). Returns 0, or -1 with
  * the reason in why. */
-int hm_cli_parse_sizes(const char *text, size_t *sizes, int max_sizes, int *nsizes, char *why,
-                       size_t why_len);
+int cli_parse_sizes(const char *text, size_t *sizes, int max_sizes, int *nsizes, char *why,
+                    size_t why_len);
 
 /* Copy text to out (len bytes, always terminated), each {OPTION} replaced
  * by the names that option accepts joined by "|" ("tukey|none"), each
  * {OPTION,} by the same joined by ", ", read from the library's name
  * tables. Anything else, an unknown {key} included, is copied as is. */
-void hm_cli_expand_choices(const char *text, char *out, size_t len);
+void cli_expand_choices(const char *text, char *out, size_t len);
 
 /* Write the help of the options in mask (one paragraph each) to f. */
-void hm_cli_print_options_help(FILE *f, uint64_t mask);
+void cli_print_options_help(FILE *f, uint64_t mask);
 #endif

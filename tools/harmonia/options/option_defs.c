@@ -13,7 +13,7 @@
 
 #include "options/options_table.h"
 
-int hm_opt_fail(char *why, size_t len, const char *fmt, ...)
+int cli_opt_fail(char *why, size_t len, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -24,8 +24,9 @@ int hm_opt_fail(char *why, size_t len, const char *fmt, ...)
 
 static int copy_text(char *dst, size_t cap, const char *v, const char *what, char *why, size_t len)
 {
-    if (!*v) return hm_opt_fail(why, len, "empty value (expected %s)", what);
-    if (strlen(v) >= cap) return hm_opt_fail(why, len, "value longer than %zu characters", cap - 1);
+    if (!*v) return cli_opt_fail(why, len, "empty value (expected %s)", what);
+    if (strlen(v) >= cap)
+        return cli_opt_fail(why, len, "value longer than %zu characters", cap - 1);
     strcpy(dst, v);
     return 0;
 }
@@ -70,28 +71,28 @@ static int distinct_items(const char *v, char *why, size_t len)
     const char *a, *b;
     size_t n = strlen(v);
     if (n == 0 || v[0] == ',' || v[n - 1] == ',' || strstr(v, ",,"))
-        return hm_opt_fail(why, len, "\"%s\" has an empty item", v);
+        return cli_opt_fail(why, len, "\"%s\" has an empty item", v);
     if (!repeated_key(v, ",", &a, &b)) return 0;
-    return hm_opt_fail(why, len, "\"%.*s\" is listed twice", shown_len(b), b);
+    return cli_opt_fail(why, len, "\"%.*s\" is listed twice", shown_len(b), b);
 }
 
-static int p_timer(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_timer(cli_config_t *c, const char *v, char *why, size_t len)
 {
     char known[256];
     for (size_t i = 0; i < hm_timer_count(); i++)
         if (strcmp(v, hm_timer_name_at(i)) == 0)
             return copy_text(c->timer, sizeof c->timer, v, "", why, len);
     hm_timer_names(known, sizeof known);
-    return hm_opt_fail(why, len, "unknown time source \"%s\" (known: %s)", v, known);
+    return cli_opt_fail(why, len, "unknown time source \"%s\" (known: %s)", v, known);
 }
 
-static int p_tsc_ghz(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_tsc_ghz(cli_config_t *c, const char *v, char *why, size_t len)
 {
     char *end;
     errno = 0;
     double x = strtod(v, &end);
     if (!*v || *end || errno || !isfinite(x) || x <= 0 || x > 100)
-        return hm_opt_fail(
+        return cli_opt_fail(
             why, len, "\"%s\" is not a frequency in GHz (accepted: 0 < F <= 100, e.g. 2.3)", v);
     c->tsc_ghz = x;
     return 0;
@@ -99,7 +100,7 @@ static int p_tsc_ghz(hm_cli_config_t *c, const char *v, char *why, size_t len)
 
 /* A comma-separated list of specifications (harmonia clock compares several;
  * other commands take one), each checked against the registry. */
-static int p_clock_sync(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_clock_sync(cli_config_t *c, const char *v, char *why, size_t len)
 {
     char buf[sizeof c->clock_sync];
     if (copy_text(c->clock_sync, sizeof c->clock_sync, v, "an algorithm, e.g. hca3", why, len))
@@ -108,7 +109,7 @@ static int p_clock_sync(hm_cli_config_t *c, const char *v, char *why, size_t len
     for (char *item = buf, *next; item; item = next) {
         next = strchr(item, ',');
         if (next) *next++ = '\0';
-        if (hm_sync_check_spec(item) != HM_OK) return hm_opt_fail(why, len, "%s", hm_last_error());
+        if (hm_sync_check_spec(item) != HM_OK) return cli_opt_fail(why, len, "%s", hm_last_error());
     }
     return distinct_items(v, why, len);
 }
@@ -116,27 +117,27 @@ static int p_clock_sync(hm_cli_config_t *c, const char *v, char *why, size_t len
 static int p_positive_int(int *dst, const char *v, char *why, size_t len)
 {
     long x = 0;
-    if (hm_opt_integer(v, 1, 100000000, &x, why, len)) return -1;
+    if (cli_opt_integer(v, 1, 100000000, &x, why, len)) return -1;
     *dst = (int)x;
     return 0;
 }
 
-static int p_fitpoints(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_fitpoints(cli_config_t *c, const char *v, char *why, size_t len)
 {
     return p_positive_int(&c->fitpoints, v, why, len);
 }
 
-static int p_exchanges(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_exchanges(cli_config_t *c, const char *v, char *why, size_t len)
 {
     return p_positive_int(&c->exchanges, v, why, len);
 }
 
-static int p_offset(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_offset(cli_config_t *c, const char *v, char *why, size_t len)
 {
     char known[64];
     if (hm_offset_find(v, &c->offset) != HM_OK) {
         hm_offset_names(known, sizeof known);
-        return hm_opt_fail(why, len, "unknown offset algorithm \"%s\" (known: %s)", v, known);
+        return cli_opt_fail(why, len, "unknown offset algorithm \"%s\" (known: %s)", v, known);
     }
     return 0;
 }
@@ -144,52 +145,52 @@ static int p_offset(hm_cli_config_t *c, const char *v, char *why, size_t len)
 /* --sync and --ops are split and looked up by the commands (skew takes a
  * list of methods, bench a list of operations); their duplicates are
  * refused here, with every other list's. */
-static int p_sync(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_sync(cli_config_t *c, const char *v, char *why, size_t len)
 {
     if (copy_text(c->sync, sizeof c->sync, v, "a method, e.g. harmonize", why, len)) return -1;
     return distinct_items(v, why, len);
 }
 
-static int p_ops(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_ops(cli_config_t *c, const char *v, char *why, size_t len)
 {
     if (copy_text(c->ops, sizeof c->ops, v, "operations, e.g. bcast,allreduce", why, len))
         return -1;
     return distinct_items(v, why, len);
 }
 
-static int p_sizes(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_sizes(cli_config_t *c, const char *v, char *why, size_t len)
 {
-    return hm_cli_parse_sizes(v, c->sizes, HM_CLI_MAX_SIZES, &c->nsizes, why, len);
+    return cli_parse_sizes(v, c->sizes, HM_CLI_MAX_SIZES, &c->nsizes, why, len);
 }
 
-static int p_nrep(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_nrep(cli_config_t *c, const char *v, char *why, size_t len)
 {
-    return hm_opt_integer(v, 1, 100000000, &c->nrep, why, len);
+    return cli_opt_integer(v, 1, 100000000, &c->nrep, why, len);
 }
 
-static int p_warmup(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_warmup(cli_config_t *c, const char *v, char *why, size_t len)
 {
-    return hm_opt_integer(v, 0, 100000000, &c->warmup, why, len);
+    return cli_opt_integer(v, 0, 100000000, &c->warmup, why, len);
 }
 
-static int p_output(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_output(cli_config_t *c, const char *v, char *why, size_t len)
 {
     return copy_text(c->output, sizeof c->output, v, "a file name", why, len);
 }
 
-static int p_raw(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_raw(cli_config_t *c, const char *v, char *why, size_t len)
 {
     return copy_text(c->raw, sizeof c->raw, v, "a file name", why, len);
 }
 
-static int p_seed(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_seed(cli_config_t *c, const char *v, char *why, size_t len)
 {
     char *end;
     errno = 0;
     /* Digits only: strtoull itself would take " -1" as 2^64 - 1. */
     unsigned long long x = strtoull(v, &end, 10);
     if (!isdigit((unsigned char)*v) || *end || errno)
-        return hm_opt_fail(why, len, "\"%s\" is not a seed (accepted: 0 to %llu)", v, ULLONG_MAX);
+        return cli_opt_fail(why, len, "\"%s\" is not a seed (accepted: 0 to %llu)", v, ULLONG_MAX);
     c->seed = x;
     return 0;
 }
@@ -200,31 +201,31 @@ static int synthetic_keys_distinct(const char *v, char *why, size_t len)
 {
     const char *a, *b;
     if (!repeated_key(v, ",=", &a, &b)) return 0;
-    return hm_opt_fail(why, len, "key \"%.*s\" is given twice (\"%.*s\", then \"%.*s\")",
-                       (int)strcspn(b, ",="), b, shown_len(a), a, shown_len(b), b);
+    return cli_opt_fail(why, len, "key \"%.*s\" is given twice (\"%.*s\", then \"%.*s\")",
+                        (int)strcspn(b, ",="), b, shown_len(a), a, shown_len(b), b);
 }
 
-static int p_synthetic(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_synthetic(cli_config_t *c, const char *v, char *why, size_t len)
 {
     if (synthetic_keys_distinct(v, why, len)) return -1;
     if (hm_timer_parse_synthetic(v, &c->synthetic_spec) != HM_OK)
-        return hm_opt_fail(why, len, "\"%s\": %s (example: offset=1e-3,drift=1e-4,jitter=0)", v,
-                           hm_last_error());
+        return cli_opt_fail(why, len, "\"%s\": %s (example: offset=1e-3,drift=1e-4,jitter=0)", v,
+                            hm_last_error());
     c->synthetic = 1;
     return 0;
 }
 
-static int p_ranks_per_node(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_ranks_per_node(cli_config_t *c, const char *v, char *why, size_t len)
 {
     return p_positive_int(&c->ranks_per_node, v, why, len);
 }
 
-static int p_ranks_per_socket(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_ranks_per_socket(cli_config_t *c, const char *v, char *why, size_t len)
 {
     return p_positive_int(&c->ranks_per_socket, v, why, len);
 }
 
-static int p_flag_per_rank(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_flag_per_rank(cli_config_t *c, const char *v, char *why, size_t len)
 {
     (void)v, (void)why, (void)len;
     c->per_rank = 1;
@@ -232,13 +233,13 @@ static int p_flag_per_rank(hm_cli_config_t *c, const char *v, char *why, size_t 
 }
 
 /* plot writes images; the other commands print tables. */
-static int p_format(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_format(cli_config_t *c, const char *v, char *why, size_t len)
 {
     if (c->command && strcmp(c->command, "plot") == 0) {
         if (strcmp(v, "svg") && strcmp(v, "png") && strcmp(v, "both"))
-            return hm_opt_fail(why, len, "unknown image format \"%s\" (known: svg, png, both)", v);
+            return cli_opt_fail(why, len, "unknown image format \"%s\" (known: svg, png, both)", v);
     } else if (strcmp(v, "table") && strcmp(v, "osu")) {
-        return hm_opt_fail(why, len, "unknown format \"%s\" (known: table, osu)", v);
+        return cli_opt_fail(why, len, "unknown format \"%s\" (known: table, osu)", v);
     }
     strcpy(c->format, v);
     return 0;
@@ -255,71 +256,72 @@ static int wait_s(const char *item, double *out, char *why, size_t len)
     errno = 0;
     double x = strtod(item, &end);
     if (!*item || *end || errno || !isfinite(x) || x < 0 || x > MAX_WAIT_S)
-        return hm_opt_fail(why, len, "\"%s\" is not a wait in seconds (accepted: 0 to %g)", item,
-                           MAX_WAIT_S);
+        return cli_opt_fail(why, len, "\"%s\" is not a wait in seconds (accepted: 0 to %g)", item,
+                            MAX_WAIT_S);
     *out = x;
     return 0;
 }
 
-static int p_check_after(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_check_after(cli_config_t *c, const char *v, char *why, size_t len)
 {
     char buf[256];
     double *w = c->check_after_s;
     int n = 0;
-    if (!*v) return hm_opt_fail(why, len, "empty list (example: 0,1,5,10)");
+    if (!*v) return cli_opt_fail(why, len, "empty list (example: 0,1,5,10)");
     if (strlen(v) >= sizeof buf)
-        return hm_opt_fail(why, len, "list longer than %zu characters", sizeof buf - 1);
+        return cli_opt_fail(why, len, "list longer than %zu characters", sizeof buf - 1);
     strcpy(buf, v);
     for (char *item = buf, *next; item; item = next, n++) {
         next = strchr(item, ',');
         if (next) *next++ = '\0';
         if (n >= MAX_WAITS)
-            return hm_opt_fail(why, len, "more than %d waits (accepted: 1 to %d)", MAX_WAITS,
-                               MAX_WAITS);
+            return cli_opt_fail(why, len, "more than %d waits (accepted: 1 to %d)", MAX_WAITS,
+                                MAX_WAITS);
         if (wait_s(item, &w[n], why, len)) return -1;
         for (int i = 0; i < n; i++)
-            if (w[i] == w[n]) return hm_opt_fail(why, len, "%g is listed twice", w[n]);
+            if (w[i] == w[n]) return cli_opt_fail(why, len, "%g is listed twice", w[n]);
         if (n > 0 && w[n] < w[n - 1])
-            return hm_opt_fail(why, len, "\"%s\": waits must be increasing", v);
+            return cli_opt_fail(why, len, "\"%s\": waits must be increasing", v);
     }
     c->ncheck_after = n;
     return 0;
 }
 
-static int p_sample(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_sample(cli_config_t *c, const char *v, char *why, size_t len)
 {
     char *end;
     errno = 0;
     double x = strtod(v, &end);
     if (!*v || *end || errno || !(x > 0 && x <= 1))
-        return hm_opt_fail(why, len, "\"%s\" is not a fraction of ranks (accepted: 0 < F <= 1)", v);
+        return cli_opt_fail(why, len, "\"%s\" is not a fraction of ranks (accepted: 0 < F <= 1)",
+                            v);
     c->sample = x;
     return 0;
 }
 
-static int p_drift(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_drift(cli_config_t *c, const char *v, char *why, size_t len)
 {
     if (hm_sync_drift_find(v, &c->drift) != HM_OK)
-        return hm_opt_fail(why, len, "%s", hm_last_error());
+        return cli_opt_fail(why, len, "%s", hm_last_error());
     return 0;
 }
 
-static int p_recompute(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_recompute(cli_config_t *c, const char *v, char *why, size_t len)
 {
     if (strcmp(v, "on") && strcmp(v, "off"))
-        return hm_opt_fail(why, len, "\"%s\" is not on or off", v);
+        return cli_opt_fail(why, len, "\"%s\" is not on or off", v);
     c->recompute_intercept = strcmp(v, "on") == 0;
     return 0;
 }
 
-static int p_help(hm_cli_config_t *c, const char *v, char *why, size_t len)
+static int p_help(cli_config_t *c, const char *v, char *why, size_t len)
 {
     (void)v, (void)why, (void)len;
     c->help = 1;
     return 0;
 }
 
-const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
+const cli_opt_def_t cli_options[HM_OPT_COUNT] = {
     [HM_OPT_TIMER] = {HM_OPT_TIMER, "timer", 0, "NAME",
                       "local time source: {timer,} (default " HM_CLI_DEFAULT_TIMER ")",
                       "e.g. --timer monotonic", p_timer},
@@ -405,167 +407,167 @@ const hm_opt_def_t hm_cli_options[HM_OPT_COUNT] = {
          "e.g. --recompute-intercept off", p_recompute},
     [HM_OPT_ROOT] = {HM_OPT_ROOT, "root", 0, "N",
                      "root rank of bcast, reduce, gather, scatter (default 0)", "e.g. --root 1",
-                     hm_opt_parse_root},
+                     cli_opt_parse_root},
     [HM_OPT_PEER] = {HM_OPT_PEER, "peer", 0, "N",
                      "partner of rank 0 in pingpong (default 1; not 0)", "e.g. --peer 3",
-                     hm_opt_parse_peer},
+                     cli_opt_parse_peer},
     [HM_OPT_VALIDATE] = {HM_OPT_VALIDATE, "validate", 0, NULL,
                          "check the result of every repetition (outside the timed region)",
-                         "--validate", hm_opt_parse_validate},
+                         "--validate", cli_opt_parse_validate},
     [HM_OPT_CHECK_EVERY] = {HM_OPT_CHECK_EVERY, "check-every", 0, "N",
                             "repetitions between agreements on their validity, one "
                             "MPI_Allreduce each (default 16)",
-                            "e.g. --check-every 16", hm_opt_parse_check_every},
+                            "e.g. --check-every 16", cli_opt_parse_check_every},
     [HM_OPT_MAX_ATTEMPTS] = {HM_OPT_MAX_ATTEMPTS, "max-attempts", 0, "N",
                              "repetitions tried at most to get --nrep valid ones "
                              "(default 10 x nrep + 100)",
-                             "e.g. --max-attempts 5000", hm_opt_parse_max_attempts},
+                             "e.g. --max-attempts 5000", cli_opt_parse_max_attempts},
     [HM_OPT_WINDOW_US] = {HM_OPT_WINDOW_US, "window-us", 0, "US",
                           "window of --sync window in microseconds (default: adaptive, as "
                           "SKaMPI)",
-                          "e.g. --window-us 100", hm_opt_parse_window_us},
+                          "e.g. --window-us 100", cli_opt_parse_window_us},
     [HM_OPT_LATE_US] = {HM_OPT_LATE_US, "late-us", 0, "US",
                         "a measured start later than the agreed one by more than this is "
                         "invalid (window, roundtime, harmonize; default 1, or measured at "
                         "start-up when ranks outnumber processors)",
-                        "e.g. --late-us 2", hm_opt_parse_late_us},
+                        "e.g. --late-us 2", cli_opt_parse_late_us},
     [HM_OPT_SLICE_S] = {HM_OPT_SLICE_S, "slice-s", 0, "S",
                         "time slice of each experiment under --sync roundtime (default: none, "
                         "run until --nrep valid repetitions)",
-                        "e.g. --slice-s 0.5", hm_opt_parse_slice_s},
+                        "e.g. --slice-s 0.5", cli_opt_parse_slice_s},
     [HM_OPT_RESYNC_S] = {HM_OPT_RESYNC_S, "resync-s", 0, "S",
                          "harmonize: re-synchronize the clocks after this long (default 1)",
-                         "e.g. --resync-s 5", hm_opt_parse_resync_s},
+                         "e.g. --resync-s 5", cli_opt_parse_resync_s},
     [HM_OPT_ALLOW_PARTIAL] = {HM_OPT_ALLOW_PARTIAL, "allow-partial", 0, NULL,
                               "accept experiments that end with fewer valid repetitions than "
                               "--nrep (a --slice-s time slice, or the attempts, ran out); "
                               "without it they are written, flagged, and the run exits 1 (on a "
                               "busy machine, only for a time slice)",
-                              "--allow-partial", hm_opt_parse_allow_partial},
+                              "--allow-partial", cli_opt_parse_allow_partial},
     [HM_OPT_ALLOW_ONE_RANK] = {HM_OPT_ALLOW_ONE_RANK, "allow-one-rank", 0, NULL,
                                "run on a single rank (started without mpirun, or with -n 1): "
                                "there is no clock to synchronize and no rank to wait for, so "
                                "without it one rank is refused",
-                               "--allow-one-rank", hm_opt_parse_allow_one_rank},
+                               "--allow-one-rank", cli_opt_parse_allow_one_rank},
     [HM_OPT_COMM_US] = {HM_OPT_COMM_US, "comm-us", 0, "SPEC",
                         "communication times aimed at, in microseconds: a list, or "
                         "FIRST:LAST:xFACTOR (default 500:1000000:x2)",
                         "e.g. --comm-us 500:1000000:x2 or --comm-us 100,1000",
-                        hm_opt_parse_comm_us},
+                        cli_opt_parse_comm_us},
     [HM_OPT_COMP_US] = {HM_OPT_COMP_US, "comp-us", 0, "SPEC",
                         "computation times aimed at, as --comm-us (default 500:1000000:x2), or "
                         "'comm': each cell's measured communication time (OSU's and IMB's "
                         "choice)",
-                        "e.g. --comp-us 1000,10000 or --comp-us comm", hm_opt_parse_comp_us},
+                        "e.g. --comp-us 1000,10000 or --comp-us comm", cli_opt_parse_comp_us},
     [HM_OPT_THREADS] = {HM_OPT_THREADS, "threads", 0, "N",
                         "compute threads per rank, one per core (default: every core the rank "
                         "may use; one less leaves a core to a progress thread)",
-                        "e.g. --threads 1", hm_opt_parse_threads},
+                        "e.g. --threads 1", cli_opt_parse_threads},
     [HM_OPT_PATTERN] = {HM_OPT_PATTERN, "pattern", 0, "NAME",
                         "the pattern: rail, asymmetric, symmetric, self (over groups of "
                         "--ranks-per-node ranks), striping, or file (--file)",
-                        "e.g. --pattern rail", hm_opt_parse_pattern},
+                        "e.g. --pattern rail", cli_opt_parse_pattern},
     [HM_OPT_DIRECTION] = {HM_OPT_DIRECTION, "direction", 0, "DIR",
                           "between the groups: uni (group 0 to the others), bi, omni (every "
                           "group to every other; default uni)",
-                          "e.g. --direction omni", hm_opt_parse_direction},
+                          "e.g. --direction omni", cli_opt_parse_direction},
     [HM_OPT_SUBGROUP] = {HM_OPT_SUBGROUP, "k", 0, "K",
                          "ranks of a group taking part, 1 to the group's size (default: all)",
-                         "e.g. --k 1", hm_opt_parse_subgroup},
+                         "e.g. --k 1", cli_opt_parse_subgroup},
     [HM_OPT_BACKEND] = {HM_OPT_BACKEND, "backend", 0, "NAME",
                         "what moves the bytes: pattern: mpi, host, or on GPUs cuda, ipc, ipc-get, "
                         "nccl, one per step for striping (e.g. host+mpi+host); bench: mpi or "
                         "nccl (default mpi)",
-                        "e.g. --backend host or --backend host+mpi+host", hm_opt_parse_backend},
+                        "e.g. --backend host or --backend host+mpi+host", cli_opt_parse_backend},
     [HM_OPT_PATTERN_FILE] = {HM_OPT_PATTERN_FILE, "file", 0, "FILE",
                              "--pattern file: a Matrix Market coordinate file or a CSV "
                              "src,dst,bytes of the messages",
-                             "e.g. --file halo.mtx", hm_opt_parse_pattern_file},
+                             "e.g. --file halo.mtx", cli_opt_parse_pattern_file},
     [HM_OPT_NIC_BW] = {HM_OPT_NIC_BW, "nic-bw", 0, "GBPS",
                        "bandwidth of one NIC in GB/s: prints the model of CommBench's eq. 1 "
                        "(--gpus-per-nic) or eq. 2 (--nics) beside the measurements",
-                       "e.g. --nic-bw 25 --gpus-per-nic 2", hm_opt_parse_nic_bw},
+                       "e.g. --nic-bw 25 --gpus-per-nic 2", cli_opt_parse_nic_bw},
     [HM_OPT_GPUS_PER_NIC] = {HM_OPT_GPUS_PER_NIC, "gpus-per-nic", 0, "P",
                              "senders of a node packed on one NIC (eq. 1)", "e.g. --gpus-per-nic 2",
-                             hm_opt_parse_gpus_per_nic},
+                             cli_opt_parse_gpus_per_nic},
     [HM_OPT_NICS] = {HM_OPT_NICS, "nics", 0, "R",
                      "NICs of a node the senders use round-robin (eq. 2)", "e.g. --nics 8",
-                     hm_opt_parse_nics},
+                     cli_opt_parse_nics},
     [HM_OPT_MINBYTES] = {HM_OPT_MINBYTES, "minbytes", 'b', "SIZE",
                          "nccl-tests: the first size of the range -b MIN -e MAX -f F (for "
                          "--sizes MIN:MAX:xF)",
-                         "e.g. -b 8", hm_opt_parse_minbytes},
+                         "e.g. -b 8", cli_opt_parse_minbytes},
     [HM_OPT_MAXBYTES] = {HM_OPT_MAXBYTES, "maxbytes", 'e', "SIZE",
                          "nccl-tests: the last size of the range (default: MIN)", "e.g. -e 128M",
-                         hm_opt_parse_maxbytes},
+                         cli_opt_parse_maxbytes},
     [HM_OPT_STEPFACTOR] = {HM_OPT_STEPFACTOR, "stepfactor", 'f', "F",
                            "nccl-tests: the factor between sizes (default 2)", "e.g. -f 2",
-                           hm_opt_parse_stepfactor},
+                           cli_opt_parse_stepfactor},
     [HM_OPT_CHECK] = {HM_OPT_CHECK, "check", 'c', "0|1", "nccl-tests: 1 is --validate, 0 is not",
-                      "e.g. -c 1", hm_opt_parse_check},
+                      "e.g. -c 1", cli_opt_parse_check},
     [HM_OPT_MATRIX] = {HM_OPT_MATRIX, "matrix", 0, "FILE",
                        "the pattern's matrix of bytes, src,dst,bytes CSV (a --file pattern "
                        "too; harmonia plot draws it)",
-                       "e.g. --matrix matrix.csv", hm_opt_parse_matrix},
+                       "e.g. --matrix matrix.csv", cli_opt_parse_matrix},
     [HM_OPT_MEMORY] = {HM_OPT_MEMORY, "memory", 0, "host|device",
                        "where the buffers are: host (default) or device (GPU memory, cudaMalloc; "
                        "MPI must be CUDA-aware)",
-                       "e.g. --memory device", hm_opt_parse_memory},
+                       "e.g. --memory device", cli_opt_parse_memory},
     [HM_OPT_GPUS_PER_NODE] = {HM_OPT_GPUS_PER_NODE, "gpus-per-node", 0, "N",
                               "GPUs of a node the ranks use: a rank takes device (node-local "
                               "rank modulo N); default every device the node shows",
-                              "e.g. --gpus-per-node 4", hm_opt_parse_gpus_per_node},
+                              "e.g. --gpus-per-node 4", cli_opt_parse_gpus_per_node},
     [HM_OPT_SELECT] = {HM_OPT_SELECT, "select", 0, "FUNC:N|MS:MS",
                        "plot of a trace: the N-th call of FUNC (1 = the first) across all ranks, "
                        "or a window in ms from the trace's first event; default the collective "
                        "call with the largest entry skew",
-                       "e.g. --select MPI_Allreduce:100 or --select 2.5:3", hm_opt_parse_select},
+                       "e.g. --select MPI_Allreduce:100 or --select 2.5:3", cli_opt_parse_select},
     [HM_OPT_COLD_CACHE] = {HM_OPT_COLD_CACHE, "cold-cache", 0, NULL,
                            "overwrite a buffer the size of the last-level cache before every "
                            "repetition",
-                           "--cold-cache", hm_opt_parse_cold_cache},
+                           "--cold-cache", cli_opt_parse_cold_cache},
     [HM_OPT_INJECT_DELAY] = {HM_OPT_INJECT_DELAY, "inject-delay", 0, "R:A:US",
                              "testing: rank R sleeps US microseconds between the "
                              "synchronization and the start of attempt A of every experiment",
-                             "e.g. --inject-delay 1:5:200", hm_opt_parse_inject_delay},
+                             "e.g. --inject-delay 1:5:200", cli_opt_parse_inject_delay},
     [HM_OPT_BACK_TO_BACK] = {HM_OPT_BACK_TO_BACK, "back-to-back", 0, NULL,
                              "skew: call the method again right after each exit, without a "
                              "common start",
-                             "--back-to-back", hm_opt_parse_back_to_back},
+                             "--back-to-back", cli_opt_parse_back_to_back},
     [HM_OPT_BCAST_FACTOR] = {HM_OPT_BCAST_FACTOR, "bcast-factor", 0, "B",
                              "roundtime: the next start is B x the MPI_Bcast latency ahead "
                              "(default 3; raise it when ranks outnumber the cores)",
-                             "e.g. --bcast-factor 1000", hm_opt_parse_bcast_factor},
+                             "e.g. --bcast-factor 1000", cli_opt_parse_bcast_factor},
     [HM_OPT_FILTER] = {HM_OPT_FILTER, "filter", 0, "NAME",
                        "outliers dropped before the statistics: {filter,}; tukey drops values "
                        "outside [Q1 - 1.5 IQR, Q3 + 1.5 IQR] (default tukey)",
-                       "e.g. --filter none", hm_opt_parse_filter},
+                       "e.g. --filter none", cli_opt_parse_filter},
     [HM_OPT_METRIC] = {HM_OPT_METRIC, "metric", 0, "NAME",
                        "value analysed: {metric,}; of bench, global is column global_s, "
                        "local local_s (default global); of overlap, the ratio or measured_s "
                        "(default overhead)",
-                       "e.g. --metric local", hm_opt_parse_metric},
+                       "e.g. --metric local", cli_opt_parse_metric},
     [HM_OPT_RUNS] = {HM_OPT_RUNS, "runs", 'n', "N",
                      "campaign: number of separate runs of the command (mpiruns)", "e.g. -n 10",
-                     hm_opt_parse_runs},
+                     cli_opt_parse_runs},
     [HM_OPT_DIR] = {HM_OPT_DIR, "dir", 0, "DIR",
                     "campaign: directory of the runs, manifest and dataset (default "
                     "campaign); plot: where the figures go (default .)",
-                    "e.g. --dir results/barrier", hm_opt_parse_dir},
+                    "e.g. --dir results/barrier", cli_opt_parse_dir},
     [HM_OPT_ALTERNATIVE] = {HM_OPT_ALTERNATIVE, "alternative", 0, "H1",
                             "compare: alternative hypothesis of the Wilcoxon test on A vs B: "
                             "{alternative,}; less is A < B, greater A > B (default two-sided)",
-                            "e.g. --alternative less", hm_opt_parse_alternative},
+                            "e.g. --alternative less", cli_opt_parse_alternative},
     [HM_OPT_STATISTIC] = {HM_OPT_STATISTIC, "statistic", 0, "NAME",
                           "compare: per-mpirun statistic compared: {statistic,} (default "
                           "median)",
-                          "e.g. --statistic mean", hm_opt_parse_statistic},
+                          "e.g. --statistic mean", cli_opt_parse_statistic},
 };
 
-void hm_cli_print_options_help(FILE *f, uint64_t mask)
+void cli_print_options_help(FILE *f, uint64_t mask)
 {
     for (int i = 0; i < HM_OPT_COUNT; i++) {
-        const hm_opt_def_t *d = &hm_cli_options[i];
+        const cli_opt_def_t *d = &cli_options[i];
         char head[64];
         if (!(mask & HM_OPT_BIT(d->id))) continue;
         if (d->short_name)
@@ -575,7 +577,7 @@ void hm_cli_print_options_help(FILE *f, uint64_t mask)
             snprintf(head, sizeof head, "    --%s%s%s", d->name, d->value ? " " : "",
                      d->value ? d->value : "");
         char help[1024];
-        hm_cli_expand_choices(d->help, help, sizeof help);
+        cli_expand_choices(d->help, help, sizeof help);
         fprintf(f, "  %-28s %s\n  %-28s %s\n", head, help, "", d->example);
     }
 }

@@ -10,39 +10,39 @@
 
 #include "options/options_table.h"
 
-int hm_opt_parse_pattern(hm_cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_pattern(cli_config_t *c, const char *v, char *why, size_t len)
 {
     char known[256];
     hm_generator_names(known, sizeof known);
     if (!hm_generator_find(v) && strcmp(v, "striping") != 0 && strcmp(v, "file") != 0)
-        return hm_opt_fail(why, len, "unknown pattern \"%.40s\" (known: %s, striping, file)", v,
-                           known);
+        return cli_opt_fail(why, len, "unknown pattern \"%.40s\" (known: %s, striping, file)", v,
+                            known);
     snprintf(c->pattern, sizeof c->pattern, "%s", v);
     return 0;
 }
 
-int hm_opt_parse_direction(hm_cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_direction(cli_config_t *c, const char *v, char *why, size_t len)
 {
     hm_direction_t d;
     if (hm_direction_find(v, &d) != HM_OK)
-        return hm_opt_fail(why, len, "unknown direction \"%.40s\" (known: uni, bi, omni)", v);
+        return cli_opt_fail(why, len, "unknown direction \"%.40s\" (known: uni, bi, omni)", v);
     snprintf(c->direction, sizeof c->direction, "%s", v);
     return 0;
 }
 
-int hm_opt_parse_subgroup(hm_cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_subgroup(cli_config_t *c, const char *v, char *why, size_t len)
 {
     long k;
-    if (hm_opt_integer(v, 1, 1 << 20, &k, why, len)) return -1;
+    if (cli_opt_integer(v, 1, 1 << 20, &k, why, len)) return -1;
     c->subgroup = (int)k;
     return 0;
 }
 
 /* NAME, or NAME+NAME+NAME (striping's split, translate, assemble). */
-int hm_opt_parse_backend(hm_cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_backend(cli_config_t *c, const char *v, char *why, size_t len)
 {
     char buf[sizeof c->backend], known[128];
-    if (strlen(v) >= sizeof buf) return hm_opt_fail(why, len, "\"%.40s...\" is too long", v);
+    if (strlen(v) >= sizeof buf) return cli_opt_fail(why, len, "\"%.40s...\" is too long", v);
     hm_backend_names(known, sizeof known);
     strcpy(buf, v);
     int n = 0;
@@ -50,12 +50,12 @@ int hm_opt_parse_backend(hm_cli_config_t *c, const char *v, char *why, size_t le
         next = strchr(item, '+');
         if (next) *next++ = '\0';
         if (!hm_backend_find(item))
-            return hm_opt_fail(why, len, "unknown backend \"%.40s\" in \"%.64s\" (known: %s)", item,
-                               v, known);
+            return cli_opt_fail(why, len, "unknown backend \"%.40s\" in \"%.64s\" (known: %s)",
+                                item, v, known);
     }
     if (n != 1 && n != 3)
-        return hm_opt_fail(why, len,
-                           "\"%.64s\": one backend, or three joined by + (striping's steps)", v);
+        return cli_opt_fail(why, len,
+                            "\"%.64s\": one backend, or three joined by + (striping's steps)", v);
     snprintf(c->backend, sizeof c->backend, "%s", v);
     return 0;
 }
@@ -63,44 +63,44 @@ int hm_opt_parse_backend(hm_cli_config_t *c, const char *v, char *why, size_t le
 /* A path into dst (size bytes): not empty, not cut. */
 static int copy_path(char *dst, size_t size, const char *v, const char *what, char *why, size_t len)
 {
-    if (!*v) return hm_opt_fail(why, len, "empty (%s)", what);
+    if (!*v) return cli_opt_fail(why, len, "empty (%s)", what);
     if (strlen(v) >= size)
-        return hm_opt_fail(why, len, "a path of %zu characters is too long", strlen(v));
+        return cli_opt_fail(why, len, "a path of %zu characters is too long", strlen(v));
     snprintf(dst, size, "%s", v);
     return 0;
 }
 
-int hm_opt_parse_pattern_file(hm_cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_pattern_file(cli_config_t *c, const char *v, char *why, size_t len)
 {
     return copy_path(c->pattern_file, sizeof c->pattern_file, v, "a file of the pattern's messages",
                      why, len);
 }
 
-int hm_opt_parse_nic_bw(hm_cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_nic_bw(cli_config_t *c, const char *v, char *why, size_t len)
 {
     char *end;
     double x = strtod(v, &end);
     if (end == v || *end || !(x > 0) || x > 1e6)
-        return hm_opt_fail(why, len,
-                           "\"%.40s\" is not a bandwidth in GB/s (accepted: above 0 "
-                           "to 1e6)",
-                           v);
+        return cli_opt_fail(why, len,
+                            "\"%.40s\" is not a bandwidth in GB/s (accepted: above 0 "
+                            "to 1e6)",
+                            v);
     c->nic_bw_gbps = x;
     return 0;
 }
 
-int hm_opt_parse_gpus_per_nic(hm_cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_gpus_per_nic(cli_config_t *c, const char *v, char *why, size_t len)
 {
     long x;
-    if (hm_opt_integer(v, 1, 4096, &x, why, len)) return -1;
+    if (cli_opt_integer(v, 1, 4096, &x, why, len)) return -1;
     c->gpus_per_nic = (int)x;
     return 0;
 }
 
-int hm_opt_parse_nics(hm_cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_nics(cli_config_t *c, const char *v, char *why, size_t len)
 {
     long x;
-    if (hm_opt_integer(v, 1, 4096, &x, why, len)) return -1;
+    if (cli_opt_integer(v, 1, 4096, &x, why, len)) return -1;
     c->nics = (int)x;
     return 0;
 }
@@ -111,86 +111,87 @@ static int one_size(const char *v, size_t *out, char *why, size_t len)
     size_t sizes[2];
     int n = 0;
     if (strpbrk(v, ",:"))
-        return hm_opt_fail(why, len, "\"%.40s\" is not one size (a list or a range is --sizes)", v);
-    if (hm_cli_parse_sizes(v, sizes, 2, &n, why, len) != 0) return -1;
-    if (sizes[0] == 0) return hm_opt_fail(why, len, "0 bytes: the sizes start at 1");
+        return cli_opt_fail(why, len, "\"%.40s\" is not one size (a list or a range is --sizes)",
+                            v);
+    if (cli_parse_sizes(v, sizes, 2, &n, why, len) != 0) return -1;
+    if (sizes[0] == 0) return cli_opt_fail(why, len, "0 bytes: the sizes start at 1");
     *out = sizes[0];
     return 0;
 }
 
-int hm_opt_parse_minbytes(hm_cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_minbytes(cli_config_t *c, const char *v, char *why, size_t len)
 {
     return one_size(v, &c->min_bytes, why, len);
 }
 
-int hm_opt_parse_maxbytes(hm_cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_maxbytes(cli_config_t *c, const char *v, char *why, size_t len)
 {
     return one_size(v, &c->max_bytes, why, len);
 }
 
-int hm_opt_parse_stepfactor(hm_cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_stepfactor(cli_config_t *c, const char *v, char *why, size_t len)
 {
-    return hm_opt_integer(v, 2, 1 << 30, &c->step_factor, why, len);
+    return cli_opt_integer(v, 2, 1 << 30, &c->step_factor, why, len);
 }
 
-int hm_opt_parse_check(hm_cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_check(cli_config_t *c, const char *v, char *why, size_t len)
 {
     long on;
-    if (hm_opt_integer(v, 0, 1, &on, why, len)) return -1;
+    if (cli_opt_integer(v, 0, 1, &on, why, len)) return -1;
     c->validate = (int)on;
     return 0;
 }
 
-int hm_opt_parse_matrix(hm_cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_matrix(cli_config_t *c, const char *v, char *why, size_t len)
 {
     return copy_path(c->matrix, sizeof c->matrix, v, "a file name", why, len);
 }
 
 /* nccl-tests sweeps -b MIN to -e MAX multiplying by -f; its additive -i
  * STEP is not taken (-i is OSU's --nrep here), so F defaults to 2. */
-int hm_opt_compose_nccl_sizes(hm_cli_config_t *c, char *why, size_t len)
+int cli_opt_compose_nccl_sizes(cli_config_t *c, char *why, size_t len)
 {
     const uint64_t parts =
         HM_OPT_BIT(HM_OPT_MINBYTES) | HM_OPT_BIT(HM_OPT_MAXBYTES) | HM_OPT_BIT(HM_OPT_STEPFACTOR);
     if (!(c->given & parts)) return 0;
     if (c->given & HM_OPT_BIT(HM_OPT_SIZES))
-        return hm_opt_fail(why, len,
-                           "--sizes and -b/-e/-f (--minbytes, --maxbytes, --stepfactor): give the "
-                           "sizes one way");
+        return cli_opt_fail(why, len,
+                            "--sizes and -b/-e/-f (--minbytes, --maxbytes, --stepfactor): give the "
+                            "sizes one way");
     if (!(c->given & (parts & ~HM_OPT_BIT(HM_OPT_STEPFACTOR))))
-        return hm_opt_fail(why, len, "--stepfactor (-f) %ld: give -b MIN and/or -e MAX with it",
-                           c->step_factor);
+        return cli_opt_fail(why, len, "--stepfactor (-f) %ld: give -b MIN and/or -e MAX with it",
+                            c->step_factor);
     size_t lo = c->min_bytes ? c->min_bytes : c->max_bytes;
     size_t hi = c->max_bytes ? c->max_bytes : c->min_bytes;
     if (lo > hi)
-        return hm_opt_fail(why, len, "--minbytes (-b) %zu is above --maxbytes (-e) %zu", lo, hi);
+        return cli_opt_fail(why, len, "--minbytes (-b) %zu is above --maxbytes (-e) %zu", lo, hi);
     char spec[96];
     snprintf(spec, sizeof spec, "%zu:%zu:x%ld", lo, hi, c->step_factor ? c->step_factor : 2);
     char inner[320];
-    if (hm_cli_parse_sizes(spec, c->sizes, HM_CLI_MAX_SIZES, &c->nsizes, inner, sizeof inner))
-        return hm_opt_fail(why, len, "-b %zu -e %zu -f %ld: %s", lo, hi,
-                           c->step_factor ? c->step_factor : 2, inner);
+    if (cli_parse_sizes(spec, c->sizes, HM_CLI_MAX_SIZES, &c->nsizes, inner, sizeof inner))
+        return cli_opt_fail(why, len, "-b %zu -e %zu -f %ld: %s", lo, hi,
+                            c->step_factor ? c->step_factor : 2, inner);
     return 0;
 }
 
-int hm_opt_parse_memory(hm_cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_memory(cli_config_t *c, const char *v, char *why, size_t len)
 {
     if (strcmp(v, "host") != 0 && strcmp(v, "device") != 0)
-        return hm_opt_fail(why, len, "\"%.40s\" is not a memory (known: host, device)", v);
+        return cli_opt_fail(why, len, "\"%.40s\" is not a memory (known: host, device)", v);
     c->memory_device = strcmp(v, "device") == 0;
     return 0;
 }
 
-int hm_opt_parse_gpus_per_node(hm_cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_gpus_per_node(cli_config_t *c, const char *v, char *why, size_t len)
 {
     long x;
-    if (hm_opt_integer(v, 1, 4096, &x, why, len)) return -1;
+    if (cli_opt_integer(v, 1, 4096, &x, why, len)) return -1;
     c->gpus_per_node = (int)x;
     return 0;
 }
 
 /* FUNC:N (a traced function, a call from 1) or MS:MS (a window, from < to). */
-int hm_opt_parse_select(hm_cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_select(cli_config_t *c, const char *v, char *why, size_t len)
 {
     char name[64];
     long n;

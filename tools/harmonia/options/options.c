@@ -17,7 +17,7 @@ static void say(char *why, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
-void hm_cli_config_defaults(hm_cli_config_t *cfg)
+void cli_config_defaults(cli_config_t *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     strcpy(cfg->timer, HM_CLI_DEFAULT_TIMER);
@@ -53,8 +53,8 @@ void hm_cli_config_defaults(hm_cli_config_t *cfg)
     cfg->check_after_s[0] = 0, cfg->check_after_s[1] = 1, cfg->ncheck_after = 2;
     cfg->sample = 1.0;
     char why[64];
-    hm_cli_parse_sizes("8,64,512,4K,32K,256K,1M", cfg->sizes, HM_CLI_MAX_SIZES, &cfg->nsizes, why,
-                       sizeof why);
+    cli_parse_sizes("8,64,512,4K,32K,256K,1M", cfg->sizes, HM_CLI_MAX_SIZES, &cfg->nsizes, why,
+                    sizeof why);
 }
 
 /* Levenshtein distance between two option names, to suggest a spelling. */
@@ -87,8 +87,8 @@ static int prefix_matches(const char *name, uint64_t mask, char *list, size_t le
     size_t used = 0;
     list[0] = '\0';
     for (int i = 0; i < HM_OPT_COUNT && *name; i++) {
-        const char *full = hm_cli_options[i].name;
-        if (!(mask & HM_OPT_BIT(hm_cli_options[i].id))) continue;
+        const char *full = cli_options[i].name;
+        if (!(mask & HM_OPT_BIT(cli_options[i].id))) continue;
         if (strncmp(full, name, strlen(name)) != 0) continue;
         if (used < len)
             used += (size_t)snprintf(list + used, len - used, "%s--%s", n ? ", " : "", full);
@@ -105,9 +105,9 @@ static const char *closest_option(const char *name, uint64_t mask)
     const char *best = NULL;
     int best_d = 3;
     for (int i = 0; i < HM_OPT_COUNT; i++) {
-        if (!(mask & HM_OPT_BIT(hm_cli_options[i].id))) continue;
-        int d = edit_distance(name, hm_cli_options[i].name);
-        if (d < best_d && 2 * (size_t)d <= strlen(name)) best_d = d, best = hm_cli_options[i].name;
+        if (!(mask & HM_OPT_BIT(cli_options[i].id))) continue;
+        int d = edit_distance(name, cli_options[i].name);
+        if (d < best_d && 2 * (size_t)d <= strlen(name)) best_d = d, best = cli_options[i].name;
     }
     return best;
 }
@@ -131,7 +131,7 @@ static void unknown_option(const char *token, uint64_t mask, char *err, size_t l
         say(err, len, "unknown option \"%s\"", token);
 }
 
-static void not_accepted(const char *command, const hm_opt_def_t *d, uint64_t mask, char *err,
+static void not_accepted(const char *command, const cli_opt_def_t *d, uint64_t mask, char *err,
                          size_t len)
 {
     char alias[8] = "";
@@ -139,8 +139,8 @@ static void not_accepted(const char *command, const hm_opt_def_t *d, uint64_t ma
     size_t used = (size_t)snprintf(
         err, len, "--%s%s is not an option of '%s' (its options:", d->name, alias, command);
     for (int i = 0; i < HM_OPT_COUNT && used < len; i++)
-        if (mask & HM_OPT_BIT(hm_cli_options[i].id))
-            used += (size_t)snprintf(err + used, len - used, " --%s", hm_cli_options[i].name);
+        if (mask & HM_OPT_BIT(cli_options[i].id))
+            used += (size_t)snprintf(err + used, len - used, " --%s", cli_options[i].name);
     if (used < len) snprintf(err + used, len - used, ")");
 }
 
@@ -149,11 +149,11 @@ static void not_accepted(const char *command, const hm_opt_def_t *d, uint64_t ma
  * a script could come to depend on a prefix that a new option makes
  * ambiguous later. getopt_long cannot be told to match full names only, so
  * the parser is this file's own (it also needs no global state). */
-static const hm_opt_def_t *find_long(const char *name, size_t n)
+static const cli_opt_def_t *find_long(const char *name, size_t n)
 {
     for (int i = 0; i < HM_OPT_COUNT; i++)
-        if (strlen(hm_cli_options[i].name) == n && strncmp(hm_cli_options[i].name, name, n) == 0)
-            return &hm_cli_options[i];
+        if (strlen(cli_options[i].name) == n && strncmp(cli_options[i].name, name, n) == 0)
+            return &cli_options[i];
     return NULL;
 }
 
@@ -161,14 +161,14 @@ static const hm_opt_def_t *find_long(const char *name, size_t n)
  * command that takes nccl-tests' range (-b): elsewhere -n stays what it is
  * (--runs, or a mistaken mpirun -n refused). The option is then looked up
  * by its own letter, among any command's options for the error naming it. */
-static const hm_opt_def_t *find_short(char c, uint64_t mask)
+static const cli_opt_def_t *find_short(char c, uint64_t mask)
 {
     int nccl = (mask & HM_OPT_BIT(HM_OPT_MINBYTES)) != 0;
     for (int i = 0; c && nccl && i < HM_OPT_COUNT; i++)
-        if (hm_cli_options[i].nccl_short == c && (mask & HM_OPT_BIT(hm_cli_options[i].id)))
-            return &hm_cli_options[i];
+        if (cli_options[i].nccl_short == c && (mask & HM_OPT_BIT(cli_options[i].id)))
+            return &cli_options[i];
     for (int i = 0; c && i < HM_OPT_COUNT; i++)
-        if (hm_cli_options[i].short_name == c) return &hm_cli_options[i];
+        if (cli_options[i].short_name == c) return &cli_options[i];
     return NULL;
 }
 
@@ -187,7 +187,7 @@ typedef struct scan {
  * long command line (or one assembled by a script) the second occurrence is
  * more often a mistake than an intended override, and nothing would tell
  * which value was measured. An OSU alias is the same option. */
-static int given_twice(const hm_opt_def_t *d, const char *first, const char *second, char *err,
+static int given_twice(const cli_opt_def_t *d, const char *first, const char *second, char *err,
                        size_t len)
 {
     char alias[8] = "";
@@ -199,7 +199,7 @@ static int given_twice(const hm_opt_def_t *d, const char *first, const char *sec
     return HM_EXIT_USAGE;
 }
 
-static int apply(scan_t *s, const hm_opt_def_t *d, const char *value, hm_cli_config_t *cfg)
+static int apply(scan_t *s, const cli_opt_def_t *d, const char *value, cli_config_t *cfg)
 {
     char why[384];
     if (!(s->mask & HM_OPT_BIT(d->id))) {
@@ -221,7 +221,7 @@ static int apply(scan_t *s, const hm_opt_def_t *d, const char *value, hm_cli_con
  * short letter (attached, NULL if nothing), else the next word whatever it
  * is ("--nrep -5" is a value to refuse, not an option). HM_EXIT_USAGE with
  * the message in s->err when it is missing, or when a flag has one. */
-static int take_value(scan_t *s, const hm_opt_def_t *d, const char *token, const char *attached,
+static int take_value(scan_t *s, const cli_opt_def_t *d, const char *token, const char *attached,
                       const char **value)
 {
     *value = NULL;
@@ -242,10 +242,10 @@ static int take_value(scan_t *s, const hm_opt_def_t *d, const char *token, const
 }
 
 /* "--name", "--name=value" or "--name value". */
-static int long_option(scan_t *s, const char *token, hm_cli_config_t *cfg)
+static int long_option(scan_t *s, const char *token, cli_config_t *cfg)
 {
     const char *name = token + 2, *eq = strchr(name, '=');
-    const hm_opt_def_t *d = find_long(name, eq ? (size_t)(eq - name) : strlen(name));
+    const cli_opt_def_t *d = find_long(name, eq ? (size_t)(eq - name) : strlen(name));
     const char *value;
     if (!d) {
         unknown_option(token, s->mask, s->err, s->len);
@@ -256,9 +256,9 @@ static int long_option(scan_t *s, const char *token, hm_cli_config_t *cfg)
 }
 
 /* "-x", "-x VALUE" or "-xVALUE" (OSU's spellings); no grouping of flags. */
-static int short_option(scan_t *s, const char *token, hm_cli_config_t *cfg)
+static int short_option(scan_t *s, const char *token, cli_config_t *cfg)
 {
-    const hm_opt_def_t *d = find_short(token[1], s->mask);
+    const cli_opt_def_t *d = find_short(token[1], s->mask);
     const char *value;
     if (!d) {
         say(s->err, s->len, "unknown option \"%s\"", token);
@@ -271,7 +271,7 @@ static int short_option(scan_t *s, const char *token, hm_cli_config_t *cfg)
 
 /* Operands (FILE arguments) in the order given; an error for a command
  * that takes none. */
-static int operands(char **words, int n, hm_cli_config_t *cfg, char *err, size_t len)
+static int operands(char **words, int n, cli_config_t *cfg, char *err, size_t len)
 {
     if (n > 0 && !cfg->takes_files) {
         say(err, len, "unexpected argument \"%s\" for '%s'%s", words[0], cfg->command,
@@ -288,7 +288,7 @@ static int operands(char **words, int n, hm_cli_config_t *cfg, char *err, size_t
 }
 
 /* Checks that involve two options, and what several compose. */
-static int cross_check(hm_cli_config_t *cfg, char *err, size_t len)
+static int cross_check(cli_config_t *cfg, char *err, size_t len)
 {
     /* Without --timer, timers measures every source, tsc among them; the
      * other commands read the default, monotonic. */
@@ -304,7 +304,7 @@ static int cross_check(hm_cli_config_t *cfg, char *err, size_t len)
         return HM_EXIT_USAGE;
     }
     char why[384];
-    if (hm_opt_compose_nccl_sizes(cfg, why, sizeof why) != 0) {
+    if (cli_opt_compose_nccl_sizes(cfg, why, sizeof why) != 0) {
         say(err, len, "%s", why);
         return HM_EXIT_USAGE;
     }
@@ -319,8 +319,8 @@ static int cross_check(hm_cli_config_t *cfg, char *err, size_t len)
 /* Options and operands may be mixed; "--" ends the options (a command
  * that runs another has already been cut there). Option errors come before
  * operand errors, whatever the order on the command line. */
-int hm_cli_parse(int argc, char **argv, int first, uint64_t mask, hm_cli_config_t *cfg, char *err,
-                 size_t len)
+int cli_parse(int argc, char **argv, int first, uint64_t mask, cli_config_t *cfg, char *err,
+              size_t len)
 {
     int end = argc, nwords = 0, rc = HM_EXIT_OK, options_end = 0;
     char *words[argc + 1];

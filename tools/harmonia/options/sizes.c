@@ -195,7 +195,7 @@ static int parse_sizes(size_list_t *l, int *nsizes, char *why, size_t len)
     return 0;
 }
 
-int hm_cli_parse_sizes(const char *text, size_t *sizes, int max, int *nsizes, char *why, size_t len)
+int cli_parse_sizes(const char *text, size_t *sizes, int max, int *nsizes, char *why, size_t len)
 {
     size_list_t l = {.text = text, .sizes = sizes};
     l.max = max < HM_CLI_MAX_SIZES ? max : HM_CLI_MAX_SIZES;

@@ -13,81 +13,81 @@
 
 /* Draw d (sorted and labelled) into s; what receives the description printed
  * beside the image's name. metric is "global" or "local". HM_ENOMEM. */
-typedef int (*hm_plot_draw_t)(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
-                              char *what, size_t len);
+typedef int (*cli_plot_draw_t)(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+                               char *what, size_t len);
 
-int hm_plot_draw_latency(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
-                         char *what, size_t len);
-int hm_plot_draw_distribution(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
-                              char *what, size_t len);
-int hm_plot_draw_campaign(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
+int cli_plot_draw_latency(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
                           char *what, size_t len);
-int hm_plot_draw_clock(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s, char *what,
-                       size_t len);
-int hm_plot_draw_clock_ranks(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
-                             char *what, size_t len);
-int hm_plot_draw_skew(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s, char *what,
-                      size_t len);
-int hm_plot_draw_skew_quantiles(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
-                                char *what, size_t len);
-int hm_plot_draw_overlap(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
+int cli_plot_draw_distribution(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+                               char *what, size_t len);
+int cli_plot_draw_campaign(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+                           char *what, size_t len);
+int cli_plot_draw_clock(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+                        char *what, size_t len);
+int cli_plot_draw_clock_ranks(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+                              char *what, size_t len);
+int cli_plot_draw_skew(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+                       char *what, size_t len);
+int cli_plot_draw_skew_quantiles(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+                                 char *what, size_t len);
+int cli_plot_draw_overlap(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+                          char *what, size_t len);
+int cli_plot_draw_overlap_ratios(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+                                 char *what, size_t len);
+int cli_plot_draw_impact(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
                          char *what, size_t len);
-int hm_plot_draw_overlap_ratios(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
-                                char *what, size_t len);
-int hm_plot_draw_impact(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
-                        char *what, size_t len);
-int hm_plot_draw_matrix(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
-                        char *what, size_t len);
-int hm_plot_draw_scale_duration(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
-                                char *what, size_t len);
-int hm_plot_draw_scale_error(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
+int cli_plot_draw_matrix(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+                         char *what, size_t len);
+int cli_plot_draw_scale_duration(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+                                 char *what, size_t len);
+int cli_plot_draw_scale_error(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+                              char *what, size_t len);
+int cli_plot_draw_scale_skew(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
                              char *what, size_t len);
-int hm_plot_draw_scale_skew(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
-                            char *what, size_t len);
-int hm_plot_draw_scale_bench(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
-                             char *what, size_t len);
+int cli_plot_draw_scale_bench(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+                              char *what, size_t len);
 
 /* ---- Shared look (plot_style.c) ---- */
 
 /* Colours that stay apart in print and for colour-blind readers, cycled. */
-void hm_plot_palette(FILE *body);
+void cli_plot_palette(FILE *body);
 
 /* Title and axis labels, written as they are (no enhanced-text markup: a
  * '_' in a name stays a '_'). */
-void hm_plot_labels(FILE *body, const char *title, const char *xlabel, const char *ylabel);
+void cli_plot_labels(FILE *body, const char *title, const char *xlabel, const char *ylabel);
 
 /* "8", "1K", "64K", "1M": sizes as --sizes writes them. */
-void hm_plot_size_name(char *buf, size_t len, double size_bytes);
+void cli_plot_size_name(char *buf, size_t len, double size_bytes);
 
 /* Where a message size goes on the log2 axis: 0 bytes at 1/2. */
-double hm_plot_size_at(double size_bytes);
+double cli_plot_size_at(double size_bytes);
 
 /* x tics at the sizes xs: at their positions on the log axis, or at 1..n
  * when categorical (one slot per size). */
-void hm_plot_size_tics(FILE *body, const double *xs, size_t n, int categorical);
+void cli_plot_size_tics(FILE *body, const double *xs, size_t n, int categorical);
 
 /* Start the next clause of the plot command ("plot " or ", \"). */
-void hm_plot_clause(FILE *body, int *nclauses);
+void cli_plot_clause(FILE *body, int *nclauses);
 
 /* title 'LABEL SUFFIX' noenhanced */
-void hm_plot_title(FILE *body, const char *label, const char *suffix);
+void cli_plot_title(FILE *body, const char *label, const char *suffix);
 
 /* One titled series of the plot command: its clause, "data index BLOCK
  * using 1:2 with STYLE lt COLOR dt DASH" and the title label + suffix. */
-void hm_plot_line(FILE *body, int *nclauses, int block, const char *style, int color, int dash,
-                  const char *label, const char *suffix);
+void cli_plot_line(FILE *body, int *nclauses, int block, const char *style, int color, int dash,
+                   const char *label, const char *suffix);
 
 /* Colour of series i: series that differ only in variant share one. */
-int hm_plot_color(const hm_plot_data_t *d, size_t i);
+int cli_plot_color(const cli_plot_data_t *d, size_t i);
 
 /* Number of colours used (distinct series apart from variant). */
-int hm_plot_ncolors(const hm_plot_data_t *d);
+int cli_plot_ncolors(const cli_plot_data_t *d);
 
 /* Whether all values are > 0 (a log axis can show them all). */
-int hm_plot_all_positive(const hm_plot_data_t *d);
+int cli_plot_all_positive(const cli_plot_data_t *d);
 
 /* Slot layout of categorical figures: the centre of colour c of ncolors in
  * slot k (1-based), and the width each colour gets. */
-double hm_plot_slot_x(int k, int c, int ncolors);
-double hm_plot_slot_width(int ncolors);
+double cli_plot_slot_x(int k, int c, int ncolors);
+double cli_plot_slot_width(int ncolors);
 #endif

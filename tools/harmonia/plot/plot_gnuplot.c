@@ -25,7 +25,7 @@ extern char **environ;
  * about it rather than wait forever. */
 #define GNUPLOT_LIMIT_S 60
 
-int hm_plot_find_gnuplot(char *path, size_t len)
+int cli_plot_find_gnuplot(char *path, size_t len)
 {
     const char *env = getenv("PATH");
     char *dirs = strdup(env && *env ? env : "/usr/bin:/bin");
@@ -91,7 +91,7 @@ static void first_error_line(const char *err_path, char *line, size_t len)
     if (f) fclose(f);
 }
 
-int hm_plot_run_gnuplot(const hm_plot_out_t *out, const char *script, char *why, size_t len)
+int cli_plot_run_gnuplot(const cli_plot_out_t *out, const char *script, char *why, size_t len)
 {
     char err_path[4200], line[512];
     pid_t pid;
@@ -120,12 +120,12 @@ static int output_dir(const char *dir, char *why, size_t len)
         snprintf(why, len, "--dir: \"%s\" is not a writable directory", dir);
         return HM_EINVAL;
     }
-    if (hm_cli_make_dirs(dir) == 0) return HM_OK;
+    if (cli_make_dirs(dir) == 0) return HM_OK;
     snprintf(why, len, "--dir: cannot create \"%s\": %s", dir, strerror(errno));
     return HM_EINVAL;
 }
 
-static int scratch_dir(hm_plot_out_t *out, char *why, size_t len)
+static int scratch_dir(cli_plot_out_t *out, char *why, size_t len)
 {
     const char *tmp = getenv("TMPDIR");
     snprintf(out->tmpdir, sizeof out->tmpdir, "%s/harmonia-plot.XXXXXX",
@@ -139,7 +139,7 @@ static int scratch_dir(hm_plot_out_t *out, char *why, size_t len)
 
 /* gnuplot-nox has pngcairo on Debian; builds without cairo only have the
  * libgd png terminal, which draws no transparency but still works. */
-static int has_pngcairo(const hm_plot_out_t *out)
+static int has_pngcairo(const cli_plot_out_t *out)
 {
     char script[4200], why[256];
     snprintf(script, sizeof script, "%s/probe.gp", out->tmpdir);
@@ -147,10 +147,10 @@ static int has_pngcairo(const hm_plot_out_t *out)
     if (!f) return 0;
     fputs("set terminal pngcairo\n", f);
     if (fclose(f)) return 0;
-    return hm_plot_run_gnuplot(out, script, why, sizeof why) == HM_OK;
+    return cli_plot_run_gnuplot(out, script, why, sizeof why) == HM_OK;
 }
 
-int hm_plot_out_open(hm_plot_out_t *out, char *why, size_t len)
+int cli_plot_out_open(cli_plot_out_t *out, char *why, size_t len)
 {
     int rc = output_dir(out->dir, why, len);
     if (rc == HM_OK) rc = scratch_dir(out, why, len);
@@ -158,7 +158,7 @@ int hm_plot_out_open(hm_plot_out_t *out, char *why, size_t len)
     return rc;
 }
 
-void hm_plot_out_close(hm_plot_out_t *out)
+void cli_plot_out_close(cli_plot_out_t *out)
 {
     if (!out->tmpdir[0]) return;
     DIR *d = opendir(out->tmpdir);

@@ -8,65 +8,65 @@
 #include <stdio.h>
 
 /* Where and how figures are written. */
-typedef struct hm_plot_out {
+typedef struct cli_plot_out {
     char gnuplot[4096]; /* absolute path of the program */
     char dir[4096];     /* output directory ("." for the current one) */
-    char tmpdir[4096];  /* scratch directory, removed by hm_plot_out_close */
+    char tmpdir[4096];  /* scratch directory, removed by cli_plot_out_close */
     int svg, png;       /* formats wanted */
     int pngcairo;       /* gnuplot has the pngcairo terminal (else png) */
-} hm_plot_out_t;
+} cli_plot_out_t;
 
 /* One figure in progress: its data blocks (separated by two blank lines, so
  * that gnuplot's "index N" picks block N) and its plot commands, which read
  * the data through the gnuplot variable "data". */
-typedef struct hm_plot_script {
+typedef struct cli_plot_script {
     FILE *data, *body;
     char data_path[4200], body_path[4200];
     int blocks; /* blocks ended so far */
-} hm_plot_script_t;
+} cli_plot_script_t;
 
 /* The absolute path of the first executable "gnuplot" in PATH into path.
  * HM_ENOENT when there is none. */
-int hm_plot_find_gnuplot(char *path, size_t len);
+int cli_plot_find_gnuplot(char *path, size_t len);
 
 /* Prepare out (gnuplot and dir filled in by the caller): create the output
  * directory if it does not exist (its parent must), the scratch directory,
  * and ask gnuplot whether it has pngcairo when PNG is wanted. HM_EINVAL with
  * the reason in why when the directory cannot be used (a usage error),
  * HM_EIO for the scratch directory or gnuplot failing to start. */
-int hm_plot_out_open(hm_plot_out_t *out, char *why, size_t len);
+int cli_plot_out_open(cli_plot_out_t *out, char *why, size_t len);
 
 /* Run gnuplot on the script file, at most a minute. HM_EIO with the reason
  * (gnuplot's first error line) in why. */
-int hm_plot_run_gnuplot(const hm_plot_out_t *out, const char *script, char *why, size_t len);
+int cli_plot_run_gnuplot(const cli_plot_out_t *out, const char *script, char *why, size_t len);
 
 /* Remove the scratch directory and what is in it. */
-void hm_plot_out_close(hm_plot_out_t *out);
+void cli_plot_out_close(cli_plot_out_t *out);
 
 /* Start the figure named kind in the scratch directory. HM_EIO. */
-int hm_plot_script_open(const hm_plot_out_t *out, const char *kind, hm_plot_script_t *s, char *why,
-                        size_t len);
+int cli_plot_script_open(const cli_plot_out_t *out, const char *kind, cli_plot_script_t *s,
+                         char *why, size_t len);
 
 /* End the current data block; returns its index. */
-int hm_plot_end_block(hm_plot_script_t *s);
+int cli_plot_end_block(cli_plot_script_t *s);
 
 /* Write text as a gnuplot single-quoted string ('it''s'). */
-void hm_plot_quote(FILE *f, const char *text);
+void cli_plot_quote(FILE *f, const char *text);
 
 /* Before any drawing: every image of stem and kind that the wanted formats
  * would write must be a path a result may take (hm_afile_check: a regular
  * file or nothing, in a writable directory); HM_EINVAL (or the check's
  * status) with why naming the image otherwise. */
-int hm_plot_check_images(const hm_plot_out_t *out, const char *stem, const char *kind, char *why,
-                         size_t len);
+int cli_plot_check_images(const cli_plot_out_t *out, const char *stem, const char *kind, char *why,
+                          size_t len);
 
 /* Close the figure's files, run gnuplot on them, publish
  * <dir>/<stem>-<kind>.svg and/or .png and print one line per image on
  * stdout: its path and what (a description). HM_EIO with the reason (and
  * gnuplot's first error line) in why; no partial image is left. */
-int hm_plot_render(const hm_plot_out_t *out, hm_plot_script_t *s, const char *stem,
-                   const char *kind, const char *what, char *why, size_t len);
+int cli_plot_render(const cli_plot_out_t *out, cli_plot_script_t *s, const char *stem,
+                    const char *kind, const char *what, char *why, size_t len);
 
 /* Close the files of a figure that will not be drawn. */
-void hm_plot_script_abort(hm_plot_script_t *s);
+void cli_plot_script_abort(cli_plot_script_t *s);
 #endif

@@ -18,7 +18,7 @@ typedef struct input_kind {
     int cols[MAX_COLS];
     int ncols;
     int local_col; /* -1: none */
-    int (*read)(hm_plot_read_t *c);
+    int (*read)(cli_plot_read_t *c);
 } input_kind_t;
 
 #define COLS(...) {__VA_ARGS__}, sizeof((int[]){__VA_ARGS__}) / sizeof(int)
@@ -27,43 +27,43 @@ static const input_kind_t kinds[] = {
     {"a raw file of 'harmonia bench --raw'", HM_RESULTS_BENCH_RAW,
      COLS(HM_COL_BENCH_RAW_OP, HM_COL_BENCH_RAW_SIZE_BYTES, HM_COL_BENCH_RAW_VALID,
           HM_COL_BENCH_RAW_GLOBAL_S),
-     HM_COL_BENCH_RAW_LOCAL_S, hm_plot_read_bench_raw},
+     HM_COL_BENCH_RAW_LOCAL_S, cli_plot_read_bench_raw},
     {"the summary of 'harmonia bench --output'", HM_RESULTS_BENCH,
      COLS(HM_COL_BENCH_OP, HM_COL_BENCH_SIZE_BYTES, HM_COL_BENCH_SYNC, HM_COL_BENCH_MEDIAN_S),
-     HM_COL_BENCH_LOCAL_MEDIAN_S, hm_plot_read_bench_summary},
+     HM_COL_BENCH_LOCAL_MEDIAN_S, cli_plot_read_bench_summary},
     {"a campaign's per-mpirun.csv", HM_RESULTS_PERMPIRUN,
      COLS(HM_COL_PERMPIRUN_RUN, HM_COL_PERMPIRUN_OP, HM_COL_PERMPIRUN_SIZE_BYTES,
           HM_COL_PERMPIRUN_PROCESSES, HM_COL_PERMPIRUN_SYNC, HM_COL_PERMPIRUN_MEDIAN_S),
-     -1, hm_plot_read_permpirun},
+     -1, cli_plot_read_permpirun},
     {"the summary of 'harmonia clock --output'", HM_RESULTS_CLOCK,
      COLS(HM_COL_CLOCK_CLOCK_SYNC, HM_COL_CLOCK_AFTER_S, HM_COL_CLOCK_OFFSET_MAX_S,
           HM_COL_CLOCK_OFFSET_MEDIAN_S, HM_COL_CLOCK_TRUTH_KNOWN, HM_COL_CLOCK_TRUE_MAX_S),
-     -1, hm_plot_read_clock_summary},
+     -1, cli_plot_read_clock_summary},
     {"a raw file of 'harmonia clock --raw'", HM_RESULTS_CLOCK_RAW,
      COLS(HM_COL_CLOCK_RAW_CLOCK_SYNC, HM_COL_CLOCK_RAW_AFTER_S, HM_COL_CLOCK_RAW_RANK,
           HM_COL_CLOCK_RAW_OFFSET_S, HM_COL_CLOCK_RAW_TRUE_ERROR_S),
-     -1, hm_plot_read_clock_raw},
+     -1, cli_plot_read_clock_raw},
     {"a raw file of 'harmonia skew --raw'", HM_RESULTS_SKEW_RAW,
      COLS(HM_COL_SKEW_RAW_METHOD, HM_COL_SKEW_RAW_WHAT, HM_COL_SKEW_RAW_GLOBAL_S,
           HM_COL_SKEW_RAW_TRUE_S),
-     -1, hm_plot_read_skew_raw},
+     -1, cli_plot_read_skew_raw},
     {"the summary of 'harmonia skew --output'", HM_RESULTS_SKEW,
      COLS(HM_COL_SKEW_METHOD, HM_COL_SKEW_SKEW_MEDIAN_S, HM_COL_SKEW_SKEW_P90_S,
           HM_COL_SKEW_SKEW_P99_S, HM_COL_SKEW_SKEW_MAX_S, HM_COL_SKEW_TRUE_SKEW_MEDIAN_S,
           HM_COL_SKEW_TRUE_SKEW_P90_S, HM_COL_SKEW_TRUE_SKEW_P99_S, HM_COL_SKEW_TRUE_SKEW_MAX_S),
-     -1, hm_plot_read_skew_summary},
+     -1, cli_plot_read_skew_summary},
     {"the summary of 'harmonia overlap --output'", HM_RESULTS_OVERLAP,
      COLS(HM_COL_OVERLAP_OP, HM_COL_OVERLAP_COMM_TARGET_S, HM_COL_OVERLAP_COMP_TARGET_S,
           HM_COL_OVERLAP_CELL_VALID, HM_COL_OVERLAP_OVERHEAD, HM_COL_OVERLAP_COMM_RATIO,
           HM_COL_OVERLAP_COMP_SLOWDOWN),
-     -1, hm_plot_read_overlap_summary},
+     -1, cli_plot_read_overlap_summary},
     {"the output of 'harmonia overlap impact --output'", HM_RESULTS_IMPACT,
      COLS(HM_COL_IMPACT_COMP_TARGET_S, HM_COL_IMPACT_RANK, HM_COL_IMPACT_THREAD,
           HM_COL_IMPACT_RATIO),
-     -1, hm_plot_read_impact},
+     -1, cli_plot_read_impact},
     {"the matrix of 'harmonia pattern --matrix' (or a pattern file)", HM_RESULTS_PATTERN_MATRIX,
      COLS(HM_COL_PATTERN_MATRIX_SRC, HM_COL_PATTERN_MATRIX_DST, HM_COL_PATTERN_MATRIX_BYTES), -1,
-     hm_plot_read_pattern_matrix},
+     cli_plot_read_pattern_matrix},
 };
 enum { NKINDS = sizeof kinds / sizeof kinds[0] };
 
@@ -152,7 +152,7 @@ static void dir_name(const char *dir, char *name, size_t len)
  * stands for its per-mpirun.csv, and a per-mpirun.csv is named after its
  * directory ("runs/barrier" gives barrier-campaign.svg); any other file after
  * its name without ".csv". */
-static void source_names(const char *operand, hm_plot_source_t *src)
+static void source_names(const char *operand, cli_plot_source_t *src)
 {
     char dir[4096];
     const char *slash = strrchr(operand, '/'), *base = slash ? slash + 1 : operand;
@@ -174,14 +174,14 @@ static void source_names(const char *operand, hm_plot_source_t *src)
 }
 
 /* The MPI library up to its first comma: "Open MPI v4.1.4". */
-static void source_library(const hm_csv_reader_t *r, hm_plot_source_t *src)
+static void source_library(const hm_csv_reader_t *r, cli_plot_source_t *src)
 {
     const char *lib = NULL;
     if (hm_factors_get(hm_csv_reader_factors(r), "mpi_library", &lib) != HM_OK) lib = "";
     snprintf(src->library, sizeof src->library, "%.*s", (int)strcspn(lib, ","), lib);
 }
 
-static size_t samples(const hm_plot_data_t *fig)
+static size_t samples(const cli_plot_data_t *fig)
 {
     size_t n = 0;
     for (int f = 0; f < HM_NFIG; f++)
@@ -190,19 +190,18 @@ static size_t samples(const hm_plot_data_t *fig)
 }
 
 /* "no (2 of 21 experiments)" becomes "2 of 21 experiments" in a legend. */
-static void source_partial(const hm_csv_reader_t *r, hm_plot_source_t *src)
+static void source_partial(const hm_csv_reader_t *r, cli_plot_source_t *src)
 {
     char what[256];
     src->partial[0] = '\0';
-    if (!hm_cli_warn_partial("plot", src->file, hm_csv_reader_factors(r), what, sizeof what))
-        return;
+    if (!cli_warn_partial("plot", src->file, hm_csv_reader_factors(r), what, sizeof what)) return;
     const char *inner = strchr(what, '(');
     size_t n = inner ? strcspn(inner + 1, ")") : strlen(what);
     snprintf(src->partial, sizeof src->partial, "%.*s", (int)n, inner ? inner + 1 : what);
 }
 
-int hm_plot_read_file(const char *operand, hm_plot_source_t *src, hm_metric_t metric,
-                      hm_plot_data_t *fig, char *why, size_t len)
+int cli_plot_read_file(const char *operand, cli_plot_source_t *src, hm_metric_t metric,
+                       cli_plot_data_t *fig, char *why, size_t len)
 {
     size_t idx[MAX_COLS], before = samples(fig);
     hm_csv_reader_t *r = NULL;
@@ -220,18 +219,18 @@ int hm_plot_read_file(const char *operand, hm_plot_source_t *src, hm_metric_t me
     int missing = 0;
     const input_kind_t *k = best_kind(r, local, idx, &missing);
     if (!k || missing) rc = kind_error(r, src->file, k, local, why, len);
-    hm_plot_read_t c = {r, src, idx, fig, why, len, metric};
+    cli_plot_read_t c = {r, src, idx, fig, why, len, metric};
     if (rc == HM_OK) rc = k->read(&c);
     if (rc == HM_OK && samples(fig) == before) {
         snprintf(why, len, "%s: no rows to plot (%s)", src->file,
-                 k->read == hm_plot_read_bench_raw ? "no valid repetitions, valid = 1" : "empty");
+                 k->read == cli_plot_read_bench_raw ? "no valid repetitions, valid = 1" : "empty");
         rc = HM_EINVAL;
     }
     hm_csv_reader_close(r);
     return rc;
 }
 
-int hm_plot_next(hm_plot_read_t *c, int *more)
+int cli_plot_next(cli_plot_read_t *c, int *more)
 {
     int rc = hm_csv_reader_next(c->r, more);
     if (rc != HM_OK && rc != HM_ENOMEM) {
@@ -241,35 +240,35 @@ int hm_plot_next(hm_plot_read_t *c, int *more)
     return rc;
 }
 
-int hm_plot_number(hm_plot_read_t *c, int k, double *v)
+int cli_plot_number(cli_plot_read_t *c, int k, double *v)
 {
     if (hm_csv_reader_double(c->r, c->col[k], v) == HM_OK) return HM_OK;
     snprintf(c->why, c->len, "%s", hm_csv_reader_error(c->r));
     return HM_EINVAL;
 }
 
-int hm_plot_check(hm_plot_read_t *c, int k, int ok, const char *what)
+int cli_plot_check(cli_plot_read_t *c, int k, int ok, const char *what)
 {
     if (ok) return HM_OK;
     snprintf(c->why, c->len, "%s:%zu: \"%s\" is not %s (column %s)", c->src->file,
-             hm_csv_reader_line(c->r), hm_plot_text(c, k), what,
+             hm_csv_reader_line(c->r), cli_plot_text(c, k), what,
              hm_csv_reader_column(c->r, c->col[k]));
     return HM_EINVAL;
 }
 
-const char *hm_plot_text(const hm_plot_read_t *c, int k)
+const char *cli_plot_text(const cli_plot_read_t *c, int k)
 {
     const char *t = hm_csv_reader_cell(c->r, c->col[k]);
     return t ? t : "";
 }
 
-const char *hm_plot_factor(const hm_plot_read_t *c, const char *key)
+const char *cli_plot_factor(const cli_plot_read_t *c, const char *key)
 {
     const char *v = NULL;
     return hm_factors_get(hm_csv_reader_factors(c->r), key, &v) == HM_OK ? v : "";
 }
 
-void hm_plot_ranks(char *buf, size_t len, const char *processes)
+void cli_plot_ranks(char *buf, size_t len, const char *processes)
 {
     if (!*processes)
         buf[0] = '\0';

@@ -12,7 +12,7 @@
 
 /* The figures, in the order they are drawn; each gathers the series of all
  * input files that feed it. */
-typedef enum hm_plot_fig {
+typedef enum cli_plot_fig {
     HM_FIG_LATENCY,        /* bench raw and summary files */
     HM_FIG_DISTRIBUTION,   /* bench raw files */
     HM_FIG_CAMPAIGN,       /* per-mpirun datasets */
@@ -29,65 +29,65 @@ typedef enum hm_plot_fig {
     HM_FIG_SCALE_SKEW,     /* scale/run skew files: exit skew and cost against p */
     HM_FIG_SCALE_BENCH,    /* scale/run bench files: run-time against p */
     HM_NFIG
-} hm_plot_fig_t;
+} cli_plot_fig_t;
 
 /* What a reader works with: one open file and the figures it feeds. */
-typedef struct hm_plot_read {
+typedef struct cli_plot_read {
     hm_csv_reader_t *r;
-    const hm_plot_source_t *src;
-    const size_t *col;   /* the index of each column the kind requires, in order */
-    hm_plot_data_t *fig; /* HM_NFIG figures */
+    const cli_plot_source_t *src;
+    const size_t *col;    /* the index of each column the kind requires, in order */
+    cli_plot_data_t *fig; /* HM_NFIG figures */
     char *why;
     size_t len;
     hm_metric_t metric; /* the run-time of bench files (--metric) */
-} hm_plot_read_t;
+} cli_plot_read_t;
 
 /* Read operand (a result file, or a campaign directory holding
  * per-mpirun.csv) into the figures; src (kept by the caller as long as fig)
  * receives its names. HM_EINVAL with the reason in why; HM_ENOMEM. */
-int hm_plot_read_file(const char *operand, hm_plot_source_t *src, hm_metric_t metric,
-                      hm_plot_data_t *fig, char *why, size_t len);
+int cli_plot_read_file(const char *operand, cli_plot_source_t *src, hm_metric_t metric,
+                       cli_plot_data_t *fig, char *why, size_t len);
 
 /* ---- For the readers ---- */
 
 /* The next row: HM_OK with *more = 0 at the end. */
-int hm_plot_next(hm_plot_read_t *c, int *more);
+int cli_plot_next(cli_plot_read_t *c, int *more);
 
 /* Column c->col[k] of the current row as a number (NaN and Inf accepted). */
-int hm_plot_number(hm_plot_read_t *c, int k, double *v);
+int cli_plot_number(cli_plot_read_t *c, int k, double *v);
 
 /* Column c->col[k] as a number that is finite; a message size must also be
  * a whole number >= 0 (what: "size in bytes"), a time >= 0, etc. ok is the
  * caller's verdict on the number read; HM_EINVAL names file, line, cell. */
-int hm_plot_check(hm_plot_read_t *c, int k, int ok, const char *what);
+int cli_plot_check(cli_plot_read_t *c, int k, int ok, const char *what);
 
 /* Column c->col[k] of the current row as text. */
-const char *hm_plot_text(const hm_plot_read_t *c, int k);
+const char *cli_plot_text(const cli_plot_read_t *c, int k);
 
 /* The value of the factor line "# key: ...", or "" when there is none. */
-const char *hm_plot_factor(const hm_plot_read_t *c, const char *key);
+const char *cli_plot_factor(const cli_plot_read_t *c, const char *key);
 
 /* "4 ranks" from a process count ("" for none). */
-void hm_plot_ranks(char *buf, size_t len, const char *processes);
+void cli_plot_ranks(char *buf, size_t len, const char *processes);
 
 /* Readers of each kind of file (plot_*_read.c). */
-int hm_plot_read_bench_raw(hm_plot_read_t *c);
-int hm_plot_read_bench_summary(hm_plot_read_t *c);
-int hm_plot_read_permpirun(hm_plot_read_t *c);
-int hm_plot_read_clock_summary(hm_plot_read_t *c);
-int hm_plot_read_clock_raw(hm_plot_read_t *c);
-int hm_plot_read_skew_raw(hm_plot_read_t *c);
-int hm_plot_read_skew_summary(hm_plot_read_t *c);
-int hm_plot_read_overlap_summary(hm_plot_read_t *c);
-int hm_plot_read_impact(hm_plot_read_t *c);
-int hm_plot_read_pattern_matrix(hm_plot_read_t *c);
+int cli_plot_read_bench_raw(cli_plot_read_t *c);
+int cli_plot_read_bench_summary(cli_plot_read_t *c);
+int cli_plot_read_permpirun(cli_plot_read_t *c);
+int cli_plot_read_clock_summary(cli_plot_read_t *c);
+int cli_plot_read_clock_raw(cli_plot_read_t *c);
+int cli_plot_read_skew_raw(cli_plot_read_t *c);
+int cli_plot_read_skew_summary(cli_plot_read_t *c);
+int cli_plot_read_overlap_summary(cli_plot_read_t *c);
+int cli_plot_read_impact(cli_plot_read_t *c);
+int cli_plot_read_pattern_matrix(cli_plot_read_t *c);
 
 /* Whether the file is one scale/run gathered (docs/scale.md): rows of many
  * runs, each with its process count in a "processes" column. The clock,
  * skew and bench summary readers then hand it to these, which feed the
  * figures against the process count (plot_scale_read.c). */
-int hm_plot_scale_file(const hm_plot_read_t *c);
-int hm_plot_read_clock_scale(hm_plot_read_t *c);
-int hm_plot_read_skew_scale(hm_plot_read_t *c);
-int hm_plot_read_bench_scale(hm_plot_read_t *c);
+int cli_plot_scale_file(const cli_plot_read_t *c);
+int cli_plot_read_clock_scale(cli_plot_read_t *c);
+int cli_plot_read_skew_scale(cli_plot_read_t *c);
+int cli_plot_read_bench_scale(cli_plot_read_t *c);
 #endif

@@ -33,7 +33,7 @@ static const scale_t comp_ratio = {"1 untouched",
                                    "computation slowdown"};
 
 /* The distinct x (or y) values of series i, ascending; NULL when none. */
-static double *distinct(const hm_plot_data_t *d, size_t i, int want_y, size_t *n)
+static double *distinct(const cli_plot_data_t *d, size_t i, int want_y, size_t *n)
 {
     double *v = malloc((d->ng ? d->ng : 1) * sizeof *v);
     *n = 0;
@@ -62,12 +62,12 @@ static void edges(const double *ts, size_t n, double t, double *lo, double *hi)
 
 /* The cells of series i, those with a value (valid 1) or those without:
  * x, y, value, x edges, y edges. Returns the block, or -1 when empty. */
-static int cells(const hm_plot_data_t *d, size_t i, const double *xs, size_t nx, const double *ys,
-                 size_t ny, int valid, hm_plot_script_t *s)
+static int cells(const cli_plot_data_t *d, size_t i, const double *xs, size_t nx, const double *ys,
+                 size_t ny, int valid, cli_plot_script_t *s)
 {
     int any = 0;
     for (size_t k = 0; k < d->ng; k++) {
-        const hm_plot_group_t *g = &d->g[k];
+        const cli_plot_group_t *g = &d->g[k];
         double v = g->n ? g->v[0] : NAN, xlo, xhi, ylo, yhi;
         if (g->series != i || (isfinite(v) != valid)) continue;
         edges(xs, nx, g->x, &xlo, &xhi);
@@ -77,7 +77,7 @@ static int cells(const hm_plot_data_t *d, size_t i, const double *xs, size_t nx,
         any = 1;
     }
     /* gnuplot does not count an empty block: none is written. */
-    return any ? hm_plot_end_block(s) : -1;
+    return any ? cli_plot_end_block(s) : -1;
 }
 
 /* Tics at the grid's values: the targets, whatever decade they fall in. */
@@ -90,7 +90,7 @@ static void grid_tics(FILE *body, const char *axis, const double *ts, size_t n)
     fputs(")\n", body);
 }
 
-static int panel(const hm_plot_data_t *d, size_t i, const scale_t *sc, hm_plot_script_t *s)
+static int panel(const cli_plot_data_t *d, size_t i, const scale_t *sc, cli_plot_script_t *s)
 {
     size_t nx, ny;
     double *xs = distinct(d, i, 0, &nx), *ys = distinct(d, i, 1, &ny);
@@ -107,8 +107,8 @@ static int panel(const hm_plot_data_t *d, size_t i, const scale_t *sc, hm_plot_s
     edges(ys, ny, ys[ny - 1], &unused, &yhi);
     char title[700];
     snprintf(title, sizeof title, "%s: %s", sc->panel, d->s[i].label);
-    hm_plot_labels(s->body, title, "communication time, target (µs)",
-                   "computation time, target (µs)");
+    cli_plot_labels(s->body, title, "communication time, target (µs)",
+                    "computation time, target (µs)");
     fprintf(s->body,
             "set logscale xy\nset xrange [%.17g:%.17g]\nset yrange [%.17g:%.17g]\n"
             "set palette defined (%s)\nset cbrange [%g:%g]\nset cblabel '%s' noenhanced\n"
@@ -118,7 +118,7 @@ static int panel(const hm_plot_data_t *d, size_t i, const scale_t *sc, hm_plot_s
     grid_tics(s->body, "y", ys, ny);
     int n = 0;
     if (good >= 0) {
-        hm_plot_clause(s->body, &n);
+        cli_plot_clause(s->body, &n);
         fprintf(s->body,
                 "data index %d using 1:2:4:5:6:7:3 with boxxyerror fs solid 1.0 noborder "
                 "lc palette notitle, \\\n  data index %d using 1:2:(sprintf('%%.2f', $3)) "
@@ -126,21 +126,21 @@ static int panel(const hm_plot_data_t *d, size_t i, const scale_t *sc, hm_plot_s
                 good, good);
     }
     if (bad >= 0) {
-        hm_plot_clause(s->body, &n);
+        cli_plot_clause(s->body, &n);
         fprintf(s->body,
                 "data index %d using 1:2:4:5:6:7 with boxxyerror fs pattern 4 lc rgb 'grey40' "
                 "title 'invalid cell (its reason: the CSV cell column)'",
                 bad);
     }
-    hm_plot_clause(s->body, &n);
+    cli_plot_clause(s->body, &n);
     fputs("x with lines lc rgb 'black' dt 2 lw 1.5 title 'comp = comm'\n", s->body);
     free(xs);
     free(ys);
     return HM_OK;
 }
 
-int hm_plot_draw_overlap(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
-                         char *what, size_t len)
+int cli_plot_draw_overlap(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+                          char *what, size_t len)
 {
     (void)metric;
     int rc = HM_OK;
@@ -154,8 +154,8 @@ int hm_plot_draw_overlap(const hm_plot_data_t *d, const char *metric, hm_plot_sc
 
 /* Each operation's pair side by side, r_comm left and r_comp_slowdown
  * right (§5.2): which of the two spoiled the overlap. */
-int hm_plot_draw_overlap_ratios(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
-                                char *what, size_t len)
+int cli_plot_draw_overlap_ratios(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+                                 char *what, size_t len)
 {
     (void)metric;
     int rc = HM_OK;

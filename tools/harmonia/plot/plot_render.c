@@ -21,8 +21,8 @@ static const image_format_t svg = {"svg", "svg size 800,500 dynamic enhanced"};
 static const image_format_t pngcairo = {"png", "pngcairo size 800,500 enhanced"};
 static const image_format_t png = {"png", "png truecolor size 800,500 enhanced"};
 
-int hm_plot_script_open(const hm_plot_out_t *out, const char *kind, hm_plot_script_t *s, char *why,
-                        size_t len)
+int cli_plot_script_open(const cli_plot_out_t *out, const char *kind, cli_plot_script_t *s,
+                         char *why, size_t len)
 {
     memset(s, 0, sizeof *s);
     snprintf(s->data_path, sizeof s->data_path, "%s/%s.tsv", out->tmpdir, kind);
@@ -34,24 +34,24 @@ int hm_plot_script_open(const hm_plot_out_t *out, const char *kind, hm_plot_scri
         return HM_OK;
     }
     snprintf(why, len, "plot: cannot write %s", s->data ? s->body_path : s->data_path);
-    hm_plot_script_abort(s);
+    cli_plot_script_abort(s);
     return HM_EIO;
 }
 
-int hm_plot_end_block(hm_plot_script_t *s)
+int cli_plot_end_block(cli_plot_script_t *s)
 {
     fputs("\n\n", s->data);
     return s->blocks++;
 }
 
-void hm_plot_quote(FILE *f, const char *text)
+void cli_plot_quote(FILE *f, const char *text)
 {
     fputc('\'', f);
     for (const char *p = text; *p; p++) fputs(*p == '\'' ? "''" : (char[]){*p, '\0'}, f);
     fputc('\'', f);
 }
 
-void hm_plot_script_abort(hm_plot_script_t *s)
+void cli_plot_script_abort(cli_plot_script_t *s)
 {
     if (s->data) fclose(s->data);
     if (s->body) fclose(s->body);
@@ -65,7 +65,7 @@ static void join(char *buf, size_t len, const char *dir, const char *name)
 }
 
 /* The final and temporary names of the image of stem, kind, format. */
-static void image_paths(const hm_plot_out_t *out, const char *stem, const char *kind,
+static void image_paths(const cli_plot_out_t *out, const char *stem, const char *kind,
                         const char *ext, char *final, char *tmp, size_t len)
 {
     char name[1024];
@@ -78,20 +78,20 @@ static void image_paths(const hm_plot_out_t *out, const char *stem, const char *
 static void script_image(FILE *f, const image_format_t *fmt, const char *tmp, const char *body)
 {
     fprintf(f, "set terminal %s font 'sans,11' background rgb 'white'\nset output ", fmt->terminal);
-    hm_plot_quote(f, tmp);
+    cli_plot_quote(f, tmp);
     fputs("\nload ", f);
-    hm_plot_quote(f, body);
+    cli_plot_quote(f, body);
     fputs("\nunset output\n", f);
 }
 
 /* The script that draws body once per wanted format. */
-static int main_script(const hm_plot_script_t *s, const char *path, const image_format_t **fmts,
+static int main_script(const cli_plot_script_t *s, const char *path, const image_format_t **fmts,
                        char (*tmps)[5200], int nfmt)
 {
     FILE *f = fopen(path, "w");
     if (!f) return HM_EIO;
     fputs("set encoding utf8\ndata = ", f);
-    hm_plot_quote(f, s->data_path);
+    cli_plot_quote(f, s->data_path);
     fputc('\n', f);
     for (int i = 0; i < nfmt; i++) script_image(f, fmts[i], tmps[i], s->body_path);
     return fclose(f) == 0 ? HM_OK : HM_EIO;
@@ -107,7 +107,7 @@ static int publish(const char *tmp, const char *final)
     return ok && rename(tmp, final) == 0 ? HM_OK : HM_EIO;
 }
 
-static int close_files(hm_plot_script_t *s)
+static int close_files(cli_plot_script_t *s)
 {
     int bad = ferror(s->data) || ferror(s->body);
     bad |= fclose(s->data) != 0;
@@ -116,7 +116,7 @@ static int close_files(hm_plot_script_t *s)
     return bad ? HM_EIO : HM_OK;
 }
 
-static int wanted_formats(const hm_plot_out_t *out, const image_format_t **fmts)
+static int wanted_formats(const cli_plot_out_t *out, const image_format_t **fmts)
 {
     int n = 0;
     if (out->svg) fmts[n++] = &svg;
@@ -124,8 +124,8 @@ static int wanted_formats(const hm_plot_out_t *out, const image_format_t **fmts)
     return n;
 }
 
-int hm_plot_check_images(const hm_plot_out_t *out, const char *stem, const char *kind, char *why,
-                         size_t len)
+int cli_plot_check_images(const cli_plot_out_t *out, const char *stem, const char *kind, char *why,
+                          size_t len)
 {
     const image_format_t *fmts[2];
     char final[5200], tmp[5200];
@@ -141,8 +141,8 @@ int hm_plot_check_images(const hm_plot_out_t *out, const char *stem, const char 
     return HM_OK;
 }
 
-int hm_plot_render(const hm_plot_out_t *out, hm_plot_script_t *s, const char *stem,
-                   const char *kind, const char *what, char *why, size_t len)
+int cli_plot_render(const cli_plot_out_t *out, cli_plot_script_t *s, const char *stem,
+                    const char *kind, const char *what, char *why, size_t len)
 {
     const image_format_t *fmts[2];
     char finals[2][5200], tmps[2][5200], script[4200];
@@ -153,7 +153,7 @@ int hm_plot_render(const hm_plot_out_t *out, hm_plot_script_t *s, const char *st
     if (rc == HM_OK) rc = main_script(s, script, fmts, tmps, nfmt);
     if (rc != HM_OK)
         snprintf(why, len, "plot: cannot write the script of %s in %s", kind, out->tmpdir);
-    if (rc == HM_OK) rc = hm_plot_run_gnuplot(out, script, why, len);
+    if (rc == HM_OK) rc = cli_plot_run_gnuplot(out, script, why, len);
     for (int i = 0; rc == HM_OK && i < nfmt; i++) {
         if ((rc = publish(tmps[i], finals[i])) != HM_OK)
             snprintf(why, len, "plot: gnuplot wrote no image %s", finals[i]);

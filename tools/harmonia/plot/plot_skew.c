@@ -12,19 +12,19 @@ static const char *const clock_suffix[] = {"", " (true clock)"};
 /* ECDF of series i: sorted value, fraction of repetitions <= it. Values of 0
  * (below the clock's resolution) cannot be drawn on the log axis but still
  * count in the fractions. */
-static int ecdf_block(const hm_plot_data_t *d, size_t i, int logx, hm_plot_script_t *s)
+static int ecdf_block(const cli_plot_data_t *d, size_t i, int logx, cli_plot_script_t *s)
 {
     for (size_t k = 0; k < d->ng; k++) {
-        const hm_plot_group_t *g = &d->g[k];
+        const cli_plot_group_t *g = &d->g[k];
         if (g->series != i) continue;
         for (size_t j = 0; j < g->n; j++)
             if (!logx || g->v[j] > 0)
                 fprintf(s->data, "%.17g\t%.17g\n", g->v[j], (double)(j + 1) / (double)g->n);
     }
-    return hm_plot_end_block(s);
+    return cli_plot_end_block(s);
 }
 
-static int any_positive(const hm_plot_data_t *d)
+static int any_positive(const cli_plot_data_t *d)
 {
     for (size_t k = 0; k < d->ng; k++)
         for (size_t j = 0; j < d->g[k].n; j++)
@@ -32,34 +32,34 @@ static int any_positive(const hm_plot_data_t *d)
     return 0;
 }
 
-int hm_plot_draw_skew(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s, char *what,
-                      size_t len)
+int cli_plot_draw_skew(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+                       char *what, size_t len)
 {
     int n = 0, logx = any_positive(d);
     (void)metric;
-    hm_plot_palette(s->body);
-    hm_plot_labels(s->body, "exit skew (max - min exit time over ranks): empirical CDF per method",
-                   "exit skew (µs)", "fraction of repetitions");
+    cli_plot_palette(s->body);
+    cli_plot_labels(s->body, "exit skew (max - min exit time over ranks): empirical CDF per method",
+                    "exit skew (µs)", "fraction of repetitions");
     fputs("set yrange [0:1.02]\nset key bottom right\n", s->body);
     if (logx) fputs("set logscale x\n", s->body);
     for (size_t i = 0; i < d->ns; i++) {
         int b = ecdf_block(d, i, logx, s), v = d->s[i].variant;
-        hm_plot_line(s->body, &n, b, "steps", hm_plot_color(d, i) + 1, v ? 2 : 1, d->s[i].label,
-                     clock_suffix[v]);
+        cli_plot_line(s->body, &n, b, "steps", cli_plot_color(d, i) + 1, v ? 2 : 1, d->s[i].label,
+                      clock_suffix[v]);
     }
     fputc('\n', s->body);
-    snprintf(what, len, "exit-skew CDF per method, %d methods", hm_plot_ncolors(d));
+    snprintf(what, len, "exit-skew CDF per method, %d methods", cli_plot_ncolors(d));
     return HM_OK;
 }
 
-int hm_plot_draw_skew_quantiles(const hm_plot_data_t *d, const char *metric, hm_plot_script_t *s,
-                                char *what, size_t len)
+int cli_plot_draw_skew_quantiles(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+                                 char *what, size_t len)
 {
-    int n = 0, logy = hm_plot_all_positive(d);
+    int n = 0, logy = cli_plot_all_positive(d);
     (void)metric;
-    hm_plot_palette(s->body);
-    hm_plot_labels(s->body, "exit skew (max - min exit time over ranks): quantiles per method",
-                   "quantile of the repetitions", "exit skew (µs)");
+    cli_plot_palette(s->body);
+    cli_plot_labels(s->body, "exit skew (max - min exit time over ranks): quantiles per method",
+                    "quantile of the repetitions", "exit skew (µs)");
     fputs("set xtics ('median' 0, 'p90' 1, 'p99' 2, 'max' 3) noenhanced\nset xrange [-0.3:3.3]\n"
           "set key top left\n",
           s->body);
@@ -68,11 +68,11 @@ int hm_plot_draw_skew_quantiles(const hm_plot_data_t *d, const char *metric, hm_
         int v = d->s[i].variant;
         for (size_t k = 0; k < d->ng; k++)
             if (d->g[k].series == i) fprintf(s->data, "%.17g\t%.17g\n", d->g[k].x, d->g[k].v[0]);
-        int b = hm_plot_end_block(s);
-        hm_plot_line(s->body, &n, b, "linespoints", hm_plot_color(d, i) + 1, v ? 2 : 1,
-                     d->s[i].label, clock_suffix[v]);
+        int b = cli_plot_end_block(s);
+        cli_plot_line(s->body, &n, b, "linespoints", cli_plot_color(d, i) + 1, v ? 2 : 1,
+                      d->s[i].label, clock_suffix[v]);
     }
     fputc('\n', s->body);
-    snprintf(what, len, "exit-skew quantiles per method, %d methods", hm_plot_ncolors(d));
+    snprintf(what, len, "exit-skew quantiles per method, %d methods", cli_plot_ncolors(d));
     return HM_OK;
 }

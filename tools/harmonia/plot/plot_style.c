@@ -10,7 +10,7 @@ static const char *const colors[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
                                      "#56b4e9", "#000000", "#f0e442", "#8c564b", "#7f7f7f"};
 enum { NCOLORS = sizeof colors / sizeof colors[0] };
 
-void hm_plot_palette(FILE *body)
+void cli_plot_palette(FILE *body)
 {
     for (int i = 0; i < NCOLORS; i++)
         fprintf(body, "set linetype %d lc rgb '%s' lw 1.5 pt 7 ps 0.6\n", i + 1, colors[i]);
@@ -21,18 +21,18 @@ void hm_plot_palette(FILE *body)
 static void label(FILE *body, const char *what, const char *text)
 {
     fprintf(body, "set %s ", what);
-    hm_plot_quote(body, text);
+    cli_plot_quote(body, text);
     fputs(" noenhanced\n", body);
 }
 
-void hm_plot_labels(FILE *body, const char *title, const char *xlabel, const char *ylabel)
+void cli_plot_labels(FILE *body, const char *title, const char *xlabel, const char *ylabel)
 {
     label(body, "title", title);
     label(body, "xlabel", xlabel);
     label(body, "ylabel", ylabel);
 }
 
-void hm_plot_size_name(char *buf, size_t len, double size_bytes)
+void cli_plot_size_name(char *buf, size_t len, double size_bytes)
 {
     static const char units[] = "KMG";
     double v = size_bytes;
@@ -41,19 +41,19 @@ void hm_plot_size_name(char *buf, size_t len, double size_bytes)
     snprintf(buf, len, "%.0f%s", v, u < 0 ? "" : (char[]){units[u], '\0'});
 }
 
-double hm_plot_size_at(double size_bytes)
+double cli_plot_size_at(double size_bytes)
 {
     return size_bytes > 0 ? size_bytes : 0.5;
 }
 
-void hm_plot_size_tics(FILE *body, const double *xs, size_t n, int categorical)
+void cli_plot_size_tics(FILE *body, const double *xs, size_t n, int categorical)
 {
     char name[32];
     fputs("set xtics (", body);
     for (size_t i = 0; i < n; i++) {
-        hm_plot_size_name(name, sizeof name, xs[i]);
+        cli_plot_size_name(name, sizeof name, xs[i]);
         fprintf(body, "%s'%s' %.17g", i ? ", " : "", name,
-                categorical ? (double)(i + 1) : hm_plot_size_at(xs[i]));
+                categorical ? (double)(i + 1) : cli_plot_size_at(xs[i]));
     }
     fputs(")\nset xtics noenhanced\n", body);
     /* Many sizes (1:1M gives 21) would overlap when written upright. */
@@ -61,35 +61,35 @@ void hm_plot_size_tics(FILE *body, const double *xs, size_t n, int categorical)
     fputs("set mxtics default\n", body);
 }
 
-void hm_plot_clause(FILE *body, int *nclauses)
+void cli_plot_clause(FILE *body, int *nclauses)
 {
     fputs(*nclauses ? ", \\\n     " : "plot ", body);
     ++*nclauses;
 }
 
-void hm_plot_title(FILE *body, const char *label, const char *suffix)
+void cli_plot_title(FILE *body, const char *label, const char *suffix)
 {
     char text[700];
     snprintf(text, sizeof text, "%s%s", label, suffix);
     fputs(" title ", body);
-    hm_plot_quote(body, text);
+    cli_plot_quote(body, text);
     fputs(" noenhanced", body);
 }
 
-void hm_plot_line(FILE *body, int *nclauses, int block, const char *style, int color, int dash,
-                  const char *label, const char *suffix)
+void cli_plot_line(FILE *body, int *nclauses, int block, const char *style, int color, int dash,
+                   const char *label, const char *suffix)
 {
-    hm_plot_clause(body, nclauses);
+    cli_plot_clause(body, nclauses);
     fprintf(body, "data index %d using 1:2 with %s lt %d dt %d", block, style, color, dash);
-    hm_plot_title(body, label, suffix);
+    cli_plot_title(body, label, suffix);
 }
 
-static int same_color(const hm_plot_series_t *a, const hm_plot_series_t *b)
+static int same_color(const cli_plot_series_t *a, const cli_plot_series_t *b)
 {
     return a->src == b->src && !strcmp(a->base, b->base) && !strcmp(a->ranks, b->ranks);
 }
 
-int hm_plot_color(const hm_plot_data_t *d, size_t i)
+int cli_plot_color(const cli_plot_data_t *d, size_t i)
 {
     int c = 0;
     for (size_t j = 0; j < i; j++) {
@@ -102,15 +102,15 @@ int hm_plot_color(const hm_plot_data_t *d, size_t i)
     return c;
 }
 
-int hm_plot_ncolors(const hm_plot_data_t *d)
+int cli_plot_ncolors(const cli_plot_data_t *d)
 {
     int n = 0;
     for (size_t i = 0; i < d->ns; i++)
-        n = hm_plot_color(d, i) + 1 > n ? hm_plot_color(d, i) + 1 : n;
+        n = cli_plot_color(d, i) + 1 > n ? cli_plot_color(d, i) + 1 : n;
     return n;
 }
 
-int hm_plot_all_positive(const hm_plot_data_t *d)
+int cli_plot_all_positive(const cli_plot_data_t *d)
 {
     for (size_t i = 0; i < d->ng; i++)
         for (size_t k = 0; k < d->g[i].n; k++)
@@ -118,12 +118,12 @@ int hm_plot_all_positive(const hm_plot_data_t *d)
     return 1;
 }
 
-double hm_plot_slot_width(int ncolors)
+double cli_plot_slot_width(int ncolors)
 {
     return 0.8 / (ncolors > 0 ? ncolors : 1);
 }
 
-double hm_plot_slot_x(int k, int c, int ncolors)
+double cli_plot_slot_x(int k, int c, int ncolors)
 {
-    return k + (c - (ncolors - 1) / 2.0) * hm_plot_slot_width(ncolors);
+    return k + (c - (ncolors - 1) / 2.0) * cli_plot_slot_width(ncolors);
 }

@@ -29,7 +29,7 @@ typedef struct trace {
     double first_s; /* first global entry */
 } trace_t;
 
-int hm_plot_is_trace(const char *operand)
+int cli_plot_is_trace(const char *operand)
 {
     char path[4200];
     struct stat sb;
@@ -152,8 +152,7 @@ static void widest_call(const trace_t *t, selection_t *s)
     call_span(t, s);
 }
 
-static int choose(const hm_cli_config_t *cfg, const trace_t *t, selection_t *s, char *why,
-                  size_t len)
+static int choose(const cli_config_t *cfg, const trace_t *t, selection_t *s, char *why, size_t len)
 {
     if (cfg->select.kind == 1) return nth_call(t, cfg->select.func, cfg->select.call, s, why, len);
     if (cfg->select.kind == 2) {
@@ -175,7 +174,7 @@ static int choose(const hm_cli_config_t *cfg, const trace_t *t, selection_t *s, 
  * where local clocks lie seconds apart): x centre and half width in us from origin_s, the
  * rank, a colour by class (the selected call in its own). */
 static int boxes(const trace_t *t, const selection_t *s, int local, double lo_s, double hi_s,
-                 double origin_s, hm_plot_script_t *sc, int *nranks)
+                 double origin_s, cli_plot_script_t *sc, int *nranks)
 {
     int any = 0;
     for (size_t i = 0; i < t->n; i++) {
@@ -190,14 +189,14 @@ static int boxes(const trace_t *t, const selection_t *s, int local, double lo_s,
         any = 1;
     }
     if (!any) fputs("0\t0\t0\t1\n", sc->data);
-    return hm_plot_end_block(sc);
+    return cli_plot_end_block(sc);
 }
 
 /* span_us > 0: the x range of the window (calls that cross its edges are
  * cut); 0: whatever the boxes need (local clocks may be seconds apart). */
 static void panel(FILE *body, int block, const char *title, int nranks, double span_us)
 {
-    hm_plot_labels(body, title, "time (us)", "rank");
+    cli_plot_labels(body, title, "time (us)", "rank");
     if (span_us > 0)
         fprintf(body, "set xrange [0:%.9g]\n", span_us);
     else
@@ -210,15 +209,15 @@ static void panel(FILE *body, int block, const char *title, int nranks, double s
             nranks - 0.4, block, block);
 }
 
-int hm_plot_trace(const hm_cli_config_t *cfg, const hm_plot_out_t *out, const char *dir, char *why,
-                  size_t len)
+int cli_plot_trace(const cli_config_t *cfg, const cli_plot_out_t *out, const char *dir, char *why,
+                   size_t len)
 {
     trace_t t = {0};
     selection_t s;
     int rc = read_trace(dir, &t, why, len);
     if (rc == HM_OK) rc = choose(cfg, &t, &s, why, len);
-    hm_plot_script_t sc;
-    if (rc == HM_OK) rc = hm_plot_script_open(out, "gantt", &sc, why, len);
+    cli_plot_script_t sc;
+    if (rc == HM_OK) rc = cli_plot_script_open(out, "gantt", &sc, why, len);
     if (rc != HM_OK) return free(t.e), rc;
     /* A margin of half the shown span on each side: what came before and
      * after the call. */
@@ -250,7 +249,7 @@ int hm_plot_trace(const hm_cli_config_t *cfg, const hm_plot_out_t *out, const ch
     const char *slash = strrchr(dir, '/');
     char stem[256];
     snprintf(stem, sizeof stem, "%s", slash && slash[1] ? slash + 1 : dir);
-    rc = hm_plot_render(out, &sc, stem, "gantt", what, why, len);
+    rc = cli_plot_render(out, &sc, stem, "gantt", what, why, len);
     free(t.e);
     return rc;
 }
