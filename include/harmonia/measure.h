@@ -35,6 +35,7 @@
 #include <harmonia/error.h>
 #include <harmonia/ops.h>
 #include <harmonia/procsync.h>
+#include <harmonia/results.h>
 #include <harmonia/stats.h>
 
 #ifdef __cplusplus
@@ -183,6 +184,16 @@ typedef struct hm_measure_summary {
 
 /* Root: summarize result. HM_EINVAL without the root's arrays, HM_ENOMEM. */
 HM_EXPORT int hm_measure_summarize(const hm_measure_result_t *result, hm_measure_summary_t *out);
+
+/* Root: the per-repetition rows of result into raw, a file of kind
+ * HM_RESULTS_BENCH_RAW or HM_RESULTS_PATTERN_RAW (opened with
+ * hm_results_csv_open): one row per attempt with op, size_bytes, the
+ * attempt, its validity, the global and local run-times, the start spread
+ * and start, and for pattern the device time (NaN without one). Rows are
+ * ended, not checkpointed. HM_EINVAL for another kind (or without the
+ * root's arrays); otherwise as hm_results_row_put. */
+HM_EXPORT int hm_measure_write_raw(hm_csv_t *raw, hm_results_kind_t kind, const char *op,
+                                   size_t size_bytes, const hm_measure_result_t *result);
 
 /* Bytes of the last-level cache of this machine (sysconf, else hwloc-free
  * fallback of 32 MiB): the default cold-cache buffer. */

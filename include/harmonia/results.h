@@ -85,6 +85,40 @@ HM_EXPORT const char *hm_results_column_name(hm_results_kind_t kind, int column)
 HM_EXPORT int hm_results_csv_open(const char *path, const hm_factors_t *factors,
                                   hm_results_kind_t kind, hm_csv_t **out);
 
+/* ---- Writing a row by column ---------------------------------------------- */
+
+/* One row of a file of kind, filled by column id (an HM_COL_* of kind) in
+ * any order and written in the schema's order, so that a writer never
+ * depends on where a column sits in the file. Every column must be set
+ * before the row is put: a cell left empty on purpose is set to "" (a
+ * number that does not apply), so that a column added to a schema and
+ * forgotten by a writer is refused, not written empty. Local; one row is
+ * reused for every row of a file (a put clears it). */
+typedef struct hm_results_row hm_results_row_t;
+
+/* A row of kind with no column set; *out is the caller's
+ * (hm_results_row_free). HM_EINVAL for an unknown kind, HM_ENOMEM. */
+HM_EXPORT int hm_results_row_create(hm_results_kind_t kind, hm_results_row_t **out);
+
+/* Release the row (NULL is accepted). */
+HM_EXPORT void hm_results_row_free(hm_results_row_t *row);
+
+/* Set column (an HM_COL_* of the row's kind) to a number, an integer or a
+ * copy of text (NULL reads ""); setting a column twice keeps the last
+ * value. HM_EINVAL 'column 30 is not a column of WHAT (N columns)' when
+ * column is outside the schema (ids are indices: a column of another kind
+ * that happens to be in range cannot be told apart); HM_ENOMEM. */
+HM_EXPORT int hm_results_row_set_double(hm_results_row_t *row, int column, double value);
+HM_EXPORT int hm_results_row_set_int64(hm_results_row_t *row, int column, int64_t value);
+HM_EXPORT int hm_results_row_set_string(hm_results_row_t *row, int column, const char *text);
+
+/* Append the row to csv (opened with the row's kind, hm_results_csv_open)
+ * in the schema's column order and end it (hm_csv_end_row); every column is
+ * unset again afterwards, whatever the outcome. HM_EINVAL 'WHAT: column
+ * "name" is not set' when a column is unset (nothing is written then, the
+ * first such column named); otherwise the status of the CSV writer. */
+HM_EXPORT int hm_results_row_put(hm_results_row_t *row, hm_csv_t *csv);
+
 /* The reproducibility report [Hunold & Carpen-Amarie 2016, Fig. 29] of the
  * per-mpirun column value_column (HM_COL_PERMPIRUN_MEDIAN_S or _MEAN_S):
  * hm_results_csv_open of HM_RESULTS_REPRO, its value column named as that

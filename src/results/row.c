@@ -1,0 +1,129 @@
+/* src/results/row.c — a row of a result file written by column id: the
+ * writers name each value's column, the schema decides where it goes, so
+ * that moving or adding a column cannot shift the values of a file. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error_set.h"
+#include <harmonia/results.h>
+
+typedef enum cell_type { CELL_UNSET, CELL_DOUBLE, CELL_INT64, CELL_STRING } cell_type_t;
+
+typedef struct cell {
+    cell_type_t type;
+    double d;
+    int64_t i;
+    char *text; /* kept between rows, grown as needed */
+    size_t cap;
+} cell_t;
+
+struct hm_results_row {
+    const hm_results_schema_t *schema;
+    cell_t *cells; /* one per column, in file order */
+};
+
+int hm_results_row_create(hm_results_kind_t kind, hm_results_row_t **out)
+{
+    *out = NULL;
+    const hm_results_schema_t *schema = hm_results_schema(kind);
+    if (!schema) return hm_error_set(HM_EINVAL, "a row of an unknown kind of result file");
+    hm_results_row_t *row = calloc(1, sizeof *row);
+    if (row) row->cells = calloc(schema->ncolumns, sizeof *row->cells);
+    if (!row || !row->cells) {
+        free(row);
+        return hm_error_set(HM_ENOMEM, "out of memory for a row of %s", schema->what);
+    }
+    row->schema = schema;
+    *out = row;
+    return HM_OK;
+}
+
+void hm_results_row_free(hm_results_row_t *row)
+{
+    if (!row) return;
+    for (size_t c = 0; c < row->schema->ncolumns; c++) free(row->cells[c].text);
+    free(row->cells);
+    free(row);
+}
+
+/* The cell of column, or NULL with the sentence set: an id outside the
+ * schema is a writer that names a column of another kind. */
+static cell_t *cell_of(hm_results_row_t *row, int column)
+{
+    if (column >= 0 && (size_t)column < row->schema->ncolumns) return &row->cells[column];
+    hm_error_set(HM_EINVAL, "column %d is not a column of %s (%zu columns)", column,
+                 row->schema->what, row->schema->ncolumns);
+    return NULL;
+}
+
+int hm_results_row_set_double(hm_results_row_t *row, int column, double value)
+{
+    cell_t *cell = cell_of(row, column);
+    if (!cell) return HM_EINVAL;
+    cell->type = CELL_DOUBLE;
+    cell->d = value;
+    return HM_OK;
+}
+
+int hm_results_row_set_int64(hm_results_row_t *row, int column, int64_t value)
+{
+    cell_t *cell = cell_of(row, column);
+    if (!cell) return HM_EINVAL;
+    cell->type = CELL_INT64;
+    cell->i = value;
+    return HM_OK;
+}
+
+int hm_results_row_set_string(hm_results_row_t *row, int column, const char *text)
+{
+    cell_t *cell = cell_of(row, column);
+    if (!cell) return HM_EINVAL;
+    if (!text) text = "";
+    size_t len = strlen(text) + 1;
+    if (len > cell->cap) {
+        char *grown = realloc(cell->text, len);
+        if (!grown)
+            return hm_error_set(HM_ENOMEM, "out of memory for column \"%s\" of %s",
+                                row->schema->columns[column].name, row->schema->what);
+        cell->text = grown;
+        cell->cap = len;
+    }
+    memcpy(cell->text, text, len);
+    cell->type = CELL_STRING;
+    return HM_OK;
+}
+
+static int put_cell(hm_csv_t *csv, const cell_t *cell)
+{
+    switch (cell->type) {
+    case CELL_DOUBLE:
+        return hm_csv_put_double(csv, cell->d);
+    case CELL_INT64:
+        return hm_csv_put_int64(csv, cell->i);
+    default:
+        return hm_csv_put_string(csv, cell->text);
+    }
+}
+
+static void clear(hm_results_row_t *row)
+{
+    for (size_t c = 0; c < row->schema->ncolumns; c++) row->cells[c].type = CELL_UNSET;
+}
+
+int hm_results_row_put(hm_results_row_t *row, hm_csv_t *csv)
+{
+    const hm_results_schema_t *schema = row->schema;
+    /* Checked before the first cell: a refused row leaves nothing behind. */
+    for (size_t c = 0; c < schema->ncolumns; c++)
+        if (row->cells[c].type == CELL_UNSET) {
+            clear(row);
+            return hm_error_set(HM_EINVAL, "%s: column \"%s\" is not set", schema->what,
+                                schema->columns[c].name);
+        }
+    int rc = HM_OK;
+    for (size_t c = 0; c < schema->ncolumns && rc == HM_OK; c++) rc = put_cell(csv, &row->cells[c]);
+    /* Ended even after a failed cell: the writer drops a short row. */
+    int end = hm_csv_end_row(csv);
+    clear(row);
+    return rc != HM_OK ? rc : end;
+}
