@@ -56,22 +56,25 @@ static cell_t *cell_of(hm_results_row_t *row, int column)
     return NULL;
 }
 
-int hm_results_row_set_double(hm_results_row_t *row, int column, double value)
+/* A number's cell: the type says which of d and i is written. */
+static int set_number(hm_results_row_t *row, int column, cell_type_t type, double d, int64_t i)
 {
     cell_t *cell = cell_of(row, column);
     if (!cell) return HM_EINVAL;
-    cell->type = CELL_DOUBLE;
-    cell->d = value;
+    cell->type = type;
+    cell->d = d;
+    cell->i = i;
     return HM_OK;
+}
+
+int hm_results_row_set_double(hm_results_row_t *row, int column, double value)
+{
+    return set_number(row, column, CELL_DOUBLE, value, 0);
 }
 
 int hm_results_row_set_int64(hm_results_row_t *row, int column, int64_t value)
 {
-    cell_t *cell = cell_of(row, column);
-    if (!cell) return HM_EINVAL;
-    cell->type = CELL_INT64;
-    cell->i = value;
-    return HM_OK;
+    return set_number(row, column, CELL_INT64, 0, value);
 }
 
 int hm_results_row_set_string(hm_results_row_t *row, int column, const char *text)
