@@ -45,51 +45,54 @@ int cli_bench_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_experiment_
     return cli_experiment_files(e, comm, HM_RESULTS_BENCH, HM_RESULTS_BENCH_RAW);
 }
 
+/* The times of a summary row, by column. */
+static void set_times(hm_results_row_t *r, const cli_bench_row_t *row, double wall_s)
+{
+    const hm_stats_summary_t *g = &row->s.global;
+    const struct {
+        int column;
+        double value;
+    } x[] = {{HM_COL_BENCH_MIN_S, g->min},
+             {HM_COL_BENCH_Q1_S, g->q1},
+             {HM_COL_BENCH_MEDIAN_S, g->median},
+             {HM_COL_BENCH_Q3_S, g->q3},
+             {HM_COL_BENCH_MAX_S, g->max},
+             {HM_COL_BENCH_MEAN_S, g->mean},
+             {HM_COL_BENCH_SD_S, g->sd},
+             {HM_COL_BENCH_LOCAL_MEDIAN_S, row->s.local_median_s},
+             {HM_COL_BENCH_START_SPREAD_MEDIAN_S, row->s.start_spread_median_s},
+             {HM_COL_BENCH_WALL_S, wall_s},
+             {HM_COL_BENCH_DISCARDED_MEDIAN_S, row->s.discarded_median_s}};
+    for (size_t i = 0; i < NCOLS(x); i++) hm_results_row_set_double(r, x[i].column, x[i].value);
+}
+
+/* A failed row shows when the file is closed, as any failed write. */
 static void write_summary(hm_csv_t *csv, const cli_bench_row_t *row, const char *sync,
                           const char *procsync, size_t order, double wall_s)
 {
-    const hm_stats_summary_t *g = &row->s.global;
-    hm_csv_put_string(csv, row->op);
-    hm_csv_put_int64(csv, (int64_t)row->size_bytes);
-    hm_csv_put_string(csv, sync);
-    hm_csv_put_int64(csv, row->s.valid);
-    hm_csv_put_int64(csv, row->s.discarded);
-    hm_csv_put_int64(csv, row->wrong_results);
-    const double x[] = {g->min,
-                        g->q1,
-                        g->median,
-                        g->q3,
-                        g->max,
-                        g->mean,
-                        g->sd,
-                        row->s.local_median_s,
-                        row->s.start_spread_median_s};
-    for (size_t i = 0; i < NCOLS(x); i++) hm_csv_put_double(csv, x[i]);
-    hm_csv_put_string(csv, procsync);
-    hm_csv_put_int64(csv, (int64_t)order);
-    hm_csv_put_double(csv, wall_s);
-    hm_csv_put_int64(csv, row->late_starts);
-    hm_csv_put_double(csv, row->s.discarded_median_s);
-    hm_csv_put_int64(csv, row->s.conditional);
-    hm_csv_put_string(csv, hm_measure_end_name(row->end));
-    hm_csv_put_int64(csv, row->late_capped);
-    hm_csv_end_row(csv);
+    hm_results_row_t *r = NULL;
+    if (hm_results_row_create(HM_RESULTS_BENCH, &r) != HM_OK) return;
+    hm_results_row_set_string(r, HM_COL_BENCH_OP, row->op);
+    hm_results_row_set_int64(r, HM_COL_BENCH_SIZE_BYTES, (int64_t)row->size_bytes);
+    hm_results_row_set_string(r, HM_COL_BENCH_SYNC, sync);
+    hm_results_row_set_int64(r, HM_COL_BENCH_VALID, row->s.valid);
+    hm_results_row_set_int64(r, HM_COL_BENCH_INVALID, row->s.discarded);
+    hm_results_row_set_int64(r, HM_COL_BENCH_WRONG_RESULTS, row->wrong_results);
+    set_times(r, row, wall_s);
+    hm_results_row_set_string(r, HM_COL_BENCH_PROCSYNC, procsync);
+    hm_results_row_set_int64(r, HM_COL_BENCH_ORDER, (int64_t)order);
+    hm_results_row_set_int64(r, HM_COL_BENCH_LATE_STARTS, row->late_starts);
+    hm_results_row_set_int64(r, HM_COL_BENCH_CONDITIONAL, row->s.conditional);
+    hm_results_row_set_string(r, HM_COL_BENCH_END, hm_measure_end_name(row->end));
+    hm_results_row_set_int64(r, HM_COL_BENCH_LATE_CAPPED, row->late_capped);
+    hm_results_row_put(r, csv);
+    hm_results_row_free(r);
     hm_csv_checkpoint(csv);
 }
 
 static void write_raw(hm_csv_t *raw, const cli_bench_row_t *row, const hm_measure_result_t *r)
 {
-    for (long i = 0; i < r->n; i++) {
-        hm_csv_put_string(raw, row->op);
-        hm_csv_put_int64(raw, (int64_t)row->size_bytes);
-        hm_csv_put_int64(raw, i);
-        hm_csv_put_int64(raw, r->valid[i]);
-        hm_csv_put_double(raw, r->global_s[i]);
-        hm_csv_put_double(raw, r->local_s[i]);
-        hm_csv_put_double(raw, r->start_spread_s[i]);
-        hm_csv_put_double(raw, r->start_s[i]);
-        hm_csv_end_row(raw);
-    }
+    hm_measure_write_raw(raw, HM_RESULTS_BENCH_RAW, row->op, row->size_bytes, r);
     hm_csv_checkpoint(raw);
 }
 

@@ -99,38 +99,54 @@ static double algbw_gbps(const row_t *row)
     return median_s > 0 ? (double)row->cell.bytes / median_s * 1e-9 : NAN;
 }
 
+/* The shape's columns, the same in every row. */
+static void set_shape(hm_results_row_t *r, const cli_pattern_shape_t *shape)
+{
+    hm_results_row_set_string(r, HM_COL_PATTERN_PATTERN, shape->pattern);
+    hm_results_row_set_string(r, HM_COL_PATTERN_DIRECTION, shape->direction);
+    hm_results_row_set_int64(r, HM_COL_PATTERN_GROUPS, shape->n);
+    hm_results_row_set_int64(r, HM_COL_PATTERN_GROUP_SIZE, shape->g);
+    hm_results_row_set_int64(r, HM_COL_PATTERN_K, shape->k);
+    hm_results_row_set_string(r, HM_COL_PATTERN_BACKEND, shape->backend);
+}
+
+/* The figures of a row: counts, times and bandwidths. */
+static void set_figures(hm_results_row_t *r, const row_t *row)
+{
+    hm_results_row_set_int64(r, HM_COL_PATTERN_VALID, row->s.valid);
+    hm_results_row_set_int64(r, HM_COL_PATTERN_INVALID, row->s.discarded);
+    if (row->cell.wrong >= 0)
+        hm_results_row_set_int64(r, HM_COL_PATTERN_WRONG_BYTES, row->cell.wrong);
+    else
+        hm_results_row_set_string(r, HM_COL_PATTERN_WRONG_BYTES, ""); /* not validated */
+    hm_results_row_set_double(r, HM_COL_PATTERN_MIN_S, row->s.global.min);
+    hm_results_row_set_double(r, HM_COL_PATTERN_MEDIAN_S, row->s.global.median);
+    hm_results_row_set_double(r, HM_COL_PATTERN_MAX_S, row->s.global.max);
+    hm_results_row_set_double(r, HM_COL_PATTERN_ALGBW_GBPS, algbw_gbps(row));
+    /* bus factor 1 (header) */
+    hm_results_row_set_double(r, HM_COL_PATTERN_BUSBW_GBPS, algbw_gbps(row));
+    hm_results_row_set_double(r, HM_COL_PATTERN_DISCARDED_MEDIAN_S, row->s.discarded_median_s);
+    hm_results_row_set_int64(r, HM_COL_PATTERN_CONDITIONAL, row->s.conditional);
+}
+
+/* A failed row shows when the file is closed, as any failed write. */
 static void write_summary(cli_pattern_report_t *rep, const row_t *row, size_t order,
                           const char *procsync)
 {
     hm_csv_t *csv = hm_experiment_summary(rep->e);
-    if (!csv) return;
-    hm_csv_put_string(csv, rep->shape.pattern);
-    hm_csv_put_string(csv, rep->shape.direction);
-    hm_csv_put_int64(csv, rep->shape.n);
-    hm_csv_put_int64(csv, rep->shape.g);
-    hm_csv_put_int64(csv, rep->shape.k);
-    hm_csv_put_string(csv, rep->shape.backend);
-    hm_csv_put_string(csv, row->measured);
-    hm_csv_put_int64(csv, (int64_t)row->cell.size_bytes);
-    hm_csv_put_int64(csv, row->cell.messages);
-    hm_csv_put_int64(csv, (int64_t)row->cell.bytes);
-    hm_csv_put_int64(csv, row->s.valid);
-    hm_csv_put_int64(csv, row->s.discarded);
-    if (row->cell.wrong >= 0)
-        hm_csv_put_int64(csv, row->cell.wrong);
-    else
-        hm_csv_put_string(csv, "");
-    hm_csv_put_double(csv, row->s.global.min);
-    hm_csv_put_double(csv, row->s.global.median);
-    hm_csv_put_double(csv, row->s.global.max);
-    hm_csv_put_double(csv, algbw_gbps(row));
-    hm_csv_put_double(csv, algbw_gbps(row)); /* bus factor 1 (header) */
-    hm_csv_put_int64(csv, (int64_t)order);
-    hm_csv_put_string(csv, procsync);
-    hm_csv_put_double(csv, row->s.discarded_median_s);
-    hm_csv_put_int64(csv, row->s.conditional);
-    hm_csv_put_string(csv, hm_measure_end_name(row->end));
-    hm_csv_end_row(csv);
+    hm_results_row_t *r = NULL;
+    if (!csv || hm_results_row_create(HM_RESULTS_PATTERN, &r) != HM_OK) return;
+    set_shape(r, &rep->shape);
+    hm_results_row_set_string(r, HM_COL_PATTERN_MEASURED, row->measured);
+    hm_results_row_set_int64(r, HM_COL_PATTERN_SIZE_BYTES, (int64_t)row->cell.size_bytes);
+    hm_results_row_set_int64(r, HM_COL_PATTERN_MESSAGES, row->cell.messages);
+    hm_results_row_set_int64(r, HM_COL_PATTERN_BYTES, (int64_t)row->cell.bytes);
+    set_figures(r, row);
+    hm_results_row_set_int64(r, HM_COL_PATTERN_ORDER, (int64_t)order);
+    hm_results_row_set_string(r, HM_COL_PATTERN_PROCSYNC, procsync);
+    hm_results_row_set_string(r, HM_COL_PATTERN_END, hm_measure_end_name(row->end));
+    hm_results_row_put(r, csv);
+    hm_results_row_free(r);
     hm_csv_checkpoint(csv);
 }
 
@@ -151,18 +167,7 @@ static void write_raw(cli_pattern_report_t *rep, const row_t *row, const hm_meas
     if (!raw) return;
     char op[96];
     raw_op(rep, row, op, sizeof op);
-    for (long i = 0; i < r->n; i++) {
-        hm_csv_put_string(raw, op);
-        hm_csv_put_int64(raw, (int64_t)row->cell.size_bytes);
-        hm_csv_put_int64(raw, i);
-        hm_csv_put_int64(raw, r->valid[i]);
-        hm_csv_put_double(raw, r->global_s[i]);
-        hm_csv_put_double(raw, r->local_s[i]);
-        hm_csv_put_double(raw, r->start_spread_s[i]);
-        hm_csv_put_double(raw, r->start_s[i]);
-        hm_csv_put_double(raw, r->device_s ? r->device_s[i] : NAN);
-        hm_csv_end_row(raw);
-    }
+    hm_measure_write_raw(raw, HM_RESULTS_PATTERN_RAW, op, row->cell.size_bytes, r);
     hm_csv_checkpoint(raw);
 }
 
@@ -239,6 +244,25 @@ static void matrix_of(const cli_pattern_report_t *rep, char *buf, size_t len)
     }
 }
 
+/* The matrix's non-zero cells, a row each (a pattern file: src, dst,
+ * bytes). */
+static int put_matrix_rows(const cli_pattern_report_t *rep, hm_csv_t *csv)
+{
+    hm_results_row_t *r = NULL;
+    int rc = hm_results_row_create(HM_RESULTS_PATTERN_MATRIX, &r);
+    for (int s = 0; rc == HM_OK && s < rep->size; s++)
+        for (int d = 0; rc == HM_OK && d < rep->size; d++) {
+            uint64_t b = rep->matrix[(size_t)s * (size_t)rep->size + (size_t)d];
+            if (!b) continue;
+            hm_results_row_set_int64(r, HM_COL_PATTERN_MATRIX_SRC, s);
+            hm_results_row_set_int64(r, HM_COL_PATTERN_MATRIX_DST, d);
+            hm_results_row_set_int64(r, HM_COL_PATTERN_MATRIX_BYTES, (int64_t)b);
+            rc = hm_results_row_put(r, csv);
+        }
+    hm_results_row_free(r);
+    return rc;
+}
+
 /* Root: the matrix as a pattern file with the run's factors (--matrix);
  * HM_OK, or a status with the sentence in why. */
 static int write_matrix(const cli_pattern_report_t *rep, char *why, size_t len)
@@ -258,15 +282,7 @@ static int write_matrix(const cli_pattern_report_t *rep, char *why, size_t len)
     if (rc == HM_OK && strcmp(rep->shape.pattern, "file") != 0)
         rc = hm_factors_set(f, "matrix_size_bytes", "%zu", rep->matrix_size_bytes);
     if (rc == HM_OK) rc = hm_results_csv_open(rep->cfg->matrix, f, HM_RESULTS_PATTERN_MATRIX, &csv);
-    for (int s = 0; rc == HM_OK && s < rep->size; s++)
-        for (int d = 0; d < rep->size; d++) {
-            uint64_t b = rep->matrix[(size_t)s * (size_t)rep->size + (size_t)d];
-            if (!b) continue;
-            hm_csv_put_int64(csv, s);
-            hm_csv_put_int64(csv, d);
-            hm_csv_put_int64(csv, (int64_t)b);
-            hm_csv_end_row(csv);
-        }
+    if (rc == HM_OK) rc = put_matrix_rows(rep, csv);
     if (csv) rc = rc == HM_OK ? hm_csv_close(csv) : (hm_csv_abort(csv), rc);
     hm_factors_free(f);
     if (rc != HM_OK) snprintf(why, len, "--matrix: %s", hm_last_error());
