@@ -56,46 +56,75 @@ int cli_skew_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_experiment_t
     return cli_experiment_files(e, comm, HM_RESULTS_SKEW, HM_RESULTS_SKEW_RAW);
 }
 
+/* The median, p90, p99 and max of s, under the columns named in that
+ * order. */
+static void set_tail(hm_results_row_t *r, const int *columns, const hm_stats_summary_t *s)
+{
+    const double x[] = {s->median, s->p90, s->p99, s->max};
+    for (size_t i = 0; i < NCOLS(x); i++) hm_results_row_set_double(r, columns[i], x[i]);
+}
+
+static void set_tails(hm_results_row_t *r, const method_row_t *row)
+{
+    static const int skew[] = {HM_COL_SKEW_SKEW_MEDIAN_S, HM_COL_SKEW_SKEW_P90_S,
+                               HM_COL_SKEW_SKEW_P99_S, HM_COL_SKEW_SKEW_MAX_S};
+    static const int true_skew[] = {HM_COL_SKEW_TRUE_SKEW_MEDIAN_S, HM_COL_SKEW_TRUE_SKEW_P90_S,
+                                    HM_COL_SKEW_TRUE_SKEW_P99_S, HM_COL_SKEW_TRUE_SKEW_MAX_S};
+    static const int valid[] = {HM_COL_SKEW_VALID_SKEW_MEDIAN_S, HM_COL_SKEW_VALID_SKEW_P90_S,
+                                HM_COL_SKEW_VALID_SKEW_P99_S, HM_COL_SKEW_VALID_SKEW_MAX_S};
+    static const int valid_true[] = {
+        HM_COL_SKEW_VALID_TRUE_SKEW_MEDIAN_S, HM_COL_SKEW_VALID_TRUE_SKEW_P90_S,
+        HM_COL_SKEW_VALID_TRUE_SKEW_P99_S, HM_COL_SKEW_VALID_TRUE_SKEW_MAX_S};
+    set_tail(r, skew, &row->skew);
+    set_tail(r, true_skew, &row->true_skew);
+    set_tail(r, valid, &row->valid_skew);
+    set_tail(r, valid_true, &row->valid_true_skew);
+}
+
+/* A failed row shows when the file is closed, as any failed write. */
 static void write_summary(hm_csv_t *csv, const method_row_t *row)
 {
-    hm_csv_put_string(csv, row->method);
-    hm_csv_put_int64(csv, row->n);
-    hm_csv_put_int64(csv, row->late_starts);
-    hm_csv_put_int64(csv, row->missed);
-    const hm_stats_summary_t *s = &row->skew, *t = &row->true_skew;
-    const hm_stats_summary_t *vs = &row->valid_skew, *vt = &row->valid_true_skew;
-    const double x[] = {s->median, s->p90,     s->p99,      s->max,     t->median, t->p90,
-                        t->p99,    t->max,     row->cost_s, vs->median, vs->p90,   vs->p99,
-                        vs->max,   vt->median, vt->p90,     vt->p99,    vt->max};
-    for (size_t i = 0; i < NCOLS(x); i++) hm_csv_put_double(csv, x[i]);
-    hm_csv_end_row(csv);
+    hm_results_row_t *r = NULL;
+    if (hm_results_row_create(HM_RESULTS_SKEW, &r) != HM_OK) return;
+    hm_results_row_set_string(r, HM_COL_SKEW_METHOD, row->method);
+    hm_results_row_set_int64(r, HM_COL_SKEW_REPETITIONS, row->n);
+    hm_results_row_set_int64(r, HM_COL_SKEW_LATE_STARTS, row->late_starts);
+    hm_results_row_set_int64(r, HM_COL_SKEW_MISSED, row->missed);
+    set_tails(r, row);
+    hm_results_row_set_double(r, HM_COL_SKEW_COST_S, row->cost_s);
+    hm_results_row_put(r, csv);
+    hm_results_row_free(r);
     hm_csv_checkpoint(csv);
 }
 
-static void write_raw_row(hm_csv_t *raw, const char *method, const char *what, long index, double g,
-                          double t, int valid)
+/* One raw row; valid < 0: none (a rank's offset), an empty cell. */
+static void write_raw_row(hm_results_row_t *r, hm_csv_t *raw, const char *method, const char *what,
+                          long index, double g, double t, int valid)
 {
-    hm_csv_put_string(raw, method);
-    hm_csv_put_string(raw, what);
-    hm_csv_put_int64(raw, index);
-    hm_csv_put_double(raw, g);
-    hm_csv_put_double(raw, t);
+    hm_results_row_set_string(r, HM_COL_SKEW_RAW_METHOD, method);
+    hm_results_row_set_string(r, HM_COL_SKEW_RAW_WHAT, what);
+    hm_results_row_set_int64(r, HM_COL_SKEW_RAW_INDEX, index);
+    hm_results_row_set_double(r, HM_COL_SKEW_RAW_GLOBAL_S, g);
+    hm_results_row_set_double(r, HM_COL_SKEW_RAW_TRUE_S, t);
     if (valid < 0)
-        hm_csv_put_string(raw, "");
+        hm_results_row_set_string(r, HM_COL_SKEW_RAW_VALID, "");
     else
-        hm_csv_put_int64(raw, valid);
-    hm_csv_end_row(raw);
+        hm_results_row_set_int64(r, HM_COL_SKEW_RAW_VALID, valid);
+    hm_results_row_put(r, raw);
 }
 
-static void write_raw(cli_skew_report_t *rep, const char *method, const hm_skew_result_t *r)
+static void write_raw(cli_skew_report_t *rep, const char *method, const hm_skew_result_t *res)
 {
     hm_csv_t *raw = hm_experiment_raw(rep->e);
-    for (long i = 0; i < r->n; i++)
-        write_raw_row(raw, method, "skew", i, r->skew_s[i],
-                      r->truth_known ? r->true_skew_s[i] : NAN, r->valid[i]);
+    hm_results_row_t *r = NULL;
+    if (hm_results_row_create(HM_RESULTS_SKEW_RAW, &r) != HM_OK) return;
+    for (long i = 0; i < res->n; i++)
+        write_raw_row(r, raw, method, "skew", i, res->skew_s[i],
+                      res->truth_known ? res->true_skew_s[i] : NAN, res->valid[i]);
     for (int k = 0; k < rep->size; k++)
-        write_raw_row(raw, method, "rank_offset", k, r->mean_offset_s[k],
-                      r->truth_known ? r->true_mean_offset_s[k] : NAN, -1);
+        write_raw_row(r, raw, method, "rank_offset", k, res->mean_offset_s[k],
+                      res->truth_known ? res->true_mean_offset_s[k] : NAN, -1);
+    hm_results_row_free(r);
     hm_csv_checkpoint(raw);
 }
 
