@@ -101,42 +101,62 @@ static void add_row(cli_clock_report_t *rep, const char *spec, const hm_sync_rep
     }
 }
 
-static void add_csv_row(hm_csv_t *csv, const char *spec, const hm_sync_report_t *sr, double after_s,
-                        const hm_sync_check_t *c)
+/* The check's offsets against rank 0 and, where known, the truth. */
+static void set_check(hm_results_row_t *r, const hm_sync_check_t *c)
+{
+    hm_results_row_set_int64(r, HM_COL_CLOCK_NSAMPLED, c->nsampled);
+    hm_results_row_set_double(r, HM_COL_CLOCK_OFFSET_MAX_S, c->offset_max_s);
+    hm_results_row_set_double(r, HM_COL_CLOCK_OFFSET_MEDIAN_S, c->offset_median_s);
+    hm_results_row_set_int64(r, HM_COL_CLOCK_TRUTH_KNOWN, c->truth_known);
+    hm_results_row_set_double(r, HM_COL_CLOCK_TRUE_MAX_S, c->truth_known ? c->true_max_s : NAN);
+    hm_results_row_set_double(r, HM_COL_CLOCK_TRUE_MEDIAN_S,
+                              c->truth_known ? c->true_median_s : NAN);
+}
+
+/* What the synchronization built: its models and ping-pongs. */
+static void set_models(hm_results_row_t *r, const hm_sync_report_t *sr)
 {
     int drift = 0, offset = 0;
     for (int l = 0; l < sr->nlevels; l++)
         drift += sr->drift_models[l], offset += sr->offset_models[l];
-    hm_csv_put_string(csv, spec);
-    hm_csv_put_double(csv, after_s);
-    hm_csv_put_double(csv, sr->duration_s);
-    hm_csv_put_int64(csv, drift);
-    hm_csv_put_int64(csv, offset);
-    hm_csv_put_int64(csv, c->nsampled);
-    hm_csv_put_double(csv, c->offset_max_s);
-    hm_csv_put_double(csv, c->offset_median_s);
-    hm_csv_put_int64(csv, c->truth_known);
-    hm_csv_put_double(csv, c->truth_known ? c->true_max_s : NAN);
-    hm_csv_put_double(csv, c->truth_known ? c->true_median_s : NAN);
     char models[256];
     hm_sync_report_models(sr, models, sizeof models);
-    hm_csv_put_string(csv, models);
-    hm_csv_put_int64(csv, sr->total_pingpongs);
-    hm_csv_put_int64(csv, sr->internode_pingpongs);
-    hm_csv_end_row(csv);
+    hm_results_row_set_int64(r, HM_COL_CLOCK_DRIFT_MODELS, drift);
+    hm_results_row_set_int64(r, HM_COL_CLOCK_OFFSET_MODELS, offset);
+    hm_results_row_set_string(r, HM_COL_CLOCK_LEVEL_MODELS, models);
+    hm_results_row_set_int64(r, HM_COL_CLOCK_PINGPONGS, sr->total_pingpongs);
+    hm_results_row_set_int64(r, HM_COL_CLOCK_INTERNODE_PINGPONGS, sr->internode_pingpongs);
+}
+
+/* A failed row shows when the file is closed, as any failed write. */
+static void add_csv_row(hm_csv_t *csv, const char *spec, const hm_sync_report_t *sr, double after_s,
+                        const hm_sync_check_t *c)
+{
+    hm_results_row_t *r = NULL;
+    if (hm_results_row_create(HM_RESULTS_CLOCK, &r) != HM_OK) return;
+    hm_results_row_set_string(r, HM_COL_CLOCK_CLOCK_SYNC, spec);
+    hm_results_row_set_double(r, HM_COL_CLOCK_AFTER_S, after_s);
+    hm_results_row_set_double(r, HM_COL_CLOCK_DURATION_S, sr->duration_s);
+    set_models(r, sr);
+    set_check(r, c);
+    hm_results_row_put(r, csv);
+    hm_results_row_free(r);
     hm_csv_checkpoint(csv);
 }
 
 static void add_raw_rows(cli_clock_report_t *rep, const char *spec, double after_s)
 {
-    for (int r = 0; r < rep->size; r++) {
-        hm_csv_put_string(rep->raw, spec);
-        hm_csv_put_double(rep->raw, after_s);
-        hm_csv_put_int64(rep->raw, r);
-        hm_csv_put_double(rep->raw, rep->offsets_s[r]);
-        hm_csv_put_double(rep->raw, rep->true_errors_s[r]);
-        hm_csv_end_row(rep->raw);
+    hm_results_row_t *r = NULL;
+    if (hm_results_row_create(HM_RESULTS_CLOCK_RAW, &r) != HM_OK) return;
+    for (int k = 0; k < rep->size; k++) {
+        hm_results_row_set_string(r, HM_COL_CLOCK_RAW_CLOCK_SYNC, spec);
+        hm_results_row_set_double(r, HM_COL_CLOCK_RAW_AFTER_S, after_s);
+        hm_results_row_set_int64(r, HM_COL_CLOCK_RAW_RANK, k);
+        hm_results_row_set_double(r, HM_COL_CLOCK_RAW_OFFSET_S, rep->offsets_s[k]);
+        hm_results_row_set_double(r, HM_COL_CLOCK_RAW_TRUE_ERROR_S, rep->true_errors_s[k]);
+        hm_results_row_put(r, rep->raw);
     }
+    hm_results_row_free(r);
     hm_csv_checkpoint(rep->raw);
 }
 
