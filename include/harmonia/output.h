@@ -210,7 +210,8 @@ HM_EXPORT int hm_csv_put_string(hm_csv_t *csv, const char *text);
 /* Append a number cell. Doubles (seconds) get 15 significant digits, or 16
  * or 17 where fewer would not read back (strtod) to exactly the same value:
  * 1e-6 prints "1e-06", 0.1 "0.1", 1.0/3 "0.3333333333333333", and no bit is
- * lost. NaN and infinities print "NaN", "Inf", "-Inf". */
+ * lost. NaN and infinities are "no value": an empty cell, which pandas, R
+ * and hm_csv_reader_double read as missing. */
 HM_EXPORT int hm_csv_put_double(hm_csv_t *csv, double value);
 HM_EXPORT int hm_csv_put_int64(hm_csv_t *csv, int64_t value);
 
