@@ -23,7 +23,9 @@
  *     repetition and their medians. Local;
  *   - hm_overlap_grid_*: the grid of targets, its references judged against
  *     their targets and measured again after the cells, the cells' verdicts.
- *     Collective (hm_overlap_ref_judge, hm_overlap_verdict: local).
+ *     Collective (hm_overlap_ref_judge, hm_overlap_verdict: local);
+ *   - hm_overlap_study: the grid, its cells and the recheck in one call.
+ *     Collective.
  *
  * The same kernel, compiled without MPI, is the program harmonia-compute: run
  * beside a program that initialized MPI it gives the MPI impact ratio (eq. 2). */
@@ -494,7 +496,9 @@ typedef struct hm_overlap_grid_params {
     int comp_is_comm; /* one computation per communication column, aimed at
                        * its t_comm_ref (OSU's and IMB's configuration) */
     double tolerance; /* |error| and |moved| accepted, in (0, 1) */
-    int comp_runs;    /* runs of each t_comp_ref (hm_overlap_comp_ref) */
+    int comp_runs;    /* runs of each t_comp_ref (hm_overlap_comp_ref), at the start and
+                       * again after the cells; the reference is the median of the slowest
+                       * rank's. Default 5: each run is a whole computation target long */
 } hm_overlap_grid_params_t;
 
 /* Defaults: no ops, no targets, op_params root 0 peer 1, tolerance 0.1
@@ -548,6 +552,86 @@ HM_EXPORT int hm_overlap_grid_recheck(MPI_Comm comm, hm_procsync_t *ps, hm_compu
 
 HM_EXPORT void hm_overlap_grid_free(hm_overlap_grid_t *g);
 
+/* The cells of a grid with these params: per op, its communication columns
+ * (1 for an op without a size) x the computation targets (1 under
+ * comp_is_comm). Local. */
+HM_EXPORT size_t hm_overlap_grid_ncells(const hm_overlap_grid_params_t *params);
+
+/* ---- A whole overlap study, one call ---- */
+
+typedef struct hm_overlap_study_params {
+    hm_overlap_grid_params_t grid; /* the operations, the targets, the references */
+    hm_measure_params_t cell;      /* each cell's overlap run (hm_overlap_run) */
+    uint64_t seed;                 /* the cells run in an order shuffled with it
+                                    * (hm_measure_shuffle), so that a machine that drifts
+                                    * while the grid runs does not follow one of its axes */
+} hm_overlap_study_params_t;
+
+/* Defaults: hm_overlap_grid_params_default; cell hm_measure_params_default
+ * but nrep 20 and warmup 1 (repetitions of milliseconds to a second, far
+ * fewer than a latency benchmark's); seed 1. */
+HM_EXPORT void hm_overlap_study_params_default(hm_overlap_study_params_t *params);
+
+/* One cell as it ends. index is its row in table order (per op, its
+ * communication columns x the computation targets), order its place in the
+ * run order (0 first); result NULL for a cell not run (a reference not
+ * usable: its verdict says why), otherwise valid during the call only. */
+typedef struct hm_overlap_cell {
+    size_t index, order, ncells;
+    int op, column, comp; /* as hm_overlap_grid_run_cell takes them */
+    const hm_overlap_result_t *result;
+} hm_overlap_cell_t;
+
+/* What the caller sees while a study runs, on every rank (NULL: nothing):
+ * the grid once calibrated, before the first cell, and each cell as it
+ * ends. A callback makes no collective call. */
+typedef struct hm_overlap_study_hooks {
+    void (*calibrated)(void *arg, const hm_overlap_grid_t *grid);
+    void (*cell)(void *arg, const hm_overlap_cell_t *cell);
+    void *arg;
+} hm_overlap_study_hooks_t;
+
+/* Where a study failed, for a caller that names its own option. */
+typedef enum hm_overlap_stage {
+    HM_OVERLAP_STAGE_OK = 0,
+    HM_OVERLAP_STAGE_PARAMS,    /* a parameter: param says which */
+    HM_OVERLAP_STAGE_CALIBRATE, /* hm_overlap_grid_calibrate */
+    HM_OVERLAP_STAGE_CELL,      /* a cell's run: op says whose */
+    HM_OVERLAP_STAGE_RECHECK    /* hm_overlap_grid_recheck */
+} hm_overlap_stage_t;
+
+typedef enum hm_overlap_param {
+    HM_OVERLAP_PARAM_NONE = 0,
+    HM_OVERLAP_PARAM_OPS,          /* grid.nops, grid.ops */
+    HM_OVERLAP_PARAM_COMM_TARGETS, /* grid.ncomm, grid.comm_targets_s, grid.sizes */
+    HM_OVERLAP_PARAM_COMP_TARGETS, /* grid.ncomp, grid.comp_targets_s */
+    HM_OVERLAP_PARAM_TOLERANCE,    /* grid.tolerance */
+    HM_OVERLAP_PARAM_COMP_RUNS,    /* grid.comp_runs */
+    HM_OVERLAP_PARAM_NREP          /* cell.nrep */
+} hm_overlap_param_t;
+
+typedef struct hm_overlap_failure {
+    hm_overlap_stage_t stage;
+    hm_overlap_param_t param; /* HM_OVERLAP_STAGE_PARAMS */
+    int op;                   /* HM_OVERLAP_STAGE_CELL: index into grid.ops; else -1 */
+} hm_overlap_failure_t;
+
+/* Collective over comm (that of ps): the overlap study of `harmonia
+ * overlap` [Denis et al. 2022, §4.3, §5.1]: the grid calibrated
+ * (hm_overlap_grid_calibrate), every cell run once in the shuffled order
+ * (hm_overlap_grid_run_cell with params->cell; a cell with too few valid
+ * repetitions is a result, HM_EAGAIN there is not a failure), and the
+ * references measured again (hm_overlap_grid_recheck), so that the grid's
+ * verdicts hold for the whole study. *grid (not NULL) is set once
+ * calibrated, also when a later stage fails; the caller frees it
+ * (hm_overlap_grid_free). Every rank returns the same status and last
+ * error: HM_EINVAL for bad params, or a failure of a stage; *failed (may
+ * be NULL) says where. */
+HM_EXPORT int hm_overlap_study(MPI_Comm comm, hm_procsync_t *ps, hm_compute_t *compute,
+                               const hm_overlap_study_params_t *params,
+                               const hm_overlap_study_hooks_t *hooks, hm_overlap_grid_t **grid,
+                               hm_overlap_failure_t *failed);
+
 /* ---- The MPI impact ratio [Denis et al. 2022, §3.2.1, eq. 2] ---- */
 
 /* One compute thread of one rank. */
@@ -572,6 +656,11 @@ typedef struct hm_overlap_impact {
     hm_overlap_impact_row_t *rows; /* root: every rank's threads, by rank then thread;
                                     * other ranks: their own threads */
 } hm_overlap_impact_t;
+
+/* Kernel runs on each side of the impact ratio when the caller has no
+ * reason for another number: each run is a whole target long, and the
+ * median of 5 ignores two runs slowed by a neighbour's process. */
+enum { HM_OVERLAP_IMPACT_REPS = 5 };
 
 /* Collective over comm: the MPI impact ratio of compute at target_s.
  * Every rank calibrates its kernel to target_s (hm_compute_calibrate) and

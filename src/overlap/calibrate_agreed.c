@@ -6,6 +6,7 @@
 #include <harmonia/agree.h>
 
 #include "common/error_set.h"
+#include "overlap/overlap_private.h"
 
 /* The agreed status of an outcome: out of probes and out of range are
  * results the callers report, not failures. */
@@ -35,4 +36,14 @@ int hm_compute_calibrate_agreed(MPI_Comm comm, hm_compute_t *c,
     agreed->converged = agreed->outcome == HM_OVERLAP_CONVERGED;
     if ((rc = hm_agree(comm, hm_compute_set_size(c, agreed->n))) != HM_OK) return rc;
     return hm_agree(comm, mine);
+}
+
+int hm_overlap_calibrate_comp_at(MPI_Comm comm, hm_compute_t *c, double target_s, double tolerance,
+                                 hm_compute_calibration_t *out)
+{
+    hm_compute_calib_params_t cp;
+    hm_compute_calib_params_default(&cp);
+    cp.target_s = target_s;
+    if (tolerance > 0) cp.tolerance = tolerance;
+    return hm_compute_calibrate_agreed(comm, c, &cp, out);
 }

@@ -15,6 +15,7 @@
 #include <harmonia/agree.h>
 
 #include "common/error_set.h"
+#include "overlap/overlap_private.h"
 
 /* A t_comp_ref outside the tolerance is calibrated again this many times
  * at most (each a few probes at about the target). */
@@ -39,19 +40,25 @@ void hm_overlap_grid_params_default(hm_overlap_grid_params_t *p)
     p->comp_runs = 5;
 }
 
-static int check_params(const hm_overlap_grid_params_t *p)
+int hm_overlap_grid_check(const hm_overlap_grid_params_t *p, hm_overlap_param_t *which)
 {
+    *which = HM_OVERLAP_PARAM_OPS;
     if (p->nops < 1 || !p->ops) return hm_error_set(HM_EINVAL, "no operation in the grid");
     for (int o = 0; o < p->nops; o++)
         if (!p->ops[o] || !hm_op_is_nonblocking(p->ops[o]))
             return hm_error_set(HM_EINVAL, "operation %d is not a nonblocking collective", o);
+    *which = HM_OVERLAP_PARAM_COMM_TARGETS;
     if (p->ncomm < 1 || (!p->sizes && !p->comm_targets_s))
         return hm_error_set(HM_EINVAL, "no communication target or size in the grid");
+    *which = HM_OVERLAP_PARAM_COMP_TARGETS;
     if (!p->comp_is_comm && (p->ncomp < 1 || !p->comp_targets_s))
         return hm_error_set(HM_EINVAL, "no computation target in the grid");
+    *which = HM_OVERLAP_PARAM_TOLERANCE;
     if (!(p->tolerance > 0 && p->tolerance < 1))
         return hm_error_set(HM_EINVAL, "tolerance %g: between 0 and 1", p->tolerance);
+    *which = HM_OVERLAP_PARAM_COMP_RUNS;
     if (p->comp_runs < 1) return hm_error_set(HM_EINVAL, "comp_runs %d: 1 or more", p->comp_runs);
+    *which = HM_OVERLAP_PARAM_NONE;
     return HM_OK;
 }
 
@@ -180,16 +187,12 @@ static int calibrate_comm(MPI_Comm comm, hm_procsync_t *ps, hm_overlap_grid_t *g
 static int calibrate_comp_to(MPI_Comm comm, hm_compute_t *compute, const hm_overlap_grid_t *g,
                              double target_s, hm_overlap_ref_t *r)
 {
-    hm_compute_calib_params_t cp;
     hm_compute_calibration_t c;
-    hm_compute_calib_params_default(&cp);
-    cp.tolerance = g->p.tolerance;
     double aim_s = target_s;
     int probes = 0;
     hm_overlap_ref_t best = no_ref(target_s, HM_OVERLAP_OUT_OF_PROBES);
     for (int attempt = 0; attempt <= COMP_REAIMS; attempt++) {
-        cp.target_s = aim_s;
-        int rc = hm_compute_calibrate_agreed(comm, compute, &cp, &c);
+        int rc = hm_overlap_calibrate_comp_at(comm, compute, aim_s, g->p.tolerance, &c);
         if (rc != HM_OK && rc != HM_ERANGE && rc != HM_EAGAIN) return rc;
         probes += c.probes;
         double ref_s = NAN;
@@ -244,7 +247,8 @@ int hm_overlap_grid_calibrate(MPI_Comm comm, hm_procsync_t *ps, hm_compute_t *co
     *out = NULL;
     if (!ps || !compute || !params)
         return hm_error_set(HM_EINVAL, "a process synchronization, a compute kernel, parameters");
-    int rc = check_params(params);
+    hm_overlap_param_t which;
+    int rc = hm_overlap_grid_check(params, &which);
     if (rc != HM_OK) return rc;
     hm_overlap_grid_t *g = NULL;
     rc = hm_agree(comm, grid_alloc(params, &g));

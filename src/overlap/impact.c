@@ -20,6 +20,7 @@
 #include <harmonia/agree.h>
 
 #include "common/error_set.h"
+#include "overlap/overlap_private.h"
 
 extern char **environ;
 
@@ -183,11 +184,8 @@ static int same_cores(const side_t *s, const char *program)
  * outcome. */
 static int calibrate(MPI_Comm comm, hm_compute_t *c, double target_s, hm_overlap_impact_t *out)
 {
-    hm_compute_calib_params_t cp;
     hm_compute_calibration_t cal;
-    hm_compute_calib_params_default(&cp);
-    cp.target_s = target_s;
-    int rc = hm_compute_calibrate_agreed(comm, c, &cp, &cal);
+    int rc = hm_overlap_calibrate_comp_at(comm, c, target_s, 0, &cal);
     if (rc != HM_OK && rc != HM_EAGAIN) return rc; /* out of probes: the nearest order is kept */
     out->order = cal.n;
     out->outcome = cal.outcome;

@@ -1,11 +1,9 @@
 /* tools/harmonia/commands/cmd_overlap.c — `harmonia overlap`: the overlap
  * of nonblocking collectives with computation on a grid of target times
- * [Denis et al. 2022]. The library calibrates the grid (every
- * communication target per operation, every computation target) and judges
- * each reference, runs the cells (operation x comm x comp) in an order
- * shuffled with --seed, and measures the references again after the last;
- * this file maps the options and prints. */
-#include <math.h>
+ * [Denis et al. 2022]. The library runs the study (hm_overlap_study: the
+ * grid calibrated and judged, the cells in an order shuffled with --seed,
+ * the references measured again after the last); this file maps the
+ * options and prints. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,22 +25,11 @@ static const char *const DEFAULT_OPS = "iallreduce";
 typedef struct plan {
     const hm_op_t *ops[MAX_OPS];
     int nops;
-    int ncomm; /* communication columns: --comm-us targets or --sizes */
-    struct cell {
-        int op, comm, comp; /* indices into ops, the op's columns, the computation targets */
-    } * cells;
-    size_t ncells, *order;
+    hm_overlap_study_params_t sp;
     hm_compute_t *compute;
     hm_experiment_t *e;
     hm_overlap_grid_t *grid;
 } plan_t;
-
-/* Communication columns of operation o: one without a size (ibarrier);
- * the grid says the same once calibrated. */
-static int columns(const plan_t *p, int o)
-{
-    return hm_op_uses_size(p->ops[o]) ? p->ncomm : 1;
-}
 
 static const char *ops_of(const cli_config_t *cfg)
 {
@@ -106,90 +93,84 @@ static int open_compute(const cli_config_t *cfg, MPI_Comm comm, plan_t *p)
                      msg);
 }
 
-/* Collective: the grid's references, calibrated (or measured at the
- * sizes given) by the library, which judges each against its target. */
-static int calibrate(const cli_config_t *cfg, MPI_Comm comm, plan_t *p)
+/* The grid from the options: the communication columns are --comm-us
+ * targets, or the --sizes given. */
+static void study_params(const cli_config_t *cfg, plan_t *p)
 {
-    hm_overlap_grid_params_t gp;
-    hm_overlap_grid_params_default(&gp);
+    hm_overlap_grid_params_t *gp = &p->sp.grid;
     int sized = (cfg->given & HM_OPT_BIT(HM_OPT_SIZES)) != 0;
-    gp.nops = p->nops;
-    gp.ops = p->ops;
-    gp.op_params = (hm_op_params_t){.root = cfg->root, .peer = 1};
-    gp.ncomm = p->ncomm;
-    gp.comm_targets_s = sized ? NULL : cfg->comm_targets_s;
-    gp.sizes = sized ? cfg->sizes : NULL;
-    gp.ncomp = cfg->ncomp_targets;
-    gp.comp_targets_s = cfg->comp_targets_s;
-    gp.comp_is_comm = cfg->comp_is_comm;
-    int rc =
-        hm_overlap_grid_calibrate(comm, hm_experiment_procsync(p->e), p->compute, &gp, &p->grid);
-    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
-                     rc == HM_OK ? "" : hm_last_error());
+    gp->nops = p->nops;
+    gp->ops = p->ops;
+    gp->op_params = (hm_op_params_t){.root = cfg->root, .peer = 1};
+    gp->ncomm = sized ? cfg->nsizes : cfg->ncomm_targets;
+    gp->comm_targets_s = sized ? NULL : cfg->comm_targets_s;
+    gp->sizes = sized ? cfg->sizes : NULL;
+    gp->ncomp = cfg->ncomp_targets;
+    gp->comp_targets_s = cfg->comp_targets_s;
+    gp->comp_is_comm = cfg->comp_is_comm;
+    p->sp.seed = cfg->seed;
 }
 
-/* Collective: the references measured again after the last cell; the
- * report's verdicts read them. */
-static int recheck(MPI_Comm comm, plan_t *p)
-{
-    int rc = hm_overlap_grid_recheck(comm, hm_experiment_procsync(p->e), p->compute, p->grid);
-    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
-                     rc == HM_OK ? "" : hm_last_error());
-}
-
-/* Collective: one cell. A cell whose calibrations did not both converge is
- * reported, not run. */
-static int run_cell(const cli_config_t *cfg, MPI_Comm comm, plan_t *p, cli_overlap_report_t *rep,
-                    size_t index, size_t order)
-{
-    const struct cell *c = &p->cells[index];
-    hm_overlap_result_t r;
-    hm_measure_params_t mp;
-    int rank, ran = 0;
-    MPI_Comm_rank(comm, &rank);
-    cli_measure_params(cfg, p->e, &mp);
-    int rc = hm_overlap_grid_run_cell(comm, hm_experiment_procsync(p->e), p->compute, p->grid,
-                                      c->op, c->comm, c->comp, &mp, &r, &ran);
-    if ((rc == HM_OK || rc == HM_EAGAIN) && rank == 0)
-        cli_overlap_report_add(rep, index, order, hm_op_name(p->ops[c->op]), c->op, c->comm,
-                               c->comp, ran ? &r : NULL);
-    if (ran) hm_overlap_result_free(&r);
-    char msg[256] = "";
-    if (rc != HM_OK && rc != HM_EAGAIN)
-        snprintf(msg, sizeof msg, "%s: %s", hm_op_name(p->ops[c->op]), hm_last_error());
-    return cli_agree(comm, rc == HM_OK || rc == HM_EAGAIN ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
-}
-
-static int run_cells(const cli_config_t *cfg, MPI_Comm comm, plan_t *p, cli_overlap_report_t *rep)
-{
+typedef struct watch {
+    cli_overlap_report_t *rep;
     cli_progress_t line;
-    int rank, rc = HM_EXIT_OK;
-    MPI_Comm_rank(comm, &rank);
-    cli_progress_init(&line, rank == 0);
-    cli_progress_stage(&line, "overlap", "cells");
-    for (size_t k = 0; k < p->ncells && rc == HM_EXIT_OK; k++) {
-        rc = run_cell(cfg, comm, p, rep, p->order[k], k);
-        cli_progress_report(&line, (double)k + 1, (double)p->ncells);
-    }
-    cli_progress_clear(&line);
-    return rc;
+    const plan_t *p;
+    int rank;
+} watch_t;
+
+static void on_calibrated(void *arg, const hm_overlap_grid_t *grid)
+{
+    watch_t *w = arg;
+    cli_overlap_report_grid(w->rep, grid);
+    cli_progress_init(&w->line, w->rank == 0);
+    cli_progress_stage(&w->line, "overlap", "cells");
 }
 
-/* The cells in table order: per operation, its communication columns
- * (one for ibarrier, which has no size to aim) x the computation targets. */
-static int list_cells(const cli_config_t *cfg, plan_t *p)
+static void on_cell(void *arg, const hm_overlap_cell_t *c)
 {
-    size_t n = 0;
-    for (int o = 0; o < p->nops; o++) n += (size_t)columns(p, o) * (size_t)cfg->ncomp_targets;
-    p->cells = malloc((n ? n : 1) * sizeof *p->cells);
-    p->order = malloc((n ? n : 1) * sizeof *p->order);
-    if (!p->cells || !p->order) return HM_ENOMEM;
-    p->ncells = 0;
-    for (int o = 0; o < p->nops; o++)
-        for (int i = 0; i < columns(p, o); i++)
-            for (int j = 0; j < cfg->ncomp_targets; j++)
-                p->cells[p->ncells++] = (struct cell){o, i, j};
-    return HM_OK;
+    watch_t *w = arg;
+    if (w->rank == 0)
+        cli_overlap_report_add(w->rep, c->index, c->order, hm_op_name(w->p->ops[c->op]), c->op,
+                               c->column, c->comp, c->result);
+    cli_progress_report(&w->line, (double)c->order + 1, (double)c->ncells);
+    if (c->order + 1 == c->ncells) cli_progress_clear(&w->line);
+}
+
+/* The option a parameter comes from. */
+static const char *option_of(hm_overlap_param_t param, const hm_overlap_study_params_t *sp)
+{
+    if (param == HM_OVERLAP_PARAM_COMM_TARGETS && sp->grid.sizes) return "--sizes";
+    static const char *const names[] = {[HM_OVERLAP_PARAM_OPS] = "--ops",
+                                        [HM_OVERLAP_PARAM_COMM_TARGETS] = "--comm-us",
+                                        [HM_OVERLAP_PARAM_COMP_TARGETS] = "--comp-us",
+                                        [HM_OVERLAP_PARAM_NREP] = "--nrep"};
+    const char *name = (size_t)param < sizeof names / sizeof names[0] ? names[param] : NULL;
+    return name ? name : "overlap";
+}
+
+/* Collective: the study, and the sentence of its failure: a parameter's
+ * names the option, a cell's the operation. */
+static int study(MPI_Comm comm, plan_t *p, cli_overlap_report_t *rep)
+{
+    watch_t w = {.rep = rep, .p = p};
+    hm_overlap_study_hooks_t hooks = {on_calibrated, on_cell, &w};
+    hm_overlap_failure_t f;
+    MPI_Comm_rank(comm, &w.rank);
+    int rc = hm_overlap_study(comm, hm_experiment_procsync(p->e), p->compute, &p->sp, &hooks,
+                              &p->grid, &f);
+    cli_progress_clear(&w.line);
+    char msg[512] = "";
+    if (rc != HM_OK && f.stage == HM_OVERLAP_STAGE_PARAMS)
+        snprintf(msg, sizeof msg, "%s: %s", option_of(f.param, &p->sp), hm_last_error());
+    else if (rc != HM_OK && f.stage == HM_OVERLAP_STAGE_CELL)
+        snprintf(msg, sizeof msg, "%s: %s", hm_op_name(p->ops[f.op]), hm_last_error());
+    else if (rc != HM_OK)
+        snprintf(msg, sizeof msg, "%s", hm_last_error());
+    return cli_agree(comm,
+                     rc == HM_OK                          ? HM_EXIT_OK
+                     : f.stage == HM_OVERLAP_STAGE_PARAMS ? HM_EXIT_USAGE
+                                                          : HM_EXIT_FAILURE,
+                     msg);
 }
 
 static int make_plan(const cli_config_t *cfg, MPI_Comm comm, plan_t *p)
@@ -205,7 +186,6 @@ static int make_plan(const cli_config_t *cfg, MPI_Comm comm, plan_t *p)
             rc = HM_EXIT_USAGE, snprintf(why, sizeof why, "--root: %s", hm_last_error());
     }
     int sized = (cfg->given & HM_OPT_BIT(HM_OPT_SIZES)) != 0;
-    p->ncomm = sized ? cfg->nsizes : cfg->ncomm_targets;
     if (rc == HM_EXIT_OK && sized && (cfg->given & HM_OPT_BIT(HM_OPT_COMM_US)))
         rc = HM_EXIT_USAGE, snprintf(why, sizeof why,
                                      "--sizes and --comm-us: give one (--sizes fixes the message "
@@ -213,9 +193,7 @@ static int make_plan(const cli_config_t *cfg, MPI_Comm comm, plan_t *p)
     if (rc == HM_EXIT_OK && sized && cfg->nsizes > HM_CLI_MAX_TARGETS)
         rc = HM_EXIT_USAGE, snprintf(why, sizeof why, "--sizes: %d sizes, overlap takes %d at most",
                                      cfg->nsizes, HM_CLI_MAX_TARGETS);
-    if (rc == HM_EXIT_OK && list_cells(cfg, p) != HM_OK)
-        rc = HM_EXIT_FAILURE, snprintf(why, sizeof why, "out of memory");
-    if (rc == HM_EXIT_OK) hm_measure_shuffle(p->order, p->ncells, cfg->seed);
+    if (rc == HM_EXIT_OK) study_params(cfg, p);
     return cli_agree(comm, rc, why);
 }
 
@@ -233,7 +211,7 @@ static int impact(cli_config_t *cfg, MPI_Comm comm, plan_t *p)
                              ? "--comp-us comm: overlap impact has no communication (give "
                                "times in microseconds)"
                              : "--sizes: overlap impact has no communication");
-    if (!(cfg->given & HM_OPT_BIT(HM_OPT_NREP))) cfg->nrep = 5;
+    if (!(cfg->given & HM_OPT_BIT(HM_OPT_NREP))) cfg->nrep = HM_OVERLAP_IMPACT_REPS;
     if (!(cfg->given & HM_OPT_BIT(HM_OPT_COMP_US))) {
         cfg->comp_targets_s[0] = 0.1;
         cfg->ncomp_targets = 1;
@@ -260,9 +238,9 @@ int cli_cmd_overlap(cli_config_t *cfg, MPI_Comm comm)
     cli_overlap_report_t *rep = NULL;
     char progress[256], compute[512] = "";
     if (!p) return HM_EXIT_FAILURE;
-    /* Repetitions of milliseconds to a second: far fewer than bench's. */
-    if (!(cfg->given & HM_OPT_BIT(HM_OPT_NREP))) cfg->nrep = 20;
-    if (!(cfg->given & HM_OPT_BIT(HM_OPT_WARMUP))) cfg->warmup = 1;
+    hm_overlap_study_params_default(&p->sp);
+    if (!(cfg->given & HM_OPT_BIT(HM_OPT_NREP))) cfg->nrep = p->sp.cell.nrep;
+    if (!(cfg->given & HM_OPT_BIT(HM_OPT_WARMUP))) cfg->warmup = p->sp.cell.warmup;
     /* 1 us, bench's tolerance for microsecond operations, would discard
      * repetitions of milliseconds for a scheduler's wake-up; 20 us is 4 % of
      * the smallest default target. */
@@ -276,18 +254,17 @@ int cli_cmd_overlap(cli_config_t *cfg, MPI_Comm comm)
     if (rc == HM_EXIT_OK) rc = progress_config(cfg, comm, p->compute, progress, sizeof progress);
     if (rc == HM_EXIT_OK) {
         hm_compute_describe(p->compute, compute, sizeof compute);
-        rc = cli_overlap_report_open(cfg, comm, p->e, p->ncells, progress, compute, &rep);
+        size_t ncells = hm_overlap_grid_ncells(&p->sp.grid);
+        rc = cli_overlap_report_open(cfg, comm, p->e, ncells, progress, compute, &rep);
     }
-    if (rc == HM_EXIT_OK) rc = calibrate(cfg, comm, p);
-    if (rc == HM_EXIT_OK) cli_overlap_report_grid(rep, p->grid);
-    if (rc == HM_EXIT_OK) rc = run_cells(cfg, comm, p, rep);
-    if (rc == HM_EXIT_OK) rc = recheck(comm, p);
+    if (rc == HM_EXIT_OK) {
+        cli_measure_params(cfg, p->e, &p->sp.cell);
+        rc = study(comm, p, rep);
+    }
     if (rep) cli_overlap_report_close(rep, comm);
     rc = cli_experiment_close(p->e, comm, rc);
     hm_overlap_grid_free(p->grid);
     hm_compute_free(p->compute);
-    free(p->order);
-    free(p->cells);
     free(p);
     return rc;
 }
