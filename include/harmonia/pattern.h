@@ -395,6 +395,140 @@ HM_EXPORT void hm_baseline_free(hm_baseline_t *b);
 HM_EXPORT double hm_pattern_model_packed(double nic_bw, int k, int p);
 HM_EXPORT double hm_pattern_model_round_robin(double nic_bw, int k, int r);
 
+/* ---- A pattern benchmark: from a shape to measured rows ---- */
+
+/* What a library user's pattern benchmark needs, as `harmonia pattern`
+ * does it (docs/pattern.md): the groups from the topology, the memory the
+ * backends share, every size's edges, buffers and committed plans, each
+ * row measured and validated, and the MPI collective that moves the same
+ * data beside it. hm_pattern_run_create checks and decides (collective,
+ * before any measurement); hm_pattern_run_measure measures every size and
+ * hands each row to the caller. */
+
+enum { HM_PATTERN_MAX_STEPS = 3 };
+
+typedef enum hm_pattern_kind {
+    HM_PATTERN_GROUPS,   /* a generator over groups, at every size */
+    HM_PATTERN_STRIPING, /* striping's three steps (§4.2) over 2 groups, at every size */
+    HM_PATTERN_FILE      /* an application pattern from a file (§4.4), measured once */
+} hm_pattern_kind_t;
+
+typedef struct hm_pattern_run_params {
+    hm_pattern_kind_t kind;
+    const hm_generator_t *generator; /* HM_PATTERN_GROUPS: the family */
+    hm_direction_t direction;        /* HM_PATTERN_GROUPS (self ignores it) */
+    const char *file;                /* HM_PATTERN_FILE: the path (hm_edges_read) */
+    int ranks_per_group;             /* g; 0: the ranks of a node */
+    int subgroup;                    /* k, 1..g; 0: g */
+    const hm_backend_t *backend[HM_PATTERN_MAX_STEPS]; /* backend[0] for every step, */
+    int nbackends;                                     /* 1; or 3, striping: one per step */
+    int device_memory;   /* the buffers in device memory whatever the backends */
+    const size_t *sizes; /* bytes per message (striping: the buffer); not a file's */
+    size_t nsizes;
+    uint64_t seed; /* the order the sizes run in (hm_measure_shuffle) */
+} hm_pattern_run_params_t;
+
+/* Defaults: rail, uni, the nodes as groups, k = g, mpi, host memory, no
+ * size, seed 1. */
+HM_EXPORT void hm_pattern_run_params_default(hm_pattern_run_params_t *params);
+
+/* Which parameter a failure concerns, for a caller that names its own
+ * option: the sentence (hm_last_error) says what is wrong with it. */
+typedef enum hm_pattern_failed {
+    HM_PATTERN_FAILED_NONE = 0,
+    HM_PATTERN_FAILED_NODES,          /* ranks_per_group 0: the nodes not found */
+    HM_PATTERN_FAILED_NODE_SIZES,     /* ranks_per_group 0: nodes of unlike sizes */
+    HM_PATTERN_FAILED_NODE_ORDER,     /* ranks_per_group 0: a node's ranks not consecutive */
+    HM_PATTERN_FAILED_GROUPS,         /* ranks_per_group: the ranks not whole groups */
+    HM_PATTERN_FAILED_SUBGROUP,       /* subgroup: above the group */
+    HM_PATTERN_FAILED_STEPS,          /* nbackends: one per step beyond striping */
+    HM_PATTERN_FAILED_BACKEND_MEMORY, /* backends of shared host and device memory */
+    HM_PATTERN_FAILED_DEVICE_MEMORY,  /* device_memory beside backend[step], of host memory */
+    HM_PATTERN_FAILED_BACKEND,        /* backend[step]: this process cannot use it */
+    HM_PATTERN_FAILED_DEVICE,         /* device memory (device_memory, mpi): no device */
+    HM_PATTERN_FAILED_MPI_DEVICE,     /* mpi on device memory: the MPI is not CUDA-aware */
+    HM_PATTERN_FAILED_SHAPE,          /* generator: refuses n, g, k or the direction */
+    HM_PATTERN_FAILED_STRIPING,       /* striping over n != 2 groups */
+    HM_PATTERN_FAILED_EDGES,          /* the edges at a size, or the file */
+    HM_PATTERN_FAILED_RANKS,          /* the file names more ranks than the comm has */
+    HM_PATTERN_FAILED_RUN,            /* buffers, plans, baseline or a measurement */
+    HM_PATTERN_FAILED_WRONG,          /* validation: received bytes differ */
+    HM_PATTERN_FAILED_ROW             /* the row callback stopped the run */
+} hm_pattern_failed_t;
+
+typedef struct hm_pattern_failure {
+    hm_pattern_failed_t what;
+    int step; /* _BACKEND, _DEVICE_MEMORY: the index into backend[] */
+    int n, g; /* the groups, once known (_STRIPING) */
+} hm_pattern_failure_t;
+
+typedef struct hm_pattern_run hm_pattern_run_t;
+
+/* Collective over comm (kept, not duplicated: alive until
+ * hm_pattern_run_free): the groups (ranks_per_group, or the nodes of
+ * hm_topo_create when every node holds as many ranks, consecutive in comm),
+ * the memory of the buffers (one kind for every step: they share them;
+ * device memory when a backend or device_memory asks for it, each device
+ * backend checked, mpi on device memory only with a CUDA-aware MPI), the
+ * generator's shape at 1 byte, striping's 2 groups, the size order, and
+ * the baseline (hm_baseline_for_group; MPI_Alltoallv for a file; none on
+ * device memory: a collective on host memory beside a pattern on device
+ * memory compares unlike things). The same status, sentence and *failed
+ * (NULL allowed) on every rank; *out is the caller's
+ * (hm_pattern_run_free). params need live only during the call. */
+HM_EXPORT int hm_pattern_run_create(MPI_Comm comm, const hm_pattern_run_params_t *params,
+                                    hm_pattern_run_t **out, hm_pattern_failure_t *failed);
+
+/* Local: the groups (n of g ranks, subgroups of k), the memory of the
+ * buffers, and the rows hm_pattern_run_measure may hand over (sizes x what
+ * each size times: the pattern, or striping's split, translate, assemble,
+ * sequence and concurrent runs; and the baseline). */
+HM_EXPORT void hm_pattern_run_groups(const hm_pattern_run_t *run, int *n, int *g, int *k);
+HM_EXPORT hm_memory_t hm_pattern_run_memory(const hm_pattern_run_t *run);
+HM_EXPORT size_t hm_pattern_run_rows(const hm_pattern_run_t *run);
+
+/* One measured row. measured: "pattern", "split", "translate", "assemble",
+ * "sequence", "concurrent", or the baseline's hm_baseline_name. index: its
+ * place in size order (0 .. rows - 1); order: when it ran. status: HM_OK,
+ * or HM_EAGAIN when fewer than nrep repetitions were valid (result says
+ * what was measured). wrong: bytes that differed, -1 when not validated
+ * (the concurrent run forwards what it is still receiving, Fig. 5c).
+ * plan: at the first size run, the plan that shows the pattern (striping:
+ * its translation) for a collective hm_plan_matrix; NULL otherwise. */
+typedef struct hm_pattern_row {
+    const char *measured;
+    int baseline;      /* 1: the MPI collective, not the pattern */
+    size_t size_bytes; /* bytes per message (striping: the buffer; a file: 0) */
+    size_t index, order;
+    long long messages;       /* over all ranks */
+    unsigned long long bytes; /* what bandwidth divides */
+    long long wrong;
+    int status;
+    const hm_measure_result_t *result;
+    const hm_plan_t *plan;
+} hm_pattern_row_t;
+
+/* Collective: called on every rank for each row; returns HM_OK to go on,
+ * anything else (the same on every rank) to stop the run. */
+typedef int (*hm_pattern_row_fn)(void *ctx, const hm_pattern_row_t *row);
+
+/* Collective over the run's comm (that of ps): every size in the run's
+ * order, each with its edges, buffers and committed plans, each row
+ * measured with params (hm_plan_measure, hm_baseline_measure; striping's
+ * sequence validated end to end, rank g's buffer against rank 0's) and
+ * handed to row. A step that moves nothing (striping's split and assemble
+ * at g = 1) gives no row. Returns HM_OK, the callback's status
+ * (HM_PATTERN_FAILED_ROW), or a failure with its sentence naming the size
+ * and the row ("8 B (sequence): ..."); a validated row whose bytes differ
+ * fails after its callback (HM_EIO, HM_PATTERN_FAILED_WRONG). The same
+ * status, sentence and *failed (NULL allowed) on every rank. */
+HM_EXPORT int hm_pattern_run_measure(hm_pattern_run_t *run, hm_procsync_t *ps,
+                                     const hm_measure_params_t *params, hm_pattern_row_fn row,
+                                     void *ctx, hm_pattern_failure_t *failed);
+
+/* Local; NULL is ignored. */
+HM_EXPORT void hm_pattern_run_free(hm_pattern_run_t *run);
+
 #ifdef __cplusplus
 }
 #endif
