@@ -19,6 +19,21 @@ camp() {
     status=$?
 }
 
+# rows_match DIR RUNS: each of runs 1..RUNS has a per-mpirun row for every
+# (op, size) with valid repetitions in its raw file, n = their count, and no
+# other; sets bad to what differs.
+rows_match() {
+    local r want got
+    bad=""
+    for r in $(seq "$2"); do
+        want=$(csv_awk "$1/run-00$r.csv" '$col["valid"] == 1 { v[$col["op"] " " $col["size_bytes"]]++ }
+            END { for (k in v) print k, v[k] }' | sort)
+        got=$(csv_awk "$1/per-mpirun.csv" '$col["run"] == r { print $col["op"], $col["size_bytes"], $col["n"] }' -v r="$r" | sort)
+        [ -n "$want" ] && [ "$want" = "$got" ] || bad="$bad run $r: raw [$(echo $want)] per-mpirun [$(echo $got)];"
+    done
+    [ -z "$bad" ]
+}
+
 # --- N = 3 end to end ------------------------------------------------------------
 camp -n 3 --dir c1 -- "${bench[@]}" --sync harmonize
 check "$status" "campaign -n 3 of bench at 2 ranks: exit 0" "exit $status"
@@ -39,23 +54,30 @@ done
 check $? "each raw file records the seed the manifest gave its run ($good of 3)"
 [ -s c1/run-001.log ] && ! grep -q . c1/run-00[123].csv.tmp 2>/dev/null
 check $? "logs written, no temporary files left"
-# Structure, not values (the next check recomputes a row from its raw file):
-# under CI load a bench row may end partial (fewer than --nrep valid after its
-# attempts, said in its table) and Tukey's fences may drop a bimodal tail, so
-# n is 20..40 and at least half of n is kept.
-csv_awk c1/per-mpirun.csv '{ n++; g[$col["op"] " " $col["size_bytes"]]++
-        if ($col["processes"] == 2 && $col["sync"] == "harmonize" && $col["n"] <= 40 &&
-            $col["n"] >= 20 && $col["kept"] <= $col["n"] && 2 * $col["kept"] >= $col["n"] &&
-            $col["median_s"] > 0 && $col["mean_s"] > 0) good++ }
-    END { for (k in g) if (g[k] != 3) bad++; exit !(n == 12 && good == 12 && !bad) }' ||
-    { sed 's/^/    | /' c1/per-mpirun.csv >&2; false; }
-check $? "per-mpirun.csv: 4 groups x 3 runs, 20-40 valid of 40, medians and means positive"
-# Alg. 6 recomputed here for run 2, allreduce 8 B: the valid global run-times
-# of the raw file, R's type-7 quartiles, Tukey's fences, then the median and
-# mean of what is kept. Relative 1e-12: the same doubles, summed in another
-# order for the mean.
-csv_awk c1/run-002.csv '$col["op"] == "allreduce" && $col["size_bytes"] == 8 && $col["valid"] == 1 { print $col["global_s"] }' |
-    sort -g >vals
+# Against each run's raw file, not a count a quiet machine gives: under CI
+# load a bench row may end partial (fewer than --nrep valid when the attempts
+# of a busy machine ran out; 0 to 40 were seen beside two busy loops and a
+# second test), so the truth is the raw file's own count of valid
+# repetitions per group. Every group with one is a row whose n is that
+# count; a group with none has no row. Tukey's fences keep at least half of
+# n (they drop at most the two tails beyond 1.5 IQR).
+csv_awk c1/per-mpirun.csv '{ n++
+      if ($col["processes"] == 2 && $col["sync"] == "harmonize" && $col["kept"] <= $col["n"] &&
+          2 * $col["kept"] >= $col["n"] && $col["median_s"] > 0 && $col["mean_s"] > 0) good++ }
+    END { exit !(n >= 1 && good == n) }' || { sed 's/^/    | /' c1/per-mpirun.csv >&2; false; }
+check $? "per-mpirun.csv: 2 processes, harmonize, at least half of n kept, medians and means positive"
+rows_match c1 3
+check $? "per-mpirun.csv: one row per run and group with valid repetitions, n = the raw file's count" "$bad"
+
+# Alg. 6 recomputed here for run 2's group with the most valid repetitions
+# (allreduce 8 B on a quiet machine): the valid global run-times of the raw
+# file, R's type-7 quartiles, Tukey's fences, then the median and mean of what
+# is kept. Relative 1e-12: the same doubles, summed in another order for the
+# mean.
+read -r gop gsize <<<"$(csv_awk c1/run-002.csv '$col["valid"] == 1 { v[$col["op"] " " $col["size_bytes"]]++ }
+        END { for (k in v) if (v[k] > best) { best = v[k]; g = k }; print g }')"
+csv_awk c1/run-002.csv '$col["op"] == op && $col["size_bytes"] == size && $col["valid"] == 1 { print $col["global_s"] }' \
+    -v op="$gop" -v size="$gsize" | sort -g >vals
 want=$(awk '{ x[NR] = $1 } END {
         n = NR; h = (n - 1) * 0.25; l = int(h); q1 = x[l + 1] + (h - l) * (x[l + 2] - x[l + 1])
         h = (n - 1) * 0.75; l = int(h); q3 = x[l + 1] + (h - l) * (x[l + 2] - x[l + 1])
@@ -63,14 +85,18 @@ want=$(awk '{ x[NR] = $1 } END {
         for (i = 1; i <= n; i++) if (x[i] >= lo && x[i] <= hi) { k[++m] = x[i]; s += x[i] }
         h = (m - 1) * 0.5; l = int(h); med = k[l + 1] + (h - l) * (k[l + 2] - k[l + 1])
         printf "%d %d %.17g %.17g\n", n, m, med, s / m }' vals)
-got=$(csv_awk c1/per-mpirun.csv '$col["run"] == 2 && $col["op"] == "allreduce" && $col["size_bytes"] == 8 {
-        printf "%d %d %.17g %.17g\n", $col["n"], $col["kept"], $col["median_s"], $col["mean_s"] }')
-echo "$want $got" | awk '{ exit !($1 == $5 && $2 == $6 && ($3 - $7) ^ 2 <= (1e-12 * $3) ^ 2 && ($4 - $8) ^ 2 <= (1e-12 * $4) ^ 2) }'
-check $? "per-mpirun row of run 2, allreduce 8 B = Alg. 6 recomputed from its raw file (n kept median mean: $want / $got)"
+got=$(csv_awk c1/per-mpirun.csv '$col["run"] == 2 && $col["op"] == op && $col["size_bytes"] == size {
+        printf "%d %d %.17g %.17g\n", $col["n"], $col["kept"], $col["median_s"], $col["mean_s"] }' \
+    -v op="$gop" -v size="$gsize")
+echo "$want $got" | awk 'NF == 8 { ok = $1 >= 2 && $1 == $5 && $2 == $6 && ($3 - $7) ^ 2 <= (1e-12 * $3) ^ 2 && ($4 - $8) ^ 2 <= (1e-12 * $4) ^ 2 } END { exit !ok }'
+check $? "per-mpirun row of run 2, $gop $gsize B = Alg. 6 recomputed from its raw file (n kept median mean: $want / $got)"
+rows=$(csv_awk c1/per-mpirun.csv '{ n++ } END { print n + 0 }')
+groups=$(csv_awk c1/per-mpirun.csv '{ g[$col["op"] " " $col["size_bytes"]] = 1 } END { for (k in g) n++; print n + 0 }')
 csv_awk c1/reproducibility.csv '{ n++; if ($col["normalized"] >= 1 && $col["normalized"] <= $col["max_normalized"]) good++
         if ($col["normalized"] == 1) ones[$col["op"] " " $col["size_bytes"]]++ }
-    END { for (k in ones) g++; exit !(n == 12 && good == 12 && g == 4) }'
-check $? "reproducibility.csv: each run's median / the smallest >= 1, one run at 1 per group"
+    END { for (k in ones) g++; exit !(n == rows && good == rows && g == groups) }' \
+    -v rows="$rows" -v groups="$groups"
+check $? "reproducibility.csv: a row per per-mpirun row ($rows), each median / the smallest >= 1, one run at 1 in each of the $groups groups"
 grep -q "campaign: run 3/3 done in" "$out" && ! grep -q $'\r' "$out"
 check $? "plain progress lines when not a terminal"
 rows=$(table_cols op op size_B | wc -l)
@@ -133,8 +159,8 @@ camp -n 3 --dir c2 -- "${slow[@]}"
     [ "$(md5sum c2/run-001.csv; csv_awk c2/manifest.csv '$col["run"] == 1 { print $col["start_utc"] }')" = "$run1" ]
 check $? "resumed: runs 2-3 done, run 1 not redone" "exit $status"
 [ "$status" -eq 0 ] || show
-csv_awk c2/per-mpirun.csv '{ n[$col["run"]]++ } END { exit !(n[1] == 4 && n[2] == 4 && n[3] == 4) }'
-check $? "per-mpirun.csv after resumption: 4 groups for each of runs 1-3"
+rows_match c2 3
+check $? "per-mpirun.csv after resumption: runs 1-3, each group with valid repetitions at its count" "$bad"
 
 # --- the whole process group killed (SIGKILL) during run 2 ----------------------------
 touch hold
