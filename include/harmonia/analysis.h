@@ -79,6 +79,9 @@ typedef struct hm_analysis_group {
     hm_metric_t metric;                  /* what the samples are (global: {0}) */
     double comm_target_s, comp_target_s; /* overlap, NaN where none; bench: 0 */
     char *progress;                      /* overlap: the progress factor; bench: NULL */
+    size_t n_invalid_cell;               /* overlap: samples added from a cell whose references
+                                          * did not stand (cell_valid 0), before any filter: its
+                                          * ratios are not what they claim */
 } hm_analysis_group_t;
 
 /* Where a sample goes: its metric and group. A metric of overlap makes the
@@ -92,6 +95,7 @@ typedef struct hm_analysis_key {
     long processes;
     const char *sync;
     const char *progress;
+    int cell_invalid; /* the sample's cell is invalid: counted, not a key (n_invalid_cell) */
 } hm_analysis_key_t;
 
 /* 1 when the samples of g are of a metric of overlap. */
@@ -187,6 +191,7 @@ typedef struct hm_analysis_repro_run {
     double value_s;    /* the run's value of the statistic */
     double normalized; /* value_s / the group's smallest; NaN unless that is > 0 */
     double difference; /* value_s - the group's smallest */
+    int cell_invalid;  /* overlap: the run's cell had references that did not stand */
 } hm_analysis_repro_run_t;
 
 /* One (op, size_bytes, processes, sync), or cell of overlap, over the runs
@@ -199,6 +204,7 @@ typedef struct hm_analysis_repro_group {
     double median_s, min_s, max_s; /* of the runs' values (median: type 7) */
     double max_normalized;         /* max_s / min_s; NaN unless min_s > 0 */
     double max_difference;         /* max_s - min_s */
+    size_t ninvalid_cell;          /* overlap: runs whose cell's references did not stand */
 } hm_analysis_repro_group_t;
 
 typedef struct hm_analysis_repro hm_analysis_repro_t;
@@ -242,11 +248,14 @@ typedef enum hm_verdict {
     HM_VERDICT_A_SMALLER,       /* alternative less */
     HM_VERDICT_A_LARGER,        /* alternative greater */
     HM_VERDICT_B_SMALLER,       /* two-sided, a ratio of overlap: B's median below A's */
-    HM_VERDICT_B_LARGER         /* two-sided, a ratio of overlap: B's median above A's */
+    HM_VERDICT_B_LARGER,        /* two-sided, a ratio of overlap: B's median above A's */
+    HM_VERDICT_INVALID_CELL     /* overlap: a side holds samples of a cell whose references
+                                 * did not stand; the test is computed, but neither side's
+                                 * ratios are what they claim */
 } hm_verdict_t;
 
 /* "no evidence", "B faster", "B slower", "A smaller", "A larger", "B
- * smaller", "B larger"; NULL for another value. */
+ * smaller", "B larger", "invalid cell"; NULL for another value. */
 HM_EXPORT const char *hm_analysis_verdict_name(hm_verdict_t verdict);
 
 /* One side: its samples per group, the per-run values of a per-mpirun

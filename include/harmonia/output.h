@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include <mpi.h>
 
@@ -206,6 +207,16 @@ HM_EXPORT int hm_csv_open(const char *path, const hm_factors_t *factors, const c
 /* Append a text cell to the current row. It is quoted ("a ""b""") when it
  * holds a comma, a quote, '#', a line break or leading/trailing blanks. */
 HM_EXPORT int hm_csv_put_string(hm_csv_t *csv, const char *text);
+
+/* A text cell that may be replaced once the row is written: as
+ * hm_csv_put_string, but text must need no quotes (HM_EINVAL), and *at
+ * becomes, when the row ends, the file offset of the cell (-1 if it could
+ * not be known). One marked cell per row. hm_csv_overwrite then puts text
+ * of the same length there: a verdict known only after its rows were
+ * written (an overlap cell's references, measured again at the end of the
+ * grid), in every later checkpoint and the final file. */
+HM_EXPORT int hm_csv_put_marked(hm_csv_t *csv, const char *text, off_t *at);
+HM_EXPORT int hm_csv_overwrite(hm_csv_t *csv, off_t at, const char *text);
 
 /* Append a number cell. Doubles (seconds) get 15 significant digits, or 16
  * or 17 where fewer would not read back (strtod) to exactly the same value:

@@ -534,10 +534,12 @@ HM_EXPORT const hm_overlap_ref_t *hm_overlap_grid_comp(const hm_overlap_grid_t *
                                                        int column, int comp);
 
 /* Collective: one cell, op x column x comp, params->nrep repetitions of
- * the overlap run (hm_overlap_run) at the sizes kept. A cell whose
- * references are not both usable (calibrated or given) is not run:
- * *ran = 0, HM_OK. Otherwise as hm_overlap_run (*ran = 1; the caller frees
- * the result on HM_OK and HM_EAGAIN). */
+ * the overlap run (hm_overlap_run) at the sizes kept. A cell runs when both
+ * references were measured at a size kept: given, calibrated, or the
+ * nearest probe of a search that ended in a gap or out of probes (its
+ * verdict then says the cell is invalid). A target beyond every size
+ * (below-min, above-max) leaves its cells not run: *ran = 0, HM_OK. Otherwise as hm_overlap_run
+ * (*ran = 1; the caller frees the result on HM_OK and HM_EAGAIN). */
 HM_EXPORT int hm_overlap_grid_run_cell(MPI_Comm comm, hm_procsync_t *ps, hm_compute_t *compute,
                                        const hm_overlap_grid_t *g, int op, int column, int comp,
                                        const hm_measure_params_t *params,

@@ -246,6 +246,8 @@ typedef struct hm_results_overlap_raw_row {
     long long size_bytes; /* the cell's message size (calibrated, or given) */
     double comp_target_s; /* NaN: the cell's own t_comm_ref (--comp-us comm) */
     double x;             /* the metric: seconds (measured) or a ratio */
+    int cell_valid;       /* 0: the cell's references did not stand (column cell_valid, written
+                           * by overlap since it is known; 1 in a file without it) */
 } hm_results_overlap_raw_row_t;
 
 /* Open the raw file of `overlap --raw` at path for metric (one of the
@@ -297,6 +299,8 @@ typedef struct hm_results_permpirun_row {
     size_t n;                            /* valid repetitions in the run's raw file */
     size_t kept;                         /* after the filter */
     double median_s, mean_s; /* of the kept values: seconds, or the ratio of the metric */
+    int cell_invalid;        /* overlap: the run's cell had references that did not stand
+                              * (its raw rows' cell_valid 0; column cell_valid) */
 } hm_results_permpirun_row_t;
 
 /* A dataset: rows[0..n-1], all of one metric. Start from {0}; release with

@@ -136,6 +136,10 @@ int hm_analysis_compare(const hm_analysis_side_t *a, const hm_analysis_side_t *b
     out->verdict =
         verdict(alternative, &out->test, out->difference, 0.5 * (double)ga->n * (double)gb->n,
                 hm_results_metric_is_time(ga->metric));
+    /* A ratio against a reference that moved or missed its target is not
+     * the ratio of the cell it is filed under: no side is read as better
+     * (docs/overlap.md, "References that do not stand"). */
+    if (ga->n_invalid_cell || gb->n_invalid_cell) out->verdict = HM_VERDICT_INVALID_CELL;
     return HM_OK;
 }
 

@@ -112,6 +112,7 @@ int hm_analysis_groups_add_key(hm_analysis_groups_t *gs, const hm_analysis_key_t
         g->x_s = p, g->cap = cap;
     }
     g->x_s[g->n++] = x;
+    g->n_invalid_cell += key->cell_invalid != 0;
     return HM_OK;
 }
 
@@ -161,6 +162,7 @@ static int read_overlap(hm_analysis_groups_t *gs, const char *path, hm_metric_t 
         key.op = row.op;
         key.comm_target_s = row.comm_target_s, key.comp_target_s = row.comp_target_s;
         key.size_bytes = isnan(row.comm_target_s) ? row.size_bytes : -1;
+        key.cell_invalid = !row.cell_valid;
         rc = hm_analysis_groups_add_key(gs, &key, row.x);
     }
     hm_results_overlap_raw_close(raw);
@@ -187,7 +189,8 @@ int hm_analysis_groups_from_permpirun(hm_analysis_groups_t *gs, const hm_results
                                        .comp_target_s = overlap ? r->comp_target_s : 0,
                                        .processes = r->processes,
                                        .sync = r->sync,
-                                       .progress = overlap ? r->progress : NULL};
+                                       .progress = overlap ? r->progress : NULL,
+                                       .cell_invalid = overlap && r->cell_invalid};
         rc = hm_analysis_groups_add_key(gs, &key, hm_analysis_permpirun_value(r, statistic));
     }
     return rc;

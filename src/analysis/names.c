@@ -17,7 +17,7 @@ static const char *const verdicts[] = {
     [HM_VERDICT_NO_EVIDENCE] = "no evidence", [HM_VERDICT_B_FASTER] = "B faster",
     [HM_VERDICT_B_SLOWER] = "B slower",       [HM_VERDICT_A_SMALLER] = "A smaller",
     [HM_VERDICT_A_LARGER] = "A larger",       [HM_VERDICT_B_SMALLER] = "B smaller",
-    [HM_VERDICT_B_LARGER] = "B larger"};
+    [HM_VERDICT_B_LARGER] = "B larger",       [HM_VERDICT_INVALID_CELL] = "invalid cell"};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 

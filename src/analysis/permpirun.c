@@ -32,6 +32,7 @@ static int reduce_group(hm_analysis_group_t *g, hm_filter_t filter, hm_results_p
     row->mean_s = s.mean;
     row->comm_target_s = g->comm_target_s;
     row->comp_target_s = g->comp_target_s;
+    row->cell_invalid = g->n_invalid_cell > 0;
     if (copy_name(row->op, sizeof row->op, g->op) != HM_OK ||
         copy_name(row->sync, sizeof row->sync, g->sync) != HM_OK ||
         copy_name(row->progress, sizeof row->progress, g->progress ? g->progress : "") != HM_OK)

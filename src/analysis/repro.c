@@ -41,8 +41,10 @@ static int fill_group(hm_analysis_repro_t *rp, size_t i, size_t j, double *work,
                       hm_analysis_repro_group_t *g)
 {
     hm_stats_summary_t s;
+    size_t invalid = 0;
     for (size_t k = i; k < j; k++) {
         rp->runs[k].run = rp->rows.rows[k].run;
+        invalid += (size_t)(rp->runs[k].cell_invalid = rp->rows.rows[k].cell_invalid != 0);
         work[k - i] = rp->runs[k].value_s =
             hm_analysis_permpirun_value(&rp->rows.rows[k], rp->statistic);
     }
@@ -59,7 +61,8 @@ static int fill_group(hm_analysis_repro_t *rp, size_t i, size_t j, double *work,
                                      .min_s = s.min,
                                      .max_s = s.max,
                                      .max_normalized = ratio_to(s.max, s.min),
-                                     .max_difference = s.max - s.min};
+                                     .max_difference = s.max - s.min,
+                                     .ninvalid_cell = invalid};
     return HM_OK;
 }
 
@@ -170,6 +173,7 @@ static int put_rows_overlap(hm_csv_t *csv, const hm_analysis_repro_group_t *g, h
         hm_csv_put_double(csv, g->max_normalized);
         hm_csv_put_double(csv, g->runs[k].difference);
         hm_csv_put_double(csv, g->max_difference);
+        hm_csv_put_int64(csv, !g->runs[k].cell_invalid);
         rc = hm_csv_end_row(csv);
     }
     return rc;

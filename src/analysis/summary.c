@@ -75,5 +75,6 @@ int hm_analysis_summary_write_row(hm_csv_t *csv, const hm_analysis_group_t *g,
                         r->s.max,     r->s.mean,    r->median_lo_s, r->median_hi_s,
                         r->mean_lo_s, r->mean_hi_s, r->acf1,        r->shapiro_p};
     for (size_t i = 0; i < sizeof x / sizeof x[0]; i++) hm_csv_put_double(csv, x[i]);
+    if (hm_analysis_group_is_overlap(g)) hm_csv_put_int64(csv, (int64_t)g->n_invalid_cell);
     return hm_csv_end_row(csv);
 }

@@ -274,6 +274,19 @@ static int flush_stream(hm_afile_t *af)
     return HM_OK;
 }
 
+int hm_afile_overwrite(hm_afile_t *af, off_t offset, const void *bytes, size_t len)
+{
+    int st = flush_stream(af);
+    for (size_t done = 0; st == HM_OK && done < len;) {
+        ssize_t n = pwrite(fileno(af->stream), (const char *)bytes + done, len - done,
+                           offset + (off_t)done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return fail(af, n < 0 ? errno : EIO, "rewriting %s", tmp_label(af->tmp));
+        done += (size_t)n;
+    }
+    return st;
+}
+
 int hm_afile_patch(hm_afile_t *af, off_t offset, size_t len, const char *text)
 {
     char *copy = text ? strdup(text) : NULL;

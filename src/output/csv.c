@@ -30,10 +30,12 @@ struct hm_csv {
     size_t row_len, row_cap;
     locale_t c_locale; /* numbers read "1.5" whatever LC_NUMERIC says */
     char error[ERROR_LEN];
-    int misused;       /* a row was malformed: the file would not read back */
-    off_t complete_at; /* where the value of the factor "complete" was written ("yes") */
-    int progress_set;  /* hm_csv_progress was called */
-    int incomplete;    /* hm_csv_incomplete was called: the factor says so for good */
+    int misused;        /* a row was malformed: the file would not read back */
+    off_t complete_at;  /* where the value of the factor "complete" was written ("yes") */
+    int progress_set;   /* hm_csv_progress was called */
+    int incomplete;     /* hm_csv_incomplete was called: the factor says so for good */
+    off_t *mark;        /* hm_csv_put_marked: where to say where its cell went, at the row's end */
+    size_t mark_in_row; /* that cell's offset in row */
 };
 
 static int misuse(hm_csv_t *csv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -107,6 +109,23 @@ int hm_csv_put_string(hm_csv_t *csv, const char *text)
     return needs_quotes(text) ? append_quoted(csv, text) : append(csv, text, strlen(text));
 }
 
+int hm_csv_put_marked(hm_csv_t *csv, const char *text, off_t *at)
+{
+    if (!csv || !text || !at || csv->mark || needs_quotes(text)) return HM_EINVAL;
+    int st = begin_cell(csv);
+    if (st != HM_OK) return st;
+    *at = -1;
+    csv->mark = at;
+    csv->mark_in_row = csv->row_len;
+    return append(csv, text, strlen(text));
+}
+
+int hm_csv_overwrite(hm_csv_t *csv, off_t at, const char *text)
+{
+    if (!csv || !text || at < 0 || needs_quotes(text)) return HM_EINVAL;
+    return file_error(csv, hm_afile_overwrite(csv->af, at, text, strlen(text)));
+}
+
 /* The fewest of 15, 16, 17 significant digits that read back exactly: 17
  * always suffice for a double, fewer keep 0.1 from printing as
  * 0.10000000000000001. */
@@ -149,6 +168,11 @@ static int write_row(hm_csv_t *csv)
 {
     int st = append(csv, "\n", 1);
     FILE *f = hm_afile_stream(csv->af);
+    if (csv->mark) {
+        off_t at = ftello(f);
+        *csv->mark = at < 0 ? -1 : at + (off_t)csv->mark_in_row;
+        csv->mark = NULL;
+    }
     if (st == HM_OK && fwrite(csv->row, 1, csv->row_len, f) != csv->row_len) {
         hm_output_sys_error(csv->error, sizeof csv->error, errno, "cannot write %s",
                             hm_afile_path(csv->af));
@@ -166,6 +190,7 @@ int hm_csv_end_row(hm_csv_t *csv)
         size_t cells = csv->cells;
         csv->row_len = 0;
         csv->cells = 0;
+        csv->mark = NULL;
         return misuse(csv, "row %zu has %zu cells, the header has %zu columns", csv->rows + 1,
                       cells, csv->ncolumns);
     }

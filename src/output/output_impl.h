@@ -24,6 +24,10 @@ char *hm_output_resolve(const char *path);
  * temporary keeps what was written. HM_ENOMEM. */
 int hm_afile_patch(hm_afile_t *af, off_t offset, size_t len, const char *text);
 
+/* Replace the len bytes written at offset with bytes, in the temporary
+ * itself: what the next checkpoint or the commit publishes. HM_EIO. */
+int hm_afile_overwrite(hm_afile_t *af, off_t offset, const void *bytes, size_t len);
+
 /* The registry of this process's temporary files (temporaries.c):
  * hm_afile_remove_temporaries removes those registered. */
 void hm_output_temp_register(const char *path);

@@ -282,9 +282,18 @@ const hm_overlap_ref_t *hm_overlap_grid_comp(const hm_overlap_grid_t *g, int op,
     return g->p.comp_is_comm ? &g->comp[op * g->p.ncomm + column] : &g->comp[comp];
 }
 
+/* A reference a cell can run against: one given or calibrated, and one
+ * whose search kept its nearest probe (gap, out of probes), measured at a
+ * size the operation has; its cells run there and are reported invalid
+ * (grid_judge.c), so that a busy machine that moved the probes still leaves
+ * every such cell's repetitions, said to be off their target, rather than
+ * none. A target beyond every size (below-min, above-max) has no nearest
+ * size that says anything about it: not run. */
 static int usable(const hm_overlap_ref_t *r)
 {
-    return r->outcome == HM_OVERLAP_CONVERGED || r->outcome == HM_OVERLAP_FIXED;
+    int kept = r->outcome == HM_OVERLAP_GAP || r->outcome == HM_OVERLAP_OUT_OF_PROBES;
+    return (r->outcome == HM_OVERLAP_CONVERGED || r->outcome == HM_OVERLAP_FIXED || kept) &&
+           isfinite(r->ref_s) && r->ref_s > 0;
 }
 
 int hm_overlap_grid_run_cell(MPI_Comm comm, hm_procsync_t *ps, hm_compute_t *compute,

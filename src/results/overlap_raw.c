@@ -14,6 +14,8 @@ enum { C_OP, C_COMM, C_SIZE, C_COMP, C_VALID, C_METRIC, NCOLS };
 struct hm_results_overlap_raw {
     hm_raw_rows_t rows; /* factors: sync, progress */
     hm_metric_t metric;
+    int has_cell_valid; /* an older file has no verdict of its cells */
+    size_t cell_valid;  /* its column */
 };
 
 int hm_results_overlap_raw_open(const char *path, hm_metric_t metric,
@@ -28,7 +30,14 @@ int hm_results_overlap_raw_open(const char *path, hm_metric_t metric,
                              HM_COL_OVERLAP_RAW_VALID,      hm_results_metric_column(metric)};
     rc = hm_raw_rows_open(sizeof **out, path, HM_RESULTS_OVERLAP_RAW, cols, NCOLS, C_VALID, keys, 2,
                           (void **)out);
-    if (rc == HM_OK) (*out)->metric = metric;
+    if (rc == HM_OK) {
+        (*out)->metric = metric;
+        (*out)->has_cell_valid =
+            hm_csv_reader_find(
+                (*out)->rows.r,
+                hm_results_column_name(HM_RESULTS_OVERLAP_RAW, HM_COL_OVERLAP_RAW_CELL_VALID),
+                &(*out)->cell_valid) == HM_OK;
+    }
     return rc;
 }
 
@@ -56,6 +65,21 @@ static int parse_target(hm_raw_rows_t *rows, int c, double *t)
                                                  : hm_raw_rows_bad_cell(rows, c, "a time above 0");
 }
 
+/* The cell's verdict: 0 or 1, 1 where the file has no such column. */
+static int parse_cell_valid(hm_results_overlap_raw_t *raw, hm_results_overlap_raw_row_t *row)
+{
+    double v = 1;
+    row->cell_valid = 1;
+    if (!raw->has_cell_valid) return HM_OK;
+    if (hm_csv_reader_double(raw->rows.r, raw->cell_valid, &v) != HM_OK || (v != 0 && v != 1))
+        return hm_error_set(HM_EINVAL,
+                            "%s:%zu: \"%s\" is not a validity, 0 or 1 (column cell_valid)",
+                            raw->rows.path, hm_csv_reader_line(raw->rows.r),
+                            hm_csv_reader_cell(raw->rows.r, raw->cell_valid));
+    row->cell_valid = v == 1;
+    return HM_OK;
+}
+
 /* The cells of a valid row: targets, a size that is a byte count, a finite
  * value of the metric (at least 0, but for overhead). */
 static int parse_row(hm_results_overlap_raw_t *raw, hm_results_overlap_raw_row_t *row)
@@ -75,7 +99,7 @@ static int parse_row(hm_results_overlap_raw_t *raw, hm_results_overlap_raw_row_t
                                     signed_ok ? "a finite number" : "a finite number, at least 0");
     row->op = hm_csv_reader_cell(rows->r, rows->idx[C_OP]);
     row->x = x;
-    return HM_OK;
+    return parse_cell_valid(raw, row);
 }
 
 int hm_results_overlap_raw_next(hm_results_overlap_raw_t *raw, hm_results_overlap_raw_row_t *row,

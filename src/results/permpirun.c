@@ -16,7 +16,7 @@
 
 enum {
     NCOLS = HM_COL_PERMPIRUN_MEAN_S + 1,
-    NCOLS_OVERLAP = HM_COL_PERMPIRUN_OVERLAP_MEAN + 1,
+    NCOLS_OVERLAP = HM_COL_PERMPIRUN_OVERLAP_CELL_VALID + 1,
     MAX_COLS = NCOLS_OVERLAP
 };
 
@@ -131,6 +131,7 @@ static int put_row_overlap(hm_csv_t *csv, const hm_results_permpirun_row_t *r, h
     hm_csv_put_int64(csv, (int64_t)r->kept);
     hm_csv_put_double(csv, r->median_s);
     hm_csv_put_double(csv, r->mean_s);
+    hm_csv_put_int64(csv, !r->cell_invalid);
     return hm_csv_end_row(csv);
 }
 
@@ -204,6 +205,8 @@ typedef struct reading {
     size_t idx[NFIELDS];
     hm_metric_t metric; /* overlap: of the rows read so far */
     int have_metric;
+    int has_cell_valid; /* overlap: a dataset written before it has no such column */
+    size_t cell_valid;
 } reading_t;
 
 static int bad_cell(const reading_t *rd, int f, const char *what)
@@ -294,12 +297,27 @@ static int cell_metric(reading_t *rd)
     return HM_OK;
 }
 
+/* cell_valid: 0 or 1; 1 where the file has no such column. */
+static int cell_validity(const reading_t *rd, int *invalid)
+{
+    double v = 1;
+    *invalid = 0;
+    if (!rd->has_cell_valid) return HM_OK;
+    if (hm_csv_reader_double(rd->r, rd->cell_valid, &v) != HM_OK || (v != 0 && v != 1))
+        return hm_error_set(
+            HM_EINVAL, "%s:%zu: \"%s\" is not a validity, 0 or 1 (column cell_valid)", rd->path,
+            hm_csv_reader_line(rd->r), hm_csv_reader_cell(rd->r, rd->cell_valid));
+    *invalid = v == 0;
+    return HM_OK;
+}
+
 static int parse_overlap(reading_t *rd, hm_results_permpirun_row_t *row, long long *size)
 {
     int rc = cell_metric(rd);
     if (rc == HM_OK) rc = cell_target(rd, F_COMM, &row->comm_target_s);
     if (rc == HM_OK) rc = cell_target(rd, F_COMP, &row->comp_target_s);
     if (rc == HM_OK) rc = cell_name(rd, F_PROGRESS, row->progress, sizeof row->progress);
+    if (rc == HM_OK) rc = cell_validity(rd, &row->cell_invalid);
     if (rc != HM_OK) return rc;
     /* The size is the cell only where no communication time names it. */
     if (!isnan(row->comm_target_s)) *size = -1;
@@ -403,6 +421,12 @@ int hm_results_permpirun_read(const char *path, hm_results_permpirun_t *ds)
                                                   HM_COL_PERMPIRUN_OVERLAP_COMM_TARGET_S),
                            &i) == HM_OK)
         rd.kind = HM_RESULTS_PERMPIRUN_OVERLAP, rd.cols = overlap_cols, rd.nfields = NFIELDS;
+    if (rc == HM_OK && rd.kind == HM_RESULTS_PERMPIRUN_OVERLAP)
+        rd.has_cell_valid =
+            hm_csv_reader_find(rd.r,
+                               hm_results_column_name(HM_RESULTS_PERMPIRUN_OVERLAP,
+                                                      HM_COL_PERMPIRUN_OVERLAP_CELL_VALID),
+                               &rd.cell_valid) == HM_OK;
     for (size_t f = 0; f < rd.nfields; f++) cols[f] = rd.cols[f];
     if (rc == HM_OK) rc = hm_results_find_columns(rd.r, path, rd.kind, cols, rd.nfields, rd.idx);
     if (rc == HM_OK) rc = read_rows(&rd, ds);

@@ -314,6 +314,9 @@ static const hm_results_column_t overlap_raw[] = {
     [HM_COL_OVERLAP_RAW_OVERHEAD] = {"overhead", "", "eq. 1 against the cell's references"},
     [HM_COL_OVERLAP_RAW_COMP_SLOWDOWN] = {"comp_slowdown", "", "eq. 3: comp_s / t_comp_ref"},
     [HM_COL_OVERLAP_RAW_COMM_RATIO] = {"comm_ratio", "", "eq. 4: mpi_s / t_comm_ref"},
+    [HM_COL_OVERLAP_RAW_CELL_VALID] = {"cell_valid", "",
+                                       "1 when the cell's references stood (the summary's "
+                                       "cell_valid, after the grid's recheck)"},
 };
 
 static const hm_results_column_t pattern[] = {
@@ -397,6 +400,9 @@ static const hm_results_column_t permpirun_overlap[] = {
     [HM_COL_PERMPIRUN_OVERLAP_KEPT] = {"kept", "", "repetitions kept by the filter"},
     [HM_COL_PERMPIRUN_OVERLAP_MEDIAN] = {"median", "", "median of the kept values of the metric"},
     [HM_COL_PERMPIRUN_OVERLAP_MEAN] = {"mean", "", "mean of the kept values of the metric"},
+    [HM_COL_PERMPIRUN_OVERLAP_CELL_VALID] = {"cell_valid", "",
+                                             "1 when the cell's references stood in the run "
+                                             "(its raw rows' cell_valid)"},
 };
 
 static const hm_results_column_t repro_overlap[] = {
@@ -415,6 +421,8 @@ static const hm_results_column_t repro_overlap[] = {
     [HM_COL_REPRO_OVERLAP_DIFFERENCE] = {"difference", "", "the value - the cell's smallest"},
     [HM_COL_REPRO_OVERLAP_MAX_DIFFERENCE] = {"max_difference", "",
                                              "the cell's largest - smallest value"},
+    [HM_COL_REPRO_OVERLAP_CELL_VALID] = {"cell_valid", "",
+                                         "1 when the cell's references stood in the run"},
 };
 
 static const hm_results_column_t stats_overlap[] = {
@@ -438,6 +446,9 @@ static const hm_results_column_t stats_overlap[] = {
     [HM_COL_STATS_OVERLAP_MEAN_CI_HI] = {"mean_ci_hi", "", "95% interval of the mean: high"},
     [HM_COL_STATS_OVERLAP_ACF1] = {"acf1", "", "lag-1 autocorrelation in file order"},
     [HM_COL_STATS_OVERLAP_SHAPIRO_P] = {"shapiro_p", "", "Shapiro-Wilk p-value"},
+    [HM_COL_STATS_OVERLAP_INVALID_CELL_N] = {"invalid_cell_n", "",
+                                             "of n, samples of a cell whose references did not "
+                                             "stand (raw cell_valid 0): not what they claim"},
 };
 
 static const hm_results_column_t compare_overlap[] = {

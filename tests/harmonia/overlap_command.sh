@@ -61,6 +61,35 @@ csv_awk r.csv '{ n++; if ($col["valid"] == 1 && $col["measured_s"] > 0 && $col["
     END { exit !(n >= 20 && ok == 20) }'
 check $? "raw: 4 cells x 5 valid repetitions (and the invalid ones), each with its times" \
     "$(csv_tsv r.csv | head -3)"
+# Each raw row carries its cell's verdict after the recheck: the summary's
+# cell_valid, whichever cells the machine's load made invalid (a cell that
+# moved during the grid was written 1 and rewritten 0 at the end).
+verdicts=$(csv_awk o.csv '{ print $col["comm_target_s"], $col["comp_target_s"], $col["cell_valid"] }' | sort)
+raw_verdicts=$(csv_awk r.csv '{ print $col["comm_target_s"], $col["comp_target_s"], $col["cell_valid"] }' | sort -u)
+[ -n "$verdicts" ] && [ "$verdicts" = "$raw_verdicts" ]
+check $? "raw: every row's cell_valid is its cell's in the summary" \
+    "summary [$(echo $verdicts)] raw [$(echo $raw_verdicts)]"
+# What stats and compare make of a cell's verdict, on copies of r.csv whose
+# cells are all valid (r1) or all not (r0): rewritten here so that the check
+# does not depend on which cells the load made invalid.
+for v in 0 1; do
+    awk -F, -v v=$v 'BEGIN { OFS = "," } /^#/ || !h++ { print; next } { $NF = v; print }' r.csv >r$v.csv
+done
+launch 0 stats r0.csv
+n0=$(grep -c '^iallreduce .* INVALID$' "$out")
+note0=$(grep -c '^cell INVALID: ' "$out")
+launch 0 stats r1.csv
+n1=$(grep -c '^iallreduce .* ok$' "$out")
+note1=$(grep -c '^cell INVALID: ' "$out")
+[ "$n0" -eq 4 ] && [ "$n1" -eq 4 ] && [ "$note0" -eq 1 ] && [ "$note1" -eq 0 ]
+check $? "stats: the 4 cells INVALID from cell_valid 0, ok from 1 ($n0, $n1)" "$(cat "$out")"
+launch 0 compare r1.csv r0.csv
+c0=$(grep -c '^iallreduce .* invalid cell$' "$out")
+grep -q '^verdict "invalid cell": ' "$out" && [ "$c0" -eq 4 ]
+check $? "compare: a side with an invalid cell gets the verdict invalid cell ($c0 of 4)" "$(cat "$out")"
+launch 0 compare r1.csv r1.csv
+! grep -q 'invalid cell' "$out"
+check $? "compare: two valid sides get no such verdict" "$(cat "$out")"
 
 # OSU's and IMB's configuration: sizes given, not calibrated, and each
 # cell's computation aimed at its measured communication time. Sizes of

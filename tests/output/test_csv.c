@@ -162,6 +162,67 @@ static void check_misuse(const char *path)
     HM_CHECK(access(path, F_OK) != 0, "and nothing was published under %s", path);
 }
 
+/* The cell of row r of path, read back independently; "" when absent. */
+static const char *cell_of(const csv_doc_t *doc, size_t r, size_t c)
+{
+    return r < doc->nrows && c < doc->row_cells[r] ? doc->rows[r][c] : "";
+}
+
+/* hm_csv_put_marked / hm_csv_overwrite: a verdict known after its rows were
+ * written (an overlap cell's recheck). A checkpoint publishes the rows as
+ * they were then, the final file the verdict rewritten; nothing else moves
+ * (the unmarked row, the quoted cell before the mark, the factor
+ * "complete"). */
+static void check_marked(const char *path)
+{
+    const char *cols[] = {"name", "cell_valid", "x"};
+    hm_csv_t *csv = NULL;
+    hm_factors_t *f = NULL;
+    off_t at[3] = {-2, -2, -2};
+    HM_CHECK(hm_factors_create(&f) == HM_OK && hm_factors_set(f, "k", "v") == HM_OK, "factors");
+    HM_CHECK(hm_csv_open(path, f, cols, 3, &csv) == HM_OK, "open %s: %s", path, hm_last_error());
+    const char *names[] = {"a,\"quoted\"", "plain", "µs"};
+    for (int r = 0; r < 3; r++) {
+        hm_csv_put_string(csv, names[r]);
+        HM_CHECK(hm_csv_put_marked(csv, "1", &at[r]) == HM_OK, "row %d: a marked cell", r);
+        hm_csv_put_int64(csv, r);
+        hm_csv_end_row(csv);
+    }
+    HM_CHECK(at[0] > 0 && at[1] > at[0] && at[2] > at[1],
+             "offsets known at the rows' ends: %lld %lld %lld", (long long)at[0], (long long)at[1],
+             (long long)at[2]);
+    HM_CHECK(hm_csv_put_marked(csv, "a,b", &at[0]) == HM_EINVAL, "a text needing quotes refused");
+    HM_CHECK(hm_csv_checkpoint(csv) == HM_OK, "checkpoint");
+    HM_CHECK(hm_csv_overwrite(csv, at[0], "0") == HM_OK &&
+                 hm_csv_overwrite(csv, at[2], "0") == HM_OK,
+             "rows 0 and 2 rewritten after the checkpoint: %s", hm_last_error());
+    csv_doc_t doc;
+    char why[128];
+    HM_CHECK(
+        csv_read(path, &doc, why, sizeof why) == 0 && doc.nrows == 3 &&
+            !strcmp(cell_of(&doc, 0, 1), "1") && !strcmp(cell_of(&doc, 2, 1), "1") &&
+            !strncmp(csv_factor(&doc, "complete") ? csv_factor(&doc, "complete") : "", "no", 2),
+        "the checkpoint as it was: every row 1, complete no (%s)", why);
+    csv_doc_free(&doc);
+    HM_CHECK(hm_csv_close(csv) == HM_OK, "close: %s", hm_last_error());
+    HM_CHECK(csv_read(path, &doc, why, sizeof why) == 0 && doc.nrows == 3, "final file reads (%s)",
+             why);
+    int same = 1;
+    for (int r = 0; r < 3; r++) {
+        char x[8];
+        snprintf(x, sizeof x, "%d", r);
+        same &= !strcmp(cell_of(&doc, (size_t)r, 0), names[r]) &&
+                !strcmp(cell_of(&doc, (size_t)r, 2), x);
+    }
+    HM_CHECK(!strcmp(cell_of(&doc, 0, 1), "0") && !strcmp(cell_of(&doc, 1, 1), "1") &&
+                 !strcmp(cell_of(&doc, 2, 1), "0") && same &&
+                 !strcmp(csv_factor(&doc, "complete") ? csv_factor(&doc, "complete") : "", "yes"),
+             "final file: rows 0 and 2 say 0, row 1 still 1, the other cells and complete: yes as "
+             "written");
+    csv_doc_free(&doc);
+    hm_factors_free(f);
+}
+
 /* A user's locale with a decimal comma must not leak into result files.
  * Without one installed, de_DE.UTF-8 is compiled into dir with localedef
  * (Debian package locales, in scripts/install-deps) and found through
@@ -213,6 +274,10 @@ int main(void)
     snprintf(path, sizeof path, "%s/numbers.csv", dir);
     snprintf(misuse, sizeof misuse, "%s/misuse.csv", dir);
     snprintf(loc, sizeof loc, "%s/locale.csv", dir);
+    char marked[512];
+    snprintf(marked, sizeof marked, "%s/marked.csv", dir);
+    check_marked(marked);
+    unlink(marked);
     write_file(path);
     check_file(path);
     check_raw_quoting(path);

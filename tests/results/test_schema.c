@@ -50,7 +50,7 @@ static const char *const documented[HM_RESULTS_NKINDS] = {
                            "comp_error_pct,comp_ref_end_s,comp_moved_pct,cell",
     [HM_RESULTS_OVERLAP_RAW] = "op,comm_target_s,size_bytes,comp_target_s,attempt,valid,measured_s,"
                                "comp_s,"
-                               "mpi_s,overhead,comp_slowdown,comm_ratio",
+                               "mpi_s,overhead,comp_slowdown,comm_ratio,cell_valid",
     [HM_RESULTS_IMPACT] = "comp_target_s,matrix_order,rank,thread,core,without_mpi_s,with_mpi_s,"
                           "impact",
     [HM_RESULTS_PATTERN] =
@@ -60,13 +60,14 @@ static const char *const documented[HM_RESULTS_NKINDS] = {
     [HM_RESULTS_PATTERN_RAW] =
         "op,size_bytes,attempt,valid,global_s,local_s,start_spread_s,start_s,device_s",
     [HM_RESULTS_PERMPIRUN_OVERLAP] = "run,seed,op,comm_target_s,size_bytes,comp_target_s,"
-                                     "processes,sync,progress,metric,n,kept,median,mean",
+                                     "processes,sync,progress,metric,n,kept,median,mean,cell_valid",
     [HM_RESULTS_REPRO_OVERLAP] = "op,comm_target_s,size_bytes,comp_target_s,processes,sync,"
                                  "progress,metric,run,median,normalized,max_normalized,"
-                                 "difference,max_difference",
-    [HM_RESULTS_STATS_OVERLAP] = "op,comm_target_s,size_bytes,comp_target_s,processes,sync,"
-                                 "progress,metric,n,n_kept,min,q1,median,q3,max,mean,"
-                                 "median_ci_lo,median_ci_hi,mean_ci_lo,mean_ci_hi,acf1,shapiro_p",
+                                 "difference,max_difference,cell_valid",
+    [HM_RESULTS_STATS_OVERLAP] =
+        "op,comm_target_s,size_bytes,comp_target_s,processes,sync,"
+        "progress,metric,n,n_kept,min,q1,median,q3,max,mean,"
+        "median_ci_lo,median_ci_hi,mean_ci_lo,mean_ci_hi,acf1,shapiro_p,invalid_cell_n",
     [HM_RESULTS_COMPARE_OVERLAP] = "op,comm_target_s,size_bytes,comp_target_s,processes,metric,"
                                    "sync_A,sync_B,progress_A,progress_B,n_A,n_B,median_A,"
                                    "median_B,difference_B_A,ratio_B_A,W,p,stars,verdict,range_A,"
@@ -140,7 +141,7 @@ static void check_lookups(const char *path)
     while (f && fgets(line, sizeof line, f) && line[0] == '#') line[0] = '\0';
     if (f) fclose(f);
     HM_CHECK(!strcmp(line, "op,comm_target_s,size_bytes,comp_target_s,processes,sync,progress,"
-                           "metric,run,mean,normalized,max_normalized,difference,max_difference\n"),
+                           "metric,run,mean,normalized,max_normalized,difference,max_difference,cell_valid\n"),
              "the reproducibility of overlap's means names its value column mean (%s)", line);
 }
 

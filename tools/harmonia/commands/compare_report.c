@@ -140,9 +140,17 @@ static int print_overlap(const cli_config_t *cfg, const cli_compare_side_t *a,
     hm_table_t *t = NULL;
     int rc = hm_table_create(&t);
     if (rc == HM_OK) rc = overlap_columns(t, n ? rows[0].a->metric : cfg->metric, with_size);
-    for (size_t k = 0; rc == HM_OK && k < n; k++) overlap_row(t, &rows[k], with_size);
+    int invalid = 0;
+    for (size_t k = 0; rc == HM_OK && k < n; k++) {
+        overlap_row(t, &rows[k], with_size);
+        invalid |= rows[k].verdict == HM_VERDICT_INVALID_CELL;
+    }
     if (rc == HM_OK) {
         describe(cfg, a, b, f);
+        if (invalid)
+            fprintf(f, "verdict \"invalid cell\": a side holds samples of a cell whose references "
+                       "did not stand (cell_valid 0 in its raw file; the overlap summary's cell "
+                       "column says why): p is shown, no side is read as better\n");
         rc = hm_table_print(t, f);
     }
     hm_table_free(t);

@@ -23,6 +23,8 @@ typedef struct row {
     int partial; /* fewer valid repetitions than --nrep */
     char procsync[160];
     hm_overlap_summary_t s; /* nvalid 0 and NAN estimates when not run */
+    off_t *cell_valid_at;   /* raw: where each repetition's cell_valid went (-1: unknown) */
+    long nraw;              /* repetitions written with cell_valid 1 */
 } row_t;
 
 struct cli_overlap_report {
@@ -178,8 +180,12 @@ static void write_summary(hm_csv_t *csv, const row_t *row)
     hm_csv_end_row(csv);
 }
 
-static void write_raw(hm_csv_t *raw, const row_t *row, const hm_overlap_result_t *r)
+/* Raw rows are written as the cell ends, its verdict as known then; the
+ * recheck after the grid may still make it invalid (write_rows), so the
+ * place of each cell_valid is kept to say so there. */
+static void write_raw(hm_csv_t *raw, row_t *row, const hm_overlap_result_t *r)
 {
+    if (row->verdict.valid) row->cell_valid_at = malloc((size_t)(r->n ? r->n : 1) * sizeof(off_t));
     for (long i = 0; i < r->n; i++) {
         hm_csv_put_string(raw, row->op);
         hm_csv_put_double(raw, row->comm.target_s);
@@ -196,6 +202,10 @@ static void write_raw(hm_csv_t *raw, const row_t *row, const hm_overlap_result_t
         hm_csv_put_double(raw, q.overhead);
         hm_csv_put_double(raw, q.comp_slowdown);
         hm_csv_put_double(raw, q.comm);
+        if (row->cell_valid_at)
+            hm_csv_put_marked(raw, "1", &row->cell_valid_at[row->nraw++]);
+        else
+            hm_csv_put_int64(raw, 0);
         hm_csv_end_row(raw);
     }
     hm_csv_checkpoint(raw);
@@ -243,15 +253,24 @@ int cli_overlap_report_add(cli_overlap_report_t *rep, size_t index, size_t order
     return HM_OK;
 }
 
+/* A cell written valid to the raw file whose references the recheck found
+ * moved: its rows' cell_valid become 0. */
+static void unmark_raw(hm_csv_t *raw, const row_t *row)
+{
+    for (long k = 0; raw && !row->verdict.valid && k < row->nraw; k++)
+        if (row->cell_valid_at[k] >= 0) hm_csv_overwrite(raw, row->cell_valid_at[k], "0");
+}
+
 /* Root: every cell's summary row, its verdict from the references as they
  * are after the grid. */
 static void write_rows(cli_overlap_report_t *rep)
 {
-    hm_csv_t *summary = hm_experiment_summary(rep->e);
+    hm_csv_t *summary = hm_experiment_summary(rep->e), *raw = hm_experiment_raw(rep->e);
     for (size_t i = 0; i < rep->nrows; i++) {
         row_t *row = &rep->rows[i];
         if (!row->done) continue;
         read_refs(rep, row);
+        unmark_raw(raw, row);
         if (summary) write_summary(summary, row);
     }
     if (summary) hm_csv_checkpoint(summary);
@@ -314,6 +333,7 @@ void cli_overlap_report_close(cli_overlap_report_t *rep, MPI_Comm comm)
         print_table(rep);
     }
     fflush(stdout);
+    for (size_t i = 0; rep->rows && i < rep->nrows; i++) free(rep->rows[i].cell_valid_at);
     free(rep->rows);
     free(rep);
 }

@@ -128,7 +128,21 @@ static int overlap_summary_columns(hm_table_t *t, hm_metric_t metric, int with_s
     }
     if (rc == HM_OK) rc = hm_table_add_column(t, "acf1", HM_ALIGN_RIGHT);
     if (rc == HM_OK) rc = hm_table_add_column(t, "sw_p", HM_ALIGN_RIGHT);
+    if (rc == HM_OK) rc = hm_table_add_column(t, "cell", HM_ALIGN_LEFT);
     return rc;
+}
+
+/* What the cell column's INVALID means, once, above a table that has one. */
+static void invalid_cell_note(const hm_analysis_groups_t *gs, FILE *f)
+{
+    for (size_t k = 0; k < gs->n; k++)
+        if (gs->g[k].n_invalid_cell) {
+            fprintf(f, "cell INVALID: samples of the cell come from a run where its references did "
+                       "not stand (cell_valid 0 in the raw file; the overlap summary's cell column "
+                       "says why; --output counts them, invalid_cell_n): their ratios are not what "
+                       "they claim\n");
+            return;
+        }
 }
 
 static int print_overlap_summaries(const hm_analysis_groups_t *gs,
@@ -158,8 +172,10 @@ static int print_overlap_summaries(const hm_analysis_groups_t *gs,
         for (size_t i = 0; i < sizeof x / sizeof x[0]; i++) cli_metric_cell(t, metric, x[i]);
         hm_table_add_number(t, "%.3f", r->acf1);
         hm_table_add_number(t, "%.3g", r->shapiro_p);
+        hm_table_add_cell(t, g->n_invalid_cell ? "INVALID" : "ok");
     }
     if (rc == HM_OK) rc = cli_progresses_print(&p, f);
+    if (rc == HM_OK) invalid_cell_note(gs, f);
     if (rc == HM_OK) rc = hm_table_print(t, f);
     hm_table_free(t);
     return rc;
@@ -222,6 +238,7 @@ static int overlap_runs_table(const hm_analysis_repro_t *repro, hm_table_t *t, c
         rc = hm_table_add_column(t, name, HM_ALIGN_RIGHT);
     }
     if (rc == HM_OK) rc = hm_table_add_column(t, time ? "repro" : "range", HM_ALIGN_RIGHT);
+    if (rc == HM_OK) rc = hm_table_add_column(t, "cell", HM_ALIGN_LEFT);
     for (size_t i = 0; rc == HM_OK && i < n; i++) {
         const hm_analysis_repro_group_t *g = hm_analysis_repro_group(repro, i);
         const hm_results_permpirun_row_t *k = g->key;
@@ -234,6 +251,7 @@ static int overlap_runs_table(const hm_analysis_repro_t *repro, hm_table_t *t, c
         cli_metric_cell(t, metric, g->min_s);
         cli_metric_cell(t, metric, g->max_s);
         hm_table_add_number(t, "%.3f", time ? g->max_normalized : g->max_difference);
+        hm_table_add_cell(t, g->ninvalid_cell ? "INVALID" : "ok");
     }
     return rc;
 }
@@ -265,6 +283,13 @@ int cli_print_runs(const hm_analysis_repro_t *repro, FILE *f)
                       "where Fig. 29's quotient means nothing)") < 0)
         rc = HM_EIO;
     if (rc == HM_OK && overlap) rc = cli_progresses_print(&p, f);
+    for (size_t i = 0; rc == HM_OK && overlap && i < hm_analysis_repro_count(repro); i++)
+        if (hm_analysis_repro_group(repro, i)->ninvalid_cell) {
+            fprintf(f, "cell INVALID: in some runs the cell's references did not stand "
+                       "(cell_valid 0 in per-mpirun.csv and in the run's raw file; its overlap "
+                       "summary says why): their values are not what they claim\n");
+            break;
+        }
     if (rc == HM_OK) rc = hm_table_print(t, f);
     hm_table_free(t);
     return rc;
