@@ -25,10 +25,11 @@ extern "C" {
 HM_EXPORT int hm_gpu_built(void);
 HM_EXPORT int hm_gpu_nccl_built(void);
 
-/* Local: 1 when the MPI library says it moves device memory
- * (MPIX_Query_cuda_support() == 1, Open MPI and MPICH), else 0 with the
- * reason in why (len bytes): the MPI cannot say, or says it does not. */
-HM_EXPORT int hm_gpu_mpi_cuda_aware(char *why, size_t len);
+/* Local: HM_OK when the MPI library says it moves device memory
+ * (MPIX_Query_cuda_support() == 1, Open MPI and MPICH), else HM_ENOTSUP
+ * with the reason (hm_last_error): the MPI cannot say, or says it does
+ * not. */
+HM_EXPORT int hm_gpu_mpi_cuda_aware(void);
 
 /* Versions as the libraries give them (CUDA 13.0 = 13000, NCCL 2.27.3 =
  * 22703); 0 where absent: no CUDA in the build, no driver, no NCCL. */

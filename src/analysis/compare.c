@@ -16,18 +16,18 @@ int hm_analysis_side_check(hm_analysis_side_t *s)
     hm_analysis_groups_sort(&s->groups);
     for (size_t k = 1; k < s->groups.n; k++) {
         const hm_analysis_group_t *x = &s->groups.g[k - 1], *y = &s->groups.g[k];
-        if (hm_analysis_cell_cmp(x, y) != 0) continue;
-        hm_analysis_group_name(x, name, sizeof name);
+        if (hm__analysis_cell_cmp(x, y) != 0) continue;
+        hm__analysis_group_name(x, name, sizeof name);
         if (strcmp(x->sync, y->sync))
-            return hm_error_set(HM_EINVAL,
-                                "%s holds %s under more than one sync (%s, %s); give compare one "
-                                "sync per side",
-                                s->path, name, x->sync, y->sync);
-        return hm_error_set(HM_EINVAL,
-                            "%s holds %s under more than one progress configuration (%s; %s); "
-                            "give compare one per side",
-                            s->path, name, x->progress ? x->progress : "",
-                            y->progress ? y->progress : "");
+            return hm__error_set(HM_EINVAL,
+                                 "%s holds %s under more than one sync (%s, %s); give compare one "
+                                 "sync per side",
+                                 s->path, name, x->sync, y->sync);
+        return hm__error_set(HM_EINVAL,
+                             "%s holds %s under more than one progress configuration (%s; %s); "
+                             "give compare one per side",
+                             s->path, name, x->progress ? x->progress : "",
+                             y->progress ? y->progress : "");
     }
     return HM_OK;
 }
@@ -38,7 +38,7 @@ static void list_key(char *buf, size_t len, size_t *count, const hm_analysis_gro
     char name[256];
     if ((*count)++ >= 4) return;
     size_t used = strlen(buf);
-    hm_analysis_group_name(g, name, sizeof name);
+    hm__analysis_group_name(g, name, sizeof name);
     snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
 }
 
@@ -60,13 +60,13 @@ int hm_analysis_compare_check(const hm_analysis_side_t *a, const hm_analysis_sid
     const hm_analysis_group_t *gb = b->groups.n ? &b->groups.g[0] : NULL;
     if (ga && gb && ga->metric != gb->metric &&
         (hm_analysis_group_is_overlap(ga) || hm_analysis_group_is_overlap(gb)))
-        return hm_error_set(HM_EINVAL, "A (%s) holds samples of metric %s, B (%s) of metric %s",
-                            a->path, hm_results_metric_name(ga->metric), b->path,
-                            hm_results_metric_name(gb->metric));
+        return hm__error_set(HM_EINVAL, "A (%s) holds samples of metric %s, B (%s) of metric %s",
+                             a->path, hm_results_metric_name(ga->metric), b->path,
+                             hm_results_metric_name(gb->metric));
     while (i < a->groups.n || j < b->groups.n) {
         int c = i == a->groups.n   ? 1
                 : j == b->groups.n ? -1
-                                   : hm_analysis_cell_cmp(&a->groups.g[i], &b->groups.g[j]);
+                                   : hm__analysis_cell_cmp(&a->groups.g[i], &b->groups.g[j]);
         if (c < 0) list_key(only_a, sizeof only_a, &na, &a->groups.g[i++]);
         if (c > 0) list_key(only_b, sizeof only_b, &nb, &b->groups.g[j++]);
         if (c == 0) i++, j++;
@@ -76,11 +76,11 @@ int hm_analysis_compare_check(const hm_analysis_side_t *a, const hm_analysis_sid
     list_end(only_b, sizeof only_b, nb);
     int overlap = a->groups.n ? hm_analysis_group_is_overlap(&a->groups.g[0])
                               : b->groups.n && hm_analysis_group_is_overlap(&b->groups.g[0]);
-    return hm_error_set(HM_EINVAL,
-                        "A and B hold different groups (%s): only in A (%s): %s; only in B (%s): "
-                        "%s",
-                        overlap ? "cells, processes" : "op, size, processes", a->path, only_a,
-                        b->path, only_b);
+    return hm__error_set(HM_EINVAL,
+                         "A and B hold different groups (%s): only in A (%s): %s; only in B (%s): "
+                         "%s",
+                         overlap ? "cells, processes" : "op, size, processes", a->path, only_a,
+                         b->path, only_b);
 }
 
 /* The paper reads "no stars" as "no evidence which is better" (Sec. 6.2).
@@ -115,18 +115,18 @@ int hm_analysis_compare(const hm_analysis_side_t *a, const hm_analysis_side_t *b
                         hm_alternative_t alternative, hm_analysis_comparison_t *out)
 {
     if (k >= a->groups.n || k >= b->groups.n)
-        return hm_error_set(HM_EINVAL, "compare: no group %zu", k);
+        return hm__error_set(HM_EINVAL, "compare: no group %zu", k);
     const hm_analysis_group_t *ga = &a->groups.g[k], *gb = &b->groups.g[k];
     hm_stats_summary_t sa, sb;
     char name[256];
-    hm_analysis_group_name(ga, name, sizeof name);
+    hm__analysis_group_name(ga, name, sizeof name);
     if (ga->n == 0 || gb->n == 0)
-        return hm_error_set(HM_EINVAL, "compare: %s has no samples", name);
+        return hm__error_set(HM_EINVAL, "compare: %s has no samples", name);
     int rc = hm_stats_summarize(ga->x_s, ga->n, &sa);
     if (rc == HM_OK) rc = hm_stats_summarize(gb->x_s, gb->n, &sb);
     if (rc == HM_OK)
         rc = hm_stats_wilcoxon(ga->x_s, ga->n, gb->x_s, gb->n, alternative, &out->test);
-    if (rc != HM_OK) return hm_error_set(rc, "compare: %s", hm_strerror(rc));
+    if (rc != HM_OK) return hm__error_set(rc, "compare: %s", hm_strerror(rc));
     out->a = ga, out->b = gb;
     out->median_a_s = sa.median, out->median_b_s = sb.median;
     out->ratio = sa.median > 0 ? sb.median / sa.median : NAN;

@@ -12,7 +12,7 @@
 
 static int no_memory(void)
 {
-    return hm_error_set(HM_ENOMEM, "groups of samples: out of memory");
+    return hm__error_set(HM_ENOMEM, "groups of samples: out of memory");
 }
 
 int hm_analysis_group_is_overlap(const hm_analysis_group_t *g)
@@ -29,7 +29,7 @@ static int cmp_target(double a, double b)
 }
 
 /* Bench groups hold 0 as targets: they order by op, size, processes. */
-int hm_analysis_cell_cmp(const hm_analysis_group_t *x, const hm_analysis_group_t *y)
+int hm__analysis_cell_cmp(const hm_analysis_group_t *x, const hm_analysis_group_t *y)
 {
     int c = strcmp(x->op, y->op);
     if (c) return c;
@@ -39,14 +39,14 @@ int hm_analysis_cell_cmp(const hm_analysis_group_t *x, const hm_analysis_group_t
     return (x->processes > y->processes) - (x->processes < y->processes);
 }
 
-int hm_analysis_group_cmp(const hm_analysis_group_t *x, const hm_analysis_group_t *y)
+int hm__analysis_group_cmp(const hm_analysis_group_t *x, const hm_analysis_group_t *y)
 {
-    int c = hm_analysis_cell_cmp(x, y);
+    int c = hm__analysis_cell_cmp(x, y);
     if (c || (c = strcmp(x->sync, y->sync))) return c;
     return strcmp(x->progress ? x->progress : "", y->progress ? y->progress : "");
 }
 
-void hm_analysis_group_name(const hm_analysis_group_t *g, char *buf, size_t len)
+void hm__analysis_group_name(const hm_analysis_group_t *g, char *buf, size_t len)
 {
     char cell[160];
     hm_results_cell_name(g->op, g->size_bytes, g->comm_target_s, g->comp_target_s,
@@ -88,12 +88,12 @@ static int find_group(hm_analysis_groups_t *gs, const hm_analysis_key_t *key,
                                       .comp_target_s = key->comp_target_s,
                                       .progress = (char *)key->progress};
     if (gs->n > 0 && gs->g[0].metric != key->metric)
-        return hm_error_set(HM_EINVAL, "groups of metric %s cannot take a sample of metric %s",
-                            hm_results_metric_name(gs->g[0].metric),
-                            hm_results_metric_name(key->metric));
+        return hm__error_set(HM_EINVAL, "groups of metric %s cannot take a sample of metric %s",
+                             hm_results_metric_name(gs->g[0].metric),
+                             hm_results_metric_name(key->metric));
     /* Rows of one experiment are consecutive: look at the last group first. */
     for (size_t k = gs->n; k-- > 0;)
-        if (hm_analysis_group_cmp(&gs->g[k], &want) == 0) {
+        if (hm__analysis_group_cmp(&gs->g[k], &want) == 0) {
             *out = &gs->g[k];
             return HM_OK;
         }
@@ -205,7 +205,7 @@ int hm_analysis_filter(hm_filter_t filter, double *x, size_t n, size_t *kept)
         *kept = n;
         return HM_OK;
     }
-    return hm_error_set(HM_EINVAL, "unknown filter (%d)", (int)filter);
+    return hm__error_set(HM_EINVAL, "unknown filter (%d)", (int)filter);
 }
 
 int hm_analysis_groups_filter(hm_analysis_groups_t *gs, hm_filter_t filter)
@@ -218,7 +218,7 @@ int hm_analysis_groups_filter(hm_analysis_groups_t *gs, hm_filter_t filter)
 
 static int compare_groups(const void *a, const void *b)
 {
-    return hm_analysis_group_cmp(a, b);
+    return hm__analysis_group_cmp(a, b);
 }
 
 void hm_analysis_groups_sort(hm_analysis_groups_t *gs)

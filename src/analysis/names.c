@@ -26,7 +26,7 @@ static const char *name(const char *const *table, size_t n, int value)
     return value >= 0 && (size_t)value < n ? table[value] : NULL;
 }
 
-/* The name_at callbacks of hm_join_names, one per table. */
+/* The name_at callbacks of hm__join_names, one per table. */
 static const char *filter_at(size_t i)
 {
     return filters[i];
@@ -53,8 +53,8 @@ static int find(const char *const *table, size_t n, const char *(*name_at)(size_
             *value = (int)i;
             return HM_OK;
         }
-    hm_join_names(name_at, n, known, sizeof known);
-    return hm_error_set(HM_ENOENT, "unknown %s \"%s\" (known: %s)", what, text ? text : "", known);
+    hm__join_names(name_at, n, known, sizeof known);
+    return hm__error_set(HM_ENOENT, "unknown %s \"%s\" (known: %s)", what, text ? text : "", known);
 }
 
 const char *hm_analysis_filter_name(hm_filter_t filter)
@@ -71,7 +71,7 @@ int hm_analysis_filter_find(const char *text, hm_filter_t *filter)
 
 void hm_analysis_filter_names(char *buf, size_t len)
 {
-    hm_join_names(filter_at, COUNT(filters), buf, len);
+    hm__join_names(filter_at, COUNT(filters), buf, len);
 }
 
 const char *hm_analysis_statistic_name(hm_statistic_t statistic)
@@ -88,7 +88,7 @@ int hm_analysis_statistic_find(const char *text, hm_statistic_t *statistic)
 
 void hm_analysis_statistic_names(char *buf, size_t len)
 {
-    hm_join_names(statistic_at, COUNT(statistics), buf, len);
+    hm__join_names(statistic_at, COUNT(statistics), buf, len);
 }
 
 const char *hm_analysis_alternative_name(hm_alternative_t alternative)
@@ -106,7 +106,7 @@ int hm_analysis_alternative_find(const char *text, hm_alternative_t *alternative
 
 void hm_analysis_alternative_names(char *buf, size_t len)
 {
-    hm_join_names(alternative_at, COUNT(alternatives), buf, len);
+    hm__join_names(alternative_at, COUNT(alternatives), buf, len);
 }
 
 const char *hm_analysis_verdict_name(hm_verdict_t verdict)

@@ -23,7 +23,7 @@ static int reduce_group(hm_analysis_group_t *g, hm_filter_t filter, hm_results_p
     hm_stats_summary_t s;
     int rc = hm_analysis_filter(filter, g->x_s, g->n, &row->kept);
     if (rc == HM_OK && hm_stats_summarize(g->x_s, row->kept, &s) != HM_OK)
-        rc = hm_error_set(HM_ENOMEM, "Alg. 6: out of memory");
+        rc = hm__error_set(HM_ENOMEM, "Alg. 6: out of memory");
     if (rc != HM_OK) return rc;
     row->n = g->n;
     row->size_bytes = g->size_bytes;
@@ -45,17 +45,17 @@ static int reduce_run(hm_results_permpirun_t *ds, const char *path, long run, ui
 {
     int rc = HM_OK;
     if (groups->n == 0)
-        return hm_error_set(HM_EINVAL, "%s: no valid repetitions (valid = 1)", path);
+        return hm__error_set(HM_EINVAL, "%s: no valid repetitions (valid = 1)", path);
     hm_analysis_groups_sort(groups);
     for (size_t k = 0; rc == HM_OK && k < groups->n; k++) {
         hm_results_permpirun_row_t row = {.run = run, .seed = seed};
         rc = reduce_group(&groups->g[k], filter, &row);
         if (rc == HM_ERANGE)
-            rc = hm_error_set(HM_EINVAL,
-                              "%s: operation \"%s\", sync \"%s\" or progress \"%s\" is too long "
-                              "a name",
-                              path, groups->g[k].op, groups->g[k].sync,
-                              groups->g[k].progress ? groups->g[k].progress : "");
+            rc = hm__error_set(HM_EINVAL,
+                               "%s: operation \"%s\", sync \"%s\" or progress \"%s\" is too long "
+                               "a name",
+                               path, groups->g[k].op, groups->g[k].sync,
+                               groups->g[k].progress ? groups->g[k].progress : "");
         if (rc == HM_OK) rc = hm_results_permpirun_append(ds, &row);
     }
     return rc;
@@ -68,10 +68,10 @@ int hm_analysis_permpirun_add_run(hm_results_permpirun_t *ds, const char *path, 
     size_t before = ds->n;
     int rc = HM_OK;
     if (!hm_analysis_filter_name(filter))
-        rc = hm_error_set(HM_EINVAL, "%s: unknown filter (%d)", path, (int)filter);
+        rc = hm__error_set(HM_EINVAL, "%s: unknown filter (%d)", path, (int)filter);
     if (rc == HM_OK && before > 0 && metric != ds->metric)
-        rc = hm_error_set(HM_EINVAL, "%s: metric %s, but the dataset is of %s", path,
-                          hm_results_metric_name(metric), hm_results_metric_name(ds->metric));
+        rc = hm__error_set(HM_EINVAL, "%s: metric %s, but the dataset is of %s", path,
+                           hm_results_metric_name(metric), hm_results_metric_name(ds->metric));
     if (rc == HM_OK) rc = hm_analysis_groups_read_raw(&groups, path, metric);
     if (rc == HM_OK) rc = reduce_run(ds, path, run, seed, &groups, filter);
     /* A missing or unreadable file is bad input to the caller, as a bad cell. */

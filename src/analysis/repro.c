@@ -49,7 +49,7 @@ static int fill_group(hm_analysis_repro_t *rp, size_t i, size_t j, double *work,
             hm_analysis_permpirun_value(&rp->rows.rows[k], rp->statistic);
     }
     if (hm_stats_summarize(work, j - i, &s) != HM_OK)
-        return hm_error_set(HM_ENOMEM, "reproducibility: out of memory");
+        return hm__error_set(HM_ENOMEM, "reproducibility: out of memory");
     for (size_t k = i; k < j; k++) {
         rp->runs[k].normalized = ratio_to(rp->runs[k].value_s, s.min);
         rp->runs[k].difference = rp->runs[k].value_s - s.min;
@@ -73,7 +73,7 @@ static int fill(hm_analysis_repro_t *rp)
     rp->runs = malloc(n * sizeof *rp->runs);
     rp->groups = malloc(n * sizeof *rp->groups);
     int rc = work && rp->runs && rp->groups ? HM_OK : HM_ENOMEM;
-    if (rc != HM_OK) rc = hm_error_set(rc, "reproducibility: out of memory");
+    if (rc != HM_OK) rc = hm__error_set(rc, "reproducibility: out of memory");
     for (size_t i = 0, j; rc == HM_OK && i < rp->rows.n; i = j) {
         for (j = i + 1; j < rp->rows.n && same_group(&rp->rows.rows[i], &rp->rows.rows[j]); j++)
             ;
@@ -88,9 +88,9 @@ int hm_analysis_repro_create(const hm_results_permpirun_t *ds, hm_statistic_t st
 {
     *out = NULL;
     if (!hm_analysis_statistic_name(statistic))
-        return hm_error_set(HM_EINVAL, "unknown statistic (%d)", (int)statistic);
+        return hm__error_set(HM_EINVAL, "unknown statistic (%d)", (int)statistic);
     hm_analysis_repro_t *rp = calloc(1, sizeof *rp);
-    int rc = rp ? HM_OK : hm_error_set(HM_ENOMEM, "reproducibility: out of memory");
+    int rc = rp ? HM_OK : hm__error_set(HM_ENOMEM, "reproducibility: out of memory");
     if (rc == HM_OK) rp->statistic = statistic, rp->rows.metric = ds->metric;
     for (size_t i = 0; rc == HM_OK && i < ds->n; i++)
         rc = hm_results_permpirun_append(&rp->rows, &ds->rows[i]);
@@ -207,7 +207,7 @@ int hm_analysis_repro_write(const hm_analysis_repro_t *rp, const char *path,
     int rc = repro_factors(factors, rp->statistic, &f);
     if (rc != HM_OK) {
         hm_factors_free(f);
-        return hm_error_set(rc, "%s: %s", path, hm_strerror(rc));
+        return hm__error_set(rc, "%s: %s", path, hm_strerror(rc));
     }
     rc = hm_results_repro_open(path, f, column, &csv);
     hm_factors_free(f);
@@ -216,7 +216,7 @@ int hm_analysis_repro_write(const hm_analysis_repro_t *rp, const char *path,
         rc = overlap ? put_rows_overlap(csv, &rp->groups[i], rp->rows.metric)
                      : put_rows(csv, &rp->groups[i]);
     if (rc != HM_OK) {
-        hm_error_set(HM_EIO, "%s", hm_csv_error(csv));
+        hm__error_set(HM_EIO, "%s", hm_csv_error(csv));
         hm_csv_abort(csv);
         return HM_EIO;
     }

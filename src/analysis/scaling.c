@@ -19,17 +19,18 @@ static double x_of(hm_scaling_shape_t shape, double p)
 static int check_points(const double *p, const double *y, size_t n)
 {
     if (!p || !y || n < 3)
-        return hm_error_set(HM_EINVAL, "a scaling fit needs at least 3 points, not %zu", n);
+        return hm__error_set(HM_EINVAL, "a scaling fit needs at least 3 points, not %zu", n);
     int distinct = 0;
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(p[i]) || p[i] < 1 || !isfinite(y[i]))
-            return hm_error_set(HM_EINVAL,
-                                "point %zu (p = %g, y = %g) is not a process count "
-                                ">= 1 with a finite value",
-                                i, p[i], y[i]);
+            return hm__error_set(HM_EINVAL,
+                                 "point %zu (p = %g, y = %g) is not a process count "
+                                 ">= 1 with a finite value",
+                                 i, p[i], y[i]);
         distinct |= p[i] != p[0];
     }
-    if (!distinct) return hm_error_set(HM_EINVAL, "every point is at p = %g: nothing to fit", p[0]);
+    if (!distinct)
+        return hm__error_set(HM_EINVAL, "every point is at p = %g: nothing to fit", p[0]);
     return HM_OK;
 }
 
@@ -37,11 +38,11 @@ int hm_analysis_fit_scaling(const double *p, const double *y, size_t n, hm_scali
                             hm_scaling_fit_t *fit)
 {
     if (!fit || (shape != HM_SCALING_LOG && shape != HM_SCALING_LINEAR))
-        return hm_error_set(HM_EINVAL, "a fit and a shape (log or linear)");
+        return hm__error_set(HM_EINVAL, "a fit and a shape (log or linear)");
     int rc = check_points(p, y, n);
     if (rc != HM_OK) return rc;
     double *x = malloc(n * sizeof *x);
-    if (!x) return hm_error_set(HM_ENOMEM, "out of memory");
+    if (!x) return hm__error_set(HM_ENOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) x[i] = x_of(shape, p[i]);
     double a, b, c00, c01, c11, ss_res, mean = 0, ss_tot = 0;
     gsl_fit_linear(x, 1, y, 1, n, &a, &b, &c00, &c01, &c11, &ss_res);
@@ -74,9 +75,9 @@ int hm_analysis_scaling_crossover(const hm_scaling_fit_t *first, const hm_scalin
     enum { STEPS = 4096 };
     const double tol = 1e-6;
     if (!first || !second || !p || !(lo_p >= 1) || !(hi_p > lo_p) || !isfinite(hi_p))
-        return hm_error_set(HM_EINVAL, "two fits and a range 1 <= lo_p < hi_p");
+        return hm__error_set(HM_EINVAL, "two fits and a range 1 <= lo_p < hi_p");
     if (gap(first, second, lo_p) > tol)
-        return hm_error_set(HM_ENOENT, "the second is above the first from p = %g on", lo_p);
+        return hm__error_set(HM_ENOENT, "the second is above the first from p = %g on", lo_p);
     /* The last sign change on a log-spaced grid, then bisection: a log and
      * a line cross at most twice, and after the last crossing the line's
      * slope decides for good. */
@@ -87,7 +88,7 @@ int hm_analysis_scaling_crossover(const hm_scaling_fit_t *first, const hm_scalin
         if (gap(first, second, q1) <= tol) below = -1;
     }
     if (below < 0)
-        return hm_error_set(HM_ENOENT, "the second stays below the first up to %g", hi_p);
+        return hm__error_set(HM_ENOENT, "the second stays below the first up to %g", hi_p);
     double lo = below, hi = below * step;
     for (int i = 0; i < 200 && hi - lo > 1e-9 * hi; i++) {
         double mid = 0.5 * (lo + hi);

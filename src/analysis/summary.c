@@ -30,12 +30,12 @@ int hm_analysis_summarize(const hm_analysis_group_t *g, hm_filter_t filter,
                           hm_analysis_summary_t *out)
 {
     double *kept = malloc(2 * (g->n ? g->n : 1) * sizeof *kept), *sorted = kept + g->n;
-    if (!kept) return hm_error_set(HM_ENOMEM, "stats: out of memory");
+    if (!kept) return hm__error_set(HM_ENOMEM, "stats: out of memory");
     memcpy(kept, g->x_s, g->n * sizeof *kept);
     out->n = g->n;
     int rc = hm_analysis_filter(filter, kept, g->n, &out->kept);
     if (rc == HM_OK && hm_stats_summarize(kept, out->kept, &out->s) != HM_OK)
-        rc = hm_error_set(HM_ENOMEM, "stats: out of memory");
+        rc = hm__error_set(HM_ENOMEM, "stats: out of memory");
     if (rc == HM_OK) from_kept(kept, sorted, out->kept, out);
     free(kept);
     return rc;

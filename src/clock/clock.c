@@ -5,7 +5,7 @@
 
 #include "clock/clock_impl.h"
 
-hm_clock_t *hm_clock_alloc(int depth)
+hm_clock_t *hm__clock_alloc(int depth)
 {
     hm_clock_t *c = malloc(sizeof *c + (size_t)depth * sizeof(hm_lm_t));
     if (!c) return NULL;
@@ -21,7 +21,7 @@ hm_clock_t *hm_clock_alloc(int depth)
 int hm_clock_identity(hm_timer_t *timer, hm_clock_t **out)
 {
     if (!timer || !out) return HM_EINVAL;
-    hm_clock_t *c = hm_clock_alloc(0);
+    hm_clock_t *c = hm__clock_alloc(0);
     if (!c) return HM_ENOMEM;
     c->timer = timer;
     *out = c;
@@ -36,7 +36,7 @@ int hm_clock_model(hm_clock_t *base, hm_clock_kind_t kind, hm_lm_t lm, hm_clock_
     /* A non-finite model would turn every later reading into NaN, far from
      * where the mistake was made. */
     if (!isfinite(lm.slope) || !isfinite(lm.intercept)) return HM_EINVAL;
-    hm_clock_t *c = hm_clock_alloc(base->depth + 1);
+    hm_clock_t *c = hm__clock_alloc(base->depth + 1);
     if (!c) return HM_ENOMEM;
     c->kind = kind;
     c->lm = lm;

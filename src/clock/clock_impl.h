@@ -24,12 +24,12 @@ struct hm_clock {
  * inlined here so that a chain reads at the cost of a multiply-add per layer.
  * The serialized copy of a chain applies the same operations in the same
  * order, hence reads bit-identically. */
-static inline double hm_clock_apply_lm(hm_lm_t lm, double t)
+static inline double hm__clock_apply_lm(hm_lm_t lm, double t)
 {
     return t - (lm.slope * t + lm.intercept);
 }
 
 /* Allocate a clock of the given depth with one reference (chain left for the
  * caller to fill); NULL when out of memory. */
-hm_clock_t *hm_clock_alloc(int depth);
+hm_clock_t *hm__clock_alloc(int depth);
 #endif

@@ -3,7 +3,7 @@
 
 double hm_lm_apply(hm_lm_t lm, double t)
 {
-    return hm_clock_apply_lm(lm, t);
+    return hm__clock_apply_lm(lm, t);
 }
 
 /* Merge_LMs of Hunold & Carpen-Amarie 2016, Alg. 4 lines 33-36, with lm1 = lm_ab and

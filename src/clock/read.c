@@ -4,7 +4,7 @@
 double hm_clock_from_local(const hm_clock_t *clock, double local_s)
 {
     double t = local_s;
-    for (int i = 0; i < clock->depth; i++) t = hm_clock_apply_lm(clock->chain[i], t);
+    for (int i = 0; i < clock->depth; i++) t = hm__clock_apply_lm(clock->chain[i], t);
     return t;
 }
 

@@ -21,13 +21,13 @@ int hm_agree_with(MPI_Comm comm, int rc, const char *sentence)
     if (MPI_Comm_rank(comm, &me) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS)
         return HM_EMPI;
     int mine = rc != HM_OK ? me : size;
-    if (hm_idle_allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return HM_EMPI;
+    if (hm__idle_allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return HM_EMPI;
     if (first == size) return HM_OK;
     verdict_t v = {rc, ""};
     if (me == first)
         snprintf(v.sentence, sizeof v.sentence, "%s", sentence ? sentence : hm_last_error());
     if (MPI_Bcast(&v, (int)sizeof v, MPI_BYTE, first, comm) != MPI_SUCCESS) return HM_EMPI;
-    return hm_error_set(v.rc, "%s", v.sentence);
+    return hm__error_set(v.rc, "%s", v.sentence);
 }
 
 int hm_agree(MPI_Comm comm, int rc)

@@ -41,7 +41,7 @@ const char *hm_last_error(void)
     return last_error;
 }
 
-int hm_error_set(int status, const char *fmt, ...)
+int hm__error_set(int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -50,7 +50,7 @@ int hm_error_set(int status, const char *fmt, ...)
     return status;
 }
 
-void hm_error_clear(void)
+void hm__error_clear(void)
 {
     last_error[0] = '\0';
 }

@@ -1,16 +1,16 @@
 /* src/common/error_set.h — how the library sets the calling thread's last
  * error (harmonia/error.h): every layer reports a failure's sentence with
- * hm_error_set and returns its status. */
+ * hm__error_set and returns its status. */
 #ifndef HM_COMMON_ERROR_SET_H
 #define HM_COMMON_ERROR_SET_H
 #include <stddef.h>
 
 /* Keep the printf-formatted sentence as the thread's last error and return
- * status, so that a failure reads `return hm_error_set(HM_EINVAL, ...)`. */
-int hm_error_set(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+ * status, so that a failure reads `return hm__error_set(HM_EINVAL, ...)`. */
+int hm__error_set(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Forget the last error (before a call whose failure may carry none). */
-void hm_error_clear(void);
+void hm__error_clear(void);
 
 /* Room for one sentence, terminating zero included: paths are part of many
  * sentences, so PATH_MAX plus the words around it. */

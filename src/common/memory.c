@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-void *hm_page_alloc(size_t bytes)
+void *hm__page_alloc(size_t bytes)
 {
     void *p = NULL;
     return posix_memalign(&p, HM_PAGE_BYTES, bytes ? bytes : 1) == 0 ? p : NULL;

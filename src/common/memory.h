@@ -13,5 +13,5 @@ enum { HM_PAGE_BYTES = 4096 };
  * apart modulo 4 KiB run several times slower on AMD EPYC (4K aliasing:
  * MPI_Alltoall of 64 KiB at 2 ranks 80-95 us instead of 15-20 us; allreduce
  * of 32 KiB 19.1 us instead of 15.9 us). OSU aligns its buffers alike. */
-void *hm_page_alloc(size_t bytes);
+void *hm__page_alloc(size_t bytes);
 #endif

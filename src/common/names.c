@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-void hm_join_names(const char *(*name_at)(size_t), size_t n, char *buf, size_t len)
+void hm__join_names(const char *(*name_at)(size_t), size_t n, char *buf, size_t len)
 {
     size_t used = 0;
     if (len == 0) return;

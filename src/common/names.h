@@ -5,5 +5,5 @@
 
 /* Write "a, b, c" for the n names given by name_at(0..n-1) into buf
  * (truncated to len, always terminated). */
-void hm_join_names(const char *(*name_at)(size_t), size_t n, char *buf, size_t len);
+void hm__join_names(const char *(*name_at)(size_t), size_t n, char *buf, size_t len);
 #endif

@@ -31,15 +31,16 @@ int hm_gpu_nccl_built(void)
     return HM_HAVE_NCCL;
 }
 
-int hm_gpu_mpi_cuda_aware(char *why, size_t len)
+int hm_gpu_mpi_cuda_aware(void)
 {
 #if HM_MPI_CUDA_QUERY
-    if (MPIX_Query_cuda_support() == 1) return 1;
-    snprintf(why, len, "this MPI is not CUDA-aware (MPIX_Query_cuda_support() returns 0)");
+    if (MPIX_Query_cuda_support() == 1) return HM_OK;
+    return hm__error_set(HM_ENOTSUP,
+                         "this MPI is not CUDA-aware (MPIX_Query_cuda_support() returns 0)");
 #else
-    snprintf(why, len, "this MPI cannot say whether it is CUDA-aware (no MPIX_Query_cuda_support)");
+    return hm__error_set(
+        HM_ENOTSUP, "this MPI cannot say whether it is CUDA-aware (no MPIX_Query_cuda_support)");
 #endif
-    return 0;
 }
 
 void hm_gpu_versions(hm_gpu_versions_t *out)
@@ -88,14 +89,14 @@ int hm_gpu_count(int *count)
     cudaError_t e = cudaGetDeviceCount(count);
     if (e != cudaSuccess) {
         *count = 0;
-        return hm_error_set(HM_ENOTSUP, "no GPU: %s (%s)", cudaGetErrorString(e),
-                            cudaGetErrorName(e));
+        return hm__error_set(HM_ENOTSUP, "no GPU: %s (%s)", cudaGetErrorString(e),
+                             cudaGetErrorName(e));
     }
-    if (*count < 1) return hm_error_set(HM_ENOTSUP, "no GPU: the CUDA runtime sees no device");
+    if (*count < 1) return hm__error_set(HM_ENOTSUP, "no GPU: the CUDA runtime sees no device");
     return HM_OK;
 #else
-    return hm_error_set(HM_ENOTSUP, "no GPU: this harmonia was built without CUDA (configure with "
-                                    "-DHARMONIA_CUDA=on)");
+    return hm__error_set(HM_ENOTSUP, "no GPU: this harmonia was built without CUDA (configure with "
+                                     "-DHARMONIA_CUDA=on)");
 #endif
 }
 
@@ -105,8 +106,8 @@ int hm_gpu_describe(int index, hm_gpu_device_t *out)
     int rc = hm_gpu_count(&count);
     if (rc != HM_OK) return rc;
     if (index < 0 || index >= count)
-        return hm_error_set(HM_EINVAL, "GPU %d: this process sees devices 0 to %d", index,
-                            count - 1);
+        return hm__error_set(HM_EINVAL, "GPU %d: this process sees devices 0 to %d", index,
+                             count - 1);
     memset(out, 0, sizeof *out);
     out->index = index;
 #if HM_HAVE_CUDA
@@ -114,7 +115,7 @@ int hm_gpu_describe(int index, hm_gpu_device_t *out)
     cudaError_t e = cudaGetDeviceProperties(&p, index);
     if (e == cudaSuccess) e = cudaDeviceGetPCIBusId(out->pci_bus_id, sizeof out->pci_bus_id, index);
     if (e != cudaSuccess)
-        return hm_error_set(HM_ENOTSUP, "GPU %d: %s", index, cudaGetErrorString(e));
+        return hm__error_set(HM_ENOTSUP, "GPU %d: %s", index, cudaGetErrorString(e));
     snprintf(out->name, sizeof out->name, "%s", p.name);
     out->memory_bytes = p.totalGlobalMem;
     out->cc_major = p.major, out->cc_minor = p.minor;
@@ -124,12 +125,12 @@ int hm_gpu_describe(int index, hm_gpu_device_t *out)
 
 int hm_gpu_device_for(int node_rank, int gpus_per_node, int count, int *device)
 {
-    if (count < 1) return hm_error_set(HM_ENOTSUP, "no GPU: the node shows no device");
+    if (count < 1) return hm__error_set(HM_ENOTSUP, "no GPU: the node shows no device");
     if (node_rank < 0)
-        return hm_error_set(HM_EINVAL, "node rank %d: a rank is 0 or more", node_rank);
+        return hm__error_set(HM_EINVAL, "node rank %d: a rank is 0 or more", node_rank);
     if (gpus_per_node < 0 || gpus_per_node > count)
-        return hm_error_set(HM_EINVAL, "%d GPUs per node: the node shows %d (accepted: 0 to %d)",
-                            gpus_per_node, count, count);
+        return hm__error_set(HM_EINVAL, "%d GPUs per node: the node shows %d (accepted: 0 to %d)",
+                             gpus_per_node, count, count);
     *device = node_rank % (gpus_per_node > 0 ? gpus_per_node : count);
     return HM_OK;
 }
@@ -144,7 +145,7 @@ static int select_local(MPI_Comm node, int gpus_per_node, int *device)
 #if HM_HAVE_CUDA
     cudaError_t e = rc == HM_OK ? cudaSetDevice(*device) : cudaSuccess;
     if (e != cudaSuccess)
-        rc = hm_error_set(HM_ENOTSUP, "GPU %d: cudaSetDevice: %s", *device, cudaGetErrorString(e));
+        rc = hm__error_set(HM_ENOTSUP, "GPU %d: cudaSetDevice: %s", *device, cudaGetErrorString(e));
 #endif
     return rc;
 }
@@ -156,14 +157,14 @@ int hm_gpu_select(MPI_Comm comm, int gpus_per_node, int *device)
     *device = -1;
     MPI_Comm_rank(comm, &rank);
     if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
-        return hm_agree(comm, hm_error_set(HM_EMPI, "MPI_Comm_split_type(SHARED) failed"));
+        return hm_agree(comm, hm__error_set(HM_EMPI, "MPI_Comm_split_type(SHARED) failed"));
     int rc = select_local(node, gpus_per_node, device);
     MPI_Comm_free(&node);
     if (rc != HM_OK) {
         /* The sentence names the rank: ranks of several nodes may differ. */
         char why[HM_ERROR_MAX];
         snprintf(why, sizeof why, "%s", hm_last_error());
-        hm_error_set(rc, "rank %d: %s", rank, why);
+        hm__error_set(rc, "rank %d: %s", rank, why);
     }
     return hm_agree(comm, rc);
 }
@@ -221,11 +222,11 @@ int hm_gpu_mapping(MPI_Comm comm, int device, char **text)
     int ok = rank != 0 || rows != NULL;
     MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
     if (!ok)
-        return hm_error_set(HM_ENOMEM, "the GPU mapping: no memory for %d ranks on rank 0", size);
+        return hm__error_set(HM_ENOMEM, "the GPU mapping: no memory for %d ranks on rank 0", size);
     MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, rows, (int)sizeof mine, MPI_BYTE, 0, comm);
     int rc = HM_OK;
     if (rank == 0 && !(*text = join_by_host(rows, size)))
-        rc = hm_error_set(HM_ENOMEM, "the GPU mapping: no memory for %d ranks on rank 0", size);
+        rc = hm__error_set(HM_ENOMEM, "the GPU mapping: no memory for %d ranks on rank 0", size);
     free(rows);
     return hm_agree(comm, rc);
 }

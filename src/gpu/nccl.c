@@ -21,8 +21,8 @@ struct hm_gpu_nccl {
 
 static int nccl_failed(ncclResult_t r, const char *call)
 {
-    return hm_error_set(r == ncclSystemError ? HM_ENOMEM : HM_EINVAL, "%s: %s (%s)", call,
-                        ncclGetErrorString(r), ncclGetLastError(NULL));
+    return hm__error_set(r == ncclSystemError ? HM_ENOMEM : HM_EINVAL, "%s: %s (%s)", call,
+                         ncclGetErrorString(r), ncclGetLastError(NULL));
 }
 
 /* Collective: rank 0's id, or its failure, on every rank. */
@@ -35,7 +35,7 @@ static int unique_id(MPI_Comm comm, int rank, ncclUniqueId *id)
     }
     rc = hm_agree(comm, rc);
     if (rc == HM_OK && MPI_Bcast(id, (int)sizeof *id, MPI_BYTE, 0, comm) != MPI_SUCCESS)
-        rc = hm_agree(comm, hm_error_set(HM_EMPI, "MPI_Bcast of the NCCL unique id failed"));
+        rc = hm_agree(comm, hm__error_set(HM_EMPI, "MPI_Bcast of the NCCL unique id failed"));
     return rc;
 }
 
@@ -46,7 +46,7 @@ static int local_setup(hm_gpu_nccl_t *n)
     if (rc != HM_OK) return rc;
     cudaError_t e = cudaStreamCreateWithFlags(&n->stream, cudaStreamNonBlocking);
     if (e != cudaSuccess)
-        return hm_error_set(HM_ENOTSUP, "cudaStreamCreate: %s", cudaGetErrorString(e));
+        return hm__error_set(HM_ENOTSUP, "cudaStreamCreate: %s", cudaGetErrorString(e));
     n->have_stream = 1;
     return HM_OK;
 }
@@ -58,7 +58,7 @@ int hm_gpu_nccl_create(MPI_Comm comm, hm_gpu_nccl_t **out)
     MPI_Comm_size(comm, &size);
     *out = NULL;
     hm_gpu_nccl_t *n = calloc(1, sizeof *n);
-    int rc = n ? local_setup(n) : hm_error_set(HM_ENOMEM, "out of memory");
+    int rc = n ? local_setup(n) : hm__error_set(HM_ENOMEM, "out of memory");
     rc = hm_agree(comm, rc);
     ncclUniqueId id;
     if (rc == HM_OK) rc = unique_id(comm, rank, &id);
@@ -103,8 +103,8 @@ int hm_gpu_nccl_create(MPI_Comm comm, hm_gpu_nccl_t **out)
 {
     *out = NULL;
     return hm_agree(comm,
-                    hm_error_set(HM_ENOTSUP, "NCCL: this harmonia was built without it (configure "
-                                             "with the CUDA toolkit and NCCL found)"));
+                    hm__error_set(HM_ENOTSUP, "NCCL: this harmonia was built without it (configure "
+                                              "with the CUDA toolkit and NCCL found)"));
 }
 
 void hm_gpu_nccl_free(hm_gpu_nccl_t *n)

@@ -90,7 +90,7 @@ static int result_reserve(hm_measure_result_t *r, long *capacity, long need, int
  * still running. */
 static int idle_barrier(MPI_Comm comm)
 {
-    return hm_idle_barrier(comm) == MPI_SUCCESS ? HM_OK : HM_EMPI;
+    return hm__idle_barrier(comm) == MPI_SUCCESS ? HM_OK : HM_EMPI;
 }
 
 /* One repetition: synchronize, timestamp, run, timestamp — nothing else
@@ -108,9 +108,9 @@ static int repetition(engine_t *e, int k)
     const hm_measure_injection_t *in = &p->inject;
     int inject =
         in->delay_s > 0 && in->rank == e->rank && e->attempt >= 0 && e->attempt + k == in->attempt;
-    if (e->buf.cache) hm_measure_flush_cache(e->buf.cache, e->buf.cache_bytes, e->attempt + k);
+    if (e->buf.cache) hm__measure_flush_cache(e->buf.cache, e->buf.cache_bytes, e->attempt + k);
     int rc = hm_procsync_start(e->ps, &flag, &deadline_s);
-    if (inject) hm_idle_sleep(in->delay_s);
+    if (inject) hm__idle_sleep(in->delay_s);
     double t0 = hm_timer_now(timer);
     int run_rc = t->run(t->ctx);
     double t1 = hm_timer_now(timer);
@@ -286,7 +286,7 @@ int hm_measure_run(MPI_Comm comm, hm_procsync_t *ps, const hm_measure_target_t *
     int ok = chunk_alloc(&e.buf, hm_procsync_chunk(ps), e.rank == 0, params->cold_cache_bytes);
     ok = ok && (e.rank != 0 ||
                 result_reserve(result, &e.capacity, params->nrep, target->device_time != NULL));
-    int rc = hm_measure_all_ok(comm, ok) ? HM_OK : HM_ENOMEM;
+    int rc = hm__measure_all_ok(comm, ok) ? HM_OK : HM_ENOMEM;
     if (rc == HM_OK) rc = hm_procsync_begin(ps);
     if (rc == HM_OK) rc = warm_up(&e);
     capped_before = hm_procsync_late_capped(ps);

@@ -66,10 +66,10 @@ static int open_timer(hm_experiment_t *e, const hm_experiment_params_t *p)
 static int sync_clocks(hm_experiment_t *e, const hm_experiment_params_t *p)
 {
     if (p->clock_sync && strchr(p->clock_sync, ','))
-        return hm_error_set(HM_EINVAL,
-                            "\"%s\" is a list; one specification is needed "
-                            "(e.g. hca3 or hca3+prop)",
-                            p->clock_sync);
+        return hm__error_set(HM_EINVAL,
+                             "\"%s\" is a list; one specification is needed "
+                             "(e.g. hca3 or hca3+prop)",
+                             p->clock_sync);
     /* hm_sync_run agrees on its outcome and its sentence itself. */
     return hm_sync_run(e->comm, p->clock_sync, &p->sync, e->base, &e->global, &e->report);
 }

@@ -48,9 +48,10 @@ int hm_measure_write_raw(hm_csv_t *raw, hm_results_kind_t kind, const char *op, 
 {
     const raw_columns_t *c = columns_of(kind);
     if (!c)
-        return hm_error_set(HM_EINVAL, "per-repetition rows are for raw files of bench or pattern");
+        return hm__error_set(HM_EINVAL,
+                             "per-repetition rows are for raw files of bench or pattern");
     if (result->n > 0 && !result->global_s)
-        return hm_error_set(HM_EINVAL, "per-repetition rows need the root's arrays");
+        return hm__error_set(HM_EINVAL, "per-repetition rows need the root's arrays");
     hm_results_row_t *row = NULL;
     int rc = hm_results_row_create(kind, &row);
     for (long i = 0; rc == HM_OK && i < result->n; i++) {

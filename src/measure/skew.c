@@ -152,7 +152,7 @@ static int summarize(MPI_Comm comm, const double *exit_s, const int *keep, long 
     MPI_Comm_rank(comm, &rank);
     double *first = malloc((size_t)nrep * sizeof *first), *last = NULL, mean;
     if (rank == 0) last = malloc((size_t)nrep * sizeof *last);
-    if (!hm_measure_all_ok(comm, first && (rank != 0 || last))) {
+    if (!hm__measure_all_ok(comm, first && (rank != 0 || last))) {
         free(first), free(last);
         return HM_ENOMEM;
     }
@@ -222,11 +222,11 @@ int hm_measure_skew(MPI_Comm comm, hm_procsync_t *ps, hm_clock_t *global, long n
     int *keep = malloc((size_t)nrep * sizeof *keep);
     int ok = local_alloc(&l, nrep) && keep &&
              (rank != 0 || alloc_root(result, nrep, size, result->truth_known));
-    rc = hm_measure_all_ok(comm, ok) ? HM_OK : HM_ENOMEM;
+    rc = hm__measure_all_ok(comm, ok) ? HM_OK : HM_ENOMEM;
     if (rc == HM_OK) rc = hm_procsync_bcast_latency(comm, LATENCY_REPS, &latency_s);
     if (rc == HM_OK) rc = hm_procsync_begin(ps);
     if (rc == HM_OK) rc = run_reps(comm, ps, global, nrep, back_to_back, latency_s, &l, &wall_s);
-    rc = hm_measure_all_ok(comm, rc == HM_OK) ? HM_OK : HM_EMPI;
+    rc = hm__measure_all_ok(comm, rc == HM_OK) ? HM_OK : HM_EMPI;
     if (rc == HM_OK) rc = agree_flags(comm, &l, nrep, keep, result);
     if (rc == HM_OK)
         rc = summarize(comm, l.exit_s, keep, nrep, result->skew_s, result->mean_offset_s);

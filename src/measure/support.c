@@ -58,7 +58,7 @@ void hm_measure_result_free(hm_measure_result_t *result)
     result->valid = NULL;
 }
 
-int hm_measure_all_ok(MPI_Comm comm, int ok)
+int hm__measure_all_ok(MPI_Comm comm, int ok)
 {
     int all = 0;
     if (MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, comm) != MPI_SUCCESS) return 0;
@@ -77,7 +77,7 @@ size_t hm_measure_llc_bytes(void)
     return FALLBACK_LLC_BYTES;
 }
 
-void hm_measure_flush_cache(unsigned char *buf, size_t len, long round)
+void hm__measure_flush_cache(unsigned char *buf, size_t len, long round)
 {
     memset(buf, (int)(round & 0xff), len);
     /* One read through volatile keeps the stores from being optimized away. */

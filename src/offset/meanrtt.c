@@ -76,7 +76,7 @@ static int client_samples(hm_offset_pair_t *p, hm_clock_t *clock, hm_offset_samp
     return HM_OK;
 }
 
-int hm_offset_meanrtt(hm_offset_pair_t *pair, hm_clock_t *clock, hm_offset_sample_t *out)
+int hm__offset_meanrtt(hm_offset_pair_t *pair, hm_clock_t *clock, hm_offset_sample_t *out)
 {
     int is_ref = pair->me == pair->ref, rc = HM_OK;
     if (!pair->have_rtt) { /* Alg. 8 lines 3-5: once per pair */

@@ -27,10 +27,10 @@ typedef int (*hm_offset_fn)(hm_offset_pair_t *pair, hm_clock_t *clock, hm_offset
 
 /* The algorithms: called by both ranks of the pair, warm-up done; out is
  * written on the client only. */
-int hm_offset_skampi(hm_offset_pair_t *pair, hm_clock_t *clock, hm_offset_sample_t *out);
-int hm_offset_meanrtt(hm_offset_pair_t *pair, hm_clock_t *clock, hm_offset_sample_t *out);
+int hm__offset_skampi(hm_offset_pair_t *pair, hm_clock_t *clock, hm_offset_sample_t *out);
+int hm__offset_meanrtt(hm_offset_pair_t *pair, hm_clock_t *clock, hm_offset_sample_t *out);
 
 /* Registry lookup: the function measuring kind; NULL for an unknown kind. */
-hm_offset_fn hm_offset_function(hm_offset_kind_t kind);
+hm_offset_fn hm__offset_function(hm_offset_kind_t kind);
 
 #endif

@@ -9,7 +9,7 @@ int hm_offset_pair_create(MPI_Comm comm, int ref, int client, hm_offset_kind_t k
 {
     int size, me;
     if (!out || comm == MPI_COMM_NULL || exchanges < 1 || ref == client) return HM_EINVAL;
-    if (!hm_offset_function(kind)) return HM_EINVAL;
+    if (!hm__offset_function(kind)) return HM_EINVAL;
     if (MPI_Comm_size(comm, &size) != MPI_SUCCESS || MPI_Comm_rank(comm, &me) != MPI_SUCCESS)
         return HM_EMPI;
     if (ref < 0 || ref >= size || client < 0 || client >= size) return HM_EINVAL;
@@ -87,5 +87,5 @@ int hm_offset_measure(hm_offset_pair_t *pair, hm_clock_t *clock, hm_offset_sampl
     if (!out) out = &unused; /* a client that discards the sample still answers its peer */
     int rc = pair->warmed ? HM_OK : warm_up(pair);
     if (rc != HM_OK) return rc;
-    return hm_offset_function(pair->kind)(pair, clock, out);
+    return hm__offset_function(pair->kind)(pair, clock, out);
 }

@@ -13,8 +13,8 @@ typedef struct hm_offset_algorithm {
 
 /* Indexed by kind. */
 static const hm_offset_algorithm_t algorithms[] = {
-    {"skampi", HM_OFFSET_SKAMPI, hm_offset_skampi},
-    {"meanrtt", HM_OFFSET_MEANRTT, hm_offset_meanrtt},
+    {"skampi", HM_OFFSET_SKAMPI, hm__offset_skampi},
+    {"meanrtt", HM_OFFSET_MEANRTT, hm__offset_meanrtt},
 };
 enum { NALGORITHMS = sizeof algorithms / sizeof algorithms[0] };
 
@@ -40,10 +40,10 @@ static const char *name_at(size_t i)
 
 void hm_offset_names(char *buf, size_t len)
 {
-    hm_join_names(name_at, NALGORITHMS, buf, len);
+    hm__join_names(name_at, NALGORITHMS, buf, len);
 }
 
-hm_offset_fn hm_offset_function(hm_offset_kind_t kind)
+hm_offset_fn hm__offset_function(hm_offset_kind_t kind)
 {
     return (unsigned)kind < NALGORITHMS ? algorithms[kind].measure : NULL;
 }

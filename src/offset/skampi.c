@@ -47,7 +47,7 @@ static int client(hm_offset_pair_t *p, hm_clock_t *clock, hm_offset_sample_t *ou
     return HM_OK;
 }
 
-int hm_offset_skampi(hm_offset_pair_t *pair, hm_clock_t *clock, hm_offset_sample_t *out)
+int hm__offset_skampi(hm_offset_pair_t *pair, hm_clock_t *clock, hm_offset_sample_t *out)
 {
     pair->pingpongs += pair->exchanges;
     return pair->me == pair->ref ? reference(pair, clock) : client(pair, clock, out);

@@ -13,8 +13,9 @@
 
 static int cuda_failed(cudaError_t e, const char *what, size_t bytes)
 {
-    return hm_error_set(e == cudaErrorMemoryAllocation ? HM_ENOMEM : HM_ENOTSUP,
-                        "%s of %zu bytes of device memory: %s", what, bytes, cudaGetErrorString(e));
+    return hm__error_set(e == cudaErrorMemoryAllocation ? HM_ENOMEM : HM_ENOTSUP,
+                         "%s of %zu bytes of device memory: %s", what, bytes,
+                         cudaGetErrorString(e));
 }
 
 static int upload(void *to, const void *from, size_t bytes)
@@ -27,7 +28,7 @@ static int upload(void *to, const void *from, size_t bytes)
     return e == cudaSuccess ? HM_OK : cuda_failed(e, "a copy", bytes);
 }
 
-int hm_op_device_attach(hm_op_instance_t *inst)
+int hm__op_device_attach(hm_op_instance_t *inst)
 {
     cudaError_t e = cudaMalloc(&inst->dsend, inst->send_bytes ? inst->send_bytes : 1);
     if (e != cudaSuccess)
@@ -35,10 +36,10 @@ int hm_op_device_attach(hm_op_instance_t *inst)
     e = cudaMalloc(&inst->drecv, inst->recv_bytes ? inst->recv_bytes : 1);
     if (e != cudaSuccess)
         return inst->drecv = NULL, cuda_failed(e, "an allocation", inst->recv_bytes);
-    return hm_op_device_restore(inst);
+    return hm__op_device_restore(inst);
 }
 
-int hm_op_device_fetch(hm_op_instance_t *inst)
+int hm__op_device_fetch(hm_op_instance_t *inst)
 {
     cudaError_t e = inst->recv_bytes ? cudaMemcpy(inst->recv, inst->drecv, inst->recv_bytes,
                                                   cudaMemcpyDeviceToHost)
@@ -46,13 +47,13 @@ int hm_op_device_fetch(hm_op_instance_t *inst)
     return e == cudaSuccess ? HM_OK : cuda_failed(e, "a copy", inst->recv_bytes);
 }
 
-int hm_op_device_restore(hm_op_instance_t *inst)
+int hm__op_device_restore(hm_op_instance_t *inst)
 {
     int rc = upload(inst->dsend, inst->send, inst->send_bytes);
     return rc == HM_OK ? upload(inst->drecv, inst->recv, inst->recv_bytes) : rc;
 }
 
-void hm_op_device_free(hm_op_instance_t *inst)
+void hm__op_device_free(hm_op_instance_t *inst)
 {
     if (inst->dsend) cudaFree(inst->dsend);
     if (inst->drecv) cudaFree(inst->drecv);
@@ -63,29 +64,29 @@ void hm_op_device_free(hm_op_instance_t *inst)
 
 static int no_cuda(void)
 {
-    return hm_error_set(
+    return hm__error_set(
         HM_ENOTSUP, "device memory needs a build with CUDA (configure with -DHARMONIA_CUDA=on)");
 }
 
-int hm_op_device_attach(hm_op_instance_t *inst)
+int hm__op_device_attach(hm_op_instance_t *inst)
 {
     (void)inst;
     return no_cuda();
 }
 
-int hm_op_device_fetch(hm_op_instance_t *inst)
+int hm__op_device_fetch(hm_op_instance_t *inst)
 {
     (void)inst;
     return no_cuda();
 }
 
-int hm_op_device_restore(hm_op_instance_t *inst)
+int hm__op_device_restore(hm_op_instance_t *inst)
 {
     (void)inst;
     return no_cuda();
 }
 
-void hm_op_device_free(hm_op_instance_t *inst)
+void hm__op_device_free(hm_op_instance_t *inst)
 {
     (void)inst;
 }

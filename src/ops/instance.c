@@ -12,7 +12,7 @@
 #include "common/memory.h"
 #include "ops/ops_impl.h"
 
-long long hm_op_rank_sum(int first, int n)
+long long hm__op_rank_sum(int first, int n)
 {
     long long sum = 0;
     for (int s = first; s < first + n; s++) sum += s % 64 + 1;
@@ -27,7 +27,7 @@ static int init_instance(hm_op_instance_t *inst, const hm_op_t *op, MPI_Comm com
     inst->request = MPI_REQUEST_NULL;
     inst->root = params ? params->root : 0;
     inst->peer = params ? params->peer : 1;
-    inst->count = count >= 0 ? (int)count : (int)hm_op_elements(op, size_bytes);
+    inst->count = count >= 0 ? (int)count : (int)hm__op_elements(op, size_bytes);
     if (MPI_Comm_rank(comm, &inst->rank) != MPI_SUCCESS) return HM_EMPI;
     if (MPI_Comm_size(comm, &inst->p) != MPI_SUCCESS) return HM_EMPI;
     op->layout(inst);
@@ -40,7 +40,7 @@ static int init_instance(hm_op_instance_t *inst, const hm_op_t *op, MPI_Comm com
 static int alloc_bytes(void *ptr_out, size_t bytes)
 {
     void **ptr = ptr_out;
-    *ptr = hm_page_alloc(bytes);
+    *ptr = hm__page_alloc(bytes);
     return *ptr != NULL;
 }
 
@@ -65,9 +65,9 @@ static void fill(hm_op_instance_t *inst)
     if (inst->op->flags & HM_OP_INTS) {
         int *in = (int *)(void *)inst->send;
         for (size_t i = 0; i < inst->send_bytes / sizeof(int); i++)
-            in[i] = hm_op_int(inst->rank, i);
+            in[i] = hm__op_int(inst->rank, i);
     } else {
-        for (size_t i = 0; i < inst->send_bytes; i++) inst->send[i] = hm_op_byte(inst->rank, i);
+        for (size_t i = 0; i < inst->send_bytes; i++) inst->send[i] = hm__op_byte(inst->rank, i);
     }
     if (inst->recv_bytes) memset(inst->recv, HM_OP_POISON, inst->recv_bytes);
     for (int d = 0; (inst->op->flags & HM_OP_VCOUNTS) && d < inst->p; d++) {
@@ -82,22 +82,22 @@ static int agree(MPI_Comm comm, int ok, size_t bytes, const char *name)
 {
     unsigned long long mine[2] = {!ok, ok ? 0 : bytes}, all[2];
     if (MPI_Allreduce(mine, all, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm) != MPI_SUCCESS)
-        return hm_error_set(HM_EMPI, "the agreement on the buffers of %s failed", name);
+        return hm__error_set(HM_EMPI, "the agreement on the buffers of %s failed", name);
     if (!all[0]) return HM_OK;
-    return hm_error_set(HM_ENOMEM, "could not allocate %llu bytes of buffers for %s on a rank",
-                        all[1], name);
+    return hm__error_set(HM_ENOMEM, "could not allocate %llu bytes of buffers for %s on a rank",
+                         all[1], name);
 }
 
 int hm_op_prepare(const hm_op_t *op, MPI_Comm comm, size_t size_bytes, const hm_op_params_t *params,
                   hm_op_instance_t **out)
 {
     if (op && (op->flags & HM_OP_NCCL))
-        return hm_error_set(HM_EINVAL, "%s is an NCCL operation (hm_op_prepare_nccl)", op->name);
-    return hm_op_prepare_host(op, comm, size_bytes, params, -1, out);
+        return hm__error_set(HM_EINVAL, "%s is an NCCL operation (hm_op_prepare_nccl)", op->name);
+    return hm__op_prepare_host(op, comm, size_bytes, params, -1, out);
 }
 
-int hm_op_prepare_host(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
-                       const hm_op_params_t *params, long count, hm_op_instance_t **out)
+int hm__op_prepare_host(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
+                        const hm_op_params_t *params, long count, hm_op_instance_t **out)
 {
     hm_op_instance_t probe = {0}, *inst;
     int rc;
@@ -105,7 +105,7 @@ int hm_op_prepare_host(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
     rc = hm_op_check(op, comm, size_bytes, params);
     if (rc != HM_OK) return rc;
     rc = init_instance(&probe, op, comm, size_bytes, params, count);
-    if (rc != HM_OK) return hm_error_set(rc, "the communicator is not usable");
+    if (rc != HM_OK) return hm__error_set(rc, "the communicator is not usable");
     inst = malloc(sizeof *inst);
     if (inst) {
         *inst = probe;
@@ -128,10 +128,10 @@ int hm_op_prepare_device(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
                          const hm_op_params_t *params, hm_op_instance_t **out)
 {
     if (op && (op->flags & HM_OP_NCCL))
-        return hm_error_set(HM_EINVAL, "%s is an NCCL operation (hm_op_prepare_nccl)", op->name);
-    int rc = hm_op_prepare_host(op, comm, size_bytes, params, -1, out);
+        return hm__error_set(HM_EINVAL, "%s is an NCCL operation (hm_op_prepare_nccl)", op->name);
+    int rc = hm__op_prepare_host(op, comm, size_bytes, params, -1, out);
     if (rc != HM_OK) return rc;
-    rc = hm_agree(comm, hm_op_device_attach(*out));
+    rc = hm_agree(comm, hm__op_device_attach(*out));
     if (rc != HM_OK) {
         hm_op_free(*out);
         *out = NULL;
@@ -158,10 +158,10 @@ int hm_op_wait(hm_op_instance_t *inst)
 
 int hm_op_validate(hm_op_instance_t *inst, int *ok)
 {
-    int rc = inst->dsend ? hm_op_device_fetch(inst) : HM_OK;
+    int rc = inst->dsend ? hm__op_device_fetch(inst) : HM_OK;
     *ok = rc == HM_OK && (inst->result_undefined || inst->op->validate(inst));
     if (inst->recv_bytes) memset(inst->recv, HM_OP_POISON, inst->recv_bytes);
-    if (rc == HM_OK && inst->dsend) rc = hm_op_device_restore(inst);
+    if (rc == HM_OK && inst->dsend) rc = hm__op_device_restore(inst);
     return rc;
 }
 
@@ -175,7 +175,7 @@ void *hm_op_result_buffer(hm_op_instance_t *inst, size_t *len_bytes)
 void hm_op_free(hm_op_instance_t *inst)
 {
     if (!inst) return;
-    hm_op_device_free(inst);
+    hm__op_device_free(inst);
     free(inst->send);
     free(inst->recv);
     free(inst->counts);

@@ -27,7 +27,7 @@ static int valid_sendrecv(const hm_op_instance_t *inst)
 {
     int from = (inst->rank + inst->p - 1) % inst->p;
     for (size_t k = 0; k < inst->recv_bytes; k++)
-        if (inst->recv[k] != hm_op_byte(from, k)) return 0;
+        if (inst->recv[k] != hm__op_byte(from, k)) return 0;
     return 1;
 }
 
@@ -112,13 +112,13 @@ enum { NC = HM_OP_NCCL, INTS = HM_OP_INTS, PER_RANK = HM_OP_PER_RANK, ROOTED = H
 
 /* clang-format off */
 static const hm_op_t nccl_ops[] = {
-    {"allreduce", NC | INTS, hm_op_layout_allreduce, RUN(run_allreduce), hm_op_valid_allreduce, NULL},
-    {"allgather", NC | PER_RANK, hm_op_layout_allgather, RUN(run_allgather), hm_op_valid_allgather, NULL},
-    {"reduce_scatter", NC | INTS | PER_RANK, hm_op_layout_reduce_scatter, RUN(run_reduce_scatter),
-     hm_op_valid_reduce_scatter, NULL},
-    {"alltoall", NC | PER_RANK, hm_op_layout_alltoall, RUN(run_alltoall), hm_op_valid_alltoall, NULL},
-    {"bcast", NC | ROOTED, hm_op_layout_bcast, RUN(run_bcast), hm_op_valid_bcast, NULL},
-    {"reduce", NC | ROOTED | INTS, hm_op_layout_reduce, RUN(run_reduce), hm_op_valid_reduce, NULL},
+    {"allreduce", NC | INTS, hm__op_layout_allreduce, RUN(run_allreduce), hm__op_valid_allreduce, NULL},
+    {"allgather", NC | PER_RANK, hm__op_layout_allgather, RUN(run_allgather), hm__op_valid_allgather, NULL},
+    {"reduce_scatter", NC | INTS | PER_RANK, hm__op_layout_reduce_scatter, RUN(run_reduce_scatter),
+     hm__op_valid_reduce_scatter, NULL},
+    {"alltoall", NC | PER_RANK, hm__op_layout_alltoall, RUN(run_alltoall), hm__op_valid_alltoall, NULL},
+    {"bcast", NC | ROOTED, hm__op_layout_bcast, RUN(run_bcast), hm__op_valid_bcast, NULL},
+    {"reduce", NC | ROOTED | INTS, hm__op_layout_reduce, RUN(run_reduce), hm__op_valid_reduce, NULL},
     {"sendrecv", NC, layout_sendrecv, RUN(run_sendrecv), valid_sendrecv, NULL},
 };
 /* clang-format on */
@@ -143,7 +143,7 @@ const hm_op_t *hm_op_nccl_find(const char *name)
 
 void hm_op_nccl_names(char *buf, size_t len)
 {
-    hm_join_names(hm_op_nccl_name_at, NNCCL, buf, len);
+    hm__join_names(hm_op_nccl_name_at, NNCCL, buf, len);
 }
 
 /* Elements per block: of the whole size, divided among the ranks for the
@@ -159,7 +159,7 @@ int hm_op_nccl_figures(const hm_op_t *op, size_t size_bytes, int nranks, int roo
                        hm_op_figures_t *out)
 {
     if (!op || !(op->flags & HM_OP_NCCL) || nranks < 1 || !out)
-        return hm_error_set(HM_EINVAL, "nccl-tests' figures: an NCCL operation and ranks");
+        return hm__error_set(HM_EINVAL, "nccl-tests' figures: an NCCL operation and ranks");
     int ints = (op->flags & HM_OP_INTS) != 0, per_rank = (op->flags & HM_OP_PER_RANK) != 0;
     double n = nranks;
     out->count = block_count(op, size_bytes, nranks) * (per_rank ? (size_t)nranks : 1);
@@ -182,13 +182,13 @@ int hm_op_prepare_nccl(const hm_op_t *op, MPI_Comm comm, hm_gpu_nccl_t *nccl, si
     int p;
     *out = NULL;
     if (!op || !(op->flags & HM_OP_NCCL) || MPI_Comm_size(comm, &p) != MPI_SUCCESS)
-        return hm_error_set(HM_EINVAL, "%s is not an NCCL operation", op ? op->name : "(none)");
+        return hm__error_set(HM_EINVAL, "%s is not an NCCL operation", op ? op->name : "(none)");
     size_t count = block_count(op, size_bytes, p);
-    int rc = hm_op_prepare_host(op, comm, size_bytes, params, (long)count, out);
+    int rc = hm__op_prepare_host(op, comm, size_bytes, params, (long)count, out);
     if (rc != HM_OK) return rc;
     (*out)->nccl_comm = hm_gpu_nccl_comm(nccl);
     (*out)->stream = hm_gpu_nccl_stream(nccl);
-    rc = hm_agree(comm, hm_op_device_attach(*out));
+    rc = hm_agree(comm, hm__op_device_attach(*out));
     if (rc != HM_OK) {
         hm_op_free(*out);
         *out = NULL;

@@ -55,100 +55,100 @@ struct hm_op {
     hm_op_layout_fn layout;
     hm_op_run_fn run;
     hm_op_validate_fn validate;
-    hm_op_start_fn start; /* nonblocking only; run is then hm_op_run_started */
+    hm_op_start_fn start; /* nonblocking only; run is then hm__op_run_started */
 };
 
 /* Input patterns: a function of (rank, index in the sender's buffer), so a
  * misplaced block or element shows. Ints stay small: a sum over up to 16
  * million ranks fits an int. */
-static inline unsigned char hm_op_byte(int rank, size_t i)
+static inline unsigned char hm__op_byte(int rank, size_t i)
 {
     return (unsigned char)(rank * 37u + i * 11u + i / 256u + 5u);
 }
-static inline int hm_op_int(int rank, size_t i)
+static inline int hm__op_int(int rank, size_t i)
 {
     return rank % 64 + 1 + (int)(i % 61);
 }
-/* The sum of hm_op_int(s, i) over n ranks s = first .. first + n - 1 is
- * hm_op_rank_sum(first, n) + n * (i % 61). */
-long long hm_op_rank_sum(int first, int n);
+/* The sum of hm__op_int(s, i) over n ranks s = first .. first + n - 1 is
+ * hm__op_rank_sum(first, n) + n * (i % 61). */
+long long hm__op_rank_sum(int first, int n);
 /* What a result byte/int holds before the run: no pattern value. */
 enum { HM_OP_POISON = 0xA5 };
 
 #define HM_OP_RC(call) ((call) == MPI_SUCCESS ? HM_OK : HM_EMPI)
 
 /* Families: layouts, validations and blocking runs. */
-void hm_op_layout_none(hm_op_instance_t *inst);
-int hm_op_valid_always(const hm_op_instance_t *inst);
+void hm__op_layout_none(hm_op_instance_t *inst);
+int hm__op_valid_always(const hm_op_instance_t *inst);
 
-void hm_op_layout_bcast(hm_op_instance_t *inst);
-void hm_op_layout_gather(hm_op_instance_t *inst);
-void hm_op_layout_scatter(hm_op_instance_t *inst);
-void hm_op_layout_allgather(hm_op_instance_t *inst);
-void hm_op_layout_alltoall(hm_op_instance_t *inst);
-int hm_op_valid_bcast(const hm_op_instance_t *inst);
-int hm_op_valid_gather(const hm_op_instance_t *inst);
-int hm_op_valid_scatter(const hm_op_instance_t *inst);
-int hm_op_valid_allgather(const hm_op_instance_t *inst);
-int hm_op_valid_alltoall(const hm_op_instance_t *inst);
-int hm_op_run_bcast(hm_op_instance_t *inst);
-int hm_op_run_gather(hm_op_instance_t *inst);
-int hm_op_run_scatter(hm_op_instance_t *inst);
-int hm_op_run_allgather(hm_op_instance_t *inst);
-int hm_op_run_alltoall(hm_op_instance_t *inst);
-int hm_op_run_alltoallv(hm_op_instance_t *inst);
-int hm_op_run_barrier(hm_op_instance_t *inst);
+void hm__op_layout_bcast(hm_op_instance_t *inst);
+void hm__op_layout_gather(hm_op_instance_t *inst);
+void hm__op_layout_scatter(hm_op_instance_t *inst);
+void hm__op_layout_allgather(hm_op_instance_t *inst);
+void hm__op_layout_alltoall(hm_op_instance_t *inst);
+int hm__op_valid_bcast(const hm_op_instance_t *inst);
+int hm__op_valid_gather(const hm_op_instance_t *inst);
+int hm__op_valid_scatter(const hm_op_instance_t *inst);
+int hm__op_valid_allgather(const hm_op_instance_t *inst);
+int hm__op_valid_alltoall(const hm_op_instance_t *inst);
+int hm__op_run_bcast(hm_op_instance_t *inst);
+int hm__op_run_gather(hm_op_instance_t *inst);
+int hm__op_run_scatter(hm_op_instance_t *inst);
+int hm__op_run_allgather(hm_op_instance_t *inst);
+int hm__op_run_alltoall(hm_op_instance_t *inst);
+int hm__op_run_alltoallv(hm_op_instance_t *inst);
+int hm__op_run_barrier(hm_op_instance_t *inst);
 
-void hm_op_layout_reduce(hm_op_instance_t *inst);
-void hm_op_layout_allreduce(hm_op_instance_t *inst);
-void hm_op_layout_exscan(hm_op_instance_t *inst);
-void hm_op_layout_reduce_scatter(hm_op_instance_t *inst);
-int hm_op_valid_reduce(const hm_op_instance_t *inst);
-int hm_op_valid_allreduce(const hm_op_instance_t *inst);
-int hm_op_valid_scan(const hm_op_instance_t *inst);
-int hm_op_valid_exscan(const hm_op_instance_t *inst);
-int hm_op_valid_reduce_scatter(const hm_op_instance_t *inst);
-int hm_op_run_reduce(hm_op_instance_t *inst);
-int hm_op_run_allreduce(hm_op_instance_t *inst);
-int hm_op_run_scan(hm_op_instance_t *inst);
-int hm_op_run_exscan(hm_op_instance_t *inst);
-int hm_op_run_reduce_scatter(hm_op_instance_t *inst);
+void hm__op_layout_reduce(hm_op_instance_t *inst);
+void hm__op_layout_allreduce(hm_op_instance_t *inst);
+void hm__op_layout_exscan(hm_op_instance_t *inst);
+void hm__op_layout_reduce_scatter(hm_op_instance_t *inst);
+int hm__op_valid_reduce(const hm_op_instance_t *inst);
+int hm__op_valid_allreduce(const hm_op_instance_t *inst);
+int hm__op_valid_scan(const hm_op_instance_t *inst);
+int hm__op_valid_exscan(const hm_op_instance_t *inst);
+int hm__op_valid_reduce_scatter(const hm_op_instance_t *inst);
+int hm__op_run_reduce(hm_op_instance_t *inst);
+int hm__op_run_allreduce(hm_op_instance_t *inst);
+int hm__op_run_scan(hm_op_instance_t *inst);
+int hm__op_run_exscan(hm_op_instance_t *inst);
+int hm__op_run_reduce_scatter(hm_op_instance_t *inst);
 
 /* Nonblocking: start, then MPI_Wait (the run of every nonblocking entry). */
-int hm_op_run_started(hm_op_instance_t *inst);
-int hm_op_start_ibcast(hm_op_instance_t *inst);
-int hm_op_start_igather(hm_op_instance_t *inst);
-int hm_op_start_iscatter(hm_op_instance_t *inst);
-int hm_op_start_iallgather(hm_op_instance_t *inst);
-int hm_op_start_ialltoall(hm_op_instance_t *inst);
-int hm_op_start_ialltoallv(hm_op_instance_t *inst);
-int hm_op_start_ibarrier(hm_op_instance_t *inst);
-int hm_op_start_ireduce(hm_op_instance_t *inst);
-int hm_op_start_iallreduce(hm_op_instance_t *inst);
-int hm_op_start_iscan(hm_op_instance_t *inst);
-int hm_op_start_iexscan(hm_op_instance_t *inst);
-int hm_op_start_ireduce_scatter(hm_op_instance_t *inst);
+int hm__op_run_started(hm_op_instance_t *inst);
+int hm__op_start_ibcast(hm_op_instance_t *inst);
+int hm__op_start_igather(hm_op_instance_t *inst);
+int hm__op_start_iscatter(hm_op_instance_t *inst);
+int hm__op_start_iallgather(hm_op_instance_t *inst);
+int hm__op_start_ialltoall(hm_op_instance_t *inst);
+int hm__op_start_ialltoallv(hm_op_instance_t *inst);
+int hm__op_start_ibarrier(hm_op_instance_t *inst);
+int hm__op_start_ireduce(hm_op_instance_t *inst);
+int hm__op_start_iallreduce(hm_op_instance_t *inst);
+int hm__op_start_iscan(hm_op_instance_t *inst);
+int hm__op_start_iexscan(hm_op_instance_t *inst);
+int hm__op_start_ireduce_scatter(hm_op_instance_t *inst);
 
-void hm_op_layout_pingpong(hm_op_instance_t *inst);
-int hm_op_valid_pingpong(const hm_op_instance_t *inst);
-int hm_op_run_pingpong(hm_op_instance_t *inst);
+void hm__op_layout_pingpong(hm_op_instance_t *inst);
+int hm__op_valid_pingpong(const hm_op_instance_t *inst);
+int hm__op_run_pingpong(hm_op_instance_t *inst);
 
 /* Device copies (device.c): allocated on the current device and filled
  * from the host buffers (attach); the result fetched to the host mirror
  * (fetch); the inputs and the poisoned result put back (restore); freed.
  * HM_ENOTSUP without CUDA, HM_ENOMEM naming the bytes. Local. */
-int hm_op_device_attach(hm_op_instance_t *inst);
-int hm_op_device_fetch(hm_op_instance_t *inst);
-int hm_op_device_restore(hm_op_instance_t *inst);
-void hm_op_device_free(hm_op_instance_t *inst);
+int hm__op_device_attach(hm_op_instance_t *inst);
+int hm__op_device_fetch(hm_op_instance_t *inst);
+int hm__op_device_restore(hm_op_instance_t *inst);
+void hm__op_device_free(hm_op_instance_t *inst);
 
 /* The host part of hm_op_prepare (instance.c): checked, laid out,
  * allocated, filled, agreed; count elements per block when count >= 0
  * (NCCL's sizes count otherwise), else from size_bytes. */
-int hm_op_prepare_host(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
-                       const hm_op_params_t *params, long count, hm_op_instance_t **out);
+int hm__op_prepare_host(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
+                        const hm_op_params_t *params, long count, hm_op_instance_t **out);
 
 /* Element count of op for size_bytes (check.c). */
-size_t hm_op_elements(const hm_op_t *op, size_t size_bytes);
-unsigned hm_op_flags(const hm_op_t *op);
+size_t hm__op_elements(const hm_op_t *op, size_t size_bytes);
+unsigned hm__op_flags(const hm_op_t *op);
 #endif

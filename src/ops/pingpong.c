@@ -5,18 +5,18 @@
 
 enum { PINGPONG_TAG = 0x4850 };
 
-void hm_op_layout_pingpong(hm_op_instance_t *inst)
+void hm__op_layout_pingpong(hm_op_instance_t *inst)
 {
     int active = inst->rank == 0 || inst->rank == inst->peer;
     inst->send_bytes = active ? (size_t)inst->count : 0;
     inst->recv_bytes = inst->send_bytes;
 }
 
-int hm_op_valid_pingpong(const hm_op_instance_t *inst)
+int hm__op_valid_pingpong(const hm_op_instance_t *inst)
 {
     int from = inst->rank == 0 ? inst->peer : 0;
     for (size_t k = 0; k < inst->recv_bytes; k++)
-        if (inst->recv[k] != hm_op_byte(from, k)) return 0;
+        if (inst->recv[k] != hm__op_byte(from, k)) return 0;
     return 1;
 }
 
@@ -37,7 +37,7 @@ static int pong(hm_op_instance_t *inst)
     return HM_OP_RC(MPI_Send(HM_OP_SEND(inst), inst->count, MPI_CHAR, 0, PINGPONG_TAG, inst->comm));
 }
 
-int hm_op_run_pingpong(hm_op_instance_t *inst)
+int hm__op_run_pingpong(hm_op_instance_t *inst)
 {
     if (inst->rank == 0) return ping(inst);
     if (inst->rank == inst->peer) return pong(inst);

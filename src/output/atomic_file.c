@@ -81,7 +81,7 @@ static const char *tmp_label(const char *tmp)
 /* Remove a temporary file and drop it from the registry. */
 static void remove_temp(const char *tmp)
 {
-    hm_output_temp_forget(tmp);
+    hm__output_temp_forget(tmp);
     unlink(tmp);
 }
 
@@ -91,9 +91,9 @@ static void remove_temp(const char *tmp)
 static char *temp_template(const hm_afile_t *af)
 {
     char host[256];
-    hm_output_host(host, sizeof host);
-    return hm_output_format("%s/.%.*s.tmp.%s.%ld.XXXXXX", af->dir, TMP_BASE_MAX, af->base, host,
-                            (long)getpid());
+    hm__output_host(host, sizeof host);
+    return hm__output_format("%s/.%.*s.tmp.%s.%ld.XXXXXX", af->dir, TMP_BASE_MAX, af->base, host,
+                             (long)getpid());
 }
 
 /* An unnamed file in the target's directory, open for reading and writing
@@ -128,7 +128,7 @@ static int name_unnamed(hm_afile_t *af, int fd, char **named)
     for (int attempt = 0; attempt < 100; attempt++, seed = seed * 6364136223846793005UL + 1) {
         fill_template(*named, seed >> 16);
         if (linkat(AT_FDCWD, proc, AT_FDCWD, *named, AT_SYMLINK_FOLLOW) == 0) {
-            hm_output_temp_register(*named);
+            hm__output_temp_register(*named);
             return HM_OK;
         }
         if (errno != EEXIST) break;
@@ -154,7 +154,7 @@ static int make_temp(hm_afile_t *af, char **tmp, int *fd)
         free(*tmp), *tmp = NULL;
         return st;
     }
-    hm_output_temp_register(*tmp);
+    hm__output_temp_register(*tmp);
     if (fchmod(*fd, 0666 & ~current_umask()) != 0) {
         int err = errno;
         close(*fd);
@@ -170,7 +170,7 @@ static int make_temp(hm_afile_t *af, char **tmp, int *fd)
  * in "."). */
 static int split_path(hm_afile_t *af, const char *path)
 {
-    af->path = hm_output_resolve(path);
+    af->path = hm__output_resolve(path);
     if (!af->path) return HM_ENOMEM;
     path = af->path;
     const char *slash = strrchr(path, '/');
@@ -200,7 +200,7 @@ static void release(hm_afile_t *af)
  * gone when the caller looks. */
 static int keep_error(const hm_afile_t *af, int st)
 {
-    return hm_error_set(st, "%s", st == HM_EIO ? af->error : hm_strerror(st));
+    return hm__error_set(st, "%s", st == HM_EIO ? af->error : hm_strerror(st));
 }
 
 static int open_temp_stream(hm_afile_t *af)
@@ -226,7 +226,7 @@ int hm_afile_open(const char *path, hm_afile_t **out)
     hm_afile_t *af = calloc(1, sizeof *af);
     if (!af) return HM_ENOMEM;
     st = split_path(af, path);
-    if (st == HM_OK) hm_output_remove_stale(af->dir, af->base);
+    if (st == HM_OK) hm__output_remove_stale(af->dir, af->base);
     if (st == HM_OK) st = open_temp_stream(af);
     if (st != HM_OK) {
         keep_error(af, st);
@@ -274,7 +274,7 @@ static int flush_stream(hm_afile_t *af)
     return HM_OK;
 }
 
-int hm_afile_overwrite(hm_afile_t *af, off_t offset, const void *bytes, size_t len)
+int hm__afile_overwrite(hm_afile_t *af, off_t offset, const void *bytes, size_t len)
 {
     int st = flush_stream(af);
     for (size_t done = 0; st == HM_OK && done < len;) {
@@ -287,7 +287,7 @@ int hm_afile_overwrite(hm_afile_t *af, off_t offset, const void *bytes, size_t l
     return st;
 }
 
-int hm_afile_patch(hm_afile_t *af, off_t offset, size_t len, const char *text)
+int hm__afile_patch(hm_afile_t *af, off_t offset, size_t len, const char *text)
 {
     char *copy = text ? strdup(text) : NULL;
     if (text && !copy) return HM_ENOMEM;
@@ -368,7 +368,7 @@ static int publish_copy(hm_afile_t *af, char **copy, int fd, off_t len)
     else if (st != HM_OK)
         errno = err; /* close must not hide the first error */
     if (st == HM_OK && rename(*copy, af->path) != 0) st = fail(af, errno, "renaming %s", *copy);
-    if (st == HM_OK) hm_output_temp_forget(*copy);
+    if (st == HM_OK) hm__output_temp_forget(*copy);
     return st;
 }
 
@@ -404,7 +404,7 @@ static int publish_temp(hm_afile_t *af)
     af->stream = NULL;
     if (fclose(stream) != 0) return fail(af, errno, "closing %s", af->tmp);
     if (rename(af->tmp, af->path) != 0) return fail(af, errno, "renaming %s", af->tmp);
-    hm_output_temp_forget(af->tmp);
+    hm__output_temp_forget(af->tmp);
     free(af->tmp), af->tmp = NULL;
     return sync_dir(af);
 }

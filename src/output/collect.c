@@ -34,8 +34,8 @@ static int local_record(char **rec, int *len)
     int hlen = 0;
     if (MPI_Get_processor_name(host, &hlen) != MPI_SUCCESS) return HM_EMPI;
     host[hlen < 0 ? 0 : hlen] = '\0';
-    hm_output_binding(binding, sizeof binding);
-    *rec = hm_output_format("%s%c%s", host, '\0', binding);
+    hm__output_binding(binding, sizeof binding);
+    *rec = hm__output_format("%s%c%s", host, '\0', binding);
     if (!*rec) return HM_ENOMEM;
     *len = (int)(strlen(host) + strlen(binding) + 2);
     return HM_OK;
@@ -104,9 +104,9 @@ static int set_run_factors(hm_factors_t *f, const hm_factors_context_t *ctx)
         st = line ? hm_factors_set(f, "command_line", "%s", line) : HM_ENOMEM;
         free(line);
     }
-    hm_output_utc_date(text, sizeof text);
+    hm__output_utc_date(text, sizeof text);
     if (st == HM_OK) st = hm_factors_set(f, "date", "%s", text);
-    hm_output_mpi_library(text, sizeof text);
+    hm__output_mpi_library(text, sizeof text);
     if (st == HM_OK) st = hm_factors_set(f, "mpi_library", "%s", text);
     if (st == HM_OK && MPI_Get_version(&major, &minor) != MPI_SUCCESS) st = HM_EMPI;
     if (st == HM_OK) st = hm_factors_set(f, "mpi_version", "%d.%d", major, minor);
@@ -128,7 +128,7 @@ static int set_timer_factors(hm_factors_t *f, const hm_factors_context_t *ctx)
 static int set_build_factors(hm_factors_t *f, const hm_factors_context_t *ctx)
 {
     char governor[FACT_LEN];
-    hm_output_cpu_governor(governor, sizeof governor);
+    hm__output_cpu_governor(governor, sizeof governor);
     int st = hm_factors_set(f, "cpu_governor", "%s", governor);
     if (st == HM_OK)
         st = hm_factors_set(f, "interference", "%s",
@@ -154,9 +154,9 @@ static int root_factors(hm_factors_t *f, const hm_factors_context_t *ctx, const 
     int st = split_reports(all, size, &rep);
     if (st == HM_OK) st = set_run_factors(f, ctx);
     if (st == HM_OK) st = hm_factors_set(f, "processes", "%d", size);
-    if (st == HM_OK) st = hm_output_summarize_hosts(f, rep.hosts, (size_t)size);
+    if (st == HM_OK) st = hm__output_summarize_hosts(f, rep.hosts, (size_t)size);
     if (st == HM_OK) st = set_timer_factors(f, ctx);
-    if (st == HM_OK) st = hm_output_summarize_pinning(f, rep.bindings, (size_t)size);
+    if (st == HM_OK) st = hm__output_summarize_pinning(f, rep.bindings, (size_t)size);
     if (st == HM_OK) st = set_build_factors(f, ctx);
     free(rep.hosts);
     free(rep.bindings);

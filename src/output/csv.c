@@ -123,7 +123,7 @@ int hm_csv_put_marked(hm_csv_t *csv, const char *text, off_t *at)
 int hm_csv_overwrite(hm_csv_t *csv, off_t at, const char *text)
 {
     if (!csv || !text || at < 0 || needs_quotes(text)) return HM_EINVAL;
-    return file_error(csv, hm_afile_overwrite(csv->af, at, text, strlen(text)));
+    return file_error(csv, hm__afile_overwrite(csv->af, at, text, strlen(text)));
 }
 
 /* The fewest of 15, 16, 17 significant digits that read back exactly: 17
@@ -174,8 +174,8 @@ static int write_row(hm_csv_t *csv)
         csv->mark = NULL;
     }
     if (st == HM_OK && fwrite(csv->row, 1, csv->row_len, f) != csv->row_len) {
-        hm_output_sys_error(csv->error, sizeof csv->error, errno, "cannot write %s",
-                            hm_afile_path(csv->af));
+        hm__output_sys_error(csv->error, sizeof csv->error, errno, "cannot write %s",
+                             hm_afile_path(csv->af));
         st = HM_EIO;
     }
     csv->row_len = 0;
@@ -211,21 +211,21 @@ static int write_complete(hm_csv_t *csv, FILE *f)
 {
     if (fputs("# complete: ", f) < 0 || (csv->complete_at = ftello(f)) < 0 ||
         fputs(COMPLETE_YES "\n", f) < 0) {
-        hm_output_sys_error(csv->error, sizeof csv->error, errno, "cannot write %s",
-                            hm_afile_path(csv->af));
+        hm__output_sys_error(csv->error, sizeof csv->error, errno, "cannot write %s",
+                             hm_afile_path(csv->af));
         return HM_EIO;
     }
-    return hm_afile_patch(csv->af, csv->complete_at, strlen(COMPLETE_YES),
-                          "no (a checkpoint of a run in progress)");
+    return hm__afile_patch(csv->af, csv->complete_at, strlen(COMPLETE_YES),
+                           "no (a checkpoint of a run in progress)");
 }
 
 int hm_csv_incomplete(hm_csv_t *csv, const char *why)
 {
     if (!csv || !why) return HM_EINVAL;
-    char *text = hm_output_format("no (%s)", why);
+    char *text = hm__output_format("no (%s)", why);
     if (!text) return HM_ENOMEM;
-    hm_output_flatten(text);
-    int rc = hm_afile_patch(csv->af, csv->complete_at, strlen(COMPLETE_YES), text);
+    hm__output_flatten(text);
+    int rc = hm__afile_patch(csv->af, csv->complete_at, strlen(COMPLETE_YES), text);
     free(text);
     csv->incomplete = csv->progress_set = rc == HM_OK;
     return rc;
@@ -238,8 +238,8 @@ int hm_csv_progress(hm_csv_t *csv, long done, long total, const char *unit)
     snprintf(text, sizeof text, "no (%ld of %ld %s)", done, total, unit);
     csv->progress_set = 1;
     if (csv->incomplete) return HM_OK;
-    return hm_afile_patch(csv->af, csv->complete_at, strlen(COMPLETE_YES),
-                          done >= total ? NULL : text);
+    return hm__afile_patch(csv->af, csv->complete_at, strlen(COMPLETE_YES),
+                           done >= total ? NULL : text);
 }
 
 static int write_head(hm_csv_t *csv, const hm_factors_t *factors, const char *const *columns)
@@ -248,8 +248,8 @@ static int write_head(hm_csv_t *csv, const hm_factors_t *factors, const char *co
     FILE *f = hm_afile_stream(csv->af);
     for (size_t i = 0; hm_factors_at(factors, i, &key, &value) == HM_OK; i++)
         if (fprintf(f, "# %s: %s\n", key, value) < 0) {
-            hm_output_sys_error(csv->error, sizeof csv->error, errno, "cannot write %s",
-                                hm_afile_path(csv->af));
+            hm__output_sys_error(csv->error, sizeof csv->error, errno, "cannot write %s",
+                                 hm_afile_path(csv->af));
             return HM_EIO;
         }
     int st = write_complete(csv, f);
@@ -285,7 +285,7 @@ int hm_csv_open(const char *path, const hm_factors_t *factors, const char *const
     int st = csv->c_locale ? hm_afile_open(path, &csv->af) : HM_ENOMEM;
     if (st == HM_OK) st = write_head(csv, factors, columns);
     if (st != HM_OK) {
-        if (csv->af) hm_error_set(st, "%s", csv->error[0] ? csv->error : hm_strerror(st));
+        if (csv->af) hm__error_set(st, "%s", csv->error[0] ? csv->error : hm_strerror(st));
         hm_afile_abort(csv->af);
         release(csv);
         return st;
@@ -305,10 +305,10 @@ int hm_csv_close(hm_csv_t *csv)
             misuse(csv, "closed before row %zu was ended (%zu of %zu cells)", csv->rows + 1,
                    csv->cells, csv->ncolumns);
         st = HM_EINVAL;
-        hm_error_set(st, "%s", csv->error);
+        hm__error_set(st, "%s", csv->error);
         hm_afile_abort(csv->af);
     } else {
-        if (!csv->progress_set) hm_afile_patch(csv->af, csv->complete_at, 0, NULL);
+        if (!csv->progress_set) hm__afile_patch(csv->af, csv->complete_at, 0, NULL);
         st = hm_afile_commit(csv->af);
     }
     release(csv);

@@ -181,7 +181,7 @@ int hm_csv_reader_open(const char *path, hm_csv_reader_t **out)
         *out = r;
         return HM_OK;
     }
-    hm_error_set(st, "%s", r && r->error[0] ? r->error : hm_strerror(st));
+    hm__error_set(st, "%s", r && r->error[0] ? r->error : hm_strerror(st));
     hm_csv_reader_close(r);
     return st;
 }

@@ -74,10 +74,10 @@ int hm_factors_set(hm_factors_t *factors, const char *key, const char *fmt, ...)
     if (!factors || !key_is_valid(key) || !fmt) return HM_EINVAL;
     va_list ap;
     va_start(ap, fmt);
-    char *value = hm_output_vformat(fmt, ap);
+    char *value = hm__output_vformat(fmt, ap);
     va_end(ap);
     if (!value) return HM_ENOMEM;
-    hm_output_flatten(value);
+    hm__output_flatten(value);
     hm_factor_t *existing = find(factors, key);
     if (existing) {
         free(existing->value);

@@ -31,7 +31,7 @@ static void describe_binding(hwloc_topology_t topo, hwloc_bitmap_t set, char *bu
     }
 }
 
-void hm_output_binding(char *buf, size_t len)
+void hm__output_binding(char *buf, size_t len)
 {
     hwloc_topology_t topo;
     copy_text(buf, len, HM_SMPI ? "simulated" : "unknown");
@@ -78,7 +78,7 @@ static void add_distinct(char *buf, size_t len, const char *gov)
     snprintf(buf + used, len - used, "%s%s", used ? "," : "", gov);
 }
 
-void hm_output_cpu_governor(char *buf, size_t len)
+void hm__output_cpu_governor(char *buf, size_t len)
 {
     if (len == 0) return;
     buf[0] = '\0';
@@ -92,7 +92,7 @@ void hm_output_cpu_governor(char *buf, size_t len)
     if (!buf[0]) copy_text(buf, len, "unreadable");
 }
 
-void hm_output_utc_date(char *buf, size_t len)
+void hm__output_utc_date(char *buf, size_t len)
 {
     time_t now = time(NULL);
     struct tm tm;
@@ -101,7 +101,7 @@ void hm_output_utc_date(char *buf, size_t len)
         copy_text(buf, len, "unknown");
 }
 
-void hm_output_mpi_library(char *buf, size_t len)
+void hm__output_mpi_library(char *buf, size_t len)
 {
     char version[MPI_MAX_LIBRARY_VERSION_STRING];
     int n = 0;

@@ -45,8 +45,8 @@ static host_stats_t host_stats(const char **sorted, size_t n)
         s.distinct++;
         if (run < s.ppn_min) s.ppn_min = run;
         if (run > s.ppn_max) s.ppn_max = run;
-        s.digest = hm_output_fnv1a(s.digest, sorted[i], strlen(sorted[i]));
-        s.digest = hm_output_fnv1a(s.digest, "\n", 1);
+        s.digest = hm__output_fnv1a(s.digest, sorted[i], strlen(sorted[i]));
+        s.digest = hm__output_fnv1a(s.digest, "\n", 1);
         s.list_len += strlen(sorted[i]) + 1;
         i += run;
     }
@@ -90,7 +90,7 @@ static int set_host_factors(hm_factors_t *factors, const char **sorted, size_t n
     return hm_factors_set(factors, "hosts_digest", "%016" PRIx64, s->digest);
 }
 
-int hm_output_summarize_hosts(hm_factors_t *factors, const char *const *hosts, size_t n)
+int hm__output_summarize_hosts(hm_factors_t *factors, const char *const *hosts, size_t n)
 {
     const char **sorted = sorted_copy(hosts, n);
     if (!sorted) return HM_ENOMEM;
@@ -144,7 +144,7 @@ static int set_pinning_count(hm_factors_t *factors, const char *const *bindings,
     return hm_factors_set(factors, "pinning", "%zu distinct bindings", distinct);
 }
 
-int hm_output_summarize_pinning(hm_factors_t *factors, const char *const *bindings, size_t n)
+int hm__output_summarize_pinning(hm_factors_t *factors, const char *const *bindings, size_t n)
 {
     size_t unbound = 0;
     for (size_t r = 0; r < n; r++) unbound += strcmp(bindings[r], "unbound") == 0;

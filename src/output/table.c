@@ -43,7 +43,7 @@ void hm_table_free(hm_table_t *table)
 static char *one_line_copy(const char *text)
 {
     char *copy = strdup(text ? text : "");
-    if (copy) hm_output_flatten(copy);
+    if (copy) hm__output_flatten(copy);
     return copy;
 }
 
@@ -81,7 +81,7 @@ int hm_table_add_cellf(hm_table_t *table, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *text = hm_output_vformat(fmt, ap);
+    char *text = hm__output_vformat(fmt, ap);
     va_end(ap);
     if (!text) return HM_ENOMEM;
     int st = hm_table_add_cell(table, text);

@@ -39,7 +39,7 @@ static void dir_of(const char *path, char *dir, size_t len)
         snprintf(dir, len, "%.*s", (int)(slash - path), path);
 }
 
-char *hm_output_resolve(const char *path)
+char *hm__output_resolve(const char *path)
 {
     struct stat st;
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) return realpath(path, NULL);
@@ -52,31 +52,31 @@ static int check_dir(const char *path, const char *file)
     struct stat st;
     dir_of(file, dir, sizeof dir);
     if (stat(dir, &st) != 0)
-        return hm_error_set(HM_ENOENT, "\"%s\": directory \"%s\" does not exist", path, dir);
+        return hm__error_set(HM_ENOENT, "\"%s\": directory \"%s\" does not exist", path, dir);
     if (!S_ISDIR(st.st_mode))
-        return hm_error_set(HM_EINVAL, "\"%s\": \"%s\" is %s, not a directory", path, dir,
-                            kind_of(st.st_mode));
+        return hm__error_set(HM_EINVAL, "\"%s\": \"%s\" is %s, not a directory", path, dir,
+                             kind_of(st.st_mode));
     if (access(dir, W_OK) != 0)
-        return hm_error_set(HM_EINVAL, "\"%s\": directory \"%s\" is not writable", path, dir);
+        return hm__error_set(HM_EINVAL, "\"%s\": directory \"%s\" is not writable", path, dir);
     return HM_OK;
 }
 
 int hm_afile_check(const char *path)
 {
     struct stat st;
-    if (!path || !*path) return hm_error_set(HM_EINVAL, "an empty file name");
+    if (!path || !*path) return hm__error_set(HM_EINVAL, "an empty file name");
     if (path[strlen(path) - 1] == '/')
-        return hm_error_set(HM_EINVAL, "\"%s\" names a directory, not a file", path);
+        return hm__error_set(HM_EINVAL, "\"%s\" names a directory, not a file", path);
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && stat(path, &st) != 0)
-        return hm_error_set(HM_EINVAL, "\"%s\" is a symbolic link to nothing (%s)", path,
-                            strerror(errno));
+        return hm__error_set(HM_EINVAL, "\"%s\" is a symbolic link to nothing (%s)", path,
+                             strerror(errno));
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-        return hm_error_set(HM_EINVAL,
-                            "\"%s\" is %s: results are written only to regular files, which "
-                            "they replace whole",
-                            path, kind_of(st.st_mode));
-    char *file = hm_output_resolve(path);
-    if (!file) return hm_error_set(HM_ENOMEM, "resolving \"%s\": out of memory", path);
+        return hm__error_set(HM_EINVAL,
+                             "\"%s\" is %s: results are written only to regular files, which "
+                             "they replace whole",
+                             path, kind_of(st.st_mode));
+    char *file = hm__output_resolve(path);
+    if (!file) return hm__error_set(HM_ENOMEM, "resolving \"%s\": out of memory", path);
     int rc = check_dir(path, file);
     free(file);
     return rc;

@@ -24,7 +24,7 @@ enum { SLOTS = 32, SLOT_PATH = 4096 };
 static char slot_path[SLOTS][SLOT_PATH];
 static volatile sig_atomic_t slot_used[SLOTS];
 
-void hm_output_temp_register(const char *path)
+void hm__output_temp_register(const char *path)
 {
     for (int i = 0; i < SLOTS; i++)
         if (!slot_used[i] && strlen(path) < SLOT_PATH) {
@@ -34,7 +34,7 @@ void hm_output_temp_register(const char *path)
         }
 }
 
-void hm_output_temp_forget(const char *path)
+void hm__output_temp_forget(const char *path)
 {
     for (int i = 0; i < SLOTS; i++)
         if (slot_used[i] && strcmp(slot_path[i], path) == 0) {
@@ -52,7 +52,7 @@ void hm_afile_remove_temporaries(void)
         }
 }
 
-void hm_output_host(char *buf, size_t len)
+void hm__output_host(char *buf, size_t len)
 {
     if (gethostname(buf, len) != 0) snprintf(buf, len, "unknown");
     buf[len - 1] = '\0';
@@ -71,10 +71,10 @@ static long temp_pid(const char *name, const char *prefix)
     return *end == '.' && strlen(end) == 7 && pid > 0 ? pid : 0;
 }
 
-void hm_output_remove_stale(const char *dir, const char *base)
+void hm__output_remove_stale(const char *dir, const char *base)
 {
     char host[256], prefix[512], path[8192];
-    hm_output_host(host, sizeof host);
+    hm__output_host(host, sizeof host);
     snprintf(prefix, sizeof prefix, ".%.200s.tmp.%s.", base, host);
     DIR *d = opendir(dir);
     for (struct dirent *e; d && (e = readdir(d));) {

@@ -21,13 +21,13 @@ size_t hm_output_utf8_length(const char *text)
     return n;
 }
 
-void hm_output_flatten(char *text)
+void hm__output_flatten(char *text)
 {
     for (unsigned char *p = (unsigned char *)text; *p; p++)
         if (*p < 0x20 || *p == 0x7f) *p = ' ';
 }
 
-char *hm_output_vformat(const char *fmt, va_list ap)
+char *hm__output_vformat(const char *fmt, va_list ap)
 {
     va_list again;
     va_copy(again, ap);
@@ -38,16 +38,16 @@ char *hm_output_vformat(const char *fmt, va_list ap)
     return text;
 }
 
-char *hm_output_format(const char *fmt, ...)
+char *hm__output_format(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *text = hm_output_vformat(fmt, ap);
+    char *text = hm__output_vformat(fmt, ap);
     va_end(ap);
     return text;
 }
 
-void hm_output_sys_error(char *buf, size_t len, int err, const char *fmt, ...)
+void hm__output_sys_error(char *buf, size_t len, int err, const char *fmt, ...)
 {
     if (!buf || len == 0) return;
     va_list ap;
@@ -57,7 +57,7 @@ void hm_output_sys_error(char *buf, size_t len, int err, const char *fmt, ...)
     if (n >= 0 && (size_t)n < len) snprintf(buf + n, len - (size_t)n, ": %s", strerror(err));
 }
 
-uint64_t hm_output_fnv1a(uint64_t hash, const void *data, size_t len)
+uint64_t hm__output_fnv1a(uint64_t hash, const void *data, size_t len)
 {
     const unsigned char *p = data;
     for (size_t i = 0; i < len; i++) {

@@ -28,7 +28,7 @@ int hm_compute_calibrate_agreed(MPI_Comm comm, hm_compute_t *c,
     double time_s = agreed->time_s;
     if (MPI_Allreduce(in, all, 3, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS ||
         MPI_Allreduce(MPI_IN_PLACE, &time_s, 1, MPI_DOUBLE, MPI_MAX, comm) != MPI_SUCCESS)
-        return hm_error_set(HM_EMPI, "calibration: MPI_Allreduce failed");
+        return hm__error_set(HM_EMPI, "calibration: MPI_Allreduce failed");
     agreed->n = all[0];
     agreed->outcome = (hm_overlap_outcome_t)all[1];
     agreed->probes = all[2];
@@ -38,8 +38,8 @@ int hm_compute_calibrate_agreed(MPI_Comm comm, hm_compute_t *c,
     return hm_agree(comm, mine);
 }
 
-int hm_overlap_calibrate_comp_at(MPI_Comm comm, hm_compute_t *c, double target_s, double tolerance,
-                                 hm_compute_calibration_t *out)
+int hm__overlap_calibrate_comp_at(MPI_Comm comm, hm_compute_t *c, double target_s, double tolerance,
+                                  hm_compute_calibration_t *out)
 {
     hm_compute_calib_params_t cp;
     hm_compute_calib_params_default(&cp);

@@ -27,17 +27,17 @@ void hm_overlap_comm_params_default(hm_overlap_comm_params_t *p)
 static int check_params(const hm_overlap_comm_params_t *p)
 {
     if (!(p->target_s > 0) || !isfinite(p->target_s))
-        return hm_error_set(HM_EINVAL, "target %g s: a time above 0", p->target_s);
+        return hm__error_set(HM_EINVAL, "target %g s: a time above 0", p->target_s);
     if (!(p->tolerance > 0 && p->tolerance < 1))
-        return hm_error_set(HM_EINVAL, "tolerance %g: between 0 and 1", p->tolerance);
+        return hm__error_set(HM_EINVAL, "tolerance %g: between 0 and 1", p->tolerance);
     if (p->runs < 1 || p->runs > 100000)
-        return hm_error_set(HM_EINVAL, "runs %ld: 1 to 100000", p->runs);
+        return hm__error_set(HM_EINVAL, "runs %ld: 1 to 100000", p->runs);
     if (p->max_probes < 1 || p->max_probes > HM_OVERLAP_PROBES_MAX)
-        return hm_error_set(HM_EINVAL, "max_probes %d: 1 to %d", p->max_probes,
-                            HM_OVERLAP_PROBES_MAX);
+        return hm__error_set(HM_EINVAL, "max_probes %d: 1 to %d", p->max_probes,
+                             HM_OVERLAP_PROBES_MAX);
     if (p->min_bytes < 1 || p->max_bytes < p->min_bytes)
-        return hm_error_set(HM_EINVAL, "sizes %zu to %zu bytes: at least 1, ascending",
-                            p->min_bytes, p->max_bytes);
+        return hm__error_set(HM_EINVAL, "sizes %zu to %zu bytes: at least 1, ascending",
+                             p->min_bytes, p->max_bytes);
     return HM_OK;
 }
 
@@ -103,8 +103,8 @@ int hm_overlap_measure_comm(MPI_Comm comm, hm_procsync_t *ps, const hm_op_t *op,
     hm_overlap_comm_params_t defaults;
     hm_overlap_comm_params_default(&defaults);
     if (!ps || !op || !out || !hm_op_is_nonblocking(op))
-        return hm_error_set(HM_EINVAL, "a nonblocking operation and a process synchronization");
-    if (runs < 0 || runs > 100000) return hm_error_set(HM_EINVAL, "runs %ld: 0 to 100000", runs);
+        return hm__error_set(HM_EINVAL, "a nonblocking operation and a process synchronization");
+    if (runs < 0 || runs > 100000) return hm__error_set(HM_EINVAL, "runs %ld: 0 to 100000", runs);
     int rc = measure(comm, ps, op, op_params, size_bytes, 5, 5, out);
     if (rc != HM_OK) return rc;
     return measure(comm, ps, op, op_params, size_bytes, runs ? runs : defaults.runs,
@@ -270,7 +270,7 @@ int hm_overlap_calibrate_comm(MPI_Comm comm, hm_procsync_t *ps, const hm_op_t *o
     hm_overlap_comm_params_t defaults;
     if (!params) hm_overlap_comm_params_default(&defaults), params = &defaults;
     if (!ps || !op || !result || !hm_op_is_nonblocking(op))
-        return hm_error_set(HM_EINVAL, "a nonblocking operation and a process synchronization");
+        return hm__error_set(HM_EINVAL, "a nonblocking operation and a process synchronization");
     int rc = check_params(params);
     if (rc != HM_OK) return rc;
     memset(result, 0, sizeof *result);
@@ -307,9 +307,9 @@ int hm_overlap_calibrate_comm(MPI_Comm comm, hm_procsync_t *ps, const hm_op_t *o
     result->converged = result->outcome == HM_OVERLAP_CONVERGED;
     result->duration_s = MPI_Wtime() - t0;
     if (result->converged) return HM_OK;
-    return hm_error_set(result->outcome == HM_OVERLAP_OUT_OF_PROBES ? HM_EAGAIN : HM_ERANGE,
-                        "%s: no size within %g %% of %g s (%s; nearest %zu B at %g s)",
-                        hm_op_name(op), params->tolerance * 100, params->target_s,
-                        hm_overlap_outcome_name(result->outcome), result->size_bytes,
-                        result->time_s);
+    return hm__error_set(result->outcome == HM_OVERLAP_OUT_OF_PROBES ? HM_EAGAIN : HM_ERANGE,
+                         "%s: no size within %g %% of %g s (%s; nearest %zu B at %g s)",
+                         hm_op_name(op), params->tolerance * 100, params->target_s,
+                         hm_overlap_outcome_name(result->outcome), result->size_bytes,
+                         result->time_s);
 }

@@ -11,14 +11,14 @@
 #include "overlap/overlap_testing.h"
 
 struct hm_compute {
-    hm_compute_kernel_t *kernel;
-    double inject_s; /* testing: time added to every run (hm_compute_inject_slowdown) */
+    hm__compute_kernel_t *kernel;
+    double inject_s; /* testing: time added to every run (hm__compute_inject_slowdown) */
 };
 
-int hm_compute_inject_slowdown(hm_compute_t *c, double extra_s)
+int hm__compute_inject_slowdown(hm_compute_t *c, double extra_s)
 {
     if (!c || !(extra_s >= 0))
-        return hm_error_set(HM_EINVAL, "extra time %g s: 0 or more", extra_s);
+        return hm__error_set(HM_EINVAL, "extra time %g s: 0 or more", extra_s);
     c->inject_s = extra_s;
     return HM_OK;
 }
@@ -45,9 +45,9 @@ void hm_compute_params_default(hm_compute_params_t *params)
 
 int hm_compute_cores(int *cores)
 {
-    int rc = hm_compute_kernel_cores(cores);
-    if (rc == HM_ENOTSUP) return hm_error_set(rc, "hwloc cannot tell the cores of this thread");
-    if (rc == HM_ENOMEM) return hm_error_set(rc, "out of memory");
+    int rc = hm__compute_kernel_cores(cores);
+    if (rc == HM_ENOTSUP) return hm__error_set(rc, "hwloc cannot tell the cores of this thread");
+    if (rc == HM_ENOMEM) return hm__error_set(rc, "out of memory");
     return rc;
 }
 
@@ -55,14 +55,15 @@ int hm_compute_cores(int *cores)
 static int check_threads(int threads, int cores)
 {
     if (threads < 0)
-        return hm_error_set(HM_EINVAL,
-                            "threads %d must be 0 (one per core) or 1 to %d (the cores the calling "
-                            "thread may run on)",
-                            threads, cores);
+        return hm__error_set(
+            HM_EINVAL,
+            "threads %d must be 0 (one per core) or 1 to %d (the cores the calling "
+            "thread may run on)",
+            threads, cores);
     if (threads > cores)
-        return hm_error_set(HM_EINVAL,
-                            "threads %d is more than the %d core%s the calling thread may run on",
-                            threads, cores, cores == 1 ? "" : "s");
+        return hm__error_set(HM_EINVAL,
+                             "threads %d is more than the %d core%s the calling thread may run on",
+                             threads, cores, cores == 1 ? "" : "s");
     return HM_OK;
 }
 
@@ -79,11 +80,11 @@ int hm_compute_create(const hm_compute_params_t *params, hm_compute_t **out)
     if (rc == HM_OK) rc = check_threads(p.threads, cores);
     if (rc != HM_OK) return rc;
     hm_compute_t *c = calloc(1, sizeof *c);
-    if (!c) return hm_error_set(HM_ENOMEM, "out of memory");
-    rc = hm_compute_kernel_create(p.threads ? p.threads : cores, &c->kernel);
+    if (!c) return hm__error_set(HM_ENOMEM, "out of memory");
+    rc = hm__compute_kernel_create(p.threads ? p.threads : cores, &c->kernel);
     if (rc != HM_OK) {
         free(c);
-        return hm_error_set(rc, "%s", hm_compute_kernel_why(NULL));
+        return hm__error_set(rc, "%s", hm__compute_kernel_why(NULL));
     }
     *out = c;
     return HM_OK;
@@ -92,33 +93,33 @@ int hm_compute_create(const hm_compute_params_t *params, hm_compute_t **out)
 void hm_compute_free(hm_compute_t *c)
 {
     if (!c) return;
-    hm_compute_kernel_free(c->kernel);
+    hm__compute_kernel_free(c->kernel);
     free(c);
 }
 
 int hm_compute_threads(const hm_compute_t *c)
 {
-    return hm_compute_kernel_threads(c->kernel);
+    return hm__compute_kernel_threads(c->kernel);
 }
 
 int hm_compute_cores_of(const hm_compute_t *c)
 {
-    return hm_compute_kernel_cores_of(c->kernel);
+    return hm__compute_kernel_cores_of(c->kernel);
 }
 
 int hm_compute_core(const hm_compute_t *c, int thread)
 {
-    return hm_compute_kernel_core(c->kernel, thread);
+    return hm__compute_kernel_core(c->kernel, thread);
 }
 
 int hm_compute_size(const hm_compute_t *c)
 {
-    return hm_compute_kernel_size(c->kernel);
+    return hm__compute_kernel_size(c->kernel);
 }
 
 int hm_compute_max_size(const hm_compute_t *c)
 {
-    return hm_compute_kernel_max_size(c->kernel);
+    return hm__compute_kernel_max_size(c->kernel);
 }
 
 double hm_compute_flop(int n)
@@ -128,20 +129,20 @@ double hm_compute_flop(int n)
 
 int hm_compute_set_size(hm_compute_t *c, int n)
 {
-    int rc = hm_compute_kernel_set_size(c->kernel, n);
+    int rc = hm__compute_kernel_set_size(c->kernel, n);
     if (rc == HM_EINVAL)
-        return hm_error_set(rc,
-                            "matrix order %d must be 1 to %d (three matrices per thread for %d "
-                            "threads within half of the memory)",
-                            n, hm_compute_max_size(c), hm_compute_threads(c));
-    if (rc != HM_OK) return hm_error_set(rc, "%s", hm_compute_kernel_why(c->kernel));
+        return hm__error_set(rc,
+                             "matrix order %d must be 1 to %d (three matrices per thread for %d "
+                             "threads within half of the memory)",
+                             n, hm_compute_max_size(c), hm_compute_threads(c));
+    if (rc != HM_OK) return hm__error_set(rc, "%s", hm__compute_kernel_why(c->kernel));
     return HM_OK;
 }
 
 int hm_compute_run(hm_compute_t *c, double *per_thread_s)
 {
-    int rc = hm_compute_kernel_run(c->kernel, per_thread_s);
-    if (rc != HM_OK) return hm_error_set(rc, "%s", hm_compute_kernel_why(c->kernel));
+    int rc = hm__compute_kernel_run(c->kernel, per_thread_s);
+    if (rc != HM_OK) return hm__error_set(rc, "%s", hm__compute_kernel_why(c->kernel));
     if (c->inject_s > 0) injected(c, per_thread_s);
     return HM_OK;
 }
@@ -173,7 +174,7 @@ void hm_compute_describe(const hm_compute_t *c, char *buf, size_t len)
     core_list(c, cores, sizeof cores);
     if (hm_compute_size(c) > 0) snprintf(order, sizeof order, ", n=%d", hm_compute_size(c));
     snprintf(buf, len, "dgemm of %s (%s), single-threaded, %d thread%s on core%s %s of %d%s",
-             hm_compute_kernel_dgemm_object(), hm_compute_kernel_blas(), threads,
+             hm__compute_kernel_dgemm_object(), hm__compute_kernel_blas(), threads,
              threads == 1 ? "" : "s", threads == 1 ? "" : "s", cores, hm_compute_cores_of(c),
              order);
 }

@@ -38,16 +38,16 @@ const char *hm_overlap_outcome_name(hm_overlap_outcome_t outcome)
 static int check_params(const hm_compute_calib_params_t *p)
 {
     if (!(p->target_s > 0) || !isfinite(p->target_s))
-        return hm_error_set(HM_EINVAL, "target %g s must be a positive number of seconds",
-                            p->target_s);
+        return hm__error_set(HM_EINVAL, "target %g s must be a positive number of seconds",
+                             p->target_s);
     if (!(p->tolerance > 0 && p->tolerance < 1))
-        return hm_error_set(HM_EINVAL, "tolerance %g must be between 0 and 1 (0.1 = 10 %%)",
-                            p->tolerance);
+        return hm__error_set(HM_EINVAL, "tolerance %g must be between 0 and 1 (0.1 = 10 %%)",
+                             p->tolerance);
     if (p->runs < 1 || p->runs > MAX_RUNS)
-        return hm_error_set(HM_EINVAL, "runs %d must be 1 to %d", p->runs, MAX_RUNS);
+        return hm__error_set(HM_EINVAL, "runs %d must be 1 to %d", p->runs, MAX_RUNS);
     if (p->max_probes < 1 || p->max_probes > HM_COMPUTE_PROBES_MAX)
-        return hm_error_set(HM_EINVAL, "max_probes %d must be 1 to %d", p->max_probes,
-                            HM_COMPUTE_PROBES_MAX);
+        return hm__error_set(HM_EINVAL, "max_probes %d must be 1 to %d", p->max_probes,
+                             HM_COMPUTE_PROBES_MAX);
     return HM_OK;
 }
 
@@ -77,7 +77,7 @@ static int workspace_alloc(workspace_t *w, int threads, int runs)
     w->best_median = malloc((size_t)threads * sizeof(double));
     if (w->times && w->column && w->median && w->best_median) return HM_OK;
     workspace_free(w);
-    return hm_error_set(HM_ENOMEM, "out of memory");
+    return hm__error_set(HM_ENOMEM, "out of memory");
 }
 
 static double slowest(const double *x, int n)
@@ -264,24 +264,24 @@ static int not_converged(const hm_compute_calibration_t *r, const hm_compute_cal
     bracket(r, p->target_s, &lo, &hi);
     switch (r->outcome) {
     case HM_OVERLAP_BELOW_MIN:
-        return hm_error_set(HM_ERANGE,
-                            "target %.3g s is below the smallest dgemm: n = 1 takes %.3g s",
-                            p->target_s, hi->time_s);
+        return hm__error_set(HM_ERANGE,
+                             "target %.3g s is below the smallest dgemm: n = 1 takes %.3g s",
+                             p->target_s, hi->time_s);
     case HM_OVERLAP_ABOVE_MAX:
-        return hm_error_set(HM_ERANGE,
-                            "target %.3g s is beyond the largest matrices memory allows: n = %d "
-                            "takes %.3g s",
-                            p->target_s, max_n, lo->time_s);
+        return hm__error_set(HM_ERANGE,
+                             "target %.3g s is beyond the largest matrices memory allows: n = %d "
+                             "takes %.3g s",
+                             p->target_s, max_n, lo->time_s);
     case HM_OVERLAP_GAP:
-        return hm_error_set(HM_ERANGE,
-                            "no matrix order reaches %.3g s within %.0f %%: n = %d takes %.3g s, "
-                            "n = %d takes %.3g s",
-                            p->target_s, 100 * p->tolerance, lo->n, lo->time_s, hi->n, hi->time_s);
+        return hm__error_set(HM_ERANGE,
+                             "no matrix order reaches %.3g s within %.0f %%: n = %d takes %.3g s, "
+                             "n = %d takes %.3g s",
+                             p->target_s, 100 * p->tolerance, lo->n, lo->time_s, hi->n, hi->time_s);
     default:
-        return hm_error_set(HM_EAGAIN,
-                            "no matrix order within %.0f %% of %.3g s after %d probes (closest: "
-                            "n = %d, %.3g s)",
-                            100 * p->tolerance, p->target_s, r->probes, r->n, r->time_s);
+        return hm__error_set(HM_EAGAIN,
+                             "no matrix order within %.0f %% of %.3g s after %d probes (closest: "
+                             "n = %d, %.3g s)",
+                             100 * p->tolerance, p->target_s, r->probes, r->n, r->time_s);
     }
 }
 

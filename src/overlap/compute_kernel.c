@@ -20,7 +20,7 @@
 
 enum { WHY_MAX = 320 };
 
-struct hm_compute_kernel {
+struct hm__compute_kernel {
     hwloc_topology_t topo;
     int threads;
     int cores;            /* cores the creating thread could run on */
@@ -33,16 +33,16 @@ struct hm_compute_kernel {
     char why[WHY_MAX];
 };
 
-/* The sentence of the calling thread's last failed hm_compute_kernel_create,
+/* The sentence of the calling thread's last failed hm__compute_kernel_create,
  * which has no kernel to keep it on. */
 static _Thread_local char create_why[WHY_MAX];
 
 /* Keep the sentence on k (NULL: the thread's failed create) and return
  * status. */
-static int fail(hm_compute_kernel_t *k, int status, const char *fmt, ...)
+static int fail(hm__compute_kernel_t *k, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static int fail(hm_compute_kernel_t *k, int status, const char *fmt, ...)
+static int fail(hm__compute_kernel_t *k, int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -96,7 +96,7 @@ static int load_topology(hwloc_topology_t *topo)
     return HM_OK;
 }
 
-int hm_compute_kernel_cores(int *cores)
+int hm__compute_kernel_cores(int *cores)
 {
     hwloc_topology_t topo;
     *cores = 0;
@@ -117,7 +117,7 @@ int hm_compute_kernel_cores(int *cores)
  * place list libgomp ignores proc_bind(spread) altogether (measured with GCC
  * 12: both threads kept both CPUs); its default places are hardware threads,
  * not cores. */
-static int place_threads(hm_compute_kernel_t *k, int threads)
+static int place_threads(hm__compute_kernel_t *k, int threads)
 {
     hwloc_cpuset_t set = usable_set(k->topo);
     if (!set) return HM_ENOMEM;
@@ -208,12 +208,12 @@ static int check_blas(void)
     return HM_OK;
 }
 
-const char *hm_compute_kernel_dgemm_object(void)
+const char *hm__compute_kernel_dgemm_object(void)
 {
     return defining_object((void *)cblas_dgemm);
 }
 
-const char *hm_compute_kernel_blas(void)
+const char *hm__compute_kernel_blas(void)
 {
 #ifdef HM_HAVE_OPENBLAS_GET_CONFIG
     return openblas_get_config();
@@ -224,12 +224,12 @@ const char *hm_compute_kernel_blas(void)
 
 /* ---- The kernel ---- */
 
-int hm_compute_kernel_create(int threads, hm_compute_kernel_t **out)
+int hm__compute_kernel_create(int threads, hm__compute_kernel_t **out)
 {
     *out = NULL;
     int rc = check_blas();
     if (rc != HM_OK) return rc;
-    hm_compute_kernel_t *k = calloc(1, sizeof *k);
+    hm__compute_kernel_t *k = calloc(1, sizeof *k);
     if (!k) return fail(NULL, HM_ENOMEM, "out of memory");
     rc = load_topology(&k->topo);
     if (rc != HM_OK) {
@@ -249,7 +249,7 @@ int hm_compute_kernel_create(int threads, hm_compute_kernel_t **out)
                  threads, k->cores);
         else
             fail(NULL, rc, "out of memory");
-        hm_compute_kernel_free(k);
+        hm__compute_kernel_free(k);
         return rc;
     }
     k->max_n = max_order(threads);
@@ -258,7 +258,7 @@ int hm_compute_kernel_create(int threads, hm_compute_kernel_t **out)
     return HM_OK;
 }
 
-static void release(hm_compute_kernel_t *k)
+static void release(hm__compute_kernel_t *k)
 {
     for (int t = 0; k->a && t < k->threads; t++) {
         free(k->a[t]);
@@ -269,7 +269,7 @@ static void release(hm_compute_kernel_t *k)
     k->n = k->capacity = 0;
 }
 
-void hm_compute_kernel_free(hm_compute_kernel_t *k)
+void hm__compute_kernel_free(hm__compute_kernel_t *k)
 {
     if (!k) return;
     release(k);
@@ -283,45 +283,45 @@ void hm_compute_kernel_free(hm_compute_kernel_t *k)
     free(k);
 }
 
-int hm_compute_kernel_threads(const hm_compute_kernel_t *k)
+int hm__compute_kernel_threads(const hm__compute_kernel_t *k)
 {
     return k->threads;
 }
 
-int hm_compute_kernel_cores_of(const hm_compute_kernel_t *k)
+int hm__compute_kernel_cores_of(const hm__compute_kernel_t *k)
 {
     return k->cores;
 }
 
-int hm_compute_kernel_core(const hm_compute_kernel_t *k, int t)
+int hm__compute_kernel_core(const hm__compute_kernel_t *k, int t)
 {
     return t >= 0 && t < k->threads ? k->core[t] : -1;
 }
 
-int hm_compute_kernel_size(const hm_compute_kernel_t *k)
+int hm__compute_kernel_size(const hm__compute_kernel_t *k)
 {
     return k->n;
 }
 
-int hm_compute_kernel_max_size(const hm_compute_kernel_t *k)
+int hm__compute_kernel_max_size(const hm__compute_kernel_t *k)
 {
     return k->max_n;
 }
 
-const char *hm_compute_kernel_why(const hm_compute_kernel_t *k)
+const char *hm__compute_kernel_why(const hm__compute_kernel_t *k)
 {
     return k ? k->why : create_why;
 }
 
 /* ---- The team ---- */
 
-typedef int (*work_fn)(hm_compute_kernel_t *k, int t, void *arg);
+typedef int (*work_fn)(hm__compute_kernel_t *k, int t, void *arg);
 
 /* Run work(k, t, arg) on each thread t of a team of k->threads, each pinned
  * to its core first, all released together by a barrier. The calling thread
  * is thread 0: its binding is put back afterwards, so that the caller's
  * other work (MPI's, between two runs) runs where it ran before. */
-static int team(hm_compute_kernel_t *k, work_fn work, void *arg)
+static int team(hm__compute_kernel_t *k, work_fn work, void *arg)
 {
     hwloc_cpuset_t saved = hwloc_bitmap_alloc();
     if (!saved) return fail(k, HM_ENOMEM, "out of memory");
@@ -376,7 +376,7 @@ static double *matrix(size_t count)
     return aligned_alloc(64, bytes);
 }
 
-static void dgemm(const hm_compute_kernel_t *k, int t, int n)
+static void dgemm(const hm__compute_kernel_t *k, int t, int n)
 {
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, k->a[t], n, k->b[t], n,
                 0.0, k->c[t], n);
@@ -388,7 +388,7 @@ static void dgemm(const hm_compute_kernel_t *k, int t, int n)
  * ones (measured: n = 200, 4 against 40 GFLOP/s; OpenBLAS sets up its
  * per-thread buffers on the first large call), and a run after set_size
  * must be like every other. */
-static int allocate(hm_compute_kernel_t *k, int t, void *arg)
+static int allocate(hm__compute_kernel_t *k, int t, void *arg)
 {
     int n = *(const int *)arg;
     size_t count = (size_t)n * (size_t)n;
@@ -403,7 +403,7 @@ static int allocate(hm_compute_kernel_t *k, int t, void *arg)
     return HM_OK;
 }
 
-int hm_compute_kernel_set_size(hm_compute_kernel_t *k, int n)
+int hm__compute_kernel_set_size(hm__compute_kernel_t *k, int n)
 {
     k->why[0] = '\0';
     if (n < 1 || n > k->max_n)
@@ -432,7 +432,7 @@ static double elapsed_s(const struct timespec *t0, const struct timespec *t1)
 
 /* The timed region: timestamp, dgemm, timestamp — C = A B, row-major, each
  * thread on its own matrices. */
-static int multiply(hm_compute_kernel_t *k, int t, void *arg)
+static int multiply(hm__compute_kernel_t *k, int t, void *arg)
 {
     double *per_thread_s = arg;
     const int n = k->n;
@@ -444,7 +444,7 @@ static int multiply(hm_compute_kernel_t *k, int t, void *arg)
     return HM_OK;
 }
 
-int hm_compute_kernel_run(hm_compute_kernel_t *k, double *per_thread_s)
+int hm__compute_kernel_run(hm__compute_kernel_t *k, double *per_thread_s)
 {
     k->why[0] = '\0';
     if (k->n < 1) return fail(k, HM_EINVAL, "no matrix order set before the run");

@@ -40,24 +40,24 @@ void hm_overlap_grid_params_default(hm_overlap_grid_params_t *p)
     p->comp_runs = 5;
 }
 
-int hm_overlap_grid_check(const hm_overlap_grid_params_t *p, hm_overlap_param_t *which)
+int hm__overlap_grid_check(const hm_overlap_grid_params_t *p, hm_overlap_param_t *which)
 {
     *which = HM_OVERLAP_PARAM_OPS;
-    if (p->nops < 1 || !p->ops) return hm_error_set(HM_EINVAL, "no operation in the grid");
+    if (p->nops < 1 || !p->ops) return hm__error_set(HM_EINVAL, "no operation in the grid");
     for (int o = 0; o < p->nops; o++)
         if (!p->ops[o] || !hm_op_is_nonblocking(p->ops[o]))
-            return hm_error_set(HM_EINVAL, "operation %d is not a nonblocking collective", o);
+            return hm__error_set(HM_EINVAL, "operation %d is not a nonblocking collective", o);
     *which = HM_OVERLAP_PARAM_COMM_TARGETS;
     if (p->ncomm < 1 || (!p->sizes && !p->comm_targets_s))
-        return hm_error_set(HM_EINVAL, "no communication target or size in the grid");
+        return hm__error_set(HM_EINVAL, "no communication target or size in the grid");
     *which = HM_OVERLAP_PARAM_COMP_TARGETS;
     if (!p->comp_is_comm && (p->ncomp < 1 || !p->comp_targets_s))
-        return hm_error_set(HM_EINVAL, "no computation target in the grid");
+        return hm__error_set(HM_EINVAL, "no computation target in the grid");
     *which = HM_OVERLAP_PARAM_TOLERANCE;
     if (!(p->tolerance > 0 && p->tolerance < 1))
-        return hm_error_set(HM_EINVAL, "tolerance %g: between 0 and 1", p->tolerance);
+        return hm__error_set(HM_EINVAL, "tolerance %g: between 0 and 1", p->tolerance);
     *which = HM_OVERLAP_PARAM_COMP_RUNS;
-    if (p->comp_runs < 1) return hm_error_set(HM_EINVAL, "comp_runs %d: 1 or more", p->comp_runs);
+    if (p->comp_runs < 1) return hm__error_set(HM_EINVAL, "comp_runs %d: 1 or more", p->comp_runs);
     *which = HM_OVERLAP_PARAM_NONE;
     return HM_OK;
 }
@@ -72,7 +72,7 @@ static void *copy(const void *src, size_t n, size_t each)
 static int grid_alloc(const hm_overlap_grid_params_t *p, hm_overlap_grid_t **out)
 {
     hm_overlap_grid_t *g = calloc(1, sizeof *g);
-    if (!g) return hm_error_set(HM_ENOMEM, "out of memory");
+    if (!g) return hm__error_set(HM_ENOMEM, "out of memory");
     *out = g;
     g->p = *p;
     size_t cells = (size_t)p->nops * (size_t)p->ncomm;
@@ -84,7 +84,7 @@ static int grid_alloc(const hm_overlap_grid_params_t *p, hm_overlap_grid_t **out
     g->comm = calloc(cells, sizeof *g->comm);
     g->comp = calloc((size_t)g->ncomp_refs, sizeof *g->comp);
     if (!g->ops || !g->comm_targets_s || !g->sizes || !g->comp_targets_s || !g->comm || !g->comp)
-        return hm_error_set(HM_ENOMEM, "out of memory");
+        return hm__error_set(HM_ENOMEM, "out of memory");
     g->p.ops = g->ops;
     g->p.comm_targets_s = p->comm_targets_s ? g->comm_targets_s : NULL;
     g->p.sizes = p->sizes ? g->sizes : NULL;
@@ -192,7 +192,7 @@ static int calibrate_comp_to(MPI_Comm comm, hm_compute_t *compute, const hm_over
     int probes = 0;
     hm_overlap_ref_t best = no_ref(target_s, HM_OVERLAP_OUT_OF_PROBES);
     for (int attempt = 0; attempt <= COMP_REAIMS; attempt++) {
-        int rc = hm_overlap_calibrate_comp_at(comm, compute, aim_s, g->p.tolerance, &c);
+        int rc = hm__overlap_calibrate_comp_at(comm, compute, aim_s, g->p.tolerance, &c);
         if (rc != HM_OK && rc != HM_ERANGE && rc != HM_EAGAIN) return rc;
         probes += c.probes;
         double ref_s = NAN;
@@ -243,12 +243,12 @@ static int calibrate_comp(MPI_Comm comm, hm_compute_t *compute, hm_overlap_grid_
 int hm_overlap_grid_calibrate(MPI_Comm comm, hm_procsync_t *ps, hm_compute_t *compute,
                               const hm_overlap_grid_params_t *params, hm_overlap_grid_t **out)
 {
-    if (!out) return hm_error_set(HM_EINVAL, "no grid to fill");
+    if (!out) return hm__error_set(HM_EINVAL, "no grid to fill");
     *out = NULL;
     if (!ps || !compute || !params)
-        return hm_error_set(HM_EINVAL, "a process synchronization, a compute kernel, parameters");
+        return hm__error_set(HM_EINVAL, "a process synchronization, a compute kernel, parameters");
     hm_overlap_param_t which;
-    int rc = hm_overlap_grid_check(params, &which);
+    int rc = hm__overlap_grid_check(params, &which);
     if (rc != HM_OK) return rc;
     hm_overlap_grid_t *g = NULL;
     rc = hm_agree(comm, grid_alloc(params, &g));
@@ -344,7 +344,7 @@ int hm_overlap_grid_recheck(MPI_Comm comm, hm_procsync_t *ps, hm_compute_t *comp
                             hm_overlap_grid_t *g)
 {
     if (!g || !ps || !compute)
-        return hm_error_set(HM_EINVAL, "a grid, a process synchronization, a compute kernel");
+        return hm__error_set(HM_EINVAL, "a grid, a process synchronization, a compute kernel");
     int rc = HM_OK;
     for (int o = 0; o < g->p.nops && rc == HM_OK; o++)
         for (int i = 0; i < hm_overlap_grid_columns(g, o) && rc == HM_OK; i++) {

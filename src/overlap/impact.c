@@ -60,15 +60,15 @@ static int parse_rows(FILE *f, side_t *s, long reps, int order, const char *prog
             sscanf(line, "%ld,%ld,%ld,%ld,%lf,%lf", &rep, &thread, &core, &n, &t, &gflops) != 6)
             continue;
         if (thread < 0 || thread >= s->threads || rep < 1 || rep > reps || n != order || !(t > 0))
-            return hm_error_set(HM_EIO, "%.200s: unexpected row \"%.80s\"", program,
-                                strtok(line, "\n"));
+            return hm__error_set(HM_EIO, "%.200s: unexpected row \"%.80s\"", program,
+                                 strtok(line, "\n"));
         s->times[thread * reps + rep - 1] = t;
         s->child_core[thread] = (int)core;
         rows++;
     }
     if (rows != s->threads * reps)
-        return hm_error_set(HM_EIO, "%.200s gave %ld rows, not %ld (%d threads x %ld runs)",
-                            program, rows, s->threads * reps, s->threads, reps);
+        return hm__error_set(HM_EIO, "%.200s gave %ld rows, not %ld (%d threads x %ld runs)",
+                             program, rows, s->threads * reps, s->threads, reps);
     return HM_OK;
 }
 
@@ -78,14 +78,14 @@ static int child_status(int status, const char *program, int order, int threads)
 {
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return HM_OK;
     if (WIFEXITED(status) && (WEXITSTATUS(status) == 127 || WEXITSTATUS(status) == 126))
-        return hm_error_set(HM_EIO, "cannot run %.200s: %s", program,
-                            WEXITSTATUS(status) == 127 ? "no such program"
-                                                       : "not an executable program");
+        return hm__error_set(HM_EIO, "cannot run %.200s: %s", program,
+                             WEXITSTATUS(status) == 127 ? "no such program"
+                                                        : "not an executable program");
     if (WIFEXITED(status))
-        return hm_error_set(HM_EIO, "%.200s --size %d --threads %d ended with status %d", program,
-                            order, threads, WEXITSTATUS(status));
-    return hm_error_set(HM_EIO, "%.200s --size %d --threads %d was killed by signal %d", program,
-                        order, threads, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+        return hm__error_set(HM_EIO, "%.200s --size %d --threads %d ended with status %d", program,
+                             order, threads, WEXITSTATUS(status));
+    return hm__error_set(HM_EIO, "%.200s --size %d --threads %d was killed by signal %d", program,
+                         order, threads, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
 /* The reference must run with no MPI runtime on its cores, yet this process
@@ -133,14 +133,14 @@ static int run_without_mpi(const char *program, int order, long reps, side_t *s)
     int status = 0, fd = scratch_file();
     pid_t pid;
     posix_spawn_file_actions_t fa;
-    if (fd < 0) return hm_error_set(HM_EIO, "impact: no temporary file: %s", strerror(errno));
+    if (fd < 0) return hm__error_set(HM_EIO, "impact: no temporary file: %s", strerror(errno));
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, fd, STDOUT_FILENO);
     int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     if (rc != 0) {
         close(fd);
-        return hm_error_set(HM_EIO, "cannot run %.200s: /bin/sh: %s", program, strerror(rc));
+        return hm__error_set(HM_EIO, "cannot run %.200s: /bin/sh: %s", program, strerror(rc));
     }
     kill(getpid(), SIGSTOP); /* until the shell's SIGCONT, the program done */
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) continue;
@@ -148,7 +148,7 @@ static int run_without_mpi(const char *program, int order, long reps, side_t *s)
     FILE *f = rc == HM_OK && lseek(fd, 0, SEEK_SET) == 0 ? fdopen(fd, "r") : NULL;
     if (rc == HM_OK)
         rc = f ? parse_rows(f, s, reps, order, program)
-               : hm_error_set(HM_EIO, "impact: cannot read back the rows of %.200s", program);
+               : hm__error_set(HM_EIO, "impact: cannot read back the rows of %.200s", program);
     if (f)
         fclose(f);
     else
@@ -173,9 +173,9 @@ static int same_cores(const side_t *s, const char *program)
 {
     for (int t = 0; t < s->threads; t++)
         if (s->child_core[t] != s->core[t])
-            return hm_error_set(HM_EINTERNAL,
-                                "impact: thread %d ran on core %d in %.200s but on core %d here", t,
-                                s->child_core[t], program, s->core[t]);
+            return hm__error_set(HM_EINTERNAL,
+                                 "impact: thread %d ran on core %d in %.200s but on core %d here",
+                                 t, s->child_core[t], program, s->core[t]);
     return HM_OK;
 }
 
@@ -185,7 +185,7 @@ static int same_cores(const side_t *s, const char *program)
 static int calibrate(MPI_Comm comm, hm_compute_t *c, double target_s, hm_overlap_impact_t *out)
 {
     hm_compute_calibration_t cal;
-    int rc = hm_overlap_calibrate_comp_at(comm, c, target_s, 0, &cal);
+    int rc = hm__overlap_calibrate_comp_at(comm, c, target_s, 0, &cal);
     if (rc != HM_OK && rc != HM_EAGAIN) return rc; /* out of probes: the nearest order is kept */
     out->order = cal.n;
     out->outcome = cal.outcome;
@@ -203,7 +203,7 @@ static int side_alloc(side_t *s, int threads, long reps)
     s->times = calloc((size_t)threads * (size_t)reps, sizeof *s->times);
     return s->core && s->child_core && s->without_s && s->with_s && s->times
                ? HM_OK
-               : hm_error_set(HM_ENOMEM, "impact: out of memory");
+               : hm__error_set(HM_ENOMEM, "impact: out of memory");
 }
 
 static void side_free(side_t *s)
@@ -219,7 +219,7 @@ static void side_free(side_t *s)
 static int measure(MPI_Comm comm, hm_compute_t *c, const char *program, long reps, side_t *s)
 {
     double *per_thread = malloc((size_t)s->threads * sizeof *per_thread);
-    int rc = hm_agree(comm, per_thread ? HM_OK : hm_error_set(HM_ENOMEM, "impact: out of memory"));
+    int rc = hm_agree(comm, per_thread ? HM_OK : hm__error_set(HM_ENOMEM, "impact: out of memory"));
     if (rc == HM_OK && MPI_Barrier(comm) != MPI_SUCCESS) rc = HM_EMPI;
     if (rc == HM_OK) {
         rc = run_without_mpi(program, hm_compute_size(c), reps, s);
@@ -256,7 +256,7 @@ static int gather_rows(MPI_Comm comm, const side_t *s, hm_overlap_impact_t *out)
         double *v = send + (size_t)t * FIELDS;
         v[0] = t, v[1] = s->core[t], v[2] = s->without_s[t], v[3] = s->with_s[t];
     }
-    rc = hm_agree(comm, rc == HM_OK ? rc : hm_error_set(rc, "impact: out of memory"));
+    rc = hm_agree(comm, rc == HM_OK ? rc : hm__error_set(rc, "impact: out of memory"));
     if (rc == HM_OK && MPI_Gather(&mine, 1, MPI_INT, counts, 1, MPI_INT, 0, comm) != MPI_SUCCESS)
         rc = HM_EMPI;
     if (rc == HM_OK && rank == 0) {
@@ -264,7 +264,7 @@ static int gather_rows(MPI_Comm comm, const side_t *s, hm_overlap_impact_t *out)
         all = malloc((size_t)(total ? total : 1) * sizeof *all);
         if (!all) rc = HM_ENOMEM;
     }
-    rc = hm_agree(comm, rc == HM_OK ? rc : hm_error_set(rc, "impact: out of memory"));
+    rc = hm_agree(comm, rc == HM_OK ? rc : hm__error_set(rc, "impact: out of memory"));
     if (rc == HM_OK && MPI_Gatherv(send, mine, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0,
                                    comm) != MPI_SUCCESS)
         rc = HM_EMPI;
@@ -272,7 +272,7 @@ static int gather_rows(MPI_Comm comm, const side_t *s, hm_overlap_impact_t *out)
         const double *v = rank == 0 ? all : send;
         size_t n = (size_t)(rank == 0 ? total : mine) / FIELDS;
         out->rows = calloc(n ? n : 1, sizeof *out->rows);
-        if (!out->rows) rc = hm_error_set(HM_ENOMEM, "impact: out of memory");
+        if (!out->rows) rc = hm__error_set(HM_ENOMEM, "impact: out of memory");
         for (size_t i = 0, r = 0; rc == HM_OK && i < n; i++) {
             while (rank == 0 && r + 1 < (size_t)size && (int)(i * FIELDS) >= displs[r + 1]) r++;
             const double *x = v + i * FIELDS;
@@ -285,7 +285,7 @@ static int gather_rows(MPI_Comm comm, const side_t *s, hm_overlap_impact_t *out)
     free(all);
     free(counts);
     free(displs);
-    return rc == HM_EMPI ? hm_error_set(HM_EMPI, "impact: MPI_Gather failed") : rc;
+    return rc == HM_EMPI ? hm__error_set(HM_EMPI, "impact: MPI_Gather failed") : rc;
 }
 
 void hm_overlap_impact_free(hm_overlap_impact_t *r)
@@ -299,11 +299,11 @@ void hm_overlap_impact_free(hm_overlap_impact_t *r)
 static int check_args(const hm_compute_t *c, double target_s, long reps,
                       const hm_overlap_impact_t *out)
 {
-    if (!c || !out) return hm_error_set(HM_EINVAL, "impact: a compute kernel and a result");
+    if (!c || !out) return hm__error_set(HM_EINVAL, "impact: a compute kernel and a result");
     if (!(target_s > 0) || !isfinite(target_s))
-        return hm_error_set(HM_EINVAL, "impact: target %g s is not a time above 0", target_s);
+        return hm__error_set(HM_EINVAL, "impact: target %g s is not a time above 0", target_s);
     if (reps < 1 || reps > MAX_REPS)
-        return hm_error_set(HM_EINVAL, "impact: %ld runs, not 1 to %d", reps, MAX_REPS);
+        return hm__error_set(HM_EINVAL, "impact: %ld runs, not 1 to %d", reps, MAX_REPS);
     return HM_OK;
 }
 

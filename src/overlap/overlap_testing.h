@@ -10,6 +10,6 @@
  * taking the cores would; 0 stops it. A reference measured before and a
  * cell run after see different computations: what the grid's recheck must
  * catch. HM_EINVAL for a negative time. Local. */
-int hm_compute_inject_slowdown(hm_compute_t *c, double extra_s);
+int hm__compute_inject_slowdown(hm_compute_t *c, double extra_s);
 
 #endif

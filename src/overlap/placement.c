@@ -53,11 +53,11 @@ static int share(MPI_Comm node, hwloc_topology_t topo, hwloc_bitmap_t set)
      * notice says so); ranks bound apart keep their binding. */
     if (!same || nlocal < 2 || hwloc_bitmap_weight(set) < nlocal) return HM_OK;
     hwloc_bitmap_t slice = hwloc_bitmap_alloc();
-    if (!slice) return hm_error_set(HM_ENOMEM, "a processor set could not be allocated");
+    if (!slice) return hm__error_set(HM_ENOMEM, "a processor set could not be allocated");
     slice_of(set, local, nlocal, slice);
     int rc = hwloc_set_cpubind(topo, slice, HWLOC_CPUBIND_PROCESS) == 0
                  ? HM_OK
-                 : hm_error_set(HM_ENOTSUP, "this rank cannot be bound to its processors");
+                 : hm__error_set(HM_ENOTSUP, "this rank cannot be bound to its processors");
     if (rc == HM_OK) hwloc_bitmap_copy(set, slice);
     hwloc_bitmap_free(slice);
     return rc;
@@ -68,11 +68,11 @@ int hm_overlap_share_node(MPI_Comm comm, int *cpus)
     hwloc_topology_t topo;
     MPI_Comm node;
     if (hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0)
-        return hm_error_set(HM_ENOTSUP, "hwloc cannot read the topology");
+        return hm__error_set(HM_ENOTSUP, "hwloc cannot read the topology");
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     int rc = set && hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) == 0
                  ? HM_OK
-                 : hm_error_set(HM_ENOTSUP, "the processors of this rank cannot be read");
+                 : hm__error_set(HM_ENOTSUP, "the processors of this rank cannot be read");
     /* Every rank takes part in the collectives, whatever its own status. */
     int all = rc;
     MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm);
@@ -81,7 +81,7 @@ int hm_overlap_share_node(MPI_Comm comm, int *cpus)
         all = share(node, topo, set);
         MPI_Comm_free(&node);
     } else if (all == HM_OK) {
-        all = hm_error_set(HM_EMPI, "the ranks of this node could not be found");
+        all = hm__error_set(HM_EMPI, "the ranks of this node could not be found");
     }
     if (cpus) *cpus = all == HM_OK ? hwloc_bitmap_weight(set) : 0;
     hwloc_bitmap_free(set);

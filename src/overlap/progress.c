@@ -53,7 +53,7 @@ static int read_cvar(const char *name, int *found, long *value)
         bind != MPI_T_BIND_NO_OBJECT)
         return HM_OK;
     if (MPI_T_cvar_handle_alloc(index, NULL, &handle, &count) != MPI_SUCCESS)
-        return hm_error_set(HM_EMPI, "MPI_T: no handle for %s", name);
+        return hm__error_set(HM_EMPI, "MPI_T: no handle for %s", name);
     union {
         int i;
         unsigned u;
@@ -63,7 +63,7 @@ static int read_cvar(const char *name, int *found, long *value)
     } buf = {0};
     int rc = count == 1 && MPI_T_cvar_read(handle, &buf) == MPI_SUCCESS ? HM_OK : HM_EMPI;
     MPI_T_cvar_handle_free(&handle);
-    if (rc != HM_OK) return hm_error_set(HM_EMPI, "MPI_T: cannot read %s", name);
+    if (rc != HM_OK) return hm__error_set(HM_EMPI, "MPI_T: cannot read %s", name);
     if (type == MPI_INT)
         *value = buf.i;
     else if (type == MPI_C_BOOL)
@@ -93,9 +93,9 @@ static const struct switch_var *asked_but_absent(const int *present)
 int hm_overlap_progress(int free_cores, hm_overlap_progress_kind_t *kind, char *text, size_t len)
 {
     int provided, present[NSWITCHES] = {0};
-    if (!kind || !text || len == 0) return hm_error_set(HM_EINVAL, "a kind and a text buffer");
+    if (!kind || !text || len == 0) return hm__error_set(HM_EINVAL, "a kind and a text buffer");
     if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
-        return hm_error_set(HM_EMPI, "MPI_T_init_thread failed");
+        return hm__error_set(HM_EMPI, "MPI_T_init_thread failed");
     int rc = HM_OK, on = -1;
     long value = 0;
     for (int i = 0; i < NSWITCHES && rc == HM_OK && on < 0; i++) {

@@ -52,7 +52,7 @@ int hm_overlap_summarize(const hm_overlap_result_t *r, double comp_ref_s, double
     memset(out, 0, sizeof *out);
     out->osu_pct = out->imb_pct = NAN;
     if (!r || !r->measured_s || !r->max_comp_s || !r->max_mpi_s)
-        return hm_error_set(HM_EINVAL, "a result with the root's arrays");
+        return hm__error_set(HM_EINVAL, "a result with the root's arrays");
     size_t n = 0, cap = (size_t)(r->n ? r->n : 1);
     double *v[4];
     for (int k = 0; k < 4; k++) v[k] = malloc(cap * sizeof *v[k]);
@@ -68,7 +68,7 @@ int hm_overlap_summarize(const hm_overlap_result_t *r, double comp_ref_s, double
         v[3][n] = q.comm;
         n++;
     }
-    if (rc == HM_OK && n == 0) rc = hm_error_set(HM_EAGAIN, "no valid repetition");
+    if (rc == HM_OK && n == 0) rc = hm__error_set(HM_EAGAIN, "no valid repetition");
     if (rc == HM_OK) {
         out->nvalid = (long)n;
         summarize(v[0], n, &out->measured_s);
@@ -87,17 +87,17 @@ static double median_valid(const hm_overlap_result_t *r, const double *v, int *r
 {
     hm_stats_summary_t s;
     if (hm_stats_summarize_flagged(v, r->valid, 1, (size_t)r->n, &s) != HM_OK) {
-        *rc = hm_error_set(HM_ENOMEM, "out of memory");
+        *rc = hm__error_set(HM_ENOMEM, "out of memory");
         return NAN;
     }
-    if (!s.n) *rc = hm_error_set(HM_EAGAIN, "no valid repetition of the reference run");
+    if (!s.n) *rc = hm__error_set(HM_EAGAIN, "no valid repetition of the reference run");
     return s.median;
 }
 
 int hm_overlap_comm_refs(const hm_overlap_result_t *ref, double *global_s, double *local_s)
 {
     if (!ref || !ref->measured_s || !ref->max_mpi_s || !ref->valid || !global_s || !local_s)
-        return hm_error_set(HM_EINVAL, "a reference run with the root's arrays");
+        return hm__error_set(HM_EINVAL, "a reference run with the root's arrays");
     int rc = HM_OK;
     *global_s = median_valid(ref, ref->measured_s, &rc);
     *local_s = median_valid(ref, ref->max_mpi_s, &rc);

@@ -180,8 +180,8 @@ int hm_overlap_run(MPI_Comm comm, hm_procsync_t *ps, const hm_overlap_comm_t *nb
                    hm_overlap_result_t *result)
 {
     if (!ps || !nbc || !nbc->start || !nbc->wait || !params || !result)
-        return hm_error_set(HM_EINVAL, "a nonblocking operation, a process synchronization and "
-                                       "parameters");
+        return hm__error_set(HM_EINVAL, "a nonblocking operation, a process synchronization and "
+                                        "parameters");
     memset(result, 0, sizeof *result);
     long max_attempts = params->max_attempts > 0 ? params->max_attempts : 10 * params->nrep + 100;
     overlap_ctx_t c = {.comm = nbc,
@@ -225,7 +225,7 @@ int hm_overlap_run(MPI_Comm comm, hm_procsync_t *ps, const hm_overlap_comm_t *nb
 int hm_overlap_comp_ref(MPI_Comm comm, hm_compute_t *compute, int runs, double *comp_ref_s)
 {
     if (!compute || runs < 1 || !comp_ref_s)
-        return hm_error_set(HM_EINVAL, "a compute kernel and runs %d >= 1", runs);
+        return hm__error_set(HM_EINVAL, "a compute kernel and runs %d >= 1", runs);
     double *t = malloc((size_t)runs * sizeof *t);
     double *per_thread = malloc((size_t)hm_compute_threads(compute) * sizeof *per_thread);
     int rc = t && per_thread ? HM_OK : HM_ENOMEM;

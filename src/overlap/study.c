@@ -46,7 +46,7 @@ static int list_cells(const hm_overlap_study_params_t *sp, hm_overlap_cell_t **c
     *n = hm_overlap_grid_ncells(p);
     *cells = malloc((*n ? *n : 1) * sizeof **cells);
     *order = malloc((*n ? *n : 1) * sizeof **order);
-    if (!*cells || !*order) return hm_error_set(HM_ENOMEM, "overlap: out of memory");
+    if (!*cells || !*order) return hm__error_set(HM_ENOMEM, "overlap: out of memory");
     size_t k = 0;
     for (int o = 0; o < p->nops; o++)
         for (int i = 0; i < columns(p, o); i++)
@@ -95,10 +95,10 @@ static int run_cells(MPI_Comm comm, hm_procsync_t *ps, hm_compute_t *compute,
 
 static int check(const hm_overlap_study_params_t *sp, hm_overlap_failure_t *failed)
 {
-    int rc = hm_overlap_grid_check(&sp->grid, &failed->param);
+    int rc = hm__overlap_grid_check(&sp->grid, &failed->param);
     if (rc == HM_OK && sp->cell.nrep < 1) {
         failed->param = HM_OVERLAP_PARAM_NREP;
-        rc = hm_error_set(HM_EINVAL, "nrep %ld: 1 or more", sp->cell.nrep);
+        rc = hm__error_set(HM_EINVAL, "nrep %ld: 1 or more", sp->cell.nrep);
     }
     return rc;
 }
@@ -108,7 +108,7 @@ int hm_overlap_study(MPI_Comm comm, hm_procsync_t *ps, hm_compute_t *compute,
                      hm_overlap_grid_t **grid, hm_overlap_failure_t *failed)
 {
     hm_overlap_failure_t f = {HM_OVERLAP_STAGE_PARAMS, HM_OVERLAP_PARAM_NONE, -1};
-    int rc = !params || !grid ? hm_error_set(HM_EINVAL, "overlap: parameters and a grid")
+    int rc = !params || !grid ? hm__error_set(HM_EINVAL, "overlap: parameters and a grid")
                               : check(params, &f);
     if (grid) *grid = NULL;
     if (rc == HM_OK) {

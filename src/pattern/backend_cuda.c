@@ -15,22 +15,23 @@
 #endif
 
 typedef struct cuda_state {
-    hm_gpu_stream_t *stream;
-    hm_self_copy_t *copies;
+    hm__gpu_stream_t *stream;
+    hm__self_copy_t *copies;
     size_t ncopies;
 } cuda_state_t;
 
 static int check_self(const hm_plan_t *p)
 {
-    const hm_message_list_t *lists[2] = {&p->send, &p->recv};
+    const hm__message_list_t *lists[2] = {&p->send, &p->recv};
     for (int k = 0; k < 2; k++)
         for (size_t i = 0; i < lists[k]->n; i++)
             if (lists[k]->m[i].peer != p->rank)
-                return hm_error_set(HM_EINVAL,
-                                    "cuda backend: rank %d %s rank %d, and the cuda backend "
-                                    "copies within a process (between processes of a node: ipc; "
-                                    "between nodes: nccl)",
-                                    p->rank, k ? "receives from" : "sends to", lists[k]->m[i].peer);
+                return hm__error_set(HM_EINVAL,
+                                     "cuda backend: rank %d %s rank %d, and the cuda backend "
+                                     "copies within a process (between processes of a node: ipc; "
+                                     "between nodes: nccl)",
+                                     p->rank, k ? "receives from" : "sends to",
+                                     lists[k]->m[i].peer);
     return HM_OK;
 }
 
@@ -49,8 +50,8 @@ static int enable_peers(const hm_plan_t *p)
         if (e == cudaErrorPeerAccessAlreadyEnabled) cudaGetLastError(); /* clear it */
         cudaSetDevice(current);
         if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled)
-            return hm_error_set(HM_EINVAL, "cuda backend: peer access from GPU %d to GPU %d: %s",
-                                to, from, cudaGetErrorString(e));
+            return hm__error_set(HM_EINVAL, "cuda backend: peer access from GPU %d to GPU %d: %s",
+                                 to, from, cudaGetErrorString(e));
     }
 #else
     (void)p;
@@ -61,44 +62,44 @@ static int enable_peers(const hm_plan_t *p)
 static int cuda_commit(hm_plan_t *p)
 {
     cuda_state_t *s = calloc(1, sizeof *s);
-    if (!s) return hm_error_set(HM_ENOMEM, "out of memory");
+    if (!s) return hm__error_set(HM_ENOMEM, "out of memory");
     p->state = s;
-    int rc = hm_plan_check_memory(p, HM_MEMORY_DEVICE, "cuda");
+    int rc = hm__plan_check_memory(p, HM_MEMORY_DEVICE, "cuda");
     if (rc == HM_OK) rc = check_self(p);
-    if (rc == HM_OK) rc = hm_gpu_stream_create("cuda", &s->stream);
+    if (rc == HM_OK) rc = hm__gpu_stream_create("cuda", &s->stream);
     if (rc == HM_OK) rc = enable_peers(p);
-    if (rc == HM_OK) rc = hm_plan_self_copies(p, &s->copies, &s->ncopies);
+    if (rc == HM_OK) rc = hm__plan_self_copies(p, &s->copies, &s->ncopies);
     for (size_t i = 0; rc == HM_OK && i < s->ncopies; i++)
         if (s->copies[i].overlap)
-            rc = hm_error_set(HM_EINVAL,
-                              "cuda backend: rank %d copies %zu bytes onto a region they overlap, "
-                              "which cudaMemcpyAsync does not define",
-                              p->rank, s->copies[i].bytes);
+            rc = hm__error_set(HM_EINVAL,
+                               "cuda backend: rank %d copies %zu bytes onto a region they overlap, "
+                               "which cudaMemcpyAsync does not define",
+                               p->rank, s->copies[i].bytes);
     return rc;
 }
 
 static int cuda_start(hm_plan_t *p)
 {
     cuda_state_t *s = p->state;
-    int rc = hm_gpu_stream_begin(s->stream, p->device_timing, "cuda");
+    int rc = hm__gpu_stream_begin(s->stream, p->device_timing, "cuda");
     for (size_t i = 0; rc == HM_OK && i < s->ncopies; i++)
-        rc = hm_gpu_stream_copy(s->stream, s->copies[i].to, s->copies[i].from, s->copies[i].bytes,
-                                "cuda");
-    if (rc == HM_OK) rc = hm_gpu_stream_end(s->stream, p->device_timing, "cuda");
+        rc = hm__gpu_stream_copy(s->stream, s->copies[i].to, s->copies[i].from, s->copies[i].bytes,
+                                 "cuda");
+    if (rc == HM_OK) rc = hm__gpu_stream_end(s->stream, p->device_timing, "cuda");
     return rc;
 }
 
 static int cuda_wait(hm_plan_t *p)
 {
     cuda_state_t *s = p->state;
-    return hm_gpu_stream_sync(s->stream, "cuda");
+    return hm__gpu_stream_sync(s->stream, "cuda");
 }
 
 static void cuda_release(hm_plan_t *p)
 {
     cuda_state_t *s = p->state;
     if (!s) return;
-    hm_gpu_stream_free(s->stream);
+    hm__gpu_stream_free(s->stream);
     free(s->copies);
     free(s);
     p->state = NULL;
@@ -107,13 +108,13 @@ static void cuda_release(hm_plan_t *p)
 static int cuda_device_time(const hm_plan_t *p, double *seconds)
 {
     const cuda_state_t *s = p->state;
-    return hm_gpu_stream_elapsed(s->stream, seconds);
+    return hm__gpu_stream_elapsed(s->stream, seconds);
 }
 
-const hm_backend_t hm_backend_cuda = {.name = "cuda",
-                                      .memory = HM_MEMORY_DEVICE,
-                                      .commit = cuda_commit,
-                                      .start = cuda_start,
-                                      .wait = cuda_wait,
-                                      .release = cuda_release,
-                                      .device_time = cuda_device_time};
+const hm_backend_t hm__backend_cuda = {.name = "cuda",
+                                       .memory = HM_MEMORY_DEVICE,
+                                       .commit = cuda_commit,
+                                       .start = cuda_start,
+                                       .wait = cuda_wait,
+                                       .release = cuda_release,
+                                       .device_time = cuda_device_time};

@@ -31,9 +31,9 @@ enum { HANDLE_BYTES = 64 }; /* sizeof(cudaIpcMemHandle_t) */
 typedef struct ipc_state {
     int get; /* the protocol: 0 put, 1 get */
     const char *name;
-    hm_node_flags_t flags;
-    hm_gpu_stream_t *stream;
-    const hm_message_list_t *mine, *theirs; /* messages this rank copies / whose memory it owns */
+    hm__node_flags_t flags;
+    hm__gpu_stream_t *stream;
+    const hm__message_list_t *mine, *theirs; /* messages this rank copies / whose memory it owns */
     void **remote;          /* per message of mine: the peer's mapped address (NULL: self) */
     void **opened;          /* distinct mappings, closed at release */
     unsigned char *handles; /* their handles, HANDLE_BYTES each, to find one again */
@@ -42,7 +42,7 @@ typedef struct ipc_state {
     int *owners, nowners; /* node ranks whose memory this rank touches */
     int *users, nusers;   /* node ranks that touch this rank's memory */
     unsigned char *issued;
-    hm_self_copy_t *self;
+    hm__self_copy_t *self;
     size_t nself;
 } ipc_state_t;
 
@@ -56,20 +56,20 @@ static int pack_handles(const hm_plan_t *p, const ipc_state_t *s, unsigned char 
     for (size_t i = 0; i < s->theirs->n; i++)
         if (s->theirs->m[i].peer != p->rank) counts[s->theirs->m[i].peer] += HANDLE_BYTES, n++;
     unsigned char *buf = malloc(n ? n * HANDLE_BYTES : 1);
-    if (!(*out = buf)) return hm_error_set(HM_ENOMEM, "out of memory");
+    if (!(*out = buf)) return hm__error_set(HM_ENOMEM, "out of memory");
     /* Laid out by peer, in the order of the list within each peer. */
     size_t *at = calloc((size_t)p->size, sizeof *at);
-    if (!at) return hm_error_set(HM_ENOMEM, "out of memory");
+    if (!at) return hm__error_set(HM_ENOMEM, "out of memory");
     for (int q = 1; q < p->size; q++) at[q] = at[q - 1] + (size_t)counts[q - 1];
     for (size_t i = 0; i < s->theirs->n; i++) {
-        const hm_message_t *m = &s->theirs->m[i];
+        const hm__message_t *m = &s->theirs->m[i];
         if (m->peer == p->rank) continue;
         cudaIpcMemHandle_t h;
         cudaError_t e = cudaIpcGetMemHandle(&h, m->buf->data);
         if (e != cudaSuccess) {
             free(at);
-            return hm_error_set(HM_EINVAL, "%s backend: cudaIpcGetMemHandle: %s", s->name,
-                                cudaGetErrorString(e));
+            return hm__error_set(HM_EINVAL, "%s backend: cudaIpcGetMemHandle: %s", s->name,
+                                 cudaGetErrorString(e));
         }
         memcpy(buf + at[m->peer], &h, HANDLE_BYTES);
         at[m->peer] += HANDLE_BYTES;
@@ -88,8 +88,8 @@ static int open_handle(ipc_state_t *s, const unsigned char *h, void **base)
     memcpy(&handle, h, HANDLE_BYTES);
     cudaError_t e = cudaIpcOpenMemHandle(base, handle, cudaIpcMemLazyEnablePeerAccess);
     if (e != cudaSuccess)
-        return hm_error_set(HM_EINVAL, "%s backend: cudaIpcOpenMemHandle: %s", s->name,
-                            cudaGetErrorString(e));
+        return hm__error_set(HM_EINVAL, "%s backend: cudaIpcOpenMemHandle: %s", s->name,
+                             cudaGetErrorString(e));
     s->opened[s->nopened] = *base;
     memcpy(s->handles + s->nopened * HANDLE_BYTES, h, HANDLE_BYTES);
     s->nopened++;
@@ -107,11 +107,11 @@ static int map_peers(const hm_plan_t *p, ipc_state_t *s, const unsigned char *go
     s->opened = calloc(n, sizeof *s->opened);
     s->handles = malloc(n * HANDLE_BYTES);
     if (!at || !s->remote || !s->opened || !s->handles)
-        return free(at), hm_error_set(HM_ENOMEM, "out of memory");
+        return free(at), hm__error_set(HM_ENOMEM, "out of memory");
     for (int q = 1; q < p->size; q++) at[q] = at[q - 1] + (size_t)rcounts[q - 1];
     int rc = HM_OK;
     for (size_t i = 0; rc == HM_OK && i < s->mine->n; i++) {
-        const hm_message_t *m = &s->mine->m[i];
+        const hm__message_t *m = &s->mine->m[i];
         if (m->peer == p->rank) continue;
         void *base;
         rc = open_handle(s, got + at[m->peer], &base);
@@ -128,12 +128,12 @@ static int exchange_handles(hm_plan_t *p, ipc_state_t *s)
         *rcounts = malloc((size_t)p->size * sizeof *rcounts);
     unsigned char *packed = NULL;
     void *got = NULL;
-    int rc = counts && rcounts ? HM_OK : hm_error_set(HM_ENOMEM, "out of memory");
+    int rc = counts && rcounts ? HM_OK : hm__error_set(HM_ENOMEM, "out of memory");
     if (rc == HM_OK) rc = pack_handles(p, s, &packed, counts);
     /* Every rank has its handles before any exchanges: a peer that has none
      * to give would leave this rank mapping what it never sent. */
     rc = hm_agree(p->wire, rc);
-    if (rc == HM_OK) rc = hm_agree(p->wire, hm_plan_exchange(p, packed, counts, &got, rcounts));
+    if (rc == HM_OK) rc = hm_agree(p->wire, hm__plan_exchange(p, packed, counts, &got, rcounts));
     if (rc == HM_OK) rc = map_peers(p, s, got, rcounts);
     free(counts), free(rcounts), free(packed), free(got);
     return rc;
@@ -143,27 +143,27 @@ static int exchange_handles(hm_plan_t *p, ipc_state_t *s)
 static int ipc_commit_as(hm_plan_t *p, int get)
 {
     ipc_state_t *s = calloc(1, sizeof *s);
-    if (!s) return hm_error_set(HM_ENOMEM, "out of memory");
+    if (!s) return hm__error_set(HM_ENOMEM, "out of memory");
     p->state = s;
     s->get = get;
     s->name = get ? "ipc-get" : "ipc";
     s->mine = get ? &p->recv : &p->send;
     s->theirs = get ? &p->send : &p->recv;
-    int rc = hm_node_flags_create(p, &s->flags);
-    if (rc == HM_OK) rc = hm_node_flags_reach(p, &s->flags, s->name);
-    if (rc == HM_OK) rc = hm_plan_check_memory(p, HM_MEMORY_DEVICE, s->name);
-    if (rc == HM_OK) rc = hm_gpu_stream_create(s->name, &s->stream);
+    int rc = hm__node_flags_create(p, &s->flags);
+    if (rc == HM_OK) rc = hm__node_flags_reach(p, &s->flags, s->name);
+    if (rc == HM_OK) rc = hm__plan_check_memory(p, HM_MEMORY_DEVICE, s->name);
+    if (rc == HM_OK) rc = hm__gpu_stream_create(s->name, &s->stream);
 #if HM_HAVE_CUDA
     /* Collective: every rank agrees on the checks above before any hands
      * out a handle to its memory. */
     rc = hm_agree(p->wire, rc);
     if (rc == HM_OK) rc = exchange_handles(p, s);
 #endif
-    if (rc == HM_OK) rc = hm_node_flags_peers(p, &s->flags, s->mine, &s->owners, &s->nowners);
-    if (rc == HM_OK) rc = hm_node_flags_peers(p, &s->flags, s->theirs, &s->users, &s->nusers);
+    if (rc == HM_OK) rc = hm__node_flags_peers(p, &s->flags, s->mine, &s->owners, &s->nowners);
+    if (rc == HM_OK) rc = hm__node_flags_peers(p, &s->flags, s->theirs, &s->users, &s->nusers);
     if (rc == HM_OK && !(s->issued = malloc((size_t)(s->nowners ? s->nowners : 1))))
-        rc = hm_error_set(HM_ENOMEM, "out of memory");
-    if (rc == HM_OK) rc = hm_plan_self_copies(p, &s->self, &s->nself);
+        rc = hm__error_set(HM_ENOMEM, "out of memory");
+    if (rc == HM_OK) rc = hm__plan_self_copies(p, &s->self, &s->nself);
     return rc;
 }
 
@@ -182,11 +182,11 @@ static int issue(const hm_plan_t *p, ipc_state_t *s, int owner)
 {
     int rc = HM_OK;
     for (size_t i = 0; rc == HM_OK && i < s->mine->n; i++) {
-        const hm_message_t *m = &s->mine->m[i];
+        const hm__message_t *m = &s->mine->m[i];
         if (m->peer == p->rank || s->flags.node_of[m->peer] != owner) continue;
         char *local = (char *)m->buf->data + m->off;
-        rc = s->get ? hm_gpu_stream_copy(s->stream, local, s->remote[i], m->bytes, s->name)
-                    : hm_gpu_stream_copy(s->stream, s->remote[i], local, m->bytes, s->name);
+        rc = s->get ? hm__gpu_stream_copy(s->stream, local, s->remote[i], m->bytes, s->name)
+                    : hm__gpu_stream_copy(s->stream, s->remote[i], local, m->bytes, s->name);
     }
     return rc;
 }
@@ -194,14 +194,14 @@ static int issue(const hm_plan_t *p, ipc_state_t *s, int owner)
 static int ipc_start(hm_plan_t *p)
 {
     ipc_state_t *s = p->state;
-    const hm_node_flags_t *f = &s->flags;
+    const hm__node_flags_t *f = &s->flags;
     s->iteration++;
     for (int i = 0; i < s->nusers; i++)
-        hm_node_flag_publish(f, HM_FLAG_READY, f->node_rank, s->users[i], s->iteration);
-    int rc = hm_gpu_stream_begin(s->stream, p->device_timing, s->name);
+        hm__node_flag_publish(f, HM_FLAG_READY, f->node_rank, s->users[i], s->iteration);
+    int rc = hm__gpu_stream_begin(s->stream, p->device_timing, s->name);
     for (size_t i = 0; rc == HM_OK && i < s->nself; i++)
-        rc = hm_gpu_stream_copy(s->stream, s->self[i].to, s->self[i].from, s->self[i].bytes,
-                                s->name);
+        rc = hm__gpu_stream_copy(s->stream, s->self[i].to, s->self[i].from, s->self[i].bytes,
+                                 s->name);
     /* Each owner as soon as it is ready, not in a fixed order. */
     int left = s->nowners;
     if (left > 0) memset(s->issued, 0, (size_t)left);
@@ -209,7 +209,7 @@ static int ipc_start(hm_plan_t *p)
         for (int i = 0; rc == HM_OK && i < s->nowners; i++) {
             int q = s->owners[i];
             if (s->issued[i] ||
-                !hm_node_flag_reached(f, HM_FLAG_READY, q, f->node_rank, s->iteration))
+                !hm__node_flag_reached(f, HM_FLAG_READY, q, f->node_rank, s->iteration))
                 continue;
             rc = issue(p, s, q);
             s->issued[i] = 1;
@@ -217,25 +217,25 @@ static int ipc_start(hm_plan_t *p)
         }
         if (spins % 64 == 63) sched_yield();
     }
-    if (rc == HM_OK) rc = hm_gpu_stream_end(s->stream, p->device_timing, s->name);
+    if (rc == HM_OK) rc = hm__gpu_stream_end(s->stream, p->device_timing, s->name);
     /* A failed start is not followed by a wait (hm_plan_measure's run
      * stops there): the owners waiting for this rank's done would spin for
      * ever, so it is published here. */
     for (int i = 0; rc != HM_OK && i < s->nowners; i++)
-        hm_node_flag_publish(f, HM_FLAG_DONE, s->owners[i], f->node_rank, s->iteration);
+        hm__node_flag_publish(f, HM_FLAG_DONE, s->owners[i], f->node_rank, s->iteration);
     return rc;
 }
 
 static int ipc_wait(hm_plan_t *p)
 {
     ipc_state_t *s = p->state;
-    const hm_node_flags_t *f = &s->flags;
-    int rc = hm_gpu_stream_sync(s->stream, s->name);
+    const hm__node_flags_t *f = &s->flags;
+    int rc = hm__gpu_stream_sync(s->stream, s->name);
     /* Done even after a failure: an owner waiting for it is not left hanging. */
     for (int i = 0; i < s->nowners; i++)
-        hm_node_flag_publish(f, HM_FLAG_DONE, s->owners[i], f->node_rank, s->iteration);
+        hm__node_flag_publish(f, HM_FLAG_DONE, s->owners[i], f->node_rank, s->iteration);
     for (int i = 0; i < s->nusers; i++)
-        hm_node_flag_await(f, HM_FLAG_DONE, f->node_rank, s->users[i], s->iteration);
+        hm__node_flag_await(f, HM_FLAG_DONE, f->node_rank, s->users[i], s->iteration);
     return rc;
 }
 
@@ -248,8 +248,8 @@ static void ipc_release(hm_plan_t *p)
 #endif
     /* No rank frees a buffer another still has mapped: the flags' window
      * is freed collectively (a barrier of the node) after every close. */
-    hm_node_flags_free(&s->flags);
-    hm_gpu_stream_free(s->stream);
+    hm__node_flags_free(&s->flags);
+    hm__gpu_stream_free(s->stream);
     free(s->remote), free(s->opened), free(s->handles);
     free(s->owners), free(s->users), free(s->issued), free(s->self);
     free(s);
@@ -259,21 +259,21 @@ static void ipc_release(hm_plan_t *p)
 static int ipc_device_time(const hm_plan_t *p, double *seconds)
 {
     const ipc_state_t *s = p->state;
-    return hm_gpu_stream_elapsed(s->stream, seconds);
+    return hm__gpu_stream_elapsed(s->stream, seconds);
 }
 
-const hm_backend_t hm_backend_ipc = {.name = "ipc",
-                                     .memory = HM_MEMORY_DEVICE,
-                                     .commit = ipc_put_commit,
-                                     .start = ipc_start,
-                                     .wait = ipc_wait,
-                                     .release = ipc_release,
-                                     .device_time = ipc_device_time};
+const hm_backend_t hm__backend_ipc = {.name = "ipc",
+                                      .memory = HM_MEMORY_DEVICE,
+                                      .commit = ipc_put_commit,
+                                      .start = ipc_start,
+                                      .wait = ipc_wait,
+                                      .release = ipc_release,
+                                      .device_time = ipc_device_time};
 
-const hm_backend_t hm_backend_ipc_get = {.name = "ipc-get",
-                                         .memory = HM_MEMORY_DEVICE,
-                                         .commit = ipc_get_commit,
-                                         .start = ipc_start,
-                                         .wait = ipc_wait,
-                                         .release = ipc_release,
-                                         .device_time = ipc_device_time};
+const hm_backend_t hm__backend_ipc_get = {.name = "ipc-get",
+                                          .memory = HM_MEMORY_DEVICE,
+                                          .commit = ipc_get_commit,
+                                          .start = ipc_start,
+                                          .wait = ipc_wait,
+                                          .release = ipc_release,
+                                          .device_time = ipc_device_time};

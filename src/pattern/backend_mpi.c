@@ -29,10 +29,9 @@ static int check_memory(const hm_plan_t *p)
     int device = 0;
     for (size_t i = 0; i < p->send.n; i++) device |= p->send.m[i].buf->memory == HM_MEMORY_DEVICE;
     for (size_t i = 0; i < p->recv.n; i++) device |= p->recv.m[i].buf->memory == HM_MEMORY_DEVICE;
-    char why[160];
-    if (!device || hm_gpu_mpi_cuda_aware(why, sizeof why)) return HM_OK;
-    return hm_error_set(HM_EINVAL, "mpi backend: rank %d's buffers are device memory, and %s",
-                        p->rank, why);
+    if (!device || hm_gpu_mpi_cuda_aware() == HM_OK) return HM_OK;
+    return hm__error_set(HM_EINVAL, "mpi backend: rank %d's buffers are device memory, and %s",
+                         p->rank, hm_last_error());
 }
 
 static int mpi_commit(hm_plan_t *p)
@@ -42,13 +41,14 @@ static int mpi_commit(hm_plan_t *p)
     for (size_t i = 0; i < p->send.n; i++) n += chunks(p->send.m[i].bytes);
     for (size_t i = 0; i < p->recv.n; i++) n += chunks(p->recv.m[i].bytes);
     if (rc == HM_OK && n > (size_t)INT_MAX)
-        rc = hm_error_set(HM_EINVAL, "mpi backend: %zu requests on one rank", n);
+        rc = hm__error_set(HM_EINVAL, "mpi backend: %zu requests on one rank", n);
     mpi_state_t *s = rc == HM_OK ? calloc(1, sizeof *s) : NULL;
     if (rc == HM_OK && s) {
         s->req = malloc((n ? n : 1) * sizeof *s->req);
         s->status = malloc((n ? n : 1) * sizeof *s->status);
     }
-    if (rc == HM_OK && (!s || !s->req || !s->status)) rc = hm_error_set(HM_ENOMEM, "out of memory");
+    if (rc == HM_OK && (!s || !s->req || !s->status))
+        rc = hm__error_set(HM_ENOMEM, "out of memory");
     if (rc != HM_OK) {
         if (s) free(s->req), free(s->status);
         free(s);
@@ -73,18 +73,18 @@ static int post_isend(void *buf, int count, MPI_Datatype type, int peer, int tag
     return MPI_Isend(buf, count, type, peer, tag, comm, req);
 }
 
-static int post_list(hm_plan_t *p, const hm_message_list_t *l, post_fn post, mpi_state_t *s)
+static int post_list(hm_plan_t *p, const hm__message_list_t *l, post_fn post, mpi_state_t *s)
 {
     for (size_t i = 0; i < l->n; i++) {
-        const hm_message_t *m = &l->m[i];
+        const hm__message_t *m = &l->m[i];
         char *base = (char *)m->buf->data + m->off;
         size_t left = m->bytes;
         do {
             size_t part = left < HM_PATTERN_CHUNK_BYTES ? left : HM_PATTERN_CHUNK_BYTES;
             if (post(base, (int)part, MPI_BYTE, m->peer, 0, p->wire, &s->req[s->nreq++]) !=
                 MPI_SUCCESS)
-                return hm_error_set(HM_EMPI, "mpi backend: posting a message to rank %d failed",
-                                    m->peer);
+                return hm__error_set(HM_EMPI, "mpi backend: posting a message to rank %d failed",
+                                     m->peer);
             base += part;
             left -= part;
         } while (left > 0);
@@ -107,7 +107,7 @@ static int mpi_wait(hm_plan_t *p)
     int n = s->nreq;
     s->nreq = 0;
     if (MPI_Waitall(n, s->req, s->status) != MPI_SUCCESS)
-        return hm_error_set(HM_EMPI, "mpi backend: MPI_Waitall failed");
+        return hm__error_set(HM_EMPI, "mpi backend: MPI_Waitall failed");
     return HM_OK;
 }
 
@@ -119,9 +119,9 @@ static void mpi_release(hm_plan_t *p)
     p->state = NULL;
 }
 
-const hm_backend_t hm_backend_mpi = {.name = "mpi",
-                                     .memory = HM_MEMORY_HOST,
-                                     .commit = mpi_commit,
-                                     .start = mpi_start,
-                                     .wait = mpi_wait,
-                                     .release = mpi_release};
+const hm_backend_t hm__backend_mpi = {.name = "mpi",
+                                      .memory = HM_MEMORY_HOST,
+                                      .commit = mpi_commit,
+                                      .start = mpi_start,
+                                      .wait = mpi_wait,
+                                      .release = mpi_release};

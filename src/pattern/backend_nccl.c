@@ -23,25 +23,25 @@
 #endif
 
 typedef struct nccl_state {
-    hm_gpu_stream_t *stream;
+    hm__gpu_stream_t *stream;
     hm_gpu_nccl_t *nccl; /* the communicator (gpu layer), created at commit */
 } nccl_state_t;
 
 #if HM_HAVE_NCCL
 static int nccl_error(ncclResult_t r, const char *call)
 {
-    return hm_error_set(r == ncclSystemError ? HM_ENOMEM : HM_EINVAL, "nccl backend: %s: %s (%s)",
-                        call, ncclGetErrorString(r), ncclGetLastError(NULL));
+    return hm__error_set(r == ncclSystemError ? HM_ENOMEM : HM_EINVAL, "nccl backend: %s: %s (%s)",
+                         call, ncclGetErrorString(r), ncclGetLastError(NULL));
 }
 #endif
 
 static int nccl_commit(hm_plan_t *p)
 {
     nccl_state_t *s = calloc(1, sizeof *s);
-    if (!s) return hm_error_set(HM_ENOMEM, "out of memory");
+    if (!s) return hm__error_set(HM_ENOMEM, "out of memory");
     p->state = s;
-    int rc = hm_plan_check_memory(p, HM_MEMORY_DEVICE, "nccl");
-    if (rc == HM_OK) rc = hm_gpu_stream_create("nccl", &s->stream);
+    int rc = hm__plan_check_memory(p, HM_MEMORY_DEVICE, "nccl");
+    if (rc == HM_OK) rc = hm__gpu_stream_create("nccl", &s->stream);
     /* Collective: entered by every rank once all agreed (no rank is left
      * inside ncclCommInitRank waiting for one that refused). */
     rc = hm_agree(p->wire, rc);
@@ -56,14 +56,14 @@ static int nccl_commit(hm_plan_t *p)
 static int post(const hm_plan_t *p, const nccl_state_t *s, cudaStream_t stream)
 {
     for (size_t i = 0; i < p->recv.n; i++) {
-        const hm_message_t *m = &p->recv.m[i];
+        const hm__message_t *m = &p->recv.m[i];
         if (m->bytes == 0) continue;
         ncclResult_t r = ncclRecv((char *)m->buf->data + m->off, m->bytes, ncclInt8, m->peer,
                                   hm_gpu_nccl_comm(s->nccl), stream);
         if (r != ncclSuccess) return nccl_error(r, "ncclRecv");
     }
     for (size_t i = 0; i < p->send.n; i++) {
-        const hm_message_t *m = &p->send.m[i];
+        const hm__message_t *m = &p->send.m[i];
         if (m->bytes == 0) continue;
         ncclResult_t r = ncclSend((const char *)m->buf->data + m->off, m->bytes, ncclInt8, m->peer,
                                   hm_gpu_nccl_comm(s->nccl), stream);
@@ -76,25 +76,25 @@ static int post(const hm_plan_t *p, const nccl_state_t *s, cudaStream_t stream)
 static int nccl_start(hm_plan_t *p)
 {
     nccl_state_t *s = p->state;
-    int rc = hm_gpu_stream_begin(s->stream, p->device_timing, "nccl");
+    int rc = hm__gpu_stream_begin(s->stream, p->device_timing, "nccl");
 #if HM_HAVE_NCCL
     if (rc == HM_OK) {
         ncclResult_t r = ncclGroupStart();
         if (r != ncclSuccess) return nccl_error(r, "ncclGroupStart");
-        rc = post(p, s, hm_gpu_stream_handle(s->stream));
+        rc = post(p, s, hm__gpu_stream_handle(s->stream));
         /* The group is closed whatever happened inside it. */
         r = ncclGroupEnd();
         if (rc == HM_OK && r != ncclSuccess) rc = nccl_error(r, "ncclGroupEnd");
     }
 #endif
-    if (rc == HM_OK) rc = hm_gpu_stream_end(s->stream, p->device_timing, "nccl");
+    if (rc == HM_OK) rc = hm__gpu_stream_end(s->stream, p->device_timing, "nccl");
     return rc;
 }
 
 static int nccl_wait(hm_plan_t *p)
 {
     nccl_state_t *s = p->state;
-    return hm_gpu_stream_sync(s->stream, "nccl");
+    return hm__gpu_stream_sync(s->stream, "nccl");
 }
 
 static void nccl_release(hm_plan_t *p)
@@ -102,7 +102,7 @@ static void nccl_release(hm_plan_t *p)
     nccl_state_t *s = p->state;
     if (!s) return;
     hm_gpu_nccl_free(s->nccl);
-    hm_gpu_stream_free(s->stream);
+    hm__gpu_stream_free(s->stream);
     free(s);
     p->state = NULL;
 }
@@ -110,14 +110,14 @@ static void nccl_release(hm_plan_t *p)
 static int nccl_device_time(const hm_plan_t *p, double *seconds)
 {
     const nccl_state_t *s = p->state;
-    return hm_gpu_stream_elapsed(s->stream, seconds);
+    return hm__gpu_stream_elapsed(s->stream, seconds);
 }
 
-const hm_backend_t hm_backend_nccl = {.name = "nccl",
-                                      .memory = HM_MEMORY_DEVICE,
-                                      .needs_nccl = 1,
-                                      .commit = nccl_commit,
-                                      .start = nccl_start,
-                                      .wait = nccl_wait,
-                                      .release = nccl_release,
-                                      .device_time = nccl_device_time};
+const hm_backend_t hm__backend_nccl = {.name = "nccl",
+                                       .memory = HM_MEMORY_DEVICE,
+                                       .needs_nccl = 1,
+                                       .commit = nccl_commit,
+                                       .start = nccl_start,
+                                       .wait = nccl_wait,
+                                       .release = nccl_release,
+                                       .device_time = nccl_device_time};

@@ -60,19 +60,19 @@ hm_baseline_kind_t hm_baseline_for_group(const hm_generator_t *gen, const hm_gro
  * pair and its bytes, or where a rank's data would start. */
 static int pair_too_big(int src, int dst, size_t bytes)
 {
-    return hm_error_set(HM_EINVAL,
-                        "MPI_Alltoallv: %zu bytes from rank %d to rank %d exceed its int count "
-                        "(%d)",
-                        bytes, src, dst, INT_MAX);
+    return hm__error_set(HM_EINVAL,
+                         "MPI_Alltoallv: %zu bytes from rank %d to rank %d exceed its int count "
+                         "(%d)",
+                         bytes, src, dst, INT_MAX);
 }
 
 /* rank's data for or from peer would start at byte at of rank's buffer. */
 static int displ_too_big(int rank, const char *for_from, int peer, size_t at, const char *buffer)
 {
-    return hm_error_set(HM_EINVAL,
-                        "MPI_Alltoallv: rank %d's data %s rank %d would start at byte %zu of its "
-                        "%s buffer, beyond its int displacement (%d)",
-                        rank, for_from, peer, at, buffer, INT_MAX);
+    return hm__error_set(HM_EINVAL,
+                         "MPI_Alltoallv: rank %d's data %s rank %d would start at byte %zu of its "
+                         "%s buffer, beyond its int displacement (%d)",
+                         rank, for_from, peer, at, buffer, INT_MAX);
 }
 
 /* Per peer r: bytes to r, from r, and r's bytes to the ranks below this
@@ -88,10 +88,10 @@ static int vsum(hm_baseline_t *b, const hm_edges_t *edges, vsums_t *v)
     for (size_t i = 0; i < edges->n; i++) {
         const hm_edge_t *e = &edges->edge[i];
         if (e->src < 0 || e->src >= b->size || e->dst < 0 || e->dst >= b->size)
-            return hm_error_set(HM_EINVAL,
-                                "MPI_Alltoallv: a message from rank %d to rank %d names a rank "
-                                "outside the %d ranks of the communicator",
-                                e->src, e->dst, b->size);
+            return hm__error_set(HM_EINVAL,
+                                 "MPI_Alltoallv: a message from rank %d to rank %d names a rank "
+                                 "outside the %d ranks of the communicator",
+                                 e->src, e->dst, b->size);
         if (e->bytes > (size_t)INT_MAX) return pair_too_big(e->src, e->dst, e->bytes);
         b->moved_bytes += e->bytes;
         if (e->src == b->rank) v->to[e->dst] += e->bytes;
@@ -111,8 +111,8 @@ static int vcounts(hm_baseline_t *b, const hm_edges_t *edges)
     vsums_t v = {calloc(n, sizeof(size_t)), calloc(n, sizeof(size_t)), calloc(n, sizeof(size_t))};
     int rc;
     if (!v.to || !v.from || !v.before)
-        rc = hm_error_set(HM_ENOMEM, "MPI_Alltoallv: no memory for 3 x %zu bytes on rank %d",
-                          n * sizeof(size_t), b->rank);
+        rc = hm__error_set(HM_ENOMEM, "MPI_Alltoallv: no memory for 3 x %zu bytes on rank %d",
+                           n * sizeof(size_t), b->rank);
     else
         rc = vsum(b, edges, &v);
     size_t sent = 0, received = 0;
@@ -143,9 +143,9 @@ static int blocks(hm_baseline_t *b, const hm_edges_t *edges)
 {
     size_t bytes = edges->n ? edges->edge[0].bytes : 0;
     if (bytes == 0 || bytes > (size_t)INT_MAX)
-        return hm_error_set(HM_EINVAL,
-                            "%s: a block of %zu bytes is outside its int count (1 to %d)",
-                            hm_baseline_name(b->kind), bytes, INT_MAX);
+        return hm__error_set(HM_EINVAL,
+                             "%s: a block of %zu bytes is outside its int count (1 to %d)",
+                             hm_baseline_name(b->kind), bytes, INT_MAX);
     b->block = (int)bytes;
     int all = b->kind == HM_BASELINE_ALLTOALL;
     b->send_bytes = all || b->rank == 0 ? (size_t)b->size * bytes : 0;
@@ -164,19 +164,19 @@ static int counts(hm_baseline_t *b, const hm_edges_t *edges)
     b->recvcounts = calloc(n, sizeof(int)), b->rdispls = calloc(n, sizeof(int));
     b->peer_sdispl = calloc(n, sizeof(size_t));
     if (!b->sendcounts || !b->sdispls || !b->recvcounts || !b->rdispls || !b->peer_sdispl)
-        return hm_error_set(HM_ENOMEM, "%s: no memory for 5 x %zu bytes of counts on rank %d",
-                            hm_baseline_name(b->kind), n * sizeof(size_t), b->rank);
+        return hm__error_set(HM_ENOMEM, "%s: no memory for 5 x %zu bytes of counts on rank %d",
+                             hm_baseline_name(b->kind), n * sizeof(size_t), b->rank);
     return b->kind == HM_BASELINE_ALLTOALLV ? vcounts(b, edges) : blocks(b, edges);
 }
 
 static int buffers(hm_baseline_t *b)
 {
-    b->send = hm_page_alloc(b->send_bytes);
-    b->recv = hm_page_alloc(b->recv_bytes);
+    b->send = hm__page_alloc(b->send_bytes);
+    b->recv = hm__page_alloc(b->recv_bytes);
     if (b->recv) memset(b->recv, 0, b->recv_bytes);
     if (!b->send || !b->recv)
-        return hm_error_set(HM_ENOMEM, "%s: no memory for %zu + %zu bytes on rank %d",
-                            hm_baseline_name(b->kind), b->send_bytes, b->recv_bytes, b->rank);
+        return hm__error_set(HM_ENOMEM, "%s: no memory for %zu + %zu bytes on rank %d",
+                             hm_baseline_name(b->kind), b->send_bytes, b->recv_bytes, b->rank);
     return HM_OK;
 }
 
@@ -185,11 +185,11 @@ int hm_baseline_create(MPI_Comm comm, hm_baseline_kind_t kind, const hm_edges_t 
 {
     if (out) *out = NULL;
     if (!out || !edges || kind <= HM_BASELINE_NONE || kind > HM_BASELINE_ALLTOALLV)
-        return hm_agree(comm, hm_error_set(HM_EINVAL, "baseline: a kind, edges and out"));
+        return hm_agree(comm, hm__error_set(HM_EINVAL, "baseline: a kind, edges and out"));
     hm_baseline_t *b = calloc(1, sizeof *b);
     int rc = b ? HM_OK
-               : hm_error_set(HM_ENOMEM, "%s: no memory for %zu bytes", hm_baseline_name(kind),
-                              sizeof *b);
+               : hm__error_set(HM_ENOMEM, "%s: no memory for %zu bytes", hm_baseline_name(kind),
+                               sizeof *b);
     if (b) {
         b->comm = comm, b->kind = kind;
         MPI_Comm_rank(comm, &b->rank);
@@ -217,7 +217,7 @@ int hm_baseline_run(hm_baseline_t *b)
         rc = MPI_Alltoallv(b->send, b->sendcounts, b->sdispls, MPI_CHAR, b->recv, b->recvcounts,
                            b->rdispls, MPI_CHAR, b->comm);
     return rc == MPI_SUCCESS ? HM_OK
-                             : hm_error_set(HM_EMPI, "%s failed", hm_baseline_name(b->kind));
+                             : hm__error_set(HM_EMPI, "%s failed", hm_baseline_name(b->kind));
 }
 
 void hm_baseline_fill(hm_baseline_t *b)
@@ -278,7 +278,7 @@ static int validate_target(void *ctx, int *ok)
 int hm_baseline_measure(hm_baseline_t *b, hm_procsync_t *ps, const hm_measure_params_t *params,
                         hm_measure_result_t *result, uint64_t *wrong)
 {
-    if (!b || !params || !result) return hm_error_set(HM_EINVAL, "baseline: b, params, result");
+    if (!b || !params || !result) return hm__error_set(HM_EINVAL, "baseline: b, params, result");
     b->wrong = 0;
     hm_baseline_fill(b);
     hm_measure_target_t target = {.run = run_target,
@@ -289,7 +289,7 @@ int hm_baseline_measure(hm_baseline_t *b, hm_procsync_t *ps, const hm_measure_pa
     uint64_t total = 0;
     if (MPI_Allreduce(&b->wrong, &total, 1, MPI_UINT64_T, MPI_SUM, b->comm) != MPI_SUCCESS &&
         rc == HM_OK)
-        rc = hm_error_set(HM_EMPI, "MPI_Allreduce failed");
+        rc = hm__error_set(HM_EMPI, "MPI_Allreduce failed");
     if (wrong) *wrong = total;
     return rc;
 }

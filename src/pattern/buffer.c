@@ -19,8 +19,8 @@
 static int alloc_host(hm_buffer_t *b)
 {
     size_t bytes = b->bytes ? b->bytes : 1;
-    if (!(b->data = hm_page_alloc(bytes)))
-        return hm_error_set(HM_ENOMEM, "cannot allocate %zu bytes of host memory", b->bytes);
+    if (!(b->data = hm__page_alloc(bytes)))
+        return hm__error_set(HM_ENOMEM, "cannot allocate %zu bytes of host memory", b->bytes);
     memset(b->data, 0, bytes);
     return HM_OK;
 }
@@ -36,13 +36,13 @@ static void *page_up(void *base)
     return (void *)((a + HM_PAGE_BYTES - 1) / HM_PAGE_BYTES * HM_PAGE_BYTES);
 }
 
-int hm_buffer_shared_at(const hm_buffer_t *b, int node_rank, void **at)
+int hm__buffer_shared_at(const hm_buffer_t *b, int node_rank, void **at)
 {
     MPI_Aint size;
     int disp;
     void *base;
     if (MPI_Win_shared_query(b->win, node_rank, &size, &disp, &base) != MPI_SUCCESS)
-        return hm_error_set(HM_EINVAL, "no slice of rank %d in the shared window", node_rank);
+        return hm__error_set(HM_EINVAL, "no slice of rank %d in the shared window", node_rank);
     *at = page_up(base);
     return HM_OK;
 }
@@ -56,7 +56,7 @@ static int alloc_shared(hm_buffer_t *b)
     MPI_Info info;
     if (MPI_Comm_split_type(b->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &b->node) !=
         MPI_SUCCESS)
-        return hm_error_set(HM_EMPI, "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) failed");
+        return hm__error_set(HM_EMPI, "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) failed");
     MPI_Info_create(&info);
     MPI_Info_set(info, "alloc_shared_noncontig", "true");
     void *base;
@@ -67,7 +67,7 @@ static int alloc_shared(hm_buffer_t *b)
     MPI_Info_free(&info);
     if (rc != MPI_SUCCESS) {
         b->win = MPI_WIN_NULL;
-        return hm_error_set(HM_ENOMEM, "cannot allocate %zu bytes in a shared window", b->bytes);
+        return hm__error_set(HM_ENOMEM, "cannot allocate %zu bytes in a shared window", b->bytes);
     }
     b->data = page_up(base);
     if (b->bytes) memset(b->data, 0, b->bytes);
@@ -84,32 +84,32 @@ static int alloc_device(hm_buffer_t *b)
     if (e == cudaSuccess) e = cudaMemset(b->data, 0, b->bytes ? b->bytes : 1);
     if (e == cudaSuccess) e = cudaDeviceSynchronize(); /* cudaMemset may not have run yet */
     if (e != cudaSuccess)
-        return hm_error_set(e == cudaErrorMemoryAllocation ? HM_ENOMEM : HM_ENOTSUP,
-                            "cannot allocate %zu bytes of device memory: %s", b->bytes,
-                            cudaGetErrorString(e));
+        return hm__error_set(e == cudaErrorMemoryAllocation ? HM_ENOMEM : HM_ENOTSUP,
+                             "cannot allocate %zu bytes of device memory: %s", b->bytes,
+                             cudaGetErrorString(e));
     return HM_OK;
 #else
     (void)b;
-    return hm_error_set(HM_ENOTSUP, "device memory needs a build with CUDA (HARMONIA_CUDA=on)");
+    return hm__error_set(HM_ENOTSUP, "device memory needs a build with CUDA (HARMONIA_CUDA=on)");
 #endif
 }
 
 int hm_buffer_alloc(MPI_Comm comm, hm_memory_t memory, size_t bytes, hm_buffer_t **out)
 {
-    if (!out) return hm_error_set(HM_EINVAL, "no place for the buffer");
+    if (!out) return hm__error_set(HM_EINVAL, "no place for the buffer");
     *out = NULL;
     hm_buffer_t *b = calloc(1, sizeof *b);
-    int rc = b ? HM_OK : hm_error_set(HM_ENOMEM, "out of memory");
+    int rc = b ? HM_OK : hm__error_set(HM_ENOMEM, "out of memory");
     if (b) {
         b->memory = memory;
         b->bytes = bytes;
         b->win = MPI_WIN_NULL;
         b->node = MPI_COMM_NULL;
         if (MPI_Comm_dup(comm, &b->comm) != MPI_SUCCESS) b->comm = MPI_COMM_NULL;
-        if (b->comm == MPI_COMM_NULL) rc = hm_error_set(HM_EMPI, "MPI_Comm_dup failed");
+        if (b->comm == MPI_COMM_NULL) rc = hm__error_set(HM_EMPI, "MPI_Comm_dup failed");
     }
     if (rc == HM_OK && bytes > (size_t)PTRDIFF_MAX)
-        rc = hm_error_set(HM_EINVAL, "%zu bytes: more than memory can address", bytes);
+        rc = hm__error_set(HM_EINVAL, "%zu bytes: more than memory can address", bytes);
     if (rc == HM_OK && memory == HM_MEMORY_HOST)
         rc = alloc_host(b);
     else if (rc == HM_OK && memory == HM_MEMORY_SHARED)
@@ -170,15 +170,15 @@ static int copy_device(void *to, const void *from, size_t bytes, int to_device)
      * bytes on an H200 before this). */
     if (e == cudaSuccess && to_device) e = cudaDeviceSynchronize();
     return e == cudaSuccess ? HM_OK
-                            : hm_error_set(HM_EINVAL, "copy of %zu bytes %s the device: %s", bytes,
-                                           to_device ? "to" : "from", cudaGetErrorString(e));
+                            : hm__error_set(HM_EINVAL, "copy of %zu bytes %s the device: %s", bytes,
+                                            to_device ? "to" : "from", cudaGetErrorString(e));
 #else
     (void)to, (void)from, (void)bytes, (void)to_device;
-    return hm_error_set(HM_ENOTSUP, "device memory needs a build with CUDA");
+    return hm__error_set(HM_ENOTSUP, "device memory needs a build with CUDA");
 #endif
 }
 
-int hm_buffer_copy_out(const hm_buffer_t *b, size_t off, void *host, size_t bytes)
+int hm__buffer_copy_out(const hm_buffer_t *b, size_t off, void *host, size_t bytes)
 {
     if (b->memory == HM_MEMORY_DEVICE)
         return bytes ? copy_device(host, (const char *)b->data + off, bytes, 0) : HM_OK;
@@ -186,7 +186,7 @@ int hm_buffer_copy_out(const hm_buffer_t *b, size_t off, void *host, size_t byte
     return HM_OK;
 }
 
-int hm_buffer_copy_in(hm_buffer_t *b, size_t off, const void *host, size_t bytes)
+int hm__buffer_copy_in(hm_buffer_t *b, size_t off, const void *host, size_t bytes)
 {
     if (b->memory == HM_MEMORY_DEVICE)
         return bytes ? copy_device((char *)b->data + off, host, bytes, 1) : HM_OK;
@@ -197,19 +197,19 @@ int hm_buffer_copy_in(hm_buffer_t *b, size_t off, const void *host, size_t bytes
 static int check_region(const hm_buffer_t *b, size_t off, size_t bytes)
 {
     if (!b || off > b->bytes || bytes > b->bytes - off)
-        return hm_error_set(HM_EINVAL, "%zu bytes at %zu: beyond the buffer's %zu bytes", bytes,
-                            off, b ? b->bytes : 0);
+        return hm__error_set(HM_EINVAL, "%zu bytes at %zu: beyond the buffer's %zu bytes", bytes,
+                             off, b ? b->bytes : 0);
     return HM_OK;
 }
 
 int hm_buffer_read(const hm_buffer_t *b, size_t off, void *host, size_t bytes)
 {
     int rc = check_region(b, off, bytes);
-    return rc == HM_OK ? hm_buffer_copy_out(b, off, host, bytes) : rc;
+    return rc == HM_OK ? hm__buffer_copy_out(b, off, host, bytes) : rc;
 }
 
 int hm_buffer_write(hm_buffer_t *b, size_t off, const void *host, size_t bytes)
 {
     int rc = check_region(b, off, bytes);
-    return rc == HM_OK ? hm_buffer_copy_in(b, off, host, bytes) : rc;
+    return rc == HM_OK ? hm__buffer_copy_in(b, off, host, bytes) : rc;
 }

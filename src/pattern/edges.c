@@ -45,16 +45,16 @@ void hm_edges_extent(const hm_edges_t *edges, int rank, size_t *extent)
 
 int hm_edges_add(const hm_edges_t *edges, hm_plan_t *plan, hm_buffer_t *const *bufs, int nbufs)
 {
-    if (!edges || !plan || !bufs) return hm_error_set(HM_EINVAL, "hm_edges_add: NULL argument");
+    if (!edges || !plan || !bufs) return hm__error_set(HM_EINVAL, "hm_edges_add: NULL argument");
     if (nbufs < edges->nbufs)
-        return hm_error_set(HM_EINVAL, "nbufs %d is below the %d buffers the edges name", nbufs,
-                            edges->nbufs);
+        return hm__error_set(HM_EINVAL, "nbufs %d is below the %d buffers the edges name", nbufs,
+                             edges->nbufs);
     for (size_t i = 0; i < edges->n; i++) {
         const hm_edge_t *e = &edges->edge[i];
         if (e->sendbuf < 0 || e->sendbuf >= nbufs || e->recvbuf < 0 || e->recvbuf >= nbufs)
-            return hm_error_set(HM_EINVAL,
-                                "edge %zu (%d -> %d) names buffers %d and %d, outside 0..%d", i,
-                                e->src, e->dst, e->sendbuf, e->recvbuf, nbufs - 1);
+            return hm__error_set(HM_EINVAL,
+                                 "edge %zu (%d -> %d) names buffers %d and %d, outside 0..%d", i,
+                                 e->src, e->dst, e->sendbuf, e->recvbuf, nbufs - 1);
         int rc = hm_plan_add(plan, bufs[e->sendbuf], e->sendoff, bufs[e->recvbuf], e->recvoff,
                              e->bytes, e->src, e->dst);
         if (rc != HM_OK) return rc;

@@ -82,19 +82,19 @@ static void receiving_groups(hm_direction_t dir, int n, int a, int *lo, int *hi,
 static int check_params(const hm_group_params_t *p, int min_n, const char *family)
 {
     if (p->n < min_n)
-        return hm_error_set(HM_EINVAL, "n %d is below %d (%s needs %s)", p->n, min_n, family,
-                            min_n == 1 ? "a group" : "two groups");
-    if (p->g < 1) return hm_error_set(HM_EINVAL, "g %d is below 1 (ranks per group)", p->g);
+        return hm__error_set(HM_EINVAL, "n %d is below %d (%s needs %s)", p->n, min_n, family,
+                             min_n == 1 ? "a group" : "two groups");
+    if (p->g < 1) return hm__error_set(HM_EINVAL, "g %d is below 1 (ranks per group)", p->g);
     if (p->k < 1 || p->k > p->g)
-        return hm_error_set(HM_EINVAL, "k %d is outside 1..g (g = %d)", p->k, p->g);
+        return hm__error_set(HM_EINVAL, "k %d is outside 1..g (g = %d)", p->k, p->g);
     if (p->bytes == 0)
-        return hm_error_set(HM_EINVAL, "bytes 0 is below 1 (every message moves a byte)");
+        return hm__error_set(HM_EINVAL, "bytes 0 is below 1 (every message moves a byte)");
     if ((unsigned)p->direction >= NDIRECTIONS)
-        return hm_error_set(HM_EINVAL, "direction %d is not one of uni, bi, omni",
-                            (int)p->direction);
+        return hm__error_set(HM_EINVAL, "direction %d is not one of uni, bi, omni",
+                             (int)p->direction);
     if (p->n > INT_MAX / p->g)
-        return hm_error_set(HM_EINVAL, "n %d x g %d = %lld ranks is above INT_MAX (%d)", p->n, p->g,
-                            (long long)p->n * p->g, INT_MAX);
+        return hm__error_set(HM_EINVAL, "n %d x g %d = %lld ranks is above INT_MAX (%d)", p->n,
+                             p->g, (long long)p->n * p->g, INT_MAX);
     return HM_OK;
 }
 
@@ -105,11 +105,11 @@ static int alloc_edges(size_t n, int nranks, hm_edges_t *out)
     out->nranks = nranks;
     out->nbufs = 2;
     if (n > SIZE_MAX / sizeof(hm_edge_t))
-        return hm_error_set(HM_EINVAL, "%zu edges do not fit in the address space", n);
+        return hm__error_set(HM_EINVAL, "%zu edges do not fit in the address space", n);
     out->edge = malloc(n * sizeof(hm_edge_t));
     if (!out->edge && n > 0)
-        return hm_error_set(HM_ENOMEM, "%zu edges (%zu bytes) could not be allocated", n,
-                            n * sizeof(hm_edge_t));
+        return hm__error_set(HM_ENOMEM, "%zu edges (%zu bytes) could not be allocated", n,
+                             n * sizeof(hm_edge_t));
     out->n = n;
     return HM_OK;
 }
@@ -124,8 +124,8 @@ static int slots_to_offsets(hm_edges_t *out, size_t bytes)
         if (out->edge[e].recvoff > max_slot) max_slot = out->edge[e].recvoff;
     }
     if (out->n > 0 && max_slot + 1 > SIZE_MAX / bytes)
-        return hm_error_set(HM_EINVAL, "bytes %zu x %zu regions of one buffer overflows size_t",
-                            bytes, max_slot + 1);
+        return hm__error_set(HM_EINVAL, "bytes %zu x %zu regions of one buffer overflows size_t",
+                             bytes, max_slot + 1);
     for (size_t e = 0; e < out->n; e++) {
         out->edge[e].sendoff *= bytes;
         out->edge[e].recvoff *= bytes;
@@ -149,8 +149,8 @@ static int count_group_edges(const hm_group_params_t *p, targets_fn targets, siz
         pairs += (size_t)(hi - lo) - (skip >= lo && skip < hi);
     }
     if (__builtin_mul_overflow(pairs, per_pair, count))
-        return hm_error_set(HM_EINVAL, "%zu pairs of groups x %zu edges per pair overflows size_t",
-                            pairs, per_pair);
+        return hm__error_set(HM_EINVAL, "%zu pairs of groups x %zu edges per pair overflows size_t",
+                             pairs, per_pair);
     return HM_OK;
 }
 
@@ -162,8 +162,8 @@ static int group_edges(const hm_group_params_t *p, const char *family, targets_f
     int n = p->n, g = p->g, nranks = n * g;
     size_t *recv_slot = calloc((size_t)nranks, sizeof *recv_slot);
     if (!recv_slot)
-        return hm_error_set(HM_ENOMEM, "a counter per rank (%d ranks) could not be allocated",
-                            nranks);
+        return hm__error_set(HM_ENOMEM, "a counter per rank (%d ranks) could not be allocated",
+                             nranks);
     size_t count = 0;
     rc = count_group_edges(p, targets, &count);
     if (rc == HM_OK) rc = alloc_edges(count, nranks, out);
@@ -191,7 +191,7 @@ static int group_edges(const hm_group_params_t *p, const char *family, targets_f
     }
     free(recv_slot);
     if (rc == HM_OK && e != out->n)
-        rc = hm_error_set(HM_EINTERNAL, "%s: %zu edges generated, %zu counted", family, e, out->n);
+        rc = hm__error_set(HM_EINTERNAL, "%s: %zu edges generated, %zu counted", family, e, out->n);
     if (rc == HM_OK) rc = slots_to_offsets(out, p->bytes);
     if (rc != HM_OK) hm_edges_free(out);
     return rc;
@@ -264,7 +264,7 @@ const hm_generator_t *hm_generator_find(const char *name)
 
 void hm_generator_names(char *buf, size_t len)
 {
-    hm_join_names(hm_generator_name_at, NGENERATORS, buf, len);
+    hm__join_names(hm_generator_name_at, NGENERATORS, buf, len);
 }
 
 const char *hm_generator_name(const hm_generator_t *gen)
@@ -290,17 +290,18 @@ int hm_direction_find(const char *name, hm_direction_t *out)
             if (out) *out = (hm_direction_t)i;
             return HM_OK;
         }
-    hm_join_names(direction_at, NDIRECTIONS, known, sizeof known);
-    return hm_error_set(HM_ENOENT, "unknown direction \"%s\" (known: %s)", name ? name : "", known);
+    hm__join_names(direction_at, NDIRECTIONS, known, sizeof known);
+    return hm__error_set(HM_ENOENT, "unknown direction \"%s\" (known: %s)", name ? name : "",
+                         known);
 }
 
 int hm_generator_edges(const hm_generator_t *gen, const hm_group_params_t *params, hm_edges_t *out)
 {
     if (out) *out = (hm_edges_t){0};
     if (!gen || !params || !out)
-        return hm_error_set(HM_EINVAL, "hm_generator_edges: %s is NULL",
-                            !gen      ? "gen"
-                            : !params ? "params"
-                                      : "out");
+        return hm__error_set(HM_EINVAL, "hm_generator_edges: %s is NULL",
+                             !gen      ? "gen"
+                             : !params ? "params"
+                                       : "out");
     return gen->edges(params, out);
 }

@@ -99,17 +99,17 @@ static int check_args(hm_plan_t *const *steps, int nsteps, hm_sequence_mode_t mo
                       const hm_measure_params_t *params, const hm_plan_validation_t *v)
 {
     if (!steps || nsteps < 1 || !params)
-        return hm_error_set(HM_EINVAL, "at least one plan and parameters");
+        return hm__error_set(HM_EINVAL, "at least one plan and parameters");
     for (int i = 0; i < nsteps; i++)
         if (!steps[i] || !steps[i]->committed)
-            return hm_error_set(HM_EINVAL, "step %d is not a committed plan", i);
+            return hm__error_set(HM_EINVAL, "step %d is not a committed plan", i);
     if (params->validate && !v && mode == HM_SEQUENCE_STEPS && nsteps > 1)
-        return hm_error_set(HM_EINVAL,
-                            "%d dependent steps forward what they receive: validating them "
-                            "needs a validation of the whole sequence",
-                            nsteps);
+        return hm__error_set(HM_EINVAL,
+                             "%d dependent steps forward what they receive: validating them "
+                             "needs a validation of the whole sequence",
+                             nsteps);
     if (v && (!v->fill || !v->check))
-        return hm_error_set(HM_EINVAL, "a validation needs a fill and a check");
+        return hm__error_set(HM_EINVAL, "a validation needs a fill and a check");
     return HM_OK;
 }
 
@@ -132,12 +132,12 @@ int hm_plan_measure(hm_plan_t *const *steps, int nsteps, hm_sequence_mode_t mode
     MPI_Comm comm = steps[0]->comm;
     int all = rc;
     if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) all = HM_EMPI;
-    if (all != HM_OK) return rc != HM_OK ? rc : hm_error_set(all, "another rank's fill failed");
+    if (all != HM_OK) return rc != HM_OK ? rc : hm__error_set(all, "another rank's fill failed");
     rc = hm_measure_run(comm, ps, &target, params, result);
     uint64_t total = 0;
     if (MPI_Allreduce(&q.wrong, &total, 1, MPI_UINT64_T, MPI_SUM, comm) != MPI_SUCCESS &&
         rc == HM_OK)
-        rc = hm_error_set(HM_EMPI, "MPI_Allreduce failed");
+        rc = hm__error_set(HM_EMPI, "MPI_Allreduce failed");
     if (wrong) *wrong = total;
     return rc;
 }

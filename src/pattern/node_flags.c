@@ -12,12 +12,12 @@
 #include "common/error_set.h"
 #include "pattern/pattern_impl.h"
 
-static int node_ranks(const hm_plan_t *p, hm_node_flags_t *f)
+static int node_ranks(const hm_plan_t *p, hm__node_flags_t *f)
 {
     MPI_Group plan_group, node_group;
     int *all = malloc((size_t)p->size * sizeof *all);
     f->node_of = malloc((size_t)p->size * sizeof *f->node_of);
-    if (!all || !f->node_of) return free(all), hm_error_set(HM_ENOMEM, "out of memory");
+    if (!all || !f->node_of) return free(all), hm__error_set(HM_ENOMEM, "out of memory");
     for (int r = 0; r < p->size; r++) all[r] = r;
     MPI_Comm_group(p->wire, &plan_group);
     MPI_Comm_group(f->node, &node_group);
@@ -27,22 +27,22 @@ static int node_ranks(const hm_plan_t *p, hm_node_flags_t *f)
     MPI_Group_free(&plan_group);
     MPI_Group_free(&node_group);
     free(all);
-    return rc == MPI_SUCCESS ? HM_OK : hm_error_set(HM_EMPI, "MPI_Group_translate_ranks failed");
+    return rc == MPI_SUCCESS ? HM_OK : hm__error_set(HM_EMPI, "MPI_Group_translate_ranks failed");
 }
 
-static int map_flags(hm_node_flags_t *f)
+static int map_flags(hm__node_flags_t *f)
 {
     MPI_Aint bytes = (MPI_Aint)(2 * (size_t)f->node_size * sizeof(uint64_t));
     void *base;
     if (MPI_Win_allocate_shared(bytes, (int)sizeof(uint64_t), MPI_INFO_NULL, f->node, &base,
                                 &f->win) != MPI_SUCCESS) {
         f->win = MPI_WIN_NULL;
-        return hm_error_set(HM_ENOMEM, "no shared window for the ready/done flags");
+        return hm__error_set(HM_ENOMEM, "no shared window for the ready/done flags");
     }
     _Atomic uint64_t *mine = base;
     for (int i = 0; i < 2 * f->node_size; i++) atomic_init(&mine[i], 0);
     f->of_peer = malloc((size_t)f->node_size * sizeof *f->of_peer);
-    if (!f->of_peer) return hm_error_set(HM_ENOMEM, "out of memory");
+    if (!f->of_peer) return hm__error_set(HM_ENOMEM, "out of memory");
     for (int q = 0; q < f->node_size; q++) {
         MPI_Aint size;
         int disp;
@@ -51,17 +51,17 @@ static int map_flags(hm_node_flags_t *f)
         f->of_peer[q] = at;
     }
     /* Every rank's flags are zero before any start reads them. */
-    return MPI_Barrier(f->node) == MPI_SUCCESS ? HM_OK : hm_error_set(HM_EMPI, "barrier");
+    return MPI_Barrier(f->node) == MPI_SUCCESS ? HM_OK : hm__error_set(HM_EMPI, "barrier");
 }
 
-int hm_node_flags_create(const hm_plan_t *p, hm_node_flags_t *f)
+int hm__node_flags_create(const hm_plan_t *p, hm__node_flags_t *f)
 {
     f->node = MPI_COMM_NULL;
     f->win = MPI_WIN_NULL;
     int rc = MPI_Comm_split_type(p->wire, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &f->node) ==
                      MPI_SUCCESS
                  ? HM_OK
-                 : hm_error_set(HM_EMPI, "MPI_Comm_split_type failed");
+                 : hm__error_set(HM_EMPI, "MPI_Comm_split_type failed");
     if (rc != HM_OK) return rc;
     MPI_Comm_size(f->node, &f->node_size);
     MPI_Comm_rank(f->node, &f->node_rank);
@@ -72,7 +72,7 @@ int hm_node_flags_create(const hm_plan_t *p, hm_node_flags_t *f)
     return rc == HM_OK ? rc_flags : rc;
 }
 
-void hm_node_flags_free(hm_node_flags_t *f)
+void hm__node_flags_free(hm__node_flags_t *f)
 {
     if (f->win != MPI_WIN_NULL) MPI_Win_free(&f->win);
     if (f->node != MPI_COMM_NULL) MPI_Comm_free(&f->node);
@@ -81,27 +81,27 @@ void hm_node_flags_free(hm_node_flags_t *f)
     f->of_peer = NULL, f->node_of = NULL;
 }
 
-int hm_node_flags_reach(const hm_plan_t *p, const hm_node_flags_t *f, const char *backend)
+int hm__node_flags_reach(const hm_plan_t *p, const hm__node_flags_t *f, const char *backend)
 {
-    const hm_message_list_t *lists[2] = {&p->send, &p->recv};
+    const hm__message_list_t *lists[2] = {&p->send, &p->recv};
     for (int k = 0; k < 2; k++)
         for (size_t i = 0; i < lists[k]->n; i++)
             if (f->node_of[lists[k]->m[i].peer] < 0)
-                return hm_error_set(HM_EINVAL,
-                                    "%s backend: rank %d and rank %d are on different nodes "
-                                    "(the %s backend copies within a node; use %s)",
-                                    backend, p->rank, lists[k]->m[i].peer, backend,
-                                    p->backend->memory == HM_MEMORY_DEVICE ? "nccl" : "mpi");
+                return hm__error_set(HM_EINVAL,
+                                     "%s backend: rank %d and rank %d are on different nodes "
+                                     "(the %s backend copies within a node; use %s)",
+                                     backend, p->rank, lists[k]->m[i].peer, backend,
+                                     p->backend->memory == HM_MEMORY_DEVICE ? "nccl" : "mpi");
     return HM_OK;
 }
 
-int hm_node_flags_peers(const hm_plan_t *p, const hm_node_flags_t *f, const hm_message_list_t *l,
-                        int **out, int *n)
+int hm__node_flags_peers(const hm_plan_t *p, const hm__node_flags_t *f, const hm__message_list_t *l,
+                         int **out, int *n)
 {
     unsigned char *seen = calloc((size_t)f->node_size, 1);
     *out = malloc((size_t)f->node_size * sizeof **out);
     *n = 0;
-    if (!seen || !*out) return free(seen), hm_error_set(HM_ENOMEM, "out of memory");
+    if (!seen || !*out) return free(seen), hm__error_set(HM_ENOMEM, "out of memory");
     for (size_t i = 0; i < l->n; i++) {
         int q = f->node_of[l->m[i].peer];
         if (l->m[i].peer == p->rank || seen[q]) continue;
@@ -112,28 +112,29 @@ int hm_node_flags_peers(const hm_plan_t *p, const hm_node_flags_t *f, const hm_m
     return HM_OK;
 }
 
-_Atomic uint64_t *hm_node_flag(const hm_node_flags_t *f, hm_node_flag_t which, int owner, int peer)
+_Atomic uint64_t *hm__node_flag(const hm__node_flags_t *f, hm__node_flag_t which, int owner,
+                               int peer)
 {
     return &f->of_peer[owner][which == HM_FLAG_DONE ? f->node_size + peer : peer];
 }
 
-void hm_node_flag_publish(const hm_node_flags_t *f, hm_node_flag_t which, int owner, int peer,
-                          uint64_t value)
+void hm__node_flag_publish(const hm__node_flags_t *f, hm__node_flag_t which, int owner, int peer,
+                           uint64_t value)
 {
-    atomic_store_explicit(hm_node_flag(f, which, owner, peer), value, memory_order_release);
+    atomic_store_explicit(hm__node_flag(f, which, owner, peer), value, memory_order_release);
 }
 
-int hm_node_flag_reached(const hm_node_flags_t *f, hm_node_flag_t which, int owner, int peer,
-                         uint64_t value)
+int hm__node_flag_reached(const hm__node_flags_t *f, hm__node_flag_t which, int owner, int peer,
+                          uint64_t value)
 {
-    return atomic_load_explicit(hm_node_flag(f, which, owner, peer), memory_order_acquire) >= value;
+    return atomic_load_explicit(hm__node_flag(f, which, owner, peer), memory_order_acquire) >= value;
 }
 
 /* Spinning, yielding the core now and then: with more ranks than cores
  * the rank being waited for needs it. */
-void hm_node_flag_await(const hm_node_flags_t *f, hm_node_flag_t which, int owner, int peer,
-                        uint64_t value)
+void hm__node_flag_await(const hm__node_flags_t *f, hm__node_flag_t which, int owner, int peer,
+                         uint64_t value)
 {
-    for (unsigned spins = 0; !hm_node_flag_reached(f, which, owner, peer, value); spins++)
+    for (unsigned spins = 0; !hm__node_flag_reached(f, which, owner, peer, value); spins++)
         if (spins % 64 == 63) sched_yield();
 }

@@ -67,7 +67,7 @@ static int fail(const reader_t *r, size_t lineno, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(reason, sizeof reason, fmt, ap);
     va_end(ap);
-    return hm_error_set(HM_EINVAL, "%s:%zu: %s", r->path, lineno, reason);
+    return hm__error_set(HM_EINVAL, "%s:%zu: %s", r->path, lineno, reason);
 }
 
 /* ---- lines ---- */
@@ -80,7 +80,7 @@ static int next_line(reader_t *r)
     ssize_t len = getline(&r->line, &r->cap, r->f);
     if (len < 0) {
         if (ferror(r->f))
-            return hm_error_set(HM_EIO, "%s: %s", r->path, strerror(errno ? errno : EIO));
+            return hm__error_set(HM_EIO, "%s: %s", r->path, strerror(errno ? errno : EIO));
         return 0;
     }
     r->lineno++;
@@ -125,7 +125,7 @@ static int split(reader_t *r, char sep, char **field, int max)
     size_t len = strlen(r->line);
     if (len + 1 > r->work_cap) {
         char *w = realloc(r->work, len + 1);
-        if (!w) return hm_error_set(HM_ENOMEM, "%s: a line of %zu bytes", r->path, len);
+        if (!w) return hm__error_set(HM_ENOMEM, "%s: a line of %zu bytes", r->path, len);
         r->work = w;
         r->work_cap = len + 1;
     }
@@ -295,7 +295,7 @@ static int add_entry(reader_t *r, int src, int dst, size_t bytes)
     if (r->n == r->cap_e) {
         size_t cap = r->cap_e ? 2 * r->cap_e : 64;
         entry_t *e = cap <= SIZE_MAX / sizeof *e ? realloc(r->e, cap * sizeof *e) : NULL;
-        if (!e) return hm_error_set(HM_ENOMEM, "%s: %zu entries could not be kept", r->path, cap);
+        if (!e) return hm__error_set(HM_ENOMEM, "%s: %zu entries could not be kept", r->path, cap);
         r->e = e;
         r->cap_e = cap;
     }
@@ -553,7 +553,7 @@ static int to_edges(const reader_t *r, hm_edges_t *out)
 {
     hm_edge_t *edge = malloc(r->n * sizeof *edge);
     if (!edge)
-        return hm_error_set(HM_ENOMEM, "%s: %zu edges could not be allocated", r->path, r->n);
+        return hm__error_set(HM_ENOMEM, "%s: %zu edges could not be allocated", r->path, r->n);
     for (size_t i = 0; i < r->n; i++) {
         const entry_t *e = &r->e[i];
         edge[i] = (hm_edge_t){.src = e->src,
@@ -593,14 +593,14 @@ static int read_any(reader_t *r)
 
 int hm_edges_read(const char *path, int nranks, hm_edges_t *out)
 {
-    if (!out) return hm_error_set(HM_EINVAL, "hm_edges_read: out is NULL");
+    if (!out) return hm__error_set(HM_EINVAL, "hm_edges_read: out is NULL");
     *out = (hm_edges_t){0};
-    if (!path) return hm_error_set(HM_EINVAL, "hm_edges_read: path is NULL");
-    if (nranks < 1) return hm_error_set(HM_EINVAL, "nranks %d is below 1", nranks);
+    if (!path) return hm__error_set(HM_EINVAL, "hm_edges_read: path is NULL");
+    if (nranks < 1) return hm__error_set(HM_EINVAL, "nranks %d is below 1", nranks);
     reader_t r = {.path = path, .nranks = nranks};
     r.f = fopen(path, "r");
     if (!r.f)
-        return hm_error_set(errno == ENOENT ? HM_ENOENT : HM_EIO, "%s: %s", path, strerror(errno));
+        return hm__error_set(errno == ENOENT ? HM_ENOENT : HM_EIO, "%s: %s", path, strerror(errno));
     int rc = read_any(&r);
     if (rc == HM_OK) rc = lay_out(&r);
     if (rc == HM_OK) rc = to_edges(&r, out);

@@ -7,7 +7,7 @@
  *   commit   collective over plan->comm; set up once what every start
  *            needs (MPI: nothing; host: the peers' shared-window bases and
  *            the ready/done flags; cuda: a stream; ipc: one memory handle
- *            per (buffer, peer) exchanged with hm_plan_exchange, opened
+ *            per (buffer, peer) exchanged with hm__plan_exchange, opened
  *            here and closed in release; nccl: ncclCommInitRank with the
  *            unique id broadcast over plan->comm, a stream);
  *   start    launch this rank's messages (MPI_Isend/Irecv; memcpy; later
@@ -38,7 +38,7 @@ struct hm_buffer {
 };
 
 /* One message as one rank sees it. */
-typedef struct hm_message {
+typedef struct hm__message {
     int peer;              /* rank of the plan's comm at the other end (itself for a copy) */
     hm_buffer_t *buf;      /* this rank's: the send buffer (sends) or the receive buffer */
     hm_buffer_t *peer_buf; /* the other end's buffer, as the same collective allocation:
@@ -47,19 +47,19 @@ typedef struct hm_message {
     size_t peer_off;       /* the other end's offset: the sender's (validation of a
                             * receive), the receiver's (a put into the peer's memory) */
     size_t bytes;
-} hm_message_t;
+} hm__message_t;
 
-typedef struct hm_message_list {
-    hm_message_t *m;
+typedef struct hm__message_list {
+    hm__message_t *m;
     size_t n, cap;
-} hm_message_list_t;
+} hm__message_list_t;
 
 struct hm_plan {
     MPI_Comm comm; /* the caller's */
     MPI_Comm wire; /* a duplicate at commit: plans never match each other's messages */
     int rank, size;
     const hm_backend_t *backend;
-    hm_message_list_t send, recv;
+    hm__message_list_t send, recv;
     int committed;
     int device_timing;    /* record CUDA events around each start (default 1) */
     uint64_t total_bytes; /* of every rank's messages */
@@ -81,96 +81,96 @@ struct hm_backend {
 
 /* The backends (one file each; the GPU ones refuse at commit in a build
  * without CUDA or NCCL, and hm_backend_check says so before). */
-extern const hm_backend_t hm_backend_mpi;
-extern const hm_backend_t hm_backend_host;
-extern const hm_backend_t hm_backend_cuda;
-extern const hm_backend_t hm_backend_ipc;
-extern const hm_backend_t hm_backend_ipc_get;
-extern const hm_backend_t hm_backend_nccl;
+extern const hm_backend_t hm__backend_mpi;
+extern const hm_backend_t hm__backend_host;
+extern const hm_backend_t hm__backend_cuda;
+extern const hm_backend_t hm__backend_ipc;
+extern const hm_backend_t hm__backend_ipc_get;
+extern const hm_backend_t hm__backend_nccl;
 
 /* Local: HM_EINVAL naming the rank, the list and the message when a buffer
  * of this rank's messages is not in memory (what: "send" or "receive"). */
-int hm_plan_check_memory(const hm_plan_t *plan, hm_memory_t memory, const char *backend);
+int hm__plan_check_memory(const hm_plan_t *plan, hm_memory_t memory, const char *backend);
 
 /* Collective over plan->comm (alltoallv over the wire): send[p] (counts[p]
  * bytes) to every rank p, receive into recv (laid out by peer, rcounts[p]
  * bytes each, allocated by the callee, freed by the caller). For backends
  * that exchange per peer what they need once (addresses, handles). */
-int hm_plan_exchange(hm_plan_t *plan, const void *send, const int *counts, void **recv,
-                     int *rcounts);
+int hm__plan_exchange(hm_plan_t *plan, const void *send, const int *counts, void **recv,
+                      int *rcounts);
 
 /* Copy between a buffer and host memory (device memory through the GPU
  * runtime; host and shared memory with memcpy). */
-int hm_buffer_copy_out(const hm_buffer_t *buf, size_t off, void *host, size_t bytes);
+int hm__buffer_copy_out(const hm_buffer_t *buf, size_t off, void *host, size_t bytes);
 
 /* Local: where rank node_rank's slice of a shared buffer starts in this
  * process (its data, as that rank sees its own); HM_EINVAL when the window
  * does not give it. */
-int hm_buffer_shared_at(const hm_buffer_t *buf, int node_rank, void **at);
-int hm_buffer_copy_in(hm_buffer_t *buf, size_t off, const void *host, size_t bytes);
+int hm__buffer_shared_at(const hm_buffer_t *buf, int node_rank, void **at);
+int hm__buffer_copy_in(hm_buffer_t *buf, size_t off, const void *host, size_t bytes);
 
 /* ---- Ready/done flags between the processes of a node (node_flags.c):
  * the host and ipc backends order their copies with them, no MPI call at
  * run time. */
-typedef struct hm_node_flags {
+typedef struct hm__node_flags {
     MPI_Comm node;              /* the plan's ranks on this node */
     MPI_Win win;                /* per rank: ready[node size], done[node size] */
     _Atomic uint64_t **of_peer; /* by node rank: that rank's flags */
     int node_size, node_rank;
     int *node_of; /* plan rank -> node rank (-1: another node) */
-} hm_node_flags_t;
+} hm__node_flags_t;
 
-typedef enum hm_node_flag { HM_FLAG_READY, HM_FLAG_DONE } hm_node_flag_t;
+typedef enum hm__node_flag { HM_FLAG_READY, HM_FLAG_DONE } hm__node_flag_t;
 
 /* Collective over plan->wire: the node, the rank translation, the flags
- * (zero on every rank before it returns). Free with hm_node_flags_free
+ * (zero on every rank before it returns). Free with hm__node_flags_free
  * whatever it returned. */
-int hm_node_flags_create(const hm_plan_t *plan, hm_node_flags_t *flags);
-void hm_node_flags_free(hm_node_flags_t *flags);
+int hm__node_flags_create(const hm_plan_t *plan, hm__node_flags_t *flags);
+void hm__node_flags_free(hm__node_flags_t *flags);
 /* Local: HM_EINVAL naming both ranks when a message crosses nodes. */
-int hm_node_flags_reach(const hm_plan_t *plan, const hm_node_flags_t *flags, const char *backend);
+int hm__node_flags_reach(const hm_plan_t *plan, const hm__node_flags_t *flags, const char *backend);
 /* Local: the distinct node ranks of the peers in l other than this rank
  * (*out allocated, the caller frees it). */
-int hm_node_flags_peers(const hm_plan_t *plan, const hm_node_flags_t *flags,
-                        const hm_message_list_t *l, int **out, int *n);
+int hm__node_flags_peers(const hm_plan_t *plan, const hm__node_flags_t *flags,
+                         const hm__message_list_t *l, int **out, int *n);
 /* owner's flag which about peer (node ranks). */
-_Atomic uint64_t *hm_node_flag(const hm_node_flags_t *flags, hm_node_flag_t which, int owner,
+_Atomic uint64_t *hm__node_flag(const hm__node_flags_t *flags, hm__node_flag_t which, int owner,
                                int peer);
 /* Release store / acquire test / spin (yielding now and then) until the
  * flag reaches value. */
-void hm_node_flag_publish(const hm_node_flags_t *flags, hm_node_flag_t which, int owner, int peer,
+void hm__node_flag_publish(const hm__node_flags_t *flags, hm__node_flag_t which, int owner,
+                           int peer, uint64_t value);
+int hm__node_flag_reached(const hm__node_flags_t *flags, hm__node_flag_t which, int owner, int peer,
                           uint64_t value);
-int hm_node_flag_reached(const hm_node_flags_t *flags, hm_node_flag_t which, int owner, int peer,
+void hm__node_flag_await(const hm__node_flags_t *flags, hm__node_flag_t which, int owner, int peer,
                          uint64_t value);
-void hm_node_flag_await(const hm_node_flags_t *flags, hm_node_flag_t which, int owner, int peer,
-                        uint64_t value);
 
 /* ---- A GPU backend's stream (gpu_stream.c): created at commit on the
  * current device, destroyed at release; events around each start's work.
  * In a build without CUDA every call refuses with HM_ENOTSUP. backend
  * names the caller in sentences. */
-typedef struct hm_gpu_stream hm_gpu_stream_t;
-int hm_gpu_stream_create(const char *backend, hm_gpu_stream_t **out);
-void hm_gpu_stream_free(hm_gpu_stream_t *stream);
-void *hm_gpu_stream_handle(hm_gpu_stream_t *stream); /* the cudaStream_t */
-int hm_gpu_stream_begin(hm_gpu_stream_t *stream, int timed, const char *backend);
-int hm_gpu_stream_end(hm_gpu_stream_t *stream, int timed, const char *backend);
-int hm_gpu_stream_sync(hm_gpu_stream_t *stream, const char *backend);
-int hm_gpu_stream_elapsed(const hm_gpu_stream_t *stream, double *seconds);
+typedef struct hm__gpu_stream hm__gpu_stream_t;
+int hm__gpu_stream_create(const char *backend, hm__gpu_stream_t **out);
+void hm__gpu_stream_free(hm__gpu_stream_t *stream);
+void *hm__gpu_stream_handle(hm__gpu_stream_t *stream); /* the cudaStream_t */
+int hm__gpu_stream_begin(hm__gpu_stream_t *stream, int timed, const char *backend);
+int hm__gpu_stream_end(hm__gpu_stream_t *stream, int timed, const char *backend);
+int hm__gpu_stream_sync(hm__gpu_stream_t *stream, const char *backend);
+int hm__gpu_stream_elapsed(const hm__gpu_stream_t *stream, double *seconds);
 /* Asynchronous, on the stream, any two device addresses (cudaMemcpyDefault). */
-int hm_gpu_stream_copy(hm_gpu_stream_t *stream, void *to, const void *from, size_t bytes,
-                       const char *backend);
+int hm__gpu_stream_copy(hm__gpu_stream_t *stream, void *to, const void *from, size_t bytes,
+                        const char *backend);
 
 /* A rank's messages to itself, matched in the order added, with their
  * addresses resolved (host: memcpy; cuda, ipc, nccl: on the stream).
  * *out allocated (the caller frees it). */
-typedef struct hm_self_copy {
+typedef struct hm__self_copy {
     char *to;
     const char *from;
     size_t bytes;
     int overlap; /* the regions overlap: memmove (a forwarding step in place) */
-} hm_self_copy_t;
-int hm_plan_self_copies(const hm_plan_t *plan, hm_self_copy_t **out, size_t *n);
+} hm__self_copy_t;
+int hm__plan_self_copies(const hm_plan_t *plan, hm__self_copy_t **out, size_t *n);
 
 /* Largest chunk of one MPI message: below the int count limit. */
 #define HM_PATTERN_CHUNK_BYTES ((size_t)1 << 30)

@@ -9,9 +9,9 @@
 #include "common/names.h"
 #include "pattern/pattern_impl.h"
 
-static const hm_backend_t *const backends[] = {&hm_backend_mpi,     &hm_backend_host,
-                                               &hm_backend_cuda,    &hm_backend_ipc,
-                                               &hm_backend_ipc_get, &hm_backend_nccl};
+static const hm_backend_t *const backends[] = {&hm__backend_mpi,     &hm__backend_host,
+                                               &hm__backend_cuda,    &hm__backend_ipc,
+                                               &hm__backend_ipc_get, &hm__backend_nccl};
 enum { NBACKENDS = sizeof backends / sizeof backends[0] };
 
 size_t hm_backend_count(void)
@@ -33,7 +33,7 @@ const hm_backend_t *hm_backend_find(const char *name)
 
 void hm_backend_names(char *buf, size_t len)
 {
-    hm_join_names(hm_backend_name_at, NBACKENDS, buf, len);
+    hm__join_names(hm_backend_name_at, NBACKENDS, buf, len);
 }
 
 const char *hm_backend_name(const hm_backend_t *b)
@@ -48,14 +48,14 @@ hm_memory_t hm_backend_memory(const hm_backend_t *b)
 
 int hm_backend_check(const hm_backend_t *b)
 {
-    if (!b) return hm_error_set(HM_EINVAL, "no backend");
+    if (!b) return hm__error_set(HM_EINVAL, "no backend");
     if (b->memory != HM_MEMORY_DEVICE) return HM_OK;
     int count;
     int rc = hm_gpu_count(&count);
     if (rc != HM_OK) return rc;
     if (b->needs_nccl && !hm_gpu_nccl_built())
-        return hm_error_set(HM_ENOTSUP,
-                            "the %s backend needs NCCL, and this harmonia was built without it",
-                            b->name);
+        return hm__error_set(HM_ENOTSUP,
+                             "the %s backend needs NCCL, and this harmonia was built without it",
+                             b->name);
     return HM_OK;
 }

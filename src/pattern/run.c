@@ -34,7 +34,7 @@ static int fail(hm_pattern_failure_t *f, hm_pattern_failed_t what, int step)
     return HM_EINVAL;
 }
 
-int hm_pattern_run_agree(MPI_Comm comm, int rc, hm_pattern_failure_t *f)
+int hm__pattern_run_agree(MPI_Comm comm, int rc, hm_pattern_failure_t *f)
 {
     if (rc != HM_OK && f->what == HM_PATTERN_FAILED_NONE) f->what = HM_PATTERN_FAILED_RUN;
     /* The failure and the step travel as one positive int, so that the
@@ -60,7 +60,7 @@ static int node_groups(MPI_Comm comm, int *g, hm_pattern_failure_t *f)
         char cause[1024];
         snprintf(cause, sizeof cause, "%s", hm_last_error());
         f->what = HM_PATTERN_FAILED_NODES;
-        return hm_error_set(rc, "the nodes of the run: %s", cause);
+        return hm__error_set(rc, "the nodes of the run: %s", cause);
     }
     MPI_Comm node = hm_topo_node_comm(topo);
     MPI_Comm_rank(comm, &rank);
@@ -73,11 +73,11 @@ static int node_groups(MPI_Comm comm, int *g, hm_pattern_failure_t *f)
     hm_topo_free(topo);
     if (lo != hi)
         return fail(f, HM_PATTERN_FAILED_NODE_SIZES, 0),
-               hm_error_set(HM_EINVAL, "the nodes hold %d to %d ranks", lo, hi);
+               hm__error_set(HM_EINVAL, "the nodes hold %d to %d ranks", lo, hi);
     if (!all)
         return fail(f, HM_PATTERN_FAILED_NODE_ORDER, 0),
-               hm_error_set(HM_EINVAL,
-                            "the ranks of a node are not consecutive (mpirun --map-by node?)");
+               hm__error_set(HM_EINVAL,
+                             "the ranks of a node are not consecutive (mpirun --map-by node?)");
     return HM_OK;
 }
 
@@ -89,16 +89,16 @@ static int groups(hm_pattern_run_t *r, hm_pattern_failure_t *f)
     if (g <= 0 && (rc = node_groups(r->comm, &g, f)) != HM_OK) return rc;
     if (size % g != 0)
         return fail(f, HM_PATTERN_FAILED_GROUPS, 0),
-               hm_error_set(HM_EINVAL,
-                            "the %d ranks are not whole groups of %d (the pattern's groups must "
-                            "be full)",
-                            size, g);
+               hm__error_set(HM_EINVAL,
+                             "the %d ranks are not whole groups of %d (the pattern's groups must "
+                             "be full)",
+                             size, g);
     r->g = f->g = g;
     r->n = f->n = size / g;
     r->k = r->p.subgroup ? r->p.subgroup : g;
     if (r->k > g)
         return fail(f, HM_PATTERN_FAILED_SUBGROUP, 0),
-               hm_error_set(HM_EINVAL, "more than the %d ranks of a group", g);
+               hm__error_set(HM_EINVAL, "more than the %d ranks of a group", g);
     return HM_OK;
 }
 
@@ -113,10 +113,10 @@ static int device_checks(const hm_pattern_run_t *r, int mpi, hm_pattern_failure_
     }
     if (!mpi) return HM_OK;
     int count;
-    char reason[160];
     if (hm_gpu_count(&count) != HM_OK) return fail(f, HM_PATTERN_FAILED_DEVICE, 0), HM_EINVAL;
-    if (!hm_gpu_mpi_cuda_aware(reason, sizeof reason))
-        return fail(f, HM_PATTERN_FAILED_MPI_DEVICE, 0), hm_error_set(HM_EINVAL, "%s", reason);
+    if (hm_gpu_mpi_cuda_aware() != HM_OK)
+        return fail(f, HM_PATTERN_FAILED_MPI_DEVICE, 0),
+               hm__error_set(HM_EINVAL, "%s", hm_last_error());
     return HM_OK;
 }
 
@@ -133,16 +133,16 @@ static int memory_of(hm_pattern_run_t *r, hm_pattern_failure_t *f)
     }
     if (host >= 0 && r->p.device_memory)
         return fail(f, HM_PATTERN_FAILED_DEVICE_MEMORY, host),
-               hm_error_set(HM_EINVAL, "%s copies host memory and device memory was asked for",
-                            hm_backend_name(r->p.backend[host]));
+               hm__error_set(HM_EINVAL, "%s copies host memory and device memory was asked for",
+                             hm_backend_name(r->p.backend[host]));
     if (host >= 0 && dev >= 0)
         return fail(f, HM_PATTERN_FAILED_BACKEND_MEMORY, dev),
-               hm_error_set(HM_EINVAL,
-                            "%s copies host memory and %s asks for device memory, and the steps "
-                            "share their buffers (with device memory: cuda, ipc, ipc-get, nccl, "
-                            "mpi)",
-                            hm_backend_name(r->p.backend[host]),
-                            hm_backend_name(r->p.backend[dev]));
+               hm__error_set(HM_EINVAL,
+                             "%s copies host memory and %s asks for device memory, and the steps "
+                             "share their buffers (with device memory: cuda, ipc, ipc-get, nccl, "
+                             "mpi)",
+                             hm_backend_name(r->p.backend[host]),
+                             hm_backend_name(r->p.backend[dev]));
     r->memory = device ? HM_MEMORY_DEVICE : host >= 0 ? HM_MEMORY_SHARED : HM_MEMORY_HOST;
     return device ? device_checks(r, mpi, f) : HM_OK;
 }
@@ -158,24 +158,24 @@ static int check_shape(hm_pattern_run_t *r, hm_pattern_failure_t *f)
     }
     if ((!striping && r->p.nbackends != 1) || (striping && r->p.nbackends != 3))
         return fail(f, HM_PATTERN_FAILED_STEPS, 0),
-               hm_error_set(HM_EINVAL, "one backend per step is for striping, 3 of them");
+               hm__error_set(HM_EINVAL, "one backend per step is for striping, 3 of them");
     for (int i = 0; i < r->p.nbackends; i++)
         if (!r->p.backend[i])
             return fail(f, HM_PATTERN_FAILED_BACKEND, i),
-                   hm_error_set(HM_EINVAL, "backend %d is NULL", i);
+                   hm__error_set(HM_EINVAL, "backend %d is NULL", i);
     int rc = memory_of(r, f);
     if (rc != HM_OK) return rc;
     if (r->p.kind == HM_PATTERN_GROUPS) {
         hm_group_params_t gp = {r->n, r->g, r->k, r->p.direction, 1};
         hm_edges_t edges = {0};
         rc = r->p.generator ? hm_generator_edges(r->p.generator, &gp, &edges)
-                            : hm_error_set(HM_EINVAL, "no generator");
+                            : hm__error_set(HM_EINVAL, "no generator");
         hm_edges_free(&edges);
         if (rc != HM_OK) return fail(f, HM_PATTERN_FAILED_SHAPE, 0), rc;
     }
     if (striping && r->n != 2)
         return fail(f, HM_PATTERN_FAILED_STRIPING, 0),
-               hm_error_set(HM_EINVAL, "2 groups (here %d of %d)", r->n, r->g);
+               hm__error_set(HM_EINVAL, "2 groups (here %d of %d)", r->n, r->g);
     return HM_OK;
 }
 
@@ -203,7 +203,7 @@ static int plan_rows(hm_pattern_run_t *r, const hm_pattern_run_params_t *params)
     r->order = malloc((r->nsizes ? r->nsizes : 1) * sizeof *r->order);
     char *path = file ? strdup(params->file) : NULL;
     r->p.sizes = sizes, r->p.file = path;
-    if (!sizes || !r->order || (file && !path)) return hm_error_set(HM_ENOMEM, "out of memory");
+    if (!sizes || !r->order || (file && !path)) return hm__error_set(HM_ENOMEM, "out of memory");
     if (!file && r->nsizes) memcpy(sizes, params->sizes, r->nsizes * sizeof *sizes);
     hm_measure_shuffle(r->order, r->nsizes, r->p.seed);
     return HM_OK;
@@ -214,15 +214,15 @@ int hm_pattern_run_create(MPI_Comm comm, const hm_pattern_run_params_t *params,
 {
     hm_pattern_failure_t f = {HM_PATTERN_FAILED_NONE, 0, 0, 0};
     hm_pattern_run_t *r = calloc(1, sizeof *r);
-    int rc = r ? HM_OK : hm_error_set(HM_ENOMEM, "out of memory");
+    int rc = r ? HM_OK : hm__error_set(HM_ENOMEM, "out of memory");
     if (r) r->comm = comm, r->p = *params, r->p.sizes = NULL, r->p.file = NULL;
     rc = hm_agree(comm, rc); /* the groups may communicate: every rank goes on, or none */
     if (rc == HM_OK) rc = groups(r, &f);
     if (rc == HM_OK && params->kind == HM_PATTERN_FILE && !params->file)
-        rc = fail(&f, HM_PATTERN_FAILED_EDGES, 0), hm_error_set(HM_EINVAL, "no file");
+        rc = fail(&f, HM_PATTERN_FAILED_EDGES, 0), hm__error_set(HM_EINVAL, "no file");
     if (rc == HM_OK) rc = check_shape(r, &f);
     if (rc == HM_OK && (rc = plan_rows(r, params)) != HM_OK) f.what = HM_PATTERN_FAILED_RUN;
-    rc = hm_pattern_run_agree(comm, rc, &f);
+    rc = hm__pattern_run_agree(comm, rc, &f);
     if (failed) *failed = f;
     if (rc != HM_OK) hm_pattern_run_free(r), r = NULL;
     *out = r;

@@ -14,7 +14,7 @@ typedef enum hm_run_measured {
     HM_RUN_CONCURRENT, /* every step started, then every step waited for (Fig. 5c) */
     HM_RUN_BASELINE,   /* the MPI collective that moves the same data (§5.2.5) */
     HM_RUN_NMEASURED
-} hm_run_measured_t;
+} hm__run_measured_t;
 
 struct hm_pattern_run {
     MPI_Comm comm;
@@ -23,11 +23,11 @@ struct hm_pattern_run {
     hm_memory_t memory;
     hm_baseline_kind_t baseline;
     size_t *order, nsizes;
-    hm_run_measured_t measured[HM_RUN_NMEASURED];
+    hm__run_measured_t measured[HM_RUN_NMEASURED];
     int nmeasured;
 };
 
 /* Collective: the failure of what on the lowest failing rank (its sentence,
  * its step) on every rank, with rc agreed. */
-int hm_pattern_run_agree(MPI_Comm comm, int rc, hm_pattern_failure_t *f);
+int hm__pattern_run_agree(MPI_Comm comm, int rc, hm_pattern_failure_t *f);
 #endif

@@ -139,17 +139,17 @@ static int judge(row_ctx_t *x, hm_pattern_row_t *row, int rc)
     if (rc != HM_OK && rc != HM_EAGAIN) {
         /* HM_ENOMEM: the root could not summarize the row (no sentence set). */
         snprintf(cause, sizeof cause, "%s", rc == HM_ENOMEM ? hm_strerror(rc) : hm_last_error());
-        rc = hm_error_set(rc, "%s: %s", words, cause);
+        rc = hm__error_set(rc, "%s: %s", words, cause);
         x->f->what = HM_PATTERN_FAILED_RUN;
-        return hm_pattern_run_agree(x->r->comm, rc, x->f);
+        return hm__pattern_run_agree(x->r->comm, rc, x->f);
     }
     row->status = rc;
     if ((rc = x->fn(x->ctx, row)) != HM_OK) return x->f->what = HM_PATTERN_FAILED_ROW, rc;
     if (row->wrong <= 0) return HM_OK;
     x->f->what = HM_PATTERN_FAILED_WRONG;
-    rc = hm_error_set(HM_EIO, "%s: %lld received bytes differ from what was sent", words,
-                      row->wrong);
-    return hm_pattern_run_agree(x->r->comm, rc, x->f);
+    rc = hm__error_set(HM_EIO, "%s: %lld received bytes differ from what was sent", words,
+                       row->wrong);
+    return hm__pattern_run_agree(x->r->comm, rc, x->f);
 }
 
 /* Collective: the collective baseline of the size's pattern, over every
@@ -184,7 +184,7 @@ static int measure_baseline(row_ctx_t *x, hm_pattern_row_t *row)
  * each on its own; the sequence end to end (rank g's buffer against rank
  * 0's); the concurrent run is not: its steps forward what they are still
  * receiving, as the paper's Fig. 5c does. */
-static int measure_row(row_ctx_t *x, hm_run_measured_t m, hm_pattern_row_t *row)
+static int measure_row(row_ctx_t *x, hm__run_measured_t m, hm_pattern_row_t *row)
 {
     if (m == HM_RUN_BASELINE) return measure_baseline(x, row);
     cell_t *c = x->c;
@@ -230,18 +230,19 @@ static int make_cell(hm_pattern_run_t *r, size_t bytes, cell_t *c, hm_pattern_fa
     if (rc != HM_OK) {
         snprintf(cause, sizeof cause, "%s", hm_last_error());
         f->what = HM_PATTERN_FAILED_EDGES;
-        rc = hm_error_set(rc, "%zu B: %s", bytes, cause);
+        rc = hm__error_set(rc, "%zu B: %s", bytes, cause);
     } else if (c->steps[0].nranks > size) {
         f->what = HM_PATTERN_FAILED_RANKS;
-        rc = hm_error_set(HM_EINVAL, "it needs %d ranks, the run has %d", c->steps[0].nranks, size);
+        rc =
+            hm__error_set(HM_EINVAL, "it needs %d ranks, the run has %d", c->steps[0].nranks, size);
     }
-    if ((rc = hm_pattern_run_agree(r->comm, rc, f)) != HM_OK) return rc;
+    if ((rc = hm__pattern_run_agree(r->comm, rc, f)) != HM_OK) return rc;
     if ((rc = build(r, rank, c)) != HM_OK) {
         snprintf(cause, sizeof cause, "%s", hm_last_error());
         f->what = HM_PATTERN_FAILED_RUN;
-        rc = hm_error_set(rc, "%zu B: %s", bytes, cause);
+        rc = hm__error_set(rc, "%zu B: %s", bytes, cause);
     }
-    return hm_pattern_run_agree(r->comm, rc, f);
+    return hm__pattern_run_agree(r->comm, rc, f);
 }
 
 int hm_pattern_run_measure(hm_pattern_run_t *run, hm_procsync_t *ps,

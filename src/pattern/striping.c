@@ -30,7 +30,7 @@ static int step_alloc(hm_edges_t *step, size_t n, int g)
     step->nranks = 2 * g;
     step->nbufs = 3;
     if (n && !step->edge)
-        return hm_error_set(HM_ENOMEM, "%zu edges of a striping step could not be allocated", n);
+        return hm__error_set(HM_ENOMEM, "%zu edges of a striping step could not be allocated", n);
     return HM_OK;
 }
 
@@ -48,15 +48,15 @@ static hm_edge_t edge(int src, int dst, int sendbuf, size_t sendoff, int recvbuf
 
 int hm_striping_edges(int g, size_t bytes, hm_edges_t steps[3])
 {
-    if (!steps) return hm_error_set(HM_EINVAL, "hm_striping_edges: steps is NULL");
+    if (!steps) return hm__error_set(HM_EINVAL, "hm_striping_edges: steps is NULL");
     for (int s = 0; s < 3; s++) steps[s] = (hm_edges_t){0};
-    if (g < 1) return hm_error_set(HM_EINVAL, "g %d is below 1 (ranks per group)", g);
+    if (g < 1) return hm__error_set(HM_EINVAL, "g %d is below 1 (ranks per group)", g);
     if (g > INT_MAX / 2)
-        return hm_error_set(HM_EINVAL, "g %d is above %d: the 2 x g ranks overflow int", g,
-                            INT_MAX / 2);
+        return hm__error_set(HM_EINVAL, "g %d is above %d: the 2 x g ranks overflow int", g,
+                             INT_MAX / 2);
     if (bytes < (size_t)g)
-        return hm_error_set(HM_EINVAL, "bytes %zu is below g (g = %d): every stripe needs a byte",
-                            bytes, g);
+        return hm__error_set(HM_EINVAL, "bytes %zu is below g (g = %d): every stripe needs a byte",
+                             bytes, g);
     size_t nsplit = (size_t)g - 1;
     int rc = step_alloc(&steps[0], nsplit, g);
     if (rc == HM_OK) rc = step_alloc(&steps[1], (size_t)g, g);

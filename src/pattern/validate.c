@@ -51,7 +51,7 @@ static int fill_region(hm_buffer_t *b, size_t off, size_t bytes, int rank, size_
             memset(stage, 0, n);
         else
             pattern_run(rank, src_off + done, stage, n);
-        int rc = hm_buffer_copy_in(b, off + done, stage, n);
+        int rc = hm__buffer_copy_in(b, off + done, stage, n);
         if (rc != HM_OK) return rc;
         done += n;
     }
@@ -60,29 +60,29 @@ static int fill_region(hm_buffer_t *b, size_t off, size_t bytes, int rank, size_
 
 int hm_plan_fill(hm_plan_t *p)
 {
-    if (!p) return hm_error_set(HM_EINVAL, "no plan");
+    if (!p) return hm__error_set(HM_EINVAL, "no plan");
     uint8_t *stage = malloc(STAGE_BYTES);
-    int rc = stage ? HM_OK : hm_error_set(HM_ENOMEM, "out of memory");
+    int rc = stage ? HM_OK : hm__error_set(HM_ENOMEM, "out of memory");
     /* Receive regions first: a send region that is also a receive region
      * (a forwarding rank) keeps its send data. */
     for (size_t i = 0; rc == HM_OK && i < p->recv.n; i++) {
-        const hm_message_t *m = &p->recv.m[i];
+        const hm__message_t *m = &p->recv.m[i];
         rc = fill_region(m->buf, m->off, m->bytes, -1, 0, stage);
     }
     for (size_t i = 0; rc == HM_OK && i < p->send.n; i++) {
-        const hm_message_t *m = &p->send.m[i];
+        const hm__message_t *m = &p->send.m[i];
         rc = fill_region(m->buf, m->off, m->bytes, p->rank, m->off, stage);
     }
     free(stage);
     return rc;
 }
 
-static int check_region(const hm_message_t *m, uint8_t *stage, uint64_t *wrong)
+static int check_region(const hm__message_t *m, uint8_t *stage, uint64_t *wrong)
 {
     uint8_t *want = stage + STAGE_BYTES;
     for (size_t done = 0; done < m->bytes;) {
         size_t n = m->bytes - done < STAGE_BYTES ? m->bytes - done : STAGE_BYTES;
-        int rc = hm_buffer_copy_out(m->buf, m->off + done, stage, n);
+        int rc = hm__buffer_copy_out(m->buf, m->off + done, stage, n);
         if (rc != HM_OK) return rc;
         pattern_run(m->peer, m->peer_off + done, want, n);
         if (memcmp(stage, want, n) != 0)
@@ -94,10 +94,10 @@ static int check_region(const hm_message_t *m, uint8_t *stage, uint64_t *wrong)
 
 int hm_plan_check(const hm_plan_t *p, uint64_t *wrong)
 {
-    if (!p || !wrong) return hm_error_set(HM_EINVAL, "a plan and a count");
+    if (!p || !wrong) return hm__error_set(HM_EINVAL, "a plan and a count");
     *wrong = 0;
     uint8_t *stage = malloc(2 * STAGE_BYTES);
-    int rc = stage ? HM_OK : hm_error_set(HM_ENOMEM, "out of memory");
+    int rc = stage ? HM_OK : hm__error_set(HM_ENOMEM, "out of memory");
     for (size_t i = 0; rc == HM_OK && i < p->recv.n; i++)
         rc = check_region(&p->recv.m[i], stage, wrong);
     free(stage);

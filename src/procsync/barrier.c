@@ -19,7 +19,7 @@ static void barrier_describe(const hm_procsync_t *ps, char *buf, size_t len)
     snprintf(buf, len, "MPI_Barrier (no deadline)");
 }
 
-const hm_procsync_method_t hm_procsync_barrier_method = {
+const hm__procsync_method_t hm__procsync_barrier_method = {
     .name = "barrier",
     .has_deadline = 0,
     .reads = HM_PROCSYNC_PARAM_CHECK_EVERY,

@@ -19,7 +19,7 @@ static void dissem_describe(const hm_procsync_t *ps, char *buf, size_t len)
     snprintf(buf, len, "dissemination barrier (no deadline)");
 }
 
-const hm_procsync_method_t hm_procsync_dissem_method = {
+const hm__procsync_method_t hm__procsync_dissem_method = {
     .name = "dissem",
     .has_deadline = 0,
     .reads = HM_PROCSYNC_PARAM_CHECK_EVERY,

@@ -67,7 +67,7 @@ static int wait_chunk(MPI_Comm comm, int rank, hm_clock_t *global, double lead_s
 static int measure(MPI_Comm comm, int rank, hm_clock_t *global, double *late_s, int *in_time,
                    double *lead_s)
 {
-    double spin_s = hm_procsync_spin_setup();
+    double spin_s = hm__procsync_spin_setup();
     for (int done = 0; done < FIT_WAITS; done += FIT_CHUNK) {
         int n = FIT_WAITS - done < FIT_CHUNK ? FIT_WAITS - done : FIT_CHUNK, late = 0, most;
         int rc = wait_chunk(comm, rank, global, *lead_s, spin_s, late_s + done, in_time + done, n);
@@ -145,15 +145,15 @@ int hm_procsync_fit(MPI_Comm comm, hm_clock_t *global, int late_given,
                     hm_procsync_fit_t *fit)
 {
     *fit = (hm_procsync_fit_t){.late_given = late_given != 0, .late_s = params->late_s};
-    fit->oversubscribed = hm_procsync_node_load(comm, &fit->ranks, &fit->processors);
+    fit->oversubscribed = hm__procsync_node_load(comm, &fit->ranks, &fit->processors);
     fit->busy = interference && interference->busy;
     if (!(fit->oversubscribed || fit->busy) || late_given) return HM_OK;
     int rc = measure_lateness(comm, global, fit);
     if (rc == HM_ENOMEM)
-        return hm_error_set(rc, "measuring the late-start tolerance: no memory for %d waits",
-                            FIT_WAITS);
+        return hm__error_set(rc, "measuring the late-start tolerance: no memory for %d waits",
+                             FIT_WAITS);
     if (rc != HM_OK)
-        return hm_error_set(rc, "measuring the late-start tolerance: an MPI call failed");
+        return hm__error_set(rc, "measuring the late-start tolerance: an MPI call failed");
     fit->quantile = FIT_QUANTILE;
     fit->factor = FIT_FACTOR;
     fit->derived = 1;

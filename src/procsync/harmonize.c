@@ -33,7 +33,7 @@
  * with the next call). The target is the slack HZ_MARGIN x one of them with
  * the least expected cost per call over that history: the slack plus the
  * share of the calls it would have missed times what a miss costs, the
- * refresh that follows it (hm_hz_slack_target; before a refresh was timed,
+ * refresh that follows it (hm__hz_slack_target; before a refresh was timed,
  * HZ_MARGIN x the second largest, which all but one call would have met).
  * Every HZ_RUN calls since the last miss the slack moves down towards the
  * target, by at most HZ_SHRINK_STEP of itself, never below the floor (the
@@ -110,48 +110,48 @@ static int check_options(const hm_harmonize_options_t *o)
 int hm_harmonize_configure(MPI_Comm comm, const hm_harmonize_options_t *opts)
 {
     if (comm == MPI_COMM_NULL) return HM_EINVAL;
-    hm_hz_state_t *st;
-    int rc = hm_hz_state_create(comm, opts, check_options(opts), &st);
+    hm__hz_state_t *st;
+    int rc = hm__hz_state_create(comm, opts, check_options(opts), &st);
     /* Collective already: measure MPI_Bcast (and synchronize the clocks
      * unless given) now rather than in the first call, which a benchmark
      * may time. */
-    return rc == HM_OK ? hm_hz_state_prepare(st) : rc;
+    return rc == HM_OK ? hm__hz_state_prepare(st) : rc;
 }
 
 /* The state of comm, built with the defaults and prepared at the first call.
  * Collective when it builds or prepares (every rank calls for the first time
  * together). */
-static int state_get(MPI_Comm comm, hm_hz_state_t **st)
+static int state_get(MPI_Comm comm, hm__hz_state_t **st)
 {
-    int rc = hm_hz_state_find(comm, st);
+    int rc = hm__hz_state_find(comm, st);
     if (rc == HM_OK && !*st) {
         hm_harmonize_options_t o;
         hm_harmonize_options_default(&o);
-        rc = hm_hz_state_create(comm, &o, HM_OK, st);
+        rc = hm__hz_state_create(comm, &o, HM_OK, st);
     }
-    if (rc == HM_OK && !(*st)->prepared) rc = hm_hz_state_prepare(*st);
+    if (rc == HM_OK && !(*st)->prepared) rc = hm__hz_state_prepare(*st);
     return rc;
 }
 
-/* HZ_MARGIN x a used time of the history: see hm_hz_slack_target. */
-static double shrink_target(const hm_hz_state_t *st)
+/* HZ_MARGIN x a used time of the history: see hm__hz_slack_target. */
+static double shrink_target(const hm__hz_state_t *st)
 {
     int n = st->history_n < HZ_HISTORY ? (int)st->history_n : HZ_HISTORY;
-    return hm_hz_slack_target(st->sorted_s, n, HZ_MARGIN, st->refresh_cost_s);
+    return hm__hz_slack_target(st->sorted_s, n, HZ_MARGIN, st->refresh_cost_s);
 }
 
 /* The largest slack: see HZ_CAP_MIN_S. */
-static double slack_cap(const hm_hz_state_t *st)
+static double slack_cap(const hm__hz_state_t *st)
 {
     return fmax(HZ_CAP_MIN_S, HZ_CAP_LATENCIES * st->bcast_latency_s);
 }
 
 /* Root, lines 11-21, plus the cap (see HZ_CAP_MIN_S) and the shrink rule
  * (see HZ_MARGIN). Returns 1 when the cap held the slack at this call. */
-static int root_adapt_slack(hm_hz_state_t *st, const double *flags)
+static int root_adapt_slack(hm__hz_state_t *st, const double *flags)
 {
     if (st->calls > 1) /* the first call reports no previous call */
-        hm_hz_history_add(st, flags[HZ_USED]);
+        hm__hz_history_add(st, flags[HZ_USED]);
     if (flags[HZ_FAILED] > 0) {
         double cap = slack_cap(st);
         st->run = 0;
@@ -168,7 +168,7 @@ static int root_adapt_slack(hm_hz_state_t *st, const double *flags)
 /* Lines 4-22: agree whether to re-synchronize (*resync), else the deadline.
  * The root broadcasts [deadline, slack, resync, capped]: every rank counts
  * the root's decisions alike. */
-static int agree_deadline(hm_hz_state_t *st, double *sync_time, int *resync)
+static int agree_deadline(hm__hz_state_t *st, double *sync_time, int *resync)
 {
     double now = hm_clock_now(st->global), msg[4];
     double flags[HZ_NFLAGS] = {[HZ_FAILED] = st->last_failed,
@@ -196,7 +196,7 @@ static int agree_deadline(hm_hz_state_t *st, double *sync_time, int *resync)
 
 /* Root: the running mean of what a refresh costs (full synchronizations,
  * ~100 ms and rare, are not what a miss costs). */
-static void note_refresh_cost(hm_hz_state_t *st, double cost_s, long full_before)
+static void note_refresh_cost(hm__hz_state_t *st, double cost_s, long full_before)
 {
     if (st->rank != 0 || st->full_syncs != full_before) return;
     st->refresh_cost_s =
@@ -205,11 +205,11 @@ static void note_refresh_cost(hm_hz_state_t *st, double cost_s, long full_before
 
 /* Lines 23-29: synchronize the clocks, line up after it (the ranks leave
  * hm_sync_run at different times), and agree a new deadline. */
-static int resync(hm_hz_state_t *st, double *sync_time)
+static int resync(hm__hz_state_t *st, double *sync_time)
 {
     double t0 = MPI_Wtime();
     long full_before = st->full_syncs;
-    int rc = hm_hz_state_sync(st), dummy = 0;
+    int rc = hm__hz_state_sync(st), dummy = 0;
     if (rc != HM_OK) return rc;
     if (MPI_Reduce(st->rank == 0 ? MPI_IN_PLACE : &dummy, &dummy, 1, MPI_INT, MPI_SUM, 0,
                    st->comm) != MPI_SUCCESS)
@@ -223,11 +223,11 @@ static int resync(hm_hz_state_t *st, double *sync_time)
 }
 
 /* Testing hook: as a preemption between learning and checking would. */
-static void sleep_injected(hm_hz_state_t *st)
+static void sleep_injected(hm__hz_state_t *st)
 {
     double s = st->delay_s;
     st->delay_s = 0;
-    hm_idle_sleep(s);
+    hm__idle_sleep(s);
 }
 
 /* The root picked the deadline slack ahead of its clock before this rank
@@ -240,7 +240,7 @@ static void sleep_injected(hm_hz_state_t *st)
  * call, as a miss does. The tolerance is what clocks that agree may still
  * differ by: an offset estimate is good to half a round trip, about one
  * MPI_Bcast latency, and drift between refreshes adds microseconds. */
-static int clock_behind(const hm_hz_state_t *st, double ahead_s)
+static int clock_behind(const hm__hz_state_t *st, double ahead_s)
 {
     double tolerance_s = fmax(HZ_CLOCK_TOLERANCE_S, 2.0 * st->bcast_latency_s);
     return ahead_s > st->slack_s + tolerance_s;
@@ -255,7 +255,7 @@ static int clock_behind(const hm_hz_state_t *st, double ahead_s)
  * only returns flag 0 and is counted. Not when ranks outnumber the
  * processors: the yielding spin makes every rank that shares a core leave a
  * scheduler switch (microseconds) late, and every call would fail. */
-static int meet_deadline(hm_hz_state_t *st, double sync_time)
+static int meet_deadline(hm__hz_state_t *st, double sync_time)
 {
     double now = hm_clock_now(st->global);
     st->used_s = st->slack_s - (sync_time - now);
@@ -281,7 +281,7 @@ int hm_harmonize(MPI_Comm comm, int *flag)
 {
     if (!flag || comm == MPI_COMM_NULL) return HM_EINVAL;
     *flag = 0;
-    hm_hz_state_t *st = NULL;
+    hm__hz_state_t *st = NULL;
     int rc = state_get(comm, &st);
     if (rc != HM_OK) return rc;
     st->calls++;
@@ -297,9 +297,9 @@ int hm_harmonize(MPI_Comm comm, int *flag)
 
 int hm_harmonize_info(MPI_Comm comm, hm_harmonize_info_t *info)
 {
-    hm_hz_state_t *st = NULL;
+    hm__hz_state_t *st = NULL;
     if (!info) return HM_EINVAL;
-    int rc = hm_hz_state_find(comm, &st);
+    int rc = hm__hz_state_find(comm, &st);
     if (rc != HM_OK) return rc;
     if (!st) return HM_ENOENT;
     *info = (hm_harmonize_info_t){.slack_s = st->slack_s,
@@ -321,16 +321,16 @@ int hm_harmonize_info(MPI_Comm comm, hm_harmonize_info_t *info)
 
 hm_clock_t *hm_harmonize_clock(MPI_Comm comm)
 {
-    hm_hz_state_t *st = NULL;
-    if (hm_hz_state_find(comm, &st) != HM_OK || !st || !st->prepared) return NULL;
+    hm__hz_state_t *st = NULL;
+    if (hm__hz_state_find(comm, &st) != HM_OK || !st || !st->prepared) return NULL;
     return st->global;
 }
 
 int hm_harmonize_inject_delay(MPI_Comm comm, double delay_s)
 {
-    hm_hz_state_t *st = NULL;
+    hm__hz_state_t *st = NULL;
     if (!(delay_s >= 0) || !isfinite(delay_s)) return HM_EINVAL;
-    int rc = hm_hz_state_find(comm, &st);
+    int rc = hm__hz_state_find(comm, &st);
     if (rc != HM_OK) return rc;
     if (!st) return HM_ENOENT;
     st->delay_s = delay_s;

@@ -24,7 +24,8 @@ static int harmonize_create(hm_procsync_t *ps)
     opts.late_s = ps->params.late_s; /* --late-us: the late start of bench */
     int rc = hm_harmonize_configure(ps->comm, &opts);
     if (rc == HM_OK) return rc;
-    return hm_error_set(rc, "--sync harmonize: cannot configure hm_harmonize: %s", hm_strerror(rc));
+    return hm__error_set(rc, "--sync harmonize: cannot configure hm_harmonize: %s",
+                         hm_strerror(rc));
 }
 
 static hm_clock_t *harmonize_clock(const hm_procsync_t *ps)
@@ -36,7 +37,7 @@ static hm_clock_t *harmonize_clock(const hm_procsync_t *ps)
 /* A deadline that had passed when this rank reached it fails hm_harmonize
  * (Alg. 1 line 30: flag 0, the slack grows, the clocks are refreshed at the
  * next call), and that stays so; but the repetition is judged as window's
- * and roundtime's are (hm_procsync_reached_in_time). With ranks taking turns
+ * and roundtime's are (hm__procsync_reached_in_time). With ranks taking turns
  * on the cores, a rank is off its processor for a scheduler slice at some
  * deadlines whatever the slack (capped at 100 us or 100 latencies,
  * harmonize.c): under MPICH at 4 ranks on 2 cores, a pattern run given
@@ -51,7 +52,7 @@ static int harmonize_start(hm_procsync_t *ps, int *flag, double *deadline_s)
     rc = hm_harmonize_info(ps->comm, &info);
     *deadline_s = rc == HM_OK ? info.deadline_s : NAN;
     if (rc != HM_OK || *flag || info.missed == before.missed) return rc;
-    *flag = hm_procsync_reached_in_time(ps, hm_clock_now(harmonize_clock(ps)), info.deadline_s);
+    *flag = hm__procsync_reached_in_time(ps, hm_clock_now(harmonize_clock(ps)), info.deadline_s);
     return rc;
 }
 
@@ -79,7 +80,7 @@ static void harmonize_describe(const hm_procsync_t *ps, char *buf, size_t len)
         snprintf(buf + used, len - used, " slack_capped=%ld", info.slack_capped);
 }
 
-const hm_procsync_method_t hm_procsync_harmonize_method = {
+const hm__procsync_method_t hm__procsync_harmonize_method = {
     .name = "harmonize",
     .has_deadline = 1,
     .reads = HM_PROCSYNC_PARAM_RESYNC | HM_PROCSYNC_PARAM_CHECK_EVERY,

@@ -13,14 +13,14 @@
 #include "procsync/harmonize_state.h"
 
 /* Local: the spec's innermost level copies its leader's clock. */
-static int innermost_propagates(const hm_hz_state_t *st, int *nlevels)
+static int innermost_propagates(const hm__hz_state_t *st, int *nlevels)
 {
     int propagates = 0;
     if (hm_sync_spec_levels(st->clock_sync, nlevels, &propagates) != HM_OK) return 0;
     return *nlevels >= 2 && propagates;
 }
 
-int hm_hz_shared_open(hm_hz_state_t *st)
+int hm__hz_shared_open(hm__hz_state_t *st)
 {
     int nlevels = 0, leader = 1, rc = HM_OK;
     st->shared = MPI_COMM_NULL;
@@ -43,7 +43,7 @@ int hm_hz_shared_open(hm_hz_state_t *st)
                : HM_EMPI;
 }
 
-void hm_hz_shared_close(hm_hz_state_t *st)
+void hm__hz_shared_close(hm__hz_state_t *st)
 {
     free(st->measures);
     st->measures = NULL;
@@ -52,13 +52,13 @@ void hm_hz_shared_close(hm_hz_state_t *st)
     st->shared = MPI_COMM_NULL;
 }
 
-int hm_hz_shared_measures(const hm_hz_state_t *st, int r)
+int hm__hz_shared_measures(const hm__hz_state_t *st, int r)
 {
     if (st->rank == 0) return st->measures ? st->measures[r] : 1;
     return r == st->rank ? st->measures_self : 0;
 }
 
-int hm_hz_shared_propagate(hm_hz_state_t *st, hm_clock_t **clock)
+int hm__hz_shared_propagate(hm__hz_state_t *st, hm_clock_t **clock)
 {
     int size = 0, me = 0;
     if (st->shared == MPI_COMM_NULL) return HM_OK;

@@ -22,7 +22,7 @@ static int lower_bound(const double *sorted, int n, double v)
     return lo;
 }
 
-void hm_hz_history_add(hm_hz_state_t *st, double used_s)
+void hm__hz_history_add(hm__hz_state_t *st, double used_s)
 {
     int n = st->history_n < HZ_HISTORY ? (int)st->history_n : HZ_HISTORY;
     double *slot = &st->history_s[st->history_n % HZ_HISTORY];
@@ -39,7 +39,7 @@ void hm_hz_history_add(hm_hz_state_t *st, double used_s)
     st->history_n++;
 }
 
-double hm_hz_slack_target(const double *sorted, int n, double margin, double refresh_cost_s)
+double hm__hz_slack_target(const double *sorted, int n, double margin, double refresh_cost_s)
 {
     if (n > HZ_HISTORY) n = HZ_HISTORY;
     if (!(refresh_cost_s > 0)) return margin * sorted[n > 1 ? n - 2 : 0];

@@ -20,7 +20,7 @@
  * clock synchronization. */
 #define HZ_MIN_SLACK_S 1e-6
 
-/* The only static: the attribute keys. state holds hm_hz_state_t on user
+/* The only static: the attribute keys. state holds hm__hz_state_t on user
  * communicators; finalize is set once on MPI_COMM_SELF, whose attributes MPI
  * deletes first thing in MPI_Finalize, to free MPI_COMM_WORLD's state, which
  * MPI itself never deletes. */
@@ -28,14 +28,14 @@ static struct {
     int state, finalize;
 } hz_keys = {MPI_KEYVAL_INVALID, MPI_KEYVAL_INVALID};
 
-static void state_free(hm_hz_state_t *st)
+static void state_free(hm__hz_state_t *st)
 {
     if (!st) return;
     if (st->comm != MPI_COMM_NULL) MPI_Comm_free(&st->comm);
     hm_clock_free(st->global);
     hm_clock_free(st->base);
     if (st->owns_timer) hm_timer_free(st->timer);
-    hm_hz_shared_close(st);
+    hm__hz_shared_close(st);
     for (int r = 0; st->pairs && r < st->size; r++) hm_offset_pair_free(st->pairs[r]);
     free(st->pairs);
     free(st->clock_sync);
@@ -80,7 +80,7 @@ static int keys_ready(void)
     return HM_OK;
 }
 
-int hm_hz_state_find(MPI_Comm comm, hm_hz_state_t **st)
+int hm__hz_state_find(MPI_Comm comm, hm__hz_state_t **st)
 {
     int found = 0;
     *st = NULL;
@@ -91,9 +91,9 @@ int hm_hz_state_find(MPI_Comm comm, hm_hz_state_t **st)
 }
 
 /* Local: everything that can fail on one rank only. */
-static int state_alloc(const hm_harmonize_options_t *o, hm_hz_state_t **out)
+static int state_alloc(const hm_harmonize_options_t *o, hm__hz_state_t **out)
 {
-    hm_hz_state_t *st = calloc(1, sizeof *st);
+    hm__hz_state_t *st = calloc(1, sizeof *st);
     if (!st) return HM_ENOMEM;
     *out = st;
     st->comm = MPI_COMM_NULL;
@@ -129,7 +129,7 @@ static int agree(MPI_Comm comm, int rc)
 /* Collective: the private duplicate; an owned timer agrees its origin over
  * it (ranks reading one source then read comparable values, which clock
  * propagation, "prop", relies on). */
-static int state_attach(MPI_Comm comm, hm_hz_state_t *st)
+static int state_attach(MPI_Comm comm, hm__hz_state_t *st)
 {
     if (MPI_Comm_dup(comm, &st->comm) != MPI_SUCCESS) {
         st->comm = MPI_COMM_NULL;
@@ -144,10 +144,10 @@ static int state_attach(MPI_Comm comm, hm_hz_state_t *st)
     return MPI_Comm_set_attr(comm, hz_keys.state, st) == MPI_SUCCESS ? HM_OK : HM_EMPI;
 }
 
-int hm_hz_state_create(MPI_Comm comm, const hm_harmonize_options_t *opts, int rc,
-                       hm_hz_state_t **out)
+int hm__hz_state_create(MPI_Comm comm, const hm_harmonize_options_t *opts, int rc,
+                        hm__hz_state_t **out)
 {
-    hm_hz_state_t *st = NULL;
+    hm__hz_state_t *st = NULL;
     *out = NULL;
     if (rc == HM_OK) rc = keys_ready();
     if (rc == HM_OK) rc = state_alloc(opts, &st);
@@ -187,7 +187,7 @@ enum { HZ_REFRESH_EXCHANGES = 30, HZ_TAG_TURN = 0x485a };
  * that only the first refresh pays its warm-up (HM_OFFSET_WARMUP untimed
  * ping-pongs, 50 against the 30 measured: over TCP they made a refresh cost
  * ~1 ms instead of ~0.4 ms, and every miss pays a refresh). */
-static int refresh_pair(hm_hz_state_t *st, int r, hm_offset_pair_t **pair)
+static int refresh_pair(hm__hz_state_t *st, int r, hm_offset_pair_t **pair)
 {
     if (!st->pairs && !(st->pairs = calloc((size_t)st->size, sizeof *st->pairs))) return HM_ENOMEM;
     int exchanges =
@@ -202,19 +202,19 @@ static int refresh_pair(hm_hz_state_t *st, int r, hm_offset_pair_t **pair)
 /* Client rank: wait (sleeping) for the root's go, then measure against it.
  * Root: give each client its turn in order (SKaMPI-Offset, O(p) rounds).
  * *offset_s receives this rank's offset (0 on the root). */
-static int measure_offsets(hm_hz_state_t *st, double *offset_s)
+static int measure_offsets(hm__hz_state_t *st, double *offset_s)
 {
     int rc = HM_OK;
     *offset_s = 0.0;
     for (int r = 1; r < st->size && rc == HM_OK; r++) {
-        if ((st->rank != 0 && st->rank != r) || !hm_hz_shared_measures(st, r)) continue;
+        if ((st->rank != 0 && st->rank != r) || !hm__hz_shared_measures(st, r)) continue;
         hm_offset_pair_t *pair = NULL;
         hm_offset_sample_t sample;
         if (st->rank == 0)
             rc = MPI_Send(NULL, 0, MPI_BYTE, r, HZ_TAG_TURN, st->comm) == MPI_SUCCESS ? HM_OK
                                                                                       : HM_EMPI;
         else
-            rc = hm_idle_wait_token(st->comm, 0, HZ_TAG_TURN) == MPI_SUCCESS ? HM_OK : HM_EMPI;
+            rc = hm__idle_wait_token(st->comm, 0, HZ_TAG_TURN) == MPI_SUCCESS ? HM_OK : HM_EMPI;
         if (rc == HM_OK) rc = refresh_pair(st, r, &pair);
         if (rc == HM_OK) rc = hm_offset_measure(pair, st->global, &sample);
         if (rc == HM_OK && st->rank == r) *offset_s = sample.offset_s;
@@ -227,12 +227,12 @@ static int measure_offsets(hm_hz_state_t *st, double *offset_s)
  * synchronization stays). Costs a few hundred microseconds at 2 ranks
  * against ~1 ms through hm_sync_run, whose communicators and agreements
  * dominate when the measurement itself is this short. */
-static int refresh(hm_hz_state_t *st, hm_clock_t **fresh)
+static int refresh(hm__hz_state_t *st, hm_clock_t **fresh)
 {
     double offset_s;
     int rc = measure_offsets(st, &offset_s), all;
     /* Agree, sleeping: ranks done early must not spin while others measure. */
-    if (hm_idle_allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, st->comm) != MPI_SUCCESS) return HM_EMPI;
+    if (hm__idle_allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, st->comm) != MPI_SUCCESS) return HM_EMPI;
     if (all != HM_OK) return all;
     hm_clock_t *offset = NULL;
     hm_lm_t lm = {0.0, offset_s};
@@ -242,7 +242,7 @@ static int refresh(hm_hz_state_t *st, hm_clock_t **fresh)
     if (!st->topo) return rc; /* flat: every rank measured for itself */
     /* Agreed first: the propagation is collective over each group. */
     if ((rc = agree(st->comm, rc)) == HM_OK)
-        rc = agree(st->comm, hm_hz_shared_propagate(st, fresh));
+        rc = agree(st->comm, hm__hz_shared_propagate(st, fresh));
     if (rc != HM_OK) {
         hm_clock_free(*fresh);
         *fresh = NULL;
@@ -250,13 +250,13 @@ static int refresh(hm_hz_state_t *st, hm_clock_t **fresh)
     return rc;
 }
 
-static int full_sync_due(const hm_hz_state_t *st)
+static int full_sync_due(const hm__hz_state_t *st)
 {
     return !st->global || !st->refresh ||
            hm_clock_now(st->global) - st->last_full_s > st->full_resync_s;
 }
 
-int hm_hz_state_sync(hm_hz_state_t *st)
+int hm__hz_state_sync(hm__hz_state_t *st)
 {
     hm_clock_t *fresh = NULL;
     /* Every rank decides alike: last_full_s and the clocks agree to well
@@ -277,7 +277,7 @@ int hm_hz_state_sync(hm_hz_state_t *st)
     return HM_OK;
 }
 
-int hm_hz_state_prepare(hm_hz_state_t *st)
+int hm__hz_state_prepare(hm__hz_state_t *st)
 {
 #ifdef __linux__
     /* The naps of hm_procsync_wait_until end within the thread's timer slack
@@ -288,7 +288,7 @@ int hm_hz_state_prepare(hm_hz_state_t *st)
 #endif
     double lat = 0.0;
     st->yield = hm_procsync_oversubscribed(st->comm);
-    int rc = hm_hz_shared_open(st);
+    int rc = hm__hz_shared_open(st);
     if (rc == HM_OK) rc = hm_procsync_bcast_latency(st->comm, HM_PROCSYNC_LATENCY_REPS, &lat);
     if (rc != HM_OK) return rc;
     st->bcast_latency_s = lat;
@@ -296,7 +296,7 @@ int hm_hz_state_prepare(hm_hz_state_t *st)
     st->slack_s = 2.0 * st->floor_s; /* Schuchart et al. 2023, §5.2: from MPI_Bcast's latency */
     if (st->global)                  /* configured: saves the first (full) synchronization */
         st->last_sync_s = st->last_full_s = hm_clock_now(st->global);
-    else if ((rc = hm_hz_state_sync(st)) != HM_OK)
+    else if ((rc = hm__hz_state_sync(st)) != HM_OK)
         return rc;
     st->prepared = 1;
     return HM_OK;

@@ -10,7 +10,7 @@
 /* Calls whose "used" times the root remembers for shrinking the slack. */
 enum { HZ_HISTORY = 256 };
 
-typedef struct hm_hz_state {
+typedef struct hm__hz_state {
     MPI_Comm comm;                 /* private duplicate of the user's comm */
     int rank, size;                /* in comm; rank 0 is the root of Alg. 1 */
     hm_timer_t *timer;             /* time source of every synchronization */
@@ -50,13 +50,13 @@ typedef struct hm_hz_state {
     long calls, missed, late_exits, clock_errors, resyncs, full_syncs;
     long slack_grows, slack_shrinks, slack_capped;
     double resync_time_s; /* spent in re-synchronizations (resync in harmonize.c) */
-} hm_hz_state_t;
+} hm__hz_state_t;
 
 /* Root: add a used time to the history (the ring and its sorted copy; the
  * oldest value leaves a full ring). O(HZ_HISTORY) memory moves, ~0.1 us:
  * the root runs it between the reduce and the broadcast of every call,
  * where a sort of the history every 16 calls had cost 10-20 us. */
-void hm_hz_history_add(hm_hz_state_t *st, double used_s);
+void hm__hz_history_add(hm__hz_state_t *st, double used_s);
 
 /* The slack a history of used times asks for (n values in sorted_s,
  * ascending, n >= 1): among the candidates margin x a used time, the one with
@@ -64,33 +64,33 @@ void hm_hz_history_add(hm_hz_state_t *st, double used_s);
  * refresh_cost_s; the lowest such candidate on a tie. With refresh_cost_s
  * <= 0 (no refresh timed yet), margin x the second largest used time (the
  * largest when n is 1). Pure. */
-double hm_hz_slack_target(const double *sorted_s, int n, double margin, double refresh_cost_s);
+double hm__hz_slack_target(const double *sorted_s, int n, double margin, double refresh_cost_s);
 
 /* Local: the state cached on comm, or NULL (*st) when there is none.
  * HM_EMPI when the attribute cannot be read. */
-int hm_hz_state_find(MPI_Comm comm, hm_hz_state_t **st);
+int hm__hz_state_find(MPI_Comm comm, hm__hz_state_t **st);
 
 /* Collective over comm: build a state from opts (a local failure rc, e.g. a
  * bad option, is agreed first) and cache it on comm, replacing (and freeing)
  * any earlier one. Every rank returns the same status. */
-int hm_hz_state_create(MPI_Comm comm, const hm_harmonize_options_t *opts, int rc,
-                       hm_hz_state_t **out);
+int hm__hz_state_create(MPI_Comm comm, const hm_harmonize_options_t *opts, int rc,
+                        hm__hz_state_t **out);
 
 /* Collective, at the first call: measure MPI_Bcast (the slack's floor and
  * start) and synchronize the clocks unless a global clock was configured. */
-int hm_hz_state_prepare(hm_hz_state_t *st);
+int hm__hz_state_prepare(hm__hz_state_t *st);
 
 /* Refreshes under a hierarchical clock_sync (harmonize_shared.c). open:
  * collective, finds the innermost level's groups when it is prop (else every
  * rank measures); measures: local, whether rank r measures at a refresh (the
  * root knows every rank; a client only itself); propagate: collective, each
  * group's leader passes *clock on (replaced on the members); close: frees. */
-int hm_hz_shared_open(hm_hz_state_t *st);
-int hm_hz_shared_measures(const hm_hz_state_t *st, int r);
-int hm_hz_shared_propagate(hm_hz_state_t *st, hm_clock_t **clock);
-void hm_hz_shared_close(hm_hz_state_t *st);
+int hm__hz_shared_open(hm__hz_state_t *st);
+int hm__hz_shared_measures(const hm__hz_state_t *st, int r);
+int hm__hz_shared_propagate(hm__hz_state_t *st, hm_clock_t **clock);
+void hm__hz_shared_close(hm__hz_state_t *st);
 
 /* Collective: synchronize the clocks anew and replace st->global (Alg. 1,
  * line 24); last_sync_s and last_failed are reset. */
-int hm_hz_state_sync(hm_hz_state_t *st);
+int hm__hz_state_sync(hm__hz_state_t *st);
 #endif

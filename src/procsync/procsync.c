@@ -28,7 +28,7 @@ void hm_procsync_params_default(hm_procsync_params_t *params)
 
 static int say(int rc, const char *what, double value, const char *accepted)
 {
-    return hm_error_set(rc, "%s %g %s", what, value, accepted);
+    return hm__error_set(rc, "%s %g %s", what, value, accepted);
 }
 
 /* The sentences name the option as the command line spells it. NaN fails
@@ -62,11 +62,11 @@ static int check_params(const hm_procsync_params_t *p)
 
 int hm_procsync_check(const char *method, const hm_procsync_params_t *params)
 {
-    if (!hm_procsync_find(method)) {
+    if (!hm__procsync_find(method)) {
         char known[128];
         hm_procsync_names(known, sizeof known);
-        return hm_error_set(HM_ENOENT, "unknown method \"%s\" (known: %s)", method ? method : "",
-                            known);
+        return hm__error_set(HM_ENOENT, "unknown method \"%s\" (known: %s)", method ? method : "",
+                             known);
     }
     if (!params) return HM_OK;
     return check_params(params);
@@ -83,12 +83,12 @@ static int agree(MPI_Comm comm, int rc)
     char sentence[HM_ERROR_MAX];
     if (MPI_Comm_rank(comm, &mine.rank) != MPI_SUCCESS ||
         MPI_Allreduce(&mine, &worst, 1, MPI_2INT, MPI_MINLOC, comm) != MPI_SUCCESS)
-        return hm_error_set(HM_EMPI, "the ranks could not agree on the set-up");
+        return hm__error_set(HM_EMPI, "the ranks could not agree on the set-up");
     if (worst.rc == HM_OK) return HM_OK;
     if (mine.rank == worst.rank) snprintf(sentence, sizeof sentence, "%s", hm_last_error());
     if (MPI_Bcast(sentence, (int)sizeof sentence, MPI_CHAR, worst.rank, comm) != MPI_SUCCESS)
-        return hm_error_set(HM_EMPI, "the ranks could not agree on the set-up");
-    return hm_error_set(worst.rc, "%s", sentence);
+        return hm__error_set(HM_EMPI, "the ranks could not agree on the set-up");
+    return hm__error_set(worst.rc, "%s", sentence);
 }
 
 /* Linux lets a nanosleep end up to the thread's timer slack (50 us by
@@ -98,7 +98,7 @@ static int agree(MPI_Comm comm, int rc)
  * therefore set this thread's slack to 1 us (as hm_harmonize does) and spin
  * HM_PROCSYNC_SPIN_S plus whatever slack remains (another library may set
  * it back). */
-double hm_procsync_spin_setup(void)
+double hm__procsync_spin_setup(void)
 {
     double slack_s = 0.0;
 #ifdef PR_GET_TIMERSLACK
@@ -122,15 +122,15 @@ static int setup(hm_procsync_t *ps, MPI_Comm comm)
 {
     if (MPI_Comm_dup(comm, &ps->comm) != MPI_SUCCESS) {
         ps->comm = MPI_COMM_NULL;
-        return hm_error_set(HM_EMPI, "the communicator could not be duplicated");
+        return hm__error_set(HM_EMPI, "the communicator could not be duplicated");
     }
     if (MPI_Comm_rank(ps->comm, &ps->rank) != MPI_SUCCESS ||
         MPI_Comm_size(ps->comm, &ps->size) != MPI_SUCCESS)
-        return hm_error_set(HM_EMPI, "the communicator is not usable");
-    hm_error_clear(); /* a method may fail without a sentence */
+        return hm__error_set(HM_EMPI, "the communicator is not usable");
+    hm__error_clear(); /* a method may fail without a sentence */
     int rc = ps->method->create ? ps->method->create(ps) : HM_OK;
     if (rc != HM_OK && !hm_last_error()[0])
-        hm_error_set(rc, "the set-up failed on rank %d: %s", ps->rank, hm_strerror(rc));
+        hm__error_set(rc, "the set-up failed on rank %d: %s", ps->rank, hm_strerror(rc));
     return agree(ps->comm, rc);
 }
 
@@ -145,18 +145,18 @@ int hm_procsync_create(const char *method, MPI_Comm comm, hm_clock_t *global,
     }
     int rc = hm_procsync_check(method, params);
     if (rc != HM_OK) return rc;
-    if (!global) return hm_error_set(HM_EINVAL, "--sync %s: no global clock given", method);
+    if (!global) return hm__error_set(HM_EINVAL, "--sync %s: no global clock given", method);
     hm_procsync_t *ps = calloc(1, sizeof *ps);
-    if (!ps) hm_error_set(HM_ENOMEM, "the handle could not be allocated");
+    if (!ps) hm__error_set(HM_ENOMEM, "the handle could not be allocated");
     if ((rc = agree(comm, ps ? HM_OK : HM_ENOMEM)) != HM_OK) {
         free(ps);
         return rc;
     }
-    ps->method = hm_procsync_find(method);
+    ps->method = hm__procsync_find(method);
     ps->comm = MPI_COMM_NULL;
     ps->params = *params;
     ps->deadline_s = NAN;
-    ps->spin_s = hm_procsync_spin_setup();
+    ps->spin_s = hm__procsync_spin_setup();
     ps->yield = hm_procsync_oversubscribed(comm);
     hm_clock_retain(global);
     ps->global = global;
@@ -201,7 +201,7 @@ int hm_procsync_start(hm_procsync_t *ps, int *flag, double *deadline_s)
     *flag = 1;
     *deadline_s = NAN;
     if (ps->inject_delay_s > 0) {
-        hm_idle_sleep(ps->inject_delay_s);
+        hm__idle_sleep(ps->inject_delay_s);
         ps->inject_delay_s = 0;
     }
     int rc = ps->method->start(ps, flag, deadline_s);
@@ -239,7 +239,7 @@ void hm_procsync_stop(hm_procsync_t *ps, double start_s, double end_s, int *flag
     if (ps->method->stop) ps->method->stop(ps, start_s, end_s, flag);
 }
 
-int hm_procsync_reached_in_time(const hm_procsync_t *ps, double now_s, double start_s)
+int hm__procsync_reached_in_time(const hm_procsync_t *ps, double now_s, double start_s)
 {
     return now_s <= start_s + ps->params.late_s;
 }

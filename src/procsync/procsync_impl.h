@@ -27,13 +27,13 @@ enum { HM_PROCSYNC_LATENCY_REPS = 20 };
 
 /* One method. Every function gets the handle; the method keeps its own data
  * in ps->state. Entries marked optional may be NULL (the default is given). */
-typedef struct hm_procsync_method {
+typedef struct hm__procsync_method {
     const char *name;
     int has_deadline; /* agrees a start deadline: the late-start check applies */
     unsigned reads;   /* the hm_procsync_param_t bits it reads */
     /* Collective over ps->comm: allocate ps->state, measure what the method
      * needs. May return different statuses on different ranks: the caller
-     * agrees, and takes the last error of a failing rank (hm_error_set) as
+     * agrees, and takes the last error of a failing rank (hm__error_set) as
      * the sentence of every rank. Optional (no state). */
     int (*create)(hm_procsync_t *ps);
     /* Release ps->state (also after a failed create). Optional. */
@@ -61,10 +61,10 @@ typedef struct hm_procsync_method {
     double (*window)(const hm_procsync_t *ps);
     /* What the method did, one line. Optional (empty). */
     void (*describe)(const hm_procsync_t *ps, char *buf, size_t len);
-} hm_procsync_method_t;
+} hm__procsync_method_t;
 
 struct hm_procsync {
-    const hm_procsync_method_t *method;
+    const hm__procsync_method_t *method;
     MPI_Comm comm;               /* private duplicate of the caller's comm */
     int rank, size;              /* in comm; rank 0 is the root */
     hm_clock_t *global;          /* retained at create, released at free */
@@ -80,13 +80,13 @@ struct hm_procsync {
 /* Set this thread's timer slack to 1 us and return how long before a
  * deadline the waits of the methods spin: HM_PROCSYNC_SPIN_S plus the slack
  * that remains (procsync.c). */
-double hm_procsync_spin_setup(void);
+double hm__procsync_spin_setup(void);
 
 /* Collective: 1 when some node has more ranks of comm than online
  * processors; *ranks and *processors (either may be NULL) are those of the
  * node with the most ranks beyond its processors. hm_procsync_oversubscribed
  * is this answer (wait.c). */
-int hm_procsync_node_load(MPI_Comm comm, int *ranks, int *processors);
+int hm__procsync_node_load(MPI_Comm comm, int *ranks, int *processors);
 
 /* 1 when a rank that reaches its start at now_s may still take part: the
  * start is ahead, or passed by no more than the late-start tolerance's base
@@ -99,15 +99,15 @@ int hm_procsync_node_load(MPI_Comm comm, int *ranks, int *processors);
  * on the cores, such ranks come a scheduler switch or a slice late at many
  * deadlines, which the tolerance was measured (hm_procsync_fit) or given
  * (--late-us) to accept. procsync.c. */
-int hm_procsync_reached_in_time(const hm_procsync_t *ps, double now_s, double start_s);
+int hm__procsync_reached_in_time(const hm_procsync_t *ps, double now_s, double start_s);
 
 /* Registry (registry.c): the method called name, NULL when unknown. */
-const hm_procsync_method_t *hm_procsync_find(const char *name);
+const hm__procsync_method_t *hm__procsync_find(const char *name);
 
 /* The methods (one file each). */
-extern const hm_procsync_method_t hm_procsync_barrier_method;
-extern const hm_procsync_method_t hm_procsync_dissem_method;
-extern const hm_procsync_method_t hm_procsync_window_method;
-extern const hm_procsync_method_t hm_procsync_roundtime_method;
-extern const hm_procsync_method_t hm_procsync_harmonize_method;
+extern const hm__procsync_method_t hm__procsync_barrier_method;
+extern const hm__procsync_method_t hm__procsync_dissem_method;
+extern const hm__procsync_method_t hm__procsync_window_method;
+extern const hm__procsync_method_t hm__procsync_roundtime_method;
+extern const hm__procsync_method_t hm__procsync_harmonize_method;
 #endif

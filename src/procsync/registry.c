@@ -5,9 +5,9 @@
 #include "common/names.h"
 #include "procsync/procsync_impl.h"
 
-static const hm_procsync_method_t *const methods[] = {
-    &hm_procsync_barrier_method,   &hm_procsync_dissem_method,    &hm_procsync_window_method,
-    &hm_procsync_roundtime_method, &hm_procsync_harmonize_method,
+static const hm__procsync_method_t *const methods[] = {
+    &hm__procsync_barrier_method,   &hm__procsync_dissem_method,    &hm__procsync_window_method,
+    &hm__procsync_roundtime_method, &hm__procsync_harmonize_method,
 };
 enum { NMETHODS = sizeof methods / sizeof methods[0] };
 
@@ -23,10 +23,10 @@ const char *hm_procsync_name_at(size_t i)
 
 void hm_procsync_names(char *buf, size_t len)
 {
-    hm_join_names(hm_procsync_name_at, NMETHODS, buf, len);
+    hm__join_names(hm_procsync_name_at, NMETHODS, buf, len);
 }
 
-const hm_procsync_method_t *hm_procsync_find(const char *name)
+const hm__procsync_method_t *hm__procsync_find(const char *name)
 {
     for (size_t i = 0; i < NMETHODS; i++)
         if (name && strcmp(methods[i]->name, name) == 0) return methods[i];
@@ -35,6 +35,6 @@ const hm_procsync_method_t *hm_procsync_find(const char *name)
 
 int hm_procsync_reads(const char *method, hm_procsync_param_t param)
 {
-    const hm_procsync_method_t *m = hm_procsync_find(method);
+    const hm__procsync_method_t *m = hm__procsync_find(method);
     return m && (m->reads & (unsigned)param) != 0;
 }

@@ -5,7 +5,7 @@
  * B x (measured MPI_Bcast latency) and broadcasts it (lines 6-11); a rank
  * that receives it when the start has already passed marks the repetition
  * invalid (lines 12-15), unless by no more than late_s (its start decides
- * then: hm_procsync_reached_in_time), the others wait for it. The flags and the
+ * then: hm__procsync_reached_in_time), the others wait for it. The flags and the
  * out-of-time flag are agreed after every round (line 22): the chunk is 1,
  * and the measure layer's per-chunk MPI_Allreduce is that agreement.
  *
@@ -66,7 +66,7 @@ static int roundtime_start(hm_procsync_t *ps, int *flag, double *deadline_s)
     if (MPI_Bcast(&start, 1, MPI_DOUBLE, 0, ps->comm) != MPI_SUCCESS) return HM_EMPI;
     *deadline_s = start;
     double now = hm_clock_now(ps->global);
-    *flag = hm_procsync_reached_in_time(ps, now, start);
+    *flag = hm__procsync_reached_in_time(ps, now, start);
     if (now < start) hm_procsync_wait_until(ps->global, start, ps->spin_s, ps->yield);
     return HM_OK;
 }
@@ -99,7 +99,7 @@ static void roundtime_describe(const hm_procsync_t *ps, char *buf, size_t len)
     snprintf(buf, len, "start=now+%s %s", lead, slice);
 }
 
-const hm_procsync_method_t hm_procsync_roundtime_method = {
+const hm__procsync_method_t hm__procsync_roundtime_method = {
     .name = "roundtime",
     .has_deadline = 1,
     .reads = HM_PROCSYNC_PARAM_SLICE | HM_PROCSYNC_PARAM_BCAST_FACTOR | HM_PROCSYNC_PARAM_MIN_LEAD,

@@ -53,7 +53,7 @@ double hm_procsync_wait_until(hm_clock_t *global, double target_s, double spin_s
  * world communicator of the same job. Everything that changes under
  * oversubscription (the yielding spin, the late-start tolerance of
  * hm_procsync_fit) follows from this answer. */
-int hm_procsync_node_load(MPI_Comm comm, int *ranks, int *processors)
+int hm__procsync_node_load(MPI_Comm comm, int *ranks, int *processors)
 {
     int local, nprocs;
     hm_topo_job_node_ranks(comm, &local, &nprocs);
@@ -66,5 +66,5 @@ int hm_procsync_node_load(MPI_Comm comm, int *ranks, int *processors)
 
 int hm_procsync_oversubscribed(MPI_Comm comm)
 {
-    return hm_procsync_node_load(comm, NULL, NULL);
+    return hm__procsync_node_load(comm, NULL, NULL);
 }

@@ -183,7 +183,7 @@ static int open_chunk(hm_procsync_t *ps, window_state_t *w)
 }
 
 /* Start_Sync (Alg. 8 lines 24-32): late when the clock already passed the
- * start before waiting, by more than late_s (hm_procsync_reached_in_time);
+ * start before waiting, by more than late_s (hm__procsync_reached_in_time);
  * a late rank does not wait. */
 static int window_start(hm_procsync_t *ps, int *flag, double *deadline_s)
 {
@@ -193,7 +193,7 @@ static int window_start(hm_procsync_t *ps, int *flag, double *deadline_s)
     double start = w->t0_s + (double)(++w->index) * w->window_s;
     *deadline_s = start;
     w->entry_s = hm_clock_now(ps->global);
-    *flag = hm_procsync_reached_in_time(ps, w->entry_s, start);
+    *flag = hm__procsync_reached_in_time(ps, w->entry_s, start);
     if (w->entry_s <= start) hm_procsync_wait_until(ps->global, start, ps->spin_s, ps->yield);
     return HM_OK;
 }
@@ -247,7 +247,7 @@ static void window_describe(const hm_procsync_t *ps, char *buf, size_t len)
              w->next_window_s >= WINDOW_CAP_S ? "; capped at 1 s" : "");
 }
 
-const hm_procsync_method_t hm_procsync_window_method = {
+const hm__procsync_method_t hm__procsync_window_method = {
     .name = "window",
     .has_deadline = 1,
     .reads = HM_PROCSYNC_PARAM_WINDOW | HM_PROCSYNC_PARAM_CHECK_EVERY,

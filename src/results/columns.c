@@ -17,7 +17,7 @@ static int open_named(const char *path, const hm_factors_t *factors, hm_results_
     const char *names[MAX_COLUMNS];
     *out = NULL;
     if (!s || s->ncolumns > MAX_COLUMNS)
-        return hm_error_set(HM_EINVAL, "%s: unknown kind of result file (%d)", path, (int)kind);
+        return hm__error_set(HM_EINVAL, "%s: unknown kind of result file (%d)", path, (int)kind);
     for (size_t i = 0; i < s->ncolumns; i++)
         names[i] = (int)i == rename ? name : s->columns[i].name;
     return hm_csv_open(path, factors, names, s->ncolumns, out);
@@ -40,10 +40,10 @@ int hm_results_repro_open(const char *path, const hm_factors_t *factors, int val
         value_column == HM_COL_PERMPIRUN_OVERLAP_MEAN)
         return open_named(path, factors, HM_RESULTS_REPRO_OVERLAP, HM_COL_REPRO_OVERLAP_VALUE,
                           hm_results_column_name(HM_RESULTS_PERMPIRUN_OVERLAP, value_column), out);
-    return hm_error_set(HM_EINVAL,
-                        "%s: the reproducibility report is of median_s or mean_s (overlap: median "
-                        "or mean)",
-                        path);
+    return hm__error_set(HM_EINVAL,
+                         "%s: the reproducibility report is of median_s or mean_s (overlap: median "
+                         "or mean)",
+                         path);
 }
 
 int hm_results_find_columns(const hm_csv_reader_t *r, const char *path, hm_results_kind_t kind,
@@ -51,7 +51,8 @@ int hm_results_find_columns(const hm_csv_reader_t *r, const char *path, hm_resul
 {
     const hm_results_schema_t *s = hm_results_schema(kind);
     char missing[256] = "";
-    if (!s) return hm_error_set(HM_EINVAL, "%s: unknown kind of result file (%d)", path, (int)kind);
+    if (!s)
+        return hm__error_set(HM_EINVAL, "%s: unknown kind of result file (%d)", path, (int)kind);
     for (size_t c = 0; c < n; c++) {
         const char *name = hm_results_column_name(kind, columns[c]);
         if (name && hm_csv_reader_find(r, name, &idx[c]) == HM_OK) continue;
@@ -60,5 +61,6 @@ int hm_results_find_columns(const hm_csv_reader_t *r, const char *path, hm_resul
                  name ? name : "?");
     }
     if (!missing[0]) return HM_OK;
-    return hm_error_set(HM_EINVAL, "%s: missing columns: %s (expected %s)", path, missing, s->what);
+    return hm__error_set(HM_EINVAL, "%s: missing columns: %s (expected %s)", path, missing,
+                         s->what);
 }

@@ -25,10 +25,10 @@ int hm_results_input_kind(const char *path, hm_results_kind_t *kind)
     else if (valid)
         *kind = overlap ? HM_RESULTS_OVERLAP_RAW : HM_RESULTS_BENCH_RAW;
     else
-        return hm_error_set(HM_EINVAL,
-                            "%s: neither a per-mpirun.csv of 'harmonia campaign' (a column run) "
-                            "nor a raw file of 'harmonia bench --raw' or 'harmonia overlap --raw' "
-                            "(a column valid)",
-                            path);
+        return hm__error_set(HM_EINVAL,
+                             "%s: neither a per-mpirun.csv of 'harmonia campaign' (a column run) "
+                             "nor a raw file of 'harmonia bench --raw' or 'harmonia overlap --raw' "
+                             "(a column valid)",
+                             path);
     return HM_OK;
 }

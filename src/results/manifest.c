@@ -39,7 +39,7 @@ int hm_results_manifest_resize(hm_results_manifest_t *m, long nruns)
 {
     if (nruns <= m->nruns) return HM_OK;
     hm_results_manifest_run_t *runs = realloc(m->runs, (size_t)nruns * sizeof *runs);
-    if (!runs) return hm_error_set(HM_ENOMEM, "manifest: out of memory for %ld runs", nruns);
+    if (!runs) return hm__error_set(HM_ENOMEM, "manifest: out of memory for %ld runs", nruns);
     for (long i = m->nruns; i < nruns; i++)
         runs[i] = (hm_results_manifest_run_t){.run = i + 1, .exit_status = -1, .duration_s = NAN};
     m->runs = runs;
@@ -82,14 +82,14 @@ int hm_results_manifest_write(const hm_results_manifest_t *m, const char *path)
     if (rc == HM_OK) rc = hm_factors_set(f, "runs", "%ld", m->nruns);
     if (rc != HM_OK) {
         hm_factors_free(f);
-        return hm_error_set(rc, "%s: %s", path, hm_strerror(rc));
+        return hm__error_set(rc, "%s: %s", path, hm_strerror(rc));
     }
     rc = hm_results_csv_open(path, f, HM_RESULTS_MANIFEST, &csv);
     hm_factors_free(f);
     if (rc != HM_OK) return rc;
     for (long i = 0; rc == HM_OK && i < m->nruns; i++) rc = put_row(csv, &m->runs[i]);
     if (rc != HM_OK) {
-        hm_error_set(rc, "%s: %s", path, hm_csv_error(csv));
+        hm__error_set(rc, "%s: %s", path, hm_csv_error(csv));
         hm_csv_abort(csv);
         return rc;
     }
@@ -99,8 +99,8 @@ int hm_results_manifest_write(const hm_results_manifest_t *m, const char *path)
 static int bad(const char *path, size_t line, const char *what)
 {
     if (line)
-        return hm_error_set(HM_EINVAL, "%s:%zu: %s (not a campaign manifest?)", path, line, what);
-    return hm_error_set(HM_EINVAL, "%s: %s (not a campaign manifest?)", path, what);
+        return hm__error_set(HM_EINVAL, "%s:%zu: %s (not a campaign manifest?)", path, line, what);
+    return hm__error_set(HM_EINVAL, "%s: %s (not a campaign manifest?)", path, what);
 }
 
 static int read_header(hm_csv_reader_t *r, const char *path, hm_results_manifest_t *m, size_t *idx)
@@ -123,7 +123,7 @@ static int read_header(hm_csv_reader_t *r, const char *path, hm_results_manifest
     m->base_seed = strtoull(seed, &end, 10);
     if (!*seed || *end || errno) return bad(path, 0, "base_seed is not a number");
     m->template_command = strdup(command);
-    return m->template_command ? HM_OK : hm_error_set(HM_ENOMEM, "%s: out of memory", path);
+    return m->template_command ? HM_OK : hm__error_set(HM_ENOMEM, "%s: out of memory", path);
 }
 
 static int copy_cell(char *dst, size_t cap, const char *cell)
@@ -169,9 +169,9 @@ static int read_rows(hm_csv_reader_t *r, const char *path, const size_t *idx,
     int more, rc;
     while ((rc = hm_csv_reader_next(r, &more)) == HM_OK && more)
         if ((rc = read_row(r, idx, m)) != HM_OK)
-            return rc == HM_ENOMEM ? hm_error_set(rc, "%s: out of memory", path)
+            return rc == HM_ENOMEM ? hm__error_set(rc, "%s: out of memory", path)
                                    : bad(path, hm_csv_reader_line(r), "malformed run row");
-    return rc == HM_OK ? rc : hm_error_set(rc, "%s", hm_csv_reader_error(r));
+    return rc == HM_OK ? rc : hm__error_set(rc, "%s", hm_csv_reader_error(r));
 }
 
 int hm_results_manifest_read(const char *path, hm_results_manifest_t *m, int *found)
@@ -183,7 +183,7 @@ int hm_results_manifest_read(const char *path, hm_results_manifest_t *m, int *fo
     *found = probe != NULL;
     if (!probe) {
         if (errno == ENOENT) return HM_OK;
-        return hm_error_set(HM_EIO, "%s: %s", path, strerror(errno));
+        return hm__error_set(HM_EIO, "%s: %s", path, strerror(errno));
     }
     fclose(probe);
     int rc = hm_csv_reader_open(path, &r);

@@ -40,7 +40,7 @@ int hm_results_metric_find(const char *name, hm_metric_t *metric)
         }
     char known[128];
     hm_results_metric_names(known, sizeof known);
-    return hm_error_set(HM_ENOENT, "unknown metric \"%s\" (known: %s)", name ? name : "", known);
+    return hm__error_set(HM_ENOENT, "unknown metric \"%s\" (known: %s)", name ? name : "", known);
 }
 
 static const char *name_at(size_t i)
@@ -50,7 +50,7 @@ static const char *name_at(size_t i)
 
 void hm_results_metric_names(char *buf, size_t len)
 {
-    hm_join_names(name_at, NMETRICS, buf, len);
+    hm__join_names(name_at, NMETRICS, buf, len);
 }
 
 hm_results_kind_t hm_results_metric_kind(hm_metric_t metric)

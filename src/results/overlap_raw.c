@@ -12,7 +12,7 @@
 enum { C_OP, C_COMM, C_SIZE, C_COMP, C_VALID, C_METRIC, NCOLS };
 
 struct hm_results_overlap_raw {
-    hm_raw_rows_t rows; /* factors: sync, progress */
+    hm__raw_rows_t rows; /* factors: sync, progress */
     hm_metric_t metric;
     int has_cell_valid; /* an older file has no verdict of its cells */
     size_t cell_valid;  /* its column */
@@ -23,13 +23,13 @@ int hm_results_overlap_raw_open(const char *path, hm_metric_t metric,
 {
     static const char *const keys[] = {"sync", "progress"};
     *out = NULL;
-    int rc = hm_raw_rows_check_metric(path, metric, HM_RESULTS_OVERLAP_RAW, "overlap");
+    int rc = hm__raw_rows_check_metric(path, metric, HM_RESULTS_OVERLAP_RAW, "overlap");
     if (rc != HM_OK) return rc;
     const int cols[NCOLS] = {HM_COL_OVERLAP_RAW_OP,         HM_COL_OVERLAP_RAW_COMM_TARGET_S,
                              HM_COL_OVERLAP_RAW_SIZE_BYTES, HM_COL_OVERLAP_RAW_COMP_TARGET_S,
                              HM_COL_OVERLAP_RAW_VALID,      hm_results_metric_column(metric)};
-    rc = hm_raw_rows_open(sizeof **out, path, HM_RESULTS_OVERLAP_RAW, cols, NCOLS, C_VALID, keys, 2,
-                          (void **)out);
+    rc = hm__raw_rows_open(sizeof **out, path, HM_RESULTS_OVERLAP_RAW, cols, NCOLS, C_VALID, keys,
+                           2, (void **)out);
     if (rc == HM_OK) {
         (*out)->metric = metric;
         (*out)->has_cell_valid =
@@ -57,12 +57,12 @@ const char *hm_results_overlap_raw_progress(const hm_results_overlap_raw_t *raw)
 }
 
 /* A target: a positive time, or no value (empty: --sizes, --comp-us comm). */
-static int parse_target(hm_raw_rows_t *rows, int c, double *t)
+static int parse_target(hm__raw_rows_t *rows, int c, double *t)
 {
     if (hm_csv_reader_double(rows->r, rows->idx[c], t) != HM_OK)
-        return hm_error_set(HM_EINVAL, "%s", hm_csv_reader_error(rows->r));
+        return hm__error_set(HM_EINVAL, "%s", hm_csv_reader_error(rows->r));
     return isnan(*t) || (isfinite(*t) && *t > 0) ? HM_OK
-                                                 : hm_raw_rows_bad_cell(rows, c, "a time above 0");
+                                                 : hm__raw_rows_bad_cell(rows, c, "a time above 0");
 }
 
 /* The cell's verdict: 0 or 1, 1 where the file has no such column. */
@@ -72,10 +72,10 @@ static int parse_cell_valid(hm_results_overlap_raw_t *raw, hm_results_overlap_ra
     row->cell_valid = 1;
     if (!raw->has_cell_valid) return HM_OK;
     if (hm_csv_reader_double(raw->rows.r, raw->cell_valid, &v) != HM_OK || (v != 0 && v != 1))
-        return hm_error_set(HM_EINVAL,
-                            "%s:%zu: \"%s\" is not a validity, 0 or 1 (column cell_valid)",
-                            raw->rows.path, hm_csv_reader_line(raw->rows.r),
-                            hm_csv_reader_cell(raw->rows.r, raw->cell_valid));
+        return hm__error_set(HM_EINVAL,
+                             "%s:%zu: \"%s\" is not a validity, 0 or 1 (column cell_valid)",
+                             raw->rows.path, hm_csv_reader_line(raw->rows.r),
+                             hm_csv_reader_cell(raw->rows.r, raw->cell_valid));
     row->cell_valid = v == 1;
     return HM_OK;
 }
@@ -84,19 +84,19 @@ static int parse_cell_valid(hm_results_overlap_raw_t *raw, hm_results_overlap_ra
  * value of the metric (at least 0, but for overhead). */
 static int parse_row(hm_results_overlap_raw_t *raw, hm_results_overlap_raw_row_t *row)
 {
-    hm_raw_rows_t *rows = &raw->rows;
+    hm__raw_rows_t *rows = &raw->rows;
     double size, x;
     int rc = parse_target(rows, C_COMM, &row->comm_target_s);
     if (rc == HM_OK) rc = parse_target(rows, C_COMP, &row->comp_target_s);
     if (rc != HM_OK) return rc;
     if (hm_csv_reader_double(rows->r, rows->idx[C_SIZE], &size) != HM_OK ||
         hm_csv_reader_double(rows->r, rows->idx[C_METRIC], &x) != HM_OK)
-        return hm_error_set(HM_EINVAL, "%s", hm_csv_reader_error(rows->r));
-    if ((rc = hm_raw_rows_bytes(rows, C_SIZE, size, &row->size_bytes)) != HM_OK) return rc;
+        return hm__error_set(HM_EINVAL, "%s", hm_csv_reader_error(rows->r));
+    if ((rc = hm__raw_rows_bytes(rows, C_SIZE, size, &row->size_bytes)) != HM_OK) return rc;
     int signed_ok = raw->metric == HM_METRIC_OVERHEAD;
     if (!isfinite(x) || (!signed_ok && x < 0))
-        return hm_raw_rows_bad_cell(rows, C_METRIC,
-                                    signed_ok ? "a finite number" : "a finite number, at least 0");
+        return hm__raw_rows_bad_cell(rows, C_METRIC,
+                                     signed_ok ? "a finite number" : "a finite number, at least 0");
     row->op = hm_csv_reader_cell(rows->r, rows->idx[C_OP]);
     row->x = x;
     return parse_cell_valid(raw, row);
@@ -105,7 +105,7 @@ static int parse_row(hm_results_overlap_raw_t *raw, hm_results_overlap_raw_row_t
 int hm_results_overlap_raw_next(hm_results_overlap_raw_t *raw, hm_results_overlap_raw_row_t *row,
                                 int *more)
 {
-    int rc = hm_raw_rows_next_valid(&raw->rows, more);
+    int rc = hm__raw_rows_next_valid(&raw->rows, more);
     if (rc != HM_OK || !*more) return rc;
     if ((rc = parse_row(raw, row)) != HM_OK) *more = 0;
     return rc;
@@ -113,5 +113,5 @@ int hm_results_overlap_raw_next(hm_results_overlap_raw_t *raw, hm_results_overla
 
 void hm_results_overlap_raw_close(hm_results_overlap_raw_t *raw)
 {
-    hm_raw_rows_close(raw ? &raw->rows : NULL);
+    hm__raw_rows_close(raw ? &raw->rows : NULL);
 }

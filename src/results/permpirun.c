@@ -30,7 +30,7 @@ int hm_results_permpirun_append(hm_results_permpirun_t *ds, const hm_results_per
     if (ds->n == ds->cap) {
         size_t cap = ds->cap ? 2 * ds->cap : 64;
         hm_results_permpirun_row_t *p = realloc(ds->rows, cap * sizeof *p);
-        if (!p) return hm_error_set(HM_ENOMEM, "per-mpirun dataset: out of memory");
+        if (!p) return hm__error_set(HM_ENOMEM, "per-mpirun dataset: out of memory");
         ds->rows = p, ds->cap = cap;
     }
     ds->rows[ds->n++] = *row;
@@ -84,7 +84,7 @@ int hm_results_permpirun_path(const char *operand, char *path, size_t len, int *
     int n = dir ? snprintf(path, len, "%s/%s", operand, HM_RESULTS_PERMPIRUN_FILE)
                 : snprintf(path, len, "%s", operand);
     if (is_dir) *is_dir = dir;
-    if (n < 0 || (size_t)n >= len) return hm_error_set(HM_ERANGE, "%s: path too long", operand);
+    if (n < 0 || (size_t)n >= len) return hm__error_set(HM_ERANGE, "%s: path too long", operand);
     return HM_OK;
 }
 
@@ -146,7 +146,7 @@ int hm_results_permpirun_write(const hm_results_permpirun_t *ds, const char *pat
     for (size_t i = 0; rc == HM_OK && i < ds->n; i++)
         rc = overlap ? put_row_overlap(csv, &ds->rows[i], ds->metric) : put_row(csv, &ds->rows[i]);
     if (rc != HM_OK) {
-        hm_error_set(HM_EIO, "%s", hm_csv_error(csv));
+        hm__error_set(HM_EIO, "%s", hm_csv_error(csv));
         hm_csv_abort(csv);
         return HM_EIO;
     }
@@ -211,9 +211,9 @@ typedef struct reading {
 
 static int bad_cell(const reading_t *rd, int f, const char *what)
 {
-    return hm_error_set(HM_EINVAL, "%s:%zu: \"%s\" is not %s (column %s)", rd->path,
-                        hm_csv_reader_line(rd->r), hm_csv_reader_cell(rd->r, rd->idx[f]), what,
-                        hm_results_column_name(rd->kind, rd->cols[f]));
+    return hm__error_set(HM_EINVAL, "%s:%zu: \"%s\" is not %s (column %s)", rd->path,
+                         hm_csv_reader_line(rd->r), hm_csv_reader_cell(rd->r, rd->idx[f]), what,
+                         hm_results_column_name(rd->kind, rd->cols[f]));
 }
 
 static int cell_integer(const reading_t *rd, int f, long long min, long long *out)
@@ -246,7 +246,7 @@ static int cell_seed(const reading_t *rd, uint64_t *out)
 static int cell_value(const reading_t *rd, int f, double *out)
 {
     if (hm_csv_reader_double(rd->r, rd->idx[f], out) != HM_OK)
-        return hm_error_set(HM_EINVAL, "%s", hm_csv_reader_error(rd->r));
+        return hm__error_set(HM_EINVAL, "%s", hm_csv_reader_error(rd->r));
     if (rd->kind == HM_RESULTS_PERMPIRUN)
         return isfinite(*out) && *out >= 0 ? HM_OK
                                            : bad_cell(rd, f, "a run-time (finite, at least 0)");
@@ -273,7 +273,7 @@ static int cell_name(const reading_t *rd, int f, char *dst, size_t cap)
 static int cell_target(const reading_t *rd, int f, double *out)
 {
     if (hm_csv_reader_double(rd->r, rd->idx[f], out) != HM_OK)
-        return hm_error_set(HM_EINVAL, "%s", hm_csv_reader_error(rd->r));
+        return hm__error_set(HM_EINVAL, "%s", hm_csv_reader_error(rd->r));
     return isnan(*out) || (isfinite(*out) && *out > 0) ? HM_OK : bad_cell(rd, f, "a time above 0");
 }
 
@@ -304,7 +304,7 @@ static int cell_validity(const reading_t *rd, int *invalid)
     *invalid = 0;
     if (!rd->has_cell_valid) return HM_OK;
     if (hm_csv_reader_double(rd->r, rd->cell_valid, &v) != HM_OK || (v != 0 && v != 1))
-        return hm_error_set(
+        return hm__error_set(
             HM_EINVAL, "%s:%zu: \"%s\" is not a validity, 0 or 1 (column cell_valid)", rd->path,
             hm_csv_reader_line(rd->r), hm_csv_reader_cell(rd->r, rd->cell_valid));
     *invalid = v == 0;
@@ -354,8 +354,8 @@ static int read_rows(reading_t *rd, hm_results_permpirun_t *ds)
         if ((rc = parse_row(rd, &row)) != HM_OK) return rc;
         if ((rc = hm_results_permpirun_append(ds, &row)) != HM_OK) return rc;
     }
-    if (rc == HM_ENOMEM) return hm_error_set(rc, "%s: out of memory", rd->path);
-    return rc == HM_OK ? rc : hm_error_set(rc, "%s", hm_csv_reader_error(rd->r));
+    if (rc == HM_ENOMEM) return hm__error_set(rc, "%s: out of memory", rd->path);
+    return rc == HM_OK ? rc : hm__error_set(rc, "%s", hm_csv_reader_error(rd->r));
 }
 
 /* A run twice in one group (two files pasted together) would pool samples
@@ -365,7 +365,7 @@ static int check_unique_runs(const hm_results_permpirun_t *ds, const char *path)
     hm_results_permpirun_t copy = {0};
     if (ds->n < 2) return HM_OK;
     if (!(copy.rows = malloc(ds->n * sizeof *copy.rows)))
-        return hm_error_set(HM_ENOMEM, "%s: out of memory", path);
+        return hm__error_set(HM_ENOMEM, "%s: out of memory", path);
     memcpy(copy.rows, ds->rows, ds->n * sizeof *ds->rows);
     copy.n = copy.cap = ds->n;
     hm_results_permpirun_sort(&copy);
@@ -376,8 +376,8 @@ static int check_unique_runs(const hm_results_permpirun_t *ds, const char *path)
         if (hm_results_permpirun_group_cmp(x, y) != 0 || x->run != y->run) continue;
         hm_results_cell_name(x->op, x->size_bytes, x->comm_target_s, x->comp_target_s,
                              is_overlap(ds->metric), cell, sizeof cell);
-        rc = hm_error_set(HM_EINVAL, "%s: run %ld appears twice for %s, %ld processes, sync %s",
-                          path, x->run, cell, x->processes, x->sync);
+        rc = hm__error_set(HM_EINVAL, "%s: run %ld appears twice for %s, %ld processes, sync %s",
+                           path, x->run, cell, x->processes, x->sync);
     }
     free(copy.rows);
     return rc;
@@ -400,11 +400,12 @@ static int check_metric(const reading_t *rd, hm_results_permpirun_t *ds, size_t 
         return HM_OK;
     }
     if (overlap != is_overlap(ds->metric))
-        return hm_error_set(HM_EINVAL, "%s: a per-mpirun dataset of %s runs after one of %s runs",
-                            rd->path, overlap ? "overlap" : "bench", overlap ? "bench" : "overlap");
+        return hm__error_set(HM_EINVAL, "%s: a per-mpirun dataset of %s runs after one of %s runs",
+                             rd->path, overlap ? "overlap" : "bench",
+                             overlap ? "bench" : "overlap");
     if (overlap && rd->have_metric && metric != ds->metric)
-        return hm_error_set(HM_EINVAL, "%s: rows of metric %s after rows of metric %s", rd->path,
-                            hm_results_metric_name(metric), hm_results_metric_name(ds->metric));
+        return hm__error_set(HM_EINVAL, "%s: rows of metric %s after rows of metric %s", rd->path,
+                             hm_results_metric_name(metric), hm_results_metric_name(ds->metric));
     return HM_OK;
 }
 

@@ -26,12 +26,12 @@ int hm_results_row_create(hm_results_kind_t kind, hm_results_row_t **out)
 {
     *out = NULL;
     const hm_results_schema_t *schema = hm_results_schema(kind);
-    if (!schema) return hm_error_set(HM_EINVAL, "a row of an unknown kind of result file");
+    if (!schema) return hm__error_set(HM_EINVAL, "a row of an unknown kind of result file");
     hm_results_row_t *row = calloc(1, sizeof *row);
     if (row) row->cells = calloc(schema->ncolumns, sizeof *row->cells);
     if (!row || !row->cells) {
         free(row);
-        return hm_error_set(HM_ENOMEM, "out of memory for a row of %s", schema->what);
+        return hm__error_set(HM_ENOMEM, "out of memory for a row of %s", schema->what);
     }
     row->schema = schema;
     *out = row;
@@ -51,8 +51,8 @@ void hm_results_row_free(hm_results_row_t *row)
 static cell_t *cell_of(hm_results_row_t *row, int column)
 {
     if (column >= 0 && (size_t)column < row->schema->ncolumns) return &row->cells[column];
-    hm_error_set(HM_EINVAL, "column %d is not a column of %s (%zu columns)", column,
-                 row->schema->what, row->schema->ncolumns);
+    hm__error_set(HM_EINVAL, "column %d is not a column of %s (%zu columns)", column,
+                  row->schema->what, row->schema->ncolumns);
     return NULL;
 }
 
@@ -86,8 +86,8 @@ int hm_results_row_set_string(hm_results_row_t *row, int column, const char *tex
     if (len > cell->cap) {
         char *grown = realloc(cell->text, len);
         if (!grown)
-            return hm_error_set(HM_ENOMEM, "out of memory for column \"%s\" of %s",
-                                row->schema->columns[column].name, row->schema->what);
+            return hm__error_set(HM_ENOMEM, "out of memory for column \"%s\" of %s",
+                                 row->schema->columns[column].name, row->schema->what);
         cell->text = grown;
         cell->cap = len;
     }
@@ -120,8 +120,8 @@ int hm_results_row_put(hm_results_row_t *row, hm_csv_t *csv)
     for (size_t c = 0; c < schema->ncolumns; c++)
         if (row->cells[c].type == CELL_UNSET) {
             clear(row);
-            return hm_error_set(HM_EINVAL, "%s: column \"%s\" is not set", schema->what,
-                                schema->columns[c].name);
+            return hm__error_set(HM_EINVAL, "%s: column \"%s\" is not set", schema->what,
+                                 schema->columns[c].name);
         }
     int rc = HM_OK;
     for (size_t c = 0; c < schema->ncolumns && rc == HM_OK; c++) rc = put_cell(csv, &row->cells[c]);

@@ -38,7 +38,7 @@ int hm_stats_mean_ci(const double *x, size_t n, double level, double *lo, double
     *lo = *hi = NAN;
     if (n < 2 || !(level > 0.0 && level < 1.0)) return HM_EINVAL;
     double mean, sd;
-    hm_stats_moments(x, n, &mean, &sd);
+    hm__stats_moments(x, n, &mean, &sd);
     double t = gsl_cdf_tdist_Pinv((1.0 + level) / 2.0, (double)(n - 1));
     double half = t * sd / sqrt((double)n);
     *lo = mean - half;

@@ -5,5 +5,5 @@
 
 /* Mean and sample standard deviation (n - 1; 0 for n < 2) by Welford's
  * update (summary.c). */
-void hm_stats_moments(const double *x, size_t n, double *mean, double *sd);
+void hm__stats_moments(const double *x, size_t n, double *mean, double *sd);
 #endif

@@ -28,7 +28,7 @@ double hm_stats_quantile_sorted(const double *sorted, size_t n, double q)
 }
 
 /* Welford's update: stable for run-times that differ in the last digits. */
-void hm_stats_moments(const double *x, size_t n, double *mean, double *sd)
+void hm__stats_moments(const double *x, size_t n, double *mean, double *sd)
 {
     double m = 0.0, s = 0.0;
     for (size_t i = 0; i < n; i++) {
@@ -60,7 +60,7 @@ int hm_stats_summarize(const double *x, size_t n, hm_stats_summary_t *s)
     s->q3 = hm_stats_quantile_sorted(sorted, n, 0.75);
     s->p90 = hm_stats_quantile_sorted(sorted, n, 0.90);
     s->p99 = hm_stats_quantile_sorted(sorted, n, 0.99);
-    hm_stats_moments(x, n, &s->mean, &s->sd);
+    hm__stats_moments(x, n, &s->mean, &s->sd);
     free(sorted);
     return HM_OK;
 }

@@ -26,7 +26,7 @@ static int measure_one(MPI_Comm comm, hm_clock_t *global, int exchanges, int r, 
     if (rank == 0)
         MPI_Send(NULL, 0, MPI_BYTE, r, TAG_TURN, comm);
     else
-        hm_idle_wait_token(comm, 0, TAG_TURN);
+        hm__idle_wait_token(comm, 0, TAG_TURN);
     rc = hm_offset_measure(pair, global, &s);
     hm_offset_pair_free(pair);
     if (rank == r)

@@ -18,7 +18,7 @@
  * offset holds (for SKaMPI-Offset: the client's clock after the exchanges,
  * as in the paper). */
 static int set_intercept(MPI_Comm comm, int client, hm_clock_t *base,
-                         const hm_sync_params_t *params, hm_lm_t *lm, hm_sync_stats_t *stats)
+                         const hm_sync_params_t *params, hm_lm_t *lm, hm__sync_stats_t *stats)
 {
     int rank;
     hm_sync_params_t skampi = *params;
@@ -26,8 +26,8 @@ static int set_intercept(MPI_Comm comm, int client, hm_clock_t *base,
     MPI_Comm_rank(comm, &rank);
     skampi.offset = HM_OFFSET_SKAMPI;
     /* The client sleeps until rank 0 is done with the ranks before it. */
-    int rc = hm_hca_meet(comm, rank == 0 ? client : 0);
-    if (rc == HM_OK) rc = hm_sync_measure_offset(comm, 0, client, base, &skampi, &sample, stats);
+    int rc = hm__hca_meet(comm, rank == 0 ? client : 0);
+    if (rc == HM_OK) rc = hm__sync_measure_offset(comm, 0, client, base, &skampi, &sample, stats);
     if (rc == HM_OK && rank == client)
         lm->intercept = sample.offset_s - lm->slope * sample.timestamp_s; /* line 29 */
     return rc;
@@ -36,21 +36,21 @@ static int set_intercept(MPI_Comm comm, int client, hm_clock_t *base,
 /* Compute_And_Set_All_Intercepts (Alg. 3 lines 65-71): rank 0 measures
  * against every other rank in turn. */
 static int set_all_intercepts(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
-                              hm_lm_t *lm, hm_sync_stats_t *stats)
+                              hm_lm_t *lm, hm__sync_stats_t *stats)
 {
     int rank, size, rc = HM_OK;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     if (rank != 0) return set_intercept(comm, rank, base, params, lm, stats);
     for (int i = 1; i < size; i++)
-        rc = hm_hca_first_error(rc, set_intercept(comm, i, base, params, lm, stats));
+        rc = hm__hca_first_error(rc, set_intercept(comm, i, base, params, lm, stats));
     return rc;
 }
 
-int hm_sync_hca(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, hm_clock_t **out,
-                hm_sync_stats_t *stats)
+int hm__sync_hca(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, hm_clock_t **out,
+                 hm__sync_stats_t *stats)
 {
-    hm_sync_stats_t unused = {0};
+    hm__sync_stats_t unused = {0};
     if (!base || !params || !out) return HM_EINVAL;
     if (!stats) stats = &unused;
     hm_lm_t lm = {0, 0};
@@ -59,8 +59,8 @@ int hm_sync_hca(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
     hm_sync_params_t pair = *params;
     pair.recompute_intercept = 0;
     /* Alg. 2 lines 18-21 (Sync_Clocks_Pow2, Sync_Clocks_Remaining, MPI_Scatter) */
-    int rc = hm_hca_tree(comm, base, &pair, HM_HCA_TURNS_AUTO, &lm, stats);
+    int rc = hm__hca_tree(comm, base, &pair, HM_HCA_TURNS_AUTO, &lm, stats);
     /* lines 22-24 */
-    rc = hm_hca_first_error(rc, set_all_intercepts(comm, base, params, &lm, stats));
-    return hm_hca_finish(comm, base, lm, rc, out, "hca");
+    rc = hm__hca_first_error(rc, set_all_intercepts(comm, base, params, &lm, stats));
+    return hm__hca_finish(comm, base, lm, rc, out, "hca");
 }

@@ -9,7 +9,7 @@
  *
  * Beyond the pseudo-code: before each pair the reference sends its client an
  * empty "your turn" message, which the client awaits sleeping
- * (hm_idle_wait_token). A client whose reference is still busy in an earlier
+ * (hm__idle_wait_token). A client whose reference is still busy in an earlier
  * round would otherwise wait inside the offset layer's blocking receive,
  * spinning under MPICH on an oversubscribed machine, and slow down the pairs
  * that measure. One message per pair; the pairs are unchanged.
@@ -37,7 +37,7 @@ typedef struct hca3 {
     MPI_Comm comm;
     int rank, size, max_power;
     const hm_sync_params_t *params;
-    hm_sync_stats_t *stats;
+    hm__sync_stats_t *stats;
     int *order;    /* when the pairs take turns: order[k] = client of the k-th pair; else NULL */
     int *position; /* position[client] = k */
 } hca3_t;
@@ -79,7 +79,7 @@ static int await_turn(const hca3_t *h, int client)
     if (k == 0) return HM_OK;
     int prev_ref = reference_of(h, h->order[k - 1]);
     if (prev_ref == h->rank) return HM_OK;
-    return hm_idle_wait_token(h->comm, prev_ref, HCA3_ORDER_TAG) == MPI_SUCCESS ? HM_OK : HM_EMPI;
+    return hm__idle_wait_token(h->comm, prev_ref, HCA3_ORDER_TAG) == MPI_SUCCESS ? HM_OK : HM_EMPI;
 }
 
 /* The reference of a finished pair hands the turn to both ranks of the next
@@ -100,12 +100,12 @@ static int pass_turn(const hca3_t *h, int client)
  * the global clock it has learned so far. */
 static int as_reference(const hca3_t *h, int client, hm_clock_t *my_clk)
 {
-    hm_sync_pair_model_t unused;
+    hm__sync_pair_model_t unused;
     int rc = await_turn(h, client);
     if (rc == HM_OK && MPI_Send(NULL, 0, MPI_BYTE, client, HCA3_TURN_TAG, h->comm) != MPI_SUCCESS)
         rc = HM_EMPI;
     if (rc == HM_OK)
-        rc = hm_sync_learn_pair(h->comm, h->rank, client, my_clk, h->params, &unused, h->stats);
+        rc = hm__sync_learn_pair(h->comm, h->rank, client, my_clk, h->params, &unused, h->stats);
     int passed = pass_turn(h, client);
     return rc != HM_OK ? rc : passed;
 }
@@ -115,11 +115,12 @@ static int as_reference(const hca3_t *h, int client, hm_clock_t *my_clk)
  * base becomes its global clock. */
 static int as_client(const hca3_t *h, int ref, hm_clock_t *base, hm_clock_t **my_clk)
 {
-    hm_sync_pair_model_t m;
+    hm__sync_pair_model_t m;
     hm_clock_t *global = NULL;
     int rc = await_turn(h, h->rank);
-    if (rc == HM_OK && hm_idle_wait_token(h->comm, ref, HCA3_TURN_TAG) != MPI_SUCCESS) rc = HM_EMPI;
-    if (rc == HM_OK) rc = hm_sync_learn_pair(h->comm, ref, h->rank, base, h->params, &m, h->stats);
+    if (rc == HM_OK && hm__idle_wait_token(h->comm, ref, HCA3_TURN_TAG) != MPI_SUCCESS)
+        rc = HM_EMPI;
+    if (rc == HM_OK) rc = hm__sync_learn_pair(h->comm, ref, h->rank, base, h->params, &m, h->stats);
     if (rc == HM_OK) rc = hm_clock_model(base, m.kind, m.lm, &global);
     if (rc != HM_OK) return rc;
     hm_clock_free(*my_clk);
@@ -153,8 +154,8 @@ static int run_pairs(const hca3_t *h, hm_clock_t *base, hm_clock_t **my_clk)
     return rc != HM_OK ? rc : step;
 }
 
-int hm_sync_hca3(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, hm_clock_t **out,
-                 hm_sync_stats_t *stats)
+int hm__sync_hca3(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, hm_clock_t **out,
+                  hm__sync_stats_t *stats)
 {
     hca3_t h = {.comm = comm, .params = params, .stats = stats};
     int turns = 0;
@@ -163,7 +164,7 @@ int hm_sync_hca3(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params
     h.max_power = 1 << floor_log2(h.size); /* lines 2-3 */
     hm_clock_t *my_clk = base; /* line 4: the base clock itself stands for the dummy model */
     hm_clock_retain(base);
-    int rc = hm_hca_agree_turns(comm, HM_HCA_TURNS_AUTO, 1, &turns);
+    int rc = hm__hca_agree_turns(comm, HM_HCA_TURNS_AUTO, 1, &turns);
     if (rc == HM_OK && turns) rc = make_order(&h);
     rc = hm_agree(comm, rc);
     if (rc == HM_OK) rc = hm_agree(comm, run_pairs(&h, base, &my_clk));

@@ -11,7 +11,7 @@
 #include "common/idle.h"
 
 /* Tags on the private communicator: ASCII "hc", "hd", "he"; distinct from those
- * of the offset pairs ("OF") and of hm_sync_learn_pair ("LP"). */
+ * of the offset pairs ("OF") and of hm__sync_learn_pair ("LP"). */
 enum { TAG_MEET = 0x6863, TAG_MODELS = 0x6864, TAG_TURN = 0x6865 };
 
 /* Models travel as pairs of doubles (t_pair_double of the paper). */
@@ -22,7 +22,7 @@ typedef struct tree {
     int rank, size, maxpower; /* maxpower = 2^floor(log2 size) (Alg. 2 line 13) */
     hm_clock_t *base;
     const hm_sync_params_t *params;
-    hm_sync_stats_t *stats;
+    hm__sync_stats_t *stats;
     int one_at_a_time; /* the pairs take turns: some node has more ranks than cores */
     /* models[k]: clock of rank + k in the time of this rank, k < span (the
      * l_model array of the paper, kept relative to this rank so that each rank
@@ -35,13 +35,13 @@ static int mpi(int rc)
     return rc == MPI_SUCCESS ? HM_OK : HM_EMPI;
 }
 
-int hm_hca_meet(MPI_Comm comm, int peer)
+int hm__hca_meet(MPI_Comm comm, int peer)
 {
     MPI_Request recv, send;
     if (MPI_Irecv(NULL, 0, MPI_BYTE, peer, TAG_MEET, comm, &recv) != MPI_SUCCESS) return HM_EMPI;
     if (MPI_Isend(NULL, 0, MPI_BYTE, peer, TAG_MEET, comm, &send) != MPI_SUCCESS) return HM_EMPI;
-    int rc = mpi(hm_idle_wait(&recv, MPI_STATUS_IGNORE));
-    return hm_hca_first_error(rc, mpi(hm_idle_wait(&send, MPI_STATUS_IGNORE)));
+    int rc = mpi(hm__idle_wait(&recv, MPI_STATUS_IGNORE));
+    return hm__hca_first_error(rc, mpi(hm__idle_wait(&send, MPI_STATUS_IGNORE)));
 }
 
 /* A pair of the tree; ref < 0: none. */
@@ -85,7 +85,7 @@ static int await_turn(const tree_t *t, pair_t p)
     if (!t->one_at_a_time || prev.ref < 0 || prev.ref == t->rank) return HM_OK;
     if (MPI_Irecv(NULL, 0, MPI_BYTE, prev.ref, TAG_TURN, t->comm, &req) != MPI_SUCCESS)
         return HM_EMPI;
-    return mpi(hm_idle_wait(&req, MPI_STATUS_IGNORE));
+    return mpi(hm__idle_wait(&req, MPI_STATUS_IGNORE));
 }
 
 static int pass_turn(const tree_t *t, pair_t p)
@@ -95,7 +95,7 @@ static int pass_turn(const tree_t *t, pair_t p)
     if (!t->one_at_a_time || t->rank != p.ref) return HM_OK;
     for (int i = 0; i < 2; i++) /* zero bytes: sent eagerly, never blocks */
         if (members[i] >= 0 && members[i] != t->rank)
-            rc = hm_hca_first_error(
+            rc = hm__hca_first_error(
                 rc, mpi(MPI_Send(NULL, 0, MPI_BYTE, members[i], TAG_TURN, t->comm)));
     return rc;
 }
@@ -108,13 +108,13 @@ static int pass_turn(const tree_t *t, pair_t p)
  * model: the caller agrees on the error at the end. */
 static int learn(tree_t *t, int ref, int client, hm_lm_t *lm)
 {
-    hm_sync_pair_model_t m = {.lm = {0, 0}, .kind = HM_CLOCK_OFFSET};
+    hm__sync_pair_model_t m = {.lm = {0, 0}, .kind = HM_CLOCK_OFFSET};
     pair_t p = {ref, client};
     int rc = await_turn(t, p);
-    rc = hm_hca_first_error(rc, hm_hca_meet(t->comm, t->rank == ref ? client : ref));
+    rc = hm__hca_first_error(rc, hm__hca_meet(t->comm, t->rank == ref ? client : ref));
     if (rc == HM_OK)
-        rc = hm_sync_learn_pair(t->comm, ref, client, t->base, t->params, &m, t->stats);
-    rc = hm_hca_first_error(rc, pass_turn(t, p));
+        rc = hm__sync_learn_pair(t->comm, ref, client, t->base, t->params, &m, t->stats);
+    rc = hm__hca_first_error(rc, pass_turn(t, p));
     if (rc != HM_OK) m.lm = (hm_lm_t){0, 0};
     if (m.kind == HM_CLOCK_OFFSET) m.lm.slope = 0.0;
     if (lm) *lm = m.lm;
@@ -131,7 +131,7 @@ static int recv_models(tree_t *t, int from, hm_lm_t *models, int count)
     MPI_Request req;
     if (MPI_Irecv(models, 2 * count, MPI_DOUBLE, from, TAG_MODELS, t->comm, &req) != MPI_SUCCESS)
         return HM_EMPI;
-    return mpi(hm_idle_wait(&req, MPI_STATUS_IGNORE));
+    return mpi(hm__idle_wait(&req, MPI_STATUS_IGNORE));
 }
 
 /* Reference side of one round (Alg. 3 lines 11-21): learn with the client,
@@ -142,7 +142,7 @@ static int pow2_reference(tree_t *t, int half)
     int client = t->rank + half;
     hm_lm_t *sub = t->models + half;
     int rc = learn(t, t->rank, client, NULL);
-    rc = hm_hca_first_error(rc, recv_models(t, client, sub, half));
+    rc = hm__hca_first_error(rc, recv_models(t, client, sub, half));
     for (int i = 1; i < half; i++) sub[i] = hm_lm_merge(sub[0], sub[i]); /* line 21 */
     return rc;
 }
@@ -153,7 +153,7 @@ static int pow2_client(tree_t *t, int half)
 {
     int ref = t->rank - half;
     int rc = learn(t, ref, t->rank, &t->models[0]);
-    return hm_hca_first_error(rc, send_models(t, ref, t->models, half));
+    return hm__hca_first_error(rc, send_models(t, ref, t->models, half));
 }
 
 /* Sync_Clocks_Pow2 (Alg. 3 lines 4-32) with half = 2^(round - 1). An error
@@ -164,9 +164,9 @@ static int pow2(tree_t *t)
     if (t->rank >= t->maxpower) return HM_OK; /* line 8 */
     for (int half = 1; 2 * half <= t->maxpower; half *= 2) {
         if (t->rank % (2 * half) == 0)
-            rc = hm_hca_first_error(rc, pow2_reference(t, half));
+            rc = hm__hca_first_error(rc, pow2_reference(t, half));
         else /* rank % (2 half) == half: the first round where it is not a reference */
-            return hm_hca_first_error(rc, pow2_client(t, half));
+            return hm__hca_first_error(rc, pow2_client(t, half));
     }
     return rc;
 }
@@ -180,7 +180,7 @@ static int gather_remaining(tree_t *t)
     int extra = t->size - t->maxpower, rc = HM_OK;
     for (int j = 0; j < extra; j++) {
         int q = t->maxpower + j;
-        rc = hm_hca_first_error(rc, recv_models(t, q, &t->models[q], 1));
+        rc = hm__hca_first_error(rc, recv_models(t, q, &t->models[q], 1));
         t->models[q] = hm_lm_merge(t->models[j], t->models[q]); /* line 60 */
     }
     return rc;
@@ -195,16 +195,16 @@ static int remaining(tree_t *t)
         rc = learn(t, t->rank, t->rank + t->maxpower, NULL);
     } else if (t->rank >= t->maxpower) { /* lines 45-52, 61-63 */
         rc = learn(t, t->rank - t->maxpower, t->rank, &t->models[0]);
-        rc = hm_hca_first_error(rc, send_models(t, 0, t->models, 1));
+        rc = hm__hca_first_error(rc, send_models(t, 0, t->models, 1));
     }
-    if (t->rank == 0) rc = hm_hca_first_error(rc, gather_remaining(t));
+    if (t->rank == 0) rc = hm__hca_first_error(rc, gather_remaining(t));
     return rc;
 }
 
 /* MPI_Scatter of the final models from rank 0 (Alg. 2 line 21). */
 static int scatter(tree_t *t, hm_lm_t *lm)
 {
-    return mpi(hm_idle_scatter(t->models, 2, MPI_DOUBLE, lm, 2, MPI_DOUBLE, 0, t->comm));
+    return mpi(hm__idle_scatter(t->models, 2, MPI_DOUBLE, lm, 2, MPI_DOUBLE, 0, t->comm));
 }
 
 /* Models this rank holds: all of them on rank 0, its subtree (the lowest set
@@ -229,18 +229,18 @@ static int node_oversubscribed(MPI_Comm comm)
 
 /* Before the first exchange, the ranks agree on the allocations (an error
  * wins) and on whether the pairs take turns (any oversubscribed node). */
-int hm_hca_agree_turns(MPI_Comm comm, hm_hca_turns_t turns, int ok, int *one_at_a_time)
+int hm__hca_agree_turns(MPI_Comm comm, hm__hca_turns_t turns, int ok, int *one_at_a_time)
 {
     int turn =
         turns == HM_HCA_TURNS_AUTO ? node_oversubscribed(comm) : turns == HM_HCA_TURNS_ALWAYS;
     int mine[2] = {ok ? 0 : 1, turn}, all[2] = {1, 0};
-    if (hm_idle_allreduce(mine, all, 2, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS) return HM_EMPI;
+    if (hm__idle_allreduce(mine, all, 2, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS) return HM_EMPI;
     *one_at_a_time = all[1];
     return all[0] ? HM_ENOMEM : HM_OK;
 }
 
-int hm_hca_tree(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
-                hm_hca_turns_t turns, hm_lm_t *lm, hm_sync_stats_t *stats)
+int hm__hca_tree(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
+                 hm__hca_turns_t turns, hm_lm_t *lm, hm__sync_stats_t *stats)
 {
     tree_t t = {.comm = comm, .base = base, .params = params, .stats = stats, .maxpower = 1};
     MPI_Comm_rank(comm, &t.rank);
@@ -248,18 +248,18 @@ int hm_hca_tree(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
     while (2 * t.maxpower <= t.size) t.maxpower *= 2;
     *lm = (hm_lm_t){0, 0};
     t.models = calloc((size_t)span(&t), sizeof *t.models); /* zero: models[0] = (0, 0), line 7 */
-    int rc = hm_hca_agree_turns(comm, turns, t.models != NULL, &t.one_at_a_time);
+    int rc = hm__hca_agree_turns(comm, turns, t.models != NULL, &t.one_at_a_time);
     if (rc == HM_OK) {
         rc = pow2(&t);
-        rc = hm_hca_first_error(rc, remaining(&t));
-        rc = hm_hca_first_error(rc, scatter(&t, lm));
+        rc = hm__hca_first_error(rc, remaining(&t));
+        rc = hm__hca_first_error(rc, scatter(&t, lm));
     }
     free(t.models);
     return rc;
 }
 
-int hm_hca_finish(MPI_Comm comm, hm_clock_t *base, hm_lm_t lm, int status, hm_clock_t **out,
-                  const char *name)
+int hm__hca_finish(MPI_Comm comm, hm_clock_t *base, hm_lm_t lm, int status, hm_clock_t **out,
+                   const char *name)
 {
     hm_clock_t *clock = NULL;
     int rank;
@@ -271,7 +271,8 @@ int hm_hca_finish(MPI_Comm comm, hm_clock_t *base, hm_lm_t lm, int status, hm_cl
         hm_clock_kind_t kind = lm.slope == 0.0 ? HM_CLOCK_OFFSET : HM_CLOCK_LINEAR;
         status = hm_clock_model(base, kind, lm, &clock);
     }
-    if (status != HM_OK) hm_error_set(status, "%s: %s on rank %d", name, hm_strerror(status), rank);
+    if (status != HM_OK)
+        hm__error_set(status, "%s: %s on rank %d", name, hm_strerror(status), rank);
     status = hm_agree(comm, status);
     if (status == HM_OK)
         *out = clock;

@@ -8,7 +8,7 @@
  * Alg. 8, the RTT of Alg. 17 measured once per pair) is the original JK;
  * SKaMPI-Offset, the default, makes JK more precise (Hunold & Carpen-Amarie 2018, §IV). The
  * fitted slope goes through harmonia's drift decision (params->drift,
- * hm_sync_decide_drift).
+ * hm__sync_decide_drift).
  *
  * Deviations from the pseudo-code, and why:
  *  - a fit point is one measurement of the offset layer, i.e. the median
@@ -26,7 +26,7 @@
  *  - fewer than 2 fit points is HM_EINVAL (no line), and with 2 the fit has
  *    no residual to judge the slope by: drift auto then keeps the offset;
  *  - the slope's standard error given to the drift decision allows for
- *    correlated fit points (batch means, hm_sync_fit_pair in learn.c). */
+ *    correlated fit points (batch means, hm__sync_fit_pair in learn.c). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -68,10 +68,10 @@ static int prepare(jk_t *j)
     return j->x ? HM_OK : HM_ENOMEM;
 }
 
-static void release(jk_t *j, hm_sync_stats_t *stats)
+static void release(jk_t *j, hm__sync_stats_t *stats)
 {
     for (int k = 0; j->pairs && k < j->npairs; k++) {
-        if (j->pairs[k]) hm_sync_tally_pair(stats, j->pairs[k]);
+        if (j->pairs[k]) hm__sync_tally_pair(stats, j->pairs[k]);
         hm_offset_pair_free(j->pairs[k]);
     }
     free(j->pairs);
@@ -95,7 +95,7 @@ static int serve_round(jk_t *j)
  * offset measurement (client - root at the client's timestamp). */
 static int measure_turn(jk_t *j, hm_offset_sample_t *s)
 {
-    if (j->size > 2 && hm_idle_wait_token(j->comm, 0, TAG_TURN) != MPI_SUCCESS) return HM_EMPI;
+    if (j->size > 2 && hm__idle_wait_token(j->comm, 0, TAG_TURN) != MPI_SUCCESS) return HM_EMPI;
     return hm_offset_measure(j->pairs[0], j->clock, s);
 }
 
@@ -118,14 +118,14 @@ static int learn(jk_t *j)
 
 /* Line 28 (Linear_Fit) and the drift decision, shared with the other
  * drift-aware algorithms. */
-static hm_sync_pair_model_t fit(const jk_t *j)
+static hm__sync_pair_model_t fit(const jk_t *j)
 {
-    return hm_sync_fit_pair(j->params, j->x, j->y, j->params->fitpoints);
+    return hm__sync_fit_pair(j->params, j->x, j->y, j->params->fitpoints);
 }
 
 /* Alg. 16 as a clock: the fitted model over base on a client, base itself
  * on the root. */
-static int build_clock(jk_t *j, hm_clock_t **clock, hm_sync_pair_model_t *model)
+static int build_clock(jk_t *j, hm_clock_t **clock, hm__sync_pair_model_t *model)
 {
     if (j->me == 0) {
         hm_clock_retain(*clock = j->clock);
@@ -135,8 +135,8 @@ static int build_clock(jk_t *j, hm_clock_t **clock, hm_sync_pair_model_t *model)
     return hm_clock_model(j->clock, model->kind, model->lm, clock);
 }
 
-int hm_sync_jk(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, hm_clock_t **out,
-               hm_sync_stats_t *stats)
+int hm__sync_jk(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, hm_clock_t **out,
+                hm__sync_stats_t *stats)
 {
     if (!base || !params || !out || params->fitpoints < 2 || params->exchanges < 1)
         return HM_EINVAL;
@@ -144,7 +144,7 @@ int hm_sync_jk(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, 
     if (MPI_Comm_rank(comm, &j.me) != MPI_SUCCESS || MPI_Comm_size(comm, &j.size) != MPI_SUCCESS)
         return HM_EMPI;
     hm_clock_t *clock = NULL;
-    hm_sync_pair_model_t model = {.kind = HM_CLOCK_IDENTITY};
+    hm__sync_pair_model_t model = {.kind = HM_CLOCK_IDENTITY};
     int rc = hm_agree(comm, prepare(&j));
     if (rc == HM_OK) rc = learn(&j);
     if (rc == HM_OK) rc = build_clock(&j, &clock, &model);
@@ -154,7 +154,7 @@ int hm_sync_jk(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, 
         hm_clock_free(clock);
         return rc;
     }
-    if (j.me != 0) hm_sync_drift_record(stats, &model);
+    if (j.me != 0) hm__sync_drift_record(stats, &model);
     *out = clock;
     return HM_OK;
 }

@@ -38,16 +38,16 @@ static double t_statistic(double slope, double slope_stderr)
     return fabs(slope) / slope_stderr;
 }
 
-hm_sync_pair_model_t hm_sync_decide_drift(const hm_sync_params_t *params, double slope,
-                                          double slope_stderr, int dof, double intercept,
-                                          double mean_y)
+hm__sync_pair_model_t hm__sync_decide_drift(const hm_sync_params_t *params, double slope,
+                                            double slope_stderr, int dof, double intercept,
+                                            double mean_y)
 {
-    hm_sync_pair_model_t m = {.lm = {slope, intercept},
-                              .kind = HM_CLOCK_LINEAR,
-                              .slope_fit = slope,
-                              .slope_stderr = slope_stderr,
-                              .t = t_statistic(slope, slope_stderr),
-                              .t_critical = critical_value(params, dof)};
+    hm__sync_pair_model_t m = {.lm = {slope, intercept},
+                               .kind = HM_CLOCK_LINEAR,
+                               .slope_fit = slope,
+                               .slope_stderr = slope_stderr,
+                               .t = t_statistic(slope, slope_stderr),
+                               .t_critical = critical_value(params, dof)};
     int keep;
     if (!isfinite(slope) || !isfinite(intercept)) /* degenerate fit (all timestamps equal) */
         keep = 0;
@@ -65,7 +65,7 @@ hm_sync_pair_model_t hm_sync_decide_drift(const hm_sync_params_t *params, double
     return m;
 }
 
-void hm_sync_drift_record(hm_sync_stats_t *stats, const hm_sync_pair_model_t *m)
+void hm__sync_drift_record(hm__sync_stats_t *stats, const hm__sync_pair_model_t *m)
 {
     if (!stats) return;
     if (m->kind == HM_CLOCK_LINEAR) {
@@ -83,7 +83,7 @@ void hm_sync_drift_test_describe(const hm_sync_params_t *params, char *buf, size
     if (!buf || len == 0) return;
     buf[0] = '\0';
     if (!params || !hm_sync_drift_name(params->drift)) return;
-    int dof = hm_sync_fit_dof(params->fitpoints);
+    int dof = hm__sync_fit_dof(params->fitpoints);
     const char *rule = params->drift == HM_DRIFT_ON    ? "slope always kept; test reported: "
                        : params->drift == HM_DRIFT_OFF ? "slope never kept; test reported: "
                                                        : "slope kept when ";
@@ -150,7 +150,7 @@ static size_t batches(size_t n)
     return n / FIT_BATCH_MIN < FIT_BATCHES ? n / FIT_BATCH_MIN : FIT_BATCHES;
 }
 
-int hm_sync_fit_dof(int n)
+int hm__sync_fit_dof(int n)
 {
     size_t nb = batches(n > 0 ? (size_t)n : 0);
     return nb >= 3 ? (int)nb - 2 : n >= 3 ? n - 2 : 0;
@@ -195,7 +195,7 @@ static double batch_stderr(const double *x, const double *y, size_t n)
  *    ~45 ms of an idle 1000 x 100 learning here) is modelled as an offset; a
  *    longer fit (more fit points) resolves smaller drifts.
  * The t test treats the largest as an error with the batch fit's degrees of
- * freedom (hm_sync_fit_dof), the conservative reading: the other two are
+ * freedom (hm__sync_fit_dof), the conservative reading: the other two are
  * estimated from more points. Fewer than 3 points leave no residual:
  * infinite error (offset model). */
 static double slope_stderr(const double *x, const double *y, size_t n, double cov11, double sumsq)
@@ -208,21 +208,21 @@ static double slope_stderr(const double *x, const double *y, size_t n, double co
 
 /* Alg. 2 line 13 (FIT_LINEAR_MODEL) and the drift decision. gsl_fit_linear
  * centres the data itself, so timestamps far from 0 lose no precision. */
-hm_sync_pair_model_t hm_sync_fit_pair(const hm_sync_params_t *params, const double *x,
-                                      const double *y, int n)
+hm__sync_pair_model_t hm__sync_fit_pair(const hm_sync_params_t *params, const double *x,
+                                        const double *y, int n)
 {
     double c0, c1, cov00, cov01, cov11, sumsq;
     gsl_fit_linear(x, 1, y, 1, (size_t)n, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
     double se = slope_stderr(x, y, (size_t)n, cov11, sumsq);
-    return hm_sync_decide_drift(params, c1, se, hm_sync_fit_dof(n), c0,
-                                gsl_stats_mean(y, 1, (size_t)n));
+    return hm__sync_decide_drift(params, c1, se, hm__sync_fit_dof(n), c0,
+                                 gsl_stats_mean(y, 1, (size_t)n));
 }
 
 /* COMPUTE_AND_SET_INTERCEPT, Alg. 2 lines 17-23: a fresh offset O at client
  * time T sets the intercept so that the line passes through it; line 21
  * reads slope * (-T) + O. */
 static int recompute_intercept(hm_offset_pair_t *pair, hm_clock_t *clock, int is_client,
-                               hm_sync_pair_model_t *model)
+                               hm__sync_pair_model_t *model)
 {
     hm_offset_sample_t s;
     int rc = hm_offset_measure(pair, clock, &s);
@@ -231,20 +231,20 @@ static int recompute_intercept(hm_offset_pair_t *pair, hm_clock_t *clock, int is
     return rc;
 }
 
-static void count(hm_sync_stats_t *stats, const hm_offset_pair_t *pair, int is_client,
-                  const hm_sync_pair_model_t *model)
+static void count(hm__sync_stats_t *stats, const hm_offset_pair_t *pair, int is_client,
+                  const hm__sync_pair_model_t *model)
 {
     if (!stats) return;
-    hm_sync_tally_pair(stats, pair);
-    if (is_client && model) hm_sync_drift_record(stats, model);
+    hm__sync_tally_pair(stats, pair);
+    if (is_client && model) hm__sync_drift_record(stats, model);
 }
 
 /* The reference learns nothing: it reports the identity, lm = {0, 0}. */
-static const hm_sync_pair_model_t no_model = {{0, 0}, HM_CLOCK_IDENTITY, 0, 0, 0, NAN};
+static const hm__sync_pair_model_t no_model = {{0, 0}, HM_CLOCK_IDENTITY, 0, 0, 0, NAN};
 
-int hm_sync_learn_pair(MPI_Comm comm, int ref, int client, hm_clock_t *clock,
-                       const hm_sync_params_t *params, hm_sync_pair_model_t *model,
-                       hm_sync_stats_t *stats)
+int hm__sync_learn_pair(MPI_Comm comm, int ref, int client, hm_clock_t *clock,
+                        const hm_sync_params_t *params, hm__sync_pair_model_t *model,
+                        hm__sync_stats_t *stats)
 {
     int me;
     if (!clock || !params || !model) return HM_EINVAL;
@@ -262,7 +262,7 @@ int hm_sync_learn_pair(MPI_Comm comm, int ref, int client, hm_clock_t *clock,
     if (rc == HM_OK && is_client && !(xy = malloc(2 * (size_t)n * sizeof *xy))) rc = HM_ENOMEM;
     if (rc != HM_EINVAL) rc = agree(comm, is_client ? ref : client, rc);
     if (rc == HM_OK) rc = collect(pair, clock, n, xy, xy ? xy + n : NULL, &params->progress);
-    if (rc == HM_OK && is_client) *model = hm_sync_fit_pair(params, xy, xy + n, n);
+    if (rc == HM_OK && is_client) *model = hm__sync_fit_pair(params, xy, xy + n, n);
     if (rc == HM_OK && params->recompute_intercept)
         rc = recompute_intercept(pair, clock, is_client, model);
     if (rc == HM_OK) count(stats, pair, is_client, model);
@@ -272,9 +272,9 @@ int hm_sync_learn_pair(MPI_Comm comm, int ref, int client, hm_clock_t *clock,
     return rc;
 }
 
-int hm_sync_measure_offset(MPI_Comm comm, int ref, int client, hm_clock_t *clock,
-                           const hm_sync_params_t *params, hm_offset_sample_t *sample,
-                           hm_sync_stats_t *stats)
+int hm__sync_measure_offset(MPI_Comm comm, int ref, int client, hm_clock_t *clock,
+                            const hm_sync_params_t *params, hm_offset_sample_t *sample,
+                            hm__sync_stats_t *stats)
 {
     int me;
     if (!clock || !params) return HM_EINVAL;

@@ -56,7 +56,7 @@ typedef struct ng {
     MPI_Comm comm;
     hm_clock_t *clock;
     int n;
-    hm_sync_stats_t *stats;
+    hm__sync_stats_t *stats;
 } ng_t;
 
 /* Sleeping rendezvous with peer: neither enters the ping-pongs (which
@@ -66,7 +66,7 @@ static int meet(ng_t *c, int peer)
     MPI_Request req;
     if (MPI_Irecv(NULL, 0, MPI_BYTE, peer, TAG_MEET, c->comm, &req) != MPI_SUCCESS ||
         MPI_Send(NULL, 0, MPI_BYTE, peer, TAG_MEET, c->comm) != MPI_SUCCESS ||
-        hm_idle_wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        hm__idle_wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS)
         return HM_EMPI;
     return HM_OK;
 }
@@ -115,7 +115,7 @@ static int measure(ng_t *c, int peer, double *offset)
             since_min = 0;
         }
     }
-    hm_sync_tally(c->stats, c->comm, peer, i);
+    hm__sync_tally(c->stats, c->comm, peer, i);
     return MPI_Send(NULL, 0, MPI_BYTE, peer, TAG_STOP, c->comm) == MPI_SUCCESS ? HM_OK : HM_EMPI;
 }
 
@@ -128,7 +128,7 @@ static int answer(ng_t *c, int peer)
         MPI_Status st;
         if (receive(c, &s_time, peer, MPI_ANY_TAG, &st) != HM_OK) return HM_EMPI;
         if (st.MPI_TAG == TAG_STOP) {
-            hm_sync_tally(c->stats, c->comm, peer, n);
+            hm__sync_tally(c->stats, c->comm, peer, n);
             return HM_OK;
         }
         t_remote = hm_clock_now(c->clock);
@@ -183,7 +183,7 @@ static int sync_pow2(ng_t *c, int me, int maxpower, double *off)
 /* Alg. 11 lines 29-30: the root's list to every rank, waiting asleep. */
 static int scatter(ng_t *c, const double *off, double *myoffset)
 {
-    return hm_idle_scatter(off, 1, MPI_DOUBLE, myoffset, 1, MPI_DOUBLE, 0, c->comm) == MPI_SUCCESS
+    return hm__idle_scatter(off, 1, MPI_DOUBLE, myoffset, 1, MPI_DOUBLE, 0, c->comm) == MPI_SUCCESS
                ? HM_OK
                : HM_EMPI;
 }
@@ -237,8 +237,8 @@ static int learn_offset(ng_t *c, int me, int size, double *off, double *myoffset
     return rc;
 }
 
-int hm_sync_netgauge(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
-                     hm_clock_t **out, hm_sync_stats_t *stats)
+int hm__sync_netgauge(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
+                      hm_clock_t **out, hm__sync_stats_t *stats)
 {
     int me, size;
     if (!base || !params || !out || params->exchanges < 1) return HM_EINVAL;

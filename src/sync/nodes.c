@@ -5,7 +5,7 @@
 
 #include "sync/sync_impl.h"
 
-struct hm_sync_nodes {
+struct hm__sync_nodes {
     MPI_Group group; /* the synchronized communicator's */
     int me;          /* this rank in it */
     int *node_of;    /* node of each rank: its node's lowest rank */
@@ -26,13 +26,13 @@ static int my_node(MPI_Comm comm, int me, int ranks_per_node, int *node)
     return rc == MPI_SUCCESS ? HM_OK : HM_EMPI;
 }
 
-int hm_sync_nodes_create(MPI_Comm comm, int ranks_per_node, hm_sync_nodes_t **out)
+int hm__sync_nodes_create(MPI_Comm comm, int ranks_per_node, hm__sync_nodes_t **out)
 {
     int me, size, node = 0, all = 1;
     *out = NULL;
     if (MPI_Comm_rank(comm, &me) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS)
         return HM_EMPI;
-    hm_sync_nodes_t *n = calloc(1, sizeof *n);
+    hm__sync_nodes_t *n = calloc(1, sizeof *n);
     if (n) n->me = me, n->node_of = malloc((size_t)size * sizeof *n->node_of);
     /* Every rank takes part in the collectives whatever its allocations. */
     int failed = !n || !n->node_of, rc = HM_OK;
@@ -52,7 +52,7 @@ int hm_sync_nodes_create(MPI_Comm comm, int ranks_per_node, hm_sync_nodes_t **ou
     return HM_OK;
 }
 
-void hm_sync_nodes_free(hm_sync_nodes_t *n)
+void hm__sync_nodes_free(hm__sync_nodes_t *n)
 {
     if (!n) return;
     MPI_Group_free(&n->group);
@@ -60,7 +60,7 @@ void hm_sync_nodes_free(hm_sync_nodes_t *n)
     free(n);
 }
 
-void hm_sync_tally(hm_sync_stats_t *stats, MPI_Comm comm, int peer, long count)
+void hm__sync_tally(hm__sync_stats_t *stats, MPI_Comm comm, int peer, long count)
 {
     if (!stats) return;
     stats->pingpongs += count;
@@ -70,15 +70,15 @@ void hm_sync_tally(hm_sync_stats_t *stats, MPI_Comm comm, int peer, long count)
     if (MPI_Comm_group(comm, &group) != MPI_SUCCESS) return;
     MPI_Group_translate_ranks(group, 1, &peer, stats->nodes->group, &whole_peer);
     MPI_Group_free(&group);
-    const hm_sync_nodes_t *n = stats->nodes;
+    const hm__sync_nodes_t *n = stats->nodes;
     if (whole_peer != MPI_UNDEFINED && n->node_of[whole_peer] != n->node_of[n->me])
         stats->internode_pingpongs += count;
 }
 
-void hm_sync_tally_pair(hm_sync_stats_t *stats, const hm_offset_pair_t *pair)
+void hm__sync_tally_pair(hm__sync_stats_t *stats, const hm_offset_pair_t *pair)
 {
     MPI_Comm comm;
     int peer;
     if (hm_offset_pair_peer(pair, &comm, &peer) == HM_OK)
-        hm_sync_tally(stats, comm, peer, hm_offset_pair_pingpongs(pair));
+        hm__sync_tally(stats, comm, peer, hm_offset_pair_pingpongs(pair));
 }

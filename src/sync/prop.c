@@ -26,7 +26,8 @@ static int same_source(MPI_Comm comm, hm_clock_t *base, int *same)
 {
     uint64_t id = hm_timer_domain(hm_clock_timer(base));
     uint64_t mine[2] = {id, ~id}, max[2];
-    if (hm_idle_allreduce(mine, max, 2, MPI_UINT64_T, MPI_MAX, comm) != MPI_SUCCESS) return HM_EMPI;
+    if (hm__idle_allreduce(mine, max, 2, MPI_UINT64_T, MPI_MAX, comm) != MPI_SUCCESS)
+        return HM_EMPI;
     *same = max[0] == ~max[1];
     return HM_OK;
 }
@@ -64,15 +65,15 @@ static int broadcast(MPI_Comm comm, int me, hm_clock_t *base, void **buf, size_t
     return rc;
 }
 
-int hm_sync_prop(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, hm_clock_t **out,
-                 hm_sync_stats_t *stats)
+int hm__sync_prop(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, hm_clock_t **out,
+                  hm__sync_stats_t *stats)
 {
     (void)params, (void)stats; /* no ping-pongs, no models learned */
     int me, same = 0;
     if (MPI_Comm_rank(comm, &me) != MPI_SUCCESS) return HM_EMPI;
     int rc = same_source(comm, base, &same);
     if (rc != HM_OK) return rc;
-    if (!same) return hm_error_set(HM_EINVAL, "%s", NOT_SHARED);
+    if (!same) return hm__error_set(HM_EINVAL, "%s", NOT_SHARED);
     void *buf = NULL;
     size_t len = 0;
     rc = broadcast(comm, me, base, &buf, &len);
@@ -95,7 +96,7 @@ int hm_sync_prop(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params
 
 int hm_sync_propagate(MPI_Comm comm, hm_clock_t *clock, hm_clock_t **out)
 {
-    hm_error_clear(); /* a step below may fail without a sentence */
-    int rc = hm_sync_prop(comm, clock, NULL, out, NULL);
-    return rc == HM_OK || hm_last_error()[0] ? rc : hm_error_set(rc, "%s", hm_strerror(rc));
+    hm__error_clear(); /* a step below may fail without a sentence */
+    int rc = hm__sync_prop(comm, clock, NULL, out, NULL);
+    return rc == HM_OK || hm_last_error()[0] ? rc : hm__error_set(rc, "%s", hm_strerror(rc));
 }

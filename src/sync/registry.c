@@ -13,14 +13,14 @@
  * a leader's clock and measures nothing. */
 #define FITTING                                                                                    \
     (HM_SYNC_PARAM_FITPOINTS | HM_SYNC_PARAM_EXCHANGES | HM_SYNC_PARAM_OFFSET | HM_SYNC_PARAM_DRIFT)
-static const hm_sync_algorithm_t algorithms[] = {
-    {"skampi", hm_sync_skampi, HM_SYNC_OFFSET_ONLY, HM_SYNC_PARAM_EXCHANGES},
-    {"netgauge", hm_sync_netgauge, HM_SYNC_OFFSET_ONLY, HM_SYNC_PARAM_EXCHANGES},
-    {"jk", hm_sync_jk, HM_SYNC_DRIFT, FITTING},
-    {"hca", hm_sync_hca, HM_SYNC_DRIFT, FITTING},
-    {"hca2", hm_sync_hca2, HM_SYNC_DRIFT, FITTING | HM_SYNC_PARAM_RECOMPUTE_INTERCEPT},
-    {"hca3", hm_sync_hca3, HM_SYNC_DRIFT, FITTING | HM_SYNC_PARAM_RECOMPUTE_INTERCEPT},
-    {"prop", hm_sync_prop, HM_SYNC_PROPAGATE, 0},
+static const hm__sync_algorithm_t algorithms[] = {
+    {"skampi", hm__sync_skampi, HM_SYNC_OFFSET_ONLY, HM_SYNC_PARAM_EXCHANGES},
+    {"netgauge", hm__sync_netgauge, HM_SYNC_OFFSET_ONLY, HM_SYNC_PARAM_EXCHANGES},
+    {"jk", hm__sync_jk, HM_SYNC_DRIFT, FITTING},
+    {"hca", hm__sync_hca, HM_SYNC_DRIFT, FITTING},
+    {"hca2", hm__sync_hca2, HM_SYNC_DRIFT, FITTING | HM_SYNC_PARAM_RECOMPUTE_INTERCEPT},
+    {"hca3", hm__sync_hca3, HM_SYNC_DRIFT, FITTING | HM_SYNC_PARAM_RECOMPUTE_INTERCEPT},
+    {"prop", hm__sync_prop, HM_SYNC_PROPAGATE, 0},
 };
 enum { NALGORITHMS = sizeof algorithms / sizeof algorithms[0] };
 
@@ -36,10 +36,10 @@ const char *hm_sync_name_at(size_t i)
 
 void hm_sync_names(char *buf, size_t len)
 {
-    hm_join_names(hm_sync_name_at, NALGORITHMS, buf, len);
+    hm__join_names(hm_sync_name_at, NALGORITHMS, buf, len);
 }
 
-const hm_sync_algorithm_t *hm_sync_find(const char *name)
+const hm__sync_algorithm_t *hm__sync_find(const char *name)
 {
     for (size_t i = 0; i < NALGORITHMS; i++)
         if (name && strcmp(algorithms[i].name, name) == 0) return &algorithms[i];
@@ -62,7 +62,7 @@ const char *hm_sync_drift_name(hm_drift_t drift)
 
 void hm_sync_drift_names(char *buf, size_t len)
 {
-    hm_join_names(drift_at, NDRIFT, buf, len);
+    hm__join_names(drift_at, NDRIFT, buf, len);
 }
 
 int hm_sync_drift_find(const char *name, hm_drift_t *drift)
@@ -74,6 +74,6 @@ int hm_sync_drift_find(const char *name, hm_drift_t *drift)
             return HM_OK;
         }
     hm_sync_drift_names(known, sizeof known);
-    return hm_error_set(HM_ENOENT, "unknown drift mode \"%s\" (known: %s)", name ? name : "",
-                        known);
+    return hm__error_set(HM_ENOENT, "unknown drift mode \"%s\" (known: %s)", name ? name : "",
+                         known);
 }

@@ -29,36 +29,36 @@ void hm_sync_params_default(hm_sync_params_t *p)
 
 int hm_sync_check_spec(const char *spec)
 {
-    hm_sync_levels_t lv;
-    return hm_sync_parse_spec(spec, &lv);
+    hm__sync_levels_t lv;
+    return hm__sync_parse_spec(spec, &lv);
 }
 
 static int check_params(const hm_sync_params_t *p)
 {
-    if (!p) return hm_error_set(HM_EINVAL, "no clock synchronization parameters");
-    if (p->fitpoints < 1) return hm_error_set(HM_EINVAL, "fitpoints %d: at least 1", p->fitpoints);
-    if (p->exchanges < 1) return hm_error_set(HM_EINVAL, "exchanges %d: at least 1", p->exchanges);
+    if (!p) return hm__error_set(HM_EINVAL, "no clock synchronization parameters");
+    if (p->fitpoints < 1) return hm__error_set(HM_EINVAL, "fitpoints %d: at least 1", p->fitpoints);
+    if (p->exchanges < 1) return hm__error_set(HM_EINVAL, "exchanges %d: at least 1", p->exchanges);
     if (!hm_offset_name(p->offset))
-        return hm_error_set(HM_EINVAL, "offset algorithm %d is not one of skampi, meanrtt",
-                            (int)p->offset);
+        return hm__error_set(HM_EINVAL, "offset algorithm %d is not one of skampi, meanrtt",
+                             (int)p->offset);
     if (p->drift != HM_DRIFT_AUTO && p->drift != HM_DRIFT_ON && p->drift != HM_DRIFT_OFF)
-        return hm_error_set(HM_EINVAL, "drift %d is not auto, on or off", (int)p->drift);
+        return hm__error_set(HM_EINVAL, "drift %d is not auto, on or off", (int)p->drift);
     if (!(p->drift_sigmas >= 0) || !isfinite(p->drift_sigmas))
-        return hm_error_set(HM_EINVAL, "drift_sigmas %g: a finite number >= 0", p->drift_sigmas);
+        return hm__error_set(HM_EINVAL, "drift_sigmas %g: a finite number >= 0", p->drift_sigmas);
     if (p->ranks_per_node < 0 || p->ranks_per_socket < 0)
-        return hm_error_set(HM_EINVAL, "ranks per node %d / per socket %d: 0 (real) or more",
-                            p->ranks_per_node, p->ranks_per_socket);
+        return hm__error_set(HM_EINVAL, "ranks per node %d / per socket %d: 0 (real) or more",
+                             p->ranks_per_node, p->ranks_per_socket);
     return HM_OK;
 }
 
-/* A drift-aware level fits a line (hm_sync_learn_pair), which needs two
+/* A drift-aware level fits a line (hm__sync_learn_pair), which needs two
  * points; the others do not use fitpoints. */
-static int check_fit(const hm_sync_levels_t *lv, const hm_sync_params_t *p)
+static int check_fit(const hm__sync_levels_t *lv, const hm_sync_params_t *p)
 {
     for (int l = 0; l < lv->n; l++)
         if (lv->alg[l]->kind == HM_SYNC_DRIFT && p->fitpoints < 2)
-            return hm_error_set(HM_EINVAL, "fitpoints %d: %s fits a line and needs at least 2",
-                                p->fitpoints, lv->alg[l]->name);
+            return hm__error_set(HM_EINVAL, "fitpoints %d: %s fits a line and needs at least 2",
+                                 p->fitpoints, lv->alg[l]->name);
     return HM_OK;
 }
 
@@ -81,20 +81,20 @@ static uint64_t fingerprint(const char *spec, const hm_sync_params_t *p)
 /* Local checks, then agreement over comm on them and on the request being
  * the same everywhere. Nothing else is communicated before. */
 static int check_request(MPI_Comm comm, const char *spec, const hm_sync_params_t *params,
-                         hm_clock_t *base, hm_clock_t **out, hm_sync_levels_t *lv)
+                         hm_clock_t *base, hm_clock_t **out, hm__sync_levels_t *lv)
 {
     int rc = check_params(params);
-    if (rc == HM_OK) rc = hm_sync_parse_spec(spec, lv);
+    if (rc == HM_OK) rc = hm__sync_parse_spec(spec, lv);
     if (rc == HM_OK) rc = check_fit(lv, params);
-    if (rc == HM_OK && (!base || !out)) rc = hm_error_set(HM_EINVAL, "no base clock or no result");
+    if (rc == HM_OK && (!base || !out)) rc = hm__error_set(HM_EINVAL, "no base clock or no result");
     rc = hm_agree(comm, rc);
     if (rc != HM_OK) return rc;
     uint64_t h = fingerprint(spec, params), mine[2] = {h, ~h}, max[2];
     if (MPI_Allreduce(mine, max, 2, MPI_UINT64_T, MPI_MAX, comm) != MPI_SUCCESS) return HM_EMPI;
     if (max[0] != ~max[1])
-        return hm_error_set(HM_EINVAL,
-                            "the ranks were given different clock synchronization specifications "
-                            "or parameters");
+        return hm__error_set(HM_EINVAL,
+                             "the ranks were given different clock synchronization specifications "
+                             "or parameters");
     return HM_OK;
 }
 
@@ -106,7 +106,7 @@ static double or_nan(double v)
 
 /* Per level, for a MAX reduction: the largest t of the offsets, minus the
  * smallest t of the slopes, the critical value; -INFINITY where none. */
-static void drift_tests(const hm_sync_stats_t *st, double out[3])
+static void drift_tests(const hm__sync_stats_t *st, double out[3])
 {
     int tested = st->tested_offsets + st->tested_linears;
     out[0] = st->tested_offsets ? st->t_offset_max : -INFINITY;
@@ -114,8 +114,8 @@ static void drift_tests(const hm_sync_stats_t *st, double out[3])
     out[2] = tested && !isnan(st->t_critical) ? st->t_critical : -INFINITY;
 }
 
-static void fill_report(hm_sync_report_t *r, const hm_sync_levels_t *lv, const int *models,
-                        const double *tests, const hm_sync_stats_t *stats, double duration_s,
+static void fill_report(hm_sync_report_t *r, const hm__sync_levels_t *lv, const int *models,
+                        const double *tests, const hm__sync_stats_t *stats, double duration_s,
                         const long *pingpongs)
 {
     memset(r, 0, sizeof *r);
@@ -136,7 +136,7 @@ static void fill_report(hm_sync_report_t *r, const hm_sync_levels_t *lv, const i
 }
 
 /* The report's sums and maximum over every rank (collective over whole). */
-static int report(MPI_Comm whole, const hm_sync_levels_t *lv, const hm_sync_stats_t *stats,
+static int report(MPI_Comm whole, const hm__sync_levels_t *lv, const hm__sync_stats_t *stats,
                   double duration_s, hm_sync_report_t *out)
 {
     int mine[2 * HM_SYNC_MAX_LEVELS] = {0}, sum[2 * HM_SYNC_MAX_LEVELS];
@@ -160,18 +160,18 @@ static int report(MPI_Comm whole, const hm_sync_levels_t *lv, const hm_sync_stat
 
 /* Alg. 4 on open communicators: the levels, agreement on the outcome, the
  * report; the communicators are closed on every path. */
-static int synchronize(hm_sync_comms_t *comms, const hm_sync_levels_t *lv,
+static int synchronize(hm__sync_comms_t *comms, const hm__sync_levels_t *lv,
                        const hm_sync_params_t *params, hm_clock_t *base, double start_s,
-                       const hm_sync_nodes_t *nodes, hm_clock_t **out, hm_sync_report_t *rep)
+                       const hm__sync_nodes_t *nodes, hm_clock_t **out, hm_sync_report_t *rep)
 {
-    hm_sync_stats_t stats[HM_SYNC_MAX_LEVELS] = {{0}};
+    hm__sync_stats_t stats[HM_SYNC_MAX_LEVELS] = {{0}};
     for (int l = 0; l < HM_SYNC_MAX_LEVELS; l++) stats[l].nodes = nodes;
     hm_clock_t *clock = base;
     hm_clock_retain(base); /* line 4: the base clock stands for the dummy model */
-    int rc = hm_sync_levels_run(comms, lv, params, &clock, stats);
+    int rc = hm__sync_levels_run(comms, lv, params, &clock, stats);
     rc = hm_agree(comms->whole, rc);
     int report_rc = report(comms->whole, lv, stats, MPI_Wtime() - start_s, rep);
-    hm_sync_comms_close(comms);
+    hm__sync_comms_close(comms);
     if (rc == HM_OK) rc = report_rc;
     if (rc == HM_OK)
         *out = clock;
@@ -183,23 +183,23 @@ static int synchronize(hm_sync_comms_t *comms, const hm_sync_levels_t *lv,
 int hm_sync_run(MPI_Comm comm, const char *spec, const hm_sync_params_t *params, hm_clock_t *base,
                 hm_clock_t **out, hm_sync_report_t *rep)
 {
-    hm_sync_levels_t lv = {0};
-    hm_sync_comms_t comms;
-    hm_sync_nodes_t *nodes = NULL;
+    hm__sync_levels_t lv = {0};
+    hm__sync_comms_t comms;
+    hm__sync_nodes_t *nodes = NULL;
     if (rep) memset(rep, 0, sizeof *rep);
-    if (comm == MPI_COMM_NULL) return hm_error_set(HM_EINVAL, "the communicator is MPI_COMM_NULL");
-    hm_error_clear(); /* a step below may fail without a sentence */
+    if (comm == MPI_COMM_NULL) return hm__error_set(HM_EINVAL, "the communicator is MPI_COMM_NULL");
+    hm__error_clear(); /* a step below may fail without a sentence */
     /* Which ping-pongs cross nodes, for the report: found before the
      * synchronization is timed; agreed on inside (an allocation failure on
      * one rank fails all). */
-    int rc = hm_sync_nodes_create(comm, params ? params->ranks_per_node : 0, &nodes);
+    int rc = hm__sync_nodes_create(comm, params ? params->ranks_per_node : 0, &nodes);
     /* communicators included, as in Hunold & Carpen-Amarie 2018, §IV-E */
     const double start_s = MPI_Wtime();
     if (rc == HM_OK) rc = check_request(comm, spec, params, base, out, &lv);
-    if (rc == HM_OK) rc = hm_sync_comms_open(comm, lv.n, params, &comms);
+    if (rc == HM_OK) rc = hm__sync_comms_open(comm, lv.n, params, &comms);
     if (rc == HM_OK) /* both steps above agreed on every rank */
         rc = synchronize(&comms, &lv, params, base, start_s, nodes, out, rep);
-    hm_sync_nodes_free(nodes);
-    if (rc != HM_OK && !hm_last_error()[0]) hm_error_set(rc, "%s", hm_strerror(rc));
+    hm__sync_nodes_free(nodes);
+    if (rc != HM_OK && !hm_last_error()[0]) hm__error_set(rc, "%s", hm_strerror(rc));
     return rc;
 }

@@ -42,10 +42,10 @@ static int create_pairs(MPI_Comm comm, int me, int size, int exchanges, hm_offse
     return HM_OK;
 }
 
-static void free_pairs(hm_offset_pair_t **pairs, int n, hm_sync_stats_t *stats)
+static void free_pairs(hm_offset_pair_t **pairs, int n, hm__sync_stats_t *stats)
 {
     for (int i = 0; pairs && i < n; i++) {
-        if (pairs[i]) hm_sync_tally_pair(stats, pairs[i]);
+        if (pairs[i]) hm__sync_tally_pair(stats, pairs[i]);
         hm_offset_pair_free(pairs[i]);
     }
     free(pairs);
@@ -67,14 +67,14 @@ static int serve_all(hm_offset_pair_t **pairs, MPI_Comm comm, int size, hm_clock
 static int measure_own(hm_offset_pair_t *pair, MPI_Comm comm, hm_clock_t *base, hm_clock_t **out)
 {
     hm_offset_sample_t s;
-    if (hm_idle_wait_token(comm, 0, TAG_TURN) != MPI_SUCCESS) return HM_EMPI;
+    if (hm__idle_wait_token(comm, 0, TAG_TURN) != MPI_SUCCESS) return HM_EMPI;
     int rc = hm_offset_measure(pair, base, &s);
     if (rc != HM_OK) return rc;
     return hm_clock_model(base, HM_CLOCK_OFFSET, (hm_lm_t){0, s.offset_s}, out);
 }
 
-int hm_sync_skampi(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
-                   hm_clock_t **out, hm_sync_stats_t *stats)
+int hm__sync_skampi(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
+                    hm_clock_t **out, hm__sync_stats_t *stats)
 {
     int me, size;
     if (!base || !params || !out || params->exchanges < 1) return HM_EINVAL;

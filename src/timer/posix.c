@@ -48,12 +48,12 @@ static double res_clock(clockid_t id)
         (void)t;                                                                                   \
         return res_clock(id);                                                                      \
     }                                                                                              \
-    const hm_timer_source_t hm_timer_source_##var = {.name = label,                                \
-                                                     .monotonic = mono,                            \
-                                                     .open = open_always,                          \
-                                                     .read = read_##var,                           \
-                                                     .origin_now = origin_##var,                   \
-                                                     .nominal_resolution = res_##var}
+    const hm__timer_source_t hm__timer_source_##var = {.name = label,                              \
+                                                       .monotonic = mono,                          \
+                                                       .open = open_always,                        \
+                                                       .read = read_##var,                         \
+                                                       .origin_now = origin_##var,                 \
+                                                       .nominal_resolution = res_##var}
 
 CLOCK_SOURCE(monotonic, "monotonic", CLOCK_MONOTONIC, 1);
 CLOCK_SOURCE(monotonic_raw, "monotonic_raw", CLOCK_MONOTONIC_RAW, 1);
@@ -81,9 +81,9 @@ static double res_gtod(const hm_timer_t *t)
 }
 
 /* gettimeofday follows CLOCK_REALTIME: it can jump, so it is not monotonic. */
-const hm_timer_source_t hm_timer_source_gettimeofday = {.name = "gettimeofday",
-                                                        .monotonic = 0,
-                                                        .open = open_always,
-                                                        .read = read_gtod,
-                                                        .origin_now = origin_gtod,
-                                                        .nominal_resolution = res_gtod};
+const hm__timer_source_t hm__timer_source_gettimeofday = {.name = "gettimeofday",
+                                                          .monotonic = 0,
+                                                          .open = open_always,
+                                                          .read = read_gtod,
+                                                          .origin_now = origin_gtod,
+                                                          .nominal_resolution = res_gtod};

@@ -5,9 +5,9 @@
 #include "common/names.h"
 #include "timer/timer_impl.h"
 
-static const hm_timer_source_t *const sources[] = {
-    &hm_timer_source_wtime,    &hm_timer_source_monotonic,    &hm_timer_source_monotonic_raw,
-    &hm_timer_source_realtime, &hm_timer_source_gettimeofday, &hm_timer_source_tsc,
+static const hm__timer_source_t *const sources[] = {
+    &hm__timer_source_wtime,    &hm__timer_source_monotonic,    &hm__timer_source_monotonic_raw,
+    &hm__timer_source_realtime, &hm__timer_source_gettimeofday, &hm__timer_source_tsc,
 };
 enum { NSOURCES = sizeof sources / sizeof sources[0] };
 
@@ -23,10 +23,10 @@ const char *hm_timer_name_at(size_t i)
 
 void hm_timer_names(char *buf, size_t len)
 {
-    hm_join_names(hm_timer_name_at, NSOURCES, buf, len);
+    hm__join_names(hm_timer_name_at, NSOURCES, buf, len);
 }
 
-const hm_timer_source_t *hm_timer_find_source(const char *name)
+const hm__timer_source_t *hm__timer_find_source(const char *name)
 {
     for (size_t i = 0; i < NSOURCES; i++)
         if (name && strcmp(sources[i]->name, name) == 0) return sources[i];

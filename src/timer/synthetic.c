@@ -21,10 +21,10 @@ static int parse_value(const char *key, const char *text, double max, double *ou
     errno = 0;
     double v = strtod(text, &end);
     if (end == text || *end != '\0' || errno || !isfinite(v))
-        return hm_error_set(HM_EINVAL, "%s=\"%s\" is not a number (accepted: 0 to %g)", key, text,
-                            max);
+        return hm__error_set(HM_EINVAL, "%s=\"%s\" is not a number (accepted: 0 to %g)", key, text,
+                             max);
     if (v < 0 || v > max)
-        return hm_error_set(HM_EINVAL, "%s=%s is outside [0, %g]", key, text, max);
+        return hm__error_set(HM_EINVAL, "%s=%s is outside [0, %g]", key, text, max);
     *out = v;
     return HM_OK;
 }
@@ -32,7 +32,7 @@ static int parse_value(const char *key, const char *text, double max, double *ou
 static int parse_pair(char *item, hm_synthetic_spec_t *spec)
 {
     char *eq = strchr(item, '=');
-    if (!eq) return hm_error_set(HM_EINVAL, "\"%s\" is not key=value", item);
+    if (!eq) return hm__error_set(HM_EINVAL, "\"%s\" is not key=value", item);
     *eq = '\0';
     const char *value = eq + 1;
     if (strcmp(item, "offset") == 0)
@@ -40,7 +40,7 @@ static int parse_pair(char *item, hm_synthetic_spec_t *spec)
     if (strcmp(item, "drift") == 0) return parse_value(item, value, SYNTH_MAX_DRIFT, &spec->drift);
     if (strcmp(item, "jitter") == 0)
         return parse_value(item, value, SYNTH_MAX_JITTER_S, &spec->jitter_s);
-    return hm_error_set(HM_EINVAL, "unknown key \"%s\" (known: offset, drift, jitter)", item);
+    return hm__error_set(HM_EINVAL, "unknown key \"%s\" (known: offset, drift, jitter)", item);
 }
 
 int hm_timer_parse_synthetic(const char *text, hm_synthetic_spec_t *spec)
@@ -48,9 +48,9 @@ int hm_timer_parse_synthetic(const char *text, hm_synthetic_spec_t *spec)
     char buf[256];
     int rc = HM_OK;
     memset(spec, 0, sizeof *spec);
-    if (!text || !*text) return hm_error_set(HM_EINVAL, "empty specification");
+    if (!text || !*text) return hm__error_set(HM_EINVAL, "empty specification");
     if (strlen(text) >= sizeof buf)
-        return hm_error_set(HM_EINVAL, "specification longer than %zu characters", sizeof buf - 1);
+        return hm__error_set(HM_EINVAL, "specification longer than %zu characters", sizeof buf - 1);
     strcpy(buf, text);
     /* An empty item is a typo (offset=1,,drift=1e-4), as in every list of
      * the command line; a later key replaces an earlier one. */
@@ -58,14 +58,14 @@ int hm_timer_parse_synthetic(const char *text, hm_synthetic_spec_t *spec)
         next = strchr(item, ',');
         if (next) *next++ = '\0';
         rc = *item ? parse_pair(item, spec)
-                   : hm_error_set(HM_EINVAL, "an empty item in \"%s\"", text);
+                   : hm__error_set(HM_EINVAL, "an empty item in \"%s\"", text);
     }
     return rc;
 }
 
 /* Draws depend on (seed, domain) only: rerunning with the recorded seed gives
  * every domain the same clock again; the jitter stream is per process. */
-void hm_timer_synthetic_init(hm_timer_t *t, const hm_timer_options_t *o)
+void hm__timer_synthetic_init(hm_timer_t *t, const hm_timer_options_t *o)
 {
     hm_rng_t draw;
     hm_rng_seed(&draw, o->seed, (uint64_t)o->domain);
@@ -77,7 +77,7 @@ void hm_timer_synthetic_init(hm_timer_t *t, const hm_timer_options_t *o)
     hm_rng_seed(&t->jitter_rng, o->seed ^ 0x6a09e667f3bcc909ULL, (uint64_t)o->rank);
 }
 
-double hm_timer_synthetic_apply(hm_timer_t *t, double truth_s)
+double hm__timer_synthetic_apply(hm_timer_t *t, double truth_s)
 {
     double v = truth_s * (1.0 + t->drift) + t->offset_s;
     if (t->spec.jitter_s > 0) v += t->spec.jitter_s * hm_rng_gaussian(&t->jitter_rng);

@@ -8,15 +8,15 @@
 int hm_timer_create(const char *name, const hm_timer_options_t *opts, hm_timer_t **out)
 {
     char known[256];
-    const hm_timer_source_t *src = hm_timer_find_source(name);
+    const hm__timer_source_t *src = hm__timer_find_source(name);
     *out = NULL;
     if (!src) {
         hm_timer_names(known, sizeof known);
-        return hm_error_set(HM_ENOENT, "unknown time source \"%s\" (known: %s)", name ? name : "",
-                            known);
+        return hm__error_set(HM_ENOENT, "unknown time source \"%s\" (known: %s)", name ? name : "",
+                             known);
     }
     hm_timer_t *t = calloc(1, sizeof *t);
-    if (!t) return hm_error_set(HM_ENOMEM, "cannot allocate a timer");
+    if (!t) return hm__error_set(HM_ENOMEM, "cannot allocate a timer");
     t->source = src;
     int rc = src->open(t, opts);
     if (rc != HM_OK) {
@@ -24,7 +24,7 @@ int hm_timer_create(const char *name, const hm_timer_options_t *opts, hm_timer_t
         return rc;
     }
     t->origin = src->origin_now(t);
-    if (opts && opts->synthetic) hm_timer_synthetic_init(t, opts);
+    if (opts && opts->synthetic) hm__timer_synthetic_init(t, opts);
     *out = t;
     return HM_OK;
 }
@@ -37,14 +37,14 @@ void hm_timer_free(hm_timer_t *timer)
 double hm_timer_now(hm_timer_t *t)
 {
     double v = t->source->read(t);
-    return t->synthetic ? hm_timer_synthetic_apply(t, v) : v;
+    return t->synthetic ? hm__timer_synthetic_apply(t, v) : v;
 }
 
 double hm_timer_now_truth(hm_timer_t *t, double *truth_s)
 {
     double v = t->source->read(t);
     *truth_s = v;
-    return t->synthetic ? hm_timer_synthetic_apply(t, v) : v;
+    return t->synthetic ? hm__timer_synthetic_apply(t, v) : v;
 }
 
 int hm_timer_agree_origin(hm_timer_t *t, MPI_Comm comm)

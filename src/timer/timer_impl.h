@@ -11,7 +11,7 @@
  * read() returns seconds since timer->origin; origin_now() returns the
  * integer origin for "now" in the source's own unit (whole seconds, or TSC
  * ticks); nominal_resolution() what the source claims. */
-typedef struct hm_timer_source {
+typedef struct hm__timer_source {
     const char *name;
     int monotonic;
     int per_process; /* each process has its own origin (wtime) */
@@ -19,10 +19,10 @@ typedef struct hm_timer_source {
     double (*read)(const hm_timer_t *timer);
     int64_t (*origin_now)(const hm_timer_t *timer);
     double (*nominal_resolution)(const hm_timer_t *timer);
-} hm_timer_source_t;
+} hm__timer_source_t;
 
 struct hm_timer {
-    const hm_timer_source_t *source;
+    const hm__timer_source_t *source;
     int64_t origin;          /* integer origin in the source's unit */
     double seconds_per_tick; /* tsc */
     char detail[96];         /* tsc: frequency and where it came from */
@@ -33,18 +33,18 @@ struct hm_timer {
     hm_rng_t jitter_rng;
 };
 
-extern const hm_timer_source_t hm_timer_source_wtime;
-extern const hm_timer_source_t hm_timer_source_monotonic;
-extern const hm_timer_source_t hm_timer_source_monotonic_raw;
-extern const hm_timer_source_t hm_timer_source_realtime;
-extern const hm_timer_source_t hm_timer_source_gettimeofday;
-extern const hm_timer_source_t hm_timer_source_tsc;
+extern const hm__timer_source_t hm__timer_source_wtime;
+extern const hm__timer_source_t hm__timer_source_monotonic;
+extern const hm__timer_source_t hm__timer_source_monotonic_raw;
+extern const hm__timer_source_t hm__timer_source_realtime;
+extern const hm__timer_source_t hm__timer_source_gettimeofday;
+extern const hm__timer_source_t hm__timer_source_tsc;
 
 /* Lookup in the registry; NULL when unknown. */
-const hm_timer_source_t *hm_timer_find_source(const char *name);
+const hm__timer_source_t *hm__timer_find_source(const char *name);
 
 /* Synthetic reading on top of a true reading (synthetic.c). */
-double hm_timer_synthetic_apply(hm_timer_t *timer, double truth_s);
-void hm_timer_synthetic_init(hm_timer_t *timer, const hm_timer_options_t *opts);
+double hm__timer_synthetic_apply(hm_timer_t *timer, double truth_s);
+void hm__timer_synthetic_init(hm_timer_t *timer, const hm_timer_options_t *opts);
 
 #endif

@@ -31,7 +31,7 @@ static int cpuinfo_has_flags(const hm_timer_options_t *o)
     char line[8192];
     int constant = 0, nonstop = 0, rdtscp = 0;
     if (!f) {
-        hm_error_set(HM_ENOTSUP, "tsc refused: %s is not readable", cpuinfo_path(o));
+        hm__error_set(HM_ENOTSUP, "tsc refused: %s is not readable", cpuinfo_path(o));
         return 0;
     }
     while (fgets(line, sizeof line, f)) {
@@ -43,9 +43,9 @@ static int cpuinfo_has_flags(const hm_timer_options_t *o)
     }
     fclose(f);
     if (!constant || !nonstop || !rdtscp) {
-        hm_error_set(HM_ENOTSUP, "tsc refused: %s lacks%s%s%s", cpuinfo_path(o),
-                     constant ? "" : " constant_tsc", nonstop ? "" : " nonstop_tsc",
-                     rdtscp ? "" : " rdtscp");
+        hm__error_set(HM_ENOTSUP, "tsc refused: %s lacks%s%s%s", cpuinfo_path(o),
+                      constant ? "" : " constant_tsc", nonstop ? "" : " nonstop_tsc",
+                      rdtscp ? "" : " rdtscp");
         return 0;
     }
     return 1;
@@ -88,16 +88,16 @@ static int open_tsc(hm_timer_t *t, const hm_timer_options_t *o)
     double hz = 0;
     const char *from = "--tsc-ghz";
     if (HM_SMPI)
-        return hm_error_set(HM_ENOTSUP, "tsc refused: it counts this machine's cycles, not the "
-                                        "simulated time of SMPI (use wtime)");
+        return hm__error_set(HM_ENOTSUP, "tsc refused: it counts this machine's cycles, not the "
+                                         "simulated time of SMPI (use wtime)");
     if (!cpuinfo_has_flags(o)) return HM_ENOTSUP;
     if (o && o->tsc_ghz > 0) hz = o->tsc_ghz * 1e9;
     if (hz <= 0 && (hz = hz_from_cpuid()) > 0) from = "CPUID leaf 0x15";
     if (hz <= 0 && (hz = hz_from_hypervisor()) > 0) from = "hypervisor leaf 0x40000010";
     if (hz <= 0 && (hz = hz_from_cpuinfo(o)) > 0) from = "/proc/cpuinfo cpu MHz";
     if (hz <= 0)
-        return hm_error_set(HM_ENOTSUP, "tsc refused: the TSC frequency is not readable here; "
-                                        "give it with --tsc-ghz");
+        return hm__error_set(HM_ENOTSUP, "tsc refused: the TSC frequency is not readable here; "
+                                         "give it with --tsc-ghz");
     t->seconds_per_tick = 1.0 / hz;
     snprintf(t->detail, sizeof t->detail, "%.6f GHz from %s", hz * 1e-9, from);
     return HM_OK;
@@ -126,7 +126,7 @@ static double res_tsc(const hm_timer_t *t)
 static int open_tsc(hm_timer_t *t, const hm_timer_options_t *o)
 {
     (void)t, (void)o;
-    return hm_error_set(HM_ENOTSUP, "tsc refused: rdtscp exists only on x86-64");
+    return hm__error_set(HM_ENOTSUP, "tsc refused: rdtscp exists only on x86-64");
 }
 
 static double read_tsc(const hm_timer_t *t)
@@ -148,9 +148,9 @@ static double res_tsc(const hm_timer_t *t)
 }
 #endif
 
-const hm_timer_source_t hm_timer_source_tsc = {.name = "tsc",
-                                               .monotonic = 1,
-                                               .open = open_tsc,
-                                               .read = read_tsc,
-                                               .origin_now = origin_tsc,
-                                               .nominal_resolution = res_tsc};
+const hm__timer_source_t hm__timer_source_tsc = {.name = "tsc",
+                                                 .monotonic = 1,
+                                                 .open = open_tsc,
+                                                 .read = read_tsc,
+                                                 .origin_now = origin_tsc,
+                                                 .nominal_resolution = res_tsc};

@@ -10,7 +10,7 @@ static int open_wtime(hm_timer_t *t, const hm_timer_options_t *o)
     (void)t, (void)o;
     int initialized = 0;
     MPI_Initialized(&initialized);
-    if (!initialized) return hm_error_set(HM_EINVAL, "wtime needs MPI to be initialized");
+    if (!initialized) return hm__error_set(HM_EINVAL, "wtime needs MPI to be initialized");
     return HM_OK;
 }
 
@@ -31,10 +31,10 @@ static double res_wtime(const hm_timer_t *t)
     return MPI_Wtick();
 }
 
-const hm_timer_source_t hm_timer_source_wtime = {.name = "wtime",
-                                                 .monotonic = 0,
-                                                 .per_process = 1,
-                                                 .open = open_wtime,
-                                                 .read = read_wtime,
-                                                 .origin_now = origin_wtime,
-                                                 .nominal_resolution = res_wtime};
+const hm__timer_source_t hm__timer_source_wtime = {.name = "wtime",
+                                                   .monotonic = 0,
+                                                   .per_process = 1,
+                                                   .open = open_wtime,
+                                                   .read = read_wtime,
+                                                   .origin_now = origin_wtime,
+                                                   .nominal_resolution = res_wtime};

@@ -8,9 +8,9 @@
 
 enum { NBIND = HM_TOPO_BIND_UNKNOWN + 1 };
 
-int hm_topo_summarize(hm_topo_t *t)
+int hm__topo_summarize(hm_topo_t *t)
 {
-    hm_topo_summary_t *s = &t->summary;
+    hm__topo_summary_t *s = &t->summary;
     int node_size, socket_size, socket_rank;
     MPI_Comm_size(t->node, &node_size);
     MPI_Comm_size(t->socket, &socket_size);
@@ -62,7 +62,7 @@ static void put_range(line_t *l, int lo, int hi, const char *noun)
         put(l, "%d-%d %ss", lo, hi, noun);
 }
 
-static void put_hwloc(line_t *l, const hm_topo_summary_t *s)
+static void put_hwloc(line_t *l, const hm__topo_summary_t *s)
 {
     static const char *const what[NBIND] = {
         [HM_TOPO_BIND_PACKAGE] = "within one package",
@@ -85,7 +85,7 @@ static void put_hwloc(line_t *l, const hm_topo_summary_t *s)
 
 void hm_topo_describe(const hm_topo_t *t, char *buf, size_t len)
 {
-    const hm_topo_summary_t *s = &t->summary;
+    const hm__topo_summary_t *s = &t->summary;
     line_t l = {buf, len, 0};
     if (!buf || len == 0) return;
     buf[0] = '\0';

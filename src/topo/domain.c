@@ -14,7 +14,7 @@ int hm_topo_clock_domain(MPI_Comm comm, int ranks_per_node, int *domain)
         return MPI_Comm_rank(comm, domain) == MPI_SUCCESS ? HM_OK : HM_EMPI;
     hm_topo_t t = {.comm = comm, .opts = {.ranks_per_node = ranks_per_node}};
     t.node = t.node_leaders = MPI_COMM_NULL;
-    int rc = hm_topo_split_nodes(&t);
+    int rc = hm__topo_split_nodes(&t);
     *domain = t.node_index;
     if (t.node != MPI_COMM_NULL) MPI_Comm_free(&t.node);
     if (t.node_leaders != MPI_COMM_NULL) MPI_Comm_free(&t.node_leaders);

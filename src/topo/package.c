@@ -38,7 +38,7 @@ static void classify(hwloc_topology_t topo, hwloc_cpuset_t set, hm_topo_binding_
     }
 }
 
-void hm_topo_detect_package(hm_topo_binding_t *binding, int *package, int *npackages)
+void hm__topo_detect_package(hm_topo_binding_t *binding, int *package, int *npackages)
 {
     hwloc_topology_t topo;
     *binding = HM_TOPO_BIND_UNKNOWN;

@@ -23,7 +23,7 @@ static int split_leaders(MPI_Comm parent, MPI_Comm group, MPI_Comm *leaders, int
     return HM_OK;
 }
 
-int hm_topo_split_nodes(hm_topo_t *t)
+int hm__topo_split_nodes(hm_topo_t *t)
 {
     int rank, rc, rpn = t->opts.ranks_per_node;
     MPI_Comm_rank(t->comm, &rank);
@@ -35,14 +35,14 @@ int hm_topo_split_nodes(hm_topo_t *t)
     return split_leaders(t->comm, t->node, &t->node_leaders, &t->nnodes, &t->node_index);
 }
 
-int hm_topo_split_sockets(hm_topo_t *t)
+int hm__topo_split_sockets(hm_topo_t *t)
 {
     int nrank, color, rps = t->opts.ranks_per_socket;
     MPI_Comm_rank(t->node, &nrank);
     if (rps > 0) {
         color = nrank / rps;
     } else {
-        hm_topo_detect_package(&t->binding, &t->package, &t->npackages);
+        hm__topo_detect_package(&t->binding, &t->package, &t->npackages);
         /* Ranks without a package of their own share color 0. */
         color = t->package + 1;
     }

@@ -49,9 +49,9 @@ static int build(hm_topo_t *t, MPI_Comm comm)
 {
     int st;
     if (MPI_Comm_dup(comm, &t->comm) != MPI_SUCCESS) return HM_EMPI;
-    if ((st = hm_topo_split_nodes(t)) != HM_OK) return st;
-    if ((st = hm_topo_split_sockets(t)) != HM_OK) return st;
-    return hm_topo_summarize(t);
+    if ((st = hm__topo_split_nodes(t)) != HM_OK) return st;
+    if ((st = hm__topo_split_sockets(t)) != HM_OK) return st;
+    return hm__topo_summarize(t);
 }
 
 int hm_topo_create(MPI_Comm comm, const hm_topo_options_t *opts, hm_topo_t **out)

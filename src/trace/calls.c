@@ -10,7 +10,7 @@
 
 static int by_call(const void *a, const void *b)
 {
-    const hm_trace_member_t *x = a, *y = b;
+    const hm__trace_member_t *x = a, *y = b;
     if (x->key != y->key) return x->key < y->key ? -1 : 1;
     if (x->seq != y->seq) return x->seq < y->seq ? -1 : 1;
     if (x->enter_s != y->enter_s) return x->enter_s < y->enter_s ? -1 : 1;
@@ -23,25 +23,25 @@ static int is_matchable(const hm_trace_event_t *e)
            e->comm_key != HM_TRACE_NO_COMM;
 }
 
-int hm_trace_calls_collect(const hm_trace_rank_t *ranks, int nranks, hm_trace_calls_t *calls)
+int hm__trace_calls_collect(const hm__trace_rank_t *ranks, int nranks, hm__trace_calls_t *calls)
 {
     size_t n = 0, at = 0;
     for (int r = 0; r < nranks; r++)
         for (size_t i = 0; i < ranks[r].n; i++) n += is_matchable(&ranks[r].events[i]);
-    hm_trace_member_t *m = malloc((n ? n : 1) * sizeof *m);
-    if (!m) return hm_error_set(HM_ENOMEM, "out of memory");
+    hm__trace_member_t *m = malloc((n ? n : 1) * sizeof *m);
+    if (!m) return hm__error_set(HM_ENOMEM, "out of memory");
     for (int r = 0; r < nranks; r++)
         for (size_t i = 0; i < ranks[r].n; i++) {
             const hm_trace_event_t *e = &ranks[r].events[i];
             if (is_matchable(e))
-                m[at++] = (hm_trace_member_t){e->comm_key, e->seq, r, i, ranks[r].glob[2 * i]};
+                m[at++] = (hm__trace_member_t){e->comm_key, e->seq, r, i, ranks[r].glob[2 * i]};
         }
     qsort(m, n, sizeof *m, by_call);
     calls->m = m, calls->n = n;
     return HM_OK;
 }
 
-size_t hm_trace_calls_run_end(const hm_trace_calls_t *calls, size_t i)
+size_t hm__trace_calls_run_end(const hm__trace_calls_t *calls, size_t i)
 {
     size_t j = i + 1;
     while (j < calls->n && calls->m[j].key == calls->m[i].key && calls->m[j].seq == calls->m[i].seq)
@@ -49,7 +49,7 @@ size_t hm_trace_calls_run_end(const hm_trace_calls_t *calls, size_t i)
     return j;
 }
 
-void hm_trace_calls_free(hm_trace_calls_t *calls)
+void hm__trace_calls_free(hm__trace_calls_t *calls)
 {
     free(calls->m);
     calls->m = NULL, calls->n = 0;

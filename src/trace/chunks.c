@@ -18,7 +18,7 @@ static uint64_t fnv1a(const void *data, size_t len)
     return h;
 }
 
-void hm_trace_chunk_header(hm_trace_chunk_t *head, const hm_trace_event_t *events, size_t n)
+void hm__trace_chunk_header(hm__trace_chunk_t *head, const hm_trace_event_t *events, size_t n)
 {
     memset(head, 0, sizeof *head);
     memcpy(head->magic, magic, sizeof magic);
@@ -34,7 +34,7 @@ static int reserve(hm_trace_event_t **events, size_t *cap, size_t want)
     size_t c = *cap ? *cap : 1024;
     while (c < want) c *= 2;
     hm_trace_event_t *p = realloc(*events, c * sizeof *p);
-    if (!p) return hm_error_set(HM_ENOMEM, "cannot hold %zu trace events", want);
+    if (!p) return hm__error_set(HM_ENOMEM, "cannot hold %zu trace events", want);
     *events = p, *cap = c;
     return HM_OK;
 }
@@ -43,15 +43,15 @@ static int reserve(hm_trace_event_t **events, size_t *cap, size_t want)
 static int read_chunk(FILE *f, const char *path, hm_trace_event_t **events, size_t *n, size_t *cap,
                       int *st)
 {
-    hm_trace_chunk_t head;
+    hm__trace_chunk_t head;
     size_t got = fread(&head, 1, sizeof head, f);
     if (got == 0) return 1;
     if (got < sizeof head) return -1;
     if (memcmp(head.magic, magic, sizeof magic) != 0 || head.event_bytes != sizeof **events)
-        return *st = hm_error_set(HM_EINVAL,
-                                  "%s is not a trace of this harmonia (its chunk at "
-                                  "byte %ld)",
-                                  path, ftell(f) - (long)sizeof head),
+        return *st = hm__error_set(HM_EINVAL,
+                                   "%s is not a trace of this harmonia (its chunk at "
+                                   "byte %ld)",
+                                   path, ftell(f) - (long)sizeof head),
                -1;
     if ((*st = reserve(events, cap, *n + head.count)) != HM_OK) return -1;
     if (fread(*events + *n, sizeof **events, head.count, f) != head.count) return -1;
@@ -60,11 +60,11 @@ static int read_chunk(FILE *f, const char *path, hm_trace_event_t **events, size
     return 0;
 }
 
-int hm_trace_read_events(const char *path, hm_trace_event_t **events, size_t *n, int *torn)
+int hm__trace_read_events(const char *path, hm_trace_event_t **events, size_t *n, int *torn)
 {
     *events = NULL, *n = 0, *torn = 0;
     FILE *f = fopen(path, "rb");
-    if (!f) return hm_error_set(HM_EIO, "cannot read %s: %s", path, strerror(errno));
+    if (!f) return hm__error_set(HM_EIO, "cannot read %s: %s", path, strerror(errno));
     size_t cap = 0;
     int st = HM_OK, r;
     while ((r = read_chunk(f, path, events, n, &cap, &st)) == 0) continue;

@@ -33,12 +33,12 @@ static int row(hm_csv_t *csv, const char *op, uint64_t bytes, long long attempt,
 }
 
 /* One row for the members m[0..n) of a call found on all of them. */
-static int call_row(hm_csv_t *csv, const hm_trace_rank_t *ranks, const hm_trace_member_t *m,
+static int call_row(hm_csv_t *csv, const hm__trace_rank_t *ranks, const hm__trace_member_t *m,
                     size_t n, long long attempt)
 {
     double first = INFINITY, last_in = -INFINITY, last_out = -INFINITY, longest = 0;
     for (size_t k = 0; k < n; k++) {
-        const hm_trace_rank_t *tr = &ranks[m[k].rank];
+        const hm__trace_rank_t *tr = &ranks[m[k].rank];
         const hm_trace_event_t *e = &tr->events[m[k].i];
         first = fmin(first, tr->glob[2 * m[k].i]);
         last_in = fmax(last_in, tr->glob[2 * m[k].i]);
@@ -50,20 +50,20 @@ static int call_row(hm_csv_t *csv, const hm_trace_rank_t *ranks, const hm_trace_
                last_in - first, first);
 }
 
-static int write_rows(hm_csv_t *csv, const hm_trace_rank_t *ranks, int nranks,
-                      const hm_trace_calls_t *calls)
+static int write_rows(hm_csv_t *csv, const hm__trace_rank_t *ranks, int nranks,
+                      const hm__trace_calls_t *calls)
 {
     if (nranks < 1) return HM_OK;
-    const hm_trace_member_t *m = calls->m;
+    const hm__trace_member_t *m = calls->m;
     /* Calls found on every member: one row each; their events marked done. */
     char **done = calloc((unsigned)nranks, sizeof *done);
-    int st = done ? HM_OK : hm_error_set(HM_ENOMEM, "out of memory");
+    int st = done ? HM_OK : hm__error_set(HM_ENOMEM, "out of memory");
     for (int r = 0; st == HM_OK && r < nranks; r++)
         if (!(done[r] = calloc(ranks[r].n ? ranks[r].n : 1, 1))) st = HM_ENOMEM;
     long long attempt = 0;
     for (size_t i = 0, j; st == HM_OK && i < calls->n; i = j) {
-        j = hm_trace_calls_run_end(calls, i);
-        if ((int)(j - i) != hm_trace_comm_size(ranks, nranks, m[i].key)) continue;
+        j = hm__trace_calls_run_end(calls, i);
+        if ((int)(j - i) != hm__trace_comm_size(ranks, nranks, m[i].key)) continue;
         st = call_row(csv, ranks, m + i, j - i, attempt++);
         for (size_t k = i; k < j; k++) done[m[k].rank][m[k].i] = 1;
     }
@@ -80,8 +80,8 @@ static int write_rows(hm_csv_t *csv, const hm_trace_rank_t *ranks, int nranks,
     return st;
 }
 
-int hm_trace_write_events(const char *dir, const hm_trace_rank_t *ranks, int nranks,
-                          const hm_trace_calls_t *calls)
+int hm__trace_write_events(const char *dir, const hm__trace_rank_t *ranks, int nranks,
+                           const hm__trace_calls_t *calls)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/events.csv", dir);

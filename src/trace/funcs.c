@@ -37,5 +37,5 @@ int hm_trace_func_find(const char *name, int *func)
 {
     for (int i = 0; name && i < NFUNCS; i++)
         if (!strcmp(funcs[i].name, name)) return *func = i, HM_OK;
-    return hm_error_set(HM_ENOENT, "\"%s\" is not a traced function", name ? name : "");
+    return hm__error_set(HM_ENOENT, "\"%s\" is not a traced function", name ? name : "");
 }

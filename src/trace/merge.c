@@ -20,7 +20,7 @@
 static int count_ranks(const char *dir, int *nranks)
 {
     DIR *d = opendir(dir);
-    if (!d) return hm_error_set(HM_ENOENT, "cannot open the trace directory %s", dir);
+    if (!d) return hm__error_set(HM_ENOENT, "cannot open the trace directory %s", dir);
     int n = 0, r;
     char ext[16];
     for (struct dirent *e; (e = readdir(d));)
@@ -29,10 +29,10 @@ static int count_ranks(const char *dir, int *nranks)
             n = r + 1;
     closedir(d);
     *nranks = n;
-    return n ? HM_OK : hm_error_set(HM_ENOENT, "%s holds no trace (no rank-N.events)", dir);
+    return n ? HM_OK : hm__error_set(HM_ENOENT, "%s holds no trace (no rank-N.events)", dir);
 }
 
-static int load_rank(const char *dir, int rank, hm_trace_rank_t *tr)
+static int load_rank(const char *dir, int rank, hm__trace_rank_t *tr)
 {
     char path[4200];
     memset(tr, 0, sizeof *tr);
@@ -41,14 +41,14 @@ static int load_rank(const char *dir, int rank, hm_trace_rank_t *tr)
     int st = HM_OK;
     if (probe) {
         fclose(probe);
-        st = hm_trace_model_read(path, &tr->model);
+        st = hm__trace_model_read(path, &tr->model);
         tr->has_model = st == HM_OK;
     }
     snprintf(path, sizeof path, "%s/rank-%05d.events", dir, rank);
     probe = fopen(path, "r");
     if (st == HM_OK && probe) {
         fclose(probe);
-        st = hm_trace_read_events(path, &tr->events, &tr->n, &tr->torn);
+        st = hm__trace_read_events(path, &tr->events, &tr->n, &tr->torn);
     } else if (probe) {
         fclose(probe);
     }
@@ -58,12 +58,12 @@ static int load_rank(const char *dir, int rank, hm_trace_rank_t *tr)
 /* Local to global, both ways, for every event of a rank. A rank without
  * a model file has no clock to go by: its times stay local (and the
  * summary says it did not finish). */
-static int place_rank(hm_trace_rank_t *tr)
+static int place_rank(hm__trace_rank_t *tr)
 {
     size_t n = tr->n ? tr->n : 1;
     tr->ext = malloc(2 * n * sizeof *tr->ext);
     tr->glob = malloc(2 * n * sizeof *tr->glob);
-    if (!tr->ext || !tr->glob) return hm_error_set(HM_ENOMEM, "out of memory");
+    if (!tr->ext || !tr->glob) return hm__error_set(HM_ENOMEM, "out of memory");
     const hm_trace_rank_info_t *in = &tr->model.info;
     for (size_t i = 0; i < 2 * tr->n; i++) {
         double t = i % 2 ? tr->events[i / 2].exit_s : tr->events[i / 2].enter_s;
@@ -75,32 +75,32 @@ static int place_rank(hm_trace_rank_t *tr)
     return HM_OK;
 }
 
-void hm_trace_ranks_free(hm_trace_rank_t *ranks, int nranks)
+void hm__trace_ranks_free(hm__trace_rank_t *ranks, int nranks)
 {
     for (int r = 0; ranks && r < nranks; r++) {
-        hm_trace_model_file_free(&ranks[r].model);
+        hm__trace_model_file_free(&ranks[r].model);
         free(ranks[r].events), free(ranks[r].ext), free(ranks[r].glob);
     }
     free(ranks);
 }
 
-int hm_trace_load(const char *dir, hm_trace_rank_t **out, int *nranks)
+int hm__trace_load(const char *dir, hm__trace_rank_t **out, int *nranks)
 {
     *out = NULL;
     int st = count_ranks(dir, nranks);
     if (st != HM_OK) return st;
-    hm_trace_rank_t *ranks = calloc((size_t)*nranks, sizeof *ranks);
-    if (!ranks) return hm_error_set(HM_ENOMEM, "out of memory");
+    hm__trace_rank_t *ranks = calloc((size_t)*nranks, sizeof *ranks);
+    if (!ranks) return hm__error_set(HM_ENOMEM, "out of memory");
     for (int r = 0; st == HM_OK && r < *nranks; r++) st = load_rank(dir, r, &ranks[r]);
     for (int r = 0; st == HM_OK && r < *nranks; r++) st = place_rank(&ranks[r]);
-    if (st != HM_OK) return hm_trace_ranks_free(ranks, *nranks), st;
+    if (st != HM_OK) return hm__trace_ranks_free(ranks, *nranks), st;
     *out = ranks;
     return HM_OK;
 }
 
 /* ---- Summary ---- */
 
-int hm_trace_comm_size(const hm_trace_rank_t *ranks, int nranks, uint64_t key)
+int hm__trace_comm_size(const hm__trace_rank_t *ranks, int nranks, uint64_t key)
 {
     if (key == HM_TRACE_WORLD) return nranks;
     for (int r = 0; r < nranks; r++)
@@ -111,13 +111,13 @@ int hm_trace_comm_size(const hm_trace_rank_t *ranks, int nranks, uint64_t key)
 
 /* Skew and late-arrival wait of every collective call found on all its
  * communicator's members, added to its function's summary. */
-static void match_collectives(const hm_trace_rank_t *ranks, int nranks,
-                              const hm_trace_calls_t *calls, hm_trace_summary_t *s, int *slot)
+static void match_collectives(const hm__trace_rank_t *ranks, int nranks,
+                              const hm__trace_calls_t *calls, hm_trace_summary_t *s, int *slot)
 {
-    const hm_trace_member_t *m = calls->m;
+    const hm__trace_member_t *m = calls->m;
     for (size_t i = 0, j; i < calls->n; i = j) {
-        j = hm_trace_calls_run_end(calls, i);
-        if ((int)(j - i) != hm_trace_comm_size(ranks, nranks, m[i].key)) continue;
+        j = hm__trace_calls_run_end(calls, i);
+        if ((int)(j - i) != hm__trace_comm_size(ranks, nranks, m[i].key)) continue;
         int func = ranks[m[i].rank].events[m[i].i].func;
         hm_trace_func_summary_t *f = &s->funcs[slot[func]];
         double last = m[j - 1].enter_s, skew = last - m[i].enter_s;
@@ -129,11 +129,11 @@ static void match_collectives(const hm_trace_rank_t *ranks, int nranks,
 
 /* Per function: calls, total and median duration. slot maps a function to
  * its place in s->funcs (-1: not seen). */
-static int per_function(const hm_trace_rank_t *ranks, int nranks, hm_trace_summary_t *s, int *slot)
+static int per_function(const hm__trace_rank_t *ranks, int nranks, hm_trace_summary_t *s, int *slot)
 {
     int nf = hm_trace_func_count();
     uint64_t *calls = calloc((size_t)nf, sizeof *calls);
-    if (!calls) return hm_error_set(HM_ENOMEM, "out of memory");
+    if (!calls) return hm__error_set(HM_ENOMEM, "out of memory");
     for (int r = 0; r < nranks; r++)
         for (size_t i = 0; i < ranks[r].n; i++)
             if (ranks[r].events[i].func >= 0 && ranks[r].events[i].func < nf)
@@ -142,10 +142,10 @@ static int per_function(const hm_trace_rank_t *ranks, int nranks, hm_trace_summa
     s->funcs = calloc(s->nfuncs ? s->nfuncs : 1, sizeof *s->funcs);
     double **d = calloc((size_t)nf, sizeof *d);
     size_t *nd = calloc((size_t)nf, sizeof *nd);
-    int st = s->funcs && d && nd ? HM_OK : hm_error_set(HM_ENOMEM, "out of memory");
+    int st = s->funcs && d && nd ? HM_OK : hm__error_set(HM_ENOMEM, "out of memory");
     for (int f = 0; st == HM_OK && f < nf; f++)
         if (calls[f] && !(d[f] = malloc(calls[f] * sizeof **d)))
-            st = hm_error_set(HM_ENOMEM, "out of memory");
+            st = hm__error_set(HM_ENOMEM, "out of memory");
     for (int r = 0; st == HM_OK && r < nranks; r++)
         for (size_t i = 0; i < ranks[r].n; i++) {
             int f = ranks[r].events[i].func;
@@ -179,7 +179,7 @@ static double max_measured(double a, double b)
  * stays below mu). The interpolated times take each model where it was
  * checked, the drift as constant in between, so between the two checks
  * their error is within the larger of the two. */
-static void clock_accuracy(const hm_trace_rank_t *ranks, int nranks, hm_trace_summary_t *s)
+static void clock_accuracy(const hm__trace_rank_t *ranks, int nranks, hm_trace_summary_t *s)
 {
     s->check_init_max_s = s->pair_error_s = s->latency_min_s = NAN;
     for (int r = 0; r < nranks; r++) {
@@ -194,12 +194,12 @@ static void clock_accuracy(const hm_trace_rank_t *ranks, int nranks, hm_trace_su
     s->order_doubtful = s->pair_error_s >= s->latency_min_s; /* false when either is NaN */
 }
 
-static void totals(const hm_trace_rank_t *ranks, int nranks, hm_trace_summary_t *s)
+static void totals(const hm__trace_rank_t *ranks, int nranks, hm_trace_summary_t *s)
 {
     double first = INFINITY, last = -INFINITY;
     clock_accuracy(ranks, nranks, s);
     for (int r = 0; r < nranks; r++) {
-        const hm_trace_rank_t *tr = &ranks[r];
+        const hm__trace_rank_t *tr = &ranks[r];
         s->nranks += tr->n > 0 || tr->has_model;
         s->nfinished += tr->has_model && tr->model.info.has_end;
         s->events += tr->n;
@@ -220,12 +220,12 @@ static void totals(const hm_trace_rank_t *ranks, int nranks, hm_trace_summary_t 
     s->span_s = last > first ? last - first : 0;
 }
 
-int hm_trace_summarize(const hm_trace_rank_t *ranks, int nranks, const hm_trace_calls_t *calls,
-                       hm_trace_summary_t *s)
+int hm__trace_summarize(const hm__trace_rank_t *ranks, int nranks, const hm__trace_calls_t *calls,
+                        hm_trace_summary_t *s)
 {
     memset(s, 0, sizeof *s);
     int *slot = malloc((size_t)hm_trace_func_count() * sizeof *slot);
-    if (!slot) return hm_error_set(HM_ENOMEM, "out of memory");
+    if (!slot) return hm__error_set(HM_ENOMEM, "out of memory");
     totals(ranks, nranks, s);
     int st = per_function(ranks, nranks, s, slot);
     if (st == HM_OK) match_collectives(ranks, nranks, calls, s, slot);
@@ -243,18 +243,18 @@ void hm_trace_summary_free(hm_trace_summary_t *s)
 
 int hm_trace_merge(const char *dir, hm_trace_summary_t *summary)
 {
-    hm_trace_rank_t *ranks = NULL;
-    hm_trace_calls_t calls = {NULL, 0};
+    hm__trace_rank_t *ranks = NULL;
+    hm__trace_calls_t calls = {NULL, 0};
     int nranks = 0;
     memset(summary, 0, sizeof *summary);
-    int st = hm_trace_load(dir, &ranks, &nranks);
-    if (st == HM_OK) st = hm_trace_calls_collect(ranks, nranks, &calls);
-    if (st == HM_OK) st = hm_trace_write_csv(dir, ranks, nranks);
-    if (st == HM_OK) st = hm_trace_write_chrome(dir, ranks, nranks);
-    if (st == HM_OK) st = hm_trace_write_events(dir, ranks, nranks, &calls);
-    if (st == HM_OK) st = hm_trace_write_otf2(dir, ranks, nranks);
-    if (st == HM_OK) st = hm_trace_summarize(ranks, nranks, &calls, summary);
-    hm_trace_calls_free(&calls);
-    hm_trace_ranks_free(ranks, nranks);
+    int st = hm__trace_load(dir, &ranks, &nranks);
+    if (st == HM_OK) st = hm__trace_calls_collect(ranks, nranks, &calls);
+    if (st == HM_OK) st = hm__trace_write_csv(dir, ranks, nranks);
+    if (st == HM_OK) st = hm__trace_write_chrome(dir, ranks, nranks);
+    if (st == HM_OK) st = hm__trace_write_events(dir, ranks, nranks, &calls);
+    if (st == HM_OK) st = hm__trace_write_otf2(dir, ranks, nranks);
+    if (st == HM_OK) st = hm__trace_summarize(ranks, nranks, &calls, summary);
+    hm__trace_calls_free(&calls);
+    hm__trace_ranks_free(ranks, nranks);
     return st;
 }

@@ -5,56 +5,56 @@
 
 #include "trace/trace_impl.h"
 
-typedef struct hm_trace_rank {
-    hm_trace_model_file_t model;
+typedef struct hm__trace_rank {
+    hm__trace_model_file_t model;
     int has_model; /* the rank reached MPI_Finalize's write of its model */
     hm_trace_event_t *events;
     size_t n;
     int torn;     /* its events file ends in a torn chunk */
     double *ext;  /* 2 n: enter, exit of each event through the start model */
     double *glob; /* 2 n: ... interpolated between start and end (ext without an end) */
-} hm_trace_rank_t;
+} hm__trace_rank_t;
 
 /* Every rank of dir, rank r at index r (empty where a rank left nothing). */
-int hm_trace_load(const char *dir, hm_trace_rank_t **ranks, int *nranks);
-void hm_trace_ranks_free(hm_trace_rank_t *ranks, int nranks);
+int hm__trace_load(const char *dir, hm__trace_rank_t **ranks, int *nranks);
+void hm__trace_ranks_free(hm__trace_rank_t *ranks, int nranks);
 /* The size of communicator key, from any rank that knew it (0: unknown). */
-int hm_trace_comm_size(const hm_trace_rank_t *ranks, int nranks, uint64_t key);
+int hm__trace_comm_size(const hm__trace_rank_t *ranks, int nranks, uint64_t key);
 
 /* One rank's event i of a collective call, at its global entry time. */
-typedef struct hm_trace_member {
+typedef struct hm__trace_member {
     uint64_t key; /* communicator */
     uint32_t seq; /* the call's number on it */
     int rank;
     size_t i;
     double enter_s;
-} hm_trace_member_t;
+} hm__trace_member_t;
 
 /* Every rank's collective calls, sorted by (key, seq, enter_s): a run of
  * equal (key, seq) is one call, complete when its length is the
  * communicator's size. */
-typedef struct hm_trace_calls {
-    hm_trace_member_t *m;
+typedef struct hm__trace_calls {
+    hm__trace_member_t *m;
     size_t n;
-} hm_trace_calls_t;
+} hm__trace_calls_t;
 
-int hm_trace_calls_collect(const hm_trace_rank_t *ranks, int nranks, hm_trace_calls_t *calls);
+int hm__trace_calls_collect(const hm__trace_rank_t *ranks, int nranks, hm__trace_calls_t *calls);
 /* The end (one past) of the run that starts at i. */
-size_t hm_trace_calls_run_end(const hm_trace_calls_t *calls, size_t i);
-void hm_trace_calls_free(hm_trace_calls_t *calls);
+size_t hm__trace_calls_run_end(const hm__trace_calls_t *calls, size_t i);
+void hm__trace_calls_free(hm__trace_calls_t *calls);
 
-int hm_trace_summarize(const hm_trace_rank_t *ranks, int nranks, const hm_trace_calls_t *calls,
-                       hm_trace_summary_t *summary);
+int hm__trace_summarize(const hm__trace_rank_t *ranks, int nranks, const hm__trace_calls_t *calls,
+                        hm_trace_summary_t *summary);
 
 /* dir/trace.csv and dir/trace.json, each atomically. */
-int hm_trace_write_csv(const char *dir, const hm_trace_rank_t *ranks, int nranks);
-int hm_trace_write_chrome(const char *dir, const hm_trace_rank_t *ranks, int nranks);
+int hm__trace_write_csv(const char *dir, const hm__trace_rank_t *ranks, int nranks);
+int hm__trace_write_chrome(const char *dir, const hm__trace_rank_t *ranks, int nranks);
 
 /* dir/events.csv: the calls as bench repetitions (bench --raw's schema). */
-int hm_trace_write_events(const char *dir, const hm_trace_rank_t *ranks, int nranks,
-                          const hm_trace_calls_t *calls);
+int hm__trace_write_events(const char *dir, const hm__trace_rank_t *ranks, int nranks,
+                           const hm__trace_calls_t *calls);
 
 /* dir/otf2/traces.otf2 (a no-op in a build without OTF2). */
-int hm_trace_write_otf2(const char *dir, const hm_trace_rank_t *ranks, int nranks);
+int hm__trace_write_otf2(const char *dir, const hm__trace_rank_t *ranks, int nranks);
 
 #endif

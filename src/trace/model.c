@@ -76,14 +76,14 @@ static int parse_model(const char *v, hm_trace_model_t *m)
                : -1;
 }
 
-static int add_comm(hm_trace_model_file_t *mf, const char *v)
+static int add_comm(hm__trace_model_file_t *mf, const char *v)
 {
     uint64_t key;
     int size, used;
     if (sscanf(v, "%" SCNu64 " %d%n", &key, &size, &used) != 2 || size < 1) return -1;
     int *ranks = malloc((size_t)size * sizeof *ranks);
     if (!ranks) return -1;
-    hm_trace_comm_t *c = realloc(mf->comms, (mf->ncomms + 1) * sizeof *c);
+    hm__trace_comm_t *c = realloc(mf->comms, (mf->ncomms + 1) * sizeof *c);
     if (!c) return free(ranks), -1;
     mf->comms = c;
     v += used;
@@ -91,11 +91,11 @@ static int add_comm(hm_trace_model_file_t *mf, const char *v)
         if (sscanf(v, "%d%n", &ranks[i], &used) != 1) return free(ranks), -1;
         v += used;
     }
-    mf->comms[mf->ncomms++] = (hm_trace_comm_t){key, size, ranks};
+    mf->comms[mf->ncomms++] = (hm__trace_comm_t){key, size, ranks};
     return 0;
 }
 
-static int parse_line(hm_trace_model_file_t *mf, const char *key, const char *v)
+static int parse_line(hm__trace_model_file_t *mf, const char *key, const char *v)
 {
     hm_trace_rank_info_t *in = &mf->info;
     if (!strcmp(key, "rank")) return sscanf(v, "%d", &in->rank) == 1 ? 0 : -1;
@@ -116,13 +116,13 @@ static int parse_line(hm_trace_model_file_t *mf, const char *key, const char *v)
     return 0; /* a key of a later version */
 }
 
-int hm_trace_model_read(const char *path, hm_trace_model_file_t *mf)
+int hm__trace_model_read(const char *path, hm__trace_model_file_t *mf)
 {
     memset(mf, 0, sizeof *mf);
     /* Not in files of older versions: not measured. */
     mf->info.check_init_s = mf->info.pair_error_s = mf->info.latency_min_s = NAN;
     FILE *f = fopen(path, "r");
-    if (!f) return hm_error_set(HM_EIO, "cannot read %s", path);
+    if (!f) return hm__error_set(HM_EIO, "cannot read %s", path);
     char line[1 << 16];
     int lineno = 0, st = HM_OK;
     while (st == HM_OK && fgets(line, sizeof line, f)) {
@@ -131,14 +131,14 @@ int hm_trace_model_read(const char *path, hm_trace_model_file_t *mf)
         char *colon = strstr(line, ": ");
         if (line[0] == '#' || !line[0]) continue;
         if (!colon || (*colon = 0, parse_line(mf, line, colon + 2) != 0))
-            st = hm_error_set(HM_EINVAL, "%s:%d: not a trace model line", path, lineno);
+            st = hm__error_set(HM_EINVAL, "%s:%d: not a trace model line", path, lineno);
     }
     fclose(f);
-    if (st != HM_OK) hm_trace_model_file_free(mf);
+    if (st != HM_OK) hm__trace_model_file_free(mf);
     return st;
 }
 
-void hm_trace_model_file_free(hm_trace_model_file_t *mf)
+void hm__trace_model_file_free(hm__trace_model_file_t *mf)
 {
     for (size_t i = 0; i < mf->ncomms; i++) free(mf->comms[i].world_ranks);
     free(mf->comms);

@@ -40,7 +40,7 @@ static uint64_t ticks(double global_s, double first_s)
 /* Rank r's calls: Enter and Leave, never going back in time (an affine map
  * per rank keeps the order; the rounding of two calls a nanosecond apart
  * could not). */
-static int write_rank(OTF2_Archive *a, const hm_trace_rank_t *tr, int r, double first_s)
+static int write_rank(OTF2_Archive *a, const hm__trace_rank_t *tr, int r, double first_s)
 {
     OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, (OTF2_LocationRef)r);
     if (!w) return HM_EIO;
@@ -62,7 +62,7 @@ static int write_rank(OTF2_Archive *a, const hm_trace_rank_t *tr, int r, double 
 
 /* Strings: 0 "", 1 "MPI", 2 "machine", 3 the node, then per function its
  * name, then per rank "rank N". */
-static int write_defs(OTF2_Archive *a, const hm_trace_rank_t *ranks, int nranks, uint64_t length)
+static int write_defs(OTF2_Archive *a, const hm__trace_rank_t *ranks, int nranks, uint64_t length)
 {
     OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(a);
     if (!g) return HM_EIO;
@@ -97,7 +97,7 @@ static int write_defs(OTF2_Archive *a, const hm_trace_rank_t *ranks, int nranks,
     return e == OTF2_SUCCESS ? HM_OK : HM_EIO;
 }
 
-static int write_archive(const char *path, const hm_trace_rank_t *ranks, int nranks)
+static int write_archive(const char *path, const hm__trace_rank_t *ranks, int nranks)
 {
     double first = 0, last = 0;
     int any = 0;
@@ -145,7 +145,7 @@ static int remove_tree(const char *path)
     return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-int hm_trace_write_otf2(const char *dir, const hm_trace_rank_t *ranks, int nranks)
+int hm__trace_write_otf2(const char *dir, const hm__trace_rank_t *ranks, int nranks)
 {
     char tmp[4200], old[4300], final[4200];
     snprintf(tmp, sizeof tmp, "%s/.otf2.tmp.%ld", dir, (long)getpid());
@@ -160,14 +160,14 @@ int hm_trace_write_otf2(const char *dir, const hm_trace_rank_t *ranks, int nrank
     if (st != HM_OK) {
         remove_tree(tmp);
         if (had) rename(old, final);
-        return hm_error_set(HM_EIO, "cannot write the OTF2 archive %s", final);
+        return hm__error_set(HM_EIO, "cannot write the OTF2 archive %s", final);
     }
     return HM_OK;
 }
 
 #else
 
-int hm_trace_write_otf2(const char *dir, const hm_trace_rank_t *ranks, int nranks)
+int hm__trace_write_otf2(const char *dir, const hm__trace_rank_t *ranks, int nranks)
 {
     (void)dir, (void)ranks, (void)nranks;
     return HM_OK; /* built without OTF2: trace.csv and trace.json only */

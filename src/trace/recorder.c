@@ -35,17 +35,17 @@ int hm_trace_recorder_open(const char *dir, int rank, size_t capacity, hm_timer_
 {
     *out = NULL;
     if (!dir || rank < 0 || capacity < 2 || !timer)
-        return hm_error_set(HM_EINVAL, "a recorder needs a directory, a rank, a timer and room "
-                                       "for at least 2 events");
+        return hm__error_set(HM_EINVAL, "a recorder needs a directory, a rank, a timer and room "
+                                        "for at least 2 events");
     hm_trace_recorder_t *r = calloc(1, sizeof *r);
     if (!r || !(r->events = malloc(capacity * sizeof *r->events)))
-        return free(r), hm_error_set(HM_ENOMEM, "cannot allocate %zu trace events", capacity);
+        return free(r), hm__error_set(HM_ENOMEM, "cannot allocate %zu trace events", capacity);
     snprintf(r->path, sizeof r->path, "%s/rank-%05d.events", dir, rank);
     r->fd = open(r->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (r->fd < 0) {
         int err = errno;
         free(r->events), free(r);
-        return hm_error_set(HM_EIO, "cannot create %s: %s", r->path, strerror(err));
+        return hm__error_set(HM_EIO, "cannot create %s: %s", r->path, strerror(err));
     }
     r->capacity = capacity;
     r->timer = timer;
@@ -70,8 +70,8 @@ static int write_all(int fd, const void *data, size_t len)
 static int write_chunk(hm_trace_recorder_t *r)
 {
     if (r->n == 0 || r->failed) return r->failed ? HM_EIO : HM_OK;
-    hm_trace_chunk_t head;
-    hm_trace_chunk_header(&head, r->events, r->n);
+    hm__trace_chunk_t head;
+    hm__trace_chunk_header(&head, r->events, r->n);
     size_t bytes = sizeof head + r->n * sizeof *r->events;
     char *buf = malloc(bytes);
     int st = -1;
@@ -140,7 +140,7 @@ int hm_trace_recorder_close(hm_trace_recorder_t *r)
         snprintf(r->error, sizeof r->error, "closing %s: %s", r->path, strerror(errno));
         st = HM_EIO;
     }
-    if (st != HM_OK) hm_error_set(HM_EIO, "%s", r->error);
+    if (st != HM_OK) hm__error_set(HM_EIO, "%s", r->error);
     free(r->events);
     free(r);
     return st;

@@ -15,39 +15,39 @@
 /* A chunk of a .events file: this header, then count events (the host's
  * byte order: a trace is merged where it was written, or on a machine of
  * the same order). */
-typedef struct hm_trace_chunk {
+typedef struct hm__trace_chunk {
     char magic[8];        /* "HMTRACE1" */
     uint32_t event_bytes; /* sizeof(hm_trace_event_t) of the writer */
     uint32_t reserved;
     uint64_t count;
     uint64_t checksum; /* FNV-1a over the events' bytes */
-} hm_trace_chunk_t;
+} hm__trace_chunk_t;
 
-void hm_trace_chunk_header(hm_trace_chunk_t *head, const hm_trace_event_t *events, size_t n);
+void hm__trace_chunk_header(hm__trace_chunk_t *head, const hm_trace_event_t *events, size_t n);
 
 /* Every event of the whole chunks of path, in file order; *torn is set
  * when the file ends in a chunk that is cut short or fails its checksum (a
  * rank that died in a flush). HM_EIO (unreadable), HM_EINVAL (not a trace
  * file, named), HM_ENOMEM. */
-int hm_trace_read_events(const char *path, hm_trace_event_t **events, size_t *n, int *torn);
+int hm__trace_read_events(const char *path, hm_trace_event_t **events, size_t *n, int *torn);
 
 /* A communicator a rank knew: its key and its members as ranks of
  * MPI_COMM_WORLD, in the communicator's rank order. */
-typedef struct hm_trace_comm {
+typedef struct hm__trace_comm {
     uint64_t key;
     int size;
     int *world_ranks;
-} hm_trace_comm_t;
+} hm__trace_comm_t;
 
 /* A .model file read back. */
-typedef struct hm_trace_model_file {
+typedef struct hm__trace_model_file {
     hm_trace_rank_info_t info;
-    hm_trace_comm_t *comms;
+    hm__trace_comm_t *comms;
     size_t ncomms;
-} hm_trace_model_file_t;
+} hm__trace_model_file_t;
 
 /* HM_EIO, HM_EINVAL (path:line), HM_ENOMEM; free with the next. */
-int hm_trace_model_read(const char *path, hm_trace_model_file_t *mf);
-void hm_trace_model_file_free(hm_trace_model_file_t *mf);
+int hm__trace_model_read(const char *path, hm__trace_model_file_t *mf);
+void hm__trace_model_file_free(hm__trace_model_file_t *mf);
 
 #endif

@@ -26,7 +26,7 @@ static const char *const columns[] = {"rank",
                                       "exit_s"};
 
 /* The factors every rank agreed on, from the first rank with a model. */
-static int trace_factors(const hm_trace_rank_t *ranks, int nranks, hm_factors_t **out)
+static int trace_factors(const hm__trace_rank_t *ranks, int nranks, hm_factors_t **out)
 {
     int st = hm_factors_create(out);
     int finished = 0, torn = 0;
@@ -52,7 +52,7 @@ static int trace_factors(const hm_trace_rank_t *ranks, int nranks, hm_factors_t 
     return st;
 }
 
-static int put_event(hm_csv_t *csv, int rank, const hm_trace_rank_t *tr, size_t i)
+static int put_event(hm_csv_t *csv, int rank, const hm__trace_rank_t *tr, size_t i)
 {
     const hm_trace_event_t *e = &tr->events[i];
     const char *name = hm_trace_func_name(e->func);
@@ -69,7 +69,7 @@ static int put_event(hm_csv_t *csv, int rank, const hm_trace_rank_t *tr, size_t 
     return st == HM_OK ? hm_csv_end_row(csv) : st;
 }
 
-int hm_trace_write_csv(const char *dir, const hm_trace_rank_t *ranks, int nranks)
+int hm__trace_write_csv(const char *dir, const hm__trace_rank_t *ranks, int nranks)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/trace.csv", dir);
@@ -90,7 +90,7 @@ int hm_trace_write_csv(const char *dir, const hm_trace_rank_t *ranks, int nranks
 
 /* ---- Chrome trace events ---- */
 
-static double first_time(const hm_trace_rank_t *ranks, int nranks)
+static double first_time(const hm__trace_rank_t *ranks, int nranks)
 {
     double t0 = 0;
     int any = 0;
@@ -99,7 +99,7 @@ static double first_time(const hm_trace_rank_t *ranks, int nranks)
     return t0;
 }
 
-static void chrome_event(FILE *f, int rank, const hm_trace_rank_t *tr, size_t i, double t0)
+static void chrome_event(FILE *f, int rank, const hm__trace_rank_t *tr, size_t i, double t0)
 {
     const hm_trace_event_t *e = &tr->events[i];
     const char *name = hm_trace_func_name(e->func);
@@ -115,7 +115,7 @@ static void chrome_event(FILE *f, int rank, const hm_trace_rank_t *tr, size_t i,
             (tr->ext[2 * i] - t0) * 1e6);
 }
 
-int hm_trace_write_chrome(const char *dir, const hm_trace_rank_t *ranks, int nranks)
+int hm__trace_write_chrome(const char *dir, const hm__trace_rank_t *ranks, int nranks)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/trace.json", dir);

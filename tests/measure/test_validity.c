@@ -16,7 +16,7 @@
  *  - Within the tolerance: with late_s = 50 ms a 30 ms miss leaves the
  *    attempt valid: the rank that learns its start up to late_s after it
  *    passed starts at once, and its start timestamp decides
- *    (hm_procsync_reached_in_time), as for any rank; the arrival skew
+ *    (hm__procsync_reached_in_time), as for any rank; the arrival skew
  *    shows the delay: >= 250 us (the 30 ms sleep less the lead the start
  *    still had: harmonize's slack, at most 100 us here; roundtime's,
  *    microseconds; window's, a 20 ms window less the operation: ~10 ms

@@ -56,7 +56,7 @@ static void check_hosts_uneven(void)
     const char *hosts[] = {"node2", "node1", "node2", "node3", "node2"};
     hm_factors_t *f;
     hm_factors_create(&f);
-    hm_output_summarize_hosts(f, hosts, 5);
+    hm__output_summarize_hosts(f, hosts, 5);
     char digest[32];
     snprintf(digest, sizeof digest, "%016" PRIx64, fnv("node1\nnode2\nnode3\n"));
     HM_CHECK(strcmp(get(f, "nodes"), "3") == 0, "3 distinct hosts: nodes = %s", get(f, "nodes"));
@@ -77,7 +77,7 @@ static void check_hosts_many(void)
     for (int r = 0; r < 40; r++) hosts[r] = names[r / 2];
     hm_factors_t *f;
     hm_factors_create(&f);
-    hm_output_summarize_hosts(f, hosts, 40);
+    hm__output_summarize_hosts(f, hosts, 40);
     HM_CHECK(strcmp(get(f, "hosts"), "20 hosts") == 0 && strcmp(get(f, "nodes"), "20") == 0 &&
                  strcmp(get(f, "processes_per_node"), "2") == 0,
              "20 hosts x 2 ranks: hosts = %s, nodes = %s, processes_per_node = %s", get(f, "hosts"),
@@ -90,17 +90,17 @@ static void check_pinning(void)
     hm_factors_t *f;
     hm_factors_create(&f);
     const char *unbound[] = {"unbound", "unbound", "unbound"};
-    hm_output_summarize_pinning(f, unbound, 3);
+    hm__output_summarize_pinning(f, unbound, 3);
     HM_CHECK(strcmp(get(f, "pinning"), "unbound") == 0, "all unbound: %s", get(f, "pinning"));
     const char *cores[] = {"0", "1", "unbound"};
-    hm_output_summarize_pinning(f, cores, 3);
+    hm__output_summarize_pinning(f, cores, 3);
     HM_CHECK(strcmp(get(f, "pinning"), "0:0 1:1 2:unbound") == 0, "per-rank list: %s",
              get(f, "pinning"));
     const char *many[512];
     char cpu[64][8];
     for (int i = 0; i < 64; i++) snprintf(cpu[i], sizeof cpu[i], "%d", i);
     for (int r = 0; r < 512; r++) many[r] = cpu[r % 64];
-    hm_output_summarize_pinning(f, many, 512);
+    hm__output_summarize_pinning(f, many, 512);
     HM_CHECK(strcmp(get(f, "pinning"), "64 distinct bindings") == 0, "512 ranks on 64 cores: %s",
              get(f, "pinning"));
     hm_factors_free(f);

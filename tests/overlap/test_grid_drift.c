@@ -3,7 +3,7 @@
  * by t_comp_ref and t_comm_ref as if they held for the whole grid]. At 2
  * ranks, a 1 x 1 grid (iallreduce at 2 ms, dgemm at 5 ms) is calibrated;
  * then every run of the computation is made longer by four times its
- * reference (hm_compute_inject_slowdown: spun on the computing thread, as a
+ * reference (hm__compute_inject_slowdown: spun on the computing thread, as a
  * neighbour's process taking the core), the cell runs, and the grid's
  * references are measured again. The computation's reference must come
  * back at least 4 times longer, MOVED, and the cell invalid.
@@ -64,7 +64,7 @@ int main(int argc, char **argv)
         if (!usable && rank == 0)
             hm_test_note("the calibration did not converge on this machine now: nothing to move");
         if (usable) {
-            HM_CHECK(hm_compute_inject_slowdown(compute, 4 * before.ref_s) == HM_OK, "inject");
+            HM_CHECK(hm__compute_inject_slowdown(compute, 4 * before.ref_s) == HM_OK, "inject");
             hm_measure_params_t mp;
             hm_measure_params_default(&mp);
             mp.nrep = 3;
@@ -92,7 +92,7 @@ int main(int argc, char **argv)
                          "the computation's reference: state %d", (int)after->state);
                 HM_CHECK(!v.valid, "the cell is invalid");
             }
-            hm_compute_inject_slowdown(compute, 0);
+            hm__compute_inject_slowdown(compute, 0);
         }
         hm_overlap_grid_free(g);
     }

@@ -170,9 +170,9 @@ static void run_rounds(MPI_Comm comm, hm_plan_t *plan, hm_buffer_t *in, size_t r
     if (rc != HM_OK) return;
     unsigned char byte = 0;
     if (rank == size - 1) {
-        hm_buffer_copy_out(in, recv_bytes - 1, &byte, 1);
+        hm__buffer_copy_out(in, recv_bytes - 1, &byte, 1);
         byte ^= 0x5a;
-        hm_buffer_copy_in(in, recv_bytes - 1, &byte, 1);
+        hm__buffer_copy_in(in, recv_bytes - 1, &byte, 1);
     }
     uint64_t wrong = 0, all = 0;
     hm_plan_check(plan, &wrong);

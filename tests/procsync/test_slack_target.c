@@ -1,7 +1,7 @@
-/* tests/procsync/test_slack_target.c — hm_hz_slack_target, the slack
+/* tests/procsync/test_slack_target.c — hm__hz_slack_target, the slack
  * hm_harmonize's root aims for, against an oracle: the expected cost per
  * call of every candidate counted directly (O(n^2)), on hand-made histories
- * whose answer is known and on random ones; and hm_hz_history_add, whose
+ * whose answer is known and on random ones; and hm__hz_history_add, whose
  * sorted copy must equal the ring's last 256 values sorted (qsort), full
  * rings included. Pure functions: exact comparisons, no tolerance. */
 #include <math.h>
@@ -34,12 +34,12 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* A history filled through hm_hz_history_add; *n receives how many values
+/* A history filled through hm__hz_history_add; *n receives how many values
  * it holds. */
-static hm_hz_state_t *history_of(const double *used, int count, int *n)
+static hm__hz_state_t *history_of(const double *used, int count, int *n)
 {
-    hm_hz_state_t *st = calloc(1, sizeof *st);
-    for (int i = 0; st && i < count; i++) hm_hz_history_add(st, used[i]);
+    hm__hz_state_t *st = calloc(1, sizeof *st);
+    for (int i = 0; st && i < count; i++) hm__hz_history_add(st, used[i]);
     *n = count < HZ_HISTORY ? count : HZ_HISTORY;
     return st;
 }
@@ -47,8 +47,8 @@ static hm_hz_state_t *history_of(const double *used, int count, int *n)
 static double target(const double *used, int count, double refresh_cost_s)
 {
     int n;
-    hm_hz_state_t *st = history_of(used, count, &n);
-    double s = st ? hm_hz_slack_target(st->sorted_s, n, MARGIN, refresh_cost_s) : NAN;
+    hm__hz_state_t *st = history_of(used, count, &n);
+    double s = st ? hm__hz_slack_target(st->sorted_s, n, MARGIN, refresh_cost_s) : NAN;
     free(st);
     return s;
 }
@@ -111,12 +111,12 @@ static void test_history(void)
     hm_rng_t rng;
     hm_rng_seed(&rng, 7, 0);
     double used[COUNT], expect[HZ_HISTORY];
-    hm_hz_state_t *st = calloc(1, sizeof *st);
+    hm__hz_state_t *st = calloc(1, sizeof *st);
     int good = 0;
     for (int i = 0; st && i < COUNT; i++) {
         /* repeats on purpose: 1-in-4 values from a set of 3 */
         used[i] = hm_rng_uniform(&rng) < 0.25 ? 1e-6 * (1 + (i % 3)) : 1e-5 * hm_rng_uniform(&rng);
-        hm_hz_history_add(st, used[i]);
+        hm__hz_history_add(st, used[i]);
         int n = i + 1 < HZ_HISTORY ? i + 1 : HZ_HISTORY;
         memcpy(expect, &used[i + 1 - n], (size_t)n * sizeof *expect);
         qsort(expect, (size_t)n, sizeof *expect, cmp_double);

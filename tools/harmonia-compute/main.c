@@ -142,48 +142,48 @@ static int runtime_error(const char *what, int status)
 
 /* "# key: value" lines: what ran, for the reader and for a script that
  * compares this run with the same kernel under MPI. */
-static void print_factors(const hm_compute_kernel_t *k, long reps)
+static void print_factors(const hm__compute_kernel_t *k, long reps)
 {
-    int threads = hm_compute_kernel_threads(k);
+    int threads = hm__compute_kernel_threads(k);
     printf("# program: harmonia-compute (no MPI)\n");
     printf("# kernel: dgemm, one per thread, one BLAS thread per call\n");
-    printf("# blas: %s (%s)\n", hm_compute_kernel_blas(), hm_compute_kernel_dgemm_object());
-    printf("# size: %d\n", hm_compute_kernel_size(k));
-    printf("# threads: %d of %d cores\n", threads, hm_compute_kernel_cores_of(k));
+    printf("# blas: %s (%s)\n", hm__compute_kernel_blas(), hm__compute_kernel_dgemm_object());
+    printf("# size: %d\n", hm__compute_kernel_size(k));
+    printf("# threads: %d of %d cores\n", threads, hm__compute_kernel_cores_of(k));
     printf("# cores:");
-    for (int t = 0; t < threads; t++) printf("%s%d", t ? "," : " ", hm_compute_kernel_core(k, t));
+    for (int t = 0; t < threads; t++) printf("%s%d", t ? "," : " ", hm__compute_kernel_core(k, t));
     printf("\n# reps: %ld\n", reps);
 }
 
-static void print_rep(const hm_compute_kernel_t *k, long rep, const double *times, int csv)
+static void print_rep(const hm__compute_kernel_t *k, long rep, const double *times, int csv)
 {
-    double n = hm_compute_kernel_size(k);
-    for (int t = 0; t < hm_compute_kernel_threads(k); t++) {
+    double n = hm__compute_kernel_size(k);
+    for (int t = 0; t < hm__compute_kernel_threads(k); t++) {
         double gflops = 2 * n * n * n / times[t] * 1e-9;
         if (csv)
-            printf("%ld,%d,%d,%.0f,%.9g,%.6g\n", rep, t, hm_compute_kernel_core(k, t), n, times[t],
+            printf("%ld,%d,%d,%.0f,%.9g,%.6g\n", rep, t, hm__compute_kernel_core(k, t), n, times[t],
                    gflops);
         else
-            printf("%5ld %7d %5d %8.0f %12.6g %9.3f\n", rep, t, hm_compute_kernel_core(k, t), n,
+            printf("%5ld %7d %5d %8.0f %12.6g %9.3f\n", rep, t, hm__compute_kernel_core(k, t), n,
                    times[t], gflops);
     }
 }
 
-static int run(hm_compute_kernel_t *k, const options_t *o)
+static int run(hm__compute_kernel_t *k, const options_t *o)
 {
-    double *times = calloc((size_t)hm_compute_kernel_threads(k), sizeof *times);
+    double *times = calloc((size_t)hm__compute_kernel_threads(k), sizeof *times);
     if (!times) return runtime_error("out of memory", HM_ENOMEM);
     print_factors(k, o->reps);
     puts(o->csv ? "rep,thread,core,n,time_s,gflops"
                 : "  rep  thread  core        n       time_s   GFLOP/s");
     int rc = HM_OK;
     for (long r = 1; rc == HM_OK && r <= o->reps; r++) {
-        rc = hm_compute_kernel_run(k, times);
+        rc = hm__compute_kernel_run(k, times);
         if (rc == HM_OK) print_rep(k, r, times, o->csv);
     }
     free(times);
     fflush(stdout);
-    return rc == HM_OK ? 0 : runtime_error(hm_compute_kernel_why(k), rc);
+    return rc == HM_OK ? 0 : runtime_error(hm__compute_kernel_why(k), rc);
 }
 
 int main(int argc, char **argv)
@@ -192,22 +192,22 @@ int main(int argc, char **argv)
     int cores, rc;
     if (parse(argc, argv, &o)) return EXIT_USAGE;
     if (o.help) return fputs(usage, stdout) == EOF;
-    if (hm_compute_kernel_cores(&cores) != HM_OK)
+    if (hm__compute_kernel_cores(&cores) != HM_OK)
         return runtime_error("hwloc cannot tell the cores of this process", HM_ENOTSUP);
     if (check_options(&o, cores)) return EXIT_USAGE;
-    hm_compute_kernel_t *k;
-    rc = hm_compute_kernel_create(o.threads ? (int)o.threads : cores, &k);
-    if (rc != HM_OK) return runtime_error(hm_compute_kernel_why(NULL), rc);
-    if (o.size > hm_compute_kernel_max_size(k)) {
-        int threads = hm_compute_kernel_threads(k);
+    hm__compute_kernel_t *k;
+    rc = hm__compute_kernel_create(o.threads ? (int)o.threads : cores, &k);
+    if (rc != HM_OK) return runtime_error(hm__compute_kernel_why(NULL), rc);
+    if (o.size > hm__compute_kernel_max_size(k)) {
+        int threads = hm__compute_kernel_threads(k);
         rc = usage_error("--size: %ld is more than %d, the largest order whose three matrices per "
                          "thread fit in half of the memory with %d thread%s",
-                         o.size, hm_compute_kernel_max_size(k), threads, threads == 1 ? "" : "s");
-    } else if ((rc = hm_compute_kernel_set_size(k, (int)o.size)) != HM_OK) {
-        rc = runtime_error(hm_compute_kernel_why(k), rc);
+                         o.size, hm__compute_kernel_max_size(k), threads, threads == 1 ? "" : "s");
+    } else if ((rc = hm__compute_kernel_set_size(k, (int)o.size)) != HM_OK) {
+        rc = runtime_error(hm__compute_kernel_why(k), rc);
     } else {
         rc = run(k, &o);
     }
-    hm_compute_kernel_free(k);
+    hm__compute_kernel_free(k);
     return rc;
 }

@@ -13,7 +13,7 @@
  *    after 10 s. auto must also have chosen the offset model.
  *  - 100 ppm: hca3 with auto must be as accurate as with --drift on. When
  *    auto keeps the slope, its model is the one on fits from the same points
- *    (hm_sync_decide_drift is tested on its own in tests/sync/learn), so the test
+ *    (hm__sync_decide_drift is tested on its own in tests/sync/learn), so the test
  *    asserts that it kept the slope and that both stay within the 5 us of a
  *    drift-aware algorithm. Comparing the errors of two separate
  *    synchronizations would compare their fit noise: 0.02-1.7 us after 10 s

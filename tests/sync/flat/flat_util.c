@@ -27,7 +27,7 @@ double flat_max(MPI_Comm comm, double v)
     double m = v;
     MPI_Request req;
     MPI_Iallreduce(&v, &m, 1, MPI_DOUBLE, MPI_MAX, comm, &req);
-    hm_idle_wait(&req, MPI_STATUS_IGNORE);
+    hm__idle_wait(&req, MPI_STATUS_IGNORE);
     return m;
 }
 
@@ -40,11 +40,11 @@ void flat_allreduce_int(MPI_Comm comm, const int *in, int *out, int n, MPI_Op op
 {
     MPI_Request req;
     MPI_Iallreduce(in, out, n, MPI_INT, op, comm, &req);
-    hm_idle_wait(&req, MPI_STATUS_IGNORE);
+    hm__idle_wait(&req, MPI_STATUS_IGNORE);
 }
 
 int flat_sync(hm_sync_fn fn, MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
-              hm_clock_t **out, hm_sync_stats_t *stats, double *duration_s)
+              hm_clock_t **out, hm__sync_stats_t *stats, double *duration_s)
 {
     MPI_Comm dup;
     MPI_Comm_dup(comm, &dup);

@@ -38,5 +38,5 @@ void flat_allreduce_int(MPI_Comm comm, const int *in, int *out, int n, MPI_Op op
  * took on this rank (no collective after the call, so that the caller can
  * read its clock's error right away). The status is returned. */
 int flat_sync(hm_sync_fn fn, MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
-              hm_clock_t **out, hm_sync_stats_t *stats, double *duration_s);
+              hm_clock_t **out, hm__sync_stats_t *stats, double *duration_s);
 #endif

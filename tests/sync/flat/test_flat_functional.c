@@ -39,10 +39,10 @@ typedef struct algo {
 } algo_t;
 
 static const algo_t algos[] = {
-    {"skampi", hm_sync_skampi, HM_OFFSET_SKAMPI, 1, 0, OFFSET_EXCHANGES},
-    {"netgauge", hm_sync_netgauge, HM_OFFSET_SKAMPI, 1, 0, OFFSET_EXCHANGES},
-    {"jk", hm_sync_jk, HM_OFFSET_SKAMPI, 0, 0, FIT_EXCHANGES},
-    {"jk/meanrtt", hm_sync_jk, HM_OFFSET_MEANRTT, 0, 1, FIT_EXCHANGES},
+    {"skampi", hm__sync_skampi, HM_OFFSET_SKAMPI, 1, 0, OFFSET_EXCHANGES},
+    {"netgauge", hm__sync_netgauge, HM_OFFSET_SKAMPI, 1, 0, OFFSET_EXCHANGES},
+    {"jk", hm__sync_jk, HM_OFFSET_SKAMPI, 0, 0, FIT_EXCHANGES},
+    {"jk/meanrtt", hm__sync_jk, HM_OFFSET_MEANRTT, 0, 1, FIT_EXCHANGES},
 };
 enum { NALGOS = sizeof algos / sizeof algos[0] };
 
@@ -61,7 +61,7 @@ static void check_algo(const algo_t *a, hm_truth_t *bed, int rank, int size)
     hm_sync_params_t params = hm_truth_params_skampi(FITPOINTS, a->exchanges);
     params.offset = a->offset;
     hm_clock_t *global = NULL;
-    hm_sync_stats_t st = {0};
+    hm__sync_stats_t st = {0};
     double duration_s;
     int rc = flat_sync(a->fn, MPI_COMM_WORLD, bed->base, &params, &global, &st, &duration_s);
     double err = rc == HM_OK ? hm_truth_error(bed, global, NULL) : INFINITY;
@@ -93,7 +93,7 @@ static void check_algo(const algo_t *a, hm_truth_t *bed, int rank, int size)
 static void check_refusal(const algo_t *a, hm_truth_t *bed, int rank, hm_sync_params_t params)
 {
     hm_clock_t *global = NULL;
-    hm_sync_stats_t st = {0};
+    hm__sync_stats_t st = {0};
     double duration_s;
     int rc = flat_sync(a->fn, MPI_COMM_WORLD, bed->base, &params, &global, &st, &duration_s);
     int rcs[2] = {rc, -rc}, agreed[2];

@@ -48,7 +48,7 @@ typedef struct run {
     hm_truth_t *bed;
     hm_sync_params_t params;
     hm_clock_t *global;
-    hm_sync_stats_t stats;
+    hm__sync_stats_t stats;
     int rc;
     double duration_s;
     double err_s[2], truth_s[2]; /* this rank: right after, and WAIT_S later */
@@ -111,11 +111,11 @@ static void report(const run_t *r, MPI_Comm comm, int rank, int size)
                      models_all[1], v[11] * 1e6, pp_all);
         HM_CHECK(e0 <= 2e-6, "%s: max true error right after sync %.3f us <= 2 us", r->name,
                  e0 * 1e6);
-        if (r->fn != hm_sync_jk) check_offset_only(r, v, size);
+        if (r->fn != hm__sync_jk) check_offset_only(r, v, size);
         double bound = hm_truth_drift(r->bed, 0) == 0 && hm_truth_drift(r->bed, r->bed->rank) == 0
                            ? 2e-6
                            : 5e-6;
-        if (r->fn == hm_sync_jk)
+        if (r->fn == hm__sync_jk)
             HM_CHECK(e1 <= bound, "%s: max true error %.1f s after sync %.3f us <= %.0f us",
                      r->name, v[9] - v[7], e1 * 1e6, bound * 1e6);
     }
@@ -167,10 +167,10 @@ int main(int argc, char **argv)
         hm_sync_params_t fit = hm_truth_params_skampi(argc > 1 ? atoi(argv[1]) : JK_FITPOINTS,
                                                       argc > 2 ? atoi(argv[2]) : JK_EXCHANGES);
         run_t runs[] = {
-            {.name = "skampi", .fn = hm_sync_skampi, .bed = &drift, .params = offsets},
-            {.name = "netgauge", .fn = hm_sync_netgauge, .bed = &drift, .params = offsets},
-            {.name = "jk", .fn = hm_sync_jk, .bed = &drift, .params = fit},
-            {.name = "jk/still", .fn = hm_sync_jk, .bed = &still, .params = fit},
+            {.name = "skampi", .fn = hm__sync_skampi, .bed = &drift, .params = offsets},
+            {.name = "netgauge", .fn = hm__sync_netgauge, .bed = &drift, .params = offsets},
+            {.name = "jk", .fn = hm__sync_jk, .bed = &drift, .params = fit},
+            {.name = "jk/still", .fn = hm__sync_jk, .bed = &still, .params = fit},
         };
         run_all(runs, sizeof runs / sizeof runs[0], rank, size);
         hm_truth_close(&drift);

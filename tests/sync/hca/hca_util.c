@@ -2,7 +2,7 @@
 #include "hca_util.h"
 
 int hca_sync(hm_sync_fn fn, MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
-             hm_clock_t **out, hm_sync_stats_t *stats, double *duration_s)
+             hm_clock_t **out, hm__sync_stats_t *stats, double *duration_s)
 {
     MPI_Comm dup;
     MPI_Comm_dup(comm, &dup);

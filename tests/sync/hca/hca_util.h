@@ -12,5 +12,5 @@
  * else) from base; *duration_s: max over the ranks of comm. Returns fn's
  * status; fn's sentence on error is the last error (hm_last_error). */
 int hca_sync(hm_sync_fn fn, MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
-             hm_clock_t **out, hm_sync_stats_t *stats, double *duration_s);
+             hm_clock_t **out, hm__sync_stats_t *stats, double *duration_s);
 #endif

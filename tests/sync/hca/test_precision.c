@@ -41,7 +41,7 @@ typedef struct trial {
     const char *clocks;
     double later_bound_s;
     hm_clock_t *global;
-    hm_sync_stats_t stats;
+    hm__sync_stats_t stats;
     double duration_s, error0_s, error10_s;
     int rc;
 } trial_t;
@@ -83,22 +83,22 @@ int main(int argc, char **argv)
     params = hm_truth_params_skampi(FITPOINTS, EXCHANGES);
     trial_t trials[] = {
         {.name = "hca",
-         .fn = hm_sync_hca,
+         .fn = hm__sync_hca,
          .tb = &drifting,
          .clocks = "drift 100 ppm",
          .later_bound_s = 5e-6},
         {.name = "hca2",
-         .fn = hm_sync_hca2,
+         .fn = hm__sync_hca2,
          .tb = &drifting,
          .clocks = "drift 100 ppm",
          .later_bound_s = 5e-6},
         {.name = "hca",
-         .fn = hm_sync_hca,
+         .fn = hm__sync_hca,
          .tb = &steady,
          .clocks = "no drift",
          .later_bound_s = 2e-6},
         {.name = "hca2",
-         .fn = hm_sync_hca2,
+         .fn = hm__sync_hca2,
          .tb = &steady,
          .clocks = "no drift",
          .later_bound_s = 2e-6},

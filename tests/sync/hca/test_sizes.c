@@ -33,13 +33,13 @@ enum { FITPOINTS = 100, EXCHANGES = 50 };
  * pairs on a path; 10 ms still fails on a model that crossed pairs or lost
  * an intercept (the injected offsets are up to 1 s). */
 static int concurrent_tree(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
-                           hm_clock_t **out, hm_sync_stats_t *stats)
+                           hm_clock_t **out, hm__sync_stats_t *stats)
 {
     hm_lm_t lm;
     hm_sync_params_t few = *params;
     few.fitpoints = 10;
-    int rc = hm_hca_tree(comm, base, &few, HM_HCA_TURNS_NEVER, &lm, stats);
-    return hm_hca_finish(comm, base, lm, rc, out, "tree");
+    int rc = hm__hca_tree(comm, base, &few, HM_HCA_TURNS_NEVER, &lm, stats);
+    return hm__hca_finish(comm, base, lm, rc, out, "tree");
 }
 
 static void check_size(const char *name, hm_sync_fn fn, const hm_truth_t *tb, int n, double bound_s)
@@ -50,7 +50,7 @@ static void check_size(const char *name, hm_sync_fn fn, const hm_truth_t *tb, in
     MPI_Comm_split(MPI_COMM_WORLD, rank < n ? 0 : MPI_UNDEFINED, rank, &sub);
     if (sub != MPI_COMM_NULL) {
         hm_sync_params_t params;
-        hm_sync_stats_t stats = {0};
+        hm__sync_stats_t stats = {0};
         hm_clock_t *global = NULL;
         double duration_s;
         params = hm_truth_params_skampi(FITPOINTS, EXCHANGES);
@@ -71,7 +71,7 @@ static void check_size(const char *name, hm_sync_fn fn, const hm_truth_t *tb, in
     hm_test_idle_barrier(MPI_COMM_WORLD); /* the others sleep meanwhile */
 }
 
-/* One fit point is refused by hm_sync_learn_pair on the ranks of the pairs
+/* One fit point is refused by hm__sync_learn_pair on the ranks of the pairs
  * only; every rank must still come back with the same status, the same
  * sentence and no clock. */
 static void check_agreement(const char *name, hm_sync_fn fn, const hm_truth_t *tb)
@@ -79,7 +79,7 @@ static void check_agreement(const char *name, hm_sync_fn fn, const hm_truth_t *t
     int size, rc, lowest, highest, same_why;
     char why[128] = "", why0[128];
     hm_sync_params_t params;
-    hm_sync_stats_t stats = {0};
+    hm__sync_stats_t stats = {0};
     hm_clock_t *global = NULL;
     double duration_s;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -111,13 +111,13 @@ int main(int argc, char **argv)
                            HM_TRUTH_OWN_CLOCK);
     HM_CHECK(rc == HM_OK, "synthetic clocks set up: status %d", rc);
     for (int n = 1; rc == HM_OK && n <= size; n++) {
-        check_size("hca", hm_sync_hca, &tb, n, 50e-6);
-        check_size("hca2", hm_sync_hca2, &tb, n, 50e-6);
+        check_size("hca", hm__sync_hca, &tb, n, 50e-6);
+        check_size("hca2", hm__sync_hca2, &tb, n, 50e-6);
         check_size("concurrent tree", concurrent_tree, &tb, n, 10e-3);
     }
     if (rc == HM_OK) {
-        check_agreement("hca", hm_sync_hca, &tb);
-        check_agreement("hca2", hm_sync_hca2, &tb);
+        check_agreement("hca", hm__sync_hca, &tb);
+        check_agreement("hca2", hm__sync_hca2, &tb);
     }
     hm_truth_close(&tb);
     rc = hm_test_finish_mpi(MPI_COMM_WORLD);

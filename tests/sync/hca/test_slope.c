@@ -26,7 +26,7 @@ static void check_slope(const char *name, hm_sync_fn fn, const hm_truth_t *tb)
 {
     int rank;
     hm_sync_params_t params;
-    hm_sync_stats_t stats = {0};
+    hm__sync_stats_t stats = {0};
     hm_clock_t *global = NULL;
     double duration_s;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -52,8 +52,8 @@ int main(int argc, char **argv)
                            HM_TRUTH_OWN_CLOCK);
     HM_CHECK(rc == HM_OK, "synthetic clocks set up: status %d", rc);
     if (rc == HM_OK) {
-        check_slope("hca", hm_sync_hca, &tb);
-        check_slope("hca2", hm_sync_hca2, &tb);
+        check_slope("hca", hm__sync_hca, &tb);
+        check_slope("hca2", hm__sync_hca2, &tb);
     }
     hm_truth_close(&tb);
     rc = hm_test_finish_mpi(MPI_COMM_WORLD);

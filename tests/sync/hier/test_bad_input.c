@@ -92,12 +92,12 @@ static void one_rank(hm_clock_t *base)
     for (size_t i = 0; i < hm_sync_count(); i++) {
         const char *name = hm_sync_name_at(i);
         hm_clock_t *g = NULL, *direct = NULL;
-        hm_sync_stats_t stats = {0};
+        hm__sync_stats_t stats = {0};
         int rc = hm_sync_run(MPI_COMM_SELF, name, &p, base, &g, NULL);
         HM_CHECK(rc == HM_OK && g && reads_like_base(g, base),
                  "hm_sync_run(MPI_COMM_SELF, \"%s\"): status %d, reads like the base clock", name,
                  rc);
-        rc = hm_sync_find(name)->run(MPI_COMM_SELF, base, &p, &direct, &stats);
+        rc = hm__sync_find(name)->run(MPI_COMM_SELF, base, &p, &direct, &stats);
         HM_CHECK(rc == HM_OK && direct && reads_like_base(direct, base),
                  "%s called directly over MPI_COMM_SELF: status %d (%s), reads like the base", name,
                  rc, rc == HM_OK ? "" : hm_last_error());

@@ -1,5 +1,5 @@
 /* tests/sync/learn/test_decide.c — the drift decision of the pairwise learning
- * block (hm_sync_decide_drift) on crafted fits: exact comparisons, since the
+ * block (hm__sync_decide_drift) on crafted fits: exact comparisons, since the
  * function only selects and copies its inputs. */
 #include <math.h>
 
@@ -18,7 +18,7 @@ static void expect(hm_drift_t drift, double sigmas, double slope, double se, hm_
 {
     hm_sync_params_t p = params(drift, sigmas);
     const double intercept = 0.125, mean_y = 0.5;
-    hm_sync_pair_model_t m = hm_sync_decide_drift(&p, slope, se, 8, intercept, mean_y);
+    hm__sync_pair_model_t m = hm__sync_decide_drift(&p, slope, se, 8, intercept, mean_y);
     int lm_ok = kind == HM_CLOCK_LINEAR ? m.lm.slope == slope && m.lm.intercept == intercept
                                         : m.lm.slope == 0 && m.lm.intercept == mean_y;
     int fit_kept = (isnan(slope) ? isnan(m.slope_fit) : m.slope_fit == slope) &&
@@ -59,11 +59,11 @@ int main(void)
     expect(HM_DRIFT_AUTO, 0, 5.617e-7, 1e-7, HM_CLOCK_OFFSET, "auto, default: t 5.617 is not");
     expect(HM_DRIFT_AUTO, 0, -1e-6, 1e-7, HM_CLOCK_LINEAR, "auto, default: t 10 (negative) kept");
     hm_sync_params_t p = params(HM_DRIFT_AUTO, 0);
-    hm_sync_pair_model_t m = hm_sync_decide_drift(&p, 3e-7, 1e-7, 8, 0, 0);
+    hm__sync_pair_model_t m = hm__sync_decide_drift(&p, 3e-7, 1e-7, 8, 0, 0);
     HM_CHECK(fabs(m.t - 3) < 1e-12 && fabs(m.t_critical - 5.617411) < 1e-5,
              "the model carries its statistic: t %g (3), critical %.6f (5.617411)", m.t,
              m.t_critical);
-    m = hm_sync_decide_drift(&p, 3e-7, 1e-7, 1, 0, 0);
+    m = hm__sync_decide_drift(&p, 3e-7, 1e-7, 1, 0, 0);
     HM_CHECK(fabs(m.t_critical - 1273.239) < 0.01,
              "1 degree of freedom: critical %.3f (cot(pi x 0.00025) = 1273.239)", m.t_critical);
     return hm_test_finish();

@@ -1,4 +1,4 @@
-/* tests/sync/learn/test_drift_test.c — the drift test of hm_sync_fit_pair
+/* tests/sync/learn/test_drift_test.c — the drift test of hm__sync_fit_pair
  * (drift auto) on fit points whose truth is known: the offsets of a clock
  * drifting by d (0, 1e-8, 1e-7, 1e-6, 1e-4) plus the noise of SKaMPI offsets
  * between two ranks of one machine.
@@ -62,7 +62,7 @@ static void fit_one(hm_rng_t *rng, double span_s, double d, outcome_t *o)
     }
     hm_sync_params_t p;
     hm_sync_params_default(&p);
-    hm_sync_pair_model_t m = hm_sync_fit_pair(&p, x, y, N);
+    hm__sync_pair_model_t m = hm__sync_fit_pair(&p, x, y, N);
     double t = x[N - 1] + 2;
     double err = m.lm.slope * t + m.lm.intercept - d * t; /* modelled offset - true */
     if (m.kind == HM_CLOCK_LINEAR) {

@@ -1,5 +1,5 @@
 /* tests/sync/learn/test_learn.c — the pairwise learning block of the sync layer
- * (hm_sync_learn_pair, hm_sync_measure_offset) against synthetic clocks.
+ * (hm__sync_learn_pair, hm__sync_measure_offset) against synthetic clocks.
  *
  * Rank 0 is the reference of every pair (0, p); offsets within +-1 s (seed
  * 7). Checked on the client:
@@ -78,7 +78,7 @@ static double true_error(const learn_case_t *c, int p, hm_clock_t *global)
 }
 
 static void check_client(const learn_case_t *c, int p, hm_clock_t *base,
-                         const hm_sync_pair_model_t *m, const hm_sync_stats_t *st)
+                         const hm__sync_pair_model_t *m, const hm__sync_stats_t *st)
 {
     hm_truth_t *tr = c->truth;
     double want_slope =
@@ -120,9 +120,9 @@ static void learn(const learn_case_t *c, MPI_Comm comm, int p)
         hm_clock_model(tr->base, HM_CLOCK_LINEAR, (hm_lm_t){c->base_slope, 0}, &base);
     else
         hm_clock_retain(base);
-    hm_sync_pair_model_t m;
-    hm_sync_stats_t st = {0};
-    int rc = hm_sync_learn_pair(comm, 0, p, base, &params, &m, &st);
+    hm__sync_pair_model_t m;
+    hm__sync_stats_t st = {0};
+    int rc = hm__sync_learn_pair(comm, 0, p, base, &params, &m, &st);
     HM_CHECK(rc == HM_OK && st.pingpongs == expected_pingpongs(c),
              "%s: learned (%s), %ld ping-pongs (want %ld)", c->label, hm_strerror(rc), st.pingpongs,
              expected_pingpongs(c));
@@ -142,15 +142,15 @@ static void run_case(const learn_case_t *c, MPI_Comm comm)
     }
 }
 
-/* hm_sync_measure_offset: one measurement, counted; refusals. */
+/* hm__sync_measure_offset: one measurement, counted; refusals. */
 static void test_measure_and_refusals(hm_truth_t *tr, MPI_Comm comm)
 {
     hm_sync_params_t params = {.fitpoints = 1, .exchanges = 20, .offset = HM_OFFSET_SKAMPI};
-    hm_sync_stats_t st = {0};
-    hm_sync_pair_model_t m;
+    hm__sync_stats_t st = {0};
+    hm__sync_pair_model_t m;
     if (tr->rank <= 1) {
         hm_offset_sample_t s = {0, 0, 0};
-        int rc = hm_sync_measure_offset(comm, 0, 1, tr->base, &params, &s, &st);
+        int rc = hm__sync_measure_offset(comm, 0, 1, tr->base, &params, &s, &st);
         HM_CHECK(rc == HM_OK && st.pingpongs == HM_OFFSET_WARMUP + 20 && st.drift_models == 0,
                  "measure_offset: %s, %ld ping-pongs counted", hm_strerror(rc), st.pingpongs);
         double T, now = hm_clock_now_truth(tr->base, &T);
@@ -158,13 +158,13 @@ static void test_measure_and_refusals(hm_truth_t *tr, MPI_Comm comm)
         if (tr->rank == 1)
             HM_CHECK(fabs(s.offset_s - want) <= tol, "measure_offset: error %.3f us",
                      (s.offset_s - want) * 1e6);
-        HM_CHECK(hm_sync_learn_pair(comm, 0, 1, tr->base, &params, &m, &st) == HM_EINVAL,
+        HM_CHECK(hm__sync_learn_pair(comm, 0, 1, tr->base, &params, &m, &st) == HM_EINVAL,
                  "learn_pair with 1 fit point: HM_EINVAL on both ranks, no communication");
     }
     if (tr->rank == 2)
-        HM_CHECK(hm_sync_learn_pair(comm, 0, 1, tr->base, &params, &m, &st) == HM_EINVAL,
+        HM_CHECK(hm__sync_learn_pair(comm, 0, 1, tr->base, &params, &m, &st) == HM_EINVAL,
                  "learn_pair on a rank outside the pair: HM_EINVAL");
-    HM_CHECK(hm_sync_learn_pair(comm, 0, 0, tr->base, &params, &m, &st) == HM_EINVAL,
+    HM_CHECK(hm__sync_learn_pair(comm, 0, 0, tr->base, &params, &m, &st) == HM_EINVAL,
              "learn_pair with reference == client: HM_EINVAL");
     hm_test_idle_barrier(comm);
 }

@@ -123,9 +123,8 @@ static int gpu_choice(const cli_config_t *cfg, bench_plan_t *plan, char *why, si
         return snprintf(why, len, "--backend nccl: %s", hm_last_error()), HM_EXIT_USAGE;
     if (!plan->nccl && plan->device) {
         int rc = cli_gpu_check("--memory device", why, len);
-        char reason[160];
-        if (rc == HM_EXIT_OK && !hm_gpu_mpi_cuda_aware(reason, sizeof reason))
-            return snprintf(why, len, "--memory device: %s", reason), HM_EXIT_USAGE;
+        if (rc == HM_EXIT_OK && hm_gpu_mpi_cuda_aware() != HM_OK)
+            return snprintf(why, len, "--memory device: %s", hm_last_error()), HM_EXIT_USAGE;
         return rc;
     }
     return HM_EXIT_OK;
