@@ -39,6 +39,7 @@
 #include <harmonia/error.h>
 #include <harmonia/measure.h>
 #include <harmonia/ops.h>
+#include <harmonia/output.h>
 #include <harmonia/procsync.h>
 
 #ifdef __cplusplus
@@ -484,6 +485,50 @@ typedef struct hm_overlap_verdict {
 HM_EXPORT void hm_overlap_verdict(const hm_overlap_ref_t *comm, const hm_overlap_ref_t *comp,
                                   hm_overlap_verdict_t *out);
 
+/* ---- A cell as rows of the result files ---- */
+
+/* What a row of HM_RESULTS_OVERLAP says of one cell: its references as
+ * the grid has them (hm_overlap_grid_comm, hm_overlap_grid_comp), their
+ * verdict, and the cell's summary (nvalid 0 and NAN estimates for a cell
+ * not run). */
+typedef struct hm_overlap_cell_row {
+    const char *op;              /* the operation's name */
+    hm_overlap_ref_t comm, comp; /* the cell's references */
+    hm_overlap_verdict_t verdict;
+    hm_overlap_summary_t s;
+    long discarded;       /* attempts not valid (the file's invalid) */
+    int partial;          /* fewer valid repetitions than asked */
+    size_t order;         /* its place in the run order */
+    const char *procsync; /* the process synchronization's state after it */
+} hm_overlap_cell_row_t;
+
+/* 1 when more than HM_MEASURE_CONDITIONAL_SHARE of the cell's attempts were
+ * discarded: its figures hold for the undisturbed starts only. */
+HM_EXPORT int hm_overlap_cell_conditional(const hm_overlap_cell_row_t *row);
+
+/* The verdict in words, the file's column cell: "ok" (", partial",
+ * ", conditional"), or "INVALID (...)" with every side that fails, the
+ * communication's first, and a failed calibration's two outcomes. */
+HM_EXPORT void hm_overlap_cell_words(const hm_overlap_cell_row_t *row, char *buf, size_t len);
+
+/* Local: row as one row of csv (HM_RESULTS_OVERLAP, hm_results_csv_open).
+ * The status of the row writer. */
+HM_EXPORT int hm_overlap_write_summary_row(hm_csv_t *csv, const hm_overlap_cell_row_t *row);
+
+/* Local: the repetitions of r, the cell's run, as rows of csv
+ * (HM_RESULTS_OVERLAP_RAW), their ratios against row's references, with
+ * the verdict known now in cell_valid. Where it is valid, *cell_valid_at
+ * is set to r->n offsets of those cells (the caller frees it), so that
+ * hm_overlap_unmark_raw_rows can say 0 there if the recheck after the grid
+ * finds a reference moved; NULL otherwise. HM_ENOMEM, or the writer's. */
+HM_EXPORT int hm_overlap_write_raw_rows(hm_csv_t *csv, const hm_overlap_cell_row_t *row,
+                                        const hm_overlap_result_t *r, off_t **cell_valid_at);
+
+/* Local: where row's verdict is now invalid, the n cell_valid of its raw
+ * rows (hm_overlap_write_raw_rows) rewritten 0. */
+HM_EXPORT int hm_overlap_unmark_raw_rows(hm_csv_t *csv, const hm_overlap_cell_row_t *row,
+                                         const off_t *cell_valid_at, long n);
+
 typedef struct hm_overlap_grid_params {
     int nops;
     const hm_op_t *const *ops;    /* nonblocking collectives */
@@ -658,6 +703,10 @@ typedef struct hm_overlap_impact {
     hm_overlap_impact_row_t *rows; /* root: every rank's threads, by rank then thread;
                                     * other ranks: their own threads */
 } hm_overlap_impact_t;
+
+/* Root: r's rows (every rank's threads) as rows of csv (HM_RESULTS_IMPACT,
+ * hm_results_csv_open). The status of the row writer. */
+HM_EXPORT int hm_overlap_impact_write_rows(hm_csv_t *csv, const hm_overlap_impact_t *r);
 
 /* Kernel runs on each side of the impact ratio when the caller has no
  * reason for another number: each run is a whole target long, and the

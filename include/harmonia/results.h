@@ -112,6 +112,12 @@ HM_EXPORT int hm_results_row_set_double(hm_results_row_t *row, int column, doubl
 HM_EXPORT int hm_results_row_set_int64(hm_results_row_t *row, int column, int64_t value);
 HM_EXPORT int hm_results_row_set_string(hm_results_row_t *row, int column, const char *text);
 
+/* As hm_results_row_set_string, for a cell to be rewritten once the row is
+ * in the file (hm_csv_put_marked: text must need no quotes; *at becomes
+ * its offset when the row is put, for hm_csv_overwrite). */
+HM_EXPORT int hm_results_row_set_marked(hm_results_row_t *row, int column, const char *text,
+                                        off_t *at);
+
 /* Append the row to csv (opened with the row's kind, hm_results_csv_open)
  * in the schema's column order and end it (hm_csv_end_row); every column is
  * unset again afterwards, whatever the outcome. HM_EINVAL 'WHAT: column

@@ -7,7 +7,13 @@
 #include "common/error_set.h"
 #include <harmonia/results.h>
 
-typedef enum cell_type { CELL_UNSET, CELL_DOUBLE, CELL_INT64, CELL_STRING } cell_type_t;
+typedef enum cell_type {
+    CELL_UNSET,
+    CELL_DOUBLE,
+    CELL_INT64,
+    CELL_STRING,
+    CELL_MARKED
+} cell_type_t;
 
 typedef struct cell {
     cell_type_t type;
@@ -15,6 +21,7 @@ typedef struct cell {
     int64_t i;
     char *text; /* kept between rows, grown as needed */
     size_t cap;
+    off_t *at; /* CELL_MARKED: where hm_csv_put_marked says the text went */
 } cell_t;
 
 struct hm_results_row {
@@ -96,9 +103,21 @@ int hm_results_row_set_string(hm_results_row_t *row, int column, const char *tex
     return HM_OK;
 }
 
+int hm_results_row_set_marked(hm_results_row_t *row, int column, const char *text, off_t *at)
+{
+    if (!at) return hm__error_set(HM_EINVAL, "a marked cell without a place for its offset");
+    int rc = hm_results_row_set_string(row, column, text);
+    if (rc != HM_OK) return rc;
+    row->cells[column].type = CELL_MARKED;
+    row->cells[column].at = at;
+    return HM_OK;
+}
+
 static int put_cell(hm_csv_t *csv, const cell_t *cell)
 {
     switch (cell->type) {
+    case CELL_MARKED:
+        return hm_csv_put_marked(csv, cell->text, cell->at);
     case CELL_DOUBLE:
         return hm_csv_put_double(csv, cell->d);
     case CELL_INT64:

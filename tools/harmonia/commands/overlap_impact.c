@@ -103,18 +103,7 @@ static int open_report(const cli_config_t *cfg, MPI_Comm comm, hm_compute_t *c, 
 static void write_rows(report_t *rep, const hm_overlap_impact_t *r, long done, long total)
 {
     if (!rep->csv) return;
-    for (size_t i = 0; i < r->nrows; i++) {
-        const hm_overlap_impact_row_t *row = &r->rows[i];
-        hm_csv_put_double(rep->csv, r->target_s);
-        hm_csv_put_int64(rep->csv, r->order);
-        hm_csv_put_int64(rep->csv, row->rank);
-        hm_csv_put_int64(rep->csv, row->thread);
-        hm_csv_put_int64(rep->csv, row->core);
-        hm_csv_put_double(rep->csv, row->without_mpi_s);
-        hm_csv_put_double(rep->csv, row->with_mpi_s);
-        hm_csv_put_double(rep->csv, row->impact);
-        hm_csv_end_row(rep->csv);
-    }
+    hm_overlap_impact_write_rows(rep->csv, r);
     hm_csv_progress(rep->csv, done, total, "targets");
     hm_csv_checkpoint(rep->csv);
 }

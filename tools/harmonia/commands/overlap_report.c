@@ -14,17 +14,11 @@
 
 typedef struct row {
     int done;
-    const char *op;
-    int o, i, j;                 /* op, communication column, computation target of the grid */
-    size_t order;                /* position in the shuffled order */
-    hm_overlap_ref_t comm, comp; /* the grid's, read again at close */
-    hm_overlap_verdict_t verdict;
-    long invalid;
-    int partial; /* fewer valid repetitions than --nrep */
-    char procsync[160];
-    hm_overlap_summary_t s; /* nvalid 0 and NAN estimates when not run */
-    off_t *cell_valid_at;   /* raw: where each repetition's cell_valid went (-1: unknown) */
-    long nraw;              /* repetitions written with cell_valid 1 */
+    int o, i, j;             /* op, communication column, computation target of the grid */
+    hm_overlap_cell_row_t c; /* references read again at close */
+    char procsync[160];      /* c.procsync */
+    off_t *cell_valid_at;    /* raw: where each repetition's cell_valid went */
+    long nraw;               /* their number */
 } row_t;
 
 struct cli_overlap_report {
@@ -86,131 +80,6 @@ int cli_overlap_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_experimen
     return cli_experiment_files(e, comm, HM_RESULTS_OVERLAP, HM_RESULTS_OVERLAP_RAW);
 }
 
-/* More than half the attempts discarded: the ratios rest on the starts a
- * busy machine left undisturbed (HM_MEASURE_CONDITIONAL_SHARE). */
-static int conditional(const row_t *row)
-{
-    long attempts = row->s.nvalid + row->invalid;
-    return attempts > 0 && (double)row->invalid > HM_MEASURE_CONDITIONAL_SHARE * (double)attempts;
-}
-
-static void put_estimate(hm_csv_t *csv, const hm_overlap_estimate_t *x)
-{
-    hm_csv_put_double(csv, x->median);
-    hm_csv_put_double(csv, x->ci_lo);
-    hm_csv_put_double(csv, x->ci_hi);
-}
-
-/* A percentage of a relative deviation; NAN stays NAN (an empty cell). */
-static double pct(double x)
-{
-    return 100.0 * x;
-}
-
-/* Why a reference does not stand, or "" when it does. */
-static void ref_words(const char *side, const hm_overlap_ref_t *r, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    if (r->state == HM_OVERLAP_REF_OFF_TARGET)
-        snprintf(buf, len, "%s reference %+.0f %% off target", side, pct(r->error));
-    else if (r->state == HM_OVERLAP_REF_MOVED)
-        snprintf(buf, len, "%s reference moved %+.0f %% during the grid", side, pct(r->moved));
-}
-
-/* The cell's verdict in words: "ok", or why it is invalid (every side that
- * fails, the communication's first). */
-static void cell_words(const row_t *row, char *buf, size_t len)
-{
-    const hm_overlap_verdict_t *v = &row->verdict;
-    char comm[64], comp[64];
-    if (v->valid) {
-        snprintf(buf, len, "ok%s%s", row->partial ? ", partial" : "",
-                 conditional(row) ? ", conditional" : "");
-        return;
-    }
-    ref_words("comm", &row->comm, comm, sizeof comm);
-    ref_words("comp", &row->comp, comp, sizeof comp);
-    /* A calibration that failed names both outcomes first, and a side
-     * that converged but does not stand follows. */
-    if (v->state == HM_OVERLAP_REF_UNCALIBRATED)
-        snprintf(buf, len, "INVALID (comm %s, comp %s%s%s%s%s)",
-                 hm_overlap_outcome_name(row->comm.outcome),
-                 hm_overlap_outcome_name(row->comp.outcome), comm[0] ? "; " : "", comm,
-                 comp[0] ? "; " : "", comp);
-    else
-        snprintf(buf, len, "INVALID (%s%s%s)", comm, comm[0] && comp[0] ? "; " : "", comp);
-}
-
-static void write_summary(hm_csv_t *csv, const row_t *row)
-{
-    char cell[160];
-    cell_words(row, cell, sizeof cell);
-    hm_csv_put_string(csv, row->op);
-    hm_csv_put_double(csv, row->comm.target_s);
-    hm_csv_put_int64(csv, (int64_t)row->comm.size);
-    hm_csv_put_double(csv, row->comm.ref_s);
-    hm_csv_put_string(csv, hm_overlap_outcome_name(row->comm.outcome));
-    hm_csv_put_int64(csv, row->comm.probes);
-    hm_csv_put_double(csv, row->comp.target_s);
-    hm_csv_put_int64(csv, (int64_t)row->comp.size);
-    hm_csv_put_double(csv, row->comp.ref_s);
-    hm_csv_put_string(csv, hm_overlap_outcome_name(row->comp.outcome));
-    hm_csv_put_int64(csv, row->comp.probes);
-    hm_csv_put_int64(csv, row->verdict.valid);
-    hm_csv_put_int64(csv, row->s.nvalid);
-    hm_csv_put_int64(csv, row->invalid);
-    hm_csv_put_double(csv, row->s.measured_s.median);
-    put_estimate(csv, &row->s.overhead);
-    put_estimate(csv, &row->s.comp_slowdown);
-    put_estimate(csv, &row->s.comm);
-    hm_csv_put_double(csv, row->s.osu_pct);
-    hm_csv_put_double(csv, row->s.imb_pct);
-    hm_csv_put_int64(csv, (int64_t)row->order);
-    hm_csv_put_string(csv, row->procsync);
-    hm_csv_put_int64(csv, conditional(row));
-    hm_csv_put_double(csv, pct(row->comm.error));
-    hm_csv_put_double(csv, row->comm.local_s);
-    hm_csv_put_double(csv, row->comm.end_s);
-    hm_csv_put_double(csv, pct(row->comm.moved));
-    hm_csv_put_double(csv, row->comp.achieved_s);
-    hm_csv_put_double(csv, pct(row->comp.error));
-    hm_csv_put_double(csv, row->comp.end_s);
-    hm_csv_put_double(csv, pct(row->comp.moved));
-    hm_csv_put_string(csv, cell);
-    hm_csv_end_row(csv);
-}
-
-/* Raw rows are written as the cell ends, its verdict as known then; the
- * recheck after the grid may still make it invalid (write_rows), so the
- * place of each cell_valid is kept to say so there. */
-static void write_raw(hm_csv_t *raw, row_t *row, const hm_overlap_result_t *r)
-{
-    if (row->verdict.valid) row->cell_valid_at = malloc((size_t)(r->n ? r->n : 1) * sizeof(off_t));
-    for (long i = 0; i < r->n; i++) {
-        hm_csv_put_string(raw, row->op);
-        hm_csv_put_double(raw, row->comm.target_s);
-        hm_csv_put_int64(raw, (int64_t)row->comm.size);
-        hm_csv_put_double(raw, row->comp.target_s);
-        hm_csv_put_int64(raw, i);
-        hm_csv_put_int64(raw, r->valid[i]);
-        hm_csv_put_double(raw, r->measured_s[i]);
-        hm_csv_put_double(raw, r->max_comp_s[i]);
-        hm_csv_put_double(raw, r->max_mpi_s[i]);
-        hm_overlap_ratios_t q;
-        hm_overlap_ratios(r->measured_s[i], r->max_comp_s[i], r->max_mpi_s[i], row->comp.ref_s,
-                          row->comm.ref_s, row->comm.local_s, &q);
-        hm_csv_put_double(raw, q.overhead);
-        hm_csv_put_double(raw, q.comp_slowdown);
-        hm_csv_put_double(raw, q.comm);
-        if (row->cell_valid_at)
-            hm_csv_put_marked(raw, "1", &row->cell_valid_at[row->nraw++]);
-        else
-            hm_csv_put_int64(raw, 0);
-        hm_csv_end_row(raw);
-    }
-    hm_csv_checkpoint(raw);
-}
-
 static void no_estimates(hm_overlap_summary_t *s)
 {
     const hm_overlap_estimate_t none = {NAN, NAN, NAN};
@@ -226,39 +95,39 @@ void cli_overlap_report_grid(cli_overlap_report_t *rep, const hm_overlap_grid_t 
 /* The row's references as the grid has them now, and its verdict. */
 static void read_refs(const cli_overlap_report_t *rep, row_t *row)
 {
-    row->comm = *hm_overlap_grid_comm(rep->grid, row->o, row->i);
-    row->comp = *hm_overlap_grid_comp(rep->grid, row->o, row->i, row->j);
-    hm_overlap_verdict(&row->comm, &row->comp, &row->verdict);
+    hm_overlap_cell_row_t *c = &row->c;
+    c->comm = *hm_overlap_grid_comm(rep->grid, row->o, row->i);
+    c->comp = *hm_overlap_grid_comp(rep->grid, row->o, row->i, row->j);
+    hm_overlap_verdict(&c->comm, &c->comp, &c->verdict);
 }
 
 int cli_overlap_report_add(cli_overlap_report_t *rep, size_t index, size_t order, const char *name,
                            int op, int comm, int comp, const hm_overlap_result_t *r)
 {
     row_t *row = &rep->rows[index];
+    hm_overlap_cell_row_t *c = &row->c;
     row->done = 1;
-    row->op = name;
     row->o = op, row->i = comm, row->j = comp;
-    row->order = order;
+    c->op = name;
+    c->order = order;
     read_refs(rep, row);
-    no_estimates(&row->s);
-    if (r && hm_overlap_summarize(r, row->comp.ref_s, row->comm.ref_s, row->comm.local_s,
-                                  &row->s) != HM_OK)
-        no_estimates(&row->s);
-    row->invalid = r ? r->n - r->nvalid : 0;
-    row->partial = r && r->nvalid < rep->cfg->nrep;
+    no_estimates(&c->s);
+    if (r && hm_overlap_summarize(r, c->comp.ref_s, c->comm.ref_s, c->comm.local_s, &c->s) != HM_OK)
+        no_estimates(&c->s);
+    c->discarded = r ? r->n - r->nvalid : 0;
+    c->partial = r && r->nvalid < rep->cfg->nrep;
     snprintf(row->procsync, sizeof row->procsync, "%s", r ? r->procsync : "");
+    c->procsync = row->procsync;
     hm_csv_t *summary = hm_experiment_summary(rep->e), *raw = hm_experiment_raw(rep->e);
     cli_progress(summary, raw, (long)order + 1, (long)rep->nrows, "cells");
-    if (raw && r) write_raw(raw, row, r);
+    if (raw && r) {
+        /* Written as the cell ends, its verdict as known now: the recheck
+         * after the grid may still unmark it (write_rows). */
+        hm_overlap_write_raw_rows(raw, c, r, &row->cell_valid_at);
+        row->nraw = row->cell_valid_at ? r->n : 0;
+        hm_csv_checkpoint(raw);
+    }
     return HM_OK;
-}
-
-/* A cell written valid to the raw file whose references the recheck found
- * moved: its rows' cell_valid become 0. */
-static void unmark_raw(hm_csv_t *raw, const row_t *row)
-{
-    for (long k = 0; raw && !row->verdict.valid && k < row->nraw; k++)
-        if (row->cell_valid_at[k] >= 0) hm_csv_overwrite(raw, row->cell_valid_at[k], "0");
 }
 
 /* Root: every cell's summary row, its verdict from the references as they
@@ -270,8 +139,8 @@ static void write_rows(cli_overlap_report_t *rep)
         row_t *row = &rep->rows[i];
         if (!row->done) continue;
         read_refs(rep, row);
-        unmark_raw(raw, row);
-        if (summary) write_summary(summary, row);
+        if (raw) hm_overlap_unmark_raw_rows(raw, &row->c, row->cell_valid_at, row->nraw);
+        if (summary) hm_overlap_write_summary_row(summary, &row->c);
     }
     if (summary) hm_csv_checkpoint(summary);
 }
@@ -291,24 +160,25 @@ static void print_table(const cli_overlap_report_t *rep)
         const row_t *row = &rep->rows[i];
         char cell[160];
         if (!row->done) continue;
-        cell_words(row, cell, sizeof cell);
-        hm_table_add_cell(t, row->op);
-        hm_table_add_number(t, "%g", row->comm.target_s * 1e6);
-        hm_table_add_cellf(t, "%zu", row->comm.size);
-        hm_table_add_number(t, "%.1f", row->comm.ref_s * 1e6);
-        hm_table_add_number(t, "%+.1f", pct(row->comm.error));
-        hm_table_add_number(t, "%g", row->comp.target_s * 1e6);
-        hm_table_add_cellf(t, "%zu", row->comp.size);
-        hm_table_add_number(t, "%.1f", row->comp.ref_s * 1e6);
-        hm_table_add_number(t, "%+.1f", pct(row->comp.error));
-        hm_table_add_cellf(t, "%ld", row->s.nvalid);
-        hm_table_add_cellf(t, "%ld", row->invalid);
-        hm_table_add_number(t, "%.1f", row->s.measured_s.median * 1e6);
-        hm_table_add_number(t, "%.2f", row->s.overhead.median);
-        hm_table_add_number(t, "%.2f", row->s.comp_slowdown.median);
-        hm_table_add_number(t, "%.2f", row->s.comm.median);
-        hm_table_add_number(t, "%.0f", row->s.osu_pct);
-        hm_table_add_number(t, "%.0f", row->s.imb_pct);
+        const hm_overlap_cell_row_t *c = &row->c;
+        hm_overlap_cell_words(c, cell, sizeof cell);
+        hm_table_add_cell(t, c->op);
+        hm_table_add_number(t, "%g", c->comm.target_s * 1e6);
+        hm_table_add_cellf(t, "%zu", c->comm.size);
+        hm_table_add_number(t, "%.1f", c->comm.ref_s * 1e6);
+        hm_table_add_number(t, "%+.1f", 100.0 * c->comm.error);
+        hm_table_add_number(t, "%g", c->comp.target_s * 1e6);
+        hm_table_add_cellf(t, "%zu", c->comp.size);
+        hm_table_add_number(t, "%.1f", c->comp.ref_s * 1e6);
+        hm_table_add_number(t, "%+.1f", 100.0 * c->comp.error);
+        hm_table_add_cellf(t, "%ld", c->s.nvalid);
+        hm_table_add_cellf(t, "%ld", c->discarded);
+        hm_table_add_number(t, "%.1f", c->s.measured_s.median * 1e6);
+        hm_table_add_number(t, "%.2f", c->s.overhead.median);
+        hm_table_add_number(t, "%.2f", c->s.comp_slowdown.median);
+        hm_table_add_number(t, "%.2f", c->s.comm.median);
+        hm_table_add_number(t, "%.0f", c->s.osu_pct);
+        hm_table_add_number(t, "%.0f", c->s.imb_pct);
         hm_table_add_cell(t, cell);
     }
     printf("overlap on %d ranks%s, --sync %s: medians over the valid repetitions; overhead 0 = "
