@@ -205,6 +205,7 @@ typedef struct hm_analysis_repro_group {
     double max_normalized;         /* max_s / min_s; NaN unless min_s > 0 */
     double max_difference;         /* max_s - min_s */
     size_t ninvalid_cell;          /* overlap: runs whose cell's references did not stand */
+    size_t nshort;                 /* runs with fewer valid repetitions than their nrep */
 } hm_analysis_repro_group_t;
 
 typedef struct hm_analysis_repro hm_analysis_repro_t;

@@ -307,6 +307,9 @@ typedef struct hm_results_permpirun_row {
     double median_s, mean_s; /* of the kept values: seconds, or the ratio of the metric */
     int cell_invalid;        /* overlap: the run's cell had references that did not stand
                               * (its raw rows' cell_valid 0; column cell_valid) */
+    long nrep;               /* the valid repetitions the run asked for (its raw file's
+                              * factor nrep); 0 where it does not say. n below it: the
+                              * run ended short (a busy machine's attempts ran out) */
 } hm_results_permpirun_row_t;
 
 /* A dataset: rows[0..n-1], all of one metric. Start from {0}; release with

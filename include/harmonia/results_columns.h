@@ -50,7 +50,8 @@ enum {
     HM_COL_PERMPIRUN_N,
     HM_COL_PERMPIRUN_KEPT,
     HM_COL_PERMPIRUN_MEDIAN_S,
-    HM_COL_PERMPIRUN_MEAN_S
+    HM_COL_PERMPIRUN_MEAN_S,
+    HM_COL_PERMPIRUN_NREP
 };
 /* HM_COL_REPRO_VALUE_S is named after the statistic: the per-mpirun
  * column it comes from (median_s or mean_s). */
@@ -294,7 +295,8 @@ enum {
     HM_COL_PERMPIRUN_OVERLAP_KEPT,
     HM_COL_PERMPIRUN_OVERLAP_MEDIAN,
     HM_COL_PERMPIRUN_OVERLAP_MEAN,
-    HM_COL_PERMPIRUN_OVERLAP_CELL_VALID
+    HM_COL_PERMPIRUN_OVERLAP_CELL_VALID,
+    HM_COL_PERMPIRUN_OVERLAP_NREP
 };
 /* HM_COL_REPRO_OVERLAP_VALUE is named after the statistic (median or mean). */
 enum {

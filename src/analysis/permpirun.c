@@ -1,6 +1,7 @@
 /* src/analysis/permpirun.c — the per-mpirun dataset [Hunold & Carpen-Amarie
  * 2016, Alg. 6]: each run's raw file reduced, per (op, size) or cell of
  * overlap, to the median and mean of its filtered valid repetitions. */
+#include <stdlib.h>
 #include <string.h>
 
 #include <harmonia/analysis.h>
@@ -40,15 +41,33 @@ static int reduce_group(hm_analysis_group_t *g, hm_filter_t filter, hm_results_p
     return HM_OK;
 }
 
+/* The run's --nrep, as its raw file says it (factor nrep); 0 where it does
+ * not: a row then cannot say it ended short. */
+static long run_nrep(const char *path)
+{
+    hm_csv_reader_t *r = NULL;
+    const char *v = NULL;
+    long nrep = 0;
+    if (hm_csv_reader_open(path, &r) == HM_OK &&
+        hm_factors_get(hm_csv_reader_factors(r), "nrep", &v) == HM_OK && v) {
+        char *end;
+        nrep = strtol(v, &end, 10);
+        if (*end || nrep < 1) nrep = 0;
+    }
+    hm_csv_reader_close(r);
+    return nrep;
+}
+
 static int reduce_run(hm_results_permpirun_t *ds, const char *path, long run, uint64_t seed,
                       hm_analysis_groups_t *groups, hm_filter_t filter)
 {
+    long nrep = run_nrep(path);
     int rc = HM_OK;
     if (groups->n == 0)
         return hm__error_set(HM_EINVAL, "%s: no valid repetitions (valid = 1)", path);
     hm_analysis_groups_sort(groups);
     for (size_t k = 0; rc == HM_OK && k < groups->n; k++) {
-        hm_results_permpirun_row_t row = {.run = run, .seed = seed};
+        hm_results_permpirun_row_t row = {.run = run, .seed = seed, .nrep = nrep};
         rc = reduce_group(&groups->g[k], filter, &row);
         if (rc == HM_ERANGE)
             rc = hm__error_set(HM_EINVAL,

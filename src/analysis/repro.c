@@ -41,8 +41,10 @@ static int fill_group(hm_analysis_repro_t *rp, size_t i, size_t j, double *work,
                       hm_analysis_repro_group_t *g)
 {
     hm_stats_summary_t s;
-    size_t invalid = 0;
+    size_t invalid = 0, nshort = 0;
     for (size_t k = i; k < j; k++) {
+        const hm_results_permpirun_row_t *row = &rp->rows.rows[k];
+        nshort += row->nrep > 0 && (long)row->n < row->nrep;
         rp->runs[k].run = rp->rows.rows[k].run;
         invalid += (size_t)(rp->runs[k].cell_invalid = rp->rows.rows[k].cell_invalid != 0);
         work[k - i] = rp->runs[k].value_s =
@@ -62,7 +64,8 @@ static int fill_group(hm_analysis_repro_t *rp, size_t i, size_t j, double *work,
                                      .max_s = s.max,
                                      .max_normalized = ratio_to(s.max, s.min),
                                      .max_difference = s.max - s.min,
-                                     .ninvalid_cell = invalid};
+                                     .ninvalid_cell = invalid,
+                                     .nshort = nshort};
     return HM_OK;
 }
 

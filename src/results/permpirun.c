@@ -15,8 +15,8 @@
 #include "common/error_set.h"
 
 enum {
-    NCOLS = HM_COL_PERMPIRUN_MEAN_S + 1,
-    NCOLS_OVERLAP = HM_COL_PERMPIRUN_OVERLAP_CELL_VALID + 1,
+    NCOLS = HM_COL_PERMPIRUN_NREP + 1,
+    NCOLS_OVERLAP = HM_COL_PERMPIRUN_OVERLAP_NREP + 1,
     MAX_COLS = NCOLS_OVERLAP
 };
 
@@ -90,6 +90,15 @@ int hm_results_permpirun_path(const char *operand, char *path, size_t len, int *
 
 /* ---- Writing ------------------------------------------------------------- */
 
+/* Unknown (0: a raw file without the factor) is no value: an empty cell. */
+static void put_nrep(hm_csv_t *csv, const hm_results_permpirun_row_t *r)
+{
+    if (r->nrep > 0)
+        hm_csv_put_int64(csv, r->nrep);
+    else
+        hm_csv_put_double(csv, NAN);
+}
+
 static int put_row(hm_csv_t *csv, const hm_results_permpirun_row_t *r)
 {
     /* The seed is unsigned 64-bit: as text, so that seeds above INT64_MAX
@@ -106,6 +115,7 @@ static int put_row(hm_csv_t *csv, const hm_results_permpirun_row_t *r)
     hm_csv_put_int64(csv, (int64_t)r->kept);
     hm_csv_put_double(csv, r->median_s);
     hm_csv_put_double(csv, r->mean_s);
+    put_nrep(csv, r);
     return hm_csv_end_row(csv);
 }
 
@@ -132,6 +142,7 @@ static int put_row_overlap(hm_csv_t *csv, const hm_results_permpirun_row_t *r, h
     hm_csv_put_double(csv, r->median_s);
     hm_csv_put_double(csv, r->mean_s);
     hm_csv_put_int64(csv, !r->cell_invalid);
+    put_nrep(csv, r);
     return hm_csv_end_row(csv);
 }
 
@@ -207,6 +218,8 @@ typedef struct reading {
     int have_metric;
     int has_cell_valid; /* overlap: a dataset written before it has no such column */
     size_t cell_valid;
+    int has_nrep; /* a dataset written before it has no such column */
+    size_t nrep;
 } reading_t;
 
 static int bad_cell(const reading_t *rd, int f, const char *what)
@@ -297,6 +310,22 @@ static int cell_metric(reading_t *rd)
     return HM_OK;
 }
 
+/* nrep: empty (unknown, 0) or a count of at least 1; 0 where the file has
+ * no such column. */
+static int cell_nrep(const reading_t *rd, long *nrep)
+{
+    double v = NAN;
+    *nrep = 0;
+    if (!rd->has_nrep) return HM_OK;
+    if (hm_csv_reader_double(rd->r, rd->nrep, &v) != HM_OK ||
+        !(isnan(v) || (v >= 1 && v <= 1e15 && v == floor(v))))
+        return hm__error_set(HM_EINVAL,
+                             "%s:%zu: \"%s\" is not a count of repetitions (column nrep)", rd->path,
+                             hm_csv_reader_line(rd->r), hm_csv_reader_cell(rd->r, rd->nrep));
+    *nrep = isnan(v) ? 0 : (long)v;
+    return HM_OK;
+}
+
 /* cell_valid: 0 or 1; 1 where the file has no such column. */
 static int cell_validity(const reading_t *rd, int *invalid)
 {
@@ -340,6 +369,7 @@ static int parse_row(reading_t *rd, hm_results_permpirun_row_t *row)
     if (rc == HM_OK && kept > n) rc = bad_cell(rd, F_KEPT, "at most n");
     if (rc == HM_OK) rc = cell_value(rd, F_MEDIAN, &row->median_s);
     if (rc == HM_OK) rc = cell_value(rd, F_MEAN, &row->mean_s);
+    if (rc == HM_OK) rc = cell_nrep(rd, &row->nrep);
     if (rc != HM_OK) return rc;
     row->run = (long)run, row->size_bytes = size, row->processes = (long)procs;
     row->n = (size_t)n, row->kept = (size_t)kept;
@@ -422,6 +452,7 @@ int hm_results_permpirun_read(const char *path, hm_results_permpirun_t *ds)
                                                   HM_COL_PERMPIRUN_OVERLAP_COMM_TARGET_S),
                            &i) == HM_OK)
         rd.kind = HM_RESULTS_PERMPIRUN_OVERLAP, rd.cols = overlap_cols, rd.nfields = NFIELDS;
+    if (rc == HM_OK) rd.has_nrep = hm_csv_reader_find(rd.r, "nrep", &rd.nrep) == HM_OK;
     if (rc == HM_OK && rd.kind == HM_RESULTS_PERMPIRUN_OVERLAP)
         rd.has_cell_valid =
             hm_csv_reader_find(rd.r,

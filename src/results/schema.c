@@ -81,6 +81,9 @@ static const hm_results_column_t permpirun[] = {
     [HM_COL_PERMPIRUN_KEPT] = {"kept", "", "repetitions kept by the filter"},
     [HM_COL_PERMPIRUN_MEDIAN_S] = {"median_s", "s", "median of the kept repetitions"},
     [HM_COL_PERMPIRUN_MEAN_S] = {"mean_s", "s", "mean of the kept repetitions"},
+    [HM_COL_PERMPIRUN_NREP] = {"nrep", "",
+                               "valid repetitions the run asked for (empty: unknown); n below "
+                               "it: the run ended short"},
 };
 
 static const hm_results_column_t repro[] = {
@@ -403,6 +406,9 @@ static const hm_results_column_t permpirun_overlap[] = {
     [HM_COL_PERMPIRUN_OVERLAP_CELL_VALID] = {"cell_valid", "",
                                              "1 when the cell's references stood in the run "
                                              "(its raw rows' cell_valid)"},
+    [HM_COL_PERMPIRUN_OVERLAP_NREP] = {"nrep", "",
+                                       "valid repetitions the run asked for (empty: unknown); n "
+                                       "below it: the run ended short"},
 };
 
 static const hm_results_column_t repro_overlap[] = {

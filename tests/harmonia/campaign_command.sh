@@ -68,6 +68,16 @@ csv_awk c1/per-mpirun.csv '{ n++
 check $? "per-mpirun.csv: 2 processes, harmonize, at least half of n kept, medians and means positive"
 rows_match c1 3
 check $? "per-mpirun.csv: one row per run and group with valid repetitions, n = the raw file's count" "$bad"
+# Each row carries the run's --nrep, and the table counts per group the
+# runs that ended short of it (n < nrep), whatever the load made of them.
+csv_awk c1/per-mpirun.csv '$col["nrep"] != 40 { bad++ } END { exit bad > 0 }'
+check $? "per-mpirun.csv: nrep 40, the runs' --nrep, in every row"
+want_short=$(csv_awk c1/per-mpirun.csv '{ k = $col["op"] " " $col["size_bytes"]; s[k] += $col["n"] < 40 }
+    END { for (k in s) print k, s[k] }' | sort)
+got_short=$(table_cols op op size_B short | sort)
+[ -n "$want_short" ] && [ "$want_short" = "$got_short" ]
+check $? "summary table: short = the runs below their --nrep per group" \
+    "want [$(echo $want_short)] got [$(echo $got_short)]; $(cat "$out")"
 
 # Alg. 6 recomputed here for run 2's group with the most valid repetitions
 # (allreduce 8 B on a quiet machine): the valid global run-times of the raw

@@ -18,7 +18,7 @@ static const char *const documented[HM_RESULTS_NKINDS] = {
                          "max_s,mean_s,sd_s,local_median_s,start_spread_median_s,procsync,order,"
                          "wall_s,late_starts,discarded_median_s,conditional,end,late_capped",
     [HM_RESULTS_BENCH_RAW] = "op,size_bytes,attempt,valid,global_s,local_s,start_spread_s,start_s",
-    [HM_RESULTS_PERMPIRUN] = "run,seed,op,size_bytes,processes,sync,n,kept,median_s,mean_s",
+    [HM_RESULTS_PERMPIRUN] = "run,seed,op,size_bytes,processes,sync,n,kept,median_s,mean_s,nrep",
     [HM_RESULTS_REPRO] = "op,size_bytes,processes,sync,run,median_s,normalized,max_normalized",
     [HM_RESULTS_STATS] = "op,size_bytes,processes,sync,n,n_kept,min_s,q1_s,median_s,q3_s,max_s,"
                          "mean_s,median_ci_lo_s,median_ci_hi_s,mean_ci_lo_s,mean_ci_hi_s,acf1,"
@@ -59,8 +59,9 @@ static const char *const documented[HM_RESULTS_NKINDS] = {
         "busbw_GBps,order,procsync,discarded_median_s,conditional,end",
     [HM_RESULTS_PATTERN_RAW] =
         "op,size_bytes,attempt,valid,global_s,local_s,start_spread_s,start_s,device_s",
-    [HM_RESULTS_PERMPIRUN_OVERLAP] = "run,seed,op,comm_target_s,size_bytes,comp_target_s,"
-                                     "processes,sync,progress,metric,n,kept,median,mean,cell_valid",
+    [HM_RESULTS_PERMPIRUN_OVERLAP] =
+        "run,seed,op,comm_target_s,size_bytes,comp_target_s,"
+        "processes,sync,progress,metric,n,kept,median,mean,cell_valid,nrep",
     [HM_RESULTS_REPRO_OVERLAP] = "op,comm_target_s,size_bytes,comp_target_s,processes,sync,"
                                  "progress,metric,run,median,normalized,max_normalized,"
                                  "difference,max_difference,cell_valid",
@@ -140,9 +141,11 @@ static void check_lookups(const char *path)
     line[0] = '\0';
     while (f && fgets(line, sizeof line, f) && line[0] == '#') line[0] = '\0';
     if (f) fclose(f);
-    HM_CHECK(!strcmp(line, "op,comm_target_s,size_bytes,comp_target_s,processes,sync,progress,"
-                           "metric,run,mean,normalized,max_normalized,difference,max_difference,cell_valid\n"),
-             "the reproducibility of overlap's means names its value column mean (%s)", line);
+    HM_CHECK(
+        !strcmp(line,
+                "op,comm_target_s,size_bytes,comp_target_s,processes,sync,progress,"
+                "metric,run,mean,normalized,max_normalized,difference,max_difference,cell_valid\n"),
+        "the reproducibility of overlap's means names its value column mean (%s)", line);
 }
 
 int main(void)

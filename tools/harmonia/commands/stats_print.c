@@ -206,12 +206,13 @@ static void runs_row(hm_table_t *t, const hm_analysis_repro_group_t *g)
     hm_table_add_cellf(t, "%.2f", g->min_s * 1e6);
     hm_table_add_cellf(t, "%.2f", g->max_s * 1e6);
     hm_table_add_number(t, "%.3f", g->max_normalized);
+    hm_table_add_cellf(t, "%zu", g->nshort);
 }
 
 static int bench_runs_table(const hm_analysis_repro_t *repro, hm_table_t *t)
 {
-    static const char *const cols[] = {"op",     "size_B", "procs",  "sync", "runs",
-                                       "med_us", "min_us", "max_us", "repro"};
+    static const char *const cols[] = {"op",     "size_B", "procs",  "sync",  "runs",
+                                       "med_us", "min_us", "max_us", "repro", "short"};
     int rc = add_columns(t, cols, sizeof cols / sizeof cols[0]);
     for (size_t i = 0; rc == HM_OK && i < hm_analysis_repro_count(repro); i++)
         runs_row(t, hm_analysis_repro_group(repro, i));
@@ -238,6 +239,7 @@ static int overlap_runs_table(const hm_analysis_repro_t *repro, hm_table_t *t, c
         rc = hm_table_add_column(t, name, HM_ALIGN_RIGHT);
     }
     if (rc == HM_OK) rc = hm_table_add_column(t, time ? "repro" : "range", HM_ALIGN_RIGHT);
+    if (rc == HM_OK) rc = hm_table_add_column(t, "short", HM_ALIGN_RIGHT);
     if (rc == HM_OK) rc = hm_table_add_column(t, "cell", HM_ALIGN_LEFT);
     for (size_t i = 0; rc == HM_OK && i < n; i++) {
         const hm_analysis_repro_group_t *g = hm_analysis_repro_group(repro, i);
@@ -251,6 +253,7 @@ static int overlap_runs_table(const hm_analysis_repro_t *repro, hm_table_t *t, c
         cli_metric_cell(t, metric, g->min_s);
         cli_metric_cell(t, metric, g->max_s);
         hm_table_add_number(t, "%.3f", time ? g->max_normalized : g->max_difference);
+        hm_table_add_cellf(t, "%zu", g->nshort);
         hm_table_add_cell(t, g->ninvalid_cell ? "INVALID" : "ok");
     }
     return rc;
@@ -283,6 +286,13 @@ int cli_print_runs(const hm_analysis_repro_t *repro, FILE *f)
                       "where Fig. 29's quotient means nothing)") < 0)
         rc = HM_EIO;
     if (rc == HM_OK && overlap) rc = cli_progresses_print(&p, f);
+    for (size_t i = 0; rc == HM_OK && i < hm_analysis_repro_count(repro); i++)
+        if (hm_analysis_repro_group(repro, i)->nshort) {
+            fprintf(f, "short: runs that ended with fewer valid repetitions than their --nrep "
+                       "(the attempts of a busy machine ran out; n against nrep in "
+                       "per-mpirun.csv): their values rest on fewer repetitions\n");
+            break;
+        }
     for (size_t i = 0; rc == HM_OK && overlap && i < hm_analysis_repro_count(repro); i++)
         if (hm_analysis_repro_group(repro, i)->ninvalid_cell) {
             fprintf(f, "cell INVALID: in some runs the cell's references did not stand "
