@@ -113,7 +113,7 @@ int hm__node_flags_peers(const hm_plan_t *p, const hm__node_flags_t *f, const hm
 }
 
 _Atomic uint64_t *hm__node_flag(const hm__node_flags_t *f, hm__node_flag_t which, int owner,
-                               int peer)
+                                int peer)
 {
     return &f->of_peer[owner][which == HM_FLAG_DONE ? f->node_size + peer : peer];
 }
@@ -127,7 +127,8 @@ void hm__node_flag_publish(const hm__node_flags_t *f, hm__node_flag_t which, int
 int hm__node_flag_reached(const hm__node_flags_t *f, hm__node_flag_t which, int owner, int peer,
                           uint64_t value)
 {
-    return atomic_load_explicit(hm__node_flag(f, which, owner, peer), memory_order_acquire) >= value;
+    return atomic_load_explicit(hm__node_flag(f, which, owner, peer), memory_order_acquire) >=
+           value;
 }
 
 /* Spinning, yielding the core now and then: with more ranks than cores

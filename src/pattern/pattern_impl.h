@@ -135,7 +135,7 @@ int hm__node_flags_peers(const hm_plan_t *plan, const hm__node_flags_t *flags,
                          const hm__message_list_t *l, int **out, int *n);
 /* owner's flag which about peer (node ranks). */
 _Atomic uint64_t *hm__node_flag(const hm__node_flags_t *flags, hm__node_flag_t which, int owner,
-                               int peer);
+                                int peer);
 /* Release store / acquire test / spin (yielding now and then) until the
  * flag reaches value. */
 void hm__node_flag_publish(const hm__node_flags_t *flags, hm__node_flag_t which, int owner,
