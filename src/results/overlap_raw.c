@@ -68,16 +68,8 @@ static int parse_target(hm__raw_rows_t *rows, int c, double *t)
 /* The cell's verdict: 0 or 1, 1 where the file has no such column. */
 static int parse_cell_valid(hm_results_overlap_raw_t *raw, hm_results_overlap_raw_row_t *row)
 {
-    double v = 1;
-    row->cell_valid = 1;
-    if (!raw->has_cell_valid) return HM_OK;
-    if (hm_csv_reader_double(raw->rows.r, raw->cell_valid, &v) != HM_OK || (v != 0 && v != 1))
-        return hm__error_set(HM_EINVAL,
-                             "%s:%zu: \"%s\" is not a validity, 0 or 1 (column cell_valid)",
-                             raw->rows.path, hm_csv_reader_line(raw->rows.r),
-                             hm_csv_reader_cell(raw->rows.r, raw->cell_valid));
-    row->cell_valid = v == 1;
-    return HM_OK;
+    return hm__raw_rows_flag(raw->rows.r, raw->rows.path, raw->has_cell_valid, raw->cell_valid,
+                             "cell_valid", &row->cell_valid);
 }
 
 /* The cells of a valid row: targets, a size that is a byte count, a finite

@@ -13,6 +13,7 @@
 #include <harmonia/results.h>
 
 #include "common/error_set.h"
+#include "results/raw_rows.h"
 
 enum {
     NCOLS = HM_COL_PERMPIRUN_NREP + 1,
@@ -329,15 +330,11 @@ static int cell_nrep(const reading_t *rd, long *nrep)
 /* cell_valid: 0 or 1; 1 where the file has no such column. */
 static int cell_validity(const reading_t *rd, int *invalid)
 {
-    double v = 1;
-    *invalid = 0;
-    if (!rd->has_cell_valid) return HM_OK;
-    if (hm_csv_reader_double(rd->r, rd->cell_valid, &v) != HM_OK || (v != 0 && v != 1))
-        return hm__error_set(
-            HM_EINVAL, "%s:%zu: \"%s\" is not a validity, 0 or 1 (column cell_valid)", rd->path,
-            hm_csv_reader_line(rd->r), hm_csv_reader_cell(rd->r, rd->cell_valid));
-    *invalid = v == 0;
-    return HM_OK;
+    int valid;
+    int rc = hm__raw_rows_flag(rd->r, rd->path, rd->has_cell_valid, rd->cell_valid, "cell_valid",
+                               &valid);
+    *invalid = rc == HM_OK && !valid;
+    return rc;
 }
 
 static int parse_overlap(reading_t *rd, hm_results_permpirun_row_t *row, long long *size)

@@ -100,6 +100,19 @@ int hm__raw_rows_next_valid(hm__raw_rows_t *rows, int *more)
     return hm__error_set(rc, "%s", hm_csv_reader_error(rows->r));
 }
 
+int hm__raw_rows_flag(hm_csv_reader_t *r, const char *path, int present, size_t idx,
+                      const char *column, int *flag)
+{
+    double v = 1;
+    *flag = 1;
+    if (!present) return HM_OK;
+    if (hm_csv_reader_double(r, idx, &v) != HM_OK || (v != 0 && v != 1))
+        return hm__error_set(HM_EINVAL, "%s:%zu: \"%s\" is not a validity, 0 or 1 (column %s)",
+                             path, hm_csv_reader_line(r), hm_csv_reader_cell(r, idx), column);
+    *flag = v == 1;
+    return HM_OK;
+}
+
 void hm__raw_rows_close(hm__raw_rows_t *rows)
 {
     if (!rows) return;

@@ -50,4 +50,10 @@ int hm__raw_rows_bytes(const hm__raw_rows_t *rows, size_t c, double size, long l
 
 /* Release the reader, including the struct rows begins (NULL accepted). */
 void hm__raw_rows_close(hm__raw_rows_t *rows);
+
+/* An optional column of 0/1 (cell_valid): *flag 1 where the file has no
+ * such column (present 0), else the cell of the current row, 0 or 1;
+ * HM_EINVAL naming path, line and column otherwise. */
+int hm__raw_rows_flag(hm_csv_reader_t *r, const char *path, int present, size_t idx,
+                      const char *column, int *flag);
 #endif

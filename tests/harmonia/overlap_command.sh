@@ -90,6 +90,8 @@ check $? "compare: a side with an invalid cell gets the verdict invalid cell ($c
 launch 0 compare r1.csv r1.csv
 ! grep -q 'invalid cell' "$out"
 check $? "compare: two valid sides get no such verdict" "$(cat "$out")"
+awk -F, 'BEGIN { OFS = "," } /^#/ || !h++ { print; next } { $NF = 2; print }' r.csv >r2.csv
+expect_usage 0 'is not a validity, 0 or 1 (column cell_valid)' stats r2.csv
 
 # OSU's and IMB's configuration: sizes given, not calibrated, and each
 # cell's computation aimed at its measured communication time. Sizes of
