@@ -11,7 +11,12 @@ cd "$dir" || exit 1
 show() { sed 's/^/    | /' "$out" >&2; }
 extra=()
 [ "$MPI_FLAVOR" = openmpi ] && extra=(--bind-to none)
-bench=("$MPIEXEC" -n 2 "${extra[@]}" "$HARMONIA" bench --ops allreduce,bcast --sizes 8,1K --nrep 40)
+# The campaign's mechanics are under test, not the clocks: skampi's 100
+# ping-pongs instead of hca3's 1000 x 100. Beside busy loops, hca3 took
+# 0.6 s or 25-34 s (the scheduler put both ranks on one core: each
+# ping-pong then waits for a time slice), and in CI a run passed 3 min,
+# so the interrupt never met run 2 (docs/clocks.md has the figures).
+bench=("$MPIEXEC" -n 2 "${extra[@]}" "$HARMONIA" bench --clock-sync skampi --ops allreduce,bcast --sizes 8,1K --nrep 40)
 
 # campaign without a launcher of its own; bounded like every other run.
 camp() {

@@ -180,11 +180,13 @@ static void print_partial(const cli_bench_report_t *rep)
                "hold for the undisturbed starts only (disc_med_us: the discarded ones' median)\n");
 }
 
-/* The note of a row: partial and/or conditional, or "". */
+/* The note of a row: partial and/or conditional, or "". One word either
+ * way: scripts split the table on blanks, and "partial, conditional" (a
+ * busy machine's row) ended their reading of it. */
 static const char *row_note(const cli_bench_report_t *rep, const cli_bench_row_t *row)
 {
     int partial = row->s.valid < rep->cfg->nrep;
-    if (partial && row->s.conditional) return "partial, conditional";
+    if (partial && row->s.conditional) return "partial,conditional";
     return partial ? "partial" : row->s.conditional ? "conditional" : "";
 }
 

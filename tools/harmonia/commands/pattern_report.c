@@ -311,10 +311,12 @@ static void print_matrix(const cli_pattern_report_t *rep)
     }
 }
 
-/* The note of a row: partial and/or conditional, or "". */
+/* The note of a row: partial and/or conditional, or "". One word either
+ * way: scripts split the table on blanks, and "partial, conditional" (a
+ * busy machine's row) ended their reading of it. */
 static const char *row_note(const row_t *row)
 {
-    if (row->partial && row->s.conditional) return "partial, conditional";
+    if (row->partial && row->s.conditional) return "partial,conditional";
     return row->partial ? "partial" : row->s.conditional ? "conditional" : "";
 }
 
