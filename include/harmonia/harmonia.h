@@ -24,6 +24,7 @@
 #include <harmonia/output.h>
 #include <harmonia/results.h>
 #include <harmonia/measure.h>
+#include <harmonia/bench.h>
 #include <harmonia/experiment.h>
 #include <harmonia/analysis.h>
 #include <harmonia/overlap.h>

@@ -1,6 +1,7 @@
 /* src/common/error.c — status code texts. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <harmonia/error.h>
 
@@ -43,10 +44,15 @@ const char *hm_last_error(void)
 
 int hm__error_set(int status, const char *fmt, ...)
 {
+    /* Formatted aside first: an argument may be hm_last_error() itself
+     * ("%s (operation %s)", hm_last_error(), ...), and vsnprintf into the
+     * buffer it reads from emptied the sentence. */
+    char sentence[sizeof last_error];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    vsnprintf(sentence, sizeof sentence, fmt, ap);
     va_end(ap);
+    memcpy(last_error, sentence, sizeof last_error);
     return status;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <harmonia/bench.h>
 #include <harmonia/gpu.h>
 #include <harmonia/measure.h>
 #include <harmonia/ops.h>
@@ -16,93 +17,45 @@
 #include "commands/gpu_setup.h"
 #include "commands/measure_setup.h"
 
-enum { MAX_OPS = 64 };
-
-/* An experiment: an operation at a size (barrier and ibarrier once, at 0). */
-typedef struct experiment {
-    const hm_op_t *op;
-    size_t size_bytes;
-} experiment_t;
-
 typedef struct bench_plan {
-    const hm_op_t *ops[MAX_OPS];
-    int nops;
-    int nccl, device;          /* --backend nccl; buffers in device memory */
-    hm_gpu_nccl_t *nccl_comm;  /* --backend nccl: made once, after the clocks */
-    experiment_t *experiments; /* op-major, sizes ascending: the table's order */
-    size_t nexperiments;
-    size_t *order; /* run order (shuffled with --seed) */
+    int nccl, device;    /* --backend nccl; buffers in device memory */
+    hm_bench_run_t *run; /* the experiments, checked against the communicator */
 } bench_plan_t;
 
-static int parse_ops(const cli_config_t *cfg, bench_plan_t *plan, char *why, size_t len)
+/* The option each of hm_bench_run's parameters comes from. */
+static const char *blamed_option(hm_bench_failed_t failed)
 {
-    char buf[sizeof cfg->ops], known[512];
-    strcpy(buf, plan->nccl && !(cfg->given & HM_OPT_BIT(HM_OPT_OPS)) ? "allreduce" : cfg->ops);
-    for (char *item = buf, *next; item; item = next) {
-        next = strchr(item, ',');
-        if (next) *next++ = '\0';
-        const hm_op_t *op = plan->nccl ? hm_op_nccl_find(item) : hm_op_find(item);
-        if (!op) {
-            if (plan->nccl)
-                hm_op_nccl_names(known, sizeof known);
-            else
-                hm_op_names(known, sizeof known);
-            snprintf(why, len, "--ops: unknown %soperation \"%.64s\" (known: %s)",
-                     plan->nccl ? "NCCL " : "", item, known);
-            return HM_EXIT_USAGE;
-        }
-        if (plan->nops == MAX_OPS) {
-            snprintf(why, len, "--ops: more than %d operations", MAX_OPS);
-            return HM_EXIT_USAGE;
-        }
-        plan->ops[plan->nops++] = op;
+    switch (failed) {
+    case HM_BENCH_FAILED_ROOT:
+        return "--root";
+    case HM_BENCH_FAILED_PEER:
+        return "--peer";
+    case HM_BENCH_FAILED_SIZE:
+        return "--sizes";
+    default:
+        return "--ops";
     }
-    return HM_EXIT_OK;
 }
 
-static hm_op_params_t op_params(const cli_config_t *cfg)
+/* The experiments of --ops x --sizes (hm_bench_run_create): a bad
+ * operation, root, peer or size is a usage error naming its option. */
+static int create_run(const cli_config_t *cfg, MPI_Comm comm, bench_plan_t *plan, char *why,
+                      size_t len)
 {
-    hm_op_params_t p = {.root = cfg->root, .peer = cfg->peer};
-    return p;
-}
-
-/* Root, peer and sizes of every operation, against the communicator. */
-static int check_ops(const cli_config_t *cfg, MPI_Comm comm, const bench_plan_t *plan, char *why,
-                     size_t len)
-{
-    /* An operation that needs more ranks is the choice of --ops. */
-    static const char *const option[] = {[HM_OP_CHECK_OK] = "--ops",
-                                         [HM_OP_CHECK_RANKS] = "--ops",
-                                         [HM_OP_CHECK_ROOT] = "--root",
-                                         [HM_OP_CHECK_PEER] = "--peer",
-                                         [HM_OP_CHECK_SIZE] = "--sizes"};
-    hm_op_params_t p = op_params(cfg);
-    hm_op_check_failed_t failed;
-    for (int i = 0; i < plan->nops; i++)
-        for (int s = 0; s < cfg->nsizes; s++)
-            if (hm_op_check_which(plan->ops[i], comm, cfg->sizes[s], &p, &failed) != HM_OK) {
-                snprintf(why, len, "%s: %s (operation %s)", option[failed], hm_last_error(),
-                         hm_op_name(plan->ops[i]));
-                return HM_EXIT_USAGE;
-            }
-    return HM_EXIT_OK;
-}
-
-static int list_experiments(const cli_config_t *cfg, bench_plan_t *plan)
-{
-    size_t most = (size_t)plan->nops * (size_t)cfg->nsizes;
-    plan->experiments = malloc(most * sizeof *plan->experiments);
-    plan->order = malloc(most * sizeof *plan->order);
-    if (!plan->experiments || !plan->order) return HM_ENOMEM;
-    for (int i = 0; i < plan->nops; i++)
-        for (int k = 0; k < cfg->nsizes; k++) {
-            int sized = hm_op_uses_size(plan->ops[i]);
-            if (!sized && k > 0) break;
-            experiment_t e = {plan->ops[i], sized ? cfg->sizes[k] : 0};
-            plan->experiments[plan->nexperiments++] = e;
-        }
-    hm_measure_shuffle(plan->order, plan->nexperiments, cfg->seed);
-    return HM_OK;
+    hm_bench_run_params_t p = {
+        .ops = plan->nccl && !(cfg->given & HM_OPT_BIT(HM_OPT_OPS)) ? "allreduce" : cfg->ops,
+        .sizes = cfg->sizes,
+        .nsizes = cfg->nsizes,
+        .op = {.root = cfg->root, .peer = cfg->peer},
+        .nccl = plan->nccl,
+        .device_memory = plan->device,
+        .seed = cfg->seed};
+    hm_bench_failed_t failed;
+    int rc = hm_bench_run_create(comm, &p, &plan->run, &failed);
+    if (rc == HM_OK) return HM_EXIT_OK;
+    if (rc == HM_ENOMEM) return snprintf(why, len, "out of memory"), HM_EXIT_FAILURE;
+    snprintf(why, len, "%s: %s", blamed_option(failed), hm_last_error());
+    return HM_EXIT_USAGE;
 }
 
 /* --backend mpi (default) or nccl, and --memory: where the buffers are
@@ -135,7 +88,6 @@ static int make_plan(const cli_config_t *cfg, MPI_Comm comm, bench_plan_t *plan)
     char why[1024] = "";
     memset(plan, 0, sizeof *plan);
     int rc = gpu_choice(cfg, plan, why, sizeof why);
-    if (rc == HM_EXIT_OK) rc = parse_ops(cfg, plan, why, sizeof why);
     if (rc == HM_EXIT_OK && strchr(cfg->sync, ','))
         rc = HM_EXIT_USAGE, snprintf(why, sizeof why,
                                      "--sync: \"%s\" is a list; bench takes one method (skew "
@@ -145,7 +97,6 @@ static int make_plan(const cli_config_t *cfg, MPI_Comm comm, bench_plan_t *plan)
     int size;
     MPI_Comm_size(comm, &size);
     if (rc == HM_EXIT_OK) rc = cli_check_applies(cfg, cfg->sync, size, why, sizeof why);
-    if (rc == HM_EXIT_OK) rc = check_ops(cfg, comm, plan, why, sizeof why);
     if (rc == HM_EXIT_OK && cfg->inject_rank >= size) {
         snprintf(why, sizeof why, "--inject-delay: rank %d is outside the communicator (%d ranks)",
                  cfg->inject_rank, size);
@@ -156,9 +107,11 @@ static int make_plan(const cli_config_t *cfg, MPI_Comm comm, bench_plan_t *plan)
                  cfg->nrep);
         rc = HM_EXIT_USAGE;
     }
-    if (rc == HM_EXIT_OK && list_experiments(cfg, plan) != HM_OK)
-        rc = HM_EXIT_FAILURE, snprintf(why, sizeof why, "out of memory");
-    return cli_agree(comm, rc, why);
+    /* Every rank reaches the collective hm_bench_run_create, or none. */
+    rc = cli_agree(comm, rc, why);
+    if (rc != HM_EXIT_OK) return rc; /* said */
+    rc = create_run(cfg, comm, plan, why, sizeof why);
+    return rc == HM_EXIT_OK ? rc : cli_agree(comm, rc, why);
 }
 
 /* The message of a failed experiment, or "" (rank 0 decides; the status is
@@ -187,12 +140,17 @@ static int experiment_status(const cli_config_t *cfg, MPI_Comm comm, const hm_ex
 }
 
 /* What the experiments of one run share: the report, the count of
- * partial experiments, and the progress line, whose one stage is the whole
- * run (the repetitions of the finished experiments plus the current one's). */
+ * partial experiments, the exit status the rows decided, and the progress
+ * line, whose one stage is the whole run (the repetitions of the finished
+ * experiments plus the current one's). */
 typedef struct bench_run {
+    const cli_config_t *cfg;
+    MPI_Comm comm;
+    const hm_experiment_t *e;
     cli_bench_report_t *rep;
     long npartial;
     long discarded; /* attempts discarded by the finished experiments */
+    int status;
     cli_progress_t line;
     double reps_before, reps_total;
 } bench_run_t;
@@ -217,59 +175,29 @@ static void report_status(void *arg, const hm_measure_status_t *st)
     cli_progress_note(&run->line, note);
 }
 
-/* Collective: op set up at size in the plan's memory, on its backend. */
-static int prepare(const bench_plan_t *plan, MPI_Comm comm, const hm_op_t *op, size_t size,
-                   const hm_op_params_t *p, hm_op_instance_t **inst)
+/* Collective, each experiment hm_bench_run measured: judged (a shortfall,
+ * wrong results) and, on rank 0, added to the report. A failed experiment
+ * is not a result: it goes to no file and no table; the finished ones
+ * stay. Returns the agreed exit status (not 0 stops the run). */
+static int on_row(void *ctx, const hm_bench_row_t *row)
 {
-    if (plan->nccl) return hm_op_prepare_nccl(op, comm, plan->nccl_comm, size, p, inst);
-    if (plan->device) return hm_op_prepare_device(op, comm, size, p, inst);
-    return hm_op_prepare(op, comm, size, p, inst);
-}
-
-static int run_experiment(const cli_config_t *cfg, MPI_Comm comm, const hm_experiment_t *e,
-                          const bench_plan_t *plan, const hm_op_t *op, size_t size, size_t index,
-                          size_t order, bench_run_t *run)
-{
-    hm_procsync_t *ps = hm_experiment_procsync(e);
-    hm_op_params_t p = op_params(cfg);
-    hm_op_instance_t *inst = NULL;
-    hm_measure_params_t mp;
-    hm_measure_target_t target;
-    hm_measure_result_t r;
+    bench_run_t *run = ctx;
+    const hm_measure_result_t *r = row->result;
+    const char *name = hm_op_name(row->op);
     char msg[640] = "";
     int rank;
-    MPI_Comm_rank(comm, &rank);
-    int rc = prepare(plan, comm, op, size, &p, &inst);
-    if (rc != HM_OK) {
-        snprintf(msg, sizeof msg, "%s %zu B: %s", hm_op_name(op), size, hm_last_error());
-        return cli_agree(comm, HM_EXIT_FAILURE, msg);
-    }
-    cli_measure_params(cfg, e, &mp);
-    mp.progress = (hm_progress_t){report_progress, run};
-    mp.status = report_status;
-    mp.status_arg = run;
-    /* --inject-delay (the test bed, docs/testbed.md): a late start of one rank. */
-    if (cfg->inject_rank >= 0)
-        mp.inject = (hm_measure_injection_t){.rank = cfg->inject_rank,
-                                             .attempt = cfg->inject_attempt,
-                                             .delay_s = cfg->inject_delay_us * 1e-6};
-    hm_measure_target_op(&target, op, inst, rank, cfg->peer);
-    double t0 = MPI_Wtime();
-    rc = hm_measure_run(comm, ps, &target, &mp, &r);
-    double wall_s = MPI_Wtime() - t0;
-    int status = experiment_status(cfg, comm, e, hm_op_name(op), size, rc, &r, msg, sizeof msg);
-    if (status == HM_EXIT_OK && r.end == HM_MEASURE_END_SLICE && r.nvalid < cfg->nrep)
+    MPI_Comm_rank(run->comm, &rank);
+    int status = experiment_status(run->cfg, run->comm, run->e, name, row->size_bytes, row->status,
+                                   r, msg, sizeof msg);
+    if (status == HM_EXIT_OK && r->end == HM_MEASURE_END_SLICE && r->nvalid < run->cfg->nrep)
         run->npartial++;
-    run->reps_before += (double)cfg->nrep;
-    run->discarded += r.ninvalid;
-    /* A failed experiment (too few valid repetitions, wrong results) is not
-     * a result: it goes to no file and no table; the finished ones stay. */
+    run->reps_before += (double)run->cfg->nrep;
+    run->discarded += r->ninvalid;
     if (status == HM_EXIT_OK && rank == 0 &&
-        cli_bench_report_add(run->rep, index, order, hm_op_name(op), size, &r, wall_s) != HM_OK)
+        cli_bench_report_add(run->rep, row->index, row->order, name, row->size_bytes, r,
+                             row->wall_s) != HM_OK)
         status = HM_EXIT_FAILURE, snprintf(msg, sizeof msg, "out of memory");
-    hm_measure_result_free(&r);
-    hm_op_free(inst);
-    return cli_agree(comm, status, msg);
+    return run->status = cli_agree(run->comm, status, msg);
 }
 
 /* Experiments whose time slice ended before --nrep valid repetitions are
@@ -287,21 +215,32 @@ static int partial_status(const cli_config_t *cfg, MPI_Comm comm, long npartial)
     return cli_agree(comm, HM_EXIT_FAILURE, msg);
 }
 
+/* Collective: every experiment of the plan, with the run's progress line. */
 static int run_plan(const cli_config_t *cfg, MPI_Comm comm, const bench_plan_t *plan,
                     const hm_experiment_t *ex, bench_run_t *run)
 {
-    int rc = HM_EXIT_OK, rank;
+    int rank;
     MPI_Comm_rank(comm, &rank);
+    hm_measure_params_t mp;
+    cli_measure_params(cfg, ex, &mp);
+    mp.progress = (hm_progress_t){report_progress, run};
+    mp.status = report_status;
+    mp.status_arg = run;
+    /* --inject-delay (the test bed, docs/testbed.md): a late start of one rank. */
+    if (cfg->inject_rank >= 0)
+        mp.inject = (hm_measure_injection_t){.rank = cfg->inject_rank,
+                                             .attempt = cfg->inject_attempt,
+                                             .delay_s = cfg->inject_delay_us * 1e-6};
+    *run = (bench_run_t){.cfg = cfg, .comm = comm, .e = ex, .rep = run->rep};
     cli_progress_init(&run->line, rank == 0);
     cli_progress_stage(&run->line, "bench", "repetitions");
-    run->reps_total = (double)plan->nexperiments * (double)cfg->nrep;
-    for (size_t k = 0; k < plan->nexperiments && rc == HM_EXIT_OK; k++) {
-        size_t index = plan->order[k];
-        const experiment_t *e = &plan->experiments[index];
-        rc = run_experiment(cfg, comm, ex, plan, e->op, e->size_bytes, index, k, run);
-    }
+    run->reps_total = (double)hm_bench_run_rows(plan->run) * (double)cfg->nrep;
+    hm_bench_failed_t failed;
+    int rc = hm_bench_run_measure(plan->run, hm_experiment_procsync(ex), &mp, on_row, run, &failed);
     cli_progress_clear(&run->line);
-    return rc;
+    if (rc == HM_OK) return HM_EXIT_OK;
+    if (failed == HM_BENCH_FAILED_ROW) return run->status; /* said */
+    return cli_agree(comm, HM_EXIT_FAILURE, hm_last_error());
 }
 
 int cli_cmd_bench(cli_config_t *cfg, MPI_Comm comm)
@@ -316,15 +255,12 @@ int cli_cmd_bench(cli_config_t *cfg, MPI_Comm comm)
         memset(&plan, 0, sizeof plan);
     if (rc == HM_EXIT_OK) rc = cli_experiment_open(cfg, comm, cfg->sync, &e);
     if (rc == HM_EXIT_OK) rc = cli_gpu_setup(cfg, comm, plan.device, hm_experiment_factors(e));
-    if (rc == HM_EXIT_OK && plan.nccl && hm_gpu_nccl_create(comm, &plan.nccl_comm) != HM_OK)
-        rc = cli_agree(comm, HM_EXIT_FAILURE, hm_last_error());
-    if (rc == HM_EXIT_OK) rc = cli_bench_report_open(cfg, comm, e, plan.nexperiments, &run.rep);
+    if (rc == HM_EXIT_OK)
+        rc = cli_bench_report_open(cfg, comm, e, hm_bench_run_rows(plan.run), &run.rep);
     if (rc == HM_EXIT_OK) rc = run_plan(cfg, comm, &plan, e, &run);
     if (run.rep) cli_bench_report_close(run.rep, comm);
     rc = cli_experiment_close(e, comm, rc);
     if (rc == HM_EXIT_OK) rc = partial_status(cfg, comm, run.npartial);
-    hm_gpu_nccl_free(plan.nccl_comm);
-    free(plan.order);
-    free(plan.experiments);
+    hm_bench_run_free(plan.run);
     return rc;
 }
