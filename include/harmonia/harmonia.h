@@ -25,6 +25,7 @@
 #include <harmonia/results.h>
 #include <harmonia/measure.h>
 #include <harmonia/bench.h>
+#include <harmonia/clock_study.h>
 #include <harmonia/experiment.h>
 #include <harmonia/analysis.h>
 #include <harmonia/overlap.h>
