@@ -116,6 +116,27 @@ static void print_table(const cli_config_t *cfg, const source_report_t *reps, in
     hm_table_free(tab);
 }
 
+/* Rank p's values of one source, as a row of HM_RESULTS_TIMERS (columns
+ * by name). */
+static int put_row(hm_csv_t *csv, const source_report_t *rep, int p)
+{
+    const double *v = rep->per_rank + (size_t)p * R_FIELDS;
+    hm_results_row_t *r = NULL;
+    int rc = hm_results_row_create(HM_RESULTS_TIMERS, &r);
+    if (rc != HM_OK) return rc;
+    hm_results_row_set_int64(r, HM_COL_TIMERS_RANK, p);
+    hm_results_row_set_string(r, HM_COL_TIMERS_SOURCE, rep->name);
+    hm_results_row_set_int64(r, HM_COL_TIMERS_AVAILABLE, rep->available);
+    hm_results_row_set_double(r, HM_COL_TIMERS_RESOLUTION_S, v[R_RESOLUTION]);
+    hm_results_row_set_double(r, HM_COL_TIMERS_CLAIMED_RESOLUTION_S, v[R_NOMINAL]);
+    hm_results_row_set_double(r, HM_COL_TIMERS_OVERHEAD_S, v[R_OVERHEAD]);
+    hm_results_row_set_int64(r, HM_COL_TIMERS_DECREASES, (int64_t)v[R_DECREASES]);
+    hm_results_row_set_int64(r, HM_COL_TIMERS_MONOTONIC_CLAIMED, (int64_t)v[R_CLAIMED]);
+    rc = hm_results_row_put(r, csv);
+    hm_results_row_free(r);
+    return rc;
+}
+
 static int write_csv(const cli_config_t *cfg, MPI_Comm comm, const source_report_t *reps, int nrep,
                      int size, const char *machine)
 {
@@ -133,17 +154,12 @@ static int write_csv(const cli_config_t *cfg, MPI_Comm comm, const source_report
     if (rc == HM_OK) rc = hm_factors_collect(f, comm, &ctx);
     if (rc == HM_OK && rank == 0) rc = hm_results_csv_open(cfg->output, f, HM_RESULTS_TIMERS, &csv);
     for (int i = 0; rc == HM_OK && rank == 0 && i < nrep; i++)
-        for (int p = 0; p < size; p++) {
-            const double *v = reps[i].per_rank + (size_t)p * R_FIELDS;
-            hm_csv_put_int64(csv, p);
-            hm_csv_put_string(csv, reps[i].name);
-            hm_csv_put_int64(csv, reps[i].available);
-            for (int k = R_RESOLUTION; k <= R_OVERHEAD; k++) hm_csv_put_double(csv, v[k]);
-            hm_csv_put_int64(csv, (int64_t)v[R_DECREASES]);
-            hm_csv_put_int64(csv, (int64_t)v[R_CLAIMED]);
-            hm_csv_end_row(csv);
-        }
-    if (csv) rc = hm_csv_close(csv);
+        for (int p = 0; rc == HM_OK && p < size; p++) rc = put_row(csv, &reps[i], p);
+    /* A row that failed leaves no file: a partial one would look complete. */
+    if (csv && rc == HM_OK)
+        rc = hm_csv_close(csv);
+    else
+        hm_csv_abort(csv);
     hm_factors_free(f);
     return rc;
 }
