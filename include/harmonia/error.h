@@ -42,6 +42,13 @@ HM_EXPORT const char *hm_strerror(int status);
  * valid until the thread's next library call. */
 HM_EXPORT const char *hm_last_error(void);
 
+/* Set the calling thread's last error to the printf-formatted sentence and
+ * return status: for code built on the library that states its own
+ * failures in the same currency (the harmonia program's option parsers:
+ * HM_EINVAL with '"x" is not an integer (accepted: 1 to 8)'). An argument
+ * may be hm_last_error() itself, to add to what a call said. */
+HM_EXPORT int hm_error_set(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* The exit status of a program whose work ended with status: 0 for HM_OK;
  * 2 (usage error) for input the caller gave that is not acceptable:
  * HM_EINVAL, HM_ENOENT and HM_ERANGE; 1 (runtime failure) for everything

@@ -29,8 +29,10 @@ static int run(uint64_t mask, cli_config_t *cfg, char *err, const char **args)
     argv[argc] = NULL;
     cli_config_defaults(cfg);
     cfg->command = "bench";
-    err[0] = '\0';
-    return cli_parse(argc, argv, 2, mask, cfg, err, 1024);
+    /* A refusal's message is the last error (hm_last_error); err gets it. */
+    int rc = cli_parse(argc, argv, 2, mask, cfg);
+    snprintf(err, 1024, "%s", rc != HM_EXIT_OK ? hm_last_error() : "");
+    return rc;
 }
 
 #define ARGS(...) ((const char *[]){__VA_ARGS__, NULL})

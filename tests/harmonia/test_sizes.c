@@ -1,13 +1,17 @@
 /* tests/harmonia/test_sizes.c — size specifications: lists, ranges, factors,
  * suffixes, OSU's MIN:MAX, and every way to get one wrong. */
+#include <stdio.h>
 #include <string.h>
 
 #include "options/config.h"
 #include "testutil.h"
 
+/* The reason of a refusal is the last error (hm_last_error); why gets it. */
 static int parse(const char *spec, size_t *sizes, int *n, char *why)
 {
-    return cli_parse_sizes(spec, sizes, HM_CLI_MAX_SIZES, n, why, 256);
+    int rc = cli_parse_sizes(spec, sizes, HM_CLI_MAX_SIZES, n);
+    snprintf(why, 256, "%s", rc ? hm_last_error() : "");
+    return rc;
 }
 
 static void expect_sizes(const char *spec, const size_t *want, int nwant)

@@ -76,9 +76,9 @@ static int parse_or_help(const cli_command_t *c, int argc, char **argv, cli_conf
     cfg->takes_command = c->takes_command;
     cfg->argc = argc;
     cfg->argv = argv;
-    int rc = cli_parse(argc, argv, 2, c->options, cfg, err, sizeof err);
+    int rc = cli_parse(argc, argv, 2, c->options, cfg);
     if (rc != HM_EXIT_OK) {
-        if (print) cli_print_error("%s (see 'harmonia help %s')", err, c->name);
+        if (print) cli_print_error("%s (see 'harmonia help %s')", hm_last_error(), c->name);
         return rc;
     }
     if (c->uses_mpi && (rc = cli_probe_s(&cfg->probe_s, err, sizeof err)) != HM_EXIT_OK) {

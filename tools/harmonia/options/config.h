@@ -210,22 +210,20 @@ void cli_config_defaults(cli_config_t *cfg);
 
 /* Parse argv[first..argc) for a command accepting the options in mask.
  * Returns HM_EXIT_OK, or HM_EXIT_USAGE with the message (without the
- * "harmonia: error: " prefix) in err. Long options are matched by their
+ * "harmonia: error: " prefix) as the last error (hm_last_error). Long options are matched by their
  * full name only (no abbreviations); an option given twice, an OSU alias
  * and its long name included, is an error, and so is an item listed twice
  * in a list option. Reentrant: keeps no state between calls.
  * Arguments that are not options go to cfg->files when cfg->takes_files is
  * set, and are a usage error ("unexpected argument") otherwise. */
-int cli_parse(int argc, char **argv, int first, uint64_t mask, cli_config_t *cfg, char *err,
-              size_t err_len);
+int cli_parse(int argc, char **argv, int first, uint64_t mask, cli_config_t *cfg);
 
 /* Parse a size specification ("8,64,1K", "1:1M", "1:1M:x4", OSU's
  * "MIN:MAX") into ascending sizes in bytes; a size given twice ("8,8",
  * "8,1:16") is an error naming it and both items. At most max_sizes sizes
- * (a larger max_sizes counts as HM_CLI_MAX_SIZES). Returns 0, or -1 with
- * the reason in why. */
-int cli_parse_sizes(const char *text, size_t *sizes, int max_sizes, int *nsizes, char *why,
-                    size_t why_len);
+ * (a larger max_sizes counts as HM_CLI_MAX_SIZES). Returns 0, or -1
+ * (HM_EINVAL) with the reason as the last error. */
+int cli_parse_sizes(const char *text, size_t *sizes, int max_sizes, int *nsizes);
 
 /* Copy text to out (len bytes, always terminated), each {OPTION} replaced
  * by the names that option accepts joined by "|" ("tukey|none"), each

@@ -13,20 +13,20 @@
 
 #include "options/options_table.h"
 
-int cli_opt_fail(char *why, size_t len, const char *fmt, ...)
+int cli_opt_fail(const char *fmt, ...)
 {
+    char reason[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
+    vsnprintf(reason, sizeof reason, fmt, ap);
     va_end(ap);
-    return -1;
+    return hm_error_set(HM_EINVAL, "%s", reason);
 }
 
-static int copy_text(char *dst, size_t cap, const char *v, const char *what, char *why, size_t len)
+static int copy_text(char *dst, size_t cap, const char *v, const char *what)
 {
-    if (!*v) return cli_opt_fail(why, len, "empty value (expected %s)", what);
-    if (strlen(v) >= cap)
-        return cli_opt_fail(why, len, "value longer than %zu characters", cap - 1);
+    if (!*v) return cli_opt_fail("empty value (expected %s)", what);
+    if (strlen(v) >= cap) return cli_opt_fail("value longer than %zu characters", cap - 1);
     strcpy(dst, v);
     return 0;
 }
@@ -66,78 +66,76 @@ static int repeated_key(const char *list, const char *stop, const char **a, cons
  * silently measured twice or merged, since it is most often a typo for
  * another item. */
 /* One rule for every list: no empty item, no item twice. */
-static int distinct_items(const char *v, char *why, size_t len)
+static int distinct_items(const char *v)
 {
     const char *a, *b;
     size_t n = strlen(v);
     if (n == 0 || v[0] == ',' || v[n - 1] == ',' || strstr(v, ",,"))
-        return cli_opt_fail(why, len, "\"%s\" has an empty item", v);
+        return cli_opt_fail("\"%s\" has an empty item", v);
     if (!repeated_key(v, ",", &a, &b)) return 0;
-    return cli_opt_fail(why, len, "\"%.*s\" is listed twice", shown_len(b), b);
+    return cli_opt_fail("\"%.*s\" is listed twice", shown_len(b), b);
 }
 
-static int p_timer(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_timer(cli_config_t *c, const char *v)
 {
     char known[256];
     for (size_t i = 0; i < hm_timer_count(); i++)
-        if (strcmp(v, hm_timer_name_at(i)) == 0)
-            return copy_text(c->timer, sizeof c->timer, v, "", why, len);
+        if (strcmp(v, hm_timer_name_at(i)) == 0) return copy_text(c->timer, sizeof c->timer, v, "");
     hm_timer_names(known, sizeof known);
-    return cli_opt_fail(why, len, "unknown time source \"%s\" (known: %s)", v, known);
+    return cli_opt_fail("unknown time source \"%s\" (known: %s)", v, known);
 }
 
-static int p_tsc_ghz(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_tsc_ghz(cli_config_t *c, const char *v)
 {
     char *end;
     errno = 0;
     double x = strtod(v, &end);
     if (!*v || *end || errno || !isfinite(x) || x <= 0 || x > 100)
-        return cli_opt_fail(
-            why, len, "\"%s\" is not a frequency in GHz (accepted: 0 < F <= 100, e.g. 2.3)", v);
+        return cli_opt_fail("\"%s\" is not a frequency in GHz (accepted: 0 < F <= 100, e.g. 2.3)",
+                            v);
     c->tsc_ghz = x;
     return 0;
 }
 
 /* A comma-separated list of specifications (harmonia clock compares several;
  * other commands take one), each checked against the registry. */
-static int p_clock_sync(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_clock_sync(cli_config_t *c, const char *v)
 {
     char buf[sizeof c->clock_sync];
-    if (copy_text(c->clock_sync, sizeof c->clock_sync, v, "an algorithm, e.g. hca3", why, len))
-        return -1;
+    if (copy_text(c->clock_sync, sizeof c->clock_sync, v, "an algorithm, e.g. hca3")) return -1;
     strcpy(buf, v);
     for (char *item = buf, *next; item; item = next) {
         next = strchr(item, ',');
         if (next) *next++ = '\0';
-        if (hm_sync_check_spec(item) != HM_OK) return cli_opt_fail(why, len, "%s", hm_last_error());
+        if (hm_sync_check_spec(item) != HM_OK) return cli_opt_fail("%s", hm_last_error());
     }
-    return distinct_items(v, why, len);
+    return distinct_items(v);
 }
 
-static int p_positive_int(int *dst, const char *v, char *why, size_t len)
+static int p_positive_int(int *dst, const char *v)
 {
     long x = 0;
-    if (cli_opt_integer(v, 1, 100000000, &x, why, len)) return -1;
+    if (cli_opt_integer(v, 1, 100000000, &x)) return -1;
     *dst = (int)x;
     return 0;
 }
 
-static int p_fitpoints(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_fitpoints(cli_config_t *c, const char *v)
 {
-    return p_positive_int(&c->fitpoints, v, why, len);
+    return p_positive_int(&c->fitpoints, v);
 }
 
-static int p_exchanges(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_exchanges(cli_config_t *c, const char *v)
 {
-    return p_positive_int(&c->exchanges, v, why, len);
+    return p_positive_int(&c->exchanges, v);
 }
 
-static int p_offset(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_offset(cli_config_t *c, const char *v)
 {
     char known[64];
     if (hm_offset_find(v, &c->offset) != HM_OK) {
         hm_offset_names(known, sizeof known);
-        return cli_opt_fail(why, len, "unknown offset algorithm \"%s\" (known: %s)", v, known);
+        return cli_opt_fail("unknown offset algorithm \"%s\" (known: %s)", v, known);
     }
     return 0;
 }
@@ -145,101 +143,100 @@ static int p_offset(cli_config_t *c, const char *v, char *why, size_t len)
 /* --sync and --ops are split and looked up by the commands (skew takes a
  * list of methods, bench a list of operations); their duplicates are
  * refused here, with every other list's. */
-static int p_sync(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_sync(cli_config_t *c, const char *v)
 {
-    if (copy_text(c->sync, sizeof c->sync, v, "a method, e.g. harmonize", why, len)) return -1;
-    return distinct_items(v, why, len);
+    if (copy_text(c->sync, sizeof c->sync, v, "a method, e.g. harmonize")) return -1;
+    return distinct_items(v);
 }
 
-static int p_ops(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_ops(cli_config_t *c, const char *v)
 {
-    if (copy_text(c->ops, sizeof c->ops, v, "operations, e.g. bcast,allreduce", why, len))
-        return -1;
-    return distinct_items(v, why, len);
+    if (copy_text(c->ops, sizeof c->ops, v, "operations, e.g. bcast,allreduce")) return -1;
+    return distinct_items(v);
 }
 
-static int p_sizes(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_sizes(cli_config_t *c, const char *v)
 {
-    return cli_parse_sizes(v, c->sizes, HM_CLI_MAX_SIZES, &c->nsizes, why, len);
+    return cli_parse_sizes(v, c->sizes, HM_CLI_MAX_SIZES, &c->nsizes);
 }
 
-static int p_nrep(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_nrep(cli_config_t *c, const char *v)
 {
-    return cli_opt_integer(v, 1, 100000000, &c->nrep, why, len);
+    return cli_opt_integer(v, 1, 100000000, &c->nrep);
 }
 
-static int p_warmup(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_warmup(cli_config_t *c, const char *v)
 {
-    return cli_opt_integer(v, 0, 100000000, &c->warmup, why, len);
+    return cli_opt_integer(v, 0, 100000000, &c->warmup);
 }
 
-static int p_output(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_output(cli_config_t *c, const char *v)
 {
-    return copy_text(c->output, sizeof c->output, v, "a file name", why, len);
+    return copy_text(c->output, sizeof c->output, v, "a file name");
 }
 
-static int p_raw(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_raw(cli_config_t *c, const char *v)
 {
-    return copy_text(c->raw, sizeof c->raw, v, "a file name", why, len);
+    return copy_text(c->raw, sizeof c->raw, v, "a file name");
 }
 
-static int p_seed(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_seed(cli_config_t *c, const char *v)
 {
     char *end;
     errno = 0;
     /* Digits only: strtoull itself would take " -1" as 2^64 - 1. */
     unsigned long long x = strtoull(v, &end, 10);
     if (!isdigit((unsigned char)*v) || *end || errno)
-        return cli_opt_fail(why, len, "\"%s\" is not a seed (accepted: 0 to %llu)", v, ULLONG_MAX);
+        return cli_opt_fail("\"%s\" is not a seed (accepted: 0 to %llu)", v, ULLONG_MAX);
     c->seed = x;
     return 0;
 }
 
 /* The library lets a later key=value replace an earlier one; on the command
  * line that hides a mistake, so a key given twice is refused here. */
-static int synthetic_keys_distinct(const char *v, char *why, size_t len)
+static int synthetic_keys_distinct(const char *v)
 {
     const char *a, *b;
     if (!repeated_key(v, ",=", &a, &b)) return 0;
-    return cli_opt_fail(why, len, "key \"%.*s\" is given twice (\"%.*s\", then \"%.*s\")",
+    return cli_opt_fail("key \"%.*s\" is given twice (\"%.*s\", then \"%.*s\")",
                         (int)strcspn(b, ",="), b, shown_len(a), a, shown_len(b), b);
 }
 
-static int p_synthetic(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_synthetic(cli_config_t *c, const char *v)
 {
-    if (synthetic_keys_distinct(v, why, len)) return -1;
+    if (synthetic_keys_distinct(v)) return -1;
     if (hm_timer_parse_synthetic(v, &c->synthetic_spec) != HM_OK)
-        return cli_opt_fail(why, len, "\"%s\": %s (example: offset=1e-3,drift=1e-4,jitter=0)", v,
+        return cli_opt_fail("\"%s\": %s (example: offset=1e-3,drift=1e-4,jitter=0)", v,
                             hm_last_error());
     c->synthetic = 1;
     return 0;
 }
 
-static int p_ranks_per_node(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_ranks_per_node(cli_config_t *c, const char *v)
 {
-    return p_positive_int(&c->ranks_per_node, v, why, len);
+    return p_positive_int(&c->ranks_per_node, v);
 }
 
-static int p_ranks_per_socket(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_ranks_per_socket(cli_config_t *c, const char *v)
 {
-    return p_positive_int(&c->ranks_per_socket, v, why, len);
+    return p_positive_int(&c->ranks_per_socket, v);
 }
 
-static int p_flag_per_rank(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_flag_per_rank(cli_config_t *c, const char *v)
 {
-    (void)v, (void)why, (void)len;
+    (void)v;
     c->per_rank = 1;
     return 0;
 }
 
 /* plot writes images; the other commands print tables. */
-static int p_format(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_format(cli_config_t *c, const char *v)
 {
     if (c->command && strcmp(c->command, "plot") == 0) {
         if (strcmp(v, "svg") && strcmp(v, "png") && strcmp(v, "both"))
-            return cli_opt_fail(why, len, "unknown image format \"%s\" (known: svg, png, both)", v);
+            return cli_opt_fail("unknown image format \"%s\" (known: svg, png, both)", v);
     } else if (strcmp(v, "table") && strcmp(v, "osu")) {
-        return cli_opt_fail(why, len, "unknown format \"%s\" (known: table, osu)", v);
+        return cli_opt_fail("unknown format \"%s\" (known: table, osu)", v);
     }
     strcpy(c->format, v);
     return 0;
@@ -250,73 +247,68 @@ static int p_format(cli_config_t *c, const char *v, char *why, size_t len)
 #define MAX_WAITS  16
 #define MAX_WAIT_S 86400.0
 
-static int wait_s(const char *item, double *out, char *why, size_t len)
+static int wait_s(const char *item, double *out)
 {
     char *end;
     errno = 0;
     double x = strtod(item, &end);
     if (!*item || *end || errno || !isfinite(x) || x < 0 || x > MAX_WAIT_S)
-        return cli_opt_fail(why, len, "\"%s\" is not a wait in seconds (accepted: 0 to %g)", item,
+        return cli_opt_fail("\"%s\" is not a wait in seconds (accepted: 0 to %g)", item,
                             MAX_WAIT_S);
     *out = x;
     return 0;
 }
 
-static int p_check_after(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_check_after(cli_config_t *c, const char *v)
 {
     char buf[256];
     double *w = c->check_after_s;
     int n = 0;
-    if (!*v) return cli_opt_fail(why, len, "empty list (example: 0,1,5,10)");
+    if (!*v) return cli_opt_fail("empty list (example: 0,1,5,10)");
     if (strlen(v) >= sizeof buf)
-        return cli_opt_fail(why, len, "list longer than %zu characters", sizeof buf - 1);
+        return cli_opt_fail("list longer than %zu characters", sizeof buf - 1);
     strcpy(buf, v);
     for (char *item = buf, *next; item; item = next, n++) {
         next = strchr(item, ',');
         if (next) *next++ = '\0';
         if (n >= MAX_WAITS)
-            return cli_opt_fail(why, len, "more than %d waits (accepted: 1 to %d)", MAX_WAITS,
-                                MAX_WAITS);
-        if (wait_s(item, &w[n], why, len)) return -1;
+            return cli_opt_fail("more than %d waits (accepted: 1 to %d)", MAX_WAITS, MAX_WAITS);
+        if (wait_s(item, &w[n])) return -1;
         for (int i = 0; i < n; i++)
-            if (w[i] == w[n]) return cli_opt_fail(why, len, "%g is listed twice", w[n]);
-        if (n > 0 && w[n] < w[n - 1])
-            return cli_opt_fail(why, len, "\"%s\": waits must be increasing", v);
+            if (w[i] == w[n]) return cli_opt_fail("%g is listed twice", w[n]);
+        if (n > 0 && w[n] < w[n - 1]) return cli_opt_fail("\"%s\": waits must be increasing", v);
     }
     c->ncheck_after = n;
     return 0;
 }
 
-static int p_sample(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_sample(cli_config_t *c, const char *v)
 {
     char *end;
     errno = 0;
     double x = strtod(v, &end);
     if (!*v || *end || errno || !(x > 0 && x <= 1))
-        return cli_opt_fail(why, len, "\"%s\" is not a fraction of ranks (accepted: 0 < F <= 1)",
-                            v);
+        return cli_opt_fail("\"%s\" is not a fraction of ranks (accepted: 0 < F <= 1)", v);
     c->sample = x;
     return 0;
 }
 
-static int p_drift(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_drift(cli_config_t *c, const char *v)
 {
-    if (hm_sync_drift_find(v, &c->drift) != HM_OK)
-        return cli_opt_fail(why, len, "%s", hm_last_error());
+    if (hm_sync_drift_find(v, &c->drift) != HM_OK) return cli_opt_fail("%s", hm_last_error());
     return 0;
 }
 
-static int p_recompute(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_recompute(cli_config_t *c, const char *v)
 {
-    if (strcmp(v, "on") && strcmp(v, "off"))
-        return cli_opt_fail(why, len, "\"%s\" is not on or off", v);
+    if (strcmp(v, "on") && strcmp(v, "off")) return cli_opt_fail("\"%s\" is not on or off", v);
     c->recompute_intercept = strcmp(v, "on") == 0;
     return 0;
 }
 
-static int p_help(cli_config_t *c, const char *v, char *why, size_t len)
+static int p_help(cli_config_t *c, const char *v)
 {
-    (void)v, (void)why, (void)len;
+    (void)v;
     c->help = 1;
     return 0;
 }

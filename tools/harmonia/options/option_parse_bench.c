@@ -27,106 +27,104 @@ static int whole(const char *v, long *out)
     return 0;
 }
 
-int cli_opt_integer(const char *v, long lo, long hi, long *out, char *why, size_t len)
+int cli_opt_integer(const char *v, long lo, long hi, long *out)
 {
     long x = 0;
     int rc = whole(v, &x);
-    if (rc == -1)
-        return cli_opt_fail(why, len, "\"%s\" is not an integer (accepted: %ld to %ld)", v, lo, hi);
+    if (rc == -1) return cli_opt_fail("\"%s\" is not an integer (accepted: %ld to %ld)", v, lo, hi);
     if (rc == -2 || x < lo || x > hi)
-        return cli_opt_fail(why, len, "\"%s\" is out of range (accepted: %ld to %ld)", v, lo, hi);
+        return cli_opt_fail("\"%s\" is out of range (accepted: %ld to %ld)", v, lo, hi);
     *out = x;
     return 0;
 }
 
 /* A finite number in [lo, hi]; lo itself only when lo_ok. */
-static int number(const char *v, double lo, int lo_ok, double hi, const char *unit, double *out,
-                  char *why, size_t len)
+static int number(const char *v, double lo, int lo_ok, double hi, const char *unit, double *out)
 {
     char *end;
     errno = 0;
     double x = strtod(v, &end);
     if (!*v || *end || errno || !isfinite(x) || x < lo || (!lo_ok && x == lo) || x > hi)
-        return cli_opt_fail(why, len, "\"%s\" is not a duration in %s (accepted: %s%.15g to %.15g)",
-                            v, unit, lo_ok ? "" : "more than ", lo, hi);
+        return cli_opt_fail("\"%s\" is not a duration in %s (accepted: %s%.15g to %.15g)", v, unit,
+                            lo_ok ? "" : "more than ", lo, hi);
     *out = x;
     return 0;
 }
 
-int cli_opt_parse_root(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_root(cli_config_t *c, const char *v)
 {
     long x = 0;
-    if (cli_opt_integer(v, 0, 1 << 30, &x, why, len)) return -1;
+    if (cli_opt_integer(v, 0, 1 << 30, &x)) return -1;
     c->root = (int)x;
     return 0;
 }
 
 /* Rank 0 is one end of the ping-pong: a peer of 0 would talk to itself. */
-int cli_opt_parse_peer(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_peer(cli_config_t *c, const char *v)
 {
     long x = 0;
-    if (cli_opt_integer(v, 1, 1 << 30, &x, why, len)) return -1;
+    if (cli_opt_integer(v, 1, 1 << 30, &x)) return -1;
     c->peer = (int)x;
     return 0;
 }
 
-int cli_opt_parse_validate(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_validate(cli_config_t *c, const char *v)
 {
-    (void)v, (void)why, (void)len;
+    (void)v;
     c->validate = 1;
     return 0;
 }
 
-int cli_opt_parse_allow_partial(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_allow_partial(cli_config_t *c, const char *v)
 {
-    (void)v, (void)why, (void)len;
+    (void)v;
     c->allow_partial = 1;
     return 0;
 }
 
-int cli_opt_parse_allow_one_rank(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_allow_one_rank(cli_config_t *c, const char *v)
 {
-    (void)v, (void)why, (void)len;
+    (void)v;
     c->allow_one_rank = 1;
     return 0;
 }
 
-int cli_opt_parse_check_every(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_check_every(cli_config_t *c, const char *v)
 {
     long x = 0;
-    if (cli_opt_integer(v, 1, 1 << 20, &x, why, len)) return -1;
+    if (cli_opt_integer(v, 1, 1 << 20, &x)) return -1;
     c->check_every = (int)x;
     return 0;
 }
 
-int cli_opt_parse_max_attempts(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_max_attempts(cli_config_t *c, const char *v)
 {
-    return cli_opt_integer(v, 1, HM_CLI_MAX_ATTEMPTS, &c->max_attempts, why, len);
+    return cli_opt_integer(v, 1, HM_CLI_MAX_ATTEMPTS, &c->max_attempts);
 }
 
-int cli_opt_parse_window_us(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_window_us(cli_config_t *c, const char *v)
 {
-    return number(v, 0, 0, 1e7, "microseconds", &c->window_us, why, len);
+    return number(v, 0, 0, 1e7, "microseconds", &c->window_us);
 }
 
-int cli_opt_parse_late_us(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_late_us(cli_config_t *c, const char *v)
 {
-    return number(v, 0, 1, 1e7, "microseconds", &c->late_us, why, len);
+    return number(v, 0, 1, 1e7, "microseconds", &c->late_us);
 }
 
-int cli_opt_parse_slice_s(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_slice_s(cli_config_t *c, const char *v)
 {
-    return number(v, 0, 0, 86400, "seconds", &c->slice_s, why, len);
+    return number(v, 0, 0, 86400, "seconds", &c->slice_s);
 }
 
-int cli_opt_parse_resync_s(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_resync_s(cli_config_t *c, const char *v)
 {
-    return number(v, 0, 0, 86400, "seconds", &c->resync_s, why, len);
+    return number(v, 0, 0, 86400, "seconds", &c->resync_s);
 }
 
-int cli_opt_parse_cold_cache(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_cold_cache(cli_config_t *c, const char *v)
 {
-    (void)v, (void)why, (void)len;
+    (void)v;
     c->cold_cache = 1;
     return 0;
 }
@@ -151,95 +149,91 @@ static int split_inject(const char *v, char *buf, size_t cap, char *parts[3])
     return strchr(parts[2], ':') ? -1 : 0;
 }
 
-int cli_opt_parse_inject_delay(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_inject_delay(cli_config_t *c, const char *v)
 {
-    char buf[128], part_why[256], *parts[3];
+    char buf[128], *parts[3];
     long rank = 0, attempt = 0;
     double us = 0;
     if (split_inject(v, buf, sizeof buf, parts))
-        return cli_opt_fail(why, len,
-                            "\"%s\" is not " INJECT_FORM " (example: 1:5:200; accepted: RANK 0 "
+        return cli_opt_fail("\"%s\" is not " INJECT_FORM " (example: 1:5:200; accepted: RANK 0 "
                             "to %d, ATTEMPT 0 to %ld, MICROSECONDS 0 to %.15g)",
                             v, INT_MAX, HM_CLI_MAX_ATTEMPTS - 1, INJECT_MAX_US);
-    const char *bad = NULL; /* the part refused, its reason in part_why */
-    if (cli_opt_integer(parts[0], 0, INT_MAX, &rank, part_why, sizeof part_why))
+    const char *bad = NULL; /* the part refused, its reason the last error */
+    if (cli_opt_integer(parts[0], 0, INT_MAX, &rank))
         bad = "RANK";
-    else if (cli_opt_integer(parts[1], 0, HM_CLI_MAX_ATTEMPTS - 1, &attempt, part_why,
-                             sizeof part_why))
+    else if (cli_opt_integer(parts[1], 0, HM_CLI_MAX_ATTEMPTS - 1, &attempt))
         bad = "ATTEMPT";
-    else if (number(parts[2], 0, 1, INJECT_MAX_US, "microseconds", &us, part_why, sizeof part_why))
+    else if (number(parts[2], 0, 1, INJECT_MAX_US, "microseconds", &us))
         bad = "MICROSECONDS";
-    if (bad)
-        return cli_opt_fail(why, len, "\"%s\" is not " INJECT_FORM ": %s %s", v, bad, part_why);
+    if (bad) return cli_opt_fail("\"%s\" is not " INJECT_FORM ": %s %s", v, bad, hm_last_error());
     c->inject_rank = (int)rank, c->inject_attempt = attempt, c->inject_delay_us = us;
     return 0;
 }
 
-int cli_opt_parse_back_to_back(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_back_to_back(cli_config_t *c, const char *v)
 {
-    (void)v, (void)why, (void)len;
+    (void)v;
     c->back_to_back = 1;
     return 0;
 }
 
-int cli_opt_parse_bcast_factor(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_bcast_factor(cli_config_t *c, const char *v)
 {
     char *end;
     errno = 0;
     double x = strtod(v, &end);
     if (!*v || *end || errno || !isfinite(x) || x < 1 || x > 1e6)
-        return cli_opt_fail(why, len, "\"%s\" is not a factor (accepted: 1 to 1e6, e.g. 3)", v);
+        return cli_opt_fail("\"%s\" is not a factor (accepted: 1 to 1e6, e.g. 3)", v);
     c->bcast_factor = x;
     return 0;
 }
 
 /* A choice looked up in its library registry: the library's sentence
  * ('unknown filter "x" (known: tukey, none)') on failure. */
-static int from_registry(int status, char *why, size_t len)
+static int from_registry(int status)
 {
-    return status == HM_OK ? 0 : cli_opt_fail(why, len, "%s", hm_last_error());
+    return status == HM_OK ? 0 : cli_opt_fail("%s", hm_last_error());
 }
 
 /* stats, campaign, compare: outlier filter and run-time definition of the
  * analysed column. */
-int cli_opt_parse_filter(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_filter(cli_config_t *c, const char *v)
 {
-    return from_registry(hm_analysis_filter_find(v, &c->filter), why, len);
+    return from_registry(hm_analysis_filter_find(v, &c->filter));
 }
 
-int cli_opt_parse_metric(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_metric(cli_config_t *c, const char *v)
 {
-    return from_registry(hm_results_metric_find(v, &c->metric), why, len);
+    return from_registry(hm_results_metric_find(v, &c->metric));
 }
 
 /* The manifest is rewritten after every run: quadratic beyond a few thousand. */
 #define MAX_RUNS 1000
 
-int cli_opt_parse_runs(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_runs(cli_config_t *c, const char *v)
 {
     long x = 0;
     if (whole(v, &x) || x < 1 || x > MAX_RUNS)
-        return cli_opt_fail(why, len, "\"%s\" is not a number of runs (accepted: 1 to %d)", v,
-                            MAX_RUNS);
+        return cli_opt_fail("\"%s\" is not a number of runs (accepted: 1 to %d)", v, MAX_RUNS);
     c->runs = x;
     return 0;
 }
 
-int cli_opt_parse_dir(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_dir(cli_config_t *c, const char *v)
 {
-    if (!*v) return cli_opt_fail(why, len, "empty value (expected a directory)");
+    if (!*v) return cli_opt_fail("empty value (expected a directory)");
     if (strlen(v) >= sizeof c->dir)
-        return cli_opt_fail(why, len, "value longer than %zu characters", sizeof c->dir - 1);
+        return cli_opt_fail("value longer than %zu characters", sizeof c->dir - 1);
     strcpy(c->dir, v);
     return 0;
 }
 
-int cli_opt_parse_alternative(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_alternative(cli_config_t *c, const char *v)
 {
-    return from_registry(hm_analysis_alternative_find(v, &c->alternative), why, len);
+    return from_registry(hm_analysis_alternative_find(v, &c->alternative));
 }
 
-int cli_opt_parse_statistic(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_statistic(cli_config_t *c, const char *v)
 {
-    return from_registry(hm_analysis_statistic_find(v, &c->statistic), why, len);
+    return from_registry(hm_analysis_statistic_find(v, &c->statistic));
 }

@@ -10,39 +10,38 @@
 
 #include "options/options_table.h"
 
-int cli_opt_parse_pattern(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_pattern(cli_config_t *c, const char *v)
 {
     char known[256];
     hm_generator_names(known, sizeof known);
     if (!hm_generator_find(v) && strcmp(v, "striping") != 0 && strcmp(v, "file") != 0)
-        return cli_opt_fail(why, len, "unknown pattern \"%.40s\" (known: %s, striping, file)", v,
-                            known);
+        return cli_opt_fail("unknown pattern \"%.40s\" (known: %s, striping, file)", v, known);
     snprintf(c->pattern, sizeof c->pattern, "%s", v);
     return 0;
 }
 
-int cli_opt_parse_direction(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_direction(cli_config_t *c, const char *v)
 {
     hm_direction_t d;
     if (hm_direction_find(v, &d) != HM_OK)
-        return cli_opt_fail(why, len, "unknown direction \"%.40s\" (known: uni, bi, omni)", v);
+        return cli_opt_fail("unknown direction \"%.40s\" (known: uni, bi, omni)", v);
     snprintf(c->direction, sizeof c->direction, "%s", v);
     return 0;
 }
 
-int cli_opt_parse_subgroup(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_subgroup(cli_config_t *c, const char *v)
 {
     long k;
-    if (cli_opt_integer(v, 1, 1 << 20, &k, why, len)) return -1;
+    if (cli_opt_integer(v, 1, 1 << 20, &k)) return -1;
     c->subgroup = (int)k;
     return 0;
 }
 
 /* NAME, or NAME+NAME+NAME (striping's split, translate, assemble). */
-int cli_opt_parse_backend(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_backend(cli_config_t *c, const char *v)
 {
     char buf[sizeof c->backend], known[128];
-    if (strlen(v) >= sizeof buf) return cli_opt_fail(why, len, "\"%.40s...\" is too long", v);
+    if (strlen(v) >= sizeof buf) return cli_opt_fail("\"%.40s...\" is too long", v);
     hm_backend_names(known, sizeof known);
     strcpy(buf, v);
     int n = 0;
@@ -50,148 +49,141 @@ int cli_opt_parse_backend(cli_config_t *c, const char *v, char *why, size_t len)
         next = strchr(item, '+');
         if (next) *next++ = '\0';
         if (!hm_backend_find(item))
-            return cli_opt_fail(why, len, "unknown backend \"%.40s\" in \"%.64s\" (known: %s)",
-                                item, v, known);
+            return cli_opt_fail("unknown backend \"%.40s\" in \"%.64s\" (known: %s)", item, v,
+                                known);
     }
     if (n != 1 && n != 3)
-        return cli_opt_fail(why, len,
-                            "\"%.64s\": one backend, or three joined by + (striping's steps)", v);
+        return cli_opt_fail("\"%.64s\": one backend, or three joined by + (striping's steps)", v);
     snprintf(c->backend, sizeof c->backend, "%s", v);
     return 0;
 }
 
 /* A path into dst (size bytes): not empty, not cut. */
-static int copy_path(char *dst, size_t size, const char *v, const char *what, char *why, size_t len)
+static int copy_path(char *dst, size_t size, const char *v, const char *what)
 {
-    if (!*v) return cli_opt_fail(why, len, "empty (%s)", what);
-    if (strlen(v) >= size)
-        return cli_opt_fail(why, len, "a path of %zu characters is too long", strlen(v));
+    if (!*v) return cli_opt_fail("empty (%s)", what);
+    if (strlen(v) >= size) return cli_opt_fail("a path of %zu characters is too long", strlen(v));
     snprintf(dst, size, "%s", v);
     return 0;
 }
 
-int cli_opt_parse_pattern_file(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_pattern_file(cli_config_t *c, const char *v)
 {
-    return copy_path(c->pattern_file, sizeof c->pattern_file, v, "a file of the pattern's messages",
-                     why, len);
+    return copy_path(c->pattern_file, sizeof c->pattern_file, v,
+                     "a file of the pattern's messages");
 }
 
-int cli_opt_parse_nic_bw(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_nic_bw(cli_config_t *c, const char *v)
 {
     char *end;
     double x = strtod(v, &end);
     if (end == v || *end || !(x > 0) || x > 1e6)
-        return cli_opt_fail(why, len,
-                            "\"%.40s\" is not a bandwidth in GB/s (accepted: above 0 "
+        return cli_opt_fail("\"%.40s\" is not a bandwidth in GB/s (accepted: above 0 "
                             "to 1e6)",
                             v);
     c->nic_bw_gbps = x;
     return 0;
 }
 
-int cli_opt_parse_gpus_per_nic(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_gpus_per_nic(cli_config_t *c, const char *v)
 {
     long x;
-    if (cli_opt_integer(v, 1, 4096, &x, why, len)) return -1;
+    if (cli_opt_integer(v, 1, 4096, &x)) return -1;
     c->gpus_per_nic = (int)x;
     return 0;
 }
 
-int cli_opt_parse_nics(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_nics(cli_config_t *c, const char *v)
 {
     long x;
-    if (cli_opt_integer(v, 1, 4096, &x, why, len)) return -1;
+    if (cli_opt_integer(v, 1, 4096, &x)) return -1;
     c->nics = (int)x;
     return 0;
 }
 
 /* One size as --sizes spells it (8, 64K, 1M), not a list or a range. */
-static int one_size(const char *v, size_t *out, char *why, size_t len)
+static int one_size(const char *v, size_t *out)
 {
     size_t sizes[2];
     int n = 0;
     if (strpbrk(v, ",:"))
-        return cli_opt_fail(why, len, "\"%.40s\" is not one size (a list or a range is --sizes)",
-                            v);
-    if (cli_parse_sizes(v, sizes, 2, &n, why, len) != 0) return -1;
-    if (sizes[0] == 0) return cli_opt_fail(why, len, "0 bytes: the sizes start at 1");
+        return cli_opt_fail("\"%.40s\" is not one size (a list or a range is --sizes)", v);
+    if (cli_parse_sizes(v, sizes, 2, &n) != 0) return -1;
+    if (sizes[0] == 0) return cli_opt_fail("0 bytes: the sizes start at 1");
     *out = sizes[0];
     return 0;
 }
 
-int cli_opt_parse_minbytes(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_minbytes(cli_config_t *c, const char *v)
 {
-    return one_size(v, &c->min_bytes, why, len);
+    return one_size(v, &c->min_bytes);
 }
 
-int cli_opt_parse_maxbytes(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_maxbytes(cli_config_t *c, const char *v)
 {
-    return one_size(v, &c->max_bytes, why, len);
+    return one_size(v, &c->max_bytes);
 }
 
-int cli_opt_parse_stepfactor(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_stepfactor(cli_config_t *c, const char *v)
 {
-    return cli_opt_integer(v, 2, 1 << 30, &c->step_factor, why, len);
+    return cli_opt_integer(v, 2, 1 << 30, &c->step_factor);
 }
 
-int cli_opt_parse_check(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_check(cli_config_t *c, const char *v)
 {
     long on;
-    if (cli_opt_integer(v, 0, 1, &on, why, len)) return -1;
+    if (cli_opt_integer(v, 0, 1, &on)) return -1;
     c->validate = (int)on;
     return 0;
 }
 
-int cli_opt_parse_matrix(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_matrix(cli_config_t *c, const char *v)
 {
-    return copy_path(c->matrix, sizeof c->matrix, v, "a file name", why, len);
+    return copy_path(c->matrix, sizeof c->matrix, v, "a file name");
 }
 
 /* nccl-tests sweeps -b MIN to -e MAX multiplying by -f; its additive -i
  * STEP is not taken (-i is OSU's --nrep here), so F defaults to 2. */
-int cli_opt_compose_nccl_sizes(cli_config_t *c, char *why, size_t len)
+int cli_opt_compose_nccl_sizes(cli_config_t *c)
 {
     const uint64_t parts =
         HM_OPT_BIT(HM_OPT_MINBYTES) | HM_OPT_BIT(HM_OPT_MAXBYTES) | HM_OPT_BIT(HM_OPT_STEPFACTOR);
     if (!(c->given & parts)) return 0;
     if (c->given & HM_OPT_BIT(HM_OPT_SIZES))
-        return cli_opt_fail(why, len,
-                            "--sizes and -b/-e/-f (--minbytes, --maxbytes, --stepfactor): give the "
+        return cli_opt_fail("--sizes and -b/-e/-f (--minbytes, --maxbytes, --stepfactor): give the "
                             "sizes one way");
     if (!(c->given & (parts & ~HM_OPT_BIT(HM_OPT_STEPFACTOR))))
-        return cli_opt_fail(why, len, "--stepfactor (-f) %ld: give -b MIN and/or -e MAX with it",
+        return cli_opt_fail("--stepfactor (-f) %ld: give -b MIN and/or -e MAX with it",
                             c->step_factor);
     size_t lo = c->min_bytes ? c->min_bytes : c->max_bytes;
     size_t hi = c->max_bytes ? c->max_bytes : c->min_bytes;
-    if (lo > hi)
-        return cli_opt_fail(why, len, "--minbytes (-b) %zu is above --maxbytes (-e) %zu", lo, hi);
+    if (lo > hi) return cli_opt_fail("--minbytes (-b) %zu is above --maxbytes (-e) %zu", lo, hi);
     char spec[96];
     snprintf(spec, sizeof spec, "%zu:%zu:x%ld", lo, hi, c->step_factor ? c->step_factor : 2);
-    char inner[320];
-    if (cli_parse_sizes(spec, c->sizes, HM_CLI_MAX_SIZES, &c->nsizes, inner, sizeof inner))
-        return cli_opt_fail(why, len, "-b %zu -e %zu -f %ld: %s", lo, hi,
-                            c->step_factor ? c->step_factor : 2, inner);
+    if (cli_parse_sizes(spec, c->sizes, HM_CLI_MAX_SIZES, &c->nsizes))
+        return cli_opt_fail("-b %zu -e %zu -f %ld: %s", lo, hi, c->step_factor ? c->step_factor : 2,
+                            hm_last_error());
     return 0;
 }
 
-int cli_opt_parse_memory(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_memory(cli_config_t *c, const char *v)
 {
     if (strcmp(v, "host") != 0 && strcmp(v, "device") != 0)
-        return cli_opt_fail(why, len, "\"%.40s\" is not a memory (known: host, device)", v);
+        return cli_opt_fail("\"%.40s\" is not a memory (known: host, device)", v);
     c->memory_device = strcmp(v, "device") == 0;
     return 0;
 }
 
-int cli_opt_parse_gpus_per_node(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_gpus_per_node(cli_config_t *c, const char *v)
 {
     long x;
-    if (cli_opt_integer(v, 1, 4096, &x, why, len)) return -1;
+    if (cli_opt_integer(v, 1, 4096, &x)) return -1;
     c->gpus_per_node = (int)x;
     return 0;
 }
 
 /* FUNC:N (a traced function, a call from 1) or MS:MS (a window, from < to). */
-int cli_opt_parse_select(cli_config_t *c, const char *v, char *why, size_t len)
+int cli_opt_parse_select(cli_config_t *c, const char *v)
 {
     char name[64];
     long n;
@@ -199,8 +191,8 @@ int cli_opt_parse_select(cli_config_t *c, const char *v, char *why, size_t len)
     int used = 0;
     if (sscanf(v, "%63[A-Za-z_]:%ld%n", name, &n, &used) == 2 && !v[used]) {
         if (hm_trace_func_find(name, &c->select.func) != HM_OK)
-            return snprintf(why, len, "%s (e.g. MPI_Allreduce)", hm_last_error()), -1;
-        if (n < 1) return snprintf(why, len, "\"%s\": calls are counted from 1", v), -1;
+            return hm_error_set(HM_EINVAL, "%s (e.g. MPI_Allreduce)", hm_last_error()), -1;
+        if (n < 1) return hm_error_set(HM_EINVAL, "\"%s\": calls are counted from 1", v), -1;
         c->select.kind = 1, c->select.call = n;
         return 0;
     }
@@ -208,9 +200,9 @@ int cli_opt_parse_select(cli_config_t *c, const char *v, char *why, size_t len)
         c->select.kind = 2, c->select.from_ms = a, c->select.to_ms = b;
         return 0;
     }
-    snprintf(why, len,
-             "\"%s\" is not FUNC:N or FROM_MS:TO_MS with FROM < TO (e.g. MPI_Allreduce:100, "
-             "2.5:3)",
-             v);
+    hm_error_set(HM_EINVAL,
+                 "\"%s\" is not FUNC:N or FROM_MS:TO_MS with FROM < TO (e.g. MPI_Allreduce:100, "
+                 "2.5:3)",
+                 v);
     return -1;
 }

@@ -1,21 +1,11 @@
 /* tools/harmonia/options/options.c — the shared options of the design, one table read by
  * the parser, the help and the error messages. */
-#include <stdarg.h>
 #include <string.h>
 
 #include <harmonia/sync.h>
 
 #include "options/config.h"
 #include "options/options_table.h"
-
-static void say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-}
 
 void cli_config_defaults(cli_config_t *cfg)
 {
@@ -52,9 +42,7 @@ void cli_config_defaults(cli_config_t *cfg)
     cfg->drift = HM_DRIFT_AUTO;
     cfg->check_after_s[0] = 0, cfg->check_after_s[1] = 1, cfg->ncheck_after = 2;
     cfg->sample = 1.0;
-    char why[64];
-    cli_parse_sizes("8,64,512,4K,32K,256K,1M", cfg->sizes, HM_CLI_MAX_SIZES, &cfg->nsizes, why,
-                    sizeof why);
+    cli_parse_sizes("8,64,512,4K,32K,256K,1M", cfg->sizes, HM_CLI_MAX_SIZES, &cfg->nsizes);
 }
 
 /* Levenshtein distance between two option names, to suggest a spelling. */
@@ -112,7 +100,7 @@ static const char *closest_option(const char *name, uint64_t mask)
     return best;
 }
 
-static void unknown_option(const char *token, uint64_t mask, char *err, size_t len)
+static void unknown_option(const char *token, uint64_t mask)
 {
     char name[64], list[512];
     const char *close;
@@ -120,28 +108,30 @@ static void unknown_option(const char *token, uint64_t mask, char *err, size_t l
     name[strcspn(name, "=")] = '\0';
     int n = prefix_matches(name, mask, list, sizeof list);
     if (n == 1)
-        say(err, len, "unknown option \"%s\" (did you mean %s? abbreviations are not accepted)",
-            token, list);
+        cli_opt_fail("unknown option \"%s\" (did you mean %s? abbreviations are not accepted)",
+                     token, list);
     else if (n > 1)
-        say(err, len, "unknown option \"%s\" (ambiguous: %s; abbreviations are not accepted)",
-            token, list);
+        cli_opt_fail("unknown option \"%s\" (ambiguous: %s; abbreviations are not accepted)", token,
+                     list);
     else if ((close = closest_option(name, mask)))
-        say(err, len, "unknown option \"%s\" (did you mean --%s?)", token, close);
+        cli_opt_fail("unknown option \"%s\" (did you mean --%s?)", token, close);
     else
-        say(err, len, "unknown option \"%s\"", token);
+        cli_opt_fail("unknown option \"%s\"", token);
 }
 
-static void not_accepted(const char *command, const cli_opt_def_t *d, uint64_t mask, char *err,
-                         size_t len)
+static void not_accepted(const char *command, const cli_opt_def_t *d, uint64_t mask)
 {
     char alias[8] = "";
     if (d->short_name) snprintf(alias, sizeof alias, " (-%c)", d->short_name);
+    char err[1024];
+    size_t len = sizeof err;
     size_t used = (size_t)snprintf(
         err, len, "--%s%s is not an option of '%s' (its options:", d->name, alias, command);
     for (int i = 0; i < HM_OPT_COUNT && used < len; i++)
         if (mask & HM_OPT_BIT(cli_options[i].id))
             used += (size_t)snprintf(err + used, len - used, " --%s", cli_options[i].name);
     if (used < len) snprintf(err + used, len - used, ")");
+    cli_opt_fail("%s", err);
 }
 
 /* The option named exactly name (n characters), or NULL. Abbreviations are
@@ -179,39 +169,34 @@ typedef struct scan {
     int nargs, next;
     uint64_t mask;
     const char *first[HM_OPT_COUNT];
-    char *err;
-    size_t len;
 } scan_t;
 
 /* An option given twice is refused rather than the last one winning: in a
  * long command line (or one assembled by a script) the second occurrence is
  * more often a mistake than an intended override, and nothing would tell
  * which value was measured. An OSU alias is the same option. */
-static int given_twice(const cli_opt_def_t *d, const char *first, const char *second, char *err,
-                       size_t len)
+static int given_twice(const cli_opt_def_t *d, const char *first, const char *second)
 {
     char alias[8] = "";
     if (d->short_name) snprintf(alias, sizeof alias, " (-%c)", d->short_name);
     if (d->value)
-        say(err, len, "--%s%s: given twice (\"%s\", then \"%s\")", d->name, alias, first, second);
+        cli_opt_fail("--%s%s: given twice (\"%s\", then \"%s\")", d->name, alias, first, second);
     else
-        say(err, len, "--%s%s: given twice", d->name, alias);
+        cli_opt_fail("--%s%s: given twice", d->name, alias);
     return HM_EXIT_USAGE;
 }
 
 static int apply(scan_t *s, const cli_opt_def_t *d, const char *value, cli_config_t *cfg)
 {
-    char why[384];
     if (!(s->mask & HM_OPT_BIT(d->id))) {
-        not_accepted(cfg->command, d, s->mask, s->err, s->len);
+        not_accepted(cfg->command, d, s->mask);
         return HM_EXIT_USAGE;
     }
-    if (cfg->given & HM_OPT_BIT(d->id))
-        return given_twice(d, s->first[d->id], value, s->err, s->len);
+    if (cfg->given & HM_OPT_BIT(d->id)) return given_twice(d, s->first[d->id], value);
     cfg->given |= HM_OPT_BIT(d->id);
     s->first[d->id] = value;
-    if (d->parse(cfg, value, why, sizeof why) != 0) {
-        say(s->err, s->len, "--%s: %s", d->name, why);
+    if (d->parse(cfg, value) != 0) {
+        cli_opt_fail("--%s: %s", d->name, hm_last_error());
         return HM_EXIT_USAGE;
     }
     return HM_EXIT_OK;
@@ -226,7 +211,7 @@ static int take_value(scan_t *s, const cli_opt_def_t *d, const char *token, cons
 {
     *value = NULL;
     if (!d->value && attached) {
-        say(s->err, s->len, "--%s: takes no value (got \"%s\")", d->name, token);
+        cli_opt_fail("--%s: takes no value (got \"%s\")", d->name, token);
         return HM_EXIT_USAGE;
     }
     if (!d->value) return HM_EXIT_OK;
@@ -235,7 +220,7 @@ static int take_value(scan_t *s, const cli_opt_def_t *d, const char *token, cons
     } else if (s->next < s->nargs) {
         *value = s->args[s->next++];
     } else {
-        say(s->err, s->len, "--%s: a value is required (%s)", d->name, d->example);
+        cli_opt_fail("--%s: a value is required (%s)", d->name, d->example);
         return HM_EXIT_USAGE;
     }
     return HM_EXIT_OK;
@@ -248,7 +233,7 @@ static int long_option(scan_t *s, const char *token, cli_config_t *cfg)
     const cli_opt_def_t *d = find_long(name, eq ? (size_t)(eq - name) : strlen(name));
     const char *value;
     if (!d) {
-        unknown_option(token, s->mask, s->err, s->len);
+        unknown_option(token, s->mask);
         return HM_EXIT_USAGE;
     }
     if (take_value(s, d, token, eq ? eq + 1 : NULL, &value) != HM_EXIT_OK) return HM_EXIT_USAGE;
@@ -261,7 +246,7 @@ static int short_option(scan_t *s, const char *token, cli_config_t *cfg)
     const cli_opt_def_t *d = find_short(token[1], s->mask);
     const char *value;
     if (!d) {
-        say(s->err, s->len, "unknown option \"%s\"", token);
+        cli_opt_fail("unknown option \"%s\"", token);
         return HM_EXIT_USAGE;
     }
     if (take_value(s, d, token, token[2] ? token + 2 : NULL, &value) != HM_EXIT_OK)
@@ -271,15 +256,15 @@ static int short_option(scan_t *s, const char *token, cli_config_t *cfg)
 
 /* Operands (FILE arguments) in the order given; an error for a command
  * that takes none. */
-static int operands(char **words, int n, cli_config_t *cfg, char *err, size_t len)
+static int operands(char **words, int n, cli_config_t *cfg)
 {
     if (n > 0 && !cfg->takes_files) {
-        say(err, len, "unexpected argument \"%s\" for '%s'%s", words[0], cfg->command,
-            cfg->takes_command ? " (the command to run goes after --)" : "");
+        cli_opt_fail("unexpected argument \"%s\" for '%s'%s", words[0], cfg->command,
+                     cfg->takes_command ? " (the command to run goes after --)" : "");
         return HM_EXIT_USAGE;
     }
     if (n > HM_CLI_MAX_FILES) {
-        say(err, len, "more than %d files for '%s'", HM_CLI_MAX_FILES, cfg->command);
+        cli_opt_fail("more than %d files for '%s'", HM_CLI_MAX_FILES, cfg->command);
         return HM_EXIT_USAGE;
     }
     for (int i = 0; i < n; i++) cfg->files[i] = words[i];
@@ -288,7 +273,7 @@ static int operands(char **words, int n, cli_config_t *cfg, char *err, size_t le
 }
 
 /* Checks that involve two options, and what several compose. */
-static int cross_check(cli_config_t *cfg, char *err, size_t len)
+static int cross_check(cli_config_t *cfg)
 {
     /* Without --timer, timers measures every source, tsc among them; the
      * other commands read the default, monotonic. */
@@ -296,21 +281,17 @@ static int cross_check(cli_config_t *cfg, char *err, size_t len)
                      !(cfg->given & HM_OPT_BIT(HM_OPT_TIMER));
     if ((cfg->given & HM_OPT_BIT(HM_OPT_TSC_GHZ)) && strcmp(cfg->timer, "tsc") != 0 &&
         !all_timers) {
-        say(err, len, "--tsc-ghz: only meaningful with --timer tsc (not --timer %s)", cfg->timer);
+        cli_opt_fail("--tsc-ghz: only meaningful with --timer tsc (not --timer %s)", cfg->timer);
         return HM_EXIT_USAGE;
     }
     if ((cfg->given & HM_OPT_BIT(HM_OPT_CHECK)) && (cfg->given & HM_OPT_BIT(HM_OPT_VALIDATE))) {
-        say(err, len, "--check (-c) and --validate: give one of them");
+        cli_opt_fail("--check (-c) and --validate: give one of them");
         return HM_EXIT_USAGE;
     }
-    char why[384];
-    if (cli_opt_compose_nccl_sizes(cfg, why, sizeof why) != 0) {
-        say(err, len, "%s", why);
-        return HM_EXIT_USAGE;
-    }
+    if (cli_opt_compose_nccl_sizes(cfg) != 0) return HM_EXIT_USAGE; /* said */
     if (cfg->ranks_per_node && cfg->ranks_per_socket > cfg->ranks_per_node) {
-        say(err, len, "--ranks-per-socket: %d is more than --ranks-per-node %d",
-            cfg->ranks_per_socket, cfg->ranks_per_node);
+        cli_opt_fail("--ranks-per-socket: %d is more than --ranks-per-node %d",
+                     cfg->ranks_per_socket, cfg->ranks_per_node);
         return HM_EXIT_USAGE;
     }
     return HM_EXIT_OK;
@@ -319,8 +300,7 @@ static int cross_check(cli_config_t *cfg, char *err, size_t len)
 /* Options and operands may be mixed; "--" ends the options (a command
  * that runs another has already been cut there). Option errors come before
  * operand errors, whatever the order on the command line. */
-int cli_parse(int argc, char **argv, int first, uint64_t mask, cli_config_t *cfg, char *err,
-              size_t len)
+int cli_parse(int argc, char **argv, int first, uint64_t mask, cli_config_t *cfg)
 {
     int end = argc, nwords = 0, rc = HM_EXIT_OK, options_end = 0;
     char *words[argc + 1];
@@ -330,7 +310,7 @@ int cli_parse(int argc, char **argv, int first, uint64_t mask, cli_config_t *cfg
         cfg->command_argv = end < argc ? argv + end + 1 : NULL;
         cfg->command_argc = end < argc ? argc - end - 1 : 0;
     }
-    scan_t s = {.args = argv, .nargs = end, .next = first, .mask = mask, .err = err, .len = len};
+    scan_t s = {.args = argv, .nargs = end, .next = first, .mask = mask};
     while (rc == HM_EXIT_OK && s.next < s.nargs) {
         const char *token = argv[s.next++];
         if (options_end || token[0] != '-' || token[1] == '\0')
@@ -342,6 +322,6 @@ int cli_parse(int argc, char **argv, int first, uint64_t mask, cli_config_t *cfg
         else
             rc = short_option(&s, token, cfg);
     }
-    if (rc == HM_EXIT_OK) rc = operands(words, nwords, cfg, err, len);
-    return rc == HM_EXIT_OK ? cross_check(cfg, err, len) : rc;
+    if (rc == HM_EXIT_OK) rc = operands(words, nwords, cfg);
+    return rc == HM_EXIT_OK ? cross_check(cfg) : rc;
 }

@@ -3,21 +3,12 @@
  * K, M, G are powers of 1024. */
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "options/config.h"
-
-static void say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-}
+#include "options/options_table.h"
 
 /* The sizes parsed so far, each with the offset in the text of the item it
  * came from, so that a size listed twice can be named with both items. */
@@ -33,8 +24,7 @@ typedef struct size_list {
 
 /* One size: digits and an optional K/M/G suffix. Values above the int limit
  * are reported as such rather than as "not a size". */
-static int parse_one(const char *text, const char *item, unsigned long long *out, char *why,
-                     size_t len)
+static int parse_one(const char *text, const char *item, unsigned long long *out)
 {
     const char *p = text;
     unsigned long long v = 0;
@@ -62,13 +52,12 @@ static int parse_one(const char *text, const char *item, unsigned long long *out
     *out = v << shift;
     return 0;
 bad:
-    say(why, len,
-        "\"%s\" is not a size (accepted: 0 to %llu bytes; K, M, G are powers of 1024; %s)", item,
-        HM_CLI_MAX_SIZE_BYTES, SIZE_EXAMPLES);
+    cli_opt_fail("\"%s\" is not a size (accepted: 0 to %llu bytes; K, M, G are powers of 1024; %s)",
+                 item, HM_CLI_MAX_SIZE_BYTES, SIZE_EXAMPLES);
     return -1;
 too_big:
-    say(why, len, "\"%s\" exceeds the largest size, %llu bytes (MPI counts are int)", text,
-        HM_CLI_MAX_SIZE_BYTES);
+    cli_opt_fail("\"%s\" exceeds the largest size, %llu bytes (MPI counts are int)", text,
+                 HM_CLI_MAX_SIZE_BYTES);
     return -1;
 }
 
@@ -81,26 +70,26 @@ static int item_len(const char *text, size_t at)
 
 /* A size already in the list: an error naming it and the two items (once
  * when they are spelled the same, "8,8"). */
-static int listed_twice(const size_list_t *l, unsigned long long v, char *why, size_t len)
+static int listed_twice(const size_list_t *l, unsigned long long v)
 {
     for (int i = 0; i < l->n; i++) {
         if (l->sizes[i] != v) continue;
         const char *a = l->text + l->from[i], *b = l->text + l->item;
         int na = item_len(l->text, l->from[i]), nb = item_len(l->text, l->item);
         if (na == nb && strncmp(a, b, (size_t)na) == 0)
-            say(why, len, "%llu is listed twice", v);
+            cli_opt_fail("%llu is listed twice", v);
         else
-            say(why, len, "%llu is listed twice (\"%.*s\", then \"%.*s\")", v, na, a, nb, b);
+            cli_opt_fail("%llu is listed twice (\"%.*s\", then \"%.*s\")", v, na, a, nb, b);
         return -1;
     }
     return 0;
 }
 
-static int add_size(size_list_t *l, unsigned long long v, char *why, size_t len)
+static int add_size(size_list_t *l, unsigned long long v)
 {
-    if (listed_twice(l, v, why, len)) return -1;
+    if (listed_twice(l, v)) return -1;
     if (l->n >= l->max) {
-        say(why, len, "more than %d sizes (accepted: 1 to %d)", l->max, l->max);
+        cli_opt_fail("more than %d sizes (accepted: 1 to %d)", l->max, l->max);
         return -1;
     }
     l->from[l->n] = l->item;
@@ -110,8 +99,7 @@ static int add_size(size_list_t *l, unsigned long long v, char *why, size_t len)
 
 /* "xF": F at least 2 (1 would never end) and at most the largest size
  * (any larger factor gives MIN alone, as that one does). */
-static int parse_factor(const char *text, const char *item, unsigned long long *factor, char *why,
-                        size_t len)
+static int parse_factor(const char *text, const char *item, unsigned long long *factor)
 {
     char *end;
     if (text[0] != 'x' && text[0] != 'X') goto bad;
@@ -122,14 +110,14 @@ static int parse_factor(const char *text, const char *item, unsigned long long *
     *factor = f;
     return 0;
 bad:
-    say(why, len, "\"%s\": \"%s\" is not a range factor (accepted: x2 to x%llu; examples: x2, x4)",
-        item, text, HM_CLI_MAX_SIZE_BYTES);
+    cli_opt_fail("\"%s\": \"%s\" is not a range factor (accepted: x2 to x%llu; examples: x2, x4)",
+                 item, text, HM_CLI_MAX_SIZE_BYTES);
     return -1;
 }
 
 /* MIN:MAX[:xF]: MIN, MIN*F, ... up to MAX. A range from 0 gives 0, then
  * starts again at 1 (OSU's -m 0:N). */
-static int parse_range(char *item, size_list_t *l, char *why, size_t len)
+static int parse_range(char *item, size_list_t *l)
 {
     char whole[1024];
     snprintf(whole, sizeof whole, "%s", item);
@@ -138,27 +126,27 @@ static int parse_range(char *item, size_list_t *l, char *why, size_t len)
     char *third = strchr(second, ':');
     unsigned long long lo, hi, factor = 2;
     if (third) *third++ = '\0';
-    if (parse_one(item, whole, &lo, why, len) || parse_one(second, whole, &hi, why, len)) return -1;
-    if (third && parse_factor(third, whole, &factor, why, len)) return -1;
+    if (parse_one(item, whole, &lo) || parse_one(second, whole, &hi)) return -1;
+    if (third && parse_factor(third, whole, &factor)) return -1;
     if (lo > hi) {
-        say(why, len, "range \"%s\" is empty (the first size is above the last)", whole);
+        cli_opt_fail("range \"%s\" is empty (the first size is above the last)", whole);
         return -1;
     }
     if (lo == 0) {
-        if (add_size(l, 0, why, len)) return -1;
+        if (add_size(l, 0)) return -1;
         lo = 1;
     }
     for (unsigned long long v = lo;; v *= factor) {
-        if (add_size(l, v, why, len)) return -1;
+        if (add_size(l, v)) return -1;
         if (v > hi / factor) return 0; /* the next step passes MAX (or overflows) */
     }
 }
 
-static int parse_item(char *item, size_list_t *l, char *why, size_t len)
+static int parse_item(char *item, size_list_t *l)
 {
     unsigned long long v;
-    if (strchr(item, ':')) return parse_range(item, l, why, len);
-    return parse_one(item, item, &v, why, len) || add_size(l, v, why, len) ? -1 : 0;
+    if (strchr(item, ':')) return parse_range(item, l);
+    return parse_one(item, item, &v) || add_size(l, v) ? -1 : 0;
 }
 
 static int cmp_size(const void *a, const void *b)
@@ -167,15 +155,15 @@ static int cmp_size(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int parse_sizes(size_list_t *l, int *nsizes, char *why, size_t len)
+static int parse_sizes(size_list_t *l, int *nsizes)
 {
     char buf[1024];
     if (!l->text || !*l->text) {
-        say(why, len, "empty size list (" SIZE_EXAMPLES ")");
+        cli_opt_fail("empty size list (" SIZE_EXAMPLES ")");
         return -1;
     }
     if (strlen(l->text) >= sizeof buf) {
-        say(why, len, "size list longer than %zu characters", sizeof buf - 1);
+        cli_opt_fail("size list longer than %zu characters", sizeof buf - 1);
         return -1;
     }
     strcpy(buf, l->text);
@@ -184,10 +172,10 @@ static int parse_sizes(size_list_t *l, int *nsizes, char *why, size_t len)
         if (next) *next++ = '\0';
         l->item = (size_t)(item - buf);
         if (!*item) {
-            say(why, len, "\"%s\" has an empty item (" SIZE_EXAMPLES ")", l->text);
+            cli_opt_fail("\"%s\" has an empty item (" SIZE_EXAMPLES ")", l->text);
             return -1;
         }
-        if (parse_item(item, l, why, len)) return -1;
+        if (parse_item(item, l)) return -1;
     }
     /* Distinct already: add_size refuses a size listed twice. */
     qsort(l->sizes, (size_t)l->n, sizeof *l->sizes, cmp_size);
@@ -195,9 +183,9 @@ static int parse_sizes(size_list_t *l, int *nsizes, char *why, size_t len)
     return 0;
 }
 
-int cli_parse_sizes(const char *text, size_t *sizes, int max, int *nsizes, char *why, size_t len)
+int cli_parse_sizes(const char *text, size_t *sizes, int max, int *nsizes)
 {
     size_list_t l = {.text = text, .sizes = sizes};
     l.max = max < HM_CLI_MAX_SIZES ? max : HM_CLI_MAX_SIZES;
-    return parse_sizes(&l, nsizes, why, len);
+    return parse_sizes(&l, nsizes);
 }
