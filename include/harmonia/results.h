@@ -404,6 +404,12 @@ typedef struct hm_results_manifest {
 /* "pending", "running", "done", "failed", "interrupted"; NULL otherwise. */
 HM_EXPORT const char *hm_results_run_state_name(hm_run_state_t state);
 
+/* Run's seed in a campaign of base_seed (runs counted from 1): stream run
+ * of the base seed (rng.h), its upper 32 bits, so that runs differ, a
+ * campaign is reproducible from the base seed in its manifest, and a seed
+ * is easy to retype. Local, no MPI. */
+HM_EXPORT uint64_t hm_results_run_seed(uint64_t base_seed, long run);
+
 /* Read path into *m (overwritten; release with hm_results_manifest_free).
  * *found = 0 and HM_OK when the file does not exist. HM_EIO when it cannot
  * be read; HM_EINVAL with "path[:line]: reason (not a campaign manifest?)"

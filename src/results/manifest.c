@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <harmonia/results.h>
+#include <harmonia/rng.h>
 #include <harmonia/version.h>
 
 #include "common/error_set.h"
@@ -33,6 +34,13 @@ static int state_of(const char *name, hm_run_state_t *state)
             return HM_OK;
         }
     return HM_EINVAL;
+}
+
+uint64_t hm_results_run_seed(uint64_t base_seed, long run)
+{
+    hm_rng_t rng;
+    hm_rng_seed(&rng, base_seed, (uint64_t)run);
+    return hm_rng_next(&rng) >> 32;
 }
 
 int hm_results_manifest_resize(hm_results_manifest_t *m, long nruns)

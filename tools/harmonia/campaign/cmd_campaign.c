@@ -36,15 +36,6 @@ typedef struct campaign {
     long done_n;
 } campaign_t;
 
-/* Run i's seed: a stream of the base seed, so runs differ yet a campaign is
- * reproducible from the seed in its manifest. 32 bits, easy to retype. */
-static uint64_t run_seed(uint64_t base, long run)
-{
-    hm_rng_t rng;
-    hm_rng_seed(&rng, base, (uint64_t)run);
-    return hm_rng_next(&rng) >> 32;
-}
-
 static int has_word(char **argv, int argc, const char *text)
 {
     for (int i = 0; i < argc; i++)
@@ -276,7 +267,7 @@ static void plan(campaign_t *c)
 {
     for (long i = 0; i < c->m.nruns; i++) {
         hm_results_manifest_run_t *r = &c->m.runs[i];
-        r->seed = run_seed(c->m.base_seed, r->run);
+        r->seed = hm_results_run_seed(c->m.base_seed, r->run);
         snprintf(r->raw, sizeof r->raw, "%s/run-%03ld.csv", c->dir, r->run);
         snprintf(r->log, sizeof r->log, "%s/run-%03ld.log", c->dir, r->run);
         if (r->state == HM_RUN_DONE && !file_exists(r->raw)) r->state = HM_RUN_PENDING;
