@@ -425,7 +425,6 @@ static int report(const campaign_t *c, const hm_results_permpirun_t *ds, const h
 static int choose_metric(cli_config_t *cfg, const campaign_t *c)
 {
     hm_results_kind_t kind;
-    char why[8192];
     const char *raw = c->m.runs[0].raw;
     if (hm_results_input_kind(raw, &kind) != HM_OK) {
         cli_print_error("campaign: %s", hm_last_error());
@@ -437,10 +436,10 @@ static int choose_metric(cli_config_t *cfg, const campaign_t *c)
                         raw, hm_results_schema(kind)->what);
         return HM_EXIT_FAILURE;
     }
-    if (cli_choose_metric(cfg, raw, kind, why, sizeof why) == HM_OK) return HM_EXIT_OK;
+    if (cli_choose_metric(cfg, raw, kind) == HM_OK) return HM_EXIT_OK;
     cli_print_error("campaign: %s (the runs are kept: run the same command again with "
                     "another --metric)",
-                    why);
+                    hm_last_error());
     return HM_EXIT_USAGE;
 }
 

@@ -15,19 +15,17 @@ int cli_is_overlap(hm_results_kind_t kind)
 }
 
 int cli_same_family(const char *prefix, const char *path_a, hm_results_kind_t kind_a,
-                    const char *path_b, hm_results_kind_t kind_b, char *why, size_t len)
+                    const char *path_b, hm_results_kind_t kind_b)
 {
     if (cli_is_overlap(kind_a) == cli_is_overlap(kind_b)) return HM_OK;
-    snprintf(why, len,
-             "%s: %s is %s and %s %s: results of bench and of overlap are not of one thing; give "
-             "files of one command",
-             prefix, path_a, hm_results_schema(kind_a)->what, path_b,
-             hm_results_schema(kind_b)->what);
-    return HM_EINVAL;
+    return hm_error_set(HM_EINVAL,
+                        "%s: %s is %s and %s %s: results of bench and of overlap are not of one "
+                        "thing; give files of one command",
+                        prefix, path_a, hm_results_schema(kind_a)->what, path_b,
+                        hm_results_schema(kind_b)->what);
 }
 
-int cli_choose_metric(cli_config_t *cfg, const char *path, hm_results_kind_t kind, char *why,
-                      size_t len)
+int cli_choose_metric(cli_config_t *cfg, const char *path, hm_results_kind_t kind)
 {
     char known[128];
     if (!(cfg->given & HM_OPT_BIT(HM_OPT_METRIC))) {
@@ -37,9 +35,9 @@ int cli_choose_metric(cli_config_t *cfg, const char *path, hm_results_kind_t kin
     if (cli_is_overlap(kind) == (hm_results_metric_kind(cfg->metric) == HM_RESULTS_OVERLAP_RAW))
         return HM_OK;
     hm_results_metric_names_of(kind, known, sizeof known);
-    snprintf(why, len, "--metric %s: %s is %s, whose metrics are %s",
-             hm_results_metric_name(cfg->metric), path, hm_results_schema(kind)->what, known);
-    return HM_EINVAL;
+    return hm_error_set(HM_EINVAL, "--metric %s: %s is %s, whose metrics are %s",
+                        hm_results_metric_name(cfg->metric), path, hm_results_schema(kind)->what,
+                        known);
 }
 
 void cli_metric_cell(hm_table_t *t, hm_metric_t metric, double x)

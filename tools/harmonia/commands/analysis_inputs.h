@@ -15,16 +15,15 @@ int cli_is_overlap(hm_results_kind_t kind);
 
 /* Two inputs of one command must hold results of one kind of command:
  * HM_OK when kind_a and kind_b are both of bench or both of overlap, else
- * HM_EINVAL and why "PREFIX: A is WHAT_A and B WHAT_B: ...". */
+ * HM_EINVAL with the last error "PREFIX: A is WHAT_A and B WHAT_B: ...". */
 int cli_same_family(const char *prefix, const char *path_a, hm_results_kind_t kind_a,
-                    const char *path_b, hm_results_kind_t kind_b, char *why, size_t len);
+                    const char *path_b, hm_results_kind_t kind_b);
 
 /* The metric for files of kind: --metric as given, when it is one of the
- * kind's (else HM_EINVAL with why naming the option, path and the metrics
- * that apply), or the kind's default (global for bench, overhead for
- * overlap), set in cfg->metric. */
-int cli_choose_metric(cli_config_t *cfg, const char *path, hm_results_kind_t kind, char *why,
-                      size_t len);
+ * kind's (else HM_EINVAL with the last error naming the option, path and
+ * the metrics that apply), or the kind's default (global for bench,
+ * overhead for overlap), set in cfg->metric. */
+int cli_choose_metric(cli_config_t *cfg, const char *path, hm_results_kind_t kind);
 
 /* Say on stderr, once per file however often it is named or read, that the
  * input at path is partial (hm_results_partial of factors): "harmonia:

@@ -18,34 +18,28 @@
 /* ---- Reading one side ------------------------------------------------------ */
 
 /* A directory stands for the per-mpirun.csv that campaign writes into it. */
-static int resolve(cli_compare_side_t *s, char *why, size_t len)
+static int resolve(cli_compare_side_t *s)
 {
     int dir = 0;
-    if (hm_results_permpirun_path(s->operand, s->path, sizeof s->path, &dir) != HM_OK) {
-        snprintf(why, len, "%s", hm_last_error());
-        return HM_EINVAL;
-    }
+    if (hm_results_permpirun_path(s->operand, s->path, sizeof s->path, &dir) != HM_OK)
+        return HM_EINVAL; /* its sentence */
     if (!dir || access(s->path, F_OK) == 0) return HM_OK;
-    snprintf(why, len,
-             "%s has no %s (run 'harmonia campaign --dir %s -- mpirun ... harmonia bench ...' "
-             "first)",
-             s->operand, HM_RESULTS_PERMPIRUN_FILE, s->operand);
-    return HM_ENOENT;
+    return hm_error_set(HM_ENOENT,
+                        "%s has no %s (run 'harmonia campaign --dir %s -- mpirun ... harmonia "
+                        "bench ...' first)",
+                        s->operand, HM_RESULTS_PERMPIRUN_FILE, s->operand);
 }
 
 /* What the file is, by its header (hm_results_input_kind), and what its
  * factors say of it: how campaign reduced a per-mpirun file ("" when it
  * does not say), and the MPI library, which may tell A from B. */
-static int detect(cli_compare_side_t *s, char *why, size_t len)
+static int detect(cli_compare_side_t *s)
 {
     hm_csv_reader_t *r = NULL;
     const char *v;
     int rc = hm_results_input_kind(s->path, &s->kind);
     if (rc == HM_OK) rc = hm_csv_reader_open(s->path, &r);
-    if (rc != HM_OK) {
-        snprintf(why, len, "%s", hm_last_error());
-        return rc;
-    }
+    if (rc != HM_OK) return rc; /* its sentence */
     const hm_factors_t *f = hm_csv_reader_factors(r);
     cli_warn_partial("compare", s->path, f, NULL, 0);
     if (hm_factors_get(f, "metric", &v) == HM_OK) snprintf(s->metric, sizeof s->metric, "%s", v);
@@ -59,8 +53,7 @@ static int detect(cli_compare_side_t *s, char *why, size_t len)
 
 /* --metric or --filter given against a file reduced otherwise would be
  * silently ignored. */
-static int check_reduction(const cli_config_t *cfg, const cli_compare_side_t *s, char *why,
-                           size_t len)
+static int check_reduction(const cli_config_t *cfg, const cli_compare_side_t *s)
 {
     const char *opt = NULL, *want = NULL, *have = NULL;
     const char *metric = hm_results_metric_name(cfg->metric);
@@ -70,81 +63,76 @@ static int check_reduction(const cli_config_t *cfg, const cli_compare_side_t *s,
     if ((cfg->given & HM_OPT_BIT(HM_OPT_FILTER)) && s->filter[0] && strcmp(s->filter, filter))
         opt = "filter", want = filter, have = s->filter;
     if (!opt) return HM_OK;
-    snprintf(why, len,
-             "%s was reduced with --%s %s, not %s (run the campaign again with --%s %s to "
-             "recompute it)",
-             s->path, opt, have, want, opt, want);
-    return HM_EINVAL;
+    return hm_error_set(HM_EINVAL,
+                        "%s was reduced with --%s %s, not %s (run the campaign again with --%s %s "
+                        "to recompute it)",
+                        s->path, opt, have, want, opt, want);
 }
 
 /* Sec. 6.2: the samples are the per-run values of --statistic. */
-static int load_permpirun(const cli_config_t *cfg, cli_compare_side_t *s, char *why, size_t len)
+static int load_permpirun(const cli_config_t *cfg, cli_compare_side_t *s)
 {
     hm_results_permpirun_t ds = {0};
-    int rc = check_reduction(cfg, s, why, len);
+    int rc = check_reduction(cfg, s);
     if (rc != HM_OK) return rc;
     if ((rc = hm_results_permpirun_read(s->path, &ds)) != HM_OK)
-        snprintf(why, len, "%s", hm_last_error());
+        ; /* its sentence */
     else if (ds.n == 0)
-        rc = HM_EINVAL, snprintf(why, len, "%s: no rows", s->path);
-    else
-        rc = hm_analysis_groups_from_permpirun(&s->s.groups, &ds, cfg->statistic);
+        rc = hm_error_set(HM_EINVAL, "%s: no rows", s->path);
+    else if ((rc = hm_analysis_groups_from_permpirun(&s->s.groups, &ds, cfg->statistic)) != HM_OK)
+        hm_error_set(rc, "%s", hm_strerror(rc));
     hm_results_permpirun_free(&ds);
     return rc;
 }
 
 /* A raw file: its valid repetitions, filtered as campaign filters a run. */
-static int load_raw(const cli_config_t *cfg, cli_compare_side_t *s, char *why, size_t len)
+static int load_raw(const cli_config_t *cfg, cli_compare_side_t *s)
 {
     snprintf(s->metric, sizeof s->metric, "%s", hm_results_metric_name(cfg->metric));
     snprintf(s->filter, sizeof s->filter, "%s", hm_analysis_filter_name(cfg->filter));
     int rc = hm_analysis_groups_read_raw(&s->s.groups, s->path, cfg->metric);
-    if (rc != HM_OK)
-        snprintf(why, len, "%s", hm_last_error());
-    else if (s->s.groups.n == 0)
-        rc = HM_EINVAL, snprintf(why, len, "%s: no valid repetitions (valid = 1)", s->path);
-    else if ((rc = hm_analysis_groups_filter(&s->s.groups, cfg->filter)) != HM_OK)
-        snprintf(why, len, "%s", hm_last_error());
-    return rc;
+    if (rc == HM_OK && s->s.groups.n == 0)
+        rc = hm_error_set(HM_EINVAL, "%s: no valid repetitions (valid = 1)", s->path);
+    else if (rc == HM_OK)
+        rc = hm_analysis_groups_filter(&s->s.groups, cfg->filter);
+    return rc; /* a failed call's sentence */
+}
+
+/* The sentence of a side's failure: "A: " and what failed. */
+static int side_failed(const cli_compare_side_t *s, int rc)
+{
+    const char *said = hm_last_error();
+    return hm_error_set(rc, "%c: %s", s->name, said[0] ? said : hm_strerror(rc));
 }
 
 /* The operand's file and its kind. */
-static int open_side(cli_compare_side_t *s, char *why, size_t len)
+static int open_side(cli_compare_side_t *s)
 {
-    char inner[8192] = "";
     s->s.path = s->path;
-    int rc = resolve(s, inner, sizeof inner);
-    if (rc == HM_OK) rc = detect(s, inner, sizeof inner);
-    if (rc != HM_OK) snprintf(why, len, "%c: %s", s->name, inner[0] ? inner : hm_strerror(rc));
-    return rc;
+    hm_error_set(HM_OK, "%s", ""); /* a failure below says its own sentence or none */
+    int rc = resolve(s);
+    if (rc == HM_OK) rc = detect(s);
+    return rc == HM_OK ? rc : side_failed(s, rc);
 }
 
-static int load_side(const cli_config_t *cfg, cli_compare_side_t *s, char *why, size_t len)
+static int load_side(const cli_config_t *cfg, cli_compare_side_t *s)
 {
-    char inner[8192] = "";
-    int rc = s->s.raw ? load_raw(cfg, s, inner, sizeof inner)
-                      : load_permpirun(cfg, s, inner, sizeof inner);
-    if (rc == HM_OK && (rc = hm_analysis_side_check(&s->s)) != HM_OK)
-        snprintf(inner, sizeof inner, "%s", hm_last_error());
-    if (rc != HM_OK) snprintf(why, len, "%c: %s", s->name, inner[0] ? inner : hm_strerror(rc));
-    return rc;
+    hm_error_set(HM_OK, "%s", "");
+    int rc = s->s.raw ? load_raw(cfg, s) : load_permpirun(cfg, s);
+    if (rc == HM_OK) rc = hm_analysis_side_check(&s->s);
+    return rc == HM_OK ? rc : side_failed(s, rc);
 }
 
 /* Both sides of one command, and --metric one of theirs (or their
  * default: overhead for overlap). */
-static int check_kinds(cli_config_t *cfg, const cli_compare_side_t *a, const cli_compare_side_t *b,
-                       char *why, size_t len)
+static int check_kinds(cli_config_t *cfg, const cli_compare_side_t *a, const cli_compare_side_t *b)
 {
     char a_name[4200], b_name[4200];
     snprintf(a_name, sizeof a_name, "A (%s)", a->path);
     snprintf(b_name, sizeof b_name, "B (%s)", b->path);
-    int rc = cli_same_family("compare", a_name, a->kind, b_name, b->kind, why, len);
-    if (rc == HM_OK && cli_choose_metric(cfg, a->path, a->kind, why, len) != HM_OK) {
-        char inner[8192];
-        snprintf(inner, sizeof inner, "%s", why);
-        snprintf(why, len, "compare: %s", inner);
-        rc = HM_EINVAL;
-    }
+    int rc = cli_same_family("compare", a_name, a->kind, b_name, b->kind);
+    if (rc == HM_OK && (rc = cli_choose_metric(cfg, a->path, a->kind)) != HM_OK)
+        hm_error_set(rc, "compare: %s", hm_last_error());
     return rc;
 }
 
@@ -152,17 +140,15 @@ static int check_kinds(cli_config_t *cfg, const cli_compare_side_t *a, const cli
 
 /* Medians of local run-times against medians of global ones, or of filtered
  * against unfiltered samples, differ by construction: no test needed. */
-static int check_same_reduction(const cli_compare_side_t *a, const cli_compare_side_t *b, char *why,
-                                size_t len)
+static int check_same_reduction(const cli_compare_side_t *a, const cli_compare_side_t *b)
 {
     int metric = a->metric[0] && b->metric[0] && strcmp(a->metric, b->metric);
     int filter = a->filter[0] && b->filter[0] && strcmp(a->filter, b->filter);
     if (!metric && !filter) return HM_OK;
-    snprintf(why, len,
-             "A and B were reduced differently: A (%s) with --metric %s --filter %s, B (%s) with "
-             "--metric %s --filter %s",
-             a->path, a->metric, a->filter, b->path, b->metric, b->filter);
-    return HM_EINVAL;
+    return hm_error_set(HM_EINVAL,
+                        "A and B were reduced differently: A (%s) with --metric %s --filter %s, B "
+                        "(%s) with --metric %s --filter %s",
+                        a->path, a->metric, a->filter, b->path, b->metric, b->filter);
 }
 
 /* The sync every group of s shares, or NULL. */
@@ -290,7 +276,6 @@ static int report(const cli_config_t *cfg, const cli_compare_side_t *a, const cl
 int cli_cmd_compare(cli_config_t *cfg, MPI_Comm comm)
 {
     (void)comm;
-    char why[16384] = "";
     if (cfg->nfiles != 2) {
         cli_print_error("compare: expected 2 operands A and B, got %d (usage: harmonia compare "
                         "[options] A B)",
@@ -300,20 +285,19 @@ int cli_cmd_compare(cli_config_t *cfg, MPI_Comm comm)
     if (cli_check_outputs(cfg, MPI_COMM_NULL) != HM_EXIT_OK) return HM_EXIT_USAGE;
     cli_compare_side_t a = {.name = 'A', .operand = cfg->files[0]};
     cli_compare_side_t b = {.name = 'B', .operand = cfg->files[1]};
-    int rc = open_side(&a, why, sizeof why);
-    if (rc == HM_OK) rc = open_side(&b, why, sizeof why);
-    if (rc == HM_OK) rc = check_kinds(cfg, &a, &b, why, sizeof why);
-    if (rc == HM_OK) rc = load_side(cfg, &a, why, sizeof why);
-    if (rc == HM_OK) rc = load_side(cfg, &b, why, sizeof why);
-    if (rc == HM_OK) rc = check_same_reduction(&a, &b, why, sizeof why);
-    if (rc == HM_OK && (rc = hm_analysis_compare_check(&a.s, &b.s)) != HM_OK)
-        snprintf(why, sizeof why, "%s", hm_last_error());
+    int rc = open_side(&a);
+    if (rc == HM_OK) rc = open_side(&b);
+    if (rc == HM_OK) rc = check_kinds(cfg, &a, &b);
+    if (rc == HM_OK) rc = load_side(cfg, &a);
+    if (rc == HM_OK) rc = load_side(cfg, &b);
+    if (rc == HM_OK) rc = check_same_reduction(&a, &b);
+    if (rc == HM_OK) rc = hm_analysis_compare_check(&a.s, &b.s);
     int status = HM_EXIT_OK;
     if (rc == HM_ENOMEM) {
         cli_print_error("compare: %s", hm_strerror(rc));
         status = HM_EXIT_FAILURE;
     } else if (rc != HM_OK) {
-        cli_print_error("%s", why);
+        cli_print_error("%s", hm_last_error());
         status = HM_EXIT_USAGE;
     } else {
         make_labels(&a, &b);

@@ -92,7 +92,7 @@ static int report(const cli_config_t *cfg, hm_analysis_groups_t *groups)
  * cannot be told is left to its reader, which says what is wrong with it. */
 static int check_kinds(cli_config_t *cfg)
 {
-    char path[4200], first[4200] = "", why[10000];
+    char path[4200], first[4200] = "";
     hm_results_kind_t kind, first_kind = HM_RESULTS_BENCH_RAW;
     for (int i = 0; i < cfg->nfiles; i++) {
         cli_stats_dataset_path(cfg->files[i], path, sizeof path);
@@ -100,15 +100,14 @@ static int check_kinds(cli_config_t *cfg)
         if (!first[0]) {
             snprintf(first, sizeof first, "%s", path);
             first_kind = kind;
-        } else if (cli_same_family("stats", first, first_kind, path, kind, why, sizeof why) !=
-                   HM_OK) {
-            cli_print_error("%s", why);
+        } else if (cli_same_family("stats", first, first_kind, path, kind) != HM_OK) {
+            cli_print_error("%s", hm_last_error());
             return HM_EXIT_USAGE;
         }
     }
     int raw = first_kind == HM_RESULTS_BENCH_RAW || first_kind == HM_RESULTS_OVERLAP_RAW;
-    if (first[0] && raw && cli_choose_metric(cfg, first, first_kind, why, sizeof why) != HM_OK) {
-        cli_print_error("stats: %s", why);
+    if (first[0] && raw && cli_choose_metric(cfg, first, first_kind) != HM_OK) {
+        cli_print_error("stats: %s", hm_last_error());
         return HM_EXIT_USAGE;
     }
     return HM_EXIT_OK;
