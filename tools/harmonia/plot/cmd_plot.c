@@ -58,22 +58,22 @@ static void figure_stem(const cli_plot_data_t *d, char *stem, size_t len)
 }
 
 static int draw_figure(const cli_config_t *cfg, const cli_plot_out_t *out, cli_plot_fig_t f,
-                       cli_plot_data_t *d, char *why, size_t len)
+                       cli_plot_data_t *d)
 {
     char stem[300], what[256];
     cli_plot_script_t s;
     cli_plot_data_sort(d);
     cli_plot_data_label(d);
     figure_stem(d, stem, sizeof stem);
-    int rc = cli_plot_script_open(out, figures[f].kind, &s, why, len);
+    int rc = cli_plot_script_open(out, figures[f].kind, &s);
     if (rc != HM_OK) return rc;
     const char *metric = hm_results_metric_name(cfg->metric); /* the titles' words */
     if ((rc = figures[f].draw(d, metric, &s, what, sizeof what)) != HM_OK) {
         cli_plot_script_abort(&s);
-        snprintf(why, len, "plot: %s", hm_strerror(rc));
+        hm_error_set(HM_EINVAL, "plot: %s", hm_strerror(rc));
         return rc;
     }
-    return cli_plot_render(out, &s, stem, figures[f].kind, what, why, len);
+    return cli_plot_render(out, &s, stem, figures[f].kind, what);
 }
 
 /* --format: svg unless given (the default "table" belongs to the other
@@ -87,39 +87,40 @@ static void formats(const cli_config_t *cfg, cli_plot_out_t *out)
 
 static int read_inputs(const cli_config_t *cfg, cli_plot_source_t *src, cli_plot_data_t *fig)
 {
-    char why[2048] = "";
     int rc = HM_OK;
     for (int i = 0; rc == HM_OK && i < cfg->nfiles; i++)
         if (!cli_plot_is_trace(cfg->files[i])) /* traces: drawn on their own (draw_traces) */
-            rc = cli_plot_read_file(cfg->files[i], &src[i], cfg->metric, fig, why, sizeof why);
+            rc = cli_plot_read_file(cfg->files[i], &src[i], cfg->metric, fig);
     if (rc == HM_OK) return HM_EXIT_OK;
     if (rc == HM_ENOMEM) {
         cli_print_error("plot: %s", hm_strerror(rc));
         return HM_EXIT_FAILURE;
     }
-    cli_print_error("%s", why);
+    cli_print_error("%s", hm_last_error());
     return HM_EXIT_USAGE;
 }
 
 /* Every image's path, before the first is drawn: a FIFO, a device or a
  * directory under an image's name is refused, not replaced. */
-static int check_images(const cli_plot_out_t *out, cli_plot_data_t *fig, char *why, size_t len)
+static int check_images(const cli_plot_out_t *out, cli_plot_data_t *fig)
 {
     char stem[300];
     int rc = HM_OK;
     for (int f = 0; rc == HM_OK && f < HM_NFIG; f++) {
         if (!fig[f].ns) continue;
         figure_stem(&fig[f], stem, sizeof stem);
-        rc = cli_plot_check_images(out, stem, figures[f].kind, why, len);
+        rc = cli_plot_check_images(out, stem, figures[f].kind);
     }
     return rc;
 }
 
 static int draw_all(const cli_config_t *cfg, cli_plot_out_t *out, cli_plot_data_t *fig)
 {
-    char why[2048] = "";
-    int rc = cli_plot_out_open(out, why, sizeof why);
-    if (rc == HM_OK && (rc = check_images(out, fig, why, sizeof why)) != HM_OK) {
+    char why[4608] = ""; /* what failed, kept over the clean-up below */
+    int rc = cli_plot_out_open(out);
+    if (rc != HM_OK) snprintf(why, sizeof why, "%s", hm_last_error());
+    if (rc == HM_OK && (rc = check_images(out, fig)) != HM_OK) {
+        snprintf(why, sizeof why, "%s", hm_last_error());
         cli_plot_out_close(out);
         cli_print_error("%s", why);
         return HM_EXIT_USAGE;
@@ -130,10 +131,10 @@ static int draw_all(const cli_config_t *cfg, cli_plot_out_t *out, cli_plot_data_
         return rc == HM_EINVAL ? HM_EXIT_USAGE : HM_EXIT_FAILURE;
     }
     for (int f = 0; rc == HM_OK && f < HM_NFIG; f++)
-        if (fig[f].ns) rc = draw_figure(cfg, out, (cli_plot_fig_t)f, &fig[f], why, sizeof why);
+        if (fig[f].ns) rc = draw_figure(cfg, out, (cli_plot_fig_t)f, &fig[f]);
     for (int i = 0; rc == HM_OK && i < cfg->nfiles; i++)
-        if (cli_plot_is_trace(cfg->files[i]))
-            rc = cli_plot_trace(cfg, out, cfg->files[i], why, sizeof why);
+        if (cli_plot_is_trace(cfg->files[i])) rc = cli_plot_trace(cfg, out, cfg->files[i]);
+    if (rc != HM_OK) snprintf(why, sizeof why, "%s", hm_last_error());
     cli_plot_out_close(out);
     if (rc == HM_EINVAL) {
         cli_print_error("%s", why);

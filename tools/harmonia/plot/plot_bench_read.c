@@ -44,8 +44,8 @@ static int add_group(cli_plot_read_t *c, const hm_analysis_group_t *g)
     for (size_t i = 0; rc == HM_OK && i < g->n; i++) {
         double x = (double)g->size_bytes, v_us = g->x_s[i] * 1e6;
         if (g->x_s[i] < 0) {
-            snprintf(c->why, c->len, "%s: a negative run-time (%g s) of %s %lld B", c->src->file,
-                     g->x_s[i], g->op, g->size_bytes);
+            hm_error_set(HM_EINVAL, "%s: a negative run-time (%g s) of %s %lld B", c->src->file,
+                         g->x_s[i], g->op, g->size_bytes);
             return HM_EINVAL;
         }
         rc = cli_plot_add(&c->fig[HM_FIG_LATENCY], lat, x, v_us);
@@ -60,7 +60,7 @@ int cli_plot_read_bench_raw(cli_plot_read_t *c)
 {
     hm_analysis_groups_t groups = {0};
     int rc = hm_analysis_groups_read_raw(&groups, c->src->file, c->metric);
-    if (rc != HM_OK) snprintf(c->why, c->len, "%s", hm_last_error());
+    if (rc != HM_OK) hm_error_set(HM_EINVAL, "%s", hm_last_error());
     for (size_t k = 0; rc == HM_OK && k < groups.n; k++) rc = add_group(c, &groups.g[k]);
     hm_analysis_groups_free(&groups);
     return rc == HM_OK || rc == HM_ENOMEM ? rc : HM_EINVAL;

@@ -91,14 +91,14 @@ static void first_error_line(const char *err_path, char *line, size_t len)
     if (f) fclose(f);
 }
 
-int cli_plot_run_gnuplot(const cli_plot_out_t *out, const char *script, char *why, size_t len)
+int cli_plot_run_gnuplot(const cli_plot_out_t *out, const char *script)
 {
     char err_path[4200], line[512];
     pid_t pid;
     snprintf(err_path, sizeof err_path, "%s/gnuplot.err", out->tmpdir);
     int rc = spawn(out->gnuplot, script, err_path, &pid);
     if (rc) {
-        snprintf(why, len, "plot: cannot start %s: %s", out->gnuplot, strerror(rc));
+        hm_error_set(HM_EINVAL, "plot: cannot start %s: %s", out->gnuplot, strerror(rc));
         return HM_EIO;
     }
     int status = wait_limited(pid, GNUPLOT_LIMIT_S);
@@ -106,33 +106,34 @@ int cli_plot_run_gnuplot(const cli_plot_out_t *out, const char *script, char *wh
     first_error_line(err_path, line, sizeof line);
     if (status < 0 && !line[0])
         snprintf(line, sizeof line, "killed or stopped after at most %d s", GNUPLOT_LIMIT_S);
-    snprintf(why, len, "plot: gnuplot failed (exit %d): %s", status, line[0] ? line : "no message");
+    hm_error_set(HM_EINVAL, "plot: gnuplot failed (exit %d): %s", status,
+                 line[0] ? line : "no message");
     return HM_EIO;
 }
 
 /* The output directory: created when missing, with its parents. */
-static int output_dir(const char *dir, char *why, size_t len)
+static int output_dir(const char *dir)
 {
     struct stat st;
     if (!*dir) dir = ".";
     if (stat(dir, &st) == 0) {
         if (S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK) == 0) return HM_OK;
-        snprintf(why, len, "--dir: \"%s\" is not a writable directory", dir);
+        hm_error_set(HM_EINVAL, "--dir: \"%s\" is not a writable directory", dir);
         return HM_EINVAL;
     }
     if (cli_make_dirs(dir) == 0) return HM_OK;
-    snprintf(why, len, "--dir: cannot create \"%s\": %s", dir, strerror(errno));
+    hm_error_set(HM_EINVAL, "--dir: cannot create \"%s\": %s", dir, strerror(errno));
     return HM_EINVAL;
 }
 
-static int scratch_dir(cli_plot_out_t *out, char *why, size_t len)
+static int scratch_dir(cli_plot_out_t *out)
 {
     const char *tmp = getenv("TMPDIR");
     snprintf(out->tmpdir, sizeof out->tmpdir, "%s/harmonia-plot.XXXXXX",
              tmp && *tmp ? tmp : "/tmp");
     if (mkdtemp(out->tmpdir)) return HM_OK;
-    snprintf(why, len, "plot: cannot create a scratch directory %s: %s", out->tmpdir,
-             strerror(errno));
+    hm_error_set(HM_EINVAL, "plot: cannot create a scratch directory %s: %s", out->tmpdir,
+                 strerror(errno));
     out->tmpdir[0] = '\0';
     return HM_EIO;
 }
@@ -141,19 +142,19 @@ static int scratch_dir(cli_plot_out_t *out, char *why, size_t len)
  * libgd png terminal, which draws no transparency but still works. */
 static int has_pngcairo(const cli_plot_out_t *out)
 {
-    char script[4200], why[256];
+    char script[4200];
     snprintf(script, sizeof script, "%s/probe.gp", out->tmpdir);
     FILE *f = fopen(script, "w");
     if (!f) return 0;
     fputs("set terminal pngcairo\n", f);
     if (fclose(f)) return 0;
-    return cli_plot_run_gnuplot(out, script, why, sizeof why) == HM_OK;
+    return cli_plot_run_gnuplot(out, script) == HM_OK;
 }
 
-int cli_plot_out_open(cli_plot_out_t *out, char *why, size_t len)
+int cli_plot_out_open(cli_plot_out_t *out)
 {
-    int rc = output_dir(out->dir, why, len);
-    if (rc == HM_OK) rc = scratch_dir(out, why, len);
+    int rc = output_dir(out->dir);
+    if (rc == HM_OK) rc = scratch_dir(out);
     if (rc == HM_OK && out->png) out->pngcairo = has_pngcairo(out);
     return rc;
 }

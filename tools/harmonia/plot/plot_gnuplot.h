@@ -32,20 +32,19 @@ int cli_plot_find_gnuplot(char *path, size_t len);
 /* Prepare out (gnuplot and dir filled in by the caller): create the output
  * directory if it does not exist (its parent must), the scratch directory,
  * and ask gnuplot whether it has pngcairo when PNG is wanted. HM_EINVAL with
- * the reason in why when the directory cannot be used (a usage error),
+ * the reason as the last error when the directory cannot be used (a usage error),
  * HM_EIO for the scratch directory or gnuplot failing to start. */
-int cli_plot_out_open(cli_plot_out_t *out, char *why, size_t len);
+int cli_plot_out_open(cli_plot_out_t *out);
 
 /* Run gnuplot on the script file, at most a minute. HM_EIO with the reason
- * (gnuplot's first error line) in why. */
-int cli_plot_run_gnuplot(const cli_plot_out_t *out, const char *script, char *why, size_t len);
+ * (gnuplot's first error line) as the last error. */
+int cli_plot_run_gnuplot(const cli_plot_out_t *out, const char *script);
 
 /* Remove the scratch directory and what is in it. */
 void cli_plot_out_close(cli_plot_out_t *out);
 
 /* Start the figure named kind in the scratch directory. HM_EIO. */
-int cli_plot_script_open(const cli_plot_out_t *out, const char *kind, cli_plot_script_t *s,
-                         char *why, size_t len);
+int cli_plot_script_open(const cli_plot_out_t *out, const char *kind, cli_plot_script_t *s);
 
 /* End the current data block; returns its index. */
 int cli_plot_end_block(cli_plot_script_t *s);
@@ -56,16 +55,15 @@ void cli_plot_quote(FILE *f, const char *text);
 /* Before any drawing: every image of stem and kind that the wanted formats
  * would write must be a path a result may take (hm_afile_check: a regular
  * file or nothing, in a writable directory); HM_EINVAL (or the check's
- * status) with why naming the image otherwise. */
-int cli_plot_check_images(const cli_plot_out_t *out, const char *stem, const char *kind, char *why,
-                          size_t len);
+ * status) with the last error naming the image otherwise. */
+int cli_plot_check_images(const cli_plot_out_t *out, const char *stem, const char *kind);
 
 /* Close the figure's files, run gnuplot on them, publish
  * <dir>/<stem>-<kind>.svg and/or .png and print one line per image on
  * stdout: its path and what (a description). HM_EIO with the reason (and
- * gnuplot's first error line) in why; no partial image is left. */
+ * gnuplot's first error line) as the last error; no partial image is left. */
 int cli_plot_render(const cli_plot_out_t *out, cli_plot_script_t *s, const char *stem,
-                    const char *kind, const char *what, char *why, size_t len);
+                    const char *kind, const char *what);
 
 /* Close the files of a figure that will not be drawn. */
 void cli_plot_script_abort(cli_plot_script_t *s);

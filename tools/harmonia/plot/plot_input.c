@@ -115,10 +115,12 @@ static const input_kind_t *best_kind(const hm_csv_reader_t *r, int local, size_t
     return best;
 }
 
-static int kind_error(const hm_csv_reader_t *r, const char *path, const input_kind_t *k, int local,
-                      char *why, size_t len)
+/* The sentence of a file that is no result file, or lacks columns of its
+ * kind, as the last error. */
+static int kind_error(const hm_csv_reader_t *r, const char *path, const input_kind_t *k, int local)
 {
-    size_t idx, used;
+    char why[4096];
+    size_t idx, used, len = sizeof why;
     if (!k) {
         used = (size_t)snprintf(why, len, "%s: not a result file of harmonia (columns:", path);
         for (size_t i = 0; i < hm_csv_reader_columns(r) && used < len; i++)
@@ -128,14 +130,14 @@ static int kind_error(const hm_csv_reader_t *r, const char *path, const input_ki
                      "; expected those of bench --raw/--output, a campaign's per-mpirun.csv, "
                      "clock or skew --raw/--output, overlap --output, overlap impact "
                      "--output, pattern --matrix)");
-        return HM_EINVAL;
+        return hm_error_set(HM_EINVAL, "%s", why);
     }
     used = (size_t)snprintf(why, len, "%s: missing columns:", path);
     for (int i = 0; i < k->ncols && used < len; i++)
         if (hm_csv_reader_find(r, column_name(k, i, local), &idx) != HM_OK)
             used += (size_t)snprintf(why + used, len - used, " %s", column_name(k, i, local));
     if (used < len) snprintf(why + used, len - used, " (expected %s)", k->what);
-    return HM_EINVAL;
+    return hm_error_set(HM_EINVAL, "%s", why);
 }
 
 /* The name of directory dir as the shell would show it ("." is the current
@@ -201,7 +203,7 @@ static void source_partial(const hm_csv_reader_t *r, cli_plot_source_t *src)
 }
 
 int cli_plot_read_file(const char *operand, cli_plot_source_t *src, hm_metric_t metric,
-                       cli_plot_data_t *fig, char *why, size_t len)
+                       cli_plot_data_t *fig)
 {
     size_t idx[MAX_COLS], before = samples(fig);
     hm_csv_reader_t *r = NULL;
@@ -210,7 +212,7 @@ int cli_plot_read_file(const char *operand, cli_plot_source_t *src, hm_metric_t 
     src->path = operand;
     int rc = hm_csv_reader_open(src->file, &r);
     if (rc != HM_OK) {
-        snprintf(why, len, "%s", hm_last_error());
+        hm_error_set(HM_EINVAL, "%s", hm_last_error());
         hm_csv_reader_close(r);
         return rc == HM_ENOMEM ? rc : HM_EINVAL;
     }
@@ -218,12 +220,13 @@ int cli_plot_read_file(const char *operand, cli_plot_source_t *src, hm_metric_t 
     source_partial(r, src);
     int missing = 0;
     const input_kind_t *k = best_kind(r, local, idx, &missing);
-    if (!k || missing) rc = kind_error(r, src->file, k, local, why, len);
-    cli_plot_read_t c = {r, src, idx, fig, why, len, metric};
+    if (!k || missing) rc = kind_error(r, src->file, k, local);
+    cli_plot_read_t c = {r, src, idx, fig, metric};
     if (rc == HM_OK) rc = k->read(&c);
     if (rc == HM_OK && samples(fig) == before) {
-        snprintf(why, len, "%s: no rows to plot (%s)", src->file,
-                 k->read == cli_plot_read_bench_raw ? "no valid repetitions, valid = 1" : "empty");
+        hm_error_set(HM_EINVAL, "%s: no rows to plot (%s)", src->file,
+                     k->read == cli_plot_read_bench_raw ? "no valid repetitions, valid = 1"
+                                                        : "empty");
         rc = HM_EINVAL;
     }
     hm_csv_reader_close(r);
@@ -234,7 +237,7 @@ int cli_plot_next(cli_plot_read_t *c, int *more)
 {
     int rc = hm_csv_reader_next(c->r, more);
     if (rc != HM_OK && rc != HM_ENOMEM) {
-        snprintf(c->why, c->len, "%s", hm_csv_reader_error(c->r));
+        hm_error_set(HM_EINVAL, "%s", hm_csv_reader_error(c->r));
         rc = HM_EINVAL;
     }
     return rc;
@@ -243,16 +246,16 @@ int cli_plot_next(cli_plot_read_t *c, int *more)
 int cli_plot_number(cli_plot_read_t *c, int k, double *v)
 {
     if (hm_csv_reader_double(c->r, c->col[k], v) == HM_OK) return HM_OK;
-    snprintf(c->why, c->len, "%s", hm_csv_reader_error(c->r));
+    hm_error_set(HM_EINVAL, "%s", hm_csv_reader_error(c->r));
     return HM_EINVAL;
 }
 
 int cli_plot_check(cli_plot_read_t *c, int k, int ok, const char *what)
 {
     if (ok) return HM_OK;
-    snprintf(c->why, c->len, "%s:%zu: \"%s\" is not %s (column %s)", c->src->file,
-             hm_csv_reader_line(c->r), cli_plot_text(c, k), what,
-             hm_csv_reader_column(c->r, c->col[k]));
+    hm_error_set(HM_EINVAL, "%s:%zu: \"%s\" is not %s (column %s)", c->src->file,
+                 hm_csv_reader_line(c->r), cli_plot_text(c, k), what,
+                 hm_csv_reader_column(c->r, c->col[k]));
     return HM_EINVAL;
 }
 

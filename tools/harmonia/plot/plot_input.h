@@ -37,16 +37,15 @@ typedef struct cli_plot_read {
     const cli_plot_source_t *src;
     const size_t *col;    /* the index of each column the kind requires, in order */
     cli_plot_data_t *fig; /* HM_NFIG figures */
-    char *why;
-    size_t len;
-    hm_metric_t metric; /* the run-time of bench files (--metric) */
+    hm_metric_t metric;   /* the run-time of bench files (--metric) */
 } cli_plot_read_t;
 
 /* Read operand (a result file, or a campaign directory holding
  * per-mpirun.csv) into the figures; src (kept by the caller as long as fig)
- * receives its names. HM_EINVAL with the reason in why; HM_ENOMEM. */
+ * receives its names. HM_EINVAL with the reason as the last error;
+ * HM_ENOMEM. */
 int cli_plot_read_file(const char *operand, cli_plot_source_t *src, hm_metric_t metric,
-                       cli_plot_data_t *fig, char *why, size_t len);
+                       cli_plot_data_t *fig);
 
 /* ---- For the readers ---- */
 

@@ -21,8 +21,7 @@ static const image_format_t svg = {"svg", "svg size 800,500 dynamic enhanced"};
 static const image_format_t pngcairo = {"png", "pngcairo size 800,500 enhanced"};
 static const image_format_t png = {"png", "png truecolor size 800,500 enhanced"};
 
-int cli_plot_script_open(const cli_plot_out_t *out, const char *kind, cli_plot_script_t *s,
-                         char *why, size_t len)
+int cli_plot_script_open(const cli_plot_out_t *out, const char *kind, cli_plot_script_t *s)
 {
     memset(s, 0, sizeof *s);
     snprintf(s->data_path, sizeof s->data_path, "%s/%s.tsv", out->tmpdir, kind);
@@ -33,7 +32,7 @@ int cli_plot_script_open(const cli_plot_out_t *out, const char *kind, cli_plot_s
         fputs("set encoding utf8\n", s->body);
         return HM_OK;
     }
-    snprintf(why, len, "plot: cannot write %s", s->data ? s->body_path : s->data_path);
+    hm_error_set(HM_EINVAL, "plot: cannot write %s", s->data ? s->body_path : s->data_path);
     cli_plot_script_abort(s);
     return HM_EIO;
 }
@@ -124,8 +123,7 @@ static int wanted_formats(const cli_plot_out_t *out, const image_format_t **fmts
     return n;
 }
 
-int cli_plot_check_images(const cli_plot_out_t *out, const char *stem, const char *kind, char *why,
-                          size_t len)
+int cli_plot_check_images(const cli_plot_out_t *out, const char *stem, const char *kind)
 {
     const image_format_t *fmts[2];
     char final[5200], tmp[5200];
@@ -134,7 +132,7 @@ int cli_plot_check_images(const cli_plot_out_t *out, const char *stem, const cha
         image_paths(out, stem, kind, fmts[i]->ext, final, tmp, sizeof final);
         int rc = hm_afile_check(final);
         if (rc != HM_OK) {
-            snprintf(why, len, "plot: image %s", hm_last_error());
+            hm_error_set(HM_EINVAL, "plot: image %s", hm_last_error());
             return rc;
         }
     }
@@ -142,7 +140,7 @@ int cli_plot_check_images(const cli_plot_out_t *out, const char *stem, const cha
 }
 
 int cli_plot_render(const cli_plot_out_t *out, cli_plot_script_t *s, const char *stem,
-                    const char *kind, const char *what, char *why, size_t len)
+                    const char *kind, const char *what)
 {
     const image_format_t *fmts[2];
     char finals[2][5200], tmps[2][5200], script[4200];
@@ -152,11 +150,11 @@ int cli_plot_render(const cli_plot_out_t *out, cli_plot_script_t *s, const char 
     snprintf(script, sizeof script, "%s/%s.main.gp", out->tmpdir, kind);
     if (rc == HM_OK) rc = main_script(s, script, fmts, tmps, nfmt);
     if (rc != HM_OK)
-        snprintf(why, len, "plot: cannot write the script of %s in %s", kind, out->tmpdir);
-    if (rc == HM_OK) rc = cli_plot_run_gnuplot(out, script, why, len);
+        hm_error_set(HM_EINVAL, "plot: cannot write the script of %s in %s", kind, out->tmpdir);
+    if (rc == HM_OK) rc = cli_plot_run_gnuplot(out, script);
     for (int i = 0; rc == HM_OK && i < nfmt; i++) {
         if ((rc = publish(tmps[i], finals[i])) != HM_OK)
-            snprintf(why, len, "plot: gnuplot wrote no image %s", finals[i]);
+            hm_error_set(HM_EINVAL, "plot: gnuplot wrote no image %s", finals[i]);
         else
             printf("%s: %s\n", finals[i], what);
     }

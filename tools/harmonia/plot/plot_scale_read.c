@@ -26,9 +26,9 @@ int cli_plot_scale_file(const cli_plot_read_t *c)
 static int cell(cli_plot_read_t *c, long col, const char *what, double *v)
 {
     if (hm_csv_reader_double(c->r, (size_t)col, v) == HM_OK && !isinf(*v)) return HM_OK;
-    snprintf(c->why, c->len, "%s:%zu: \"%s\" is not %s (column %s)", c->src->file,
-             hm_csv_reader_line(c->r), hm_csv_reader_cell(c->r, (size_t)col), what,
-             hm_csv_reader_column(c->r, (size_t)col));
+    hm_error_set(HM_EINVAL, "%s:%zu: \"%s\" is not %s (column %s)", c->src->file,
+                 hm_csv_reader_line(c->r), hm_csv_reader_cell(c->r, (size_t)col), what,
+                 hm_csv_reader_column(c->r, (size_t)col));
     return HM_EINVAL;
 }
 
@@ -37,8 +37,8 @@ static int processes(cli_plot_read_t *c, long col, double *p)
 {
     int rc = cell(c, col, "a process count", p);
     if (rc == HM_OK && !(*p >= 1 && *p == floor(*p))) {
-        snprintf(c->why, c->len, "%s:%zu: \"%s\" is not a process count (column processes)",
-                 c->src->file, hm_csv_reader_line(c->r), hm_csv_reader_cell(c->r, (size_t)col));
+        hm_error_set(HM_EINVAL, "%s:%zu: \"%s\" is not a process count (column processes)",
+                     c->src->file, hm_csv_reader_line(c->r), hm_csv_reader_cell(c->r, (size_t)col));
         rc = HM_EINVAL;
     }
     return rc;

@@ -59,7 +59,7 @@ static int add_row(hm_csv_reader_t *r, const size_t *col, trace_t *t)
     return HM_OK;
 }
 
-static int read_trace(const char *dir, trace_t *t, char *why, size_t len)
+static int read_trace(const char *dir, trace_t *t)
 {
     static const char *const names[8] = {"rank",          "function",     "comm",    "seq",
                                          "enter_local_s", "exit_local_s", "enter_s", "exit_s"};
@@ -67,18 +67,18 @@ static int read_trace(const char *dir, trace_t *t, char *why, size_t len)
     snprintf(path, sizeof path, "%s/trace.csv", dir);
     hm_csv_reader_t *r = NULL;
     size_t col[8];
-    int rc = hm_csv_reader_open(path, &r), more = 1;
+    int rc = hm_csv_reader_open(path, &r), more = 1, said = 0;
     for (int k = 0; rc == HM_OK && k < 8; k++)
         if (hm_csv_reader_find(r, names[k], &col[k]) != HM_OK)
-            rc = HM_EINVAL,
-            snprintf(why, len, "%s: no column %s (not a trace.csv)", path, names[k]);
+            rc = hm_error_set(HM_EINVAL, "%s: no column %s (not a trace.csv)", path, names[k]),
+            said = 1;
     while (rc == HM_OK && (rc = hm_csv_reader_next(r, &more)) == HM_OK && more)
         if ((rc = add_row(r, col, t)) == HM_EINVAL)
-            snprintf(why, len, "%s", hm_csv_reader_error(r));
-    if (rc != HM_OK && !*why)
-        snprintf(why, len, "%s", r ? hm_csv_reader_error(r) : hm_last_error());
+            hm_error_set(HM_EINVAL, "%s", hm_csv_reader_error(r)), said = 1;
+    if (rc != HM_OK && !said)
+        hm_error_set(HM_EINVAL, "%s", r ? hm_csv_reader_error(r) : hm_last_error());
     hm_csv_reader_close(r);
-    if (rc == HM_OK && !t->n) rc = HM_EINVAL, snprintf(why, len, "%s: no event to plot", path);
+    if (rc == HM_OK && !t->n) rc = HM_EINVAL, hm_error_set(HM_EINVAL, "%s: no event to plot", path);
     return rc;
 }
 
@@ -108,7 +108,7 @@ static void call_span(const trace_t *t, selection_t *s)
 
 /* The n-th call of func on the lowest rank that made one (collectives are
  * matched across ranks by their communicator and number). */
-static int nth_call(const trace_t *t, int func, long n, selection_t *s, char *why, size_t len)
+static int nth_call(const trace_t *t, int func, long n, selection_t *s)
 {
     long seen = 0;
     int rank = -1;
@@ -121,8 +121,8 @@ static int nth_call(const trace_t *t, int func, long n, selection_t *s, char *wh
             return call_span(t, s), HM_OK;
         }
     }
-    snprintf(why, len, "--select %s:%ld: the trace has %ld such calls on rank %d",
-             hm_trace_func_name(func), n, seen, rank < 0 ? 0 : rank);
+    hm_error_set(HM_EINVAL, "--select %s:%ld: the trace has %ld such calls on rank %d",
+                 hm_trace_func_name(func), n, seen, rank < 0 ? 0 : rank);
     return HM_EINVAL;
 }
 
@@ -152,9 +152,9 @@ static void widest_call(const trace_t *t, selection_t *s)
     call_span(t, s);
 }
 
-static int choose(const cli_config_t *cfg, const trace_t *t, selection_t *s, char *why, size_t len)
+static int choose(const cli_config_t *cfg, const trace_t *t, selection_t *s)
 {
-    if (cfg->select.kind == 1) return nth_call(t, cfg->select.func, cfg->select.call, s, why, len);
+    if (cfg->select.kind == 1) return nth_call(t, cfg->select.func, cfg->select.call, s);
     if (cfg->select.kind == 2) {
         *s = (selection_t){-1,
                            0,
@@ -209,15 +209,14 @@ static void panel(FILE *body, int block, const char *title, int nranks, double s
             nranks - 0.4, block, block);
 }
 
-int cli_plot_trace(const cli_config_t *cfg, const cli_plot_out_t *out, const char *dir, char *why,
-                   size_t len)
+int cli_plot_trace(const cli_config_t *cfg, const cli_plot_out_t *out, const char *dir)
 {
     trace_t t = {0};
     selection_t s;
-    int rc = read_trace(dir, &t, why, len);
-    if (rc == HM_OK) rc = choose(cfg, &t, &s, why, len);
+    int rc = read_trace(dir, &t);
+    if (rc == HM_OK) rc = choose(cfg, &t, &s);
     cli_plot_script_t sc;
-    if (rc == HM_OK) rc = cli_plot_script_open(out, "gantt", &sc, why, len);
+    if (rc == HM_OK) rc = cli_plot_script_open(out, "gantt", &sc);
     if (rc != HM_OK) return free(t.e), rc;
     /* A margin of half the shown span on each side: what came before and
      * after the call. */
@@ -249,7 +248,7 @@ int cli_plot_trace(const cli_config_t *cfg, const cli_plot_out_t *out, const cha
     const char *slash = strrchr(dir, '/');
     char stem[256];
     snprintf(stem, sizeof stem, "%s", slash && slash[1] ? slash + 1 : dir);
-    rc = cli_plot_render(out, &sc, stem, "gantt", what, why, len);
+    rc = cli_plot_render(out, &sc, stem, "gantt", what);
     free(t.e);
     return rc;
 }

@@ -11,7 +11,6 @@ int cli_plot_is_trace(const char *operand);
 
 /* Draw DIR-gantt (svg/png as out says): the selection of cfg->select on the
  * local clocks and on the global clock side by side. HM_EINVAL (a file
- * that does not read, a call the trace does not have) or HM_EIO with why. */
-int cli_plot_trace(const cli_config_t *cfg, const cli_plot_out_t *out, const char *dir, char *why,
-                   size_t len);
+ * that does not read, a call the trace does not have) or HM_EIO, the reason as the last error. */
+int cli_plot_trace(const cli_config_t *cfg, const cli_plot_out_t *out, const char *dir);
 #endif
