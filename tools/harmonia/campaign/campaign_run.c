@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <harmonia/error.h>
+
 #include "campaign/campaign_run.h"
 
 /* The only mutable state: which stop signal arrived (async-signal-safe). */
@@ -141,13 +143,13 @@ static int wait_child(pid_t pid, const cli_campaign_progress_t *p, double start_
 
 int cli_campaign_run_child(char *const *argv, const char *log_path,
                            const cli_campaign_progress_t *progress, int *exit_status,
-                           double *duration_s, char *why, size_t why_len)
+                           double *duration_s)
 {
     double start = now_s();
     fflush(NULL); /* nothing buffered is written twice by the child */
     pid_t pid = fork();
     if (pid < 0) {
-        snprintf(why, why_len, "cannot start a process: %s", strerror(errno));
+        hm_error_set(HM_EINVAL, "cannot start a process: %s", strerror(errno));
         return -1;
     }
     if (pid == 0) exec_child(argv, log_path);

@@ -31,7 +31,7 @@ typedef struct cli_campaign_progress {
  * the reason in why when no child could be created. */
 int cli_campaign_run_child(char *const *argv, const char *log_path,
                            const cli_campaign_progress_t *progress, int *exit_status,
-                           double *duration_s, char *why, size_t why_len);
+                           double *duration_s);
 
 /* "1:02:03" or "2:03" for a duration in seconds. */
 void cli_campaign_format_duration(double s, char *buf, size_t len);

@@ -44,31 +44,30 @@ static int has_word(char **argv, int argc, const char *text)
 }
 
 /* The command must let harmonia choose each run's seed and raw file. */
-static int check_command(const cli_config_t *cfg, int *placeholders, char *why, size_t len)
+static int check_command(const cli_config_t *cfg, int *placeholders)
 {
     char **argv = cfg->command_argv;
     int argc = cfg->command_argc;
     if (!argv || argc == 0) {
-        snprintf(why, len,
-                 "campaign: no command after -- (e.g. harmonia campaign -n 10 -- "
-                 "mpirun -n 2 harmonia bench)");
+        hm_error_set(HM_EINVAL, "campaign: no command after -- (e.g. harmonia campaign -n 10 -- "
+                                "mpirun -n 2 harmonia bench)");
         return HM_EINVAL;
     }
     int raw = has_word(argv, argc, "{raw}"), seed = has_word(argv, argc, "{seed}");
     *placeholders = raw || seed;
     if (raw != seed) {
-        snprintf(why, len,
-                 "campaign: the command has %s but not %s: each run needs its own "
-                 "seed and its own raw file",
-                 raw ? "{raw}" : "{seed}", raw ? "{seed}" : "{raw}");
+        hm_error_set(HM_EINVAL,
+                     "campaign: the command has %s but not %s: each run needs its own "
+                     "seed and its own raw file",
+                     raw ? "{raw}" : "{seed}", raw ? "{seed}" : "{raw}");
         return HM_EINVAL;
     }
     for (int i = 0; !*placeholders && i < argc; i++)
         if (!strncmp(argv[i], "--raw", 5) || !strncmp(argv[i], "--seed", 6)) {
-            snprintf(why, len,
-                     "campaign: the command sets %s itself; harmonia gives each run "
-                     "its own (write --seed {seed} --raw {raw} to place them)",
-                     argv[i]);
+            hm_error_set(HM_EINVAL,
+                         "campaign: the command sets %s itself; harmonia gives each run "
+                         "its own (write --seed {seed} --raw {raw} to place them)",
+                         argv[i]);
             return HM_EINVAL;
         }
     return HM_OK;
@@ -231,7 +230,6 @@ static int conclude(campaign_t *c, hm_results_manifest_run_t *r, long left)
 
 static int run_one(campaign_t *c, hm_results_manifest_run_t *r, long left)
 {
-    char why[512];
     int n = 0;
     char **argv = run_argv(c, r, &n);
     if (!argv) {
@@ -252,9 +250,9 @@ static int run_one(campaign_t *c, hm_results_manifest_run_t *r, long left)
     if (!p.terminal)
         fprintf(stderr, "campaign: run %ld/%ld (seed %llu): %s\n", r->run, c->limit,
                 (unsigned long long)r->seed, r->command ? r->command : "");
-    if (rc == HM_EXIT_OK && cli_campaign_run_child(argv, r->log, &p, &r->exit_status,
-                                                   &r->duration_s, why, sizeof why) != 0) {
-        cli_print_error("campaign: run %ld: %s", r->run, why);
+    if (rc == HM_EXIT_OK &&
+        cli_campaign_run_child(argv, r->log, &p, &r->exit_status, &r->duration_s) != 0) {
+        cli_print_error("campaign: run %ld: %s", r->run, hm_last_error());
         rc = HM_EXIT_FAILURE;
     }
     free_words(argv, n);
@@ -490,10 +488,9 @@ static int analyze(cli_config_t *cfg, const campaign_t *c)
 int cli_cmd_campaign(cli_config_t *cfg, MPI_Comm comm)
 {
     (void)comm;
-    char why[1024];
     campaign_t c = {.cfg = cfg, .dir = cfg->dir[0] ? cfg->dir : "campaign", .limit = cfg->runs};
-    if (check_command(cfg, &c.placeholders, why, sizeof why) != HM_OK) {
-        cli_print_error("%s", why);
+    if (check_command(cfg, &c.placeholders) != HM_OK) {
+        cli_print_error("%s", hm_last_error());
         return HM_EXIT_USAGE;
     }
     if (c.limit == 0) { /* checked before DIR is created */

@@ -55,7 +55,7 @@ static int spec_has_levels(const char *spec, int levels)
 }
 
 /* The options of process synchronization that only some methods read. */
-static int check_procsync(const cli_config_t *cfg, const char *methods, char *why, size_t len)
+static int check_procsync(const cli_config_t *cfg, const char *methods)
 {
     const struct {
         cli_opt_id_t id;
@@ -76,8 +76,8 @@ static int check_procsync(const cli_config_t *cfg, const char *methods, char *wh
             if (hm_procsync_reads(hm_procsync_name_at(m), only[i].param))
                 snprintf(readers + strlen(readers), sizeof readers - strlen(readers), "%s%s",
                          readers[0] ? ", " : "", hm_procsync_name_at(m));
-        snprintf(why, len, "%s %g: no method of --sync %s reads it (it applies to --sync %s)",
-                 only[i].option, only[i].value, methods, readers);
+        hm_error_set(HM_EINVAL, "%s %g: no method of --sync %s reads it (it applies to --sync %s)",
+                     only[i].option, only[i].value, methods, readers);
         return HM_EXIT_USAGE;
     }
     return HM_EXIT_OK;
@@ -90,19 +90,21 @@ static int op_sized(const char *name, int unused)
     return op && hm_op_uses_size(op);
 }
 
-static int check_ops(const cli_config_t *cfg, char *why, size_t len)
+static int check_ops(const cli_config_t *cfg)
 {
     if (given(cfg, HM_OPT_SIZES) && !any_item(cfg->ops, op_sized, 0)) {
-        snprintf(why, len, "--sizes: no operation of --ops %s takes a size", cfg->ops);
+        hm_error_set(HM_EINVAL, "--sizes: no operation of --ops %s takes a size", cfg->ops);
         return HM_EXIT_USAGE;
     }
     if (given(cfg, HM_OPT_ROOT) && !any_item(cfg->ops, op_rooted, 0)) {
-        snprintf(why, len, "--root %d: no operation of --ops %s has a root", cfg->root, cfg->ops);
+        hm_error_set(HM_EINVAL, "--root %d: no operation of --ops %s has a root", cfg->root,
+                     cfg->ops);
         return HM_EXIT_USAGE;
     }
     if (given(cfg, HM_OPT_PEER) && !any_item(cfg->ops, op_pingpong, 0)) {
-        snprintf(why, len, "--peer %d: only pingpong has a peer, and --ops %s does not include it",
-                 cfg->peer, cfg->ops);
+        hm_error_set(HM_EINVAL,
+                     "--peer %d: only pingpong has a peer, and --ops %s does not include it",
+                     cfg->peer, cfg->ops);
         return HM_EXIT_USAGE;
     }
     return HM_EXIT_OK;
@@ -112,27 +114,28 @@ static int check_ops(const cli_config_t *cfg, char *why, size_t len)
  * and, under --synthetic-clock, which ranks share a clock (one per virtual
  * node); anything else never reads it. A last node with fewer ranks is
  * allowed, as on a real machine (docs/testbed.md). */
-static int check_topology(const cli_config_t *cfg, int comm_size, char *why, size_t len)
+static int check_topology(const cli_config_t *cfg, int comm_size)
 {
     if (given(cfg, HM_OPT_RANKS_PER_NODE) && cfg->ranks_per_node > comm_size) {
-        snprintf(why, len, "--ranks-per-node %d: more than the %d ranks of the run",
-                 cfg->ranks_per_node, comm_size);
+        hm_error_set(HM_EINVAL, "--ranks-per-node %d: more than the %d ranks of the run",
+                     cfg->ranks_per_node, comm_size);
         return HM_EXIT_USAGE;
     }
     if (given(cfg, HM_OPT_RANKS_PER_NODE) && !cfg->synthetic &&
         !any_item(cfg->clock_sync, spec_has_levels, 2)) {
-        snprintf(why, len,
-                 "--ranks-per-node %d: --clock-sync %s has one level and the clocks are real, so "
-                 "nothing reads it (it applies to a hierarchical --clock-sync such as hca3+prop, "
-                 "or to --synthetic-clock)",
-                 cfg->ranks_per_node, cfg->clock_sync);
+        hm_error_set(
+            HM_EINVAL,
+            "--ranks-per-node %d: --clock-sync %s has one level and the clocks are real, so "
+            "nothing reads it (it applies to a hierarchical --clock-sync such as hca3+prop, "
+            "or to --synthetic-clock)",
+            cfg->ranks_per_node, cfg->clock_sync);
         return HM_EXIT_USAGE;
     }
     if (given(cfg, HM_OPT_RANKS_PER_SOCKET) && !any_item(cfg->clock_sync, spec_has_levels, 3)) {
-        snprintf(why, len,
-                 "--ranks-per-socket %d: no spec of --clock-sync %s has a socket level (it "
-                 "applies to three levels, such as hca3+hca3+prop)",
-                 cfg->ranks_per_socket, cfg->clock_sync);
+        hm_error_set(HM_EINVAL,
+                     "--ranks-per-socket %d: no spec of --clock-sync %s has a socket level (it "
+                     "applies to three levels, such as hca3+hca3+prop)",
+                     cfg->ranks_per_socket, cfg->clock_sync);
         return HM_EXIT_USAGE;
     }
     return HM_EXIT_OK;
@@ -149,11 +152,10 @@ int cli_run_reads(const cli_config_t *cfg, cli_opt_id_t id)
     return any_item(cfg->ops, id == HM_OPT_ROOT ? op_rooted : op_pingpong, 0);
 }
 
-int cli_check_applies(const cli_config_t *cfg, const char *methods, int comm_size, char *why,
-                      size_t len)
+int cli_check_applies(const cli_config_t *cfg, const char *methods, int comm_size)
 {
-    int rc = check_topology(cfg, comm_size, why, len);
-    if (rc == HM_EXIT_OK && methods) rc = check_procsync(cfg, methods, why, len);
-    if (rc == HM_EXIT_OK) rc = check_ops(cfg, why, len);
+    int rc = check_topology(cfg, comm_size);
+    if (rc == HM_EXIT_OK && methods) rc = check_procsync(cfg, methods);
+    if (rc == HM_EXIT_OK) rc = check_ops(cfg);
     return rc;
 }

@@ -18,14 +18,13 @@ static void add_clock_factors(hm_factors_t *f, const cli_config_t *cfg)
 }
 
 /* Rank 0: the files cfg asks for, with the factors f. */
-static int open_files(cli_clock_report_t *rep, const hm_factors_t *f, char *why, size_t len)
+static int open_files(cli_clock_report_t *rep, const hm_factors_t *f)
 {
     const cli_config_t *cfg = rep->cfg;
     int rc = HM_OK;
     if (cfg->output[0]) rc = hm_results_csv_open(cfg->output, f, HM_RESULTS_CLOCK, &rep->summary);
     if (rc == HM_OK && cfg->raw[0])
         rc = hm_results_csv_open(cfg->raw, f, HM_RESULTS_CLOCK_RAW, &rep->raw);
-    if (rc != HM_OK) snprintf(why, len, "%s", hm_last_error());
     return rc;
 }
 
@@ -42,7 +41,7 @@ static void open_table(cli_clock_report_t *rep)
 int cli_clock_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_timer_t *timer,
                           cli_clock_report_t **out)
 {
-    char why[512] = "", desc[256], machine[HM_INTERFERENCE_TEXT_MAX];
+    char desc[256], machine[HM_INTERFERENCE_TEXT_MAX];
     int rank, rc;
     hm_factors_t *f = NULL;
     cli_clock_report_t *rep = calloc(1, sizeof *rep);
@@ -61,6 +60,7 @@ int cli_clock_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_timer_t *ti
                                 .seed_set = 1,
                                 .seed = cfg->seed,
                                 .interference = machine};
+    hm_error_set(HM_OK, "%s", ""); /* a failure below says its own sentence or none */
     rc = rep ? hm_factors_create(&f) : HM_ENOMEM;
     if (rc == HM_OK) rc = hm_factors_collect(f, comm, &ctx);
     if (rc == HM_OK && rank == 0) {
@@ -68,14 +68,14 @@ int cli_clock_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_timer_t *ti
         add_clock_factors(f, cfg);
         rep->offsets_s = calloc((size_t)rep->size, sizeof(double));
         rep->true_errors_s = calloc((size_t)rep->size, sizeof(double));
-        rc = rep->offsets_s && rep->true_errors_s ? open_files(rep, f, why, sizeof why) : HM_ENOMEM;
+        rc = rep->offsets_s && rep->true_errors_s ? open_files(rep, f) : HM_ENOMEM;
         open_table(rep);
     }
     if (rep)
         rep->cfg = cfg, rep->nchecks = (long)cli_count_items(cfg->clock_sync) * cfg->ncheck_after;
     hm_factors_free(f);
-    rc =
-        cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why[0] ? why : hm_strerror(rc));
+    rc = cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
+                   hm_last_error()[0] ? hm_last_error() : hm_strerror(rc));
     *out = rep;
     return rc;
 }
@@ -172,7 +172,6 @@ void cli_clock_report_add(cli_clock_report_t *rep, const char *spec, const hm_sy
 
 int cli_clock_report_close(cli_clock_report_t *rep, MPI_Comm comm, int status)
 {
-    char why[512] = "";
     int rank, rc = HM_OK;
     MPI_Comm_rank(comm, &rank);
     if (rank == 0 && rep->table && hm_table_rows(rep->table) > 0) {
@@ -184,11 +183,10 @@ int cli_clock_report_close(cli_clock_report_t *rep, MPI_Comm comm, int status)
         hm_table_print(rep->table, stdout);
     }
     rc = hm_csv_close_pair(&rep->summary, &rep->raw);
-    if (rc != HM_OK) snprintf(why, sizeof why, "%s", hm_last_error());
     hm_table_free(rep->table);
     free(rep->offsets_s);
     free(rep->true_errors_s);
     free(rep);
-    int st = cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);
+    int st = cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_last_error());
     return status != HM_EXIT_OK ? status : st;
 }

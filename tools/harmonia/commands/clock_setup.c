@@ -31,12 +31,11 @@ hm_timer_options_t cli_timer_options(const cli_config_t *cfg, int rank, int doma
 int cli_open_timer(const cli_config_t *cfg, MPI_Comm comm, const char *name, hm_timer_t **timer)
 {
     int rank;
-    char msg[512] = "";
     MPI_Comm_rank(comm, &rank);
     hm_timer_options_t o = cli_timer_options(cfg, rank, cli_clock_domain(cfg, comm));
     int rc = hm_timer_create(name, &o, timer);
-    if (rc != HM_OK) snprintf(msg, sizeof msg, "--timer %s: %s", name, hm_last_error());
-    rc = cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_USAGE, msg);
+    if (rc != HM_OK) hm_error_set(HM_EINVAL, "--timer %s: %s", name, hm_last_error());
+    rc = cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_USAGE, hm_last_error());
     if (rc != HM_EXIT_OK) {
         hm_timer_free(*timer);
         *timer = NULL;

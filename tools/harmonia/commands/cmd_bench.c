@@ -39,8 +39,7 @@ static const char *blamed_option(hm_bench_failed_t failed)
 
 /* The experiments of --ops x --sizes (hm_bench_run_create): a bad
  * operation, root, peer or size is a usage error naming its option. */
-static int create_run(const cli_config_t *cfg, MPI_Comm comm, bench_plan_t *plan, char *why,
-                      size_t len)
+static int create_run(const cli_config_t *cfg, MPI_Comm comm, bench_plan_t *plan)
 {
     hm_bench_run_params_t p = {
         .ops = plan->nccl && !(cfg->given & HM_OPT_BIT(HM_OPT_OPS)) ? "allreduce" : cfg->ops,
@@ -53,31 +52,31 @@ static int create_run(const cli_config_t *cfg, MPI_Comm comm, bench_plan_t *plan
     hm_bench_failed_t failed;
     int rc = hm_bench_run_create(comm, &p, &plan->run, &failed);
     if (rc == HM_OK) return HM_EXIT_OK;
-    if (rc == HM_ENOMEM) return snprintf(why, len, "out of memory"), HM_EXIT_FAILURE;
-    snprintf(why, len, "%s: %s", blamed_option(failed), hm_last_error());
+    if (rc == HM_ENOMEM) return hm_error_set(HM_EINVAL, "out of memory"), HM_EXIT_FAILURE;
+    hm_error_set(HM_EINVAL, "%s: %s", blamed_option(failed), hm_last_error());
     return HM_EXIT_USAGE;
 }
 
 /* --backend mpi (default) or nccl, and --memory: where the buffers are
  * and whether this process can put them there (usage errors: the run
  * asked for what the machine lacks). */
-static int gpu_choice(const cli_config_t *cfg, bench_plan_t *plan, char *why, size_t len)
+static int gpu_choice(const cli_config_t *cfg, bench_plan_t *plan)
 {
     const char *backend = cfg->backend[0] ? cfg->backend : "mpi";
     plan->nccl = strcmp(backend, "nccl") == 0;
     if (!plan->nccl && strcmp(backend, "mpi") != 0)
-        return snprintf(why, len, "--backend %s: bench runs mpi or nccl (%s is for pattern)",
-                        backend, backend),
+        return hm_error_set(HM_EINVAL, "--backend %s: bench runs mpi or nccl (%s is for pattern)",
+                            backend, backend),
                HM_EXIT_USAGE;
     plan->device = plan->nccl || cfg->memory_device;
     if (plan->nccl && (cfg->given & HM_OPT_BIT(HM_OPT_MEMORY)) && !cfg->memory_device)
-        return snprintf(why, len, "--memory host: NCCL moves device memory"), HM_EXIT_USAGE;
+        return hm_error_set(HM_EINVAL, "--memory host: NCCL moves device memory"), HM_EXIT_USAGE;
     if (plan->nccl && hm_backend_check(hm_backend_find("nccl")) != HM_OK)
-        return snprintf(why, len, "--backend nccl: %s", hm_last_error()), HM_EXIT_USAGE;
+        return hm_error_set(HM_EINVAL, "--backend nccl: %s", hm_last_error()), HM_EXIT_USAGE;
     if (!plan->nccl && plan->device) {
-        int rc = cli_gpu_check("--memory device", why, len);
+        int rc = cli_gpu_check("--memory device");
         if (rc == HM_EXIT_OK && hm_gpu_mpi_cuda_aware() != HM_OK)
-            return snprintf(why, len, "--memory device: %s", hm_last_error()), HM_EXIT_USAGE;
+            return hm_error_set(HM_EINVAL, "--memory device: %s", hm_last_error()), HM_EXIT_USAGE;
         return rc;
     }
     return HM_EXIT_OK;
@@ -85,55 +84,53 @@ static int gpu_choice(const cli_config_t *cfg, bench_plan_t *plan, char *why, si
 
 static int make_plan(const cli_config_t *cfg, MPI_Comm comm, bench_plan_t *plan)
 {
-    char why[1024] = "";
     memset(plan, 0, sizeof *plan);
-    int rc = gpu_choice(cfg, plan, why, sizeof why);
+    int rc = gpu_choice(cfg, plan);
     if (rc == HM_EXIT_OK && strchr(cfg->sync, ','))
-        rc = HM_EXIT_USAGE, snprintf(why, sizeof why,
-                                     "--sync: \"%s\" is a list; bench takes one method (skew "
-                                     "compares several)",
-                                     cfg->sync);
-    if (rc == HM_EXIT_OK) rc = cli_check_procsync(cfg, cfg->sync, why, sizeof why);
+        rc = HM_EXIT_USAGE, hm_error_set(HM_EINVAL,
+                                         "--sync: \"%s\" is a list; bench takes one method (skew "
+                                         "compares several)",
+                                         cfg->sync);
+    if (rc == HM_EXIT_OK) rc = cli_check_procsync(cfg, cfg->sync);
     int size;
     MPI_Comm_size(comm, &size);
-    if (rc == HM_EXIT_OK) rc = cli_check_applies(cfg, cfg->sync, size, why, sizeof why);
+    if (rc == HM_EXIT_OK) rc = cli_check_applies(cfg, cfg->sync, size);
     if (rc == HM_EXIT_OK && cfg->inject_rank >= size) {
-        snprintf(why, sizeof why, "--inject-delay: rank %d is outside the communicator (%d ranks)",
-                 cfg->inject_rank, size);
+        hm_error_set(HM_EINVAL, "--inject-delay: rank %d is outside the communicator (%d ranks)",
+                     cfg->inject_rank, size);
         rc = HM_EXIT_USAGE;
     }
     if (rc == HM_EXIT_OK && cfg->max_attempts > 0 && cfg->max_attempts < cfg->nrep) {
-        snprintf(why, sizeof why, "--max-attempts %ld is below --nrep %ld", cfg->max_attempts,
-                 cfg->nrep);
+        hm_error_set(HM_EINVAL, "--max-attempts %ld is below --nrep %ld", cfg->max_attempts,
+                     cfg->nrep);
         rc = HM_EXIT_USAGE;
     }
     /* Every rank reaches the collective hm_bench_run_create, or none. */
-    rc = cli_agree(comm, rc, why);
+    rc = cli_agree(comm, rc, hm_last_error());
     if (rc != HM_EXIT_OK) return rc; /* said */
-    rc = create_run(cfg, comm, plan, why, sizeof why);
-    return rc == HM_EXIT_OK ? rc : cli_agree(comm, rc, why);
+    rc = create_run(cfg, comm, plan);
+    return rc == HM_EXIT_OK ? rc : cli_agree(comm, rc, hm_last_error());
 }
 
 /* The message of a failed experiment, or "" (rank 0 decides; the status is
  * the same everywhere). Collective: a shortfall looks at the machine again. */
 static int experiment_status(const cli_config_t *cfg, MPI_Comm comm, const hm_experiment_t *e,
-                             const char *op, size_t size, int rc, const hm_measure_result_t *r,
-                             char *why, size_t len)
+                             const char *op, size_t size, int rc, const hm_measure_result_t *r)
 {
     if (rc == HM_EAGAIN) {
         char what[96];
         snprintf(what, sizeof what, "%s %zu B", op, size);
-        int st = cli_partial_status(cfg, comm, e, what, r, why, len);
+        int st = cli_partial_status(cfg, comm, e, what, r);
         if (st != HM_EXIT_OK) return st;
         rc = HM_OK; /* a partial result: written and flagged */
     }
     if (rc != HM_OK) {
-        snprintf(why, len, "%s %zu B: %s", op, size, hm_strerror(rc));
+        hm_error_set(HM_EINVAL, "%s %zu B: %s", op, size, hm_strerror(rc));
         return HM_EXIT_FAILURE;
     }
     if (r->wrong_results > 0) {
-        snprintf(why, len, "%s %zu B: --validate: %ld runs produced a wrong result", op, size,
-                 r->wrong_results);
+        hm_error_set(HM_EINVAL, "%s %zu B: --validate: %ld runs produced a wrong result", op, size,
+                     r->wrong_results);
         return HM_EXIT_FAILURE;
     }
     return HM_EXIT_OK;
@@ -184,11 +181,10 @@ static int on_row(void *ctx, const hm_bench_row_t *row)
     bench_run_t *run = ctx;
     const hm_measure_result_t *r = row->result;
     const char *name = hm_op_name(row->op);
-    char msg[640] = "";
     int rank;
     MPI_Comm_rank(run->comm, &rank);
-    int status = experiment_status(run->cfg, run->comm, run->e, name, row->size_bytes, row->status,
-                                   r, msg, sizeof msg);
+    int status =
+        experiment_status(run->cfg, run->comm, run->e, name, row->size_bytes, row->status, r);
     if (status == HM_EXIT_OK && r->end == HM_MEASURE_END_SLICE && r->nvalid < run->cfg->nrep)
         run->npartial++;
     run->reps_before += (double)run->cfg->nrep;
@@ -196,8 +192,8 @@ static int on_row(void *ctx, const hm_bench_row_t *row)
     if (status == HM_EXIT_OK && rank == 0 &&
         cli_bench_report_add(run->rep, row->index, row->order, name, row->size_bytes, r,
                              row->wall_s) != HM_OK)
-        status = HM_EXIT_FAILURE, snprintf(msg, sizeof msg, "out of memory");
-    return run->status = cli_agree(run->comm, status, msg);
+        status = HM_EXIT_FAILURE, hm_error_set(HM_EINVAL, "out of memory");
+    return run->status = cli_agree(run->comm, status, hm_last_error());
 }
 
 /* Experiments whose time slice ended before --nrep valid repetitions are
@@ -206,13 +202,12 @@ static int on_row(void *ctx, const hm_bench_row_t *row)
  * attempts or time were judged when they ended (cli_partial_status). */
 static int partial_status(const cli_config_t *cfg, MPI_Comm comm, long npartial)
 {
-    char msg[256] = "";
     if (npartial == 0 || cfg->allow_partial) return HM_EXIT_OK;
-    snprintf(msg, sizeof msg,
-             "%ld experiment%s ended with fewer valid repetitions than --nrep %ld (see the "
-             "table); --allow-partial accepts them",
-             npartial, npartial == 1 ? "" : "s", cfg->nrep);
-    return cli_agree(comm, HM_EXIT_FAILURE, msg);
+    hm_error_set(HM_EINVAL,
+                 "%ld experiment%s ended with fewer valid repetitions than --nrep %ld (see the "
+                 "table); --allow-partial accepts them",
+                 npartial, npartial == 1 ? "" : "s", cfg->nrep);
+    return cli_agree(comm, HM_EXIT_FAILURE, hm_last_error());
 }
 
 /* Collective: every experiment of the plan, with the run's progress line. */

@@ -10,14 +10,13 @@
 #include "commands/clock_report.h"
 #include "commands/commands.h"
 
-static int sync_error(MPI_Comm comm, int rc, const char *spec, const char *why)
+static int sync_error(MPI_Comm comm, int rc, const char *spec, const char *said)
 {
-    char msg[640];
-    snprintf(msg, sizeof msg, "--clock-sync %s: %s", spec, why[0] ? why : hm_strerror(rc));
+    hm_error_set(HM_EINVAL, "--clock-sync %s: %s", spec, said[0] ? said : hm_strerror(rc));
     /* A refusal of the request itself (prop over ranks without a shared
      * source) is a usage error; anything else failed at run time. */
     int status = rc == HM_EINVAL || rc == HM_ENOENT ? HM_EXIT_USAGE : HM_EXIT_FAILURE;
-    return cli_agree(comm, status, msg);
+    return cli_agree(comm, status, hm_last_error());
 }
 
 /* What the study of one spec reports to: the progress line and the report. */
@@ -81,10 +80,10 @@ int cli_cmd_clock(cli_config_t *cfg, MPI_Comm comm)
     hm_timer_t *timer = NULL;
     hm_clock_t *base = NULL;
     cli_clock_report_t *rep = NULL;
-    char specs[sizeof cfg->clock_sync], why[512] = "";
+    char specs[sizeof cfg->clock_sync];
     int size;
     MPI_Comm_size(comm, &size);
-    int rc = cli_agree(comm, cli_check_applies(cfg, NULL, size, why, sizeof why), why);
+    int rc = cli_agree(comm, cli_check_applies(cfg, NULL, size), hm_last_error());
     if (rc == HM_EXIT_OK) rc = cli_check_outputs(cfg, comm);
     if (rc == HM_EXIT_OK) rc = cli_open_clock(cfg, comm, &timer, &base);
     if (rc == HM_EXIT_OK) rc = cli_clock_report_open(cfg, comm, timer, &rep);

@@ -38,7 +38,7 @@ static const char *ops_of(const cli_config_t *cfg)
 
 /* Every item a nonblocking collective with a size (its time is calibrated
  * over the size). */
-static int parse_ops(const cli_config_t *cfg, plan_t *p, char *why, size_t len)
+static int parse_ops(const cli_config_t *cfg, plan_t *p)
 {
     char buf[sizeof cfg->ops];
     snprintf(buf, sizeof buf, "%s", ops_of(cfg));
@@ -47,15 +47,15 @@ static int parse_ops(const cli_config_t *cfg, plan_t *p, char *why, size_t len)
         if (next) *next++ = '\0';
         const hm_op_t *op = hm_op_find(item);
         if (!op || !hm_op_is_nonblocking(op) || hm_op_is_pingpong(op)) {
-            snprintf(why, len,
-                     "--ops: \"%.64s\" is not a nonblocking collective (overlap measures "
-                     "ibcast, ireduce, iallreduce, iallgather, ialltoall, ialltoallv, igather, "
-                     "iscatter, iscan, iexscan, ireduce_scatter_block, ibarrier)",
-                     item);
+            hm_error_set(HM_EINVAL,
+                         "--ops: \"%.64s\" is not a nonblocking collective (overlap measures "
+                         "ibcast, ireduce, iallreduce, iallgather, ialltoall, ialltoallv, igather, "
+                         "iscatter, iscan, iexscan, ireduce_scatter_block, ibarrier)",
+                         item);
             return HM_EXIT_USAGE;
         }
         if (p->nops == MAX_OPS) {
-            snprintf(why, len, "--ops: more than %d operations", MAX_OPS);
+            hm_error_set(HM_EINVAL, "--ops: more than %d operations", MAX_OPS);
             return HM_EXIT_USAGE;
         }
         p->ops[p->nops++] = op;
@@ -79,18 +79,17 @@ static int progress_config(const cli_config_t *cfg, MPI_Comm comm, const hm_comp
 static int open_compute(const cli_config_t *cfg, MPI_Comm comm, plan_t *p)
 {
     hm_compute_params_t cp;
-    char msg[512] = "";
     hm_compute_params_default(&cp);
     cp.threads = cfg->threads;
     int rc = hm_overlap_share_node(comm, NULL);
     if (rc != HM_OK) return cli_agree(comm, HM_EXIT_FAILURE, hm_last_error());
     rc = hm_compute_create(&cp, &p->compute);
-    if (rc != HM_OK) snprintf(msg, sizeof msg, "--threads %d: %s", cfg->threads, hm_last_error());
+    if (rc != HM_OK) hm_error_set(HM_EINVAL, "--threads %d: %s", cfg->threads, hm_last_error());
     return cli_agree(comm,
                      rc == HM_OK       ? HM_EXIT_OK
                      : rc == HM_EINVAL ? HM_EXIT_USAGE
                                        : HM_EXIT_FAILURE,
-                     msg);
+                     hm_last_error());
 }
 
 /* The grid from the options: the communication columns are --comm-us
@@ -159,42 +158,38 @@ static int study(MPI_Comm comm, plan_t *p, cli_overlap_report_t *rep)
     int rc = hm_overlap_study(comm, hm_experiment_procsync(p->e), p->compute, &p->sp, &hooks,
                               &p->grid, &f);
     cli_progress_clear(&w.line);
-    char msg[512] = "";
     if (rc != HM_OK && f.stage == HM_OVERLAP_STAGE_PARAMS)
-        snprintf(msg, sizeof msg, "%s: %s", option_of(f.param, &p->sp), hm_last_error());
+        hm_error_set(HM_EINVAL, "%s: %s", option_of(f.param, &p->sp), hm_last_error());
     else if (rc != HM_OK && f.stage == HM_OVERLAP_STAGE_CELL)
-        snprintf(msg, sizeof msg, "%s: %s", hm_op_name(p->ops[f.op]), hm_last_error());
-    else if (rc != HM_OK)
-        snprintf(msg, sizeof msg, "%s", hm_last_error());
+        hm_error_set(HM_EINVAL, "%s: %s", hm_op_name(p->ops[f.op]), hm_last_error());
     return cli_agree(comm,
                      rc == HM_OK                          ? HM_EXIT_OK
                      : f.stage == HM_OVERLAP_STAGE_PARAMS ? HM_EXIT_USAGE
                                                           : HM_EXIT_FAILURE,
-                     msg);
+                     hm_last_error());
 }
 
 static int make_plan(const cli_config_t *cfg, MPI_Comm comm, plan_t *p)
 {
-    char why[1024] = "";
-    int size, rc = parse_ops(cfg, p, why, sizeof why);
+    int size, rc = parse_ops(cfg, p);
     MPI_Comm_size(comm, &size);
-    if (rc == HM_EXIT_OK) rc = cli_check_procsync(cfg, cfg->sync, why, sizeof why);
-    if (rc == HM_EXIT_OK) rc = cli_check_applies(cfg, cfg->sync, size, why, sizeof why);
+    if (rc == HM_EXIT_OK) rc = cli_check_procsync(cfg, cfg->sync);
+    if (rc == HM_EXIT_OK) rc = cli_check_applies(cfg, cfg->sync, size);
     for (int o = 0; rc == HM_EXIT_OK && o < p->nops; o++) {
         hm_op_params_t opp = {.root = cfg->root, .peer = 1};
         if (hm_op_check(p->ops[o], comm, 1, &opp) != HM_OK)
-            rc = HM_EXIT_USAGE, snprintf(why, sizeof why, "--root: %s", hm_last_error());
+            rc = HM_EXIT_USAGE, hm_error_set(HM_EINVAL, "--root: %s", hm_last_error());
     }
     int sized = (cfg->given & HM_OPT_BIT(HM_OPT_SIZES)) != 0;
     if (rc == HM_EXIT_OK && sized && (cfg->given & HM_OPT_BIT(HM_OPT_COMM_US)))
-        rc = HM_EXIT_USAGE, snprintf(why, sizeof why,
-                                     "--sizes and --comm-us: give one (--sizes fixes the message "
-                                     "sizes, --comm-us calibrates them to times)");
+        rc = HM_EXIT_USAGE,
+        hm_error_set(HM_EINVAL, "--sizes and --comm-us: give one (--sizes fixes the message "
+                                "sizes, --comm-us calibrates them to times)");
     if (rc == HM_EXIT_OK && sized && cfg->nsizes > HM_CLI_MAX_TARGETS)
-        rc = HM_EXIT_USAGE, snprintf(why, sizeof why, "--sizes: %d sizes, overlap takes %d at most",
-                                     cfg->nsizes, HM_CLI_MAX_TARGETS);
+        rc = HM_EXIT_USAGE, hm_error_set(HM_EINVAL, "--sizes: %d sizes, overlap takes %d at most",
+                                         cfg->nsizes, HM_CLI_MAX_TARGETS);
     if (rc == HM_EXIT_OK) study_params(cfg, p);
-    return cli_agree(comm, rc, why);
+    return cli_agree(comm, rc, hm_last_error());
 }
 
 /* `harmonia overlap impact`: the kernel with and without MPI, per thread;
@@ -223,10 +218,9 @@ static int impact(cli_config_t *cfg, MPI_Comm comm, plan_t *p)
 int cli_cmd_overlap(cli_config_t *cfg, MPI_Comm comm)
 {
     if (cfg->nfiles > 1 || (cfg->nfiles == 1 && strcmp(cfg->files[0], "impact") != 0)) {
-        char msg[256];
-        snprintf(msg, sizeof msg, "unexpected argument \"%.64s\" (overlap takes one word: impact)",
-                 cfg->files[cfg->nfiles > 1 && !strcmp(cfg->files[0], "impact")]);
-        return cli_agree(comm, HM_EXIT_USAGE, msg);
+        hm_error_set(HM_EINVAL, "unexpected argument \"%.64s\" (overlap takes one word: impact)",
+                     cfg->files[cfg->nfiles > 1 && !strcmp(cfg->files[0], "impact")]);
+        return cli_agree(comm, HM_EXIT_USAGE, hm_last_error());
     }
     if (cfg->nfiles == 1) {
         plan_t q = {0};

@@ -19,34 +19,36 @@
 
 /* Local: the options that do not go together, before anything is run
  * (the same on every rank). HM_EXIT_OK, or HM_EXIT_USAGE with why. */
-static int check_options(const cli_config_t *cfg, const char *pattern, char *why, size_t len)
+static int check_options(const cli_config_t *cfg, const char *pattern)
 {
     int file = strcmp(pattern, "file") == 0, striping = strcmp(pattern, "striping") == 0;
     if (file && !cfg->pattern_file[0])
-        return snprintf(why, len, "--pattern file: give the file with --file"), HM_EXIT_USAGE;
+        return hm_error_set(HM_EINVAL, "--pattern file: give the file with --file"), HM_EXIT_USAGE;
     if (!file && cfg->pattern_file[0])
-        return snprintf(why, len, "--file %.200s: only --pattern file reads a file",
-                        cfg->pattern_file),
+        return hm_error_set(HM_EINVAL, "--file %.200s: only --pattern file reads a file",
+                            cfg->pattern_file),
                HM_EXIT_USAGE;
     const uint64_t sizes = HM_OPT_BIT(HM_OPT_SIZES) | HM_OPT_BIT(HM_OPT_MINBYTES) |
                            HM_OPT_BIT(HM_OPT_MAXBYTES) | HM_OPT_BIT(HM_OPT_STEPFACTOR);
     if (file && (cfg->given & sizes))
-        return snprintf(why, len, "--sizes%s: the file gives every message's size",
-                        cfg->given & HM_OPT_BIT(HM_OPT_SIZES) ? "" : " (-b/-e/-f)"),
+        return hm_error_set(HM_EINVAL, "--sizes%s: the file gives every message's size",
+                            cfg->given & HM_OPT_BIT(HM_OPT_SIZES) ? "" : " (-b/-e/-f)"),
                HM_EXIT_USAGE;
     if ((file || striping || !strcmp(pattern, "self")) &&
         (cfg->given & HM_OPT_BIT(HM_OPT_DIRECTION)))
-        return snprintf(why, len, "--direction %s: --pattern %s has no direction", cfg->direction,
-                        pattern),
+        return hm_error_set(HM_EINVAL, "--direction %s: --pattern %s has no direction",
+                            cfg->direction, pattern),
                HM_EXIT_USAGE;
     if ((file || striping) && (cfg->given & HM_OPT_BIT(HM_OPT_SUBGROUP)))
-        return snprintf(why, len, "--k %d: --pattern %s has no subgroup", cfg->subgroup, pattern),
+        return hm_error_set(HM_EINVAL, "--k %d: --pattern %s has no subgroup", cfg->subgroup,
+                            pattern),
                HM_EXIT_USAGE;
     int model_parts = (cfg->nic_bw_gbps > 0) + (cfg->gpus_per_nic > 0) + (cfg->nics > 0);
     if (model_parts > 0 && (cfg->nic_bw_gbps <= 0 || model_parts != 2))
-        return snprintf(why, len,
-                        "--nic-bw: give it with one of --gpus-per-nic (eq. 1, packed) or --nics "
-                        "(eq. 2, round-robin)"),
+        return hm_error_set(
+                   HM_EINVAL,
+                   "--nic-bw: give it with one of --gpus-per-nic (eq. 1, packed) or --nics "
+                   "(eq. 2, round-robin)"),
                HM_EXIT_USAGE;
     return HM_EXIT_OK;
 }
@@ -86,67 +88,67 @@ static void params_of(const cli_config_t *cfg, hm_pattern_run_params_t *p,
 /* The message of a failure of the library's, naming the option it
  * concerns; the exit status. */
 static int failure_message(const cli_config_t *cfg, const cli_pattern_shape_t *shape,
-                           const hm_pattern_run_params_t *p, const hm_pattern_failure_t *f,
-                           char *why, size_t len)
+                           const hm_pattern_run_params_t *p, const hm_pattern_failure_t *f)
 {
     const char *s = hm_last_error(),
                *step = hm_backend_name(p->backend[f->step < p->nbackends ? f->step : 0]);
     switch (f->what) {
     case HM_PATTERN_FAILED_NODES:
-        return snprintf(why, len, "pattern: %s", s), HM_EXIT_FAILURE;
+        return hm_error_set(HM_EINVAL, "pattern: %s", s), HM_EXIT_FAILURE;
     case HM_PATTERN_FAILED_NODE_SIZES:
-        snprintf(why, len, "pattern: %s; give --ranks-per-node for groups of one size", s);
+        hm_error_set(HM_EINVAL, "pattern: %s; give --ranks-per-node for groups of one size", s);
         break;
     case HM_PATTERN_FAILED_NODE_ORDER:
-        snprintf(why, len, "pattern: %s: map by core or slot, or give --ranks-per-node", s);
+        hm_error_set(HM_EINVAL, "pattern: %s: map by core or slot, or give --ranks-per-node", s);
         break;
     case HM_PATTERN_FAILED_GROUPS:
-        snprintf(why, len, "--ranks-per-node %d: %s", cfg->ranks_per_node, s);
+        hm_error_set(HM_EINVAL, "--ranks-per-node %d: %s", cfg->ranks_per_node, s);
         break;
     case HM_PATTERN_FAILED_SUBGROUP:
-        snprintf(why, len, "--k %d: %s", cfg->subgroup, s);
+        hm_error_set(HM_EINVAL, "--k %d: %s", cfg->subgroup, s);
         break;
     case HM_PATTERN_FAILED_STEPS:
-        snprintf(why, len, "--backend %s: one backend per step is for --pattern striping",
-                 cfg->backend);
+        hm_error_set(HM_EINVAL, "--backend %s: one backend per step is for --pattern striping",
+                     cfg->backend);
         break;
     case HM_PATTERN_FAILED_BACKEND_MEMORY:
-        snprintf(why, len, "--backend %s: %s", shape->backend, s);
+        hm_error_set(HM_EINVAL, "--backend %s: %s", shape->backend, s);
         break;
     case HM_PATTERN_FAILED_DEVICE_MEMORY:
-        snprintf(why, len,
-                 "--backend %s: %s copies host memory and --memory device asks for device "
-                 "memory, and the steps share their buffers (with device memory: cuda, ipc, "
-                 "ipc-get, nccl, mpi)",
-                 shape->backend, step);
+        hm_error_set(HM_EINVAL,
+                     "--backend %s: %s copies host memory and --memory device asks for device "
+                     "memory, and the steps share their buffers (with device memory: cuda, ipc, "
+                     "ipc-get, nccl, mpi)",
+                     shape->backend, step);
         break;
     case HM_PATTERN_FAILED_BACKEND:
-        snprintf(why, len, "--backend %s: %s", step, s);
+        hm_error_set(HM_EINVAL, "--backend %s: %s", step, s);
         break;
     case HM_PATTERN_FAILED_DEVICE:
-        snprintf(why, len, "--memory device: %s", s);
+        hm_error_set(HM_EINVAL, "--memory device: %s", s);
         break;
     case HM_PATTERN_FAILED_MPI_DEVICE:
-        snprintf(why, len, "--backend mpi with device memory: %s", s);
+        hm_error_set(HM_EINVAL, "--backend mpi with device memory: %s", s);
         break;
     case HM_PATTERN_FAILED_SHAPE:
-        snprintf(why, len, "--pattern %s: %s%s", shape->pattern, s,
-                 cfg->ranks_per_node ? ""
-                                     : " (the groups are the nodes: on one node, give "
-                                       "--ranks-per-node)");
+        hm_error_set(HM_EINVAL, "--pattern %s: %s%s", shape->pattern, s,
+                     cfg->ranks_per_node ? ""
+                                         : " (the groups are the nodes: on one node, give "
+                                           "--ranks-per-node)");
         break;
     case HM_PATTERN_FAILED_STRIPING:
-        snprintf(why, len, "--pattern striping: 2 groups of --ranks-per-node ranks (here %d of %d)",
-                 f->n, f->g);
+        hm_error_set(HM_EINVAL,
+                     "--pattern striping: 2 groups of --ranks-per-node ranks (here %d of %d)", f->n,
+                     f->g);
         break;
     case HM_PATTERN_FAILED_EDGES:
-        snprintf(why, len, "--pattern %s, %s", shape->pattern, s);
+        hm_error_set(HM_EINVAL, "--pattern %s, %s", shape->pattern, s);
         break;
     case HM_PATTERN_FAILED_RANKS:
-        snprintf(why, len, "--pattern %s: %s", shape->pattern, s);
+        hm_error_set(HM_EINVAL, "--pattern %s: %s", shape->pattern, s);
         break;
     default: /* a runtime failure: its sentence names the size and the row */
-        return snprintf(why, len, "%s", s), HM_EXIT_FAILURE;
+        return hm_error_set(HM_EINVAL, "%s", s), HM_EXIT_FAILURE;
     }
     return HM_EXIT_USAGE;
 }
@@ -165,19 +167,19 @@ typedef struct row_sink {
  * (cli_partial_status). */
 static int row_status(const row_sink_t *s, const hm_pattern_row_t *row, int rc)
 {
-    char why[1024] = "", words[96];
+    char words[96];
     if (strcmp(row->measured, "pattern") != 0)
         snprintf(words, sizeof words, "%zu B (%s)", row->size_bytes, row->measured);
     else
         snprintf(words, sizeof words, "%zu B", row->size_bytes);
     int status = HM_EXIT_OK;
     if (rc == HM_EAGAIN) {
-        status = cli_partial_status(s->cfg, s->comm, s->e, words, row->result, why, sizeof why);
+        status = cli_partial_status(s->cfg, s->comm, s->e, words, row->result);
     } else if (rc != HM_OK) { /* the root could not keep the row */
-        snprintf(why, sizeof why, "%s: %s", words, hm_strerror(rc));
+        hm_error_set(HM_EINVAL, "%s: %s", words, hm_strerror(rc));
         status = HM_EXIT_FAILURE;
     }
-    return cli_agree(s->comm, status, why);
+    return cli_agree(s->comm, status, hm_last_error());
 }
 
 /* Collective: one measured row into the report. */
@@ -215,13 +217,12 @@ static int on_row(void *ctx, const hm_pattern_row_t *row)
 static int create(const cli_config_t *cfg, MPI_Comm comm, const cli_pattern_shape_t *shape,
                   const hm_pattern_run_params_t *p, hm_pattern_run_t **run)
 {
-    char why[1024] = "";
-    int status = check_options(cfg, shape->pattern, why, sizeof why);
-    if ((status = cli_agree(comm, status, why)) != HM_EXIT_OK) return status;
+    int status = check_options(cfg, shape->pattern);
+    if ((status = cli_agree(comm, status, hm_last_error())) != HM_EXIT_OK) return status;
     hm_pattern_failure_t f;
     if (hm_pattern_run_create(comm, p, run, &f) == HM_OK) return HM_EXIT_OK;
-    status = failure_message(cfg, shape, p, &f, why, sizeof why);
-    return cli_agree(comm, status, why);
+    status = failure_message(cfg, shape, p, &f);
+    return cli_agree(comm, status, hm_last_error());
 }
 
 /* Collective: every size measured, each row reported. */
@@ -232,13 +233,12 @@ static int measure(const cli_config_t *cfg, MPI_Comm comm, const cli_pattern_sha
     row_sink_t sink = {cfg, comm, e, rep, HM_EXIT_OK};
     hm_measure_params_t mp;
     hm_pattern_failure_t f;
-    char why[1024] = "";
     cli_measure_params(cfg, e, &mp);
     int rc = hm_pattern_run_measure(run, hm_experiment_procsync(e), &mp, on_row, &sink, &f);
     if (rc == HM_OK) return HM_EXIT_OK;
     if (f.what == HM_PATTERN_FAILED_ROW) return sink.status; /* printed already */
-    int status = failure_message(cfg, shape, p, &f, why, sizeof why);
-    return cli_agree(comm, status, why);
+    int status = failure_message(cfg, shape, p, &f);
+    return cli_agree(comm, status, hm_last_error());
 }
 
 int cli_cmd_pattern(cli_config_t *cfg, MPI_Comm comm)

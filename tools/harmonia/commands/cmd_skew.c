@@ -21,20 +21,20 @@ static const char *methods(const cli_config_t *cfg)
 
 static int check_methods(const cli_config_t *cfg, MPI_Comm comm)
 {
-    char list[sizeof cfg->sync + 32], why[512] = "";
+    char list[sizeof cfg->sync + 32];
     int rc = HM_EXIT_OK, n = 0;
     snprintf(list, sizeof list, "%s", methods(cfg));
     for (char *m = list, *next; m && rc == HM_EXIT_OK; m = next, n++) {
         next = strchr(m, ',');
         if (next) *next++ = '\0';
-        rc = cli_check_procsync(cfg, m, why, sizeof why);
+        rc = cli_check_procsync(cfg, m);
     }
     if (rc == HM_EXIT_OK && n > 16)
-        rc = HM_EXIT_USAGE, snprintf(why, sizeof why, "--sync: more than 16 methods");
+        rc = HM_EXIT_USAGE, hm_error_set(HM_EINVAL, "--sync: more than 16 methods");
     int size;
     MPI_Comm_size(comm, &size);
-    if (rc == HM_EXIT_OK) rc = cli_check_applies(cfg, methods(cfg), size, why, sizeof why);
-    return cli_agree(comm, rc, why);
+    if (rc == HM_EXIT_OK) rc = cli_check_applies(cfg, methods(cfg), size);
+    return cli_agree(comm, rc, hm_last_error());
 }
 
 static int run_method(const cli_config_t *cfg, MPI_Comm comm, const hm_experiment_t *e,
@@ -42,26 +42,24 @@ static int run_method(const cli_config_t *cfg, MPI_Comm comm, const hm_experimen
 {
     hm_procsync_t *ps = NULL;
     hm_skew_result_t r;
-    char msg[256] = "";
-    int rank;
+    int rank, said = 0;
     MPI_Comm_rank(comm, &rank);
     int rc = cli_procsync_create(comm, method, e, &ps);
     if (rc != HM_EXIT_OK) return rc;
     int st =
         hm_measure_skew(comm, ps, hm_experiment_global_clock(e), cfg->nrep, cfg->back_to_back, &r);
     if (st == HM_OK && r.n == 0) { /* every rank has the same counts */
-        snprintf(msg, sizeof msg,
-                 "skew of %s: no repetition kept (%ld of %ld reached the common "
-                 "start late)",
-                 method, r.late_starts, cfg->nrep);
-        st = HM_EAGAIN;
+        hm_error_set(HM_EINVAL,
+                     "skew of %s: no repetition kept (%ld of %ld reached the common "
+                     "start late)",
+                     method, r.late_starts, cfg->nrep);
+        st = HM_EAGAIN, said = 1;
     }
     if (st == HM_OK && rank == 0) st = cli_skew_report_add(rep, method, &r);
-    if (st != HM_OK && !msg[0])
-        snprintf(msg, sizeof msg, "skew of %s: %s", method, hm_strerror(st));
+    if (st != HM_OK && !said) hm_error_set(HM_EINVAL, "skew of %s: %s", method, hm_strerror(st));
     hm_skew_result_free(&r);
     hm_procsync_free(ps);
-    return cli_agree(comm, st == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
+    return cli_agree(comm, st == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_last_error());
 }
 
 /* The factor "sync" names the methods measured, with the parameters that

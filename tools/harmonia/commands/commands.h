@@ -77,8 +77,7 @@ int cli_check_outputs(const cli_config_t *cfg, MPI_Comm comm);
  * --clock-sync on real clocks, ...), or --ranks-per-node exceeds
  * comm_size. methods: the --sync list in effect (NULL: a command without
  * process synchronization). */
-int cli_check_applies(const cli_config_t *cfg, const char *methods, int comm_size, char *why,
-                      size_t len);
+int cli_check_applies(const cli_config_t *cfg, const char *methods, int comm_size);
 
 /* 1 when the run reads the option id (HM_OPT_ROOT, HM_OPT_PEER, or any
  * other): its command takes it and, for --root and --peer, an operation of
@@ -123,7 +122,7 @@ const char *cli_crowded_caution(const hm_interference_t *it);
  * probe, the machine counts as quiet: how the tests pin the quiet
  * behaviour on a loaded machine). HM_EXIT_USAGE with why for a bad value.
  * Read once, with the options, into cfg->probe_s. */
-int cli_probe_s(double *probe_s, char *why, size_t len);
+int cli_probe_s(double *probe_s);
 
 void cli_progress_init(cli_progress_t *p, int show);
 void cli_progress_stage(cli_progress_t *p, const char *what, const char *units);

@@ -69,7 +69,6 @@ static int run_help(int argc, char **argv)
 static int parse_or_help(const cli_command_t *c, int argc, char **argv, cli_config_t *cfg,
                          int print)
 {
-    char err[1024];
     cli_config_defaults(cfg);
     cfg->command = c->name;
     cfg->takes_files = c->takes_files;
@@ -81,8 +80,8 @@ static int parse_or_help(const cli_command_t *c, int argc, char **argv, cli_conf
         if (print) cli_print_error("%s (see 'harmonia help %s')", hm_last_error(), c->name);
         return rc;
     }
-    if (c->uses_mpi && (rc = cli_probe_s(&cfg->probe_s, err, sizeof err)) != HM_EXIT_OK) {
-        if (print) cli_print_error("%s", err);
+    if (c->uses_mpi && (rc = cli_probe_s(&cfg->probe_s)) != HM_EXIT_OK) {
+        if (print) cli_print_error("%s", hm_last_error());
         return rc;
     }
     if (cfg->help && print) cli_print_command_help(stdout, c);

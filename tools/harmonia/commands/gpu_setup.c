@@ -10,11 +10,11 @@
 #include "commands/commands.h"
 #include "commands/gpu_setup.h"
 
-int cli_gpu_check(const char *what, char *why, size_t len)
+int cli_gpu_check(const char *what)
 {
     int count;
     if (hm_gpu_count(&count) == HM_OK) return HM_EXIT_OK;
-    snprintf(why, len, "%s: %s", what, hm_last_error());
+    hm_error_set(HM_EINVAL, "%s: %s", what, hm_last_error());
     return HM_EXIT_USAGE;
 }
 
@@ -28,33 +28,31 @@ static int record(hm_factors_t *factors, char *mapping)
 
 int cli_gpu_setup(const cli_config_t *cfg, MPI_Comm comm, int device, hm_factors_t *factors)
 {
-    char why[640] = "";
     int rank, gpu = -1;
     MPI_Comm_rank(comm, &rank);
     if (!device) {
         if (!(cfg->given & HM_OPT_BIT(HM_OPT_GPUS_PER_NODE))) return HM_EXIT_OK;
-        snprintf(why, sizeof why,
-                 "--gpus-per-node %d: the run uses no GPU (give a GPU backend or --memory "
-                 "device)",
-                 cfg->gpus_per_node);
-        return cli_agree(comm, HM_EXIT_USAGE, why);
+        hm_error_set(HM_EINVAL,
+                     "--gpus-per-node %d: the run uses no GPU (give a GPU backend or --memory "
+                     "device)",
+                     cfg->gpus_per_node);
+        return cli_agree(comm, HM_EXIT_USAGE, hm_last_error());
     }
     int rc = hm_gpu_select(comm, cfg->gpus_per_node, &gpu);
     if (rc != HM_OK) {
-        snprintf(why, sizeof why, "%s%s", rc == HM_EINVAL ? "--gpus-per-node: " : "",
-                 hm_last_error());
-        return cli_agree(comm, rc == HM_EINVAL ? HM_EXIT_USAGE : HM_EXIT_FAILURE, why);
+        hm_error_set(HM_EINVAL, "%s%s", rc == HM_EINVAL ? "--gpus-per-node: " : "",
+                     hm_last_error());
+        return cli_agree(comm, rc == HM_EINVAL ? HM_EXIT_USAGE : HM_EXIT_FAILURE, hm_last_error());
     }
     char *mapping = NULL;
     rc = hm_gpu_mapping(comm, gpu, &mapping);
     int status = rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE;
-    if (rc != HM_OK) snprintf(why, sizeof why, "%s", hm_last_error());
     if (rank == 0 && mapping) {
         printf("GPUs: %s\n", mapping);
         fflush(stdout);
         if (factors && record(factors, mapping) != HM_OK)
-            status = HM_EXIT_FAILURE, snprintf(why, sizeof why, "out of memory");
+            status = HM_EXIT_FAILURE, hm_error_set(HM_EINVAL, "out of memory");
     }
     free(mapping);
-    return cli_agree(comm, status, why);
+    return cli_agree(comm, status, hm_last_error());
 }

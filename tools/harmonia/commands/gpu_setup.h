@@ -12,7 +12,7 @@
 /* Local: HM_EXIT_USAGE with the sentence in why when this process cannot
  * use a device for what (the option that asked: "--backend nccl",
  * "--memory device"), else HM_EXIT_OK. Callers agree on it. */
-int cli_gpu_check(const char *what, char *why, size_t len);
+int cli_gpu_check(const char *what);
 
 /* Collective: with device (the run's buffers are device memory), each rank
  * takes its device (--gpus-per-node, else every device of its node), rank 0

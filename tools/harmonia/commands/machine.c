@@ -15,7 +15,7 @@
 /* The longest probe the variable may ask for: a probe is a start-up cost. */
 #define PROBE_MAX_S 10.0
 
-int cli_probe_s(double *probe_s, char *why, size_t len)
+int cli_probe_s(double *probe_s)
 {
     const char *v = getenv("HARMONIA_INTERFERENCE_PROBE_S");
     char *end = NULL;
@@ -23,10 +23,11 @@ int cli_probe_s(double *probe_s, char *why, size_t len)
     if (!v) return HM_EXIT_OK;
     double x = strtod(v, &end);
     if (!*v || *end || !(x >= 0 && x <= PROBE_MAX_S)) {
-        snprintf(why, len,
-                 "HARMONIA_INTERFERENCE_PROBE_S: \"%.40s\" is not a probe length (seconds, 0 to "
-                 "%g; 0: no probe)",
-                 v, PROBE_MAX_S);
+        hm_error_set(
+            HM_EINVAL,
+            "HARMONIA_INTERFERENCE_PROBE_S: \"%.40s\" is not a probe length (seconds, 0 to "
+            "%g; 0: no probe)",
+            v, PROBE_MAX_S);
         return HM_EXIT_USAGE;
     }
     *probe_s = x;

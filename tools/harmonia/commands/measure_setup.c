@@ -21,12 +21,12 @@ void cli_procsync_params(const cli_config_t *cfg, hm_procsync_params_t *p)
     cli_sync_params(cfg, &p->harmonize.sync);
 }
 
-int cli_check_procsync(const cli_config_t *cfg, const char *name, char *why, size_t len)
+int cli_check_procsync(const cli_config_t *cfg, const char *name)
 {
     hm_procsync_params_t p;
     cli_procsync_params(cfg, &p);
     if (hm_procsync_check(name, &p) == HM_OK) return HM_EXIT_OK;
-    snprintf(why, len, "--sync %s: %s", name, hm_last_error());
+    hm_error_set(HM_EINVAL, "--sync %s: %s", name, hm_last_error());
     return HM_EXIT_USAGE;
 }
 
@@ -80,11 +80,10 @@ void cli_fit_note(const hm_procsync_fit_t *fit, char *buf, size_t len)
 int cli_procsync_create(MPI_Comm comm, const char *name, const hm_experiment_t *e,
                         hm_procsync_t **ps)
 {
-    char msg[512] = "";
     int rc = hm_procsync_create(name, comm, hm_experiment_global_clock(e),
                                 hm_experiment_procsync_params(e), ps);
-    if (rc != HM_OK) snprintf(msg, sizeof msg, "--sync %s: %s", name, hm_last_error());
-    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
+    if (rc != HM_OK) hm_error_set(HM_EINVAL, "--sync %s: %s", name, hm_last_error());
+    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_last_error());
 }
 
 void cli_add_clock_factors(hm_factors_t *f, const cli_config_t *cfg)
@@ -159,20 +158,19 @@ static void experiment_params(const cli_config_t *cfg, const char *procsync,
  * (prop over ranks without a shared source) too, anything else failed at
  * run time. */
 static int open_failure(const cli_config_t *cfg, const char *procsync, hm_experiment_stage_t stage,
-                        int rc, char *msg, size_t len)
+                        int rc)
 {
     switch (stage) {
     case HM_EXPERIMENT_TIMER:
-        snprintf(msg, len, "--timer %s: %s", cfg->timer, hm_last_error());
+        hm_error_set(HM_EINVAL, "--timer %s: %s", cfg->timer, hm_last_error());
         return HM_EXIT_USAGE;
     case HM_EXPERIMENT_CLOCK:
-        snprintf(msg, len, "--clock-sync %s: %s", cfg->clock_sync, hm_last_error());
+        hm_error_set(HM_EINVAL, "--clock-sync %s: %s", cfg->clock_sync, hm_last_error());
         return hm_exit_status(rc);
     case HM_EXPERIMENT_PROCSYNC:
-        snprintf(msg, len, "--sync %s: %s", procsync ? procsync : cfg->sync, hm_last_error());
+        hm_error_set(HM_EINVAL, "--sync %s: %s", procsync ? procsync : cfg->sync, hm_last_error());
         return HM_EXIT_FAILURE;
     default:
-        snprintf(msg, len, "%s", hm_last_error());
         return HM_EXIT_FAILURE;
     }
 }
@@ -182,27 +180,26 @@ int cli_experiment_open(const cli_config_t *cfg, MPI_Comm comm, const char *proc
 {
     hm_experiment_params_t p;
     hm_experiment_stage_t stage;
-    char msg[640] = "";
     int rank;
     MPI_Comm_rank(comm, &rank);
     *e = NULL;
     if (strchr(cfg->clock_sync, ',')) {
-        snprintf(msg, sizeof msg,
-                 "--clock-sync: \"%s\" is a list; %s takes one specification (e.g. hca3 or "
-                 "hca3+prop)",
-                 cfg->clock_sync, cfg->command);
-        return cli_agree(comm, HM_EXIT_USAGE, msg);
+        hm_error_set(HM_EINVAL,
+                     "--clock-sync: \"%s\" is a list; %s takes one specification (e.g. hca3 or "
+                     "hca3+prop)",
+                     cfg->clock_sync, cfg->command);
+        return cli_agree(comm, HM_EXIT_USAGE, hm_last_error());
     }
     experiment_params(cfg, procsync, &p);
     int rc = hm_experiment_open(comm, &p, e, &stage);
     if (rc != HM_OK)
-        return cli_agree(comm, open_failure(cfg, procsync, stage, rc, msg, sizeof msg), msg);
+        return cli_agree(comm, open_failure(cfg, procsync, stage, rc), hm_last_error());
     rc = add_measure_factors(hm_experiment_factors(*e), cfg, *e);
-    if (rc != HM_OK) snprintf(msg, sizeof msg, "%s", hm_strerror(rc));
+    if (rc != HM_OK) hm_error_set(HM_EINVAL, "%s", hm_strerror(rc));
     const hm_procsync_fit_t *fit = rc == HM_OK ? hm_experiment_fit(*e) : NULL;
     if (fit && rank == 0 && (fit->oversubscribed || fit->busy))
         print_fit(fit, hm_experiment_interference(*e));
-    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, msg);
+    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_last_error());
 }
 
 void cli_measure_params(const cli_config_t *cfg, const hm_experiment_t *e, hm_measure_params_t *p)

@@ -33,7 +33,7 @@ void cli_procsync_params(const cli_config_t *cfg, hm_procsync_params_t *params);
 
 /* Local: usage error text for --sync name (unknown method, bad parameter),
  * "" when fine. Returns HM_EXIT_OK or HM_EXIT_USAGE. */
-int cli_check_procsync(const cli_config_t *cfg, const char *name, char *why, size_t len);
+int cli_check_procsync(const cli_config_t *cfg, const char *name);
 
 /* For a table's header: "" when fit found no oversubscription, else e.g.
  * " (OVERSUBSCRIBED: 4 ranks on 2 processors, late-start tolerance 180 us:
@@ -64,6 +64,6 @@ void cli_measure_params(const cli_config_t *cfg, const hm_experiment_t *e,
  * discarded starts' spread against the tolerance, the machine) and what to
  * change. */
 int cli_partial_status(const cli_config_t *cfg, MPI_Comm comm, const hm_experiment_t *e,
-                       const char *what, const hm_measure_result_t *r, char *why, size_t len);
+                       const char *what, const hm_measure_result_t *r);
 
 #endif

@@ -116,14 +116,14 @@ static int impact_at(const cli_config_t *cfg, MPI_Comm comm, hm_compute_t *c, co
     hm_overlap_impact_t r;
     double target_s = cfg->comp_targets_s[i];
     int rank, rc = hm_overlap_impact(comm, c, program, target_s, cfg->nrep, &r);
-    char msg[1024] = "";
     MPI_Comm_rank(comm, &rank);
     if (rc == HM_ERANGE)
-        snprintf(msg, sizeof msg, "--comp-us %g: %s", target_s * 1e6, hm_last_error());
+        hm_error_set(HM_EINVAL, "--comp-us %g: %s", target_s * 1e6, hm_last_error());
     else if (rc != HM_OK)
-        snprintf(msg, sizeof msg, "overlap impact: %s",
-                 hm_last_error()[0] ? hm_last_error() : hm_strerror(rc));
-    if (rc != HM_OK) return cli_agree(comm, rc == HM_ERANGE ? HM_EXIT_USAGE : HM_EXIT_FAILURE, msg);
+        hm_error_set(HM_EINVAL, "overlap impact: %s",
+                     hm_last_error()[0] ? hm_last_error() : hm_strerror(rc));
+    if (rc != HM_OK)
+        return cli_agree(comm, rc == HM_ERANGE ? HM_EXIT_USAGE : HM_EXIT_FAILURE, hm_last_error());
     if (rank == 0) {
         rep->done[rep->ndone++] = r;
         write_rows(rep, &r, rep->ndone, cfg->ncomp_targets);
@@ -172,10 +172,8 @@ static void print_table(const report_t *rep, int size)
 static int close_report(report_t *rep, MPI_Comm comm, int status)
 {
     int rc = HM_OK;
-    char why[1024] = "";
     if (rep->csv && status == HM_EXIT_OK) {
         rc = hm_csv_close(rep->csv);
-        if (rc != HM_OK) snprintf(why, sizeof why, "%s", hm_last_error());
     } else if (rep->csv) {
         hm_csv_abort(rep->csv);
     }
@@ -183,7 +181,7 @@ static int close_report(report_t *rep, MPI_Comm comm, int status)
     for (int i = 0; i < rep->ndone; i++) hm_overlap_impact_free(&rep->done[i]);
     free(rep->done);
     if (status != HM_EXIT_OK) return status;
-    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, why);
+    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_last_error());
 }
 
 int cli_overlap_impact(cli_config_t *cfg, MPI_Comm comm, hm_compute_t *c)

@@ -28,24 +28,24 @@ static double discarded_spread_s(const hm_measure_result_t *r)
 
 /* Root: how the attempts ended, with the figures to act on. */
 static void say_shortfall(const cli_config_t *cfg, const hm_experiment_t *e, const char *what,
-                          const hm_measure_result_t *r, const char *machine, char *why, size_t len)
+                          const hm_measure_result_t *r, const char *machine)
 {
     char ended[160];
     snprintf(ended, sizeof ended, "in %.2f s (%s)", r->elapsed_s,
              r->end == HM_MEASURE_END_BUDGET ? "the budget of a busy machine" : "--max-attempts");
-    snprintf(why, len,
-             "%s: only %ld of --nrep %ld repetitions were valid after %ld attempts %s; the "
-             "discarded ones' starts spread by a median %.3g us against a late-start tolerance "
-             "of %.3g us (%ld discarded by its cap); --sync %s: %s; the machine: %s. Give "
-             "--late-us above the spread, --max-attempts to keep trying, --sync barrier (no "
-             "deadline), or --allow-partial to keep such rows",
-             what, r->nvalid, cfg->nrep, r->attempts, ended, discarded_spread_s(r) * 1e6,
-             hm_experiment_procsync_params(e)->late_s * 1e6, r->late_capped, cfg->sync, r->procsync,
-             machine);
+    hm_error_set(HM_EINVAL,
+                 "%s: only %ld of --nrep %ld repetitions were valid after %ld attempts %s; the "
+                 "discarded ones' starts spread by a median %.3g us against a late-start tolerance "
+                 "of %.3g us (%ld discarded by its cap); --sync %s: %s; the machine: %s. Give "
+                 "--late-us above the spread, --max-attempts to keep trying, --sync barrier (no "
+                 "deadline), or --allow-partial to keep such rows",
+                 what, r->nvalid, cfg->nrep, r->attempts, ended, discarded_spread_s(r) * 1e6,
+                 hm_experiment_procsync_params(e)->late_s * 1e6, r->late_capped, cfg->sync,
+                 r->procsync, machine);
 }
 
 int cli_partial_status(const cli_config_t *cfg, MPI_Comm comm, const hm_experiment_t *e,
-                       const char *what, const hm_measure_result_t *r, char *why, size_t len)
+                       const char *what, const hm_measure_result_t *r)
 {
     const hm_interference_t *start = hm_experiment_interference(e);
     hm_interference_t now;
@@ -64,6 +64,6 @@ int cli_partial_status(const cli_config_t *cfg, MPI_Comm comm, const hm_experime
         hm_interference_describe(start, machine, sizeof machine);
     }
     if (busy || cfg->allow_partial) return HM_EXIT_OK;
-    if (rank == 0) say_shortfall(cfg, e, what, r, machine, why, len);
+    if (rank == 0) say_shortfall(cfg, e, what, r, machine);
     return HM_EXIT_FAILURE;
 }

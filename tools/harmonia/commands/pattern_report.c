@@ -265,7 +265,7 @@ static int put_matrix_rows(const cli_pattern_report_t *rep, hm_csv_t *csv)
 
 /* Root: the matrix as a pattern file with the run's factors (--matrix);
  * HM_OK, or a status with the sentence in why. */
-static int write_matrix(const cli_pattern_report_t *rep, char *why, size_t len)
+static int write_matrix(const cli_pattern_report_t *rep)
 {
     const hm_factors_t *run = hm_experiment_factors(rep->e);
     hm_factors_t *f = NULL;
@@ -285,7 +285,7 @@ static int write_matrix(const cli_pattern_report_t *rep, char *why, size_t len)
     if (rc == HM_OK) rc = put_matrix_rows(rep, csv);
     if (csv) rc = rc == HM_OK ? hm_csv_close(csv) : (hm_csv_abort(csv), rc);
     hm_factors_free(f);
-    if (rc != HM_OK) snprintf(why, len, "--matrix: %s", hm_last_error());
+    if (rc != HM_OK) hm_error_set(HM_EINVAL, "--matrix: %s", hm_last_error());
     return rc;
 }
 
@@ -386,7 +386,6 @@ static void print_table(const cli_pattern_report_t *rep)
 int cli_pattern_report_close(cli_pattern_report_t *rep, MPI_Comm comm)
 {
     int rank, rc = HM_OK;
-    char why[1200] = "";
     MPI_Comm_rank(comm, &rank);
     if (!rep) return HM_EXIT_OK;
     if (rank == 0 && rep->rows) {
@@ -395,12 +394,12 @@ int cli_pattern_report_close(cli_pattern_report_t *rep, MPI_Comm comm)
     }
     if (rep->cfg->matrix[0] && rep->matrix_rc != HM_OK) {
         rc = rep->matrix_rc;
-        snprintf(why, sizeof why, "%s", rep->matrix_why);
+        hm_error_set(HM_EINVAL, "%s", rep->matrix_why);
     }
-    if (rank == 0 && rep->matrix && rep->cfg->matrix[0]) rc = write_matrix(rep, why, sizeof why);
+    if (rank == 0 && rep->matrix && rep->cfg->matrix[0]) rc = write_matrix(rep);
     fflush(stdout);
     free(rep->matrix);
     free(rep->rows);
     free(rep);
-    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : hm_exit_status(rc), why);
+    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : hm_exit_status(rc), hm_last_error());
 }

@@ -93,12 +93,11 @@ int cli_agree(MPI_Comm comm, int status, const char *message)
 /* An output option's path: a file harmonia may replace (hm_afile_check),
  * neither an input operand nor the other output. Checked before any
  * measurement, so that a typo or a slip costs nothing and destroys nothing. */
-static int check_output(const cli_config_t *cfg, const char *option, const char *path, char *msg,
-                        size_t len)
+static int check_output(const cli_config_t *cfg, const char *option, const char *path)
 {
     int rc = hm_afile_check(path);
     if (rc != HM_OK) {
-        snprintf(msg, len, "--%s: %s", option, hm_last_error());
+        hm_error_set(HM_EINVAL, "--%s: %s", option, hm_last_error());
         return hm_exit_status(rc);
     }
     char dataset[4200];
@@ -108,8 +107,8 @@ static int check_output(const cli_config_t *cfg, const char *option, const char 
                                 ? dataset
                                 : cfg->files[i];
         if (hm_afile_same(path, input)) {
-            snprintf(msg, len, "--%s: \"%s\" is also an input (\"%s\"): it would be replaced",
-                     option, path, input);
+            hm_error_set(HM_EINVAL, "--%s: \"%s\" is also an input (\"%s\"): it would be replaced",
+                         option, path, input);
             return HM_EXIT_USAGE;
         }
     }
@@ -119,15 +118,15 @@ static int check_output(const cli_config_t *cfg, const char *option, const char 
 /* An input given twice would count its rows twice (stats reported n = 20
  * for 10 repetitions). compare's operands are two sides, A and B, and a
  * dataset against itself is a (degenerate) comparison. */
-static int check_inputs_distinct(const cli_config_t *cfg, char *msg, size_t len)
+static int check_inputs_distinct(const cli_config_t *cfg)
 {
     if (cfg->command && strcmp(cfg->command, "compare") == 0) return HM_EXIT_OK;
     for (int i = 0; i < cfg->nfiles; i++)
         for (int j = 0; j < i; j++)
             if (hm_afile_same(cfg->files[i], cfg->files[j])) {
-                snprintf(msg, len,
-                         "\"%s\" is given twice (also as \"%s\"): its rows would count twice",
-                         cfg->files[i], cfg->files[j]);
+                hm_error_set(HM_EINVAL,
+                             "\"%s\" is given twice (also as \"%s\"): its rows would count twice",
+                             cfg->files[i], cfg->files[j]);
                 return HM_EXIT_USAGE;
             }
     return HM_EXIT_OK;
@@ -140,20 +139,19 @@ typedef struct named_output {
 
 /* Two outputs naming one file, or an output naming the pattern file read
  * (--file): refused, one would replace the other. */
-static int check_outputs_distinct(const cli_config_t *cfg, const named_output_t *o, int n,
-                                  char *msg, size_t len)
+static int check_outputs_distinct(const cli_config_t *cfg, const named_output_t *o, int n)
 {
     for (int i = 0; i < n; i++) {
         if (cfg->pattern_file[0] && hm_afile_same(o[i].path, cfg->pattern_file)) {
-            snprintf(msg, len,
-                     "--%s: \"%s\" is also an input (--file \"%s\"): it would be replaced",
-                     o[i].option, o[i].path, cfg->pattern_file);
+            hm_error_set(HM_EINVAL,
+                         "--%s: \"%s\" is also an input (--file \"%s\"): it would be replaced",
+                         o[i].option, o[i].path, cfg->pattern_file);
             return HM_EXIT_USAGE;
         }
         for (int j = 0; j < i; j++)
             if (hm_afile_same(o[i].path, o[j].path)) {
-                snprintf(msg, len, "--%s and --%s name one file (\"%s\", \"%s\")", o[j].option,
-                         o[i].option, o[j].path, o[i].path);
+                hm_error_set(HM_EINVAL, "--%s and --%s name one file (\"%s\", \"%s\")", o[j].option,
+                             o[i].option, o[j].path, o[i].path);
                 return HM_EXIT_USAGE;
             }
     }
@@ -162,19 +160,18 @@ static int check_outputs_distinct(const cli_config_t *cfg, const named_output_t 
 
 int cli_check_outputs(const cli_config_t *cfg, MPI_Comm comm)
 {
-    char msg[8400] = "";
     int rank = 0, rc = HM_EXIT_OK, n = 0;
     named_output_t o[3];
     if (cfg->output[0]) o[n++] = (named_output_t){"output", cfg->output};
     if (cfg->raw[0]) o[n++] = (named_output_t){"raw", cfg->raw};
     if (cfg->matrix[0]) o[n++] = (named_output_t){"matrix", cfg->matrix};
     if (comm != MPI_COMM_NULL) MPI_Comm_rank(comm, &rank);
-    if (rank == 0) rc = check_inputs_distinct(cfg, msg, sizeof msg);
+    if (rank == 0) rc = check_inputs_distinct(cfg);
     for (int i = 0; rank == 0 && rc == HM_EXIT_OK && i < n; i++)
-        rc = check_output(cfg, o[i].option, o[i].path, msg, sizeof msg);
-    if (rank == 0 && rc == HM_EXIT_OK) rc = check_outputs_distinct(cfg, o, n, msg, sizeof msg);
-    if (comm != MPI_COMM_NULL) return cli_agree(comm, rc, msg);
-    if (rc != HM_EXIT_OK) cli_print_error("%s", msg);
+        rc = check_output(cfg, o[i].option, o[i].path);
+    if (rank == 0 && rc == HM_EXIT_OK) rc = check_outputs_distinct(cfg, o, n);
+    if (comm != MPI_COMM_NULL) return cli_agree(comm, rc, hm_last_error());
+    if (rc != HM_EXIT_OK) cli_print_error("%s", hm_last_error());
     return rc;
 }
 

@@ -60,7 +60,6 @@ int cli_plot_read_bench_raw(cli_plot_read_t *c)
 {
     hm_analysis_groups_t groups = {0};
     int rc = hm_analysis_groups_read_raw(&groups, c->src->file, c->metric);
-    if (rc != HM_OK) hm_error_set(HM_EINVAL, "%s", hm_last_error());
     for (size_t k = 0; rc == HM_OK && k < groups.n; k++) rc = add_group(c, &groups.g[k]);
     hm_analysis_groups_free(&groups);
     return rc == HM_OK || rc == HM_ENOMEM ? rc : HM_EINVAL;

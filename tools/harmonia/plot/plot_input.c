@@ -212,7 +212,6 @@ int cli_plot_read_file(const char *operand, cli_plot_source_t *src, hm_metric_t 
     src->path = operand;
     int rc = hm_csv_reader_open(src->file, &r);
     if (rc != HM_OK) {
-        hm_error_set(HM_EINVAL, "%s", hm_last_error());
         hm_csv_reader_close(r);
         return rc == HM_ENOMEM ? rc : HM_EINVAL;
     }

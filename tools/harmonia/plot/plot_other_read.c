@@ -34,7 +34,6 @@ int cli_plot_read_permpirun(cli_plot_read_t *c)
     char base[160], ranks[32], procs[24];
     hm_results_permpirun_t ds = {0};
     int rc = hm_results_permpirun_read(c->src->file, &ds);
-    if (rc != HM_OK) hm_error_set(HM_EINVAL, "%s", hm_last_error());
     if (rc != HM_OK && rc != HM_ENOMEM) rc = HM_EINVAL;
     for (size_t i = 0; rc == HM_OK && i < ds.n; i++) {
         const hm_results_permpirun_row_t *row = &ds.rows[i];
