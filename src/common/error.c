@@ -42,32 +42,17 @@ const char *hm_last_error(void)
     return last_error;
 }
 
-/* Formatted aside first: an argument may be hm_last_error() itself
- * ("%s (operation %s)", hm_last_error(), ...), and vsnprintf into the
- * buffer it reads from emptied the sentence. */
-static int set_last_error(int status, const char *fmt, va_list ap)
-{
-    char sentence[sizeof last_error];
-    vsnprintf(sentence, sizeof sentence, fmt, ap);
-    memcpy(last_error, sentence, sizeof last_error);
-    return status;
-}
-
-int hm__error_set(int status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    set_last_error(status, fmt, ap);
-    va_end(ap);
-    return status;
-}
-
 int hm_error_set(int status, const char *fmt, ...)
 {
+    /* Formatted aside first: an argument may be hm_last_error() itself
+     * ("%s (operation %s)", hm_last_error(), ...), and vsnprintf into the
+     * buffer it reads from emptied the sentence. */
+    char sentence[sizeof last_error];
     va_list ap;
     va_start(ap, fmt);
-    set_last_error(status, fmt, ap);
+    vsnprintf(sentence, sizeof sentence, fmt, ap);
     va_end(ap);
+    memcpy(last_error, sentence, sizeof last_error);
     return status;
 }
 

@@ -5,9 +5,12 @@
 #define HM_COMMON_ERROR_SET_H
 #include <stddef.h>
 
+#include <harmonia/error.h>
+
 /* Keep the printf-formatted sentence as the thread's last error and return
- * status, so that a failure reads `return hm__error_set(HM_EINVAL, ...)`. */
-int hm__error_set(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+ * status, so that a failure reads `return hm__error_set(HM_EINVAL, ...)`:
+ * the public hm_error_set, under the name the layers use. */
+#define hm__error_set hm_error_set
 
 /* Forget the last error (before a call whose failure may carry none). */
 void hm__error_clear(void);

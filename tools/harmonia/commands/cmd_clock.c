@@ -10,8 +10,11 @@
 #include "commands/clock_report.h"
 #include "commands/commands.h"
 
-static int sync_error(MPI_Comm comm, int rc, const char *spec, const char *said)
+/* The synchronization's failure, its sentence (or the status's text)
+ * named by the option. */
+static int sync_error(MPI_Comm comm, int rc, const char *spec)
 {
+    const char *said = hm_last_error();
     hm_error_set(HM_EINVAL, "--clock-sync %s: %s", spec, said[0] ? said : hm_strerror(rc));
     /* A refusal of the request itself (prop over ranks without a shared
      * source) is a usage error; anything else failed at run time. */
@@ -71,7 +74,7 @@ static int run_spec(cli_config_t *cfg, MPI_Comm comm, hm_clock_t *base, const ch
                             &failed);
     cli_progress_clear(&sink.progress);
     if (rc == HM_OK) return HM_EXIT_OK;
-    if (failed == HM_CLOCK_STUDY_FAILED_SYNC) return sync_error(comm, rc, spec, hm_last_error());
+    if (failed == HM_CLOCK_STUDY_FAILED_SYNC) return sync_error(comm, rc, spec);
     return cli_agree(comm, HM_EXIT_FAILURE, hm_last_error());
 }
 
