@@ -15,7 +15,6 @@
 #endif
 
 typedef struct cuda_state {
-    hm__gpu_stream_t *stream;
     hm__self_copy_t *copies;
     size_t ncopies;
 } cuda_state_t;
@@ -66,7 +65,7 @@ static int cuda_commit(hm_plan_t *p)
     p->state = s;
     int rc = hm__plan_check_memory(p, HM_MEMORY_DEVICE, "cuda");
     if (rc == HM_OK) rc = check_self(p);
-    if (rc == HM_OK) rc = hm__gpu_stream_create("cuda", &s->stream);
+    if (rc == HM_OK) rc = hm__plan_stream_create(p);
     if (rc == HM_OK) rc = enable_peers(p);
     if (rc == HM_OK) rc = hm__plan_self_copies(p, &s->copies, &s->ncopies);
     for (size_t i = 0; rc == HM_OK && i < s->ncopies; i++)
@@ -81,40 +80,25 @@ static int cuda_commit(hm_plan_t *p)
 static int cuda_start(hm_plan_t *p)
 {
     cuda_state_t *s = p->state;
-    int rc = hm__gpu_stream_begin(s->stream, p->device_timing, "cuda");
+    int rc = hm__plan_stream_begin(p);
     for (size_t i = 0; rc == HM_OK && i < s->ncopies; i++)
-        rc = hm__gpu_stream_copy(s->stream, s->copies[i].to, s->copies[i].from, s->copies[i].bytes,
-                                 "cuda");
-    if (rc == HM_OK) rc = hm__gpu_stream_end(s->stream, p->device_timing, "cuda");
+        rc = hm__plan_stream_copy(p, s->copies[i].to, s->copies[i].from, s->copies[i].bytes);
+    if (rc == HM_OK) rc = hm__plan_stream_end(p);
     return rc;
-}
-
-static int cuda_wait(hm_plan_t *p)
-{
-    cuda_state_t *s = p->state;
-    return hm__gpu_stream_sync(s->stream, "cuda");
 }
 
 static void cuda_release(hm_plan_t *p)
 {
     cuda_state_t *s = p->state;
     if (!s) return;
-    hm__gpu_stream_free(s->stream);
     free(s->copies);
     free(s);
     p->state = NULL;
-}
-
-static int cuda_device_time(const hm_plan_t *p, double *seconds)
-{
-    const cuda_state_t *s = p->state;
-    return hm__gpu_stream_elapsed(s->stream, seconds);
 }
 
 const hm_backend_t hm__backend_cuda = {.name = "cuda",
                                        .memory = HM_MEMORY_DEVICE,
                                        .commit = cuda_commit,
                                        .start = cuda_start,
-                                       .wait = cuda_wait,
                                        .release = cuda_release,
-                                       .device_time = cuda_device_time};
+                                       .on_stream = 1};

@@ -32,7 +32,6 @@ typedef struct ipc_state {
     int get; /* the protocol: 0 put, 1 get */
     const char *name;
     hm__node_flags_t flags;
-    hm__gpu_stream_t *stream;
     const hm__message_list_t *mine, *theirs; /* messages this rank copies / whose memory it owns */
     void **remote;          /* per message of mine: the peer's mapped address (NULL: self) */
     void **opened;          /* distinct mappings, closed at release */
@@ -152,7 +151,7 @@ static int ipc_commit_as(hm_plan_t *p, int get)
     int rc = hm__node_flags_create(p, &s->flags);
     if (rc == HM_OK) rc = hm__node_flags_reach(p, &s->flags, s->name);
     if (rc == HM_OK) rc = hm__plan_check_memory(p, HM_MEMORY_DEVICE, s->name);
-    if (rc == HM_OK) rc = hm__gpu_stream_create(s->name, &s->stream);
+    if (rc == HM_OK) rc = hm__plan_stream_create(p);
 #if HM_HAVE_CUDA
     /* Collective: every rank agrees on the checks above before any hands
      * out a handle to its memory. */
@@ -178,15 +177,15 @@ static int ipc_get_commit(hm_plan_t *p)
 }
 
 /* This rank's copies to or from node rank owner, on the stream. */
-static int issue(const hm_plan_t *p, ipc_state_t *s, int owner)
+static int issue(hm_plan_t *p, ipc_state_t *s, int owner)
 {
     int rc = HM_OK;
     for (size_t i = 0; rc == HM_OK && i < s->mine->n; i++) {
         const hm__message_t *m = &s->mine->m[i];
         if (m->peer == p->rank || s->flags.node_of[m->peer] != owner) continue;
         char *local = (char *)m->buf->data + m->off;
-        rc = s->get ? hm__gpu_stream_copy(s->stream, local, s->remote[i], m->bytes, s->name)
-                    : hm__gpu_stream_copy(s->stream, s->remote[i], local, m->bytes, s->name);
+        rc = s->get ? hm__plan_stream_copy(p, local, s->remote[i], m->bytes)
+                    : hm__plan_stream_copy(p, s->remote[i], local, m->bytes);
     }
     return rc;
 }
@@ -198,10 +197,9 @@ static int ipc_start(hm_plan_t *p)
     s->iteration++;
     for (int i = 0; i < s->nusers; i++)
         hm__node_flag_publish(f, HM_FLAG_READY, f->node_rank, s->users[i], s->iteration);
-    int rc = hm__gpu_stream_begin(s->stream, p->device_timing, s->name);
+    int rc = hm__plan_stream_begin(p);
     for (size_t i = 0; rc == HM_OK && i < s->nself; i++)
-        rc = hm__gpu_stream_copy(s->stream, s->self[i].to, s->self[i].from, s->self[i].bytes,
-                                 s->name);
+        rc = hm__plan_stream_copy(p, s->self[i].to, s->self[i].from, s->self[i].bytes);
     /* Each owner as soon as it is ready, not in a fixed order. */
     int left = s->nowners;
     if (left > 0) memset(s->issued, 0, (size_t)left);
@@ -217,7 +215,7 @@ static int ipc_start(hm_plan_t *p)
         }
         if (spins % 64 == 63) sched_yield();
     }
-    if (rc == HM_OK) rc = hm__gpu_stream_end(s->stream, p->device_timing, s->name);
+    if (rc == HM_OK) rc = hm__plan_stream_end(p);
     /* A failed start is not followed by a wait (hm_plan_measure's run
      * stops there): the owners waiting for this rank's done would spin for
      * ever, so it is published here. */
@@ -226,17 +224,17 @@ static int ipc_start(hm_plan_t *p)
     return rc;
 }
 
+/* After the plan synchronized the stream, and even when that failed: an
+ * owner waiting for this rank's done is not left hanging. */
 static int ipc_wait(hm_plan_t *p)
 {
     ipc_state_t *s = p->state;
     const hm__node_flags_t *f = &s->flags;
-    int rc = hm__gpu_stream_sync(s->stream, s->name);
-    /* Done even after a failure: an owner waiting for it is not left hanging. */
     for (int i = 0; i < s->nowners; i++)
         hm__node_flag_publish(f, HM_FLAG_DONE, s->owners[i], f->node_rank, s->iteration);
     for (int i = 0; i < s->nusers; i++)
         hm__node_flag_await(f, HM_FLAG_DONE, f->node_rank, s->users[i], s->iteration);
-    return rc;
+    return HM_OK;
 }
 
 static void ipc_release(hm_plan_t *p)
@@ -249,17 +247,10 @@ static void ipc_release(hm_plan_t *p)
     /* No rank frees a buffer another still has mapped: the flags' window
      * is freed collectively (a barrier of the node) after every close. */
     hm__node_flags_free(&s->flags);
-    hm__gpu_stream_free(s->stream);
     free(s->remote), free(s->opened), free(s->handles);
     free(s->owners), free(s->users), free(s->issued), free(s->self);
     free(s);
     p->state = NULL;
-}
-
-static int ipc_device_time(const hm_plan_t *p, double *seconds)
-{
-    const ipc_state_t *s = p->state;
-    return hm__gpu_stream_elapsed(s->stream, seconds);
 }
 
 const hm_backend_t hm__backend_ipc = {.name = "ipc",
@@ -268,7 +259,7 @@ const hm_backend_t hm__backend_ipc = {.name = "ipc",
                                       .start = ipc_start,
                                       .wait = ipc_wait,
                                       .release = ipc_release,
-                                      .device_time = ipc_device_time};
+                                      .on_stream = 1};
 
 const hm_backend_t hm__backend_ipc_get = {.name = "ipc-get",
                                           .memory = HM_MEMORY_DEVICE,
@@ -276,4 +267,4 @@ const hm_backend_t hm__backend_ipc_get = {.name = "ipc-get",
                                           .start = ipc_start,
                                           .wait = ipc_wait,
                                           .release = ipc_release,
-                                          .device_time = ipc_device_time};
+                                          .on_stream = 1};

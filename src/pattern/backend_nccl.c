@@ -23,7 +23,6 @@
 #endif
 
 typedef struct nccl_state {
-    hm__gpu_stream_t *stream;
     hm_gpu_nccl_t *nccl; /* the communicator (gpu layer), created at commit */
 } nccl_state_t;
 
@@ -41,7 +40,7 @@ static int nccl_commit(hm_plan_t *p)
     if (!s) return hm__error_set(HM_ENOMEM, "out of memory");
     p->state = s;
     int rc = hm__plan_check_memory(p, HM_MEMORY_DEVICE, "nccl");
-    if (rc == HM_OK) rc = hm__gpu_stream_create("nccl", &s->stream);
+    if (rc == HM_OK) rc = hm__plan_stream_create(p);
     /* Collective: entered by every rank once all agreed (no rank is left
      * inside ncclCommInitRank waiting for one that refused). */
     rc = hm_agree(p->wire, rc);
@@ -76,25 +75,19 @@ static int post(const hm_plan_t *p, const nccl_state_t *s, cudaStream_t stream)
 static int nccl_start(hm_plan_t *p)
 {
     nccl_state_t *s = p->state;
-    int rc = hm__gpu_stream_begin(s->stream, p->device_timing, "nccl");
+    int rc = hm__plan_stream_begin(p);
 #if HM_HAVE_NCCL
     if (rc == HM_OK) {
         ncclResult_t r = ncclGroupStart();
         if (r != ncclSuccess) return nccl_error(r, "ncclGroupStart");
-        rc = post(p, s, hm__gpu_stream_handle(s->stream));
+        rc = post(p, s, hm__plan_stream_handle(p));
         /* The group is closed whatever happened inside it. */
         r = ncclGroupEnd();
         if (rc == HM_OK && r != ncclSuccess) rc = nccl_error(r, "ncclGroupEnd");
     }
 #endif
-    if (rc == HM_OK) rc = hm__gpu_stream_end(s->stream, p->device_timing, "nccl");
+    if (rc == HM_OK) rc = hm__plan_stream_end(p);
     return rc;
-}
-
-static int nccl_wait(hm_plan_t *p)
-{
-    nccl_state_t *s = p->state;
-    return hm__gpu_stream_sync(s->stream, "nccl");
 }
 
 static void nccl_release(hm_plan_t *p)
@@ -102,15 +95,8 @@ static void nccl_release(hm_plan_t *p)
     nccl_state_t *s = p->state;
     if (!s) return;
     hm_gpu_nccl_free(s->nccl);
-    hm__gpu_stream_free(s->stream);
     free(s);
     p->state = NULL;
-}
-
-static int nccl_device_time(const hm_plan_t *p, double *seconds)
-{
-    const nccl_state_t *s = p->state;
-    return hm__gpu_stream_elapsed(s->stream, seconds);
 }
 
 const hm_backend_t hm__backend_nccl = {.name = "nccl",
@@ -118,6 +104,5 @@ const hm_backend_t hm__backend_nccl = {.name = "nccl",
                                        .needs_nccl = 1,
                                        .commit = nccl_commit,
                                        .start = nccl_start,
-                                       .wait = nccl_wait,
                                        .release = nccl_release,
-                                       .device_time = nccl_device_time};
+                                       .on_stream = 1};

@@ -1,8 +1,10 @@
-/* src/pattern/gpu_stream.c — what the GPU backends share: a plan's own
- * stream (created at commit, destroyed at release, non-blocking so that
- * the legacy default stream never orders it), two events around each
- * start's work for the device's own time, copies on it. A build without
- * CUDA has the same calls, refusing. */
+/* src/pattern/gpu_stream.c — what the GPU backends share: the plan's own
+ * stream (created by the backend's commit, non-blocking so that the legacy
+ * default stream never orders it), two events around each start's work for
+ * the device's own time, copies on it. The plan itself synchronizes it at
+ * every wait, reads the device time from it and frees it at release
+ * (plan.c), so the cuda, ipc and nccl backends have only their own work to
+ * do. A build without CUDA has the same calls, refusing. */
 #include <stdlib.h>
 
 #include "common/error_set.h"
@@ -17,19 +19,18 @@ struct hm__gpu_stream {
     int recorded; /* both events of the last start were recorded */
 };
 
-static int cuda_error(cudaError_t e, const char *backend, const char *call)
+static int cuda_error(cudaError_t e, const hm_plan_t *p, const char *call)
 {
     return hm__error_set(e == cudaErrorMemoryAllocation ? HM_ENOMEM : HM_EINVAL,
-                         "%s backend: %s: %s", backend, call, cudaGetErrorString(e));
+                         "%s backend: %s: %s", p->backend->name, call, cudaGetErrorString(e));
 }
 
-int hm__gpu_stream_create(const char *backend, hm__gpu_stream_t **out)
+int hm__plan_stream_create(hm_plan_t *p)
 {
     hm__gpu_stream_t *s = calloc(1, sizeof *s);
-    *out = NULL;
     if (!s) return hm__error_set(HM_ENOMEM, "out of memory");
     cudaError_t e = cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking);
-    if (e != cudaSuccess) return free(s), cuda_error(e, backend, "cudaStreamCreate");
+    if (e != cudaSuccess) return free(s), cuda_error(e, p, "cudaStreamCreate");
     e = cudaEventCreate(&s->begin);
     if (e == cudaSuccess) {
         e = cudaEventCreate(&s->end);
@@ -38,67 +39,71 @@ int hm__gpu_stream_create(const char *backend, hm__gpu_stream_t **out)
     if (e != cudaSuccess) {
         cudaStreamDestroy(s->stream);
         free(s);
-        return cuda_error(e, backend, "cudaEventCreate");
+        return cuda_error(e, p, "cudaEventCreate");
     }
-    *out = s;
+    p->stream = s;
     return HM_OK;
 }
 
-void hm__gpu_stream_free(hm__gpu_stream_t *s)
+void hm__plan_stream_free(hm_plan_t *p)
 {
+    hm__gpu_stream_t *s = p->stream;
     if (!s) return;
     cudaEventDestroy(s->begin);
     cudaEventDestroy(s->end);
     cudaStreamDestroy(s->stream);
     free(s);
+    p->stream = NULL;
 }
 
-void *hm__gpu_stream_handle(hm__gpu_stream_t *s)
+void *hm__plan_stream_handle(const hm_plan_t *p)
 {
-    return s->stream;
+    return p->stream->stream;
 }
 
-int hm__gpu_stream_begin(hm__gpu_stream_t *s, int timed, const char *backend)
+int hm__plan_stream_begin(hm_plan_t *p)
 {
+    hm__gpu_stream_t *s = p->stream;
     s->recorded = 0;
-    if (!timed) return HM_OK;
+    if (!p->device_timing) return HM_OK;
     cudaError_t e = cudaEventRecord(s->begin, s->stream);
-    return e == cudaSuccess ? HM_OK : cuda_error(e, backend, "cudaEventRecord");
+    return e == cudaSuccess ? HM_OK : cuda_error(e, p, "cudaEventRecord");
 }
 
-int hm__gpu_stream_end(hm__gpu_stream_t *s, int timed, const char *backend)
+int hm__plan_stream_end(hm_plan_t *p)
 {
-    if (!timed) return HM_OK;
+    hm__gpu_stream_t *s = p->stream;
+    if (!p->device_timing) return HM_OK;
     cudaError_t e = cudaEventRecord(s->end, s->stream);
     s->recorded = e == cudaSuccess;
-    return e == cudaSuccess ? HM_OK : cuda_error(e, backend, "cudaEventRecord");
+    return e == cudaSuccess ? HM_OK : cuda_error(e, p, "cudaEventRecord");
 }
 
-int hm__gpu_stream_sync(hm__gpu_stream_t *s, const char *backend)
+int hm__plan_stream_sync(hm_plan_t *p)
 {
-    cudaError_t e = cudaStreamSynchronize(s->stream);
-    return e == cudaSuccess ? HM_OK : cuda_error(e, backend, "cudaStreamSynchronize");
+    cudaError_t e = cudaStreamSynchronize(p->stream->stream);
+    return e == cudaSuccess ? HM_OK : cuda_error(e, p, "cudaStreamSynchronize");
 }
 
-int hm__gpu_stream_elapsed(const hm__gpu_stream_t *s, double *seconds)
+int hm__plan_stream_elapsed(const hm_plan_t *p, double *seconds)
 {
+    const hm__gpu_stream_t *s = p->stream;
     float ms = 0;
     if (!s->recorded) return hm__error_set(HM_EINVAL, "no start was recorded on the stream");
     cudaError_t e = cudaEventElapsedTime(&ms, s->begin, s->end);
-    if (e != cudaSuccess) return cuda_error(e, "GPU", "cudaEventElapsedTime");
+    if (e != cudaSuccess) return cuda_error(e, p, "cudaEventElapsedTime");
     *seconds = (double)ms * 1e-3;
     return HM_OK;
 }
 
-int hm__gpu_stream_copy(hm__gpu_stream_t *s, void *to, const void *from, size_t bytes,
-                        const char *backend)
+int hm__plan_stream_copy(hm_plan_t *p, void *to, const void *from, size_t bytes)
 {
     /* cudaMemcpyDefault: unified addressing tells the devices apart, so one
      * call serves a copy within a device, to a peer device (peer access where
      * enabled, else staged by the driver) and into an IPC mapping. */
-    cudaError_t e =
-        bytes ? cudaMemcpyAsync(to, from, bytes, cudaMemcpyDefault, s->stream) : cudaSuccess;
-    return e == cudaSuccess ? HM_OK : cuda_error(e, backend, "cudaMemcpyAsync");
+    cudaError_t e = bytes ? cudaMemcpyAsync(to, from, bytes, cudaMemcpyDefault, p->stream->stream)
+                          : cudaSuccess;
+    return e == cudaSuccess ? HM_OK : cuda_error(e, p, "cudaMemcpyAsync");
 }
 
 #else /* !HM_HAVE_CUDA */
@@ -107,59 +112,54 @@ struct hm__gpu_stream {
     int unused;
 };
 
-static int no_cuda(const char *backend)
+static int no_cuda(const hm_plan_t *p)
 {
     return hm__error_set(HM_ENOTSUP,
                          "the %s backend needs a build with CUDA (configure with "
                          "-DHARMONIA_CUDA=on)",
-                         backend);
+                         p->backend->name);
 }
 
-int hm__gpu_stream_create(const char *backend, hm__gpu_stream_t **out)
+int hm__plan_stream_create(hm_plan_t *p)
 {
-    *out = NULL;
-    return no_cuda(backend);
+    return no_cuda(p);
 }
 
-void hm__gpu_stream_free(hm__gpu_stream_t *s)
+void hm__plan_stream_free(hm_plan_t *p)
 {
-    (void)s;
+    p->stream = NULL;
 }
 
-void *hm__gpu_stream_handle(hm__gpu_stream_t *s)
+void *hm__plan_stream_handle(const hm_plan_t *p)
 {
-    (void)s;
+    (void)p;
     return NULL;
 }
 
-int hm__gpu_stream_begin(hm__gpu_stream_t *s, int timed, const char *backend)
+int hm__plan_stream_begin(hm_plan_t *p)
 {
-    (void)s, (void)timed;
-    return no_cuda(backend);
+    return no_cuda(p);
 }
 
-int hm__gpu_stream_end(hm__gpu_stream_t *s, int timed, const char *backend)
+int hm__plan_stream_end(hm_plan_t *p)
 {
-    (void)s, (void)timed;
-    return no_cuda(backend);
+    return no_cuda(p);
 }
 
-int hm__gpu_stream_sync(hm__gpu_stream_t *s, const char *backend)
+int hm__plan_stream_sync(hm_plan_t *p)
 {
-    (void)s;
-    return no_cuda(backend);
+    return no_cuda(p);
 }
 
-int hm__gpu_stream_elapsed(const hm__gpu_stream_t *s, double *seconds)
+int hm__plan_stream_elapsed(const hm_plan_t *p, double *seconds)
 {
-    (void)s, (void)seconds;
-    return no_cuda("GPU");
+    (void)seconds;
+    return no_cuda(p);
 }
 
-int hm__gpu_stream_copy(hm__gpu_stream_t *s, void *to, const void *from, size_t bytes,
-                        const char *backend)
+int hm__plan_stream_copy(hm_plan_t *p, void *to, const void *from, size_t bytes)
 {
-    (void)s, (void)to, (void)from, (void)bytes;
-    return no_cuda(backend);
+    (void)to, (void)from, (void)bytes;
+    return no_cuda(p);
 }
 #endif

@@ -57,7 +57,7 @@ static int device_time(void *ctx, double *seconds)
 static int all_have_device_time(hm_plan_t *const *steps, int nsteps)
 {
     for (int i = 0; i < nsteps; i++)
-        if (!steps[i]->backend->device_time || !steps[i]->device_timing) return 0;
+        if (!steps[i]->backend->on_stream || !steps[i]->device_timing) return 0;
     return 1;
 }
 

@@ -54,6 +54,8 @@ typedef struct hm__message_list {
     size_t n, cap;
 } hm__message_list_t;
 
+typedef struct hm__gpu_stream hm__gpu_stream_t;
+
 struct hm_plan {
     MPI_Comm comm; /* the caller's */
     MPI_Comm wire; /* a duplicate at commit: plans never match each other's messages */
@@ -61,9 +63,10 @@ struct hm_plan {
     const hm_backend_t *backend;
     hm__message_list_t send, recv;
     int committed;
-    int device_timing;    /* record CUDA events around each start (default 1) */
-    uint64_t total_bytes; /* of every rank's messages */
-    void *state;          /* the backend's */
+    int device_timing;        /* record CUDA events around each start (default 1) */
+    uint64_t total_bytes;     /* of every rank's messages */
+    void *state;              /* the backend's */
+    hm__gpu_stream_t *stream; /* an on_stream backend's, made by its commit */
 };
 
 struct hm_backend {
@@ -72,11 +75,17 @@ struct hm_backend {
     int needs_nccl;     /* usable only in a build with NCCL */
     int (*commit)(hm_plan_t *plan);
     int (*start)(hm_plan_t *plan);
+    /* Optional where on_stream: what the backend does at a wait after the
+     * plan synchronized its stream (the ipc backends' done flags), called
+     * whatever the synchronization returned. */
     int (*wait)(hm_plan_t *plan);
     void (*release)(hm_plan_t *plan);
-    /* Optional (GPU backends): the device's own time of the last start to
-     * its wait, from CUDA events on the plan's stream, in seconds. */
-    int (*device_time)(const hm_plan_t *plan, double *seconds);
+    /* A GPU backend: its commit creates the plan's stream
+     * (hm__plan_stream_create) and its start works on it between
+     * hm__plan_stream_begin and _end; the plan synchronizes the stream at
+     * every wait, gives the device's own time from its events and frees it
+     * at release. */
+    int on_stream;
 };
 
 /* The backends (one file each; the GPU ones refuse at commit in a build
@@ -145,21 +154,20 @@ int hm__node_flag_reached(const hm__node_flags_t *flags, hm__node_flag_t which, 
 void hm__node_flag_await(const hm__node_flags_t *flags, hm__node_flag_t which, int owner, int peer,
                          uint64_t value);
 
-/* ---- A GPU backend's stream (gpu_stream.c): created at commit on the
- * current device, destroyed at release; events around each start's work.
- * In a build without CUDA every call refuses with HM_ENOTSUP. backend
- * names the caller in sentences. */
-typedef struct hm__gpu_stream hm__gpu_stream_t;
-int hm__gpu_stream_create(const char *backend, hm__gpu_stream_t **out);
-void hm__gpu_stream_free(hm__gpu_stream_t *stream);
-void *hm__gpu_stream_handle(hm__gpu_stream_t *stream); /* the cudaStream_t */
-int hm__gpu_stream_begin(hm__gpu_stream_t *stream, int timed, const char *backend);
-int hm__gpu_stream_end(hm__gpu_stream_t *stream, int timed, const char *backend);
-int hm__gpu_stream_sync(hm__gpu_stream_t *stream, const char *backend);
-int hm__gpu_stream_elapsed(const hm__gpu_stream_t *stream, double *seconds);
+/* ---- The plan's stream (gpu_stream.c), an on_stream backend's: created
+ * at its commit on the current device (plan->stream), freed with the plan;
+ * events around each start's work (recorded where device timing is on).
+ * In a build without CUDA every call refuses with HM_ENOTSUP. Sentences
+ * name the plan's backend. */
+int hm__plan_stream_create(hm_plan_t *plan);
+void hm__plan_stream_free(hm_plan_t *plan);
+void *hm__plan_stream_handle(const hm_plan_t *plan); /* the cudaStream_t */
+int hm__plan_stream_begin(hm_plan_t *plan);
+int hm__plan_stream_end(hm_plan_t *plan);
+int hm__plan_stream_sync(hm_plan_t *plan);
+int hm__plan_stream_elapsed(const hm_plan_t *plan, double *seconds);
 /* Asynchronous, on the stream, any two device addresses (cudaMemcpyDefault). */
-int hm__gpu_stream_copy(hm__gpu_stream_t *stream, void *to, const void *from, size_t bytes,
-                        const char *backend);
+int hm__plan_stream_copy(hm_plan_t *plan, void *to, const void *from, size_t bytes);
 
 /* A rank's messages to itself, matched in the order added, with their
  * addresses resolved (host: memcpy; cuda, ipc, nccl: on the stream).

@@ -132,6 +132,13 @@ static int count_total(hm_plan_t *p)
     return HM_OK;
 }
 
+/* The backend's state, then the stream its work was on. */
+static void release(hm_plan_t *p)
+{
+    p->backend->release(p);
+    hm__plan_stream_free(p);
+}
+
 int hm_plan_commit(hm_plan_t *p)
 {
     if (!p) return hm__error_set(HM_EINVAL, "no plan");
@@ -143,7 +150,7 @@ int hm_plan_commit(hm_plan_t *p)
         rc = hm__error_set(HM_EMPI, "MPI_Comm_dup failed");
     if (rc == HM_OK) {
         rc = hm_agree(p->comm, p->backend->commit(p));
-        if (rc != HM_OK) p->backend->release(p); /* collective, as the commit was */
+        if (rc != HM_OK) release(p); /* collective, as the commit was */
     }
     if (rc == HM_OK) p->committed = 1;
     return rc;
@@ -158,17 +165,19 @@ int hm_plan_start(hm_plan_t *p)
 int hm_plan_wait(hm_plan_t *p)
 {
     if (!p || !p->committed) return hm__error_set(HM_EINVAL, "wait: the plan is not committed");
-    return p->backend->wait(p);
+    int rc = p->backend->on_stream ? hm__plan_stream_sync(p) : HM_OK;
+    int after = p->backend->wait ? p->backend->wait(p) : HM_OK;
+    return rc != HM_OK ? rc : after;
 }
 
 int hm_plan_device_time(const hm_plan_t *p, double *seconds)
 {
     if (!p || !p->committed || !seconds)
         return hm__error_set(HM_EINVAL, "device time: a committed plan and a place for it");
-    if (!p->backend->device_time)
+    if (!p->backend->on_stream)
         return hm__error_set(HM_ENOTSUP, "the %s backend has no device time", p->backend->name);
     if (!p->device_timing) return hm__error_set(HM_ENOTSUP, "device timing is off for this plan");
-    return p->backend->device_time(p, seconds);
+    return hm__plan_stream_elapsed(p, seconds);
 }
 
 int hm_plan_set_device_timing(hm_plan_t *p, int on)
@@ -181,7 +190,7 @@ int hm_plan_set_device_timing(hm_plan_t *p, int on)
 void hm_plan_free(hm_plan_t *p)
 {
     if (!p) return;
-    if (p->committed) p->backend->release(p);
+    if (p->committed) release(p);
     if (p->wire != MPI_COMM_NULL) MPI_Comm_free(&p->wire);
     free(p->send.m);
     free(p->recv.m);
