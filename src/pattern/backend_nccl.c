@@ -74,13 +74,12 @@ static int post(const hm_plan_t *p, const nccl_state_t *s, cudaStream_t stream)
 
 static int nccl_start(hm_plan_t *p)
 {
-    nccl_state_t *s = p->state;
     int rc = hm__plan_stream_begin(p);
 #if HM_HAVE_NCCL
     if (rc == HM_OK) {
         ncclResult_t r = ncclGroupStart();
         if (r != ncclSuccess) return nccl_error(r, "ncclGroupStart");
-        rc = post(p, s, hm__plan_stream_handle(p));
+        rc = post(p, p->state, hm__plan_stream_handle(p));
         /* The group is closed whatever happened inside it. */
         r = ncclGroupEnd();
         if (rc == HM_OK && r != ncclSuccess) rc = nccl_error(r, "ncclGroupEnd");

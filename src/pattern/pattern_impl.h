@@ -63,7 +63,7 @@ struct hm_plan {
     const hm_backend_t *backend;
     hm__message_list_t send, recv;
     int committed;
-    int device_timing;        /* record CUDA events around each start (default 1) */
+    int device_timing;        /* record CUDA events around each start (default 0) */
     uint64_t total_bytes;     /* of every rank's messages */
     void *state;              /* the backend's */
     hm__gpu_stream_t *stream; /* an on_stream backend's, made by its commit */

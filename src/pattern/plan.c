@@ -20,7 +20,6 @@ int hm_plan_create(MPI_Comm comm, const hm_backend_t *backend, hm_plan_t **out)
     p->comm = comm;
     p->wire = MPI_COMM_NULL;
     p->backend = backend;
-    p->device_timing = 1;
     if (MPI_Comm_rank(comm, &p->rank) != MPI_SUCCESS ||
         MPI_Comm_size(comm, &p->size) != MPI_SUCCESS) {
         free(p);

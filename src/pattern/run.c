@@ -14,6 +14,7 @@
 #include <harmonia/topo.h>
 
 #include "common/error_set.h"
+#include "pattern/pattern_impl.h"
 #include "pattern/run_impl.h"
 
 void hm_pattern_run_params_default(hm_pattern_run_params_t *params)
@@ -163,6 +164,13 @@ static int check_shape(hm_pattern_run_t *r, hm_pattern_failure_t *f)
         if (!r->p.backend[i])
             return fail(f, HM_PATTERN_FAILED_BACKEND, i),
                    hm__error_set(HM_EINVAL, "backend %d is NULL", i);
+    for (int i = 0; r->p.device_time && i < r->p.nbackends; i++)
+        if (!r->p.backend[i]->on_stream)
+            return fail(f, HM_PATTERN_FAILED_DEVICE_TIME, i),
+                   hm__error_set(HM_EINVAL,
+                                 "the %s backend has no stream to time on the device (the GPU "
+                                 "backends have: cuda, ipc, ipc-get, nccl)",
+                                 hm_backend_name(r->p.backend[i]));
     int rc = memory_of(r, f);
     if (rc != HM_OK) return rc;
     if (r->p.kind == HM_PATTERN_GROUPS) {

@@ -62,6 +62,7 @@ static int build(const hm_pattern_run_t *r, int rank, cell_t *c)
         rc = hm_buffer_alloc(r->comm, r->memory, need[b], &c->buf[b]);
     for (int s = 0; s < c->nsteps && rc == HM_OK; s++) {
         rc = hm_plan_create(r->comm, r->p.backend[s < r->p.nbackends ? s : 0], &c->plan[s]);
+        if (rc == HM_OK) rc = hm_plan_set_device_timing(c->plan[s], r->p.device_time);
         if (rc == HM_OK) rc = hm_edges_add(&c->steps[s], c->plan[s], c->buf, MAX_BUFS);
         if (rc == HM_OK) rc = hm_plan_commit(c->plan[s]);
     }

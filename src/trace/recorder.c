@@ -43,9 +43,10 @@ int hm_trace_recorder_open(const char *dir, int rank, size_t capacity, hm_timer_
     snprintf(r->path, sizeof r->path, "%s/rank-%05d.events", dir, rank);
     r->fd = open(r->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (r->fd < 0) {
-        int err = errno;
+        /* The sentence names the path: set before the recorder is freed. */
+        int rc = hm__error_set(HM_EIO, "cannot create %s: %s", r->path, strerror(errno));
         free(r->events), free(r);
-        return hm__error_set(HM_EIO, "cannot create %s: %s", r->path, strerror(err));
+        return rc;
     }
     r->capacity = capacity;
     r->timer = timer;

@@ -104,6 +104,11 @@ expect_usage 2 '--backend: unknown backend "tcp" in "host+tcp+host" (known: mpi,
 expect_usage 4 '--backend host+nccl+host: host copies host memory and nccl asks for device memory' \
     pattern --pattern striping --ranks-per-node 2 --backend host+nccl+host
 expect_usage 2 '--memory: "gpu" is not a memory (known: host, device)' pattern --memory gpu
+# --device-time needs a stream on the device at every step, GPU or not.
+expect_usage 2 '--device-time: the mpi backend has no stream to time on the device (the GPU backends have: cuda, ipc, ipc-get, nccl)' \
+    pattern --ranks-per-node 1 --device-time
+expect_usage 2 '--device-time: the host backend has no stream' \
+    pattern --pattern striping --ranks-per-node 1 --backend host+mpi+host --device-time
 if "$HARMONIA" version | grep -qE 'no GPU|built without CUDA'; then
     for b in cuda ipc ipc-get nccl; do
         expect_usage 2 "--backend $b: no GPU: " pattern --ranks-per-node 1 --backend $b

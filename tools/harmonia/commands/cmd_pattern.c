@@ -28,8 +28,8 @@ static int check_options(const cli_config_t *cfg, const char *pattern)
         return hm_error_set(HM_EINVAL, "--file %.200s: only --pattern file reads a file",
                             cfg->pattern_file),
                HM_EXIT_USAGE;
-    const uint64_t sizes = HM_OPT_BIT(HM_OPT_SIZES) | HM_OPT_BIT(HM_OPT_MINBYTES) |
-                           HM_OPT_BIT(HM_OPT_MAXBYTES) | HM_OPT_BIT(HM_OPT_STEPFACTOR);
+    const cli_opt_mask_t sizes = HM_OPT_BIT(HM_OPT_SIZES) | HM_OPT_BIT(HM_OPT_MINBYTES) |
+                                 HM_OPT_BIT(HM_OPT_MAXBYTES) | HM_OPT_BIT(HM_OPT_STEPFACTOR);
     if (file && (cfg->given & sizes))
         return hm_error_set(HM_EINVAL, "--sizes%s: the file gives every message's size",
                             cfg->given & HM_OPT_BIT(HM_OPT_SIZES) ? "" : " (-b/-e/-f)"),
@@ -80,6 +80,7 @@ static void params_of(const cli_config_t *cfg, hm_pattern_run_params_t *p,
         p->backend[p->nbackends++] = hm_backend_find(item);
     }
     p->device_memory = cfg->memory_device;
+    p->device_time = cfg->device_time;
     p->sizes = cfg->sizes;
     p->nsizes = (size_t)cfg->nsizes;
     p->seed = cfg->seed;
@@ -123,6 +124,9 @@ static int failure_message(const cli_config_t *cfg, const cli_pattern_shape_t *s
         break;
     case HM_PATTERN_FAILED_BACKEND:
         hm_error_set(HM_EINVAL, "--backend %s: %s", step, s);
+        break;
+    case HM_PATTERN_FAILED_DEVICE_TIME:
+        hm_error_set(HM_EINVAL, "--device-time: %s", s);
         break;
     case HM_PATTERN_FAILED_DEVICE:
         hm_error_set(HM_EINVAL, "--memory device: %s", s);

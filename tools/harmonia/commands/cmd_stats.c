@@ -130,7 +130,7 @@ int cli_cmd_stats(cli_config_t *cfg, MPI_Comm comm)
     /* Each option belongs to one kind of input: a campaign's per-mpirun
      * values were reduced (metric, filter) when it was collected, and raw
      * files have no per-mpirun statistic. */
-    const uint64_t raw_only = HM_OPT_BIT(HM_OPT_METRIC) | HM_OPT_BIT(HM_OPT_FILTER);
+    const cli_opt_mask_t raw_only = HM_OPT_BIT(HM_OPT_METRIC) | HM_OPT_BIT(HM_OPT_FILTER);
     if (datasets == cfg->nfiles && (cfg->given & raw_only)) {
         cli_print_error("stats: --%s applies to raw files; a campaign's per-mpirun values "
                         "were reduced when it was collected (see its factors)",

@@ -14,11 +14,11 @@
 
 typedef struct cli_command {
     const char *name;
-    const char *summary;  /* one line for the command list */
-    int uses_mpi;         /* runs under mpirun; MPI is initialized before parsing */
-    uint64_t options;     /* HM_OPT_BIT mask of accepted options */
-    const char *synopsis; /* usage line */
-    const char *details;  /* paragraph(s) of help */
+    const char *summary;    /* one line for the command list */
+    int uses_mpi;           /* runs under mpirun; MPI is initialized before parsing */
+    cli_opt_mask_t options; /* HM_OPT_BIT mask of accepted options */
+    const char *synopsis;   /* usage line */
+    const char *details;    /* paragraph(s) of help */
     const char *example;
     int (*run)(cli_config_t *cfg, MPI_Comm comm);
     int takes_files;   /* FILE operands after the options (cfg->files) */

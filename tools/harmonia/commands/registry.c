@@ -149,7 +149,8 @@ static const cli_command_t commands[] = {
          HM_OPT_BIT(HM_OPT_VALIDATE) | HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_RAW) |
          HM_OPT_BIT(HM_OPT_MINBYTES) | HM_OPT_BIT(HM_OPT_MAXBYTES) | HM_OPT_BIT(HM_OPT_STEPFACTOR) |
          HM_OPT_BIT(HM_OPT_CHECK) | HM_OPT_BIT(HM_OPT_MATRIX) | HM_OPT_BIT(HM_OPT_MEMORY) |
-         HM_OPT_BIT(HM_OPT_GPUS_PER_NODE) | HM_OPT_BIT(HM_OPT_HELP) | SYNCHRONIZES,
+         HM_OPT_BIT(HM_OPT_DEVICE_TIME) | HM_OPT_BIT(HM_OPT_GPUS_PER_NODE) |
+         HM_OPT_BIT(HM_OPT_HELP) | SYNCHRONIZES,
      "mpirun -n P harmonia pattern [--pattern NAME] [--direction DIR] [--k K]\n"
      "                             [--backend NAME] [--ranks-per-node G] [--sizes SPEC]",
      "The communication patterns of CommBench (Hidayetoglu et al. 2024, §4) over n\n"

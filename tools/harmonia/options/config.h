@@ -89,12 +89,15 @@ typedef enum cli_opt_id {
     HM_OPT_GPUS_PER_NODE,
     HM_OPT_SELECT,
     HM_OPT_ALLOW_ONE_RANK,
+    HM_OPT_DEVICE_TIME,
     HM_OPT_COUNT
 } cli_opt_id_t;
 
-#define HM_OPT_BIT(id) (UINT64_C(1) << (id))
-/* Masks and `given` are 64-bit words. */
-_Static_assert(HM_OPT_COUNT <= 64, "more options than bits in an option mask");
+/* A set of options, one bit each: masks and `given` are 128-bit words (a
+ * GCC and Clang type; the 64 of a uint64_t were all taken). */
+__extension__ typedef unsigned __int128 cli_opt_mask_t;
+#define HM_OPT_BIT(id) ((cli_opt_mask_t)1 << (id))
+_Static_assert(HM_OPT_COUNT <= 128, "more options than bits in an option mask");
 
 /* Largest message size: MPI counts are int and harmonia moves bytes with
  * MPI_CHAR, so a size above INT_MAX bytes cannot be expressed. */
@@ -106,8 +109,8 @@ _Static_assert(HM_OPT_COUNT <= 64, "more options than bits in an option mask");
 typedef struct cli_config {
     const char *command;
     int argc;
-    char **argv;    /* the whole command line, for result files */
-    uint64_t given; /* HM_OPT_BIT of every option on the command line */
+    char **argv;          /* the whole command line, for result files */
+    cli_opt_mask_t given; /* HM_OPT_BIT of every option on the command line */
 
     char timer[32];                 /* --timer */
     double tsc_ghz;                 /* --tsc-ghz, 0 = read from the system */
@@ -139,6 +142,7 @@ typedef struct cli_config {
     int root;                /* --root */
     int peer;                /* --peer */
     int validate;            /* --validate */
+    int device_time;         /* --device-time */
     int allow_partial;       /* --allow-partial */
     int allow_one_rank;      /* --allow-one-rank */
     double probe_s;          /* the interference probe's length (HARMONIA_INTERFERENCE_PROBE_S) */
@@ -216,7 +220,7 @@ void cli_config_defaults(cli_config_t *cfg);
  * in a list option. Reentrant: keeps no state between calls.
  * Arguments that are not options go to cfg->files when cfg->takes_files is
  * set, and are a usage error ("unexpected argument") otherwise. */
-int cli_parse(int argc, char **argv, int first, uint64_t mask, cli_config_t *cfg);
+int cli_parse(int argc, char **argv, int first, cli_opt_mask_t mask, cli_config_t *cfg);
 
 /* Parse a size specification ("8,64,1K", "1:1M", "1:1M:x4", OSU's
  * "MIN:MAX") into ascending sizes in bytes; a size given twice ("8,8",
@@ -232,5 +236,5 @@ int cli_parse_sizes(const char *text, size_t *sizes, int max_sizes, int *nsizes)
 void cli_expand_choices(const char *text, char *out, size_t len);
 
 /* Write the help of the options in mask (one paragraph each) to f. */
-void cli_print_options_help(FILE *f, uint64_t mask);
+void cli_print_options_help(FILE *f, cli_opt_mask_t mask);
 #endif

@@ -505,6 +505,11 @@ const cli_opt_def_t cli_options[HM_OPT_COUNT] = {
                        "where the buffers are: host (default) or device (GPU memory, cudaMalloc; "
                        "MPI must be CUDA-aware)",
                        "e.g. --memory device", cli_opt_parse_memory},
+    [HM_OPT_DEVICE_TIME] = {HM_OPT_DEVICE_TIME, "device-time", 0, NULL,
+                            "GPU backends: also the device's own time of each repetition (two "
+                            "CUDA events around its work, the raw file's device_s); the events "
+                            "cost about 3 us a repetition, in the times too",
+                            "--device-time", cli_opt_parse_device_time},
     [HM_OPT_GPUS_PER_NODE] = {HM_OPT_GPUS_PER_NODE, "gpus-per-node", 0, "N",
                               "GPUs of a node the ranks use: a rank takes device (node-local "
                               "rank modulo N); default every device the node shows",
@@ -556,7 +561,7 @@ const cli_opt_def_t cli_options[HM_OPT_COUNT] = {
                           "e.g. --statistic mean", cli_opt_parse_statistic},
 };
 
-void cli_print_options_help(FILE *f, uint64_t mask)
+void cli_print_options_help(FILE *f, cli_opt_mask_t mask)
 {
     for (int i = 0; i < HM_OPT_COUNT; i++) {
         const cli_opt_def_t *d = &cli_options[i];

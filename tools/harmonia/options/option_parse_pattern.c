@@ -146,7 +146,7 @@ int cli_opt_parse_matrix(cli_config_t *c, const char *v)
  * STEP is not taken (-i is OSU's --nrep here), so F defaults to 2. */
 int cli_opt_compose_nccl_sizes(cli_config_t *c)
 {
-    const uint64_t parts =
+    const cli_opt_mask_t parts =
         HM_OPT_BIT(HM_OPT_MINBYTES) | HM_OPT_BIT(HM_OPT_MAXBYTES) | HM_OPT_BIT(HM_OPT_STEPFACTOR);
     if (!(c->given & parts)) return 0;
     if (c->given & HM_OPT_BIT(HM_OPT_SIZES))
@@ -171,6 +171,13 @@ int cli_opt_parse_memory(cli_config_t *c, const char *v)
     if (strcmp(v, "host") != 0 && strcmp(v, "device") != 0)
         return cli_opt_fail("\"%.40s\" is not a memory (known: host, device)", v);
     c->memory_device = strcmp(v, "device") == 0;
+    return 0;
+}
+
+int cli_opt_parse_device_time(cli_config_t *c, const char *v)
+{
+    (void)v;
+    c->device_time = 1;
     return 0;
 }
 

@@ -69,7 +69,7 @@ static int edit_distance(const char *a, const char *b)
 /* The options of the command (mask) that name begins, joined into list: a
  * refused abbreviation is answered with them. Only the command's: naming an
  * option that it would then refuse does not help. */
-static int prefix_matches(const char *name, uint64_t mask, char *list, size_t len)
+static int prefix_matches(const char *name, cli_opt_mask_t mask, char *list, size_t len)
 {
     int n = 0;
     size_t used = 0;
@@ -88,7 +88,7 @@ static int prefix_matches(const char *name, uint64_t mask, char *list, size_t le
 /* The option of the command closest in spelling to name, or NULL when none
  * is close: at most 2 edits, and at most one per two typed letters (so
  * that "--rnus" is --runs but "--foo" does not become --root). */
-static const char *closest_option(const char *name, uint64_t mask)
+static const char *closest_option(const char *name, cli_opt_mask_t mask)
 {
     const char *best = NULL;
     int best_d = 3;
@@ -100,7 +100,7 @@ static const char *closest_option(const char *name, uint64_t mask)
     return best;
 }
 
-static void unknown_option(const char *token, uint64_t mask)
+static void unknown_option(const char *token, cli_opt_mask_t mask)
 {
     char name[64], list[512];
     const char *close;
@@ -119,7 +119,7 @@ static void unknown_option(const char *token, uint64_t mask)
         cli_opt_fail("unknown option \"%s\"", token);
 }
 
-static void not_accepted(const char *command, const cli_opt_def_t *d, uint64_t mask)
+static void not_accepted(const char *command, const cli_opt_def_t *d, cli_opt_mask_t mask)
 {
     char alias[8] = "";
     if (d->short_name) snprintf(alias, sizeof alias, " (-%c)", d->short_name);
@@ -151,7 +151,7 @@ static const cli_opt_def_t *find_long(const char *name, size_t n)
  * command that takes nccl-tests' range (-b): elsewhere -n stays what it is
  * (--runs, or a mistaken mpirun -n refused). The option is then looked up
  * by its own letter, among any command's options for the error naming it. */
-static const cli_opt_def_t *find_short(char c, uint64_t mask)
+static const cli_opt_def_t *find_short(char c, cli_opt_mask_t mask)
 {
     int nccl = (mask & HM_OPT_BIT(HM_OPT_MINBYTES)) != 0;
     for (int i = 0; c && nccl && i < HM_OPT_COUNT; i++)
@@ -167,7 +167,7 @@ static const cli_opt_def_t *find_short(char c, uint64_t mask)
 typedef struct scan {
     char **args;
     int nargs, next;
-    uint64_t mask;
+    cli_opt_mask_t mask;
     const char *first[HM_OPT_COUNT];
 } scan_t;
 
@@ -300,7 +300,7 @@ static int cross_check(cli_config_t *cfg)
 /* Options and operands may be mixed; "--" ends the options (a command
  * that runs another has already been cut there). Option errors come before
  * operand errors, whatever the order on the command line. */
-int cli_parse(int argc, char **argv, int first, uint64_t mask, cli_config_t *cfg)
+int cli_parse(int argc, char **argv, int first, cli_opt_mask_t mask, cli_config_t *cfg)
 {
     int end = argc, nwords = 0, rc = HM_EXIT_OK, options_end = 0;
     char *words[argc + 1];
