@@ -31,5 +31,6 @@
 #include <harmonia/overlap.h>
 #include <harmonia/pattern.h>
 #include <harmonia/trace.h>
+#include <harmonia/figure.h>
 
 #endif

@@ -88,6 +88,11 @@ typedef struct hm_afile hm_afile_t;
  * directory that does not exist. Nothing is created. */
 HM_EXPORT int hm_afile_check(const char *path);
 
+/* Create directory dir and its missing parents (mode 0755 less the umask,
+ * as mkdir -p); one that exists is fine. HM_EIO naming the directory and
+ * the system's reason (HM_EINVAL for a name too long). Local. */
+HM_EXPORT int hm_afile_make_dirs(const char *dir);
+
 /* 1 when a and b name one file: the same device and inode where both exist,
  * else the same name in the same directory; 0 otherwise. Local. */
 HM_EXPORT int hm_afile_same(const char *a, const char *b);

@@ -96,3 +96,21 @@ int hm_afile_same(const char *a, const char *b)
     return stat(da, &sa) == 0 && stat(db, &sb) == 0 && sa.st_dev == sb.st_dev &&
            sa.st_ino == sb.st_ino;
 }
+
+int hm_afile_make_dirs(const char *dir)
+{
+    char path[PATH_MAX];
+    if (!dir || !*dir) return hm__error_set(HM_EINVAL, "no directory to create");
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+        return hm__error_set(HM_EINVAL, "cannot create \"%s\": %s", dir, strerror(ENAMETOOLONG));
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = '\0';
+        if (mkdir(path, 0755) != 0 && errno != EEXIST)
+            return hm__error_set(HM_EIO, "cannot create \"%s\": %s", dir, strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(path, 0755) != 0 && errno != EEXIST)
+        return hm__error_set(HM_EIO, "cannot create \"%s\": %s", dir, strerror(errno));
+    return HM_OK;
+}

@@ -295,8 +295,8 @@ static int run_all(campaign_t *c)
 static int open_dir(const char *dir)
 {
     char lock[4200];
-    if (cli_make_dirs(dir) != 0) {
-        cli_print_error("--dir: cannot create \"%s\": %s", dir, strerror(errno));
+    if (hm_afile_make_dirs(dir) != HM_OK) {
+        cli_print_error("--dir: %s", hm_last_error());
         return HM_EXIT_USAGE;
     }
     snprintf(lock, sizeof lock, "%s/.campaign.lock", dir);

@@ -68,6 +68,16 @@ static int warned_before(const char *path)
     return 0;
 }
 
+void cli_warn_partial_once(const char *command, const char *path, const char *complete)
+{
+    if (warned_before(path)) return;
+    fprintf(stderr,
+            "harmonia: warning: %s: %s is partial (complete: %s): what its run did not finish is "
+            "missing from this analysis\n",
+            command, path, complete);
+    fflush(stderr);
+}
+
 int cli_warn_partial(const char *command, const char *path, const hm_factors_t *factors, char *what,
                      size_t len)
 {
@@ -75,12 +85,7 @@ int cli_warn_partial(const char *command, const char *path, const hm_factors_t *
     if (what && len) what[0] = '\0';
     if (!hm_results_partial(factors, &v)) return 0;
     if (what && len) snprintf(what, len, "%s", v);
-    if (warned_before(path)) return 1;
-    fprintf(stderr,
-            "harmonia: warning: %s: %s is partial (complete: %s): what its run did not finish is "
-            "missing from this analysis\n",
-            command, path, v);
-    fflush(stderr);
+    cli_warn_partial_once(command, path, v);
     return 1;
 }
 

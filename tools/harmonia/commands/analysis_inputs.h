@@ -34,6 +34,9 @@ int cli_choose_metric(cli_config_t *cfg, const char *path, hm_results_kind_t kin
 int cli_warn_partial(const char *command, const char *path, const hm_factors_t *factors, char *what,
                      size_t len);
 
+/* The warning itself, once per file, with the factor's value complete. */
+void cli_warn_partial_once(const char *command, const char *path, const char *complete);
+
 /* The same for a file not yet open: its factor lines are read. A file that
  * cannot be read is left to its reader, which says what is wrong. */
 int cli_warn_partial_path(const char *command, const char *path);

@@ -17,8 +17,4 @@ void cli_progress(hm_csv_t *summary, hm_csv_t *raw, long done, long total, const
  * (or the status of hm_factors_set); on error *f is NULL. */
 int cli_offline_factors(const cli_config_t *cfg, hm_factors_t **f);
 
-/* mkdir -p dir (mode 0755): 0, or -1 with errno. Output directories are
- * often nested (runs/LIBRARY/METHOD) and new. */
-int cli_make_dirs(const char *dir);
-
 #endif

@@ -1,5 +1,5 @@
-/* tools/harmonia/plot/plot_gnuplot.c — finding gnuplot, running it with a time limit,
- * the output and scratch directories of `harmonia plot`. */
+/* src/figure/plot_gnuplot.c — finding gnuplot, running it with a time limit,
+ * the output and scratch directories of the figures. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -14,9 +14,10 @@
 #include <unistd.h>
 
 #include <harmonia/error.h>
+#include <harmonia/output.h>
 
-#include "plot/plot_gnuplot.h"
-#include "commands/result_files.h"
+#include "common/error_set.h"
+#include "figure/plot_gnuplot.h"
 
 extern char **environ;
 
@@ -25,7 +26,7 @@ extern char **environ;
  * about it rather than wait forever. */
 #define GNUPLOT_LIMIT_S 60
 
-int cli_plot_find_gnuplot(char *path, size_t len)
+int hm__plot_find_gnuplot(char *path, size_t len)
 {
     const char *env = getenv("PATH");
     char *dirs = strdup(env && *env ? env : "/usr/bin:/bin");
@@ -91,14 +92,14 @@ static void first_error_line(const char *err_path, char *line, size_t len)
     if (f) fclose(f);
 }
 
-int cli_plot_run_gnuplot(const cli_plot_out_t *out, const char *script)
+int hm__plot_run_gnuplot(const hm__plot_out_t *out, const char *script)
 {
     char err_path[4200], line[512];
     pid_t pid;
     snprintf(err_path, sizeof err_path, "%s/gnuplot.err", out->tmpdir);
     int rc = spawn(out->gnuplot, script, err_path, &pid);
     if (rc) {
-        hm_error_set(HM_EINVAL, "plot: cannot start %s: %s", out->gnuplot, strerror(rc));
+        hm__error_set(HM_EINVAL, "plot: cannot start %s: %s", out->gnuplot, strerror(rc));
         return HM_EIO;
     }
     int status = wait_limited(pid, GNUPLOT_LIMIT_S);
@@ -106,8 +107,8 @@ int cli_plot_run_gnuplot(const cli_plot_out_t *out, const char *script)
     first_error_line(err_path, line, sizeof line);
     if (status < 0 && !line[0])
         snprintf(line, sizeof line, "killed or stopped after at most %d s", GNUPLOT_LIMIT_S);
-    hm_error_set(HM_EINVAL, "plot: gnuplot failed (exit %d): %s", status,
-                 line[0] ? line : "no message");
+    hm__error_set(HM_EINVAL, "plot: gnuplot failed (exit %d): %s", status,
+                  line[0] ? line : "no message");
     return HM_EIO;
 }
 
@@ -118,29 +119,26 @@ static int output_dir(const char *dir)
     if (!*dir) dir = ".";
     if (stat(dir, &st) == 0) {
         if (S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK) == 0) return HM_OK;
-        hm_error_set(HM_EINVAL, "--dir: \"%s\" is not a writable directory", dir);
-        return HM_EINVAL;
+        return hm__error_set(HM_EINVAL, "\"%s\" is not a writable directory", dir);
     }
-    if (cli_make_dirs(dir) == 0) return HM_OK;
-    hm_error_set(HM_EINVAL, "--dir: cannot create \"%s\": %s", dir, strerror(errno));
-    return HM_EINVAL;
+    return hm_afile_make_dirs(dir) == HM_OK ? HM_OK : HM_EINVAL; /* its sentence */
 }
 
-static int scratch_dir(cli_plot_out_t *out)
+static int scratch_dir(hm__plot_out_t *out)
 {
     const char *tmp = getenv("TMPDIR");
     snprintf(out->tmpdir, sizeof out->tmpdir, "%s/harmonia-plot.XXXXXX",
              tmp && *tmp ? tmp : "/tmp");
     if (mkdtemp(out->tmpdir)) return HM_OK;
-    hm_error_set(HM_EINVAL, "plot: cannot create a scratch directory %s: %s", out->tmpdir,
-                 strerror(errno));
+    hm__error_set(HM_EINVAL, "plot: cannot create a scratch directory %s: %s", out->tmpdir,
+                  strerror(errno));
     out->tmpdir[0] = '\0';
     return HM_EIO;
 }
 
 /* gnuplot-nox has pngcairo on Debian; builds without cairo only have the
  * libgd png terminal, which draws no transparency but still works. */
-static int has_pngcairo(const cli_plot_out_t *out)
+static int has_pngcairo(const hm__plot_out_t *out)
 {
     char script[4200];
     snprintf(script, sizeof script, "%s/probe.gp", out->tmpdir);
@@ -148,10 +146,10 @@ static int has_pngcairo(const cli_plot_out_t *out)
     if (!f) return 0;
     fputs("set terminal pngcairo\n", f);
     if (fclose(f)) return 0;
-    return cli_plot_run_gnuplot(out, script) == HM_OK;
+    return hm__plot_run_gnuplot(out, script) == HM_OK;
 }
 
-int cli_plot_out_open(cli_plot_out_t *out)
+int hm__plot_out_open(hm__plot_out_t *out)
 {
     int rc = output_dir(out->dir);
     if (rc == HM_OK) rc = scratch_dir(out);
@@ -159,7 +157,7 @@ int cli_plot_out_open(cli_plot_out_t *out)
     return rc;
 }
 
-void cli_plot_out_close(cli_plot_out_t *out)
+void hm__plot_out_close(hm__plot_out_t *out)
 {
     if (!out->tmpdir[0]) return;
     DIR *d = opendir(out->tmpdir);

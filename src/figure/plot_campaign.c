@@ -1,4 +1,4 @@
-/* tools/harmonia/plot/plot_campaign.c — a campaign's per-mpirun medians as box plots:
+/* src/figure/plot_campaign.c — a campaign's per-mpirun medians as box plots:
  * one box per series and message size over the runs (Hunold and
  * Carpen-Amarie 2016, Fig. 7 and 8): the box spans the quartiles (type 7),
  * the bar is the median, the whiskers reach the most extreme runs within 1.5
@@ -9,10 +9,10 @@
 
 #include <harmonia/stats.h>
 
-#include "plot/plot_figure.h"
+#include "figure/plot_figure.h"
 
 /* Row of the box of g at x: x, whisker low, q1, median, q3, whisker high. */
-static void box_row(FILE *f, const cli_plot_group_t *g, double x)
+static void box_row(FILE *f, const hm__plot_group_t *g, double x)
 {
     double q1 = hm_stats_quantile_sorted(g->v, g->n, 0.25);
     double q3 = hm_stats_quantile_sorted(g->v, g->n, 0.75);
@@ -26,7 +26,7 @@ static void box_row(FILE *f, const cli_plot_group_t *g, double x)
             hm_stats_quantile_sorted(g->v, g->n, 0.5), q3, whi);
 }
 
-static void outliers(FILE *f, const cli_plot_group_t *g, double x)
+static void outliers(FILE *f, const hm__plot_group_t *g, double x)
 {
     double q1 = hm_stats_quantile_sorted(g->v, g->n, 0.25);
     double q3 = hm_stats_quantile_sorted(g->v, g->n, 0.75);
@@ -37,53 +37,53 @@ static void outliers(FILE *f, const cli_plot_group_t *g, double x)
 
 /* Blocks of series i: boxes, then outliers (at least one row, so that the
  * index exists: a point at y = NaN draws nothing). */
-static int series_blocks(const cli_plot_data_t *d, size_t i, const double *xs, size_t nx, int ncol,
-                         cli_plot_script_t *s, size_t *runs)
+static int series_blocks(const hm__plot_data_t *d, size_t i, const double *xs, size_t nx, int ncol,
+                         hm__plot_script_t *s, size_t *runs)
 {
-    int c = cli_plot_color(d, i);
+    int c = hm__plot_color(d, i);
     for (int pass = 0; pass < 2; pass++) {
         for (size_t k = 0; k < d->ng; k++) {
-            const cli_plot_group_t *g = &d->g[k];
+            const hm__plot_group_t *g = &d->g[k];
             if (g->series != i || !g->n) continue;
-            double x = cli_plot_slot_x((int)cli_plot_x_index(xs, nx, g->x) + 1, c, ncol);
+            double x = hm__plot_slot_x((int)hm__plot_x_index(xs, nx, g->x) + 1, c, ncol);
             if (pass == 0) box_row(s->data, g, x);
             if (pass == 1) outliers(s->data, g, x);
             *runs = g->n > *runs ? g->n : *runs;
         }
         if (pass == 1) fputs("0\tNaN\n", s->data);
-        cli_plot_end_block(s);
+        hm__plot_end_block(s);
     }
     return s->blocks - 2;
 }
 
-static void clauses(const cli_plot_data_t *d, FILE *body, const int *block)
+static void clauses(const hm__plot_data_t *d, FILE *body, const int *block)
 {
     int n = 0;
     for (size_t i = 0; i < d->ns; i++) {
-        int lt = cli_plot_color(d, i) + 1;
-        cli_plot_clause(body, &n);
+        int lt = hm__plot_color(d, i) + 1;
+        hm__plot_clause(body, &n);
         fprintf(body,
                 "data index %d using 1:3:2:6:5 with candlesticks whiskerbars 0.5 lt %d "
                 "fs transparent solid 0.3 border",
                 block[i], lt);
-        cli_plot_title(body, d->s[i].label, "");
-        cli_plot_clause(body, &n);
+        hm__plot_title(body, d->s[i].label, "");
+        hm__plot_clause(body, &n);
         fprintf(body, "data index %d using 1:4:4:4:4 with candlesticks lt %d lw 2.5 notitle",
                 block[i], lt);
-        cli_plot_clause(body, &n);
+        hm__plot_clause(body, &n);
         fprintf(body, "data index %d using 1:2 with points lt %d pt 6 ps 0.8 notitle", block[i] + 1,
                 lt);
     }
     fputc('\n', body);
 }
 
-int cli_plot_draw_campaign(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+int hm__plot_draw_campaign(const hm__plot_data_t *d, const char *metric, hm__plot_script_t *s,
                            char *what, size_t len)
 {
     size_t nx, runs = 0;
     char title[200];
-    double *xs = cli_plot_data_xs(d, &nx);
-    int *block = calloc(d->ns ? d->ns : 1, sizeof *block), ncol = cli_plot_ncolors(d);
+    double *xs = hm__plot_data_xs(d, &nx);
+    int *block = calloc(d->ns ? d->ns : 1, sizeof *block), ncol = hm__plot_ncolors(d);
     (void)metric; /* chosen when the campaign reduced its runs */
     if (!xs || !block) {
         free(xs);
@@ -91,16 +91,16 @@ int cli_plot_draw_campaign(const cli_plot_data_t *d, const char *metric, cli_plo
         return HM_ENOMEM;
     }
     for (size_t i = 0; i < d->ns; i++) block[i] = series_blocks(d, i, xs, nx, ncol, s, &runs);
-    cli_plot_palette(s->body);
+    hm__plot_palette(s->body);
     snprintf(title, sizeof title,
              "campaign: per-mpirun median run-times (%zu runs; box: quartiles, whiskers: 1.5 IQR)",
              runs);
-    cli_plot_labels(s->body, title, "message size (bytes)", "per-mpirun median run-time (µs)");
+    hm__plot_labels(s->body, title, "message size (bytes)", "per-mpirun median run-time (µs)");
     fprintf(s->body,
             "set logscale y\nset xrange [0.5:%zu.5]\nset boxwidth %.6f absolute\n"
             "set key outside right top\nset grid noxtics\n",
-            nx, 0.8 * cli_plot_slot_width(ncol));
-    cli_plot_size_tics(s->body, xs, nx, 1);
+            nx, 0.8 * hm__plot_slot_width(ncol));
+    hm__plot_size_tics(s->body, xs, nx, 1);
     clauses(d, s->body, block);
     snprintf(what, len, "per-mpirun medians per message size, %zu series, up to %zu runs", d->ns,
              runs);

@@ -1,70 +1,72 @@
-/* tools/harmonia/plot/plot_gnuplot.h — running gnuplot for `harmonia plot`: find it,
+/* src/figure/plot_gnuplot.h — running gnuplot for the figures: find it,
  * write one figure's data and script into a scratch directory, run it with a
  * time limit and publish the images atomically (written under a temporary
  * name beside the final one, renamed once gnuplot succeeded). */
-#ifndef HM_CLI_PLOT_GNUPLOT_H
-#define HM_CLI_PLOT_GNUPLOT_H
+#ifndef HM_FIGURE_GNUPLOT_H
+#define HM_FIGURE_GNUPLOT_H
 #include <stddef.h>
 #include <stdio.h>
 
 /* Where and how figures are written. */
-typedef struct cli_plot_out {
+typedef struct hm__plot_out {
     char gnuplot[4096]; /* absolute path of the program */
     char dir[4096];     /* output directory ("." for the current one) */
-    char tmpdir[4096];  /* scratch directory, removed by cli_plot_out_close */
+    char tmpdir[4096];  /* scratch directory, removed by hm__plot_out_close */
     int svg, png;       /* formats wanted */
     int pngcairo;       /* gnuplot has the pngcairo terminal (else png) */
-} cli_plot_out_t;
+    void (*image)(const char *path, const char *what, void *ctx); /* each image published */
+    void *ctx;
+} hm__plot_out_t;
 
 /* One figure in progress: its data blocks (separated by two blank lines, so
  * that gnuplot's "index N" picks block N) and its plot commands, which read
  * the data through the gnuplot variable "data". */
-typedef struct cli_plot_script {
+typedef struct hm__plot_script {
     FILE *data, *body;
     char data_path[4200], body_path[4200];
     int blocks; /* blocks ended so far */
-} cli_plot_script_t;
+} hm__plot_script_t;
 
 /* The absolute path of the first executable "gnuplot" in PATH into path.
  * HM_ENOENT when there is none. */
-int cli_plot_find_gnuplot(char *path, size_t len);
+int hm__plot_find_gnuplot(char *path, size_t len);
 
 /* Prepare out (gnuplot and dir filled in by the caller): create the output
  * directory if it does not exist (its parent must), the scratch directory,
  * and ask gnuplot whether it has pngcairo when PNG is wanted. HM_EINVAL with
- * the reason as the last error when the directory cannot be used (a usage error),
+ * the reason as the last error when the directory cannot be used,
  * HM_EIO for the scratch directory or gnuplot failing to start. */
-int cli_plot_out_open(cli_plot_out_t *out);
+int hm__plot_out_open(hm__plot_out_t *out);
 
 /* Run gnuplot on the script file, at most a minute. HM_EIO with the reason
  * (gnuplot's first error line) as the last error. */
-int cli_plot_run_gnuplot(const cli_plot_out_t *out, const char *script);
+int hm__plot_run_gnuplot(const hm__plot_out_t *out, const char *script);
 
 /* Remove the scratch directory and what is in it. */
-void cli_plot_out_close(cli_plot_out_t *out);
+void hm__plot_out_close(hm__plot_out_t *out);
 
 /* Start the figure named kind in the scratch directory. HM_EIO. */
-int cli_plot_script_open(const cli_plot_out_t *out, const char *kind, cli_plot_script_t *s);
+int hm__plot_script_open(const hm__plot_out_t *out, const char *kind, hm__plot_script_t *s);
 
 /* End the current data block; returns its index. */
-int cli_plot_end_block(cli_plot_script_t *s);
+int hm__plot_end_block(hm__plot_script_t *s);
 
 /* Write text as a gnuplot single-quoted string ('it''s'). */
-void cli_plot_quote(FILE *f, const char *text);
+void hm__plot_quote(FILE *f, const char *text);
 
 /* Before any drawing: every image of stem and kind that the wanted formats
  * would write must be a path a result may take (hm_afile_check: a regular
  * file or nothing, in a writable directory); HM_EINVAL (or the check's
  * status) with the last error naming the image otherwise. */
-int cli_plot_check_images(const cli_plot_out_t *out, const char *stem, const char *kind);
+int hm__plot_check_images(const hm__plot_out_t *out, const char *stem, const char *kind);
 
 /* Close the figure's files, run gnuplot on them, publish
- * <dir>/<stem>-<kind>.svg and/or .png and print one line per image on
- * stdout: its path and what (a description). HM_EIO with the reason (and
+ * <dir>/<stem>-<kind>.svg and/or .png and hand each image to out->image:
+ * its path and what (a description). HM_EIO with the reason (and
  * gnuplot's first error line) as the last error; no partial image is left. */
-int cli_plot_render(const cli_plot_out_t *out, cli_plot_script_t *s, const char *stem,
+int hm__plot_render(const hm__plot_out_t *out, hm__plot_script_t *s, const char *stem,
                     const char *kind, const char *what);
 
 /* Close the files of a figure that will not be drawn. */
-void cli_plot_script_abort(cli_plot_script_t *s);
+void hm__plot_script_abort(hm__plot_script_t *s);
 #endif

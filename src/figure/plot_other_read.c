@@ -1,35 +1,35 @@
-/* tools/harmonia/plot/plot_other_read.c — campaign, clock and skew files as series of
- * `harmonia plot`. Values are drawn in microseconds. */
+/* src/figure/plot_other_read.c — campaign, clock and skew files as series of
+ * the figures. Values are drawn in microseconds. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "plot/plot_input.h"
+#include "figure/plot_input.h"
 
-static int finite_cell(cli_plot_read_t *c, int k, double *v, const char *what)
+static int finite_cell(hm__plot_read_t *c, int k, double *v, const char *what)
 {
-    int rc = cli_plot_number(c, k, v);
-    return rc == HM_OK ? cli_plot_check(c, k, isfinite(*v), what) : rc;
+    int rc = hm__plot_number(c, k, v);
+    return rc == HM_OK ? hm__plot_check(c, k, isfinite(*v), what) : rc;
 }
 
 /* A number, or NaN where the file says not measured / not known. */
-static int number_or_nan(cli_plot_read_t *c, int k, double *v, const char *what)
+static int number_or_nan(hm__plot_read_t *c, int k, double *v, const char *what)
 {
-    int rc = cli_plot_number(c, k, v);
-    return rc == HM_OK ? cli_plot_check(c, k, !isinf(*v), what) : rc;
+    int rc = hm__plot_number(c, k, v);
+    return rc == HM_OK ? hm__plot_check(c, k, !isinf(*v), what) : rc;
 }
 
-static int add(cli_plot_read_t *c, cli_plot_fig_t f, const char *base, const char *ranks,
+static int add(hm__plot_read_t *c, hm__plot_fig_t f, const char *base, const char *ranks,
                int variant, double x, double v)
 {
     size_t s;
-    int rc = cli_plot_series(&c->fig[f], base, ranks, c->src, variant, &s);
-    return rc == HM_OK ? cli_plot_add(&c->fig[f], s, x, v) : rc;
+    int rc = hm__plot_series(&c->fig[f], base, ranks, c->src, variant, &s);
+    return rc == HM_OK ? hm__plot_add(&c->fig[f], s, x, v) : rc;
 }
 
 /* A campaign's per-mpirun.csv, read by the reader compare uses: one box per
  * (op, sync, processes) and size, of the per-run medians. */
-int cli_plot_read_permpirun(cli_plot_read_t *c)
+int hm__plot_read_permpirun(hm__plot_read_t *c)
 {
     char base[160], ranks[32], procs[24];
     hm_results_permpirun_t ds = {0};
@@ -39,7 +39,7 @@ int cli_plot_read_permpirun(cli_plot_read_t *c)
         const hm_results_permpirun_row_t *row = &ds.rows[i];
         snprintf(base, sizeof base, "%s %s", row->op, row->sync);
         snprintf(procs, sizeof procs, "%ld", row->processes);
-        cli_plot_ranks(ranks, sizeof ranks, procs);
+        hm__plot_ranks(ranks, sizeof ranks, procs);
         rc = add(c, HM_FIG_CAMPAIGN, base, ranks, 0, (double)row->size_bytes, row->median_s * 1e6);
     }
     hm_results_permpirun_free(&ds);
@@ -48,12 +48,12 @@ int cli_plot_read_permpirun(cli_plot_read_t *c)
 
 /* Columns: clock_sync, after_s, offset_max_s, offset_median_s, truth_known,
  * true_max_s. Variants: 0 max offset, 1 median offset, 2 true max error. */
-int cli_plot_read_clock_summary(cli_plot_read_t *c)
+int hm__plot_read_clock_summary(hm__plot_read_t *c)
 {
     int more, rc;
     double after, v[3], known;
-    if (cli_plot_scale_file(c)) return cli_plot_read_clock_scale(c);
-    while ((rc = cli_plot_next(c, &more)) == HM_OK && more) {
+    if (hm__plot_scale_file(c)) return hm__plot_read_clock_scale(c);
+    while ((rc = hm__plot_next(c, &more)) == HM_OK && more) {
         if ((rc = finite_cell(c, 1, &after, "a time in seconds")) != HM_OK) break;
         if ((rc = number_or_nan(c, 2, &v[0], "an offset in seconds")) != HM_OK) break;
         if ((rc = number_or_nan(c, 3, &v[1], "an offset in seconds")) != HM_OK) break;
@@ -61,7 +61,7 @@ int cli_plot_read_clock_summary(cli_plot_read_t *c)
         if ((rc = number_or_nan(c, 5, &v[2], "an offset in seconds")) != HM_OK) break;
         for (int k = 0; k < 3 && rc == HM_OK; k++)
             if (!isnan(v[k]) && (k < 2 || known == 1))
-                rc = add(c, HM_FIG_CLOCK, cli_plot_text(c, 0), "", k, after, fabs(v[k]) * 1e6);
+                rc = add(c, HM_FIG_CLOCK, hm__plot_text(c, 0), "", k, after, fabs(v[k]) * 1e6);
         if (rc != HM_OK) break;
     }
     return rc;
@@ -70,18 +70,18 @@ int cli_plot_read_clock_summary(cli_plot_read_t *c)
 /* Columns: clock_sync, after_s, rank, offset_s, true_error_s: every rank's
  * signed offset (variant 0) and true error (1). Rank 0, the reference, has
  * no offset (NaN) and a true error only against the real clock. */
-int cli_plot_read_clock_raw(cli_plot_read_t *c)
+int hm__plot_read_clock_raw(hm__plot_read_t *c)
 {
     int more, rc;
     double after, rank, v[2];
-    while ((rc = cli_plot_next(c, &more)) == HM_OK && more) {
+    while ((rc = hm__plot_next(c, &more)) == HM_OK && more) {
         if ((rc = finite_cell(c, 1, &after, "a time in seconds")) != HM_OK) break;
         if ((rc = finite_cell(c, 2, &rank, "a rank")) != HM_OK) break;
         if ((rc = number_or_nan(c, 3, &v[0], "an offset in seconds")) != HM_OK) break;
         if ((rc = number_or_nan(c, 4, &v[1], "an offset in seconds")) != HM_OK) break;
         for (int k = 0; k < 2 && rc == HM_OK; k++)
             if (!isnan(v[k]))
-                rc = add(c, HM_FIG_CLOCK_RANKS, cli_plot_text(c, 0), "", k, after, v[k] * 1e6);
+                rc = add(c, HM_FIG_CLOCK_RANKS, hm__plot_text(c, 0), "", k, after, v[k] * 1e6);
         if (rc != HM_OK) break;
     }
     return rc;
@@ -89,16 +89,16 @@ int cli_plot_read_clock_raw(cli_plot_read_t *c)
 
 /* Columns: method, what, global_s, true_s; the rows of what = skew, one per
  * repetition. Variants: 0 global clock, 1 true clock (where known). */
-int cli_plot_read_skew_raw(cli_plot_read_t *c)
+int hm__plot_read_skew_raw(hm__plot_read_t *c)
 {
     int more, rc;
     double v[2];
-    while ((rc = cli_plot_next(c, &more)) == HM_OK && more) {
-        if (strcmp(cli_plot_text(c, 1), "skew") != 0) continue;
+    while ((rc = hm__plot_next(c, &more)) == HM_OK && more) {
+        if (strcmp(hm__plot_text(c, 1), "skew") != 0) continue;
         if ((rc = number_or_nan(c, 2, &v[0], "a skew in seconds")) != HM_OK) break;
         if ((rc = number_or_nan(c, 3, &v[1], "a skew in seconds")) != HM_OK) break;
         for (int k = 0; k < 2 && rc == HM_OK; k++)
-            if (!isnan(v[k])) rc = add(c, HM_FIG_SKEW, cli_plot_text(c, 0), "", k, 0, v[k] * 1e6);
+            if (!isnan(v[k])) rc = add(c, HM_FIG_SKEW, hm__plot_text(c, 0), "", k, 0, v[k] * 1e6);
         if (rc != HM_OK) break;
     }
     return rc;
@@ -106,16 +106,16 @@ int cli_plot_read_skew_raw(cli_plot_read_t *c)
 
 /* Columns: method, then skew median, p90, p99, max on the global clock and
  * on the true one; x is the quantile's position 0..3. */
-int cli_plot_read_skew_summary(cli_plot_read_t *c)
+int hm__plot_read_skew_summary(hm__plot_read_t *c)
 {
     int more, rc;
     double v;
-    if (cli_plot_scale_file(c)) return cli_plot_read_skew_scale(c);
-    while ((rc = cli_plot_next(c, &more)) == HM_OK && more) {
+    if (hm__plot_scale_file(c)) return hm__plot_read_skew_scale(c);
+    while ((rc = hm__plot_next(c, &more)) == HM_OK && more) {
         for (int k = 1; k <= 8 && rc == HM_OK; k++) {
             rc = number_or_nan(c, k, &v, "a skew in seconds");
             if (rc == HM_OK && !isnan(v))
-                rc = add(c, HM_FIG_SKEW_QUANTILES, cli_plot_text(c, 0), "", k > 4, (k - 1) % 4,
+                rc = add(c, HM_FIG_SKEW_QUANTILES, hm__plot_text(c, 0), "", k > 4, (k - 1) % 4,
                          v * 1e6);
         }
         if (rc != HM_OK) break;
@@ -127,33 +127,33 @@ int cli_plot_read_skew_summary(cli_plot_read_t *c)
  * comm_ratio, comp_slowdown; one cell per row, at (comm, comp) in us. A
  * cell that was not run (cell_valid 0) or has no ratio is NaN: drawn as
  * invalid, never as a value. Ratios: variant 0 r_comm, 1 r_comp_slowdown. */
-int cli_plot_read_overlap_summary(cli_plot_read_t *c)
+int hm__plot_read_overlap_summary(hm__plot_read_t *c)
 {
     int more, rc;
     double x, y, valid, v[3];
     size_t s;
-    while ((rc = cli_plot_next(c, &more)) == HM_OK && more) {
+    while ((rc = hm__plot_next(c, &more)) == HM_OK && more) {
         if ((rc = finite_cell(c, 1, &x, "a time in seconds")) != HM_OK ||
-            (rc = cli_plot_check(c, 1, x > 0, "a time in seconds")) != HM_OK)
+            (rc = hm__plot_check(c, 1, x > 0, "a time in seconds")) != HM_OK)
             break;
         if ((rc = finite_cell(c, 2, &y, "a time in seconds")) != HM_OK ||
-            (rc = cli_plot_check(c, 2, y > 0, "a time in seconds")) != HM_OK)
+            (rc = hm__plot_check(c, 2, y > 0, "a time in seconds")) != HM_OK)
             break;
         if ((rc = finite_cell(c, 3, &valid, "0 or 1")) != HM_OK ||
-            (rc = cli_plot_check(c, 3, valid == 0 || valid == 1, "0 or 1")) != HM_OK)
+            (rc = hm__plot_check(c, 3, valid == 0 || valid == 1, "0 or 1")) != HM_OK)
             break;
         for (int k = 0; k < 3 && rc == HM_OK; k++) {
             rc = number_or_nan(c, 4 + k, &v[k], "a ratio");
             if (rc == HM_OK && valid == 0) v[k] = NAN;
         }
         if (rc == HM_OK)
-            rc = cli_plot_series(&c->fig[HM_FIG_OVERLAP], cli_plot_text(c, 0), "", c->src, 0, &s);
-        if (rc == HM_OK) rc = cli_plot_add_xy(&c->fig[HM_FIG_OVERLAP], s, x * 1e6, y * 1e6, v[0]);
+            rc = hm__plot_series(&c->fig[HM_FIG_OVERLAP], hm__plot_text(c, 0), "", c->src, 0, &s);
+        if (rc == HM_OK) rc = hm__plot_add_xy(&c->fig[HM_FIG_OVERLAP], s, x * 1e6, y * 1e6, v[0]);
         for (int k = 0; k < 2 && rc == HM_OK; k++) {
-            rc = cli_plot_series(&c->fig[HM_FIG_OVERLAP_RATIOS], cli_plot_text(c, 0), "", c->src, k,
+            rc = hm__plot_series(&c->fig[HM_FIG_OVERLAP_RATIOS], hm__plot_text(c, 0), "", c->src, k,
                                  &s);
             if (rc == HM_OK)
-                rc = cli_plot_add_xy(&c->fig[HM_FIG_OVERLAP_RATIOS], s, x * 1e6, y * 1e6, v[1 + k]);
+                rc = hm__plot_add_xy(&c->fig[HM_FIG_OVERLAP_RATIOS], s, x * 1e6, y * 1e6, v[1 + k]);
         }
         if (rc != HM_OK) break;
     }
@@ -162,30 +162,30 @@ int cli_plot_read_overlap_summary(cli_plot_read_t *c)
 
 /* Columns: comp_target_s, rank, thread, impact; one sample per rank and
  * thread, a series per target (and file), at x = the target in us. */
-int cli_plot_read_impact(cli_plot_read_t *c)
+int hm__plot_read_impact(hm__plot_read_t *c)
 {
     int more, rc;
     double target, rank, thread, v;
     char base[64], ranks[32];
     size_t s;
-    cli_plot_ranks(ranks, sizeof ranks, cli_plot_factor(c, "processes"));
-    while ((rc = cli_plot_next(c, &more)) == HM_OK && more) {
+    hm__plot_ranks(ranks, sizeof ranks, hm__plot_factor(c, "processes"));
+    while ((rc = hm__plot_next(c, &more)) == HM_OK && more) {
         if ((rc = finite_cell(c, 0, &target, "a time in seconds")) != HM_OK ||
-            (rc = cli_plot_check(c, 0, target > 0, "a time in seconds")) != HM_OK)
+            (rc = hm__plot_check(c, 0, target > 0, "a time in seconds")) != HM_OK)
             break;
         if ((rc = finite_cell(c, 1, &rank, "a rank")) != HM_OK ||
-            (rc = cli_plot_check(c, 1, rank >= 0 && rank == floor(rank), "a rank")) != HM_OK)
+            (rc = hm__plot_check(c, 1, rank >= 0 && rank == floor(rank), "a rank")) != HM_OK)
             break;
         if ((rc = finite_cell(c, 2, &thread, "a thread")) != HM_OK ||
-            (rc = cli_plot_check(c, 2, thread >= 0 && thread == floor(thread), "a thread")) !=
+            (rc = hm__plot_check(c, 2, thread >= 0 && thread == floor(thread), "a thread")) !=
                 HM_OK)
             break;
         if ((rc = finite_cell(c, 3, &v, "a ratio")) != HM_OK ||
-            (rc = cli_plot_check(c, 3, v > 0, "a ratio above 0")) != HM_OK)
+            (rc = hm__plot_check(c, 3, v > 0, "a ratio above 0")) != HM_OK)
             break;
         snprintf(base, sizeof base, "computation %g us", target * 1e6);
-        rc = cli_plot_series(&c->fig[HM_FIG_IMPACT], base, ranks, c->src, 0, &s);
-        if (rc == HM_OK) rc = cli_plot_add(&c->fig[HM_FIG_IMPACT], s, target * 1e6, v);
+        rc = hm__plot_series(&c->fig[HM_FIG_IMPACT], base, ranks, c->src, 0, &s);
+        if (rc == HM_OK) rc = hm__plot_add(&c->fig[HM_FIG_IMPACT], s, target * 1e6, v);
         if (rc != HM_OK) break;
     }
     return rc;
@@ -194,25 +194,25 @@ int cli_plot_read_impact(cli_plot_read_t *c)
 /* Columns: src, dst, bytes; a pair given twice adds up (a plain pattern
  * file may; --matrix writes each once). One series per file, named after
  * what the matrix is of, at (x = receiver, y = sender). */
-int cli_plot_read_pattern_matrix(cli_plot_read_t *c)
+int hm__plot_read_pattern_matrix(hm__plot_read_t *c)
 {
     int more, rc;
     double src, dst, bytes;
-    const char *of = cli_plot_factor(c, "matrix_of");
+    const char *of = hm__plot_factor(c, "matrix_of");
     char base[160];
     size_t s;
     snprintf(base, sizeof base, "%.159s", *of ? of : c->src->stem);
-    rc = cli_plot_series(&c->fig[HM_FIG_MATRIX], base, "", c->src, 0, &s);
-    while (rc == HM_OK && (rc = cli_plot_next(c, &more)) == HM_OK && more) {
+    rc = hm__plot_series(&c->fig[HM_FIG_MATRIX], base, "", c->src, 0, &s);
+    while (rc == HM_OK && (rc = hm__plot_next(c, &more)) == HM_OK && more) {
         if ((rc = finite_cell(c, 0, &src, "a rank")) != HM_OK ||
-            (rc = cli_plot_check(c, 0, src >= 0 && src == floor(src), "a rank")) != HM_OK ||
+            (rc = hm__plot_check(c, 0, src >= 0 && src == floor(src), "a rank")) != HM_OK ||
             (rc = finite_cell(c, 1, &dst, "a rank")) != HM_OK ||
-            (rc = cli_plot_check(c, 1, dst >= 0 && dst == floor(dst), "a rank")) != HM_OK ||
+            (rc = hm__plot_check(c, 1, dst >= 0 && dst == floor(dst), "a rank")) != HM_OK ||
             (rc = finite_cell(c, 2, &bytes, "a byte count")) != HM_OK ||
-            (rc = cli_plot_check(c, 2, bytes > 0 && bytes == floor(bytes),
+            (rc = hm__plot_check(c, 2, bytes > 0 && bytes == floor(bytes),
                                  "a byte count above 0")) != HM_OK)
             break;
-        rc = cli_plot_add_xy(&c->fig[HM_FIG_MATRIX], s, dst, src, bytes);
+        rc = hm__plot_add_xy(&c->fig[HM_FIG_MATRIX], s, dst, src, bytes);
     }
     return rc;
 }

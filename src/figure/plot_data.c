@@ -1,5 +1,5 @@
-/* tools/harmonia/plot/plot_data.c — series, groups of samples and legend labels of
- * `harmonia plot`. */
+/* src/figure/plot_data.c — series, groups of samples and legend labels of
+ * the figures. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +7,7 @@
 #include <harmonia/error.h>
 #include <harmonia/stats.h>
 
-#include "plot/plot_data.h"
+#include "figure/plot_data.h"
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
 {
@@ -21,11 +21,11 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
     return HM_OK;
 }
 
-int cli_plot_series(cli_plot_data_t *d, const char *base, const char *ranks,
-                    const cli_plot_source_t *src, int variant, size_t *index)
+int hm__plot_series(hm__plot_data_t *d, const char *base, const char *ranks,
+                    const hm__plot_source_t *src, int variant, size_t *index)
 {
     for (size_t i = 0; i < d->ns; i++) {
-        const cli_plot_series_t *s = &d->s[i];
+        const hm__plot_series_t *s = &d->s[i];
         if (s->src == src && s->variant == variant && !strcmp(s->base, base) &&
             !strcmp(s->ranks, ranks)) {
             *index = i;
@@ -33,7 +33,7 @@ int cli_plot_series(cli_plot_data_t *d, const char *base, const char *ranks,
         }
     }
     if (grow((void **)&d->s, &d->cap_s, d->ns + 1, sizeof *d->s) != HM_OK) return HM_ENOMEM;
-    cli_plot_series_t *s = &d->s[d->ns];
+    hm__plot_series_t *s = &d->s[d->ns];
     memset(s, 0, sizeof *s);
     snprintf(s->base, sizeof s->base, "%s", base);
     snprintf(s->ranks, sizeof s->ranks, "%s", ranks);
@@ -43,12 +43,12 @@ int cli_plot_series(cli_plot_data_t *d, const char *base, const char *ranks,
     return HM_OK;
 }
 
-static int same_group(const cli_plot_group_t *g, size_t series, double x, double y)
+static int same_group(const hm__plot_group_t *g, size_t series, double x, double y)
 {
     return g->series == series && g->x == x && g->y == y;
 }
 
-static int find_group(cli_plot_data_t *d, size_t series, double x, double y, size_t *index)
+static int find_group(hm__plot_data_t *d, size_t series, double x, double y, size_t *index)
 {
     if (d->last < d->ng && same_group(&d->g[d->last], series, x, y)) {
         *index = d->last;
@@ -60,21 +60,21 @@ static int find_group(cli_plot_data_t *d, size_t series, double x, double y, siz
             return HM_OK;
         }
     if (grow((void **)&d->g, &d->cap_g, d->ng + 1, sizeof *d->g) != HM_OK) return HM_ENOMEM;
-    d->g[d->ng] = (cli_plot_group_t){.series = series, .x = x, .y = y};
+    d->g[d->ng] = (hm__plot_group_t){.series = series, .x = x, .y = y};
     *index = d->last = d->ng++;
     return HM_OK;
 }
 
-int cli_plot_add(cli_plot_data_t *d, size_t series, double x, double v)
+int hm__plot_add(hm__plot_data_t *d, size_t series, double x, double v)
 {
-    return cli_plot_add_xy(d, series, x, 0.0, v);
+    return hm__plot_add_xy(d, series, x, 0.0, v);
 }
 
-int cli_plot_add_xy(cli_plot_data_t *d, size_t series, double x, double y, double v)
+int hm__plot_add_xy(hm__plot_data_t *d, size_t series, double x, double y, double v)
 {
     size_t i;
     if (find_group(d, series, x, y, &i) != HM_OK) return HM_ENOMEM;
-    cli_plot_group_t *g = &d->g[i];
+    hm__plot_group_t *g = &d->g[i];
     if (grow((void **)&g->v, &g->cap, g->n + 1, sizeof *g->v) != HM_OK) return HM_ENOMEM;
     g->v[g->n++] = v;
     return HM_OK;
@@ -82,14 +82,14 @@ int cli_plot_add_xy(cli_plot_data_t *d, size_t series, double x, double y, doubl
 
 static int cmp_group(const void *a, const void *b)
 {
-    const cli_plot_group_t *x = a, *y = b;
+    const hm__plot_group_t *x = a, *y = b;
     if (x->series != y->series) return x->series < y->series ? -1 : 1;
     if (x->x != y->x) return (x->x > y->x) - (x->x < y->x);
     return (x->y > y->y) - (x->y < y->y);
 }
 
 /* The first series that differs from i at most in its variant. */
-static size_t family(const cli_plot_data_t *d, size_t i)
+static size_t family(const hm__plot_data_t *d, size_t i)
 {
     for (size_t j = 0;; j++)
         if (d->s[j].src == d->s[i].src && !strcmp(d->s[j].base, d->s[i].base) &&
@@ -99,11 +99,11 @@ static size_t family(const cli_plot_data_t *d, size_t i)
 
 /* Series of one family next to each other, variants in order, so that a
  * legend reads "hca3 offset, hca3 true error" whatever row came first. */
-static int order_series(cli_plot_data_t *d)
+static int order_series(hm__plot_data_t *d)
 {
     size_t *order = malloc((d->ns ? d->ns : 1) * sizeof *order), n = 0;
     size_t *where = malloc((d->ns ? d->ns : 1) * sizeof *where);
-    cli_plot_series_t *s = malloc((d->ns ? d->ns : 1) * sizeof *s);
+    hm__plot_series_t *s = malloc((d->ns ? d->ns : 1) * sizeof *s);
     if (!order || !where || !s) {
         free(order), free(where), free(s);
         return HM_ENOMEM;
@@ -121,7 +121,7 @@ static int order_series(cli_plot_data_t *d)
     return HM_OK;
 }
 
-void cli_plot_data_sort(cli_plot_data_t *d)
+void hm__plot_data_sort(hm__plot_data_t *d)
 {
     order_series(d); /* out of memory: the order of the rows stays, harmless */
     if (d->ng) qsort(d->g, d->ng, sizeof *d->g, cmp_group);
@@ -130,7 +130,7 @@ void cli_plot_data_sort(cli_plot_data_t *d)
 }
 
 /* The qualifier of level k: what may tell two series apart. */
-static const char *qualifier(const cli_plot_series_t *s, int k)
+static const char *qualifier(const hm__plot_series_t *s, int k)
 {
     switch (k) {
     case 0:
@@ -146,7 +146,7 @@ static const char *qualifier(const cli_plot_series_t *s, int k)
 
 /* Series i shares its label with another, and some of those differ in the
  * qualifier of level k (appending it then helps). */
-static int ambiguous(const cli_plot_data_t *d, size_t i, int k)
+static int ambiguous(const hm__plot_data_t *d, size_t i, int k)
 {
     int shared = 0, differs = 0;
     for (size_t j = 0; j < d->ns; j++) {
@@ -157,7 +157,7 @@ static int ambiguous(const cli_plot_data_t *d, size_t i, int k)
     return shared && differs;
 }
 
-void cli_plot_data_label(cli_plot_data_t *d)
+void hm__plot_data_label(hm__plot_data_t *d)
 {
     for (size_t i = 0; i < d->ns; i++)
         snprintf(d->s[i].label, sizeof d->s[i].label, "%s", d->s[i].base);
@@ -166,14 +166,14 @@ void cli_plot_data_label(cli_plot_data_t *d)
         if (!mark) return; /* labels stay as they are: only a legend suffers */
         for (size_t i = 0; i < d->ns; i++) mark[i] = ambiguous(d, i, k) && *qualifier(&d->s[i], k);
         for (size_t i = 0; i < d->ns; i++) {
-            cli_plot_series_t *s = &d->s[i];
+            hm__plot_series_t *s = &d->s[i];
             size_t used = strlen(s->label);
             if (mark[i]) snprintf(s->label + used, sizeof s->label - used, ", %s", qualifier(s, k));
         }
         free(mark);
     }
     for (size_t i = 0; i < d->ns; i++) {
-        cli_plot_series_t *s = &d->s[i];
+        hm__plot_series_t *s = &d->s[i];
         size_t used = strlen(s->label);
         if (s->src && s->src->partial[0])
             snprintf(s->label + used, sizeof s->label - used, " (partial: %s)", s->src->partial);
@@ -186,7 +186,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-double *cli_plot_data_xs(const cli_plot_data_t *d, size_t *n)
+double *hm__plot_data_xs(const hm__plot_data_t *d, size_t *n)
 {
     *n = 0;
     double *xs = malloc((d->ng ? d->ng : 1) * sizeof *xs);
@@ -201,14 +201,14 @@ double *cli_plot_data_xs(const cli_plot_data_t *d, size_t *n)
     return xs;
 }
 
-size_t cli_plot_x_index(const double *xs, size_t n, double x)
+size_t hm__plot_x_index(const double *xs, size_t n, double x)
 {
     for (size_t i = 0; i < n; i++)
         if (xs[i] == x) return i;
     return 0;
 }
 
-void cli_plot_data_free(cli_plot_data_t *d)
+void hm__plot_data_free(hm__plot_data_t *d)
 {
     for (size_t i = 0; i < d->ng; i++) free(d->g[i].v);
     free(d->g);

@@ -1,4 +1,4 @@
-/* tools/harmonia/plot/plot_violin.c — the distribution of the run-time at each message
+/* src/figure/plot_violin.c — the distribution of the run-time at each message
  * size: one violin per series and size, the Gaussian kernel density of the
  * log run-time (run-times are skewed to the right and span decades across
  * sizes, so the density is taken where the axis is logarithmic), trimmed to
@@ -9,7 +9,7 @@
 
 #include <harmonia/stats.h>
 
-#include "plot/plot_figure.h"
+#include "figure/plot_figure.h"
 
 enum { GRID = 64 }; /* points along each side of a violin */
 
@@ -60,75 +60,75 @@ static void violin(FILE *f, const double *v, size_t n, double x, double hw, doub
 }
 
 /* Blocks of series i: its violins, then its medians (x, median, half-width). */
-static int series_blocks(const cli_plot_data_t *d, size_t i, const double *xs, size_t nx, int ncol,
-                         cli_plot_script_t *s, int *medians)
+static int series_blocks(const hm__plot_data_t *d, size_t i, const double *xs, size_t nx, int ncol,
+                         hm__plot_script_t *s, int *medians)
 {
-    int c = cli_plot_color(d, i);
-    double hw = 0.45 * cli_plot_slot_width(ncol);
+    int c = hm__plot_color(d, i);
+    double hw = 0.45 * hm__plot_slot_width(ncol);
     for (size_t k = 0; k < d->ng; k++) {
-        const cli_plot_group_t *g = &d->g[k];
+        const hm__plot_group_t *g = &d->g[k];
         if (g->series != i || !g->n) continue;
         double *t = malloc(g->n * sizeof *t);
         if (!t) return HM_ENOMEM;
         violin(s->data, g->v, g->n,
-               cli_plot_slot_x((int)cli_plot_x_index(xs, nx, g->x) + 1, c, ncol), hw, t);
+               hm__plot_slot_x((int)hm__plot_x_index(xs, nx, g->x) + 1, c, ncol), hw, t);
         free(t);
     }
-    int outline = cli_plot_end_block(s);
+    int outline = hm__plot_end_block(s);
     for (size_t k = 0; k < d->ng; k++) {
-        const cli_plot_group_t *g = &d->g[k];
+        const hm__plot_group_t *g = &d->g[k];
         if (g->series != i || !g->n) continue;
         fprintf(s->data, "%.17g\t%.17g\t%.17g\n",
-                cli_plot_slot_x((int)cli_plot_x_index(xs, nx, g->x) + 1, c, ncol),
+                hm__plot_slot_x((int)hm__plot_x_index(xs, nx, g->x) + 1, c, ncol),
                 hm_stats_quantile_sorted(g->v, g->n, 0.5), hw);
     }
-    *medians = cli_plot_end_block(s);
+    *medians = hm__plot_end_block(s);
     return outline;
 }
 
-static void clauses(const cli_plot_data_t *d, FILE *body, const int *outline, const int *medians)
+static void clauses(const hm__plot_data_t *d, FILE *body, const int *outline, const int *medians)
 {
     int n = 0;
     for (size_t i = 0; i < d->ns; i++) {
-        cli_plot_clause(body, &n);
+        hm__plot_clause(body, &n);
         fprintf(body,
                 "data index %d using 1:2 with filledcurves closed lt %d "
                 "fs transparent solid 0.35 border",
-                outline[i], cli_plot_color(d, i) + 1);
-        cli_plot_title(body, d->s[i].label, "");
+                outline[i], hm__plot_color(d, i) + 1);
+        hm__plot_title(body, d->s[i].label, "");
     }
     for (size_t i = 0; i < d->ns; i++) {
-        cli_plot_clause(body, &n);
+        hm__plot_clause(body, &n);
         fprintf(body,
                 "data index %d using ($1-$3):2:(2*$3):(0) with vectors nohead lc rgb "
                 "'black' lw 1.5",
                 medians[i]);
         if (i == 0)
-            cli_plot_title(body, "median", "");
+            hm__plot_title(body, "median", "");
         else
             fputs(" notitle", body);
     }
     fputc('\n', body);
 }
 
-int cli_plot_draw_distribution(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+int hm__plot_draw_distribution(const hm__plot_data_t *d, const char *metric, hm__plot_script_t *s,
                                char *what, size_t len)
 {
     size_t nx;
     char title[160];
-    double *xs = cli_plot_data_xs(d, &nx);
-    int *outline = calloc(2 * (d->ns ? d->ns : 1), sizeof *outline), ncol = cli_plot_ncolors(d);
+    double *xs = hm__plot_data_xs(d, &nx);
+    int *outline = calloc(2 * (d->ns ? d->ns : 1), sizeof *outline), ncol = hm__plot_ncolors(d);
     int rc = xs && outline ? HM_OK : HM_ENOMEM;
     for (size_t i = 0; rc == HM_OK && i < d->ns; i++)
         if ((outline[i] = series_blocks(d, i, xs, nx, ncol, s, &outline[d->ns + i])) < 0)
             rc = outline[i];
     if (rc == HM_OK) {
-        cli_plot_palette(s->body);
+        hm__plot_palette(s->body);
         snprintf(title, sizeof title, "distribution of the %s run-time at each message size",
                  metric);
-        cli_plot_labels(s->body, title, "message size (bytes)", "run-time (µs)");
+        hm__plot_labels(s->body, title, "message size (bytes)", "run-time (µs)");
         fprintf(s->body, "set logscale y\nset xrange [0.5:%zu.5]\nset key outside right top\n", nx);
-        cli_plot_size_tics(s->body, xs, nx, 1);
+        hm__plot_size_tics(s->body, xs, nx, 1);
         fputs("set grid noxtics\n", s->body);
         clauses(d, s->body, outline, outline + d->ns);
         snprintf(what, len, "%s run-time distribution per message size, %zu series", metric, d->ns);

@@ -1,4 +1,4 @@
-/* tools/harmonia/plot/plot_trace.c — a trace of `harmonia trace` as a Gantt
+/* src/figure/plot_trace.c — a trace of `harmonia trace` as a Gantt
  * chart: one row per rank, one box per MPI call, the same calls on the local
  * clocks (left) and on the global clock (right), as Hunold & Carpen-Amarie
  * 2018 draw an MPI_Allreduce of AMG2013 in Fig. 10. What is shown: the N-th
@@ -14,8 +14,9 @@
 #include <harmonia/output.h>
 #include <harmonia/trace.h>
 
-#include "plot/plot_figure.h"
-#include "plot/plot_trace.h"
+#include "common/error_set.h"
+#include "figure/plot_figure.h"
+#include "figure/plot_trace.h"
 
 typedef struct event {
     int rank, func;
@@ -29,7 +30,7 @@ typedef struct trace {
     double first_s; /* first global entry */
 } trace_t;
 
-int cli_plot_is_trace(const char *operand)
+int hm__plot_is_trace(const char *operand)
 {
     char path[4200];
     struct stat sb;
@@ -70,15 +71,16 @@ static int read_trace(const char *dir, trace_t *t)
     int rc = hm_csv_reader_open(path, &r), more = 1, said = 0;
     for (int k = 0; rc == HM_OK && k < 8; k++)
         if (hm_csv_reader_find(r, names[k], &col[k]) != HM_OK)
-            rc = hm_error_set(HM_EINVAL, "%s: no column %s (not a trace.csv)", path, names[k]),
+            rc = hm__error_set(HM_EINVAL, "%s: no column %s (not a trace.csv)", path, names[k]),
             said = 1;
     while (rc == HM_OK && (rc = hm_csv_reader_next(r, &more)) == HM_OK && more)
         if ((rc = add_row(r, col, t)) == HM_EINVAL)
-            hm_error_set(HM_EINVAL, "%s", hm_csv_reader_error(r)), said = 1;
+            hm__error_set(HM_EINVAL, "%s", hm_csv_reader_error(r)), said = 1;
     if (rc != HM_OK && !said)
-        hm_error_set(HM_EINVAL, "%s", r ? hm_csv_reader_error(r) : hm_last_error());
+        hm__error_set(HM_EINVAL, "%s", r ? hm_csv_reader_error(r) : hm_last_error());
     hm_csv_reader_close(r);
-    if (rc == HM_OK && !t->n) rc = HM_EINVAL, hm_error_set(HM_EINVAL, "%s: no event to plot", path);
+    if (rc == HM_OK && !t->n)
+        rc = HM_EINVAL, hm__error_set(HM_EINVAL, "%s: no event to plot", path);
     return rc;
 }
 
@@ -121,8 +123,8 @@ static int nth_call(const trace_t *t, int func, long n, selection_t *s)
             return call_span(t, s), HM_OK;
         }
     }
-    hm_error_set(HM_EINVAL, "--select %s:%ld: the trace has %ld such calls on rank %d",
-                 hm_trace_func_name(func), n, seen, rank < 0 ? 0 : rank);
+    hm__error_set(HM_EINVAL, "--select %s:%ld: the trace has %ld such calls on rank %d",
+                  hm_trace_func_name(func), n, seen, rank < 0 ? 0 : rank);
     return HM_EINVAL;
 }
 
@@ -152,16 +154,12 @@ static void widest_call(const trace_t *t, selection_t *s)
     call_span(t, s);
 }
 
-static int choose(const cli_config_t *cfg, const trace_t *t, selection_t *s)
+static int choose(const hm_figure_select_t *sel, const trace_t *t, selection_t *s)
 {
-    if (cfg->select.kind == 1) return nth_call(t, cfg->select.func, cfg->select.call, s);
-    if (cfg->select.kind == 2) {
-        *s = (selection_t){-1,
-                           0,
-                           0,
-                           0,
-                           t->first_s + cfg->select.from_ms * 1e-3,
-                           t->first_s + cfg->select.to_ms * 1e-3};
+    if (sel->kind == HM_FIGURE_SELECT_CALL) return nth_call(t, sel->func, sel->call, s);
+    if (sel->kind == HM_FIGURE_SELECT_WINDOW) {
+        *s = (selection_t){
+            -1, 0, 0, 0, t->first_s + sel->from_ms * 1e-3, t->first_s + sel->to_ms * 1e-3};
         return HM_OK;
     }
     widest_call(t, s);
@@ -174,7 +172,7 @@ static int choose(const cli_config_t *cfg, const trace_t *t, selection_t *s)
  * where local clocks lie seconds apart): x centre and half width in us from origin_s, the
  * rank, a colour by class (the selected call in its own). */
 static int boxes(const trace_t *t, const selection_t *s, int local, double lo_s, double hi_s,
-                 double origin_s, cli_plot_script_t *sc, int *nranks)
+                 double origin_s, hm__plot_script_t *sc, int *nranks)
 {
     int any = 0;
     for (size_t i = 0; i < t->n; i++) {
@@ -189,14 +187,14 @@ static int boxes(const trace_t *t, const selection_t *s, int local, double lo_s,
         any = 1;
     }
     if (!any) fputs("0\t0\t0\t1\n", sc->data);
-    return cli_plot_end_block(sc);
+    return hm__plot_end_block(sc);
 }
 
 /* span_us > 0: the x range of the window (calls that cross its edges are
  * cut); 0: whatever the boxes need (local clocks may be seconds apart). */
 static void panel(FILE *body, int block, const char *title, int nranks, double span_us)
 {
-    cli_plot_labels(body, title, "time (us)", "rank");
+    hm__plot_labels(body, title, "time (us)", "rank");
     if (span_us > 0)
         fprintf(body, "set xrange [0:%.9g]\n", span_us);
     else
@@ -209,14 +207,14 @@ static void panel(FILE *body, int block, const char *title, int nranks, double s
             nranks - 0.4, block, block);
 }
 
-int cli_plot_trace(const cli_config_t *cfg, const cli_plot_out_t *out, const char *dir)
+int hm__plot_trace(const hm_figure_select_t *sel, const hm__plot_out_t *out, const char *dir)
 {
     trace_t t = {0};
     selection_t s;
     int rc = read_trace(dir, &t);
-    if (rc == HM_OK) rc = choose(cfg, &t, &s);
-    cli_plot_script_t sc;
-    if (rc == HM_OK) rc = cli_plot_script_open(out, "gantt", &sc);
+    if (rc == HM_OK) rc = choose(sel, &t, &s);
+    hm__plot_script_t sc;
+    if (rc == HM_OK) rc = hm__plot_script_open(out, "gantt", &sc);
     if (rc != HM_OK) return free(t.e), rc;
     /* A margin of half the shown span on each side: what came before and
      * after the call. */
@@ -231,7 +229,7 @@ int cli_plot_trace(const cli_config_t *cfg, const cli_plot_out_t *out, const cha
                  hm_trace_func_name(s.func));
     else
         snprintf(what, sizeof what, "Gantt chart: %.3f-%.3f ms, local and global clocks",
-                 cfg->select.from_ms, cfg->select.to_ms);
+                 sel->from_ms, sel->to_ms);
     /* Colours: point to point, collective, completion, tracer, the call. */
     fputs("set linetype 1 lc rgb '#e69f00'\nset linetype 2 lc rgb '#0072b2'\n"
           "set linetype 3 lc rgb '#009e73'\nset linetype 4 lc rgb '#999999'\n"
@@ -248,7 +246,7 @@ int cli_plot_trace(const cli_config_t *cfg, const cli_plot_out_t *out, const cha
     const char *slash = strrchr(dir, '/');
     char stem[256];
     snprintf(stem, sizeof stem, "%s", slash && slash[1] ? slash + 1 : dir);
-    rc = cli_plot_render(out, &sc, stem, "gantt", what);
+    rc = hm__plot_render(out, &sc, stem, "gantt", what);
     free(t.e);
     return rc;
 }

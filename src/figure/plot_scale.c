@@ -1,4 +1,4 @@
-/* tools/harmonia/plot/plot_scale.c — figures against the process count, from the files
+/* src/figure/plot_scale.c — figures against the process count, from the files
  * scale/run gathers (docs/scale.md): how long each clock synchronization
  * takes, with its duration fitted to a tree's a + b log2 p and to a root's
  * a + b p (the better fit drawn, both r² in the legend, and where a linear
@@ -13,7 +13,7 @@
 #include <harmonia/analysis.h>
 #include <harmonia/stats.h>
 
-#include "plot/plot_figure.h"
+#include "figure/plot_figure.h"
 
 enum { CURVE_POINTS = 48, MAX_POINTS = 64 };
 
@@ -21,41 +21,41 @@ enum { CURVE_POINTS = 48, MAX_POINTS = 64 };
 typedef void (*suffix_t)(int variant, char *buf, size_t len);
 
 /* x log2 with a tic at every process count, y log where every value is > 0. */
-static void axes(const cli_plot_data_t *d, FILE *body, const char *title, const char *ylabel)
+static void axes(const hm__plot_data_t *d, FILE *body, const char *title, const char *ylabel)
 {
     size_t nx;
-    double *xs = cli_plot_data_xs(d, &nx);
-    cli_plot_palette(body);
-    cli_plot_labels(body, title, "processes", ylabel);
+    double *xs = hm__plot_data_xs(d, &nx);
+    hm__plot_palette(body);
+    hm__plot_labels(body, title, "processes", ylabel);
     fputs("set logscale x 2\nset key outside right top\nset offsets graph 0.03, graph 0.03, 0, 0\n",
           body);
     fputs("set xtics (", body);
     for (size_t i = 0; i < nx; i++) fprintf(body, "%s'%.0f' %.17g", i ? ", " : "", xs[i], xs[i]);
     fputs(")\nset xtics noenhanced\n", body);
-    if (cli_plot_all_positive(d)) fputs("set logscale y\n", body);
+    if (hm__plot_all_positive(d)) fputs("set logscale y\n", body);
     free(xs);
 }
 
 /* The points of series i: (p, median of its samples at p), ascending p. */
-static size_t points(const cli_plot_data_t *d, size_t i, double *p, double *y)
+static size_t points(const hm__plot_data_t *d, size_t i, double *p, double *y)
 {
     size_t n = 0;
     for (size_t k = 0; k < d->ng && n < MAX_POINTS; k++) {
-        const cli_plot_group_t *g = &d->g[k];
+        const hm__plot_group_t *g = &d->g[k];
         if (g->series != i || !g->n) continue;
         p[n] = g->x, y[n++] = hm_stats_quantile_sorted(g->v, g->n, 0.5);
     }
     return n;
 }
 
-static int points_block(const double *p, const double *y, size_t n, cli_plot_script_t *s)
+static int points_block(const double *p, const double *y, size_t n, hm__plot_script_t *s)
 {
     for (size_t k = 0; k < n; k++) fprintf(s->data, "%.17g\t%.17g\n", p[k], y[k]);
-    return cli_plot_end_block(s);
+    return hm__plot_end_block(s);
 }
 
 /* Every series as lines and points, dashed by variant; suffix names it. */
-static void series_lines(const cli_plot_data_t *d, cli_plot_script_t *s, int *n, suffix_t suffix)
+static void series_lines(const hm__plot_data_t *d, hm__plot_script_t *s, int *n, suffix_t suffix)
 {
     double p[MAX_POINTS], y[MAX_POINTS];
     char sfx[64];
@@ -63,7 +63,7 @@ static void series_lines(const cli_plot_data_t *d, cli_plot_script_t *s, int *n,
         size_t np = points(d, i, p, y);
         int b = points_block(p, y, np, s), v = d->s[i].variant;
         suffix(v, sfx, sizeof sfx);
-        cli_plot_line(s->body, n, b, "linespoints", cli_plot_color(d, i) + 1, 1 + v % 4,
+        hm__plot_line(s->body, n, b, "linespoints", hm__plot_color(d, i) + 1, 1 + v % 4,
                       d->s[i].label, sfx);
     }
 }
@@ -87,13 +87,13 @@ static fitted_t fit(const double *p, const double *y, size_t n)
     return f;
 }
 
-static int curve_block(const hm_scaling_fit_t *f, double lo, double hi, cli_plot_script_t *s)
+static int curve_block(const hm_scaling_fit_t *f, double lo, double hi, hm__plot_script_t *s)
 {
     for (int k = 0; k < CURVE_POINTS; k++) {
         double p = lo * pow(hi / lo, (double)k / (CURVE_POINTS - 1));
         fprintf(s->data, "%.17g\t%.17g\n", p, hm_analysis_scaling_at(f, p));
     }
-    return cli_plot_end_block(s);
+    return hm__plot_end_block(s);
 }
 
 static void fit_suffix(const fitted_t *f, char *buf, size_t len)
@@ -108,7 +108,7 @@ static void fit_suffix(const fitted_t *f, char *buf, size_t len)
  * 136, ..."), from the smallest p measured to 16 times the largest (further
  * is not a forecast a fit can make); one gnuplot label a line, top left
  * inside the graph, where durations at few processes leave room. */
-static void crossovers(const cli_plot_data_t *d, const fitted_t *f, double lo_p, double hi_p,
+static void crossovers(const hm__plot_data_t *d, const fitted_t *f, double lo_p, double hi_p,
                        FILE *body)
 {
     int line = 0;
@@ -128,12 +128,12 @@ static void crossovers(const cli_plot_data_t *d, const fitted_t *f, double lo_p,
         fprintf(body, "set label %d ", ++line);
         char full[1200];
         snprintf(full, sizeof full, "%s (linear) overtakes %s", d->s[i].label, text);
-        cli_plot_quote(body, full);
+        hm__plot_quote(body, full);
         fprintf(body, " at graph 0.02, graph %.2f font ',8' noenhanced\n", 0.96 - 0.05 * line);
     }
 }
 
-int cli_plot_draw_scale_duration(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+int hm__plot_draw_scale_duration(const hm__plot_data_t *d, const char *metric, hm__plot_script_t *s,
                                  char *what, size_t len)
 {
     double p[MAX_POINTS], y[MAX_POINTS];
@@ -149,25 +149,25 @@ int cli_plot_draw_scale_duration(const cli_plot_data_t *d, const char *metric, c
         nfit += f[i].ok;
     }
     size_t nx;
-    double *xs = cli_plot_data_xs(d, &nx), lo_p = nx ? xs[0] : 1, hi_p = nx ? 16 * xs[nx - 1] : 1;
+    double *xs = hm__plot_data_xs(d, &nx), lo_p = nx ? xs[0] : 1, hi_p = nx ? 16 * xs[nx - 1] : 1;
     free(xs);
     fputs("set key below maxcols 2 font ',9'\n", s->body);
     crossovers(d, f, lo_p, hi_p, s->body); /* settings: before the plot command */
     for (size_t i = 0; i < d->ns; i++) {
         size_t np = points(d, i, p, y);
-        int c = cli_plot_color(d, i) + 1, b = points_block(p, y, np, s);
+        int c = hm__plot_color(d, i) + 1, b = points_block(p, y, np, s);
         sfx[0] = '\0';
         if (f[i].ok) fit_suffix(&f[i], sfx, sizeof sfx);
-        cli_plot_clause(s->body, &n);
+        hm__plot_clause(s->body, &n);
         fprintf(s->body, "data index %d using 1:2 with points lt %d pt 7", b, c);
-        cli_plot_title(s->body, d->s[i].label, sfx);
+        hm__plot_title(s->body, d->s[i].label, sfx);
         if (!f[i].ok) continue;
-        cli_plot_clause(s->body, &n);
+        hm__plot_clause(s->body, &n);
         fprintf(s->body, "data index %d using 1:2 with lines lt %d dt 2 notitle",
                 curve_block(&f[i].best, p[0], p[np - 1], s), c);
     }
     fputc('\n', s->body);
-    snprintf(what, len, "sync duration vs processes, %d algorithms, %d fitted", cli_plot_ncolors(d),
+    snprintf(what, len, "sync duration vs processes, %d algorithms, %d fitted", hm__plot_ncolors(d),
              nfit);
     free(f);
     return HM_OK;
@@ -176,7 +176,7 @@ int cli_plot_draw_scale_duration(const cli_plot_data_t *d, const char *metric, c
 /* ---- True error, skew, run-time ---- */
 
 /* A figure of lines against p: what says "WHAT vs processes, N NOUN". */
-static int line_figure(const cli_plot_data_t *d, cli_plot_script_t *s, const char *title,
+static int line_figure(const hm__plot_data_t *d, hm__plot_script_t *s, const char *title,
                        const char *ylabel, suffix_t suffix, const char *head, const char *noun,
                        char *what, size_t len)
 {
@@ -184,7 +184,7 @@ static int line_figure(const cli_plot_data_t *d, cli_plot_script_t *s, const cha
     axes(d, s->body, title, ylabel);
     series_lines(d, s, &n, suffix);
     fputc('\n', s->body);
-    snprintf(what, len, "%s vs processes, %d %s", head, cli_plot_ncolors(d), noun);
+    snprintf(what, len, "%s vs processes, %d %s", head, hm__plot_ncolors(d), noun);
     return HM_OK;
 }
 
@@ -193,7 +193,7 @@ static void after_suffix(int variant, char *buf, size_t len)
     snprintf(buf, len, " after %d s", variant);
 }
 
-int cli_plot_draw_scale_error(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+int hm__plot_draw_scale_error(const hm__plot_data_t *d, const char *metric, hm__plot_script_t *s,
                               char *what, size_t len)
 {
     (void)metric;
@@ -209,7 +209,7 @@ static void skew_suffix(int variant, char *buf, size_t len)
     snprintf(buf, len, "%s", names[variant % 3]);
 }
 
-int cli_plot_draw_scale_skew(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+int hm__plot_draw_scale_skew(const hm__plot_data_t *d, const char *metric, hm__plot_script_t *s,
                              char *what, size_t len)
 {
     (void)metric;
@@ -224,7 +224,7 @@ static void no_suffix(int variant, char *buf, size_t len)
     snprintf(buf, len, "%s", "");
 }
 
-int cli_plot_draw_scale_bench(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+int hm__plot_draw_scale_bench(const hm__plot_data_t *d, const char *metric, hm__plot_script_t *s,
                               char *what, size_t len)
 {
     char title[128];

@@ -1,18 +1,18 @@
-/* tools/harmonia/plot/plot_input.h — the input files of `harmonia plot`: which kind each
+/* src/figure/plot_input.h — the input files of the figures: which kind each
  * file is (told by its columns), and the readers that turn its rows into the
  * series of the figures. Every problem with an input is HM_EINVAL with a
  * sentence naming the file, and the line where there is one. */
-#ifndef HM_CLI_PLOT_INPUT_H
-#define HM_CLI_PLOT_INPUT_H
+#ifndef HM_FIGURE_INPUT_H
+#define HM_FIGURE_INPUT_H
 #include <stddef.h>
 
 #include <harmonia/results.h>
 
-#include "plot/plot_data.h"
+#include "figure/plot_data.h"
 
 /* The figures, in the order they are drawn; each gathers the series of all
  * input files that feed it. */
-typedef enum cli_plot_fig {
+typedef enum hm__plot_fig {
     HM_FIG_LATENCY,        /* bench raw and summary files */
     HM_FIG_DISTRIBUTION,   /* bench raw files */
     HM_FIG_CAMPAIGN,       /* per-mpirun datasets */
@@ -29,64 +29,64 @@ typedef enum cli_plot_fig {
     HM_FIG_SCALE_SKEW,     /* scale/run skew files: exit skew and cost against p */
     HM_FIG_SCALE_BENCH,    /* scale/run bench files: run-time against p */
     HM_NFIG
-} cli_plot_fig_t;
+} hm__plot_fig_t;
 
 /* What a reader works with: one open file and the figures it feeds. */
-typedef struct cli_plot_read {
+typedef struct hm__plot_read {
     hm_csv_reader_t *r;
-    const cli_plot_source_t *src;
+    const hm__plot_source_t *src;
     const size_t *col;    /* the index of each column the kind requires, in order */
-    cli_plot_data_t *fig; /* HM_NFIG figures */
+    hm__plot_data_t *fig; /* HM_NFIG figures */
     hm_metric_t metric;   /* the run-time of bench files (--metric) */
-} cli_plot_read_t;
+} hm__plot_read_t;
 
 /* Read operand (a result file, or a campaign directory holding
  * per-mpirun.csv) into the figures; src (kept by the caller as long as fig)
  * receives its names. HM_EINVAL with the reason as the last error;
  * HM_ENOMEM. */
-int cli_plot_read_file(const char *operand, cli_plot_source_t *src, hm_metric_t metric,
-                       cli_plot_data_t *fig);
+int hm__plot_read_file(const char *operand, hm__plot_source_t *src, hm_metric_t metric,
+                       hm__plot_data_t *fig);
 
 /* ---- For the readers ---- */
 
 /* The next row: HM_OK with *more = 0 at the end. */
-int cli_plot_next(cli_plot_read_t *c, int *more);
+int hm__plot_next(hm__plot_read_t *c, int *more);
 
 /* Column c->col[k] of the current row as a number (NaN and Inf accepted). */
-int cli_plot_number(cli_plot_read_t *c, int k, double *v);
+int hm__plot_number(hm__plot_read_t *c, int k, double *v);
 
 /* Column c->col[k] as a number that is finite; a message size must also be
  * a whole number >= 0 (what: "size in bytes"), a time >= 0, etc. ok is the
  * caller's verdict on the number read; HM_EINVAL names file, line, cell. */
-int cli_plot_check(cli_plot_read_t *c, int k, int ok, const char *what);
+int hm__plot_check(hm__plot_read_t *c, int k, int ok, const char *what);
 
 /* Column c->col[k] of the current row as text. */
-const char *cli_plot_text(const cli_plot_read_t *c, int k);
+const char *hm__plot_text(const hm__plot_read_t *c, int k);
 
 /* The value of the factor line "# key: ...", or "" when there is none. */
-const char *cli_plot_factor(const cli_plot_read_t *c, const char *key);
+const char *hm__plot_factor(const hm__plot_read_t *c, const char *key);
 
 /* "4 ranks" from a process count ("" for none). */
-void cli_plot_ranks(char *buf, size_t len, const char *processes);
+void hm__plot_ranks(char *buf, size_t len, const char *processes);
 
 /* Readers of each kind of file (plot_*_read.c). */
-int cli_plot_read_bench_raw(cli_plot_read_t *c);
-int cli_plot_read_bench_summary(cli_plot_read_t *c);
-int cli_plot_read_permpirun(cli_plot_read_t *c);
-int cli_plot_read_clock_summary(cli_plot_read_t *c);
-int cli_plot_read_clock_raw(cli_plot_read_t *c);
-int cli_plot_read_skew_raw(cli_plot_read_t *c);
-int cli_plot_read_skew_summary(cli_plot_read_t *c);
-int cli_plot_read_overlap_summary(cli_plot_read_t *c);
-int cli_plot_read_impact(cli_plot_read_t *c);
-int cli_plot_read_pattern_matrix(cli_plot_read_t *c);
+int hm__plot_read_bench_raw(hm__plot_read_t *c);
+int hm__plot_read_bench_summary(hm__plot_read_t *c);
+int hm__plot_read_permpirun(hm__plot_read_t *c);
+int hm__plot_read_clock_summary(hm__plot_read_t *c);
+int hm__plot_read_clock_raw(hm__plot_read_t *c);
+int hm__plot_read_skew_raw(hm__plot_read_t *c);
+int hm__plot_read_skew_summary(hm__plot_read_t *c);
+int hm__plot_read_overlap_summary(hm__plot_read_t *c);
+int hm__plot_read_impact(hm__plot_read_t *c);
+int hm__plot_read_pattern_matrix(hm__plot_read_t *c);
 
 /* Whether the file is one scale/run gathered (docs/scale.md): rows of many
  * runs, each with its process count in a "processes" column. The clock,
  * skew and bench summary readers then hand it to these, which feed the
  * figures against the process count (plot_scale_read.c). */
-int cli_plot_scale_file(const cli_plot_read_t *c);
-int cli_plot_read_clock_scale(cli_plot_read_t *c);
-int cli_plot_read_skew_scale(cli_plot_read_t *c);
-int cli_plot_read_bench_scale(cli_plot_read_t *c);
+int hm__plot_scale_file(const hm__plot_read_t *c);
+int hm__plot_read_clock_scale(hm__plot_read_t *c);
+int hm__plot_read_skew_scale(hm__plot_read_t *c);
+int hm__plot_read_bench_scale(hm__plot_read_t *c);
 #endif

@@ -1,4 +1,4 @@
-/* tools/harmonia/plot/plot_overlap.c — the heat maps of `harmonia overlap`
+/* src/figure/plot_overlap.c — the heat maps of `harmonia overlap`
  * [Denis et al. 2022, §5.2]: communication time on x, computation time on
  * y, both on log axes, one box per cell coloured by its ratio and labelled
  * with it, the comp = comm diagonal dashed. An invalid cell (cell_valid 0:
@@ -11,7 +11,7 @@
 
 #include <harmonia/stats.h>
 
-#include "plot/plot_figure.h"
+#include "figure/plot_figure.h"
 
 typedef struct scale {
     const char *name;    /* colour bar label */
@@ -33,7 +33,7 @@ static const scale_t comp_ratio = {"1 untouched",
                                    "computation slowdown"};
 
 /* The distinct x (or y) values of series i, ascending; NULL when none. */
-static double *distinct(const cli_plot_data_t *d, size_t i, int want_y, size_t *n)
+static double *distinct(const hm__plot_data_t *d, size_t i, int want_y, size_t *n)
 {
     double *v = malloc((d->ng ? d->ng : 1) * sizeof *v);
     *n = 0;
@@ -62,12 +62,12 @@ static void edges(const double *ts, size_t n, double t, double *lo, double *hi)
 
 /* The cells of series i, those with a value (valid 1) or those without:
  * x, y, value, x edges, y edges. Returns the block, or -1 when empty. */
-static int cells(const cli_plot_data_t *d, size_t i, const double *xs, size_t nx, const double *ys,
-                 size_t ny, int valid, cli_plot_script_t *s)
+static int cells(const hm__plot_data_t *d, size_t i, const double *xs, size_t nx, const double *ys,
+                 size_t ny, int valid, hm__plot_script_t *s)
 {
     int any = 0;
     for (size_t k = 0; k < d->ng; k++) {
-        const cli_plot_group_t *g = &d->g[k];
+        const hm__plot_group_t *g = &d->g[k];
         double v = g->n ? g->v[0] : NAN, xlo, xhi, ylo, yhi;
         if (g->series != i || (isfinite(v) != valid)) continue;
         edges(xs, nx, g->x, &xlo, &xhi);
@@ -77,7 +77,7 @@ static int cells(const cli_plot_data_t *d, size_t i, const double *xs, size_t nx
         any = 1;
     }
     /* gnuplot does not count an empty block: none is written. */
-    return any ? cli_plot_end_block(s) : -1;
+    return any ? hm__plot_end_block(s) : -1;
 }
 
 /* Tics at the grid's values: the targets, whatever decade they fall in. */
@@ -90,7 +90,7 @@ static void grid_tics(FILE *body, const char *axis, const double *ts, size_t n)
     fputs(")\n", body);
 }
 
-static int panel(const cli_plot_data_t *d, size_t i, const scale_t *sc, cli_plot_script_t *s)
+static int panel(const hm__plot_data_t *d, size_t i, const scale_t *sc, hm__plot_script_t *s)
 {
     size_t nx, ny;
     double *xs = distinct(d, i, 0, &nx), *ys = distinct(d, i, 1, &ny);
@@ -107,7 +107,7 @@ static int panel(const cli_plot_data_t *d, size_t i, const scale_t *sc, cli_plot
     edges(ys, ny, ys[ny - 1], &unused, &yhi);
     char title[700];
     snprintf(title, sizeof title, "%s: %s", sc->panel, d->s[i].label);
-    cli_plot_labels(s->body, title, "communication time, target (µs)",
+    hm__plot_labels(s->body, title, "communication time, target (µs)",
                     "computation time, target (µs)");
     fprintf(s->body,
             "set logscale xy\nset xrange [%.17g:%.17g]\nset yrange [%.17g:%.17g]\n"
@@ -118,7 +118,7 @@ static int panel(const cli_plot_data_t *d, size_t i, const scale_t *sc, cli_plot
     grid_tics(s->body, "y", ys, ny);
     int n = 0;
     if (good >= 0) {
-        cli_plot_clause(s->body, &n);
+        hm__plot_clause(s->body, &n);
         fprintf(s->body,
                 "data index %d using 1:2:4:5:6:7:3 with boxxyerror fs solid 1.0 noborder "
                 "lc palette notitle, \\\n  data index %d using 1:2:(sprintf('%%.2f', $3)) "
@@ -126,20 +126,20 @@ static int panel(const cli_plot_data_t *d, size_t i, const scale_t *sc, cli_plot
                 good, good);
     }
     if (bad >= 0) {
-        cli_plot_clause(s->body, &n);
+        hm__plot_clause(s->body, &n);
         fprintf(s->body,
                 "data index %d using 1:2:4:5:6:7 with boxxyerror fs pattern 4 lc rgb 'grey40' "
                 "title 'invalid cell (its reason: the CSV cell column)'",
                 bad);
     }
-    cli_plot_clause(s->body, &n);
+    hm__plot_clause(s->body, &n);
     fputs("x with lines lc rgb 'black' dt 2 lw 1.5 title 'comp = comm'\n", s->body);
     free(xs);
     free(ys);
     return HM_OK;
 }
 
-int cli_plot_draw_overlap(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+int hm__plot_draw_overlap(const hm__plot_data_t *d, const char *metric, hm__plot_script_t *s,
                           char *what, size_t len)
 {
     (void)metric;
@@ -154,7 +154,7 @@ int cli_plot_draw_overlap(const cli_plot_data_t *d, const char *metric, cli_plot
 
 /* Each operation's pair side by side, r_comm left and r_comp_slowdown
  * right (§5.2): which of the two spoiled the overlap. */
-int cli_plot_draw_overlap_ratios(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+int hm__plot_draw_overlap_ratios(const hm__plot_data_t *d, const char *metric, hm__plot_script_t *s,
                                  char *what, size_t len)
 {
     (void)metric;

@@ -1,4 +1,4 @@
-/* tools/harmonia/plot/plot_latency.c — latency vs message size: per series the median
+/* src/figure/plot_latency.c — latency vs message size: per series the median
  * run-time at each size, with the distribution-free 95% confidence interval
  * of the median as a band where the repetitions are known (raw files). */
 #include <stdio.h>
@@ -7,22 +7,22 @@
 
 #include <harmonia/stats.h>
 
-#include "plot/plot_figure.h"
+#include "figure/plot_figure.h"
 
 /* One block per series: size position, median, CI low, CI high, n. A group
  * too small for a 95% interval gets its min-max range (what median_ci
  * returns then), so the band is never narrower than the data allow. */
-static int series_block(const cli_plot_data_t *d, size_t i, cli_plot_script_t *s)
+static int series_block(const hm__plot_data_t *d, size_t i, hm__plot_script_t *s)
 {
     for (size_t k = 0; k < d->ng; k++) {
-        const cli_plot_group_t *g = &d->g[k];
+        const hm__plot_group_t *g = &d->g[k];
         if (g->series != i || !g->n) continue;
         double med = hm_stats_quantile_sorted(g->v, g->n, 0.5), lo = med, hi = med;
         if (d->s[i].variant == 0) hm_stats_median_ci(g->v, g->n, 0.95, &lo, &hi);
-        fprintf(s->data, "%.17g\t%.17g\t%.17g\t%.17g\t%zu\n", cli_plot_size_at(g->x), med, lo, hi,
+        fprintf(s->data, "%.17g\t%.17g\t%.17g\t%.17g\t%zu\n", hm__plot_size_at(g->x), med, lo, hi,
                 g->n);
     }
-    return cli_plot_end_block(s);
+    return hm__plot_end_block(s);
 }
 
 static void title(FILE *body, const char *metric, int bands)
@@ -31,14 +31,14 @@ static void title(FILE *body, const char *metric, int bands)
     snprintf(text, sizeof text, "latency: median %s run-time%s", metric,
              bands ? " per message size; band: 95% confidence interval of the median"
                    : " per message size");
-    cli_plot_labels(body, text, "message size (bytes)", "run-time (µs)");
+    hm__plot_labels(body, text, "message size (bytes)", "run-time (µs)");
 }
 
-int cli_plot_draw_latency(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+int hm__plot_draw_latency(const hm__plot_data_t *d, const char *metric, hm__plot_script_t *s,
                           char *what, size_t len)
 {
     size_t nx;
-    double *xs = cli_plot_data_xs(d, &nx);
+    double *xs = hm__plot_data_xs(d, &nx);
     int *block = calloc(d->ns ? d->ns : 1, sizeof *block), bands = 0, nclauses = 0;
     if (!xs || !block) {
         free(xs);
@@ -49,25 +49,25 @@ int cli_plot_draw_latency(const cli_plot_data_t *d, const char *metric, cli_plot
         block[i] = series_block(d, i, s);
         bands |= d->s[i].variant == 0;
     }
-    cli_plot_palette(s->body);
+    hm__plot_palette(s->body);
     title(s->body, metric, bands);
     /* A margin of half a power of two: the extreme sizes keep their tics
      * and points clear of the border. */
     fprintf(s->body,
             "set logscale x 2\nset logscale y\nset key top left\nset xrange [%.17g:%.17g]\n",
-            cli_plot_size_at(xs[0]) / 1.41, cli_plot_size_at(xs[nx - 1]) * 1.41);
-    cli_plot_size_tics(s->body, xs, nx, 0);
+            hm__plot_size_at(xs[0]) / 1.41, hm__plot_size_at(xs[nx - 1]) * 1.41);
+    hm__plot_size_tics(s->body, xs, nx, 0);
     /* Bands first, so that every median line is drawn over them. */
     for (size_t i = 0; i < d->ns; i++) {
         if (d->s[i].variant != 0) continue;
-        cli_plot_clause(s->body, &nclauses);
+        hm__plot_clause(s->body, &nclauses);
         fprintf(s->body,
                 "data index %d using 1:3:4 with filledcurves lt %d fs transparent solid 0.2 "
                 "noborder notitle",
-                block[i], cli_plot_color(d, i) + 1);
+                block[i], hm__plot_color(d, i) + 1);
     }
     for (size_t i = 0; i < d->ns; i++) {
-        cli_plot_line(s->body, &nclauses, block[i], "linespoints", cli_plot_color(d, i) + 1,
+        hm__plot_line(s->body, &nclauses, block[i], "linespoints", hm__plot_color(d, i) + 1,
                       d->s[i].variant ? 2 : 1, d->s[i].label, "");
     }
     fputc('\n', s->body);

@@ -1,4 +1,4 @@
-/* tools/harmonia/plot/plot_impact.c — the MPI impact ratio of `harmonia
+/* src/figure/plot_impact.c — the MPI impact ratio of `harmonia
  * overlap impact` as a histogram [Denis et al. 2022, §5, "Impact on
  * computation display"]: how many (rank, thread) pairs fall in each bin of
  * the ratio, one colour per computation target (and file), the bars of a
@@ -8,7 +8,7 @@
 
 #include <harmonia/stats.h>
 
-#include "plot/plot_figure.h"
+#include "figure/plot_figure.h"
 
 /* The bins: width w, bin k holds [k w, (k + 1) w); 1 is an edge, so that
  * ratios below and above it never share a bar. */
@@ -37,7 +37,7 @@ static long bin_of(const bins_t *b, double v)
 
 /* About 20 bins over the ratios and 1 together, at least 0.02 in all: a
  * run whose ratios are all 1.00 still shows the line beside its bar. */
-static void choose_bins(const cli_plot_data_t *d, bins_t *b)
+static void choose_bins(const hm__plot_data_t *d, bins_t *b)
 {
     double lo = 1, hi = 1;
     for (size_t k = 0; k < d->ng; k++)
@@ -62,8 +62,8 @@ static void bin_tics(FILE *body, const bins_t *b)
 
 /* Series i's counts per bin, its bars offset within the bin by its slot:
  * centre, count, width. Returns the block. */
-static int bars(const cli_plot_data_t *d, size_t i, int slot, int nslots, bins_t *b,
-                cli_plot_script_t *s)
+static int bars(const hm__plot_data_t *d, size_t i, int slot, int nslots, bins_t *b,
+                hm__plot_script_t *s)
 {
     double bw = b->w / nslots;
     for (long k = b->first; k <= b->last; k++) {
@@ -75,12 +75,12 @@ static int bars(const cli_plot_data_t *d, size_t i, int slot, int nslots, bins_t
         b->most = n > b->most ? n : b->most;
         fprintf(s->data, "%.17g\t%zu\t%.17g\n", (double)k * b->w + (slot + 0.5) * bw, n, bw);
     }
-    return cli_plot_end_block(s);
+    return hm__plot_end_block(s);
 }
 
 /* The median of series i (its one group: one target) and its number of
- * samples, for its legend; the samples are sorted (cli_plot_data_sort). */
-static double series_median(const cli_plot_data_t *d, size_t i, size_t *n)
+ * samples, for its legend; the samples are sorted (hm__plot_data_sort). */
+static double series_median(const hm__plot_data_t *d, size_t i, size_t *n)
 {
     for (size_t g = 0; g < d->ng; g++)
         if (d->g[g].series == i && d->g[g].n) {
@@ -91,7 +91,7 @@ static double series_median(const cli_plot_data_t *d, size_t i, size_t *n)
     return NAN;
 }
 
-int cli_plot_draw_impact(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+int hm__plot_draw_impact(const hm__plot_data_t *d, const char *metric, hm__plot_script_t *s,
                          char *what, size_t len)
 {
     bins_t b;
@@ -101,8 +101,8 @@ int cli_plot_draw_impact(const cli_plot_data_t *d, const char *metric, cli_plot_
     choose_bins(d, &b);
     /* The blocks first: the tallest bar sets the y range. */
     for (size_t i = 0; i < d->ns; i++) bars(d, i, (int)i, nslots, &b, s);
-    cli_plot_palette(s->body);
-    cli_plot_labels(s->body, "MPI impact ratio per rank and thread (Denis et al. 2022, eq. 2)",
+    hm__plot_palette(s->body);
+    hm__plot_labels(s->body, "MPI impact ratio per rank and thread (Denis et al. 2022, eq. 2)",
                     "kernel time with MPI / without (1: no impact)",
                     "compute threads (rank x thread)");
     /* The key below the plot: the line at 1 may fall anywhere in it. */
@@ -123,10 +123,10 @@ int cli_plot_draw_impact(const cli_plot_data_t *d, const char *metric, cli_plot_
         double med = series_median(d, i, &m);
         total += m;
         snprintf(suffix, sizeof suffix, ": median %.3f, %zu ratio%s", med, m, m == 1 ? "" : "s");
-        cli_plot_clause(s->body, &n);
+        hm__plot_clause(s->body, &n);
         fprintf(s->body, "data index %d using 1:2:3 with boxes lt %d", first_block + (int)i,
-                cli_plot_color(d, i) + 1);
-        cli_plot_title(s->body, d->s[i].label, suffix);
+                hm__plot_color(d, i) + 1);
+        hm__plot_title(s->body, d->s[i].label, suffix);
     }
     fputc('\n', s->body);
     snprintf(what, len, "MPI impact ratio histogram, %zu rank x thread ratios, %zu target%s", total,

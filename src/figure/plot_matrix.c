@@ -1,4 +1,4 @@
-/* tools/harmonia/plot/plot_matrix.c — a pattern's matrix of bytes as a heat
+/* src/figure/plot_matrix.c — a pattern's matrix of bytes as a heat
  * map, drawn as CommBench draws its communication matrices (Hidayetoglu et
  * al. 2024, Fig. 6): a row per sender, sender 0 at the top, a column per
  * receiver, each pair that exchanges bytes a square coloured by how many;
@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "plot/plot_figure.h"
+#include "figure/plot_figure.h"
 
 /* A colour scale in bytes: logarithmic when the counts span more than a
  * factor 100 (an application's halo beside its corners). */
@@ -23,13 +23,13 @@ static void color_scale(FILE *body, double lo, double hi)
 /* Series i's pairs: receiver, sender, bytes (the sum of its samples). The
  * largest rank and the byte range into *ranks, *lo, *hi. Returns the
  * block, or -1 when the series has no pair. */
-static int pairs(const cli_plot_data_t *d, size_t i, cli_plot_script_t *s, double *ranks,
+static int pairs(const hm__plot_data_t *d, size_t i, hm__plot_script_t *s, double *ranks,
                  double *lo, double *hi)
 {
     int any = 0;
     *ranks = 0, *lo = INFINITY, *hi = 0;
     for (size_t k = 0; k < d->ng; k++) {
-        const cli_plot_group_t *g = &d->g[k];
+        const hm__plot_group_t *g = &d->g[k];
         if (g->series != i || !g->n) continue;
         double bytes = 0;
         for (size_t j = 0; j < g->n; j++) bytes += g->v[j];
@@ -38,16 +38,16 @@ static int pairs(const cli_plot_data_t *d, size_t i, cli_plot_script_t *s, doubl
         *lo = fmin(*lo, bytes), *hi = fmax(*hi, bytes);
         any = 1;
     }
-    return any ? cli_plot_end_block(s) : -1;
+    return any ? hm__plot_end_block(s) : -1;
 }
 
-static void panel(const cli_plot_data_t *d, size_t i, cli_plot_script_t *s)
+static void panel(const hm__plot_data_t *d, size_t i, hm__plot_script_t *s)
 {
     double ranks, lo, hi;
     int block = pairs(d, i, s, &ranks, &lo, &hi);
     char title[700];
     snprintf(title, sizeof title, "bytes from rank to rank: %s", d->s[i].label);
-    cli_plot_labels(s->body, title, "receiver rank", "sender rank");
+    hm__plot_labels(s->body, title, "receiver rank", "sender rank");
     /* Square cells, sender 0 at the top (Fig. 6); a tic per rank while
      * they stay readable. */
     fprintf(s->body,
@@ -66,7 +66,7 @@ static void panel(const cli_plot_data_t *d, size_t i, cli_plot_script_t *s)
             block);
 }
 
-int cli_plot_draw_matrix(const cli_plot_data_t *d, const char *metric, cli_plot_script_t *s,
+int hm__plot_draw_matrix(const hm__plot_data_t *d, const char *metric, hm__plot_script_t *s,
                          char *what, size_t len)
 {
     (void)metric;

@@ -1,11 +1,11 @@
-/* tools/harmonia/plot/plot_input.c — telling the kinds of input of `harmonia plot`
+/* src/figure/plot_input.c — telling the kinds of input of the figures
  * apart by their columns, and what every reader needs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands/analysis_inputs.h"
-#include "plot/plot_input.h"
+#include "common/error_set.h"
+#include "figure/plot_input.h"
 
 enum { MAX_COLS = 10 };
 
@@ -18,7 +18,7 @@ typedef struct input_kind {
     int cols[MAX_COLS];
     int ncols;
     int local_col; /* -1: none */
-    int (*read)(cli_plot_read_t *c);
+    int (*read)(hm__plot_read_t *c);
 } input_kind_t;
 
 #define COLS(...) {__VA_ARGS__}, sizeof((int[]){__VA_ARGS__}) / sizeof(int)
@@ -27,43 +27,43 @@ static const input_kind_t kinds[] = {
     {"a raw file of 'harmonia bench --raw'", HM_RESULTS_BENCH_RAW,
      COLS(HM_COL_BENCH_RAW_OP, HM_COL_BENCH_RAW_SIZE_BYTES, HM_COL_BENCH_RAW_VALID,
           HM_COL_BENCH_RAW_GLOBAL_S),
-     HM_COL_BENCH_RAW_LOCAL_S, cli_plot_read_bench_raw},
+     HM_COL_BENCH_RAW_LOCAL_S, hm__plot_read_bench_raw},
     {"the summary of 'harmonia bench --output'", HM_RESULTS_BENCH,
      COLS(HM_COL_BENCH_OP, HM_COL_BENCH_SIZE_BYTES, HM_COL_BENCH_SYNC, HM_COL_BENCH_MEDIAN_S),
-     HM_COL_BENCH_LOCAL_MEDIAN_S, cli_plot_read_bench_summary},
+     HM_COL_BENCH_LOCAL_MEDIAN_S, hm__plot_read_bench_summary},
     {"a campaign's per-mpirun.csv", HM_RESULTS_PERMPIRUN,
      COLS(HM_COL_PERMPIRUN_RUN, HM_COL_PERMPIRUN_OP, HM_COL_PERMPIRUN_SIZE_BYTES,
           HM_COL_PERMPIRUN_PROCESSES, HM_COL_PERMPIRUN_SYNC, HM_COL_PERMPIRUN_MEDIAN_S),
-     -1, cli_plot_read_permpirun},
+     -1, hm__plot_read_permpirun},
     {"the summary of 'harmonia clock --output'", HM_RESULTS_CLOCK,
      COLS(HM_COL_CLOCK_CLOCK_SYNC, HM_COL_CLOCK_AFTER_S, HM_COL_CLOCK_OFFSET_MAX_S,
           HM_COL_CLOCK_OFFSET_MEDIAN_S, HM_COL_CLOCK_TRUTH_KNOWN, HM_COL_CLOCK_TRUE_MAX_S),
-     -1, cli_plot_read_clock_summary},
+     -1, hm__plot_read_clock_summary},
     {"a raw file of 'harmonia clock --raw'", HM_RESULTS_CLOCK_RAW,
      COLS(HM_COL_CLOCK_RAW_CLOCK_SYNC, HM_COL_CLOCK_RAW_AFTER_S, HM_COL_CLOCK_RAW_RANK,
           HM_COL_CLOCK_RAW_OFFSET_S, HM_COL_CLOCK_RAW_TRUE_ERROR_S),
-     -1, cli_plot_read_clock_raw},
+     -1, hm__plot_read_clock_raw},
     {"a raw file of 'harmonia skew --raw'", HM_RESULTS_SKEW_RAW,
      COLS(HM_COL_SKEW_RAW_METHOD, HM_COL_SKEW_RAW_WHAT, HM_COL_SKEW_RAW_GLOBAL_S,
           HM_COL_SKEW_RAW_TRUE_S),
-     -1, cli_plot_read_skew_raw},
+     -1, hm__plot_read_skew_raw},
     {"the summary of 'harmonia skew --output'", HM_RESULTS_SKEW,
      COLS(HM_COL_SKEW_METHOD, HM_COL_SKEW_SKEW_MEDIAN_S, HM_COL_SKEW_SKEW_P90_S,
           HM_COL_SKEW_SKEW_P99_S, HM_COL_SKEW_SKEW_MAX_S, HM_COL_SKEW_TRUE_SKEW_MEDIAN_S,
           HM_COL_SKEW_TRUE_SKEW_P90_S, HM_COL_SKEW_TRUE_SKEW_P99_S, HM_COL_SKEW_TRUE_SKEW_MAX_S),
-     -1, cli_plot_read_skew_summary},
+     -1, hm__plot_read_skew_summary},
     {"the summary of 'harmonia overlap --output'", HM_RESULTS_OVERLAP,
      COLS(HM_COL_OVERLAP_OP, HM_COL_OVERLAP_COMM_TARGET_S, HM_COL_OVERLAP_COMP_TARGET_S,
           HM_COL_OVERLAP_CELL_VALID, HM_COL_OVERLAP_OVERHEAD, HM_COL_OVERLAP_COMM_RATIO,
           HM_COL_OVERLAP_COMP_SLOWDOWN),
-     -1, cli_plot_read_overlap_summary},
+     -1, hm__plot_read_overlap_summary},
     {"the output of 'harmonia overlap impact --output'", HM_RESULTS_IMPACT,
      COLS(HM_COL_IMPACT_COMP_TARGET_S, HM_COL_IMPACT_RANK, HM_COL_IMPACT_THREAD,
           HM_COL_IMPACT_RATIO),
-     -1, cli_plot_read_impact},
+     -1, hm__plot_read_impact},
     {"the matrix of 'harmonia pattern --matrix' (or a pattern file)", HM_RESULTS_PATTERN_MATRIX,
      COLS(HM_COL_PATTERN_MATRIX_SRC, HM_COL_PATTERN_MATRIX_DST, HM_COL_PATTERN_MATRIX_BYTES), -1,
-     cli_plot_read_pattern_matrix},
+     hm__plot_read_pattern_matrix},
 };
 enum { NKINDS = sizeof kinds / sizeof kinds[0] };
 
@@ -130,14 +130,14 @@ static int kind_error(const hm_csv_reader_t *r, const char *path, const input_ki
                      "; expected those of bench --raw/--output, a campaign's per-mpirun.csv, "
                      "clock or skew --raw/--output, overlap --output, overlap impact "
                      "--output, pattern --matrix)");
-        return hm_error_set(HM_EINVAL, "%s", why);
+        return hm__error_set(HM_EINVAL, "%s", why);
     }
     used = (size_t)snprintf(why, len, "%s: missing columns:", path);
     for (int i = 0; i < k->ncols && used < len; i++)
         if (hm_csv_reader_find(r, column_name(k, i, local), &idx) != HM_OK)
             used += (size_t)snprintf(why + used, len - used, " %s", column_name(k, i, local));
     if (used < len) snprintf(why + used, len - used, " (expected %s)", k->what);
-    return hm_error_set(HM_EINVAL, "%s", why);
+    return hm__error_set(HM_EINVAL, "%s", why);
 }
 
 /* The name of directory dir as the shell would show it ("." is the current
@@ -154,7 +154,7 @@ static void dir_name(const char *dir, char *name, size_t len)
  * stands for its per-mpirun.csv, and a per-mpirun.csv is named after its
  * directory ("runs/barrier" gives barrier-campaign.svg); any other file after
  * its name without ".csv". */
-static void source_names(const char *operand, cli_plot_source_t *src)
+static void source_names(const char *operand, hm__plot_source_t *src)
 {
     char dir[4096];
     const char *slash = strrchr(operand, '/'), *base = slash ? slash + 1 : operand;
@@ -176,14 +176,14 @@ static void source_names(const char *operand, cli_plot_source_t *src)
 }
 
 /* The MPI library up to its first comma: "Open MPI v4.1.4". */
-static void source_library(const hm_csv_reader_t *r, cli_plot_source_t *src)
+static void source_library(const hm_csv_reader_t *r, hm__plot_source_t *src)
 {
     const char *lib = NULL;
     if (hm_factors_get(hm_csv_reader_factors(r), "mpi_library", &lib) != HM_OK) lib = "";
     snprintf(src->library, sizeof src->library, "%.*s", (int)strcspn(lib, ","), lib);
 }
 
-static size_t samples(const cli_plot_data_t *fig)
+static size_t samples(const hm__plot_data_t *fig)
 {
     size_t n = 0;
     for (int f = 0; f < HM_NFIG; f++)
@@ -192,18 +192,19 @@ static size_t samples(const cli_plot_data_t *fig)
 }
 
 /* "no (2 of 21 experiments)" becomes "2 of 21 experiments" in a legend. */
-static void source_partial(const hm_csv_reader_t *r, cli_plot_source_t *src)
+static void source_partial(const hm_csv_reader_t *r, hm__plot_source_t *src)
 {
-    char what[256];
+    const char *what = NULL;
     src->partial[0] = '\0';
-    if (!cli_warn_partial("plot", src->file, hm_csv_reader_factors(r), what, sizeof what)) return;
+    if (!hm_results_partial(hm_csv_reader_factors(r), &what)) return;
+    if (src->partial_fn) src->partial_fn(src->file, what, src->ctx);
     const char *inner = strchr(what, '(');
     size_t n = inner ? strcspn(inner + 1, ")") : strlen(what);
     snprintf(src->partial, sizeof src->partial, "%.*s", (int)n, inner ? inner + 1 : what);
 }
 
-int cli_plot_read_file(const char *operand, cli_plot_source_t *src, hm_metric_t metric,
-                       cli_plot_data_t *fig)
+int hm__plot_read_file(const char *operand, hm__plot_source_t *src, hm_metric_t metric,
+                       hm__plot_data_t *fig)
 {
     size_t idx[MAX_COLS], before = samples(fig);
     hm_csv_reader_t *r = NULL;
@@ -220,57 +221,57 @@ int cli_plot_read_file(const char *operand, cli_plot_source_t *src, hm_metric_t 
     int missing = 0;
     const input_kind_t *k = best_kind(r, local, idx, &missing);
     if (!k || missing) rc = kind_error(r, src->file, k, local);
-    cli_plot_read_t c = {r, src, idx, fig, metric};
+    hm__plot_read_t c = {r, src, idx, fig, metric};
     if (rc == HM_OK) rc = k->read(&c);
     if (rc == HM_OK && samples(fig) == before) {
-        hm_error_set(HM_EINVAL, "%s: no rows to plot (%s)", src->file,
-                     k->read == cli_plot_read_bench_raw ? "no valid repetitions, valid = 1"
-                                                        : "empty");
+        hm__error_set(HM_EINVAL, "%s: no rows to plot (%s)", src->file,
+                      k->read == hm__plot_read_bench_raw ? "no valid repetitions, valid = 1"
+                                                         : "empty");
         rc = HM_EINVAL;
     }
     hm_csv_reader_close(r);
     return rc;
 }
 
-int cli_plot_next(cli_plot_read_t *c, int *more)
+int hm__plot_next(hm__plot_read_t *c, int *more)
 {
     int rc = hm_csv_reader_next(c->r, more);
     if (rc != HM_OK && rc != HM_ENOMEM) {
-        hm_error_set(HM_EINVAL, "%s", hm_csv_reader_error(c->r));
+        hm__error_set(HM_EINVAL, "%s", hm_csv_reader_error(c->r));
         rc = HM_EINVAL;
     }
     return rc;
 }
 
-int cli_plot_number(cli_plot_read_t *c, int k, double *v)
+int hm__plot_number(hm__plot_read_t *c, int k, double *v)
 {
     if (hm_csv_reader_double(c->r, c->col[k], v) == HM_OK) return HM_OK;
-    hm_error_set(HM_EINVAL, "%s", hm_csv_reader_error(c->r));
+    hm__error_set(HM_EINVAL, "%s", hm_csv_reader_error(c->r));
     return HM_EINVAL;
 }
 
-int cli_plot_check(cli_plot_read_t *c, int k, int ok, const char *what)
+int hm__plot_check(hm__plot_read_t *c, int k, int ok, const char *what)
 {
     if (ok) return HM_OK;
-    hm_error_set(HM_EINVAL, "%s:%zu: \"%s\" is not %s (column %s)", c->src->file,
-                 hm_csv_reader_line(c->r), cli_plot_text(c, k), what,
-                 hm_csv_reader_column(c->r, c->col[k]));
+    hm__error_set(HM_EINVAL, "%s:%zu: \"%s\" is not %s (column %s)", c->src->file,
+                  hm_csv_reader_line(c->r), hm__plot_text(c, k), what,
+                  hm_csv_reader_column(c->r, c->col[k]));
     return HM_EINVAL;
 }
 
-const char *cli_plot_text(const cli_plot_read_t *c, int k)
+const char *hm__plot_text(const hm__plot_read_t *c, int k)
 {
     const char *t = hm_csv_reader_cell(c->r, c->col[k]);
     return t ? t : "";
 }
 
-const char *cli_plot_factor(const cli_plot_read_t *c, const char *key)
+const char *hm__plot_factor(const hm__plot_read_t *c, const char *key)
 {
     const char *v = NULL;
     return hm_factors_get(hm_csv_reader_factors(c->r), key, &v) == HM_OK ? v : "";
 }
 
-void cli_plot_ranks(char *buf, size_t len, const char *processes)
+void hm__plot_ranks(char *buf, size_t len, const char *processes)
 {
     if (!*processes)
         buf[0] = '\0';

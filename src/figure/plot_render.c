@@ -1,4 +1,4 @@
-/* tools/harmonia/plot/plot_render.c — one figure of `harmonia plot`: its data and
+/* src/figure/plot_render.c — one figure of the figures: its data and
  * script files, the gnuplot run and the atomic publication of its images. */
 #include <fcntl.h>
 #include <stdio.h>
@@ -9,7 +9,8 @@
 #include <harmonia/error.h>
 #include <harmonia/output.h>
 
-#include "plot/plot_gnuplot.h"
+#include "common/error_set.h"
+#include "figure/plot_gnuplot.h"
 
 /* Image formats: file extension and gnuplot terminal. */
 typedef struct image_format {
@@ -21,7 +22,7 @@ static const image_format_t svg = {"svg", "svg size 800,500 dynamic enhanced"};
 static const image_format_t pngcairo = {"png", "pngcairo size 800,500 enhanced"};
 static const image_format_t png = {"png", "png truecolor size 800,500 enhanced"};
 
-int cli_plot_script_open(const cli_plot_out_t *out, const char *kind, cli_plot_script_t *s)
+int hm__plot_script_open(const hm__plot_out_t *out, const char *kind, hm__plot_script_t *s)
 {
     memset(s, 0, sizeof *s);
     snprintf(s->data_path, sizeof s->data_path, "%s/%s.tsv", out->tmpdir, kind);
@@ -32,25 +33,25 @@ int cli_plot_script_open(const cli_plot_out_t *out, const char *kind, cli_plot_s
         fputs("set encoding utf8\n", s->body);
         return HM_OK;
     }
-    hm_error_set(HM_EINVAL, "plot: cannot write %s", s->data ? s->body_path : s->data_path);
-    cli_plot_script_abort(s);
+    hm__error_set(HM_EINVAL, "plot: cannot write %s", s->data ? s->body_path : s->data_path);
+    hm__plot_script_abort(s);
     return HM_EIO;
 }
 
-int cli_plot_end_block(cli_plot_script_t *s)
+int hm__plot_end_block(hm__plot_script_t *s)
 {
     fputs("\n\n", s->data);
     return s->blocks++;
 }
 
-void cli_plot_quote(FILE *f, const char *text)
+void hm__plot_quote(FILE *f, const char *text)
 {
     fputc('\'', f);
     for (const char *p = text; *p; p++) fputs(*p == '\'' ? "''" : (char[]){*p, '\0'}, f);
     fputc('\'', f);
 }
 
-void cli_plot_script_abort(cli_plot_script_t *s)
+void hm__plot_script_abort(hm__plot_script_t *s)
 {
     if (s->data) fclose(s->data);
     if (s->body) fclose(s->body);
@@ -64,7 +65,7 @@ static void join(char *buf, size_t len, const char *dir, const char *name)
 }
 
 /* The final and temporary names of the image of stem, kind, format. */
-static void image_paths(const cli_plot_out_t *out, const char *stem, const char *kind,
+static void image_paths(const hm__plot_out_t *out, const char *stem, const char *kind,
                         const char *ext, char *final, char *tmp, size_t len)
 {
     char name[1024];
@@ -77,20 +78,20 @@ static void image_paths(const cli_plot_out_t *out, const char *stem, const char 
 static void script_image(FILE *f, const image_format_t *fmt, const char *tmp, const char *body)
 {
     fprintf(f, "set terminal %s font 'sans,11' background rgb 'white'\nset output ", fmt->terminal);
-    cli_plot_quote(f, tmp);
+    hm__plot_quote(f, tmp);
     fputs("\nload ", f);
-    cli_plot_quote(f, body);
+    hm__plot_quote(f, body);
     fputs("\nunset output\n", f);
 }
 
 /* The script that draws body once per wanted format. */
-static int main_script(const cli_plot_script_t *s, const char *path, const image_format_t **fmts,
+static int main_script(const hm__plot_script_t *s, const char *path, const image_format_t **fmts,
                        char (*tmps)[5200], int nfmt)
 {
     FILE *f = fopen(path, "w");
     if (!f) return HM_EIO;
     fputs("set encoding utf8\ndata = ", f);
-    cli_plot_quote(f, s->data_path);
+    hm__plot_quote(f, s->data_path);
     fputc('\n', f);
     for (int i = 0; i < nfmt; i++) script_image(f, fmts[i], tmps[i], s->body_path);
     return fclose(f) == 0 ? HM_OK : HM_EIO;
@@ -106,7 +107,7 @@ static int publish(const char *tmp, const char *final)
     return ok && rename(tmp, final) == 0 ? HM_OK : HM_EIO;
 }
 
-static int close_files(cli_plot_script_t *s)
+static int close_files(hm__plot_script_t *s)
 {
     int bad = ferror(s->data) || ferror(s->body);
     bad |= fclose(s->data) != 0;
@@ -115,7 +116,7 @@ static int close_files(cli_plot_script_t *s)
     return bad ? HM_EIO : HM_OK;
 }
 
-static int wanted_formats(const cli_plot_out_t *out, const image_format_t **fmts)
+static int wanted_formats(const hm__plot_out_t *out, const image_format_t **fmts)
 {
     int n = 0;
     if (out->svg) fmts[n++] = &svg;
@@ -123,7 +124,7 @@ static int wanted_formats(const cli_plot_out_t *out, const image_format_t **fmts
     return n;
 }
 
-int cli_plot_check_images(const cli_plot_out_t *out, const char *stem, const char *kind)
+int hm__plot_check_images(const hm__plot_out_t *out, const char *stem, const char *kind)
 {
     const image_format_t *fmts[2];
     char final[5200], tmp[5200];
@@ -132,14 +133,14 @@ int cli_plot_check_images(const cli_plot_out_t *out, const char *stem, const cha
         image_paths(out, stem, kind, fmts[i]->ext, final, tmp, sizeof final);
         int rc = hm_afile_check(final);
         if (rc != HM_OK) {
-            hm_error_set(HM_EINVAL, "plot: image %s", hm_last_error());
+            hm__error_set(HM_EINVAL, "plot: image %s", hm_last_error());
             return rc;
         }
     }
     return HM_OK;
 }
 
-int cli_plot_render(const cli_plot_out_t *out, cli_plot_script_t *s, const char *stem,
+int hm__plot_render(const hm__plot_out_t *out, hm__plot_script_t *s, const char *stem,
                     const char *kind, const char *what)
 {
     const image_format_t *fmts[2];
@@ -150,15 +151,14 @@ int cli_plot_render(const cli_plot_out_t *out, cli_plot_script_t *s, const char 
     snprintf(script, sizeof script, "%s/%s.main.gp", out->tmpdir, kind);
     if (rc == HM_OK) rc = main_script(s, script, fmts, tmps, nfmt);
     if (rc != HM_OK)
-        hm_error_set(HM_EINVAL, "plot: cannot write the script of %s in %s", kind, out->tmpdir);
-    if (rc == HM_OK) rc = cli_plot_run_gnuplot(out, script);
+        hm__error_set(HM_EINVAL, "plot: cannot write the script of %s in %s", kind, out->tmpdir);
+    if (rc == HM_OK) rc = hm__plot_run_gnuplot(out, script);
     for (int i = 0; rc == HM_OK && i < nfmt; i++) {
         if ((rc = publish(tmps[i], finals[i])) != HM_OK)
-            hm_error_set(HM_EINVAL, "plot: gnuplot wrote no image %s", finals[i]);
-        else
-            printf("%s: %s\n", finals[i], what);
+            hm__error_set(HM_EINVAL, "plot: gnuplot wrote no image %s", finals[i]);
+        else if (out->image)
+            out->image(finals[i], what, out->ctx);
     }
     for (int i = 0; i < nfmt; i++) unlink(tmps[i]);
-    fflush(stdout);
     return rc;
 }
