@@ -20,7 +20,8 @@
 
 typedef struct event {
     int rank, func;
-    long long comm, seq;
+    unsigned long long comm; /* the 64-bit key */
+    long long seq;
     double local[2], glob[2]; /* enter, exit */
 } event_t;
 
@@ -52,7 +53,7 @@ static int add_row(hm_csv_reader_t *r, const size_t *col, trace_t *t)
         if (k != 1 && hm_csv_reader_double(r, col[k], &v[k]) != HM_OK) return HM_EINVAL;
     if (hm_trace_func_find(hm_csv_reader_cell(r, col[1]), &e->func) != HM_OK) return HM_OK;
     /* Keys are 64-bit: read as integers, not through a double. */
-    e->rank = (int)v[0], e->comm = strtoll(hm_csv_reader_cell(r, col[2]), NULL, 10);
+    e->rank = (int)v[0], e->comm = strtoull(hm_csv_reader_cell(r, col[2]), NULL, 10);
     e->seq = (long long)v[3];
     e->local[0] = v[4], e->local[1] = v[5], e->glob[0] = v[6], e->glob[1] = v[7];
     if (!t->n || e->glob[0] < t->first_s) t->first_s = e->glob[0];
@@ -87,9 +88,10 @@ static int read_trace(const char *dir, trace_t *t)
 /* ---- What to show ---- */
 
 typedef struct selection {
-    int func;               /* the call shown (-1: a window) */
-    long long comm, seq, n; /* its communicator and number; n: its place among the function's */
-    double from_s, to_s;    /* the global window */
+    int func; /* the call shown (-1: a window) */
+    unsigned long long comm;
+    long long seq, n;    /* its communicator's key, its number; n: its place among the function's */
+    double from_s, to_s; /* the global window */
 } selection_t;
 
 static int same_call(const event_t *e, const selection_t *s)

@@ -52,13 +52,23 @@ static int trace_factors(const hm__trace_rank_t *ranks, int nranks, hm_factors_t
     return st;
 }
 
+/* A communicator key is a 64-bit hash: unsigned in every file (trace.csv,
+ * trace.json, the models), and in JSON a string, since a JSON number is a
+ * double to its readers (JavaScript: exact only below 2^53). */
+static void key_text(uint64_t key, char *buf, size_t len)
+{
+    snprintf(buf, len, "%" PRIu64, key);
+}
+
 static int put_event(hm_csv_t *csv, int rank, const hm__trace_rank_t *tr, size_t i)
 {
     const hm_trace_event_t *e = &tr->events[i];
     const char *name = hm_trace_func_name(e->func);
+    char key[24];
+    key_text(e->comm_key, key, sizeof key);
     int st = hm_csv_put_int64(csv, rank);
     if (st == HM_OK) st = hm_csv_put_string(csv, name ? name : "?");
-    if (st == HM_OK) st = hm_csv_put_int64(csv, (int64_t)e->comm_key);
+    if (st == HM_OK) st = hm_csv_put_string(csv, key);
     if (st == HM_OK) st = hm_csv_put_int64(csv, e->seq);
     if (st == HM_OK) st = hm_csv_put_int64(csv, e->peer);
     if (st == HM_OK) st = hm_csv_put_int64(csv, (int64_t)e->bytes);
@@ -106,12 +116,14 @@ static void chrome_event(FILE *f, int rank, const hm__trace_rank_t *tr, size_t i
     static const char *const cat[] = {"p2p", "collective", "completion", "tracer"};
     double ts_us = (tr->glob[2 * i] - t0) * 1e6,
            dur_us = (tr->glob[2 * i + 1] - tr->glob[2 * i]) * 1e6;
+    char key[24];
+    key_text(e->comm_key, key, sizeof key);
     fprintf(f,
             ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":0,\"tid\":%d,"
-            "\"ts\":%.4f,\"dur\":%.4f,\"args\":{\"comm\":%" PRIu64 ",\"seq\":%" PRIu32
+            "\"ts\":%.4f,\"dur\":%.4f,\"args\":{\"comm\":\"%s\",\"seq\":%" PRIu32
             ",\"peer\":%d,\"bytes\":%" PRIu64 ",\"local_enter_s\":%.9f,\"extrapolated_us\":%.4f}}",
             name ? name : "?", cat[hm_trace_func_class(e->func)], rank, ts_us,
-            dur_us < 0 ? 0 : dur_us, e->comm_key, e->seq, e->peer, e->bytes, e->enter_s,
+            dur_us < 0 ? 0 : dur_us, key, e->seq, e->peer, e->bytes, e->enter_s,
             (tr->ext[2 * i] - t0) * 1e6);
 }
 

@@ -48,6 +48,23 @@ for np in 2 3 4; do
         fail "np=$np: summary $(cat "$out")"
 done
 
+# --- communicator keys: 64-bit hashes, unsigned in trace.csv and a string in
+# trace.json (a JSON number is a double to JavaScript: exact below 2^53 only)
+python3 - comm2 <<'PY' && ok "comm keys: the split's in trace.csv and trace.json alike, unsigned, JSON strings" ||
+import csv, json, sys
+d = sys.argv[1]
+rows = [r for r in csv.reader(l for l in open(d + "/trace.csv") if not l.startswith("#"))]
+col = rows[0].index("comm")
+csv_keys = {r[col] for r in rows[1:]}
+events = [e for e in json.load(open(d + "/trace.json"))["traceEvents"] if "comm" in e.get("args", {})]
+json_keys = {e["args"]["comm"] for e in events}
+ok = (all(isinstance(k, str) and k.isdigit() for k in json_keys) and
+      all(k.isdigit() for k in csv_keys) and json_keys <= csv_keys and
+      any(int(k) > 2**53 for k in csv_keys))
+sys.exit(0 if ok else print(sorted(csv_keys)[:5], sorted(json_keys)[:5]) or 1)
+PY
+    fail "comm keys (above)"
+
 # --- events.csv: the calls as bench repetitions, read by harmonia stats ---
 # 5 rounds: 5 allreduces on MPI_COMM_WORLD and 5 on each half of the split
 # (one rank each at 2 ranks), every one found on all its members: 15 rows.
