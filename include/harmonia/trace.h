@@ -224,6 +224,12 @@ typedef struct hm_trace_rank_info {
     char clock_sync[64];  /* the specification used */
     char timer[64];       /* the time source */
     uint64_t events, flushes;
+    /* The date: CLOCK_REALTIME (s since the epoch) read right after the
+     * local time realtime_local_s, at MPI_Init (NaN: not known, files of
+     * older versions); the host the rank ran on ("" not known). The OTF2
+     * archive's clock properties and machine name come from rank 0's. */
+    double realtime_local_s, realtime_s;
+    char host[64];
 } hm_trace_rank_info_t;
 
 /* Write a rank's model file, dir/rank-NNNNN.model, atomically, with the

@@ -58,6 +58,8 @@ int hm_trace_model_write(const char *dir, const hm_trace_rank_info_t *info, size
     fprintf(f, "check_init_s: %.17g\npair_error_s: %.17g\nlatency_min_s: %.17g\n",
             info->check_init_s, info->pair_error_s, info->latency_min_s);
     fprintf(f, "events: %" PRIu64 "\nflushes: %" PRIu64 "\n", info->events, info->flushes);
+    fprintf(f, "realtime: %.17g %.17g\nhost: %s\n", info->realtime_local_s, info->realtime_s,
+            info->host);
     for (size_t c = 0, at = 0; c < ncomms; at += (size_t)sizes[c], c++) {
         fprintf(f, "comm: %" PRIu64 " %d", keys[c], sizes[c]);
         for (int i = 0; i < sizes[c]; i++) fprintf(f, " %d", world_ranks[at + (size_t)i]);
@@ -113,6 +115,9 @@ static int parse_line(hm__trace_model_file_t *mf, const char *key, const char *v
     if (!strcmp(key, "events")) return sscanf(v, "%" SCNu64, &in->events) == 1 ? 0 : -1;
     if (!strcmp(key, "flushes")) return sscanf(v, "%" SCNu64, &in->flushes) == 1 ? 0 : -1;
     if (!strcmp(key, "comm")) return add_comm(mf, v);
+    if (!strcmp(key, "realtime"))
+        return sscanf(v, "%lf %lf", &in->realtime_local_s, &in->realtime_s) == 2 ? 0 : -1;
+    if (!strcmp(key, "host")) return snprintf(in->host, sizeof in->host, "%s", v), 0;
     return 0; /* a key of a later version */
 }
 
@@ -121,6 +126,7 @@ int hm__trace_model_read(const char *path, hm__trace_model_file_t *mf)
     memset(mf, 0, sizeof *mf);
     /* Not in files of older versions: not measured. */
     mf->info.check_init_s = mf->info.pair_error_s = mf->info.latency_min_s = NAN;
+    mf->info.realtime_local_s = mf->info.realtime_s = NAN;
     FILE *f = fopen(path, "r");
     if (!f) return hm__error_set(HM_EIO, "cannot read %s", path);
     char line[1 << 16];

@@ -5,12 +5,15 @@
  * interpolated global clock in nanoseconds from the first call. The archive
  * is written in a scratch folder beside it and renamed into place when
  * complete. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <harmonia/version.h>
 
 #include "common/error_set.h"
 #include "trace/merge_impl.h"
@@ -60,15 +63,38 @@ static int write_rank(OTF2_Archive *a, const hm__trace_rank_t *tr, int r, double
     return st;
 }
 
-/* Strings: 0 "", 1 "MPI", 2 "machine", 3 the node, then per function its
- * name, then per rank "rank N". */
-static int write_defs(OTF2_Archive *a, const hm__trace_rank_t *ranks, int nranks, uint64_t length)
+/* The date of the first event (ns since the epoch): rank 0's realtime
+ * reading at MPI_Init put on the global clock through its start model;
+ * OTF2_UNDEFINED_TIMESTAMP where rank 0 wrote none. */
+static uint64_t first_realtime_ns(const hm__trace_rank_t *ranks, int nranks, double first_s)
+{
+    const hm_trace_rank_info_t *in = &ranks[0].model.info;
+    if (nranks < 1 || !ranks[0].has_model || !isfinite(in->realtime_s) ||
+        !isfinite(in->realtime_local_s))
+        return OTF2_UNDEFINED_TIMESTAMP;
+    double at_s =
+        in->realtime_s + (first_s - hm_trace_model_apply(in->start, in->realtime_local_s));
+    return at_s > 0 ? (uint64_t)(at_s * 1e9 + 0.5) : OTF2_UNDEFINED_TIMESTAMP;
+}
+
+/* Rank 0's host, "" where not known. */
+static const char *host_of(const hm__trace_rank_t *ranks, int nranks)
+{
+    return nranks > 0 && ranks[0].has_model ? ranks[0].model.info.host : "";
+}
+
+/* Strings: 0 "", 1 "MPI", 2 "machine", 3 the node (rank 0's host), then
+ * per function its name, then per rank "rank N". */
+static int write_defs(OTF2_Archive *a, const hm__trace_rank_t *ranks, int nranks, double first_s,
+                      uint64_t length)
 {
     OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(a);
     if (!g) return HM_EIO;
     int nf = hm_trace_func_count();
-    OTF2_ErrorCode e = OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, 0, length, 0);
-    const char *fixed[] = {"", "MPI", "machine", "node"};
+    OTF2_ErrorCode e = OTF2_GlobalDefWriter_WriteClockProperties(
+        g, 1000000000, 0, length, first_realtime_ns(ranks, nranks, first_s));
+    const char *host = host_of(ranks, nranks);
+    const char *fixed[] = {"", "MPI", "machine", *host ? host : "node"};
     for (uint32_t s = 0; e == OTF2_SUCCESS && s < 4; s++)
         e = OTF2_GlobalDefWriter_WriteString(g, s, fixed[s]);
     for (int f = 0; e == OTF2_SUCCESS && f < nf; f++) {
@@ -112,11 +138,19 @@ static int write_archive(const char *path, const hm__trace_rank_t *ranks, int nr
                                         OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!a) return HM_EIO;
     OTF2_FlushCallbacks flush = {pre_flush, post_flush};
-    int st = OTF2_Archive_SetFlushCallbacks(a, &flush, NULL) == OTF2_SUCCESS &&
-                     OTF2_Archive_SetSerialCollectiveCallbacks(a) == OTF2_SUCCESS &&
-                     OTF2_Archive_OpenEvtFiles(a) == OTF2_SUCCESS
-                 ? HM_OK
-                 : HM_EIO;
+    char creator[64];
+    snprintf(creator, sizeof creator, "harmonia %s", hm_version());
+    const char *host = host_of(ranks, nranks);
+    int st =
+        OTF2_Archive_SetCreator(a, creator) == OTF2_SUCCESS &&
+                OTF2_Archive_SetDescription(
+                    a, "MPI calls on harmonia's global clock (interpolated)") == OTF2_SUCCESS &&
+                (!*host || OTF2_Archive_SetMachineName(a, host) == OTF2_SUCCESS) &&
+                OTF2_Archive_SetFlushCallbacks(a, &flush, NULL) == OTF2_SUCCESS &&
+                OTF2_Archive_SetSerialCollectiveCallbacks(a) == OTF2_SUCCESS &&
+                OTF2_Archive_OpenEvtFiles(a) == OTF2_SUCCESS
+            ? HM_OK
+            : HM_EIO;
     for (int r = 0; st == HM_OK && r < nranks; r++) st = write_rank(a, &ranks[r], r, first);
     if (st == HM_OK && OTF2_Archive_CloseEvtFiles(a) != OTF2_SUCCESS) st = HM_EIO;
     if (st == HM_OK && OTF2_Archive_OpenDefFiles(a) == OTF2_SUCCESS) {
@@ -128,7 +162,7 @@ static int write_archive(const char *path, const hm__trace_rank_t *ranks, int nr
     } else if (st == HM_OK) {
         st = HM_EIO;
     }
-    if (st == HM_OK) st = write_defs(a, ranks, nranks, ticks(last, first));
+    if (st == HM_OK) st = write_defs(a, ranks, nranks, first, ticks(last, first));
     if (OTF2_Archive_Close(a) != OTF2_SUCCESS) st = HM_EIO;
     return st;
 }

@@ -17,6 +17,7 @@ mpi() {
     echo "$MPIEXEC" -n "$np" "${extra[@]}"
 }
 fast=(--fitpoints 50 --exchanges 10)
+t_begin=$(date +%s) # the OTF2 archives' dates fall after it
 
 # --- 1 M events at 2 ranks, a buffer of 16384 events -----------------------
 HARMONIA_TRACE_BUFFER=16384 timeout -k 5 240 "$HARMONIA" trace "${fast[@]}" --output flood -- \
@@ -81,6 +82,18 @@ if command -v otf2-print >/dev/null; then
     [ "$rows" -gt 0 ] && [ "$rows" -eq "$enters" ] &&
         ok "OTF2: otf2-print reads $enters Enter events, one per call of trace.csv" ||
         fail "OTF2: $enters Enter events for $rows calls"
+    # The archive says when and where: its first event's date (rank 0's
+    # realtime at MPI_Init on the global clock) within this script's run,
+    # the creator, rank 0's host.
+    when=$(otf2-print -G comm2/otf2/traces.otf2 2>/dev/null | sed -n 's/.*CLOCK_PROPERTIES.*Date: \(.*\)$/\1/p')
+    at=$(date -d "$when" +%s 2>/dev/null || echo 0)
+    [ "$at" -ge "$t_begin" ] && [ "$at" -le "$(date +%s)" ] &&
+        ok "OTF2: the clock properties' date $when is within this run" ||
+        fail "OTF2: date \"$when\" not between $(date -d @"$t_begin") and now"
+    anchor=$(otf2-print -A comm2/otf2/traces.otf2 2>/dev/null)
+    grep -qE "^Creator +harmonia " <<<"$anchor" &&
+        grep -qE "^Machine name +$(hostname)\$" <<<"$anchor" &&
+        ok "OTF2: creator harmonia, machine name $(hostname)" || fail "OTF2 anchor: $anchor"
 fi
 
 # --- the order of events across ranks: clock error against latency ---------

@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <harmonia/clock.h>
 #include <harmonia/sync.h>
@@ -49,7 +51,8 @@ static struct tracer {
     hm_sync_params_t params;
     hm_trace_recorder_t *recorder;
     hm_trace_model_t start;
-    double check_init_s, pair_init_s; /* rank 0: the start model checked at MPI_Init */
+    double check_init_s, pair_init_s;    /* rank 0: the start model checked at MPI_Init */
+    double realtime_local_s, realtime_s; /* the date at MPI_Init: a local time, then the epoch's */
     comm_entry_t *comms;
     size_t ncomms, cap;
     pthread_t main_thread;
@@ -343,6 +346,10 @@ void hm_tracer_start(void)
     st = hm_sync_run(tr.comm, tr.spec, &tr.params, tr.base, &tr.start_clock, NULL);
     if (agreed(st, "the clock synchronization at MPI_Init", NULL) != HM_OK) return;
     tr.start = hm_trace_model_of(tr.start_clock, hm_timer_now(tr.timer));
+    struct timespec now;
+    tr.realtime_local_s = hm_timer_now(tr.timer);
+    clock_gettime(CLOCK_REALTIME, &now);
+    tr.realtime_s = (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
     check(tr.start_clock, &tr.check_init_s, &tr.pair_init_s);
     char why[2200] = "";
     if (mkdir(tr.dir, 0755) != 0 && errno != EEXIST)
@@ -387,7 +394,11 @@ void hm_tracer_stop(void)
                                  .check_end_s = NAN,
                                  .check_init_s = tr.check_init_s,
                                  .pair_error_s = NAN,
-                                 .latency_min_s = NAN};
+                                 .latency_min_s = NAN,
+                                 .realtime_local_s = tr.realtime_local_s,
+                                 .realtime_s = tr.realtime_s};
+    if (gethostname(info.host, sizeof info.host) != 0) info.host[0] = '\0';
+    info.host[sizeof info.host - 1] = '\0';
     snprintf(info.clock_sync, sizeof info.clock_sync, "%s", tr.spec);
     snprintf(info.timer, sizeof info.timer, "%s", tr.timer_name);
     double anchor_s = hm_timer_now(tr.timer);
