@@ -37,7 +37,8 @@ typedef struct hm_bench_run_params {
     const char *ops;     /* comma-separated names: hm_op_find's, or hm_op_nccl_find's */
     const size_t *sizes; /* bytes, as given (each operation runs at each) */
     int nsizes;          /* at least 1 */
-    hm_op_params_t op;   /* root and peer, checked against the communicator */
+    hm_op_params_t op;   /* root and peer, checked against the communicator; batch
+                          * (NCCL only): the rows' times are a run's / batch */
     int nccl;            /* 1: the operations are NCCL's, on device memory */
     int device_memory;   /* 1: MPI on device memory (the caller checked it is usable) */
     uint64_t seed;       /* the order the experiments run in (hm_measure_shuffle) */
@@ -52,7 +53,8 @@ typedef enum hm_bench_failed {
     HM_BENCH_FAILED_SIZE, /* a size the operation refuses */
     HM_BENCH_FAILED_NCCL, /* the NCCL communicator could not be made */
     HM_BENCH_FAILED_RUN,  /* preparing an experiment, or measuring it */
-    HM_BENCH_FAILED_ROW   /* the row callback stopped the run */
+    HM_BENCH_FAILED_ROW,  /* the row callback stopped the run */
+    HM_BENCH_FAILED_BATCH /* op.batch above 1 for MPI operations */
 } hm_bench_failed_t;
 
 typedef struct hm_bench_run hm_bench_run_t;

@@ -39,6 +39,10 @@ typedef struct hm_op_instance hm_op_instance_t; /* an op set up for (comm, size)
 typedef struct hm_op_params {
     int root; /* root of rooted collectives (bcast, reduce, gather, scatter) */
     int peer; /* pingpong partner of rank 0 (>= 1) */
+    /* NCCL operations: launched this many times back to back in one run,
+     * the stream synchronized once at its end (nccl-tests' operations per
+     * timed interval); 0 or 1: once. MPI operations run once. */
+    int batch;
 } hm_op_params_t;
 
 /* Registry: count, i-th name, lookup (NULL when unknown), and the list

@@ -110,6 +110,13 @@ static int create(MPI_Comm comm, const hm_bench_run_params_t *params, hm_bench_r
         set_failed(failed, params->ops ? HM_BENCH_FAILED_SIZE : HM_BENCH_FAILED_OPS);
         return hm__error_set(HM_EINVAL, "%s", params->ops ? "no size" : "no operation");
     }
+    if (params->op.batch > 1 && !params->nccl) {
+        set_failed(failed, HM_BENCH_FAILED_BATCH);
+        return hm__error_set(HM_EINVAL,
+                             "%d operations a run are for NCCL's (one stream synchronization "
+                             "after them); an MPI operation runs once a repetition",
+                             params->op.batch);
+    }
     run->comm = comm;
     run->params = *params;
     set_failed(failed, HM_BENCH_FAILED_OPS);
@@ -155,6 +162,17 @@ static int prepare(const hm_bench_run_t *run, const experiment_t *x, hm_op_insta
     return hm_op_prepare(x->op, run->comm, x->size_bytes, p, inst);
 }
 
+/* A run of batch launches timed as one: the times of one operation are
+ * the run's divided by batch (root's arrays; the start spread stays the
+ * run's). */
+static void per_operation(hm_measure_result_t *r, int batch)
+{
+    for (long i = 0; batch > 1 && r->global_s && i < r->n; i++) {
+        r->global_s[i] /= batch;
+        if (r->local_s) r->local_s[i] /= batch;
+    }
+}
+
 /* One experiment: prepared, measured, handed over, freed. */
 static int run_one(hm_bench_run_t *run, hm_procsync_t *ps, const hm_measure_params_t *params,
                    size_t k, hm_bench_row_fn row, void *ctx, hm_bench_failed_t *failed)
@@ -175,6 +193,7 @@ static int run_one(hm_bench_run_t *run, hm_procsync_t *ps, const hm_measure_para
     hm_measure_target_op(&target, x->op, inst, rank, run->params.op.peer);
     double t0 = MPI_Wtime();
     rc = hm_measure_run(run->comm, ps, &target, params, &r);
+    if (rc == HM_OK || rc == HM_EAGAIN) per_operation(&r, run->params.op.batch);
     hm_bench_row_t out = {x->op, x->size_bytes, run->order[k], k, rc, &r, MPI_Wtime() - t0};
     if (rc == HM_OK || rc == HM_EAGAIN) {
         rc = row(ctx, &out);

@@ -50,7 +50,7 @@ static int check_size(const hm_op_t *op, int p, size_t size_bytes)
 int hm_op_check_which(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
                       const hm_op_params_t *params, hm_op_check_failed_t *failed)
 {
-    static const hm_op_params_t defaults = {0, 1};
+    static const hm_op_params_t defaults = {.root = 0, .peer = 1};
     const hm_op_params_t *par = params ? params : &defaults;
     int p, rc;
     *failed = HM_OP_CHECK_RANKS;

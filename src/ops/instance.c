@@ -27,6 +27,7 @@ static int init_instance(hm_op_instance_t *inst, const hm_op_t *op, MPI_Comm com
     inst->request = MPI_REQUEST_NULL;
     inst->root = params ? params->root : 0;
     inst->peer = params ? params->peer : 1;
+    inst->batch = params && params->batch > 1 ? params->batch : 1;
     inst->count = count >= 0 ? (int)count : (int)hm__op_elements(op, size_bytes);
     if (MPI_Comm_rank(comm, &inst->rank) != MPI_SUCCESS) return HM_EMPI;
     if (MPI_Comm_size(comm, &inst->p) != MPI_SUCCESS) return HM_EMPI;

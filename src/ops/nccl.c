@@ -40,34 +40,41 @@ static int valid_sendrecv(const hm_op_instance_t *inst)
 }
 
 #if HM_HAVE_NCCL
-static int done(hm_op_instance_t *inst, ncclResult_t r)
+typedef ncclResult_t (*launch_fn)(hm_op_instance_t *inst);
+
+/* A run: inst->batch launches back to back on the stream (each waits on
+ * the one before there, not on the host), then one synchronization, as
+ * nccl-tests times its -n operations. */
+static int batched(hm_op_instance_t *inst, launch_fn launch)
 {
+    ncclResult_t r = ncclSuccess;
+    for (int b = 0; r == ncclSuccess && b < inst->batch; b++) r = launch(inst);
     if (r != ncclSuccess) return HM_EMPI;
     return cudaStreamSynchronize(inst->stream) == cudaSuccess ? HM_OK : HM_EMPI;
 }
 
-static int run_allreduce(hm_op_instance_t *inst)
+static ncclResult_t launch_allreduce(hm_op_instance_t *inst)
 {
-    return done(inst, ncclAllReduce(inst->dsend, inst->drecv, (size_t)inst->count, ncclInt32,
-                                    ncclSum, inst->nccl_comm, inst->stream));
+    return ncclAllReduce(inst->dsend, inst->drecv, (size_t)inst->count, ncclInt32, ncclSum,
+                         inst->nccl_comm, inst->stream);
 }
 
-static int run_reduce(hm_op_instance_t *inst)
+static ncclResult_t launch_reduce(hm_op_instance_t *inst)
 {
-    return done(inst, ncclReduce(inst->dsend, inst->drecv, (size_t)inst->count, ncclInt32, ncclSum,
-                                 inst->root, inst->nccl_comm, inst->stream));
+    return ncclReduce(inst->dsend, inst->drecv, (size_t)inst->count, ncclInt32, ncclSum, inst->root,
+                      inst->nccl_comm, inst->stream);
 }
 
-static int run_reduce_scatter(hm_op_instance_t *inst)
+static ncclResult_t launch_reduce_scatter(hm_op_instance_t *inst)
 {
-    return done(inst, ncclReduceScatter(inst->dsend, inst->drecv, (size_t)inst->count, ncclInt32,
-                                        ncclSum, inst->nccl_comm, inst->stream));
+    return ncclReduceScatter(inst->dsend, inst->drecv, (size_t)inst->count, ncclInt32, ncclSum,
+                             inst->nccl_comm, inst->stream);
 }
 
-static int run_allgather(hm_op_instance_t *inst)
+static ncclResult_t launch_allgather(hm_op_instance_t *inst)
 {
-    return done(inst, ncclAllGather(inst->dsend, inst->drecv, (size_t)inst->count, ncclInt8,
-                                    inst->nccl_comm, inst->stream));
+    return ncclAllGather(inst->dsend, inst->drecv, (size_t)inst->count, ncclInt8, inst->nccl_comm,
+                         inst->stream);
 }
 
 /* Out of place, as nccl-tests' broadcast_perf (its out-of-place column):
@@ -75,15 +82,15 @@ static int run_allgather(hm_op_instance_t *inst)
  * at one rank launches nothing (0.7-1.8 us at every size on an H100, a
  * bandwidth of 74 TB/s at 128 MiB), and the row would be a figure of no
  * traffic. */
-static int run_bcast(hm_op_instance_t *inst)
+static ncclResult_t launch_bcast(hm_op_instance_t *inst)
 {
-    return done(inst, ncclBroadcast(inst->dsend, inst->drecv, (size_t)inst->count, ncclInt8,
-                                    inst->root, inst->nccl_comm, inst->stream));
+    return ncclBroadcast(inst->dsend, inst->drecv, (size_t)inst->count, ncclInt8, inst->root,
+                         inst->nccl_comm, inst->stream);
 }
 
 /* A group of sends and receives, block d to and from rank d, as
  * nccl-tests' alltoall does (ncclAlltoAll is NCCL 2.28's only). */
-static int run_alltoall(hm_op_instance_t *inst)
+static ncclResult_t launch_alltoall(hm_op_instance_t *inst)
 {
     size_t c = (size_t)inst->count;
     ncclResult_t r = ncclGroupStart();
@@ -94,10 +101,10 @@ static int run_alltoall(hm_op_instance_t *inst)
                          inst->stream);
     }
     ncclResult_t end = ncclGroupEnd();
-    return done(inst, r == ncclSuccess ? end : r);
+    return r == ncclSuccess ? end : r;
 }
 
-static int run_sendrecv(hm_op_instance_t *inst)
+static ncclResult_t launch_sendrecv(hm_op_instance_t *inst)
 {
     int next = (inst->rank + 1) % inst->p, prev = (inst->rank + inst->p - 1) % inst->p;
     size_t c = (size_t)inst->count;
@@ -107,8 +114,21 @@ static int run_sendrecv(hm_op_instance_t *inst)
     if (r == ncclSuccess)
         r = ncclRecv(inst->drecv, c, ncclInt8, prev, inst->nccl_comm, inst->stream);
     ncclResult_t end = ncclGroupEnd();
-    return done(inst, r == ncclSuccess ? end : r);
+    return r == ncclSuccess ? end : r;
 }
+
+#define BATCHED(name)                                                                              \
+    static int run_##name(hm_op_instance_t *inst)                                                  \
+    {                                                                                              \
+        return batched(inst, launch_##name);                                                       \
+    }
+BATCHED(allreduce)
+BATCHED(reduce)
+BATCHED(reduce_scatter)
+BATCHED(allgather)
+BATCHED(bcast)
+BATCHED(alltoall)
+BATCHED(sendrecv)
 #define RUN(f) f
 #else
 static int no_nccl(hm_op_instance_t *inst)

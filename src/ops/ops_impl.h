@@ -23,6 +23,7 @@ struct hm_op_instance {
     const hm_op_t *op;
     MPI_Comm comm;
     int rank, p, root, peer;
+    int batch; /* NCCL: launches per run (hm_op_params_t.batch, at least 1) */
     int count; /* elements per message (per block) */
     size_t send_bytes, recv_bytes;
     unsigned char *send, *recv; /* input pattern; result (poisoned before each run) */

@@ -22,6 +22,9 @@ expect_usage 2 '--ops: empty value' bench --ops ''
 # every GPU option refused with the reason ----------------------------------
 expect_usage 2 '--backend host: bench runs mpi or nccl (host is for pattern)' bench --backend host
 expect_usage 2 '--memory host: NCCL moves device memory' bench --backend nccl --memory host
+# --batch: NCCL's launches a repetition; an MPI operation runs once.
+expect_usage 2 '--batch: 10 operations a run are for NCCL' bench --batch 10 --sizes 8
+expect_usage 0 '--batch: "0" is' bench --batch 0
 if "$HARMONIA" version | grep -qE 'no GPU|built without CUDA'; then
     expect_usage 2 '--backend nccl: no GPU: ' bench --backend nccl
     expect_usage 2 '--memory device: no GPU: ' bench --memory device --ops allreduce

@@ -39,7 +39,7 @@ static int validate(void *ctx, int *ok)
 
 static long wrong_results(hm_procsync_t *ps, int enabled, int all_ranks)
 {
-    hm_op_params_t p = {0, 1};
+    hm_op_params_t p = {.root = 0, .peer = 1};
     hm_op_instance_t *inst = NULL;
     hm_measure_params_t mp;
     hm_measure_result_t r;

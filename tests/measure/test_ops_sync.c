@@ -40,7 +40,7 @@ static int counted(const hm_measure_result_t *r, int rc, int budget)
 static int run_one(const hm_op_t *op, hm_procsync_t *ps, int rank, int size, int budget,
                    long *bad_times)
 {
-    hm_op_params_t p = {size - 1, size > 1 ? size - 1 : 1};
+    hm_op_params_t p = {.root = size - 1, .peer = size > 1 ? size - 1 : 1};
     hm_op_instance_t *inst = NULL;
     hm_measure_target_t t;
     hm_measure_params_t mp;

@@ -61,7 +61,7 @@ static int measure(const char *method, hm_clock_t *global, int arm_miss, long ma
     hm_procsync_params_t pp;
     hm_procsync_t *ps = NULL;
     hm_op_instance_t *inst = NULL;
-    hm_op_params_t op = {0, 1};
+    hm_op_params_t op = {.root = 0, .peer = 1};
     hm_measure_params_t mp;
     hm_procsync_params_default(&pp);
     pp.window_s = 500e-6; /* fixed: an adaptive window would widen after the misses */

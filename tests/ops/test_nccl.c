@@ -108,15 +108,17 @@ static int run_device(void)
         return 0;
     }
     HM_CHECK(rc == HM_OK, "NCCL communicator (%s)", rc == HM_OK ? "" : hm_last_error());
-    for (size_t i = 0; rc == HM_OK && i < hm_op_nccl_count(); i++) {
-        const hm_op_t *op = hm_op_nccl_find(hm_op_nccl_name_at(i));
-        hm_op_params_t p = {size - 1, 1};
+    /* Once a run, and 4 launches a run (bench --batch): the same result. */
+    for (size_t i = 0; rc == HM_OK && i < 2 * hm_op_nccl_count(); i++) {
+        const hm_op_t *op = hm_op_nccl_find(hm_op_nccl_name_at(i / 2));
+        hm_op_params_t p = {.root = size - 1, .peer = 1, .batch = i % 2 ? 4 : 1};
         hm_op_instance_t *inst = NULL;
         int ok = 0, r = hm_op_prepare_nccl(op, MPI_COMM_WORLD, nccl, 1 << 20, &p, &inst);
         for (int round = 0; r == HM_OK && round < 2; round++) {
             r = hm_op_run(inst);
             if (r == HM_OK) r = hm_op_validate(inst, &ok);
-            HM_CHECK(r == HM_OK && ok, "%s 1 MiB, round %d: right", hm_op_name(op), round);
+            HM_CHECK(r == HM_OK && ok, "%s 1 MiB, batch %d, round %d: right", hm_op_name(op),
+                     p.batch, round);
         }
         hm_op_free(inst);
     }

@@ -54,7 +54,7 @@ static void every_op(void)
 {
     for (size_t i = 0; i < hm_op_count(); i++) {
         const hm_op_t *op = hm_op_find(hm_op_name_at(i));
-        hm_op_params_t par = {0, 1};
+        hm_op_params_t par = {.root = 0, .peer = 1};
         every_size(op, &par);
         if (hm_op_is_rooted(op) && nprocs > 1) {
             par.root = nprocs - 1;
@@ -93,7 +93,7 @@ static int corrupt_turns(const hm_op_t *op, hm_op_instance_t *inst)
 
 static void corruption(void)
 {
-    hm_op_params_t par = {nprocs - 1, nprocs - 1};
+    hm_op_params_t par = {.root = nprocs - 1, .peer = nprocs - 1};
     if (nprocs < 2) return;
     for (size_t i = 0; i < hm_op_count(); i++) {
         const hm_op_t *op = hm_op_find(hm_op_name_at(i));

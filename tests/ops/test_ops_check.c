@@ -72,7 +72,7 @@ static void registry(void)
 static void refused(const char *name, MPI_Comm comm, size_t size, int root, int peer, int want,
                     const char *text)
 {
-    hm_op_params_t par = {root, peer};
+    hm_op_params_t par = {.root = root, .peer = peer};
     hm_op_check(NULL, comm, size, &par); /* leaves "no operation" */
     int rc = hm_op_check(hm_op_find(name), comm, size, &par);
     const char *why = hm_last_error();
@@ -111,7 +111,7 @@ static void checks(void)
 /* prepare refuses what check refuses, on every rank, before communicating. */
 static void prepare_refuses(void)
 {
-    hm_op_params_t par = {nprocs, 1};
+    hm_op_params_t par = {.root = nprocs, .peer = 1};
     hm_op_instance_t *inst = (hm_op_instance_t *)&par;
     int rc = hm_op_prepare(hm_op_find("reduce"), MPI_COMM_WORLD, 8, &par, &inst);
     const char *why = hm_last_error();
@@ -156,7 +156,7 @@ static void nomem_agrees(void)
     struct rlimit saved, low;
     char why[256] = "", first[256];
     hm_op_instance_t *inst = NULL;
-    hm_op_params_t par = {0, 1};
+    hm_op_params_t par = {.root = 0, .peer = 1};
     getrlimit(RLIMIT_AS, &saved);
     low = saved;
     low.rlim_cur = mapped_bytes() + ((rlim_t)384 << 20);

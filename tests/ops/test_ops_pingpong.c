@@ -11,7 +11,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    hm_op_params_t par = {0, 1};
+    hm_op_params_t par = {.root = 0, .peer = 1};
     hm_op_instance_t *inst = NULL;
     int rc = hm_op_prepare(hm_op_find("pingpong"), MPI_COMM_WORLD, 8, &par, &inst);
     HM_CHECK(rc == HM_OK, "prepare pingpong 8 B: status %d (%s)", rc, hm_last_error());

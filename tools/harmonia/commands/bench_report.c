@@ -35,6 +35,7 @@ int cli_bench_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_experiment_
     if (rc == HM_OK) rc = hm_factors_set(f, "backend", "%s", nccl ? "nccl" : "mpi");
     if (rc == HM_OK)
         rc = hm_factors_set(f, "memory", "%s", nccl || cfg->memory_device ? "device" : "host");
+    if (rc == HM_OK && nccl) rc = hm_factors_set(f, "batch", "%d", cfg->batch > 1 ? cfg->batch : 1);
     if (rc == HM_OK && rank == 0) {
         rep->rows = calloc(nexperiments, sizeof *rep->rows);
         rc = rep->rows ? HM_OK : HM_ENOMEM;
@@ -239,6 +240,10 @@ static void print_table(const cli_bench_report_t *rep)
 static void print_nccl(const cli_bench_report_t *rep)
 {
     const char *last = NULL;
+    char batch_words[64] = "";
+    if (rep->cfg->batch > 1)
+        snprintf(batch_words, sizeof batch_words, " / %d (--batch: launches a repetition)",
+                 rep->cfg->batch);
     for (size_t i = 0; i < rep->nrows; i++) {
         const cli_bench_row_t *row = &rep->rows[i];
         hm_op_figures_t f;
@@ -247,9 +252,10 @@ static void print_nccl(const cli_bench_report_t *rep)
             continue;
         if (!last || strcmp(last, row->op)) {
             printf("%s# harmonia bench --backend nccl: %s on %d ranks, --sync %s%s; time = median "
-                   "global run-time (max end - min start, global clock), algbw = size / time (GB "
-                   "= 1e9 B), busbw = algbw x %.4g (nccl-tests' factor)\n",
-                   last ? "\n" : "", row->op, rep->size, rep->cfg->sync, rep->note, f.bus_factor);
+                   "global run-time (max end - min start, global clock)%s, algbw = size / time "
+                   "(GB = 1e9 B), busbw = algbw x %.4g (nccl-tests' factor)\n",
+                   last ? "\n" : "", row->op, rep->size, rep->cfg->sync, rep->note, batch_words,
+                   f.bus_factor);
             printf("%12s %12s %8s %6s %6s %10s %10s %10s %8s %6s\n", "size", "count", "type",
                    "redop", "root", "time_us", "algbw_GBps", "busbw_GBps", "#wrong", "valid");
             last = row->op;

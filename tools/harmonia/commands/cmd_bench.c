@@ -32,6 +32,8 @@ static const char *blamed_option(hm_bench_failed_t failed)
         return "--peer";
     case HM_BENCH_FAILED_SIZE:
         return "--sizes";
+    case HM_BENCH_FAILED_BATCH:
+        return "--batch";
     default:
         return "--ops";
     }
@@ -45,7 +47,7 @@ static int create_run(const cli_config_t *cfg, MPI_Comm comm, bench_plan_t *plan
         .ops = plan->nccl && !(cfg->given & HM_OPT_BIT(HM_OPT_OPS)) ? "allreduce" : cfg->ops,
         .sizes = cfg->sizes,
         .nsizes = cfg->nsizes,
-        .op = {.root = cfg->root, .peer = cfg->peer},
+        .op = {.root = cfg->root, .peer = cfg->peer, .batch = cfg->batch},
         .nccl = plan->nccl,
         .device_memory = plan->device,
         .seed = cfg->seed};

@@ -62,8 +62,8 @@ static const cli_command_t commands[] = {
          HM_OPT_BIT(HM_OPT_VALIDATE) | HM_OPT_BIT(HM_OPT_COLD_CACHE) |
          HM_OPT_BIT(HM_OPT_ALLOW_PARTIAL) | HM_OPT_BIT(HM_OPT_INJECT_DELAY) |
          HM_OPT_BIT(HM_OPT_FORMAT) | HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_RAW) |
-         HM_OPT_BIT(HM_OPT_BACKEND) | HM_OPT_BIT(HM_OPT_MEMORY) | HM_OPT_BIT(HM_OPT_GPUS_PER_NODE) |
-         HM_OPT_BIT(HM_OPT_HELP) | SYNCHRONIZES,
+         HM_OPT_BIT(HM_OPT_BACKEND) | HM_OPT_BIT(HM_OPT_BATCH) | HM_OPT_BIT(HM_OPT_MEMORY) |
+         HM_OPT_BIT(HM_OPT_GPUS_PER_NODE) | HM_OPT_BIT(HM_OPT_HELP) | SYNCHRONIZES,
      "mpirun -n P harmonia bench [--ops LIST] [--sizes SPEC] [--sync METHOD] [--nrep N]",
      "Measures each operation of --ops at each size of --sizes (in an order shuffled\n"
      "with --seed). The clocks are synchronized once with --clock-sync; before every\n"

@@ -90,6 +90,7 @@ typedef enum cli_opt_id {
     HM_OPT_SELECT,
     HM_OPT_ALLOW_ONE_RANK,
     HM_OPT_DEVICE_TIME,
+    HM_OPT_BATCH,
     HM_OPT_COUNT
 } cli_opt_id_t;
 
@@ -141,6 +142,7 @@ typedef struct cli_config {
     int recompute_intercept; /* --recompute-intercept on|off */
     int root;                /* --root */
     int peer;                /* --peer */
+    int batch;               /* --batch (NCCL: launches a repetition; 0 = 1) */
     int validate;            /* --validate */
     int device_time;         /* --device-time */
     int allow_partial;       /* --allow-partial */

@@ -505,6 +505,11 @@ const cli_opt_def_t cli_options[HM_OPT_COUNT] = {
                        "where the buffers are: host (default) or device (GPU memory, cudaMalloc; "
                        "MPI must be CUDA-aware)",
                        "e.g. --memory device", cli_opt_parse_memory},
+    [HM_OPT_BATCH] = {HM_OPT_BATCH, "batch", 0, "N",
+                      "--backend nccl: launch each operation N times back to back a repetition, "
+                      "one stream synchronization after them, and report the time of one (as "
+                      "nccl-tests' -n N times its loop); default 1",
+                      "e.g. --batch 100", cli_opt_parse_batch},
     [HM_OPT_DEVICE_TIME] = {HM_OPT_DEVICE_TIME, "device-time", 0, NULL,
                             "GPU backends: also the device's own time of each repetition (two "
                             "CUDA events around its work, the raw file's device_s); the events "

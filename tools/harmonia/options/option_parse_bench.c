@@ -51,6 +51,14 @@ static int number(const char *v, double lo, int lo_ok, double hi, const char *un
     return 0;
 }
 
+int cli_opt_parse_batch(cli_config_t *c, const char *v)
+{
+    long x = 0;
+    if (cli_opt_integer(v, 1, 1000000, &x)) return -1;
+    c->batch = (int)x;
+    return 0;
+}
+
 int cli_opt_parse_root(cli_config_t *c, const char *v)
 {
     long x = 0;

@@ -62,6 +62,7 @@ int cli_opt_compose_nccl_sizes(cli_config_t *c);
 int cli_opt_parse_root(cli_config_t *c, const char *v);
 int cli_opt_parse_peer(cli_config_t *c, const char *v);
 int cli_opt_parse_validate(cli_config_t *c, const char *v);
+int cli_opt_parse_batch(cli_config_t *c, const char *v);
 int cli_opt_parse_device_time(cli_config_t *c, const char *v);
 int cli_opt_parse_allow_partial(cli_config_t *c, const char *v);
 int cli_opt_parse_allow_one_rank(cli_config_t *c, const char *v);
