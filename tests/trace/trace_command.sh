@@ -66,6 +66,24 @@ sys.exit(0 if ok else print(sorted(csv_keys)[:5], sorted(json_keys)[:5]) or 1)
 PY
     fail "comm keys (above)"
 
+# --- trace merge DIR: the same trace files again from the rank files -------
+rows_before=$(grep -vc '^#' comm2/trace.csv)
+cp comm2/trace.csv comm2-first.csv
+rm -rf comm2/trace.csv comm2/trace.json comm2/otf2
+timeout -k 5 60 "$HARMONIA" trace merge comm2 >"$out" 2>&1
+status=$?
+[ "$status" -eq 0 ] && [ "$(grep -vc '^#' comm2/trace.csv)" -eq "$rows_before" ] &&
+    cmp -s <(grep -v '^#' comm2/trace.csv) <(grep -v '^#' comm2-first.csv) && [ -s comm2/trace.json ] &&
+    grep -q "^ranks 2 (2 finished)" "$out" &&
+    ok "trace merge comm2: exit 0, trace.csv as the run's merge wrote it ($rows_before lines), its summary" ||
+    fail "trace merge comm2: exit $status, $(cat "$out")"
+timeout -k 5 60 "$HARMONIA" trace merge >"$out" 2>&1
+[ $? -eq 2 ] && [ "$(grep -c 'harmonia: error: merge: which trace?' "$out")" -eq 1 ] &&
+    ok "trace merge without DIR: exit 2, said once" || fail "trace merge: $(cat "$out")"
+timeout -k 5 60 "$HARMONIA" trace --clock-sync skampi merge comm2 >"$out" 2>&1
+[ $? -eq 2 ] && grep -q -- '--clock-sync: merge reads what the run wrote' "$out" &&
+    ok "trace merge --clock-sync: refused, it applies to a run" || fail "trace merge --clock-sync: $(cat "$out")"
+
 # --- events.csv: the calls as bench repetitions, read by harmonia stats ---
 # 5 rounds: 5 allreduces on MPI_COMM_WORLD and 5 on each half of the split
 # (one rank each at 2 ranks), every one found on all its members: 15 rows.

@@ -17,6 +17,7 @@
 #include <harmonia/trace.h>
 
 #include "commands/commands.h"
+#include "options/options_table.h"
 
 /* Where an installed libharmonia-trace.so is, from the installed program
  * (bin/ to lib/...), so that an installed tree can move. */
@@ -175,9 +176,59 @@ static void print_summary(const hm_trace_summary_t *s, const char *dir)
     hm_table_free(t);
 }
 
+/* The rank files of dir merged onto the global clock, the summary printed
+ * and what it warns of said; the merge's status (its sentence printed). */
+static int merge_and_report(const char *dir)
+{
+    hm_trace_summary_t s;
+    int rc = hm_trace_merge(dir, &s);
+    if (rc != HM_OK) return cli_print_error("%s", hm_last_error()), rc;
+    print_summary(&s, dir);
+    warn_order(&s);
+    if (s.nfinished < s.nranks)
+        fprintf(stderr,
+                "harmonia: warning: %d of %d ranks did not reach MPI_Finalize: their "
+                "times are extrapolated from MPI_Init's clock model\n",
+                s.nranks - s.nfinished, s.nranks);
+    hm_trace_summary_free(&s);
+    return HM_OK;
+}
+
+/* What only a run uses: given with merge, it would be ignored. */
+static const cli_opt_id_t run_only[] = {HM_OPT_CLOCK_SYNC, HM_OPT_FITPOINTS, HM_OPT_EXCHANGES,
+                                        HM_OPT_TIMER, HM_OPT_OUTPUT};
+
+/* `harmonia trace merge DIR`: a trace merged again from its rank and model
+ * files (after a merge that was cut short, or by a newer harmonia), its
+ * trace files replaced. A bad DIR is a usage error (hm_exit_status). */
+static int merge_again(const cli_config_t *cfg)
+{
+    if (strcmp(cfg->files[0], "merge") != 0)
+        return cli_print_error("unexpected argument \"%s\" for 'trace' (the command to run goes "
+                               "after --; 'harmonia trace merge DIR' merges a trace again)",
+                               cfg->files[0]),
+               HM_EXIT_USAGE;
+    if (cfg->nfiles != 2)
+        return cli_print_error(cfg->nfiles < 2 ? "merge: which trace? (harmonia trace merge DIR)"
+                                               : "merge: one trace directory, not %d",
+                               cfg->nfiles - 1),
+               HM_EXIT_USAGE;
+    if (cfg->command_argv)
+        return cli_print_error("merge %s runs no command: drop what follows --", cfg->files[1]),
+               HM_EXIT_USAGE;
+    for (size_t i = 0; i < sizeof run_only / sizeof *run_only; i++)
+        if (cfg->given & HM_OPT_BIT(run_only[i]))
+            return cli_print_error("--%s: merge reads what the run wrote; it applies to a run",
+                                   cli_options[run_only[i]].name),
+                   HM_EXIT_USAGE;
+    fflush(stdout);
+    return hm_exit_status(merge_and_report(cfg->files[1]));
+}
+
 int cli_cmd_trace(cli_config_t *cfg, MPI_Comm comm)
 {
     (void)comm;
+    if (cfg->nfiles > 0) return merge_again(cfg);
     if (!cfg->command_argv || cfg->command_argc == 0)
         return cli_print_error("no command after -- (e.g. -- mpirun -n 2 ./app)"), HM_EXIT_USAGE;
     if ((cfg->given & HM_OPT_BIT(HM_OPT_CLOCK_SYNC)) &&
@@ -194,19 +245,7 @@ int cli_cmd_trace(cli_config_t *cfg, MPI_Comm comm)
     if (rc != HM_EXIT_OK) return rc;
     fflush(stdout);
     int status = launch(cfg->command_argv, cfg, lib, dir);
-    hm_trace_summary_t s;
-    if (hm_trace_merge(dir, &s) != HM_OK) {
-        cli_print_error("%s", hm_last_error());
-        return status ? status : HM_EXIT_FAILURE;
-    }
-    print_summary(&s, dir);
-    warn_order(&s);
-    if (s.nfinished < s.nranks)
-        fprintf(stderr,
-                "harmonia: warning: %d of %d ranks did not reach MPI_Finalize: their "
-                "times are extrapolated from MPI_Init's clock model\n",
-                s.nranks - s.nfinished, s.nranks);
-    hm_trace_summary_free(&s);
+    if (merge_and_report(dir) != HM_OK) return status ? status : HM_EXIT_FAILURE;
     if (status) fprintf(stderr, "harmonia: the traced command exited with status %d\n", status);
     return status;
 }

@@ -288,7 +288,8 @@ static const cli_command_t commands[] = {
     {"trace", "trace an unchanged MPI program on the global clock", 0,
      COMMON_TIMER | COMMON_SYNTH | HM_OPT_BIT(HM_OPT_CLOCK_SYNC) | HM_OPT_BIT(HM_OPT_FITPOINTS) |
          HM_OPT_BIT(HM_OPT_EXCHANGES) | HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_HELP),
-     "harmonia trace [--clock-sync SPEC] [--output DIR] -- LAUNCHER... PROGRAM ARGS",
+     "harmonia trace [--clock-sync SPEC] [--output DIR] -- LAUNCHER... PROGRAM ARGS\n"
+     "       harmonia trace merge DIR",
      "Runs the command after -- (e.g. mpirun -n 4 ./app) with libharmonia-trace.so\n"
      "preloaded: at MPI_Init the clocks are synchronized (--clock-sync, default hca3,\n"
      "hca3+prop across nodes), every MPI call the program spends time in (point to\n"
@@ -304,8 +305,10 @@ static const cli_command_t commands[] = {
      "and the time ranks waited for the last one to arrive. DIR (default\n"
      "harmonia-trace) must not hold a trace already. C programs only (no Fortran\n"
      "bindings); Open MPI passes the preload to the ranks of the local node, use\n"
-     "mpirun -x LD_PRELOAD across nodes.",
-     "harmonia trace --output trace-solver -- mpirun -n 2 examples/solver", cli_cmd_trace, 0, 1},
+     "mpirun -x LD_PRELOAD across nodes. 'harmonia trace merge DIR' merges the\n"
+     "rank files of DIR again (its trace files replaced), e.g. after a merge that\n"
+     "was cut short.",
+     "harmonia trace --output trace-solver -- mpirun -n 2 examples/solver", cli_cmd_trace, 1, 1},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
