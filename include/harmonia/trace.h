@@ -270,6 +270,12 @@ typedef struct hm_trace_summary {
     int order_doubtful;
     size_t nfuncs; /* functions seen, in registry order */
     hm_trace_func_summary_t *funcs;
+    /* To size a trace: the bytes on disk of the ranks' files (what the
+     * run wrote) and of each file the merge wrote (0: not written), and
+     * how fast a rank recorded, events / nranks / span_s (NaN for an
+     * empty span). */
+    uint64_t rank_files_bytes, trace_csv_bytes, trace_json_bytes, events_csv_bytes, otf2_bytes;
+    double events_per_rank_s;
 } hm_trace_summary_t;
 
 /* Read dir's rank files, put every event on the global clock, write

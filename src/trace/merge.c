@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <harmonia/stats.h>
 #include <harmonia/trace.h>
@@ -241,6 +242,47 @@ void hm_trace_summary_free(hm_trace_summary_t *s)
     s->funcs = NULL, s->nfuncs = 0;
 }
 
+/* The bytes of path: a file's size, a directory's files added up (the
+ * OTF2 archive: two levels); 0 for nothing there. */
+static uint64_t bytes_of(const char *path, int depth)
+{
+    struct stat sb;
+    if (lstat(path, &sb) != 0) return 0;
+    if (!S_ISDIR(sb.st_mode)) return S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
+    DIR *d = depth > 0 ? opendir(path) : NULL;
+    uint64_t total = 0;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char sub[4400];
+        snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+        total += bytes_of(sub, depth - 1);
+    }
+    if (d) closedir(d);
+    return total;
+}
+
+static uint64_t file_in(const char *dir, const char *name, int depth)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return bytes_of(path, depth);
+}
+
+static void sizes(const char *dir, int nranks, hm_trace_summary_t *s)
+{
+    for (int r = 0; r < nranks; r++) {
+        char name[32];
+        snprintf(name, sizeof name, "rank-%05d.events", r);
+        s->rank_files_bytes += file_in(dir, name, 0);
+    }
+    s->trace_csv_bytes = file_in(dir, "trace.csv", 0);
+    s->trace_json_bytes = file_in(dir, "trace.json", 0);
+    s->events_csv_bytes = file_in(dir, "events.csv", 0);
+    s->otf2_bytes = file_in(dir, "otf2", 3);
+    s->events_per_rank_s =
+        s->span_s > 0 && s->nranks > 0 ? (double)s->events / s->nranks / s->span_s : NAN;
+}
+
 int hm_trace_merge(const char *dir, hm_trace_summary_t *summary)
 {
     hm__trace_rank_t *ranks = NULL;
@@ -254,6 +296,7 @@ int hm_trace_merge(const char *dir, hm_trace_summary_t *summary)
     if (st == HM_OK) st = hm__trace_write_events(dir, ranks, nranks, &calls);
     if (st == HM_OK) st = hm__trace_write_otf2(dir, ranks, nranks);
     if (st == HM_OK) st = hm__trace_summarize(ranks, nranks, &calls, summary);
+    if (st == HM_OK) sizes(dir, nranks, summary);
     hm__trace_calls_free(&calls);
     hm__trace_ranks_free(ranks, nranks);
     return st;

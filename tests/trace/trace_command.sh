@@ -29,6 +29,19 @@ status=$?
 grep -q "^MPI_T_flush " "$out" && ok "the flushes are in the summary" || fail "no MPI_T_flush row"
 python3 -c 'import json,sys; d=json.load(open("flood/trace.json")); sys.exit(len(d["traceEvents"]) < 1000000)' &&
     ok "trace.json parses as JSON, every event in it" || fail "trace.json"
+# The last line sizes the trace: the rank files' bytes as stat counts them,
+# the bytes an event, the merged files.
+python3 - "$out" <<'PY' && ok "written: the rank files' true size, bytes an event, events/s a rank" ||
+import glob, os, re, sys
+line = [l for l in open(sys.argv[1]) if l.startswith("written:")]
+m = re.search(r"rank files ([\d.]+) MB, trace\.csv [\d.]+ MB.*\((\d+) B an event.*; ([\d.e+]+) events/s a rank", line[-1] if line else "")
+true_mb = sum(os.path.getsize(f) for f in glob.glob("flood/rank-*.events")) / 1e6
+# 1 M events and their flushes: the bytes an event as the rank files hold them
+ok = m and abs(float(m.group(1)) - true_mb) <= 0.05 + 1e-9 and \
+    abs(int(m.group(2)) - true_mb * 1e6 / 1000000) <= 2 and float(m.group(3)) > 0
+sys.exit(0 if ok else print(line, true_mb) or 1)
+PY
+    fail "the written: line (above)"
 
 # --- the communicators of an application at 2, 3 and 4 ranks ---------------
 for np in 2 3 4; do

@@ -142,6 +142,35 @@ static void warn_order(const hm_trace_summary_t *s)
             s->pair_error_s * 1e6, s->latency_min_s * 1e6, s->pair_error_s * 1e6);
 }
 
+/* "1.9 MB" */
+static void size_text(uint64_t bytes, char *buf, size_t len)
+{
+    const char *unit[] = {"B", "kB", "MB", "GB", "TB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1000 && u < 4) v /= 1000, u++;
+    snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", v, unit[u]);
+}
+
+/* The last line: what the trace takes on disk, and how fast a rank
+ * recorded, to size the next one. */
+static void print_sizes(const hm_trace_summary_t *s)
+{
+    const uint64_t b[] = {s->rank_files_bytes, s->trace_csv_bytes, s->trace_json_bytes,
+                          s->events_csv_bytes, s->otf2_bytes};
+    const char *name[] = {"rank files", "trace.csv", "trace.json", "events.csv", "otf2"};
+    printf("written:");
+    for (int i = 0; i < 5; i++) {
+        char t[32];
+        size_text(b[i], t, sizeof t);
+        if (b[i]) printf("%s %s %s", i ? "," : "", name[i], t);
+    }
+    if (s->events && s->rank_files_bytes)
+        printf(" (%.0f B an event in the rank files)", (double)s->rank_files_bytes / s->events);
+    if (isfinite(s->events_per_rank_s)) printf("; %.3g events/s a rank", s->events_per_rank_s);
+    printf("\n");
+}
+
 static void print_summary(const hm_trace_summary_t *s, const char *dir)
 {
     printf("trace: %s (trace.csv, trace.json: open trace.json in https://ui.perfetto.dev)\n", dir);
@@ -174,6 +203,7 @@ static void print_summary(const hm_trace_summary_t *s, const char *dir)
     }
     hm_table_print(t, stdout);
     hm_table_free(t);
+    print_sizes(s);
 }
 
 /* The rank files of dir merged onto the global clock, the summary printed
