@@ -68,9 +68,9 @@ static int write_rank(OTF2_Archive *a, const hm__trace_rank_t *tr, int r, double
  * OTF2_UNDEFINED_TIMESTAMP where rank 0 wrote none. */
 static uint64_t first_realtime_ns(const hm__trace_rank_t *ranks, int nranks, double first_s)
 {
+    if (nranks < 1 || !ranks[0].has_model) return OTF2_UNDEFINED_TIMESTAMP;
     const hm_trace_rank_info_t *in = &ranks[0].model.info;
-    if (nranks < 1 || !ranks[0].has_model || !isfinite(in->realtime_s) ||
-        !isfinite(in->realtime_local_s))
+    if (!isfinite(in->realtime_s) || !isfinite(in->realtime_local_s))
         return OTF2_UNDEFINED_TIMESTAMP;
     double at_s =
         in->realtime_s + (first_s - hm_trace_model_apply(in->start, in->realtime_local_s));

@@ -35,7 +35,7 @@ int cli_bench_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_experiment_
     if (rc == HM_OK) rc = hm_factors_set(f, "backend", "%s", nccl ? "nccl" : "mpi");
     if (rc == HM_OK)
         rc = hm_factors_set(f, "memory", "%s", nccl || cfg->memory_device ? "device" : "host");
-    if (rc == HM_OK && nccl) rc = hm_factors_set(f, "batch", "%d", cfg->batch > 1 ? cfg->batch : 1);
+    if (rc == HM_OK && nccl) rc = hm_factors_set(f, "batch", "%d", cfg->batch);
     if (rc == HM_OK && rank == 0) {
         rep->rows = calloc(nexperiments, sizeof *rep->rows);
         rc = rep->rows ? HM_OK : HM_ENOMEM;

@@ -142,7 +142,7 @@ typedef struct cli_config {
     int recompute_intercept; /* --recompute-intercept on|off */
     int root;                /* --root */
     int peer;                /* --peer */
-    int batch;               /* --batch (NCCL: launches a repetition; 0 = 1) */
+    int batch;               /* --batch (NCCL: launches a repetition; default 1) */
     int validate;            /* --validate */
     int device_time;         /* --device-time */
     int allow_partial;       /* --allow-partial */

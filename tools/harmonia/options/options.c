@@ -22,6 +22,7 @@ void cli_config_defaults(cli_config_t *cfg)
     strcpy(cfg->ops, "allreduce,bcast,reduce");
     cfg->nrep = 1000;
     cfg->peer = 1;
+    cfg->batch = 1;
     cfg->check_every = 16;
     cfg->late_us = 1.0;
     cfg->resync_s = 1.0;
