@@ -220,7 +220,8 @@ typedef struct hm_trace_rank_info {
     double pair_error_s;
     double latency_min_s; /* ... the shortest one-way message latency measured
                            * between rank 0 and any rank (half the least
-                           * round trip of ping-pongs) */
+                           * round trip of ping-pongs at MPI_Init and at
+                           * MPI_Finalize) */
     char clock_sync[64];  /* the specification used */
     char timer[64];       /* the time source */
     uint64_t events, flushes;

@@ -143,14 +143,22 @@ check $? "hca3: the order line's verdict follows from its figures ($verdict), wa
 # A clock read with 20 us of jitter (skampi): checked errors of microseconds
 # between the ranks, far above a shared-memory message's latency (0.2-0.5 us
 # here, a few us on a loaded machine): not trusted, warned once, on stderr.
-timeout -k 5 "$(scaled 120)" "$HARMONIA" trace --clock-sync skampi --exchanges 10 --fitpoints 50 \
-    --synthetic-clock offset=1,drift=1e-4,jitter=20e-6 --output jitter -- \
-    $(mpi 2) "$app" truth jitter.truth 5 0.002 >"$out" 2>err.txt
-status=$?
-[ "$status" -eq 0 ] && grep -q '^order of events across ranks: .*: NOT TRUSTED$' "$out" &&
-    [ "$(grep -c 'a receive may appear before its send' err.txt)" -eq 1 ] &&
-    ! grep -q 'a receive may appear' "$out"
-check $? "20 us jitter: NOT TRUSTED, one warning on stderr" "exit $status; $(cat "$out" err.txt)"
+# One retry: the latency is the least of 200 round trips, and on a machine
+# much busier than its cores all of them can wait for a time slice; the
+# failure's first line gives the order line and the interference.
+jitter_trace() {
+    rm -rf jitter jitter.truth
+    timeout -k 5 "$(scaled 120)" "$HARMONIA" trace --clock-sync skampi --exchanges 10 \
+        --fitpoints 50 --synthetic-clock offset=1,drift=1e-4,jitter=20e-6 --output jitter -- \
+        $(mpi 2) "$app" truth jitter.truth 5 0.002 >"$out" 2>err.txt
+    status=$?
+    [ "$status" -eq 0 ] && grep -q '^order of events across ranks: .*: NOT TRUSTED$' "$out" &&
+        [ "$(grep -c 'a receive may appear before its send' err.txt)" -eq 1 ] &&
+        ! grep -q 'a receive may appear' "$out"
+}
+jitter_trace || { echo "retry: 20 us jitter: $(interference)"; jitter_trace; }
+check $? "20 us jitter: NOT TRUSTED, one warning on stderr" \
+    "exit $status, $(grep '^order of events' "$out" || echo 'no order line'), $(interference); $(cat "$out" err.txt)"
 
 # --- a rank killed in the middle --------------------------------------------
 # 100 us apart: a flood at full speed leaves ~8 M events in the second
