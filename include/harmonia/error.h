@@ -19,7 +19,10 @@ typedef enum hm_status {
     HM_ERANGE = -6,    /* a value is outside the representable range */
     HM_ENOENT = -7,    /* a name is not in its registry, or a file is missing */
     HM_EINTERNAL = -8, /* an invariant of the library was broken */
-    HM_EAGAIN = -9     /* too few valid repetitions before the attempts ran out */
+    HM_EAGAIN = -9,    /* too few valid repetitions before the attempts ran out */
+    HM_EFAILED = -10   /* the work ran and did not succeed: a check or a measurement
+                        * failed, a program it ran exited non-zero (the sentence
+                        * says which) */
 } hm_status_t;
 
 /* The error convention of the whole library (docs/errors.md):
@@ -52,7 +55,8 @@ HM_EXPORT int hm_error_set(int status, const char *fmt, ...) __attribute__((form
 /* The exit status of a program whose work ended with status: 0 for HM_OK;
  * 2 (usage error) for input the caller gave that is not acceptable:
  * HM_EINVAL, HM_ENOENT and HM_ERANGE; 1 (runtime failure) for everything
- * else. */
+ * else (HM_EFAILED among them). The harmonia program chooses its exit
+ * status here and nowhere else. */
 HM_EXPORT int hm_exit_status(int status);
 
 #ifdef __cplusplus

@@ -30,6 +30,8 @@ const char *hm_strerror(int status)
         return "internal error";
     case HM_EAGAIN:
         return "too few valid repetitions";
+    case HM_EFAILED:
+        return "failed";
     default:
         return "unknown error";
     }

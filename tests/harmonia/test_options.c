@@ -31,7 +31,7 @@ static int run(uint64_t mask, cli_config_t *cfg, char *err, const char **args)
     cfg->command = "bench";
     /* A refusal's message is the last error (hm_last_error); err gets it. */
     int rc = cli_parse(argc, argv, 2, mask, cfg);
-    snprintf(err, 1024, "%s", rc != HM_EXIT_OK ? hm_last_error() : "");
+    snprintf(err, 1024, "%s", rc != HM_OK ? hm_last_error() : "");
     return rc;
 }
 
@@ -42,8 +42,8 @@ static void expect_usage(uint64_t mask, const char **args, const char *fragment)
     cli_config_t cfg;
     char err[1024];
     int rc = run(mask, &cfg, err, args);
-    HM_CHECK(rc == HM_EXIT_USAGE && strstr(err, fragment),
-             "%s ... -> exit 2 with \"%s\" (got %d: %s)", args[0], fragment, rc, err);
+    HM_CHECK(rc == HM_EINVAL && strstr(err, fragment), "%s ... -> exit 2 with \"%s\" (got %d: %s)",
+             args[0], fragment, rc, err);
 }
 
 /* The message is exactly what, with nothing before or after it: a
@@ -53,7 +53,7 @@ static void expect_exact(uint64_t mask, const char **args, const char *what)
     cli_config_t cfg;
     char err[1024];
     int rc = run(mask, &cfg, err, args);
-    HM_CHECK(rc == HM_EXIT_USAGE && strcmp(err, what) == 0,
+    HM_CHECK(rc == HM_EINVAL && strcmp(err, what) == 0,
              "%s ... -> exit 2 with exactly \"%s\" (got %d: %s)", args[0], what, rc, err);
 }
 
@@ -61,7 +61,7 @@ static void expect_ok(uint64_t mask, const char **args, cli_config_t *cfg)
 {
     char err[1024];
     int rc = run(mask, cfg, err, args);
-    HM_CHECK(rc == HM_EXIT_OK, "%s %s ... parses (got %d: %s)", args[0], args[1] ? args[1] : "", rc,
+    HM_CHECK(rc == HM_OK, "%s %s ... parses (got %d: %s)", args[0], args[1] ? args[1] : "", rc,
              err);
 }
 
@@ -75,7 +75,7 @@ static void test_values(void)
                       "offset=1e-3,drift=1e-4,jitter=1e-7", "--ranks-per-node", "2",
                       "--ranks-per-socket", "1", "--clock-sync", "hca3+hca3+prop", "--per-rank",
                       "--output", "x.csv", "--offset", "meanrtt", "--format", "osu"));
-    HM_CHECK(rc == HM_EXIT_OK, "a full valid command line parses (rc %d: %s)", rc, err);
+    HM_CHECK(rc == HM_OK, "a full valid command line parses (rc %d: %s)", rc, err);
     HM_CHECK(strcmp(cfg.timer, "realtime") == 0, "--timer stored: %s", cfg.timer);
     HM_CHECK(cfg.nsizes == 2 && cfg.sizes[0] == 8 && cfg.sizes[1] == 1024,
              "--sizes stored: %d sizes", cfg.nsizes);

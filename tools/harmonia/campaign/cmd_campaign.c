@@ -140,9 +140,9 @@ static void utc_now(char *buf, size_t len)
 
 static int save(campaign_t *c)
 {
-    if (hm_results_manifest_write(&c->m, c->path) == HM_OK) return HM_EXIT_OK;
+    if (hm_results_manifest_write(&c->m, c->path) == HM_OK) return HM_OK;
     cli_print_error("campaign: cannot write the manifest: %s", hm_last_error());
-    return HM_EXIT_FAILURE;
+    return HM_EFAILED;
 }
 
 static int file_exists(const char *path)
@@ -217,15 +217,15 @@ static int conclude(campaign_t *c, hm_results_manifest_run_t *r, long left)
                : stop                                     ? HM_RUN_INTERRUPTED
                                                           : HM_RUN_FAILED;
     int rc = save(c);
-    if (rc != HM_EXIT_OK) return rc;
+    if (rc != HM_OK) return rc;
     if (r->state == HM_RUN_DONE) {
         c->done_s += r->duration_s, c->done_n++;
         announce_end(c, r, left);
-        return stop ? stopped(c, "after", r->run) : HM_EXIT_OK;
+        return stop ? stopped(c, "after", r->run) : HM_OK;
     }
     if (stop) return stopped(c, "during", r->run);
     report_failure(c, r);
-    return HM_EXIT_FAILURE;
+    return HM_EFAILED;
 }
 
 static int run_one(campaign_t *c, hm_results_manifest_run_t *r, long left)
@@ -234,7 +234,7 @@ static int run_one(campaign_t *c, hm_results_manifest_run_t *r, long left)
     char **argv = run_argv(c, r, &n);
     if (!argv) {
         cli_print_error("campaign: out of memory");
-        return HM_EXIT_FAILURE;
+        return HM_EFAILED;
     }
     free(r->command);
     r->command = hm_output_shell_join(n, (const char *const *)argv);
@@ -250,13 +250,13 @@ static int run_one(campaign_t *c, hm_results_manifest_run_t *r, long left)
     if (!p.terminal)
         fprintf(stderr, "campaign: run %ld/%ld (seed %llu): %s\n", r->run, c->limit,
                 (unsigned long long)r->seed, r->command ? r->command : "");
-    if (rc == HM_EXIT_OK &&
+    if (rc == HM_OK &&
         cli_campaign_run_child(argv, r->log, &p, &r->exit_status, &r->duration_s) != 0) {
         cli_print_error("campaign: run %ld: %s", r->run, hm_last_error());
-        rc = HM_EXIT_FAILURE;
+        rc = HM_EFAILED;
     }
     free_words(argv, n);
-    return rc == HM_EXIT_OK ? conclude(c, r, left) : rc;
+    return rc == HM_OK ? conclude(c, r, left) : rc;
 }
 
 /* Per-run file names and seeds; runs recorded as done stay done only while
@@ -285,9 +285,9 @@ static int run_all(campaign_t *c)
         if (c->m.runs[i].state == HM_RUN_DONE) continue;
         if (cli_campaign_stop_signal()) return stopped(c, "before", c->m.runs[i].run);
         int rc = run_one(c, &c->m.runs[i], --todo);
-        if (rc != HM_EXIT_OK) return rc;
+        if (rc != HM_OK) return rc;
     }
-    return cli_campaign_stop_signal() ? stopped(c, "after", c->limit) : HM_EXIT_OK;
+    return cli_campaign_stop_signal() ? stopped(c, "after", c->limit) : HM_OK;
 }
 
 /* The directory (created when missing, with its parents) and its lock: two campaigns writing
@@ -297,7 +297,7 @@ static int open_dir(const char *dir)
     char lock[4200];
     if (hm_afile_make_dirs(dir) != HM_OK) {
         cli_print_error("--dir: %s", hm_last_error());
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     snprintf(lock, sizeof lock, "%s/.campaign.lock", dir);
     /* Not close-on-exec: the runs inherit the lock, so that a run left behind
@@ -306,16 +306,16 @@ static int open_dir(const char *dir)
     int fd = open(lock, O_WRONLY | O_CREAT, 0644);
     if (fd < 0) {
         cli_print_error("--dir: \"%s\" is not a writable directory: %s", dir, strerror(errno));
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
         cli_print_error("campaign: another campaign, or a run left by a killed one, is "
                         "running in \"%s\"",
                         dir);
         close(fd);
-        return HM_EXIT_FAILURE;
+        return HM_EFAILED;
     }
-    return HM_EXIT_OK;
+    return HM_OK;
 }
 
 /* A manifest found in DIR must be of the same command and seed. */
@@ -326,15 +326,15 @@ static int adopt(campaign_t *c, hm_results_manifest_t *old, const char *template
         cli_print_error("--dir: \"%s\" holds a campaign of another command (%s); choose "
                         "another --dir",
                         c->dir, old->template_command);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     if ((cfg->given & HM_OPT_BIT(HM_OPT_SEED)) && cfg->seed != old->base_seed) {
         cli_print_error("--seed: %llu differs from the seed %llu of the campaign in \"%s\"",
                         (unsigned long long)cfg->seed, (unsigned long long)old->base_seed, c->dir);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     c->m = *old;
-    return HM_EXIT_OK;
+    return HM_OK;
 }
 
 static int load(campaign_t *c)
@@ -345,22 +345,22 @@ static int load(campaign_t *c)
     char *tmpl = hm_output_shell_join(cfg->command_argc, (const char *const *)cfg->command_argv);
     if (!tmpl) {
         cli_print_error("campaign: out of memory");
-        return HM_EXIT_FAILURE;
+        return HM_EFAILED;
     }
     snprintf(c->path, sizeof c->path, "%s/%s", c->dir, HM_RESULTS_MANIFEST_FILE);
     if (hm_results_manifest_read(c->path, &old, &found) != HM_OK) {
         cli_print_error("--dir: %s", hm_last_error());
         free(tmpl);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     if (found) {
         rc = adopt(c, &old, tmpl);
         free(tmpl);
-        if (rc != HM_EXIT_OK) hm_results_manifest_free(&old);
+        if (rc != HM_OK) hm_results_manifest_free(&old);
         return rc;
     }
     c->m = (hm_results_manifest_t){.template_command = tmpl, .base_seed = cfg->seed};
-    return HM_EXIT_OK;
+    return HM_OK;
 }
 
 /* The MPI library of the first run, which tells two campaigns apart
@@ -426,19 +426,19 @@ static int choose_metric(cli_config_t *cfg, const campaign_t *c)
     const char *raw = c->m.runs[0].raw;
     if (hm_results_input_kind(raw, &kind) != HM_OK) {
         cli_print_error("campaign: %s", hm_last_error());
-        return HM_EXIT_FAILURE;
+        return HM_EFAILED;
     }
     if (kind != HM_RESULTS_BENCH_RAW && kind != HM_RESULTS_OVERLAP_RAW) {
         cli_print_error("campaign: %s is %s, not a raw file of 'harmonia bench --raw' or "
                         "'harmonia overlap --raw'",
                         raw, hm_results_schema(kind)->what);
-        return HM_EXIT_FAILURE;
+        return HM_EFAILED;
     }
-    if (cli_choose_metric(cfg, raw, kind) == HM_OK) return HM_EXIT_OK;
+    if (cli_choose_metric(cfg, raw, kind) == HM_OK) return HM_OK;
     cli_print_error("campaign: %s (the runs are kept: run the same command again with "
                     "another --metric)",
                     hm_last_error());
-    return HM_EXIT_USAGE;
+    return HM_EINVAL;
 }
 
 /* An overlap run none of whose cells ran (every calibration missed its
@@ -464,7 +464,7 @@ static int analyze(cli_config_t *cfg, const campaign_t *c)
     hm_results_permpirun_t ds = {0};
     hm_factors_t *f = NULL;
     int rc = choose_metric(cfg, c);
-    if (rc != HM_EXIT_OK) return rc;
+    if (rc != HM_OK) return rc;
     for (long i = 0; rc == HM_OK && i < c->limit; i++) {
         const hm_results_manifest_run_t *r = &c->m.runs[i];
         if (overlap_run_empty(cfg, r)) continue;
@@ -482,7 +482,7 @@ static int analyze(cli_config_t *cfg, const campaign_t *c)
         rc = report(c, &ds, f);
     hm_factors_free(f);
     hm_results_permpirun_free(&ds);
-    return rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE;
+    return rc == HM_OK ? HM_OK : HM_EFAILED;
 }
 
 int cli_cmd_campaign(cli_config_t *cfg, MPI_Comm comm)
@@ -491,26 +491,26 @@ int cli_cmd_campaign(cli_config_t *cfg, MPI_Comm comm)
     campaign_t c = {.cfg = cfg, .dir = cfg->dir[0] ? cfg->dir : "campaign", .limit = cfg->runs};
     if (check_command(cfg, &c.placeholders) != HM_OK) {
         cli_print_error("%s", hm_last_error());
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     if (c.limit == 0) { /* checked before DIR is created */
         cli_print_error("campaign: -n N is required (the number of runs, 1 or more)");
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     int rc = open_dir(c.dir);
-    if (rc == HM_EXIT_OK) rc = load(&c);
-    if (rc != HM_EXIT_OK) return rc;
+    if (rc == HM_OK) rc = load(&c);
+    if (rc != HM_OK) return rc;
     /* Runs beyond a smaller -n stay in the manifest but are neither run nor analyzed. */
     if (hm_results_manifest_resize(&c.m, c.limit) != HM_OK) {
         cli_print_error("campaign: out of memory for %ld runs", c.limit);
-        rc = HM_EXIT_FAILURE;
+        rc = HM_EFAILED;
     }
-    if (rc == HM_EXIT_OK) {
+    if (rc == HM_OK) {
         cli_campaign_catch_signals();
         plan(&c);
         rc = run_all(&c);
         cli_campaign_default_signals(); /* the analysis writes its files atomically */
-        if (rc == HM_EXIT_OK) rc = analyze(cfg, &c);
+        if (rc == HM_OK) rc = analyze(cfg, &c);
     }
     hm_results_manifest_free(&c.m);
     return rc;

@@ -78,9 +78,9 @@ static int check_procsync(const cli_config_t *cfg, const char *methods)
                          readers[0] ? ", " : "", hm_procsync_name_at(m));
         hm_error_set(HM_EINVAL, "%s %g: no method of --sync %s reads it (it applies to --sync %s)",
                      only[i].option, only[i].value, methods, readers);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
-    return HM_EXIT_OK;
+    return HM_OK;
 }
 
 static int op_sized(const char *name, int unused)
@@ -94,20 +94,20 @@ static int check_ops(const cli_config_t *cfg)
 {
     if (given(cfg, HM_OPT_SIZES) && !any_item(cfg->ops, op_sized, 0)) {
         hm_error_set(HM_EINVAL, "--sizes: no operation of --ops %s takes a size", cfg->ops);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     if (given(cfg, HM_OPT_ROOT) && !any_item(cfg->ops, op_rooted, 0)) {
         hm_error_set(HM_EINVAL, "--root %d: no operation of --ops %s has a root", cfg->root,
                      cfg->ops);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     if (given(cfg, HM_OPT_PEER) && !any_item(cfg->ops, op_pingpong, 0)) {
         hm_error_set(HM_EINVAL,
                      "--peer %d: only pingpong has a peer, and --ops %s does not include it",
                      cfg->peer, cfg->ops);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
-    return HM_EXIT_OK;
+    return HM_OK;
 }
 
 /* The virtual topology shapes the levels of a hierarchical --clock-sync
@@ -119,7 +119,7 @@ static int check_topology(const cli_config_t *cfg, int comm_size)
     if (given(cfg, HM_OPT_RANKS_PER_NODE) && cfg->ranks_per_node > comm_size) {
         hm_error_set(HM_EINVAL, "--ranks-per-node %d: more than the %d ranks of the run",
                      cfg->ranks_per_node, comm_size);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     if (given(cfg, HM_OPT_RANKS_PER_NODE) && !cfg->synthetic &&
         !any_item(cfg->clock_sync, spec_has_levels, 2)) {
@@ -129,16 +129,16 @@ static int check_topology(const cli_config_t *cfg, int comm_size)
             "nothing reads it (it applies to a hierarchical --clock-sync such as hca3+prop, "
             "or to --synthetic-clock)",
             cfg->ranks_per_node, cfg->clock_sync);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     if (given(cfg, HM_OPT_RANKS_PER_SOCKET) && !any_item(cfg->clock_sync, spec_has_levels, 3)) {
         hm_error_set(HM_EINVAL,
                      "--ranks-per-socket %d: no spec of --clock-sync %s has a socket level (it "
                      "applies to three levels, such as hca3+hca3+prop)",
                      cfg->ranks_per_socket, cfg->clock_sync);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
-    return HM_EXIT_OK;
+    return HM_OK;
 }
 
 int cli_run_reads(const cli_config_t *cfg, cli_opt_id_t id)
@@ -155,7 +155,7 @@ int cli_run_reads(const cli_config_t *cfg, cli_opt_id_t id)
 int cli_check_applies(const cli_config_t *cfg, const char *methods, int comm_size)
 {
     int rc = check_topology(cfg, comm_size);
-    if (rc == HM_EXIT_OK && methods) rc = check_procsync(cfg, methods);
-    if (rc == HM_EXIT_OK) rc = check_ops(cfg);
+    if (rc == HM_OK && methods) rc = check_procsync(cfg, methods);
+    if (rc == HM_OK) rc = check_ops(cfg);
     return rc;
 }

@@ -34,7 +34,7 @@ typedef struct cli_bench_report {
 } cli_bench_report_t;
 
 /* Collective: the factors of e completed, its files opened (rank 0).
- * Returns an agreed exit status. */
+ * Returns an agreed status. */
 int cli_bench_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e,
                           size_t nexperiments, cli_bench_report_t **out);
 

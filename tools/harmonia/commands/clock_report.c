@@ -74,7 +74,7 @@ int cli_clock_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_timer_t *ti
     if (rep)
         rep->cfg = cfg, rep->nchecks = (long)cli_count_items(cfg->clock_sync) * cfg->ncheck_after;
     hm_factors_free(f);
-    rc = cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
+    rc = cli_agree(comm, rc == HM_OK ? HM_OK : HM_EFAILED,
                    hm_last_error()[0] ? hm_last_error() : hm_strerror(rc));
     *out = rep;
     return rc;
@@ -187,6 +187,6 @@ int cli_clock_report_close(cli_clock_report_t *rep, MPI_Comm comm, int status)
     free(rep->offsets_s);
     free(rep->true_errors_s);
     free(rep);
-    int st = cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_last_error());
-    return status != HM_EXIT_OK ? status : st;
+    int st = cli_agree(comm, rc == HM_OK ? HM_OK : HM_EFAILED, hm_last_error());
+    return status != HM_OK ? status : st;
 }

@@ -19,7 +19,7 @@ typedef struct cli_clock_report {
 } cli_clock_report_t;
 
 /* Collective: collect the experimental factors, open the table and, on rank
- * 0, the files of --output and --raw. Returns an exit status (agreed). */
+ * 0, the files of --output and --raw. Returns a status (agreed). */
 int cli_clock_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_timer_t *timer,
                           cli_clock_report_t **out);
 
@@ -29,6 +29,6 @@ void cli_clock_report_add(cli_clock_report_t *rep, const char *spec, const hm_sy
                           double after_s, const hm_sync_check_t *check);
 
 /* Collective: print the table, publish the files, release. Returns the
- * agreed exit status (status, or a failure to write). */
+ * agreed status (status, or a failure to write). */
 int cli_clock_report_close(cli_clock_report_t *rep, MPI_Comm comm, int status);
 #endif

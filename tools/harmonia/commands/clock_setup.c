@@ -35,23 +35,23 @@ int cli_open_timer(const cli_config_t *cfg, MPI_Comm comm, const char *name, hm_
     hm_timer_options_t o = cli_timer_options(cfg, rank, cli_clock_domain(cfg, comm));
     int rc = hm_timer_create(name, &o, timer);
     if (rc != HM_OK) hm_error_set(HM_EINVAL, "--timer %s: %s", name, hm_last_error());
-    rc = cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_USAGE, hm_last_error());
-    if (rc != HM_EXIT_OK) {
+    rc = cli_agree(comm, rc == HM_OK ? HM_OK : HM_EINVAL, hm_last_error());
+    if (rc != HM_OK) {
         hm_timer_free(*timer);
         *timer = NULL;
         return rc;
     }
     hm_timer_agree_origin(*timer, comm);
-    return HM_EXIT_OK;
+    return HM_OK;
 }
 
 int cli_open_clock(const cli_config_t *cfg, MPI_Comm comm, hm_timer_t **timer, hm_clock_t **base)
 {
     *base = NULL;
     int rc = cli_open_timer(cfg, comm, cfg->timer, timer);
-    if (rc != HM_EXIT_OK) return rc;
+    if (rc != HM_OK) return rc;
     int ok = hm_clock_identity(*timer, base) == HM_OK;
-    return cli_agree(comm, ok ? HM_EXIT_OK : HM_EXIT_FAILURE, ok ? "" : "out of memory");
+    return cli_agree(comm, ok ? HM_OK : HM_EFAILED, ok ? "" : "out of memory");
 }
 
 void cli_sync_params(const cli_config_t *cfg, hm_sync_params_t *p)

@@ -18,7 +18,7 @@ static int sync_error(MPI_Comm comm, int rc, const char *spec)
     hm_error_set(HM_EINVAL, "--clock-sync %s: %s", spec, said[0] ? said : hm_strerror(rc));
     /* A refusal of the request itself (prop over ranks without a shared
      * source) is a usage error; anything else failed at run time. */
-    int status = rc == HM_EINVAL || rc == HM_ENOENT ? HM_EXIT_USAGE : HM_EXIT_FAILURE;
+    int status = rc == HM_EINVAL || rc == HM_ENOENT ? HM_EINVAL : HM_EFAILED;
     return cli_agree(comm, status, hm_last_error());
 }
 
@@ -73,9 +73,9 @@ static int run_spec(cli_config_t *cfg, MPI_Comm comm, hm_clock_t *base, const ch
     int rc = hm_clock_study(comm, base, &p, rep->offsets_s, rep->true_errors_s, on_check, &sink,
                             &failed);
     cli_progress_clear(&sink.progress);
-    if (rc == HM_OK) return HM_EXIT_OK;
+    if (rc == HM_OK) return HM_OK;
     if (failed == HM_CLOCK_STUDY_FAILED_SYNC) return sync_error(comm, rc, spec);
-    return cli_agree(comm, HM_EXIT_FAILURE, hm_last_error());
+    return cli_agree(comm, HM_EFAILED, hm_last_error());
 }
 
 int cli_cmd_clock(cli_config_t *cfg, MPI_Comm comm)
@@ -87,11 +87,11 @@ int cli_cmd_clock(cli_config_t *cfg, MPI_Comm comm)
     int size;
     MPI_Comm_size(comm, &size);
     int rc = cli_agree(comm, cli_check_applies(cfg, NULL, size), hm_last_error());
-    if (rc == HM_EXIT_OK) rc = cli_check_outputs(cfg, comm);
-    if (rc == HM_EXIT_OK) rc = cli_open_clock(cfg, comm, &timer, &base);
-    if (rc == HM_EXIT_OK) rc = cli_clock_report_open(cfg, comm, timer, &rep);
+    if (rc == HM_OK) rc = cli_check_outputs(cfg, comm);
+    if (rc == HM_OK) rc = cli_open_clock(cfg, comm, &timer, &base);
+    if (rc == HM_OK) rc = cli_clock_report_open(cfg, comm, timer, &rep);
     strcpy(specs, cfg->clock_sync);
-    for (char *spec = specs, *next; rc == HM_EXIT_OK && spec; spec = next) {
+    for (char *spec = specs, *next; rc == HM_OK && spec; spec = next) {
         next = strchr(spec, ',');
         if (next) *next++ = '\0';
         rc = run_spec(cfg, comm, base, spec, rep);

@@ -242,11 +242,11 @@ static int write_rows(hm_csv_t *csv, const hm_analysis_comparison_t *rows, size_
     if (rc != HM_OK) {
         cli_print_error("%s", hm_csv_error(csv));
         hm_csv_abort(csv);
-        return HM_EXIT_FAILURE;
+        return HM_EFAILED;
     }
-    if (hm_csv_close(csv) == HM_OK) return HM_EXIT_OK;
+    if (hm_csv_close(csv) == HM_OK) return HM_OK;
     cli_print_error("%s", hm_last_error());
-    return HM_EXIT_FAILURE;
+    return HM_EFAILED;
 }
 
 static int report(const cli_config_t *cfg, const cli_compare_side_t *a, const cli_compare_side_t *b)
@@ -260,15 +260,15 @@ static int report(const cli_config_t *cfg, const cli_compare_side_t *a, const cl
     if (rc != HM_OK) {
         free(rows);
         cli_print_error("compare: %s", hm_strerror(rc));
-        return HM_EXIT_FAILURE;
+        return HM_EFAILED;
     }
     if (cfg->output[0] && open_output(cfg, a, b, &csv) != HM_OK) {
         free(rows);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     cli_compare_print(cfg, a, b, rows, n, stdout);
     fflush(stdout);
-    int status = csv ? write_rows(csv, rows, n) : HM_EXIT_OK;
+    int status = csv ? write_rows(csv, rows, n) : HM_OK;
     free(rows);
     return status;
 }
@@ -280,9 +280,9 @@ int cli_cmd_compare(cli_config_t *cfg, MPI_Comm comm)
         cli_print_error("compare: expected 2 operands A and B, got %d (usage: harmonia compare "
                         "[options] A B)",
                         cfg->nfiles);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
-    if (cli_check_outputs(cfg, MPI_COMM_NULL) != HM_EXIT_OK) return HM_EXIT_USAGE;
+    if (cli_check_outputs(cfg, MPI_COMM_NULL) != HM_OK) return HM_EINVAL;
     cli_compare_side_t a = {.name = 'A', .operand = cfg->files[0]};
     cli_compare_side_t b = {.name = 'B', .operand = cfg->files[1]};
     int rc = open_side(&a);
@@ -292,13 +292,13 @@ int cli_cmd_compare(cli_config_t *cfg, MPI_Comm comm)
     if (rc == HM_OK) rc = load_side(cfg, &b);
     if (rc == HM_OK) rc = check_same_reduction(&a, &b);
     if (rc == HM_OK) rc = hm_analysis_compare_check(&a.s, &b.s);
-    int status = HM_EXIT_OK;
+    int status = HM_OK;
     if (rc == HM_ENOMEM) {
         cli_print_error("compare: %s", hm_strerror(rc));
-        status = HM_EXIT_FAILURE;
+        status = HM_EFAILED;
     } else if (rc != HM_OK) {
         cli_print_error("%s", hm_last_error());
-        status = HM_EXIT_USAGE;
+        status = HM_EINVAL;
     } else {
         make_labels(&a, &b);
         status = report(cfg, &a, &b);

@@ -52,15 +52,15 @@ static int parse_ops(const cli_config_t *cfg, plan_t *p)
                          "ibcast, ireduce, iallreduce, iallgather, ialltoall, ialltoallv, igather, "
                          "iscatter, iscan, iexscan, ireduce_scatter_block, ibarrier)",
                          item);
-            return HM_EXIT_USAGE;
+            return HM_EINVAL;
         }
         if (p->nops == MAX_OPS) {
             hm_error_set(HM_EINVAL, "--ops: more than %d operations", MAX_OPS);
-            return HM_EXIT_USAGE;
+            return HM_EINVAL;
         }
         p->ops[p->nops++] = op;
     }
-    return HM_EXIT_OK;
+    return HM_OK;
 }
 
 /* The progress configuration, a factor of every result: the cores of the
@@ -72,8 +72,7 @@ static int progress_config(const cli_config_t *cfg, MPI_Comm comm, const hm_comp
     if (!(cfg->given & HM_OPT_BIT(HM_OPT_THREADS))) free_cores = 0;
     hm_overlap_progress_kind_t kind;
     int rc = hm_overlap_progress(free_cores, &kind, buf, len);
-    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
-                     rc == HM_OK ? "" : hm_last_error());
+    return cli_agree(comm, rc == HM_OK ? HM_OK : HM_EFAILED, rc == HM_OK ? "" : hm_last_error());
 }
 
 static int open_compute(const cli_config_t *cfg, MPI_Comm comm, plan_t *p)
@@ -82,13 +81,13 @@ static int open_compute(const cli_config_t *cfg, MPI_Comm comm, plan_t *p)
     hm_compute_params_default(&cp);
     cp.threads = cfg->threads;
     int rc = hm_overlap_share_node(comm, NULL);
-    if (rc != HM_OK) return cli_agree(comm, HM_EXIT_FAILURE, hm_last_error());
+    if (rc != HM_OK) return cli_agree(comm, HM_EFAILED, hm_last_error());
     rc = hm_compute_create(&cp, &p->compute);
     if (rc != HM_OK) hm_error_set(HM_EINVAL, "--threads %d: %s", cfg->threads, hm_last_error());
     return cli_agree(comm,
-                     rc == HM_OK       ? HM_EXIT_OK
-                     : rc == HM_EINVAL ? HM_EXIT_USAGE
-                                       : HM_EXIT_FAILURE,
+                     rc == HM_OK       ? HM_OK
+                     : rc == HM_EINVAL ? HM_EINVAL
+                                       : HM_EFAILED,
                      hm_last_error());
 }
 
@@ -163,9 +162,9 @@ static int study(MPI_Comm comm, plan_t *p, cli_overlap_report_t *rep)
     else if (rc != HM_OK && f.stage == HM_OVERLAP_STAGE_CELL)
         hm_error_set(HM_EINVAL, "%s: %s", hm_op_name(p->ops[f.op]), hm_last_error());
     return cli_agree(comm,
-                     rc == HM_OK                          ? HM_EXIT_OK
-                     : f.stage == HM_OVERLAP_STAGE_PARAMS ? HM_EXIT_USAGE
-                                                          : HM_EXIT_FAILURE,
+                     rc == HM_OK                          ? HM_OK
+                     : f.stage == HM_OVERLAP_STAGE_PARAMS ? HM_EINVAL
+                                                          : HM_EFAILED,
                      hm_last_error());
 }
 
@@ -173,22 +172,22 @@ static int make_plan(const cli_config_t *cfg, MPI_Comm comm, plan_t *p)
 {
     int size, rc = parse_ops(cfg, p);
     MPI_Comm_size(comm, &size);
-    if (rc == HM_EXIT_OK) rc = cli_check_procsync(cfg, cfg->sync);
-    if (rc == HM_EXIT_OK) rc = cli_check_applies(cfg, cfg->sync, size);
-    for (int o = 0; rc == HM_EXIT_OK && o < p->nops; o++) {
+    if (rc == HM_OK) rc = cli_check_procsync(cfg, cfg->sync);
+    if (rc == HM_OK) rc = cli_check_applies(cfg, cfg->sync, size);
+    for (int o = 0; rc == HM_OK && o < p->nops; o++) {
         hm_op_params_t opp = {.root = cfg->root, .peer = 1};
         if (hm_op_check(p->ops[o], comm, 1, &opp) != HM_OK)
-            rc = HM_EXIT_USAGE, hm_error_set(HM_EINVAL, "--root: %s", hm_last_error());
+            rc = HM_EINVAL, hm_error_set(HM_EINVAL, "--root: %s", hm_last_error());
     }
     int sized = (cfg->given & HM_OPT_BIT(HM_OPT_SIZES)) != 0;
-    if (rc == HM_EXIT_OK && sized && (cfg->given & HM_OPT_BIT(HM_OPT_COMM_US)))
-        rc = HM_EXIT_USAGE,
+    if (rc == HM_OK && sized && (cfg->given & HM_OPT_BIT(HM_OPT_COMM_US)))
+        rc = HM_EINVAL,
         hm_error_set(HM_EINVAL, "--sizes and --comm-us: give one (--sizes fixes the message "
                                 "sizes, --comm-us calibrates them to times)");
-    if (rc == HM_EXIT_OK && sized && cfg->nsizes > HM_CLI_MAX_TARGETS)
-        rc = HM_EXIT_USAGE, hm_error_set(HM_EINVAL, "--sizes: %d sizes, overlap takes %d at most",
-                                         cfg->nsizes, HM_CLI_MAX_TARGETS);
-    if (rc == HM_EXIT_OK) study_params(cfg, p);
+    if (rc == HM_OK && sized && cfg->nsizes > HM_CLI_MAX_TARGETS)
+        rc = HM_EINVAL, hm_error_set(HM_EINVAL, "--sizes: %d sizes, overlap takes %d at most",
+                                     cfg->nsizes, HM_CLI_MAX_TARGETS);
+    if (rc == HM_OK) study_params(cfg, p);
     return cli_agree(comm, rc, hm_last_error());
 }
 
@@ -197,11 +196,11 @@ static int make_plan(const cli_config_t *cfg, MPI_Comm comm, plan_t *p)
 static int impact(cli_config_t *cfg, MPI_Comm comm, plan_t *p)
 {
     if (cfg->raw[0])
-        return cli_agree(comm, HM_EXIT_USAGE,
+        return cli_agree(comm, HM_EINVAL,
                          "--raw: overlap impact keeps no repetitions (its rows, one per rank "
                          "and thread, go to --output)");
     if (cfg->comp_is_comm || (cfg->given & HM_OPT_BIT(HM_OPT_SIZES)))
-        return cli_agree(comm, HM_EXIT_USAGE,
+        return cli_agree(comm, HM_EINVAL,
                          cfg->comp_is_comm
                              ? "--comp-us comm: overlap impact has no communication (give "
                                "times in microseconds)"
@@ -212,7 +211,7 @@ static int impact(cli_config_t *cfg, MPI_Comm comm, plan_t *p)
         cfg->ncomp_targets = 1;
     }
     int rc = open_compute(cfg, comm, p);
-    return rc == HM_EXIT_OK ? cli_overlap_impact(cfg, comm, p->compute) : rc;
+    return rc == HM_OK ? cli_overlap_impact(cfg, comm, p->compute) : rc;
 }
 
 int cli_cmd_overlap(cli_config_t *cfg, MPI_Comm comm)
@@ -220,7 +219,7 @@ int cli_cmd_overlap(cli_config_t *cfg, MPI_Comm comm)
     if (cfg->nfiles > 1 || (cfg->nfiles == 1 && strcmp(cfg->files[0], "impact") != 0)) {
         hm_error_set(HM_EINVAL, "unexpected argument \"%.64s\" (overlap takes one word: impact)",
                      cfg->files[cfg->nfiles > 1 && !strcmp(cfg->files[0], "impact")]);
-        return cli_agree(comm, HM_EXIT_USAGE, hm_last_error());
+        return cli_agree(comm, HM_EINVAL, hm_last_error());
     }
     if (cfg->nfiles == 1) {
         plan_t q = {0};
@@ -231,7 +230,7 @@ int cli_cmd_overlap(cli_config_t *cfg, MPI_Comm comm)
     plan_t *p = calloc(1, sizeof *p);
     cli_overlap_report_t *rep = NULL;
     char progress[256], compute[512] = "";
-    if (!p) return HM_EXIT_FAILURE;
+    if (!p) return HM_EFAILED;
     hm_overlap_study_params_default(&p->sp);
     if (!(cfg->given & HM_OPT_BIT(HM_OPT_NREP))) cfg->nrep = p->sp.cell.nrep;
     if (!(cfg->given & HM_OPT_BIT(HM_OPT_WARMUP))) cfg->warmup = p->sp.cell.warmup;
@@ -242,16 +241,16 @@ int cli_cmd_overlap(cli_config_t *cfg, MPI_Comm comm)
     if (!(cfg->given & HM_OPT_BIT(HM_OPT_OPS)))
         snprintf(cfg->ops, sizeof cfg->ops, "%s", DEFAULT_OPS);
     int rc = cli_check_outputs(cfg, comm);
-    if (rc == HM_EXIT_OK) rc = make_plan(cfg, comm, p);
-    if (rc == HM_EXIT_OK) rc = open_compute(cfg, comm, p);
-    if (rc == HM_EXIT_OK) rc = cli_experiment_open(cfg, comm, cfg->sync, &p->e);
-    if (rc == HM_EXIT_OK) rc = progress_config(cfg, comm, p->compute, progress, sizeof progress);
-    if (rc == HM_EXIT_OK) {
+    if (rc == HM_OK) rc = make_plan(cfg, comm, p);
+    if (rc == HM_OK) rc = open_compute(cfg, comm, p);
+    if (rc == HM_OK) rc = cli_experiment_open(cfg, comm, cfg->sync, &p->e);
+    if (rc == HM_OK) rc = progress_config(cfg, comm, p->compute, progress, sizeof progress);
+    if (rc == HM_OK) {
         hm_compute_describe(p->compute, compute, sizeof compute);
         size_t ncells = hm_overlap_grid_ncells(&p->sp.grid);
         rc = cli_overlap_report_open(cfg, comm, p->e, ncells, progress, compute, &rep);
     }
-    if (rc == HM_EXIT_OK) {
+    if (rc == HM_OK) {
         cli_measure_params(cfg, p->e, &p->sp.cell);
         rc = study(comm, p, rep);
     }

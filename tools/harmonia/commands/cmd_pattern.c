@@ -18,39 +18,39 @@
 #include "commands/pattern_report.h"
 
 /* Local: the options that do not go together, before anything is run
- * (the same on every rank). HM_EXIT_OK, or HM_EXIT_USAGE with why. */
+ * (the same on every rank). HM_OK, or HM_EINVAL with why. */
 static int check_options(const cli_config_t *cfg, const char *pattern)
 {
     int file = strcmp(pattern, "file") == 0, striping = strcmp(pattern, "striping") == 0;
     if (file && !cfg->pattern_file[0])
-        return hm_error_set(HM_EINVAL, "--pattern file: give the file with --file"), HM_EXIT_USAGE;
+        return hm_error_set(HM_EINVAL, "--pattern file: give the file with --file"), HM_EINVAL;
     if (!file && cfg->pattern_file[0])
         return hm_error_set(HM_EINVAL, "--file %.200s: only --pattern file reads a file",
                             cfg->pattern_file),
-               HM_EXIT_USAGE;
+               HM_EINVAL;
     const cli_opt_mask_t sizes = HM_OPT_BIT(HM_OPT_SIZES) | HM_OPT_BIT(HM_OPT_MINBYTES) |
                                  HM_OPT_BIT(HM_OPT_MAXBYTES) | HM_OPT_BIT(HM_OPT_STEPFACTOR);
     if (file && (cfg->given & sizes))
         return hm_error_set(HM_EINVAL, "--sizes%s: the file gives every message's size",
                             cfg->given & HM_OPT_BIT(HM_OPT_SIZES) ? "" : " (-b/-e/-f)"),
-               HM_EXIT_USAGE;
+               HM_EINVAL;
     if ((file || striping || !strcmp(pattern, "self")) &&
         (cfg->given & HM_OPT_BIT(HM_OPT_DIRECTION)))
         return hm_error_set(HM_EINVAL, "--direction %s: --pattern %s has no direction",
                             cfg->direction, pattern),
-               HM_EXIT_USAGE;
+               HM_EINVAL;
     if ((file || striping) && (cfg->given & HM_OPT_BIT(HM_OPT_SUBGROUP)))
         return hm_error_set(HM_EINVAL, "--k %d: --pattern %s has no subgroup", cfg->subgroup,
                             pattern),
-               HM_EXIT_USAGE;
+               HM_EINVAL;
     int model_parts = (cfg->nic_bw_gbps > 0) + (cfg->gpus_per_nic > 0) + (cfg->nics > 0);
     if (model_parts > 0 && (cfg->nic_bw_gbps <= 0 || model_parts != 2))
         return hm_error_set(
                    HM_EINVAL,
                    "--nic-bw: give it with one of --gpus-per-nic (eq. 1, packed) or --nics "
                    "(eq. 2, round-robin)"),
-               HM_EXIT_USAGE;
-    return HM_EXIT_OK;
+               HM_EINVAL;
+    return HM_OK;
 }
 
 /* The library's parameters and the report's shape from the options (parsed
@@ -87,7 +87,7 @@ static void params_of(const cli_config_t *cfg, hm_pattern_run_params_t *p,
 }
 
 /* The message of a failure of the library's, naming the option it
- * concerns; the exit status. */
+ * concerns; the status. */
 static int failure_message(const cli_config_t *cfg, const cli_pattern_shape_t *shape,
                            const hm_pattern_run_params_t *p, const hm_pattern_failure_t *f)
 {
@@ -95,7 +95,7 @@ static int failure_message(const cli_config_t *cfg, const cli_pattern_shape_t *s
                *step = hm_backend_name(p->backend[f->step < p->nbackends ? f->step : 0]);
     switch (f->what) {
     case HM_PATTERN_FAILED_NODES:
-        return hm_error_set(HM_EINVAL, "pattern: %s", s), HM_EXIT_FAILURE;
+        return hm_error_set(HM_EINVAL, "pattern: %s", s), HM_EFAILED;
     case HM_PATTERN_FAILED_NODE_SIZES:
         hm_error_set(HM_EINVAL, "pattern: %s; give --ranks-per-node for groups of one size", s);
         break;
@@ -152,9 +152,9 @@ static int failure_message(const cli_config_t *cfg, const cli_pattern_shape_t *s
         hm_error_set(HM_EINVAL, "--pattern %s: %s", shape->pattern, s);
         break;
     default: /* a runtime failure: its sentence names the size and the row */
-        return hm_error_set(HM_EINVAL, "%s", s), HM_EXIT_FAILURE;
+        return hm_error_set(HM_EINVAL, "%s", s), HM_EFAILED;
     }
-    return HM_EXIT_USAGE;
+    return HM_EINVAL;
 }
 
 /* What the rows are handed to. */
@@ -163,10 +163,10 @@ typedef struct row_sink {
     MPI_Comm comm;
     const hm_experiment_t *e;
     cli_pattern_report_t *rep;
-    int status; /* the agreed exit status of the last row */
+    int status; /* the agreed status of the last row */
 } row_sink_t;
 
-/* Collective: the agreed exit status of a row whose measurement or report
+/* Collective: the agreed status of a row whose measurement or report
  * ended with rc; too few valid repetitions are judged as bench judges them
  * (cli_partial_status). */
 static int row_status(const row_sink_t *s, const hm_pattern_row_t *row, int rc)
@@ -176,12 +176,12 @@ static int row_status(const row_sink_t *s, const hm_pattern_row_t *row, int rc)
         snprintf(words, sizeof words, "%zu B (%s)", row->size_bytes, row->measured);
     else
         snprintf(words, sizeof words, "%zu B", row->size_bytes);
-    int status = HM_EXIT_OK;
+    int status = HM_OK;
     if (rc == HM_EAGAIN) {
         status = cli_partial_status(s->cfg, s->comm, s->e, words, row->result);
     } else if (rc != HM_OK) { /* the root could not keep the row */
         hm_error_set(HM_EINVAL, "%s: %s", words, hm_strerror(rc));
-        status = HM_EXIT_FAILURE;
+        status = HM_EFAILED;
     }
     return cli_agree(s->comm, status, hm_last_error());
 }
@@ -216,15 +216,15 @@ static int on_row(void *ctx, const hm_pattern_row_t *row)
     return s->status;
 }
 
-/* Collective: the run checked and decided; agreed exit status, a failure
+/* Collective: the run checked and decided; agreed status, a failure
  * printed once. */
 static int create(const cli_config_t *cfg, MPI_Comm comm, const cli_pattern_shape_t *shape,
                   const hm_pattern_run_params_t *p, hm_pattern_run_t **run)
 {
     int status = check_options(cfg, shape->pattern);
-    if ((status = cli_agree(comm, status, hm_last_error())) != HM_EXIT_OK) return status;
+    if ((status = cli_agree(comm, status, hm_last_error())) != HM_OK) return status;
     hm_pattern_failure_t f;
-    if (hm_pattern_run_create(comm, p, run, &f) == HM_OK) return HM_EXIT_OK;
+    if (hm_pattern_run_create(comm, p, run, &f) == HM_OK) return HM_OK;
     status = failure_message(cfg, shape, p, &f);
     return cli_agree(comm, status, hm_last_error());
 }
@@ -234,12 +234,12 @@ static int measure(const cli_config_t *cfg, MPI_Comm comm, const cli_pattern_sha
                    const hm_pattern_run_params_t *p, hm_pattern_run_t *run, hm_experiment_t *e,
                    cli_pattern_report_t *rep)
 {
-    row_sink_t sink = {cfg, comm, e, rep, HM_EXIT_OK};
+    row_sink_t sink = {cfg, comm, e, rep, HM_OK};
     hm_measure_params_t mp;
     hm_pattern_failure_t f;
     cli_measure_params(cfg, e, &mp);
     int rc = hm_pattern_run_measure(run, hm_experiment_procsync(e), &mp, on_row, &sink, &f);
-    if (rc == HM_OK) return HM_EXIT_OK;
+    if (rc == HM_OK) return HM_OK;
     if (f.what == HM_PATTERN_FAILED_ROW) return sink.status; /* printed already */
     int status = failure_message(cfg, shape, p, &f);
     return cli_agree(comm, status, hm_last_error());
@@ -254,17 +254,17 @@ int cli_cmd_pattern(cli_config_t *cfg, MPI_Comm comm)
     cli_pattern_report_t *rep = NULL;
     params_of(cfg, &p, &shape);
     int rc = cli_check_outputs(cfg, comm);
-    if (rc == HM_EXIT_OK) rc = create(cfg, comm, &shape, &p, &run);
-    if (rc == HM_EXIT_OK) hm_pattern_run_groups(run, &shape.n, &shape.g, &shape.k);
-    if (rc == HM_EXIT_OK) rc = cli_experiment_open(cfg, comm, cfg->sync, &e);
-    if (rc == HM_EXIT_OK)
+    if (rc == HM_OK) rc = create(cfg, comm, &shape, &p, &run);
+    if (rc == HM_OK) hm_pattern_run_groups(run, &shape.n, &shape.g, &shape.k);
+    if (rc == HM_OK) rc = cli_experiment_open(cfg, comm, cfg->sync, &e);
+    if (rc == HM_OK)
         rc = cli_gpu_setup(cfg, comm, hm_pattern_run_memory(run) == HM_MEMORY_DEVICE,
                            hm_experiment_factors(e));
-    if (rc == HM_EXIT_OK)
+    if (rc == HM_OK)
         rc = cli_pattern_report_open(cfg, comm, e, &shape, hm_pattern_run_rows(run), &rep);
-    if (rc == HM_EXIT_OK) rc = measure(cfg, comm, &shape, &p, run, e, rep);
-    int closed = rep ? cli_pattern_report_close(rep, comm) : HM_EXIT_OK;
-    if (rc == HM_EXIT_OK) rc = closed;
+    if (rc == HM_OK) rc = measure(cfg, comm, &shape, &p, run, e, rep);
+    int closed = rep ? cli_pattern_report_close(rep, comm) : HM_OK;
+    if (rc == HM_OK) rc = closed;
     rc = cli_experiment_close(e, comm, rc);
     hm_pattern_run_free(run);
     return rc;

@@ -1,7 +1,7 @@
 /* tools/harmonia/commands/cmd_plot.c — `harmonia plot FILE...`: figures of
  * result files with gnuplot, drawn by the library (hm_figure_draw). Offline:
  * no MPI. This maps the options, prints each image and each partial input's
- * warning, and chooses the exit status from what failed. */
+ * warning, and chooses the status from what failed. */
 #include <stdio.h>
 #include <string.h>
 
@@ -33,20 +33,20 @@ static unsigned formats(const cli_config_t *cfg)
            (both || !strcmp(cfg->format, "png") ? HM_FIGURE_PNG : 0);
 }
 
-/* A bad input, directory or image path is the user's to fix (2); memory,
- * gnuplot and the machine are failures (1). */
-static int exit_status(int rc, hm_figure_failed_t failed)
+/* A bad input, directory or image path is the user's to fix (HM_EINVAL);
+ * memory, gnuplot and the machine are failures. */
+static int plot_status(int rc, hm_figure_failed_t failed)
 {
     switch (failed) {
     case HM_FIGURE_FAILED_INPUT:
-        return rc == HM_ENOMEM ? HM_EXIT_FAILURE : HM_EXIT_USAGE;
+        return rc == HM_ENOMEM ? HM_EFAILED : HM_EINVAL;
     case HM_FIGURE_FAILED_IMAGE:
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     case HM_FIGURE_FAILED_DIR:
     case HM_FIGURE_FAILED_DRAW:
-        return rc == HM_EINVAL ? HM_EXIT_USAGE : HM_EXIT_FAILURE;
+        return rc == HM_EINVAL ? HM_EINVAL : HM_EFAILED;
     default:
-        return HM_EXIT_FAILURE;
+        return HM_EFAILED;
     }
 }
 
@@ -55,9 +55,9 @@ int cli_cmd_plot(cli_config_t *cfg, MPI_Comm comm)
     (void)comm;
     if (cfg->nfiles == 0) {
         cli_print_error("plot: no input files (usage: harmonia plot [options] FILE...)");
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
-    if (cli_check_outputs(cfg, MPI_COMM_NULL) != HM_EXIT_OK) return HM_EXIT_USAGE;
+    if (cli_check_outputs(cfg, MPI_COMM_NULL) != HM_OK) return HM_EINVAL;
     hm_figure_params_t p;
     hm_figure_params_default(&p);
     p.inputs = cfg->files;
@@ -70,10 +70,10 @@ int cli_cmd_plot(cli_config_t *cfg, MPI_Comm comm)
     p.image = said_image, p.partial = said_partial;
     hm_figure_failed_t failed;
     int rc = hm_figure_draw(&p, &failed);
-    if (rc == HM_OK) return HM_EXIT_OK;
+    if (rc == HM_OK) return HM_OK;
     if (failed == HM_FIGURE_FAILED_DIR && rc == HM_EINVAL)
         cli_print_error("--dir: %s", hm_last_error());
     else
         cli_print_error("%s", hm_last_error());
-    return exit_status(rc, failed);
+    return plot_status(rc, failed);
 }

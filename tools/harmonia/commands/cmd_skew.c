@@ -22,18 +22,18 @@ static const char *methods(const cli_config_t *cfg)
 static int check_methods(const cli_config_t *cfg, MPI_Comm comm)
 {
     char list[sizeof cfg->sync + 32];
-    int rc = HM_EXIT_OK, n = 0;
+    int rc = HM_OK, n = 0;
     snprintf(list, sizeof list, "%s", methods(cfg));
-    for (char *m = list, *next; m && rc == HM_EXIT_OK; m = next, n++) {
+    for (char *m = list, *next; m && rc == HM_OK; m = next, n++) {
         next = strchr(m, ',');
         if (next) *next++ = '\0';
         rc = cli_check_procsync(cfg, m);
     }
-    if (rc == HM_EXIT_OK && n > 16)
-        rc = HM_EXIT_USAGE, hm_error_set(HM_EINVAL, "--sync: more than 16 methods");
+    if (rc == HM_OK && n > 16)
+        rc = HM_EINVAL, hm_error_set(HM_EINVAL, "--sync: more than 16 methods");
     int size;
     MPI_Comm_size(comm, &size);
-    if (rc == HM_EXIT_OK) rc = cli_check_applies(cfg, methods(cfg), size);
+    if (rc == HM_OK) rc = cli_check_applies(cfg, methods(cfg), size);
     return cli_agree(comm, rc, hm_last_error());
 }
 
@@ -45,7 +45,7 @@ static int run_method(const cli_config_t *cfg, MPI_Comm comm, const hm_experimen
     int rank, said = 0;
     MPI_Comm_rank(comm, &rank);
     int rc = cli_procsync_create(comm, method, e, &ps);
-    if (rc != HM_EXIT_OK) return rc;
+    if (rc != HM_OK) return rc;
     int st =
         hm_measure_skew(comm, ps, hm_experiment_global_clock(e), cfg->nrep, cfg->back_to_back, &r);
     if (st == HM_OK && r.n == 0) { /* every rank has the same counts */
@@ -59,7 +59,7 @@ static int run_method(const cli_config_t *cfg, MPI_Comm comm, const hm_experimen
     if (st != HM_OK && !said) hm_error_set(HM_EINVAL, "skew of %s: %s", method, hm_strerror(st));
     hm_skew_result_free(&r);
     hm_procsync_free(ps);
-    return cli_agree(comm, st == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_last_error());
+    return cli_agree(comm, st == HM_OK ? HM_OK : HM_EFAILED, hm_last_error());
 }
 
 /* The factor "sync" names the methods measured, with the parameters that
@@ -68,7 +68,7 @@ static int record_methods(const cli_config_t *cfg, MPI_Comm comm, hm_experiment_
 {
     int rc = hm_experiment_procsync_factors(hm_experiment_factors(e), methods(cfg),
                                             hm_experiment_procsync_params(e));
-    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_strerror(rc));
+    return cli_agree(comm, rc == HM_OK ? HM_OK : HM_EFAILED, hm_strerror(rc));
 }
 
 int cli_cmd_skew(cli_config_t *cfg, MPI_Comm comm)
@@ -77,14 +77,13 @@ int cli_cmd_skew(cli_config_t *cfg, MPI_Comm comm)
     cli_skew_report_t *rep = NULL;
     char list[sizeof cfg->sync + 32];
     int rc = cli_check_outputs(cfg, comm);
-    if (rc == HM_EXIT_OK) rc = check_methods(cfg, comm);
+    if (rc == HM_OK) rc = check_methods(cfg, comm);
     /* One process synchronization per method, each created in run_method. */
-    if (rc == HM_EXIT_OK) rc = cli_experiment_open(cfg, comm, NULL, &e);
-    if (rc == HM_EXIT_OK) rc = record_methods(cfg, comm, e);
-    if (rc == HM_EXIT_OK)
-        rc = cli_skew_report_open(cfg, comm, e, cli_count_items(methods(cfg)), &rep);
+    if (rc == HM_OK) rc = cli_experiment_open(cfg, comm, NULL, &e);
+    if (rc == HM_OK) rc = record_methods(cfg, comm, e);
+    if (rc == HM_OK) rc = cli_skew_report_open(cfg, comm, e, cli_count_items(methods(cfg)), &rep);
     snprintf(list, sizeof list, "%s", methods(cfg));
-    for (char *m = list, *next; rc == HM_EXIT_OK && m; m = next) {
+    for (char *m = list, *next; rc == HM_OK && m; m = next) {
         next = strchr(m, ',');
         if (next) *next++ = '\0';
         rc = run_method(cfg, comm, e, m, rep);

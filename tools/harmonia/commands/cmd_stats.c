@@ -68,11 +68,11 @@ static int report(const cli_config_t *cfg, hm_analysis_groups_t *groups)
     if (rc != HM_OK) {
         free(rows);
         cli_print_error("stats: %s", hm_strerror(rc));
-        return HM_EXIT_FAILURE;
+        return HM_EFAILED;
     }
     if (cfg->output[0] && open_output(cfg, &csv) != HM_OK) {
         free(rows);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     print_title(cfg);
     cli_print_summaries(groups, rows, stdout);
@@ -82,9 +82,9 @@ static int report(const cli_config_t *cfg, hm_analysis_groups_t *groups)
     free(rows);
     if (csv && hm_csv_close(csv) != HM_OK) {
         cli_print_error("%s", hm_last_error());
-        return HM_EXIT_FAILURE;
+        return HM_EFAILED;
     }
-    return HM_EXIT_OK;
+    return HM_OK;
 }
 
 /* All inputs of one command (bench or overlap), and --metric one of
@@ -102,15 +102,15 @@ static int check_kinds(cli_config_t *cfg)
             first_kind = kind;
         } else if (cli_same_family("stats", first, first_kind, path, kind) != HM_OK) {
             cli_print_error("%s", hm_last_error());
-            return HM_EXIT_USAGE;
+            return HM_EINVAL;
         }
     }
     int raw = first_kind == HM_RESULTS_BENCH_RAW || first_kind == HM_RESULTS_OVERLAP_RAW;
     if (first[0] && raw && cli_choose_metric(cfg, first, first_kind) != HM_OK) {
         cli_print_error("stats: %s", hm_last_error());
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
-    return HM_EXIT_OK;
+    return HM_OK;
 }
 
 int cli_cmd_stats(cli_config_t *cfg, MPI_Comm comm)
@@ -120,9 +120,9 @@ int cli_cmd_stats(cli_config_t *cfg, MPI_Comm comm)
     int rc = HM_OK;
     if (cfg->nfiles == 0) {
         cli_print_error("stats: no input files (usage: harmonia stats [options] FILE...)");
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
-    if (cli_check_outputs(cfg, MPI_COMM_NULL) != HM_EXIT_OK) return HM_EXIT_USAGE;
+    if (cli_check_outputs(cfg, MPI_COMM_NULL) != HM_OK) return HM_EINVAL;
     int datasets = 0;
     char path[4200];
     for (int i = 0; i < cfg->nfiles; i++)
@@ -135,14 +135,14 @@ int cli_cmd_stats(cli_config_t *cfg, MPI_Comm comm)
         cli_print_error("stats: --%s applies to raw files; a campaign's per-mpirun values "
                         "were reduced when it was collected (see its factors)",
                         cfg->given & HM_OPT_BIT(HM_OPT_METRIC) ? "metric" : "filter");
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     if (datasets == 0 && (cfg->given & HM_OPT_BIT(HM_OPT_STATISTIC))) {
         cli_print_error("stats: --statistic applies to campaigns (the statistic of each "
                         "mpirun), not to raw files");
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
-    if (check_kinds(cfg) != HM_EXIT_OK) return HM_EXIT_USAGE;
+    if (check_kinds(cfg) != HM_OK) return HM_EINVAL;
     for (int i = 0; i < cfg->nfiles; i++) /* a campaign: its per-mpirun dataset */
         cli_warn_partial_path("stats", cli_stats_dataset_path(cfg->files[i], path, sizeof path)
                                            ? path
@@ -151,20 +151,20 @@ int cli_cmd_stats(cli_config_t *cfg, MPI_Comm comm)
     if (datasets > 0) {
         cli_print_error("stats: give either raw files of 'harmonia bench --raw' or 'harmonia "
                         "overlap --raw', or campaigns (directories, per-mpirun.csv), not both");
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     for (int i = 0; rc == HM_OK && i < cfg->nfiles; i++)
         rc = hm_analysis_groups_read_raw(&groups, cfg->files[i], cfg->metric);
-    int status = HM_EXIT_OK;
+    int status = HM_OK;
     if (rc == HM_ENOMEM) {
         cli_print_error("stats: %s", hm_strerror(rc));
-        status = HM_EXIT_FAILURE;
+        status = HM_EFAILED;
     } else if (rc != HM_OK) {
         cli_print_error("%s", hm_last_error());
-        status = HM_EXIT_USAGE;
+        status = HM_EINVAL;
     } else if (groups.n == 0) {
         cli_print_error("stats: no valid repetitions (valid = 1) in the input files");
-        status = HM_EXIT_USAGE;
+        status = HM_EINVAL;
     } else {
         status = report(cfg, &groups);
     }

@@ -174,13 +174,13 @@ static int check_explicit_timer(const cli_config_t *cfg, MPI_Comm comm)
 
 int cli_cmd_timers(cli_config_t *cfg, MPI_Comm comm)
 {
-    int rank, size, n = 0, rc = HM_EXIT_OK;
+    int rank, size, n = 0, rc = HM_OK;
     source_report_t reps[16];
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     int explicit_timer = (cfg->given & HM_OPT_BIT(HM_OPT_TIMER)) != 0;
-    if (cli_check_outputs(cfg, comm) != HM_EXIT_OK) return HM_EXIT_USAGE;
-    if (explicit_timer && check_explicit_timer(cfg, comm) != HM_EXIT_OK) return HM_EXIT_USAGE;
+    if (cli_check_outputs(cfg, comm) != HM_OK) return HM_EINVAL;
+    if (explicit_timer && check_explicit_timer(cfg, comm) != HM_OK) return HM_EINVAL;
     char machine[HM_INTERFERENCE_TEXT_MAX];
     cli_machine(cfg, comm,
                 "a read that straddles a preemption looks slow, so the overheads' tails are "
@@ -197,7 +197,7 @@ int cli_cmd_timers(cli_config_t *cfg, MPI_Comm comm)
     if (cfg->output[0]) {
         int st = write_csv(cfg, comm, reps, n, size, machine);
         const char *why = hm_last_error()[0] ? hm_last_error() : hm_strerror(st);
-        rc = cli_agree(comm, st == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, st == HM_OK ? "" : why);
+        rc = cli_agree(comm, st == HM_OK ? HM_OK : HM_EFAILED, st == HM_OK ? "" : why);
     }
     for (int i = 0; i < n; i++) free(reps[i].per_rank);
     return rc;

@@ -53,18 +53,18 @@ static int prepare_dir(const char *dir)
 {
     struct stat sb;
     if (stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
-        return cli_print_error("--output: \"%s\" is not a directory", dir), HM_EXIT_USAGE;
+        return cli_print_error("--output: \"%s\" is not a directory", dir), HM_EINVAL;
     char probe[4200];
     snprintf(probe, sizeof probe, "%s/rank-00000.events", dir);
     if (readable(probe))
         return cli_print_error("--output: \"%s\" holds a trace already (rank-00000.events); "
                                "give another directory",
                                dir),
-               HM_EXIT_USAGE;
+               HM_EINVAL;
     if (mkdir(dir, 0755) != 0 && errno != EEXIST)
         return cli_print_error("--output: cannot create \"%s\": %s", dir, strerror(errno)),
-               HM_EXIT_USAGE;
-    return HM_EXIT_OK;
+               HM_EINVAL;
+    return HM_OK;
 }
 
 static void set_tracer_env(const cli_config_t *cfg, const char *lib, const char *dir)
@@ -230,29 +230,29 @@ static const cli_opt_id_t run_only[] = {HM_OPT_CLOCK_SYNC, HM_OPT_FITPOINTS, HM_
 
 /* `harmonia trace merge DIR`: a trace merged again from its rank and model
  * files (after a merge that was cut short, or by a newer harmonia), its
- * trace files replaced. A bad DIR is a usage error (hm_exit_status). */
+ * trace files replaced. A bad DIR is a usage error (HM_EINVAL). */
 static int merge_again(const cli_config_t *cfg)
 {
     if (strcmp(cfg->files[0], "merge") != 0)
         return cli_print_error("unexpected argument \"%s\" for 'trace' (the command to run goes "
                                "after --; 'harmonia trace merge DIR' merges a trace again)",
                                cfg->files[0]),
-               HM_EXIT_USAGE;
+               HM_EINVAL;
     if (cfg->nfiles != 2)
         return cli_print_error(cfg->nfiles < 2 ? "merge: which trace? (harmonia trace merge DIR)"
                                                : "merge: one trace directory, not %d",
                                cfg->nfiles - 1),
-               HM_EXIT_USAGE;
+               HM_EINVAL;
     if (cfg->command_argv)
         return cli_print_error("merge %s runs no command: drop what follows --", cfg->files[1]),
-               HM_EXIT_USAGE;
+               HM_EINVAL;
     for (size_t i = 0; i < sizeof run_only / sizeof *run_only; i++)
         if (cfg->given & HM_OPT_BIT(run_only[i]))
             return cli_print_error("--%s: merge reads what the run wrote; it applies to a run",
                                    cli_options[run_only[i]].name),
-                   HM_EXIT_USAGE;
+                   HM_EINVAL;
     fflush(stdout);
-    return hm_exit_status(merge_and_report(cfg->files[1]));
+    return merge_and_report(cfg->files[1]);
 }
 
 int cli_cmd_trace(cli_config_t *cfg, MPI_Comm comm)
@@ -260,22 +260,22 @@ int cli_cmd_trace(cli_config_t *cfg, MPI_Comm comm)
     (void)comm;
     if (cfg->nfiles > 0) return merge_again(cfg);
     if (!cfg->command_argv || cfg->command_argc == 0)
-        return cli_print_error("no command after -- (e.g. -- mpirun -n 2 ./app)"), HM_EXIT_USAGE;
+        return cli_print_error("no command after -- (e.g. -- mpirun -n 2 ./app)"), HM_EINVAL;
     if ((cfg->given & HM_OPT_BIT(HM_OPT_CLOCK_SYNC)) &&
         hm_sync_check_spec(cfg->clock_sync) != HM_OK)
-        return cli_print_error("--clock-sync: %s", hm_last_error()), HM_EXIT_USAGE;
+        return cli_print_error("--clock-sync: %s", hm_last_error()), HM_EINVAL;
     const char *dir = cfg->given & HM_OPT_BIT(HM_OPT_OUTPUT) ? cfg->output : "harmonia-trace";
     char lib[4096];
     if (!find_tracer(lib, sizeof lib))
         return cli_print_error("libharmonia-trace.so not found (beside this program, at "
                                "%s from it, or HARMONIA_TRACE_LIB)",
                                HM_TRACE_LIB_RELATIVE),
-               HM_EXIT_FAILURE;
+               HM_EFAILED;
     int rc = prepare_dir(dir);
-    if (rc != HM_EXIT_OK) return rc;
+    if (rc != HM_OK) return rc;
     fflush(stdout);
     int status = launch(cfg->command_argv, cfg, lib, dir);
-    if (merge_and_report(dir) != HM_OK) return status ? status : HM_EXIT_FAILURE;
+    if (merge_and_report(dir) != HM_OK) return status ? status : HM_EFAILED;
     if (status) fprintf(stderr, "harmonia: the traced command exited with status %d\n", status);
     return status;
 }

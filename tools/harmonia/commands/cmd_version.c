@@ -31,7 +31,7 @@ static void print_gpus(void)
 int cli_cmd_version(cli_config_t *cfg, MPI_Comm comm)
 {
     (void)cfg, (void)comm;
-    if (cli_launcher_rank() != 0) return HM_EXIT_OK; /* print once under a launcher */
+    if (cli_launcher_rank() != 0) return HM_OK; /* print once under a launcher */
     char mpi[MPI_MAX_LIBRARY_VERSION_STRING];
     int len = 0, major = 0, minor = 0;
     hm_build_info_t b;
@@ -46,5 +46,5 @@ int cli_cmd_version(cli_config_t *cfg, MPI_Comm comm)
     printf("  hwloc:    API %u.%u.%u\n", b.hwloc_api >> 16, (b.hwloc_api >> 8) & 0xff,
            b.hwloc_api & 0xff);
     print_gpus();
-    return HM_EXIT_OK;
+    return HM_OK;
 }

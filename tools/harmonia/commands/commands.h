@@ -20,6 +20,8 @@ typedef struct cli_command {
     const char *synopsis;   /* usage line */
     const char *details;    /* paragraph(s) of help */
     const char *example;
+    /* An HM_* status (options/config.h), or a positive exit status of a
+     * program the command ran and passes on (trace: its traced command's) */
     int (*run)(cli_config_t *cfg, MPI_Comm comm);
     int takes_files;   /* FILE operands after the options (cfg->files) */
     int takes_command; /* a command after "--" (cfg->command_argv) */
@@ -58,7 +60,7 @@ int cli_launcher_rank(void);
 /* Print "harmonia: error: MESSAGE" on stderr. */
 void cli_print_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Collective: every rank passes its exit status and, when it is non-zero, a
+/* Collective: every rank passes its status and, when it is not HM_OK, a
  * message. All ranks return the status of the lowest failing rank
  * (hm_agree_with) and rank 0 prints that rank's message, so an error is
  * printed once and no rank is left waiting in a later collective. */
@@ -103,7 +105,7 @@ typedef struct cli_progress {
 /* Collective: measure what other work takes from the ranks of comm
  * (hm_interference_measure, topo.h, for cfg->probe_s) into text, the factor "interference";
  * rank 0 says on stderr, in one line, when the machine is busy, with
- * consequence (what that means for the results). The exit status, the same
+ * consequence (what that means for the results). The status, the same
  * on every rank (text says "not measured" when the probe failed). */
 int cli_machine(const cli_config_t *cfg, MPI_Comm comm, const char *consequence, char *text,
                 size_t len);
@@ -120,7 +122,7 @@ const char *cli_crowded_caution(const hm_interference_t *it);
 /* The probe's length: HM_INTERFERENCE_PROBE_S, or what the environment
  * variable HARMONIA_INTERFERENCE_PROBE_S says (seconds, 0 to 10; 0: no
  * probe, the machine counts as quiet: how the tests pin the quiet
- * behaviour on a loaded machine). HM_EXIT_USAGE with why for a bad value.
+ * behaviour on a loaded machine). HM_EINVAL with why for a bad value.
  * Read once, with the options, into cfg->probe_s. */
 int cli_probe_s(double *probe_s);
 
@@ -154,7 +156,7 @@ int cli_clock_domain(const cli_config_t *cfg, MPI_Comm comm);
 /* Collective: create this rank's timer for source name with the synthetic
  * clock and seed of cfg (a virtual node shares one synthetic clock), agree on
  * failure (usage error naming --timer, printed once) and on the origin.
- * Returns an exit status; on success *timer is the caller's. */
+ * Returns a status; on success *timer is the caller's. */
 int cli_open_timer(const cli_config_t *cfg, MPI_Comm comm, const char *name, hm_timer_t **timer);
 
 /* Collective: cli_open_timer for --timer and an identity clock over it. */

@@ -1,5 +1,6 @@
 /* tools/harmonia/commands/dispatch.c — `harmonia COMMAND [options]`: find the command,
- * initialize MPI when it needs it, parse, run, agree on the exit status. */
+ * initialize MPI when it needs it, parse, run, agree on the status; the
+ * exit status is chosen here (cli_main) and nowhere else. */
 #include <string.h>
 #include <time.h>
 
@@ -50,20 +51,20 @@ static int run_help(int argc, char **argv)
 {
     if (argc < 3) {
         if (first_process()) cli_print_overview(stdout);
-        return HM_EXIT_OK;
+        return HM_OK;
     }
     const cli_command_t *c = cli_find_command(argv[2]);
     if (!c) {
         unknown_command(argv[2]);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     if (argc > 3) {
         if (first_process())
             cli_print_error("unexpected argument \"%s\" after 'help %s'", argv[3], argv[2]);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     if (first_process()) cli_print_command_help(stdout, c);
-    return HM_EXIT_OK;
+    return HM_OK;
 }
 
 static int parse_or_help(const cli_command_t *c, int argc, char **argv, cli_config_t *cfg,
@@ -76,16 +77,16 @@ static int parse_or_help(const cli_command_t *c, int argc, char **argv, cli_conf
     cfg->argc = argc;
     cfg->argv = argv;
     int rc = cli_parse(argc, argv, 2, c->options, cfg);
-    if (rc != HM_EXIT_OK) {
+    if (rc != HM_OK) {
         if (print) cli_print_error("%s (see 'harmonia help %s')", hm_last_error(), c->name);
         return rc;
     }
-    if (c->uses_mpi && (rc = cli_probe_s(&cfg->probe_s)) != HM_EXIT_OK) {
+    if (c->uses_mpi && (rc = cli_probe_s(&cfg->probe_s)) != HM_OK) {
         if (print) cli_print_error("%s", hm_last_error());
         return rc;
     }
     if (cfg->help && print) cli_print_command_help(stdout, c);
-    return HM_EXIT_OK;
+    return HM_OK;
 }
 
 /* One rank has no clock to synchronize and no rank to wait for: a command
@@ -97,22 +98,22 @@ static int parse_or_help(const cli_command_t *c, int argc, char **argv, cli_conf
 static int one_rank(const cli_command_t *c, const cli_config_t *cfg, MPI_Comm comm)
 {
     int size;
-    if (!(c->options & HM_OPT_BIT(HM_OPT_ALLOW_ONE_RANK))) return HM_EXIT_OK;
+    if (!(c->options & HM_OPT_BIT(HM_OPT_ALLOW_ONE_RANK))) return HM_OK;
     MPI_Comm_size(comm, &size);
-    if (size > 1) return HM_EXIT_OK;
+    if (size > 1) return HM_OK;
     if (cfg->allow_one_rank) {
         fprintf(stderr,
                 "harmonia: %s on 1 rank (--allow-one-rank): nothing is synchronized, the times "
                 "are those of one rank alone\n",
                 c->name);
         fflush(stderr);
-        return HM_EXIT_OK;
+        return HM_OK;
     }
     cli_print_error("%s: 1 rank, at least 2 needed: nothing would be synchronized (no clock "
                     "to synchronize, no rank to wait for); run it under mpirun -n 2 or more, "
                     "or give --allow-one-rank to measure one rank alone",
                     c->name);
-    return HM_EXIT_USAGE;
+    return HM_EINVAL;
 }
 
 /* Options are parsed before MPI_Init: every rank parses the same argv and
@@ -128,15 +129,15 @@ static int run_mpi_command(const cli_command_t *c, int argc, char **argv)
      * that sees one exit with status 2 kills the rest, and under load it
      * killed the printing one before its line (test_cli_usage_errors, 3
      * ranks on 2 cores). */
-    if (rc == HM_EXIT_USAGE && !first_process()) {
+    if (hm_exit_status(rc) == 2 && !first_process()) {
         struct timespec a_moment = {0, 250000000};
         nanosleep(&a_moment, NULL);
     }
-    if (rc != HM_EXIT_OK || cfg.help) return rc;
+    if (rc != HM_OK || cfg.help) return rc;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     cli_catch_interrupts();
     rc = one_rank(c, &cfg, MPI_COMM_WORLD);
-    if (rc == HM_EXIT_OK) rc = c->run(&cfg, MPI_COMM_WORLD);
+    if (rc == HM_OK) rc = c->run(&cfg, MPI_COMM_WORLD);
     MPI_Finalize();
     return rc;
 }
@@ -146,41 +147,47 @@ static int run_local_command(const cli_command_t *c, int argc, char **argv)
     cli_config_t cfg;
     cli_catch_interrupts();
     int rc = parse_or_help(c, argc, argv, &cfg, first_process());
-    if (rc == HM_EXIT_OK && !cfg.help) rc = c->run(&cfg, MPI_COMM_NULL);
+    if (rc == HM_OK && !cfg.help) rc = c->run(&cfg, MPI_COMM_NULL);
     return rc;
 }
 
-int cli_main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         if (first_process()) {
             cli_print_error("no command given");
             cli_print_overview(stderr);
         }
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     const char *name = argv[1];
     if (!strcmp(name, "help") || !strcmp(name, "--help") || !strcmp(name, "-h"))
         return run_help(argc, argv);
     if (!strcmp(name, "--version") && argc > 2) {
         if (first_process()) cli_print_error("unexpected argument \"%s\" after --version", argv[2]);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     if (!strcmp(name, "--version")) {
         if (first_process()) printf("harmonia %s\n", hm_version());
-        return HM_EXIT_OK;
+        return HM_OK;
     }
     const cli_command_t *c = cli_find_command(name);
     if (!c) {
         unknown_command(name);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     const char *refused = simulation_refuses(name);
     if (refused) {
         if (first_process())
             cli_print_error("%s is not available in an SMPI build: %s (docs/scale.md)", name,
                             refused);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     return c->uses_mpi ? run_mpi_command(c, argc, argv) : run_local_command(c, argc, argv);
+}
+
+int cli_main(int argc, char **argv)
+{
+    int rc = dispatch(argc, argv);
+    return rc > 0 ? rc : hm_exit_status(rc);
 }

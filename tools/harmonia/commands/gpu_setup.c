@@ -13,9 +13,9 @@
 int cli_gpu_check(const char *what)
 {
     int count;
-    if (hm_gpu_count(&count) == HM_OK) return HM_EXIT_OK;
+    if (hm_gpu_count(&count) == HM_OK) return HM_OK;
     hm_error_set(HM_EINVAL, "%s: %s", what, hm_last_error());
-    return HM_EXIT_USAGE;
+    return HM_EINVAL;
 }
 
 /* One line of factors: the hosts' lines joined with "; ". */
@@ -31,27 +31,27 @@ int cli_gpu_setup(const cli_config_t *cfg, MPI_Comm comm, int device, hm_factors
     int rank, gpu = -1;
     MPI_Comm_rank(comm, &rank);
     if (!device) {
-        if (!(cfg->given & HM_OPT_BIT(HM_OPT_GPUS_PER_NODE))) return HM_EXIT_OK;
+        if (!(cfg->given & HM_OPT_BIT(HM_OPT_GPUS_PER_NODE))) return HM_OK;
         hm_error_set(HM_EINVAL,
                      "--gpus-per-node %d: the run uses no GPU (give a GPU backend or --memory "
                      "device)",
                      cfg->gpus_per_node);
-        return cli_agree(comm, HM_EXIT_USAGE, hm_last_error());
+        return cli_agree(comm, HM_EINVAL, hm_last_error());
     }
     int rc = hm_gpu_select(comm, cfg->gpus_per_node, &gpu);
     if (rc != HM_OK) {
         hm_error_set(HM_EINVAL, "%s%s", rc == HM_EINVAL ? "--gpus-per-node: " : "",
                      hm_last_error());
-        return cli_agree(comm, rc == HM_EINVAL ? HM_EXIT_USAGE : HM_EXIT_FAILURE, hm_last_error());
+        return cli_agree(comm, rc == HM_EINVAL ? HM_EINVAL : HM_EFAILED, hm_last_error());
     }
     char *mapping = NULL;
     rc = hm_gpu_mapping(comm, gpu, &mapping);
-    int status = rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE;
+    int status = rc == HM_OK ? HM_OK : HM_EFAILED;
     if (rank == 0 && mapping) {
         printf("GPUs: %s\n", mapping);
         fflush(stdout);
         if (factors && record(factors, mapping) != HM_OK)
-            status = HM_EXIT_FAILURE, hm_error_set(HM_EINVAL, "out of memory");
+            status = HM_EFAILED, hm_error_set(HM_EINVAL, "out of memory");
     }
     free(mapping);
     return cli_agree(comm, status, hm_last_error());

@@ -9,15 +9,15 @@
 
 #include "options/config.h"
 
-/* Local: HM_EXIT_USAGE with the sentence in why when this process cannot
+/* Local: HM_EINVAL with the sentence in why when this process cannot
  * use a device for what (the option that asked: "--backend nccl",
- * "--memory device"), else HM_EXIT_OK. Callers agree on it. */
+ * "--memory device"), else HM_OK. Callers agree on it. */
 int cli_gpu_check(const char *what);
 
 /* Collective: with device (the run's buffers are device memory), each rank
  * takes its device (--gpus-per-node, else every device of its node), rank 0
  * prints the mapping once ("GPUs: HOST: rank 0 -> GPU 0 NAME [BUS], ..."),
  * and factors (NULL: none) record it as gpu_mapping. Without device,
- * --gpus-per-node is refused. Agreed exit status, failure printed once. */
+ * --gpus-per-node is refused. Agreed status, failure printed once. */
 int cli_gpu_setup(const cli_config_t *cfg, MPI_Comm comm, int device, hm_factors_t *factors);
 #endif

@@ -20,7 +20,7 @@ int cli_probe_s(double *probe_s)
     const char *v = getenv("HARMONIA_INTERFERENCE_PROBE_S");
     char *end = NULL;
     *probe_s = HM_INTERFERENCE_PROBE_S;
-    if (!v) return HM_EXIT_OK;
+    if (!v) return HM_OK;
     double x = strtod(v, &end);
     if (!*v || *end || !(x >= 0 && x <= PROBE_MAX_S)) {
         hm_error_set(
@@ -28,10 +28,10 @@ int cli_probe_s(double *probe_s)
             "HARMONIA_INTERFERENCE_PROBE_S: \"%.40s\" is not a probe length (seconds, 0 to "
             "%g; 0: no probe)",
             v, PROBE_MAX_S);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     *probe_s = x;
-    return HM_EXIT_OK;
+    return HM_OK;
 }
 
 const char *cli_crowded_caution(const hm_interference_t *it)
@@ -51,7 +51,7 @@ int cli_machine(const cli_config_t *cfg, MPI_Comm comm, const char *consequence,
     MPI_Comm_rank(comm, &rank);
     if (rc != HM_OK) { /* the same on every rank: the probe reduces its figures */
         snprintf(text, len, "not measured (%s)", hm_strerror(rc));
-        return hm_exit_status(rc);
+        return rc;
     }
     hm_interference_describe(&it, text, len);
     if (rank == 0 && it.busy) {
@@ -59,5 +59,5 @@ int cli_machine(const cli_config_t *cfg, MPI_Comm comm, const char *consequence,
                 cli_crowded_caution(&it));
         fflush(stderr);
     }
-    return HM_EXIT_OK;
+    return HM_OK;
 }

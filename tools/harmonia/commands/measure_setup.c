@@ -25,9 +25,9 @@ int cli_check_procsync(const cli_config_t *cfg, const char *name)
 {
     hm_procsync_params_t p;
     cli_procsync_params(cfg, &p);
-    if (hm_procsync_check(name, &p) == HM_OK) return HM_EXIT_OK;
+    if (hm_procsync_check(name, &p) == HM_OK) return HM_OK;
     hm_error_set(HM_EINVAL, "--sync %s: %s", name, hm_last_error());
-    return HM_EXIT_USAGE;
+    return HM_EINVAL;
 }
 
 /* What the machine is, in the words of the line and the table's note. */
@@ -83,7 +83,7 @@ int cli_procsync_create(MPI_Comm comm, const char *name, const hm_experiment_t *
     int rc = hm_procsync_create(name, comm, hm_experiment_global_clock(e),
                                 hm_experiment_procsync_params(e), ps);
     if (rc != HM_OK) hm_error_set(HM_EINVAL, "--sync %s: %s", name, hm_last_error());
-    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_last_error());
+    return cli_agree(comm, rc == HM_OK ? HM_OK : HM_EFAILED, hm_last_error());
 }
 
 void cli_add_clock_factors(hm_factors_t *f, const cli_config_t *cfg)
@@ -153,7 +153,7 @@ static void experiment_params(const cli_config_t *cfg, const char *procsync,
     p->raw_path = cfg->raw;
 }
 
-/* The message and exit status of a failed stage, naming its option. A
+/* The message and status of a failed stage, naming its option. A
  * refused time source is a usage error; a refused clock synchronization
  * (prop over ranks without a shared source) too, anything else failed at
  * run time. */
@@ -163,15 +163,15 @@ static int open_failure(const cli_config_t *cfg, const char *procsync, hm_experi
     switch (stage) {
     case HM_EXPERIMENT_TIMER:
         hm_error_set(HM_EINVAL, "--timer %s: %s", cfg->timer, hm_last_error());
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     case HM_EXPERIMENT_CLOCK:
         hm_error_set(HM_EINVAL, "--clock-sync %s: %s", cfg->clock_sync, hm_last_error());
-        return hm_exit_status(rc);
+        return rc;
     case HM_EXPERIMENT_PROCSYNC:
         hm_error_set(HM_EINVAL, "--sync %s: %s", procsync ? procsync : cfg->sync, hm_last_error());
-        return HM_EXIT_FAILURE;
+        return HM_EFAILED;
     default:
-        return HM_EXIT_FAILURE;
+        return HM_EFAILED;
     }
 }
 
@@ -188,7 +188,7 @@ int cli_experiment_open(const cli_config_t *cfg, MPI_Comm comm, const char *proc
                      "--clock-sync: \"%s\" is a list; %s takes one specification (e.g. hca3 or "
                      "hca3+prop)",
                      cfg->clock_sync, cfg->command);
-        return cli_agree(comm, HM_EXIT_USAGE, hm_last_error());
+        return cli_agree(comm, HM_EINVAL, hm_last_error());
     }
     experiment_params(cfg, procsync, &p);
     int rc = hm_experiment_open(comm, &p, e, &stage);
@@ -199,7 +199,7 @@ int cli_experiment_open(const cli_config_t *cfg, MPI_Comm comm, const char *proc
     const hm_procsync_fit_t *fit = rc == HM_OK ? hm_experiment_fit(*e) : NULL;
     if (fit && rank == 0 && (fit->oversubscribed || fit->busy))
         print_fit(fit, hm_experiment_interference(*e));
-    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_last_error());
+    return cli_agree(comm, rc == HM_OK ? HM_OK : HM_EFAILED, hm_last_error());
 }
 
 void cli_measure_params(const cli_config_t *cfg, const hm_experiment_t *e, hm_measure_params_t *p)
@@ -229,15 +229,13 @@ int cli_experiment_files(hm_experiment_t *e, MPI_Comm comm, hm_results_kind_t su
     size_t nsummary = schema_names(summary, summary_names, 64);
     size_t nraw = schema_names(raw, raw_names, 64);
     int rc = hm_experiment_files_open(e, summary_names, nsummary, raw_names, nraw);
-    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
-                     rc == HM_OK ? "" : hm_last_error());
+    return cli_agree(comm, rc == HM_OK ? HM_OK : HM_EFAILED, rc == HM_OK ? "" : hm_last_error());
 }
 
 int cli_experiment_close(hm_experiment_t *e, MPI_Comm comm, int status)
 {
     if (!e) return status;
     int rc = hm_experiment_close(e);
-    int st = cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE,
-                       rc == HM_OK ? "" : hm_last_error());
-    return status != HM_EXIT_OK ? status : st;
+    int st = cli_agree(comm, rc == HM_OK ? HM_OK : HM_EFAILED, rc == HM_OK ? "" : hm_last_error());
+    return status != HM_OK ? status : st;
 }

@@ -96,7 +96,7 @@ static int open_report(const cli_config_t *cfg, MPI_Comm comm, hm_compute_t *c, 
         rc = hm_results_csv_open(cfg->output, f, HM_RESULTS_IMPACT, &rep->csv);
     hm_factors_free(f);
     const char *why = hm_last_error()[0] ? hm_last_error() : hm_strerror(rc);
-    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, rc == HM_OK ? "" : why);
+    return cli_agree(comm, rc == HM_OK ? HM_OK : HM_EFAILED, rc == HM_OK ? "" : why);
 }
 
 /* Root: the rows of one target into the file, published at once. */
@@ -123,14 +123,14 @@ static int impact_at(const cli_config_t *cfg, MPI_Comm comm, hm_compute_t *c, co
         hm_error_set(HM_EINVAL, "overlap impact: %s",
                      hm_last_error()[0] ? hm_last_error() : hm_strerror(rc));
     if (rc != HM_OK)
-        return cli_agree(comm, rc == HM_ERANGE ? HM_EXIT_USAGE : HM_EXIT_FAILURE, hm_last_error());
+        return cli_agree(comm, rc == HM_ERANGE ? HM_EINVAL : HM_EFAILED, hm_last_error());
     if (rank == 0) {
         rep->done[rep->ndone++] = r;
         write_rows(rep, &r, rep->ndone, cfg->ncomp_targets);
     } else {
         hm_overlap_impact_free(&r);
     }
-    return HM_EXIT_OK;
+    return HM_OK;
 }
 
 /* Root: one row per target, rank and thread. */
@@ -172,7 +172,7 @@ static void print_table(const report_t *rep, int size)
 static int close_report(report_t *rep, MPI_Comm comm, int status)
 {
     int rc = HM_OK;
-    if (rep->csv && status == HM_EXIT_OK) {
+    if (rep->csv && status == HM_OK) {
         rc = hm_csv_close(rep->csv);
     } else if (rep->csv) {
         hm_csv_abort(rep->csv);
@@ -180,8 +180,8 @@ static int close_report(report_t *rep, MPI_Comm comm, int status)
     rep->csv = NULL;
     for (int i = 0; i < rep->ndone; i++) hm_overlap_impact_free(&rep->done[i]);
     free(rep->done);
-    if (status != HM_EXIT_OK) return status;
-    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_last_error());
+    if (status != HM_OK) return status;
+    return cli_agree(comm, rc == HM_OK ? HM_OK : HM_EFAILED, hm_last_error());
 }
 
 int cli_overlap_impact(cli_config_t *cfg, MPI_Comm comm, hm_compute_t *c)
@@ -193,9 +193,9 @@ int cli_overlap_impact(cli_config_t *cfg, MPI_Comm comm, hm_compute_t *c)
     MPI_Comm_size(comm, &size);
     compute_program(program, sizeof program);
     int rc = cli_check_outputs(cfg, comm);
-    if (rc == HM_EXIT_OK) rc = open_report(cfg, comm, c, program, &rep);
-    for (int i = 0; i < cfg->ncomp_targets && rc == HM_EXIT_OK; i++)
+    if (rc == HM_OK) rc = open_report(cfg, comm, c, program, &rep);
+    for (int i = 0; i < cfg->ncomp_targets && rc == HM_OK; i++)
         rc = impact_at(cfg, comm, c, program, i, &rep);
-    if (rank == 0 && rc == HM_EXIT_OK) print_table(&rep, size);
+    if (rank == 0 && rc == HM_OK) print_table(&rep, size);
     return close_report(&rep, comm, rc);
 }

@@ -75,8 +75,8 @@ int cli_overlap_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_experimen
         rc = rep->rows ? HM_OK : HM_ENOMEM;
     }
     *out = rep;
-    rc = cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_strerror(rc));
-    if (rc != HM_EXIT_OK) return rc;
+    rc = cli_agree(comm, rc == HM_OK ? HM_OK : HM_EFAILED, hm_strerror(rc));
+    if (rc != HM_OK) return rc;
     return cli_experiment_files(e, comm, HM_RESULTS_OVERLAP, HM_RESULTS_OVERLAP_RAW);
 }
 

@@ -63,7 +63,7 @@ int cli_partial_status(const cli_config_t *cfg, MPI_Comm comm, const hm_experime
     } else {
         hm_interference_describe(start, machine, sizeof machine);
     }
-    if (busy || cfg->allow_partial) return HM_EXIT_OK;
+    if (busy || cfg->allow_partial) return HM_OK;
     if (rank == 0) say_shortfall(cfg, e, what, r, machine);
-    return HM_EXIT_FAILURE;
+    return HM_EFAILED;
 }

@@ -88,8 +88,8 @@ int cli_pattern_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_experimen
     if (rc == HM_OK && cfg->pattern_file[0])
         rc = hm_factors_set(f, "pattern_file", "%s", cfg->pattern_file);
     *out = rep;
-    rc = cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_strerror(rc));
-    if (rc != HM_EXIT_OK) return rc;
+    rc = cli_agree(comm, rc == HM_OK ? HM_OK : HM_EFAILED, hm_strerror(rc));
+    if (rc != HM_OK) return rc;
     return cli_experiment_files(e, comm, HM_RESULTS_PATTERN, HM_RESULTS_PATTERN_RAW);
 }
 
@@ -387,7 +387,7 @@ int cli_pattern_report_close(cli_pattern_report_t *rep, MPI_Comm comm)
 {
     int rank, rc = HM_OK;
     MPI_Comm_rank(comm, &rank);
-    if (!rep) return HM_EXIT_OK;
+    if (!rep) return HM_OK;
     if (rank == 0 && rep->rows) {
         print_table(rep);
         print_matrix(rep);
@@ -401,5 +401,5 @@ int cli_pattern_report_close(cli_pattern_report_t *rep, MPI_Comm comm)
     free(rep->matrix);
     free(rep->rows);
     free(rep);
-    return cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : hm_exit_status(rc), hm_last_error());
+    return cli_agree(comm, rc, hm_last_error());
 }

@@ -43,6 +43,6 @@ void cli_pattern_report_matrix(cli_pattern_report_t *rep, MPI_Comm comm, const h
                                size_t size_bytes);
 
 /* Collective: print (rank 0), write --matrix (rank 0), release; the
- * agreed exit status of the writing. */
+ * agreed status of the writing. */
 int cli_pattern_report_close(cli_pattern_report_t *rep, MPI_Comm comm);
 #endif

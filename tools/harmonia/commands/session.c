@@ -75,7 +75,7 @@ void cli_print_error(const char *fmt, ...)
     }
 }
 
-/* The library's agreement on exit statuses (0 is success there too); rank 0
+/* The library's agreement on statuses (hm_agree_with); rank 0
  * prints: its own message when it failed, as it is then the lowest failing
  * rank, otherwise the one the lowest failing rank sent. */
 int cli_agree(MPI_Comm comm, int status, const char *message)
@@ -83,10 +83,8 @@ int cli_agree(MPI_Comm comm, int status, const char *message)
     int rank;
     MPI_Comm_rank(comm, &rank);
     int agreed = hm_agree_with(comm, status, message ? message : "");
-    /* HM_EMPI: the agreement itself failed; a runtime failure. */
-    if (agreed < 0) return HM_EXIT_FAILURE;
-    const char *said = rank == 0 && status != HM_EXIT_OK ? message : hm_last_error();
-    if (agreed != HM_EXIT_OK && rank == 0 && said && *said) cli_print_error("%s", said);
+    const char *said = rank == 0 && status != HM_OK ? message : hm_last_error();
+    if (agreed != HM_OK && rank == 0 && said && *said) cli_print_error("%s", said);
     return agreed;
 }
 
@@ -98,7 +96,7 @@ static int check_output(const cli_config_t *cfg, const char *option, const char 
     int rc = hm_afile_check(path);
     if (rc != HM_OK) {
         hm_error_set(HM_EINVAL, "--%s: %s", option, hm_last_error());
-        return hm_exit_status(rc);
+        return rc;
     }
     char dataset[4200];
     for (int i = 0; i < cfg->nfiles; i++) {
@@ -109,10 +107,10 @@ static int check_output(const cli_config_t *cfg, const char *option, const char 
         if (hm_afile_same(path, input)) {
             hm_error_set(HM_EINVAL, "--%s: \"%s\" is also an input (\"%s\"): it would be replaced",
                          option, path, input);
-            return HM_EXIT_USAGE;
+            return HM_EINVAL;
         }
     }
-    return HM_EXIT_OK;
+    return HM_OK;
 }
 
 /* An input given twice would count its rows twice (stats reported n = 20
@@ -120,16 +118,16 @@ static int check_output(const cli_config_t *cfg, const char *option, const char 
  * dataset against itself is a (degenerate) comparison. */
 static int check_inputs_distinct(const cli_config_t *cfg)
 {
-    if (cfg->command && strcmp(cfg->command, "compare") == 0) return HM_EXIT_OK;
+    if (cfg->command && strcmp(cfg->command, "compare") == 0) return HM_OK;
     for (int i = 0; i < cfg->nfiles; i++)
         for (int j = 0; j < i; j++)
             if (hm_afile_same(cfg->files[i], cfg->files[j])) {
                 hm_error_set(HM_EINVAL,
                              "\"%s\" is given twice (also as \"%s\"): its rows would count twice",
                              cfg->files[i], cfg->files[j]);
-                return HM_EXIT_USAGE;
+                return HM_EINVAL;
             }
-    return HM_EXIT_OK;
+    return HM_OK;
 }
 
 /* The outputs of a command, named by their options. */
@@ -146,32 +144,32 @@ static int check_outputs_distinct(const cli_config_t *cfg, const named_output_t 
             hm_error_set(HM_EINVAL,
                          "--%s: \"%s\" is also an input (--file \"%s\"): it would be replaced",
                          o[i].option, o[i].path, cfg->pattern_file);
-            return HM_EXIT_USAGE;
+            return HM_EINVAL;
         }
         for (int j = 0; j < i; j++)
             if (hm_afile_same(o[i].path, o[j].path)) {
                 hm_error_set(HM_EINVAL, "--%s and --%s name one file (\"%s\", \"%s\")", o[j].option,
                              o[i].option, o[j].path, o[i].path);
-                return HM_EXIT_USAGE;
+                return HM_EINVAL;
             }
     }
-    return HM_EXIT_OK;
+    return HM_OK;
 }
 
 int cli_check_outputs(const cli_config_t *cfg, MPI_Comm comm)
 {
-    int rank = 0, rc = HM_EXIT_OK, n = 0;
+    int rank = 0, rc = HM_OK, n = 0;
     named_output_t o[3];
     if (cfg->output[0]) o[n++] = (named_output_t){"output", cfg->output};
     if (cfg->raw[0]) o[n++] = (named_output_t){"raw", cfg->raw};
     if (cfg->matrix[0]) o[n++] = (named_output_t){"matrix", cfg->matrix};
     if (comm != MPI_COMM_NULL) MPI_Comm_rank(comm, &rank);
     if (rank == 0) rc = check_inputs_distinct(cfg);
-    for (int i = 0; rank == 0 && rc == HM_EXIT_OK && i < n; i++)
+    for (int i = 0; rank == 0 && rc == HM_OK && i < n; i++)
         rc = check_output(cfg, o[i].option, o[i].path);
-    if (rank == 0 && rc == HM_EXIT_OK) rc = check_outputs_distinct(cfg, o, n);
+    if (rank == 0 && rc == HM_OK) rc = check_outputs_distinct(cfg, o, n);
     if (comm != MPI_COMM_NULL) return cli_agree(comm, rc, hm_last_error());
-    if (rc != HM_EXIT_OK) cli_print_error("%s", hm_last_error());
+    if (rc != HM_OK) cli_print_error("%s", hm_last_error());
     return rc;
 }
 

@@ -51,8 +51,8 @@ int cli_skew_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_experiment_t
         rc = hm_factors_set(hm_experiment_factors(e), "skew_start", "%s",
                             cfg->back_to_back ? "back to back" : "round-time");
     *out = rep;
-    rc = cli_agree(comm, rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE, hm_strerror(rc));
-    if (rc != HM_EXIT_OK) return rc;
+    rc = cli_agree(comm, rc == HM_OK ? HM_OK : HM_EFAILED, hm_strerror(rc));
+    if (rc != HM_OK) return rc;
     return cli_experiment_files(e, comm, HM_RESULTS_SKEW, HM_RESULTS_SKEW_RAW);
 }
 

@@ -11,7 +11,7 @@ typedef struct cli_skew_report cli_skew_report_t;
 
 /* Collective: the factors of e completed, its files opened (rank 0), for
  * nmethods methods to come.
- * Agreed exit status. */
+ * agreed status. */
 int cli_skew_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e, int nmethods,
                          cli_skew_report_t **out);
 

@@ -35,7 +35,7 @@ int cli_stats_dataset_path(const char *operand, char *path, size_t len)
 }
 
 /* --output: the reproducibility CSV, its factor metric the datasets'.
- * HM_OK or an exit status, the error printed. */
+ * HM_OK or a status, the error printed. */
 static int write_report(const cli_config_t *cfg, const hm_analysis_repro_t *repro)
 {
     hm_factors_t *f = NULL;
@@ -48,7 +48,7 @@ static int write_report(const cli_config_t *cfg, const hm_analysis_repro_t *repr
     else if ((rc = hm_analysis_repro_write(repro, cfg->output, f)) != HM_OK)
         cli_print_error("stats: %s", hm_last_error());
     hm_factors_free(f);
-    return rc == HM_OK ? HM_EXIT_OK : HM_EXIT_FAILURE;
+    return rc == HM_OK ? HM_OK : HM_EFAILED;
 }
 
 static int report(const cli_config_t *cfg, const hm_results_permpirun_t *ds)
@@ -58,11 +58,11 @@ static int report(const cli_config_t *cfg, const hm_results_permpirun_t *ds)
     if (rc == HM_OK) rc = cli_print_runs(repro, stdout);
     if (rc == HM_OK) rc = cli_print_normalized(repro, stdout);
     fflush(stdout);
-    int status = HM_EXIT_FAILURE;
+    int status = HM_EFAILED;
     if (rc != HM_OK)
         cli_print_error("stats: %s", hm_strerror(rc));
     else
-        status = cfg->output[0] ? write_report(cfg, repro) : HM_EXIT_OK;
+        status = cfg->output[0] ? write_report(cfg, repro) : HM_OK;
     hm_analysis_repro_free(repro);
     return status;
 }
@@ -76,10 +76,10 @@ int cli_stats_campaigns(const cli_config_t *cfg)
         cli_stats_dataset_path(cfg->files[i], path, sizeof path);
         rc = hm_results_permpirun_read(path, &ds);
     }
-    int status = HM_EXIT_OK;
+    int status = HM_OK;
     if (rc != HM_OK) {
         cli_print_error("%s", rc == HM_ENOMEM ? hm_strerror(rc) : hm_last_error());
-        status = rc == HM_ENOMEM ? HM_EXIT_FAILURE : HM_EXIT_USAGE;
+        status = rc == HM_ENOMEM ? HM_EFAILED : HM_EINVAL;
     } else {
         status = report(cfg, &ds);
     }

@@ -19,8 +19,11 @@
 #define HM_CLI_DEFAULT_TIMER "monotonic"
 #endif
 
-/* Exit statuses of the program. */
-enum { HM_EXIT_OK = 0, HM_EXIT_FAILURE = 1, HM_EXIT_USAGE = 2 };
+/* What the program's functions return: an HM_* status of the library
+ * (harmonia/error.h): HM_OK, HM_EINVAL for the user's input (options,
+ * operands, files), HM_EFAILED or the library's own code for what failed
+ * at run time. A command's status becomes the exit status in one place,
+ * cli_main (dispatch.c, hm_exit_status). */
 
 /* Every option the program knows; a command accepts a subset (a bit mask of
  * these ids). */
@@ -215,7 +218,7 @@ typedef struct cli_config {
 void cli_config_defaults(cli_config_t *cfg);
 
 /* Parse argv[first..argc) for a command accepting the options in mask.
- * Returns HM_EXIT_OK, or HM_EXIT_USAGE with the message (without the
+ * Returns HM_OK, or HM_EINVAL with the message (without the
  * "harmonia: error: " prefix) as the last error (hm_last_error). Long options are matched by their
  * full name only (no abbreviations); an option given twice, an OSU alias
  * and its long name included, is an error, and so is an item listed twice

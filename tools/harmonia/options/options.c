@@ -184,28 +184,28 @@ static int given_twice(const cli_opt_def_t *d, const char *first, const char *se
         cli_opt_fail("--%s%s: given twice (\"%s\", then \"%s\")", d->name, alias, first, second);
     else
         cli_opt_fail("--%s%s: given twice", d->name, alias);
-    return HM_EXIT_USAGE;
+    return HM_EINVAL;
 }
 
 static int apply(scan_t *s, const cli_opt_def_t *d, const char *value, cli_config_t *cfg)
 {
     if (!(s->mask & HM_OPT_BIT(d->id))) {
         not_accepted(cfg->command, d, s->mask);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     if (cfg->given & HM_OPT_BIT(d->id)) return given_twice(d, s->first[d->id], value);
     cfg->given |= HM_OPT_BIT(d->id);
     s->first[d->id] = value;
     if (d->parse(cfg, value) != 0) {
         cli_opt_fail("--%s: %s", d->name, hm_last_error());
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
-    return HM_EXIT_OK;
+    return HM_OK;
 }
 
 /* The value of d into *value (NULL for a flag): what follows "=" or the
  * short letter (attached, NULL if nothing), else the next word whatever it
- * is ("--nrep -5" is a value to refuse, not an option). HM_EXIT_USAGE with
+ * is ("--nrep -5" is a value to refuse, not an option). HM_EINVAL with
  * the message in s->err when it is missing, or when a flag has one. */
 static int take_value(scan_t *s, const cli_opt_def_t *d, const char *token, const char *attached,
                       const char **value)
@@ -213,18 +213,18 @@ static int take_value(scan_t *s, const cli_opt_def_t *d, const char *token, cons
     *value = NULL;
     if (!d->value && attached) {
         cli_opt_fail("--%s: takes no value (got \"%s\")", d->name, token);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
-    if (!d->value) return HM_EXIT_OK;
+    if (!d->value) return HM_OK;
     if (attached) {
         *value = attached;
     } else if (s->next < s->nargs) {
         *value = s->args[s->next++];
     } else {
         cli_opt_fail("--%s: a value is required (%s)", d->name, d->example);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
-    return HM_EXIT_OK;
+    return HM_OK;
 }
 
 /* "--name", "--name=value" or "--name value". */
@@ -235,9 +235,9 @@ static int long_option(scan_t *s, const char *token, cli_config_t *cfg)
     const char *value;
     if (!d) {
         unknown_option(token, s->mask);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
-    if (take_value(s, d, token, eq ? eq + 1 : NULL, &value) != HM_EXIT_OK) return HM_EXIT_USAGE;
+    if (take_value(s, d, token, eq ? eq + 1 : NULL, &value) != HM_OK) return HM_EINVAL;
     return apply(s, d, value, cfg);
 }
 
@@ -248,10 +248,9 @@ static int short_option(scan_t *s, const char *token, cli_config_t *cfg)
     const char *value;
     if (!d) {
         cli_opt_fail("unknown option \"%s\"", token);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
-    if (take_value(s, d, token, token[2] ? token + 2 : NULL, &value) != HM_EXIT_OK)
-        return HM_EXIT_USAGE;
+    if (take_value(s, d, token, token[2] ? token + 2 : NULL, &value) != HM_OK) return HM_EINVAL;
     return apply(s, d, value, cfg);
 }
 
@@ -262,15 +261,15 @@ static int operands(char **words, int n, cli_config_t *cfg)
     if (n > 0 && !cfg->takes_files) {
         cli_opt_fail("unexpected argument \"%s\" for '%s'%s", words[0], cfg->command,
                      cfg->takes_command ? " (the command to run goes after --)" : "");
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     if (n > HM_CLI_MAX_FILES) {
         cli_opt_fail("more than %d files for '%s'", HM_CLI_MAX_FILES, cfg->command);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     for (int i = 0; i < n; i++) cfg->files[i] = words[i];
     cfg->nfiles = n;
-    return HM_EXIT_OK;
+    return HM_OK;
 }
 
 /* Checks that involve two options, and what several compose. */
@@ -283,19 +282,19 @@ static int cross_check(cli_config_t *cfg)
     if ((cfg->given & HM_OPT_BIT(HM_OPT_TSC_GHZ)) && strcmp(cfg->timer, "tsc") != 0 &&
         !all_timers) {
         cli_opt_fail("--tsc-ghz: only meaningful with --timer tsc (not --timer %s)", cfg->timer);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
     if ((cfg->given & HM_OPT_BIT(HM_OPT_CHECK)) && (cfg->given & HM_OPT_BIT(HM_OPT_VALIDATE))) {
         cli_opt_fail("--check (-c) and --validate: give one of them");
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
-    if (cli_opt_compose_nccl_sizes(cfg) != 0) return HM_EXIT_USAGE; /* said */
+    if (cli_opt_compose_nccl_sizes(cfg) != 0) return HM_EINVAL; /* said */
     if (cfg->ranks_per_node && cfg->ranks_per_socket > cfg->ranks_per_node) {
         cli_opt_fail("--ranks-per-socket: %d is more than --ranks-per-node %d",
                      cfg->ranks_per_socket, cfg->ranks_per_node);
-        return HM_EXIT_USAGE;
+        return HM_EINVAL;
     }
-    return HM_EXIT_OK;
+    return HM_OK;
 }
 
 /* Options and operands may be mixed; "--" ends the options (a command
@@ -303,7 +302,7 @@ static int cross_check(cli_config_t *cfg)
  * operand errors, whatever the order on the command line. */
 int cli_parse(int argc, char **argv, int first, cli_opt_mask_t mask, cli_config_t *cfg)
 {
-    int end = argc, nwords = 0, rc = HM_EXIT_OK, options_end = 0;
+    int end = argc, nwords = 0, rc = HM_OK, options_end = 0;
     char *words[argc + 1];
     /* A command's words after "--" are not ours (campaign runs them). */
     if (cfg->takes_command) {
@@ -312,7 +311,7 @@ int cli_parse(int argc, char **argv, int first, cli_opt_mask_t mask, cli_config_
         cfg->command_argc = end < argc ? argc - end - 1 : 0;
     }
     scan_t s = {.args = argv, .nargs = end, .next = first, .mask = mask};
-    while (rc == HM_EXIT_OK && s.next < s.nargs) {
+    while (rc == HM_OK && s.next < s.nargs) {
         const char *token = argv[s.next++];
         if (options_end || token[0] != '-' || token[1] == '\0')
             words[nwords++] = (char *)token;
@@ -323,6 +322,6 @@ int cli_parse(int argc, char **argv, int first, cli_opt_mask_t mask, cli_config_
         else
             rc = short_option(&s, token, cfg);
     }
-    if (rc == HM_EXIT_OK) rc = operands(words, nwords, cfg);
-    return rc == HM_EXIT_OK ? cross_check(cfg) : rc;
+    if (rc == HM_OK) rc = operands(words, nwords, cfg);
+    return rc == HM_OK ? cross_check(cfg) : rc;
 }
