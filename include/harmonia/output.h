@@ -75,6 +75,29 @@ HM_EXPORT size_t hm_table_rows(const hm_table_t *table);
  * empty. Returns HM_EIO if writing to f fails. */
 HM_EXPORT int hm_table_print(const hm_table_t *table, FILE *f);
 
+/* ---- Inputs -------------------------------------------------------------- */
+
+/* The largest input of each kind harmonia reads whole or line by line
+ * (hm_input_open): far above what a run writes (a raw file of 10^8
+ * repetitions is about 10 GB; a CommBench matrix of 4096 ranks 100 MB), far
+ * below what would exhaust a node's memory or disk before a refusal. */
+#define HM_INPUT_MAX_RESULT_BYTES (64ULL << 30)  /* CSV results, trace.csv */
+#define HM_INPUT_MAX_PATTERN_BYTES (1ULL << 30)  /* pattern files */
+#define HM_INPUT_MAX_MANIFEST_BYTES (64ULL << 20) /* campaign manifests */
+#define HM_INPUT_MAX_MODEL_BYTES (1ULL << 20)    /* a trace's rank-N.model */
+
+/* Open path for reading, an input of the kind what names ("pattern file",
+ * "result file", ...): HM_OK with *out open for reading when it is a
+ * regular file (or a link to one) of at most max_bytes (0: any size).
+ * Otherwise *out is NULL, nothing stays open, and the last error names
+ * path: HM_ENOENT when it does not exist ("PATH: No such file or
+ * directory"); HM_EINVAL, naming what it is, for a
+ * directory, a device, a FIFO or a socket (a FIFO is refused without
+ * waiting for a writer, a device without reading from it), or a file
+ * larger than max_bytes (both sizes given); HM_EIO with the system's
+ * reason otherwise. Local. */
+HM_EXPORT int hm_input_open(const char *path, const char *what, uint64_t max_bytes, FILE **out);
+
 /* ---- Atomic files ------------------------------------------------------ */
 
 typedef struct hm_afile hm_afile_t;

@@ -171,9 +171,9 @@ int hm_csv_reader_open(const char *path, hm_csv_reader_t **out)
     int st = HM_ENOMEM;
     *out = NULL;
     if (r && (r->path = strdup(path)) && hm_factors_create(&r->factors) == HM_OK) {
-        r->f = fopen(path, "r");
-        if (!r->f)
-            st = fail(r, errno == ENOENT ? HM_ENOENT : HM_EIO, "%s: %s", path, strerror(errno));
+        st = hm_input_open(path, "result file", HM_INPUT_MAX_RESULT_BYTES, &r->f);
+        if (st != HM_OK)
+            fail(r, st, "%s", hm_last_error());
         else if ((st = read_factors(r)) == HM_OK)
             st = read_header(r);
     }

@@ -33,6 +33,10 @@ int hm__afile_overwrite(hm_afile_t *af, off_t offset, const void *bytes, size_t 
 void hm__output_temp_register(const char *path);
 void hm__output_temp_forget(const char *path);
 
+/* What a file of that mode is, for a message: "a directory", "a FIFO",
+ * "a regular file", ... */
+const char *hm__output_kind_of(mode_t mode);
+
 /* This host's name, for the names of temporaries ('/' replaced). */
 void hm__output_host(char *buf, size_t len);
 

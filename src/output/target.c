@@ -16,7 +16,7 @@
 #include "common/error_set.h"
 #include "output/output_impl.h"
 
-static const char *kind_of(mode_t mode)
+const char *hm__output_kind_of(mode_t mode)
 {
     if (S_ISDIR(mode)) return "a directory";
     if (S_ISCHR(mode)) return "a character device";
@@ -55,7 +55,7 @@ static int check_dir(const char *path, const char *file)
         return hm__error_set(HM_ENOENT, "\"%s\": directory \"%s\" does not exist", path, dir);
     if (!S_ISDIR(st.st_mode))
         return hm__error_set(HM_EINVAL, "\"%s\": \"%s\" is %s, not a directory", path, dir,
-                             kind_of(st.st_mode));
+                             hm__output_kind_of(st.st_mode));
     if (access(dir, W_OK) != 0)
         return hm__error_set(HM_EINVAL, "\"%s\": directory \"%s\" is not writable", path, dir);
     return HM_OK;
@@ -74,7 +74,7 @@ int hm_afile_check(const char *path)
         return hm__error_set(HM_EINVAL,
                              "\"%s\" is %s: results are written only to regular files, which "
                              "they replace whole",
-                             path, kind_of(st.st_mode));
+                             path, hm__output_kind_of(st.st_mode));
     char *file = hm__output_resolve(path);
     if (!file) return hm__error_set(HM_ENOMEM, "resolving \"%s\": out of memory", path);
     int rc = check_dir(path, file);

@@ -23,6 +23,7 @@
 #include <strings.h>
 #include <sys/types.h>
 
+#include <harmonia/output.h>
 #include <harmonia/pattern.h>
 
 #include "common/error_set.h"
@@ -598,10 +599,9 @@ int hm_edges_read(const char *path, int nranks, hm_edges_t *out)
     if (!path) return hm__error_set(HM_EINVAL, "hm_edges_read: path is NULL");
     if (nranks < 1) return hm__error_set(HM_EINVAL, "nranks %d is below 1", nranks);
     reader_t r = {.path = path, .nranks = nranks};
-    r.f = fopen(path, "r");
-    if (!r.f)
-        return hm__error_set(errno == ENOENT ? HM_ENOENT : HM_EIO, "%s: %s", path, strerror(errno));
-    int rc = read_any(&r);
+    int rc = hm_input_open(path, "pattern file", HM_INPUT_MAX_PATTERN_BYTES, &r.f);
+    if (rc != HM_OK) return rc;
+    rc = read_any(&r);
     if (rc == HM_OK) rc = lay_out(&r);
     if (rc == HM_OK) rc = to_edges(&r, out);
     fclose(r.f);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <harmonia/output.h>
 #include <harmonia/results.h>
 #include <harmonia/rng.h>
 #include <harmonia/version.h>
@@ -187,14 +188,13 @@ int hm_results_manifest_read(const char *path, hm_results_manifest_t *m, int *fo
     hm_csv_reader_t *r = NULL;
     size_t idx[NCOLUMNS];
     *m = (hm_results_manifest_t){0};
-    FILE *probe = fopen(path, "r");
-    *found = probe != NULL;
-    if (!probe) {
-        if (errno == ENOENT) return HM_OK;
-        return hm__error_set(HM_EIO, "%s: %s", path, strerror(errno));
-    }
+    /* Its kind and size checked before the reader reads a line. */
+    FILE *probe;
+    int rc = hm_input_open(path, "campaign manifest", HM_INPUT_MAX_MANIFEST_BYTES, &probe);
+    *found = rc != HM_ENOENT;
+    if (rc != HM_OK) return rc == HM_ENOENT ? HM_OK : rc;
     fclose(probe);
-    int rc = hm_csv_reader_open(path, &r);
+    rc = hm_csv_reader_open(path, &r);
     if (rc == HM_OK) rc = read_header(r, path, m, idx);
     if (rc == HM_OK) rc = read_rows(r, path, idx, m);
     hm_csv_reader_close(r);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <harmonia/output.h>
+
 #include "common/error_set.h"
 #include "trace/trace_impl.h"
 
@@ -63,8 +65,11 @@ static int read_chunk(FILE *f, const char *path, hm_trace_event_t **events, size
 int hm__trace_read_events(const char *path, hm_trace_event_t **events, size_t *n, int *torn)
 {
     *events = NULL, *n = 0, *torn = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return hm__error_set(HM_EIO, "cannot read %s: %s", path, strerror(errno));
+    FILE *f;
+    /* Any size: read chunk by chunk, each checked (a rank's file of a long
+     * trace holds gigabytes). */
+    int rc = hm_input_open(path, "trace rank file", 0, &f);
+    if (rc != HM_OK) return rc;
     size_t cap = 0;
     int st = HM_OK, r;
     while ((r = read_chunk(f, path, events, n, &cap, &st)) == 0) continue;

@@ -127,8 +127,9 @@ int hm__trace_model_read(const char *path, hm__trace_model_file_t *mf)
     /* Not in files of older versions: not measured. */
     mf->info.check_init_s = mf->info.pair_error_s = mf->info.latency_min_s = NAN;
     mf->info.realtime_local_s = mf->info.realtime_s = NAN;
-    FILE *f = fopen(path, "r");
-    if (!f) return hm__error_set(HM_EIO, "cannot read %s", path);
+    FILE *f;
+    int rc = hm_input_open(path, "trace model file", HM_INPUT_MAX_MODEL_BYTES, &f);
+    if (rc != HM_OK) return rc;
     char line[1 << 16];
     int lineno = 0, st = HM_OK;
     while (st == HM_OK && fgets(line, sizeof line, f)) {

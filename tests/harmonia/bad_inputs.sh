@@ -49,6 +49,9 @@
 #   not regular files  adir/ (empty), fifo, dev (character device 1,3 made
 #                      with mknod; a link to /dev/null where that fails),
 #                      dangling.csv (link to nothing), link.csv (to raw.csv);
+#                      fifocamp/ (its manifest.csv a FIFO), fifotrace/ (its
+#                      rank-00000.model a FIFO), devtrace/ (its
+#                      rank-00000.events a link to /dev/zero);
 #                      imgfifo/ and imgdir/ hold a FIFO and a directory
 #                      under the name of raw.csv's latency figure
 # plot finds a fake gnuplot that fails: no case may get as far as drawing,
@@ -124,6 +127,9 @@ make_fixtures() {
     mkfifo fifo
     mkdir imgfifo imgdir && mkfifo imgfifo/raw-latency.svg && mkdir imgdir/raw-latency.svg
     mknod dev c 1 3 2>/dev/null || ln -s /dev/null dev
+    mkdir fifocamp fifotrace devtrace && mkfifo fifocamp/manifest.csv fifotrace/rank-00000.model
+    : >fifotrace/rank-00000.events
+    ln -s /dev/zero devtrace/rank-00000.events
     ln -s nowhere dangling.csv
     ln -s raw.csv link.csv
     # A real campaign of one run, so that a second one can be refused.

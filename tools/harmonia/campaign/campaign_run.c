@@ -80,7 +80,8 @@ void cli_campaign_format_duration(double s, char *buf, size_t len)
 /* In the child: only async-signal-safe calls until exec. */
 static void exec_child(char *const *argv, const char *log_path)
 {
-    int in = open("/dev/null", O_RDONLY), out = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int in = open("/dev/null", O_RDONLY),
+        out = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK, 0644);
     if (in < 0 || out < 0) _exit(127);
     dup2(in, STDIN_FILENO);
     dup2(out, STDOUT_FILENO);

@@ -154,8 +154,9 @@ static int file_exists(const char *path)
 /* The last line of the log, to say why a run failed. */
 static void last_line(const char *path, char *buf, size_t len)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = NULL;
     char line[512];
+    hm_input_open(path, "run log", 0, &f); /* none: no line to quote */
     buf[0] = '\0';
     while (f && fgets(line, sizeof line, f))
         if (line[strspn(line, " \t\r\n")]) snprintf(buf, len, "%s", line);
@@ -303,7 +304,8 @@ static int open_dir(const char *dir)
     /* Not close-on-exec: the runs inherit the lock, so that a run left behind
      * by a campaign killed alone keeps a resumed campaign from running the
      * same run beside it. */
-    int fd = open(lock, O_WRONLY | O_CREAT, 0644);
+    /* O_NONBLOCK: a FIFO in its place is refused, not waited on. */
+    int fd = open(lock, O_WRONLY | O_CREAT | O_NONBLOCK, 0644);
     if (fd < 0) {
         cli_print_error("--dir: \"%s\" is not a writable directory: %s", dir, strerror(errno));
         return HM_EINVAL;
