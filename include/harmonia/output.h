@@ -81,10 +81,10 @@ HM_EXPORT int hm_table_print(const hm_table_t *table, FILE *f);
  * (hm_input_open): far above what a run writes (a raw file of 10^8
  * repetitions is about 10 GB; a CommBench matrix of 4096 ranks 100 MB), far
  * below what would exhaust a node's memory or disk before a refusal. */
-#define HM_INPUT_MAX_RESULT_BYTES (64ULL << 30)  /* CSV results, trace.csv */
-#define HM_INPUT_MAX_PATTERN_BYTES (1ULL << 30)  /* pattern files */
+#define HM_INPUT_MAX_RESULT_BYTES   (64ULL << 30) /* CSV results, trace.csv */
+#define HM_INPUT_MAX_PATTERN_BYTES  (1ULL << 30)  /* pattern files */
 #define HM_INPUT_MAX_MANIFEST_BYTES (64ULL << 20) /* campaign manifests */
-#define HM_INPUT_MAX_MODEL_BYTES (1ULL << 20)    /* a trace's rank-N.model */
+#define HM_INPUT_MAX_MODEL_BYTES    (1ULL << 20)  /* a trace's rank-N.model */
 
 /* Open path for reading, an input of the kind what names ("pattern file",
  * "result file", ...): HM_OK with *out open for reading when it is a
@@ -110,6 +110,13 @@ typedef struct hm_afile hm_afile_t;
  * dangling link or a directory that is not writable, HM_ENOENT for a
  * directory that does not exist. Nothing is created. */
 HM_EXPORT int hm_afile_check(const char *path);
+
+/* Give the file open as fd the owner, group and mode of target, the file
+ * it is about to replace, when target is a regular file (a new file keeps
+ * the mode it was created with, under the umask). A chown that only root
+ * may make is skipped for anyone else, as cp -p does. HM_OK, or HM_EIO
+ * naming target and the system's reason. Local. */
+HM_EXPORT int hm_afile_adopt(int fd, const char *target);
 
 /* Create directory dir and its missing parents (mode 0755 less the umask,
  * as mkdir -p); one that exists is fine. HM_EIO naming the directory and

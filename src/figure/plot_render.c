@@ -97,12 +97,14 @@ static int main_script(const hm__plot_script_t *s, const char *path, const image
     return fclose(f) == 0 ? HM_OK : HM_EIO;
 }
 
-/* Make the image durable under its temporary name, then rename it. */
+/* Make the image durable under its temporary name, with the owner and
+ * mode of the image it replaces, then rename it. */
 static int publish(const char *tmp, const char *final)
 {
     struct stat st;
     int fd = open(tmp, O_RDONLY);
-    int ok = fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0 && fsync(fd) == 0;
+    int ok = fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0 &&
+             hm_afile_adopt(fd, final) == HM_OK && fsync(fd) == 0;
     if (fd >= 0) close(fd);
     return ok && rename(tmp, final) == 0 ? HM_OK : HM_EIO;
 }

@@ -344,6 +344,14 @@ static int copy_content(const hm_afile_t *af, int in, int out, off_t len)
     return copy_range(in, after, len, out, af->patch_at + (off_t)n);
 }
 
+/* A file replaced keeps its owner, group and mode (hm_afile_adopt). */
+static int keep_attributes(hm_afile_t *af, int fd)
+{
+    int err = 0;
+    if (hm_afile_adopt(fd, af->path) != HM_OK) err = errno;
+    return err ? fail(af, err, "keeping the owner and mode of %s", af->path) : HM_OK;
+}
+
 /* Name an unnamed temporary (fd still open) so it can be renamed; a named
  * one keeps its name. */
 static int ensure_named(hm_afile_t *af, int fd, char **tmp)
@@ -358,10 +366,9 @@ static int publish_copy(hm_afile_t *af, char **copy, int fd, off_t len)
     int st = HM_OK;
     if (copy_content(af, fileno(af->stream), fd, len) != 0)
         st = fail(af, errno, "copying %s to %s", tmp_label(af->tmp), tmp_label(*copy));
-    else if (fsync(fd) != 0)
-        st = fail(af, errno, "syncing %s", tmp_label(*copy));
-    else
-        st = ensure_named(af, fd, copy);
+    if (st == HM_OK) st = keep_attributes(af, fd);
+    if (st == HM_OK && fsync(fd) != 0) st = fail(af, errno, "syncing %s", tmp_label(*copy));
+    if (st == HM_OK) st = ensure_named(af, fd, copy);
     int err = errno;
     if (close(fd) != 0 && st == HM_OK)
         st = fail(af, errno, "closing %s", *copy);
@@ -398,6 +405,7 @@ static int publish_temp(hm_afile_t *af)
 {
     int st = flush_stream(af);
     if (st != HM_OK) return st;
+    if ((st = keep_attributes(af, fileno(af->stream))) != HM_OK) return st;
     if (fsync(fileno(af->stream)) != 0) return fail(af, errno, "syncing %s", tmp_label(af->tmp));
     if ((st = ensure_named(af, fileno(af->stream), &af->tmp)) != HM_OK) return st;
     FILE *stream = af->stream;

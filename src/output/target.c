@@ -114,3 +114,19 @@ int hm_afile_make_dirs(const char *dir)
         return hm__error_set(HM_EIO, "cannot create \"%s\": %s", dir, strerror(errno));
     return HM_OK;
 }
+
+/* As cp and editors keep them: a 0600 file came back 0644 and another
+ * user's came back root's before (issue 31). The owner first: chown clears
+ * the set-user-ID bits that the mode then restores. Only root may give a
+ * file away: for anyone else a refused chown leaves the file theirs, with
+ * the old mode, as cp -p does. */
+int hm_afile_adopt(int fd, const char *target)
+{
+    struct stat old;
+    if (!target || stat(target, &old) != 0 || !S_ISREG(old.st_mode)) return HM_OK;
+    if (fchown(fd, old.st_uid, old.st_gid) != 0 && errno != EPERM)
+        return hm__error_set(HM_EIO, "keeping the owner of %s: %s", target, strerror(errno));
+    if (fchmod(fd, old.st_mode & 07777) != 0)
+        return hm__error_set(HM_EIO, "keeping the mode of %s: %s", target, strerror(errno));
+    return HM_OK;
+}

@@ -142,6 +142,61 @@ static void check_relative(void)
     if (chdir(cwd) != 0) HM_CHECK(0, "back to %s", cwd);
 }
 
+/* A replaced file keeps its mode and owner (issue 31, class 2: a 0600 file
+ * came back 0644, another user's came back root's), through a commit and
+ * through checkpoints; a new file follows the umask. The owner is checked
+ * where this process may give a file away (root). */
+static void replace_with(const char *path, int checkpoint)
+{
+    hm_afile_t *af;
+    int st = hm_afile_open(path, &af);
+    fputs("new\n", hm_afile_stream(af));
+    if (st == HM_OK && checkpoint) st = hm_afile_checkpoint(af);
+    if (st == HM_OK)
+        st = hm_afile_commit(af);
+    else
+        hm_afile_abort(af);
+    HM_CHECK(st == HM_OK && !strcmp(content(path), "new\n"), "%s replaced (%d %s)", path, st,
+             hm_last_error());
+}
+
+static void check_kept_attributes(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/kept.txt", dir);
+    struct stat sb;
+    for (int checkpoint = 0; checkpoint <= 1; checkpoint++) {
+        const mode_t modes[] = {0600, 0640, 0755, 0444};
+        for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+            write_text(path, "old\n");
+            chmod(path, modes[i]);
+            replace_with(path, checkpoint);
+            stat(path, &sb);
+            HM_CHECK((sb.st_mode & 07777) == modes[i], "a %04o file stays %04o%s (got %04o)",
+                     (unsigned)modes[i], (unsigned)modes[i],
+                     checkpoint ? " through a checkpoint" : "", (unsigned)(sb.st_mode & 07777));
+        }
+        if (geteuid() == 0) {
+            write_text(path, "old\n");
+            HM_CHECK(chown(path, 12345, 23456) == 0, "chown");
+            replace_with(path, checkpoint);
+            stat(path, &sb);
+            HM_CHECK(sb.st_uid == 12345 && sb.st_gid == 23456,
+                     "another user's file stays theirs%s (owner %u:%u)",
+                     checkpoint ? " through a checkpoint" : "", (unsigned)sb.st_uid,
+                     (unsigned)sb.st_gid);
+        }
+        unlink(path);
+    }
+    umask(077);
+    replace_with(path, 0);
+    stat(path, &sb);
+    HM_CHECK((sb.st_mode & 0777) == 0600, "a new file under umask 077 is 0600 (got %03o)",
+             (unsigned)(sb.st_mode & 0777));
+    umask(022);
+    unlink(path);
+}
+
 int main(void)
 {
     umask(022);
@@ -151,6 +206,7 @@ int main(void)
     check_missing_dir();
     check_rename_failure();
     check_relative();
+    check_kept_attributes();
     HM_CHECK(rmdir(dir) == 0, "no file left in %s", dir);
     return hm_test_finish();
 }
