@@ -98,6 +98,17 @@ HM_EXPORT int hm_table_print(const hm_table_t *table, FILE *f);
  * reason otherwise. Local. */
 HM_EXPORT int hm_input_open(const char *path, const char *what, uint64_t max_bytes, FILE **out);
 
+/* Skip a UTF-8 byte-order mark (the bytes EF BB BF) at the start of f, a
+ * text input just opened with hm_input_open: spreadsheets write one before
+ * a "CSV UTF-8" file, and it would stick to the first name or key. 1 when
+ * one was skipped, 0 when the file does not start with one (nothing is
+ * consumed then). Local. */
+HM_EXPORT int hm_input_skip_bom(FILE *f);
+
+/* The mark itself, for readers that refuse one found later in a file
+ * (files joined with cat): "\xEF\xBB\xBF". */
+#define HM_INPUT_BOM "\xEF\xBB\xBF"
+
 /* ---- Atomic files ------------------------------------------------------ */
 
 typedef struct hm_afile hm_afile_t;

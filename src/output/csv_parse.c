@@ -67,6 +67,12 @@ static int start_cell(hm_csv_reader_t *r)
  * escapes what cannot be printed. */
 static int check_text(hm_csv_reader_t *r)
 {
+    /* One at the start of the file was skipped (hm_input_skip_bom). */
+    if (!strncmp(r->buf, HM_INPUT_BOM, 3))
+        return fail(r, HM_EINVAL,
+                    "%s:%zu: a UTF-8 byte-order mark (bytes EF BB BF) starts line %zu, inside "
+                    "the file (were files joined?)",
+                    r->path, r->row_line, r->row_line);
     for (size_t c = 0; c < r->ncells; c++) {
         const unsigned char *cell = (const unsigned char *)r->buf + r->offs[c];
         for (const unsigned char *q = cell; *q;) {
@@ -174,7 +180,7 @@ int hm_csv_reader_open(const char *path, hm_csv_reader_t **out)
         st = hm_input_open(path, "result file", HM_INPUT_MAX_RESULT_BYTES, &r->f);
         if (st != HM_OK)
             fail(r, st, "%s", hm_last_error());
-        else if ((st = read_factors(r)) == HM_OK)
+        else if ((void)hm_input_skip_bom(r->f), (st = read_factors(r)) == HM_OK)
             st = read_header(r);
     }
     if (st == HM_OK) {

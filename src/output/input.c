@@ -67,3 +67,14 @@ int hm_input_open(const char *path, const char *what, uint64_t max_bytes, FILE *
     *out = f;
     return HM_OK;
 }
+
+int hm_input_skip_bom(FILE *f)
+{
+    char head[3];
+    long at = ftell(f);
+    if (at < 0) return 0;
+    if (fread(head, 1, 3, f) == 3 && !memcmp(head, HM_INPUT_BOM, 3)) return 1;
+    clearerr(f);
+    fseek(f, at, SEEK_SET);
+    return 0;
+}

@@ -89,8 +89,12 @@ static int next_line(reader_t *r)
         return fail(r, r->lineno, "the line holds a NUL byte (a pattern file is text)");
     if (len > 0 && r->line[len - 1] == '\n') r->line[--len] = '\0';
     if (len > 0 && r->line[len - 1] == '\r') r->line[--len] = '\0';
-    if (r->lineno == 1 && strncmp(r->line, "\xEF\xBB\xBF", 3) == 0)
+    if (r->lineno == 1 && strncmp(r->line, HM_INPUT_BOM, 3) == 0)
         memmove(r->line, r->line + 3, (size_t)len - 2);
+    else if (strncmp(r->line, HM_INPUT_BOM, 3) == 0)
+        return fail(r, r->lineno,
+                    "a UTF-8 byte-order mark (bytes EF BB BF) starts the line, inside the file "
+                    "(were files joined?)");
     return 1;
 }
 

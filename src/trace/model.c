@@ -130,11 +130,12 @@ int hm__trace_model_read(const char *path, hm__trace_model_file_t *mf)
     FILE *f;
     int rc = hm_input_open(path, "trace model file", HM_INPUT_MAX_MODEL_BYTES, &f);
     if (rc != HM_OK) return rc;
+    hm_input_skip_bom(f);
     char line[1 << 16];
     int lineno = 0, st = HM_OK;
     while (st == HM_OK && fgets(line, sizeof line, f)) {
         lineno++;
-        line[strcspn(line, "\n")] = 0;
+        line[strcspn(line, "\r\n")] = 0; /* CRLF too */
         char *colon = strstr(line, ": ");
         if (line[0] == '#' || !line[0]) continue;
         if (!colon || (*colon = 0, parse_line(mf, line, colon + 2) != 0))

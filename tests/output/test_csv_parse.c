@@ -129,6 +129,41 @@ static void check_bad_number(const char *path)
              hm_last_error());
 }
 
+/* Encodings (issue 31, class 3): a UTF-8 byte-order mark that starts the
+ * file, before the factors or before the header, is skipped, with CRLF
+ * line ends; one inside the file (files joined with cat) is refused,
+ * naming the file, the line and the mark. */
+static void check_bom(const char *path)
+{
+    hm_csv_reader_t *r = NULL;
+    const char *v = NULL;
+    write_file(path, "\xEF\xBB\xBF# sync: barrier\r\nop,global_s\r\nbcast,1e-6\r\n");
+    int st = hm_csv_reader_open(path, &r);
+    HM_CHECK(st == HM_OK && hm_factors_get(hm_csv_reader_factors(r), "sync", &v) == HM_OK &&
+                 !strcmp(v, "barrier"),
+             "a BOM before the factors, CRLF: factor sync = barrier (%d %s)", st, hm_last_error());
+    hm_csv_reader_close(r);
+    write_file(path, "\xEF\xBB\xBFop,global_s\r\nbcast,1e-6\r\n");
+    st = hm_csv_reader_open(path, &r);
+    size_t at = 99;
+    HM_CHECK(st == HM_OK && hm_csv_reader_find(r, "op", &at) == HM_OK && at == 0,
+             "a BOM before the header: the first column is \"op\" (%d %s)", st, hm_last_error());
+    hm_csv_reader_close(r);
+    write_file(path, "op,global_s\nbcast,1e-6\n\xEF\xBB\xBFop,global_s\nbcast,2e-6\n");
+    int more = 0;
+    st = hm_csv_reader_open(path, &r);
+    if (st == HM_OK) hm_csv_reader_next(r, &more);
+    if (st == HM_OK) st = hm_csv_reader_next(r, &more);
+    char want[1024];
+    snprintf(want, sizeof want,
+             "%s:3: a UTF-8 byte-order mark (bytes EF BB BF) starts line 3, inside the file (were "
+             "files joined?)",
+             path);
+    HM_CHECK(st == HM_EINVAL && r && !strcmp(hm_csv_reader_error(r), want),
+             "a BOM inside the file: \"%s\"", r ? hm_csv_reader_error(r) : hm_last_error());
+    if (r) hm_csv_reader_close(r);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/hm_test_csv_parse_XXXXXX", path[512];
@@ -139,6 +174,7 @@ int main(void)
     unlink(path);
     snprintf(path, sizeof path, "%s/bad.csv", dir);
     check_bad_number(path);
+    check_bom(path);
     unlink(path);
     snprintf(path, sizeof path, "%s/missing.csv", dir);
     int st = hm_csv_reader_open(path, &r);
