@@ -132,6 +132,15 @@ static int draw_all(const hm_figure_params_t *p, hm__plot_out_t *out, hm__plot_d
     return rc == HM_OK ? HM_OK : fail(failed, HM_FIGURE_FAILED_DRAW, rc);
 }
 
+/* A selection of a call or a window applies to traces only: on result
+ * files alone it would be accepted and change nothing (issue 31). */
+static int any_trace(const hm_figure_params_t *p)
+{
+    for (int i = 0; i < p->ninputs; i++)
+        if (hm__plot_is_trace(p->inputs[i])) return 1;
+    return 0;
+}
+
 int hm_figure_draw(const hm_figure_params_t *p, hm_figure_failed_t *failed)
 {
     if (failed) *failed = HM_FIGURE_FAILED_NONE;
@@ -141,6 +150,11 @@ int hm_figure_draw(const hm_figure_params_t *p, hm_figure_failed_t *failed)
     if (p->ninputs == 0)
         return fail(failed, HM_FIGURE_FAILED_INPUT,
                     hm__error_set(HM_EINVAL, "plot: no input files"));
+    if (p->select.kind != HM_FIGURE_SELECT_WIDEST && !any_trace(p))
+        return fail(failed, HM_FIGURE_FAILED_INPUT,
+                    hm__error_set(HM_EINVAL, "--select: no input is a trace (it picks a call or "
+                                             "a window of a trace: a directory of harmonia "
+                                             "trace, or its trace.csv)"));
     hm__plot_out_t *out = calloc(1, sizeof *out);
     hm__plot_source_t *src = calloc((size_t)p->ninputs, sizeof *src);
     hm__plot_data_t fig[HM_NFIG] = {{0}};

@@ -27,6 +27,8 @@ expect_usage 2 '--seed: given twice ("1", then "2")' timers --seed 1 --per-rank 
 
 expect_ok 0 'harmonia ' --version
 expect_ok 0 '--timer NAME' help timers
+# help is a command the list names: its help is the overview (issue 31)
+expect_ok 0 'usage: harmonia COMMAND [options]' help help
 expect_ok 2 'usage: mpirun -n P harmonia timers' timers --help
 expect_ok 0 'MPI:' version
 # Help texts list choices from the library's tables: none is left unexpanded.

@@ -9,6 +9,7 @@
 #include <harmonia/sync.h>
 
 #include "commands/commands.h"
+#include "options/options_table.h"
 
 static int given(const cli_config_t *cfg, cli_opt_id_t id)
 {
@@ -158,4 +159,13 @@ int cli_check_applies(const cli_config_t *cfg, const char *methods, int comm_siz
     if (rc == HM_OK && methods) rc = check_procsync(cfg, methods);
     if (rc == HM_OK) rc = check_ops(cfg);
     return rc;
+}
+
+int cli_refuse_unread(const cli_config_t *cfg, cli_opt_mask_t reads, const char *why)
+{
+    cli_opt_mask_t unread = cfg->given & ~(reads | HM_OPT_BIT(HM_OPT_HELP));
+    for (int id = 0; id < HM_OPT_COUNT; id++)
+        if (unread & HM_OPT_BIT(id))
+            return hm_error_set(HM_EINVAL, "--%s: %s", cli_options[id].name, why);
+    return HM_OK;
 }

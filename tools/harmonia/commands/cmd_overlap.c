@@ -195,6 +195,17 @@ static int make_plan(const cli_config_t *cfg, MPI_Comm comm, plan_t *p)
  * 100 ms (the order of the paper's 512 ms, and short) without --comp-us. */
 static int impact(cli_config_t *cfg, MPI_Comm comm, plan_t *p)
 {
+    /* The kernel alone, on its own clock: no clock synchronization, no
+     * process synchronization, no operation. */
+    const cli_opt_mask_t reads = HM_OPT_BIT(HM_OPT_COMP_US) | HM_OPT_BIT(HM_OPT_THREADS) |
+                                 HM_OPT_BIT(HM_OPT_NREP) | HM_OPT_BIT(HM_OPT_SEED) |
+                                 HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_RAW) |
+                                 HM_OPT_BIT(HM_OPT_SIZES) | HM_OPT_BIT(HM_OPT_ALLOW_ONE_RANK);
+    if (cli_refuse_unread(cfg, reads,
+                          "overlap impact measures the compute kernel alone and does not read "
+                          "it (it reads --comp-us, --threads, --nrep, --seed and --output)") !=
+        HM_OK)
+        return cli_agree(comm, HM_EINVAL, hm_last_error());
     if (cfg->raw[0])
         return cli_agree(comm, HM_EINVAL,
                          "--raw: overlap impact keeps no repetitions (its rows, one per rank "

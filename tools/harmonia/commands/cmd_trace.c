@@ -17,7 +17,6 @@
 #include <harmonia/trace.h>
 
 #include "commands/commands.h"
-#include "options/options_table.h"
 
 /* Where an installed libharmonia-trace.so is, from the installed program
  * (bin/ to lib/...), so that an installed tree can move. */
@@ -225,9 +224,6 @@ static int merge_and_report(const char *dir)
 }
 
 /* What only a run uses: given with merge, it would be ignored. */
-static const cli_opt_id_t run_only[] = {HM_OPT_CLOCK_SYNC, HM_OPT_FITPOINTS, HM_OPT_EXCHANGES,
-                                        HM_OPT_TIMER, HM_OPT_OUTPUT};
-
 /* `harmonia trace merge DIR`: a trace merged again from its rank and model
  * files (after a merge that was cut short, or by a newer harmonia), its
  * trace files replaced. A bad DIR is a usage error (HM_EINVAL). */
@@ -246,11 +242,9 @@ static int merge_again(const cli_config_t *cfg)
     if (cfg->command_argv)
         return cli_print_error("merge %s runs no command: drop what follows --", cfg->files[1]),
                HM_EINVAL;
-    for (size_t i = 0; i < sizeof run_only / sizeof *run_only; i++)
-        if (cfg->given & HM_OPT_BIT(run_only[i]))
-            return cli_print_error("--%s: merge reads what the run wrote; it applies to a run",
-                                   cli_options[run_only[i]].name),
-                   HM_EINVAL;
+    /* Every option of trace is the run's (its clock, its timer, its output). */
+    if (cli_refuse_unread(cfg, 0, "merge reads what the run wrote; it applies to a run") != HM_OK)
+        return cli_print_error("%s", hm_last_error()), HM_EINVAL;
     fflush(stdout);
     return merge_and_report(cfg->files[1]);
 }

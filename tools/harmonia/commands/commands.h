@@ -79,6 +79,12 @@ int cli_check_outputs(const cli_config_t *cfg, MPI_Comm comm);
  * --clock-sync on real clocks, ...), or --ranks-per-node exceeds
  * comm_size. methods: the --sync list in effect (NULL: a command without
  * process synchronization). */
+/* HM_EINVAL, "--NAME: why", for the first option given that is not in
+ * reads (--help always may be): a mode of a command that reads fewer of
+ * its options than the command (trace merge, overlap impact) refuses the
+ * others rather than ignore them. Local: every rank parses the same argv. */
+int cli_refuse_unread(const cli_config_t *cfg, cli_opt_mask_t reads, const char *why);
+
 int cli_check_applies(const cli_config_t *cfg, const char *methods, int comm_size);
 
 /* 1 when the run reads the option id (HM_OPT_ROOT, HM_OPT_PEER, or any

@@ -53,8 +53,11 @@ static int run_help(int argc, char **argv)
         if (first_process()) cli_print_overview(stdout);
         return HM_OK;
     }
-    const cli_command_t *c = cli_find_command(argv[2]);
-    if (!c) {
+    /* help is a command too (the list of known commands names it): its own
+     * help is the overview. */
+    int itself = !strcmp(argv[2], "help");
+    const cli_command_t *c = itself ? NULL : cli_find_command(argv[2]);
+    if (!c && !itself) {
         unknown_command(argv[2]);
         return HM_EINVAL;
     }
@@ -63,7 +66,8 @@ static int run_help(int argc, char **argv)
             cli_print_error("unexpected argument \"%s\" after 'help %s'", argv[3], argv[2]);
         return HM_EINVAL;
     }
-    if (first_process()) cli_print_command_help(stdout, c);
+    if (first_process() && itself) cli_print_overview(stdout);
+    if (first_process() && !itself) cli_print_command_help(stdout, c);
     return HM_OK;
 }
 
