@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,11 +42,23 @@ struct hm_afile {
 
 /* Record "cannot write PATH: what: strerror(err)" and return HM_EIO with
  * errno = err, as the failing call left it. */
+/* The cause of a write that failed inside stdio: a stream whose error
+ * flag a full buffer's write set earlier reports it at the next fflush
+ * with errno 0, and "Input/output error" hid a full disk (issue 31). The
+ * file system says whether it is full. */
+static int lost_cause(const hm_afile_t *af)
+{
+    struct statvfs vfs;
+    int fd = af->stream ? fileno(af->stream) : -1;
+    if (fd >= 0 && fstatvfs(fd, &vfs) == 0 && vfs.f_bavail == 0) return ENOSPC;
+    return EIO;
+}
+
 static int fail(hm_afile_t *af, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int fail(hm_afile_t *af, int err, const char *fmt, ...)
 {
-    if (err == 0) err = EIO;
+    if (err == 0) err = lost_cause(af);
     int n = snprintf(af->error, sizeof af->error, "cannot write %s: ", af->path);
     if (n > 0 && (size_t)n < sizeof af->error) {
         va_list ap;

@@ -247,6 +247,16 @@ camp -n 2 --dir f -- sh -c 'echo "it broke" >&2; exit 3'
 [ "$status" -eq 1 ] && grep -q "run 1 failed (exit status 3); see f/run-001.log: it broke" "$out" &&
     [ "$(csv_awk f/manifest.csv '{ printf "%s ", $col["state"] }')" = "failed pending " ]
 check $? "a failing run stops the campaign: exit 1, names the log and its last line" "exit $status"
+# A launcher's banner after harmonia's error line (Open MPI's box of dashes):
+# the campaign quotes the error, not the dashes (issue 31, class 6).
+camp -n 2 --dir fb -- sh -c 'echo "harmonia: error: --nrep: \"0\" is out of range" >&2
+    printf -- "-----\\nPrimary job  terminated normally, but 1 process returned\\n-----\\n" >&2; exit 2'
+grep -q 'see fb/run-001.log: harmonia: error: --nrep: "0" is out of range$' "$out"
+check $? "a failed run is quoted by harmonia's error line, not the launcher's banner" "$(cat "$out")"
+# compare on that campaign: what it did and how to resume, not "run it first"
+launch 0 compare fb fb
+[ "$status" -eq 2 ] && grep -q 'fb has no per-mpirun.csv: its campaign finished 0 of 2 runs (1 failed; their logs are in fb); run the same harmonia campaign --dir fb -- ... again to resume it' "$out"
+check $? "compare on a campaign that finished no run says so and how to resume" "exit $status; $(cat "$out")"
 camp -n 1 --dir t -- true
 [ "$status" -eq 1 ] && grep -q 'exited 0 but wrote no "t/run-001.csv"' "$out"
 check $? "a run that writes no raw file is a failure" "exit $status"

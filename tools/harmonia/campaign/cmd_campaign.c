@@ -151,16 +151,33 @@ static int file_exists(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
 }
 
-/* The last line of the log, to say why a run failed. */
+/* A line of the launcher's own banners ("-----", "mpirun detected that
+ * one or more processes exited ..."), which say that a rank failed, not
+ * why. */
+static int banner(const char *line)
+{
+    return line[strspn(line, "- \t\r\n")] == '\0' || strstr(line, "mpirun") ||
+           strstr(line, "Primary job") || strstr(line, "Process name:") ||
+           strstr(line, "Exit code:") || strstr(line, "job to be terminated");
+}
+
+/* The line of the log that says why a run failed: the last line harmonia
+ * printed as an error, else the last line that is not a launcher's banner
+ * (Open MPI ends a failed run with a box of dashes). */
 static void last_line(const char *path, char *buf, size_t len)
 {
     FILE *f = NULL;
-    char line[512];
+    char line[512], other[512] = "";
     hm_input_open(path, "run log", 0, &f); /* none: no line to quote */
     buf[0] = '\0';
-    while (f && fgets(line, sizeof line, f))
-        if (line[strspn(line, " \t\r\n")]) snprintf(buf, len, "%s", line);
+    while (f && fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "harmonia: error:", 16))
+            snprintf(buf, len, "%s", line);
+        else if (!banner(line))
+            snprintf(other, sizeof other, "%s", line);
+    }
     if (f) fclose(f);
+    if (!buf[0]) snprintf(buf, len, "%s", other);
     buf[strcspn(buf, "\r\n")] = '\0';
 }
 

@@ -17,6 +17,26 @@
 
 /* ---- Reading one side ------------------------------------------------------ */
 
+/* A campaign that ran (its manifest is there) but finished no run: what
+ * its manifest says, and how to go on. HM_OK when there is none. */
+static int unfinished_campaign(const char *dir)
+{
+    char path[4200];
+    hm_results_manifest_t m = {0};
+    int found = 0;
+    snprintf(path, sizeof path, "%s/%s", dir, HM_RESULTS_MANIFEST_FILE);
+    if (hm_results_manifest_read(path, &m, &found) != HM_OK || !found) return HM_OK;
+    long done = 0, failed = 0;
+    for (long i = 0; i < m.nruns; i++)
+        done += m.runs[i].state == HM_RUN_DONE, failed += m.runs[i].state == HM_RUN_FAILED;
+    hm_error_set(HM_ENOENT,
+                 "%s has no %s: its campaign finished %ld of %ld runs (%ld failed; their logs "
+                 "are in %s); run the same harmonia campaign --dir %s -- ... again to resume it",
+                 dir, HM_RESULTS_PERMPIRUN_FILE, done, m.nruns, failed, dir, dir);
+    hm_results_manifest_free(&m);
+    return HM_ENOENT;
+}
+
 /* A directory stands for the per-mpirun.csv that campaign writes into it. */
 static int resolve(cli_compare_side_t *s)
 {
@@ -24,6 +44,7 @@ static int resolve(cli_compare_side_t *s)
     if (hm_results_permpirun_path(s->operand, s->path, sizeof s->path, &dir) != HM_OK)
         return HM_EINVAL; /* its sentence */
     if (!dir || access(s->path, F_OK) == 0) return HM_OK;
+    if (unfinished_campaign(s->operand) != HM_OK) return HM_ENOENT;
     return hm_error_set(HM_ENOENT,
                         "%s has no %s (run 'harmonia campaign --dir %s -- mpirun ... harmonia "
                         "bench ...' first)",
