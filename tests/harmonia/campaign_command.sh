@@ -253,6 +253,22 @@ camp -n 2 --dir fb -- sh -c 'echo "harmonia: error: --nrep: \"0\" is out of rang
     printf -- "-----\\nPrimary job  terminated normally, but 1 process returned\\n-----\\n" >&2; exit 2'
 grep -q 'see fb/run-001.log: harmonia: error: --nrep: "0" is out of range$' "$out"
 check $? "a failed run is quoted by harmonia's error line, not the launcher's banner" "$(cat "$out")"
+# Records of long work are the truth (issue 31, class 4): a campaign whose
+# manifest was deleted never replaces its run files; a manifest whose
+# recorded seed was edited is noticed.
+camp -n 2 --dir rec -- sh -c 'cp base.csv "$1"' '{seed}' '{raw}'
+before=$(md5sum rec/run-001.csv rec/run-002.csv)
+mv rec/manifest.csv rec.manifest
+camp -n 2 --dir rec -- sh -c 'cp base.csv "$1"' '{seed}' '{raw}'
+[ "$status" -eq 2 ] && grep -q 'harmonia: error: --dir: "rec" holds run-00[12].\(csv\|log\) but no manifest.csv (deleted?)' "$out" &&
+    [ "$(md5sum rec/run-001.csv rec/run-002.csv)" = "$before" ] && [ ! -e rec/manifest.csv ]
+check $? "a deleted manifest: refused, exit 2, the run files as they were" "exit $status; $(cat "$out")"
+awk -F, 'BEGIN { OFS = "," } /^run,/ { h = 1; print; next } h && !done { $2 = 123; done = 1 } { print }' \
+    rec.manifest >rec/manifest.csv
+camp -n 3 --dir rec -- sh -c 'cp base.csv "$1"' '{seed}' '{raw}'
+[ "$status" -eq 2 ] && grep -q 'rec/manifest.csv: run 1 has seed 123, but base seed' "$out" &&
+    [ ! -e rec/run-003.csv ] && [ "$(md5sum rec/run-001.csv rec/run-002.csv)" = "$before" ]
+check $? "an edited seed in the manifest: refused before any run" "exit $status; $(cat "$out")"
 # compare on that campaign: what it did and how to resume, not "run it first"
 launch 0 compare fb fb
 [ "$status" -eq 2 ] && grep -q 'fb has no per-mpirun.csv: its campaign finished 0 of 2 runs (1 failed; their logs are in fb); run the same harmonia campaign --dir fb -- ... again to resume it' "$out"

@@ -4,6 +4,7 @@
  * own seed and raw file, recorded in a manifest so that the campaign can be
  * resumed; then Alg. 6 reduces every run to per-group medians and means:
  * run-times of bench, or a metric of overlap per cell. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -277,12 +278,43 @@ static int run_one(campaign_t *c, hm_results_manifest_run_t *r, long left)
     return rc == HM_OK ? conclude(c, r, left) : rc;
 }
 
-/* Per-run file names and seeds; runs recorded as done stay done only while
- * their raw file is there. */
-static void plan(campaign_t *c)
+/* A run the manifest records as started must be the run this campaign
+ * would make: its seed the one the base seed gives, its command the one
+ * the template gives. An edited manifest would otherwise mix runs of two
+ * experiments under one label (issue 31). HM_EINVAL, printed. */
+static int check_record(const campaign_t *c, hm_results_manifest_run_t *r)
+{
+    uint64_t seed = hm_results_run_seed(c->m.base_seed, r->run);
+    if (r->state == HM_RUN_PENDING) return HM_OK;
+    if (r->seed != seed) {
+        cli_print_error("--dir: %s: run %ld has seed %llu, but base seed %llu gives %llu (was "
+                        "the manifest edited? move the directory away to start afresh)",
+                        c->path, r->run, (unsigned long long)r->seed,
+                        (unsigned long long)c->m.base_seed, (unsigned long long)seed);
+        return HM_EINVAL;
+    }
+    int n = 0;
+    char **argv = run_argv(c, r, &n);
+    char *want = argv ? hm_output_shell_join(n, (const char *const *)argv) : NULL;
+    int same = !want || !r->command || !strcmp(want, r->command);
+    if (!same)
+        cli_print_error("--dir: %s: run %ld was recorded as \"%s\", but this campaign runs "
+                        "\"%s\" (was the manifest edited? move the directory away to start "
+                        "afresh)",
+                        c->path, r->run, r->command, want);
+    free(want);
+    if (argv) free_words(argv, n);
+    return same ? HM_OK : HM_EINVAL;
+}
+
+/* Per-run file names and seeds, each started run checked against its
+ * record; runs recorded as done stay done only while their raw file is
+ * there. */
+static int plan(campaign_t *c)
 {
     for (long i = 0; i < c->m.nruns; i++) {
         hm_results_manifest_run_t *r = &c->m.runs[i];
+        if (check_record(c, r) != HM_OK) return HM_EINVAL;
         r->seed = hm_results_run_seed(c->m.base_seed, r->run);
         snprintf(r->raw, sizeof r->raw, "%s/run-%03ld.csv", c->dir, r->run);
         snprintf(r->log, sizeof r->log, "%s/run-%03ld.log", c->dir, r->run);
@@ -290,6 +322,7 @@ static void plan(campaign_t *c)
         if (r->state == HM_RUN_DONE && isfinite(r->duration_s) && i < c->limit)
             c->done_s += r->duration_s, c->done_n++; /* the ETA of a resumed campaign */
     }
+    return HM_OK;
 }
 
 static int run_all(campaign_t *c)
@@ -356,6 +389,31 @@ static int adopt(campaign_t *c, hm_results_manifest_t *old, const char *template
     return HM_OK;
 }
 
+/* Without a manifest, files of runs in dir are not this campaign's to
+ * replace: a deleted manifest let run-001.csv be overwritten, exit 0
+ * (issue 31). HM_EINVAL, printed, naming the first. */
+static int orphan_runs(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char found[300] = "";
+    while (d && !found[0] && (e = readdir(d))) {
+        long run;
+        char ext[8];
+        int used = 0;
+        if (sscanf(e->d_name, "run-%ld.%7[a-z]%n", &run, ext, &used) == 2 && !e->d_name[used] &&
+            (!strcmp(ext, "csv") || !strcmp(ext, "log")))
+            snprintf(found, sizeof found, "%s", e->d_name);
+    }
+    if (d) closedir(d);
+    if (!found[0]) return HM_OK;
+    cli_print_error("--dir: \"%s\" holds %s but no %s (deleted?): a campaign never replaces "
+                    "a run file its manifest does not account for; move the files away or "
+                    "choose another --dir",
+                    dir, found, HM_RESULTS_MANIFEST_FILE);
+    return HM_EINVAL;
+}
+
 static int load(campaign_t *c)
 {
     const cli_config_t *cfg = c->cfg;
@@ -377,6 +435,10 @@ static int load(campaign_t *c)
         free(tmpl);
         if (rc != HM_OK) hm_results_manifest_free(&old);
         return rc;
+    }
+    if (orphan_runs(c->dir) != HM_OK) {
+        free(tmpl);
+        return HM_EINVAL;
     }
     c->m = (hm_results_manifest_t){.template_command = tmpl, .base_seed = cfg->seed};
     return HM_OK;
@@ -526,8 +588,8 @@ int cli_cmd_campaign(cli_config_t *cfg, MPI_Comm comm)
     }
     if (rc == HM_OK) {
         cli_campaign_catch_signals();
-        plan(&c);
-        rc = run_all(&c);
+        rc = plan(&c);
+        if (rc == HM_OK) rc = run_all(&c);
         cli_campaign_default_signals(); /* the analysis writes its files atomically */
         if (rc == HM_OK) rc = analyze(cfg, &c);
     }
