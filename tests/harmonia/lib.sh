@@ -96,6 +96,19 @@ launch() {
     status=$?
 }
 
+# launch_reading FILE NP ARGS... : launch, when FILE (the output of an
+# earlier launch that the run reads) exists; otherwise that earlier run was
+# left out (oversubscribing) or failed, which its own check says, and this
+# one is skipped: a crowded machine let the first run be left out and the
+# second, reading its file, fail (test_cli_pattern_matrix, MPICH).
+launch_reading() {
+    local file=$1; shift
+    if [ -f "$file" ]; then launch "$@"; return; fi
+    launch_skipped=1 status=77
+    echo "skipped: $file (an earlier run's output) is missing" >"$out"
+    echo "skipped: harmonia ${*:2} ($file is missing: its run was left out or failed)"
+}
+
 # expect_usage NP "message fragment" ARGS... : exit status 2, the fragment
 # printed exactly once in one "harmonia: error:" line.
 expect_usage() {

@@ -56,7 +56,7 @@ check $? "factors: what the matrix is of, its size, the run's factors, complete"
 
 # Read back: the file is a pattern; measured again it has the same matrix
 # (8 messages, 64 bytes) and a file's matrix names no size.
-launch 4 pattern --pattern file --file m.csv --nrep 5 $(late 4) --matrix m2.csv
+launch_reading m.csv 4 pattern --pattern file --file m.csv --nrep 5 $(late 4) --matrix m2.csv
 rows2=$(pairs m2.csv)
 [ "$status" -eq 0 ] && [ "$rows2" = "$rows" ] &&
     [ "$(table_cols size_B messages bytes | head -1)" = "8 64" ]
@@ -72,7 +72,7 @@ launch 3 pattern --pattern asymmetric --ranks-per-node 1 --direction omni --size
 rows=$(pairs a.csv)
 [ "$status" -eq 0 ] && [ "$rows" = "0>1:8;0>2:8;1>0:8;1>2:8;2>0:8;2>1:8;" ] && header_ok a.csv
 check $? "np 3 asymmetric omni --matrix: every ordered pair, 8 bytes each" "exit $status; $rows"
-launch 3 pattern --pattern file --file a.csv --nrep 5 $(late 3) --matrix a2.csv
+launch_reading a.csv 3 pattern --pattern file --file a.csv --nrep 5 $(late 3) --matrix a2.csv
 [ "$status" -eq 0 ] && [ "$(pairs a2.csv)" = "$rows" ]
 check $? "np 3: read back, the same matrix" "exit $status; $(pairs a2.csv)"
 
