@@ -55,7 +55,15 @@ static int spawn(const char *gnuplot, const char *script, const char *err_path, 
     if (!rc) rc = posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     if (!rc)
         rc = posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (!rc) rc = posix_spawn(pid, gnuplot, &fa, NULL, argv, environ);
+    /* Its own process group: a gnuplot that hangs is killed with whatever
+     * it started (a viewer, a shell of a "system" command), which a kill of
+     * its pid alone left running (issue 31). */
+    posix_spawnattr_t at;
+    int have_at = !rc && !(rc = posix_spawnattr_init(&at));
+    if (!rc) rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+    if (!rc) rc = posix_spawnattr_setpgroup(&at, 0);
+    if (!rc) rc = posix_spawn(pid, gnuplot, &fa, &at, argv, environ);
+    if (have_at) posix_spawnattr_destroy(&at);
     posix_spawn_file_actions_destroy(&fa);
     return rc;
 }
@@ -73,7 +81,7 @@ static int wait_limited(pid_t pid, int limit_s)
         if (waited >= limit_s * 100L) break;
         nanosleep(&tick, NULL);
     }
-    kill(pid, SIGKILL);
+    kill(-pid, SIGKILL); /* the group spawn made, gnuplot's children too */
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     return -1;
