@@ -197,21 +197,32 @@ static void clock_accuracy(const hm__trace_rank_t *ranks, int nranks, hm_trace_s
     s->order_doubtful = s->pair_error_s >= s->latency_min_s; /* false when either is NaN */
 }
 
+/* The flushes a rank did: its model says at MPI_Finalize; a rank that
+ * never got there left one MPI_T_flush event per flush in its file. */
+static uint64_t flushes_of(const hm__trace_rank_t *tr)
+{
+    if (tr->has_model) return tr->model.info.flushes;
+    uint64_t n = 0;
+    for (size_t i = 0; i < tr->n; i++) n += tr->events[i].func == HM_TRACE_MPI_T_flush;
+    return n;
+}
+
 static void totals(const hm__trace_rank_t *ranks, int nranks, hm_trace_summary_t *s)
 {
     double first = INFINITY, last = -INFINITY;
     clock_accuracy(ranks, nranks, s);
+    /* Not measured until a rank's checker says (a run that never reached
+     * MPI_Finalize has no end model to check). */
+    s->check_start_max_s = s->check_end_max_s = NAN;
     for (int r = 0; r < nranks; r++) {
         const hm__trace_rank_t *tr = &ranks[r];
         s->nranks += tr->n > 0 || tr->has_model;
         s->nfinished += tr->has_model && tr->model.info.has_end;
         s->events += tr->n;
-        s->flushes += tr->model.info.flushes;
-        if (tr->has_model) {
-            if (tr->model.info.check_start_s > s->check_start_max_s)
-                s->check_start_max_s = tr->model.info.check_start_s;
-            if (tr->model.info.check_end_s > s->check_end_max_s)
-                s->check_end_max_s = tr->model.info.check_end_s;
+        s->flushes += flushes_of(tr);
+        if (tr->has_model && tr->model.info.has_end) {
+            s->check_start_max_s = max_measured(s->check_start_max_s, tr->model.info.check_start_s);
+            s->check_end_max_s = max_measured(s->check_end_max_s, tr->model.info.check_end_s);
         }
         for (size_t i = 0; i < 2 * tr->n; i++) {
             double c = fabs(tr->glob[i] - tr->ext[i]);
@@ -220,7 +231,7 @@ static void totals(const hm__trace_rank_t *ranks, int nranks, hm_trace_summary_t
             if (tr->glob[i] > last) last = tr->glob[i];
         }
     }
-    s->span_s = last > first ? last - first : 0;
+    s->span_s = last >= first ? last - first : NAN; /* NaN: no event */
 }
 
 int hm__trace_summarize(const hm__trace_rank_t *ranks, int nranks, const hm__trace_calls_t *calls,

@@ -179,6 +179,14 @@ grep -q "^order of events across ranks: not checked" "$out" && ! grep -q "shorte
     ok "killed rank: the order not checked, no figure printed" || fail "killed rank: $(cat "$out")"
 [ -s killed/trace.csv ] && ok "killed rank: the flushed events are merged" ||
     fail "killed rank: no trace.csv"
+# Issue 31, class 5: no figure the run did not leave. No rank reached
+# MPI_Finalize: no clock check is printed (it said "0.000 us"), and the
+# flushes counted are the flush events trace.csv holds (it said 0).
+flush_events=$(grep -c ',MPI_T_flush,' killed/trace.csv)
+grep -q "^ranks 2 (0 finished), events [0-9]*, flushes $flush_events, span " "$out" &&
+    grep -q '^global clock at MPI_Finalize: not checked (no rank reached it' "$out" &&
+    ! grep -q 'start model max offset' "$out" && [ "$flush_events" -gt 0 ]
+check $? "killed rank: flushes $flush_events as in trace.csv, no clock figure invented" "$(cat "$out")"
 
 # --- bad input --------------------------------------------------------------
 expect_usage 0 '--clock-sync: unknown algorithm "hca4"' trace --clock-sync hca4 -- true

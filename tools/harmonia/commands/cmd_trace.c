@@ -170,14 +170,33 @@ static void print_sizes(const hm_trace_summary_t *s)
     printf("\n");
 }
 
-static void print_summary(const hm_trace_summary_t *s, const char *dir)
+/* What the ranks left: only figures that were measured (a run cut short
+ * has no end model, a rank killed before its first flush no events). */
+static void print_ranks(const hm_trace_summary_t *s)
 {
-    printf("trace: %s (trace.csv, trace.json: open trace.json in https://ui.perfetto.dev)\n", dir);
-    printf("ranks %d (%d finished), events %llu, flushes %llu, span %.6f s\n", s->nranks,
-           s->nfinished, (unsigned long long)s->events, (unsigned long long)s->flushes, s->span_s);
+    if (s->nranks == 0) {
+        printf("ranks: none left an event or reached MPI_Finalize (the program ended before "
+               "a tracer's buffer was first flushed)\n");
+        return;
+    }
+    printf("ranks %d (%d finished), events %llu, flushes %llu", s->nranks, s->nfinished,
+           (unsigned long long)s->events, (unsigned long long)s->flushes);
+    if (isfinite(s->span_s)) printf(", span %.6f s", s->span_s);
+    printf("\n");
+    if (isnan(s->check_start_max_s)) {
+        printf("global clock at MPI_Finalize: not checked (no rank reached it; times are "
+               "extrapolated from MPI_Init's model)\n");
+        return;
+    }
     printf("global clock at MPI_Finalize: start model max offset %.3f us, end model %.3f us; "
            "interpolation moved events by up to %.3f us\n",
            s->check_start_max_s * 1e6, s->check_end_max_s * 1e6, s->drift_correction_max_s * 1e6);
+}
+
+static void print_summary(const hm_trace_summary_t *s, const char *dir)
+{
+    printf("trace: %s (trace.csv, trace.json: open trace.json in https://ui.perfetto.dev)\n", dir);
+    print_ranks(s);
     print_order(s);
     hm_table_t *t = NULL;
     if (hm_table_create(&t) != HM_OK) return;
