@@ -62,9 +62,10 @@ static int read_chunk(FILE *f, const char *path, hm_trace_event_t **events, size
     return 0;
 }
 
-int hm__trace_read_events(const char *path, hm_trace_event_t **events, size_t *n, int *torn)
+int hm__trace_read_events(const char *path, hm_trace_event_t **events, size_t *n, size_t *chunks,
+                          int *torn)
 {
-    *events = NULL, *n = 0, *torn = 0;
+    *events = NULL, *n = 0, *chunks = 0, *torn = 0;
     FILE *f;
     /* Any size: read chunk by chunk, each checked (a rank's file of a long
      * trace holds gigabytes). */
@@ -72,7 +73,7 @@ int hm__trace_read_events(const char *path, hm_trace_event_t **events, size_t *n
     if (rc != HM_OK) return rc;
     size_t cap = 0;
     int st = HM_OK, r;
-    while ((r = read_chunk(f, path, events, n, &cap, &st)) == 0) continue;
+    while ((r = read_chunk(f, path, events, n, &cap, &st)) == 0) ++*chunks;
     fclose(f);
     if (st != HM_OK) return free(*events), *events = NULL, *n = 0, st;
     *torn = r < 0;

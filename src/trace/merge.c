@@ -54,7 +54,7 @@ static int load_rank(const char *dir, int rank, hm__trace_rank_t *tr)
     }
     snprintf(path, sizeof path, "%s/rank-%05d.events", dir, rank);
     if (st == HM_OK && present(path))
-        st = hm__trace_read_events(path, &tr->events, &tr->n, &tr->torn);
+        st = hm__trace_read_events(path, &tr->events, &tr->n, &tr->chunks, &tr->torn);
     return st;
 }
 
@@ -197,14 +197,13 @@ static void clock_accuracy(const hm__trace_rank_t *ranks, int nranks, hm_trace_s
     s->order_doubtful = s->pair_error_s >= s->latency_min_s; /* false when either is NaN */
 }
 
-/* The flushes a rank did: its model says at MPI_Finalize; a rank that
- * never got there left one MPI_T_flush event per flush in its file. */
+/* The flushes a rank did: its model says at MPI_Finalize; for a rank that
+ * never got there, the whole chunks its file holds, one a flush that
+ * reached the disk (its MPI_T_flush events undercount them: the event of
+ * the last flush sat in the buffer that was lost). */
 static uint64_t flushes_of(const hm__trace_rank_t *tr)
 {
-    if (tr->has_model) return tr->model.info.flushes;
-    uint64_t n = 0;
-    for (size_t i = 0; i < tr->n; i++) n += tr->events[i].func == HM_TRACE_MPI_T_flush;
-    return n;
+    return tr->has_model ? tr->model.info.flushes : (uint64_t)tr->chunks;
 }
 
 static void totals(const hm__trace_rank_t *ranks, int nranks, hm_trace_summary_t *s)

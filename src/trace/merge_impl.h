@@ -10,9 +10,10 @@ typedef struct hm__trace_rank {
     int has_model; /* the rank reached MPI_Finalize's write of its model */
     hm_trace_event_t *events;
     size_t n;
-    int torn;     /* its events file ends in a torn chunk */
-    double *ext;  /* 2 n: enter, exit of each event through the start model */
-    double *glob; /* 2 n: ... interpolated between start and end (ext without an end) */
+    size_t chunks; /* whole chunks in its events file: one a flush that reached the disk */
+    int torn;      /* its events file ends in a torn chunk */
+    double *ext;   /* 2 n: enter, exit of each event through the start model */
+    double *glob;  /* 2 n: ... interpolated between start and end (ext without an end) */
 } hm__trace_rank_t;
 
 /* Every rank of dir, rank r at index r (empty where a rank left nothing). */

@@ -25,11 +25,13 @@ typedef struct hm__trace_chunk {
 
 void hm__trace_chunk_header(hm__trace_chunk_t *head, const hm_trace_event_t *events, size_t n);
 
-/* Every event of the whole chunks of path, in file order; *torn is set
- * when the file ends in a chunk that is cut short or fails its checksum (a
- * rank that died in a flush). HM_EIO (unreadable), HM_EINVAL (not a trace
- * file, named), HM_ENOMEM. */
-int hm__trace_read_events(const char *path, hm_trace_event_t **events, size_t *n, int *torn);
+/* Every event of the whole chunks of path, in file order, and how many
+ * whole chunks there were (one a flush); *torn is set when the file ends
+ * in a chunk that is cut short or fails its checksum (a rank that died in
+ * a flush). HM_EIO (unreadable), HM_EINVAL (not a trace file, named),
+ * HM_ENOMEM. */
+int hm__trace_read_events(const char *path, hm_trace_event_t **events, size_t *n, size_t *chunks,
+                          int *torn);
 
 /* A communicator a rank knew: its key and its members as ranks of
  * MPI_COMM_WORLD, in the communicator's rank order. */
