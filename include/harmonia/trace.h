@@ -257,9 +257,9 @@ typedef struct hm_trace_summary {
     int nfinished;   /* of them, ranks with an end model */
     uint64_t events; /* all ranks */
     uint64_t flushes;
-    double span_s;            /* first entry to last exit, global (NaN: no event) */
-    double check_start_max_s; /* max over ranks of the checker's figures at */
-    double check_end_max_s;   /* MPI_Finalize (NaN: no rank reached it) */
+    double span_s;                 /* first entry to last exit, global (NaN: no event) */
+    double check_start_max_s;      /* max over ranks of the checker's figures at */
+    double check_end_max_s;        /* MPI_Finalize (NaN: no rank reached it) */
     double drift_correction_max_s; /* max |interpolated - extrapolated| over all events */
     double check_init_max_s;       /* the checker at MPI_Init (NaN: not measured) */
     double pair_error_s;           /* largest clock error between two ranks (NaN: not measured) */
