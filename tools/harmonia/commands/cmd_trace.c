@@ -242,7 +242,6 @@ static int merge_and_report(const char *dir)
     return HM_OK;
 }
 
-/* What only a run uses: given with merge, it would be ignored. */
 /* `harmonia trace merge DIR`: a trace merged again from its rank and model
  * files (after a merge that was cut short, or by a newer harmonia), its
  * trace files replaced. A bad DIR is a usage error (HM_EINVAL). */
