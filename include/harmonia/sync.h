@@ -3,20 +3,28 @@
  * hm_sync_run returns, on every rank, a global clock: the rank's base clock
  * seen through the models that map it to the clock of rank 0 of comm.
  *
- * Algorithms (names as on the command line and in result files):
- *   skampi    offset of every rank to the root, O(p) rounds, no drift (Hunold & Carpen-Amarie 2016,
- * Alg. 7-8) netgauge  tree of offsets in O(log p) rounds, no drift (Hunold & Carpen-Amarie 2016,
- * Alg. 11-12) jk        Jones-Koenig: linear model of every rank against the root, O(p) (Hunold &
- * Carpen-Amarie 2016, Alg. 15-17) hca       tree of slopes, intercepts measured against the root,
- * O(p) (Hunold & Carpen-Amarie 2016, Alg. 2-4) hca2      tree of slopes and merged intercepts,
- * scattered from the root, O(log p) hca3      top-down: clients learn against references already on
- * the global clock (Hunold & Carpen-Amarie 2018, Alg. 1-2) prop      the level leader broadcasts
- * its serialized clock (Hunold & Carpen-Amarie 2018, Alg. 3); only for ranks that read one time
- * source A specification joins levels with '+', outermost first (Hunold & Carpen-Amarie 2018, Alg.
- * 4): "hca3+prop" runs hca3 between the node leaders, then prop inside each node; "hca3+hca3+prop"
- * adds a socket level (node leaders, socket leaders of a node, ranks of a socket). Levels come from
- * the real topology or from
- * ranks_per_node / ranks_per_socket of the parameters (virtual levels, topo.h).
+ * Algorithms (names as on the command line and in result files; HCA16 and
+ * HCA18 stand for [Hunold & Carpen-Amarie 2016] and [Hunold &
+ * Carpen-Amarie 2018] of docs/references.md):
+ *   skampi    offset of every rank to the root, O(p) rounds, no drift
+ *             (HCA16 Alg. 7-8)
+ *   netgauge  tree of offsets in O(log p) rounds, no drift (HCA16 Alg. 11-12)
+ *   jk        Jones-Koenig: linear model of every rank against the root,
+ *             O(p) (HCA16 Alg. 15-17)
+ *   hca       tree of slopes, intercepts measured against the root, O(p)
+ *             (HCA16 Alg. 2-4)
+ *   hca2      tree of slopes and merged intercepts, scattered from the
+ *             root, O(log p)
+ *   hca3      top-down: clients learn against references already on the
+ *             global clock (HCA18 Alg. 1-2)
+ *   prop      the level leader broadcasts its serialized clock (HCA18
+ *             Alg. 3); only for ranks that read one time source
+ * A specification joins levels with '+', outermost first (HCA18 Alg. 4):
+ * "hca3+prop" runs hca3 between the node leaders, then prop inside each
+ * node; "hca3+hca3+prop" adds a socket level (node leaders, socket leaders
+ * of a node, ranks of a socket). Levels come from the real topology or from
+ * ranks_per_node / ranks_per_socket of the parameters (virtual levels,
+ * topo.h).
  *
  * Beyond the papers, the drift parameter: a fitted slope smaller than its own noise adds
  * error instead of removing it. With HM_DRIFT_AUTO each learned pairwise model
@@ -24,8 +32,15 @@
  * se the largest of the least-squares error, the error of the line through
  * 10 batch means and residual sd / span, against the two-sided 0.05 % Student
  * quantile (5.62 at 8 degrees of freedom); otherwise it becomes an offset
- * model (docs/clocks.md). The report says which model each level chose and
- * the statistic it was chosen by. */
+ * model (docs/clocks.md). A learning whose test could not have kept a slope
+ * of drift_resolution_ppm (0.5 ppm by default: t_critical x se above it,
+ * e.g. MPICH's offsets, ~30 ns noisier than Open MPI's on shared memory)
+ * goes on for more fit points, sized by the 1 / span law of se, up to
+ * HM_SYNC_FIT_EXTEND_MAX x fitpoints in all: a drift of twice the
+ * resolution is then kept, and a kept slope is known to about
+ * resolution / t_critical (one se). The report says which model
+ * each level chose, the statistic it was chosen by, the drift its offset
+ * models may hide and the fits extended. */
 #ifndef HARMONIA_SYNC_H
 #define HARMONIA_SYNC_H
 #include <harmonia/export.h>
@@ -54,16 +69,23 @@ HM_EXPORT void hm_sync_drift_names(char *buf, size_t len);
 
 #define HM_SYNC_MAX_LEVELS 3
 
+/* A pairwise learning of drift auto is extended to at most this many times
+ * params->fitpoints fit points (sync.h above, drift_resolution_ppm). */
+#define HM_SYNC_FIT_EXTEND_MAX 4
+
 typedef struct hm_sync_params {
-    int fitpoints;           /* offsets per linear regression (jk, hca*) */
-    int exchanges;           /* ping-pongs per offset measurement */
-    hm_offset_kind_t offset; /* offset algorithm of the drift-aware algorithms */
-    hm_drift_t drift;        /* slope kept always (on), never (off), or when significant */
-    double drift_sigmas;     /* auto: keep the slope when |slope| / stderr >= this; 0
-                                (default): the t quantile of the stated test (sync.h above) */
-    int recompute_intercept; /* hca3: re-measure the intercept after each fit (Hunold &
-                                Carpen-Amarie 2018, Alg. 2) */
-    int ranks_per_node;      /* levels of a hierarchical spec: 0 = real topology */
+    int fitpoints;               /* offsets per linear regression (jk, hca*) */
+    int exchanges;               /* ping-pongs per offset measurement */
+    hm_offset_kind_t offset;     /* offset algorithm of the drift-aware algorithms */
+    hm_drift_t drift;            /* slope kept always (on), never (off), or when significant */
+    double drift_sigmas;         /* auto: keep the slope when |slope| / stderr >= this; 0
+                                    (default): the t quantile of the stated test (sync.h above) */
+    double drift_resolution_ppm; /* auto: a pairwise learning whose test could not have kept
+                                    a slope of this size (either model) goes on, up to
+                                    HM_SYNC_FIT_EXTEND_MAX x fitpoints (below); 0: never */
+    int recompute_intercept;     /* hca3: re-measure the intercept after each fit (Hunold &
+                                    Carpen-Amarie 2018, Alg. 2) */
+    int ranks_per_node;          /* levels of a hierarchical spec: 0 = real topology */
     int ranks_per_socket;
     hm_progress_t progress; /* fit points of the pair being fitted, reported on both ranks
                                of the pair (jk: on the root); not compared across ranks */
@@ -84,6 +106,13 @@ typedef struct hm_sync_report {
     double drift_t_offset_max[HM_SYNC_MAX_LEVELS];
     double drift_t_linear_min[HM_SYNC_MAX_LEVELS];
     double drift_t_critical[HM_SYNC_MAX_LEVELS];
+    /* The largest drift an offset model of the level may hide: the smallest
+     * slope its fit's test would have kept, t_critical x se, in ppm (NaN: no
+     * offset model; infinite: a fit of too few points to judge a slope); the fits learned beyond
+     * fitpoints to resolve drift_resolution_ppm, and the most fit points of one fit. */
+    double drift_resolution_ppm[HM_SYNC_MAX_LEVELS];
+    int fits_extended[HM_SYNC_MAX_LEVELS];
+    int fitpoints_max[HM_SYNC_MAX_LEVELS];
     long pingpongs;           /* this rank: ping-pongs it took part in */
     long total_pingpongs;     /* ping-pongs of the whole synchronization (each counted once) */
     long internode_pingpongs; /* ... of them between ranks of different nodes (the real
@@ -91,17 +120,19 @@ typedef struct hm_sync_report {
 } hm_sync_report_t;
 
 /* The report's models in one line, local: per level, the pairwise models
- * that kept a slope (L) and those that fell back to an offset (O), and the
- * drift test they were decided by, e.g.
- *   "hca3:0L/1O(t 0.84<5.62) prop:0L/0O"   (the largest t of the offsets)
+ * that kept a slope (L) and those that fell back to an offset (O), the
+ * drift test they were decided by, the drift the offsets may hide and the
+ * fits extended, e.g.
+ *   "hca3:0L/1O(t 0.84<5.62; hides < 0.3 ppm) prop:0L/0O"
  *   "hca3:1L/0O(t 12.3>=5.62)"              (the smallest t of the slopes)
- *   "jk:2L/1O(t 0.84<5.62, 12.3>=5.62)"     (both)
+ *   "jk:2L/1O(t 0.84<5.62, 12.3>=5.62; hides < 0.45 ppm; 1 extended to
+ *    2300 points)"
  * Truncated to len - 1 characters; r NULL: "". */
 HM_EXPORT void hm_sync_report_models(const hm_sync_report_t *r, char *buf, size_t len);
 
 /* Defaults: fitpoints 1000, exchanges 100, skampi offsets, drift auto with
- * the t test's quantile (drift_sigmas 0), recompute_intercept on, real
- * topology. */
+ * the t test's quantile (drift_sigmas 0) resolving 0.5 ppm
+ * (drift_resolution_ppm), recompute_intercept on, real topology. */
 HM_EXPORT void hm_sync_params_default(hm_sync_params_t *params);
 
 /* The drift decision of params in one line, for the experimental factors

@@ -26,7 +26,10 @@
  *  - fewer than 2 fit points is HM_EINVAL (no line), and with 2 the fit has
  *    no residual to judge the slope by: drift auto then keeps the offset;
  *  - the slope's standard error given to the drift decision allows for
- *    correlated fit points (batch means, hm__sync_fit_pair in learn.c). */
+ *    correlated fit points (batch means, hm__sync_fit_pair in learn.c);
+ *  - drift auto's extension (sync.h): while a client's fit cannot resolve
+ *    params->drift_resolution_ppm, the root serves every client more
+ *    rounds, as many as the neediest fit wants. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -47,7 +50,18 @@ typedef struct jk {
     int me, size, npairs;
     hm_offset_pair_t **pairs;
     double *x, *y;
+    int n; /* fit points taken */
 } jk_t;
+
+/* Room for n fit points on a client. */
+static int grow(jk_t *j, int n)
+{
+    double *x = realloc(j->x, (size_t)n * sizeof *x);
+    if (x) j->x = x;
+    double *y = x ? realloc(j->y, (size_t)n * sizeof *y) : NULL;
+    if (y) j->y = y;
+    return x && y ? HM_OK : HM_ENOMEM;
+}
 
 /* Pairs created once, so that Mean-RTT's RTT is measured once per pair, and
  * the client's fit points: every allocation before the first ping-pong. */
@@ -62,10 +76,7 @@ static int prepare(jk_t *j)
                                        &j->pairs[k]);
         if (rc != HM_OK) return rc;
     }
-    if (j->me == 0) return HM_OK;
-    j->x = malloc(2 * (size_t)j->params->fitpoints * sizeof *j->x);
-    j->y = j->x ? j->x + j->params->fitpoints : NULL;
-    return j->x ? HM_OK : HM_ENOMEM;
+    return j->me == 0 ? HM_OK : grow(j, j->params->fitpoints);
 }
 
 static void release(jk_t *j, hm__sync_stats_t *stats)
@@ -76,6 +87,7 @@ static void release(jk_t *j, hm__sync_stats_t *stats)
     }
     free(j->pairs);
     free(j->x);
+    free(j->y);
 }
 
 /* Alg. 15 lines 10-15 for one fit point: the root serves each client in
@@ -99,20 +111,21 @@ static int measure_turn(jk_t *j, hm_offset_sample_t *s)
     return hm_offset_measure(j->pairs[0], j->clock, s);
 }
 
-/* Lines 32-35 (one untimed round: warm-up, RTTs), then Learn_Model's
- * n_fitpts rounds (lines 10 and 17). */
-static int learn(jk_t *j)
+/* Learn_Model's rounds (lines 10 and 17) up to fit point to; before the
+ * first, lines 32-35 (one untimed round: warm-up, RTTs). */
+static int learn(jk_t *j, int to)
 {
-    for (int idx = -1; idx < j->params->fitpoints; idx++) {
+    for (int idx = j->n ? j->n : -1; idx < to; idx++) {
         hm_offset_sample_t s = {0};
         int rc = j->me == 0 ? serve_round(j) : measure_turn(j, &s);
         if (rc != HM_OK) return rc;
         if (j->me != 0 && idx >= 0) j->x[idx] = s.timestamp_s, j->y[idx] = s.offset_s;
         const hm_progress_t *pr = &j->params->progress;
         if (pr->fn && j->me == 0 && idx >= 0 &&
-            ((idx + 1) % HM_SYNC_PROGRESS_POINTS == 0 || idx + 1 == j->params->fitpoints))
-            pr->fn(pr->arg, idx + 1, j->params->fitpoints);
+            ((idx + 1) % HM_SYNC_PROGRESS_POINTS == 0 || idx + 1 == to))
+            pr->fn(pr->arg, idx + 1, to);
     }
+    j->n = to;
     return HM_OK;
 }
 
@@ -120,7 +133,33 @@ static int learn(jk_t *j)
  * drift-aware algorithms. */
 static hm__sync_pair_model_t fit(const jk_t *j)
 {
-    return hm__sync_fit_pair(j->params, j->x, j->y, j->params->fitpoints);
+    return hm__sync_fit_pair(j->params, j->x, j->y, j->n);
+}
+
+/* Drift auto's extension (sync.h): the most fit points a client's fit
+ * wants more, for every client, since the root serves them in rounds; a
+ * client that cannot grow its arrays wants none. */
+static int more_rounds(jk_t *j, int *more)
+{
+    int mine = 0;
+    *more = 0;
+    if (j->params->drift != HM_DRIFT_AUTO || !(j->params->drift_resolution_ppm > 0)) return HM_OK;
+    if (j->me != 0) {
+        hm__sync_pair_model_t m = fit(j);
+        mine = hm__sync_fit_more(j->params, &m, j->n);
+    }
+    if (MPI_Allreduce(&mine, more, 1, MPI_INT, MPI_MAX, j->comm) != MPI_SUCCESS) return HM_EMPI;
+    if (*more > 0 && j->me != 0 && grow(j, j->n + *more) != HM_OK) return HM_ENOMEM;
+    return HM_OK;
+}
+
+/* The rounds of fitpoints, then the extensions all clients take part in. */
+static int learn_all(jk_t *j)
+{
+    int more = 0, rc = learn(j, j->params->fitpoints);
+    while (rc == HM_OK && (rc = hm_agree(j->comm, more_rounds(j, &more))) == HM_OK && more > 0)
+        rc = learn(j, j->n + more);
+    return rc;
 }
 
 /* Alg. 16 as a clock: the fitted model over base on a client, base itself
@@ -146,7 +185,7 @@ int hm__sync_jk(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
     hm_clock_t *clock = NULL;
     hm__sync_pair_model_t model = {.kind = HM_CLOCK_IDENTITY};
     int rc = hm_agree(comm, prepare(&j));
-    if (rc == HM_OK) rc = learn(&j);
+    if (rc == HM_OK) rc = learn_all(&j);
     if (rc == HM_OK) rc = build_clock(&j, &clock, &model);
     rc = hm_agree(comm, rc);
     release(&j, stats);
@@ -154,7 +193,7 @@ int hm__sync_jk(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
         hm_clock_free(clock);
         return rc;
     }
-    if (j.me != 0) hm__sync_drift_record(stats, &model);
+    if (j.me != 0) hm__sync_drift_record(stats, &model, params);
     *out = clock;
     return HM_OK;
 }

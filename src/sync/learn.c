@@ -2,9 +2,11 @@
  * algorithms: LEARN_CLOCK_MODEL and COMPUTE_AND_SET_INTERCEPT of Hunold & Carpen-Amarie 2018
  * Alg. 2 (Learn_Model_HCA and Compute_And_Set_Intercept of Hunold & Carpen-Amarie 2016
  * Alg. 4), with harmonia's drift decision between fit and intercept. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_fit.h>
@@ -65,17 +67,46 @@ hm__sync_pair_model_t hm__sync_decide_drift(const hm_sync_params_t *params, doub
     return m;
 }
 
-void hm__sync_drift_record(hm__sync_stats_t *stats, const hm__sync_pair_model_t *m)
+void hm__sync_drift_record(hm__sync_stats_t *stats, const hm__sync_pair_model_t *m,
+                           const hm_sync_params_t *params)
 {
     if (!stats) return;
     if (m->kind == HM_CLOCK_LINEAR) {
         if (stats->tested_linears++ == 0 || m->t < stats->t_linear_min) stats->t_linear_min = m->t;
         stats->drift_models++;
     } else if (m->kind == HM_CLOCK_OFFSET) {
+        double r = hm__sync_fit_resolution(m);
         if (stats->tested_offsets++ == 0 || m->t > stats->t_offset_max) stats->t_offset_max = m->t;
-        stats->offset_models++;
+        if (stats->offset_models++ == 0 || r > stats->resolution_max) stats->resolution_max = r;
     }
+    if (m->fitpoints > params->fitpoints) stats->fits_extended++;
+    if (m->fitpoints > stats->fitpoints_max) stats->fitpoints_max = m->fitpoints;
     stats->t_critical = m->t_critical;
+}
+
+double hm__sync_fit_resolution(const hm__sync_pair_model_t *m)
+{
+    double r = m->t_critical * m->slope_stderr;
+    return isnan(r) ? INFINITY : r;
+}
+
+/* Both models: an offset model may hide a drift up to the resolution, and
+ * a kept slope is off by up to resolution / t_critical x a few (MPICH: t
+ * 6.7 at 1 ppm over 1000 points kept a slope 0.58 ppm off, 1.16 us after
+ * 2 s). The error the test judges by is residual sd / span over the spans of
+ * 0.1 s and more that a default learning takes (MPICH on shared memory:
+ * 0.20-0.25 ppm against 0.02 least squares and 0.04-0.12 batch means), so
+ * it shrinks as 1 / span and the points come at a steady rate: n x r /
+ * want points resolve want, 10 % more for the noise of the estimate. */
+int hm__sync_fit_more(const hm_sync_params_t *params, const hm__sync_pair_model_t *m, int n)
+{
+    double want = params->drift_resolution_ppm * 1e-6, r = hm__sync_fit_resolution(m);
+    long cap = (long)params->fitpoints * HM_SYNC_FIT_EXTEND_MAX;
+    if (params->drift != HM_DRIFT_AUTO || !(want > 0) || !isfinite(r) || r <= want || n >= cap ||
+        cap > INT_MAX)
+        return 0;
+    double total = ceil((double)n * (r / want) * 1.1);
+    return (int)(total < (double)cap ? (long)total - n : cap - n);
 }
 
 void hm_sync_drift_test_describe(const hm_sync_params_t *params, char *buf, size_t len)
@@ -98,6 +129,11 @@ void hm_sync_drift_test_describe(const hm_sync_params_t *params, char *buf, size
                  "max(least squares, line through batch means, residual sd / span)",
                  hm_sync_drift_name(params->drift), rule, critical_value(params, dof),
                  HM_SYNC_DRIFT_ALPHA * 100, dof);
+    size_t used = strlen(buf);
+    if (params->drift == HM_DRIFT_AUTO && params->drift_resolution_ppm > 0 && used < len)
+        snprintf(buf + used, len - used,
+                 "; learning extended until the test resolves %g ppm, up to %d x %d fit points",
+                 params->drift_resolution_ppm, HM_SYNC_FIT_EXTEND_MAX, params->fitpoints);
 }
 
 /* Checks both ranks of the pair make alike (same arguments on both), before
@@ -123,17 +159,17 @@ static int agree(MPI_Comm comm, int peer, int rc)
     return rc < theirs ? rc : theirs;
 }
 
-/* Alg. 2 lines 3-12: the fit points (only the client keeps them). */
-static int collect(hm_offset_pair_t *pair, hm_clock_t *clock, int n, double *x, double *y,
-                   const hm_progress_t *progress)
+/* Alg. 2 lines 3-12: fit points from..to - 1 (only the client keeps them). */
+static int collect(hm_offset_pair_t *pair, hm_clock_t *clock, int from, int to, double *x,
+                   double *y, const hm_progress_t *progress)
 {
-    for (int i = 0; i < n; i++) {
+    for (int i = from; i < to; i++) {
         hm_offset_sample_t s;
         int rc = hm_offset_measure(pair, clock, &s);
         if (rc != HM_OK) return rc;
         if (x) x[i] = s.timestamp_s, y[i] = s.offset_s;
-        if (progress->fn && ((i + 1) % HM_SYNC_PROGRESS_POINTS == 0 || i + 1 == n))
-            progress->fn(progress->arg, i + 1, n);
+        if (progress->fn && ((i + 1) % HM_SYNC_PROGRESS_POINTS == 0 || i + 1 == to))
+            progress->fn(progress->arg, i + 1, to);
     }
     return HM_OK;
 }
@@ -214,8 +250,10 @@ hm__sync_pair_model_t hm__sync_fit_pair(const hm_sync_params_t *params, const do
     double c0, c1, cov00, cov01, cov11, sumsq;
     gsl_fit_linear(x, 1, y, 1, (size_t)n, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
     double se = slope_stderr(x, y, (size_t)n, cov11, sumsq);
-    return hm__sync_decide_drift(params, c1, se, hm__sync_fit_dof(n), c0,
-                                 gsl_stats_mean(y, 1, (size_t)n));
+    hm__sync_pair_model_t m = hm__sync_decide_drift(params, c1, se, hm__sync_fit_dof(n), c0,
+                                                    gsl_stats_mean(y, 1, (size_t)n));
+    m.fitpoints = n;
+    return m;
 }
 
 /* COMPUTE_AND_SET_INTERCEPT, Alg. 2 lines 17-23: a fresh offset O at client
@@ -232,15 +270,72 @@ static int recompute_intercept(hm_offset_pair_t *pair, hm_clock_t *clock, int is
 }
 
 static void count(hm__sync_stats_t *stats, const hm_offset_pair_t *pair, int is_client,
-                  const hm__sync_pair_model_t *model)
+                  const hm__sync_pair_model_t *model, const hm_sync_params_t *params)
 {
     if (!stats) return;
     hm__sync_tally_pair(stats, pair);
-    if (is_client && model) hm__sync_drift_record(stats, model);
+    if (is_client && model) hm__sync_drift_record(stats, model, params);
 }
 
 /* The reference learns nothing: it reports the identity, lm = {0, 0}. */
-static const hm__sync_pair_model_t no_model = {{0, 0}, HM_CLOCK_IDENTITY, 0, 0, 0, NAN};
+static const hm__sync_pair_model_t no_model = {{0, 0}, HM_CLOCK_IDENTITY, 0, 0, 0, NAN, 0};
+
+/* The client's fit points, grown by extensions. */
+typedef struct fit_points {
+    double *x, *y;
+    int n;
+} fit_points_t;
+
+static int grow(fit_points_t *f, int n)
+{
+    double *x = realloc(f->x, (size_t)n * sizeof *x);
+    if (x) f->x = x;
+    double *y = x ? realloc(f->y, (size_t)n * sizeof *y) : NULL;
+    if (y) f->y = y;
+    return x && y ? HM_OK : HM_ENOMEM;
+}
+
+/* Whether drift auto may extend a learning: the same on both ranks of the
+ * pair (hm_sync_run checks that every rank was given the same parameters). */
+static int extendable(const hm_sync_params_t *params)
+{
+    return params->drift == HM_DRIFT_AUTO && params->drift_resolution_ppm > 0;
+}
+
+/* The client's fit and how many more points it wants, told to the
+ * reference (0: the fit stands). A failed allocation keeps the fit: the
+ * extension sharpens the drift test, the model is valid without it. */
+static int fit_or_extend(MPI_Comm comm, int peer, int is_client, const hm_sync_params_t *params,
+                         fit_points_t *f, hm__sync_pair_model_t *model, int *more)
+{
+    *more = 0;
+    if (is_client) {
+        *model = hm__sync_fit_pair(params, f->x, f->y, f->n);
+        *more = hm__sync_fit_more(params, model, f->n);
+        if (*more > 0 && grow(f, f->n + *more) != HM_OK) *more = 0;
+    }
+    if (!extendable(params)) return HM_OK;
+    int theirs = 0;
+    if (MPI_Sendrecv(more, 1, MPI_INT, peer, TAG_AGREE, &theirs, 1, MPI_INT, peer, TAG_AGREE, comm,
+                     MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        return HM_EMPI;
+    if (!is_client) *more = theirs;
+    return HM_OK;
+}
+
+/* Alg. 2 lines 3-13, and drift auto's extensions until the fit resolves
+ * params->drift_resolution_ppm or reaches its cap. */
+static int learn(MPI_Comm comm, int peer, int is_client, hm_offset_pair_t *pair, hm_clock_t *clock,
+                 const hm_sync_params_t *params, fit_points_t *f, hm__sync_pair_model_t *model)
+{
+    int more = params->fitpoints, rc = HM_OK;
+    while (rc == HM_OK && more > 0) {
+        rc = collect(pair, clock, f->n, f->n + more, f->x, f->y, &params->progress);
+        f->n += more;
+        if (rc == HM_OK) rc = fit_or_extend(comm, peer, is_client, params, f, model, &more);
+    }
+    return rc;
+}
 
 int hm__sync_learn_pair(MPI_Comm comm, int ref, int client, hm_clock_t *clock,
                         const hm_sync_params_t *params, hm__sync_pair_model_t *model,
@@ -253,21 +348,21 @@ int hm__sync_learn_pair(MPI_Comm comm, int ref, int client, hm_clock_t *clock,
     if (params->fitpoints < 2) return HM_EINVAL;
     int rc = check_pair(comm, ref, client, &me);
     if (rc != HM_OK) return rc;
-    int is_client = me == client, n = params->fitpoints;
+    int is_client = me == client, peer = is_client ? ref : client;
     hm_offset_pair_t *pair = NULL;
-    double *xy = NULL;
+    fit_points_t f = {NULL, NULL, 0};
     *model = no_model;
 
     rc = hm_offset_pair_create(comm, ref, client, params->offset, params->exchanges, &pair);
-    if (rc == HM_OK && is_client && !(xy = malloc(2 * (size_t)n * sizeof *xy))) rc = HM_ENOMEM;
-    if (rc != HM_EINVAL) rc = agree(comm, is_client ? ref : client, rc);
-    if (rc == HM_OK) rc = collect(pair, clock, n, xy, xy ? xy + n : NULL, &params->progress);
-    if (rc == HM_OK && is_client) *model = hm__sync_fit_pair(params, xy, xy + n, n);
+    if (rc == HM_OK && is_client) rc = grow(&f, params->fitpoints);
+    if (rc != HM_EINVAL) rc = agree(comm, peer, rc);
+    if (rc == HM_OK) rc = learn(comm, peer, is_client, pair, clock, params, &f, model);
     if (rc == HM_OK && params->recompute_intercept)
         rc = recompute_intercept(pair, clock, is_client, model);
-    if (rc == HM_OK) count(stats, pair, is_client, model);
+    if (rc == HM_OK) count(stats, pair, is_client, model, params);
     if (rc != HM_OK) *model = no_model;
-    free(xy);
+    free(f.x);
+    free(f.y);
     hm_offset_pair_free(pair);
     return rc;
 }
@@ -284,7 +379,7 @@ int hm__sync_measure_offset(MPI_Comm comm, int ref, int client, hm_clock_t *cloc
     rc = hm_offset_pair_create(comm, ref, client, params->offset, params->exchanges, &pair);
     if (rc != HM_EINVAL) rc = agree(comm, me == client ? ref : client, rc);
     if (rc == HM_OK) rc = hm_offset_measure(pair, clock, me == client ? sample : NULL);
-    if (rc == HM_OK) count(stats, pair, 0, NULL);
+    if (rc == HM_OK) count(stats, pair, 0, NULL, params);
     hm_offset_pair_free(pair);
     return rc;
 }

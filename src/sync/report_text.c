@@ -7,8 +7,10 @@
 
 /* The drift test of level l: the largest t of the fits that became offsets
  * and the smallest of those that kept their slope, each against the
- * critical value; the sign says how t compares (with drift on or off the
- * model need not follow the test). Nothing for a level without fits. */
+ * critical value (the sign says how t compares: with drift on or off the
+ * model need not follow the test); then the drift the offset models may
+ * hide and the fits extended to resolve less. Nothing for a level without
+ * fits. */
 static int drift_test(const hm_sync_report_t *r, int l, char *buf, size_t len)
 {
     double t[2] = {r->drift_t_offset_max[l], r->drift_t_linear_min[l]},
@@ -19,6 +21,12 @@ static int drift_test(const hm_sync_report_t *r, int l, char *buf, size_t len)
         if (!isnan(t[k]) && (size_t)used < len)
             used += snprintf(buf + used, len - (size_t)used, "%s%.3g%s%.3g", used ? ", " : "(t ",
                              t[k], t[k] < crit ? "<" : ">=", crit);
+    if (!isnan(r->drift_resolution_ppm[l]) && used > 0 && (size_t)used < len)
+        used += snprintf(buf + used, len - (size_t)used, "; hides < %.2g ppm",
+                         r->drift_resolution_ppm[l]);
+    if (r->fits_extended[l] > 0 && used > 0 && (size_t)used < len)
+        used += snprintf(buf + used, len - (size_t)used, "; %d extended to %d points",
+                         r->fits_extended[l], r->fitpoints_max[l]);
     if (used > 0 && (size_t)used < len) used += snprintf(buf + used, len - (size_t)used, ")");
     return used;
 }

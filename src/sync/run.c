@@ -22,6 +22,7 @@ void hm_sync_params_default(hm_sync_params_t *p)
                             .offset = HM_OFFSET_SKAMPI,
                             .drift = HM_DRIFT_AUTO,
                             .drift_sigmas = 0, /* the t test's quantile */
+                            .drift_resolution_ppm = 0.5,
                             .recompute_intercept = 1,
                             .ranks_per_node = 0,
                             .ranks_per_socket = 0};
@@ -45,6 +46,9 @@ static int check_params(const hm_sync_params_t *p)
         return hm__error_set(HM_EINVAL, "drift %d is not auto, on or off", (int)p->drift);
     if (!(p->drift_sigmas >= 0) || !isfinite(p->drift_sigmas))
         return hm__error_set(HM_EINVAL, "drift_sigmas %g: a finite number >= 0", p->drift_sigmas);
+    if (!(p->drift_resolution_ppm >= 0) || !isfinite(p->drift_resolution_ppm))
+        return hm__error_set(HM_EINVAL, "drift_resolution_ppm %g: a finite number >= 0",
+                             p->drift_resolution_ppm);
     if (p->ranks_per_node < 0 || p->ranks_per_socket < 0)
         return hm__error_set(HM_EINVAL, "ranks per node %d / per socket %d: 0 (real) or more",
                              p->ranks_per_node, p->ranks_per_socket);
@@ -70,9 +74,9 @@ static uint64_t fingerprint(const char *spec, const hm_sync_params_t *p)
     const int ints[] = {p->fitpoints,       p->exchanges,           (int)p->offset,
                         (int)p->drift,      p->recompute_intercept, p->ranks_per_node,
                         p->ranks_per_socket};
-    const unsigned char *parts[] = {(const void *)spec, (const void *)ints,
-                                    (const void *)&p->drift_sigmas};
-    const size_t lens[] = {strlen(spec), sizeof ints, sizeof p->drift_sigmas};
+    const double doubles[] = {p->drift_sigmas, p->drift_resolution_ppm};
+    const unsigned char *parts[] = {(const void *)spec, (const void *)ints, (const void *)doubles};
+    const size_t lens[] = {strlen(spec), sizeof ints, sizeof doubles};
     for (int k = 0; k < 3; k++)
         for (size_t i = 0; i < lens[k]; i++) h = (h ^ parts[k][i]) * 0x100000001b3ULL;
     return h;
@@ -105,13 +109,17 @@ static double or_nan(double v)
 }
 
 /* Per level, for a MAX reduction: the largest t of the offsets, minus the
- * smallest t of the slopes, the critical value; -INFINITY where none. */
-static void drift_tests(const hm__sync_stats_t *st, double out[3])
+ * smallest t of the slopes, the critical value, the largest resolution of
+ * the offsets (ppm), the most fit points; -INFINITY where none. */
+enum { TESTS = 5, MODELS = 3 /* slopes, offsets, extended fits: summed */ };
+static void drift_tests(const hm__sync_stats_t *st, double out[TESTS])
 {
     int tested = st->tested_offsets + st->tested_linears;
     out[0] = st->tested_offsets ? st->t_offset_max : -INFINITY;
     out[1] = st->tested_linears ? -st->t_linear_min : -INFINITY;
     out[2] = tested && !isnan(st->t_critical) ? st->t_critical : -INFINITY;
+    out[3] = st->offset_models ? st->resolution_max * 1e6 : -INFINITY;
+    out[4] = tested ? st->fitpoints_max : -INFINITY;
 }
 
 static void fill_report(hm_sync_report_t *r, const hm__sync_levels_t *lv, const int *models,
@@ -123,11 +131,15 @@ static void fill_report(hm_sync_report_t *r, const hm__sync_levels_t *lv, const 
     r->nlevels = lv->n;
     for (int l = 0; l < lv->n; l++) {
         snprintf(r->algorithm[l], sizeof r->algorithm[l], "%s", lv->alg[l]->name);
-        r->drift_models[l] = models[2 * l];
-        r->offset_models[l] = models[2 * l + 1];
-        r->drift_t_offset_max[l] = or_nan(tests[3 * l]);
-        r->drift_t_linear_min[l] = tests[3 * l + 1] == -INFINITY ? NAN : -tests[3 * l + 1];
-        r->drift_t_critical[l] = or_nan(tests[3 * l + 2]);
+        const double *t = tests + TESTS * l;
+        r->drift_models[l] = models[MODELS * l];
+        r->offset_models[l] = models[MODELS * l + 1];
+        r->fits_extended[l] = models[MODELS * l + 2];
+        r->drift_t_offset_max[l] = or_nan(t[0]);
+        r->drift_t_linear_min[l] = t[1] == -INFINITY ? NAN : -t[1];
+        r->drift_t_critical[l] = or_nan(t[2]);
+        r->drift_resolution_ppm[l] = or_nan(t[3]);
+        r->fitpoints_max[l] = t[4] == -INFINITY ? 0 : (int)t[4];
         r->pingpongs += stats[l].pingpongs;
     }
     /* Both ranks of a ping-pong count it. */
@@ -139,19 +151,20 @@ static void fill_report(hm_sync_report_t *r, const hm__sync_levels_t *lv, const 
 static int report(MPI_Comm whole, const hm__sync_levels_t *lv, const hm__sync_stats_t *stats,
                   double duration_s, hm_sync_report_t *out)
 {
-    int mine[2 * HM_SYNC_MAX_LEVELS] = {0}, sum[2 * HM_SYNC_MAX_LEVELS];
+    int mine[MODELS * HM_SYNC_MAX_LEVELS] = {0}, sum[MODELS * HM_SYNC_MAX_LEVELS];
     long pp[2] = {0, 0}, pp_sum[2];
-    double max_s, tests[3 * HM_SYNC_MAX_LEVELS], tests_max[3 * HM_SYNC_MAX_LEVELS];
+    double max_s, tests[TESTS * HM_SYNC_MAX_LEVELS], tests_max[TESTS * HM_SYNC_MAX_LEVELS];
     for (int l = 0; l < lv->n; l++) {
-        drift_tests(&stats[l], tests + 3 * l);
-        mine[2 * l] = stats[l].drift_models;
-        mine[2 * l + 1] = stats[l].offset_models;
+        drift_tests(&stats[l], tests + TESTS * l);
+        mine[MODELS * l] = stats[l].drift_models;
+        mine[MODELS * l + 1] = stats[l].offset_models;
+        mine[MODELS * l + 2] = stats[l].fits_extended;
         pp[0] += stats[l].pingpongs;
         pp[1] += stats[l].internode_pingpongs;
     }
-    if (MPI_Allreduce(mine, sum, 2 * lv->n, MPI_INT, MPI_SUM, whole) != MPI_SUCCESS ||
+    if (MPI_Allreduce(mine, sum, MODELS * lv->n, MPI_INT, MPI_SUM, whole) != MPI_SUCCESS ||
         MPI_Allreduce(pp, pp_sum, 2, MPI_LONG, MPI_SUM, whole) != MPI_SUCCESS ||
-        MPI_Allreduce(tests, tests_max, 3 * lv->n, MPI_DOUBLE, MPI_MAX, whole) != MPI_SUCCESS ||
+        MPI_Allreduce(tests, tests_max, TESTS * lv->n, MPI_DOUBLE, MPI_MAX, whole) != MPI_SUCCESS ||
         MPI_Allreduce(&duration_s, &max_s, 1, MPI_DOUBLE, MPI_MAX, whole) != MPI_SUCCESS)
         return HM_EMPI;
     if (out) fill_report(out, lv, sum, tests_max, stats, max_s, pp_sum);

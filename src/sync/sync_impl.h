@@ -26,6 +26,9 @@ typedef struct hm__sync_stats {
     double t_offset_max;                /* largest t of the first kind */
     double t_linear_min;                /* smallest t of the second */
     double t_critical;                  /* the critical value they were judged by */
+    double resolution_max;              /* largest t_critical x se of the offset models */
+    int fits_extended;                  /* fits learned beyond params->fitpoints */
+    int fitpoints_max;                  /* most fit points of one fit */
     long pingpongs;                     /* ping-pongs this rank took part in */
     long internode_pingpongs;           /* ... with a rank of another node */
     const hm__sync_nodes_t *nodes;      /* set by hm_sync_run; NULL: nothing is counted across */
@@ -96,6 +99,7 @@ typedef struct hm__sync_pair_model {
     double slope_stderr;  /* its standard error (hm__sync_fit_pair: allowing for correlation) */
     double t;             /* the drift test's statistic |slope_fit| / slope_stderr */
     double t_critical;    /* the value t was compared with (whatever params->drift says) */
+    int fitpoints;        /* points fitted (more than params->fitpoints when extended) */
 } hm__sync_pair_model_t;
 
 /* The drift test's level: two-sided, 0.05 %. The critical value is the
@@ -132,7 +136,20 @@ hm__sync_pair_model_t hm__sync_decide_drift(const hm_sync_params_t *params, doub
 int hm__sync_fit_dof(int n);
 
 /* Count a client's model in stats: its kind and its drift test. */
-void hm__sync_drift_record(hm__sync_stats_t *stats, const hm__sync_pair_model_t *model);
+void hm__sync_drift_record(hm__sync_stats_t *stats, const hm__sync_pair_model_t *model,
+                           const hm_sync_params_t *params);
+
+/* The drift an offset model of this fit may hide: the smallest slope its
+ * test would have kept, t_critical x se (infinite where se is not finite:
+ * too few points to judge any slope). */
+double hm__sync_fit_resolution(const hm__sync_pair_model_t *model);
+
+/* Drift auto's extension of a learning (harmonia's, sync.h): how many more
+ * fit points a fit of n points needs for its test to resolve
+ * params->drift_resolution_ppm, 0 when it does, when the
+ * drift mode is not auto, when se is not finite or at
+ * HM_SYNC_FIT_EXTEND_MAX x params->fitpoints in all. */
+int hm__sync_fit_more(const hm_sync_params_t *params, const hm__sync_pair_model_t *model, int n);
 
 /* The client's fit of Alg. 2 line 13 over n fit points (timestamp x, offset
  * y) and the drift decision, with a slope error that allows for correlated

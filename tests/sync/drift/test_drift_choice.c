@@ -26,7 +26,12 @@
  *    over 45 ms, 0.4 us after 2 s.
  * The report gives the statistic: the critical value 5.617 (two-sided
  * 0.05 %, 8 degrees of freedom) and the t of the one pairwise fit on the
- * side of it that matches the model. */
+ * side of it that matches the model, and for an offset model the drift it
+ * may hide, t_critical x se: at most the 0.5 ppm asked for, or the fit was
+ * extended to HM_SYNC_FIT_EXTEND_MAX x 1000 points. MPICH's offsets are
+ * ~30 ns noisier than Open MPI's here, so 1000 points (145 ms) resolved only
+ * 1.1-1.4 ppm and kept 1 ppm as an offset, 2 us off after 2 s, until the
+ * learning was extended to resolve 0.5 ppm. */
 #include <math.h>
 
 #include <harmonia/sync.h>
@@ -35,8 +40,8 @@
 #include "truth.h"
 
 typedef struct outcome {
-    int linear;
-    double err_s, t, crit;
+    int linear, fitpoints_max;
+    double err_s, t, crit, hides_ppm;
 } outcome_t;
 
 static outcome_t synchronize(hm_clock_t *clock, hm_timer_t *timer, int rank, double d)
@@ -44,7 +49,7 @@ static outcome_t synchronize(hm_clock_t *clock, hm_timer_t *timer, int rank, dou
     hm_sync_params_t p;
     hm_sync_report_t rep;
     hm_clock_t *base = NULL, *global = NULL;
-    outcome_t o = {0, NAN, NAN, NAN};
+    outcome_t o = {0, 0, NAN, NAN, NAN, NAN};
     hm_sync_params_default(&p);
     if (rank == 1)
         hm_clock_model(clock, HM_CLOCK_LINEAR, (hm_lm_t){d, 0}, &base);
@@ -60,6 +65,17 @@ static outcome_t synchronize(hm_clock_t *clock, hm_timer_t *timer, int rank, dou
     o.err_s = err;
     o.t = o.linear ? rep.drift_t_linear_min[0] : rep.drift_t_offset_max[0];
     o.crit = rep.drift_t_critical[0];
+    o.hides_ppm = rep.drift_resolution_ppm[0];
+    o.fitpoints_max = rep.fitpoints_max[0];
+    /* An offset model says what it may hide; a fit below the resolution
+     * asked for was extended as far as the cap allows. */
+    HM_CHECK(o.linear
+                 ? isnan(o.hides_ppm)
+                 : o.hides_ppm > 0 && (o.hides_ppm <= p.drift_resolution_ppm ||
+                                       o.fitpoints_max == HM_SYNC_FIT_EXTEND_MAX * p.fitpoints),
+             "d = %g: the report gives what the offset model may hide: %.3g ppm after %d fit "
+             "points (%d extended)",
+             d, o.hides_ppm, o.fitpoints_max, rep.fits_extended[0]);
     HM_CHECK(rep.drift_models[0] + rep.offset_models[0] == 1 && fabs(o.crit - 5.617) < 1e-3 &&
                  (o.linear ? o.t >= o.crit && isnan(rep.drift_t_offset_max[0])
                            : o.t < o.crit && isnan(rep.drift_t_linear_min[0])),
@@ -91,10 +107,17 @@ int main(int argc, char **argv)
     const double drifts[] = {1e-8, 1e-7, 1e-6, 1e-4}, tol_s[] = {150e-9, 0.35e-6, 1e-6, 1e-6};
     for (int i = 0; i < 4; i++) {
         outcome_t o = synchronize(clock, timer, rank, drifts[i]);
-        int must_keep = drifts[i] >= 1e-6;
-        HM_CHECK((o.linear || !must_keep) && fabs(o.err_s) <= tol_s[i],
-                 "d = %g: %s model (t %.3g vs %.4g), %.1f ns off after 2 s (<= %.0f)", drifts[i],
-                 o.linear ? "linear" : "offset", o.t, o.crit, o.err_s * 1e9, tol_s[i] * 1e9);
+        /* A drift of twice the resolution the report gives is kept; where
+         * the report owns up to hiding it (noise the capped learning could
+         * not beat), the error is what it says: the hidden drift over 2 s. */
+        int must_keep = drifts[i] >= 1e-6 && !(o.hides_ppm * 1e-6 >= drifts[i] / 2);
+        int owned_up = drifts[i] >= 1e-6 && !must_keep && !o.linear;
+        double tol = owned_up ? fmax(tol_s[i], 2 * o.hides_ppm * 1e-6 + 0.1e-6) : tol_s[i];
+        HM_CHECK((o.linear || !must_keep) && fabs(o.err_s) <= tol,
+                 "d = %g: %s model (t %.3g vs %.4g; hides < %.3g ppm), %.1f ns off after 2 s "
+                 "(<= %.0f)",
+                 drifts[i], o.linear ? "linear" : "offset", o.t, o.crit, o.hides_ppm, o.err_s * 1e9,
+                 tol * 1e9);
     }
     hm_clock_free(clock);
     hm_timer_free(timer);

@@ -1,6 +1,7 @@
 /* tests/sync/learn/test_decide.c — the drift decision of the pairwise learning
  * block (hm__sync_decide_drift) on crafted fits: exact comparisons, since the
- * function only selects and copies its inputs. */
+ * function only selects and copies its inputs; then the extension of a
+ * learning (hm__sync_fit_more), whose arithmetic is given in closed form. */
 #include <math.h>
 
 #include "sync/sync_impl.h"
@@ -29,6 +30,43 @@ static void expect(hm_drift_t drift, double sigmas, double slope, double se, hm_
              : m.kind == HM_CLOCK_OFFSET ? "offset"
                                          : "?",
              m.lm.slope, m.lm.intercept);
+}
+
+/* More fit points for a fit of n points with slope error se, critical
+ * value 5 (drift_sigmas 5), resolution asked 0.5 ppm. */
+static int more(hm_drift_t drift, double resolution_ppm, double se, int n)
+{
+    hm_sync_params_t p = params(drift, 5);
+    p.fitpoints = 1000;
+    p.drift_resolution_ppm = resolution_ppm;
+    hm__sync_pair_model_t m = hm__sync_decide_drift(&p, 1e-7, se, 8, 0, 0);
+    m.fitpoints = n;
+    return hm__sync_fit_more(&p, &m, n);
+}
+
+/* The resolution t_crit x se against 0.5 ppm: 5 x 0.2 ppm = 1 ppm wants
+ * 1000 x 1 / 0.5 x 1.1 = 2200 points in all (1200 more); the cap is 4 x
+ * 1000; nothing beyond it, nothing once resolved, nothing but under auto,
+ * nothing without a finite error to size it by. */
+static void check_extension(void)
+{
+    HM_CHECK(more(HM_DRIFT_AUTO, 0.5, 0.2e-6, 1000) == 1200,
+             "1 ppm resolved, 0.5 asked: 1200 more (%d)", more(HM_DRIFT_AUTO, 0.5, 0.2e-6, 1000));
+    HM_CHECK(more(HM_DRIFT_AUTO, 0.5, 0.09e-6, 1000) == 0, "0.45 ppm resolved: none more (%d)",
+             more(HM_DRIFT_AUTO, 0.5, 0.09e-6, 1000));
+    HM_CHECK(more(HM_DRIFT_AUTO, 0.5, 1e-6, 1000) == 3000,
+             "5 ppm resolved: up to the cap, 3000 (%d)", more(HM_DRIFT_AUTO, 0.5, 1e-6, 1000));
+    HM_CHECK(more(HM_DRIFT_AUTO, 0.5, 1e-6, 4000) == 0, "at the cap: none (%d)",
+             more(HM_DRIFT_AUTO, 0.5, 1e-6, 4000));
+    HM_CHECK(more(HM_DRIFT_ON, 0.5, 1e-6, 1000) == 0 && more(HM_DRIFT_OFF, 0.5, 1e-6, 1000) == 0,
+             "drift on and off never extend");
+    HM_CHECK(more(HM_DRIFT_AUTO, 0, 1e-6, 1000) == 0, "resolution 0: never extended");
+    HM_CHECK(more(HM_DRIFT_AUTO, 0.5, INFINITY, 1000) == 0 &&
+                 more(HM_DRIFT_AUTO, 0.5, NAN, 1000) == 0,
+             "an error that is not finite sizes nothing");
+    hm_sync_params_t p = params(HM_DRIFT_AUTO, 5);
+    hm__sync_pair_model_t m = hm__sync_decide_drift(&p, 1e-7, INFINITY, 8, 0, 0);
+    HM_CHECK(isinf(hm__sync_fit_resolution(&m)), "too few points: the model may hide any drift");
 }
 
 int main(void)
@@ -66,5 +104,6 @@ int main(void)
     m = hm__sync_decide_drift(&p, 3e-7, 1e-7, 1, 0, 0);
     HM_CHECK(fabs(m.t_critical - 1273.239) < 0.01,
              "1 degree of freedom: critical %.3f (cot(pi x 0.00025) = 1273.239)", m.t_critical);
+    check_extension();
     return hm_test_finish();
 }

@@ -176,8 +176,9 @@ int cli_clock_report_close(cli_clock_report_t *rep, MPI_Comm comm, int status)
     MPI_Comm_rank(comm, &rank);
     if (rank == 0 && rep->table && hm_table_rows(rep->table) > 0) {
         printf("clock synchronization on %d ranks (models: per level, pairwise models with a "
-               "slope L or an offset O, and the drift test's t = |slope| / se against its "
-               "critical value; offsets: ping-pong against rank 0; true: against the real "
+               "slope L or an offset O, the drift test's t = |slope| / se against its "
+               "critical value, the drift the offsets may hide and the learnings extended for a "
+               "finer test; offsets: ping-pong against rank 0; true: against the real "
                "clock)\n",
                rep->size);
         hm_table_print(rep->table, stdout);
