@@ -5,6 +5,7 @@
 #include <harmonia/agree.h>
 #include <harmonia/error.h>
 
+#include "common/comm_check.h"
 #include "common/error_set.h"
 #include "common/idle.h"
 
@@ -17,6 +18,8 @@ typedef struct verdict {
  * reduction, and a broadcast only when something failed. */
 int hm_agree_with(MPI_Comm comm, int rc, const char *sentence)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     int me, size, first;
     if (MPI_Comm_rank(comm, &me) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS)
         return HM_EMPI;
@@ -32,5 +35,7 @@ int hm_agree_with(MPI_Comm comm, int rc, const char *sentence)
 
 int hm_agree(MPI_Comm comm, int rc)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     return hm_agree_with(comm, rc, NULL);
 }

@@ -63,6 +63,11 @@ void hm__error_clear(void)
     last_error[0] = '\0';
 }
 
+int hm__error_null(const char *fn, const char *arg)
+{
+    return hm__error_set(HM_EINVAL, "%s: %s is NULL", fn, arg);
+}
+
 int hm_exit_status(int status)
 {
     switch (status) {

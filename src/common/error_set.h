@@ -15,6 +15,13 @@
 /* Forget the last error (before a call whose failure may carry none). */
 void hm__error_clear(void);
 
+/* A NULL pointer or handle argument of a public function (the library's
+ * contract, docs/errors.md): HM_EINVAL with the sentence "FN: ARG is NULL",
+ * e.g. `if (!out) return hm__error_null(__func__, "out");`. A function
+ * that returns a value instead of a status calls it for the sentence and
+ * returns its neutral value. */
+int hm__error_null(const char *fn, const char *arg);
+
 /* Room for one sentence, terminating zero included: paths are part of many
  * sentences, so PATH_MAX plus the words around it. */
 enum { HM_ERROR_MAX = 4608 };

@@ -9,6 +9,7 @@
 #include <harmonia/gpu.h>
 #include <harmonia/agree.h>
 
+#include "common/comm_check.h"
 #include "common/error_set.h"
 
 #if HM_HAVE_CUDA
@@ -152,6 +153,8 @@ static int select_local(MPI_Comm node, int gpus_per_node, int *device)
 
 int hm_gpu_select(MPI_Comm comm, int gpus_per_node, int *device)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     MPI_Comm node;
     int rank;
     *device = -1;
@@ -212,6 +215,8 @@ static char *join_by_host(const mapping_row_t *rows, int size)
 
 int hm_gpu_mapping(MPI_Comm comm, int device, char **text)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);

@@ -7,6 +7,7 @@
 #include <harmonia/gpu.h>
 #include <harmonia/agree.h>
 
+#include "common/comm_check.h"
 #include "common/error_set.h"
 
 #if HM_HAVE_NCCL
@@ -53,6 +54,8 @@ static int local_setup(hm_gpu_nccl_t *n)
 
 int hm_gpu_nccl_create(MPI_Comm comm, hm_gpu_nccl_t **out)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);

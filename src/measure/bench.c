@@ -8,6 +8,7 @@
 #include <harmonia/bench.h>
 #include <harmonia/gpu.h>
 
+#include "common/comm_check.h"
 #include "common/error_set.h"
 
 typedef struct experiment {
@@ -131,6 +132,8 @@ static int create(MPI_Comm comm, const hm_bench_run_params_t *params, hm_bench_r
 int hm_bench_run_create(MPI_Comm comm, const hm_bench_run_params_t *params, hm_bench_run_t **out,
                         hm_bench_failed_t *failed)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     hm_bench_failed_t what = HM_BENCH_FAILED_NONE;
     hm_bench_run_t *run = calloc(1, sizeof *run);
     int rc = run ? create(comm, params, run, &what) : hm__error_set(HM_ENOMEM, "no memory");

@@ -9,6 +9,7 @@
 #include <harmonia/procsync.h>
 #include <harmonia/rng.h>
 
+#include "common/comm_check.h"
 #include "common/error_set.h"
 
 /* Ranks 1..p-1 whose offsets are measured: the first ceil(sample x (p-1))
@@ -82,6 +83,8 @@ int hm_clock_study(MPI_Comm comm, hm_clock_t *base, const hm_clock_study_params_
                    double *offsets_s, double *true_errors_s, hm_clock_study_fn row, void *ctx,
                    hm_clock_study_failed_t *failed)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     hm_clock_study_failed_t unused;
     if (!failed) failed = &unused;
     *failed = HM_CLOCK_STUDY_FAILED_PARAMS;

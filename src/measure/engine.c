@@ -8,6 +8,7 @@
 
 #include <harmonia/measure.h>
 
+#include "common/comm_check.h"
 #include "common/idle.h"
 #include "measure/measure_impl.h"
 
@@ -277,6 +278,8 @@ static int check_params(const hm_measure_params_t *p, const hm_measure_target_t 
 int hm_measure_run(MPI_Comm comm, hm_procsync_t *ps, const hm_measure_target_t *target,
                    const hm_measure_params_t *params, hm_measure_result_t *result)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     engine_t e = {.comm = comm, .ps = ps, .target = target, .params = params};
     memset(result, 0, sizeof *result);
     if (check_params(params, target) != HM_OK) return HM_EINVAL;

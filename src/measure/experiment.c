@@ -9,6 +9,7 @@
 #include <harmonia/experiment.h>
 #include <harmonia/topo.h>
 
+#include "common/comm_check.h"
 #include "common/error_set.h"
 
 struct hm_experiment {
@@ -260,6 +261,8 @@ static void release(hm_experiment_t *e)
 int hm_experiment_open(MPI_Comm comm, const hm_experiment_params_t *p, hm_experiment_t **out,
                        hm_experiment_stage_t *failed)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     hm_experiment_stage_t stage = HM_EXPERIMENT_TIMER;
     hm_experiment_t *e = calloc(1, sizeof *e);
     int rc = e ? HM_OK : HM_ENOMEM;

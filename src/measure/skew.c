@@ -8,6 +8,7 @@
 
 #include <harmonia/measure.h>
 
+#include "common/comm_check.h"
 #include "measure/measure_impl.h"
 
 /* The common start lies 3 broadcast latencies ahead: one for the broadcast
@@ -211,6 +212,8 @@ static void cost(MPI_Comm comm, const skew_local_t *l, const int *keep, long nre
 int hm_measure_skew(MPI_Comm comm, hm_procsync_t *ps, hm_clock_t *global, long nrep,
                     int back_to_back, hm_skew_result_t *result)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     int rank, size, rc;
     skew_local_t l = {0};
     double latency_s = 0.0, wall_s = 0.0;

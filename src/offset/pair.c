@@ -2,11 +2,14 @@
  * the measurement entry point that dispatches to the algorithm. */
 #include <stdlib.h>
 
+#include "common/comm_check.h"
 #include "offset/offset_impl.h"
 
 int hm_offset_pair_create(MPI_Comm comm, int ref, int client, hm_offset_kind_t kind, int exchanges,
                           hm_offset_pair_t **out)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     int size, me;
     if (!out || comm == MPI_COMM_NULL || exchanges < 1 || ref == client) return HM_EINVAL;
     if (!hm__offset_function(kind)) return HM_EINVAL;

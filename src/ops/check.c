@@ -3,6 +3,7 @@
  * and deterministic, so every rank reaches the same decision. */
 #include <limits.h>
 
+#include "common/comm_check.h"
 #include "common/error_set.h"
 #include "ops/ops_impl.h"
 
@@ -50,6 +51,8 @@ static int check_size(const hm_op_t *op, int p, size_t size_bytes)
 int hm_op_check_which(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
                       const hm_op_params_t *params, hm_op_check_failed_t *failed)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     static const hm_op_params_t defaults = {.root = 0, .peer = 1};
     const hm_op_params_t *par = params ? params : &defaults;
     int p, rc;
@@ -70,6 +73,8 @@ int hm_op_check_which(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
 
 int hm_op_check(const hm_op_t *op, MPI_Comm comm, size_t size_bytes, const hm_op_params_t *params)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     hm_op_check_failed_t failed;
     return hm_op_check_which(op, comm, size_bytes, params, &failed);
 }

@@ -8,6 +8,7 @@
 
 #include <harmonia/agree.h>
 
+#include "common/comm_check.h"
 #include "common/error_set.h"
 #include "common/memory.h"
 #include "ops/ops_impl.h"
@@ -92,6 +93,8 @@ static int agree(MPI_Comm comm, int ok, size_t bytes, const char *name)
 int hm_op_prepare(const hm_op_t *op, MPI_Comm comm, size_t size_bytes, const hm_op_params_t *params,
                   hm_op_instance_t **out)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     if (op && (op->flags & HM_OP_NCCL))
         return hm__error_set(HM_EINVAL, "%s is an NCCL operation (hm_op_prepare_nccl)", op->name);
     return hm__op_prepare_host(op, comm, size_bytes, params, -1, out);
@@ -128,6 +131,8 @@ int hm__op_prepare_host(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
 int hm_op_prepare_device(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
                          const hm_op_params_t *params, hm_op_instance_t **out)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     if (op && (op->flags & HM_OP_NCCL))
         return hm__error_set(HM_EINVAL, "%s is an NCCL operation (hm_op_prepare_nccl)", op->name);
     int rc = hm__op_prepare_host(op, comm, size_bytes, params, -1, out);

@@ -7,6 +7,7 @@
 
 #include <harmonia/agree.h>
 
+#include "common/comm_check.h"
 #include "common/error_set.h"
 #include "common/names.h"
 #include "ops/ops_impl.h"
@@ -210,6 +211,8 @@ int hm_op_nccl_figures(const hm_op_t *op, size_t size_bytes, int nranks, int roo
 int hm_op_prepare_nccl(const hm_op_t *op, MPI_Comm comm, hm_gpu_nccl_t *nccl, size_t size_bytes,
                        const hm_op_params_t *params, hm_op_instance_t **out)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     int p;
     *out = NULL;
     if (!op || !(op->flags & HM_OP_NCCL) || MPI_Comm_size(comm, &p) != MPI_SUCCESS)

@@ -14,6 +14,7 @@
 #include <harmonia/output.h>
 #include <harmonia/version.h>
 
+#include "common/comm_check.h"
 #include "hm_build_info.h"
 #include "output/output_impl.h"
 
@@ -244,6 +245,8 @@ static int coarsest_resolution(MPI_Comm comm, const hm_factors_context_t *ctx,
 
 int hm_factors_collect(hm_factors_t *factors, MPI_Comm comm, const hm_factors_context_t *ctx)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     char *all = NULL, *buf = NULL;
     long long len = 0;
     hm_factors_context_t merged = {0};

@@ -5,6 +5,7 @@
 #include <harmonia/overlap.h>
 #include <harmonia/agree.h>
 
+#include "common/comm_check.h"
 #include "common/error_set.h"
 #include "overlap/overlap_private.h"
 
@@ -20,6 +21,8 @@ int hm_compute_calibrate_agreed(MPI_Comm comm, hm_compute_t *c,
                                 const hm_compute_calib_params_t *params,
                                 hm_compute_calibration_t *agreed)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     int rc = hm_compute_calibrate(c, params, agreed, NULL);
     int mine = outcome_status(agreed->outcome); /* its sentence in the last error */
     int local = rc == HM_ERANGE || rc == HM_EAGAIN ? HM_OK : rc;

@@ -12,6 +12,7 @@
 #include <harmonia/overlap.h>
 #include <harmonia/stats.h>
 
+#include "common/comm_check.h"
 #include "common/error_set.h"
 
 void hm_overlap_comm_params_default(hm_overlap_comm_params_t *p)
@@ -100,6 +101,8 @@ int hm_overlap_measure_comm(MPI_Comm comm, hm_procsync_t *ps, const hm_op_t *op,
                             const hm_op_params_t *op_params, size_t size_bytes, long runs,
                             hm_overlap_comm_probe_t *out)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     hm_overlap_comm_params_t defaults;
     hm_overlap_comm_params_default(&defaults);
     if (!ps || !op || !out || !hm_op_is_nonblocking(op))
@@ -267,6 +270,8 @@ int hm_overlap_calibrate_comm(MPI_Comm comm, hm_procsync_t *ps, const hm_op_t *o
                               const hm_overlap_comm_params_t *params, size_t start_bytes,
                               hm_overlap_comm_calibration_t *result)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     hm_overlap_comm_params_t defaults;
     if (!params) hm_overlap_comm_params_default(&defaults), params = &defaults;
     if (!ps || !op || !result || !hm_op_is_nonblocking(op))

@@ -14,6 +14,7 @@
 #include <harmonia/overlap.h>
 #include <harmonia/agree.h>
 
+#include "common/comm_check.h"
 #include "common/error_set.h"
 #include "overlap/overlap_private.h"
 
@@ -243,6 +244,8 @@ static int calibrate_comp(MPI_Comm comm, hm_compute_t *compute, hm_overlap_grid_
 int hm_overlap_grid_calibrate(MPI_Comm comm, hm_procsync_t *ps, hm_compute_t *compute,
                               const hm_overlap_grid_params_t *params, hm_overlap_grid_t **out)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     if (!out) return hm__error_set(HM_EINVAL, "no grid to fill");
     *out = NULL;
     if (!ps || !compute || !params)
@@ -301,6 +304,8 @@ int hm_overlap_grid_run_cell(MPI_Comm comm, hm_procsync_t *ps, hm_compute_t *com
                              const hm_measure_params_t *params, hm_overlap_result_t *result,
                              int *ran)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     const hm_overlap_ref_t *cm = hm_overlap_grid_comm(g, op, column),
                            *cp = hm_overlap_grid_comp(g, op, column, comp);
     *ran = 0;
@@ -343,6 +348,8 @@ static int remeasure_comp(MPI_Comm comm, hm_compute_t *compute, const hm_overlap
 int hm_overlap_grid_recheck(MPI_Comm comm, hm_procsync_t *ps, hm_compute_t *compute,
                             hm_overlap_grid_t *g)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     if (!g || !ps || !compute)
         return hm__error_set(HM_EINVAL, "a grid, a process synchronization, a compute kernel");
     int rc = HM_OK;

@@ -19,6 +19,7 @@
 #include <harmonia/stats.h>
 #include <harmonia/agree.h>
 
+#include "common/comm_check.h"
 #include "common/error_set.h"
 #include "overlap/overlap_private.h"
 
@@ -310,6 +311,8 @@ static int check_args(const hm_compute_t *c, double target_s, long reps,
 int hm_overlap_impact(MPI_Comm comm, hm_compute_t *compute, const char *compute_program,
                       double target_s, long reps, hm_overlap_impact_t *out)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     const char *program =
         compute_program && *compute_program ? compute_program : "harmonia-compute";
     side_t s = {0};

@@ -13,6 +13,7 @@
 
 #include <harmonia/overlap.h>
 
+#include "common/comm_check.h"
 #include "common/error_set.h"
 
 /* A digest of the set's text, equal for equal sets (FNV-1a). */
@@ -65,6 +66,8 @@ static int share(MPI_Comm node, hwloc_topology_t topo, hwloc_bitmap_t set)
 
 int hm_overlap_share_node(MPI_Comm comm, int *cpus)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     hwloc_topology_t topo;
     MPI_Comm node;
     if (hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0)

@@ -13,6 +13,7 @@
 #include <harmonia/overlap.h>
 #include <harmonia/stats.h>
 
+#include "common/comm_check.h"
 #include "common/error_set.h"
 
 typedef struct overlap_ctx {
@@ -179,6 +180,8 @@ int hm_overlap_run(MPI_Comm comm, hm_procsync_t *ps, const hm_overlap_comm_t *nb
                    hm_compute_t *compute, const hm_measure_params_t *params,
                    hm_overlap_result_t *result)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     if (!ps || !nbc || !nbc->start || !nbc->wait || !params || !result)
         return hm__error_set(HM_EINVAL, "a nonblocking operation, a process synchronization and "
                                         "parameters");
@@ -224,6 +227,8 @@ int hm_overlap_run(MPI_Comm comm, hm_procsync_t *ps, const hm_overlap_comm_t *nb
  * overlap run. */
 int hm_overlap_comp_ref(MPI_Comm comm, hm_compute_t *compute, int runs, double *comp_ref_s)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     if (!compute || runs < 1 || !comp_ref_s)
         return hm__error_set(HM_EINVAL, "a compute kernel and runs %d >= 1", runs);
     double *t = malloc((size_t)runs * sizeof *t);

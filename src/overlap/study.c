@@ -9,6 +9,7 @@
 #include <harmonia/agree.h>
 #include <harmonia/overlap.h>
 
+#include "common/comm_check.h"
 #include "common/error_set.h"
 #include "overlap/overlap_private.h"
 
@@ -107,6 +108,8 @@ int hm_overlap_study(MPI_Comm comm, hm_procsync_t *ps, hm_compute_t *compute,
                      const hm_overlap_study_params_t *params, const hm_overlap_study_hooks_t *hooks,
                      hm_overlap_grid_t **grid, hm_overlap_failure_t *failed)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     hm_overlap_failure_t f = {HM_OVERLAP_STAGE_PARAMS, HM_OVERLAP_PARAM_NONE, -1};
     int rc = !params || !grid ? hm__error_set(HM_EINVAL, "overlap: parameters and a grid")
                               : check(params, &f);

@@ -13,6 +13,7 @@
 #include <harmonia/pattern.h>
 #include <harmonia/agree.h>
 
+#include "common/comm_check.h"
 #include "common/error_set.h"
 #include "common/memory.h"
 
@@ -183,6 +184,8 @@ static int buffers(hm_baseline_t *b)
 int hm_baseline_create(MPI_Comm comm, hm_baseline_kind_t kind, const hm_edges_t *edges,
                        hm_baseline_t **out)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     if (out) *out = NULL;
     if (!out || !edges || kind <= HM_BASELINE_NONE || kind > HM_BASELINE_ALLTOALLV)
         return hm_agree(comm, hm__error_set(HM_EINVAL, "baseline: a kind, edges and out"));

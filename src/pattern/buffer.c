@@ -8,6 +8,7 @@
 #include <harmonia/pattern.h>
 #include <harmonia/agree.h>
 
+#include "common/comm_check.h"
 #include "common/error_set.h"
 #include "common/memory.h"
 #include "pattern/pattern_impl.h"
@@ -96,6 +97,8 @@ static int alloc_device(hm_buffer_t *b)
 
 int hm_buffer_alloc(MPI_Comm comm, hm_memory_t memory, size_t bytes, hm_buffer_t **out)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     if (!out) return hm__error_set(HM_EINVAL, "no place for the buffer");
     *out = NULL;
     hm_buffer_t *b = calloc(1, sizeof *b);

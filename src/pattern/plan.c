@@ -9,11 +9,14 @@
 #include <harmonia/pattern.h>
 #include <harmonia/agree.h>
 
+#include "common/comm_check.h"
 #include "common/error_set.h"
 #include "pattern/pattern_impl.h"
 
 int hm_plan_create(MPI_Comm comm, const hm_backend_t *backend, hm_plan_t **out)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     if (!out || !backend) return hm__error_set(HM_EINVAL, "a backend and a place for the plan");
     hm_plan_t *p = calloc(1, sizeof *p);
     if (!p) return hm__error_set(HM_ENOMEM, "out of memory");

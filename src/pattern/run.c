@@ -13,6 +13,7 @@
 #include <harmonia/pattern.h>
 #include <harmonia/topo.h>
 
+#include "common/comm_check.h"
 #include "common/error_set.h"
 #include "pattern/pattern_impl.h"
 #include "pattern/run_impl.h"
@@ -220,6 +221,8 @@ static int plan_rows(hm_pattern_run_t *r, const hm_pattern_run_params_t *params)
 int hm_pattern_run_create(MPI_Comm comm, const hm_pattern_run_params_t *params,
                           hm_pattern_run_t **out, hm_pattern_failure_t *failed)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     hm_pattern_failure_t f = {HM_PATTERN_FAILED_NONE, 0, 0, 0};
     hm_pattern_run_t *r = calloc(1, sizeof *r);
     int rc = r ? HM_OK : hm__error_set(HM_ENOMEM, "out of memory");

@@ -3,11 +3,15 @@
 
 #include <harmonia/procsync.h>
 
+#include "common/comm_check.h"
+
 /* ASCII "DB": distinct from the tags of the offset and sync layers. */
 enum { TAG_DISSEM = 0x4442 };
 
 int hm_procsync_dissem_barrier(MPI_Comm comm)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     int rank, size;
     if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS)
         return HM_EMPI;

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "common/comm_check.h"
 #include "common/error_set.h"
 #include "procsync/procsync_impl.h"
 
@@ -144,6 +145,8 @@ int hm_procsync_fit(MPI_Comm comm, hm_clock_t *global, int late_given,
                     const hm_interference_t *interference, hm_procsync_params_t *params,
                     hm_procsync_fit_t *fit)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     *fit = (hm_procsync_fit_t){.late_given = late_given != 0, .late_s = params->late_s};
     fit->oversubscribed = hm__procsync_node_load(comm, &fit->ranks, &fit->processors);
     fit->busy = interference && interference->busy;

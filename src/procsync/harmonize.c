@@ -20,6 +20,7 @@
  *    and shrinks only cautiously (HZ_SHRINK_STEP below). */
 #include <math.h>
 
+#include "common/comm_check.h"
 #include "common/idle.h"
 #include "procsync/harmonize_state.h"
 #include "procsync/procsync_impl.h"
@@ -109,6 +110,8 @@ static int check_options(const hm_harmonize_options_t *o)
 
 int hm_harmonize_configure(MPI_Comm comm, const hm_harmonize_options_t *opts)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     if (comm == MPI_COMM_NULL) return HM_EINVAL;
     hm__hz_state_t *st;
     int rc = hm__hz_state_create(comm, opts, check_options(opts), &st);
@@ -279,6 +282,8 @@ static int meet_deadline(hm__hz_state_t *st, double sync_time)
 
 int hm_harmonize(MPI_Comm comm, int *flag)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     if (!flag || comm == MPI_COMM_NULL) return HM_EINVAL;
     *flag = 0;
     hm__hz_state_t *st = NULL;
@@ -297,6 +302,8 @@ int hm_harmonize(MPI_Comm comm, int *flag)
 
 int hm_harmonize_info(MPI_Comm comm, hm_harmonize_info_t *info)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     hm__hz_state_t *st = NULL;
     if (!info) return HM_EINVAL;
     int rc = hm__hz_state_find(comm, &st);
@@ -321,6 +328,7 @@ int hm_harmonize_info(MPI_Comm comm, hm_harmonize_info_t *info)
 
 hm_clock_t *hm_harmonize_clock(MPI_Comm comm)
 {
+    if (hm__comm_check(comm, __func__) != HM_OK) return NULL;
     hm__hz_state_t *st = NULL;
     if (hm__hz_state_find(comm, &st) != HM_OK || !st || !st->prepared) return NULL;
     return st->global;

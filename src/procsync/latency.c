@@ -6,6 +6,8 @@
 
 #include <harmonia/procsync.h>
 
+#include "common/comm_check.h"
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -18,6 +20,8 @@ static int cmp_double(const void *a, const void *b)
  * preemption. */
 int hm_procsync_bcast_latency(MPI_Comm comm, int reps, double *latency_s)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     if (reps < 1) return HM_EINVAL;
     double *lat = malloc((size_t)reps * sizeof *lat), value = 0.0;
     int ok = lat != NULL, all_ok;

@@ -8,6 +8,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "common/comm_check.h"
 #include "common/error_set.h"
 #include "common/idle.h"
 #include "procsync/procsync_impl.h"
@@ -137,6 +138,8 @@ static int setup(hm_procsync_t *ps, MPI_Comm comm)
 int hm_procsync_create(const char *method, MPI_Comm comm, hm_clock_t *global,
                        const hm_procsync_params_t *params, hm_procsync_t **out)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     hm_procsync_params_t defaults;
     *out = NULL;
     if (!params) {

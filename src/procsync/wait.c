@@ -4,6 +4,7 @@
 
 #include <harmonia/topo.h>
 
+#include "common/comm_check.h"
 #include "procsync/procsync_impl.h"
 
 /* Naps of at most 1 ms: the clock is re-read after each, so a long wait
@@ -66,5 +67,7 @@ int hm__procsync_node_load(MPI_Comm comm, int *ranks, int *processors)
 
 int hm_procsync_oversubscribed(MPI_Comm comm)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     return hm__procsync_node_load(comm, NULL, NULL);
 }

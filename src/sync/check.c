@@ -8,6 +8,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "common/comm_check.h"
 #include "common/idle.h"
 #include "sync/sync_impl.h"
 
@@ -88,6 +89,8 @@ static double true_error(hm_clock_t *global, const double ref[3])
 int hm_sync_check(MPI_Comm comm, hm_clock_t *global, int exchanges, const int *sampled,
                   int nsampled, hm_sync_check_t *check, double *offsets_s, double *true_errors_s)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     int rank, size, rc = HM_OK;
     double ref[3];
     MPI_Comm_rank(comm, &rank);

@@ -11,6 +11,7 @@
 
 #include <harmonia/agree.h>
 
+#include "common/comm_check.h"
 #include "common/idle.h"
 #include "sync/sync_impl.h"
 
@@ -96,6 +97,8 @@ int hm__sync_prop(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *param
 
 int hm_sync_propagate(MPI_Comm comm, hm_clock_t *clock, hm_clock_t **out)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     hm__error_clear(); /* a step below may fail without a sentence */
     int rc = hm__sync_prop(comm, clock, NULL, out, NULL);
     return rc == HM_OK || hm_last_error()[0] ? rc : hm__error_set(rc, "%s", hm_strerror(rc));

@@ -7,6 +7,7 @@
 
 #include <harmonia/agree.h>
 
+#include "common/comm_check.h"
 #include "sync/levels.h"
 
 void hm_sync_params_default(hm_sync_params_t *p)
@@ -196,6 +197,8 @@ static int synchronize(hm__sync_comms_t *comms, const hm__sync_levels_t *lv,
 int hm_sync_run(MPI_Comm comm, const char *spec, const hm_sync_params_t *params, hm_clock_t *base,
                 hm_clock_t **out, hm_sync_report_t *rep)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     hm__sync_levels_t lv = {0};
     hm__sync_comms_t comms;
     hm__sync_nodes_t *nodes = NULL;

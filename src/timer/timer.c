@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/comm_check.h"
 #include "timer/timer_impl.h"
 
 int hm_timer_create(const char *name, const hm_timer_options_t *opts, hm_timer_t **out)
@@ -49,6 +50,8 @@ double hm_timer_now_truth(hm_timer_t *t, double *truth_s)
 
 int hm_timer_agree_origin(hm_timer_t *t, MPI_Comm comm)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     int64_t origin = t->origin;
     if (MPI_Bcast(&origin, 1, MPI_INT64_T, 0, comm) != MPI_SUCCESS) return HM_EMPI;
     t->origin = origin;

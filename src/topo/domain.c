@@ -2,6 +2,7 @@
  * node, as the cores of a node share one oscillator. That is what makes
  * clock propagation inside a node correct (Hunold and Carpen-Amarie 2018,
  * §IV-B) wherever the node's ranks sit in the communicator. */
+#include "common/comm_check.h"
 #include "topo/topo_impl.h"
 
 /* Under SMPI every rank stands on a simulated host, and a host's cores share
@@ -9,6 +10,8 @@
  * (docs/testbed.md) unless virtual nodes group them. */
 int hm_topo_clock_domain(MPI_Comm comm, int ranks_per_node, int *domain)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     if (ranks_per_node < 0) return HM_EINVAL;
     if (ranks_per_node == 0 && !HM_SMPI)
         return MPI_Comm_rank(comm, domain) == MPI_SUCCESS ? HM_OK : HM_EMPI;

@@ -16,6 +16,8 @@
 
 #include <harmonia/topo.h>
 
+#include "common/comm_check.h"
+
 /* Work of one quantum: a dependent chain of multiply-adds, ~0.3 us on the
  * 2-core test VM (a latency-bound chain: no core runs it much faster). The
  * quantum is timed, so its length sets only the probe's resolution, not
@@ -172,6 +174,8 @@ static int others_compete(const hm_interference_t *it)
 
 int hm_interference_measure(MPI_Comm comm, double probe_s, hm_interference_t *out)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     memset(out, 0, sizeof *out);
     out->others_running = out->load_avg = NAN;
     if (!(probe_s >= 0) || !isfinite(probe_s)) return HM_EINVAL;

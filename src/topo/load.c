@@ -11,6 +11,8 @@
 #include <simgrid/host.h>
 #endif
 
+#include "common/comm_check.h"
+
 /* Under SMPI the node is the simulated host (SMPI's MPI_COMM_TYPE_SHARED
  * groups the ranks of one host) and its processors are the platform's
  * cores, not this machine's. */
@@ -25,6 +27,8 @@ static int node_processors(void)
 
 int hm_topo_node_ranks(MPI_Comm comm, int *ranks, int *processors)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     MPI_Comm node;
     int rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     *ranks = 1;
@@ -52,6 +56,8 @@ static int launcher_node_ranks(void)
 
 int hm_topo_job_node_ranks(MPI_Comm comm, int *ranks, int *processors)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     int rc = hm_topo_node_ranks(comm, ranks, processors);
     int job = HM_SMPI ? 0 : launcher_node_ranks();
     if (job > *ranks) *ranks = job;

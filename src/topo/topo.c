@@ -1,6 +1,7 @@
 /* src/topo/topo.c — creating, freeing and reading a topology. */
 #include <stdlib.h>
 
+#include "common/comm_check.h"
 #include "topo/topo_impl.h"
 
 /* Checks that need no communication. Invalid values are replaced by 0 in
@@ -56,6 +57,8 @@ static int build(hm_topo_t *t, MPI_Comm comm)
 
 int hm_topo_create(MPI_Comm comm, const hm_topo_options_t *opts, hm_topo_t **out)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     hm_topo_options_t o = opts ? *opts : (hm_topo_options_t){0, 0};
     hm_topo_t *t = NULL;
     int inter = 0;

@@ -1,0 +1,57 @@
+/* tests/lint/misuse_fixtures.h — the valid arguments of the generated
+ * misuse test (gen_misuse.py) and its driver (test_misuse.c).
+ *
+ * Each fx_TYPE() makes a fresh, real handle for one case: a case may free
+ * or consume what it is given, so nothing is shared between cases (the
+ * handles are not released: the test runs without leak detection). */
+#ifndef HM_TEST_MISUSE_FIXTURES_H
+#define HM_TEST_MISUSE_FIXTURES_H
+#include <stddef.h>
+
+#include <mpi.h>
+
+#include <harmonia/harmonia.h>
+#include <harmonia/overlap_grid.h>
+
+typedef struct hm_misuse_case {
+    void (*run)(void);
+    int lifetime; /* a call outside MPI's lifetime (before MPI_Init, after MPI_Finalize) */
+} hm_misuse_case_t;
+
+/* What a case expects of an int status: any (HM_OK included: an optional
+ * argument) as long as a failure has a sentence, or a failure. */
+enum { HM_MISUSE_ANY = 0, HM_MISUSE_FAIL = 1 };
+
+extern const hm_misuse_case_t hm_misuse_cases[];
+extern const size_t hm_misuse_ncases;
+extern const char *const hm_misuse_uncovered[];
+
+void hm_misuse_begin(const char *function, const char *what);
+void hm_misuse_end_status(int rc, int expect);
+void hm_misuse_end(void);
+
+/* Valid values: a string for the parameter called name, a writable text
+ * buffer, 1 MiB of zeroed memory for any other pointee, a zeroed slot for
+ * an out-pointer, a communicator slot. */
+const char *fx_string(const char *name);
+extern char fx_chars[4096];
+extern void *fx_scratch;
+void *fx_slot(void);
+extern MPI_Comm fx_comm_slot;
+
+/* Real handles (NULL before MPI_Init where one needs MPI). */
+hm_timer_t *fx_hm_timer_t(void);
+hm_clock_t *fx_hm_clock_t(void);
+hm_factors_t *fx_hm_factors_t(void);
+hm_table_t *fx_hm_table_t(void);
+const hm_op_t *fx_hm_op_t(void);
+const hm_backend_t *fx_hm_backend_t(void);
+const hm_generator_t *fx_hm_generator_t(void);
+hm_topo_t *fx_hm_topo_t(void);
+hm_procsync_t *fx_hm_procsync_t(void);
+hm_compute_t *fx_hm_compute_t(void);
+hm_csv_t *fx_hm_csv_t(void);
+hm_csv_reader_t *fx_hm_csv_reader_t(void);
+hm_afile_t *fx_hm_afile_t(void);
+hm_results_row_t *fx_hm_results_row_t(void);
+#endif

@@ -1,0 +1,227 @@
+/* tests/lint/test_misuse.c — the driver of the generated misuse test
+ * (gen_misuse.py: every public function, each pointer and communicator
+ * argument invalid in turn) and the valid arguments it is given.
+ *
+ * Three phases: the functions that take a communicator before MPI_Init
+ * (each must return a failure with a sentence, not abort); every case with
+ * MPI initialized (no crash; a failure has a sentence); the communicator
+ * functions again after MPI_Finalize. Before each call the case is printed,
+ * so that a crash names it. The cases a fixture is missing for are listed
+ * with the count: what is not covered is said. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "misuse_fixtures.h"
+
+static const char *current_function, *current_what;
+static int failures, phase_mpi;
+
+char fx_chars[4096];
+void *fx_scratch;
+MPI_Comm fx_comm_slot;
+static void *slot;
+static char scratch_dir[64] = "/tmp/hm_misuse_XXXXXX";
+
+void hm_misuse_begin(const char *function, const char *what)
+{
+    current_function = function, current_what = what;
+    fprintf(stderr, "case: %s(%s)\n", function, what);
+    if (getenv("HM_MISUSE_FORK")) printf("case: %s(%s)\n", function, what);
+    memset(fx_scratch, 0, 1 << 20);
+    memset(fx_chars, 0, sizeof fx_chars);
+    slot = NULL;
+    fx_comm_slot = MPI_COMM_NULL;
+    hm_error_set(HM_OK, "%s", "");
+}
+
+void hm_misuse_end_status(int rc, int expect)
+{
+    const char *why = hm_last_error();
+    int bad = (rc < 0 && !why[0]) || (expect == HM_MISUSE_FAIL && rc >= 0);
+    if (bad) {
+        failures++;
+        printf("FAIL: %s(%s): status %d (%s), sentence \"%s\"\n", current_function, current_what,
+               rc, rc < 0 ? hm_strerror(rc) : "no failure", why);
+    }
+}
+
+void hm_misuse_end(void)
+{
+}
+
+/* A value for a string parameter, by its name: a name each registry knows,
+ * a path in the test's own directory, else a word. */
+const char *fx_string(const char *name)
+{
+    static const struct {
+        const char *param, *value;
+    } known[] = {{"spec", "skampi"},   {"method", "barrier"}, {"name", "monotonic"},
+                 {"op", "barrier"},    {"path", "f.csv"},     {"dir", "."},
+                 {"directory", "."},   {"target", "out.csv"}, {"text", "x"},
+                 {"key", "k"},         {"value", "v"}};
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (!strcmp(name, known[i].param)) return known[i].value;
+    return "x";
+}
+
+void *fx_slot(void)
+{
+    return &slot;
+}
+
+hm_timer_t *fx_hm_timer_t(void)
+{
+    hm_timer_t *t = NULL;
+    hm_timer_create("monotonic", NULL, &t);
+    return t;
+}
+
+hm_clock_t *fx_hm_clock_t(void)
+{
+    hm_clock_t *c = NULL;
+    hm_clock_identity(fx_hm_timer_t(), &c);
+    return c;
+}
+
+hm_factors_t *fx_hm_factors_t(void)
+{
+    hm_factors_t *f = NULL;
+    hm_factors_create(&f);
+    return f;
+}
+
+hm_table_t *fx_hm_table_t(void)
+{
+    hm_table_t *t = NULL;
+    hm_table_create(&t);
+    return t;
+}
+
+const hm_op_t *fx_hm_op_t(void)
+{
+    return hm_op_find("barrier");
+}
+
+const hm_backend_t *fx_hm_backend_t(void)
+{
+    return hm_backend_find("mpi");
+}
+
+const hm_generator_t *fx_hm_generator_t(void)
+{
+    return hm_generator_find("ring");
+}
+
+hm_topo_t *fx_hm_topo_t(void)
+{
+    hm_topo_t *t = NULL;
+    if (phase_mpi) hm_topo_create(MPI_COMM_WORLD, NULL, &t);
+    return t;
+}
+
+hm_procsync_t *fx_hm_procsync_t(void)
+{
+    hm_procsync_t *ps = NULL;
+    hm_procsync_params_t p;
+    hm_procsync_params_default(&p);
+    if (phase_mpi) hm_procsync_create("barrier", MPI_COMM_WORLD, fx_hm_clock_t(), &p, &ps);
+    return ps;
+}
+
+hm_compute_t *fx_hm_compute_t(void)
+{
+    hm_compute_t *c = NULL;
+    hm_compute_params_t p;
+    hm_compute_params_default(&p);
+    hm_compute_create(&p, &c);
+    return c;
+}
+
+hm_csv_t *fx_hm_csv_t(void)
+{
+    static const char *const columns[] = {"a", "b"};
+    hm_csv_t *csv = NULL;
+    hm_csv_open("w.csv", NULL, columns, 2, &csv);
+    return csv;
+}
+
+hm_csv_reader_t *fx_hm_csv_reader_t(void)
+{
+    hm_csv_reader_t *r = NULL;
+    FILE *f = fopen("r.csv", "w");
+    if (f) fputs("a,b\n1,2\n", f), fclose(f);
+    hm_csv_reader_open("r.csv", &r);
+    return r;
+}
+
+hm_afile_t *fx_hm_afile_t(void)
+{
+    hm_afile_t *af = NULL;
+    hm_afile_open("a.txt", &af);
+    return af;
+}
+
+hm_results_row_t *fx_hm_results_row_t(void)
+{
+    hm_results_row_t *r = NULL;
+    hm_results_row_create((hm_results_kind_t)0, &r);
+    return r;
+}
+
+/* One case; with HM_MISUSE_FORK=1 (a survey of every crash at once, not
+ * the test: MPI does not promise a forked child anything) in a child whose
+ * signal is reported. */
+static void run_case(size_t i)
+{
+    if (!getenv("HM_MISUSE_FORK")) {
+        hm_misuse_cases[i].run();
+        return;
+    }
+    int before = failures;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        hm_misuse_cases[i].run();
+        fflush(stdout);
+        _exit(failures > before ? 1 : 0);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    if (WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st) != 0)) {
+        failures++;
+        if (WIFSIGNALED(st)) printf("CRASH: case %zu, signal %d\n", i, WTERMSIG(st));
+    }
+}
+
+/* The cases outside MPI's lifetime, or the others. */
+static void run_phase(int lifetime)
+{
+    for (size_t i = 0; i < hm_misuse_ncases; i++)
+        if (hm_misuse_cases[i].lifetime == lifetime) run_case(i);
+}
+
+int main(int argc, char **argv)
+{
+    if (!(fx_scratch = aligned_alloc(4096, 1 << 20)) || !mkdtemp(scratch_dir) ||
+        chdir(scratch_dir) != 0) {
+        perror("test_misuse: scratch");
+        return 1;
+    }
+    if (getenv("HM_MISUSE_FORK")) setvbuf(stdout, NULL, _IONBF, 0); /* a crash keeps its case */
+    size_t uncovered = 0, lifetime = 0;
+    for (; hm_misuse_uncovered[uncovered]; uncovered++) printf("not covered: %s\n", hm_misuse_uncovered[uncovered]);
+    for (size_t i = 0; i < hm_misuse_ncases; i++) lifetime += hm_misuse_cases[i].lifetime;
+    run_phase(1); /* before MPI_Init */
+    MPI_Init(&argc, &argv);
+    phase_mpi = 1;
+    run_phase(0);
+    phase_mpi = 0;
+    MPI_Finalize();
+    run_phase(1); /* after MPI_Finalize */
+    printf("%zu cases (%zu outside MPI's lifetime, run twice), %zu not covered, %d failed\n",
+           hm_misuse_ncases, lifetime, uncovered, failures);
+    return failures ? 1 : 0;
+}
