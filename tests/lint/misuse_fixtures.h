@@ -54,4 +54,8 @@ hm_csv_t *fx_hm_csv_t(void);
 hm_csv_reader_t *fx_hm_csv_reader_t(void);
 hm_afile_t *fx_hm_afile_t(void);
 hm_results_row_t *fx_hm_results_row_t(void);
+hm_op_instance_t *fx_hm_op_instance_t(void);
+hm_plan_t *fx_hm_plan_t(void);
+hm_buffer_t *fx_hm_buffer_t(void);
+hm_experiment_t *fx_hm_experiment_t(void);
 #endif

@@ -174,6 +174,39 @@ hm_results_row_t *fx_hm_results_row_t(void)
 /* One case; with HM_MISUSE_FORK=1 (a survey of every crash at once, not
  * the test: MPI does not promise a forked child anything) in a child whose
  * signal is reported. */
+hm_op_instance_t *fx_hm_op_instance_t(void)
+{
+    hm_op_instance_t *inst = NULL;
+    const hm_op_params_t p = {.root = 0, .peer = 1, .batch = 1};
+    if (phase_mpi) hm_op_prepare(hm_op_find("barrier"), MPI_COMM_WORLD, 4, &p, &inst);
+    return inst;
+}
+
+hm_plan_t *fx_hm_plan_t(void)
+{
+    hm_plan_t *plan = NULL;
+    if (phase_mpi) hm_plan_create(MPI_COMM_WORLD, hm_backend_find("mpi"), &plan);
+    return plan;
+}
+
+hm_buffer_t *fx_hm_buffer_t(void)
+{
+    hm_buffer_t *buf = NULL;
+    if (phase_mpi) hm_buffer_alloc(MPI_COMM_WORLD, HM_MEMORY_HOST, 64, &buf);
+    return buf;
+}
+
+/* An experiment on the defaults: writes no file, synchronizes one rank. */
+hm_experiment_t *fx_hm_experiment_t(void)
+{
+    hm_experiment_t *e = NULL;
+    hm_experiment_params_t p;
+    hm_experiment_stage_t stage;
+    hm_experiment_params_default(&p);
+    if (phase_mpi) hm_experiment_open(MPI_COMM_WORLD, &p, &e, &stage);
+    return e;
+}
+
 static void run_case(size_t i)
 {
     if (!getenv("HM_MISUSE_FORK")) {
