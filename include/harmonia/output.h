@@ -366,7 +366,8 @@ HM_EXPORT const char *hm_csv_reader_error(const hm_csv_reader_t *reader);
 
 /* argv joined by spaces, each argument quoted for a POSIX shell only where
  * needed ('a b' -> "'a b'", control characters as $'\n'): a command line a
- * user can paste back, as recorded in result files. NULL when out of memory.
+ * user can paste back, as recorded in result files. NULL when out of memory
+ * or argv is NULL.
  * Release with free(). */
 HM_EXPORT char *hm_output_shell_join(int argc, const char *const *argv);
 

@@ -46,6 +46,7 @@ const char *hm_last_error(void)
 
 int hm_error_set(int status, const char *fmt, ...)
 {
+    if (!fmt) return hm__error_null(__func__, "fmt");
     /* Formatted aside first: an argument may be hm_last_error() itself
      * ("%s (operation %s)", hm_last_error(), ...), and vsnprintf into the
      * buffer it reads from emptied the sentence. */

@@ -4,6 +4,7 @@
 
 #include <harmonia/version.h>
 
+#include "common/error_set.h"
 #include "hm_build_info.h"
 
 const char *hm_version(void)
@@ -13,6 +14,10 @@ const char *hm_version(void)
 
 void hm_build_info(hm_build_info_t *info)
 {
+    if (!info) {
+        hm__error_null(__func__, "info");
+        return;
+    }
     info->version = HM_BUILD_VERSION;
     info->compiler = HM_BUILD_COMPILER;
     info->cflags = HM_BUILD_CFLAGS;

@@ -39,6 +39,10 @@ static const figure_t figures[HM_NFIG] = {
 
 void hm_figure_params_default(hm_figure_params_t *p)
 {
+    if (!p) {
+        hm__error_null(__func__, "params");
+        return;
+    }
     memset(p, 0, sizeof *p);
     p->dir = ".";
     p->formats = HM_FIGURE_SVG;
@@ -144,7 +148,8 @@ static int any_trace(const hm_figure_params_t *p)
 int hm_figure_draw(const hm_figure_params_t *p, hm_figure_failed_t *failed)
 {
     if (failed) *failed = HM_FIGURE_FAILED_NONE;
-    if (!p || p->ninputs < 0 || (p->ninputs && !p->inputs) || !p->dir)
+    if (!p) return fail(failed, HM_FIGURE_FAILED_INPUT, hm__error_null(__func__, "params"));
+    if (p->ninputs < 0 || (p->ninputs && !p->inputs) || !p->dir)
         return fail(failed, HM_FIGURE_FAILED_INPUT,
                     hm__error_set(HM_EINVAL, "plot: the inputs and a directory"));
     if (p->ninputs == 0)

@@ -232,8 +232,9 @@ static int open_temp_stream(hm_afile_t *af)
 
 int hm_afile_open(const char *path, hm_afile_t **out)
 {
-    if (!path || !*path || !out) return HM_EINVAL;
+    if (!out) return hm__error_null(__func__, "out");
     *out = NULL;
+    if (!path) return hm__error_null(__func__, "path");
     int st = hm_afile_check(path);
     if (st != HM_OK) return st;
     hm_afile_t *af = calloc(1, sizeof *af);
@@ -252,16 +253,19 @@ int hm_afile_open(const char *path, hm_afile_t **out)
 
 FILE *hm_afile_stream(hm_afile_t *af)
 {
+    if (!af) hm__error_null(__func__, "af");
     return af ? af->stream : NULL;
 }
 
 const char *hm_afile_path(const hm_afile_t *af)
 {
+    if (!af) hm__error_null(__func__, "af");
     return af ? af->path : "";
 }
 
 const char *hm_afile_error(const hm_afile_t *af)
 {
+    if (!af) hm__error_null(__func__, "af");
     return af ? af->error : "";
 }
 
@@ -394,7 +398,7 @@ static int publish_copy(hm_afile_t *af, char **copy, int fd, off_t len)
 
 int hm_afile_checkpoint(hm_afile_t *af)
 {
-    if (!af) return HM_EINVAL;
+    if (!af) return hm__error_null(__func__, "af");
     struct stat sb;
     int st = flush_stream(af);
     if (st != HM_OK) return st;
@@ -432,7 +436,7 @@ static int publish_temp(hm_afile_t *af)
 
 int hm_afile_commit(hm_afile_t *af)
 {
-    if (!af) return HM_EINVAL;
+    if (!af) return hm__error_null(__func__, "af");
     /* A patched content is published as a checkpoint is; the temporary
      * goes with the handle. */
     int st = af->patch ? hm_afile_checkpoint(af) : publish_temp(af);

@@ -10,11 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <harmonia/agree.h>
 #include <harmonia/gpu.h>
 #include <harmonia/output.h>
 #include <harmonia/version.h>
 
 #include "common/comm_check.h"
+#include "common/error_set.h"
 #include "hm_build_info.h"
 #include "output/output_impl.h"
 
@@ -250,7 +252,8 @@ int hm_factors_collect(hm_factors_t *factors, MPI_Comm comm, const hm_factors_co
     char *all = NULL, *buf = NULL;
     long long len = 0;
     hm_factors_context_t merged = {0};
-    int st = agree(comm, factors ? HM_OK : HM_EINVAL);
+    /* Every rank learns the sentence of the one whose list is missing. */
+    int st = hm_agree(comm, factors ? HM_OK : hm__error_null(__func__, "factors"));
     if (st == HM_OK) st = agree(comm, coarsest_resolution(comm, ctx, &merged));
     if (st == HM_OK) st = agree(comm, gather_records(comm, &all));
     if (st == HM_OK) {

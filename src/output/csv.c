@@ -48,7 +48,7 @@ static int misuse(hm_csv_t *csv, const char *fmt, ...)
         vsnprintf(csv->error + n, sizeof csv->error - (size_t)n, fmt, ap);
     va_end(ap);
     csv->misused = 1;
-    return HM_EINVAL;
+    return hm__error_set(HM_EINVAL, "%s", csv->error);
 }
 
 /* Keep the atomic file's sentence (it names the path and the system error). */
@@ -103,7 +103,8 @@ static int append_quoted(hm_csv_t *csv, const char *text)
 
 int hm_csv_put_string(hm_csv_t *csv, const char *text)
 {
-    if (!csv || !text) return HM_EINVAL;
+    if (!csv) return hm__error_null(__func__, "csv");
+    if (!text) return hm__error_null(__func__, "text");
     int st = begin_cell(csv);
     if (st != HM_OK) return st;
     return needs_quotes(text) ? append_quoted(csv, text) : append(csv, text, strlen(text));
@@ -111,7 +112,15 @@ int hm_csv_put_string(hm_csv_t *csv, const char *text)
 
 int hm_csv_put_marked(hm_csv_t *csv, const char *text, off_t *at)
 {
-    if (!csv || !text || !at || csv->mark || needs_quotes(text)) return HM_EINVAL;
+    if (!csv) return hm__error_null(__func__, "csv");
+    if (!text) return hm__error_null(__func__, "text");
+    if (!at) return hm__error_null(__func__, "at");
+    if (csv->mark)
+        return hm__error_set(HM_EINVAL, "%s: a second marked cell in row %zu",
+                             hm_afile_path(csv->af), csv->rows + 1);
+    if (needs_quotes(text))
+        return hm__error_set(HM_EINVAL, "%s: marked cell \"%s\" would need quotes",
+                             hm_afile_path(csv->af), text);
     int st = begin_cell(csv);
     if (st != HM_OK) return st;
     *at = -1;
@@ -122,7 +131,11 @@ int hm_csv_put_marked(hm_csv_t *csv, const char *text, off_t *at)
 
 int hm_csv_overwrite(hm_csv_t *csv, off_t at, const char *text)
 {
-    if (!csv || !text || at < 0 || needs_quotes(text)) return HM_EINVAL;
+    if (!csv) return hm__error_null(__func__, "csv");
+    if (!text) return hm__error_null(__func__, "text");
+    if (at < 0 || needs_quotes(text))
+        return hm__error_set(HM_EINVAL, "%s: cannot overwrite offset %lld with \"%s\"",
+                             hm_afile_path(csv->af), (long long)at, text);
     return file_error(csv, hm__afile_overwrite(csv->af, at, text, strlen(text)));
 }
 
@@ -145,7 +158,7 @@ static void format_double(double value, char *buf, size_t len)
 
 int hm_csv_put_double(hm_csv_t *csv, double value)
 {
-    if (!csv) return HM_EINVAL;
+    if (!csv) return hm__error_null(__func__, "csv");
     char text[64];
     locale_t previous = uselocale(csv->c_locale);
     format_double(value, text, sizeof text);
@@ -156,7 +169,7 @@ int hm_csv_put_double(hm_csv_t *csv, double value)
 
 int hm_csv_put_int64(hm_csv_t *csv, int64_t value)
 {
-    if (!csv) return HM_EINVAL;
+    if (!csv) return hm__error_null(__func__, "csv");
     char text[32];
     snprintf(text, sizeof text, "%" PRId64, value);
     int st = begin_cell(csv);
@@ -185,7 +198,7 @@ static int write_row(hm_csv_t *csv)
 
 int hm_csv_end_row(hm_csv_t *csv)
 {
-    if (!csv) return HM_EINVAL;
+    if (!csv) return hm__error_null(__func__, "csv");
     if (csv->cells != csv->ncolumns) {
         size_t cells = csv->cells;
         csv->row_len = 0;
@@ -201,7 +214,7 @@ int hm_csv_end_row(hm_csv_t *csv)
 
 int hm_csv_checkpoint(hm_csv_t *csv)
 {
-    if (!csv) return HM_EINVAL;
+    if (!csv) return hm__error_null(__func__, "csv");
     return file_error(csv, hm_afile_checkpoint(csv->af));
 }
 
@@ -221,7 +234,8 @@ static int write_complete(hm_csv_t *csv, FILE *f)
 
 int hm_csv_incomplete(hm_csv_t *csv, const char *why)
 {
-    if (!csv || !why) return HM_EINVAL;
+    if (!csv) return hm__error_null(__func__, "csv");
+    if (!why) return hm__error_null(__func__, "why");
     char *text = hm__output_format("no (%s)", why);
     if (!text) return HM_ENOMEM;
     hm__output_flatten(text);
@@ -233,7 +247,11 @@ int hm_csv_incomplete(hm_csv_t *csv, const char *why)
 
 int hm_csv_progress(hm_csv_t *csv, long done, long total, const char *unit)
 {
-    if (!csv || done < 0 || total < 0 || !unit) return HM_EINVAL;
+    if (!csv) return hm__error_null(__func__, "csv");
+    if (!unit) return hm__error_null(__func__, "unit");
+    if (done < 0 || total < 0)
+        return hm__error_set(HM_EINVAL, "%s: progress %ld of %ld is negative", __func__, done,
+                             total);
     char text[160];
     snprintf(text, sizeof text, "no (%ld of %ld %s)", done, total, unit);
     csv->progress_set = 1;
@@ -246,7 +264,7 @@ static int write_head(hm_csv_t *csv, const hm_factors_t *factors, const char *co
 {
     const char *key, *value;
     FILE *f = hm_afile_stream(csv->af);
-    for (size_t i = 0; hm_factors_at(factors, i, &key, &value) == HM_OK; i++)
+    for (size_t i = 0; factors && hm_factors_at(factors, i, &key, &value) == HM_OK; i++)
         if (fprintf(f, "# %s: %s\n", key, value) < 0) {
             hm__output_sys_error(csv->error, sizeof csv->error, errno, "cannot write %s",
                                  hm_afile_path(csv->af));
@@ -267,17 +285,21 @@ static void release(hm_csv_t *csv)
 
 static int check_columns(const char *const *columns, size_t ncolumns)
 {
-    if (!columns || ncolumns == 0) return HM_EINVAL;
+    if (!columns) return hm__error_null("hm_csv_open", "columns");
+    if (ncolumns == 0) return hm__error_set(HM_EINVAL, "hm_csv_open: no columns");
     for (size_t c = 0; c < ncolumns; c++)
-        if (!columns[c]) return HM_EINVAL;
+        if (!columns[c]) return hm__error_set(HM_EINVAL, "hm_csv_open: columns[%zu] is NULL", c);
     return HM_OK;
 }
 
 int hm_csv_open(const char *path, const hm_factors_t *factors, const char *const *columns,
                 size_t ncolumns, hm_csv_t **out)
 {
-    if (!out || check_columns(columns, ncolumns) != HM_OK) return HM_EINVAL;
+    if (!out) return hm__error_null(__func__, "out");
     *out = NULL;
+    if (!path) return hm__error_null(__func__, "path");
+    int bad = check_columns(columns, ncolumns);
+    if (bad != HM_OK) return bad;
     hm_csv_t *csv = calloc(1, sizeof *csv);
     if (!csv) return HM_ENOMEM;
     csv->ncolumns = ncolumns;
@@ -296,7 +318,7 @@ int hm_csv_open(const char *path, const hm_factors_t *factors, const char *const
 
 int hm_csv_close(hm_csv_t *csv)
 {
-    if (!csv) return HM_EINVAL;
+    if (!csv) return hm__error_null(__func__, "csv");
     int st = HM_OK;
     if (csv->cells > 0 || csv->misused) {
         /* A malformed row is a programming error; it is reported rather than
@@ -324,6 +346,8 @@ void hm_csv_abort(hm_csv_t *csv)
 
 int hm_csv_close_pair(hm_csv_t **summary, hm_csv_t **raw)
 {
+    if (!summary) return hm__error_null(__func__, "summary");
+    if (!raw) return hm__error_null(__func__, "raw");
     int rc = *summary ? hm_csv_close(*summary) : HM_OK;
     if (*raw && rc == HM_OK)
         rc = hm_csv_close(*raw);
@@ -335,10 +359,12 @@ int hm_csv_close_pair(hm_csv_t **summary, hm_csv_t **raw)
 
 const char *hm_csv_error(const hm_csv_t *csv)
 {
+    if (!csv) hm__error_null(__func__, "csv");
     return csv ? csv->error : "";
 }
 
 size_t hm_csv_rows(const hm_csv_t *csv)
 {
+    if (!csv) hm__error_null(__func__, "csv");
     return csv ? csv->rows : 0;
 }

@@ -34,7 +34,7 @@ static int fail(hm_csv_reader_t *r, int status, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(r->error, sizeof r->error, fmt, ap);
     va_end(ap);
-    return status;
+    return hm__error_set(status, "%s", r->error);
 }
 
 static int put_char(hm_csv_reader_t *r, char c)
@@ -173,9 +173,11 @@ static int read_header(hm_csv_reader_t *r)
 
 int hm_csv_reader_open(const char *path, hm_csv_reader_t **out)
 {
+    if (!out) return hm__error_null(__func__, "out");
+    *out = NULL;
+    if (!path) return hm__error_null(__func__, "path");
     hm_csv_reader_t *r = calloc(1, sizeof *r);
     int st = HM_ENOMEM;
-    *out = NULL;
     if (r && (r->path = strdup(path)) && hm_factors_create(&r->factors) == HM_OK) {
         st = hm_input_open(path, "result file", HM_INPUT_MAX_RESULT_BYTES, &r->f);
         if (st != HM_OK)
@@ -207,31 +209,48 @@ void hm_csv_reader_close(hm_csv_reader_t *r)
 
 const hm_factors_t *hm_csv_reader_factors(const hm_csv_reader_t *r)
 {
+    if (!r) {
+        hm__error_null(__func__, "reader");
+        return NULL;
+    }
     return r->factors;
 }
 
 size_t hm_csv_reader_columns(const hm_csv_reader_t *r)
 {
+    if (!r) {
+        hm__error_null(__func__, "reader");
+        return 0;
+    }
     return r->ncolumns;
 }
 
 const char *hm_csv_reader_column(const hm_csv_reader_t *r, size_t i)
 {
+    if (!r) {
+        hm__error_null(__func__, "reader");
+        return NULL;
+    }
     return i < r->ncolumns ? r->header[i] : NULL;
 }
 
 int hm_csv_reader_find(const hm_csv_reader_t *r, const char *name, size_t *index)
 {
+    if (!r) return hm__error_null(__func__, "reader");
+    if (!name) return hm__error_null(__func__, "name");
+    if (!index) return hm__error_null(__func__, "index");
     for (size_t i = 0; i < r->ncolumns; i++)
         if (strcmp(r->header[i], name) == 0) {
             *index = i;
             return HM_OK;
         }
-    return HM_ENOENT;
+    return hm__error_set(HM_ENOENT, "%s: no column \"%s\"", r->path, name);
 }
 
 int hm_csv_reader_next(hm_csv_reader_t *r, int *more)
 {
+    if (!r) return hm__error_null(__func__, "reader");
+    if (!more) return hm__error_null(__func__, "more");
     int got, st;
     do {
         st = read_record(r, &got);
@@ -248,16 +267,26 @@ int hm_csv_reader_next(hm_csv_reader_t *r, int *more)
 
 const char *hm_csv_reader_cell(const hm_csv_reader_t *r, size_t i)
 {
+    if (!r) {
+        hm__error_null(__func__, "reader");
+        return NULL;
+    }
     return i < r->ncells ? r->buf + r->offs[i] : NULL;
 }
 
 size_t hm_csv_reader_line(const hm_csv_reader_t *r)
 {
+    if (!r) {
+        hm__error_null(__func__, "reader");
+        return 0;
+    }
     return r->row_line;
 }
 
 int hm_csv_reader_double(hm_csv_reader_t *r, size_t i, double *value)
 {
+    if (!r) return hm__error_null(__func__, "reader");
+    if (!value) return hm__error_null(__func__, "value");
     const char *cell = hm_csv_reader_cell(r, i);
     char *end;
     if (!cell) return fail(r, HM_EINVAL, "%s:%zu: no column %zu", r->path, r->row_line, i + 1);
@@ -278,5 +307,6 @@ int hm_csv_reader_double(hm_csv_reader_t *r, size_t i, double *value)
 
 const char *hm_csv_reader_error(const hm_csv_reader_t *r)
 {
+    if (!r) hm__error_null(__func__, "reader");
     return r ? r->error : "";
 }

@@ -6,6 +6,7 @@
 
 #include <harmonia/output.h>
 
+#include "common/error_set.h"
 #include "output/output_impl.h"
 
 typedef struct hm_factor {
@@ -20,9 +21,9 @@ struct hm_factors {
 
 int hm_factors_create(hm_factors_t **out)
 {
-    if (!out) return HM_EINVAL;
+    if (!out) return hm__error_null(__func__, "out");
     *out = calloc(1, sizeof **out);
-    return *out ? HM_OK : HM_ENOMEM;
+    return *out ? HM_OK : hm__error_set(HM_ENOMEM, "%s: out of memory", __func__);
 }
 
 void hm_factors_free(hm_factors_t *factors)
@@ -71,7 +72,12 @@ static int append(hm_factors_t *factors, const char *key, char *value)
 
 int hm_factors_set(hm_factors_t *factors, const char *key, const char *fmt, ...)
 {
-    if (!factors || !key_is_valid(key) || !fmt) return HM_EINVAL;
+    if (!factors) return hm__error_null(__func__, "factors");
+    if (!key) return hm__error_null(__func__, "key");
+    if (!fmt) return hm__error_null(__func__, "fmt");
+    if (!key_is_valid(key))
+        return hm__error_set(HM_EINVAL,
+                             "factor key \"%s\" is not letters, digits, '_', '.' and '-'", key);
     va_list ap;
     va_start(ap, fmt);
     char *value = hm__output_vformat(fmt, ap);
@@ -91,23 +97,30 @@ int hm_factors_set(hm_factors_t *factors, const char *key, const char *fmt, ...)
 
 int hm_factors_get(const hm_factors_t *factors, const char *key, const char **value)
 {
-    if (!factors || !key || !value) return HM_EINVAL;
+    if (!factors) return hm__error_null(__func__, "factors");
+    if (!key) return hm__error_null(__func__, "key");
+    if (!value) return hm__error_null(__func__, "value");
     const hm_factor_t *f = find(factors, key);
-    if (!f) return HM_ENOENT;
+    if (!f) return hm__error_set(HM_ENOENT, "no factor \"%s\"", key);
     *value = f->value;
     return HM_OK;
 }
 
 size_t hm_factors_count(const hm_factors_t *factors)
 {
+    if (!factors) hm__error_null(__func__, "factors");
     return factors ? factors->count : 0;
 }
 
 int hm_factors_at(const hm_factors_t *factors, size_t i, const char **key, const char **value)
 {
-    if (!factors) return HM_EINVAL;
-    if (i >= factors->count) return HM_ERANGE;
-    if (key) *key = factors->items[i].key;
-    if (value) *value = factors->items[i].value;
+    if (!factors) return hm__error_null(__func__, "factors");
+    if (!key) return hm__error_null(__func__, "key");
+    if (!value) return hm__error_null(__func__, "value");
+    if (i >= factors->count)
+        return hm__error_set(HM_ERANGE, "%s: index %zu is past the %zu factors", __func__, i,
+                             factors->count);
+    *key = factors->items[i].key;
+    *value = factors->items[i].value;
     return HM_OK;
 }

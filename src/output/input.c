@@ -46,9 +46,9 @@ static int check_kind(int fd, const char *path, const char *what, uint64_t max_b
 
 int hm_input_open(const char *path, const char *what, uint64_t max_bytes, FILE **out)
 {
-    if (!out) return hm__error_set(HM_EINVAL, "hm_input_open: out is NULL");
+    if (!out) return hm__error_null(__func__, "out");
     *out = NULL;
-    if (!path) return hm__error_set(HM_EINVAL, "hm_input_open: path is NULL");
+    if (!path) return hm__error_null(__func__, "path");
     if (!what) what = "input";
     /* O_NONBLOCK: opening a FIFO without a writer returns at once (it is
      * refused below); regular files ignore the flag. */
@@ -70,6 +70,10 @@ int hm_input_open(const char *path, const char *what, uint64_t max_bytes, FILE *
 
 int hm_input_skip_bom(FILE *f)
 {
+    if (!f) {
+        hm__error_null(__func__, "f");
+        return 0;
+    }
     char head[3];
     long at = ftell(f);
     if (at < 0) return 0;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/error_set.h"
 #include "output/output_impl.h"
 
 /* Characters that never need quoting in a POSIX shell word. */
@@ -72,6 +73,10 @@ static char *put_ansi_quoted(char *out, const char *arg)
 
 char *hm_output_shell_join(int argc, const char *const *argv)
 {
+    if (!argv && argc > 0) {
+        hm__error_null(__func__, "argv");
+        return NULL;
+    }
     size_t size = 1;
     for (int i = 0; i < argc; i++) size += quoted_bound(argv[i] ? argv[i] : "") + 1;
     char *line = malloc(size), *out = line;

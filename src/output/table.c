@@ -7,6 +7,7 @@
 
 #include <harmonia/output.h>
 
+#include "common/error_set.h"
 #include "output/output_impl.h"
 
 typedef struct hm_table_column {
@@ -23,9 +24,9 @@ struct hm_table {
 
 int hm_table_create(hm_table_t **out)
 {
-    if (!out) return HM_EINVAL;
+    if (!out) return hm__error_null(__func__, "out");
     *out = calloc(1, sizeof **out);
-    return *out ? HM_OK : HM_ENOMEM;
+    return *out ? HM_OK : hm__error_set(HM_ENOMEM, "%s: out of memory", __func__);
 }
 
 void hm_table_free(hm_table_t *table)
@@ -49,8 +50,14 @@ static char *one_line_copy(const char *text)
 
 int hm_table_add_column(hm_table_t *table, const char *header, hm_align_t align)
 {
-    if (!table || !header || table->ncells > 0) return HM_EINVAL;
-    if (align != HM_ALIGN_LEFT && align != HM_ALIGN_RIGHT) return HM_EINVAL;
+    if (!table) return hm__error_null(__func__, "table");
+    if (!header) return hm__error_null(__func__, "header");
+    if (table->ncells > 0)
+        return hm__error_set(HM_EINVAL, "%s: column \"%s\" added after the first cell", __func__,
+                             header);
+    if (align != HM_ALIGN_LEFT && align != HM_ALIGN_RIGHT)
+        return hm__error_set(HM_EINVAL, "%s: alignment %d is not HM_ALIGN_LEFT or HM_ALIGN_RIGHT",
+                             __func__, (int)align);
     hm_table_column_t *grown =
         realloc(table->columns, (table->ncolumns + 1) * sizeof *table->columns);
     if (!grown) return HM_ENOMEM;
@@ -63,7 +70,10 @@ int hm_table_add_column(hm_table_t *table, const char *header, hm_align_t align)
 
 int hm_table_add_cell(hm_table_t *table, const char *text)
 {
-    if (!table || table->ncolumns == 0) return HM_EINVAL;
+    if (!table) return hm__error_null(__func__, "table");
+    if (!text) return hm__error_null(__func__, "text");
+    if (table->ncolumns == 0)
+        return hm__error_set(HM_EINVAL, "%s: a cell before any column", __func__);
     if (table->ncells == table->cells_cap) {
         size_t cap = table->cells_cap ? 2 * table->cells_cap : 4 * table->ncolumns;
         char **grown = realloc(table->cells, cap * sizeof *grown);
@@ -79,6 +89,8 @@ int hm_table_add_cell(hm_table_t *table, const char *text)
 
 int hm_table_add_cellf(hm_table_t *table, const char *fmt, ...)
 {
+    if (!table) return hm__error_null(__func__, "table");
+    if (!fmt) return hm__error_null(__func__, "fmt");
     va_list ap;
     va_start(ap, fmt);
     char *text = hm__output_vformat(fmt, ap);
@@ -91,13 +103,19 @@ int hm_table_add_cellf(hm_table_t *table, const char *fmt, ...)
 
 int hm_table_add_number(hm_table_t *table, const char *fmt, double value)
 {
+    if (!table) return hm__error_null(__func__, "table");
+    if (!fmt) return hm__error_null(__func__, "fmt");
     if (!isfinite(value)) return hm_table_add_cell(table, "n/a");
     return hm_table_add_cellf(table, fmt, value);
 }
 
 size_t hm_table_rows(const hm_table_t *table)
 {
-    if (!table || table->ncolumns == 0) return 0;
+    if (!table) {
+        hm__error_null(__func__, "table");
+        return 0;
+    }
+    if (table->ncolumns == 0) return 0;
     return (table->ncells + table->ncolumns - 1) / table->ncolumns;
 }
 
@@ -164,7 +182,8 @@ static const char *header_at(const hm_table_t *table, size_t row, size_t col)
 
 int hm_table_print(const hm_table_t *table, FILE *f)
 {
-    if (!table || !f) return HM_EINVAL;
+    if (!table) return hm__error_null(__func__, "table");
+    if (!f) return hm__error_null(__func__, "f");
     if (table->ncolumns == 0) return HM_OK;
     size_t *widths = malloc(table->ncolumns * sizeof *widths);
     if (!widths) return HM_ENOMEM;

@@ -64,7 +64,8 @@ static int check_dir(const char *path, const char *file)
 int hm_afile_check(const char *path)
 {
     struct stat st;
-    if (!path || !*path) return hm__error_set(HM_EINVAL, "an empty file name");
+    if (!path) return hm__error_null(__func__, "path");
+    if (!*path) return hm__error_set(HM_EINVAL, "an empty file name");
     if (path[strlen(path) - 1] == '/')
         return hm__error_set(HM_EINVAL, "\"%s\" names a directory, not a file", path);
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && stat(path, &st) != 0)
@@ -84,6 +85,10 @@ int hm_afile_check(const char *path)
 
 int hm_afile_same(const char *a, const char *b)
 {
+    if (!a || !b) {
+        hm__error_null(__func__, a ? "b" : "a");
+        return 0;
+    }
     struct stat sa, sb;
     int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
     if (ea || eb) return ea && eb && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
@@ -100,7 +105,8 @@ int hm_afile_same(const char *a, const char *b)
 int hm_afile_make_dirs(const char *dir)
 {
     char path[PATH_MAX];
-    if (!dir || !*dir) return hm__error_set(HM_EINVAL, "no directory to create");
+    if (!dir) return hm__error_null(__func__, "dir");
+    if (!*dir) return hm__error_set(HM_EINVAL, "no directory to create");
     if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
         return hm__error_set(HM_EINVAL, "cannot create \"%s\": %s", dir, strerror(ENAMETOOLONG));
     for (char *p = path + 1; *p; p++) {
@@ -122,8 +128,9 @@ int hm_afile_make_dirs(const char *dir)
  * the old mode, as cp -p does. */
 int hm_afile_adopt(int fd, const char *target)
 {
+    if (!target) return hm__error_null(__func__, "target");
     struct stat old;
-    if (!target || stat(target, &old) != 0 || !S_ISREG(old.st_mode)) return HM_OK;
+    if (stat(target, &old) != 0 || !S_ISREG(old.st_mode)) return HM_OK;
     if (fchown(fd, old.st_uid, old.st_gid) != 0 && errno != EPERM)
         return hm__error_set(HM_EIO, "keeping the owner of %s: %s", target, strerror(errno));
     if (fchmod(fd, old.st_mode & 07777) != 0)

@@ -5,10 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/error_set.h"
 #include "output/output_impl.h"
 
 size_t hm_output_utf8_length(const char *text)
 {
+    if (!text) {
+        hm__error_null(__func__, "s");
+        return 0;
+    }
     const unsigned char *s = (const unsigned char *)text;
     size_t n = s[0] < 0x80             ? 1
                : (s[0] & 0xe0) == 0xc0 ? 2

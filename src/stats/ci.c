@@ -4,6 +4,8 @@
 #include <gsl/gsl_cdf.h>
 #include <harmonia/stats.h>
 
+#include "common/error_set.h"
+
 #include "stats/stats_impl.h"
 
 /* Median: with B ~ Binomial(n, 1/2) the number of observations below the
@@ -17,8 +19,13 @@
  * reaches the level: return [x_(1), x_(n)] with HM_EINVAL. */
 int hm_stats_median_ci(const double *sorted, size_t n, double level, double *lo, double *hi)
 {
+    if (!lo) return hm__error_null(__func__, "lo");
+    if (!hi) return hm__error_null(__func__, "hi");
+    if (!sorted && n > 0) return hm__error_null(__func__, "sorted");
     *lo = *hi = NAN;
-    if (n == 0 || !(level > 0.0 && level < 1.0)) return HM_EINVAL;
+    if (n == 0 || !(level > 0.0 && level < 1.0))
+        return hm__error_set(HM_EINVAL, "%s: no interval of %zu values at level %g", __func__, n,
+                             level);
     double tail = (1.0 - level) / 2.0;
     unsigned int un = (unsigned int)n;
     size_t j = 0;
@@ -26,7 +33,8 @@ int hm_stats_median_ci(const double *sorted, size_t n, double level, double *lo,
     if (j == 0) {
         *lo = sorted[0];
         *hi = sorted[n - 1];
-        return HM_EINVAL;
+        return hm__error_set(HM_EINVAL, "%s: %zu values are too few for level %g", __func__, n,
+                             level);
     }
     *lo = sorted[j - 1];
     *hi = sorted[n - j];
@@ -35,8 +43,13 @@ int hm_stats_median_ci(const double *sorted, size_t n, double level, double *lo,
 
 int hm_stats_mean_ci(const double *x, size_t n, double level, double *lo, double *hi)
 {
+    if (!lo) return hm__error_null(__func__, "lo");
+    if (!hi) return hm__error_null(__func__, "hi");
+    if (!x && n > 0) return hm__error_null(__func__, "x");
     *lo = *hi = NAN;
-    if (n < 2 || !(level > 0.0 && level < 1.0)) return HM_EINVAL;
+    if (n < 2 || !(level > 0.0 && level < 1.0))
+        return hm__error_set(HM_EINVAL, "%s: no interval of %zu values at level %g", __func__, n,
+                             level);
     double mean, sd;
     hm__stats_moments(x, n, &mean, &sd);
     double t = gsl_cdf_tdist_Pinv((1.0 + level) / 2.0, (double)(n - 1));

@@ -11,6 +11,8 @@
 #include <gsl/gsl_cdf.h>
 #include <harmonia/stats.h>
 
+#include "common/error_set.h"
+
 #define SW_N_MIN 3
 #define SW_N_MAX 5000
 
@@ -124,7 +126,12 @@ static double p_value(double w, size_t n)
 
 int hm_stats_shapiro_wilk(const double *x, size_t n, double *w, double *p)
 {
-    if (n < SW_N_MIN || n > SW_N_MAX) return HM_EINVAL;
+    if (!x && n > 0) return hm__error_null(__func__, "x");
+    if (!w) return hm__error_null(__func__, "w");
+    if (!p) return hm__error_null(__func__, "p");
+    if (n < SW_N_MIN || n > SW_N_MAX)
+        return hm__error_set(HM_EINVAL, "%s: %zu values (it needs %d to %d)", __func__, n, SW_N_MIN,
+                             SW_N_MAX);
     double *sorted = malloc(2 * n * sizeof *sorted);
     if (!sorted) return HM_ENOMEM;
     double *a = sorted + n;
@@ -132,7 +139,8 @@ int hm_stats_shapiro_wilk(const double *x, size_t n, double *w, double *p)
     hm_stats_sort(sorted, n);
     if (!(sorted[n - 1] - sorted[0] > 0.0)) { /* constant data (or NaN) */
         free(sorted);
-        return HM_EINVAL;
+        return hm__error_set(HM_EINVAL, "%s: the %zu values are all the same (or NaN)", __func__,
+                             n);
     }
     coefficients(n, a);
     double stat = statistic(sorted, a, n);

@@ -5,6 +5,8 @@
 
 #include <harmonia/stats.h>
 
+#include "common/error_set.h"
+
 #include "stats/stats_impl.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -15,12 +17,20 @@ static int cmp_double(const void *a, const void *b)
 
 void hm_stats_sort(double *x, size_t n)
 {
+    if (!x && n > 0) {
+        hm__error_null(__func__, "x");
+        return;
+    }
     qsort(x, n, sizeof *x, cmp_double);
 }
 
 double hm_stats_quantile_sorted(const double *sorted, size_t n, double q)
 {
     if (n == 0) return NAN;
+    if (!sorted) {
+        hm__error_null(__func__, "sorted");
+        return NAN;
+    }
     double h = (double)(n - 1) * q;
     size_t lo = (size_t)floor(h);
     if (lo >= n - 1) return sorted[n - 1];
@@ -42,6 +52,9 @@ void hm__stats_moments(const double *x, size_t n, double *mean, double *sd)
 
 int hm_stats_summarize(const double *x, size_t n, hm_stats_summary_t *s)
 {
+    if (!s) return hm__error_null(__func__, "summary");
+    /* x may be NULL only when it holds nothing (n = 0). */
+    if (!x && n > 0) return hm__error_null(__func__, "x");
     memset(s, 0, sizeof *s);
     s->n = n;
     if (n == 0) {
@@ -68,6 +81,8 @@ int hm_stats_summarize(const double *x, size_t n, hm_stats_summary_t *s)
 int hm_stats_summarize_flagged(const double *x, const unsigned char *flags, int flagged, size_t n,
                                hm_stats_summary_t *s)
 {
+    if (!s) return hm__error_null(__func__, "summary");
+    if (!x && n > 0) return hm__error_null(__func__, "x");
     hm_stats_summarize(NULL, 0, s);
     if (n == 0) return HM_OK;
     double *kept = malloc(n * sizeof *kept);

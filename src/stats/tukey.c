@@ -5,6 +5,8 @@
 
 #include <harmonia/stats.h>
 
+#include "common/error_set.h"
+
 /* Fences Q1 - 1.5 IQR and Q3 + 1.5 IQR from the type-7 quartiles of x. */
 static int fences(const double *x, size_t n, double *lo, double *hi)
 {
@@ -22,6 +24,9 @@ static int fences(const double *x, size_t n, double *lo, double *hi)
 
 int hm_stats_tukey(const double *x, size_t n, double *out, size_t *kept, double *lo, double *hi)
 {
+    if (!kept) return hm__error_null(__func__, "kept");
+    if (!x && n > 0) return hm__error_null(__func__, "x");
+    if (!out && n > 0) return hm__error_null(__func__, "out");
     *kept = 0;
     if (lo) *lo = NAN;
     if (hi) *hi = NAN;

@@ -8,6 +8,8 @@
 #include <gsl/gsl_cdf.h>
 #include <harmonia/stats.h>
 
+#include "common/error_set.h"
+
 #define WX_EXACT_MAX 50 /* exact distribution when n < 50 and m < 50 */
 
 typedef struct pooled {
@@ -127,10 +129,14 @@ static double normal_p(size_t n, size_t m, double w, double ties, hm_alternative
 int hm_stats_wilcoxon(const double *x, size_t n, const double *y, size_t m,
                       hm_alternative_t alternative, hm_wilcoxon_t *out)
 {
-    if (n == 0 || m == 0 || !out) return HM_EINVAL;
+    if (!out) return hm__error_null(__func__, "out");
+    if (!x && n > 0) return hm__error_null(__func__, "x");
+    if (!y && m > 0) return hm__error_null(__func__, "y");
+    if (n == 0 || m == 0)
+        return hm__error_set(HM_EINVAL, "%s: %zu and %zu values (both need some)", __func__, n, m);
     if (alternative != HM_ALT_TWO_SIDED && alternative != HM_ALT_LESS &&
         alternative != HM_ALT_GREATER)
-        return HM_EINVAL;
+        return hm__error_set(HM_EINVAL, "%s: unknown alternative %d", __func__, (int)alternative);
     double rank_sum, ties;
     int rc = rank_pooled(x, n, y, m, &rank_sum, &ties);
     if (rc != HM_OK) return rc;
