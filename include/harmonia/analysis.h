@@ -217,8 +217,8 @@ typedef struct hm_analysis_repro hm_analysis_repro_t;
 HM_EXPORT int hm_analysis_repro_create(const hm_results_permpirun_t *ds, hm_statistic_t statistic,
                                        hm_analysis_repro_t **out);
 
-/* The statistic and the metric repro is of; the number of groups, and
- * group i (NULL past the end; owned by repro). */
+/* The statistic and the metric repro is of (-1 for a NULL repro); the
+ * number of groups, and group i (NULL past the end; owned by repro). */
 HM_EXPORT hm_statistic_t hm_analysis_repro_statistic(const hm_analysis_repro_t *repro);
 HM_EXPORT hm_metric_t hm_analysis_repro_metric(const hm_analysis_repro_t *repro);
 HM_EXPORT size_t hm_analysis_repro_count(const hm_analysis_repro_t *repro);

@@ -192,7 +192,8 @@ typedef struct hm_trace_model {
     double rate;
 } hm_trace_model_t;
 
-/* The affine map of clock around anchor_s (exact for harmonia's clocks). */
+/* The affine map of clock around anchor_s (exact for harmonia's clocks;
+ * NaN in every field for a NULL clock). */
 HM_EXPORT hm_trace_model_t hm_trace_model_of(const hm_clock_t *clock, double anchor_s);
 
 /* global(t) through one model (extrapolation). */

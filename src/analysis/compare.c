@@ -13,6 +13,7 @@
 int hm_analysis_side_check(hm_analysis_side_t *s)
 {
     char name[256];
+    if (!s) return hm__error_null(__func__, "side");
     hm_analysis_groups_sort(&s->groups);
     for (size_t k = 1; k < s->groups.n; k++) {
         const hm_analysis_group_t *x = &s->groups.g[k - 1], *y = &s->groups.g[k];
@@ -54,6 +55,8 @@ int hm_analysis_compare_check(const hm_analysis_side_t *a, const hm_analysis_sid
 {
     char only_a[1024] = "", only_b[1024] = "";
     size_t na = 0, nb = 0, i = 0, j = 0;
+    if (!a) return hm__error_null(__func__, "a");
+    if (!b) return hm__error_null(__func__, "b");
     /* A per-mpirun file of bench may not say its metric (it reads as
      * global): the program compares what the files say. Overlap's say. */
     const hm_analysis_group_t *ga = a->groups.n ? &a->groups.g[0] : NULL;
@@ -114,6 +117,9 @@ static double range(const hm_analysis_side_t *side, const hm_stats_summary_t *s)
 int hm_analysis_compare(const hm_analysis_side_t *a, const hm_analysis_side_t *b, size_t k,
                         hm_alternative_t alternative, hm_analysis_comparison_t *out)
 {
+    if (!a) return hm__error_null(__func__, "a");
+    if (!b) return hm__error_null(__func__, "b");
+    if (!out) return hm__error_null(__func__, "out");
     if (k >= a->groups.n || k >= b->groups.n)
         return hm__error_set(HM_EINVAL, "compare: no group %zu", k);
     const hm_analysis_group_t *ga = &a->groups.g[k], *gb = &b->groups.g[k];
@@ -176,6 +182,11 @@ static int write_row_overlap(hm_csv_t *csv, const hm_analysis_comparison_t *c)
 
 int hm_analysis_comparison_write_row(hm_csv_t *csv, const hm_analysis_comparison_t *c)
 {
+    if (!csv) return hm__error_null(__func__, "csv");
+    if (!c) return hm__error_null(__func__, "c");
+    if (!c->a || !c->b)
+        return hm__error_set(HM_EINVAL, "%s: c holds no groups (not filled by hm_analysis_compare)",
+                             __func__);
     if (hm_analysis_group_is_overlap(c->a)) return write_row_overlap(csv, c);
     hm_csv_put_string(csv, c->a->op);
     hm_csv_put_int64(csv, c->a->size_bytes);

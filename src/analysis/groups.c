@@ -17,6 +17,10 @@ static int no_memory(void)
 
 int hm_analysis_group_is_overlap(const hm_analysis_group_t *g)
 {
+    if (!g) {
+        hm__error_null(__func__, "g");
+        return 0;
+    }
     return hm_results_metric_kind(g->metric) == HM_RESULTS_OVERLAP_RAW;
 }
 
@@ -103,6 +107,10 @@ static int find_group(hm_analysis_groups_t *gs, const hm_analysis_key_t *key,
 int hm_analysis_groups_add_key(hm_analysis_groups_t *gs, const hm_analysis_key_t *key, double x)
 {
     hm_analysis_group_t *g = NULL;
+    if (!gs) return hm__error_null(__func__, "groups");
+    if (!key) return hm__error_null(__func__, "key");
+    if (!key->op) return hm__error_null(__func__, "key->op");
+    if (!key->sync) return hm__error_null(__func__, "key->sync");
     int rc = find_group(gs, key, &g);
     if (rc != HM_OK) return rc;
     if (g->n == g->cap) {
@@ -119,6 +127,9 @@ int hm_analysis_groups_add_key(hm_analysis_groups_t *gs, const hm_analysis_key_t
 int hm_analysis_groups_add(hm_analysis_groups_t *gs, const char *op, long long size_bytes,
                            long processes, const char *sync, double x_s)
 {
+    if (!gs) return hm__error_null(__func__, "groups");
+    if (!op) return hm__error_null(__func__, "op");
+    if (!sync) return hm__error_null(__func__, "sync");
     const hm_analysis_key_t key = {.metric = HM_METRIC_GLOBAL,
                                    .op = op,
                                    .size_bytes = size_bytes,
@@ -171,6 +182,8 @@ static int read_overlap(hm_analysis_groups_t *gs, const char *path, hm_metric_t 
 
 int hm_analysis_groups_read_raw(hm_analysis_groups_t *gs, const char *path, hm_metric_t metric)
 {
+    if (!gs) return hm__error_null(__func__, "groups");
+    if (!path) return hm__error_null(__func__, "path");
     if (hm_results_metric_kind(metric) == HM_RESULTS_OVERLAP_RAW)
         return read_overlap(gs, path, metric);
     return read_bench(gs, path, metric);
@@ -179,6 +192,8 @@ int hm_analysis_groups_read_raw(hm_analysis_groups_t *gs, const char *path, hm_m
 int hm_analysis_groups_from_permpirun(hm_analysis_groups_t *gs, const hm_results_permpirun_t *ds,
                                       hm_statistic_t statistic)
 {
+    if (!gs) return hm__error_null(__func__, "groups");
+    if (!ds) return hm__error_null(__func__, "ds");
     int rc = HM_OK, overlap = hm_results_metric_kind(ds->metric) == HM_RESULTS_OVERLAP_RAW;
     for (size_t i = 0; rc == HM_OK && i < ds->n; i++) {
         const hm_results_permpirun_row_t *r = &ds->rows[i];
@@ -198,6 +213,9 @@ int hm_analysis_groups_from_permpirun(hm_analysis_groups_t *gs, const hm_results
 
 int hm_analysis_filter(hm_filter_t filter, double *x, size_t n, size_t *kept)
 {
+    /* An empty sample may come without memory (malloc(0)). */
+    if (!x && n) return hm__error_null(__func__, "x");
+    if (!kept) return hm__error_null(__func__, "kept");
     switch (filter) {
     case HM_FILTER_TUKEY:
         return hm_stats_tukey(x, n, x, kept, NULL, NULL) == HM_OK ? HM_OK : no_memory();
@@ -211,6 +229,7 @@ int hm_analysis_filter(hm_filter_t filter, double *x, size_t n, size_t *kept)
 int hm_analysis_groups_filter(hm_analysis_groups_t *gs, hm_filter_t filter)
 {
     int rc = HM_OK;
+    if (!gs) return hm__error_null(__func__, "groups");
     for (size_t k = 0; rc == HM_OK && k < gs->n; k++)
         rc = hm_analysis_filter(filter, gs->g[k].x_s, gs->g[k].n, &gs->g[k].n);
     return rc;
@@ -223,11 +242,19 @@ static int compare_groups(const void *a, const void *b)
 
 void hm_analysis_groups_sort(hm_analysis_groups_t *gs)
 {
+    if (!gs) {
+        hm__error_null(__func__, "groups");
+        return;
+    }
     if (gs->n > 1) qsort(gs->g, gs->n, sizeof *gs->g, compare_groups);
 }
 
 void hm_analysis_groups_free(hm_analysis_groups_t *gs)
 {
+    if (!gs) {
+        hm__error_null(__func__, "groups");
+        return;
+    }
     for (size_t k = 0; k < gs->n; k++) {
         free(gs->g[k].op);
         free(gs->g[k].sync);

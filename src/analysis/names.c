@@ -57,6 +57,16 @@ static int find(const char *const *table, size_t n, const char *(*name_at)(size_
     return hm__error_set(HM_ENOENT, "unknown %s \"%s\" (known: %s)", what, text ? text : "", known);
 }
 
+/* hm__join_names into the caller's buf, refused when there is none. */
+static void join(const char *fn, const char *(*name_at)(size_t), size_t n, char *buf, size_t len)
+{
+    if (!buf) {
+        hm__error_null(fn, "buf");
+        return;
+    }
+    hm__join_names(name_at, n, buf, len);
+}
+
 const char *hm_analysis_filter_name(hm_filter_t filter)
 {
     return name(filters, COUNT(filters), (int)filter);
@@ -71,7 +81,7 @@ int hm_analysis_filter_find(const char *text, hm_filter_t *filter)
 
 void hm_analysis_filter_names(char *buf, size_t len)
 {
-    hm__join_names(filter_at, COUNT(filters), buf, len);
+    join(__func__, filter_at, COUNT(filters), buf, len);
 }
 
 const char *hm_analysis_statistic_name(hm_statistic_t statistic)
@@ -88,7 +98,7 @@ int hm_analysis_statistic_find(const char *text, hm_statistic_t *statistic)
 
 void hm_analysis_statistic_names(char *buf, size_t len)
 {
-    hm__join_names(statistic_at, COUNT(statistics), buf, len);
+    join(__func__, statistic_at, COUNT(statistics), buf, len);
 }
 
 const char *hm_analysis_alternative_name(hm_alternative_t alternative)
@@ -106,7 +116,7 @@ int hm_analysis_alternative_find(const char *text, hm_alternative_t *alternative
 
 void hm_analysis_alternative_names(char *buf, size_t len)
 {
-    hm__join_names(alternative_at, COUNT(alternatives), buf, len);
+    join(__func__, alternative_at, COUNT(alternatives), buf, len);
 }
 
 const char *hm_analysis_verdict_name(hm_verdict_t verdict)

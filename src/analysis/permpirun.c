@@ -1,6 +1,7 @@
 /* src/analysis/permpirun.c — the per-mpirun dataset [Hunold & Carpen-Amarie
  * 2016, Alg. 6]: each run's raw file reduced, per (op, size) or cell of
  * overlap, to the median and mean of its filtered valid repetitions. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,6 +85,8 @@ int hm_analysis_permpirun_add_run(hm_results_permpirun_t *ds, const char *path, 
                                   uint64_t seed, hm_metric_t metric, hm_filter_t filter)
 {
     hm_analysis_groups_t groups = {0};
+    if (!ds) return hm__error_null(__func__, "ds");
+    if (!path) return hm__error_null(__func__, "path");
     size_t before = ds->n;
     int rc = HM_OK;
     if (!hm_analysis_filter_name(filter))
@@ -103,5 +106,9 @@ int hm_analysis_permpirun_add_run(hm_results_permpirun_t *ds, const char *path, 
 
 double hm_analysis_permpirun_value(const hm_results_permpirun_row_t *row, hm_statistic_t statistic)
 {
+    if (!row) {
+        hm__error_null(__func__, "row");
+        return NAN;
+    }
     return statistic == HM_STATISTIC_MEAN ? row->mean_s : row->median_s;
 }

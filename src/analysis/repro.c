@@ -89,7 +89,9 @@ static int fill(hm_analysis_repro_t *rp)
 int hm_analysis_repro_create(const hm_results_permpirun_t *ds, hm_statistic_t statistic,
                              hm_analysis_repro_t **out)
 {
+    if (!out) return hm__error_null(__func__, "out");
     *out = NULL;
+    if (!ds) return hm__error_null(__func__, "ds");
     if (!hm_analysis_statistic_name(statistic))
         return hm__error_set(HM_EINVAL, "unknown statistic (%d)", (int)statistic);
     hm_analysis_repro_t *rp = calloc(1, sizeof *rp);
@@ -111,21 +113,37 @@ int hm_analysis_repro_create(const hm_results_permpirun_t *ds, hm_statistic_t st
 
 hm_statistic_t hm_analysis_repro_statistic(const hm_analysis_repro_t *rp)
 {
+    if (!rp) {
+        hm__error_null(__func__, "repro");
+        return (hm_statistic_t)-1;
+    }
     return rp->statistic;
 }
 
 hm_metric_t hm_analysis_repro_metric(const hm_analysis_repro_t *rp)
 {
+    if (!rp) {
+        hm__error_null(__func__, "repro");
+        return (hm_metric_t)-1;
+    }
     return rp->rows.metric;
 }
 
 size_t hm_analysis_repro_count(const hm_analysis_repro_t *rp)
 {
+    if (!rp) {
+        hm__error_null(__func__, "repro");
+        return 0;
+    }
     return rp->ngroups;
 }
 
 const hm_analysis_repro_group_t *hm_analysis_repro_group(const hm_analysis_repro_t *rp, size_t i)
 {
+    if (!rp) {
+        hm__error_null(__func__, "repro");
+        return NULL;
+    }
     return i < rp->ngroups ? &rp->groups[i] : NULL;
 }
 
@@ -204,6 +222,8 @@ int hm_analysis_repro_write(const hm_analysis_repro_t *rp, const char *path,
 {
     hm_factors_t *f = NULL;
     hm_csv_t *csv = NULL;
+    if (!rp) return hm__error_null(__func__, "repro");
+    if (!path) return hm__error_null(__func__, "path");
     int mean = rp->statistic == HM_STATISTIC_MEAN, overlap = is_overlap(rp->rows.metric);
     int column = overlap ? (mean ? HM_COL_PERMPIRUN_OVERLAP_MEAN : HM_COL_PERMPIRUN_OVERLAP_MEDIAN)
                          : (mean ? HM_COL_PERMPIRUN_MEAN_S : HM_COL_PERMPIRUN_MEDIAN_S);

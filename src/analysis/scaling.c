@@ -57,6 +57,10 @@ int hm_analysis_fit_scaling(const double *p, const double *y, size_t n, hm_scali
 
 double hm_analysis_scaling_at(const hm_scaling_fit_t *fit, double p)
 {
+    if (!fit) {
+        hm__error_null(__func__, "fit");
+        return NAN;
+    }
     return fit->a + fit->b * x_of(fit->shape, p);
 }
 

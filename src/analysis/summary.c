@@ -29,6 +29,8 @@ static void from_kept(const double *x, double *sorted, size_t n, hm_analysis_sum
 int hm_analysis_summarize(const hm_analysis_group_t *g, hm_filter_t filter,
                           hm_analysis_summary_t *out)
 {
+    if (!g) return hm__error_null(__func__, "g");
+    if (!out) return hm__error_null(__func__, "out");
     double *kept = malloc(2 * (g->n ? g->n : 1) * sizeof *kept), *sorted = kept + g->n;
     if (!kept) return hm__error_set(HM_ENOMEM, "stats: out of memory");
     memcpy(kept, g->x_s, g->n * sizeof *kept);
@@ -61,6 +63,9 @@ static void put_overlap_key(hm_csv_t *csv, const hm_analysis_group_t *g)
 int hm_analysis_summary_write_row(hm_csv_t *csv, const hm_analysis_group_t *g,
                                   const hm_analysis_summary_t *r)
 {
+    if (!csv) return hm__error_null(__func__, "csv");
+    if (!g) return hm__error_null(__func__, "g");
+    if (!r) return hm__error_null(__func__, "summary");
     if (hm_analysis_group_is_overlap(g)) {
         put_overlap_key(csv, g);
     } else {

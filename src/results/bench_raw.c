@@ -22,7 +22,9 @@ int hm_results_bench_raw_open(const char *path, hm_metric_t metric, hm_results_b
         HM_COL_BENCH_RAW_OP, HM_COL_BENCH_RAW_SIZE_BYTES, HM_COL_BENCH_RAW_VALID,
         metric == HM_METRIC_LOCAL ? HM_COL_BENCH_RAW_LOCAL_S : HM_COL_BENCH_RAW_GLOBAL_S};
     static const char *const keys[] = {"sync"};
+    if (!out) return hm__error_null(__func__, "out");
     *out = NULL;
+    if (!path) return hm__error_null(__func__, "path");
     int rc = hm__raw_rows_check_metric(path, metric, HM_RESULTS_BENCH_RAW, "bench");
     if (rc != HM_OK) return rc;
     return hm__raw_rows_open(sizeof **out, path, HM_RESULTS_BENCH_RAW, cols, NCOLS, C_VALID, keys,
@@ -31,11 +33,19 @@ int hm_results_bench_raw_open(const char *path, hm_metric_t metric, hm_results_b
 
 long hm_results_bench_raw_processes(const hm_results_bench_raw_t *raw)
 {
+    if (!raw) {
+        hm__error_null(__func__, "raw");
+        return 0;
+    }
     return raw->rows.processes;
 }
 
 const char *hm_results_bench_raw_sync(const hm_results_bench_raw_t *raw)
 {
+    if (!raw) {
+        hm__error_null(__func__, "raw");
+        return NULL;
+    }
     return raw->rows.factors[0];
 }
 
@@ -57,6 +67,9 @@ static int parse_row(hm__raw_rows_t *rows, hm_results_bench_raw_row_t *row)
 int hm_results_bench_raw_next(hm_results_bench_raw_t *raw, hm_results_bench_raw_row_t *row,
                               int *more)
 {
+    if (!raw) return hm__error_null(__func__, "raw");
+    if (!row) return hm__error_null(__func__, "row");
+    if (!more) return hm__error_null(__func__, "more");
     int rc = hm__raw_rows_next_valid(&raw->rows, more);
     if (rc != HM_OK || !*more) return rc;
     if ((rc = parse_row(&raw->rows, row)) != HM_OK) *more = 0;

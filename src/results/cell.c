@@ -5,11 +5,22 @@
 
 #include <harmonia/results.h>
 
+#include "common/error_set.h"
+
 void hm_results_cell_name(const char *op, long long size_bytes, double comm_target_s,
                           double comp_target_s, int overlap, char *buf, size_t len)
 {
     char comm[48], comp[48];
+    if (!buf) {
+        hm__error_null(__func__, "buf");
+        return;
+    }
     if (!len) return;
+    if (!op) {
+        buf[0] = '\0';
+        hm__error_null(__func__, "op");
+        return;
+    }
     if (!overlap) {
         snprintf(buf, len, "%s %lld B", op, size_bytes);
         return;

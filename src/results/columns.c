@@ -26,13 +26,18 @@ static int open_named(const char *path, const hm_factors_t *factors, hm_results_
 int hm_results_csv_open(const char *path, const hm_factors_t *factors, hm_results_kind_t kind,
                         hm_csv_t **out)
 {
+    if (!out) return hm__error_null(__func__, "out");
+    *out = NULL;
+    if (!path) return hm__error_null(__func__, "path");
     return open_named(path, factors, kind, -1, NULL, out);
 }
 
 int hm_results_repro_open(const char *path, const hm_factors_t *factors, int value_column,
                           hm_csv_t **out)
 {
+    if (!out) return hm__error_null(__func__, "out");
     *out = NULL;
+    if (!path) return hm__error_null(__func__, "path");
     if (value_column == HM_COL_PERMPIRUN_MEDIAN_S || value_column == HM_COL_PERMPIRUN_MEAN_S)
         return open_named(path, factors, HM_RESULTS_REPRO, HM_COL_REPRO_VALUE_S,
                           hm_results_column_name(HM_RESULTS_PERMPIRUN, value_column), out);
@@ -51,6 +56,10 @@ int hm_results_find_columns(const hm_csv_reader_t *r, const char *path, hm_resul
 {
     const hm_results_schema_t *s = hm_results_schema(kind);
     char missing[256] = "";
+    if (!r) return hm__error_null(__func__, "r");
+    if (!path) return hm__error_null(__func__, "path");
+    if (!columns) return hm__error_null(__func__, "columns");
+    if (!idx) return hm__error_null(__func__, "idx");
     if (!s)
         return hm__error_set(HM_EINVAL, "%s: unknown kind of result file (%d)", path, (int)kind);
     for (size_t c = 0; c < n; c++) {

@@ -14,6 +14,8 @@ static int has(const hm_csv_reader_t *r, hm_results_kind_t kind, int column)
 int hm_results_input_kind(const char *path, hm_results_kind_t *kind)
 {
     hm_csv_reader_t *r = NULL;
+    if (!path) return hm__error_null(__func__, "path");
+    if (!kind) return hm__error_null(__func__, "kind");
     int rc = hm_csv_reader_open(path, &r);
     if (rc != HM_OK) return rc;
     int run = has(r, HM_RESULTS_PERMPIRUN, HM_COL_PERMPIRUN_RUN);

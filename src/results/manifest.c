@@ -46,6 +46,7 @@ uint64_t hm_results_run_seed(uint64_t base_seed, long run)
 
 int hm_results_manifest_resize(hm_results_manifest_t *m, long nruns)
 {
+    if (!m) return hm__error_null(__func__, "m");
     if (nruns <= m->nruns) return HM_OK;
     hm_results_manifest_run_t *runs = realloc(m->runs, (size_t)nruns * sizeof *runs);
     if (!runs) return hm__error_set(HM_ENOMEM, "manifest: out of memory for %ld runs", nruns);
@@ -58,6 +59,10 @@ int hm_results_manifest_resize(hm_results_manifest_t *m, long nruns)
 
 void hm_results_manifest_free(hm_results_manifest_t *m)
 {
+    if (!m) {
+        hm__error_null(__func__, "m");
+        return;
+    }
     for (long i = 0; i < m->nruns; i++) free(m->runs[i].command);
     free(m->runs);
     free(m->template_command);
@@ -84,6 +89,8 @@ int hm_results_manifest_write(const hm_results_manifest_t *m, const char *path)
 {
     hm_factors_t *f = NULL;
     hm_csv_t *csv = NULL;
+    if (!m) return hm__error_null(__func__, "m");
+    if (!path) return hm__error_null(__func__, "path");
     int rc = hm_factors_create(&f);
     if (rc == HM_OK) rc = hm_factors_set(f, "harmonia_version", "%s", hm_version());
     if (rc == HM_OK) rc = hm_factors_set(f, "campaign_command", "%s", m->template_command);
@@ -187,6 +194,9 @@ int hm_results_manifest_read(const char *path, hm_results_manifest_t *m, int *fo
 {
     hm_csv_reader_t *r = NULL;
     size_t idx[NCOLUMNS];
+    if (!path) return hm__error_null(__func__, "path");
+    if (!m) return hm__error_null(__func__, "m");
+    if (!found) return hm__error_null(__func__, "found");
     *m = (hm_results_manifest_t){0};
     /* Its kind and size checked before the reader reads a line. */
     FILE *probe;

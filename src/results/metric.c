@@ -50,6 +50,10 @@ static const char *name_at(size_t i)
 
 void hm_results_metric_names(char *buf, size_t len)
 {
+    if (!buf) {
+        hm__error_null(__func__, "buf");
+        return;
+    }
     hm__join_names(name_at, NMETRICS, buf, len);
 }
 
@@ -84,6 +88,10 @@ hm_metric_t hm_results_metric_default(hm_results_kind_t kind)
 void hm_results_metric_names_of(hm_results_kind_t kind, char *buf, size_t len)
 {
     size_t used = 0;
+    if (!buf) {
+        hm__error_null(__func__, "buf");
+        return;
+    }
     if (len) buf[0] = '\0';
     for (size_t i = 0; i < NMETRICS && used < len; i++)
         if (metrics[i].kind == raw_kind(kind))

@@ -22,7 +22,9 @@ int hm_results_overlap_raw_open(const char *path, hm_metric_t metric,
                                 hm_results_overlap_raw_t **out)
 {
     static const char *const keys[] = {"sync", "progress"};
+    if (!out) return hm__error_null(__func__, "out");
     *out = NULL;
+    if (!path) return hm__error_null(__func__, "path");
     int rc = hm__raw_rows_check_metric(path, metric, HM_RESULTS_OVERLAP_RAW, "overlap");
     if (rc != HM_OK) return rc;
     const int cols[NCOLS] = {HM_COL_OVERLAP_RAW_OP,         HM_COL_OVERLAP_RAW_COMM_TARGET_S,
@@ -43,16 +45,28 @@ int hm_results_overlap_raw_open(const char *path, hm_metric_t metric,
 
 long hm_results_overlap_raw_processes(const hm_results_overlap_raw_t *raw)
 {
+    if (!raw) {
+        hm__error_null(__func__, "raw");
+        return 0;
+    }
     return raw->rows.processes;
 }
 
 const char *hm_results_overlap_raw_sync(const hm_results_overlap_raw_t *raw)
 {
+    if (!raw) {
+        hm__error_null(__func__, "raw");
+        return NULL;
+    }
     return raw->rows.factors[0];
 }
 
 const char *hm_results_overlap_raw_progress(const hm_results_overlap_raw_t *raw)
 {
+    if (!raw) {
+        hm__error_null(__func__, "raw");
+        return NULL;
+    }
     return raw->rows.factors[1];
 }
 
@@ -97,6 +111,9 @@ static int parse_row(hm_results_overlap_raw_t *raw, hm_results_overlap_raw_row_t
 int hm_results_overlap_raw_next(hm_results_overlap_raw_t *raw, hm_results_overlap_raw_row_t *row,
                                 int *more)
 {
+    if (!raw) return hm__error_null(__func__, "raw");
+    if (!row) return hm__error_null(__func__, "row");
+    if (!more) return hm__error_null(__func__, "more");
     int rc = hm__raw_rows_next_valid(&raw->rows, more);
     if (rc != HM_OK || !*more) return rc;
     if ((rc = parse_row(raw, row)) != HM_OK) *more = 0;

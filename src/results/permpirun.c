@@ -28,6 +28,8 @@ static int is_overlap(hm_metric_t metric)
 
 int hm_results_permpirun_append(hm_results_permpirun_t *ds, const hm_results_permpirun_row_t *row)
 {
+    if (!ds) return hm__error_null(__func__, "ds");
+    if (!row) return hm__error_null(__func__, "row");
     if (ds->n == ds->cap) {
         size_t cap = ds->cap ? 2 * ds->cap : 64;
         hm_results_permpirun_row_t *p = realloc(ds->rows, cap * sizeof *p);
@@ -40,6 +42,10 @@ int hm_results_permpirun_append(hm_results_permpirun_t *ds, const hm_results_per
 
 void hm_results_permpirun_free(hm_results_permpirun_t *ds)
 {
+    if (!ds) {
+        hm__error_null(__func__, "ds");
+        return;
+    }
     free(ds->rows);
     *ds = (hm_results_permpirun_t){0};
 }
@@ -56,6 +62,10 @@ static int cmp_target(double a, double b)
 int hm_results_permpirun_group_cmp(const hm_results_permpirun_row_t *x,
                                    const hm_results_permpirun_row_t *y)
 {
+    if (!x || !y) {
+        hm__error_null(__func__, x ? "b" : "a");
+        return 0;
+    }
     int c = strcmp(x->op, y->op);
     if (c) return c;
     if ((c = cmp_target(x->comm_target_s, y->comm_target_s))) return c;
@@ -75,12 +85,18 @@ static int compare_rows(const void *a, const void *b)
 
 void hm_results_permpirun_sort(hm_results_permpirun_t *ds)
 {
+    if (!ds) {
+        hm__error_null(__func__, "ds");
+        return;
+    }
     if (ds->n > 1) qsort(ds->rows, ds->n, sizeof *ds->rows, compare_rows);
 }
 
 int hm_results_permpirun_path(const char *operand, char *path, size_t len, int *is_dir)
 {
     struct stat st;
+    if (!operand) return hm__error_null(__func__, "operand");
+    if (!path) return hm__error_null(__func__, "path");
     int dir = stat(operand, &st) == 0 && S_ISDIR(st.st_mode);
     int n = dir ? snprintf(path, len, "%s/%s", operand, HM_RESULTS_PERMPIRUN_FILE)
                 : snprintf(path, len, "%s", operand);
@@ -151,6 +167,8 @@ int hm_results_permpirun_write(const hm_results_permpirun_t *ds, const char *pat
                                const hm_factors_t *factors)
 {
     hm_csv_t *csv = NULL;
+    if (!ds) return hm__error_null(__func__, "ds");
+    if (!path) return hm__error_null(__func__, "path");
     int overlap = is_overlap(ds->metric);
     int rc = hm_results_csv_open(
         path, factors, overlap ? HM_RESULTS_PERMPIRUN_OVERLAP : HM_RESULTS_PERMPIRUN, &csv);
@@ -439,6 +457,8 @@ static int check_metric(const reading_t *rd, hm_results_permpirun_t *ds, size_t 
 int hm_results_permpirun_read(const char *path, hm_results_permpirun_t *ds)
 {
     int cols[MAX_COLS];
+    if (!path) return hm__error_null(__func__, "path");
+    if (!ds) return hm__error_null(__func__, "ds");
     size_t i, before = ds->n;
     reading_t rd = {
         .path = path, .kind = HM_RESULTS_PERMPIRUN, .cols = bench_cols, .nfields = NFIELDS_BENCH};

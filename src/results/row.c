@@ -31,6 +31,7 @@ struct hm_results_row {
 
 int hm_results_row_create(hm_results_kind_t kind, hm_results_row_t **out)
 {
+    if (!out) return hm__error_null(__func__, "out");
     *out = NULL;
     const hm_results_schema_t *schema = hm_results_schema(kind);
     if (!schema) return hm__error_set(HM_EINVAL, "a row of an unknown kind of result file");
@@ -76,16 +77,19 @@ static int set_number(hm_results_row_t *row, int column, cell_type_t type, doubl
 
 int hm_results_row_set_double(hm_results_row_t *row, int column, double value)
 {
+    if (!row) return hm__error_null(__func__, "row");
     return set_number(row, column, CELL_DOUBLE, value, 0);
 }
 
 int hm_results_row_set_int64(hm_results_row_t *row, int column, int64_t value)
 {
+    if (!row) return hm__error_null(__func__, "row");
     return set_number(row, column, CELL_INT64, 0, value);
 }
 
 int hm_results_row_set_string(hm_results_row_t *row, int column, const char *text)
 {
+    if (!row) return hm__error_null(__func__, "row");
     cell_t *cell = cell_of(row, column);
     if (!cell) return HM_EINVAL;
     if (!text) text = "";
@@ -105,7 +109,8 @@ int hm_results_row_set_string(hm_results_row_t *row, int column, const char *tex
 
 int hm_results_row_set_marked(hm_results_row_t *row, int column, const char *text, off_t *at)
 {
-    if (!at) return hm__error_set(HM_EINVAL, "a marked cell without a place for its offset");
+    if (!row) return hm__error_null(__func__, "row");
+    if (!at) return hm__error_null(__func__, "at");
     int rc = hm_results_row_set_string(row, column, text);
     if (rc != HM_OK) return rc;
     row->cells[column].type = CELL_MARKED;
@@ -134,6 +139,8 @@ static void clear(hm_results_row_t *row)
 
 int hm_results_row_put(hm_results_row_t *row, hm_csv_t *csv)
 {
+    if (!row) return hm__error_null(__func__, "row");
+    if (!csv) return hm__error_null(__func__, "csv");
     const hm_results_schema_t *schema = row->schema;
     /* Checked before the first cell: a refused row leaves nothing behind. */
     for (size_t c = 0; c < schema->ncolumns; c++)

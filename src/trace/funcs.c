@@ -35,6 +35,7 @@ hm_trace_class_t hm_trace_func_class(int func)
 
 int hm_trace_func_find(const char *name, int *func)
 {
+    if (!func) return hm__error_null(__func__, "func");
     for (int i = 0; name && i < NFUNCS; i++)
         if (!strcmp(funcs[i].name, name)) return *func = i, HM_OK;
     return hm__error_set(HM_ENOENT, "\"%s\" is not a traced function", name ? name : "");

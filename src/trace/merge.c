@@ -300,6 +300,8 @@ int hm_trace_merge(const char *dir, hm_trace_summary_t *summary)
     hm__trace_rank_t *ranks = NULL;
     hm__trace_calls_t calls = {NULL, 0};
     int nranks = 0;
+    if (!dir) return hm__error_null(__func__, "dir");
+    if (!summary) return hm__error_null(__func__, "summary");
     memset(summary, 0, sizeof *summary);
     int st = hm__trace_load(dir, &ranks, &nranks);
     if (st == HM_OK) st = hm__trace_calls_collect(ranks, nranks, &calls);

@@ -17,6 +17,10 @@
 hm_trace_model_t hm_trace_model_of(const hm_clock_t *clock, double anchor_s)
 {
     enum { SPAN_S = 1000 };
+    if (!clock) {
+        hm__error_null(__func__, "clock");
+        return (hm_trace_model_t){NAN, NAN, NAN};
+    }
     double g0 = hm_clock_from_local(clock, anchor_s);
     double g1 = hm_clock_from_local(clock, anchor_s + SPAN_S);
     return (hm_trace_model_t){anchor_s, g0, (g1 - g0) / SPAN_S};
@@ -44,6 +48,12 @@ int hm_trace_model_write(const char *dir, const hm_trace_rank_info_t *info, size
                          const uint64_t *keys, const int *sizes, const int *world_ranks)
 {
     char path[4096];
+    if (!dir) return hm__error_null(__func__, "dir");
+    if (!info) return hm__error_null(__func__, "info");
+    /* The communicators' arrays are read only when there are some. */
+    if (ncomms && !keys) return hm__error_null(__func__, "keys");
+    if (ncomms && !sizes) return hm__error_null(__func__, "sizes");
+    if (ncomms && !world_ranks) return hm__error_null(__func__, "world_ranks");
     snprintf(path, sizeof path, "%s/rank-%05d.model", dir, info->rank);
     hm_afile_t *af = NULL;
     int st = hm_afile_open(path, &af);

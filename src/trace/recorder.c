@@ -33,10 +33,15 @@ struct hm_trace_recorder {
 int hm_trace_recorder_open(const char *dir, int rank, size_t capacity, hm_timer_t *timer,
                            hm_trace_recorder_t **out)
 {
+    if (!out) return hm__error_null(__func__, "out");
     *out = NULL;
-    if (!dir || rank < 0 || capacity < 2 || !timer)
-        return hm__error_set(HM_EINVAL, "a recorder needs a directory, a rank, a timer and room "
-                                        "for at least 2 events");
+    if (!dir) return hm__error_null(__func__, "dir");
+    if (!timer) return hm__error_null(__func__, "timer");
+    if (rank < 0 || capacity < 2)
+        return hm__error_set(HM_EINVAL,
+                             "a recorder needs a rank (not %d) and room for at least 2 "
+                             "events (not %zu)",
+                             rank, capacity);
     hm_trace_recorder_t *r = calloc(1, sizeof *r);
     if (!r || !(r->events = malloc(capacity * sizeof *r->events)))
         return free(r), hm__error_set(HM_ENOMEM, "cannot allocate %zu trace events", capacity);
@@ -99,6 +104,10 @@ static int write_chunk(hm_trace_recorder_t *r)
 
 hm_trace_event_t *hm_trace_recorder_next(hm_trace_recorder_t *r)
 {
+    if (!r) {
+        hm__error_null(__func__, "recorder");
+        return NULL;
+    }
     if (r->failed) return NULL;
     if (r->n == r->capacity) {
         /* The write is an event of its own, first of the next chunk: a
@@ -120,17 +129,29 @@ hm_trace_event_t *hm_trace_recorder_next(hm_trace_recorder_t *r)
 
 uint64_t hm_trace_recorder_events(const hm_trace_recorder_t *r)
 {
-    return r ? r->total : 0;
+    if (!r) {
+        hm__error_null(__func__, "recorder");
+        return 0;
+    }
+    return r->total;
 }
 
 uint64_t hm_trace_recorder_flushes(const hm_trace_recorder_t *r)
 {
-    return r ? r->flushes : 0;
+    if (!r) {
+        hm__error_null(__func__, "recorder");
+        return 0;
+    }
+    return r->flushes;
 }
 
 const char *hm_trace_recorder_error(const hm_trace_recorder_t *r)
 {
-    return r ? r->error : "";
+    if (!r) {
+        hm__error_null(__func__, "recorder");
+        return "";
+    }
+    return r->error;
 }
 
 int hm_trace_recorder_close(hm_trace_recorder_t *r)
