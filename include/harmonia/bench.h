@@ -95,10 +95,10 @@ typedef int (*hm_bench_row_fn)(void *ctx, const hm_bench_row_t *row);
 /* Collective over the run's comm (that of ps): the NCCL communicator at the
  * first call of an NCCL run, then each experiment in the run's order
  * prepared (hm_op_prepare, _device or _nccl), measured with params and
- * handed to row, its buffers freed after the callback. Returns HM_OK, the
- * callback's status (HM_BENCH_FAILED_ROW), or a failure whose sentence names
- * the experiment ("allreduce 8 B: ..."). The same status, sentence and
- * *failed (NULL allowed) on every rank. */
+ * handed to row (with ctx, which may be NULL), its buffers freed after the
+ * callback. Returns HM_OK, the callback's status (HM_BENCH_FAILED_ROW), or a
+ * failure whose sentence names the experiment ("allreduce 8 B: ..."). The
+ * same status, sentence and *failed (NULL allowed) on every rank. */
 HM_EXPORT int hm_bench_run_measure(hm_bench_run_t *run, hm_procsync_t *ps,
                                    const hm_measure_params_t *params, hm_bench_row_fn row,
                                    void *ctx, hm_bench_failed_t *failed);

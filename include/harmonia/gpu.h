@@ -39,7 +39,7 @@ typedef struct hm_gpu_versions {
     int nccl;    /* ncclGetVersion */
 } hm_gpu_versions_t;
 
-/* Local. Never fails: what is absent is 0. */
+/* Local. Never fails but for a NULL out: what is absent is 0. */
 HM_EXPORT void hm_gpu_versions(hm_gpu_versions_t *out);
 
 /* Local. "CUDA runtime 13.0, driver 13.0, NCCL 2.27.3", "CUDA runtime

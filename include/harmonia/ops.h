@@ -52,7 +52,7 @@ HM_EXPORT const char *hm_op_name_at(size_t i);
 HM_EXPORT const hm_op_t *hm_op_find(const char *name);
 HM_EXPORT void hm_op_names(char *buf, size_t len);
 
-/* Properties of an entry. */
+/* Properties of an entry ("" and 0 for a NULL op, with the last error). */
 HM_EXPORT const char *hm_op_name(const hm_op_t *op);
 HM_EXPORT int hm_op_is_rooted(const hm_op_t *op);      /* uses params->root */
 HM_EXPORT int hm_op_is_pingpong(const hm_op_t *op);    /* uses params->peer; half round trip */

@@ -107,7 +107,8 @@ HM_EXPORT int hm_overlap_write_raw_rows(hm_csv_t *csv, const hm_overlap_cell_row
                                         const hm_overlap_result_t *r, off_t **cell_valid_at);
 
 /* Local: where row's verdict is now invalid, the n cell_valid of its raw
- * rows (hm_overlap_write_raw_rows) rewritten 0. */
+ * rows (hm_overlap_write_raw_rows) rewritten 0; nothing for a NULL
+ * cell_valid_at. */
 HM_EXPORT int hm_overlap_unmark_raw_rows(hm_csv_t *csv, const hm_overlap_cell_row_t *row,
                                          const off_t *cell_valid_at, long n);
 

@@ -46,6 +46,10 @@ int hm_gpu_mpi_cuda_aware(void)
 
 void hm_gpu_versions(hm_gpu_versions_t *out)
 {
+    if (!out) {
+        hm__error_null(__func__, "out");
+        return;
+    }
     memset(out, 0, sizeof *out);
 #if HM_HAVE_CUDA
     if (cudaRuntimeGetVersion(&out->runtime) != cudaSuccess) out->runtime = 0;
@@ -68,6 +72,10 @@ static void cuda_version(char *buf, size_t len, const char *what, int v)
 
 void hm_gpu_versions_text(char *buf, size_t len)
 {
+    if (!buf) {
+        hm__error_null(__func__, "buf");
+        return;
+    }
     if (!HM_HAVE_CUDA) {
         snprintf(buf, len, "built without CUDA");
         return;
@@ -85,6 +93,7 @@ void hm_gpu_versions_text(char *buf, size_t len)
 
 int hm_gpu_count(int *count)
 {
+    if (!count) return hm__error_null(__func__, "count");
     *count = 0;
 #if HM_HAVE_CUDA
     cudaError_t e = cudaGetDeviceCount(count);
@@ -103,6 +112,7 @@ int hm_gpu_count(int *count)
 
 int hm_gpu_describe(int index, hm_gpu_device_t *out)
 {
+    if (!out) return hm__error_null(__func__, "out");
     int count;
     int rc = hm_gpu_count(&count);
     if (rc != HM_OK) return rc;
@@ -126,6 +136,7 @@ int hm_gpu_describe(int index, hm_gpu_device_t *out)
 
 int hm_gpu_device_for(int node_rank, int gpus_per_node, int count, int *device)
 {
+    if (!device) return hm__error_null(__func__, "device");
     if (count < 1) return hm__error_set(HM_ENOTSUP, "no GPU: the node shows no device");
     if (node_rank < 0)
         return hm__error_set(HM_EINVAL, "node rank %d: a rank is 0 or more", node_rank);
@@ -155,6 +166,7 @@ int hm_gpu_select(MPI_Comm comm, int gpus_per_node, int *device)
 {
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
+    if (!device) return hm__error_null(__func__, "device");
     MPI_Comm node;
     int rank;
     *device = -1;
@@ -217,6 +229,7 @@ int hm_gpu_mapping(MPI_Comm comm, int device, char **text)
 {
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
+    if (!text) return hm__error_null(__func__, "text");
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);

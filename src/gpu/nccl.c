@@ -56,6 +56,7 @@ int hm_gpu_nccl_create(MPI_Comm comm, hm_gpu_nccl_t **out)
 {
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
+    if (!out) return hm__error_null(__func__, "out");
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
@@ -88,12 +89,14 @@ void hm_gpu_nccl_free(hm_gpu_nccl_t *n)
 
 void *hm_gpu_nccl_comm(const hm_gpu_nccl_t *n)
 {
-    return n ? (void *)n->comm : NULL;
+    if (!n) return hm__error_null(__func__, "nccl"), NULL;
+    return (void *)n->comm;
 }
 
 void *hm_gpu_nccl_stream(const hm_gpu_nccl_t *n)
 {
-    return n ? (void *)n->stream : NULL;
+    if (!n) return hm__error_null(__func__, "nccl"), NULL;
+    return (void *)n->stream;
 }
 
 #else /* !HM_HAVE_NCCL */
@@ -104,6 +107,9 @@ struct hm_gpu_nccl {
 
 int hm_gpu_nccl_create(MPI_Comm comm, hm_gpu_nccl_t **out)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
+    if (!out) return hm__error_null(__func__, "out");
     *out = NULL;
     return hm_agree(comm,
                     hm__error_set(HM_ENOTSUP, "NCCL: this harmonia was built without it (configure "
@@ -117,13 +123,13 @@ void hm_gpu_nccl_free(hm_gpu_nccl_t *n)
 
 void *hm_gpu_nccl_comm(const hm_gpu_nccl_t *n)
 {
-    (void)n;
+    if (!n) hm__error_null(__func__, "nccl");
     return NULL;
 }
 
 void *hm_gpu_nccl_stream(const hm_gpu_nccl_t *n)
 {
-    (void)n;
+    if (!n) hm__error_null(__func__, "nccl");
     return NULL;
 }
 #endif

@@ -134,6 +134,9 @@ int hm_bench_run_create(MPI_Comm comm, const hm_bench_run_params_t *params, hm_b
 {
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
+    set_failed(failed, HM_BENCH_FAILED_NONE);
+    if (!params) return hm__error_null(__func__, "params");
+    if (!out) return hm__error_null(__func__, "out");
     hm_bench_failed_t what = HM_BENCH_FAILED_NONE;
     hm_bench_run_t *run = calloc(1, sizeof *run);
     int rc = run ? create(comm, params, run, &what) : hm__error_set(HM_ENOMEM, "no memory");
@@ -151,7 +154,8 @@ int hm_bench_run_create(MPI_Comm comm, const hm_bench_run_params_t *params, hm_b
 
 size_t hm_bench_run_rows(const hm_bench_run_t *run)
 {
-    return run ? run->nexperiments : 0;
+    if (!run) return hm__error_null(__func__, "run"), 0;
+    return run->nexperiments;
 }
 
 /* Collective: the operation at size in the run's memory, on its backend. */
@@ -213,7 +217,8 @@ int hm_bench_run_measure(hm_bench_run_t *run, hm_procsync_t *ps, const hm_measur
                          hm_bench_row_fn row, void *ctx, hm_bench_failed_t *failed)
 {
     set_failed(failed, HM_BENCH_FAILED_NONE);
-    if (!run || !ps || !params || !row) return hm__error_set(HM_EINVAL, "no run, method or row");
+    const char *null = !run ? "run" : !ps ? "ps" : !params ? "params" : !row ? "row" : NULL;
+    if (null) return hm__error_null(__func__, null);
     int rc = HM_OK;
     if (run->params.nccl && !run->nccl) {
         rc = hm_gpu_nccl_create(run->comm, &run->nccl);

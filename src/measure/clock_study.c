@@ -88,7 +88,9 @@ int hm_clock_study(MPI_Comm comm, hm_clock_t *base, const hm_clock_study_params_
     hm_clock_study_failed_t unused;
     if (!failed) failed = &unused;
     *failed = HM_CLOCK_STUDY_FAILED_PARAMS;
-    if (!p || !p->spec || !base || p->ncheck_after < 1 || !p->check_after_s ||
+    if (!base) return hm__error_null(__func__, "base");
+    if (!p) return hm__error_null(__func__, "p");
+    if (!p->spec || p->ncheck_after < 1 || !p->check_after_s ||
         !(p->sample > 0 && p->sample <= 1) || p->exchanges < 1)
         return hm_agree(comm, hm__error_set(HM_EINVAL, "a clock study needs a spec, a base "
                                                        "clock, checks, exchanges and a sample "

@@ -9,6 +9,7 @@
 #include <harmonia/measure.h>
 
 #include "common/comm_check.h"
+#include "common/error_set.h"
 #include "common/idle.h"
 #include "measure/measure_impl.h"
 
@@ -268,11 +269,31 @@ static int measure(engine_t *e, hm_measure_result_t *r)
 
 static int check_params(const hm_measure_params_t *p, const hm_measure_target_t *t)
 {
-    if (p->nrep < 1 || p->warmup < 0 || p->max_attempts < 0 || !t || !t->run) return HM_EINVAL;
-    if (!(p->inject.delay_s >= 0) || !isfinite(p->inject.delay_s)) return HM_EINVAL;
-    if (!(p->budget_factor >= 0) || !isfinite(p->budget_factor)) return HM_EINVAL;
-    if (p->max_attempts > 0 && p->max_attempts < p->nrep) return HM_EINVAL;
+    if (!t->run) return hm__error_set(HM_EINVAL, "hm_measure_run: target->run is NULL");
+    if (p->nrep < 1 || p->warmup < 0 || p->max_attempts < 0)
+        return hm__error_set(HM_EINVAL,
+                             "hm_measure_run: nrep %ld, warmup %ld, max_attempts %ld (accepted: "
+                             "nrep 1 or more, the others 0 or more)",
+                             p->nrep, p->warmup, p->max_attempts);
+    if (!(p->inject.delay_s >= 0) || !isfinite(p->inject.delay_s))
+        return hm__error_set(HM_EINVAL, "hm_measure_run: inject.delay_s %g (accepted: 0 or more)",
+                             p->inject.delay_s);
+    if (!(p->budget_factor >= 0) || !isfinite(p->budget_factor))
+        return hm__error_set(HM_EINVAL, "hm_measure_run: budget_factor %g (accepted: 0 or more)",
+                             p->budget_factor);
+    if (p->max_attempts > 0 && p->max_attempts < p->nrep)
+        return hm__error_set(HM_EINVAL,
+                             "hm_measure_run: max_attempts %ld is below nrep %ld (accepted: 0 "
+                             "or nrep and more)",
+                             p->max_attempts, p->nrep);
     return HM_OK;
+}
+
+/* The first NULL pointer argument of hm_measure_run, or NULL. */
+static const char *null_argument(hm_procsync_t *ps, const hm_measure_target_t *target,
+                                 const hm_measure_params_t *params, hm_measure_result_t *result)
+{
+    return !ps ? "ps" : !target ? "target" : !params ? "params" : !result ? "result" : NULL;
 }
 
 int hm_measure_run(MPI_Comm comm, hm_procsync_t *ps, const hm_measure_target_t *target,
@@ -280,6 +301,8 @@ int hm_measure_run(MPI_Comm comm, hm_procsync_t *ps, const hm_measure_target_t *
 {
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
+    const char *null = null_argument(ps, target, params, result);
+    if (null) return hm__error_null(__func__, null);
     engine_t e = {.comm = comm, .ps = ps, .target = target, .params = params};
     memset(result, 0, sizeof *result);
     if (check_params(params, target) != HM_OK) return HM_EINVAL;

@@ -29,6 +29,10 @@ struct hm_experiment {
 
 void hm_experiment_params_default(hm_experiment_params_t *p)
 {
+    if (!p) {
+        hm__error_null(__func__, "params");
+        return;
+    }
     memset(p, 0, sizeof *p);
     p->timer = "monotonic";
     p->clock_sync = "hca3";
@@ -115,6 +119,8 @@ static unsigned list_reads(const char *list)
 int hm_experiment_clock_factors(hm_factors_t *f, const char *clock_sync,
                                 const hm_sync_params_t *sync, int synthetic)
 {
+    if (!f) return hm__error_null(__func__, "factors");
+    if (!sync) return hm__error_null(__func__, "sync");
     const char *specs = clock_sync ? clock_sync : "";
     unsigned reads = list_reads(specs);
     char test[256];
@@ -146,6 +152,8 @@ int hm_experiment_clock_factors(hm_factors_t *f, const char *clock_sync,
 int hm_experiment_fit_factors(hm_factors_t *f, const hm_procsync_fit_t *fit,
                               const hm_procsync_params_t *pp)
 {
+    const char *null = !f ? "factors" : !fit ? "fit" : !pp ? "params" : NULL;
+    if (null) return hm__error_null(__func__, null);
     int rc = hm_factors_set(f, "late_us", "%g", pp->late_s * 1e6);
     if (rc == HM_OK && fit->derived)
         rc = hm_factors_set(f, "late_us_source",
@@ -183,6 +191,8 @@ static int some_method_reads(const char *methods, hm_procsync_param_t param)
 int hm_experiment_procsync_factors(hm_factors_t *f, const char *methods,
                                    const hm_procsync_params_t *pp)
 {
+    if (!f) return hm__error_null(__func__, "factors");
+    if (!pp) return hm__error_null(__func__, "params");
     int rc = hm_factors_set(f, "sync", "%s", methods ? methods : "none");
     if (rc == HM_OK && some_method_reads(methods, HM_PROCSYNC_PARAM_CHECK_EVERY))
         rc = hm_factors_set(f, "check_every", "%d", pp->check_every);
@@ -263,6 +273,9 @@ int hm_experiment_open(MPI_Comm comm, const hm_experiment_params_t *p, hm_experi
 {
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
+    if (!out) return hm__error_null(__func__, "out");
+    *out = NULL;
+    if (!p) return hm__error_null(__func__, "params");
     hm_experiment_stage_t stage = HM_EXPERIMENT_TIMER;
     hm_experiment_t *e = calloc(1, sizeof *e);
     int rc = e ? HM_OK : HM_ENOMEM;
@@ -290,63 +303,81 @@ int hm_experiment_open(MPI_Comm comm, const hm_experiment_params_t *p, hm_experi
 
 hm_timer_t *hm_experiment_timer(const hm_experiment_t *e)
 {
+    if (!e) return hm__error_null(__func__, "e"), NULL;
     return e->timer;
 }
 
 hm_clock_t *hm_experiment_global_clock(const hm_experiment_t *e)
 {
+    if (!e) return hm__error_null(__func__, "e"), NULL;
     return e->global;
 }
 
 hm_procsync_t *hm_experiment_procsync(const hm_experiment_t *e)
 {
+    if (!e) return hm__error_null(__func__, "e"), NULL;
     return e->ps;
 }
 
 const hm_procsync_fit_t *hm_experiment_fit(const hm_experiment_t *e)
 {
+    if (!e) return hm__error_null(__func__, "e"), NULL;
     return &e->fit;
 }
 
 const hm_interference_t *hm_experiment_interference(const hm_experiment_t *e)
 {
+    if (!e) return hm__error_null(__func__, "e"), NULL;
     return &e->interference;
 }
 
 void hm_experiment_measure_params(const hm_experiment_t *e, hm_measure_params_t *params)
 {
+    if (!e || !params) {
+        hm__error_null(__func__, !e ? "e" : "params");
+        return;
+    }
     hm_measure_params_default(params);
     if (e->fit.busy || e->fit.oversubscribed) params->budget_factor = HM_MEASURE_BUDGET_FACTOR;
 }
 
 const hm_procsync_params_t *hm_experiment_procsync_params(const hm_experiment_t *e)
 {
+    if (!e) return hm__error_null(__func__, "e"), NULL;
     return &e->procsync_params;
 }
 
 const hm_sync_report_t *hm_experiment_sync_report(const hm_experiment_t *e)
 {
+    if (!e) return hm__error_null(__func__, "e"), NULL;
     return &e->report;
 }
 
 hm_factors_t *hm_experiment_factors(hm_experiment_t *e)
 {
+    if (!e) return hm__error_null(__func__, "e"), NULL;
     return e->factors;
 }
 
 hm_csv_t *hm_experiment_summary(const hm_experiment_t *e)
 {
+    if (!e) return hm__error_null(__func__, "e"), NULL;
     return e->summary;
 }
 
 hm_csv_t *hm_experiment_raw(const hm_experiment_t *e)
 {
+    if (!e) return hm__error_null(__func__, "e"), NULL;
     return e->raw;
 }
 
 int hm_experiment_files_open(hm_experiment_t *e, const char *const *summary_columns,
                              size_t nsummary, const char *const *raw_columns, size_t nraw)
 {
+    if (!e) return hm__error_null(__func__, "e");
+    /* No columns are needed for a file that is not opened. */
+    if (!summary_columns && nsummary > 0) return hm__error_null(__func__, "summary_columns");
+    if (!raw_columns && nraw > 0) return hm__error_null(__func__, "raw_columns");
     int rc = HM_OK;
     if (e->rank == 0 && e->summary_path && nsummary > 0)
         rc = hm_csv_open(e->summary_path, e->factors, summary_columns, nsummary, &e->summary);

@@ -46,6 +46,8 @@ static int fill(hm_results_row_t *row, const raw_columns_t *c, const hm_measure_
 int hm_measure_write_raw(hm_csv_t *raw, hm_results_kind_t kind, const char *op, size_t size_bytes,
                          const hm_measure_result_t *result)
 {
+    const char *null = !raw ? "raw" : !op ? "op" : !result ? "result" : NULL;
+    if (null) return hm__error_null(__func__, null);
     const raw_columns_t *c = columns_of(kind);
     if (!c)
         return hm__error_set(HM_EINVAL,

@@ -9,6 +9,7 @@
 #include <harmonia/measure.h>
 
 #include "common/comm_check.h"
+#include "common/error_set.h"
 #include "measure/measure_impl.h"
 
 /* The common start lies 3 broadcast latencies ahead: one for the broadcast
@@ -214,11 +215,15 @@ int hm_measure_skew(MPI_Comm comm, hm_procsync_t *ps, hm_clock_t *global, long n
 {
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
+    if (!ps) return hm__error_null(__func__, "ps");
+    if (!global) return hm__error_null(__func__, "global");
+    if (!result) return hm__error_null(__func__, "result");
     int rank, size, rc;
     skew_local_t l = {0};
     double latency_s = 0.0, wall_s = 0.0;
     memset(result, 0, sizeof *result);
-    if (nrep < 1) return HM_EINVAL;
+    if (nrep < 1)
+        return hm__error_set(HM_EINVAL, "%s: nrep %ld (accepted: 1 or more)", __func__, nrep);
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     result->truth_known = truth_known(comm, hm_clock_timer(global));

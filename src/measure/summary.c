@@ -7,6 +7,8 @@
 
 #include <harmonia/measure.h>
 
+#include "common/error_set.h"
+
 /* The median of x over the attempts whose validity is valid (NaN: none);
  * *rc takes HM_ENOMEM. */
 static double median_of(const hm_measure_result_t *r, const double *x, int valid, int *rc)
@@ -19,7 +21,10 @@ static double median_of(const hm_measure_result_t *r, const double *x, int valid
 
 int hm_measure_summarize(const hm_measure_result_t *r, hm_measure_summary_t *out)
 {
-    if (!r || !out || (r->n > 0 && (!r->global_s || !r->valid))) return HM_EINVAL;
+    if (!r) return hm__error_null(__func__, "result");
+    if (!out) return hm__error_null(__func__, "out");
+    if (r->n > 0 && (!r->global_s || !r->valid))
+        return hm__error_set(HM_EINVAL, "%s: result has no run-times (not the root's)", __func__);
     int rc = hm_stats_summarize_flagged(r->global_s, r->valid, 1, (size_t)r->n, &out->global);
     out->local_median_s = median_of(r, r->local_s, 1, &rc);
     out->start_spread_median_s = median_of(r, r->start_spread_s, 1, &rc);

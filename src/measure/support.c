@@ -7,10 +7,15 @@
 #include <harmonia/measure.h>
 
 #include <harmonia/rng.h>
+#include "common/error_set.h"
 #include "measure/measure_impl.h"
 
 void hm_measure_params_default(hm_measure_params_t *params)
 {
+    if (!params) {
+        hm__error_null(__func__, "params");
+        return;
+    }
     memset(params, 0, sizeof *params);
     params->nrep = 1000;
     params->warmup = 10;
@@ -35,6 +40,11 @@ static int validate_op(void *ctx, int *ok)
 void hm_measure_target_op(hm_measure_target_t *target, const hm_op_t *op, hm_op_instance_t *inst,
                           int rank, int peer)
 {
+    const char *null = !target ? "target" : !op ? "op" : !inst ? "inst" : NULL;
+    if (null) {
+        hm__error_null(__func__, null);
+        return;
+    }
     int pp = hm_op_is_pingpong(op);
     *target = (hm_measure_target_t){0};
     target->run = run_op;
@@ -87,6 +97,11 @@ void hm__measure_flush_cache(unsigned char *buf, size_t len, long round)
 
 void hm_measure_shuffle(size_t *order, size_t n, uint64_t seed)
 {
+    /* An empty order may come from malloc(0). */
+    if (!order && n > 0) {
+        hm__error_null(__func__, "order");
+        return;
+    }
     hm_rng_t rng;
     hm_rng_seed(&rng, seed, 0x6f72646572); /* stream "order" */
     for (size_t i = 0; i < n; i++) order[i] = i;

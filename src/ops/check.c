@@ -53,13 +53,14 @@ int hm_op_check_which(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
 {
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
+    if (!failed) return hm__error_null(__func__, "failed");
+    *failed = HM_OP_CHECK_RANKS;
+    if (!op) return hm__error_null(__func__, "op");
     static const hm_op_params_t defaults = {.root = 0, .peer = 1};
     const hm_op_params_t *par = params ? params : &defaults;
     int p, rc;
-    *failed = HM_OP_CHECK_RANKS;
-    if (!op || MPI_Comm_size(comm, &p) != MPI_SUCCESS)
-        return hm__error_set(HM_EINVAL, "%s",
-                             op ? "the communicator is not usable" : "no operation");
+    if (MPI_Comm_size(comm, &p) != MPI_SUCCESS)
+        return hm__error_set(HM_EINVAL, "the communicator is not usable");
     if ((op->flags & HM_OP_PINGPONG) && p < 2)
         return hm__error_set(HM_EINVAL, "%s needs at least 2 ranks (the communicator has %d)",
                              op->name, p);
@@ -75,6 +76,7 @@ int hm_op_check(const hm_op_t *op, MPI_Comm comm, size_t size_bytes, const hm_op
 {
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
+    if (!op) return hm__error_null(__func__, "op");
     hm_op_check_failed_t failed;
     return hm_op_check_which(op, comm, size_bytes, params, &failed);
 }

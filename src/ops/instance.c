@@ -95,7 +95,9 @@ int hm_op_prepare(const hm_op_t *op, MPI_Comm comm, size_t size_bytes, const hm_
 {
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
-    if (op && (op->flags & HM_OP_NCCL))
+    if (!op) return hm__error_null(__func__, "op");
+    if (!out) return hm__error_null(__func__, "out");
+    if (op->flags & HM_OP_NCCL)
         return hm__error_set(HM_EINVAL, "%s is an NCCL operation (hm_op_prepare_nccl)", op->name);
     return hm__op_prepare_host(op, comm, size_bytes, params, -1, out);
 }
@@ -133,7 +135,9 @@ int hm_op_prepare_device(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
 {
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
-    if (op && (op->flags & HM_OP_NCCL))
+    if (!op) return hm__error_null(__func__, "op");
+    if (!out) return hm__error_null(__func__, "out");
+    if (op->flags & HM_OP_NCCL)
         return hm__error_set(HM_EINVAL, "%s is an NCCL operation (hm_op_prepare_nccl)", op->name);
     int rc = hm__op_prepare_host(op, comm, size_bytes, params, -1, out);
     if (rc != HM_OK) return rc;
@@ -147,23 +151,33 @@ int hm_op_prepare_device(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
 
 int hm_op_run(hm_op_instance_t *inst)
 {
+    if (!inst) return hm__error_null(__func__, "inst");
     return inst->op->run(inst);
 }
 
 int hm_op_start(hm_op_instance_t *inst)
 {
-    if (!inst->op->start || inst->request != MPI_REQUEST_NULL) return HM_EINVAL;
+    if (!inst) return hm__error_null(__func__, "inst");
+    if (!inst->op->start)
+        return hm__error_set(HM_EINVAL, "%s: %s is blocking", __func__, inst->op->name);
+    if (inst->request != MPI_REQUEST_NULL)
+        return hm__error_set(HM_EINVAL, "%s: the last start of %s was not waited for", __func__,
+                             inst->op->name);
     return inst->op->start(inst);
 }
 
 int hm_op_wait(hm_op_instance_t *inst)
 {
-    if (!inst->op->start) return HM_EINVAL;
+    if (!inst) return hm__error_null(__func__, "inst");
+    if (!inst->op->start)
+        return hm__error_set(HM_EINVAL, "%s: %s is blocking", __func__, inst->op->name);
     return HM_OP_RC(MPI_Wait(&inst->request, MPI_STATUS_IGNORE));
 }
 
 int hm_op_validate(hm_op_instance_t *inst, int *ok)
 {
+    if (!inst) return hm__error_null(__func__, "inst");
+    if (!ok) return hm__error_null(__func__, "ok");
     int rc = inst->dsend ? hm__op_device_fetch(inst) : HM_OK;
     *ok = rc == HM_OK && (inst->result_undefined || inst->op->validate(inst));
     if (inst->recv_bytes) memset(inst->recv, HM_OP_POISON, inst->recv_bytes);
@@ -173,6 +187,10 @@ int hm_op_validate(hm_op_instance_t *inst, int *ok)
 
 void *hm_op_result_buffer(hm_op_instance_t *inst, size_t *len_bytes)
 {
+    if (!inst) {
+        if (len_bytes) *len_bytes = 0;
+        return hm__error_null(__func__, "inst"), NULL;
+    }
     int none = inst->result_undefined || inst->recv_bytes == 0;
     if (len_bytes) *len_bytes = none ? 0 : inst->recv_bytes;
     return none ? NULL : inst->recv;

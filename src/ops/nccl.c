@@ -168,13 +168,18 @@ const char *hm_op_nccl_name_at(size_t i)
 
 const hm_op_t *hm_op_nccl_find(const char *name)
 {
-    for (size_t i = 0; name && i < NNCCL; i++)
+    if (!name) return hm__error_null(__func__, "name"), NULL;
+    for (size_t i = 0; i < NNCCL; i++)
         if (strcmp(nccl_ops[i].name, name) == 0) return &nccl_ops[i];
     return NULL;
 }
 
 void hm_op_nccl_names(char *buf, size_t len)
 {
+    if (!buf) {
+        hm__error_null(__func__, "buf");
+        return;
+    }
     hm__join_names(hm_op_nccl_name_at, NNCCL, buf, len);
 }
 
@@ -190,7 +195,9 @@ static size_t block_count(const hm_op_t *op, size_t size_bytes, int nranks)
 int hm_op_nccl_figures(const hm_op_t *op, size_t size_bytes, int nranks, int root,
                        hm_op_figures_t *out)
 {
-    if (!op || !(op->flags & HM_OP_NCCL) || nranks < 1 || !out)
+    if (!op) return hm__error_null(__func__, "op");
+    if (!out) return hm__error_null(__func__, "out");
+    if (!(op->flags & HM_OP_NCCL) || nranks < 1)
         return hm__error_set(HM_EINVAL, "nccl-tests' figures: an NCCL operation and ranks");
     int ints = (op->flags & HM_OP_INTS) != 0, per_rank = (op->flags & HM_OP_PER_RANK) != 0;
     double n = nranks;
@@ -213,10 +220,12 @@ int hm_op_prepare_nccl(const hm_op_t *op, MPI_Comm comm, hm_gpu_nccl_t *nccl, si
 {
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
+    const char *null = !op ? "op" : !nccl ? "nccl" : !out ? "out" : NULL;
+    if (null) return hm__error_null(__func__, null);
     int p;
     *out = NULL;
-    if (!op || !(op->flags & HM_OP_NCCL) || MPI_Comm_size(comm, &p) != MPI_SUCCESS)
-        return hm__error_set(HM_EINVAL, "%s is not an NCCL operation", op ? op->name : "(none)");
+    if (!(op->flags & HM_OP_NCCL) || MPI_Comm_size(comm, &p) != MPI_SUCCESS)
+        return hm__error_set(HM_EINVAL, "%s is not an NCCL operation", op->name);
     size_t count = block_count(op, size_bytes, p);
     int rc = hm__op_prepare_host(op, comm, size_bytes, params, (long)count, out);
     if (rc != HM_OK) return rc;

@@ -2,6 +2,7 @@
  * (and, for a new shape, a layout and a validation) and a line here. */
 #include <string.h>
 
+#include "common/error_set.h"
 #include "common/names.h"
 #include "ops/ops_impl.h"
 
@@ -74,18 +75,24 @@ const char *hm_op_name_at(size_t i)
 
 void hm_op_names(char *buf, size_t len)
 {
+    if (!buf) {
+        hm__error_null(__func__, "buf");
+        return;
+    }
     hm__join_names(hm_op_name_at, NOPS, buf, len);
 }
 
 const hm_op_t *hm_op_find(const char *name)
 {
+    if (!name) return hm__error_null(__func__, "name"), NULL;
     for (size_t i = 0; i < NOPS; i++)
-        if (name && strcmp(ops[i].name, name) == 0) return &ops[i];
+        if (strcmp(ops[i].name, name) == 0) return &ops[i];
     return NULL;
 }
 
 const char *hm_op_name(const hm_op_t *op)
 {
+    if (!op) return hm__error_null(__func__, "op"), "";
     return op->name;
 }
 
@@ -96,20 +103,24 @@ unsigned hm__op_flags(const hm_op_t *op)
 
 int hm_op_is_rooted(const hm_op_t *op)
 {
+    if (!op) return hm__error_null(__func__, "op"), 0;
     return (op->flags & HM_OP_ROOTED) != 0;
 }
 
 int hm_op_is_pingpong(const hm_op_t *op)
 {
+    if (!op) return hm__error_null(__func__, "op"), 0;
     return (op->flags & HM_OP_PINGPONG) != 0;
 }
 
 int hm_op_uses_size(const hm_op_t *op)
 {
+    if (!op) return hm__error_null(__func__, "op"), 0;
     return !(op->flags & HM_OP_NO_SIZE);
 }
 
 int hm_op_is_nonblocking(const hm_op_t *op)
 {
+    if (!op) return hm__error_null(__func__, "op"), 0;
     return (op->flags & HM_OP_NONBLOCKING) != 0;
 }

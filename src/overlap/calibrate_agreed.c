@@ -23,6 +23,8 @@ int hm_compute_calibrate_agreed(MPI_Comm comm, hm_compute_t *c,
 {
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
+    if (!c) return hm__error_null(__func__, "c");
+    if (!agreed) return hm__error_null(__func__, "agreed");
     int rc = hm_compute_calibrate(c, params, agreed, NULL);
     int mine = outcome_status(agreed->outcome); /* its sentence in the last error */
     int local = rc == HM_ERANGE || rc == HM_EAGAIN ? HM_OK : rc;

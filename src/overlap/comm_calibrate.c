@@ -17,6 +17,10 @@
 
 void hm_overlap_comm_params_default(hm_overlap_comm_params_t *p)
 {
+    if (!p) {
+        hm__error_null(__func__, "params");
+        return;
+    }
     *p = (hm_overlap_comm_params_t){.target_s = 1e-3,
                                     .tolerance = 0.1,
                                     .runs = 21,
@@ -103,10 +107,13 @@ int hm_overlap_measure_comm(MPI_Comm comm, hm_procsync_t *ps, const hm_op_t *op,
 {
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
+    const char *null = !ps ? "ps" : !op ? "op" : !out ? "out" : NULL;
+    if (null) return hm__error_null(__func__, null);
     hm_overlap_comm_params_t defaults;
     hm_overlap_comm_params_default(&defaults);
-    if (!ps || !op || !out || !hm_op_is_nonblocking(op))
-        return hm__error_set(HM_EINVAL, "a nonblocking operation and a process synchronization");
+    if (!hm_op_is_nonblocking(op))
+        return hm__error_set(HM_EINVAL, "%s: %s is blocking (a nonblocking operation is needed)",
+                             __func__, hm_op_name(op));
     if (runs < 0 || runs > 100000) return hm__error_set(HM_EINVAL, "runs %ld: 0 to 100000", runs);
     int rc = measure(comm, ps, op, op_params, size_bytes, 5, 5, out);
     if (rc != HM_OK) return rc;
@@ -272,10 +279,13 @@ int hm_overlap_calibrate_comm(MPI_Comm comm, hm_procsync_t *ps, const hm_op_t *o
 {
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
+    const char *null = !ps ? "ps" : !op ? "op" : !result ? "result" : NULL;
+    if (null) return hm__error_null(__func__, null);
     hm_overlap_comm_params_t defaults;
     if (!params) hm_overlap_comm_params_default(&defaults), params = &defaults;
-    if (!ps || !op || !result || !hm_op_is_nonblocking(op))
-        return hm__error_set(HM_EINVAL, "a nonblocking operation and a process synchronization");
+    if (!hm_op_is_nonblocking(op))
+        return hm__error_set(HM_EINVAL, "%s: %s is blocking (a nonblocking operation is needed)",
+                             __func__, hm_op_name(op));
     int rc = check_params(params);
     if (rc != HM_OK) return rc;
     memset(result, 0, sizeof *result);

@@ -40,11 +40,16 @@ static void injected(const hm_compute_t *c, double *per_thread_s)
 
 void hm_compute_params_default(hm_compute_params_t *params)
 {
+    if (!params) {
+        hm__error_null(__func__, "params");
+        return;
+    }
     params->threads = 0;
 }
 
 int hm_compute_cores(int *cores)
 {
+    if (!cores) return hm__error_null(__func__, "cores");
     int rc = hm__compute_kernel_cores(cores);
     if (rc == HM_ENOTSUP) return hm__error_set(rc, "hwloc cannot tell the cores of this thread");
     if (rc == HM_ENOMEM) return hm__error_set(rc, "out of memory");
@@ -71,6 +76,7 @@ int hm_compute_create(const hm_compute_params_t *params, hm_compute_t **out)
 {
     hm_compute_params_t p;
     int cores;
+    if (!out) return hm__error_null(__func__, "out");
     *out = NULL;
     if (params)
         p = *params;
@@ -99,26 +105,31 @@ void hm_compute_free(hm_compute_t *c)
 
 int hm_compute_threads(const hm_compute_t *c)
 {
+    if (!c) return hm__error_null(__func__, "c"), 0;
     return hm__compute_kernel_threads(c->kernel);
 }
 
 int hm_compute_cores_of(const hm_compute_t *c)
 {
+    if (!c) return hm__error_null(__func__, "c"), 0;
     return hm__compute_kernel_cores_of(c->kernel);
 }
 
 int hm_compute_core(const hm_compute_t *c, int thread)
 {
+    if (!c) return hm__error_null(__func__, "c"), -1;
     return hm__compute_kernel_core(c->kernel, thread);
 }
 
 int hm_compute_size(const hm_compute_t *c)
 {
+    if (!c) return hm__error_null(__func__, "c"), 0;
     return hm__compute_kernel_size(c->kernel);
 }
 
 int hm_compute_max_size(const hm_compute_t *c)
 {
+    if (!c) return hm__error_null(__func__, "c"), 0;
     return hm__compute_kernel_max_size(c->kernel);
 }
 
@@ -129,6 +140,7 @@ double hm_compute_flop(int n)
 
 int hm_compute_set_size(hm_compute_t *c, int n)
 {
+    if (!c) return hm__error_null(__func__, "c");
     int rc = hm__compute_kernel_set_size(c->kernel, n);
     if (rc == HM_EINVAL)
         return hm__error_set(rc,
@@ -141,6 +153,8 @@ int hm_compute_set_size(hm_compute_t *c, int n)
 
 int hm_compute_run(hm_compute_t *c, double *per_thread_s)
 {
+    if (!c) return hm__error_null(__func__, "c");
+    if (!per_thread_s) return hm__error_null(__func__, "per_thread_s");
     int rc = hm__compute_kernel_run(c->kernel, per_thread_s);
     if (rc != HM_OK) return hm__error_set(rc, "%s", hm__compute_kernel_why(c->kernel));
     if (c->inject_s > 0) injected(c, per_thread_s);
@@ -169,6 +183,10 @@ static void core_list(const hm_compute_t *c, char *buf, size_t len)
 
 void hm_compute_describe(const hm_compute_t *c, char *buf, size_t len)
 {
+    if (!c || !buf) {
+        hm__error_null(__func__, !c ? "c" : "buf");
+        return;
+    }
     char cores[256], order[32] = "";
     int threads = hm_compute_threads(c);
     core_list(c, cores, sizeof cores);

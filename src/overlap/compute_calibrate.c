@@ -22,6 +22,10 @@ enum {
 
 void hm_compute_calib_params_default(hm_compute_calib_params_t *params)
 {
+    if (!params) {
+        hm__error_null(__func__, "params");
+        return;
+    }
     params->target_s = 0.01;
     params->tolerance = 0.1;
     params->runs = 5;
@@ -331,6 +335,8 @@ int hm_compute_calibrate(hm_compute_t *c, const hm_compute_calib_params_t *param
 {
     hm_compute_calib_params_t p;
     workspace_t w;
+    if (!c) return hm__error_null(__func__, "c");
+    if (!result) return hm__error_null(__func__, "result");
     if (params)
         p = *params;
     else

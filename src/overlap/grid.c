@@ -34,6 +34,10 @@ struct hm_overlap_grid {
 
 void hm_overlap_grid_params_default(hm_overlap_grid_params_t *p)
 {
+    if (!p) {
+        hm__error_null(__func__, "params");
+        return;
+    }
     memset(p, 0, sizeof *p);
     p->op_params.root = 0;
     p->op_params.peer = 1;
@@ -246,10 +250,10 @@ int hm_overlap_grid_calibrate(MPI_Comm comm, hm_procsync_t *ps, hm_compute_t *co
 {
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
-    if (!out) return hm__error_set(HM_EINVAL, "no grid to fill");
+    if (!out) return hm__error_null(__func__, "out");
     *out = NULL;
-    if (!ps || !compute || !params)
-        return hm__error_set(HM_EINVAL, "a process synchronization, a compute kernel, parameters");
+    const char *null = !ps ? "ps" : !compute ? "compute" : !params ? "params" : NULL;
+    if (null) return hm__error_null(__func__, null);
     hm_overlap_param_t which;
     int rc = hm__overlap_grid_check(params, &which);
     if (rc != HM_OK) return rc;
@@ -271,17 +275,20 @@ int hm_overlap_grid_calibrate(MPI_Comm comm, hm_procsync_t *ps, hm_compute_t *co
 
 int hm_overlap_grid_columns(const hm_overlap_grid_t *g, int op)
 {
+    if (!g) return hm__error_null(__func__, "g"), 0;
     return hm_op_uses_size(g->ops[op]) ? g->p.ncomm : 1;
 }
 
 const hm_overlap_ref_t *hm_overlap_grid_comm(const hm_overlap_grid_t *g, int op, int column)
 {
+    if (!g) return hm__error_null(__func__, "g"), NULL;
     return &g->comm[op * g->p.ncomm + column];
 }
 
 const hm_overlap_ref_t *hm_overlap_grid_comp(const hm_overlap_grid_t *g, int op, int column,
                                              int comp)
 {
+    if (!g) return hm__error_null(__func__, "g"), NULL;
     return g->p.comp_is_comm ? &g->comp[op * g->p.ncomm + column] : &g->comp[comp];
 }
 
@@ -306,6 +313,14 @@ int hm_overlap_grid_run_cell(MPI_Comm comm, hm_procsync_t *ps, hm_compute_t *com
 {
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
+    const char *null = !ps        ? "ps"
+                       : !compute ? "compute"
+                       : !g       ? "g"
+                       : !params  ? "params"
+                       : !result  ? "result"
+                       : !ran     ? "ran"
+                                  : NULL;
+    if (null) return hm__error_null(__func__, null);
     const hm_overlap_ref_t *cm = hm_overlap_grid_comm(g, op, column),
                            *cp = hm_overlap_grid_comp(g, op, column, comp);
     *ran = 0;
@@ -350,8 +365,8 @@ int hm_overlap_grid_recheck(MPI_Comm comm, hm_procsync_t *ps, hm_compute_t *comp
 {
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
-    if (!g || !ps || !compute)
-        return hm__error_set(HM_EINVAL, "a grid, a process synchronization, a compute kernel");
+    const char *null = !ps ? "ps" : !compute ? "compute" : !g ? "g" : NULL;
+    if (null) return hm__error_null(__func__, null);
     int rc = HM_OK;
     for (int o = 0; o < g->p.nops && rc == HM_OK; o++)
         for (int i = 0; i < hm_overlap_grid_columns(g, o) && rc == HM_OK; i++) {

@@ -11,8 +11,14 @@
 
 #include <harmonia/overlap.h>
 
+#include "common/error_set.h"
+
 void hm_overlap_ref_judge(hm_overlap_ref_t *r, double tolerance)
 {
+    if (!r) {
+        hm__error_null(__func__, "r");
+        return;
+    }
     r->error = r->target_s > 0 ? (r->ref_s - r->target_s) / r->target_s : NAN;
     r->moved = r->ref_s > 0 && isfinite(r->end_s) ? (r->end_s - r->ref_s) / r->ref_s : NAN;
     if (r->outcome != HM_OVERLAP_CONVERGED && r->outcome != HM_OVERLAP_FIXED)
@@ -39,6 +45,11 @@ static double deviation(const hm_overlap_ref_t *r)
 void hm_overlap_verdict(const hm_overlap_ref_t *comm, const hm_overlap_ref_t *comp,
                         hm_overlap_verdict_t *out)
 {
+    const char *null = !comm ? "comm" : !comp ? "comp" : !out ? "out" : NULL;
+    if (null) {
+        hm__error_null(__func__, null);
+        return;
+    }
     *out = (hm_overlap_verdict_t){1, 0, HM_OVERLAP_REF_OK, NAN};
     /* A calibration that failed on either side names both outcomes, as the
      * table always did; otherwise the communication's reference first. */

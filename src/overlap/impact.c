@@ -297,10 +297,8 @@ void hm_overlap_impact_free(hm_overlap_impact_t *r)
     r->nrows = 0;
 }
 
-static int check_args(const hm_compute_t *c, double target_s, long reps,
-                      const hm_overlap_impact_t *out)
+static int check_args(double target_s, long reps)
 {
-    if (!c || !out) return hm__error_set(HM_EINVAL, "impact: a compute kernel and a result");
     if (!(target_s > 0) || !isfinite(target_s))
         return hm__error_set(HM_EINVAL, "impact: target %g s is not a time above 0", target_s);
     if (reps < 1 || reps > MAX_REPS)
@@ -313,17 +311,19 @@ int hm_overlap_impact(MPI_Comm comm, hm_compute_t *compute, const char *compute_
 {
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
+    if (!compute) return hm__error_null(__func__, "compute");
+    if (!out) return hm__error_null(__func__, "out");
     const char *program =
         compute_program && *compute_program ? compute_program : "harmonia-compute";
     side_t s = {0};
-    if (out) *out = (hm_overlap_impact_t){.target_s = target_s, .reps = reps};
-    int rc = hm_agree(comm, check_args(compute, target_s, reps, out));
+    *out = (hm_overlap_impact_t){.target_s = target_s, .reps = reps};
+    int rc = hm_agree(comm, check_args(target_s, reps));
     if (rc == HM_OK) rc = hm_agree(comm, side_alloc(&s, hm_compute_threads(compute), reps));
     for (int t = 0; rc == HM_OK && t < s.threads; t++) s.core[t] = hm_compute_core(compute, t);
     if (rc == HM_OK) rc = calibrate(comm, compute, target_s, out);
     if (rc == HM_OK) rc = measure(comm, compute, program, reps, &s);
     if (rc == HM_OK) rc = gather_rows(comm, &s, out);
     side_free(&s);
-    if (rc != HM_OK && out) hm_overlap_impact_free(out);
+    if (rc != HM_OK) hm_overlap_impact_free(out);
     return rc;
 }

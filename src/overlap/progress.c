@@ -93,7 +93,10 @@ static const struct switch_var *asked_but_absent(const int *present)
 int hm_overlap_progress(int free_cores, hm_overlap_progress_kind_t *kind, char *text, size_t len)
 {
     int provided, present[NSWITCHES] = {0};
-    if (!kind || !text || len == 0) return hm__error_set(HM_EINVAL, "a kind and a text buffer");
+    if (!kind) return hm__error_null(__func__, "kind");
+    if (!text) return hm__error_null(__func__, "text");
+    if (len == 0)
+        return hm__error_set(HM_EINVAL, "%s: len 0 leaves no room for the text", __func__);
     if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
         return hm__error_set(HM_EMPI, "MPI_T_init_thread failed");
     int rc = HM_OK, on = -1;

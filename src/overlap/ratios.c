@@ -13,6 +13,10 @@
 void hm_overlap_ratios(double measured_s, double comp_s, double mpi_s, double comp_ref_s,
                        double comm_ref_s, double comm_local_ref_s, hm_overlap_ratios_t *out)
 {
+    if (!out) {
+        hm__error_null(__func__, "out");
+        return;
+    }
     /* eq. 1: the overhead over perfect overlap, in units of the overhead of
      * running the two in sequence (0: perfect overlap, 1: none). */
     double ideal_s = fmax(comp_ref_s, comm_ref_s), serial_extra_s = fmin(comp_ref_s, comm_ref_s);
@@ -49,10 +53,12 @@ static void summarize(double *v, size_t n, hm_overlap_estimate_t *e)
 int hm_overlap_summarize(const hm_overlap_result_t *r, double comp_ref_s, double comm_ref_s,
                          double comm_local_s, hm_overlap_summary_t *out)
 {
+    if (!out) return hm__error_null(__func__, "out");
     memset(out, 0, sizeof *out);
     out->osu_pct = out->imb_pct = NAN;
-    if (!r || !r->measured_s || !r->max_comp_s || !r->max_mpi_s)
-        return hm__error_set(HM_EINVAL, "a result with the root's arrays");
+    if (!r) return hm__error_null(__func__, "r");
+    if (!r->measured_s || !r->max_comp_s || !r->max_mpi_s)
+        return hm__error_set(HM_EINVAL, "%s: r has no run-times (not the root's)", __func__);
     size_t n = 0, cap = (size_t)(r->n ? r->n : 1);
     double *v[4];
     for (int k = 0; k < 4; k++) v[k] = malloc(cap * sizeof *v[k]);
@@ -96,8 +102,10 @@ static double median_valid(const hm_overlap_result_t *r, const double *v, int *r
 
 int hm_overlap_comm_refs(const hm_overlap_result_t *ref, double *global_s, double *local_s)
 {
-    if (!ref || !ref->measured_s || !ref->max_mpi_s || !ref->valid || !global_s || !local_s)
-        return hm__error_set(HM_EINVAL, "a reference run with the root's arrays");
+    const char *null = !ref ? "ref" : !global_s ? "global_s" : !local_s ? "local_s" : NULL;
+    if (null) return hm__error_null(__func__, null);
+    if (!ref->measured_s || !ref->max_mpi_s || !ref->valid)
+        return hm__error_set(HM_EINVAL, "%s: ref has no run-times (not the root's)", __func__);
     int rc = HM_OK;
     *global_s = median_valid(ref, ref->measured_s, &rc);
     *local_s = median_valid(ref, ref->max_mpi_s, &rc);

@@ -12,6 +12,7 @@
 
 int hm_overlap_cell_conditional(const hm_overlap_cell_row_t *row)
 {
+    if (!row) return hm__error_null(__func__, "row"), 0;
     long attempts = row->s.nvalid + row->discarded;
     return attempts > 0 && (double)row->discarded > HM_MEASURE_CONDITIONAL_SHARE * (double)attempts;
 }
@@ -34,6 +35,10 @@ static void ref_words(const char *side, const hm_overlap_ref_t *r, char *buf, si
 
 void hm_overlap_cell_words(const hm_overlap_cell_row_t *row, char *buf, size_t len)
 {
+    if (!row || !buf) {
+        hm__error_null(__func__, !row ? "row" : "buf");
+        return;
+    }
     const hm_overlap_verdict_t *v = &row->verdict;
     char comm[64], comp[64];
     if (v->valid) {
@@ -108,6 +113,8 @@ static void set_results(hm_results_row_t *w, const hm_overlap_cell_row_t *row)
 
 int hm_overlap_write_summary_row(hm_csv_t *csv, const hm_overlap_cell_row_t *row)
 {
+    if (!csv) return hm__error_null(__func__, "csv");
+    if (!row) return hm__error_null(__func__, "row");
     hm_results_row_t *w = NULL;
     int rc = hm_results_row_create(HM_RESULTS_OVERLAP, &w);
     if (rc != HM_OK) return rc;
@@ -143,6 +150,12 @@ static void set_repetition(hm_results_row_t *w, const hm_overlap_cell_row_t *row
 int hm_overlap_write_raw_rows(hm_csv_t *csv, const hm_overlap_cell_row_t *row,
                               const hm_overlap_result_t *r, off_t **cell_valid_at)
 {
+    const char *null = !csv             ? "csv"
+                       : !row           ? "row"
+                       : !r             ? "r"
+                       : !cell_valid_at ? "cell_valid_at"
+                                        : NULL;
+    if (null) return hm__error_null(__func__, null);
     hm_results_row_t *w = NULL;
     *cell_valid_at = NULL;
     int rc = hm_results_row_create(HM_RESULTS_OVERLAP_RAW, &w);
@@ -164,6 +177,8 @@ int hm_overlap_write_raw_rows(hm_csv_t *csv, const hm_overlap_cell_row_t *row,
 int hm_overlap_unmark_raw_rows(hm_csv_t *csv, const hm_overlap_cell_row_t *row,
                                const off_t *cell_valid_at, long n)
 {
+    if (!csv) return hm__error_null(__func__, "csv");
+    if (!row) return hm__error_null(__func__, "row");
     int rc = HM_OK;
     for (long k = 0; cell_valid_at && !row->verdict.valid && rc == HM_OK && k < n; k++)
         if (cell_valid_at[k] >= 0) rc = hm_csv_overwrite(csv, cell_valid_at[k], "0");
@@ -172,6 +187,8 @@ int hm_overlap_unmark_raw_rows(hm_csv_t *csv, const hm_overlap_cell_row_t *row,
 
 int hm_overlap_impact_write_rows(hm_csv_t *csv, const hm_overlap_impact_t *r)
 {
+    if (!csv) return hm__error_null(__func__, "csv");
+    if (!r) return hm__error_null(__func__, "r");
     hm_results_row_t *w = NULL;
     int rc = hm_results_row_create(HM_RESULTS_IMPACT, &w);
     for (size_t i = 0; rc == HM_OK && i < r->nrows; i++) {

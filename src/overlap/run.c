@@ -73,6 +73,10 @@ static int op_validate(void *inst, int *ok)
 
 void hm_overlap_comm_op(hm_overlap_comm_t *comm, hm_op_instance_t *inst)
 {
+    if (!comm || !inst) {
+        hm__error_null(__func__, !comm ? "comm" : "inst");
+        return;
+    }
     *comm = (hm_overlap_comm_t){
         .start = op_start, .wait = op_wait, .validate = op_validate, .ctx = inst};
 }
@@ -182,9 +186,14 @@ int hm_overlap_run(MPI_Comm comm, hm_procsync_t *ps, const hm_overlap_comm_t *nb
 {
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
-    if (!ps || !nbc || !nbc->start || !nbc->wait || !params || !result)
-        return hm__error_set(HM_EINVAL, "a nonblocking operation, a process synchronization and "
-                                        "parameters");
+    const char *null = !ps           ? "ps"
+                       : !nbc        ? "nbc"
+                       : !params     ? "params"
+                       : !result     ? "result"
+                       : !nbc->start ? "nbc->start"
+                       : !nbc->wait  ? "nbc->wait"
+                                     : NULL;
+    if (null) return hm__error_null(__func__, null);
     memset(result, 0, sizeof *result);
     long max_attempts = params->max_attempts > 0 ? params->max_attempts : 10 * params->nrep + 100;
     overlap_ctx_t c = {.comm = nbc,
@@ -229,8 +238,10 @@ int hm_overlap_comp_ref(MPI_Comm comm, hm_compute_t *compute, int runs, double *
 {
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
-    if (!compute || runs < 1 || !comp_ref_s)
-        return hm__error_set(HM_EINVAL, "a compute kernel and runs %d >= 1", runs);
+    if (!compute) return hm__error_null(__func__, "compute");
+    if (!comp_ref_s) return hm__error_null(__func__, "comp_ref_s");
+    if (runs < 1)
+        return hm__error_set(HM_EINVAL, "%s: runs %d (accepted: 1 or more)", __func__, runs);
     double *t = malloc((size_t)runs * sizeof *t);
     double *per_thread = malloc((size_t)hm_compute_threads(compute) * sizeof *per_thread);
     int rc = t && per_thread ? HM_OK : HM_ENOMEM;

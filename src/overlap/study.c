@@ -15,6 +15,10 @@
 
 void hm_overlap_study_params_default(hm_overlap_study_params_t *p)
 {
+    if (!p) {
+        hm__error_null(__func__, "params");
+        return;
+    }
     hm_overlap_grid_params_default(&p->grid);
     hm_measure_params_default(&p->cell);
     p->cell.nrep = 20;
@@ -34,6 +38,7 @@ static int comps(const hm_overlap_grid_params_t *p)
 
 size_t hm_overlap_grid_ncells(const hm_overlap_grid_params_t *p)
 {
+    if (!p) return hm__error_null(__func__, "params"), 0;
     size_t n = 0;
     for (int o = 0; p->ops && o < p->nops; o++) n += (size_t)columns(p, o) * (size_t)comps(p);
     return n;
@@ -104,16 +109,29 @@ static int check(const hm_overlap_study_params_t *sp, hm_overlap_failure_t *fail
     return rc;
 }
 
+/* The arguments of hm_overlap_study, the parameters first: they need no
+ * MPI, so that a refusal names its field wherever it is made. */
+static int check_args(MPI_Comm comm, const hm_procsync_t *ps, const hm_compute_t *compute,
+                      const hm_overlap_study_params_t *params, hm_overlap_grid_t **grid,
+                      hm_overlap_failure_t *f)
+{
+    static const char fn[] = "hm_overlap_study";
+    if (!params) return hm__error_null(fn, "params");
+    if (!grid) return hm__error_null(fn, "grid");
+    *grid = NULL;
+    int rc = check(params, f);
+    if (rc == HM_OK) rc = hm__comm_check(comm, fn);
+    if (rc == HM_OK && !ps) rc = hm__error_null(fn, "ps");
+    if (rc == HM_OK && !compute) rc = hm__error_null(fn, "compute");
+    return rc;
+}
+
 int hm_overlap_study(MPI_Comm comm, hm_procsync_t *ps, hm_compute_t *compute,
                      const hm_overlap_study_params_t *params, const hm_overlap_study_hooks_t *hooks,
                      hm_overlap_grid_t **grid, hm_overlap_failure_t *failed)
 {
-    int bad = hm__comm_check(comm, __func__);
-    if (bad != HM_OK) return bad;
     hm_overlap_failure_t f = {HM_OVERLAP_STAGE_PARAMS, HM_OVERLAP_PARAM_NONE, -1};
-    int rc = !params || !grid ? hm__error_set(HM_EINVAL, "overlap: parameters and a grid")
-                              : check(params, &f);
-    if (grid) *grid = NULL;
+    int rc = check_args(comm, ps, compute, params, grid, &f);
     if (rc == HM_OK) {
         f.stage = HM_OVERLAP_STAGE_CALIBRATE;
         rc = hm_overlap_grid_calibrate(comm, ps, compute, &params->grid, grid);

@@ -73,10 +73,11 @@ static void refused(const char *name, MPI_Comm comm, size_t size, int root, int 
                     const char *text)
 {
     hm_op_params_t par = {.root = root, .peer = peer};
-    hm_op_check(NULL, comm, size, &par); /* leaves "no operation" */
+    hm_op_check(NULL, comm, size, &par); /* leaves "hm_op_check: op is NULL" */
     int rc = hm_op_check(hm_op_find(name), comm, size, &par);
     const char *why = hm_last_error();
-    HM_CHECK(rc == want && (text ? strstr(why, text) != NULL : strcmp(why, "no operation") == 0),
+    HM_CHECK(rc == want &&
+                 (text ? strstr(why, text) != NULL : strcmp(why, "hm_op_check: op is NULL") == 0),
              "check %s size %zu root %d peer %d: status %d (expected %d), \"%s\"", name, size, root,
              peer, rc, want, why);
 }
