@@ -31,7 +31,8 @@ extern "C" {
 typedef enum hm_offset_kind { HM_OFFSET_SKAMPI = 0, HM_OFFSET_MEANRTT = 1 } hm_offset_kind_t;
 
 /* Name of a kind ("skampi", "meanrtt"); lookup by name (HM_ENOENT if
- * unknown); the list "skampi, meanrtt" for help and error texts. */
+ * unknown; kind may be NULL, a check of name); the list "skampi, meanrtt"
+ * for help and error texts. */
 HM_EXPORT const char *hm_offset_name(hm_offset_kind_t kind);
 HM_EXPORT int hm_offset_find(const char *name, hm_offset_kind_t *kind);
 HM_EXPORT void hm_offset_names(char *buf, size_t len);

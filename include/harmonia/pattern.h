@@ -275,6 +275,7 @@ HM_EXPORT const hm_generator_t *hm_generator_find(const char *name);
 HM_EXPORT void hm_generator_names(char *buf, size_t len);
 HM_EXPORT const char *hm_generator_name(const hm_generator_t *gen);
 HM_EXPORT const char *hm_direction_name(hm_direction_t direction); /* "uni", "bi", "omni" */
+/* HM_ENOENT naming the known directions; out may be NULL (a check of name). */
 HM_EXPORT int hm_direction_find(const char *name, hm_direction_t *out);
 
 /* Local: the edges of gen for params into *out (overwritten; empty on

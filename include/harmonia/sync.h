@@ -61,8 +61,8 @@ extern "C" {
 typedef enum hm_drift { HM_DRIFT_AUTO = 0, HM_DRIFT_ON = 1, HM_DRIFT_OFF = 2 } hm_drift_t;
 
 /* The drift modes' names ("auto", "on", "off"; NULL outside the enum), the
- * lookup by name (HM_ENOENT, last error 'unknown drift mode "x" (known:
- * auto, on, off)') and the list for help and errors. */
+ * lookup by name (drift may be NULL; HM_ENOENT, last error 'unknown drift
+ * mode "x" (known: auto, on, off)') and the list for help and errors. */
 HM_EXPORT const char *hm_sync_drift_name(hm_drift_t drift);
 HM_EXPORT int hm_sync_drift_find(const char *name, hm_drift_t *drift);
 HM_EXPORT void hm_sync_drift_names(char *buf, size_t len);

@@ -116,8 +116,9 @@ HM_EXPORT int hm_timer_is_monotonic(const hm_timer_t *timer);
 HM_EXPORT double hm_timer_nominal_resolution(const hm_timer_t *timer);
 
 /* For a synthetic timer: this rank's drawn offset and drift (HM_EINVAL if the
- * timer is not synthetic). The expected offset of the synthetic clock against
- * the truth at true time t is offset_s + drift * t. */
+ * timer is not synthetic; offset_s and drift may be NULL). The expected
+ * offset of the synthetic clock against the truth at true time t is
+ * offset_s + drift * t. */
 HM_EXPORT int hm_timer_synthetic_draw(const hm_timer_t *timer, double *offset_s, double *drift);
 
 /* Parse "offset=O,drift=D,jitter=J" (any subset, any order; missing keys are

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "clock/clock_impl.h"
+#include "common/error_set.h"
 
 hm_clock_t *hm__clock_alloc(int depth)
 {
@@ -20,9 +21,10 @@ hm_clock_t *hm__clock_alloc(int depth)
 
 int hm_clock_identity(hm_timer_t *timer, hm_clock_t **out)
 {
-    if (!timer || !out) return HM_EINVAL;
+    if (!timer) return hm__error_null(__func__, "timer");
+    if (!out) return hm__error_null(__func__, "out");
     hm_clock_t *c = hm__clock_alloc(0);
-    if (!c) return HM_ENOMEM;
+    if (!c) return hm__error_set(HM_ENOMEM, "cannot allocate a clock");
     c->timer = timer;
     *out = c;
     return HM_OK;
@@ -30,14 +32,19 @@ int hm_clock_identity(hm_timer_t *timer, hm_clock_t **out)
 
 int hm_clock_model(hm_clock_t *base, hm_clock_kind_t kind, hm_lm_t lm, hm_clock_t **out)
 {
-    if (!base || !out) return HM_EINVAL;
-    if (kind != HM_CLOCK_OFFSET && kind != HM_CLOCK_LINEAR) return HM_EINVAL;
+    if (!base) return hm__error_null(__func__, "base");
+    if (!out) return hm__error_null(__func__, "out");
+    if (kind != HM_CLOCK_OFFSET && kind != HM_CLOCK_LINEAR)
+        return hm__error_set(HM_EINVAL, "%s: kind %d is not a model (offset or linear)", __func__,
+                             (int)kind);
     if (kind == HM_CLOCK_OFFSET) lm.slope = 0;
     /* A non-finite model would turn every later reading into NaN, far from
      * where the mistake was made. */
-    if (!isfinite(lm.slope) || !isfinite(lm.intercept)) return HM_EINVAL;
+    if (!isfinite(lm.slope) || !isfinite(lm.intercept))
+        return hm__error_set(HM_EINVAL, "%s: model slope %g, intercept %g is not finite", __func__,
+                             lm.slope, lm.intercept);
     hm_clock_t *c = hm__clock_alloc(base->depth + 1);
-    if (!c) return HM_ENOMEM;
+    if (!c) return hm__error_set(HM_ENOMEM, "cannot allocate a clock");
     c->kind = kind;
     c->lm = lm;
     c->timer = base->timer;
@@ -66,25 +73,45 @@ void hm_clock_free(hm_clock_t *clock)
 
 hm_timer_t *hm_clock_timer(const hm_clock_t *clock)
 {
-    return clock ? clock->timer : NULL;
+    if (!clock) {
+        hm__error_null(__func__, "clock");
+        return NULL;
+    }
+    return clock->timer;
 }
 
 hm_clock_kind_t hm_clock_kind(const hm_clock_t *clock)
 {
-    return clock ? clock->kind : HM_CLOCK_IDENTITY;
+    if (!clock) {
+        hm__error_null(__func__, "clock");
+        return HM_CLOCK_IDENTITY;
+    }
+    return clock->kind;
 }
 
 hm_lm_t hm_clock_lm(const hm_clock_t *clock)
 {
-    return clock ? clock->lm : (hm_lm_t){0, 0};
+    if (!clock) {
+        hm__error_null(__func__, "clock");
+        return (hm_lm_t){0, 0};
+    }
+    return clock->lm;
 }
 
 hm_clock_t *hm_clock_base(const hm_clock_t *clock)
 {
-    return clock ? clock->base : NULL;
+    if (!clock) {
+        hm__error_null(__func__, "clock");
+        return NULL;
+    }
+    return clock->base;
 }
 
 int hm_clock_depth(const hm_clock_t *clock)
 {
-    return clock ? clock->depth : 0;
+    if (!clock) {
+        hm__error_null(__func__, "clock");
+        return 0;
+    }
+    return clock->depth;
 }

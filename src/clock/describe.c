@@ -3,11 +3,17 @@
 #include <stdio.h>
 
 #include "clock/clock_impl.h"
+#include "common/error_set.h"
 
 void hm_clock_describe(const hm_clock_t *clock, char *buf, size_t len)
 {
-    if (!buf || len == 0) return;
+    if (!buf) {
+        hm__error_null(__func__, "buf");
+        return;
+    }
+    if (len == 0) return;
     buf[0] = '\0';
+    if (!clock) hm__error_null(__func__, "clock");
     size_t used = 0;
     for (const hm_clock_t *c = clock; c && used < len; c = c->base) {
         int n;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "clock/clock_impl.h"
+#include "common/error_set.h"
 
 enum {
     HM_CLOCK_MAGIC = 0x4b434d48, /* "HMCK" read as little-endian bytes */
@@ -45,10 +46,14 @@ static double get_f64(const unsigned char *p)
 
 int hm_clock_serialize(const hm_clock_t *clock, void *buf, size_t cap, size_t *len)
 {
-    if (!clock || !len || (cap > 0 && !buf)) return HM_EINVAL;
+    if (!clock) return hm__error_null(__func__, "clock");
+    if (!len) return hm__error_null(__func__, "len");
+    if (cap > 0 && !buf) return hm__error_null(__func__, "buf");
     size_t need = HEADER_BYTES + (size_t)clock->depth * RECORD_BYTES;
     *len = need;
-    if (cap < need) return HM_ERANGE;
+    if (cap < need)
+        return hm__error_set(HM_ERANGE, "%s: cap %zu is below the %zu bytes needed", __func__, cap,
+                             need);
     unsigned char *p = buf;
     put_u32(p, HM_CLOCK_MAGIC);
     put_u32(p + 4, HM_CLOCK_VERSION);
@@ -98,7 +103,9 @@ int hm_clock_deserialize(const void *buf, size_t len, hm_timer_t *timer, hm_cloc
 {
     const unsigned char *p = buf;
     uint32_t n;
-    if (!buf || !timer || !out) return HM_EINVAL;
+    if (!buf) return hm__error_null(__func__, "buf");
+    if (!timer) return hm__error_null(__func__, "timer");
+    if (!out) return hm__error_null(__func__, "out");
     int rc = check_header(p, len, &n);
     /* Validate every record before building anything, so that a bad buffer
      * never leaves a half-built chain behind. */
@@ -106,7 +113,8 @@ int hm_clock_deserialize(const void *buf, size_t len, hm_timer_t *timer, hm_cloc
     hm_lm_t lm;
     for (uint32_t i = 0; rc == HM_OK && i < n; i++)
         rc = read_record(p + HEADER_BYTES + (size_t)i * RECORD_BYTES, &kind, &lm);
-    if (rc != HM_OK) return rc;
+    if (rc != HM_OK)
+        return hm__error_set(rc, "%s: malformed clock buffer of %zu bytes", __func__, len);
 
     hm_clock_t *c;
     if ((rc = hm_clock_identity(timer, &c)) != HM_OK) return rc;

@@ -3,22 +3,30 @@
 #include <stdlib.h>
 
 #include "common/comm_check.h"
+#include "common/error_set.h"
 #include "offset/offset_impl.h"
 
 int hm_offset_pair_create(MPI_Comm comm, int ref, int client, hm_offset_kind_t kind, int exchanges,
                           hm_offset_pair_t **out)
 {
+    if (!out) return hm__error_null(__func__, "out");
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
     int size, me;
-    if (!out || comm == MPI_COMM_NULL || exchanges < 1 || ref == client) return HM_EINVAL;
-    if (!hm__offset_function(kind)) return HM_EINVAL;
+    if (exchanges < 1)
+        return hm__error_set(HM_EINVAL, "%s: exchanges %d is below 1", __func__, exchanges);
+    if (ref == client)
+        return hm__error_set(HM_EINVAL, "%s: ref and client are both rank %d", __func__, ref);
+    if (!hm__offset_function(kind))
+        return hm__error_set(HM_EINVAL, "%s: unknown offset kind %d", __func__, (int)kind);
     if (MPI_Comm_size(comm, &size) != MPI_SUCCESS || MPI_Comm_rank(comm, &me) != MPI_SUCCESS)
-        return HM_EMPI;
-    if (ref < 0 || ref >= size || client < 0 || client >= size) return HM_EINVAL;
+        return hm__error_set(HM_EMPI, "%s: cannot query the communicator", __func__);
+    if (ref < 0 || ref >= size || client < 0 || client >= size)
+        return hm__error_set(HM_EINVAL, "%s: ranks %d and %d are not both in [0, %d)", __func__,
+                             ref, client, size);
 
     hm_offset_pair_t *p = calloc(1, sizeof *p);
-    if (!p) return HM_ENOMEM;
+    if (!p) return hm__error_set(HM_ENOMEM, "cannot allocate an offset pair");
     *p = (hm_offset_pair_t){
         .comm = comm, .ref = ref, .client = client, .me = me, .kind = kind, .exchanges = exchanges};
     /* Scratch space now, so that a measurement never allocates. */
@@ -27,7 +35,7 @@ int hm_offset_pair_create(MPI_Comm comm, int ref, int client, hm_offset_kind_t k
         p->order = malloc((size_t)exchanges * sizeof *p->order);
         if (!p->scratch || !p->order) {
             hm_offset_pair_free(p);
-            return HM_ENOMEM;
+            return hm__error_set(HM_ENOMEM, "cannot allocate %d exchanges of scratch", exchanges);
         }
     }
     *out = p;
@@ -44,12 +52,18 @@ void hm_offset_pair_free(hm_offset_pair_t *pair)
 
 long hm_offset_pair_pingpongs(const hm_offset_pair_t *pair)
 {
-    return pair ? pair->pingpongs : 0;
+    if (!pair) {
+        hm__error_null(__func__, "pair");
+        return 0;
+    }
+    return pair->pingpongs;
 }
 
 int hm_offset_pair_peer(const hm_offset_pair_t *pair, MPI_Comm *comm, int *peer)
 {
-    if (!pair || !comm || !peer) return HM_EINVAL;
+    if (!pair) return hm__error_null(__func__, "pair");
+    if (!comm) return hm__error_null(__func__, "comm");
+    if (!peer) return hm__error_null(__func__, "peer");
     *comm = pair->comm;
     *peer = pair->me == pair->ref ? pair->client : pair->ref;
     return HM_OK;
@@ -84,8 +98,11 @@ static int warm_up(hm_offset_pair_t *p)
 
 int hm_offset_measure(hm_offset_pair_t *pair, hm_clock_t *clock, hm_offset_sample_t *out)
 {
-    if (!pair || !clock) return HM_EINVAL;
-    if (pair->me != pair->ref && pair->me != pair->client) return HM_EINVAL;
+    if (!pair) return hm__error_null(__func__, "pair");
+    if (!clock) return hm__error_null(__func__, "clock");
+    if (pair->me != pair->ref && pair->me != pair->client)
+        return hm__error_set(HM_EINVAL, "%s: rank %d is neither the reference %d nor the client %d",
+                             __func__, pair->me, pair->ref, pair->client);
     hm_offset_sample_t unused;
     if (!out) out = &unused; /* a client that discards the sample still answers its peer */
     int rc = pair->warmed ? HM_OK : warm_up(pair);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "common/names.h"
+#include "common/error_set.h"
 #include "offset/offset_impl.h"
 
 typedef struct hm_offset_algorithm {
@@ -25,12 +26,15 @@ const char *hm_offset_name(hm_offset_kind_t kind)
 
 int hm_offset_find(const char *name, hm_offset_kind_t *kind)
 {
-    for (size_t i = 0; name && i < NALGORITHMS; i++)
+    char known[64];
+    if (!name) return hm__error_null(__func__, "name");
+    for (size_t i = 0; i < NALGORITHMS; i++)
         if (strcmp(algorithms[i].name, name) == 0) {
-            if (kind) *kind = algorithms[i].kind;
+            if (kind) *kind = algorithms[i].kind; /* NULL: only a check of the name */
             return HM_OK;
         }
-    return HM_ENOENT;
+    hm_offset_names(known, sizeof known);
+    return hm__error_set(HM_ENOENT, "unknown offset algorithm \"%s\" (known: %s)", name, known);
 }
 
 static const char *name_at(size_t i)
@@ -40,6 +44,10 @@ static const char *name_at(size_t i)
 
 void hm_offset_names(char *buf, size_t len)
 {
+    if (!buf) {
+        hm__error_null(__func__, "buf");
+        return;
+    }
     hm__join_names(name_at, NALGORITHMS, buf, len);
 }
 

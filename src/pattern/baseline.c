@@ -45,8 +45,12 @@ const char *hm_baseline_name(hm_baseline_kind_t kind)
  * same pattern at n = 2. */
 hm_baseline_kind_t hm_baseline_for_group(const hm_generator_t *gen, const hm_group_params_t *p)
 {
+    if (!gen || !p) {
+        hm__error_null(__func__, gen ? "params" : "gen");
+        return HM_BASELINE_NONE;
+    }
     const char *name = hm_generator_name(gen);
-    if (!name || !p || strcmp(name, "self") == 0) return HM_BASELINE_NONE;
+    if (strcmp(name, "self") == 0) return HM_BASELINE_NONE;
     int single = p->g == 1 && p->k == 1;
     int asym = strcmp(name, "asymmetric") == 0, sym = strcmp(name, "symmetric") == 0;
     if (p->direction == HM_DIRECTION_UNI && p->k == 1 && (asym || single))
@@ -187,8 +191,11 @@ int hm_baseline_create(MPI_Comm comm, hm_baseline_kind_t kind, const hm_edges_t 
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
     if (out) *out = NULL;
-    if (!out || !edges || kind <= HM_BASELINE_NONE || kind > HM_BASELINE_ALLTOALLV)
-        return hm_agree(comm, hm__error_set(HM_EINVAL, "baseline: a kind, edges and out"));
+    if (!out) return hm_agree(comm, hm__error_null(__func__, "out"));
+    if (!edges) return hm_agree(comm, hm__error_null(__func__, "edges"));
+    if (kind <= HM_BASELINE_NONE || kind > HM_BASELINE_ALLTOALLV)
+        return hm_agree(
+            comm, hm__error_set(HM_EINVAL, "%s: kind %d is not a collective", __func__, (int)kind));
     hm_baseline_t *b = calloc(1, sizeof *b);
     int rc = b ? HM_OK
                : hm__error_set(HM_ENOMEM, "%s: no memory for %zu bytes", hm_baseline_name(kind),
@@ -212,6 +219,7 @@ int hm_baseline_create(MPI_Comm comm, hm_baseline_kind_t kind, const hm_edges_t 
 int hm_baseline_run(hm_baseline_t *b)
 {
     int rc;
+    if (!b) return hm__error_null(__func__, "b");
     if (b->kind == HM_BASELINE_SCATTER)
         rc = MPI_Scatter(b->send, b->block, MPI_CHAR, b->recv, b->block, MPI_CHAR, 0, b->comm);
     else if (b->kind == HM_BASELINE_ALLTOALL)
@@ -225,6 +233,10 @@ int hm_baseline_run(hm_baseline_t *b)
 
 void hm_baseline_fill(hm_baseline_t *b)
 {
+    if (!b) {
+        hm__error_null(__func__, "b");
+        return;
+    }
     for (size_t i = 0; i < b->send_bytes; i++) b->send[i] = (char)hm_pattern_byte(b->rank, i);
     memset(b->recv, 0, b->recv_bytes);
 }
@@ -243,6 +255,10 @@ static void from_sender(const hm_baseline_t *b, int s, size_t *at, size_t *n)
 uint64_t hm_baseline_check(const hm_baseline_t *b)
 {
     uint64_t wrong = 0;
+    if (!b) {
+        hm__error_null(__func__, "b");
+        return 0;
+    }
     for (int s = 0; s < b->size; s++) {
         size_t at, n;
         from_sender(b, s, &at, &n);
@@ -255,11 +271,13 @@ uint64_t hm_baseline_check(const hm_baseline_t *b)
 void *hm_baseline_recv_buffer(hm_baseline_t *b, size_t *len_bytes)
 {
     if (len_bytes) *len_bytes = b ? b->recv_bytes : 0;
+    if (!b) hm__error_null(__func__, "b");
     return b ? b->recv : NULL;
 }
 
 uint64_t hm_baseline_bytes(const hm_baseline_t *b)
 {
+    if (!b) hm__error_null(__func__, "b");
     return b ? b->moved_bytes : 0;
 }
 
@@ -281,7 +299,10 @@ static int validate_target(void *ctx, int *ok)
 int hm_baseline_measure(hm_baseline_t *b, hm_procsync_t *ps, const hm_measure_params_t *params,
                         hm_measure_result_t *result, uint64_t *wrong)
 {
-    if (!b || !params || !result) return hm__error_set(HM_EINVAL, "baseline: b, params, result");
+    if (!b) return hm__error_null(__func__, "b");
+    if (!ps) return hm__error_null(__func__, "ps");
+    if (!params) return hm__error_null(__func__, "params");
+    if (!result) return hm__error_null(__func__, "result");
     b->wrong = 0;
     hm_baseline_fill(b);
     hm_measure_target_t target = {.run = run_target,

@@ -97,9 +97,9 @@ static int alloc_device(hm_buffer_t *b)
 
 int hm_buffer_alloc(MPI_Comm comm, hm_memory_t memory, size_t bytes, hm_buffer_t **out)
 {
+    if (!out) return hm__error_null(__func__, "out");
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
-    if (!out) return hm__error_set(HM_EINVAL, "no place for the buffer");
     *out = NULL;
     hm_buffer_t *b = calloc(1, sizeof *b);
     int rc = b ? HM_OK : hm__error_set(HM_ENOMEM, "out of memory");
@@ -147,16 +147,19 @@ void hm_buffer_free(hm_buffer_t *b)
 
 void *hm_buffer_data(const hm_buffer_t *b)
 {
+    if (!b) hm__error_null(__func__, "buf");
     return b ? b->data : NULL;
 }
 
 size_t hm_buffer_size(const hm_buffer_t *b)
 {
+    if (!b) hm__error_null(__func__, "buf");
     return b ? b->bytes : 0;
 }
 
 hm_memory_t hm_buffer_memory(const hm_buffer_t *b)
 {
+    if (!b) hm__error_null(__func__, "buf");
     return b ? b->memory : HM_MEMORY_HOST;
 }
 
@@ -197,22 +200,25 @@ int hm__buffer_copy_in(hm_buffer_t *b, size_t off, const void *host, size_t byte
     return HM_OK;
 }
 
-static int check_region(const hm_buffer_t *b, size_t off, size_t bytes)
+static int check_region(const char *fn, const hm_buffer_t *b, size_t off, const void *host,
+                        size_t bytes)
 {
-    if (!b || off > b->bytes || bytes > b->bytes - off)
+    if (!b) return hm__error_null(fn, "buf");
+    if (!host && bytes) return hm__error_null(fn, "host");
+    if (off > b->bytes || bytes > b->bytes - off)
         return hm__error_set(HM_EINVAL, "%zu bytes at %zu: beyond the buffer's %zu bytes", bytes,
-                             off, b ? b->bytes : 0);
+                             off, b->bytes);
     return HM_OK;
 }
 
 int hm_buffer_read(const hm_buffer_t *b, size_t off, void *host, size_t bytes)
 {
-    int rc = check_region(b, off, bytes);
+    int rc = check_region(__func__, b, off, host, bytes);
     return rc == HM_OK ? hm__buffer_copy_out(b, off, host, bytes) : rc;
 }
 
 int hm_buffer_write(hm_buffer_t *b, size_t off, const void *host, size_t bytes)
 {
-    int rc = check_region(b, off, bytes);
+    int rc = check_region(__func__, b, off, host, bytes);
     return rc == HM_OK ? hm__buffer_copy_in(b, off, host, bytes) : rc;
 }

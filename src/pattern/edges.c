@@ -32,7 +32,10 @@ static void grow(size_t *extent, int nbufs, int buf, size_t end)
 
 void hm_edges_extent(const hm_edges_t *edges, int rank, size_t *extent)
 {
-    if (!edges || !extent) return;
+    if (!edges || !extent) {
+        hm__error_null(__func__, edges ? "extent" : "edges");
+        return;
+    }
     for (int b = 0; b < edges->nbufs; b++) extent[b] = 0;
     for (size_t i = 0; i < edges->n; i++) {
         const hm_edge_t *e = &edges->edge[i];
@@ -45,7 +48,9 @@ void hm_edges_extent(const hm_edges_t *edges, int rank, size_t *extent)
 
 int hm_edges_add(const hm_edges_t *edges, hm_plan_t *plan, hm_buffer_t *const *bufs, int nbufs)
 {
-    if (!edges || !plan || !bufs) return hm__error_set(HM_EINVAL, "hm_edges_add: NULL argument");
+    if (!edges) return hm__error_null(__func__, "edges");
+    if (!plan) return hm__error_null(__func__, "plan");
+    if (!bufs) return hm__error_null(__func__, "bufs");
     if (nbufs < edges->nbufs)
         return hm__error_set(HM_EINVAL, "nbufs %d is below the %d buffers the edges name", nbufs,
                              edges->nbufs);

@@ -257,18 +257,27 @@ const char *hm_generator_name_at(size_t i)
 
 const hm_generator_t *hm_generator_find(const char *name)
 {
-    for (size_t i = 0; name && i < NGENERATORS; i++)
+    if (!name) {
+        hm__error_null(__func__, "name");
+        return NULL;
+    }
+    for (size_t i = 0; i < NGENERATORS; i++)
         if (strcmp(generators[i].name, name) == 0) return &generators[i];
     return NULL;
 }
 
 void hm_generator_names(char *buf, size_t len)
 {
+    if (!buf) {
+        hm__error_null(__func__, "buf");
+        return;
+    }
     hm__join_names(hm_generator_name_at, NGENERATORS, buf, len);
 }
 
 const char *hm_generator_name(const hm_generator_t *gen)
 {
+    if (!gen) hm__error_null(__func__, "gen");
     return gen ? gen->name : NULL;
 }
 
@@ -285,23 +294,21 @@ const char *hm_direction_name(hm_direction_t direction)
 int hm_direction_find(const char *name, hm_direction_t *out)
 {
     char known[32];
-    for (size_t i = 0; name && i < NDIRECTIONS; i++)
+    if (!name) return hm__error_null(__func__, "name");
+    for (size_t i = 0; i < NDIRECTIONS; i++)
         if (strcmp(direction_names[i], name) == 0) {
-            if (out) *out = (hm_direction_t)i;
+            if (out) *out = (hm_direction_t)i; /* NULL: only a check of the name */
             return HM_OK;
         }
     hm__join_names(direction_at, NDIRECTIONS, known, sizeof known);
-    return hm__error_set(HM_ENOENT, "unknown direction \"%s\" (known: %s)", name ? name : "",
-                         known);
+    return hm__error_set(HM_ENOENT, "unknown direction \"%s\" (known: %s)", name, known);
 }
 
 int hm_generator_edges(const hm_generator_t *gen, const hm_group_params_t *params, hm_edges_t *out)
 {
     if (out) *out = (hm_edges_t){0};
-    if (!gen || !params || !out)
-        return hm__error_set(HM_EINVAL, "hm_generator_edges: %s is NULL",
-                             !gen      ? "gen"
-                             : !params ? "params"
-                                       : "out");
+    if (!gen) return hm__error_null(__func__, "gen");
+    if (!params) return hm__error_null(__func__, "params");
+    if (!out) return hm__error_null(__func__, "out");
     return gen->edges(params, out);
 }

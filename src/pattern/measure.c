@@ -98,8 +98,10 @@ static int validate(void *ctx, int *ok)
 static int check_args(hm_plan_t *const *steps, int nsteps, hm_sequence_mode_t mode,
                       const hm_measure_params_t *params, const hm_plan_validation_t *v)
 {
-    if (!steps || nsteps < 1 || !params)
-        return hm__error_set(HM_EINVAL, "at least one plan and parameters");
+    if (!steps) return hm__error_null("hm_plan_measure", "steps");
+    if (!params) return hm__error_null("hm_plan_measure", "params");
+    if (nsteps < 1)
+        return hm__error_set(HM_EINVAL, "hm_plan_measure: nsteps %d is below 1", nsteps);
     for (int i = 0; i < nsteps; i++)
         if (!steps[i] || !steps[i]->committed)
             return hm__error_set(HM_EINVAL, "step %d is not a committed plan", i);
@@ -117,6 +119,8 @@ int hm_plan_measure(hm_plan_t *const *steps, int nsteps, hm_sequence_mode_t mode
                     const hm_measure_params_t *params, const hm_plan_validation_t *validation,
                     hm_measure_result_t *result, uint64_t *wrong)
 {
+    if (!ps) return hm__error_null(__func__, "ps");
+    if (!result) return hm__error_null(__func__, "result");
     int rc = check_args(steps, nsteps, mode, params, validation);
     if (rc != HM_OK) return rc;
     sequence_t q = {steps, nsteps, mode, {fill_each, check_each, NULL}, 0};

@@ -15,9 +15,10 @@
 
 int hm_plan_create(MPI_Comm comm, const hm_backend_t *backend, hm_plan_t **out)
 {
+    if (!backend) return hm__error_null(__func__, "backend");
+    if (!out) return hm__error_null(__func__, "out");
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
-    if (!out || !backend) return hm__error_set(HM_EINVAL, "a backend and a place for the plan");
     hm_plan_t *p = calloc(1, sizeof *p);
     if (!p) return hm__error_set(HM_ENOMEM, "out of memory");
     p->comm = comm;
@@ -59,7 +60,7 @@ static int check_region(const char *what, const hm_buffer_t *buf, size_t off, si
 int hm_plan_add(hm_plan_t *p, hm_buffer_t *sendbuf, size_t sendoff, hm_buffer_t *recvbuf,
                 size_t recvoff, size_t bytes, int src, int dst)
 {
-    if (!p) return hm__error_set(HM_EINVAL, "no plan");
+    if (!p) return hm__error_null(__func__, "plan");
     if (p->committed) return hm__error_set(HM_EINVAL, "the plan is committed: add before commit");
     if (src < 0 || src >= p->size)
         return hm__error_set(HM_EINVAL, "src %d is outside 0..%d", src, p->size - 1);
@@ -143,7 +144,7 @@ static void release(hm_plan_t *p)
 
 int hm_plan_commit(hm_plan_t *p)
 {
-    if (!p) return hm__error_set(HM_EINVAL, "no plan");
+    if (!p) return hm__error_null(__func__, "plan");
     int rc = p->committed ? hm__error_set(HM_EINVAL, "the plan is committed already") : HM_OK;
     rc = hm_agree(p->comm, rc);
     if (rc == HM_OK) rc = hm_agree(p->comm, check_pairs(p));
@@ -160,13 +161,15 @@ int hm_plan_commit(hm_plan_t *p)
 
 int hm_plan_start(hm_plan_t *p)
 {
-    if (!p || !p->committed) return hm__error_set(HM_EINVAL, "start: the plan is not committed");
+    if (!p) return hm__error_null(__func__, "plan");
+    if (!p->committed) return hm__error_set(HM_EINVAL, "start: the plan is not committed");
     return p->backend->start(p);
 }
 
 int hm_plan_wait(hm_plan_t *p)
 {
-    if (!p || !p->committed) return hm__error_set(HM_EINVAL, "wait: the plan is not committed");
+    if (!p) return hm__error_null(__func__, "plan");
+    if (!p->committed) return hm__error_set(HM_EINVAL, "wait: the plan is not committed");
     int rc = p->backend->on_stream ? hm__plan_stream_sync(p) : HM_OK;
     int after = p->backend->wait ? p->backend->wait(p) : HM_OK;
     return rc != HM_OK ? rc : after;
@@ -174,8 +177,9 @@ int hm_plan_wait(hm_plan_t *p)
 
 int hm_plan_device_time(const hm_plan_t *p, double *seconds)
 {
-    if (!p || !p->committed || !seconds)
-        return hm__error_set(HM_EINVAL, "device time: a committed plan and a place for it");
+    if (!p) return hm__error_null(__func__, "plan");
+    if (!seconds) return hm__error_null(__func__, "seconds");
+    if (!p->committed) return hm__error_set(HM_EINVAL, "device time: the plan is not committed");
     if (!p->backend->on_stream)
         return hm__error_set(HM_ENOTSUP, "the %s backend has no device time", p->backend->name);
     if (!p->device_timing) return hm__error_set(HM_ENOTSUP, "device timing is off for this plan");
@@ -184,7 +188,7 @@ int hm_plan_device_time(const hm_plan_t *p, double *seconds)
 
 int hm_plan_set_device_timing(hm_plan_t *p, int on)
 {
-    if (!p) return hm__error_set(HM_EINVAL, "device timing: no plan");
+    if (!p) return hm__error_null(__func__, "plan");
     p->device_timing = on != 0;
     return HM_OK;
 }
@@ -201,19 +205,24 @@ void hm_plan_free(hm_plan_t *p)
 
 void hm_plan_counts(const hm_plan_t *p, size_t *nsend, size_t *nrecv)
 {
+    if (!p) hm__error_null(__func__, "plan");
     if (nsend) *nsend = p ? p->send.n : 0;
     if (nrecv) *nrecv = p ? p->recv.n : 0;
 }
 
 uint64_t hm_plan_total_bytes(const hm_plan_t *p)
 {
+    if (!p) hm__error_null(__func__, "plan");
     return p ? p->total_bytes : 0;
 }
 
 int hm_plan_matrix(const hm_plan_t *p, uint64_t *bytes)
 {
+    if (!p) return hm__error_null(__func__, "plan");
     uint64_t *row = calloc((size_t)p->size, sizeof *row);
     int rc = row ? HM_OK : hm__error_set(HM_ENOMEM, "out of memory");
+    /* Agreed below, so that the other ranks leave the gather too. */
+    if (rc == HM_OK && p->rank == 0 && !bytes) rc = hm__error_null(__func__, "bytes");
     for (size_t i = 0; row && i < p->send.n; i++) row[p->send.m[i].peer] += p->send.m[i].bytes;
     rc = hm_agree(p->comm, rc);
     if (rc == HM_OK && MPI_Gather(row, p->size, MPI_UINT64_T, bytes, p->size, MPI_UINT64_T, 0,

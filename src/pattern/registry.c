@@ -26,29 +26,39 @@ const char *hm_backend_name_at(size_t i)
 
 const hm_backend_t *hm_backend_find(const char *name)
 {
-    for (size_t i = 0; name && i < NBACKENDS; i++)
+    if (!name) {
+        hm__error_null(__func__, "name");
+        return NULL;
+    }
+    for (size_t i = 0; i < NBACKENDS; i++)
         if (strcmp(backends[i]->name, name) == 0) return backends[i];
     return NULL;
 }
 
 void hm_backend_names(char *buf, size_t len)
 {
+    if (!buf) {
+        hm__error_null(__func__, "buf");
+        return;
+    }
     hm__join_names(hm_backend_name_at, NBACKENDS, buf, len);
 }
 
 const char *hm_backend_name(const hm_backend_t *b)
 {
+    if (!b) hm__error_null(__func__, "backend");
     return b ? b->name : NULL;
 }
 
 hm_memory_t hm_backend_memory(const hm_backend_t *b)
 {
+    if (!b) hm__error_null(__func__, "backend");
     return b ? b->memory : HM_MEMORY_HOST;
 }
 
 int hm_backend_check(const hm_backend_t *b)
 {
-    if (!b) return hm__error_set(HM_EINVAL, "no backend");
+    if (!b) return hm__error_null(__func__, "backend");
     if (b->memory != HM_MEMORY_DEVICE) return HM_OK;
     int count;
     int rc = hm_gpu_count(&count);

@@ -20,6 +20,10 @@
 
 void hm_pattern_run_params_default(hm_pattern_run_params_t *params)
 {
+    if (!params) {
+        hm__error_null(__func__, "params");
+        return;
+    }
     memset(params, 0, sizeof *params);
     params->kind = HM_PATTERN_GROUPS;
     params->generator = hm_generator_find("rail");
@@ -221,6 +225,8 @@ static int plan_rows(hm_pattern_run_t *r, const hm_pattern_run_params_t *params)
 int hm_pattern_run_create(MPI_Comm comm, const hm_pattern_run_params_t *params,
                           hm_pattern_run_t **out, hm_pattern_failure_t *failed)
 {
+    if (!params) return hm__error_null(__func__, "params");
+    if (!out) return hm__error_null(__func__, "out");
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
     hm_pattern_failure_t f = {HM_PATTERN_FAILED_NONE, 0, 0, 0};
@@ -242,17 +248,23 @@ int hm_pattern_run_create(MPI_Comm comm, const hm_pattern_run_params_t *params,
 
 void hm_pattern_run_groups(const hm_pattern_run_t *run, int *n, int *g, int *k)
 {
+    if (!run || !n || !g || !k) {
+        hm__error_null(__func__, !run ? "run" : !n ? "n" : !g ? "g" : "k");
+        return;
+    }
     *n = run->n, *g = run->g, *k = run->k;
 }
 
 hm_memory_t hm_pattern_run_memory(const hm_pattern_run_t *run)
 {
-    return run->memory;
+    if (!run) hm__error_null(__func__, "run");
+    return run ? run->memory : HM_MEMORY_HOST;
 }
 
 size_t hm_pattern_run_rows(const hm_pattern_run_t *run)
 {
-    return run->nsizes * (size_t)run->nmeasured;
+    if (!run) hm__error_null(__func__, "run");
+    return run ? run->nsizes * (size_t)run->nmeasured : 0;
 }
 
 void hm_pattern_run_free(hm_pattern_run_t *run)

@@ -250,6 +250,10 @@ int hm_pattern_run_measure(hm_pattern_run_t *run, hm_procsync_t *ps,
                            const hm_measure_params_t *params, hm_pattern_row_fn row, void *ctx,
                            hm_pattern_failure_t *failed)
 {
+    if (!run) return hm__error_null(__func__, "run");
+    if (!ps) return hm__error_null(__func__, "ps");
+    if (!params) return hm__error_null(__func__, "params");
+    if (!row) return hm__error_null(__func__, "row");
     hm_pattern_failure_t f = {HM_PATTERN_FAILED_NONE, 0, run->n, run->g};
     row_ctx_t x = {run, ps, params, row, ctx, &f, NULL};
     int rc = HM_OK;

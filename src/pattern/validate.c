@@ -60,7 +60,7 @@ static int fill_region(hm_buffer_t *b, size_t off, size_t bytes, int rank, size_
 
 int hm_plan_fill(hm_plan_t *p)
 {
-    if (!p) return hm__error_set(HM_EINVAL, "no plan");
+    if (!p) return hm__error_null(__func__, "plan");
     uint8_t *stage = malloc(STAGE_BYTES);
     int rc = stage ? HM_OK : hm__error_set(HM_ENOMEM, "out of memory");
     /* Receive regions first: a send region that is also a receive region
@@ -94,7 +94,8 @@ static int check_region(const hm__message_t *m, uint8_t *stage, uint64_t *wrong)
 
 int hm_plan_check(const hm_plan_t *p, uint64_t *wrong)
 {
-    if (!p || !wrong) return hm__error_set(HM_EINVAL, "a plan and a count");
+    if (!p) return hm__error_null(__func__, "plan");
+    if (!wrong) return hm__error_null(__func__, "wrong");
     *wrong = 0;
     uint8_t *stage = malloc(2 * STAGE_BYTES);
     int rc = stage ? HM_OK : hm__error_set(HM_ENOMEM, "out of memory");

@@ -145,6 +145,9 @@ int hm_procsync_fit(MPI_Comm comm, hm_clock_t *global, int late_given,
                     const hm_interference_t *interference, hm_procsync_params_t *params,
                     hm_procsync_fit_t *fit)
 {
+    if (!global) return hm__error_null(__func__, "global");
+    if (!params) return hm__error_null(__func__, "params");
+    if (!fit) return hm__error_null(__func__, "fit");
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
     *fit = (hm_procsync_fit_t){.late_given = late_given != 0, .late_s = params->late_s};

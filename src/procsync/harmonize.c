@@ -21,6 +21,7 @@
 #include <math.h>
 
 #include "common/comm_check.h"
+#include "common/error_set.h"
 #include "common/idle.h"
 #include "procsync/harmonize_state.h"
 #include "procsync/procsync_impl.h"
@@ -81,6 +82,10 @@ enum { HZ_FAILED, HZ_EXPIRED, HZ_USED, HZ_NFLAGS };
 
 void hm_harmonize_options_default(hm_harmonize_options_t *opts)
 {
+    if (!opts) {
+        hm__error_null(__func__, "opts");
+        return;
+    }
     *opts = (hm_harmonize_options_t){.timer = "monotonic",
                                      .clock_sync = "hca3",
                                      .refresh_offset = "skampi",
@@ -95,24 +100,32 @@ void hm_harmonize_options_default(hm_harmonize_options_t *opts)
 /* Local: what can be checked without MPI. */
 static int check_options(const hm_harmonize_options_t *o)
 {
-    if (!o || !o->clock_sync) return HM_EINVAL;
+    static const char fn[] = "hm_harmonize_configure";
+    if (!o->clock_sync) return hm__error_null(fn, "opts->clock_sync");
     int rc = hm_sync_check_spec(o->clock_sync);
     if (rc != HM_OK) return rc;
-    if (!o->global && !o->timer) return HM_EINVAL;
-    if (!(o->resync_s > 0) || !(o->full_resync_s > 0) || !(o->spin_s >= 0) || !isfinite(o->spin_s))
-        return HM_EINVAL;
-    if (!(o->late_s >= 0) || !isfinite(o->late_s)) return HM_EINVAL;
+    if (!o->global && !o->timer)
+        return hm__error_set(HM_EINVAL, "%s: neither opts->global nor opts->timer is given", fn);
+    if (!(o->resync_s > 0) || !(o->full_resync_s > 0))
+        return hm__error_set(HM_EINVAL, "%s: resync_s %g and full_resync_s %g must be above 0", fn,
+                             o->resync_s, o->full_resync_s);
+    if (!(o->spin_s >= 0) || !isfinite(o->spin_s))
+        return hm__error_set(HM_EINVAL, "%s: spin_s %g must be finite and at least 0", fn,
+                             o->spin_s);
+    if (!(o->late_s >= 0) || !isfinite(o->late_s))
+        return hm__error_set(HM_EINVAL, "%s: late_s %g must be finite and at least 0", fn,
+                             o->late_s);
     hm_offset_kind_t kind;
     if (o->refresh_offset && o->refresh_offset[0] && hm_offset_find(o->refresh_offset, &kind))
-        return HM_ENOENT;
+        return HM_ENOENT; /* with hm_offset_find's sentence */
     return HM_OK;
 }
 
 int hm_harmonize_configure(MPI_Comm comm, const hm_harmonize_options_t *opts)
 {
+    if (!opts) return hm__error_null(__func__, "opts");
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
-    if (comm == MPI_COMM_NULL) return HM_EINVAL;
     hm__hz_state_t *st;
     int rc = hm__hz_state_create(comm, opts, check_options(opts), &st);
     /* Collective already: measure MPI_Bcast (and synchronize the clocks
@@ -282,9 +295,9 @@ static int meet_deadline(hm__hz_state_t *st, double sync_time)
 
 int hm_harmonize(MPI_Comm comm, int *flag)
 {
+    if (!flag) return hm__error_null(__func__, "flag");
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
-    if (!flag || comm == MPI_COMM_NULL) return HM_EINVAL;
     *flag = 0;
     hm__hz_state_t *st = NULL;
     int rc = state_get(comm, &st);
@@ -302,13 +315,15 @@ int hm_harmonize(MPI_Comm comm, int *flag)
 
 int hm_harmonize_info(MPI_Comm comm, hm_harmonize_info_t *info)
 {
+    if (!info) return hm__error_null(__func__, "info");
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
     hm__hz_state_t *st = NULL;
-    if (!info) return HM_EINVAL;
     int rc = hm__hz_state_find(comm, &st);
-    if (rc != HM_OK) return rc;
-    if (!st) return HM_ENOENT;
+    if (rc != HM_OK) return hm__error_set(rc, "%s: cannot read the state of comm", __func__);
+    if (!st)
+        return hm__error_set(HM_ENOENT, "%s: no hm_harmonize or hm_harmonize_configure on comm yet",
+                             __func__);
     *info = (hm_harmonize_info_t){.slack_s = st->slack_s,
                                   .bcast_latency_s = st->bcast_latency_s,
                                   .deadline_s = st->deadline_s,
@@ -336,11 +351,17 @@ hm_clock_t *hm_harmonize_clock(MPI_Comm comm)
 
 int hm_harmonize_inject_delay(MPI_Comm comm, double delay_s)
 {
+    int bad = hm__comm_check(comm, __func__);
+    if (bad != HM_OK) return bad;
     hm__hz_state_t *st = NULL;
-    if (!(delay_s >= 0) || !isfinite(delay_s)) return HM_EINVAL;
+    if (!(delay_s >= 0) || !isfinite(delay_s))
+        return hm__error_set(HM_EINVAL, "%s: delay_s %g is not a finite number >= 0", __func__,
+                             delay_s);
     int rc = hm__hz_state_find(comm, &st);
-    if (rc != HM_OK) return rc;
-    if (!st) return HM_ENOENT;
+    if (rc != HM_OK) return hm__error_set(rc, "%s: cannot read the state of comm", __func__);
+    if (!st)
+        return hm__error_set(HM_ENOENT, "%s: no hm_harmonize or hm_harmonize_configure on comm yet",
+                             __func__);
     st->delay_s = delay_s;
     return HM_OK;
 }

@@ -9,6 +9,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "common/error_set.h"
 #include "common/idle.h"
 #include "procsync/harmonize_state.h"
 #include "procsync/procsync_impl.h"
@@ -94,7 +95,7 @@ int hm__hz_state_find(MPI_Comm comm, hm__hz_state_t **st)
 static int state_alloc(const hm_harmonize_options_t *o, hm__hz_state_t **out)
 {
     hm__hz_state_t *st = calloc(1, sizeof *st);
-    if (!st) return HM_ENOMEM;
+    if (!st) return hm__error_set(HM_ENOMEM, "hm_harmonize: cannot allocate its state");
     *out = st;
     st->comm = MPI_COMM_NULL;
     st->shared = MPI_COMM_NULL;
@@ -106,7 +107,7 @@ static int state_alloc(const hm_harmonize_options_t *o, hm__hz_state_t **out)
     st->clock_sync = strdup(o->clock_sync);
     st->refresh = o->refresh_offset && o->refresh_offset[0] &&
                   hm_offset_find(o->refresh_offset, &st->refresh_kind) == HM_OK;
-    if (!st->clock_sync) return HM_ENOMEM;
+    if (!st->clock_sync) return hm__error_set(HM_ENOMEM, "hm_harmonize: cannot copy clock_sync");
     int rc = HM_OK;
     if (o->global) {
         st->timer = hm_clock_timer(o->global);
@@ -122,7 +123,11 @@ static int state_alloc(const hm_harmonize_options_t *o, hm__hz_state_t **out)
 static int agree(MPI_Comm comm, int rc)
 {
     int all;
-    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return HM_EMPI;
+    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+        return hm__error_set(HM_EMPI, "hm_harmonize: the ranks could not agree on the set-up");
+    if (all != HM_OK && rc == HM_OK)
+        return hm__error_set(all, "hm_harmonize: the set-up failed on another rank (%s)",
+                             hm_strerror(all));
     return all;
 }
 

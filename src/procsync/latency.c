@@ -7,6 +7,7 @@
 #include <harmonia/procsync.h>
 
 #include "common/comm_check.h"
+#include "common/error_set.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -20,9 +21,10 @@ static int cmp_double(const void *a, const void *b)
  * preemption. */
 int hm_procsync_bcast_latency(MPI_Comm comm, int reps, double *latency_s)
 {
+    if (!latency_s) return hm__error_null(__func__, "latency_s");
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
-    if (reps < 1) return HM_EINVAL;
+    if (reps < 1) return hm__error_set(HM_EINVAL, "%s: reps %d is below 1", __func__, reps);
     double *lat = malloc((size_t)reps * sizeof *lat), value = 0.0;
     int ok = lat != NULL, all_ok;
     if (MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm) != MPI_SUCCESS) {
@@ -31,7 +33,8 @@ int hm_procsync_bcast_latency(MPI_Comm comm, int reps, double *latency_s)
     }
     if (!all_ok) {
         free(lat);
-        return HM_ENOMEM;
+        return hm__error_set(HM_ENOMEM, "%s: cannot allocate %d latencies on some rank", __func__,
+                             reps);
     }
     for (int i = 0; i < reps; i++) {
         if (MPI_Barrier(comm) != MPI_SUCCESS) goto fail;

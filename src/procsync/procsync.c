@@ -16,6 +16,10 @@
 
 void hm_procsync_params_default(hm_procsync_params_t *params)
 {
+    if (!params) {
+        hm__error_null(__func__, "params");
+        return;
+    }
     *params = (hm_procsync_params_t){.late_s = 1e-6,
                                      .window_s = 0.0,
                                      .slice_s = 0.0,
@@ -138,6 +142,7 @@ static int setup(hm_procsync_t *ps, MPI_Comm comm)
 int hm_procsync_create(const char *method, MPI_Comm comm, hm_clock_t *global,
                        const hm_procsync_params_t *params, hm_procsync_t **out)
 {
+    if (!out) return hm__error_null(__func__, "out");
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
     hm_procsync_params_t defaults;
@@ -176,24 +181,35 @@ void hm_procsync_free(hm_procsync_t *ps)
     if (ps) release(ps);
 }
 
+/* A NULL handle: the sentence, for the functions that return a neutral
+ * value or nothing. */
+static int is_null(const hm_procsync_t *ps, const char *fn)
+{
+    if (!ps) hm__error_null(fn, "ps");
+    return !ps;
+}
+
 const char *hm_procsync_name(const hm_procsync_t *ps)
 {
-    return ps->method->name;
+    return is_null(ps, __func__) ? "" : ps->method->name;
 }
 
 int hm_procsync_has_deadline(const hm_procsync_t *ps)
 {
-    return ps->method->has_deadline;
+    return is_null(ps, __func__) ? 0 : ps->method->has_deadline;
 }
 
 int hm_procsync_begin(hm_procsync_t *ps)
 {
+    if (!ps) return hm__error_null(__func__, "ps");
     return ps->method->begin ? ps->method->begin(ps) : HM_OK;
 }
 
 int hm_procsync_inject_delay(hm_procsync_t *ps, double delay_s)
 {
-    if (!(delay_s >= 0)) return HM_EINVAL;
+    if (!ps) return hm__error_null(__func__, "ps");
+    if (!(delay_s >= 0))
+        return hm__error_set(HM_EINVAL, "%s: delay_s %g is not at least 0", __func__, delay_s);
     if (ps->method->inject) return ps->method->inject(ps, delay_s);
     ps->inject_delay_s = delay_s;
     return HM_OK;
@@ -201,6 +217,9 @@ int hm_procsync_inject_delay(hm_procsync_t *ps, double delay_s)
 
 int hm_procsync_start(hm_procsync_t *ps, int *flag, double *deadline_s)
 {
+    if (!ps) return hm__error_null(__func__, "ps");
+    if (!flag) return hm__error_null(__func__, "flag");
+    if (!deadline_s) return hm__error_null(__func__, "deadline_s");
     *flag = 1;
     *deadline_s = NAN;
     if (ps->inject_delay_s > 0) {
@@ -225,6 +244,10 @@ static double uncapped_tolerance(const hm_procsync_params_t *p, double run_s)
 
 double hm_procsync_late_tolerance(const hm_procsync_params_t *p, double run_s)
 {
+    if (!p) {
+        hm__error_null(__func__, "params");
+        return NAN;
+    }
     double late_s = uncapped_tolerance(p, run_s);
     /* No operation between the timestamps (skew times the synchronization
      * itself): the cap has no run-time to relate the start to. */
@@ -234,6 +257,11 @@ double hm_procsync_late_tolerance(const hm_procsync_params_t *p, double run_s)
 
 void hm_procsync_stop(hm_procsync_t *ps, double start_s, double end_s, int *flag)
 {
+    if (is_null(ps, __func__)) return;
+    if (!flag) {
+        hm__error_null(__func__, "flag");
+        return;
+    }
     double run_s = end_s - start_s, late_s = hm_procsync_late_tolerance(&ps->params, run_s);
     if (ps->method->has_deadline && start_s > ps->deadline_s + late_s) {
         *flag = 0;
@@ -249,37 +277,47 @@ int hm__procsync_reached_in_time(const hm_procsync_t *ps, double now_s, double s
 
 long hm_procsync_late_capped(const hm_procsync_t *ps)
 {
-    return ps->late_capped;
+    return is_null(ps, __func__) ? 0 : ps->late_capped;
 }
 
 hm_clock_t *hm_procsync_clock(const hm_procsync_t *ps)
 {
+    if (is_null(ps, __func__)) return NULL;
     return ps->method->clock ? ps->method->clock(ps) : ps->global;
 }
 
 int hm_procsync_chunk(const hm_procsync_t *ps)
 {
+    if (is_null(ps, __func__)) return 0;
     return ps->method->chunk ? ps->method->chunk(ps) : ps->params.check_every;
 }
 
 int hm_procsync_in_time(const hm_procsync_t *ps)
 {
+    if (is_null(ps, __func__)) return 0;
     return ps->method->in_time ? ps->method->in_time(ps) : 1;
 }
 
 void hm_procsync_chunk_done(hm_procsync_t *ps, int n, int nvalid, double busy_s)
 {
+    if (is_null(ps, __func__)) return;
     if (ps->method->chunk_done) ps->method->chunk_done(ps, n, nvalid, busy_s);
 }
 
 double hm_procsync_window(const hm_procsync_t *ps)
 {
+    if (is_null(ps, __func__)) return NAN;
     return ps->method->window ? ps->method->window(ps) : NAN;
 }
 
 void hm_procsync_describe(const hm_procsync_t *ps, char *buf, size_t len)
 {
+    if (!buf) {
+        hm__error_null(__func__, "buf");
+        return;
+    }
     if (len == 0) return;
     buf[0] = '\0';
+    if (is_null(ps, __func__)) return;
     if (ps->method->describe) ps->method->describe(ps, buf, len);
 }

@@ -2,6 +2,7 @@
  * --sync. Adding one is a file and a line here. */
 #include <string.h>
 
+#include "common/error_set.h"
 #include "common/names.h"
 #include "procsync/procsync_impl.h"
 
@@ -23,6 +24,10 @@ const char *hm_procsync_name_at(size_t i)
 
 void hm_procsync_names(char *buf, size_t len)
 {
+    if (!buf) {
+        hm__error_null(__func__, "buf");
+        return;
+    }
     hm__join_names(hm_procsync_name_at, NMETHODS, buf, len);
 }
 
@@ -35,6 +40,10 @@ const hm__procsync_method_t *hm__procsync_find(const char *name)
 
 int hm_procsync_reads(const char *method, hm_procsync_param_t param)
 {
+    if (!method) {
+        hm__error_null(__func__, "method");
+        return 0;
+    }
     const hm__procsync_method_t *m = hm__procsync_find(method);
     return m && (m->reads & (unsigned)param) != 0;
 }

@@ -1,10 +1,12 @@
 /* src/procsync/wait.c — waiting for a deadline on the global clock. */
+#include <math.h>
 #include <sched.h>
 #include <time.h>
 
 #include <harmonia/topo.h>
 
 #include "common/comm_check.h"
+#include "common/error_set.h"
 #include "procsync/procsync_impl.h"
 
 /* Naps of at most 1 ms: the clock is re-read after each, so a long wait
@@ -30,6 +32,10 @@ static double smpi_wait_until(hm_clock_t *global, double target_s, double now)
 
 double hm_procsync_wait_until(hm_clock_t *global, double target_s, double spin_s, int yield)
 {
+    if (!global) {
+        hm__error_null(__func__, "global");
+        return NAN;
+    }
     double now = hm_clock_now(global);
     if (HM_SMPI) return smpi_wait_until(global, target_s, now);
     for (double left; (left = target_s - now) > spin_s; now = hm_clock_now(global)) {

@@ -89,6 +89,9 @@ static double true_error(hm_clock_t *global, const double ref[3])
 int hm_sync_check(MPI_Comm comm, hm_clock_t *global, int exchanges, const int *sampled,
                   int nsampled, hm_sync_check_t *check, double *offsets_s, double *true_errors_s)
 {
+    if (!global) return hm__error_null(__func__, "global");
+    if (!check) return hm__error_null(__func__, "check");
+    if (!sampled && nsampled > 0) return hm__error_null(__func__, "sampled");
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
     int rank, size, rc = HM_OK;

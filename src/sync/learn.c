@@ -111,7 +111,11 @@ int hm__sync_fit_more(const hm_sync_params_t *params, const hm__sync_pair_model_
 
 void hm_sync_drift_test_describe(const hm_sync_params_t *params, char *buf, size_t len)
 {
-    if (!buf || len == 0) return;
+    if (!buf) {
+        hm__error_null(__func__, "buf");
+        return;
+    }
+    if (len == 0) return;
     buf[0] = '\0';
     if (!params || !hm_sync_drift_name(params->drift)) return;
     int dof = hm__sync_fit_dof(params->fitpoints);

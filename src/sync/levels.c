@@ -129,6 +129,8 @@ unsigned hm_sync_spec_reads(const char *spec)
 int hm_sync_spec_levels(const char *spec, int *nlevels, int *innermost_propagates)
 {
     hm__sync_levels_t lv;
+    if (!nlevels) return hm__error_null(__func__, "nlevels");
+    if (!innermost_propagates) return hm__error_null(__func__, "innermost_propagates");
     int rc = hm__sync_parse_spec(spec, &lv);
     if (rc != HM_OK) return rc;
     *nlevels = lv.n;

@@ -97,6 +97,8 @@ int hm__sync_prop(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *param
 
 int hm_sync_propagate(MPI_Comm comm, hm_clock_t *clock, hm_clock_t **out)
 {
+    if (!clock) return hm__error_null(__func__, "clock");
+    if (!out) return hm__error_null(__func__, "out");
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
     hm__error_clear(); /* a step below may fail without a sentence */

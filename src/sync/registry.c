@@ -36,6 +36,10 @@ const char *hm_sync_name_at(size_t i)
 
 void hm_sync_names(char *buf, size_t len)
 {
+    if (!buf) {
+        hm__error_null(__func__, "buf");
+        return;
+    }
     hm__join_names(hm_sync_name_at, NALGORITHMS, buf, len);
 }
 
@@ -62,18 +66,22 @@ const char *hm_sync_drift_name(hm_drift_t drift)
 
 void hm_sync_drift_names(char *buf, size_t len)
 {
+    if (!buf) {
+        hm__error_null(__func__, "buf");
+        return;
+    }
     hm__join_names(drift_at, NDRIFT, buf, len);
 }
 
 int hm_sync_drift_find(const char *name, hm_drift_t *drift)
 {
     char known[64];
-    for (size_t i = 0; name && i < NDRIFT; i++)
+    if (!name) return hm__error_null(__func__, "name");
+    for (size_t i = 0; i < NDRIFT; i++)
         if (strcmp(drift_modes[i], name) == 0) {
-            if (drift) *drift = (hm_drift_t)i;
+            if (drift) *drift = (hm_drift_t)i; /* NULL: only a check of the name */
             return HM_OK;
         }
     hm_sync_drift_names(known, sizeof known);
-    return hm__error_set(HM_ENOENT, "unknown drift mode \"%s\" (known: %s)", name ? name : "",
-                         known);
+    return hm__error_set(HM_ENOENT, "unknown drift mode \"%s\" (known: %s)", name, known);
 }

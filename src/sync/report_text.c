@@ -5,6 +5,8 @@
 
 #include <harmonia/sync.h>
 
+#include "common/error_set.h"
+
 /* The drift test of level l: the largest t of the fits that became offsets
  * and the smallest of those that kept their slope, each against the
  * critical value (the sign says how t compares: with drift on or off the
@@ -34,7 +36,11 @@ static int drift_test(const hm_sync_report_t *r, int l, char *buf, size_t len)
 void hm_sync_report_models(const hm_sync_report_t *r, char *buf, size_t len)
 {
     size_t used = 0;
-    if (!buf || len == 0) return;
+    if (!buf) {
+        hm__error_null(__func__, "buf");
+        return;
+    }
+    if (len == 0) return;
     buf[0] = '\0';
     for (int l = 0; r && l < r->nlevels && used < len; l++) {
         used += (size_t)snprintf(buf + used, len - used, "%s%s:%dL/%dO", l ? " " : "",

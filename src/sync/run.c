@@ -12,6 +12,10 @@
 
 void hm_sync_params_default(hm_sync_params_t *p)
 {
+    if (!p) {
+        hm__error_null(__func__, "params");
+        return;
+    }
     /* 1000 x 100 (ReproMPI's HCA3 default, 2.1 s there): ~120 ms at 2 ranks
      * on shared memory, <= 15 ns right after and 0.01-0.4 us ten seconds
      * later under 100 ppm of drift with Open MPI. The window of the fit, not
@@ -91,7 +95,8 @@ static int check_request(MPI_Comm comm, const char *spec, const hm_sync_params_t
     int rc = check_params(params);
     if (rc == HM_OK) rc = hm__sync_parse_spec(spec, lv);
     if (rc == HM_OK) rc = check_fit(lv, params);
-    if (rc == HM_OK && (!base || !out)) rc = hm__error_set(HM_EINVAL, "no base clock or no result");
+    if (rc == HM_OK && !base) rc = hm__error_null("hm_sync_run", "base");
+    if (rc == HM_OK && !out) rc = hm__error_null("hm_sync_run", "out");
     rc = hm_agree(comm, rc);
     if (rc != HM_OK) return rc;
     uint64_t h = fingerprint(spec, params), mine[2] = {h, ~h}, max[2];
@@ -203,7 +208,6 @@ int hm_sync_run(MPI_Comm comm, const char *spec, const hm_sync_params_t *params,
     hm__sync_comms_t comms;
     hm__sync_nodes_t *nodes = NULL;
     if (rep) memset(rep, 0, sizeof *rep);
-    if (comm == MPI_COMM_NULL) return hm__error_set(HM_EINVAL, "the communicator is MPI_COMM_NULL");
     hm__error_clear(); /* a step below may fail without a sentence */
     /* Which ping-pongs cross nodes, for the report: found before the
      * synchronization is timed; agreed on inside (an allocation failure on

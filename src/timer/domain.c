@@ -27,6 +27,10 @@ static uint64_t machine_id(void)
 
 uint64_t hm_timer_domain(const hm_timer_t *t)
 {
+    if (!t) {
+        hm__error_null(__func__, "timer");
+        return 0;
+    }
     uint64_t h = machine_id();
     if (t->synthetic) {
         int64_t d = t->domain;

@@ -63,7 +63,9 @@ static int read_overhead(hm_timer_t *t, long nreads, double *overhead_s)
 
 int hm_timer_measure(hm_timer_t *t, long nreads, hm_timer_quality_t *q)
 {
-    if (!t || !q || nreads < 0) return HM_EINVAL;
+    if (!t) return hm__error_null(__func__, "timer");
+    if (!q) return hm__error_null(__func__, "quality");
+    if (nreads < 0) return hm__error_set(HM_EINVAL, "%s: nreads %ld is negative", __func__, nreads);
     if (nreads == 0) nreads = DEFAULT_READS;
     if (nreads < 2) nreads = 2;
     q->nominal_resolution_s = hm_timer_nominal_resolution(t);
@@ -76,6 +78,10 @@ double hm_timer_measured_resolution(hm_timer_t *t)
 {
     double step = 0;
     long decreases = 0;
-    if (t) scan_steps(t, RESOLUTION_READS, &step, &decreases);
+    if (!t) {
+        hm__error_null(__func__, "timer");
+        return 0;
+    }
+    scan_steps(t, RESOLUTION_READS, &step, &decreases);
     return step;
 }

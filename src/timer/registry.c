@@ -23,6 +23,10 @@ const char *hm_timer_name_at(size_t i)
 
 void hm_timer_names(char *buf, size_t len)
 {
+    if (!buf) {
+        hm__error_null(__func__, "buf");
+        return;
+    }
     hm__join_names(hm_timer_name_at, NSOURCES, buf, len);
 }
 

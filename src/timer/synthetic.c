@@ -47,6 +47,7 @@ int hm_timer_parse_synthetic(const char *text, hm_synthetic_spec_t *spec)
 {
     char buf[256];
     int rc = HM_OK;
+    if (!spec) return hm__error_null(__func__, "spec");
     memset(spec, 0, sizeof *spec);
     if (!text || !*text) return hm__error_set(HM_EINVAL, "empty specification");
     if (strlen(text) >= sizeof buf)
@@ -86,7 +87,10 @@ double hm__timer_synthetic_apply(hm_timer_t *t, double truth_s)
 
 int hm_timer_synthetic_draw(const hm_timer_t *t, double *offset_s, double *drift)
 {
-    if (!t || !t->synthetic) return HM_EINVAL;
+    if (!t) return hm__error_null(__func__, "timer");
+    if (!t->synthetic)
+        return hm__error_set(HM_EINVAL, "%s: timer \"%s\" is not synthetic", __func__,
+                             t->source->name);
     if (offset_s) *offset_s = t->offset_s;
     if (drift) *drift = t->drift;
     return HM_OK;

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "common/error_set.h"
 #include "topo/topo_impl.h"
 
 enum { NBIND = HM_TOPO_BIND_UNKNOWN + 1 };
@@ -85,9 +86,13 @@ static void put_hwloc(line_t *l, const hm__topo_summary_t *s)
 
 void hm_topo_describe(const hm_topo_t *t, char *buf, size_t len)
 {
+    if (!t || !buf) {
+        hm__error_null(__func__, t ? "buf" : "topo");
+        return;
+    }
     const hm__topo_summary_t *s = &t->summary;
     line_t l = {buf, len, 0};
-    if (!buf || len == 0) return;
+    if (len == 0) return;
     buf[0] = '\0';
     put(&l, "%d node%s x ", t->nnodes, t->nnodes == 1 ? "" : "s");
     put_range(&l, s->node_size_min, s->node_size_max, "rank");

@@ -17,6 +17,7 @@
 #include <harmonia/topo.h>
 
 #include "common/comm_check.h"
+#include "common/error_set.h"
 
 /* Work of one quantum: a dependent chain of multiply-adds, ~0.3 us on the
  * 2-core test VM (a latency-bound chain: no core runs it much faster). The
@@ -174,11 +175,14 @@ static int others_compete(const hm_interference_t *it)
 
 int hm_interference_measure(MPI_Comm comm, double probe_s, hm_interference_t *out)
 {
+    if (!out) return hm__error_null(__func__, "out");
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
     memset(out, 0, sizeof *out);
     out->others_running = out->load_avg = NAN;
-    if (!(probe_s >= 0) || !isfinite(probe_s)) return HM_EINVAL;
+    if (!(probe_s >= 0) || !isfinite(probe_s))
+        return hm__error_set(HM_EINVAL, "%s: probe_s %g is not a finite duration >= 0", __func__,
+                             probe_s);
     int local_ranks = 1, node_ranks = 1, processors = 1;
     int rc = hm_topo_node_ranks(comm, &local_ranks, &processors);
     if (rc == HM_OK) rc = hm_topo_job_node_ranks(comm, &node_ranks, &processors);
@@ -206,6 +210,10 @@ int hm_interference_measure(MPI_Comm comm, double probe_s, hm_interference_t *ou
 
 void hm_interference_describe(const hm_interference_t *it, char *buf, size_t len)
 {
+    if (!it || !buf) {
+        hm__error_null(__func__, it ? "buf" : "it");
+        return;
+    }
     if (!len) return;
     if (!it->measured) {
         snprintf(buf, len, "not measured (%d rank%s, %d processor%s)", it->node_ranks,

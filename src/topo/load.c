@@ -12,6 +12,7 @@
 #endif
 
 #include "common/comm_check.h"
+#include "common/error_set.h"
 
 /* Under SMPI the node is the simulated host (SMPI's MPI_COMM_TYPE_SHARED
  * groups the ranks of one host) and its processors are the platform's
@@ -27,13 +28,15 @@ static int node_processors(void)
 
 int hm_topo_node_ranks(MPI_Comm comm, int *ranks, int *processors)
 {
+    if (!ranks) return hm__error_null(__func__, "ranks");
+    if (!processors) return hm__error_null(__func__, "processors");
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
     MPI_Comm node;
     int rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     *ranks = 1;
     *processors = node_processors();
-    if (rc != MPI_SUCCESS) return HM_EMPI;
+    if (rc != MPI_SUCCESS) return hm__error_set(HM_EMPI, "%s: cannot split comm by node", __func__);
     MPI_Comm_size(node, ranks);
     MPI_Comm_free(&node);
     return HM_OK;
@@ -56,6 +59,8 @@ static int launcher_node_ranks(void)
 
 int hm_topo_job_node_ranks(MPI_Comm comm, int *ranks, int *processors)
 {
+    if (!ranks) return hm__error_null(__func__, "ranks");
+    if (!processors) return hm__error_null(__func__, "processors");
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
     int rc = hm_topo_node_ranks(comm, ranks, processors);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "common/comm_check.h"
+#include "common/error_set.h"
 #include "topo/topo_impl.h"
 
 /* Checks that need no communication. Invalid values are replaced by 0 in
@@ -9,11 +10,32 @@
 static int validate(hm_topo_options_t *o, hm_topo_t **out)
 {
     int st = HM_OK;
-    if (!out) st = HM_EINVAL;
-    if (o->ranks_per_node < 0 || o->ranks_per_socket < 0) st = HM_EINVAL;
-    if (o->ranks_per_node > 0 && o->ranks_per_socket > o->ranks_per_node) st = HM_EINVAL;
+    if (o->ranks_per_node < 0 || o->ranks_per_socket < 0)
+        st = hm__error_set(HM_EINVAL,
+                           "hm_topo_create: ranks_per_node %d or ranks_per_socket %d is negative",
+                           o->ranks_per_node, o->ranks_per_socket);
+    else if (o->ranks_per_node > 0 && o->ranks_per_socket > o->ranks_per_node)
+        st = hm__error_set(HM_EINVAL,
+                           "hm_topo_create: ranks_per_socket %d exceeds ranks_per_node %d",
+                           o->ranks_per_socket, o->ranks_per_node);
+    if (!out) st = hm__error_null("hm_topo_create", "out");
     if (st != HM_OK) *o = (hm_topo_options_t){0, 0};
     return st;
+}
+
+/* The agreed status; a rank whose own part succeeded says why it fails too. */
+static int agreed(int mine, int worst)
+{
+    if (worst == HM_OK || mine != HM_OK) return worst;
+    return hm__error_set(worst, "hm_topo_create: another rank failed (%s)", hm_strerror(worst));
+}
+
+static int agree(MPI_Comm comm, int st)
+{
+    int worst = st;
+    if (MPI_Allreduce(&st, &worst, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+        return hm__error_set(HM_EMPI, "hm_topo_create: cannot agree on the status");
+    return agreed(st, worst);
 }
 
 /* Every rank learns the worst status and whether all ranks were given the
@@ -22,16 +44,12 @@ static int agree_options(MPI_Comm comm, int st, const hm_topo_options_t *o)
 {
     int v[5] = {st, o->ranks_per_node, -o->ranks_per_node, o->ranks_per_socket,
                 -o->ranks_per_socket};
-    if (MPI_Allreduce(MPI_IN_PLACE, v, 5, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return HM_EMPI;
-    if (v[0] != HM_OK) return v[0];
-    if (v[1] != -v[2] || v[3] != -v[4]) return HM_EINVAL;
+    if (MPI_Allreduce(MPI_IN_PLACE, v, 5, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+        return hm__error_set(HM_EMPI, "hm_topo_create: cannot agree on the options");
+    if (v[0] != HM_OK) return agreed(st, v[0]);
+    if (v[1] != -v[2] || v[3] != -v[4])
+        return hm__error_set(HM_EINVAL, "hm_topo_create: the ranks were given different options");
     return HM_OK;
-}
-
-static int agree_status(MPI_Comm comm, int st)
-{
-    if (MPI_Allreduce(MPI_IN_PLACE, &st, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return HM_EMPI;
-    return st;
 }
 
 static hm_topo_t *topo_alloc(const hm_topo_options_t *o)
@@ -64,16 +82,17 @@ int hm_topo_create(MPI_Comm comm, const hm_topo_options_t *opts, hm_topo_t **out
     int inter = 0;
 
     if (out) *out = NULL;
-    if (comm == MPI_COMM_NULL) return HM_EINVAL;
     /* Every rank of an intercommunicator sees the same answer. */
-    if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS) return HM_EMPI;
-    if (inter) return HM_EINVAL;
+    if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+        return hm__error_set(HM_EMPI, "%s: cannot test the communicator", __func__);
+    if (inter) return hm__error_set(HM_EINVAL, "%s: comm is an intercommunicator", __func__);
 
     int st = validate(&o, out);
-    if (st == HM_OK && !(t = topo_alloc(&o))) st = HM_ENOMEM;
+    if (st == HM_OK && !(t = topo_alloc(&o)))
+        st = hm__error_set(HM_ENOMEM, "%s: cannot allocate a topology", __func__);
     st = agree_options(comm, st, &o);
     if (st == HM_OK) st = build(t, comm);
-    st = agree_status(comm, st);
+    st = agree(comm, st);
     if (st != HM_OK) {
         hm_topo_free(t);
         return st;
@@ -100,8 +119,11 @@ void hm_topo_free(hm_topo_t *t)
 
 int hm_topo_level_comm(const hm_topo_t *t, int level, int nlevels, MPI_Comm *comm)
 {
-    if (!t || !comm || nlevels < 1 || nlevels > 3 || level < 0 || level >= nlevels)
-        return HM_EINVAL;
+    if (!t) return hm__error_null(__func__, "topo");
+    if (!comm) return hm__error_null(__func__, "comm");
+    if (nlevels < 1 || nlevels > 3 || level < 0 || level >= nlevels)
+        return hm__error_set(HM_EINVAL, "%s: level %d of %d levels (nlevels 1..3)", __func__, level,
+                             nlevels);
     /* Outermost first: rows are nlevels, columns the level. */
     const MPI_Comm levels[3][3] = {
         {t->comm, MPI_COMM_NULL, MPI_COMM_NULL},
@@ -112,67 +134,75 @@ int hm_topo_level_comm(const hm_topo_t *t, int level, int nlevels, MPI_Comm *com
     return HM_OK;
 }
 
+/* A NULL topology: the sentence, for accessors that return its neutral
+ * value. */
+static int is_null(const hm_topo_t *t, const char *fn)
+{
+    if (!t) hm__error_null(fn, "topo");
+    return !t;
+}
+
 MPI_Comm hm_topo_comm(const hm_topo_t *t)
 {
-    return t->comm;
+    return is_null(t, __func__) ? MPI_COMM_NULL : t->comm;
 }
 
 MPI_Comm hm_topo_node_comm(const hm_topo_t *t)
 {
-    return t->node;
+    return is_null(t, __func__) ? MPI_COMM_NULL : t->node;
 }
 
 MPI_Comm hm_topo_node_leaders_comm(const hm_topo_t *t)
 {
-    return t->node_leaders;
+    return is_null(t, __func__) ? MPI_COMM_NULL : t->node_leaders;
 }
 
 MPI_Comm hm_topo_socket_comm(const hm_topo_t *t)
 {
-    return t->socket;
+    return is_null(t, __func__) ? MPI_COMM_NULL : t->socket;
 }
 
 MPI_Comm hm_topo_socket_leaders_comm(const hm_topo_t *t)
 {
-    return t->socket_leaders;
+    return is_null(t, __func__) ? MPI_COMM_NULL : t->socket_leaders;
 }
 
 int hm_topo_nnodes(const hm_topo_t *t)
 {
-    return t->nnodes;
+    return is_null(t, __func__) ? 0 : t->nnodes;
 }
 
 int hm_topo_node_index(const hm_topo_t *t)
 {
-    return t->node_index;
+    return is_null(t, __func__) ? -1 : t->node_index;
 }
 
 int hm_topo_nsockets(const hm_topo_t *t)
 {
-    return t->nsockets;
+    return is_null(t, __func__) ? 0 : t->nsockets;
 }
 
 int hm_topo_socket_index(const hm_topo_t *t)
 {
-    return t->socket_index;
+    return is_null(t, __func__) ? -1 : t->socket_index;
 }
 
 int hm_topo_node_is_virtual(const hm_topo_t *t)
 {
-    return t->opts.ranks_per_node > 0;
+    return is_null(t, __func__) ? 0 : t->opts.ranks_per_node > 0;
 }
 
 int hm_topo_socket_is_virtual(const hm_topo_t *t)
 {
-    return t->opts.ranks_per_socket > 0;
+    return is_null(t, __func__) ? 0 : t->opts.ranks_per_socket > 0;
 }
 
 hm_topo_binding_t hm_topo_binding(const hm_topo_t *t)
 {
-    return t->binding;
+    return is_null(t, __func__) ? HM_TOPO_BIND_UNKNOWN : t->binding;
 }
 
 int hm_topo_package(const hm_topo_t *t)
 {
-    return t->package;
+    return is_null(t, __func__) ? -1 : t->package;
 }
