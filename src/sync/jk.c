@@ -56,11 +56,7 @@ typedef struct jk {
 /* Room for n fit points on a client. */
 static int grow(jk_t *j, int n)
 {
-    double *x = realloc(j->x, (size_t)n * sizeof *x);
-    if (x) j->x = x;
-    double *y = x ? realloc(j->y, (size_t)n * sizeof *y) : NULL;
-    if (y) j->y = y;
-    return x && y ? HM_OK : HM_ENOMEM;
+    return hm__sync_grow_points(&j->x, &j->y, n);
 }
 
 /* Pairs created once, so that Mean-RTT's RTT is measured once per pair, and

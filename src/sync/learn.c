@@ -290,13 +290,18 @@ typedef struct fit_points {
     int n;
 } fit_points_t;
 
+int hm__sync_grow_points(double **x, double **y, int n)
+{
+    double *nx = realloc(*x, (size_t)n * sizeof *nx);
+    if (nx) *x = nx;
+    double *ny = nx ? realloc(*y, (size_t)n * sizeof *ny) : NULL;
+    if (ny) *y = ny;
+    return nx && ny ? HM_OK : HM_ENOMEM;
+}
+
 static int grow(fit_points_t *f, int n)
 {
-    double *x = realloc(f->x, (size_t)n * sizeof *x);
-    if (x) f->x = x;
-    double *y = x ? realloc(f->y, (size_t)n * sizeof *y) : NULL;
-    if (y) f->y = y;
-    return x && y ? HM_OK : HM_ENOMEM;
+    return hm__sync_grow_points(&f->x, &f->y, n);
 }
 
 /* Whether drift auto may extend a learning: the same on both ranks of the

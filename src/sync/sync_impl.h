@@ -151,6 +151,10 @@ double hm__sync_fit_resolution(const hm__sync_pair_model_t *model);
  * HM_SYNC_FIT_EXTEND_MAX x params->fitpoints in all. */
 int hm__sync_fit_more(const hm_sync_params_t *params, const hm__sync_pair_model_t *model, int n);
 
+/* Room for n fit points in the timestamps *x and offsets *y (realloc; on
+ * HM_ENOMEM both keep their contents). */
+int hm__sync_grow_points(double **x, double **y, int n);
+
 /* The client's fit of Alg. 2 line 13 over n fit points (timestamp x, offset
  * y) and the drift decision, with a slope error that allows for correlated
  * fit points (batch means; see learn.c). */
