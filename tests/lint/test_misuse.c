@@ -48,9 +48,7 @@ void hm_misuse_end_status(int rc, int expect)
     }
 }
 
-void hm_misuse_end(void)
-{
-}
+void hm_misuse_end(void) {}
 
 /* A value for a string parameter, by its name: a name each registry knows,
  * a path in the test's own directory, else a word. */
@@ -58,10 +56,10 @@ const char *fx_string(const char *name)
 {
     static const struct {
         const char *param, *value;
-    } known[] = {{"spec", "skampi"},   {"method", "barrier"}, {"name", "monotonic"},
-                 {"op", "barrier"},    {"path", "f.csv"},     {"dir", "."},
-                 {"directory", "."},   {"target", "out.csv"}, {"text", "x"},
-                 {"key", "k"},         {"value", "v"}};
+    } known[] = {{"spec", "skampi"}, {"method", "barrier"}, {"name", "monotonic"},
+                 {"op", "barrier"},  {"path", "f.csv"},     {"dir", "."},
+                 {"directory", "."}, {"target", "out.csv"}, {"text", "x"},
+                 {"key", "k"},       {"value", "v"}};
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         if (!strcmp(name, known[i].param)) return known[i].value;
     return "x";
@@ -112,7 +110,7 @@ const hm_backend_t *fx_hm_backend_t(void)
 
 const hm_generator_t *fx_hm_generator_t(void)
 {
-    return hm_generator_find("ring");
+    return hm_generator_find("rail");
 }
 
 hm_topo_t *fx_hm_topo_t(void)
@@ -207,6 +205,18 @@ hm_experiment_t *fx_hm_experiment_t(void)
     return e;
 }
 
+/* A barrier at 4 bytes, the one operation one rank can run. */
+hm_bench_run_t *fx_hm_bench_run_t(void)
+{
+    static const size_t sizes[] = {4};
+    hm_bench_run_t *run = NULL;
+    hm_bench_failed_t failed;
+    const hm_bench_run_params_t p = {
+        .ops = "barrier", .sizes = sizes, .nsizes = 1, .op = {.root = 0, .peer = 1, .batch = 1}};
+    if (phase_mpi) hm_bench_run_create(MPI_COMM_WORLD, &p, &run, &failed);
+    return run;
+}
+
 static void run_case(size_t i)
 {
     if (!getenv("HM_MISUSE_FORK")) {
@@ -229,6 +239,39 @@ static void run_case(size_t i)
     }
 }
 
+/* Every fixture makes a real handle: a case whose "valid" handle came back
+ * NULL would test two invalid arguments at once, silently. */
+static void check_fixtures(void)
+{
+    const struct {
+        const char *name;
+        const void *handle;
+    } made[] = {{"timer", fx_hm_timer_t()},
+                {"clock", fx_hm_clock_t()},
+                {"factors", fx_hm_factors_t()},
+                {"table", fx_hm_table_t()},
+                {"op", fx_hm_op_t()},
+                {"backend", fx_hm_backend_t()},
+                {"generator", fx_hm_generator_t()},
+                {"topo", fx_hm_topo_t()},
+                {"procsync", fx_hm_procsync_t()},
+                {"compute", fx_hm_compute_t()},
+                {"csv", fx_hm_csv_t()},
+                {"csv_reader", fx_hm_csv_reader_t()},
+                {"afile", fx_hm_afile_t()},
+                {"results_row", fx_hm_results_row_t()},
+                {"op_instance", fx_hm_op_instance_t()},
+                {"plan", fx_hm_plan_t()},
+                {"buffer", fx_hm_buffer_t()},
+                {"experiment", fx_hm_experiment_t()},
+                {"bench_run", fx_hm_bench_run_t()}};
+    for (size_t i = 0; i < sizeof made / sizeof made[0]; i++)
+        if (!made[i].handle) {
+            failures++;
+            printf("FAIL: the fixture %s could not be made (%s)\n", made[i].name, hm_last_error());
+        }
+}
+
 /* The cases outside MPI's lifetime, or the others. */
 static void run_phase(int lifetime)
 {
@@ -245,11 +288,13 @@ int main(int argc, char **argv)
     }
     if (getenv("HM_MISUSE_FORK")) setvbuf(stdout, NULL, _IONBF, 0); /* a crash keeps its case */
     size_t uncovered = 0, lifetime = 0;
-    for (; hm_misuse_uncovered[uncovered]; uncovered++) printf("not covered: %s\n", hm_misuse_uncovered[uncovered]);
+    for (; hm_misuse_uncovered[uncovered]; uncovered++)
+        printf("not covered: %s\n", hm_misuse_uncovered[uncovered]);
     for (size_t i = 0; i < hm_misuse_ncases; i++) lifetime += hm_misuse_cases[i].lifetime;
     run_phase(1); /* before MPI_Init */
     MPI_Init(&argc, &argv);
     phase_mpi = 1;
+    check_fixtures();
     run_phase(0);
     phase_mpi = 0;
     MPI_Finalize();
