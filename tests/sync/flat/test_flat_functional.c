@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <harmonia/topo.h>
+
 #include "flat_util.h"
 #include "testutil.h"
 #include "truth.h"
@@ -56,8 +58,23 @@ static int shape_ok(const algo_t *a, hm_clock_t *base, hm_clock_t *global, int r
     return a->offset_only ? k == HM_CLOCK_OFFSET : k == HM_CLOCK_OFFSET || k == HM_CLOCK_LINEAR;
 }
 
+/* The error bound: 50 us, or on a busy machine twice the longest time a
+ * rank was seen off its processor during a 50 ms probe (the probe samples
+ * the preemptions; the synchronization may meet a longer one). Under two CPU-bound neighbours the
+ * ranks, pinned to a core each, can take turns with them for whole time slices, so that every one
+ * of an offset's 100 ping-pongs spans a preemption and the tightest bound is that wide: netgauge
+ * was once 1.47 ms off there (CI, load 3.3). That still tells a synchronized clock from a raw one
+ * (1 s of synthetic offset) or a wrong sign. Measured before each synchronization, collective. */
+static double error_bound_s(void)
+{
+    hm_interference_t itf;
+    if (hm_interference_measure(MPI_COMM_WORLD, 0.05, &itf) != HM_OK || !itf.busy) return 50e-6;
+    return fmax(50e-6, 2 * itf.longest_off_s);
+}
+
 static void check_algo(const algo_t *a, hm_truth_t *bed, int rank, int size)
 {
+    double bound_s = error_bound_s();
     hm_sync_params_t params = hm_truth_params_skampi(FITPOINTS, a->exchanges);
     params.offset = a->offset;
     hm_clock_t *global = NULL;
@@ -81,8 +98,9 @@ static void check_algo(const algo_t *a, hm_truth_t *bed, int rank, int size)
     HM_CHECK(agreed[0] == -agreed[1], "%s: every rank returned the same status (%d..%d)", a->name,
              agreed[0], -agreed[1]);
     if (!a->needs_cores || size <= sysconf(_SC_NPROCESSORS_ONLN))
-        HM_CHECK(max_err <= 50e-6, "%s: max true error right after sync %.3f us <= 50 us", a->name,
-                 max_err * 1e6);
+        HM_CHECK(max_err <= bound_s, "%s: max true error right after sync %.3f us <= %.0f us%s",
+                 a->name, max_err * 1e6, bound_s * 1e6,
+                 bound_s > 50e-6 ? " (the longest preemption of a busy machine)" : "");
     HM_CHECK(sums[0] + sums[1] == size - 1 && sums[2] == (size > 1 ? size : 0),
              "%s: one model per rank but the root (%d + %d of %d), ping-pongs counted on %d ranks",
              a->name, sums[0], sums[1], size - 1, sums[2]);
