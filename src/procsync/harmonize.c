@@ -313,17 +313,26 @@ int hm_harmonize(MPI_Comm comm, int *flag)
     return HM_OK;
 }
 
+/* The state of an earlier hm_harmonize or hm_harmonize_configure on comm,
+ * for the calls that read or adjust it; fn names the caller. */
+static int existing_state(MPI_Comm comm, const char *fn, hm__hz_state_t **st)
+{
+    int rc = hm__hz_state_find(comm, st);
+    if (rc != HM_OK) return hm__error_set(rc, "%s: cannot read the state of comm", fn);
+    if (!*st)
+        return hm__error_set(HM_ENOENT, "%s: no hm_harmonize or hm_harmonize_configure on comm yet",
+                             fn);
+    return HM_OK;
+}
+
 int hm_harmonize_info(MPI_Comm comm, hm_harmonize_info_t *info)
 {
     if (!info) return hm__error_null(__func__, "info");
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
     hm__hz_state_t *st = NULL;
-    int rc = hm__hz_state_find(comm, &st);
-    if (rc != HM_OK) return hm__error_set(rc, "%s: cannot read the state of comm", __func__);
-    if (!st)
-        return hm__error_set(HM_ENOENT, "%s: no hm_harmonize or hm_harmonize_configure on comm yet",
-                             __func__);
+    int rc = existing_state(comm, __func__, &st);
+    if (rc != HM_OK) return rc;
     *info = (hm_harmonize_info_t){.slack_s = st->slack_s,
                                   .bcast_latency_s = st->bcast_latency_s,
                                   .deadline_s = st->deadline_s,
@@ -357,11 +366,8 @@ int hm_harmonize_inject_delay(MPI_Comm comm, double delay_s)
     if (!(delay_s >= 0) || !isfinite(delay_s))
         return hm__error_set(HM_EINVAL, "%s: delay_s %g is not a finite number >= 0", __func__,
                              delay_s);
-    int rc = hm__hz_state_find(comm, &st);
-    if (rc != HM_OK) return hm__error_set(rc, "%s: cannot read the state of comm", __func__);
-    if (!st)
-        return hm__error_set(HM_ENOENT, "%s: no hm_harmonize or hm_harmonize_configure on comm yet",
-                             __func__);
+    int rc = existing_state(comm, __func__, &st);
+    if (rc != HM_OK) return rc;
     st->delay_s = delay_s;
     return HM_OK;
 }
