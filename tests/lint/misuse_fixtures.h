@@ -28,7 +28,6 @@ extern const char *const hm_misuse_uncovered[];
 
 void hm_misuse_begin(const char *function, const char *what);
 void hm_misuse_end_status(int rc, int expect);
-void hm_misuse_end(void);
 
 /* Valid values: a string for the parameter called name, a writable text
  * buffer, 1 MiB of zeroed memory for any other pointee, a zeroed slot for

@@ -48,8 +48,6 @@ void hm_misuse_end_status(int rc, int expect)
     }
 }
 
-void hm_misuse_end(void) {}
-
 /* A value for a string parameter, by its name: a name each registry knows,
  * a path in the test's own directory, else a word. */
 const char *fx_string(const char *name)
