@@ -106,6 +106,8 @@ typedef struct hm_harmonize_info {
     long slack_grows, slack_shrinks;
     long slack_capped;    /* failures at which the slack stayed at its cap */
     double resync_time_s; /* time this rank spent in re-synchronizations */
+    long refresh_repeats; /* refreshes measured again because a client's best round
+                           * trip said it was preempted (same on every rank) */
 } hm_harmonize_info_t;
 
 /* Local. HM_ENOENT before the first call or configure on comm. */

@@ -346,7 +346,8 @@ int hm_harmonize_info(MPI_Comm comm, hm_harmonize_info_t *info)
                                   .slack_grows = st->slack_grows,
                                   .slack_shrinks = st->slack_shrinks,
                                   .slack_capped = st->slack_capped,
-                                  .resync_time_s = st->resync_time_s};
+                                  .resync_time_s = st->resync_time_s,
+                                  .refresh_repeats = st->refresh_repeats};
     return HM_OK;
 }
 

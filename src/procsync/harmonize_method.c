@@ -76,6 +76,9 @@ static void harmonize_describe(const hm_procsync_t *ps, char *buf, size_t len)
     size_t used = strlen(buf);
     if (info.clock_errors > 0 && used < len)
         used += (size_t)snprintf(buf + used, len - used, " clock_errors=%ld", info.clock_errors);
+    if (info.refresh_repeats > 0 && used < len)
+        used +=
+            (size_t)snprintf(buf + used, len - used, " refresh_repeats=%ld", info.refresh_repeats);
     if (info.slack_capped > 0 && used < len)
         snprintf(buf + used, len - used, " slack_capped=%ld", info.slack_capped);
 }

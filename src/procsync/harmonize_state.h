@@ -47,6 +47,9 @@ typedef struct hm__hz_state {
     long history_n;               /* values written into history_s */
     double refresh_cost_s;        /* root: running mean duration of a refresh (what a
                                    * miss costs); 0 before the first */
+    double refresh_best_rtt_s;    /* client: smallest round trip of its refreshes (0
+                                   * before the first) */
+    long refresh_repeats;         /* refresh measurements repeated (preempted) */
     long calls, missed, late_exits, clock_errors, resyncs, full_syncs;
     long slack_grows, slack_shrinks, slack_capped;
     double resync_time_s; /* spent in re-synchronizations (resync in harmonize.c) */
