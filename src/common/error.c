@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <mpi.h>
+
 #include <harmonia/error.h>
 
 #include "common/error_set.h"
@@ -67,6 +69,26 @@ void hm__error_clear(void)
 int hm__error_null(const char *fn, const char *arg)
 {
     return hm__error_set(HM_EINVAL, "%s: %s is NULL", fn, arg);
+}
+
+int hm__error_nomem(const char *fn)
+{
+    return hm__error_set(HM_ENOMEM, "%s: out of memory", fn);
+}
+
+int hm__error_mpi(const char *fn, const char *call)
+{
+    return hm__error_set(HM_EMPI, "%s: %s failed", fn, call);
+}
+
+int hm__mpi_status(int mpi_rc, const char *fn, const char *call)
+{
+    if (mpi_rc == MPI_SUCCESS) return HM_OK;
+    char text[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    if (MPI_Error_string(mpi_rc, text, &len) != MPI_SUCCESS) text[0] = '\0';
+    return hm__error_set(HM_EMPI, "%s: %s failed: %s", fn, call,
+                         text[0] ? text : "an MPI error code");
 }
 
 int hm_exit_status(int status)

@@ -22,6 +22,21 @@ void hm__error_clear(void);
  * returns its neutral value. */
 int hm__error_null(const char *fn, const char *arg);
 
+/* Out of memory in fn (its __func__): HM_ENOMEM with the sentence
+ * "FN: out of memory", e.g. `if (!p) return hm__error_nomem(__func__);`. */
+int hm__error_nomem(const char *fn);
+
+/* An MPI call failed in fn: HM_EMPI with the sentence "FN: CALL failed"
+ * (call: the MPI function, e.g. "MPI_Allreduce"). */
+int hm__error_mpi(const char *fn, const char *call);
+
+/* HM_OK when mpi_rc is MPI_SUCCESS; else HM_EMPI with the sentence
+ * "FN: CALL failed: " and MPI's own text of the code, e.g.
+ * `return hm__mpi_status(MPI_Bcast(...), __func__, "MPI_Bcast");`. (Under
+ * MPI's default handler, MPI_ERRORS_ARE_FATAL, a failing call aborts before
+ * it returns; a communicator with MPI_ERRORS_RETURN gets here.) */
+int hm__mpi_status(int mpi_rc, const char *fn, const char *call);
+
 /* Room for one sentence, terminating zero included: paths are part of many
  * sentences, so PATH_MAX plus the words around it. */
 enum { HM_ERROR_MAX = 4608 };
