@@ -40,8 +40,8 @@ extern MPI_Comm fx_comm_slot;
 
 /* Real handles (NULL before MPI_Init where one needs MPI). None for what
  * one rank cannot make: offset pairs and pattern runs need two ranks or
- * groups, NCCL a GPU; grids (a calibration), baselines (edges) and the raw
- * readers (their files) are still to come: their cases are "not covered". */
+ * groups, NCCL a GPU; grids (a calibration) and baselines (edges) are still
+ * to come: their cases are "not covered". */
 hm_timer_t *fx_hm_timer_t(void);
 hm_clock_t *fx_hm_clock_t(void);
 hm_factors_t *fx_hm_factors_t(void);
@@ -61,4 +61,7 @@ hm_plan_t *fx_hm_plan_t(void);
 hm_buffer_t *fx_hm_buffer_t(void);
 hm_experiment_t *fx_hm_experiment_t(void);
 hm_bench_run_t *fx_hm_bench_run_t(void);
+hm_results_bench_raw_t *fx_hm_results_bench_raw_t(void);
+hm_results_overlap_raw_t *fx_hm_results_overlap_raw_t(void);
+hm_analysis_repro_t *fx_hm_analysis_repro_t(void);
 #endif

@@ -8,6 +8,7 @@
  * functions again after MPI_Finalize. Before each call the case is printed,
  * so that a crash names it. The cases a fixture is missing for are listed
  * with the count: what is not covered is said. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +168,58 @@ hm_results_row_t *fx_hm_results_row_t(void)
     return r;
 }
 
+/* Raw files as bench --raw and overlap --raw write them (tests/results,
+ * tests/analysis hold the full formats), one valid repetition each. */
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f) fputs(text, f), fclose(f);
+}
+
+hm_results_bench_raw_t *fx_hm_results_bench_raw_t(void)
+{
+    hm_results_bench_raw_t *raw = NULL;
+    write_text("braw.csv", "# processes: 2\n# sync: harmonize\n"
+                           "op,size_bytes,attempt,valid,global_s,local_s\nbcast,8,0,1,2e-6,1e-6\n");
+    hm_results_bench_raw_open("braw.csv", HM_METRIC_GLOBAL, &raw);
+    return raw;
+}
+
+hm_results_overlap_raw_t *fx_hm_results_overlap_raw_t(void)
+{
+    hm_results_overlap_raw_t *raw = NULL;
+    write_text("oraw.csv", "# processes: 2\n# sync: harmonize\n# progress: basic\n"
+                           "op,comm_target_s,size_bytes,comp_target_s,attempt,valid,measured_s,"
+                           "comp_s,mpi_s,overhead,comp_slowdown,comm_ratio\n"
+                           "iallreduce,0.001,1000,0.004,0,1,5e-3,4e-3,1e-3,0.2,1,0.5\n");
+    hm_results_overlap_raw_open("oraw.csv", HM_METRIC_OVERHEAD, &raw);
+    return raw;
+}
+
+/* Two runs of one group (the reproducibility of a campaign). */
+hm_analysis_repro_t *fx_hm_analysis_repro_t(void)
+{
+    hm_results_permpirun_t ds = {0};
+    hm_results_permpirun_row_t row = {.run = 1,
+                                      .op = "bcast",
+                                      .size_bytes = 8,
+                                      .processes = 2,
+                                      .sync = "harmonize",
+                                      .n = 10,
+                                      .kept = 10,
+                                      .median_s = 2e-6,
+                                      .mean_s = 2e-6,
+                                      .nrep = 10};
+    row.comm_target_s = row.comp_target_s = NAN;
+    hm_analysis_repro_t *repro = NULL;
+    hm_results_permpirun_append(&ds, &row);
+    row.run = 2, row.median_s = row.mean_s = 3e-6;
+    hm_results_permpirun_append(&ds, &row);
+    hm_analysis_repro_create(&ds, HM_STATISTIC_MEDIAN, &repro);
+    hm_results_permpirun_free(&ds);
+    return repro;
+}
+
 /* One case; with HM_MISUSE_FORK=1 (a survey of every crash at once, not
  * the test: MPI does not promise a forked child anything) in a child whose
  * signal is reported. */
@@ -262,7 +315,10 @@ static void check_fixtures(void)
                 {"plan", fx_hm_plan_t()},
                 {"buffer", fx_hm_buffer_t()},
                 {"experiment", fx_hm_experiment_t()},
-                {"bench_run", fx_hm_bench_run_t()}};
+                {"bench_run", fx_hm_bench_run_t()},
+                {"results_bench_raw", fx_hm_results_bench_raw_t()},
+                {"results_overlap_raw", fx_hm_results_overlap_raw_t()},
+                {"analysis_repro", fx_hm_analysis_repro_t()}};
     for (size_t i = 0; i < sizeof made / sizeof made[0]; i++)
         if (!made[i].handle) {
             failures++;
