@@ -78,31 +78,42 @@ int hm_clock_serialize(const hm_clock_t *clock, void *buf, size_t cap, size_t *l
 static int read_record(const unsigned char *r, hm_clock_kind_t *kind, hm_lm_t *lm)
 {
     uint32_t k = get_u32(r);
-    if (k != HM_CLOCK_OFFSET && k != HM_CLOCK_LINEAR) return HM_EINVAL;
-    if (get_u32(r + 4) != 0) return HM_EINVAL;
+    if (k != HM_CLOCK_OFFSET && k != HM_CLOCK_LINEAR)
+        return hm__error_set(HM_EINVAL, "layer kind %u is not offset or linear", (unsigned)k);
+    if (get_u32(r + 4) != 0) return hm__error_set(HM_EINVAL, "a layer's padding is not zero");
     lm->slope = get_f64(r + 8);
     lm->intercept = get_f64(r + 16);
-    if (!isfinite(lm->slope) || !isfinite(lm->intercept)) return HM_EINVAL;
-    if (k == HM_CLOCK_OFFSET && lm->slope != 0) return HM_EINVAL;
+    if (!isfinite(lm->slope) || !isfinite(lm->intercept))
+        return hm__error_set(HM_EINVAL, "layer slope %g, intercept %g is not finite", lm->slope,
+                             lm->intercept);
+    if (k == HM_CLOCK_OFFSET && lm->slope != 0)
+        return hm__error_set(HM_EINVAL, "offset layer has slope %g (must be 0)", lm->slope);
     *kind = (hm_clock_kind_t)k;
     return HM_OK;
 }
 
 static int check_header(const unsigned char *p, size_t len, uint32_t *nlayers)
 {
-    if (len < HEADER_BYTES) return HM_EINVAL;
-    if (get_u32(p) != HM_CLOCK_MAGIC || get_u32(p + 4) != HM_CLOCK_VERSION) return HM_EINVAL;
-    if (get_u32(p + 12) != 0) return HM_EINVAL;
+    if (len < HEADER_BYTES)
+        return hm__error_set(HM_EINVAL, "shorter than its %d-byte header", HEADER_BYTES);
+    if (get_u32(p) != HM_CLOCK_MAGIC || get_u32(p + 4) != HM_CLOCK_VERSION)
+        return hm__error_set(HM_EINVAL, "not a version %d clock (magic or version differs)",
+                             HM_CLOCK_VERSION);
+    if (get_u32(p + 12) != 0) return hm__error_set(HM_EINVAL, "the header's padding is not zero");
     *nlayers = get_u32(p + 8);
-    if (*nlayers > MAX_LAYERS) return HM_EINVAL;
-    if (len != HEADER_BYTES + (size_t)*nlayers * RECORD_BYTES) return HM_EINVAL;
+    if (*nlayers > MAX_LAYERS)
+        return hm__error_set(HM_EINVAL, "%u layers exceed the limit of %d", (unsigned)*nlayers,
+                             MAX_LAYERS);
+    if (len != HEADER_BYTES + (size_t)*nlayers * RECORD_BYTES)
+        return hm__error_set(HM_EINVAL, "%u layers need %zu bytes", (unsigned)*nlayers,
+                             HEADER_BYTES + (size_t)*nlayers * RECORD_BYTES);
     return HM_OK;
 }
 
 int hm_clock_deserialize(const void *buf, size_t len, hm_timer_t *timer, hm_clock_t **out)
 {
     const unsigned char *p = buf;
-    uint32_t n;
+    uint32_t n = 0;
     if (!buf) return hm__error_null(__func__, "buf");
     if (!timer) return hm__error_null(__func__, "timer");
     if (!out) return hm__error_null(__func__, "out");
@@ -114,7 +125,8 @@ int hm_clock_deserialize(const void *buf, size_t len, hm_timer_t *timer, hm_cloc
     for (uint32_t i = 0; rc == HM_OK && i < n; i++)
         rc = read_record(p + HEADER_BYTES + (size_t)i * RECORD_BYTES, &kind, &lm);
     if (rc != HM_OK)
-        return hm__error_set(rc, "%s: malformed clock buffer of %zu bytes", __func__, len);
+        return hm__error_set(rc, "%s: malformed clock buffer of %zu bytes: %s", __func__, len,
+                             hm_last_error());
 
     hm_clock_t *c;
     if ((rc = hm_clock_identity(timer, &c)) != HM_OK) return rc;

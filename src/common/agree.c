@@ -21,15 +21,17 @@ int hm_agree_with(MPI_Comm comm, int rc, const char *sentence)
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
     int me, size, first;
-    if (MPI_Comm_rank(comm, &me) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS)
-        return HM_EMPI;
+    if (MPI_Comm_rank(comm, &me) != MPI_SUCCESS) return hm__error_mpi(__func__, "MPI_Comm_rank");
+    if (MPI_Comm_size(comm, &size) != MPI_SUCCESS) return hm__error_mpi(__func__, "MPI_Comm_size");
     int mine = rc != HM_OK ? me : size;
-    if (hm__idle_allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return HM_EMPI;
+    int mpi_rc = hm__idle_allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+    if (mpi_rc != MPI_SUCCESS) return hm__mpi_status(mpi_rc, __func__, "MPI_Allreduce");
     if (first == size) return HM_OK;
     verdict_t v = {rc, ""};
     if (me == first)
         snprintf(v.sentence, sizeof v.sentence, "%s", sentence ? sentence : hm_last_error());
-    if (MPI_Bcast(&v, (int)sizeof v, MPI_BYTE, first, comm) != MPI_SUCCESS) return HM_EMPI;
+    mpi_rc = MPI_Bcast(&v, (int)sizeof v, MPI_BYTE, first, comm);
+    if (mpi_rc != MPI_SUCCESS) return hm__mpi_status(mpi_rc, __func__, "MPI_Bcast");
     return hm__error_set(v.rc, "%s", v.sentence);
 }
 

@@ -3,6 +3,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "common/error_set.h"
 #include "offset/offset_impl.h"
 
 static int ref_pongs(hm_offset_pair_t *p, hm_clock_t *clock, int n, int synchronous)
@@ -11,11 +12,12 @@ static int ref_pongs(hm_offset_pair_t *p, hm_clock_t *clock, int n, int synchron
     for (int i = 0; i < n; i++) {
         if (MPI_Recv(&dummy, 1, MPI_DOUBLE, p->client, HM_OFFSET_TAG, p->comm, MPI_STATUS_IGNORE) !=
             MPI_SUCCESS)
-            return HM_EMPI;
+            return hm__error_mpi(__func__, "MPI_Recv");
         t_local = hm_clock_now(clock);
         int rc = synchronous ? MPI_Ssend(&t_local, 1, MPI_DOUBLE, p->client, HM_OFFSET_TAG, p->comm)
                              : MPI_Send(&t_local, 1, MPI_DOUBLE, p->client, HM_OFFSET_TAG, p->comm);
-        if (rc != MPI_SUCCESS) return HM_EMPI;
+        if (rc != MPI_SUCCESS)
+            return hm__mpi_status(rc, __func__, synchronous ? "MPI_Ssend" : "MPI_Send");
     }
     return HM_OK;
 }
@@ -42,10 +44,11 @@ static int client_rtt(hm_offset_pair_t *p, hm_clock_t *clock)
     double rtt[HM_OFFSET_RTT_PINGPONGS], dummy = 0;
     for (int i = 0; i < HM_OFFSET_RTT_PINGPONGS; i++) {
         double s_time = hm_clock_now(clock);
-        if (MPI_Send(&s_time, 1, MPI_DOUBLE, p->ref, HM_OFFSET_TAG, p->comm) != MPI_SUCCESS ||
-            MPI_Recv(&dummy, 1, MPI_DOUBLE, p->ref, HM_OFFSET_TAG, p->comm, MPI_STATUS_IGNORE) !=
-                MPI_SUCCESS)
-            return HM_EMPI;
+        if (MPI_Send(&s_time, 1, MPI_DOUBLE, p->ref, HM_OFFSET_TAG, p->comm) != MPI_SUCCESS)
+            return hm__error_mpi(__func__, "MPI_Send");
+        if (MPI_Recv(&dummy, 1, MPI_DOUBLE, p->ref, HM_OFFSET_TAG, p->comm, MPI_STATUS_IGNORE) !=
+            MPI_SUCCESS)
+            return hm__error_mpi(__func__, "MPI_Recv");
         rtt[i] = hm_clock_now(clock) - s_time;
     }
     p->rtt_s = tukey_mean(rtt, HM_OFFSET_RTT_PINGPONGS);
@@ -63,10 +66,11 @@ static int client_samples(hm_offset_pair_t *p, hm_clock_t *clock, hm_offset_samp
     size_t n = (size_t)p->exchanges;
     double *local = p->scratch, *offset = p->scratch + n, ref_time, dummy = 0;
     for (size_t i = 0; i < n; i++) {
-        if (MPI_Ssend(&dummy, 1, MPI_DOUBLE, p->ref, HM_OFFSET_TAG, p->comm) != MPI_SUCCESS ||
-            MPI_Recv(&ref_time, 1, MPI_DOUBLE, p->ref, HM_OFFSET_TAG, p->comm, MPI_STATUS_IGNORE) !=
-                MPI_SUCCESS)
-            return HM_EMPI;
+        if (MPI_Ssend(&dummy, 1, MPI_DOUBLE, p->ref, HM_OFFSET_TAG, p->comm) != MPI_SUCCESS)
+            return hm__error_mpi(__func__, "MPI_Ssend");
+        if (MPI_Recv(&ref_time, 1, MPI_DOUBLE, p->ref, HM_OFFSET_TAG, p->comm, MPI_STATUS_IGNORE) !=
+            MPI_SUCCESS)
+            return hm__error_mpi(__func__, "MPI_Recv");
         local[i] = hm_clock_now(clock);
         offset[i] = local[i] - ref_time - 0.5 * p->rtt_s;
     }

@@ -74,14 +74,19 @@ static int untimed_pingpong(hm_offset_pair_t *p, int synchronous)
 {
     double dummy = 0;
     int client = p->me == p->client, peer = client ? p->ref : p->client, rc = MPI_SUCCESS;
+    const char *send = synchronous ? "MPI_Ssend" : "MPI_Send", *call = "MPI_Recv";
     if (!client)
         rc = MPI_Recv(&dummy, 1, MPI_DOUBLE, peer, HM_OFFSET_TAG, p->comm, MPI_STATUS_IGNORE);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
+        call = send;
         rc = synchronous ? MPI_Ssend(&dummy, 1, MPI_DOUBLE, peer, HM_OFFSET_TAG, p->comm)
                          : MPI_Send(&dummy, 1, MPI_DOUBLE, peer, HM_OFFSET_TAG, p->comm);
-    if (client && rc == MPI_SUCCESS)
+    }
+    if (client && rc == MPI_SUCCESS) {
+        call = "MPI_Recv";
         rc = MPI_Recv(&dummy, 1, MPI_DOUBLE, peer, HM_OFFSET_TAG, p->comm, MPI_STATUS_IGNORE);
-    return rc == MPI_SUCCESS ? HM_OK : HM_EMPI;
+    }
+    return hm__mpi_status(rc, __func__, call);
 }
 
 /* Mean-RTT also warms MPI_Ssend up, which its one-way samples use. */

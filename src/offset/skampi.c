@@ -4,6 +4,7 @@
 #include <float.h>
 #include <math.h>
 
+#include "common/error_set.h"
 #include "offset/offset_impl.h"
 
 /* Alg. 7 lines 6-9: answer each ping with the reference clock's reading. */
@@ -13,10 +14,10 @@ static int reference(hm_offset_pair_t *p, hm_clock_t *clock)
     for (int i = 0; i < p->exchanges; i++) {
         if (MPI_Recv(&dummy, 1, MPI_DOUBLE, p->client, HM_OFFSET_TAG, p->comm, MPI_STATUS_IGNORE) !=
             MPI_SUCCESS)
-            return HM_EMPI;
+            return hm__error_mpi(__func__, "MPI_Recv");
         t_last = hm_clock_now(clock);
         if (MPI_Send(&t_last, 1, MPI_DOUBLE, p->client, HM_OFFSET_TAG, p->comm) != MPI_SUCCESS)
-            return HM_EMPI;
+            return hm__error_mpi(__func__, "MPI_Send");
     }
     return HM_OK;
 }
@@ -31,10 +32,11 @@ static int client(hm_offset_pair_t *p, hm_clock_t *clock, hm_offset_sample_t *ou
     double td_min = -INFINITY, td_max = INFINITY, rtt_min = DBL_MAX;
     for (int i = 0; i < p->exchanges; i++) {
         double t_last, s_last = hm_clock_now(clock);
-        if (MPI_Send(&s_last, 1, MPI_DOUBLE, p->ref, HM_OFFSET_TAG, p->comm) != MPI_SUCCESS ||
-            MPI_Recv(&t_last, 1, MPI_DOUBLE, p->ref, HM_OFFSET_TAG, p->comm, MPI_STATUS_IGNORE) !=
-                MPI_SUCCESS)
-            return HM_EMPI;
+        if (MPI_Send(&s_last, 1, MPI_DOUBLE, p->ref, HM_OFFSET_TAG, p->comm) != MPI_SUCCESS)
+            return hm__error_mpi(__func__, "MPI_Send");
+        if (MPI_Recv(&t_last, 1, MPI_DOUBLE, p->ref, HM_OFFSET_TAG, p->comm, MPI_STATUS_IGNORE) !=
+            MPI_SUCCESS)
+            return hm__error_mpi(__func__, "MPI_Recv");
         double s_now = hm_clock_now(clock);
         td_min = fmax(td_min, t_last - s_now);
         td_max = fmin(td_max, t_last - s_last);

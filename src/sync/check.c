@@ -102,7 +102,7 @@ int hm_sync_check(MPI_Comm comm, hm_clock_t *global, int exchanges, const int *s
     double *errs = rank == 0 ? malloc((size_t)size * sizeof *errs) : NULL;
     int ok = rank != 0 || (offs && errs), all_ok;
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm);
-    if (!all_ok) rc = HM_ENOMEM;
+    if (!all_ok) rc = hm__error_set(HM_ENOMEM, "%s: rank 0 is out of memory", __func__);
     int truth = rc == HM_OK ? reference_model(comm, global, ref) : 0;
     for (int r = 0; offs && r < size; r++) offs[r] = NAN;
     for (int r = 1; rc == HM_OK && r < size; r++)
@@ -122,6 +122,9 @@ int hm_sync_check(MPI_Comm comm, hm_clock_t *global, int exchanges, const int *s
     }
     free(offs);
     free(errs);
+    int mine = rc;
     MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, comm);
+    if (rc != mine) /* another rank's failure: its sentence stays there */
+        hm__error_set(rc, "%s: %s on another rank", __func__, hm_strerror(rc));
     return rc;
 }

@@ -51,7 +51,8 @@ int hm__sync_hca(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params
                  hm__sync_stats_t *stats)
 {
     hm__sync_stats_t unused = {0};
-    if (!base || !params || !out) return HM_EINVAL;
+    if (!base || !params || !out)
+        return hm__error_null(__func__, !base ? "base" : !params ? "params" : "out");
     if (!stats) stats = &unused;
     hm_lm_t lm = {0, 0};
     /* The tree's intercepts are replaced below: re-measuring them pairwise

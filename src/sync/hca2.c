@@ -13,7 +13,8 @@ int hm__sync_hca2(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *param
                   hm__sync_stats_t *stats)
 {
     hm__sync_stats_t unused = {0};
-    if (!base || !params || !out) return HM_EINVAL;
+    if (!base || !params || !out)
+        return hm__error_null(__func__, !base ? "base" : !params ? "params" : "out");
     if (!stats) stats = &unused;
     hm_lm_t lm = {0, 0};
     /* Alg. 2 lines 18-21 (Sync_Clocks_Pow2, Sync_Clocks_Remaining, MPI_Scatter) */

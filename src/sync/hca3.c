@@ -63,7 +63,7 @@ static int make_order(hca3_t *h)
     int k = 0;
     h->order = malloc((size_t)h->size * sizeof *h->order);
     h->position = malloc((size_t)h->size * sizeof *h->position);
-    if (!h->order || !h->position) return HM_ENOMEM;
+    if (!h->order || !h->position) return hm__error_nomem(__func__);
     for (int half = h->max_power / 2; half >= 1; half /= 2)
         for (int ref = 0; ref < h->max_power; ref += 2 * half) h->order[k++] = ref + half;
     for (int ref = 0; ref < h->size - h->max_power; ref++) h->order[k++] = ref + h->max_power;
@@ -79,7 +79,8 @@ static int await_turn(const hca3_t *h, int client)
     if (k == 0) return HM_OK;
     int prev_ref = reference_of(h, h->order[k - 1]);
     if (prev_ref == h->rank) return HM_OK;
-    return hm__idle_wait_token(h->comm, prev_ref, HCA3_ORDER_TAG) == MPI_SUCCESS ? HM_OK : HM_EMPI;
+    return hm__mpi_status(hm__idle_wait_token(h->comm, prev_ref, HCA3_ORDER_TAG), __func__,
+                          "MPI_Irecv");
 }
 
 /* The reference of a finished pair hands the turn to both ranks of the next
@@ -92,7 +93,7 @@ static int pass_turn(const hca3_t *h, int client)
     for (int i = 0; i < 2; i++)
         if (members[i] != h->rank &&
             MPI_Send(NULL, 0, MPI_BYTE, members[i], HCA3_ORDER_TAG, h->comm) != MPI_SUCCESS)
-            rc = HM_EMPI;
+            rc = hm__error_mpi(__func__, "MPI_Send");
     return rc;
 }
 
@@ -103,7 +104,7 @@ static int as_reference(const hca3_t *h, int client, hm_clock_t *my_clk)
     hm__sync_pair_model_t unused;
     int rc = await_turn(h, client);
     if (rc == HM_OK && MPI_Send(NULL, 0, MPI_BYTE, client, HCA3_TURN_TAG, h->comm) != MPI_SUCCESS)
-        rc = HM_EMPI;
+        rc = hm__error_mpi(__func__, "MPI_Send");
     if (rc == HM_OK)
         rc = hm__sync_learn_pair(h->comm, h->rank, client, my_clk, h->params, &unused, h->stats);
     int passed = pass_turn(h, client);
@@ -119,7 +120,7 @@ static int as_client(const hca3_t *h, int ref, hm_clock_t *base, hm_clock_t **my
     hm_clock_t *global = NULL;
     int rc = await_turn(h, h->rank);
     if (rc == HM_OK && hm__idle_wait_token(h->comm, ref, HCA3_TURN_TAG) != MPI_SUCCESS)
-        rc = HM_EMPI;
+        rc = hm__error_mpi(__func__, "MPI_Irecv");
     if (rc == HM_OK) rc = hm__sync_learn_pair(h->comm, ref, h->rank, base, h->params, &m, h->stats);
     if (rc == HM_OK) rc = hm_clock_model(base, m.kind, m.lm, &global);
     if (rc != HM_OK) return rc;
@@ -159,8 +160,10 @@ int hm__sync_hca3(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *param
 {
     hca3_t h = {.comm = comm, .params = params, .stats = stats};
     int turns = 0;
-    if (MPI_Comm_rank(comm, &h.rank) != MPI_SUCCESS || MPI_Comm_size(comm, &h.size) != MPI_SUCCESS)
-        return HM_EMPI;
+    if (MPI_Comm_rank(comm, &h.rank) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Comm_rank");
+    if (MPI_Comm_size(comm, &h.size) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Comm_size");
     h.max_power = 1 << floor_log2(h.size); /* lines 2-3 */
     hm_clock_t *my_clk = base; /* line 4: the base clock itself stands for the dummy model */
     hm_clock_retain(base);

@@ -30,18 +30,16 @@ typedef struct tree {
     hm_lm_t *models;
 } tree_t;
 
-static int mpi(int rc)
-{
-    return rc == MPI_SUCCESS ? HM_OK : HM_EMPI;
-}
-
 int hm__hca_meet(MPI_Comm comm, int peer)
 {
     MPI_Request recv, send;
-    if (MPI_Irecv(NULL, 0, MPI_BYTE, peer, TAG_MEET, comm, &recv) != MPI_SUCCESS) return HM_EMPI;
-    if (MPI_Isend(NULL, 0, MPI_BYTE, peer, TAG_MEET, comm, &send) != MPI_SUCCESS) return HM_EMPI;
-    int rc = mpi(hm__idle_wait(&recv, MPI_STATUS_IGNORE));
-    return hm__hca_first_error(rc, mpi(hm__idle_wait(&send, MPI_STATUS_IGNORE)));
+    if (MPI_Irecv(NULL, 0, MPI_BYTE, peer, TAG_MEET, comm, &recv) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Irecv");
+    if (MPI_Isend(NULL, 0, MPI_BYTE, peer, TAG_MEET, comm, &send) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Isend");
+    int rc = hm__mpi_status(hm__idle_wait(&recv, MPI_STATUS_IGNORE), __func__, "MPI_Test");
+    return hm__hca_first_error(
+        rc, hm__mpi_status(hm__idle_wait(&send, MPI_STATUS_IGNORE), __func__, "MPI_Test"));
 }
 
 /* A pair of the tree; ref < 0: none. */
@@ -84,8 +82,8 @@ static int await_turn(const tree_t *t, pair_t p)
     pair_t prev = previous_pair(t, p);
     if (!t->one_at_a_time || prev.ref < 0 || prev.ref == t->rank) return HM_OK;
     if (MPI_Irecv(NULL, 0, MPI_BYTE, prev.ref, TAG_TURN, t->comm, &req) != MPI_SUCCESS)
-        return HM_EMPI;
-    return mpi(hm__idle_wait(&req, MPI_STATUS_IGNORE));
+        return hm__error_mpi(__func__, "MPI_Irecv");
+    return hm__mpi_status(hm__idle_wait(&req, MPI_STATUS_IGNORE), __func__, "MPI_Test");
 }
 
 static int pass_turn(const tree_t *t, pair_t p)
@@ -96,7 +94,8 @@ static int pass_turn(const tree_t *t, pair_t p)
     for (int i = 0; i < 2; i++) /* zero bytes: sent eagerly, never blocks */
         if (members[i] >= 0 && members[i] != t->rank)
             rc = hm__hca_first_error(
-                rc, mpi(MPI_Send(NULL, 0, MPI_BYTE, members[i], TAG_TURN, t->comm)));
+                rc, hm__mpi_status(MPI_Send(NULL, 0, MPI_BYTE, members[i], TAG_TURN, t->comm),
+                                   __func__, "MPI_Send"));
     return rc;
 }
 
@@ -123,15 +122,16 @@ static int learn(tree_t *t, int ref, int client, hm_lm_t *lm)
 
 static int send_models(tree_t *t, int to, const hm_lm_t *models, int count)
 {
-    return mpi(MPI_Send(models, 2 * count, MPI_DOUBLE, to, TAG_MODELS, t->comm));
+    return hm__mpi_status(MPI_Send(models, 2 * count, MPI_DOUBLE, to, TAG_MODELS, t->comm),
+                          __func__, "MPI_Send");
 }
 
 static int recv_models(tree_t *t, int from, hm_lm_t *models, int count)
 {
     MPI_Request req;
     if (MPI_Irecv(models, 2 * count, MPI_DOUBLE, from, TAG_MODELS, t->comm, &req) != MPI_SUCCESS)
-        return HM_EMPI;
-    return mpi(hm__idle_wait(&req, MPI_STATUS_IGNORE));
+        return hm__error_mpi(__func__, "MPI_Irecv");
+    return hm__mpi_status(hm__idle_wait(&req, MPI_STATUS_IGNORE), __func__, "MPI_Test");
 }
 
 /* Reference side of one round (Alg. 3 lines 11-21): learn with the client,
@@ -204,7 +204,8 @@ static int remaining(tree_t *t)
 /* MPI_Scatter of the final models from rank 0 (Alg. 2 line 21). */
 static int scatter(tree_t *t, hm_lm_t *lm)
 {
-    return mpi(hm__idle_scatter(t->models, 2, MPI_DOUBLE, lm, 2, MPI_DOUBLE, 0, t->comm));
+    return hm__mpi_status(hm__idle_scatter(t->models, 2, MPI_DOUBLE, lm, 2, MPI_DOUBLE, 0, t->comm),
+                          __func__, "MPI_Scatter");
 }
 
 /* Models this rank holds: all of them on rank 0, its subtree (the lowest set
@@ -234,9 +235,11 @@ int hm__hca_agree_turns(MPI_Comm comm, hm__hca_turns_t turns, int ok, int *one_a
     int turn =
         turns == HM_HCA_TURNS_AUTO ? node_oversubscribed(comm) : turns == HM_HCA_TURNS_ALWAYS;
     int mine[2] = {ok ? 0 : 1, turn}, all[2] = {1, 0};
-    if (hm__idle_allreduce(mine, all, 2, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS) return HM_EMPI;
+    int mpi_rc = hm__idle_allreduce(mine, all, 2, MPI_INT, MPI_MAX, comm);
+    if (mpi_rc != MPI_SUCCESS) return hm__mpi_status(mpi_rc, __func__, "MPI_Allreduce");
     *one_at_a_time = all[1];
-    return all[0] ? HM_ENOMEM : HM_OK;
+    if (!all[0]) return HM_OK;
+    return hm__error_set(HM_ENOMEM, "%s: out of memory%s", __func__, ok ? " on another rank" : "");
 }
 
 int hm__hca_tree(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
@@ -271,8 +274,9 @@ int hm__hca_finish(MPI_Comm comm, hm_clock_t *base, hm_lm_t lm, int status, hm_c
         hm_clock_kind_t kind = lm.slope == 0.0 ? HM_CLOCK_OFFSET : HM_CLOCK_LINEAR;
         status = hm_clock_model(base, kind, lm, &clock);
     }
-    if (status != HM_OK)
-        hm__error_set(status, "%s: %s on rank %d", name, hm_strerror(status), rank);
+    if (status != HM_OK) /* the step's own sentence, where it gave one */
+        hm__error_set(status, "%s: %s on rank %d", name,
+                      hm_last_error()[0] ? hm_last_error() : hm_strerror(status), rank);
     status = hm_agree(comm, status);
     if (status == HM_OK)
         *out = clock;

@@ -55,7 +55,8 @@ int hm__hca_meet(MPI_Comm comm, int peer);
  * base retained; else HM_CLOCK_OFFSET when lm.slope is exactly 0, i.e. every
  * model merged on this rank's path was an offset model, HM_CLOCK_LINEAR
  * otherwise), agrees on the status (hm_agree; on error every rank's
- * last error is "NAME: error text on rank R" of the lowest failing rank) and
+ * last error is "NAME: SENTENCE on rank R" of the lowest failing rank, with
+ * the failed step's sentence, or the status's text where it left none) and
  * sets *out only when every rank succeeded. */
 int hm__hca_finish(MPI_Comm comm, hm_clock_t *base, hm_lm_t lm, int status, hm_clock_t **out,
                    const char *name);

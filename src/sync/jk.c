@@ -65,7 +65,7 @@ static int prepare(jk_t *j)
 {
     j->npairs = j->me == 0 ? j->size - 1 : 1;
     j->pairs = calloc((size_t)(j->npairs > 0 ? j->npairs : 1), sizeof *j->pairs);
-    if (!j->pairs) return HM_ENOMEM;
+    if (!j->pairs) return hm__error_nomem(__func__);
     for (int k = 0; k < j->npairs; k++) {
         int client = j->me == 0 ? k + 1 : j->me;
         int rc = hm_offset_pair_create(j->comm, 0, client, j->params->offset, j->params->exchanges,
@@ -92,7 +92,7 @@ static int serve_round(jk_t *j)
 {
     for (int k = 0; k < j->npairs; k++) {
         if (j->size > 2 && MPI_Send(NULL, 0, MPI_BYTE, k + 1, TAG_TURN, j->comm) != MPI_SUCCESS)
-            return HM_EMPI;
+            return hm__error_mpi(__func__, "MPI_Send");
         int rc = hm_offset_measure(j->pairs[k], j->clock, NULL);
         if (rc != HM_OK) return rc;
     }
@@ -103,7 +103,8 @@ static int serve_round(jk_t *j)
  * offset measurement (client - root at the client's timestamp). */
 static int measure_turn(jk_t *j, hm_offset_sample_t *s)
 {
-    if (j->size > 2 && hm__idle_wait_token(j->comm, 0, TAG_TURN) != MPI_SUCCESS) return HM_EMPI;
+    if (j->size > 2 && hm__idle_wait_token(j->comm, 0, TAG_TURN) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Irecv");
     return hm_offset_measure(j->pairs[0], j->clock, s);
 }
 
@@ -144,8 +145,9 @@ static int more_rounds(jk_t *j, int *more)
         hm__sync_pair_model_t m = fit(j);
         mine = hm__sync_fit_more(j->params, &m, j->n);
     }
-    if (MPI_Allreduce(&mine, more, 1, MPI_INT, MPI_MAX, j->comm) != MPI_SUCCESS) return HM_EMPI;
-    if (*more > 0 && j->me != 0 && grow(j, j->n + *more) != HM_OK) return HM_ENOMEM;
+    if (MPI_Allreduce(&mine, more, 1, MPI_INT, MPI_MAX, j->comm) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Allreduce");
+    if (*more > 0 && j->me != 0) return grow(j, j->n + *more); /* HM_OK or HM_ENOMEM */
     return HM_OK;
 }
 
@@ -173,11 +175,16 @@ static int build_clock(jk_t *j, hm_clock_t **clock, hm__sync_pair_model_t *model
 int hm__sync_jk(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, hm_clock_t **out,
                 hm__sync_stats_t *stats)
 {
-    if (!base || !params || !out || params->fitpoints < 2 || params->exchanges < 1)
-        return HM_EINVAL;
+    if (!base || !params || !out)
+        return hm__error_null(__func__, !base ? "base" : !params ? "params" : "out");
+    if (params->fitpoints < 2)
+        return hm__error_set(HM_EINVAL, "%s: fitpoints %d is below 2", __func__, params->fitpoints);
+    if (params->exchanges < 1)
+        return hm__error_set(HM_EINVAL, "%s: exchanges %d is below 1", __func__, params->exchanges);
     jk_t j = {.comm = comm, .clock = base, .params = params};
-    if (MPI_Comm_rank(comm, &j.me) != MPI_SUCCESS || MPI_Comm_size(comm, &j.size) != MPI_SUCCESS)
-        return HM_EMPI;
+    if (MPI_Comm_rank(comm, &j.me) != MPI_SUCCESS) return hm__error_mpi(__func__, "MPI_Comm_rank");
+    if (MPI_Comm_size(comm, &j.size) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Comm_size");
     hm_clock_t *clock = NULL;
     hm__sync_pair_model_t model = {.kind = HM_CLOCK_IDENTITY};
     int rc = hm_agree(comm, prepare(&j));

@@ -141,14 +141,19 @@ void hm_sync_drift_test_describe(const hm_sync_params_t *params, char *buf, size
 }
 
 /* Checks both ranks of the pair make alike (same arguments on both), before
- * any communication. */
-static int check_pair(MPI_Comm comm, int ref, int client, int *me)
+ * any communication; fn: the caller, for the sentence. */
+static int check_pair(MPI_Comm comm, int ref, int client, int *me, const char *fn)
 {
     int size;
-    if (MPI_Comm_size(comm, &size) != MPI_SUCCESS || MPI_Comm_rank(comm, me) != MPI_SUCCESS)
-        return HM_EMPI;
-    if (ref < 0 || ref >= size || client < 0 || client >= size || ref == client) return HM_EINVAL;
-    return *me == ref || *me == client ? HM_OK : HM_EINVAL;
+    if (MPI_Comm_size(comm, &size) != MPI_SUCCESS) return hm__error_mpi(fn, "MPI_Comm_size");
+    if (MPI_Comm_rank(comm, me) != MPI_SUCCESS) return hm__error_mpi(fn, "MPI_Comm_rank");
+    if (ref < 0 || ref >= size || client < 0 || client >= size || ref == client)
+        return hm__error_set(HM_EINVAL, "%s: ref %d and client %d are not two ranks of [0, %d)", fn,
+                             ref, client, size);
+    if (*me != ref && *me != client)
+        return hm__error_set(HM_EINVAL, "%s: rank %d is neither ref %d nor client %d", fn, *me, ref,
+                             client);
+    return HM_OK;
 }
 
 /* Both ranks of the pair leave with the same status (the smaller code when
@@ -159,8 +164,11 @@ static int agree(MPI_Comm comm, int peer, int rc)
     int theirs;
     if (MPI_Sendrecv(&rc, 1, MPI_INT, peer, TAG_AGREE, &theirs, 1, MPI_INT, peer, TAG_AGREE, comm,
                      MPI_STATUS_IGNORE) != MPI_SUCCESS)
-        return HM_EMPI;
-    return rc < theirs ? rc : theirs;
+        return hm__error_mpi(__func__, "MPI_Sendrecv");
+    if (theirs >= rc) return rc; /* this rank's own status, with its own sentence */
+    /* The peer's sentence stays on the peer: name its status. */
+    return hm__error_set(theirs, "rank %d of the pair failed: %s%s%s", peer, hm_strerror(theirs),
+                         rc != HM_OK ? "; here: " : "", rc != HM_OK ? hm_last_error() : "");
 }
 
 /* Alg. 2 lines 3-12: fit points from..to - 1 (only the client keeps them). */
@@ -296,7 +304,7 @@ int hm__sync_grow_points(double **x, double **y, int n)
     if (nx) *x = nx;
     double *ny = nx ? realloc(*y, (size_t)n * sizeof *ny) : NULL;
     if (ny) *y = ny;
-    return nx && ny ? HM_OK : HM_ENOMEM;
+    return nx && ny ? HM_OK : hm__error_nomem(__func__);
 }
 
 static int grow(fit_points_t *f, int n)
@@ -327,7 +335,7 @@ static int fit_or_extend(MPI_Comm comm, int peer, int is_client, const hm_sync_p
     int theirs = 0;
     if (MPI_Sendrecv(more, 1, MPI_INT, peer, TAG_AGREE, &theirs, 1, MPI_INT, peer, TAG_AGREE, comm,
                      MPI_STATUS_IGNORE) != MPI_SUCCESS)
-        return HM_EMPI;
+        return hm__error_mpi(__func__, "MPI_Sendrecv");
     if (!is_client) *more = theirs;
     return HM_OK;
 }
@@ -351,11 +359,13 @@ int hm__sync_learn_pair(MPI_Comm comm, int ref, int client, hm_clock_t *clock,
                         hm__sync_stats_t *stats)
 {
     int me;
-    if (!clock || !params || !model) return HM_EINVAL;
+    if (!clock || !params || !model)
+        return hm__error_null(__func__, !clock ? "clock" : !params ? "params" : "model");
     /* A line needs two points; exchanges and the offset kind are checked by
      * hm_offset_pair_create, identically on both ranks. */
-    if (params->fitpoints < 2) return HM_EINVAL;
-    int rc = check_pair(comm, ref, client, &me);
+    if (params->fitpoints < 2)
+        return hm__error_set(HM_EINVAL, "%s: fitpoints %d is below 2", __func__, params->fitpoints);
+    int rc = check_pair(comm, ref, client, &me, __func__);
     if (rc != HM_OK) return rc;
     int is_client = me == client, peer = is_client ? ref : client;
     hm_offset_pair_t *pair = NULL;
@@ -381,8 +391,8 @@ int hm__sync_measure_offset(MPI_Comm comm, int ref, int client, hm_clock_t *cloc
                             hm__sync_stats_t *stats)
 {
     int me;
-    if (!clock || !params) return HM_EINVAL;
-    int rc = check_pair(comm, ref, client, &me);
+    if (!clock || !params) return hm__error_null(__func__, !clock ? "clock" : "params");
+    int rc = check_pair(comm, ref, client, &me, __func__);
     if (rc != HM_OK) return rc;
     hm_offset_pair_t *pair = NULL;
     rc = hm_offset_pair_create(comm, ref, client, params->offset, params->exchanges, &pair);

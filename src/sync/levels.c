@@ -58,7 +58,8 @@ int hm__sync_comms_open(MPI_Comm comm, int nlevels, const hm_sync_params_t *para
 {
     *c = (hm__sync_comms_t){MPI_COMM_NULL, NULL, MPI_COMM_NULL};
     if (nlevels == 1) {
-        if (MPI_Comm_dup(comm, &c->dup) != MPI_SUCCESS) return HM_EMPI;
+        int rc = hm__mpi_status(MPI_Comm_dup(comm, &c->dup), __func__, "MPI_Comm_dup");
+        if (rc != HM_OK) return rc;
         c->whole = c->dup;
         return HM_OK;
     }

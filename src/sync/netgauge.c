@@ -64,11 +64,11 @@ typedef struct ng {
 static int meet(ng_t *c, int peer)
 {
     MPI_Request req;
-    if (MPI_Irecv(NULL, 0, MPI_BYTE, peer, TAG_MEET, c->comm, &req) != MPI_SUCCESS ||
-        MPI_Send(NULL, 0, MPI_BYTE, peer, TAG_MEET, c->comm) != MPI_SUCCESS ||
-        hm__idle_wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-        return HM_EMPI;
-    return HM_OK;
+    if (MPI_Irecv(NULL, 0, MPI_BYTE, peer, TAG_MEET, c->comm, &req) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Irecv");
+    if (MPI_Send(NULL, 0, MPI_BYTE, peer, TAG_MEET, c->comm) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Send");
+    return hm__mpi_status(hm__idle_wait(&req, MPI_STATUS_IGNORE), __func__, "MPI_Test");
 }
 
 /* Receive one ping-pong message. The tree's pairs of a round measure at
@@ -81,12 +81,13 @@ static int receive(ng_t *c, double *buf, int peer, int tag, MPI_Status *st)
 {
     MPI_Request req;
     int done = 0;
-    if (MPI_Irecv(buf, 1, MPI_DOUBLE, peer, tag, c->comm, &req) != MPI_SUCCESS) return HM_EMPI;
+    if (MPI_Irecv(buf, 1, MPI_DOUBLE, peer, tag, c->comm, &req) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Irecv");
     /* SMPI: no core to give away, and a failed MPI_Test costs simulated
      * time (smpi/test) that would lengthen the round trip. */
-    if (HM_SMPI) return MPI_Wait(&req, st) == MPI_SUCCESS ? HM_OK : HM_EMPI;
+    if (HM_SMPI) return hm__mpi_status(MPI_Wait(&req, st), __func__, "MPI_Wait");
     for (int polls = 0; !done;) {
-        if (MPI_Test(&req, &done, st) != MPI_SUCCESS) return HM_EMPI;
+        if (MPI_Test(&req, &done, st) != MPI_SUCCESS) return hm__error_mpi(__func__, "MPI_Test");
         if (!done && polls < SPIN_POLLS)
             polls++;
         else if (!done)
@@ -104,9 +105,10 @@ static int measure(ng_t *c, int peer, double *offset)
     long i = 0;
     for (long since_min = 0; since_min < c->n && i < (long)STOP_FACTOR * c->n; i++) {
         double remote, s_time = hm_clock_now(c->clock);
-        if (MPI_Send(&s_time, 1, MPI_DOUBLE, peer, TAG_PING, c->comm) != MPI_SUCCESS ||
-            receive(c, &remote, peer, TAG_PING, MPI_STATUS_IGNORE) != HM_OK)
-            return HM_EMPI;
+        if (MPI_Send(&s_time, 1, MPI_DOUBLE, peer, TAG_PING, c->comm) != MPI_SUCCESS)
+            return hm__error_mpi(__func__, "MPI_Send");
+        int rc = receive(c, &remote, peer, TAG_PING, MPI_STATUS_IGNORE);
+        if (rc != HM_OK) return rc;
         double e_time = hm_clock_now(c->clock);
         since_min++;
         if (e_time - s_time < rtt_min) {
@@ -116,7 +118,8 @@ static int measure(ng_t *c, int peer, double *offset)
         }
     }
     hm__sync_tally(c->stats, c->comm, peer, i);
-    return MPI_Send(NULL, 0, MPI_BYTE, peer, TAG_STOP, c->comm) == MPI_SUCCESS ? HM_OK : HM_EMPI;
+    return hm__mpi_status(MPI_Send(NULL, 0, MPI_BYTE, peer, TAG_STOP, c->comm), __func__,
+                          "MPI_Send");
 }
 
 /* Alg. 12 lines 12-15 on the measured rank: answer each ping with the
@@ -126,14 +129,15 @@ static int answer(ng_t *c, int peer)
     for (long n = 0;; n++) {
         double s_time, t_remote;
         MPI_Status st;
-        if (receive(c, &s_time, peer, MPI_ANY_TAG, &st) != HM_OK) return HM_EMPI;
+        int rc = receive(c, &s_time, peer, MPI_ANY_TAG, &st);
+        if (rc != HM_OK) return rc;
         if (st.MPI_TAG == TAG_STOP) {
             hm__sync_tally(c->stats, c->comm, peer, n);
             return HM_OK;
         }
         t_remote = hm_clock_now(c->clock);
         if (MPI_Send(&t_remote, 1, MPI_DOUBLE, peer, TAG_PING, c->comm) != MPI_SUCCESS)
-            return HM_EMPI;
+            return hm__error_mpi(__func__, "MPI_Send");
     }
 }
 
@@ -147,7 +151,7 @@ static int gather_subtree(ng_t *c, int me, int half, double *off)
     if (rc == HM_OK) rc = measure(c, me + half, &d);
     if (rc == HM_OK && MPI_Recv(off + half + 1, half - 1, MPI_DOUBLE, me + half, TAG_DIFFS, c->comm,
                                 MPI_STATUS_IGNORE) != MPI_SUCCESS)
-        rc = HM_EMPI;
+        rc = hm__error_mpi(__func__, "MPI_Recv");
     off[half] = d;
     for (int j = 1; j < half; j++) off[half + j] += d;
     return rc;
@@ -161,7 +165,7 @@ static int hand_subtree(ng_t *c, int me, int half, const double *off)
     if (rc == HM_OK) rc = answer(c, me - half);
     if (rc == HM_OK &&
         MPI_Send(off + 1, half - 1, MPI_DOUBLE, me - half, TAG_DIFFS, c->comm) != MPI_SUCCESS)
-        rc = HM_EMPI;
+        rc = hm__error_mpi(__func__, "MPI_Send");
     return rc;
 }
 
@@ -183,9 +187,8 @@ static int sync_pow2(ng_t *c, int me, int maxpower, double *off)
 /* Alg. 11 lines 29-30: the root's list to every rank, waiting asleep. */
 static int scatter(ng_t *c, const double *off, double *myoffset)
 {
-    return hm__idle_scatter(off, 1, MPI_DOUBLE, myoffset, 1, MPI_DOUBLE, 0, c->comm) == MPI_SUCCESS
-               ? HM_OK
-               : HM_EMPI;
+    return hm__mpi_status(hm__idle_scatter(off, 1, MPI_DOUBLE, myoffset, 1, MPI_DOUBLE, 0, c->comm),
+                          __func__, "MPI_Scatter");
 }
 
 /* Sync_Clocks_Remaining, Alg. 11 lines 32-43. */
@@ -199,14 +202,14 @@ static int sync_remaining(ng_t *c, int me, int size, int maxpower, double *myoff
         if (rc == HM_OK) rc = measure(c, server, &d);
         d += *myoffset; /* line 38 */
         if (rc == HM_OK && MPI_Send(&d, 1, MPI_DOUBLE, server, TAG_OFFSET, c->comm) != MPI_SUCCESS)
-            rc = HM_EMPI;
+            rc = hm__error_mpi(__func__, "MPI_Send");
     } else if (me >= maxpower) {
         int client = me - maxpower;
         rc = meet(c, client);
         if (rc == HM_OK) rc = answer(c, client);
         if (rc == HM_OK && MPI_Recv(myoffset, 1, MPI_DOUBLE, client, TAG_OFFSET, c->comm,
                                     MPI_STATUS_IGNORE) != MPI_SUCCESS)
-            rc = HM_EMPI;
+            rc = hm__error_mpi(__func__, "MPI_Recv");
     }
     return rc;
 }
@@ -241,14 +244,17 @@ int hm__sync_netgauge(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *p
                       hm_clock_t **out, hm__sync_stats_t *stats)
 {
     int me, size;
-    if (!base || !params || !out || params->exchanges < 1) return HM_EINVAL;
-    if (MPI_Comm_rank(comm, &me) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS)
-        return HM_EMPI;
+    if (!base || !params || !out)
+        return hm__error_null(__func__, !base ? "base" : !params ? "params" : "out");
+    if (params->exchanges < 1)
+        return hm__error_set(HM_EINVAL, "%s: exchanges %d is below 1", __func__, params->exchanges);
+    if (MPI_Comm_rank(comm, &me) != MPI_SUCCESS) return hm__error_mpi(__func__, "MPI_Comm_rank");
+    if (MPI_Comm_size(comm, &size) != MPI_SUCCESS) return hm__error_mpi(__func__, "MPI_Comm_size");
     ng_t c = {comm, base, params->exchanges, stats};
     double myoffset = 0;
     double *off = calloc(list_length(me, size, largest_power_of_two(size)), sizeof *off);
     hm_clock_t *clock = NULL;
-    int rc = hm_agree(comm, off ? HM_OK : HM_ENOMEM);
+    int rc = hm_agree(comm, off ? HM_OK : hm__error_nomem(__func__));
     if (rc == HM_OK) rc = learn_offset(&c, me, size, off, &myoffset);
     if (rc == HM_OK && me != 0)
         rc = hm_clock_model(base, HM_CLOCK_OFFSET, (hm_lm_t){0, myoffset}, &clock);

@@ -20,29 +20,33 @@ static int my_node(MPI_Comm comm, int me, int ranks_per_node, int *node)
     }
     MPI_Comm shared;
     if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &shared) != MPI_SUCCESS)
-        return HM_EMPI;
+        return hm__error_mpi(__func__, "MPI_Comm_split_type");
     int rc = MPI_Allreduce(&me, node, 1, MPI_INT, MPI_MIN, shared);
     MPI_Comm_free(&shared);
-    return rc == MPI_SUCCESS ? HM_OK : HM_EMPI;
+    return hm__mpi_status(rc, __func__, "MPI_Allreduce");
 }
 
 int hm__sync_nodes_create(MPI_Comm comm, int ranks_per_node, hm__sync_nodes_t **out)
 {
     int me, size, node = 0, all = 1;
     *out = NULL;
-    if (MPI_Comm_rank(comm, &me) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS)
-        return HM_EMPI;
+    if (MPI_Comm_rank(comm, &me) != MPI_SUCCESS) return hm__error_mpi(__func__, "MPI_Comm_rank");
+    if (MPI_Comm_size(comm, &size) != MPI_SUCCESS) return hm__error_mpi(__func__, "MPI_Comm_size");
     hm__sync_nodes_t *n = calloc(1, sizeof *n);
     if (n) n->me = me, n->node_of = malloc((size_t)size * sizeof *n->node_of);
     /* Every rank takes part in the collectives whatever its allocations. */
-    int failed = !n || !n->node_of, rc = HM_OK;
-    if (MPI_Allreduce(&failed, &all, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS) rc = HM_EMPI;
-    if (rc == HM_OK && all) rc = HM_ENOMEM;
+    int failed = !n || !n->node_of;
+    int rc = hm__mpi_status(MPI_Allreduce(&failed, &all, 1, MPI_INT, MPI_MAX, comm), __func__,
+                            "MPI_Allreduce");
+    if (rc == HM_OK && all)
+        rc = hm__error_set(HM_ENOMEM, "%s: out of memory%s", __func__,
+                           failed ? "" : " on another rank");
     if (rc == HM_OK) rc = my_node(comm, me, ranks_per_node, &node);
     if (rc == HM_OK &&
         MPI_Allgather(&node, 1, MPI_INT, n->node_of, 1, MPI_INT, comm) != MPI_SUCCESS)
-        rc = HM_EMPI;
-    if (rc == HM_OK && MPI_Comm_group(comm, &n->group) != MPI_SUCCESS) rc = HM_EMPI;
+        rc = hm__error_mpi(__func__, "MPI_Allgather");
+    if (rc == HM_OK && MPI_Comm_group(comm, &n->group) != MPI_SUCCESS)
+        rc = hm__error_mpi(__func__, "MPI_Comm_group");
     if (rc != HM_OK) {
         if (n) free(n->node_of);
         free(n);

@@ -27,8 +27,8 @@ static int same_source(MPI_Comm comm, hm_clock_t *base, int *same)
 {
     uint64_t id = hm_timer_domain(hm_clock_timer(base));
     uint64_t mine[2] = {id, ~id}, max[2];
-    if (hm__idle_allreduce(mine, max, 2, MPI_UINT64_T, MPI_MAX, comm) != MPI_SUCCESS)
-        return HM_EMPI;
+    int rc = hm__idle_allreduce(mine, max, 2, MPI_UINT64_T, MPI_MAX, comm);
+    if (rc != MPI_SUCCESS) return hm__mpi_status(rc, __func__, "MPI_Allreduce");
     *same = max[0] == ~max[1];
     return HM_OK;
 }
@@ -39,7 +39,7 @@ static int flatten(hm_clock_t *clk, void **buf, size_t *len)
     int rc = hm_clock_serialize(clk, NULL, 0, len);
     if (rc != HM_OK && rc != HM_ERANGE) return rc;
     *buf = malloc(*len ? *len : 1);
-    if (!*buf) return HM_ENOMEM;
+    if (!*buf) return hm__error_nomem(__func__);
     return hm_clock_serialize(clk, *buf, *len, len);
 }
 
@@ -53,16 +53,18 @@ static int broadcast(MPI_Comm comm, int me, hm_clock_t *base, void **buf, size_t
         head[1] = flatten(base, buf, len);
         head[0] = (int64_t)*len;
     }
-    if (MPI_Bcast(head, 2, MPI_INT64_T, 0, comm) != MPI_SUCCESS) return HM_EMPI;
+    if (MPI_Bcast(head, 2, MPI_INT64_T, 0, comm) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Bcast");
     if (head[1] != HM_OK) return (int)head[1];
     int rc = HM_OK;
     if (me != 0) {
         *len = (size_t)head[0];
         *buf = malloc(*len ? *len : 1); /* line 8 */
-        rc = *buf ? HM_OK : HM_ENOMEM;
+        rc = *buf ? HM_OK : hm__error_nomem(__func__);
     }
     rc = hm_agree(comm, rc);
-    if (rc == HM_OK && MPI_Bcast(*buf, (int)*len, MPI_BYTE, 0, comm) != MPI_SUCCESS) rc = HM_EMPI;
+    if (rc == HM_OK && MPI_Bcast(*buf, (int)*len, MPI_BYTE, 0, comm) != MPI_SUCCESS)
+        rc = hm__error_mpi(__func__, "MPI_Bcast");
     return rc;
 }
 
@@ -71,7 +73,7 @@ int hm__sync_prop(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *param
 {
     (void)params, (void)stats; /* no ping-pongs, no models learned */
     int me, same = 0;
-    if (MPI_Comm_rank(comm, &me) != MPI_SUCCESS) return HM_EMPI;
+    if (MPI_Comm_rank(comm, &me) != MPI_SUCCESS) return hm__error_mpi(__func__, "MPI_Comm_rank");
     int rc = same_source(comm, base, &same);
     if (rc != HM_OK) return rc;
     if (!same) return hm__error_set(HM_EINVAL, "%s", NOT_SHARED);

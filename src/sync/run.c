@@ -100,7 +100,8 @@ static int check_request(MPI_Comm comm, const char *spec, const hm_sync_params_t
     rc = hm_agree(comm, rc);
     if (rc != HM_OK) return rc;
     uint64_t h = fingerprint(spec, params), mine[2] = {h, ~h}, max[2];
-    if (MPI_Allreduce(mine, max, 2, MPI_UINT64_T, MPI_MAX, comm) != MPI_SUCCESS) return HM_EMPI;
+    if (MPI_Allreduce(mine, max, 2, MPI_UINT64_T, MPI_MAX, comm) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Allreduce");
     if (max[0] != ~max[1])
         return hm__error_set(HM_EINVAL,
                              "the ranks were given different clock synchronization specifications "
@@ -172,7 +173,7 @@ static int report(MPI_Comm whole, const hm__sync_levels_t *lv, const hm__sync_st
         MPI_Allreduce(pp, pp_sum, 2, MPI_LONG, MPI_SUM, whole) != MPI_SUCCESS ||
         MPI_Allreduce(tests, tests_max, TESTS * lv->n, MPI_DOUBLE, MPI_MAX, whole) != MPI_SUCCESS ||
         MPI_Allreduce(&duration_s, &max_s, 1, MPI_DOUBLE, MPI_MAX, whole) != MPI_SUCCESS)
-        return HM_EMPI;
+        return hm__error_mpi(__func__, "MPI_Allreduce");
     if (out) fill_report(out, lv, sum, tests_max, stats, max_s, pp_sum);
     return HM_OK;
 }

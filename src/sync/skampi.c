@@ -55,7 +55,8 @@ static void free_pairs(hm_offset_pair_t **pairs, int n, hm__sync_stats_t *stats)
 static int serve_all(hm_offset_pair_t **pairs, MPI_Comm comm, int size, hm_clock_t *base)
 {
     for (int i = 1; i < size; i++) {
-        if (MPI_Send(NULL, 0, MPI_BYTE, i, TAG_TURN, comm) != MPI_SUCCESS) return HM_EMPI;
+        if (MPI_Send(NULL, 0, MPI_BYTE, i, TAG_TURN, comm) != MPI_SUCCESS)
+            return hm__error_mpi(__func__, "MPI_Send");
         int rc = hm_offset_measure(pairs[i - 1], base, NULL);
         if (rc != HM_OK) return rc;
     }
@@ -67,7 +68,8 @@ static int serve_all(hm_offset_pair_t **pairs, MPI_Comm comm, int size, hm_clock
 static int measure_own(hm_offset_pair_t *pair, MPI_Comm comm, hm_clock_t *base, hm_clock_t **out)
 {
     hm_offset_sample_t s;
-    if (hm__idle_wait_token(comm, 0, TAG_TURN) != MPI_SUCCESS) return HM_EMPI;
+    if (hm__idle_wait_token(comm, 0, TAG_TURN) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Irecv");
     int rc = hm_offset_measure(pair, base, &s);
     if (rc != HM_OK) return rc;
     return hm_clock_model(base, HM_CLOCK_OFFSET, (hm_lm_t){0, s.offset_s}, out);
@@ -77,13 +79,17 @@ int hm__sync_skampi(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *par
                     hm_clock_t **out, hm__sync_stats_t *stats)
 {
     int me, size;
-    if (!base || !params || !out || params->exchanges < 1) return HM_EINVAL;
-    if (MPI_Comm_rank(comm, &me) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS)
-        return HM_EMPI;
+    if (!base || !params || !out)
+        return hm__error_null(__func__, !base ? "base" : !params ? "params" : "out");
+    if (params->exchanges < 1)
+        return hm__error_set(HM_EINVAL, "%s: exchanges %d is below 1", __func__, params->exchanges);
+    if (MPI_Comm_rank(comm, &me) != MPI_SUCCESS) return hm__error_mpi(__func__, "MPI_Comm_rank");
+    if (MPI_Comm_size(comm, &size) != MPI_SUCCESS) return hm__error_mpi(__func__, "MPI_Comm_size");
     int npairs = me == 0 ? size - 1 : 1;
     hm_clock_t *clock = NULL;
     hm_offset_pair_t **pairs = calloc((size_t)(npairs > 0 ? npairs : 1), sizeof *pairs);
-    int rc = pairs ? create_pairs(comm, me, size, params->exchanges, pairs) : HM_ENOMEM;
+    int rc =
+        pairs ? create_pairs(comm, me, size, params->exchanges, pairs) : hm__error_nomem(__func__);
     rc = hm_agree(comm, rc);
     if (rc == HM_OK && me == 0) rc = serve_all(pairs, comm, size, base);
     if (rc == HM_OK && me != 0) rc = measure_own(pairs[0], comm, base, &clock);

@@ -46,7 +46,7 @@ static int read_overhead(hm_timer_t *t, long nreads, double *overhead_s)
     long nbatch = nreads / BATCH_READS;
     if (nbatch < 1) nbatch = 1;
     double *per_read = malloc((size_t)nbatch * sizeof *per_read);
-    if (!per_read) return HM_ENOMEM;
+    if (!per_read) return hm__error_nomem(__func__);
     volatile double sink = 0;
     for (long b = 0; b < nbatch; b++) {
         double start = raw_now();

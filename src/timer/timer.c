@@ -64,7 +64,8 @@ int hm_timer_agree_origin(hm_timer_t *t, MPI_Comm comm)
     int bad = hm__comm_check(comm, __func__);
     if (bad != HM_OK) return bad;
     int64_t origin = t->origin;
-    if (MPI_Bcast(&origin, 1, MPI_INT64_T, 0, comm) != MPI_SUCCESS) return HM_EMPI;
+    int rc = hm__mpi_status(MPI_Bcast(&origin, 1, MPI_INT64_T, 0, comm), __func__, "MPI_Bcast");
+    if (rc != HM_OK) return rc;
     t->origin = origin;
     return HM_OK;
 }

@@ -6,6 +6,7 @@
  * --tsc-ghz or read from the system (CPUID leaf 0x15, the hypervisor timing
  * leaf 0x40000010, or /proc/cpuinfo); it is never re-estimated per run, which
  * would make two runs convert ticks differently. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,8 @@ static int cpuinfo_has_flags(const hm_timer_options_t *o)
     char line[8192];
     int constant = 0, nonstop = 0, rdtscp = 0;
     if (!f) {
-        hm__error_set(HM_ENOTSUP, "tsc refused: %s is not readable", cpuinfo_path(o));
+        hm__error_set(HM_ENOTSUP, "tsc refused: %s is not readable: %s", cpuinfo_path(o),
+                      strerror(errno));
         return 0;
     }
     while (fgets(line, sizeof line, f)) {
@@ -90,7 +92,7 @@ static int open_tsc(hm_timer_t *t, const hm_timer_options_t *o)
     if (HM_SMPI)
         return hm__error_set(HM_ENOTSUP, "tsc refused: it counts this machine's cycles, not the "
                                          "simulated time of SMPI (use wtime)");
-    if (!cpuinfo_has_flags(o)) return HM_ENOTSUP;
+    if (!cpuinfo_has_flags(o)) return HM_ENOTSUP; /* sentence: set by cpuinfo_has_flags */
     if (o && o->tsc_ghz > 0) hz = o->tsc_ghz * 1e9;
     if (hz <= 0 && (hz = hz_from_cpuid()) > 0) from = "CPUID leaf 0x15";
     if (hz <= 0 && (hz = hz_from_hypervisor()) > 0) from = "hypervisor leaf 0x40000010";
