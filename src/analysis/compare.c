@@ -132,7 +132,7 @@ int hm_analysis_compare(const hm_analysis_side_t *a, const hm_analysis_side_t *b
     if (rc == HM_OK) rc = hm_stats_summarize(gb->x_s, gb->n, &sb);
     if (rc == HM_OK)
         rc = hm_stats_wilcoxon(ga->x_s, ga->n, gb->x_s, gb->n, alternative, &out->test);
-    if (rc != HM_OK) return hm__error_set(rc, "compare: %s", hm_strerror(rc));
+    if (rc != HM_OK) return hm__error_set(rc, "compare: %s", hm_last_error());
     out->a = ga, out->b = gb;
     out->median_a_s = sa.median, out->median_b_s = sb.median;
     out->ratio = sa.median > 0 ? sb.median / sa.median : NAN;

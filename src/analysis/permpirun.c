@@ -13,7 +13,8 @@
  * than cut, since a cut name could merge two groups. */
 static int copy_name(char *dst, size_t cap, const char *src)
 {
-    if (strlen(src) >= cap) return HM_ERANGE;
+    if (strlen(src) >= cap)
+        return hm__error_set(HM_ERANGE, "name \"%s\" is longer than %zu characters", src, cap - 1);
     strcpy(dst, src);
     return HM_OK;
 }
@@ -35,11 +36,11 @@ static int reduce_group(hm_analysis_group_t *g, hm_filter_t filter, hm_results_p
     row->comm_target_s = g->comm_target_s;
     row->comp_target_s = g->comp_target_s;
     row->cell_invalid = g->n_invalid_cell > 0;
-    if (copy_name(row->op, sizeof row->op, g->op) != HM_OK ||
-        copy_name(row->sync, sizeof row->sync, g->sync) != HM_OK ||
-        copy_name(row->progress, sizeof row->progress, g->progress ? g->progress : "") != HM_OK)
-        return HM_ERANGE;
-    return HM_OK;
+    rc = copy_name(row->op, sizeof row->op, g->op);
+    if (rc == HM_OK) rc = copy_name(row->sync, sizeof row->sync, g->sync);
+    if (rc == HM_OK)
+        rc = copy_name(row->progress, sizeof row->progress, g->progress ? g->progress : "");
+    return rc;
 }
 
 /* The run's --nrep, as its raw file says it (factor nrep); 0 where it does
@@ -97,7 +98,7 @@ int hm_analysis_permpirun_add_run(hm_results_permpirun_t *ds, const char *path, 
     if (rc == HM_OK) rc = hm_analysis_groups_read_raw(&groups, path, metric);
     if (rc == HM_OK) rc = reduce_run(ds, path, run, seed, &groups, filter);
     /* A missing or unreadable file is bad input to the caller, as a bad cell. */
-    if (rc != HM_OK && rc != HM_ENOMEM) rc = HM_EINVAL;
+    if (rc != HM_OK && rc != HM_ENOMEM) rc = hm__error_set(HM_EINVAL, "%s", hm_last_error());
     if (rc != HM_OK) ds->n = before;
     if (rc == HM_OK && before == 0) ds->metric = metric;
     hm_analysis_groups_free(&groups);

@@ -75,8 +75,9 @@ static int fill(hm_analysis_repro_t *rp)
     double *work = malloc(n * sizeof *work);
     rp->runs = malloc(n * sizeof *rp->runs);
     rp->groups = malloc(n * sizeof *rp->groups);
-    int rc = work && rp->runs && rp->groups ? HM_OK : HM_ENOMEM;
-    if (rc != HM_OK) rc = hm__error_set(rc, "reproducibility: out of memory");
+    int rc = work && rp->runs && rp->groups
+                 ? HM_OK
+                 : hm__error_set(HM_ENOMEM, "reproducibility: out of memory");
     for (size_t i = 0, j; rc == HM_OK && i < rp->rows.n; i = j) {
         for (j = i + 1; j < rp->rows.n && same_group(&rp->rows.rows[i], &rp->rows.rows[j]); j++)
             ;
@@ -234,14 +235,14 @@ int hm_analysis_repro_write(const hm_analysis_repro_t *rp, const char *path,
     }
     rc = hm_results_repro_open(path, f, column, &csv);
     hm_factors_free(f);
-    if (rc != HM_OK) return HM_EIO;
+    if (rc != HM_OK) return hm__error_set(HM_EIO, "%s", hm_last_error());
     for (size_t i = 0; rc == HM_OK && i < rp->ngroups; i++)
         rc = overlap ? put_rows_overlap(csv, &rp->groups[i], rp->rows.metric)
                      : put_rows(csv, &rp->groups[i]);
     if (rc != HM_OK) {
-        hm__error_set(HM_EIO, "%s", hm_csv_error(csv));
         hm_csv_abort(csv);
-        return HM_EIO;
+        return hm__error_set(HM_EIO, "%s", hm_last_error());
     }
-    return hm_csv_close(csv) == HM_OK ? HM_OK : HM_EIO;
+    rc = hm_csv_close(csv);
+    return rc == HM_OK ? HM_OK : hm__error_set(HM_EIO, "%s", hm_last_error());
 }

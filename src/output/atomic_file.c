@@ -40,8 +40,6 @@ struct hm_afile {
     char error[ERROR_LEN];
 };
 
-/* Record "cannot write PATH: what: strerror(err)" and return HM_EIO with
- * errno = err, as the failing call left it. */
 /* The cause of a write that failed inside stdio: a stream whose error
  * flag a full buffer's write set earlier reports it at the next fflush
  * with errno 0, and "Input/output error" hid a full disk (issue 31). The
@@ -54,6 +52,9 @@ static int lost_cause(const hm_afile_t *af)
     return EIO;
 }
 
+/* Record "cannot write PATH: what: strerror(err)" on the handle and as the
+ * thread's last error, and return HM_EIO with errno = err, as the failing
+ * call left it. */
 static int fail(hm_afile_t *af, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int fail(hm_afile_t *af, int err, const char *fmt, ...)
@@ -68,6 +69,7 @@ static int fail(hm_afile_t *af, int err, const char *fmt, ...)
     }
     size_t used = strlen(af->error);
     snprintf(af->error + used, sizeof af->error - used, ": %s", strerror(err));
+    hm__error_set(HM_EIO, "%s", af->error);
     errno = err;
     return HM_EIO;
 }
@@ -134,7 +136,7 @@ static int name_unnamed(hm_afile_t *af, int fd, char **named)
     char proc[64];
     snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
     *named = temp_template(af);
-    if (!*named) return HM_ENOMEM;
+    if (!*named) return hm__error_nomem(__func__);
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     unsigned long seed = (unsigned long)now.tv_nsec * 2654435761UL ^ (unsigned long)getpid();
@@ -160,7 +162,7 @@ static int make_temp(hm_afile_t *af, char **tmp, int *fd)
     *tmp = NULL;
     if ((*fd = open_unnamed(af)) >= 0) return HM_OK;
     *tmp = temp_template(af);
-    if (!*tmp) return HM_ENOMEM;
+    if (!*tmp) return hm__error_nomem(__func__);
     *fd = mkostemp(*tmp, O_CLOEXEC);
     if (*fd < 0) {
         int st = fail(af, errno, "creating temporary file %s", *tmp);
@@ -184,7 +186,9 @@ static int make_temp(hm_afile_t *af, char **tmp, int *fd)
 static int split_path(hm_afile_t *af, const char *path)
 {
     af->path = hm__output_resolve(path);
-    if (!af->path) return HM_ENOMEM;
+    if (!af->path)
+        return hm__error_set(HM_ENOMEM, "%s: cannot resolve %s: %s", __func__, path,
+                             strerror(errno));
     path = af->path;
     const char *slash = strrchr(path, '/');
     af->base = strdup(slash ? slash + 1 : path);
@@ -192,7 +196,7 @@ static int split_path(hm_afile_t *af, const char *path)
         af->dir = strdup(".");
     else
         af->dir = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
-    return af->path && af->base && af->dir ? HM_OK : HM_ENOMEM;
+    return af->path && af->base && af->dir ? HM_OK : hm__error_nomem(__func__);
 }
 
 static void release(hm_afile_t *af)
@@ -209,11 +213,11 @@ static void release(hm_afile_t *af)
     errno = err;
 }
 
-/* The handle's sentence becomes the thread's last error: the handle is
- * gone when the caller looks. */
+/* The handle's sentence stays the thread's last error: the handle is gone
+ * when the caller looks. Other failures set their own sentence. */
 static int keep_error(const hm_afile_t *af, int st)
 {
-    return hm__error_set(st, "%s", st == HM_EIO ? af->error : hm_strerror(st));
+    return st == HM_EIO && af->error[0] ? hm__error_set(st, "%s", af->error) : st;
 }
 
 static int open_temp_stream(hm_afile_t *af)
@@ -238,7 +242,7 @@ int hm_afile_open(const char *path, hm_afile_t **out)
     int st = hm_afile_check(path);
     if (st != HM_OK) return st;
     hm_afile_t *af = calloc(1, sizeof *af);
-    if (!af) return HM_ENOMEM;
+    if (!af) return hm__error_nomem(__func__);
     st = split_path(af, path);
     if (st == HM_OK) hm__output_remove_stale(af->dir, af->base);
     if (st == HM_OK) st = open_temp_stream(af);
@@ -307,7 +311,7 @@ int hm__afile_overwrite(hm_afile_t *af, off_t offset, const void *bytes, size_t 
 int hm__afile_patch(hm_afile_t *af, off_t offset, size_t len, const char *text)
 {
     char *copy = text ? strdup(text) : NULL;
-    if (text && !copy) return HM_ENOMEM;
+    if (text && !copy) return hm__error_nomem(__func__);
     free(af->patch);
     af->patch = copy;
     af->patch_at = offset;

@@ -26,8 +26,9 @@ enum { ROOT = 0, FACT_LEN = 1024 };
 static int agree(MPI_Comm comm, int st)
 {
     int all;
-    if (MPI_Allreduce(&st, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return HM_EMPI;
-    return all;
+    int rc = hm__mpi_status(MPI_Allreduce(&st, &all, 1, MPI_INT, MPI_MIN, comm), __func__,
+                            "MPI_Allreduce");
+    return rc != HM_OK ? rc : all;
 }
 
 /* This rank's report: "host\0binding\0". */
@@ -35,11 +36,13 @@ static int local_record(char **rec, int *len)
 {
     char host[MPI_MAX_PROCESSOR_NAME + 1] = "", binding[FACT_LEN];
     int hlen = 0;
-    if (MPI_Get_processor_name(host, &hlen) != MPI_SUCCESS) return HM_EMPI;
+    int st =
+        hm__mpi_status(MPI_Get_processor_name(host, &hlen), __func__, "MPI_Get_processor_name");
+    if (st != HM_OK) return st;
     host[hlen < 0 ? 0 : hlen] = '\0';
     hm__output_binding(binding, sizeof binding);
     *rec = hm__output_format("%s%c%s", host, '\0', binding);
-    if (!*rec) return HM_ENOMEM;
+    if (!*rec) return hm__error_nomem(__func__);
     *len = (int)(strlen(host) + strlen(binding) + 2);
     return HM_OK;
 }
@@ -57,19 +60,23 @@ static int gather_records(MPI_Comm comm, char **all)
     if (st == HM_OK && rank == ROOT) {
         lens = malloc((size_t)size * sizeof *lens);
         displs = malloc((size_t)size * sizeof *displs);
-        if (!lens || !displs) st = HM_ENOMEM;
+        if (!lens || !displs) st = hm__error_nomem(__func__);
     }
     if ((st = agree(comm, st)) != HM_OK) goto out;
-    if (MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, ROOT, comm) != MPI_SUCCESS) st = HM_EMPI;
+    st = hm__mpi_status(MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, ROOT, comm), __func__,
+                        "MPI_Gather");
     for (int r = 0; st == HM_OK && rank == ROOT && r < size; r++) {
         displs[r] = (int)total;
         total += lens[r];
-        if (total > INT_MAX) st = HM_ERANGE;
+        if (total > INT_MAX)
+            st = hm__error_set(HM_ERANGE, "%s: the reports of %d ranks exceed %d bytes", __func__,
+                               size, INT_MAX);
     }
-    if (st == HM_OK && rank == ROOT && !(*all = malloc((size_t)total + 1))) st = HM_ENOMEM;
+    if (st == HM_OK && rank == ROOT && !(*all = malloc((size_t)total + 1)))
+        st = hm__error_nomem(__func__);
     if ((st = agree(comm, st)) != HM_OK) goto out;
-    if (MPI_Gatherv(rec, len, MPI_CHAR, *all, lens, displs, MPI_CHAR, ROOT, comm) != MPI_SUCCESS)
-        st = HM_EMPI;
+    st = hm__mpi_status(MPI_Gatherv(rec, len, MPI_CHAR, *all, lens, displs, MPI_CHAR, ROOT, comm),
+                        __func__, "MPI_Gatherv");
 out:
     free(rec);
     free(lens);
@@ -87,7 +94,7 @@ static int split_reports(const char *all, int size, reports_t *rep)
 {
     rep->hosts = malloc((size_t)size * sizeof *rep->hosts);
     rep->bindings = malloc((size_t)size * sizeof *rep->bindings);
-    if (!rep->hosts || !rep->bindings) return HM_ENOMEM;
+    if (!rep->hosts || !rep->bindings) return hm__error_nomem(__func__);
     for (int r = 0; r < size; r++) {
         rep->hosts[r] = all;
         all += strlen(all) + 1;
@@ -104,14 +111,15 @@ static int set_run_factors(hm_factors_t *f, const hm_factors_context_t *ctx)
     int st = hm_factors_set(f, "harmonia_version", "%s", hm_version());
     if (st == HM_OK && ctx && ctx->argv && ctx->argc > 0) {
         char *line = hm_output_shell_join(ctx->argc, ctx->argv);
-        st = line ? hm_factors_set(f, "command_line", "%s", line) : HM_ENOMEM;
+        st = line ? hm_factors_set(f, "command_line", "%s", line) : hm__error_nomem(__func__);
         free(line);
     }
     hm__output_utc_date(text, sizeof text);
     if (st == HM_OK) st = hm_factors_set(f, "date", "%s", text);
     hm__output_mpi_library(text, sizeof text);
     if (st == HM_OK) st = hm_factors_set(f, "mpi_library", "%s", text);
-    if (st == HM_OK && MPI_Get_version(&major, &minor) != MPI_SUCCESS) st = HM_EMPI;
+    if (st == HM_OK)
+        st = hm__mpi_status(MPI_Get_version(&major, &minor), __func__, "MPI_Get_version");
     if (st == HM_OK) st = hm_factors_set(f, "mpi_version", "%d.%d", major, minor);
     return st;
 }
@@ -173,9 +181,11 @@ static int serialize(const hm_factors_t *f, char **buf, long long *len)
     long long total = 0;
     for (size_t i = 0; hm_factors_at(f, i, &key, &value) == HM_OK; i++)
         total += (long long)(strlen(key) + strlen(value) + 2);
-    if (total > INT_MAX) return HM_ERANGE;
+    if (total > INT_MAX)
+        return hm__error_set(HM_ERANGE, "%s: the factors take %lld bytes, above %d", __func__,
+                             total, INT_MAX);
     char *p = *buf = malloc((size_t)total + 1);
-    if (!p) return HM_ENOMEM;
+    if (!p) return hm__error_nomem(__func__);
     for (size_t i = 0; hm_factors_at(f, i, &key, &value) == HM_OK; i++) {
         p = stpcpy(p, key) + 1;
         p = stpcpy(p, value) + 1;
@@ -218,12 +228,12 @@ static int broadcast_payload(MPI_Comm comm, hm_factors_t *f, char *buf, long lon
     int rank;
     long long head[2] = {st, len};
     MPI_Comm_rank(comm, &rank);
-    st = MPI_Bcast(head, 2, MPI_LONG_LONG, ROOT, comm) == MPI_SUCCESS ? HM_OK : HM_EMPI;
+    st = hm__mpi_status(MPI_Bcast(head, 2, MPI_LONG_LONG, ROOT, comm), __func__, "MPI_Bcast");
     if ((st = agree(comm, st)) != HM_OK) return st;
     if (head[0] != HM_OK) return (int)head[0];
     char *mine = rank == ROOT ? buf : malloc((size_t)head[1] + 1);
-    if ((st = agree(comm, mine ? HM_OK : HM_ENOMEM)) != HM_OK) goto out;
-    if (MPI_Bcast(mine, (int)head[1], MPI_CHAR, ROOT, comm) != MPI_SUCCESS) st = HM_EMPI;
+    if ((st = agree(comm, mine ? HM_OK : hm__error_nomem(__func__))) != HM_OK) goto out;
+    st = hm__mpi_status(MPI_Bcast(mine, (int)head[1], MPI_CHAR, ROOT, comm), __func__, "MPI_Bcast");
     if (st == HM_OK) st = deserialize(f, mine, head[1]);
     st = agree(comm, st);
 out:
@@ -239,10 +249,10 @@ static int coarsest_resolution(MPI_Comm comm, const hm_factors_context_t *ctx,
 {
     double mine = ctx ? ctx->timer_resolution_s : 0, coarsest = 0;
     if (ctx) *out = *ctx;
-    if (MPI_Allreduce(&mine, &coarsest, 1, MPI_DOUBLE, MPI_MAX, comm) != MPI_SUCCESS)
-        return HM_EMPI;
-    out->timer_resolution_s = coarsest;
-    return HM_OK;
+    int st = hm__mpi_status(MPI_Allreduce(&mine, &coarsest, 1, MPI_DOUBLE, MPI_MAX, comm), __func__,
+                            "MPI_Allreduce");
+    if (st == HM_OK) out->timer_resolution_s = coarsest;
+    return st;
 }
 
 int hm_factors_collect(hm_factors_t *factors, MPI_Comm comm, const hm_factors_context_t *ctx)

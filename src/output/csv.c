@@ -51,6 +51,18 @@ static int misuse(hm_csv_t *csv, const char *fmt, ...)
     return hm__error_set(HM_EINVAL, "%s", csv->error);
 }
 
+/* A write to the stream failed: "cannot write PATH: strerror(errno)" on the
+ * handle and as the thread's last error; errno stays as the call left it. */
+static int write_error(hm_csv_t *csv)
+{
+    int err = errno;
+    hm__output_sys_error(csv->error, sizeof csv->error, err, "cannot write %s",
+                         hm_afile_path(csv->af));
+    hm__error_set(HM_EIO, "%s", csv->error);
+    errno = err;
+    return HM_EIO;
+}
+
 /* Keep the atomic file's sentence (it names the path and the system error). */
 static int file_error(hm_csv_t *csv, int st)
 {
@@ -64,7 +76,7 @@ static int append(hm_csv_t *csv, const char *text, size_t len)
         size_t cap = csv->row_cap ? csv->row_cap : 256;
         while (cap < csv->row_len + len + 1) cap *= 2;
         char *grown = realloc(csv->row, cap);
-        if (!grown) return HM_ENOMEM;
+        if (!grown) return hm__error_nomem(__func__);
         csv->row = grown;
         csv->row_cap = cap;
     }
@@ -186,11 +198,7 @@ static int write_row(hm_csv_t *csv)
         *csv->mark = at < 0 ? -1 : at + (off_t)csv->mark_in_row;
         csv->mark = NULL;
     }
-    if (st == HM_OK && fwrite(csv->row, 1, csv->row_len, f) != csv->row_len) {
-        hm__output_sys_error(csv->error, sizeof csv->error, errno, "cannot write %s",
-                             hm_afile_path(csv->af));
-        st = HM_EIO;
-    }
+    if (st == HM_OK && fwrite(csv->row, 1, csv->row_len, f) != csv->row_len) st = write_error(csv);
     csv->row_len = 0;
     csv->cells = 0;
     return st;
@@ -223,11 +231,8 @@ int hm_csv_checkpoint(hm_csv_t *csv)
 static int write_complete(hm_csv_t *csv, FILE *f)
 {
     if (fputs("# complete: ", f) < 0 || (csv->complete_at = ftello(f)) < 0 ||
-        fputs(COMPLETE_YES "\n", f) < 0) {
-        hm__output_sys_error(csv->error, sizeof csv->error, errno, "cannot write %s",
-                             hm_afile_path(csv->af));
-        return HM_EIO;
-    }
+        fputs(COMPLETE_YES "\n", f) < 0)
+        return write_error(csv);
     return hm__afile_patch(csv->af, csv->complete_at, strlen(COMPLETE_YES),
                            "no (a checkpoint of a run in progress)");
 }
@@ -237,7 +242,7 @@ int hm_csv_incomplete(hm_csv_t *csv, const char *why)
     if (!csv) return hm__error_null(__func__, "csv");
     if (!why) return hm__error_null(__func__, "why");
     char *text = hm__output_format("no (%s)", why);
-    if (!text) return HM_ENOMEM;
+    if (!text) return hm__error_nomem(__func__);
     hm__output_flatten(text);
     int rc = hm__afile_patch(csv->af, csv->complete_at, strlen(COMPLETE_YES), text);
     free(text);
@@ -265,11 +270,7 @@ static int write_head(hm_csv_t *csv, const hm_factors_t *factors, const char *co
     const char *key, *value;
     FILE *f = hm_afile_stream(csv->af);
     for (size_t i = 0; factors && hm_factors_at(factors, i, &key, &value) == HM_OK; i++)
-        if (fprintf(f, "# %s: %s\n", key, value) < 0) {
-            hm__output_sys_error(csv->error, sizeof csv->error, errno, "cannot write %s",
-                                 hm_afile_path(csv->af));
-            return HM_EIO;
-        }
+        if (fprintf(f, "# %s: %s\n", key, value) < 0) return write_error(csv);
     int st = write_complete(csv, f);
     for (size_t c = 0; st == HM_OK && c < csv->ncolumns; c++)
         st = hm_csv_put_string(csv, columns[c]);
@@ -301,13 +302,13 @@ int hm_csv_open(const char *path, const hm_factors_t *factors, const char *const
     int bad = check_columns(columns, ncolumns);
     if (bad != HM_OK) return bad;
     hm_csv_t *csv = calloc(1, sizeof *csv);
-    if (!csv) return HM_ENOMEM;
+    if (!csv) return hm__error_nomem(__func__);
     csv->ncolumns = ncolumns;
     csv->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-    int st = csv->c_locale ? hm_afile_open(path, &csv->af) : HM_ENOMEM;
+    int st = csv->c_locale ? hm_afile_open(path, &csv->af) : hm__error_nomem(__func__);
     if (st == HM_OK) st = write_head(csv, factors, columns);
     if (st != HM_OK) {
-        if (csv->af) hm__error_set(st, "%s", csv->error[0] ? csv->error : hm_strerror(st));
+        if (csv->error[0]) hm__error_set(st, "%s", csv->error);
         hm_afile_abort(csv->af);
         release(csv);
         return st;
@@ -326,8 +327,7 @@ int hm_csv_close(hm_csv_t *csv)
         if (!csv->misused)
             misuse(csv, "closed before row %zu was ended (%zu of %zu cells)", csv->rows + 1,
                    csv->cells, csv->ncolumns);
-        st = HM_EINVAL;
-        hm__error_set(st, "%s", csv->error);
+        st = hm__error_set(HM_EINVAL, "%s", csv->error);
         hm_afile_abort(csv->af);
     } else {
         if (!csv->progress_set) hm__afile_patch(csv->af, csv->complete_at, 0, NULL);

@@ -42,7 +42,7 @@ static int put_char(hm_csv_reader_t *r, char c)
     if (r->len == r->cap) {
         size_t cap = r->cap ? 2 * r->cap : 256;
         char *b = realloc(r->buf, cap);
-        if (!b) return HM_ENOMEM;
+        if (!b) return hm__error_nomem(__func__);
         r->buf = b, r->cap = cap;
     }
     r->buf[r->len++] = c;
@@ -54,7 +54,7 @@ static int start_cell(hm_csv_reader_t *r)
     if (r->ncells == r->offs_cap) {
         size_t cap = r->offs_cap ? 2 * r->offs_cap : 16;
         size_t *o = realloc(r->offs, cap * sizeof *o);
-        if (!o) return HM_ENOMEM;
+        if (!o) return hm__error_nomem(__func__);
         r->offs = o, r->offs_cap = cap;
     }
     r->offs[r->ncells++] = r->len;
@@ -164,10 +164,10 @@ static int read_header(hm_csv_reader_t *r)
     if (st != HM_OK) return st;
     if (!got) return fail(r, HM_EINVAL, "%s: no header row", r->path);
     r->header = calloc(r->ncells, sizeof *r->header);
-    if (!r->header) return HM_ENOMEM;
+    if (!r->header) return hm__error_nomem(__func__);
     r->ncolumns = r->ncells;
     for (size_t i = 0; i < r->ncells; i++)
-        if (!(r->header[i] = strdup(r->buf + r->offs[i]))) return HM_ENOMEM;
+        if (!(r->header[i] = strdup(r->buf + r->offs[i]))) return hm__error_nomem(__func__);
     return HM_OK;
 }
 
@@ -177,8 +177,9 @@ int hm_csv_reader_open(const char *path, hm_csv_reader_t **out)
     *out = NULL;
     if (!path) return hm__error_null(__func__, "path");
     hm_csv_reader_t *r = calloc(1, sizeof *r);
-    int st = HM_ENOMEM;
-    if (r && (r->path = strdup(path)) && hm_factors_create(&r->factors) == HM_OK) {
+    int st =
+        r && (r->path = strdup(path)) ? hm_factors_create(&r->factors) : hm__error_nomem(__func__);
+    if (st == HM_OK) {
         st = hm_input_open(path, "result file", HM_INPUT_MAX_RESULT_BYTES, &r->f);
         if (st != HM_OK)
             fail(r, st, "%s", hm_last_error());
@@ -189,7 +190,7 @@ int hm_csv_reader_open(const char *path, hm_csv_reader_t **out)
         *out = r;
         return HM_OK;
     }
-    hm__error_set(st, "%s", r && r->error[0] ? r->error : hm_strerror(st));
+    if (r && r->error[0]) hm__error_set(st, "%s", r->error);
     hm_csv_reader_close(r);
     return st;
 }

@@ -60,12 +60,12 @@ static int append(hm_factors_t *factors, const char *key, char *value)
     if (factors->count == factors->cap) {
         size_t cap = factors->cap ? 2 * factors->cap : 16;
         hm_factor_t *grown = realloc(factors->items, cap * sizeof *grown);
-        if (!grown) return HM_ENOMEM;
+        if (!grown) return hm__error_nomem(__func__);
         factors->items = grown;
         factors->cap = cap;
     }
     char *key_copy = strdup(key);
-    if (!key_copy) return HM_ENOMEM;
+    if (!key_copy) return hm__error_nomem(__func__);
     factors->items[factors->count++] = (hm_factor_t){key_copy, value};
     return HM_OK;
 }
@@ -82,7 +82,7 @@ int hm_factors_set(hm_factors_t *factors, const char *key, const char *fmt, ...)
     va_start(ap, fmt);
     char *value = hm__output_vformat(fmt, ap);
     va_end(ap);
-    if (!value) return HM_ENOMEM;
+    if (!value) return hm__error_nomem(__func__);
     hm__output_flatten(value);
     hm_factor_t *existing = find(factors, key);
     if (existing) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/error_set.h"
 #include "output/output_impl.h"
 
 enum {
@@ -81,7 +82,7 @@ static int set_host_factors(hm_factors_t *factors, const char **sorted, size_t n
         st = hm_factors_set(factors, "hosts", "%zu hosts", s->distinct);
     } else {
         char *list = malloc(s->list_len + 1);
-        if (!list) return HM_ENOMEM;
+        if (!list) return hm__error_nomem(__func__);
         host_list(sorted, n, list);
         st = hm_factors_set(factors, "hosts", "%s", list);
         free(list);
@@ -93,7 +94,7 @@ static int set_host_factors(hm_factors_t *factors, const char **sorted, size_t n
 int hm__output_summarize_hosts(hm_factors_t *factors, const char *const *hosts, size_t n)
 {
     const char **sorted = sorted_copy(hosts, n);
-    if (!sorted) return HM_ENOMEM;
+    if (!sorted) return hm__error_nomem(__func__);
     host_stats_t s = host_stats(sorted, n);
     int st = set_host_factors(factors, sorted, n, &s);
     free(sorted);
@@ -102,9 +103,9 @@ int hm__output_summarize_hosts(hm_factors_t *factors, const char *const *hosts, 
 
 static int count_distinct(const char *const *strings, size_t n, size_t *distinct)
 {
-    const char **sorted = sorted_copy(strings, n);
-    if (!sorted) return HM_ENOMEM;
     *distinct = 0;
+    const char **sorted = sorted_copy(strings, n);
+    if (!sorted) return hm__error_nomem(__func__);
     for (size_t i = 0; i < n; i++)
         if (i == 0 || strcmp(sorted[i], sorted[i - 1]) != 0) ++*distinct;
     free(sorted);
@@ -116,7 +117,8 @@ static int count_distinct(const char *const *strings, size_t n, size_t *distinct
 static int per_rank_list(const char *const *bindings, size_t n, char **out)
 {
     char *list = calloc(PINNING_LIST_MAX + 1, 1);
-    if (!list) return HM_ENOMEM;
+    *out = NULL;
+    if (!list) return hm__error_nomem(__func__);
     size_t used = 0;
     for (size_t r = 0; r < n; r++) {
         size_t room = PINNING_LIST_MAX + 1 - used;

@@ -1,4 +1,5 @@
 /* src/output/table.c — aligned tables for the rank-0 summary on stdout. */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -60,10 +61,10 @@ int hm_table_add_column(hm_table_t *table, const char *header, hm_align_t align)
                              __func__, (int)align);
     hm_table_column_t *grown =
         realloc(table->columns, (table->ncolumns + 1) * sizeof *table->columns);
-    if (!grown) return HM_ENOMEM;
+    if (!grown) return hm__error_nomem(__func__);
     table->columns = grown;
     char *copy = one_line_copy(header);
-    if (!copy) return HM_ENOMEM;
+    if (!copy) return hm__error_nomem(__func__);
     table->columns[table->ncolumns++] = (hm_table_column_t){copy, align};
     return HM_OK;
 }
@@ -77,12 +78,12 @@ int hm_table_add_cell(hm_table_t *table, const char *text)
     if (table->ncells == table->cells_cap) {
         size_t cap = table->cells_cap ? 2 * table->cells_cap : 4 * table->ncolumns;
         char **grown = realloc(table->cells, cap * sizeof *grown);
-        if (!grown) return HM_ENOMEM;
+        if (!grown) return hm__error_nomem(__func__);
         table->cells = grown;
         table->cells_cap = cap;
     }
     char *copy = one_line_copy(text);
-    if (!copy) return HM_ENOMEM;
+    if (!copy) return hm__error_nomem(__func__);
     table->cells[table->ncells++] = copy;
     return HM_OK;
 }
@@ -95,7 +96,7 @@ int hm_table_add_cellf(hm_table_t *table, const char *fmt, ...)
     va_start(ap, fmt);
     char *text = hm__output_vformat(fmt, ap);
     va_end(ap);
-    if (!text) return HM_ENOMEM;
+    if (!text) return hm__error_nomem(__func__);
     int st = hm_table_add_cell(table, text);
     free(text);
     return st;
@@ -147,6 +148,17 @@ static void column_widths(const hm_table_t *table, size_t *widths)
     }
 }
 
+/* Writing the table to its stream failed: HM_EIO with the system's reason
+ * (errno 0: the stream's error flag, set by an earlier write). */
+static int write_failed(void)
+{
+    int err = errno;
+    hm__error_set(HM_EIO, "hm_table_print: cannot write the table: %s",
+                  err ? strerror(err) : "the stream reports an earlier write error");
+    errno = err;
+    return HM_EIO;
+}
+
 static int put_spaces(FILE *f, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -166,12 +178,12 @@ static int print_line(const hm_table_t *table, const size_t *widths,
         if (c > 0) pending += 2;
         if (table->columns[c].align == HM_ALIGN_RIGHT) pending += pad;
         if (*t) {
-            if (put_spaces(f, pending) || fputs(t, f) == EOF) return HM_EIO;
+            if (put_spaces(f, pending) || fputs(t, f) == EOF) return write_failed();
             pending = 0;
         }
         if (table->columns[c].align == HM_ALIGN_LEFT) pending += pad;
     }
-    return putc('\n', f) == EOF ? HM_EIO : HM_OK;
+    return putc('\n', f) == EOF ? write_failed() : HM_OK;
 }
 
 static const char *header_at(const hm_table_t *table, size_t row, size_t col)
@@ -186,12 +198,15 @@ int hm_table_print(const hm_table_t *table, FILE *f)
     if (!f) return hm__error_null(__func__, "f");
     if (table->ncolumns == 0) return HM_OK;
     size_t *widths = malloc(table->ncolumns * sizeof *widths);
-    if (!widths) return HM_ENOMEM;
+    if (!widths) return hm__error_nomem(__func__);
     column_widths(table, widths);
     int st = print_line(table, widths, header_at, 0, f);
     size_t nrows = hm_table_rows(table);
     for (size_t r = 0; r < nrows && st == HM_OK; r++) st = print_line(table, widths, cell_at, r, f);
     free(widths);
-    if (st == HM_OK && (fflush(f) == EOF || ferror(f))) st = HM_EIO;
+    if (st == HM_OK) {
+        errno = 0;
+        if (fflush(f) == EOF || ferror(f)) st = write_failed();
+    }
     return st;
 }

@@ -27,14 +27,15 @@ const char *hm_results_run_state_name(hm_run_state_t state)
     return (unsigned)state <= HM_RUN_INTERRUPTED ? state_names[state] : NULL;
 }
 
+/* 1 with *state the state called name; 0 for a name of none. */
 static int state_of(const char *name, hm_run_state_t *state)
 {
     for (int i = 0; i <= HM_RUN_INTERRUPTED; i++)
         if (strcmp(name, state_names[i]) == 0) {
             *state = (hm_run_state_t)i;
-            return HM_OK;
+            return 1;
         }
-    return HM_EINVAL;
+    return 0;
 }
 
 uint64_t hm_results_run_seed(uint64_t base_seed, long run)
@@ -105,7 +106,7 @@ int hm_results_manifest_write(const hm_results_manifest_t *m, const char *path)
     if (rc != HM_OK) return rc;
     for (long i = 0; rc == HM_OK && i < m->nruns; i++) rc = put_row(csv, &m->runs[i]);
     if (rc != HM_OK) {
-        hm__error_set(rc, "%s: %s", path, hm_csv_error(csv));
+        hm__error_set(rc, "%s: %s", path, hm_last_error());
         hm_csv_abort(csv);
         return rc;
     }
@@ -142,15 +143,22 @@ static int read_header(hm_csv_reader_t *r, const char *path, hm_results_manifest
     return m->template_command ? HM_OK : hm__error_set(HM_ENOMEM, "%s: out of memory", path);
 }
 
+/* 1 with cell copied to dst; 0 when it does not fit in cap bytes. */
 static int copy_cell(char *dst, size_t cap, const char *cell)
 {
-    if (strlen(cell) >= cap) return HM_EINVAL;
+    if (strlen(cell) >= cap) return 0;
     strcpy(dst, cell);
-    return HM_OK;
+    return 1;
+}
+
+static int bad_row(hm_csv_reader_t *r, const char *path)
+{
+    return bad(path, hm_csv_reader_line(r), "malformed run row");
 }
 
 /* One row: the run number must be the next one, so the rows are 1..n. */
-static int read_row(hm_csv_reader_t *r, const size_t *idx, hm_results_manifest_t *m)
+static int read_row(hm_csv_reader_t *r, const char *path, const size_t *idx,
+                    hm_results_manifest_t *m)
 {
     double run, seed, exit_status, duration;
     hm_run_state_t state;
@@ -159,24 +167,25 @@ static int read_row(hm_csv_reader_t *r, const size_t *idx, hm_results_manifest_t
         hm_csv_reader_double(r, idx[HM_COL_MANIFEST_SEED], &seed) != HM_OK ||
         hm_csv_reader_double(r, idx[HM_COL_MANIFEST_EXIT_STATUS], &exit_status) != HM_OK ||
         hm_csv_reader_double(r, idx[HM_COL_MANIFEST_DURATION_S], &duration) != HM_OK ||
-        state_of(hm_csv_reader_cell(r, idx[HM_COL_MANIFEST_STATE]), &state) != HM_OK)
-        return HM_EINVAL;
-    if (hm_results_manifest_resize(m, m->nruns + 1) != HM_OK) return HM_ENOMEM;
+        !state_of(hm_csv_reader_cell(r, idx[HM_COL_MANIFEST_STATE]), &state))
+        return bad_row(r, path);
+    if (hm_results_manifest_resize(m, m->nruns + 1) != HM_OK)
+        return hm__error_set(HM_ENOMEM, "%s: out of memory", path);
     hm_results_manifest_run_t *x = &m->runs[m->nruns - 1];
     /* The seed cell is read again as an integer: doubles hold 53 bits only. */
     x->seed = strtoull(hm_csv_reader_cell(r, idx[HM_COL_MANIFEST_SEED]), NULL, 10);
     x->state = state;
     x->exit_status = (int)exit_status;
     x->duration_s = duration;
-    if (copy_cell(x->start_utc, sizeof x->start_utc,
-                  hm_csv_reader_cell(r, idx[HM_COL_MANIFEST_START_UTC])) ||
-        copy_cell(x->end_utc, sizeof x->end_utc,
-                  hm_csv_reader_cell(r, idx[HM_COL_MANIFEST_END_UTC])) ||
-        copy_cell(x->raw, sizeof x->raw, hm_csv_reader_cell(r, idx[HM_COL_MANIFEST_RAW])) ||
-        copy_cell(x->log, sizeof x->log, hm_csv_reader_cell(r, idx[HM_COL_MANIFEST_LOG])))
-        return HM_EINVAL;
+    if (!copy_cell(x->start_utc, sizeof x->start_utc,
+                   hm_csv_reader_cell(r, idx[HM_COL_MANIFEST_START_UTC])) ||
+        !copy_cell(x->end_utc, sizeof x->end_utc,
+                   hm_csv_reader_cell(r, idx[HM_COL_MANIFEST_END_UTC])) ||
+        !copy_cell(x->raw, sizeof x->raw, hm_csv_reader_cell(r, idx[HM_COL_MANIFEST_RAW])) ||
+        !copy_cell(x->log, sizeof x->log, hm_csv_reader_cell(r, idx[HM_COL_MANIFEST_LOG])))
+        return bad_row(r, path);
     x->command = strdup(hm_csv_reader_cell(r, idx[HM_COL_MANIFEST_COMMAND]));
-    return x->command ? HM_OK : HM_ENOMEM;
+    return x->command ? HM_OK : hm__error_set(HM_ENOMEM, "%s: out of memory", path);
 }
 
 static int read_rows(hm_csv_reader_t *r, const char *path, const size_t *idx,
@@ -184,9 +193,7 @@ static int read_rows(hm_csv_reader_t *r, const char *path, const size_t *idx,
 {
     int more, rc;
     while ((rc = hm_csv_reader_next(r, &more)) == HM_OK && more)
-        if ((rc = read_row(r, idx, m)) != HM_OK)
-            return rc == HM_ENOMEM ? hm__error_set(rc, "%s: out of memory", path)
-                                   : bad(path, hm_csv_reader_line(r), "malformed run row");
+        if ((rc = read_row(r, path, idx, m)) != HM_OK) return rc;
     return rc == HM_OK ? rc : hm__error_set(rc, "%s", hm_csv_reader_error(r));
 }
 

@@ -172,15 +172,15 @@ int hm_results_permpirun_write(const hm_results_permpirun_t *ds, const char *pat
     int overlap = is_overlap(ds->metric);
     int rc = hm_results_csv_open(
         path, factors, overlap ? HM_RESULTS_PERMPIRUN_OVERLAP : HM_RESULTS_PERMPIRUN, &csv);
-    if (rc != HM_OK) return HM_EIO;
+    if (rc != HM_OK) return hm__error_set(HM_EIO, "%s", hm_last_error());
     for (size_t i = 0; rc == HM_OK && i < ds->n; i++)
         rc = overlap ? put_row_overlap(csv, &ds->rows[i], ds->metric) : put_row(csv, &ds->rows[i]);
     if (rc != HM_OK) {
-        hm__error_set(HM_EIO, "%s", hm_csv_error(csv));
         hm_csv_abort(csv);
-        return HM_EIO;
+        return hm__error_set(HM_EIO, "%s", hm_last_error());
     }
-    return hm_csv_close(csv) == HM_OK ? HM_OK : HM_EIO;
+    rc = hm_csv_close(csv);
+    return rc == HM_OK ? HM_OK : hm__error_set(HM_EIO, "%s", hm_last_error());
 }
 
 /* ---- Reading ------------------------------------------------------------- */

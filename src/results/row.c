@@ -1,6 +1,7 @@
 /* src/results/row.c — a row of a result file written by column id: the
  * writers name each value's column, the schema decides where it goes, so
  * that moving or adding a column cannot shift the values of a file. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,7 +69,7 @@ static cell_t *cell_of(hm_results_row_t *row, int column)
 static int set_number(hm_results_row_t *row, int column, cell_type_t type, double d, int64_t i)
 {
     cell_t *cell = cell_of(row, column);
-    if (!cell) return HM_EINVAL;
+    if (!cell) return HM_EINVAL; /* sentence: set by cell_of */
     cell->type = type;
     cell->d = d;
     cell->i = i;
@@ -91,7 +92,7 @@ int hm_results_row_set_string(hm_results_row_t *row, int column, const char *tex
 {
     if (!row) return hm__error_null(__func__, "row");
     cell_t *cell = cell_of(row, column);
-    if (!cell) return HM_EINVAL;
+    if (!cell) return HM_EINVAL; /* sentence: set by cell_of */
     if (!text) text = "";
     size_t len = strlen(text) + 1;
     if (len > cell->cap) {
@@ -137,6 +138,16 @@ static void clear(hm_results_row_t *row)
     for (size_t c = 0; c < row->schema->ncolumns; c++) row->cells[c].type = CELL_UNSET;
 }
 
+/* End the row after a cell failed with rc: the writer drops the short row,
+ * and the sentence stays that of the cell, not of the short row. */
+static int end_failed_row(hm_csv_t *csv, int rc)
+{
+    char first[HM_ERROR_MAX];
+    snprintf(first, sizeof first, "%s", hm_last_error());
+    hm_csv_end_row(csv);
+    return hm__error_set(rc, "%s", first);
+}
+
 int hm_results_row_put(hm_results_row_t *row, hm_csv_t *csv)
 {
     if (!row) return hm__error_null(__func__, "row");
@@ -152,7 +163,7 @@ int hm_results_row_put(hm_results_row_t *row, hm_csv_t *csv)
     int rc = HM_OK;
     for (size_t c = 0; c < schema->ncolumns && rc == HM_OK; c++) rc = put_cell(csv, &row->cells[c]);
     /* Ended even after a failed cell: the writer drops a short row. */
-    int end = hm_csv_end_row(csv);
+    rc = rc != HM_OK ? end_failed_row(csv, rc) : hm_csv_end_row(csv);
     clear(row);
-    return rc != HM_OK ? rc : end;
+    return rc;
 }

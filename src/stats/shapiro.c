@@ -133,7 +133,7 @@ int hm_stats_shapiro_wilk(const double *x, size_t n, double *w, double *p)
         return hm__error_set(HM_EINVAL, "%s: %zu values (it needs %d to %d)", __func__, n, SW_N_MIN,
                              SW_N_MAX);
     double *sorted = malloc(2 * n * sizeof *sorted);
-    if (!sorted) return HM_ENOMEM;
+    if (!sorted) return hm__error_nomem(__func__);
     double *a = sorted + n;
     memcpy(sorted, x, n * sizeof *sorted);
     hm_stats_sort(sorted, n);

@@ -63,7 +63,7 @@ int hm_stats_summarize(const double *x, size_t n, hm_stats_summary_t *s)
         return HM_OK;
     }
     double *sorted = malloc(n * sizeof *sorted);
-    if (!sorted) return HM_ENOMEM;
+    if (!sorted) return hm__error_nomem(__func__);
     memcpy(sorted, x, n * sizeof *sorted);
     hm_stats_sort(sorted, n);
     s->min = sorted[0];
@@ -86,7 +86,7 @@ int hm_stats_summarize_flagged(const double *x, const unsigned char *flags, int 
     hm_stats_summarize(NULL, 0, s);
     if (n == 0) return HM_OK;
     double *kept = malloc(n * sizeof *kept);
-    if (!kept) return HM_ENOMEM;
+    if (!kept) return hm__error_nomem(__func__);
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
         if (!flags || (flags[i] != 0) == (flagged != 0)) kept[k++] = x[i];

@@ -11,7 +11,7 @@
 static int fences(const double *x, size_t n, double *lo, double *hi)
 {
     double *sorted = malloc(n * sizeof *sorted);
-    if (!sorted) return HM_ENOMEM;
+    if (!sorted) return hm__error_nomem(__func__);
     memcpy(sorted, x, n * sizeof *sorted);
     hm_stats_sort(sorted, n);
     double q1 = hm_stats_quantile_sorted(sorted, n, 0.25);
@@ -31,7 +31,7 @@ int hm_stats_tukey(const double *x, size_t n, double *out, size_t *kept, double 
     if (lo) *lo = NAN;
     if (hi) *hi = NAN;
     if (n == 0) return HM_OK;
-    double f_lo, f_hi;
+    double f_lo = NAN, f_hi = NAN;
     int rc = fences(x, n, &f_lo, &f_hi);
     if (rc != HM_OK) return rc;
     /* The write index never passes the read index, so out may be x. */

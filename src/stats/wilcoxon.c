@@ -30,7 +30,7 @@ static int rank_pooled(const double *x, size_t n, const double *y, size_t m, dou
 {
     size_t total = n + m;
     pooled_t *all = malloc(total * sizeof *all);
-    if (!all) return HM_ENOMEM;
+    if (!all) return hm__error_nomem(__func__);
     for (size_t i = 0; i < n; i++) all[i] = (pooled_t){x[i], 1};
     for (size_t j = 0; j < m; j++) all[n + j] = (pooled_t){y[j], 0};
     qsort(all, total, sizeof *all, cmp_pooled);
@@ -59,7 +59,7 @@ static int exact_counts(size_t n, size_t m, double *count)
 {
     size_t wmax = n * m, stride = wmax + 1;
     double *ways = calloc((n + 1) * stride, sizeof *ways); /* ways[j * stride + w] */
-    if (!ways) return HM_ENOMEM;
+    if (!ways) return hm__error_nomem(__func__);
     ways[0] = 1.0;
     for (size_t r = 1; r <= n + m; r++) {
         size_t jmax = r - 1 < n - 1 ? r - 1 : n - 1; /* x's already placed, at most n - 1 */
@@ -81,7 +81,7 @@ static int exact_p(size_t n, size_t m, double w, hm_alternative_t alternative, d
 {
     size_t wmax = n * m;
     double *count = malloc((wmax + 1) * sizeof *count);
-    if (!count) return HM_ENOMEM;
+    if (!count) return hm__error_nomem(__func__);
     int rc = exact_counts(n, m, count);
     if (rc != HM_OK) {
         free(count);
@@ -137,7 +137,7 @@ int hm_stats_wilcoxon(const double *x, size_t n, const double *y, size_t m,
     if (alternative != HM_ALT_TWO_SIDED && alternative != HM_ALT_LESS &&
         alternative != HM_ALT_GREATER)
         return hm__error_set(HM_EINVAL, "%s: unknown alternative %d", __func__, (int)alternative);
-    double rank_sum, ties;
+    double rank_sum = 0.0, ties = 0.0;
     int rc = rank_pooled(x, n, y, m, &rank_sum, &ties);
     if (rc != HM_OK) return rc;
     double nd = (double)n;
