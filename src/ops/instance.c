@@ -13,6 +13,13 @@
 #include "common/memory.h"
 #include "ops/ops_impl.h"
 
+int hm__op_mpi_failed(int mpi_rc, const char *fn, const char *call)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(call, "("), call);
+    return hm__mpi_status(mpi_rc, fn, name);
+}
+
 long long hm__op_rank_sum(int first, int n)
 {
     long long sum = 0;
@@ -30,8 +37,10 @@ static int init_instance(hm_op_instance_t *inst, const hm_op_t *op, MPI_Comm com
     inst->peer = params ? params->peer : 1;
     inst->batch = params && params->batch > 1 ? params->batch : 1;
     inst->count = count >= 0 ? (int)count : (int)hm__op_elements(op, size_bytes);
-    if (MPI_Comm_rank(comm, &inst->rank) != MPI_SUCCESS) return HM_EMPI;
-    if (MPI_Comm_size(comm, &inst->p) != MPI_SUCCESS) return HM_EMPI;
+    if (MPI_Comm_rank(comm, &inst->rank) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Comm_rank");
+    if (MPI_Comm_size(comm, &inst->p) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Comm_size");
     op->layout(inst);
     return HM_OK;
 }
@@ -111,7 +120,8 @@ int hm__op_prepare_host(const hm_op_t *op, MPI_Comm comm, size_t size_bytes,
     rc = hm_op_check(op, comm, size_bytes, params);
     if (rc != HM_OK) return rc;
     rc = init_instance(&probe, op, comm, size_bytes, params, count);
-    if (rc != HM_OK) return hm__error_set(rc, "the communicator is not usable");
+    if (rc != HM_OK)
+        return hm__error_set(rc, "the communicator is not usable: %s", hm_last_error());
     inst = malloc(sizeof *inst);
     if (inst) {
         *inst = probe;

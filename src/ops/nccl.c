@@ -50,8 +50,13 @@ static int batched(hm_op_instance_t *inst, launch_fn launch)
 {
     ncclResult_t r = ncclSuccess;
     for (int b = 0; r == ncclSuccess && b < inst->batch; b++) r = launch(inst);
-    if (r != ncclSuccess) return HM_EMPI;
-    return cudaStreamSynchronize(inst->stream) == cudaSuccess ? HM_OK : HM_EMPI;
+    if (r != ncclSuccess)
+        return hm__error_set(HM_EMPI, "NCCL %s failed: %s", inst->op->name, ncclGetErrorString(r));
+    cudaError_t e = cudaStreamSynchronize(inst->stream);
+    if (e != cudaSuccess)
+        return hm__error_set(HM_EMPI, "NCCL %s: cudaStreamSynchronize failed: %s", inst->op->name,
+                             cudaGetErrorString(e));
+    return HM_OK;
 }
 
 static ncclResult_t launch_allreduce(hm_op_instance_t *inst)
@@ -134,8 +139,9 @@ BATCHED(sendrecv)
 #else
 static int no_nccl(hm_op_instance_t *inst)
 {
-    (void)inst;
-    return HM_ENOTSUP;
+    return hm__error_set(HM_ENOTSUP,
+                         "NCCL %s needs a build with NCCL (HARMONIA_CUDA=on, NCCL found)",
+                         inst->op->name);
 }
 #define RUN(f) no_nccl
 #endif
@@ -224,8 +230,10 @@ int hm_op_prepare_nccl(const hm_op_t *op, MPI_Comm comm, hm_gpu_nccl_t *nccl, si
     if (null) return hm__error_null(__func__, null);
     int p;
     *out = NULL;
-    if (!(op->flags & HM_OP_NCCL) || MPI_Comm_size(comm, &p) != MPI_SUCCESS)
+    if (!(op->flags & HM_OP_NCCL))
         return hm__error_set(HM_EINVAL, "%s is not an NCCL operation", op->name);
+    if (MPI_Comm_size(comm, &p) != MPI_SUCCESS)
+        return hm__error_set(HM_EINVAL, "the communicator is not usable: MPI_Comm_size failed");
     size_t count = block_count(op, size_bytes, p);
     int rc = hm__op_prepare_host(op, comm, size_bytes, params, (long)count, out);
     if (rc != HM_OK) return rc;

@@ -76,7 +76,16 @@ long long hm__op_rank_sum(int first, int n);
 /* What a result byte/int holds before the run: no pattern value. */
 enum { HM_OP_POISON = 0xA5 };
 
-#define HM_OP_RC(call) ((call) == MPI_SUCCESS ? HM_OK : HM_EMPI)
+/* The status of an MPI call of a run: HM_OK, or HM_EMPI with the sentence
+ * "FN: MPI_X failed: " and MPI's text, e.g. `return HM_OP_RC(MPI_Bcast(...));`.
+ * The sentence is set out of line, so that a successful call costs the timed
+ * region one compare; its MPI function is the call's text up to "(". */
+int hm__op_mpi_failed(int mpi_rc, const char *fn, const char *call) __attribute__((cold));
+static inline int hm__op_rc(int mpi_rc, const char *fn, const char *call)
+{
+    return mpi_rc == MPI_SUCCESS ? HM_OK : hm__op_mpi_failed(mpi_rc, fn, call);
+}
+#define HM_OP_RC(call) hm__op_rc((call), __func__, #call)
 
 /* Families: layouts, validations and blocking runs. */
 void hm__op_layout_none(hm_op_instance_t *inst);

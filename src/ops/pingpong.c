@@ -22,18 +22,18 @@ int hm__op_valid_pingpong(const hm_op_instance_t *inst)
 
 static int ping(hm_op_instance_t *inst)
 {
-    if (MPI_Send(HM_OP_SEND(inst), inst->count, MPI_CHAR, inst->peer, PINGPONG_TAG, inst->comm) !=
-        MPI_SUCCESS)
-        return HM_EMPI;
+    int rc = HM_OP_RC(
+        MPI_Send(HM_OP_SEND(inst), inst->count, MPI_CHAR, inst->peer, PINGPONG_TAG, inst->comm));
+    if (rc != HM_OK) return rc;
     return HM_OP_RC(MPI_Recv(HM_OP_RECV(inst), inst->count, MPI_CHAR, inst->peer, PINGPONG_TAG,
                              inst->comm, MPI_STATUS_IGNORE));
 }
 
 static int pong(hm_op_instance_t *inst)
 {
-    if (MPI_Recv(HM_OP_RECV(inst), inst->count, MPI_CHAR, 0, PINGPONG_TAG, inst->comm,
-                 MPI_STATUS_IGNORE) != MPI_SUCCESS)
-        return HM_EMPI;
+    int rc = HM_OP_RC(MPI_Recv(HM_OP_RECV(inst), inst->count, MPI_CHAR, 0, PINGPONG_TAG, inst->comm,
+                               MPI_STATUS_IGNORE));
+    if (rc != HM_OK) return rc;
     return HM_OP_RC(MPI_Send(HM_OP_SEND(inst), inst->count, MPI_CHAR, 0, PINGPONG_TAG, inst->comm));
 }
 

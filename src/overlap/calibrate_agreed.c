@@ -10,11 +10,14 @@
 #include "overlap/overlap_private.h"
 
 /* The agreed status of an outcome: out of probes and out of range are
- * results the callers report, not failures. */
+ * results the callers report, not failures. hm_compute_calibrate returned
+ * the same status for it and set its sentence, still the last error when
+ * the agreement reads it. */
 static int outcome_status(hm_overlap_outcome_t outcome)
 {
     if (outcome == HM_OVERLAP_CONVERGED) return HM_OK;
-    return outcome == HM_OVERLAP_OUT_OF_PROBES ? HM_EAGAIN : HM_ERANGE;
+    if (outcome == HM_OVERLAP_OUT_OF_PROBES) return HM_EAGAIN; /* sentence: hm_compute_calibrate */
+    return HM_ERANGE; /* sentence: set by hm_compute_calibrate */
 }
 
 int hm_compute_calibrate_agreed(MPI_Comm comm, hm_compute_t *c,

@@ -76,7 +76,8 @@ static int measure(MPI_Comm comm, hm_procsync_t *ps, const hm_op_t *op, const hm
         t[0] = median_valid(&r, r.global_s), t[1] = median_valid(&r, r.local_s);
     if (rc == HM_OK) hm_measure_result_free(&r);
     hm_op_free(inst);
-    if (rc == HM_OK && MPI_Bcast(t, 2, MPI_DOUBLE, 0, comm) != MPI_SUCCESS) rc = HM_EMPI;
+    if (rc == HM_OK && MPI_Bcast(t, 2, MPI_DOUBLE, 0, comm) != MPI_SUCCESS)
+        rc = hm__error_mpi(__func__, "MPI_Bcast");
     q->size_bytes = size_bytes;
     q->time_s = t[0];
     q->local_s = t[1];

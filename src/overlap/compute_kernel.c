@@ -33,8 +33,8 @@ struct hm__compute_kernel {
     char why[WHY_MAX];
 };
 
-/* The sentence of the calling thread's last failed hm__compute_kernel_create,
- * which has no kernel to keep it on. */
+/* The sentence of the calling thread's last failed hm__compute_kernel_create
+ * or hm__compute_kernel_cores, which have no kernel to keep it on. */
 static _Thread_local char create_why[WHY_MAX];
 
 /* Keep the sentence on k (NULL: the thread's failed create) and return
@@ -86,12 +86,14 @@ static int count_cores(hwloc_topology_t topo, hwloc_const_cpuset_t set)
     return n;
 }
 
+/* The sentence of a failure: the thread's (hm__compute_kernel_why(NULL)). */
 static int load_topology(hwloc_topology_t *topo)
 {
-    if (hwloc_topology_init(topo) != 0) return HM_ENOTSUP;
+    if (hwloc_topology_init(topo) != 0)
+        return fail(NULL, HM_ENOTSUP, "hwloc cannot read the topology of this machine");
     if (hwloc_topology_load(*topo) != 0) {
         hwloc_topology_destroy(*topo);
-        return HM_ENOTSUP;
+        return fail(NULL, HM_ENOTSUP, "hwloc cannot read the topology of this machine");
     }
     return HM_OK;
 }
@@ -100,12 +102,15 @@ int hm__compute_kernel_cores(int *cores)
 {
     hwloc_topology_t topo;
     *cores = 0;
-    if (load_topology(&topo) != HM_OK) return HM_ENOTSUP;
+    int rc = load_topology(&topo);
+    if (rc != HM_OK) return rc;
     hwloc_cpuset_t set = usable_set(topo);
     if (set) *cores = count_cores(topo, set);
     hwloc_bitmap_free(set);
     hwloc_topology_destroy(topo);
-    return !set ? HM_ENOMEM : *cores > 0 ? HM_OK : HM_ENOTSUP;
+    if (!set) return fail(NULL, HM_ENOMEM, "%s: out of memory", __func__);
+    if (*cores < 1) return fail(NULL, HM_ENOTSUP, "hwloc finds no core this thread may run on");
+    return HM_OK;
 }
 
 /* Thread t runs on one processor of the t-th usable core: one thread per
@@ -120,20 +125,24 @@ int hm__compute_kernel_cores(int *cores)
 static int place_threads(hm__compute_kernel_t *k, int threads)
 {
     hwloc_cpuset_t set = usable_set(k->topo);
-    if (!set) return HM_ENOMEM;
+    if (!set) return fail(NULL, HM_ENOMEM, "%s: out of memory", __func__);
     k->cores = count_cores(k->topo, set);
-    int rc = threads >= 1 && threads <= k->cores ? HM_OK : HM_EINVAL;
+    int rc = threads >= 1 && threads <= k->cores
+                 ? HM_OK
+                 : fail(NULL, HM_EINVAL,
+                        "threads %d must be 1 to %d (the cores the calling thread may run on)",
+                        threads, k->cores);
     if (rc == HM_OK) {
         k->threads = threads;
         k->pin = calloc((size_t)threads, sizeof *k->pin);
         k->core = calloc((size_t)threads, sizeof *k->core);
-        if (!k->pin || !k->core) rc = HM_ENOMEM;
+        if (!k->pin || !k->core) rc = fail(NULL, HM_ENOMEM, "%s: out of memory", __func__);
     }
     for (int t = 0; rc == HM_OK && t < threads; t++) {
         hwloc_obj_t core = usable_core(k->topo, set, t);
         k->pin[t] = hwloc_bitmap_alloc();
         if (!k->pin[t]) {
-            rc = HM_ENOMEM;
+            rc = fail(NULL, HM_ENOMEM, "%s: out of memory", __func__);
             break;
         }
         /* One processor, not the core's siblings: the thread never migrates
@@ -230,25 +239,20 @@ int hm__compute_kernel_create(int threads, hm__compute_kernel_t **out)
     int rc = check_blas();
     if (rc != HM_OK) return rc;
     hm__compute_kernel_t *k = calloc(1, sizeof *k);
-    if (!k) return fail(NULL, HM_ENOMEM, "out of memory");
+    if (!k) return fail(NULL, HM_ENOMEM, "%s: out of memory", __func__);
     rc = load_topology(&k->topo);
     if (rc != HM_OK) {
         free(k);
-        return fail(NULL, rc, "hwloc cannot read the topology of this machine");
+        return rc;
     }
     rc = place_threads(k, threads);
     if (rc == HM_OK) {
         k->a = calloc((size_t)threads, sizeof *k->a);
         k->b = calloc((size_t)threads, sizeof *k->b);
         k->c = calloc((size_t)threads, sizeof *k->c);
-        if (!k->a || !k->b || !k->c) rc = HM_ENOMEM;
+        if (!k->a || !k->b || !k->c) rc = fail(NULL, HM_ENOMEM, "%s: out of memory", __func__);
     }
     if (rc != HM_OK) {
-        if (rc == HM_EINVAL)
-            fail(NULL, rc, "threads %d must be 1 to %d (the cores the calling thread may run on)",
-                 threads, k->cores);
-        else
-            fail(NULL, rc, "out of memory");
         hm__compute_kernel_free(k);
         return rc;
     }
@@ -324,7 +328,7 @@ typedef int (*work_fn)(hm__compute_kernel_t *k, int t, void *arg);
 static int team(hm__compute_kernel_t *k, work_fn work, void *arg)
 {
     hwloc_cpuset_t saved = hwloc_bitmap_alloc();
-    if (!saved) return fail(k, HM_ENOMEM, "out of memory");
+    if (!saved) return fail(k, HM_ENOMEM, "%s: out of memory", __func__);
     int restore = hwloc_get_cpubind(k->topo, saved, HWLOC_CPUBIND_THREAD) == 0;
     int got = 0, unpinned = -1, pin_errno = 0, failed = HM_OK;
 #pragma omp parallel num_threads(k->threads)
@@ -395,7 +399,8 @@ static int allocate(hm__compute_kernel_t *k, int t, void *arg)
     k->a[t] = matrix(count);
     k->b[t] = matrix(count);
     k->c[t] = matrix(count);
-    if (!k->a[t] || !k->b[t] || !k->c[t]) return HM_ENOMEM;
+    if (!k->a[t] || !k->b[t] || !k->c[t])
+        return HM_ENOMEM; /* sentence: by hm__compute_kernel_set_size, after the team */
     fill(k->a[t], count, 2 * (uint32_t)t + 1);
     fill(k->b[t], count, 2 * (uint32_t)t + 2);
     memset(k->c[t], 0, count * sizeof(double));
@@ -414,7 +419,7 @@ int hm__compute_kernel_set_size(hm__compute_kernel_t *k, int n)
     }
     release(k);
     int rc = team(k, allocate, &n);
-    if (rc == HM_ENOMEM)
+    if (rc == HM_ENOMEM && !k->why[0]) /* allocate's: its threads leave no sentence */
         fail(k, rc, "cannot allocate 3 matrices of order %d (%.0f MiB) for each of %d threads", n,
              3.0 * n * n * sizeof(double) / (1 << 20), k->threads);
     if (rc != HM_OK) {

@@ -20,7 +20,7 @@ typedef struct hm__compute_kernel hm__compute_kernel_t;
 
 /* The number of cores the calling thread may run on (hwloc: the cores that
  * hold at least one processor of its binding). HM_ENOTSUP when hwloc cannot
- * tell. */
+ * tell, HM_ENOMEM; the sentence: hm__compute_kernel_why(NULL). */
 int hm__compute_kernel_cores(int *cores);
 
 /* A kernel of threads compute threads, 1 <= threads <= the cores the calling
@@ -63,7 +63,8 @@ int hm__compute_kernel_set_size(hm__compute_kernel_t *k, int n);
 int hm__compute_kernel_run(hm__compute_kernel_t *k, double *per_thread_s);
 
 /* The sentence of the kernel's last failure ("" when none); k NULL: of the
- * calling thread's last failed hm__compute_kernel_create. */
+ * calling thread's last failed hm__compute_kernel_create or
+ * hm__compute_kernel_cores. */
 const char *hm__compute_kernel_why(const hm__compute_kernel_t *k);
 
 /* The BLAS, for reports: OpenBLAS's build ("OpenBLAS 0.3.21 NO_LAPACKE

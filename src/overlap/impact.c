@@ -221,14 +221,16 @@ static int measure(MPI_Comm comm, hm_compute_t *c, const char *program, long rep
 {
     double *per_thread = malloc((size_t)s->threads * sizeof *per_thread);
     int rc = hm_agree(comm, per_thread ? HM_OK : hm__error_set(HM_ENOMEM, "impact: out of memory"));
-    if (rc == HM_OK && MPI_Barrier(comm) != MPI_SUCCESS) rc = HM_EMPI;
+    if (rc == HM_OK && MPI_Barrier(comm) != MPI_SUCCESS)
+        rc = hm__error_mpi(__func__, "MPI_Barrier");
     if (rc == HM_OK) {
         rc = run_without_mpi(program, hm_compute_size(c), reps, s);
         if (rc == HM_OK) rc = same_cores(s, program);
         if (rc == HM_OK) medians(s, reps, s->without_s);
         rc = hm_agree(comm, rc);
     }
-    if (rc == HM_OK && MPI_Barrier(comm) != MPI_SUCCESS) rc = HM_EMPI;
+    if (rc == HM_OK && MPI_Barrier(comm) != MPI_SUCCESS)
+        rc = hm__error_mpi(__func__, "MPI_Barrier");
     if (rc == HM_OK) {
         rc = run_with_mpi(c, reps, s, per_thread);
         if (rc == HM_OK) medians(s, reps, s->with_s);
@@ -252,23 +254,23 @@ static int gather_rows(MPI_Comm comm, const side_t *s, hm_overlap_impact_t *out)
         counts = malloc((size_t)size * sizeof *counts);
         displs = malloc((size_t)size * sizeof *displs);
     }
-    if (!send || (rank == 0 && (!counts || !displs))) rc = HM_ENOMEM;
+    if (!send || (rank == 0 && (!counts || !displs))) rc = hm__error_nomem(__func__);
     for (int t = 0; rc == HM_OK && t < s->threads; t++) {
         double *v = send + (size_t)t * FIELDS;
         v[0] = t, v[1] = s->core[t], v[2] = s->without_s[t], v[3] = s->with_s[t];
     }
-    rc = hm_agree(comm, rc == HM_OK ? rc : hm__error_set(rc, "impact: out of memory"));
+    rc = hm_agree(comm, rc);
     if (rc == HM_OK && MPI_Gather(&mine, 1, MPI_INT, counts, 1, MPI_INT, 0, comm) != MPI_SUCCESS)
-        rc = HM_EMPI;
+        rc = hm__error_mpi(__func__, "MPI_Gather");
     if (rc == HM_OK && rank == 0) {
         for (int r = 0; r < size; r++) displs[r] = total, total += counts[r];
         all = malloc((size_t)(total ? total : 1) * sizeof *all);
-        if (!all) rc = HM_ENOMEM;
+        if (!all) rc = hm__error_nomem(__func__);
     }
-    rc = hm_agree(comm, rc == HM_OK ? rc : hm__error_set(rc, "impact: out of memory"));
+    rc = hm_agree(comm, rc);
     if (rc == HM_OK && MPI_Gatherv(send, mine, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0,
                                    comm) != MPI_SUCCESS)
-        rc = HM_EMPI;
+        rc = hm__error_mpi(__func__, "MPI_Gatherv");
     if (rc == HM_OK) {
         const double *v = rank == 0 ? all : send;
         size_t n = (size_t)(rank == 0 ? total : mine) / FIELDS;
@@ -286,7 +288,7 @@ static int gather_rows(MPI_Comm comm, const side_t *s, hm_overlap_impact_t *out)
     free(all);
     free(counts);
     free(displs);
-    return rc == HM_EMPI ? hm__error_set(HM_EMPI, "impact: MPI_Gather failed") : rc;
+    return rc;
 }
 
 void hm_overlap_impact_free(hm_overlap_impact_t *r)

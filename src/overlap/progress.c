@@ -61,9 +61,9 @@ static int read_cvar(const char *name, int *found, long *value)
         _Bool b;
         char bytes[32];
     } buf = {0};
-    int rc = count == 1 && MPI_T_cvar_read(handle, &buf) == MPI_SUCCESS ? HM_OK : HM_EMPI;
+    int got = count == 1 && MPI_T_cvar_read(handle, &buf) == MPI_SUCCESS;
     MPI_T_cvar_handle_free(&handle);
-    if (rc != HM_OK) return hm__error_set(HM_EMPI, "MPI_T: cannot read %s", name);
+    if (!got) return hm__error_set(HM_EMPI, "MPI_T: cannot read %s", name);
     if (type == MPI_INT)
         *value = buf.i;
     else if (type == MPI_C_BOOL)

@@ -62,7 +62,7 @@ int hm_overlap_summarize(const hm_overlap_result_t *r, double comp_ref_s, double
     size_t n = 0, cap = (size_t)(r->n ? r->n : 1);
     double *v[4];
     for (int k = 0; k < 4; k++) v[k] = malloc(cap * sizeof *v[k]);
-    int rc = v[0] && v[1] && v[2] && v[3] ? HM_OK : HM_ENOMEM;
+    int rc = v[0] && v[1] && v[2] && v[3] ? HM_OK : hm__error_nomem(__func__);
     for (long i = 0; rc == HM_OK && i < r->n; i++) {
         if (!r->valid[i]) continue;
         hm_overlap_ratios_t q;

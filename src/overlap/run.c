@@ -101,7 +101,8 @@ static int alloc_ctx(overlap_ctx_t *c, long capacity, int threads)
     c->comp_s = calloc((size_t)capacity, sizeof *c->comp_s);
     c->wait_s = calloc((size_t)capacity, sizeof *c->wait_s);
     c->per_thread_s = calloc((size_t)(threads > 0 ? threads : 1), sizeof *c->per_thread_s);
-    return c->call_s && c->comp_s && c->wait_s && c->per_thread_s ? HM_OK : HM_ENOMEM;
+    return c->call_s && c->comp_s && c->wait_s && c->per_thread_s ? HM_OK
+                                                                  : hm__error_nomem(__func__);
 }
 
 /* Root: max over ranks of t_comp and of t_call + t_wait, per attempt. */
@@ -110,17 +111,17 @@ static int reduce_ranks(MPI_Comm comm, const overlap_ctx_t *c, long n, hm_overla
     int rank;
     MPI_Comm_rank(comm, &rank);
     double *mpi_s = malloc((size_t)(n ? n : 1) * sizeof *mpi_s);
-    if (!mpi_s) return HM_ENOMEM;
+    if (!mpi_s) return hm__error_nomem(__func__);
     for (long i = 0; i < n; i++) mpi_s[i] = c->call_s[i] + c->wait_s[i];
     if (rank == 0) {
         r->max_comp_s = malloc((size_t)(n ? n : 1) * sizeof *r->max_comp_s);
         r->max_mpi_s = malloc((size_t)(n ? n : 1) * sizeof *r->max_mpi_s);
     }
     int ok = rank != 0 || (r->max_comp_s && r->max_mpi_s);
-    int rc = ok ? HM_OK : HM_ENOMEM;
+    int rc = ok ? HM_OK : hm__error_nomem(__func__);
     if (MPI_Reduce(c->comp_s, r->max_comp_s, (int)n, MPI_DOUBLE, MPI_MAX, 0, comm) != MPI_SUCCESS ||
         MPI_Reduce(mpi_s, r->max_mpi_s, (int)n, MPI_DOUBLE, MPI_MAX, 0, comm) != MPI_SUCCESS)
-        rc = HM_EMPI;
+        rc = hm__error_mpi(__func__, "MPI_Reduce");
     free(mpi_s);
     return rc;
 }
@@ -135,11 +136,12 @@ static int reduce_means(MPI_Comm comm, const overlap_ctx_t *c, long n, const uns
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     unsigned char *flags = malloc((size_t)(n ? n : 1));
-    int rc = flags ? HM_OK : HM_ENOMEM, all = rc;
+    int rc = flags ? HM_OK : hm__error_nomem(__func__), all = rc;
     if (rank == 0 && flags && n) memcpy(flags, valid, (size_t)n);
-    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) all = HM_EMPI;
+    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+        all = hm__error_mpi(__func__, "MPI_Allreduce");
     if (all == HM_OK && MPI_Bcast(flags, (int)n, MPI_UNSIGNED_CHAR, 0, comm) != MPI_SUCCESS)
-        all = HM_EMPI;
+        all = hm__error_mpi(__func__, "MPI_Bcast");
     double sum[2] = {0, 0}, mean[2] = {NAN, NAN}, total[2] = {0, 0}, most = NAN;
     long k = 0;
     for (long i = 0; all == HM_OK && i < n; i++) {
@@ -152,7 +154,7 @@ static int reduce_means(MPI_Comm comm, const overlap_ctx_t *c, long n, const uns
     if (all == HM_OK &&
         (MPI_Reduce(mean, total, 2, MPI_DOUBLE, MPI_SUM, 0, comm) != MPI_SUCCESS ||
          MPI_Reduce(&mean[0], &most, 1, MPI_DOUBLE, MPI_MAX, 0, comm) != MPI_SUCCESS))
-        all = HM_EMPI;
+        all = hm__error_mpi(__func__, "MPI_Reduce");
     r->mean_overall_s = r->mean_comp_s = r->max_overall_s = NAN;
     if (all == HM_OK && rank == 0 && k > 0) {
         r->mean_overall_s = total[0] / size;
@@ -210,7 +212,8 @@ int hm_overlap_run(MPI_Comm comm, hm_procsync_t *ps, const hm_overlap_comm_t *nb
     /* The allocation is agreed by the engine's first collective only if it
      * runs: agree here so that no rank enters it alone. */
     int all = rc;
-    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) all = HM_EMPI;
+    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+        all = hm__error_mpi(__func__, "MPI_Allreduce");
     if ((rc = all) == HM_OK) rc = hm_measure_run(comm, ps, &target, params, &m);
     if (rc == HM_OK || rc == HM_EAGAIN) {
         int rc2 = reduce_ranks(comm, &c, m.attempts, result);
@@ -244,13 +247,13 @@ int hm_overlap_comp_ref(MPI_Comm comm, hm_compute_t *compute, int runs, double *
         return hm__error_set(HM_EINVAL, "%s: runs %d (accepted: 1 or more)", __func__, runs);
     double *t = malloc((size_t)runs * sizeof *t);
     double *per_thread = malloc((size_t)hm_compute_threads(compute) * sizeof *per_thread);
-    int rc = t && per_thread ? HM_OK : HM_ENOMEM;
+    int rc = t && per_thread ? HM_OK : hm__error_nomem(__func__);
     /* One run unrecorded: the first after a change of order touches its
      * new matrices (MPICH once gave a reference 0.65 of the next runs'). */
     if (rc == HM_OK) rc = hm_compute_run(compute, per_thread);
     for (int i = 0; i < runs; i++) {
         struct timespec a, b;
-        if (MPI_Barrier(comm) != MPI_SUCCESS) rc = HM_EMPI;
+        if (MPI_Barrier(comm) != MPI_SUCCESS) rc = hm__error_mpi(__func__, "MPI_Barrier");
         clock_gettime(CLOCK_MONOTONIC, &a);
         if (rc == HM_OK) rc = hm_compute_run(compute, per_thread);
         clock_gettime(CLOCK_MONOTONIC, &b);
@@ -260,7 +263,7 @@ int hm_overlap_comp_ref(MPI_Comm comm, hm_compute_t *compute, int runs, double *
     if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS ||
         (all == HM_OK &&
          MPI_Allreduce(MPI_IN_PLACE, t, runs, MPI_DOUBLE, MPI_MAX, comm) != MPI_SUCCESS))
-        all = HM_EMPI;
+        all = hm__error_mpi(__func__, "MPI_Allreduce");
     if (all == HM_OK) {
         hm_stats_sort(t, (size_t)runs);
         *comp_ref_s = hm_stats_quantile_sorted(t, (size_t)runs, 0.5);

@@ -4,13 +4,14 @@
  * §4.3, Fig. 10). */
 #include <stdio.h>
 
+#include "common/error_set.h"
 #include "procsync/procsync_impl.h"
 
 static int barrier_start(hm_procsync_t *ps, int *flag, double *deadline_s)
 {
     (void)deadline_s; /* stays NaN */
     *flag = 1;
-    return MPI_Barrier(ps->comm) == MPI_SUCCESS ? HM_OK : HM_EMPI;
+    return MPI_Barrier(ps->comm) == MPI_SUCCESS ? HM_OK : hm__error_mpi(__func__, "MPI_Barrier");
 }
 
 static void barrier_describe(const hm_procsync_t *ps, char *buf, size_t len)

@@ -55,7 +55,8 @@ static int wait_chunk(MPI_Comm comm, int rank, hm_clock_t *global, double lead_s
 {
     for (int i = 0; i < n; i++) {
         double target = rank == 0 ? hm_clock_now(global) + lead_s : 0.0;
-        if (MPI_Bcast(&target, 1, MPI_DOUBLE, 0, comm) != MPI_SUCCESS) return HM_EMPI;
+        if (MPI_Bcast(&target, 1, MPI_DOUBLE, 0, comm) != MPI_SUCCESS)
+            return hm__error_mpi(__func__, "MPI_Bcast");
         in_time[i] = hm_clock_now(global) < target;
         hm_procsync_wait_until(global, target, spin_s, 1);
         late_s[i] = hm_clock_now(global) - target;
@@ -74,7 +75,8 @@ static int measure(MPI_Comm comm, int rank, hm_clock_t *global, double *late_s, 
         int rc = wait_chunk(comm, rank, global, *lead_s, spin_s, late_s + done, in_time + done, n);
         if (rc != HM_OK) return rc;
         for (int i = 0; i < n; i++) late += !in_time[done + i];
-        if (MPI_Allreduce(&late, &most, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS) return HM_EMPI;
+        if (MPI_Allreduce(&late, &most, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS)
+            return hm__error_mpi(__func__, "MPI_Allreduce");
         if (4 * most >= n) *lead_s = fmin(2.0 * *lead_s, FIT_LEAD_MAX_S);
     }
     return HM_OK;
@@ -107,15 +109,17 @@ static int reduce_quantile(MPI_Comm comm, int rank, const double *late_s, int *i
                            double *slowest_s, double *lateness_s, long *waits)
 {
     double msg[2] = {0.0, 0.0};
-    if (MPI_Reduce(late_s, slowest_s, FIT_WAITS, MPI_DOUBLE, MPI_MAX, 0, comm) != MPI_SUCCESS ||
-        MPI_Allreduce(MPI_IN_PLACE, in_time, FIT_WAITS, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
-        return HM_EMPI;
+    if (MPI_Reduce(late_s, slowest_s, FIT_WAITS, MPI_DOUBLE, MPI_MAX, 0, comm) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Reduce");
+    if (MPI_Allreduce(MPI_IN_PLACE, in_time, FIT_WAITS, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Allreduce");
     if (rank == 0) {
         long used;
         msg[0] = quantile(slowest_s, in_time, FIT_WAITS, &used);
         msg[1] = (double)used;
     }
-    if (MPI_Bcast(msg, 2, MPI_DOUBLE, 0, comm) != MPI_SUCCESS) return HM_EMPI;
+    if (MPI_Bcast(msg, 2, MPI_DOUBLE, 0, comm) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Bcast");
     *lateness_s = msg[0];
     *waits = (long)msg[1];
     return HM_OK;
@@ -129,8 +133,11 @@ static int measure_lateness(MPI_Comm comm, hm_clock_t *global, hm_procsync_fit_t
     MPI_Comm_rank(comm, &rank);
     double *late = malloc(FIT_WAITS * sizeof *late), *slowest = malloc(FIT_WAITS * sizeof *late);
     int *in_time = malloc(FIT_WAITS * sizeof *in_time), ok = late && slowest && in_time;
-    int rc = MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, comm) == MPI_SUCCESS ? HM_OK : HM_EMPI;
-    if (rc == HM_OK && !all) rc = HM_ENOMEM;
+    int rc = hm__mpi_status(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, comm), __func__,
+                            "MPI_Allreduce");
+    if (rc == HM_OK && !all)
+        rc = hm__error_set(HM_ENOMEM, "%s: out of memory on %s", __func__,
+                           ok ? "another rank" : "this rank");
     double latency_s = 0.0;
     if (rc == HM_OK) rc = hm_procsync_bcast_latency(comm, HM_PROCSYNC_LATENCY_REPS, &latency_s);
     fit->first_lead_s = fit->lead_s = FIT_LEAD_LATENCIES * latency_s;
@@ -159,7 +166,7 @@ int hm_procsync_fit(MPI_Comm comm, hm_clock_t *global, int late_given,
         return hm__error_set(rc, "measuring the late-start tolerance: no memory for %d waits",
                              FIT_WAITS);
     if (rc != HM_OK)
-        return hm__error_set(rc, "measuring the late-start tolerance: an MPI call failed");
+        return hm__error_set(rc, "measuring the late-start tolerance: %s", hm_last_error());
     fit->quantile = FIT_QUANTILE;
     fit->factor = FIT_FACTOR;
     fit->derived = 1;

@@ -116,8 +116,7 @@ static int check_options(const hm_harmonize_options_t *o)
         return hm__error_set(HM_EINVAL, "%s: late_s %g must be finite and at least 0", fn,
                              o->late_s);
     hm_offset_kind_t kind;
-    if (o->refresh_offset && o->refresh_offset[0] && hm_offset_find(o->refresh_offset, &kind))
-        return HM_ENOENT; /* with hm_offset_find's sentence */
+    if (o->refresh_offset && o->refresh_offset[0]) return hm_offset_find(o->refresh_offset, &kind);
     return HM_OK;
 }
 
@@ -192,7 +191,7 @@ static int agree_deadline(hm__hz_state_t *st, double *sync_time, int *resync)
                                [HZ_USED] = st->used_s};
     double all[HZ_NFLAGS];
     if (MPI_Reduce(flags, all, HZ_NFLAGS, MPI_DOUBLE, MPI_MAX, 0, st->comm) != MPI_SUCCESS)
-        return HM_EMPI;
+        return hm__error_mpi(__func__, "MPI_Reduce");
     double before_s = st->slack_s;
     if (st->rank == 0) {
         msg[3] = root_adapt_slack(st, all);
@@ -200,7 +199,8 @@ static int agree_deadline(hm__hz_state_t *st, double *sync_time, int *resync)
         msg[0] = msg[2] ? NAN : hm_clock_now(st->global) + st->slack_s;
         msg[1] = st->slack_s;
     }
-    if (MPI_Bcast(msg, 4, MPI_DOUBLE, 0, st->comm) != MPI_SUCCESS) return HM_EMPI;
+    if (MPI_Bcast(msg, 4, MPI_DOUBLE, 0, st->comm) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Bcast");
     *sync_time = msg[0];
     *resync = msg[2] > 0;
     st->slack_grows += msg[1] > before_s;
@@ -229,11 +229,12 @@ static int resync(hm__hz_state_t *st, double *sync_time)
     if (rc != HM_OK) return rc;
     if (MPI_Reduce(st->rank == 0 ? MPI_IN_PLACE : &dummy, &dummy, 1, MPI_INT, MPI_SUM, 0,
                    st->comm) != MPI_SUCCESS)
-        return HM_EMPI;
+        return hm__error_mpi(__func__, "MPI_Reduce");
     note_refresh_cost(st, MPI_Wtime() - t0, full_before);
     st->resync_time_s += MPI_Wtime() - t0;
     double t = st->rank == 0 ? hm_clock_now(st->global) + st->slack_s : 0.0;
-    if (MPI_Bcast(&t, 1, MPI_DOUBLE, 0, st->comm) != MPI_SUCCESS) return HM_EMPI;
+    if (MPI_Bcast(&t, 1, MPI_DOUBLE, 0, st->comm) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Bcast");
     *sync_time = t;
     return HM_OK;
 }
@@ -303,8 +304,8 @@ int hm_harmonize(MPI_Comm comm, int *flag)
     int rc = state_get(comm, &st);
     if (rc != HM_OK) return rc;
     st->calls++;
-    double sync_time;
-    int again;
+    double sync_time = NAN; /* set by agree_deadline: GCC cannot see that a failure is not 0 */
+    int again = 0;
     if ((rc = agree_deadline(st, &sync_time, &again)) != HM_OK) return rc;
     if (again && (rc = resync(st, &sync_time)) != HM_OK) return rc;
     st->deadline_s = sync_time;
@@ -318,7 +319,8 @@ int hm_harmonize(MPI_Comm comm, int *flag)
 static int existing_state(MPI_Comm comm, const char *fn, hm__hz_state_t **st)
 {
     int rc = hm__hz_state_find(comm, st);
-    if (rc != HM_OK) return hm__error_set(rc, "%s: cannot read the state of comm", fn);
+    if (rc != HM_OK)
+        return hm__error_set(rc, "%s: cannot read the state of comm: %s", fn, hm_last_error());
     if (!*st)
         return hm__error_set(HM_ENOENT, "%s: no hm_harmonize or hm_harmonize_configure on comm yet",
                              fn);

@@ -10,6 +10,7 @@
 
 #include <harmonia/topo.h>
 
+#include "common/error_set.h"
 #include "procsync/harmonize_state.h"
 
 /* Local: the spec's innermost level copies its leader's clock. */
@@ -34,13 +35,13 @@ int hm__hz_shared_open(hm__hz_state_t *st)
     }
     st->measures_self = leader;
     if (st->rank == 0 && !(st->measures = malloc((size_t)st->size * sizeof *st->measures)))
-        rc = HM_ENOMEM;
+        rc = hm__error_nomem(__func__);
     int all = rc;
-    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, st->comm) != MPI_SUCCESS) return HM_EMPI;
+    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, st->comm) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Allreduce");
     if (all != HM_OK) return all;
-    return MPI_Gather(&leader, 1, MPI_INT, st->measures, 1, MPI_INT, 0, st->comm) == MPI_SUCCESS
-               ? HM_OK
-               : HM_EMPI;
+    return hm__mpi_status(MPI_Gather(&leader, 1, MPI_INT, st->measures, 1, MPI_INT, 0, st->comm),
+                          __func__, "MPI_Gather");
 }
 
 void hm__hz_shared_close(hm__hz_state_t *st)

@@ -76,10 +76,10 @@ static int keys_ready(void)
     if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &hz_keys.state, NULL) !=
             MPI_SUCCESS ||
         MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_at_finalize, &hz_keys.finalize,
-                               NULL) != MPI_SUCCESS ||
-        MPI_Comm_set_attr(MPI_COMM_SELF, hz_keys.finalize, NULL) != MPI_SUCCESS)
-        return HM_EMPI;
-    return HM_OK;
+                               NULL) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Comm_create_keyval");
+    return hm__mpi_status(MPI_Comm_set_attr(MPI_COMM_SELF, hz_keys.finalize, NULL), __func__,
+                          "MPI_Comm_set_attr");
 }
 
 int hm__hz_state_find(MPI_Comm comm, hm__hz_state_t **st)
@@ -87,7 +87,8 @@ int hm__hz_state_find(MPI_Comm comm, hm__hz_state_t **st)
     int found = 0;
     *st = NULL;
     if (hz_keys.state == MPI_KEYVAL_INVALID) return HM_OK;
-    if (MPI_Comm_get_attr(comm, hz_keys.state, st, &found) != MPI_SUCCESS) return HM_EMPI;
+    if (MPI_Comm_get_attr(comm, hz_keys.state, st, &found) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Comm_get_attr");
     if (!found) *st = NULL;
     return HM_OK;
 }
@@ -139,7 +140,7 @@ static int state_attach(MPI_Comm comm, hm__hz_state_t *st)
 {
     if (MPI_Comm_dup(comm, &st->comm) != MPI_SUCCESS) {
         st->comm = MPI_COMM_NULL;
-        return HM_EMPI;
+        return hm__error_mpi(__func__, "MPI_Comm_dup");
     }
     MPI_Comm_rank(st->comm, &st->rank);
     MPI_Comm_size(st->comm, &st->size);
@@ -147,7 +148,8 @@ static int state_attach(MPI_Comm comm, hm__hz_state_t *st)
     /* Attached only once every rank succeeded: replacing an earlier state
      * frees it (its delete callback), which must happen on all ranks or none. */
     if ((rc = agree(st->comm, rc)) != HM_OK) return rc;
-    return MPI_Comm_set_attr(comm, hz_keys.state, st) == MPI_SUCCESS ? HM_OK : HM_EMPI;
+    return hm__mpi_status(MPI_Comm_set_attr(comm, hz_keys.state, st), __func__,
+                          "MPI_Comm_set_attr");
 }
 
 int hm__hz_state_create(MPI_Comm comm, const hm_harmonize_options_t *opts, int rc,
@@ -195,7 +197,8 @@ enum { HZ_REFRESH_EXCHANGES = 30, HZ_TAG_TURN = 0x485a };
  * ~1 ms instead of ~0.4 ms, and every miss pays a refresh). */
 static int refresh_pair(hm__hz_state_t *st, int r, hm_offset_pair_t **pair)
 {
-    if (!st->pairs && !(st->pairs = calloc((size_t)st->size, sizeof *st->pairs))) return HM_ENOMEM;
+    if (!st->pairs && !(st->pairs = calloc((size_t)st->size, sizeof *st->pairs)))
+        return hm__error_nomem(__func__);
     int exchanges =
         st->sync.exchanges < HZ_REFRESH_EXCHANGES ? st->sync.exchanges : HZ_REFRESH_EXCHANGES;
     int rc = st->pairs[r] ? HM_OK
@@ -239,10 +242,11 @@ static int measure_offsets(hm__hz_state_t *st, hm_offset_sample_t *kept)
         hm_offset_pair_t *pair = NULL;
         hm_offset_sample_t sample;
         if (st->rank == 0)
-            rc = MPI_Send(NULL, 0, MPI_BYTE, r, HZ_TAG_TURN, st->comm) == MPI_SUCCESS ? HM_OK
-                                                                                      : HM_EMPI;
+            rc = hm__mpi_status(MPI_Send(NULL, 0, MPI_BYTE, r, HZ_TAG_TURN, st->comm), __func__,
+                                "MPI_Send");
         else
-            rc = hm__idle_wait_token(st->comm, 0, HZ_TAG_TURN) == MPI_SUCCESS ? HM_OK : HM_EMPI;
+            rc = hm__mpi_status(hm__idle_wait_token(st->comm, 0, HZ_TAG_TURN), __func__,
+                                "MPI_Irecv of the root's token");
         if (rc == HM_OK) rc = refresh_pair(st, r, &pair);
         if (rc == HM_OK) rc = hm_offset_measure(pair, st->global, &sample);
         if (rc == HM_OK && st->rank == r && sample.rtt_s < kept->rtt_s) *kept = sample;
@@ -263,7 +267,7 @@ static int measure_agreed(hm__hz_state_t *st, double *offset_s)
         int mine[2] = {measure_offsets(st, &kept), 0}, all[2];
         mine[1] = mine[0] == HM_OK && measures && refresh_suspect(st, &kept) ? -1 : 0;
         if (hm__idle_allreduce(mine, all, 2, MPI_INT, MPI_MIN, st->comm) != MPI_SUCCESS)
-            return HM_EMPI;
+            return hm__error_mpi(__func__, "MPI_Allreduce");
         if (all[0] != HM_OK) return all[0];
         if (all[1] == 0 || attempt == HZ_REFRESH_ATTEMPTS) break;
         st->refresh_repeats++;
@@ -281,7 +285,7 @@ static int measure_agreed(hm__hz_state_t *st, double *offset_s)
  * dominate when the measurement itself is this short. */
 static int refresh(hm__hz_state_t *st, hm_clock_t **fresh)
 {
-    double offset_s;
+    double offset_s = 0.0; /* set by measure_agreed (GCC cannot see a failure is not 0) */
     int rc = measure_agreed(st, &offset_s);
     if (rc != HM_OK) return rc;
     hm_clock_t *offset = NULL;
@@ -313,7 +317,8 @@ int hm__hz_state_sync(hm__hz_state_t *st)
      * within the minute-scale full_resync_s, but a rank exactly at the edge
      * must not disagree, so the root decides. */
     int full = full_sync_due(st);
-    if (MPI_Bcast(&full, 1, MPI_INT, 0, st->comm) != MPI_SUCCESS) return HM_EMPI;
+    if (MPI_Bcast(&full, 1, MPI_INT, 0, st->comm) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Bcast");
     int rc = full ? hm_sync_run(st->comm, st->clock_sync, &st->sync, st->base, &fresh, NULL)
                   : refresh(st, &fresh);
     if (rc != HM_OK) return rc;

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/error_set.h"
 #include "procsync/procsync_impl.h"
 
 typedef struct roundtime_state {
@@ -33,7 +34,7 @@ static int roundtime_create(hm_procsync_t *ps)
     int rc = hm_procsync_bcast_latency(ps->comm, HM_PROCSYNC_LATENCY_REPS, &latency_s);
     if (rc != HM_OK) return rc;
     roundtime_state_t *r = calloc(1, sizeof *r);
-    if (!r) return HM_ENOMEM;
+    if (!r) return hm__error_nomem(__func__);
     ps->state = r;
     r->latency_s = latency_s;
     return HM_OK;
@@ -63,7 +64,8 @@ static int roundtime_start(hm_procsync_t *ps, int *flag, double *deadline_s)
     const roundtime_state_t *r = ps->state;
     double lead = fmax(ps->params.bcast_factor * r->latency_s, ps->params.min_lead_s);
     double start = hm_clock_now(ps->global) + lead;
-    if (MPI_Bcast(&start, 1, MPI_DOUBLE, 0, ps->comm) != MPI_SUCCESS) return HM_EMPI;
+    if (MPI_Bcast(&start, 1, MPI_DOUBLE, 0, ps->comm) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Bcast");
     *deadline_s = start;
     double now = hm_clock_now(ps->global);
     *flag = hm__procsync_reached_in_time(ps, now, start);

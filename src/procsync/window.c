@@ -43,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/error_set.h"
 #include "procsync/procsync_impl.h"
 
 #define T0_MARGIN    3.0
@@ -81,10 +82,10 @@ static int window_create(hm_procsync_t *ps)
     if (rc != HM_OK) return rc;
     int oversubscribed = hm_procsync_oversubscribed(ps->comm);
     window_state_t *w = calloc(1, sizeof *w);
-    if (!w) return HM_ENOMEM;
+    if (!w) return hm__error_nomem(__func__);
     w->cost_cap = ps->params.check_every;
     w->cost_s = malloc((size_t)w->cost_cap * sizeof *w->cost_s);
-    if (!w->cost_s) return free(w), HM_ENOMEM;
+    if (!w->cost_s) return free(w), hm__error_nomem(__func__);
     ps->state = w;
     w->latency_s = latency_s;
     w->oversubscribed = oversubscribed;
@@ -167,11 +168,12 @@ static int open_chunk(hm_procsync_t *ps, window_state_t *w)
     double mine[2] = {(double)w->overruns, median_cost(w)}, most[2] = {0, 0};
     if (adaptive(ps) && w->last_n > 0 &&
         MPI_Reduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, 0, ps->comm) != MPI_SUCCESS)
-        return HM_EMPI;
+        return hm__error_mpi(__func__, "MPI_Reduce");
     if (ps->rank == 0 && adaptive(ps)) adapt(w, (int)most[0], most[1]);
     double margin = T0_MARGIN * w->latency_s + T0_FLOOR_S;
     double msg[2] = {hm_clock_now(ps->global) + margin, w->next_window_s};
-    if (MPI_Bcast(msg, 2, MPI_DOUBLE, 0, ps->comm) != MPI_SUCCESS) return HM_EMPI;
+    if (MPI_Bcast(msg, 2, MPI_DOUBLE, 0, ps->comm) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Bcast");
     w->t0_s = msg[0];
     w->adaptations += msg[1] != w->window_s && w->last_n > 0;
     w->window_s = w->next_window_s = msg[1];
