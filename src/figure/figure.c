@@ -88,7 +88,7 @@ static int draw_figure(const hm_figure_params_t *p, const hm__plot_out_t *out, h
     const char *metric = hm_results_metric_name(p->metric); /* the titles' words */
     if ((rc = figures[f].draw(d, metric, &s, what, sizeof what)) != HM_OK) {
         hm__plot_script_abort(&s);
-        return hm__error_set(rc, "plot: %s", hm_strerror(rc));
+        return hm__error_set(rc, "plot: %s", hm_last_error());
     }
     return hm__plot_render(out, &s, stem, figures[f].kind, what);
 }
@@ -101,7 +101,7 @@ static int read_inputs(const hm_figure_params_t *p, hm__plot_source_t *src, hm__
         src[i].partial_fn = p->partial, src[i].ctx = p->ctx;
         rc = hm__plot_read_file(p->inputs[i], &src[i], p->metric, fig);
     }
-    if (rc == HM_ENOMEM) hm__error_set(rc, "plot: %s", hm_strerror(rc));
+    if (rc == HM_ENOMEM) hm__error_set(rc, "plot: %s", hm_last_error());
     return rc;
 }
 
@@ -165,10 +165,8 @@ int hm_figure_draw(const hm_figure_params_t *p, hm_figure_failed_t *failed)
     hm__plot_data_t fig[HM_NFIG] = {{0}};
     int rc = out && src ? HM_OK : hm__error_set(HM_ENOMEM, "plot: %s", hm_strerror(HM_ENOMEM));
     if (rc != HM_OK) fail(failed, HM_FIGURE_FAILED_INPUT, rc);
-    if (rc == HM_OK && hm__plot_find_gnuplot(out->gnuplot, sizeof out->gnuplot) != HM_OK)
-        rc =
-            fail(failed, HM_FIGURE_FAILED_GNUPLOT,
-                 hm__error_set(HM_ENOENT, "plot: gnuplot not found in PATH (install gnuplot-nox)"));
+    if (rc == HM_OK && (rc = hm__plot_find_gnuplot(out->gnuplot, sizeof out->gnuplot)) != HM_OK)
+        fail(failed, HM_FIGURE_FAILED_GNUPLOT, rc);
     if (rc == HM_OK && (rc = read_inputs(p, src, fig)) != HM_OK)
         fail(failed, HM_FIGURE_FAILED_INPUT, rc);
     if (rc == HM_OK) {

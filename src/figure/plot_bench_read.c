@@ -63,7 +63,8 @@ int hm__plot_read_bench_raw(hm__plot_read_t *c)
     int rc = hm_analysis_groups_read_raw(&groups, c->src->file, c->metric);
     for (size_t k = 0; rc == HM_OK && k < groups.n; k++) rc = add_group(c, &groups.g[k]);
     hm_analysis_groups_free(&groups);
-    return rc == HM_OK || rc == HM_ENOMEM ? rc : HM_EINVAL;
+    if (rc == HM_OK || rc == HM_ENOMEM) return rc;
+    return HM_EINVAL; /* sentence: set by hm_analysis_groups_read_raw or add_group */
 }
 
 /* Columns: op, size_bytes, sync, median_s or local_median_s. A row without

@@ -9,6 +9,7 @@
 
 #include <harmonia/stats.h>
 
+#include "common/error_set.h"
 #include "figure/plot_figure.h"
 
 /* Row of the box of g at x: x, whisker low, q1, median, q3, whisker high. */
@@ -88,7 +89,7 @@ int hm__plot_draw_campaign(const hm__plot_data_t *d, const char *metric, hm__plo
     if (!xs || !block) {
         free(xs);
         free(block);
-        return HM_ENOMEM;
+        return hm__error_nomem(__func__);
     }
     for (size_t i = 0; i < d->ns; i++) block[i] = series_blocks(d, i, xs, nx, ncol, s, &runs);
     hm__plot_palette(s->body);

@@ -7,15 +7,17 @@
 #include <harmonia/error.h>
 #include <harmonia/stats.h>
 
+#include "common/error_set.h"
 #include "figure/plot_data.h"
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
+/* Room for need elements of size in *p; fn: the caller, for the sentence. */
+static int grow(void **p, size_t *cap, size_t need, size_t size, const char *fn)
 {
     if (need <= *cap) return HM_OK;
     size_t cap2 = *cap ? 2 * *cap : 16;
     while (cap2 < need) cap2 *= 2;
     void *q = realloc(*p, cap2 * size);
-    if (!q) return HM_ENOMEM;
+    if (!q) return hm__error_nomem(fn);
     *p = q;
     *cap = cap2;
     return HM_OK;
@@ -32,7 +34,8 @@ int hm__plot_series(hm__plot_data_t *d, const char *base, const char *ranks,
             return HM_OK;
         }
     }
-    if (grow((void **)&d->s, &d->cap_s, d->ns + 1, sizeof *d->s) != HM_OK) return HM_ENOMEM;
+    int rc = grow((void **)&d->s, &d->cap_s, d->ns + 1, sizeof *d->s, __func__);
+    if (rc != HM_OK) return rc;
     hm__plot_series_t *s = &d->s[d->ns];
     memset(s, 0, sizeof *s);
     snprintf(s->base, sizeof s->base, "%s", base);
@@ -59,7 +62,8 @@ static int find_group(hm__plot_data_t *d, size_t series, double x, double y, siz
             *index = d->last = i;
             return HM_OK;
         }
-    if (grow((void **)&d->g, &d->cap_g, d->ng + 1, sizeof *d->g) != HM_OK) return HM_ENOMEM;
+    int rc = grow((void **)&d->g, &d->cap_g, d->ng + 1, sizeof *d->g, __func__);
+    if (rc != HM_OK) return rc;
     d->g[d->ng] = (hm__plot_group_t){.series = series, .x = x, .y = y};
     *index = d->last = d->ng++;
     return HM_OK;
@@ -73,9 +77,11 @@ int hm__plot_add(hm__plot_data_t *d, size_t series, double x, double v)
 int hm__plot_add_xy(hm__plot_data_t *d, size_t series, double x, double y, double v)
 {
     size_t i;
-    if (find_group(d, series, x, y, &i) != HM_OK) return HM_ENOMEM;
+    int rc = find_group(d, series, x, y, &i);
+    if (rc != HM_OK) return rc;
     hm__plot_group_t *g = &d->g[i];
-    if (grow((void **)&g->v, &g->cap, g->n + 1, sizeof *g->v) != HM_OK) return HM_ENOMEM;
+    rc = grow((void **)&g->v, &g->cap, g->n + 1, sizeof *g->v, __func__);
+    if (rc != HM_OK) return rc;
     g->v[g->n++] = v;
     return HM_OK;
 }
@@ -106,7 +112,7 @@ static int order_series(hm__plot_data_t *d)
     hm__plot_series_t *s = malloc((d->ns ? d->ns : 1) * sizeof *s);
     if (!order || !where || !s) {
         free(order), free(where), free(s);
-        return HM_ENOMEM;
+        return hm__error_nomem(__func__);
     }
     for (size_t f = 0; f < d->ns; f++)
         for (int v = 0; family(d, f) == f && v < 8; v++)

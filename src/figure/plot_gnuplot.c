@@ -30,18 +30,18 @@ int hm__plot_find_gnuplot(char *path, size_t len)
 {
     const char *env = getenv("PATH");
     char *dirs = strdup(env && *env ? env : "/usr/bin:/bin");
-    int rc = HM_ENOENT;
+    int found = 0;
     struct stat st;
-    for (char *save = NULL, *d = dirs ? strtok_r(dirs, ":", &save) : NULL; d && rc != HM_OK;
+    for (char *save = NULL, *d = dirs ? strtok_r(dirs, ":", &save) : NULL; d && !found;
          d = strtok_r(NULL, ":", &save)) {
         if (d[0] != '/') continue; /* a relative PATH entry depends on where we stand */
         int n = snprintf(path, len, "%s/gnuplot", d);
-        if (n > 0 && (size_t)n < len && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-            access(path, X_OK) == 0)
-            rc = HM_OK;
+        found = n > 0 && (size_t)n < len && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+                access(path, X_OK) == 0;
     }
     free(dirs);
-    return rc;
+    if (found) return HM_OK;
+    return hm__error_set(HM_ENOENT, "plot: gnuplot not found in PATH (install gnuplot-nox)");
 }
 
 static int spawn(const char *gnuplot, const char *script, const char *err_path, pid_t *pid)
@@ -106,18 +106,14 @@ int hm__plot_run_gnuplot(const hm__plot_out_t *out, const char *script)
     pid_t pid;
     snprintf(err_path, sizeof err_path, "%s/gnuplot.err", out->tmpdir);
     int rc = spawn(out->gnuplot, script, err_path, &pid);
-    if (rc) {
-        hm__error_set(HM_EINVAL, "plot: cannot start %s: %s", out->gnuplot, strerror(rc));
-        return HM_EIO;
-    }
+    if (rc) return hm__error_set(HM_EIO, "plot: cannot start %s: %s", out->gnuplot, strerror(rc));
     int status = wait_limited(pid, GNUPLOT_LIMIT_S);
     if (status == 0) return HM_OK;
     first_error_line(err_path, line, sizeof line);
     if (status < 0 && !line[0])
         snprintf(line, sizeof line, "killed or stopped after at most %d s", GNUPLOT_LIMIT_S);
-    hm__error_set(HM_EINVAL, "plot: gnuplot failed (exit %d): %s", status,
-                  line[0] ? line : "no message");
-    return HM_EIO;
+    return hm__error_set(HM_EIO, "plot: gnuplot failed (exit %d): %s", status,
+                         line[0] ? line : "no message");
 }
 
 /* The output directory: created when missing, with its parents. */
@@ -129,7 +125,8 @@ static int output_dir(const char *dir)
         if (S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK) == 0) return HM_OK;
         return hm__error_set(HM_EINVAL, "\"%s\" is not a writable directory", dir);
     }
-    return hm_afile_make_dirs(dir) == HM_OK ? HM_OK : HM_EINVAL; /* its sentence */
+    if (hm_afile_make_dirs(dir) == HM_OK) return HM_OK;
+    return HM_EINVAL; /* sentence: set by hm_afile_make_dirs */
 }
 
 static int scratch_dir(hm__plot_out_t *out)
@@ -138,10 +135,10 @@ static int scratch_dir(hm__plot_out_t *out)
     snprintf(out->tmpdir, sizeof out->tmpdir, "%s/harmonia-plot.XXXXXX",
              tmp && *tmp ? tmp : "/tmp");
     if (mkdtemp(out->tmpdir)) return HM_OK;
-    hm__error_set(HM_EINVAL, "plot: cannot create a scratch directory %s: %s", out->tmpdir,
-                  strerror(errno));
+    int rc = hm__error_set(HM_EIO, "plot: cannot create a scratch directory %s: %s", out->tmpdir,
+                           strerror(errno));
     out->tmpdir[0] = '\0';
-    return HM_EIO;
+    return rc;
 }
 
 /* gnuplot-nox has pngcairo on Debian; builds without cairo only have the

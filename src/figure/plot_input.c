@@ -214,7 +214,7 @@ int hm__plot_read_file(const char *operand, hm__plot_source_t *src, hm_metric_t 
     int rc = hm_csv_reader_open(src->file, &r);
     if (rc != HM_OK) {
         hm_csv_reader_close(r);
-        return rc == HM_ENOMEM ? rc : HM_EINVAL;
+        return rc == HM_ENOMEM ? rc : HM_EINVAL; /* sentence: set by hm_csv_reader_open */
     }
     source_library(r, src);
     source_partial(r, src);
@@ -224,10 +224,9 @@ int hm__plot_read_file(const char *operand, hm__plot_source_t *src, hm_metric_t 
     hm__plot_read_t c = {r, src, idx, fig, metric};
     if (rc == HM_OK) rc = k->read(&c);
     if (rc == HM_OK && samples(fig) == before) {
-        hm__error_set(HM_EINVAL, "%s: no rows to plot (%s)", src->file,
-                      k->read == hm__plot_read_bench_raw ? "no valid repetitions, valid = 1"
-                                                         : "empty");
-        rc = HM_EINVAL;
+        rc = hm__error_set(HM_EINVAL, "%s: no rows to plot (%s)", src->file,
+                           k->read == hm__plot_read_bench_raw ? "no valid repetitions, valid = 1"
+                                                              : "empty");
     }
     hm_csv_reader_close(r);
     return rc;

@@ -7,6 +7,7 @@
 
 #include <harmonia/stats.h>
 
+#include "common/error_set.h"
 #include "figure/plot_figure.h"
 
 /* One block per series: size position, median, CI low, CI high, n. A group
@@ -43,7 +44,7 @@ int hm__plot_draw_latency(const hm__plot_data_t *d, const char *metric, hm__plot
     if (!xs || !block) {
         free(xs);
         free(block);
-        return HM_ENOMEM;
+        return hm__error_nomem(__func__);
     }
     for (size_t i = 0; i < d->ns; i++) {
         block[i] = series_block(d, i, s);

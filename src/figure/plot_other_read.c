@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/error_set.h"
 #include "figure/plot_input.h"
 
 static int finite_cell(hm__plot_read_t *c, int k, double *v, const char *what)
@@ -34,7 +35,8 @@ int hm__plot_read_permpirun(hm__plot_read_t *c)
     char base[160], ranks[32], procs[24];
     hm_results_permpirun_t ds = {0};
     int rc = hm_results_permpirun_read(c->src->file, &ds);
-    if (rc != HM_OK && rc != HM_ENOMEM) rc = HM_EINVAL;
+    if (rc != HM_OK && rc != HM_ENOMEM)
+        rc = HM_EINVAL; /* sentence: set by hm_results_permpirun_read */
     for (size_t i = 0; rc == HM_OK && i < ds.n; i++) {
         const hm_results_permpirun_row_t *row = &ds.rows[i];
         snprintf(base, sizeof base, "%s %s", row->op, row->sync);

@@ -11,6 +11,7 @@
 
 #include <harmonia/stats.h>
 
+#include "common/error_set.h"
 #include "figure/plot_figure.h"
 
 typedef struct scale {
@@ -97,7 +98,7 @@ static int panel(const hm__plot_data_t *d, size_t i, const scale_t *sc, hm__plot
     if (!xs || !ys || !nx || !ny) {
         free(xs);
         free(ys);
-        return HM_ENOMEM;
+        return hm__error_nomem(__func__);
     }
     int good = cells(d, i, xs, nx, ys, ny, 1, s), bad = cells(d, i, xs, nx, ys, ny, 0, s);
     double xlo, xhi, ylo, yhi, unused;

@@ -1,5 +1,6 @@
 /* src/figure/plot_render.c — one figure of the figures: its data and
  * script files, the gnuplot run and the atomic publication of its images. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,14 +29,16 @@ int hm__plot_script_open(const hm__plot_out_t *out, const char *kind, hm__plot_s
     snprintf(s->data_path, sizeof s->data_path, "%s/%s.tsv", out->tmpdir, kind);
     snprintf(s->body_path, sizeof s->body_path, "%s/%s.gp", out->tmpdir, kind);
     s->data = fopen(s->data_path, "w");
+    int err = s->data ? 0 : errno;
     s->body = fopen(s->body_path, "w");
     if (s->data && s->body) {
         fputs("set encoding utf8\n", s->body);
         return HM_OK;
     }
-    hm__error_set(HM_EINVAL, "plot: cannot write %s", s->data ? s->body_path : s->data_path);
+    int rc = hm__error_set(HM_EIO, "plot: cannot write %s: %s",
+                           s->data ? s->body_path : s->data_path, strerror(err ? err : errno));
     hm__plot_script_abort(s);
-    return HM_EIO;
+    return rc;
 }
 
 int hm__plot_end_block(hm__plot_script_t *s)
@@ -89,12 +92,13 @@ static int main_script(const hm__plot_script_t *s, const char *path, const image
                        char (*tmps)[5200], int nfmt)
 {
     FILE *f = fopen(path, "w");
-    if (!f) return HM_EIO;
+    if (!f) return hm__error_set(HM_EIO, "plot: cannot write %s: %s", path, strerror(errno));
     fputs("set encoding utf8\ndata = ", f);
     hm__plot_quote(f, s->data_path);
     fputc('\n', f);
     for (int i = 0; i < nfmt; i++) script_image(f, fmts[i], tmps[i], s->body_path);
-    return fclose(f) == 0 ? HM_OK : HM_EIO;
+    if (fclose(f) == 0) return HM_OK;
+    return hm__error_set(HM_EIO, "plot: cannot write %s: %s", path, strerror(errno));
 }
 
 /* Make the image durable under its temporary name, with the owner and
@@ -102,20 +106,27 @@ static int main_script(const hm__plot_script_t *s, const char *path, const image
 static int publish(const char *tmp, const char *final)
 {
     struct stat st;
-    int fd = open(tmp, O_RDONLY);
-    int ok = fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0 &&
-             hm_afile_adopt(fd, final) == HM_OK && fsync(fd) == 0;
+    int fd = open(tmp, O_RDONLY), rc = HM_OK;
+    if (fd < 0 || fstat(fd, &st) != 0 || st.st_size <= 0)
+        rc = hm__error_set(HM_EIO, "plot: gnuplot wrote no image %s", final);
+    else if (hm_afile_adopt(fd, final) != HM_OK)
+        rc = HM_EIO; /* sentence: set by hm_afile_adopt */
+    else if (fsync(fd) != 0)
+        rc = hm__error_set(HM_EIO, "plot: syncing %s: %s", tmp, strerror(errno));
     if (fd >= 0) close(fd);
-    return ok && rename(tmp, final) == 0 ? HM_OK : HM_EIO;
+    if (rc == HM_OK && rename(tmp, final) != 0)
+        rc = hm__error_set(HM_EIO, "plot: renaming %s to %s: %s", tmp, final, strerror(errno));
+    return rc;
 }
 
 static int close_files(hm__plot_script_t *s)
 {
-    int bad = ferror(s->data) || ferror(s->body);
-    bad |= fclose(s->data) != 0;
-    bad |= fclose(s->body) != 0;
+    int bad_data = ferror(s->data) != 0, bad_body = ferror(s->body) != 0;
+    bad_data |= fclose(s->data) != 0;
+    bad_body |= fclose(s->body) != 0;
     s->data = s->body = NULL;
-    return bad ? HM_EIO : HM_OK;
+    if (!bad_data && !bad_body) return HM_OK;
+    return hm__error_set(HM_EIO, "plot: cannot write %s", bad_data ? s->data_path : s->body_path);
 }
 
 static int wanted_formats(const hm__plot_out_t *out, const image_format_t **fmts)
@@ -134,10 +145,7 @@ int hm__plot_check_images(const hm__plot_out_t *out, const char *stem, const cha
     for (int i = 0; i < nfmt; i++) {
         image_paths(out, stem, kind, fmts[i]->ext, final, tmp, sizeof final);
         int rc = hm_afile_check(final);
-        if (rc != HM_OK) {
-            hm__error_set(HM_EINVAL, "plot: image %s", hm_last_error());
-            return rc;
-        }
+        if (rc != HM_OK) return hm__error_set(rc, "plot: image %s", hm_last_error());
     }
     return HM_OK;
 }
@@ -152,15 +160,10 @@ int hm__plot_render(const hm__plot_out_t *out, hm__plot_script_t *s, const char 
         image_paths(out, stem, kind, fmts[i]->ext, finals[i], tmps[i], sizeof finals[i]);
     snprintf(script, sizeof script, "%s/%s.main.gp", out->tmpdir, kind);
     if (rc == HM_OK) rc = main_script(s, script, fmts, tmps, nfmt);
-    if (rc != HM_OK)
-        hm__error_set(HM_EINVAL, "plot: cannot write the script of %s in %s", kind, out->tmpdir);
     if (rc == HM_OK) rc = hm__plot_run_gnuplot(out, script);
-    for (int i = 0; rc == HM_OK && i < nfmt; i++) {
-        if ((rc = publish(tmps[i], finals[i])) != HM_OK)
-            hm__error_set(HM_EINVAL, "plot: gnuplot wrote no image %s", finals[i]);
-        else if (out->image)
+    for (int i = 0; rc == HM_OK && i < nfmt; i++)
+        if ((rc = publish(tmps[i], finals[i])) == HM_OK && out->image)
             out->image(finals[i], what, out->ctx);
-    }
     for (int i = 0; i < nfmt; i++) unlink(tmps[i]);
     return rc;
 }

@@ -13,6 +13,7 @@
 #include <harmonia/analysis.h>
 #include <harmonia/stats.h>
 
+#include "common/error_set.h"
 #include "figure/plot_figure.h"
 
 enum { CURVE_POINTS = 48, MAX_POINTS = 64 };
@@ -141,7 +142,7 @@ int hm__plot_draw_scale_duration(const hm__plot_data_t *d, const char *metric, h
     int n = 0, nfit = 0;
     (void)metric;
     fitted_t *f = calloc(d->ns ? d->ns : 1, sizeof *f);
-    if (!f) return HM_ENOMEM;
+    if (!f) return hm__error_nomem(__func__);
     axes(d, s->body, "clock synchronization: duration against the process count", "duration (ms)");
     for (size_t i = 0; i < d->ns; i++) {
         size_t np = points(d, i, p, y);

@@ -44,13 +44,14 @@ static int add_row(hm_csv_reader_t *r, const size_t *col, trace_t *t)
     if (t->n == t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 4096;
         event_t *e = realloc(t->e, cap * sizeof *e);
-        if (!e) return HM_ENOMEM;
+        if (!e) return hm__error_nomem(__func__);
         t->e = e, t->cap = cap;
     }
     event_t *e = &t->e[t->n];
     double v[8];
     for (int k = 0; k < 8; k++)
-        if (k != 1 && hm_csv_reader_double(r, col[k], &v[k]) != HM_OK) return HM_EINVAL;
+        if (k != 1 && hm_csv_reader_double(r, col[k], &v[k]) != HM_OK)
+            return hm__error_set(HM_EINVAL, "%s", hm_csv_reader_error(r));
     if (hm_trace_func_find(hm_csv_reader_cell(r, col[1]), &e->func) != HM_OK) return HM_OK;
     /* Keys are 64-bit: read as integers, not through a double. */
     e->rank = (int)v[0], e->comm = strtoull(hm_csv_reader_cell(r, col[2]), NULL, 10);
@@ -75,13 +76,11 @@ static int read_trace(const char *dir, trace_t *t)
             rc = hm__error_set(HM_EINVAL, "%s: no column %s (not a trace.csv)", path, names[k]),
             said = 1;
     while (rc == HM_OK && (rc = hm_csv_reader_next(r, &more)) == HM_OK && more)
-        if ((rc = add_row(r, col, t)) == HM_EINVAL)
-            hm__error_set(HM_EINVAL, "%s", hm_csv_reader_error(r)), said = 1;
+        said = (rc = add_row(r, col, t)) != HM_OK;
     if (rc != HM_OK && !said)
         hm__error_set(HM_EINVAL, "%s", r ? hm_csv_reader_error(r) : hm_last_error());
     hm_csv_reader_close(r);
-    if (rc == HM_OK && !t->n)
-        rc = HM_EINVAL, hm__error_set(HM_EINVAL, "%s: no event to plot", path);
+    if (rc == HM_OK && !t->n) rc = hm__error_set(HM_EINVAL, "%s: no event to plot", path);
     return rc;
 }
 
@@ -125,9 +124,8 @@ static int nth_call(const trace_t *t, int func, long n, selection_t *s)
             return call_span(t, s), HM_OK;
         }
     }
-    hm__error_set(HM_EINVAL, "--select %s:%ld: the trace has %ld such calls on rank %d",
-                  hm_trace_func_name(func), n, seen, rank < 0 ? 0 : rank);
-    return HM_EINVAL;
+    return hm__error_set(HM_EINVAL, "--select %s:%ld: the trace has %ld such calls on rank %d",
+                         hm_trace_func_name(func), n, seen, rank < 0 ? 0 : rank);
 }
 
 /* The collective call whose entries spread the most. */

@@ -9,6 +9,7 @@
 
 #include <harmonia/stats.h>
 
+#include "common/error_set.h"
 #include "figure/plot_figure.h"
 
 enum { GRID = 64 }; /* points along each side of a violin */
@@ -69,7 +70,7 @@ static int series_blocks(const hm__plot_data_t *d, size_t i, const double *xs, s
         const hm__plot_group_t *g = &d->g[k];
         if (g->series != i || !g->n) continue;
         double *t = malloc(g->n * sizeof *t);
-        if (!t) return HM_ENOMEM;
+        if (!t) return hm__error_nomem(__func__);
         violin(s->data, g->v, g->n,
                hm__plot_slot_x((int)hm__plot_x_index(xs, nx, g->x) + 1, c, ncol), hw, t);
         free(t);
@@ -118,7 +119,7 @@ int hm__plot_draw_distribution(const hm__plot_data_t *d, const char *metric, hm_
     char title[160];
     double *xs = hm__plot_data_xs(d, &nx);
     int *outline = calloc(2 * (d->ns ? d->ns : 1), sizeof *outline), ncol = hm__plot_ncolors(d);
-    int rc = xs && outline ? HM_OK : HM_ENOMEM;
+    int rc = xs && outline ? HM_OK : hm__error_nomem(__func__);
     for (size_t i = 0; rc == HM_OK && i < d->ns; i++)
         if ((outline[i] = series_blocks(d, i, xs, nx, ncol, s, &outline[d->ns + i])) < 0)
             rc = outline[i];

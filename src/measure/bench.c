@@ -49,7 +49,7 @@ static int find_ops(hm_bench_run_t *run, const char *list)
     size_t len = strlen(list);
     char *buf = malloc(len + 1);
     run->ops = malloc((len / 2 + 1) * sizeof *run->ops); /* at most one per two characters */
-    if (!buf || !run->ops) return free(buf), HM_ENOMEM;
+    if (!buf || !run->ops) return free(buf), hm__error_nomem(__func__);
     memcpy(buf, list, len + 1);
     int rc = HM_OK;
     for (char *item = buf, *next; item && rc == HM_OK; item = next) {
@@ -92,7 +92,7 @@ static int list_experiments(hm_bench_run_t *run)
     size_t most = (size_t)run->nops * (size_t)run->params.nsizes;
     run->experiments = malloc(most * sizeof *run->experiments);
     run->order = malloc(most * sizeof *run->order);
-    if (!run->experiments || !run->order) return HM_ENOMEM;
+    if (!run->experiments || !run->order) return hm__error_nomem(__func__);
     for (int i = 0; i < run->nops; i++)
         for (int k = 0; k < run->params.nsizes; k++) {
             int sized = hm_op_uses_size(run->ops[i]);
@@ -206,7 +206,7 @@ static int run_one(hm_bench_run_t *run, hm_procsync_t *ps, const hm_measure_para
         rc = row(ctx, &out);
         if (rc != HM_OK) set_failed(failed, HM_BENCH_FAILED_ROW);
     } else {
-        hm__error_set(rc, "%s %zu B: %s", name, x->size_bytes, hm_strerror(rc));
+        hm__error_set(rc, "%s %zu B: %s", name, x->size_bytes, hm_last_error());
     }
     hm_measure_result_free(&r);
     hm_op_free(inst);

@@ -71,7 +71,10 @@ static int check_all(MPI_Comm comm, hm_clock_t *global, const hm_clock_study_par
         }
         hm_clock_study_check_t c = {w, after_s, sr, &check};
         if (rank == 0 && row) rc = row(ctx, &c);
-        if (MPI_Bcast(&rc, 1, MPI_INT, 0, comm) != MPI_SUCCESS) rc = HM_EMPI;
+        if (MPI_Bcast(&rc, 1, MPI_INT, 0, comm) != MPI_SUCCESS)
+            rc = hm__error_mpi(__func__, "MPI_Bcast");
+        else if (rc != HM_OK && rank != 0)
+            hm__error_set(rc, "the row of the check after %g s failed on rank 0", after_s);
         if (rc != HM_OK) *failed = HM_CLOCK_STUDY_FAILED_ROW;
     }
     if (rc == HM_OK) *failed = HM_CLOCK_STUDY_FAILED_NONE;

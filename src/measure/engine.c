@@ -92,7 +92,7 @@ static int result_reserve(hm_measure_result_t *r, long *capacity, long need, int
  * still running. */
 static int idle_barrier(MPI_Comm comm)
 {
-    return hm__idle_barrier(comm) == MPI_SUCCESS ? HM_OK : HM_EMPI;
+    return hm__mpi_status(hm__idle_barrier(comm), __func__, "MPI_Barrier");
 }
 
 /* One repetition: synchronize, timestamp, run, timestamp — nothing else
@@ -143,6 +143,18 @@ static int repetition(engine_t *e, int k)
     return rc != HM_OK ? rc : run_rc;
 }
 
+/* The agreed failure of a chunk (status: the MIN of the ranks' chunk
+ * statuses; rc: this rank's repetitions'): a rank that failed keeps its
+ * own sentence, the others say that another rank failed. */
+static int chunk_failed(const engine_t *e, int status, int rc)
+{
+    if (status == CHUNK_NO_MEMORY)
+        return e->root_oom ? hm__error_nomem("hm_measure_run")
+                           : hm__error_set(HM_ENOMEM, "hm_measure_run: out of memory on rank 0");
+    if (rc != HM_OK) return HM_EMPI; /* sentence: set by the repetition that failed */
+    return hm__error_set(HM_EMPI, "hm_measure_run: a repetition failed on another rank");
+}
+
 /* Run n repetitions and agree: flags (MIN = AND over 0/1), the in-time
  * and no-error flags in the same MPI_Allreduce; timestamps to the root.
  * Returns the number of valid repetitions, or a negative status. */
@@ -159,12 +171,12 @@ static int chunk_run(engine_t *e, int n, int *in_time)
     after[FLAG_IN_TIME] = hm_procsync_in_time(e->ps);
     after[FLAG_STATUS] = rc != HM_OK ? CHUNK_MPI_ERROR : e->root_oom ? CHUNK_NO_MEMORY : CHUNK_OK;
     if (MPI_Allreduce(MPI_IN_PLACE, e->buf.flags, n + FLAGS_AFTER, MPI_INT, MPI_MIN, e->comm) !=
-            MPI_SUCCESS ||
-        MPI_Reduce(e->buf.times, e->buf.reduced, TIMES * n, MPI_DOUBLE, MPI_MAX, 0, e->comm) !=
-            MPI_SUCCESS)
-        return HM_EMPI;
-    if (after[FLAG_STATUS] != CHUNK_OK)
-        return after[FLAG_STATUS] == CHUNK_NO_MEMORY ? HM_ENOMEM : HM_EMPI;
+        MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Allreduce");
+    if (MPI_Reduce(e->buf.times, e->buf.reduced, TIMES * n, MPI_DOUBLE, MPI_MAX, 0, e->comm) !=
+        MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Reduce");
+    if (after[FLAG_STATUS] != CHUNK_OK) return chunk_failed(e, after[FLAG_STATUS], rc);
     int nvalid = 0;
     for (int k = 0; k < n; k++) nvalid += e->buf.flags[k];
     hm_procsync_chunk_done(e->ps, n, nvalid, busy_s);
@@ -264,7 +276,11 @@ static int measure(engine_t *e, hm_measure_result_t *r)
     r->elapsed_s = r->attempts ? MPI_Wtime() - e->started_s : 0.0;
     /* Out of time (roundtime's slice) is the normal end of a time-based
      * experiment; running out of attempts or of the budget is not. */
-    return r->end == HM_MEASURE_END_ATTEMPTS || r->end == HM_MEASURE_END_BUDGET ? HM_EAGAIN : HM_OK;
+    if (r->end != HM_MEASURE_END_ATTEMPTS && r->end != HM_MEASURE_END_BUDGET) return HM_OK;
+    return hm__error_set(HM_EAGAIN,
+                         "hm_measure_run: %ld of %ld repetitions valid after %ld attempts (the "
+                         "%s ran out)",
+                         r->nvalid, p->nrep, r->attempts, budget ? "budget" : "attempts");
 }
 
 static int check_params(const hm_measure_params_t *p, const hm_measure_target_t *t)
@@ -305,14 +321,14 @@ int hm_measure_run(MPI_Comm comm, hm_procsync_t *ps, const hm_measure_target_t *
     if (null) return hm__error_null(__func__, null);
     engine_t e = {.comm = comm, .ps = ps, .target = target, .params = params};
     memset(result, 0, sizeof *result);
-    if (check_params(params, target) != HM_OK) return HM_EINVAL;
+    if ((bad = check_params(params, target)) != HM_OK) return bad;
     MPI_Comm_rank(comm, &e.rank);
     e.timer = hm_clock_timer(hm_procsync_clock(ps));
     long capped_before = 0; /* the cap's count before the measured attempts */
     int ok = chunk_alloc(&e.buf, hm_procsync_chunk(ps), e.rank == 0, params->cold_cache_bytes);
     ok = ok && (e.rank != 0 ||
                 result_reserve(result, &e.capacity, params->nrep, target->device_time != NULL));
-    int rc = hm__measure_all_ok(comm, ok) ? HM_OK : HM_ENOMEM;
+    int rc = hm__measure_agree(comm, ok ? HM_OK : hm__error_nomem(__func__), HM_ENOMEM, __func__);
     if (rc == HM_OK) rc = hm_procsync_begin(ps);
     if (rc == HM_OK) rc = warm_up(&e);
     capped_before = hm_procsync_late_capped(ps);

@@ -251,7 +251,7 @@ static int collect_factors(hm_experiment_t *e, const hm_experiment_params_t *p)
 static int copy_path(char **dst, const char *src)
 {
     if (!src || !*src) return HM_OK;
-    return (*dst = strdup(src)) ? HM_OK : HM_ENOMEM;
+    return (*dst = strdup(src)) ? HM_OK : hm__error_nomem(__func__);
 }
 
 static void release(hm_experiment_t *e)
@@ -278,7 +278,7 @@ int hm_experiment_open(MPI_Comm comm, const hm_experiment_params_t *p, hm_experi
     if (!p) return hm__error_null(__func__, "params");
     hm_experiment_stage_t stage = HM_EXPERIMENT_TIMER;
     hm_experiment_t *e = calloc(1, sizeof *e);
-    int rc = e ? HM_OK : HM_ENOMEM;
+    int rc = e ? HM_OK : hm__error_nomem(__func__);
     if (rc == HM_OK) {
         e->comm = comm;
         MPI_Comm_rank(comm, &e->rank);

@@ -7,6 +7,12 @@
 /* Agree on a local success: 1 on every rank when ok on all. */
 int hm__measure_all_ok(MPI_Comm comm, int ok);
 
+/* Agree on a local outcome rc (HM_OK, or a failure that set its sentence):
+ * HM_OK when it is HM_OK on every rank, else status on every rank, with
+ * this rank's own sentence where rc failed and "FN: STATUS'S TEXT on
+ * another rank" elsewhere (fn: the public function). */
+int hm__measure_agree(MPI_Comm comm, int rc, int status, const char *fn);
+
 /* Overwrite buf (len bytes) so that the last-level cache holds none of the
  * operation's buffers (Hunold & Carpen-Amarie 2016, §5.8); round varies the bytes written. */
 void hm__measure_flush_cache(unsigned char *buf, size_t len, long round);

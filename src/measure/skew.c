@@ -88,7 +88,8 @@ static int common_start(MPI_Comm comm, int rank, hm_clock_t *global, const lead_
                         double *start_s, int *in_time, int yield)
 {
     if (rank == 0) *start_s = hm_clock_now(global) + lead->now_s;
-    if (MPI_Bcast(start_s, 1, MPI_DOUBLE, 0, comm) != MPI_SUCCESS) return HM_EMPI;
+    if (MPI_Bcast(start_s, 1, MPI_DOUBLE, 0, comm) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Bcast");
     *in_time = hm_clock_now(global) < *start_s;
     hm_procsync_wait_until(global, *start_s, SPIN_S, yield);
     return HM_OK;
@@ -98,8 +99,8 @@ static int common_start(MPI_Comm comm, int rank, hm_clock_t *global, const lead_
  * rank reached the start in time, to size the next lead. */
 static int agree_in_time(MPI_Comm comm, int *in_time)
 {
-    return MPI_Allreduce(MPI_IN_PLACE, in_time, 1, MPI_INT, MPI_MIN, comm) == MPI_SUCCESS ? HM_OK
-                                                                                          : HM_EMPI;
+    return hm__mpi_status(MPI_Allreduce(MPI_IN_PLACE, in_time, 1, MPI_INT, MPI_MIN, comm), __func__,
+                          "MPI_Allreduce");
 }
 
 static int run_reps(MPI_Comm comm, hm_procsync_t *ps, hm_clock_t *global, long nrep,
@@ -154,9 +155,12 @@ static int summarize(MPI_Comm comm, const double *exit_s, const int *keep, long 
     MPI_Comm_rank(comm, &rank);
     double *first = malloc((size_t)nrep * sizeof *first), *last = NULL, mean;
     if (rank == 0) last = malloc((size_t)nrep * sizeof *last);
-    if (!hm__measure_all_ok(comm, first && (rank != 0 || last))) {
+    int ok = first && (rank != 0 || last);
+    int rc = hm__measure_agree(comm, ok ? HM_OK : hm__error_nomem(__func__), HM_ENOMEM,
+                               "hm_measure_skew");
+    if (rc != HM_OK) {
         free(first), free(last);
-        return HM_ENOMEM;
+        return rc;
     }
     MPI_Allreduce(exit_s, first, (int)nrep, MPI_DOUBLE, MPI_MIN, comm);
     MPI_Reduce(exit_s, last, (int)nrep, MPI_DOUBLE, MPI_MAX, 0, comm);
@@ -188,7 +192,7 @@ static int agree_flags(MPI_Comm comm, skew_local_t *l, long nrep, int *keep, hm_
 {
     if (MPI_Allreduce(MPI_IN_PLACE, l->flags, (int)(2 * nrep), MPI_INT, MPI_MIN, comm) !=
         MPI_SUCCESS)
-        return HM_EMPI;
+        return hm__error_mpi(__func__, "MPI_Allreduce");
     for (long i = 0; i < nrep; i++) {
         keep[i] = l->flags[2 * i + 1];
         r->late_starts += !keep[i];
@@ -230,11 +234,11 @@ int hm_measure_skew(MPI_Comm comm, hm_procsync_t *ps, hm_clock_t *global, long n
     int *keep = malloc((size_t)nrep * sizeof *keep);
     int ok = local_alloc(&l, nrep) && keep &&
              (rank != 0 || alloc_root(result, nrep, size, result->truth_known));
-    rc = hm__measure_all_ok(comm, ok) ? HM_OK : HM_ENOMEM;
+    rc = hm__measure_agree(comm, ok ? HM_OK : hm__error_nomem(__func__), HM_ENOMEM, __func__);
     if (rc == HM_OK) rc = hm_procsync_bcast_latency(comm, LATENCY_REPS, &latency_s);
     if (rc == HM_OK) rc = hm_procsync_begin(ps);
     if (rc == HM_OK) rc = run_reps(comm, ps, global, nrep, back_to_back, latency_s, &l, &wall_s);
-    rc = hm__measure_all_ok(comm, rc == HM_OK) ? HM_OK : HM_EMPI;
+    rc = hm__measure_agree(comm, rc, HM_EMPI, __func__);
     if (rc == HM_OK) rc = agree_flags(comm, &l, nrep, keep, result);
     if (rc == HM_OK)
         rc = summarize(comm, l.exit_s, keep, nrep, result->skew_s, result->mean_offset_s);

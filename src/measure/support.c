@@ -75,6 +75,13 @@ int hm__measure_all_ok(MPI_Comm comm, int ok)
     return all;
 }
 
+int hm__measure_agree(MPI_Comm comm, int rc, int status, const char *fn)
+{
+    if (hm__measure_all_ok(comm, rc == HM_OK)) return HM_OK;
+    if (rc != HM_OK) return status; /* this rank's sentence, set where it failed */
+    return hm__error_set(status, "%s: %s on another rank", fn, hm_strerror(status));
+}
+
 /* 32 MiB when the system does not say: larger than the last-level cache of
  * most single sockets, so the flush still evicts. */
 enum { FALLBACK_LLC_BYTES = 32 << 20 };

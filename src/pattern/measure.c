@@ -135,7 +135,8 @@ int hm_plan_measure(hm_plan_t *const *steps, int nsteps, hm_sequence_mode_t mode
     if (params->validate) rc = q.validation.fill(q.validation.ctx);
     MPI_Comm comm = steps[0]->comm;
     int all = rc;
-    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) all = HM_EMPI;
+    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+        return rc != HM_OK ? rc : hm__error_mpi(__func__, "MPI_Allreduce");
     if (all != HM_OK) return rc != HM_OK ? rc : hm__error_set(all, "another rank's fill failed");
     rc = hm_measure_run(comm, ps, &target, params, result);
     uint64_t total = 0;

@@ -33,11 +33,11 @@ void hm_pattern_run_params_default(hm_pattern_run_params_t *params)
     params->seed = 1;
 }
 
-static int fail(hm_pattern_failure_t *f, hm_pattern_failed_t what, int step)
+/* What failed; its status and sentence come beside it. */
+static void fail(hm_pattern_failure_t *f, hm_pattern_failed_t what, int step)
 {
     f->what = what;
     f->step = step;
-    return HM_EINVAL;
 }
 
 int hm__pattern_run_agree(MPI_Comm comm, int rc, hm_pattern_failure_t *f)
@@ -51,7 +51,9 @@ int hm__pattern_run_agree(MPI_Comm comm, int rc, hm_pattern_failure_t *f)
     if (code == 0) return HM_OK;
     f->what = (hm_pattern_failed_t)((code - 1) % 64);
     f->step = (code - 1) / 64;
-    return hm_agree(comm, rc == HM_OK ? HM_EINTERNAL : rc);
+    /* A rank that did not fail kept the failing rank's sentence from the
+     * agreement above. */
+    return hm_agree(comm, rc == HM_OK ? HM_EINTERNAL : rc); /* sentence: set by hm_agree */
 }
 
 /* Collective: the real nodes as groups: g = the ranks of a node, the same
@@ -114,12 +116,17 @@ static int device_checks(const hm_pattern_run_t *r, int mpi, hm_pattern_failure_
 {
     for (int i = 0; i < r->p.nbackends; i++) {
         if (hm_backend_memory(r->p.backend[i]) != HM_MEMORY_DEVICE) continue;
-        if (hm_backend_check(r->p.backend[i]) != HM_OK)
-            return fail(f, HM_PATTERN_FAILED_BACKEND, i), HM_EINVAL;
+        if (hm_backend_check(r->p.backend[i]) != HM_OK) {
+            fail(f, HM_PATTERN_FAILED_BACKEND, i);
+            return HM_EINVAL; /* sentence: set by hm_backend_check */
+        }
     }
     if (!mpi) return HM_OK;
     int count;
-    if (hm_gpu_count(&count) != HM_OK) return fail(f, HM_PATTERN_FAILED_DEVICE, 0), HM_EINVAL;
+    if (hm_gpu_count(&count) != HM_OK) {
+        fail(f, HM_PATTERN_FAILED_DEVICE, 0);
+        return HM_EINVAL; /* sentence: set by hm_gpu_count */
+    }
     if (hm_gpu_mpi_cuda_aware() != HM_OK)
         return fail(f, HM_PATTERN_FAILED_MPI_DEVICE, 0),
                hm__error_set(HM_EINVAL, "%s", hm_last_error());
@@ -236,7 +243,7 @@ int hm_pattern_run_create(MPI_Comm comm, const hm_pattern_run_params_t *params,
     rc = hm_agree(comm, rc); /* the groups may communicate: every rank goes on, or none */
     if (rc == HM_OK) rc = groups(r, &f);
     if (rc == HM_OK && params->kind == HM_PATTERN_FILE && !params->file)
-        rc = fail(&f, HM_PATTERN_FAILED_EDGES, 0), hm__error_set(HM_EINVAL, "no file");
+        rc = (fail(&f, HM_PATTERN_FAILED_EDGES, 0), hm__error_set(HM_EINVAL, "no file"));
     if (rc == HM_OK) rc = check_shape(r, &f);
     if (rc == HM_OK && (rc = plan_rows(r, params)) != HM_OK) f.what = HM_PATTERN_FAILED_RUN;
     rc = hm__pattern_run_agree(comm, rc, &f);

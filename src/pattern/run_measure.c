@@ -84,7 +84,7 @@ static int striping_fill(void *ctx)
     hm_buffer_t *b = c->rank == 0 ? c->src : c->dst;
     if (c->rank != 0 && c->rank != c->g) return HM_OK;
     unsigned char *stage = malloc(STAGE_BYTES);
-    int rc = stage ? HM_OK : HM_ENOMEM;
+    int rc = stage ? HM_OK : hm__error_nomem(__func__);
     for (size_t at = 0, n = hm_buffer_size(b); rc == HM_OK && at < n; at += STAGE_BYTES) {
         size_t k = n - at < STAGE_BYTES ? n - at : STAGE_BYTES;
         for (size_t i = 0; i < k; i++) stage[i] = c->rank == 0 ? hm_pattern_byte(0, at + i) : 0;
@@ -100,7 +100,7 @@ static int striping_verify(void *ctx, uint64_t *wrong)
     *wrong = 0;
     if (c->rank != c->g) return HM_OK;
     unsigned char *stage = malloc(STAGE_BYTES);
-    int rc = stage ? HM_OK : HM_ENOMEM;
+    int rc = stage ? HM_OK : hm__error_nomem(__func__);
     for (size_t at = 0, n = hm_buffer_size(c->dst); rc == HM_OK && at < n; at += STAGE_BYTES) {
         size_t k = n - at < STAGE_BYTES ? n - at : STAGE_BYTES;
         rc = hm_buffer_read(c->dst, at, stage, k);

@@ -23,7 +23,7 @@ int hm__topo_summarize(hm_topo_t *t)
     sum[1 + t->binding] = 1;
     if (MPI_Allreduce(MPI_IN_PLACE, mx, 8, MPI_INT, MPI_MAX, t->comm) != MPI_SUCCESS ||
         MPI_Allreduce(MPI_IN_PLACE, sum, 1 + NBIND, MPI_INT, MPI_SUM, t->comm) != MPI_SUCCESS)
-        return HM_EMPI;
+        return hm__error_mpi(__func__, "MPI_Allreduce");
     s->node_size_max = mx[0];
     s->node_size_min = -mx[1];
     s->sockets_per_node_max = mx[2];

@@ -95,7 +95,7 @@ static int probe_local(double probe_s, local_probe_t *p)
     size_t cap = 1 << 16, n = 0;
     double *q = malloc(cap * sizeof *q), x = 1.0;
     int samples[MAX_SAMPLES], nsamples = 0;
-    if (!q) return HM_ENOMEM;
+    if (!q) return hm__error_nomem(__func__);
     double start = now_s(), end = start + probe_s, next_sample = start, t = start;
     while (t < end) {
         if (t >= next_sample && nsamples < MAX_SAMPLES) {
@@ -155,7 +155,7 @@ static int reduce(MPI_Comm comm, const local_probe_t *p, int local_ranks, int no
     if (MPI_Allreduce(mine, worst, R_COUNT, MPI_DOUBLE, MPI_MAX, comm) != MPI_SUCCESS ||
         MPI_Allreduce(&share, &worst_share, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm) != MPI_SUCCESS ||
         MPI_Allreduce(load, worst_load, 1, MPI_2INT, MPI_MAXLOC, comm) != MPI_SUCCESS)
-        return HM_EMPI;
+        return hm__error_mpi(__func__, "MPI_Allreduce");
     out->off_share = worst[R_SHARE];
     out->off_rank = worst_share.rank;
     out->longest_off_s = worst[R_LONGEST];
@@ -191,10 +191,12 @@ int hm_interference_measure(MPI_Comm comm, double probe_s, hm_interference_t *ou
     p.load1 = NAN;
     /* A simulated rank shares no core of this machine (SMPI). */
     int probing = !HM_SMPI && probe_s > 0 && rc == HM_OK;
-    if (MPI_Barrier(comm) != MPI_SUCCESS) return HM_EMPI; /* every rank spins at once */
+    if (MPI_Barrier(comm) != MPI_SUCCESS) /* every rank spins at once */
+        return hm__error_mpi(__func__, "MPI_Barrier");
     if (probing && probe_local(probe_s, &p) != HM_OK) probing = 0;
     int all = probing;
-    if (MPI_Allreduce(&probing, &all, 1, MPI_INT, MPI_LAND, comm) != MPI_SUCCESS) return HM_EMPI;
+    if (MPI_Allreduce(&probing, &all, 1, MPI_INT, MPI_LAND, comm) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Allreduce");
     rc = reduce(comm, &p, local_ranks, node_ranks, processors, out);
     if (rc != HM_OK) return rc;
     out->measured = all;

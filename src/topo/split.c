@@ -1,4 +1,5 @@
 /* src/topo/split.c — the communicators of each level, real or virtual. */
+#include "common/error_set.h"
 #include "topo/topo_impl.h"
 
 /* Given a split of parent into groups, make the communicator of the group
@@ -12,12 +13,13 @@ static int split_leaders(MPI_Comm parent, MPI_Comm group, MPI_Comm *leaders, int
     MPI_Comm_rank(parent, &prank);
     MPI_Comm_rank(group, &grank);
     if (MPI_Comm_split(parent, grank == 0 ? 0 : MPI_UNDEFINED, prank, leaders) != MPI_SUCCESS)
-        return HM_EMPI;
+        return hm__error_mpi(__func__, "MPI_Comm_split");
     if (*leaders != MPI_COMM_NULL) {
         MPI_Comm_size(*leaders, &info[0]);
         MPI_Comm_rank(*leaders, &info[1]);
     }
-    if (MPI_Bcast(info, 2, MPI_INT, 0, group) != MPI_SUCCESS) return HM_EMPI;
+    if (MPI_Bcast(info, 2, MPI_INT, 0, group) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Bcast");
     *ngroups = info[0];
     *index = info[1];
     return HM_OK;
@@ -31,7 +33,8 @@ int hm__topo_split_nodes(hm_topo_t *t)
         rc = MPI_Comm_split(t->comm, rank / rpn, rank, &t->node);
     else
         rc = MPI_Comm_split_type(t->comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &t->node);
-    if (rc != MPI_SUCCESS) return HM_EMPI;
+    if (rc != MPI_SUCCESS)
+        return hm__mpi_status(rc, __func__, rpn > 0 ? "MPI_Comm_split" : "MPI_Comm_split_type");
     return split_leaders(t->comm, t->node, &t->node_leaders, &t->nnodes, &t->node_index);
 }
 
@@ -46,6 +49,7 @@ int hm__topo_split_sockets(hm_topo_t *t)
         /* Ranks without a package of their own share color 0. */
         color = t->package + 1;
     }
-    if (MPI_Comm_split(t->node, color, nrank, &t->socket) != MPI_SUCCESS) return HM_EMPI;
+    if (MPI_Comm_split(t->node, color, nrank, &t->socket) != MPI_SUCCESS)
+        return hm__error_mpi(__func__, "MPI_Comm_split");
     return split_leaders(t->node, t->socket, &t->socket_leaders, &t->nsockets, &t->socket_index);
 }

@@ -67,7 +67,7 @@ static hm_topo_t *topo_alloc(const hm_topo_options_t *o)
 static int build(hm_topo_t *t, MPI_Comm comm)
 {
     int st;
-    if (MPI_Comm_dup(comm, &t->comm) != MPI_SUCCESS) return HM_EMPI;
+    if (MPI_Comm_dup(comm, &t->comm) != MPI_SUCCESS) return hm__error_mpi(__func__, "MPI_Comm_dup");
     if ((st = hm__topo_split_nodes(t)) != HM_OK) return st;
     if ((st = hm__topo_split_sockets(t)) != HM_OK) return st;
     return hm__topo_summarize(t);

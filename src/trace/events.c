@@ -59,7 +59,7 @@ static int write_rows(hm_csv_t *csv, const hm__trace_rank_t *ranks, int nranks,
     char **done = calloc((unsigned)nranks, sizeof *done);
     int st = done ? HM_OK : hm__error_set(HM_ENOMEM, "out of memory");
     for (int r = 0; st == HM_OK && r < nranks; r++)
-        if (!(done[r] = calloc(ranks[r].n ? ranks[r].n : 1, 1))) st = HM_ENOMEM;
+        if (!(done[r] = calloc(ranks[r].n ? ranks[r].n : 1, 1))) st = hm__error_nomem(__func__);
     long long attempt = 0;
     for (size_t i = 0, j; st == HM_OK && i < calls->n; i = j) {
         j = hm__trace_calls_run_end(calls, i);

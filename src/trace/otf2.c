@@ -5,6 +5,7 @@
  * interpolated global clock in nanoseconds from the first call. The archive
  * is written in a scratch folder beside it and renamed into place when
  * complete. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,19 @@ static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRe
     return 0;
 }
 
+/* HM_EIO with the OTF2 call that failed and OTF2's own words for e. */
+static int otf2_failed(const char *call, OTF2_ErrorCode e)
+{
+    return hm__error_set(HM_EIO, "OTF2: %s failed: %s (%s)", call, OTF2_Error_GetName(e),
+                         OTF2_Error_GetDescription(e));
+}
+
+/* HM_EIO for an OTF2 call that returned no writer (it says no more). */
+static int otf2_none(const char *call, int location)
+{
+    return hm__error_set(HM_EIO, "OTF2: %s gave no writer (location %d)", call, location);
+}
+
 static uint64_t ticks(double global_s, double first_s)
 {
     double ns = (global_s - first_s) * 1e9;
@@ -46,20 +60,21 @@ static uint64_t ticks(double global_s, double first_s)
 static int write_rank(OTF2_Archive *a, const hm__trace_rank_t *tr, int r, double first_s)
 {
     OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, (OTF2_LocationRef)r);
-    if (!w) return HM_EIO;
+    if (!w) return otf2_none("OTF2_Archive_GetEvtWriter", r);
     uint64_t last = 0;
-    int st = HM_OK;
-    for (size_t i = 0; st == HM_OK && i < tr->n; i++) {
+    OTF2_ErrorCode e = OTF2_SUCCESS;
+    for (size_t i = 0; e == OTF2_SUCCESS && i < tr->n; i++) {
         uint64_t in = ticks(tr->glob[2 * i], first_s), out = ticks(tr->glob[2 * i + 1], first_s);
         in = in < last ? last : in;
         out = out < in ? in : out;
         last = out;
         OTF2_RegionRef region = (OTF2_RegionRef)tr->events[i].func;
-        if (OTF2_EvtWriter_Enter(w, NULL, in, region) != OTF2_SUCCESS ||
-            OTF2_EvtWriter_Leave(w, NULL, out, region) != OTF2_SUCCESS)
-            st = HM_EIO;
+        e = OTF2_EvtWriter_Enter(w, NULL, in, region);
+        if (e == OTF2_SUCCESS) e = OTF2_EvtWriter_Leave(w, NULL, out, region);
     }
-    if (OTF2_Archive_CloseEvtWriter(a, w) != OTF2_SUCCESS) st = HM_EIO;
+    int st = e == OTF2_SUCCESS ? HM_OK : otf2_failed("writing the events of a rank", e);
+    e = OTF2_Archive_CloseEvtWriter(a, w);
+    if (e != OTF2_SUCCESS && st == HM_OK) st = otf2_failed("OTF2_Archive_CloseEvtWriter", e);
     return st;
 }
 
@@ -89,7 +104,7 @@ static int write_defs(OTF2_Archive *a, const hm__trace_rank_t *ranks, int nranks
                       uint64_t length)
 {
     OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(a);
-    if (!g) return HM_EIO;
+    if (!g) return otf2_none("OTF2_Archive_GetGlobalDefWriter", -1);
     int nf = hm_trace_func_count();
     OTF2_ErrorCode e = OTF2_GlobalDefWriter_WriteClockProperties(
         g, 1000000000, 0, length, first_realtime_ns(ranks, nranks, first_s));
@@ -120,7 +135,44 @@ static int write_defs(OTF2_Archive *a, const hm__trace_rank_t *ranks, int nranks
                 g, (OTF2_LocationRef)r, s, OTF2_LOCATION_TYPE_CPU_THREAD, 2 * (uint64_t)ranks[r].n,
                 (OTF2_LocationGroupRef)r);
     }
-    return e == OTF2_SUCCESS ? HM_OK : HM_EIO;
+    return e == OTF2_SUCCESS ? HM_OK : otf2_failed("writing the global definitions", e);
+}
+
+/* The archive's creator, description, machine and callbacks, then its
+ * event files opened. */
+static int set_up(OTF2_Archive *a, const char *host)
+{
+    static const OTF2_FlushCallbacks flush = {pre_flush, post_flush}; /* kept by the archive */
+    char creator[64];
+    snprintf(creator, sizeof creator, "harmonia %s", hm_version());
+    OTF2_ErrorCode e = OTF2_Archive_SetCreator(a, creator);
+    if (e == OTF2_SUCCESS)
+        e = OTF2_Archive_SetDescription(a, "MPI calls on harmonia's global clock (interpolated)");
+    if (e == OTF2_SUCCESS && *host) e = OTF2_Archive_SetMachineName(a, host);
+    if (e == OTF2_SUCCESS) e = OTF2_Archive_SetFlushCallbacks(a, &flush, NULL);
+    if (e == OTF2_SUCCESS) e = OTF2_Archive_SetSerialCollectiveCallbacks(a);
+    if (e != OTF2_SUCCESS) return otf2_failed("setting up the archive", e);
+    e = OTF2_Archive_OpenEvtFiles(a);
+    return e == OTF2_SUCCESS ? HM_OK : otf2_failed("OTF2_Archive_OpenEvtFiles", e);
+}
+
+/* One (empty) local definition file per rank; every step runs, the first
+ * failure is kept. */
+static int write_local_defs(OTF2_Archive *a, int nranks)
+{
+    OTF2_ErrorCode e = OTF2_Archive_OpenDefFiles(a);
+    if (e != OTF2_SUCCESS) return otf2_failed("OTF2_Archive_OpenDefFiles", e);
+    int st = HM_OK;
+    for (int r = 0; st == HM_OK && r < nranks; r++) {
+        OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(a, (OTF2_LocationRef)r);
+        if (!d)
+            st = otf2_none("OTF2_Archive_GetDefWriter", r);
+        else if ((e = OTF2_Archive_CloseDefWriter(a, d)) != OTF2_SUCCESS)
+            st = otf2_failed("OTF2_Archive_CloseDefWriter", e);
+    }
+    e = OTF2_Archive_CloseDefFiles(a);
+    if (e != OTF2_SUCCESS && st == HM_OK) st = otf2_failed("OTF2_Archive_CloseDefFiles", e);
+    return st;
 }
 
 static int write_archive(const char *path, const hm__trace_rank_t *ranks, int nranks)
@@ -136,34 +188,15 @@ static int write_archive(const char *path, const hm__trace_rank_t *ranks, int nr
         }
     OTF2_Archive *a = OTF2_Archive_Open(path, "traces", OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
                                         OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-    if (!a) return HM_EIO;
-    OTF2_FlushCallbacks flush = {pre_flush, post_flush};
-    char creator[64];
-    snprintf(creator, sizeof creator, "harmonia %s", hm_version());
-    const char *host = host_of(ranks, nranks);
-    int st =
-        OTF2_Archive_SetCreator(a, creator) == OTF2_SUCCESS &&
-                OTF2_Archive_SetDescription(
-                    a, "MPI calls on harmonia's global clock (interpolated)") == OTF2_SUCCESS &&
-                (!*host || OTF2_Archive_SetMachineName(a, host) == OTF2_SUCCESS) &&
-                OTF2_Archive_SetFlushCallbacks(a, &flush, NULL) == OTF2_SUCCESS &&
-                OTF2_Archive_SetSerialCollectiveCallbacks(a) == OTF2_SUCCESS &&
-                OTF2_Archive_OpenEvtFiles(a) == OTF2_SUCCESS
-            ? HM_OK
-            : HM_EIO;
+    if (!a) return hm__error_set(HM_EIO, "OTF2: cannot open an archive in %s", path);
+    int st = set_up(a, host_of(ranks, nranks));
     for (int r = 0; st == HM_OK && r < nranks; r++) st = write_rank(a, &ranks[r], r, first);
-    if (st == HM_OK && OTF2_Archive_CloseEvtFiles(a) != OTF2_SUCCESS) st = HM_EIO;
-    if (st == HM_OK && OTF2_Archive_OpenDefFiles(a) == OTF2_SUCCESS) {
-        for (int r = 0; st == HM_OK && r < nranks; r++) {
-            OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(a, (OTF2_LocationRef)r);
-            if (!d || OTF2_Archive_CloseDefWriter(a, d) != OTF2_SUCCESS) st = HM_EIO;
-        }
-        if (OTF2_Archive_CloseDefFiles(a) != OTF2_SUCCESS) st = HM_EIO;
-    } else if (st == HM_OK) {
-        st = HM_EIO;
-    }
+    OTF2_ErrorCode e = st == HM_OK ? OTF2_Archive_CloseEvtFiles(a) : OTF2_SUCCESS;
+    if (e != OTF2_SUCCESS) st = otf2_failed("OTF2_Archive_CloseEvtFiles", e);
+    if (st == HM_OK) st = write_local_defs(a, nranks);
     if (st == HM_OK) st = write_defs(a, ranks, nranks, first, ticks(last, first));
-    if (OTF2_Archive_Close(a) != OTF2_SUCCESS) st = HM_EIO;
+    e = OTF2_Archive_Close(a);
+    if (e != OTF2_SUCCESS && st == HM_OK) st = otf2_failed("OTF2_Archive_Close", e);
     return st;
 }
 
@@ -189,12 +222,15 @@ int hm__trace_write_otf2(const char *dir, const hm__trace_rank_t *ranks, int nra
     /* The folder's rename publishes the archive whole; an older one is
      * moved aside first, then removed. */
     int had = st == HM_OK && rename(final, old) == 0;
-    if (st == HM_OK && rename(tmp, final) != 0) st = HM_EIO;
+    if (st == HM_OK && rename(tmp, final) != 0)
+        st = hm__error_set(HM_EIO, "renaming %s: %s", tmp, strerror(errno));
     if (had && st == HM_OK) remove_tree(old);
     if (st != HM_OK) {
+        int rc =
+            hm__error_set(HM_EIO, "cannot write the OTF2 archive %s: %s", final, hm_last_error());
         remove_tree(tmp);
         if (had) rename(old, final);
-        return hm__error_set(HM_EIO, "cannot write the OTF2 archive %s", final);
+        return rc;
     }
     return HM_OK;
 }

@@ -72,10 +72,20 @@ static int write_all(int fd, const void *data, size_t len)
     return 0;
 }
 
+/* A failed write or close (err: its errno): kept on the recorder
+ * (hm_trace_recorder_error) and as the last error. */
+static int fail(hm_trace_recorder_t *r, const char *doing, int err)
+{
+    r->failed = 1;
+    snprintf(r->error, sizeof r->error, "%s %s: %s", doing, r->path, strerror(err));
+    return hm__error_set(HM_EIO, "%s", r->error);
+}
+
 /* One chunk in one write: a header and the buffer. */
 static int write_chunk(hm_trace_recorder_t *r)
 {
-    if (r->n == 0 || r->failed) return r->failed ? HM_EIO : HM_OK;
+    if (r->failed) return hm__error_set(HM_EIO, "%s", r->error);
+    if (r->n == 0) return HM_OK;
     hm__trace_chunk_t head;
     hm__trace_chunk_header(&head, r->events, r->n);
     size_t bytes = sizeof head + r->n * sizeof *r->events;
@@ -92,11 +102,7 @@ static int write_chunk(hm_trace_recorder_t *r)
         st = write_all(r->fd, &head, sizeof head) ||
              write_all(r->fd, r->events, r->n * sizeof *r->events);
     }
-    if (st != 0) {
-        r->failed = 1;
-        snprintf(r->error, sizeof r->error, "writing %s: %s", r->path, strerror(errno));
-        return HM_EIO;
-    }
+    if (st != 0) return fail(r, "writing", errno);
     r->n = 0;
     r->flushes++;
     return HM_OK;
@@ -158,11 +164,7 @@ int hm_trace_recorder_close(hm_trace_recorder_t *r)
 {
     if (!r) return HM_OK;
     int st = write_chunk(r);
-    if (close(r->fd) != 0 && st == HM_OK) {
-        snprintf(r->error, sizeof r->error, "closing %s: %s", r->path, strerror(errno));
-        st = HM_EIO;
-    }
-    if (st != HM_OK) hm__error_set(HM_EIO, "%s", r->error);
+    if (close(r->fd) != 0 && st == HM_OK) st = fail(r, "closing", errno);
     free(r->events);
     free(r);
     return st;
