@@ -11,8 +11,10 @@ extern "C" {
 
 /* Collective over comm: every rank returns the status rc of the lowest rank
  * whose rc is not HM_OK (HM_OK when there is none) and takes that rank's
- * last error as its own (hm_last_error; "" when that rank had none to
- * give, so a failure that sets no sentence clears it first). Nothing is
+ * last error as its own (hm_last_error; when that rank had none to give,
+ * "TEXT on rank R" with hm_strerror's text, or "status S on rank R" for a
+ * positive status, so a failure that sets no sentence clears it first and
+ * no rank is left with an empty one). Nothing is
  * set when every rank succeeded. Waits sleeping: ranks that finish early
  * leave the cores to the ranks still working. HM_EMPI when the agreement
  * itself fails. rc is any int with 0 for success, so a program agrees on

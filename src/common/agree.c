@@ -28,8 +28,17 @@ int hm_agree_with(MPI_Comm comm, int rc, const char *sentence)
     if (mpi_rc != MPI_SUCCESS) return hm__mpi_status(mpi_rc, __func__, "MPI_Allreduce");
     if (first == size) return HM_OK;
     verdict_t v = {rc, ""};
-    if (me == first)
-        snprintf(v.sentence, sizeof v.sentence, "%s", sentence ? sentence : hm_last_error());
+    if (me == first) {
+        const char *said = sentence ? sentence : hm_last_error();
+        /* Never an empty sentence on every rank: the status's text then
+         * (an exit status of a program: its number). */
+        if (said[0])
+            snprintf(v.sentence, sizeof v.sentence, "%s", said);
+        else if (rc < 0)
+            snprintf(v.sentence, sizeof v.sentence, "%s on rank %d", hm_strerror(rc), me);
+        else
+            snprintf(v.sentence, sizeof v.sentence, "status %d on rank %d", rc, me);
+    }
     mpi_rc = MPI_Bcast(&v, (int)sizeof v, MPI_BYTE, first, comm);
     if (mpi_rc != MPI_SUCCESS) return hm__mpi_status(mpi_rc, __func__, "MPI_Bcast");
     return hm__error_set(v.rc, "%s", v.sentence);

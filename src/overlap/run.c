@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include <harmonia/measure.h>
+#include <harmonia/agree.h>
 #include <harmonia/overlap.h>
 #include <harmonia/stats.h>
 
@@ -105,22 +106,26 @@ static int alloc_ctx(overlap_ctx_t *c, long capacity, int threads)
                                                                   : hm__error_nomem(__func__);
 }
 
-/* Root: max over ranks of t_comp and of t_call + t_wait, per attempt. */
+/* Root: max over ranks of t_comp and of t_call + t_wait, per attempt.
+ * Collective: the allocations are agreed before the reductions, so a rank
+ * out of memory leaves none waiting in them. */
 static int reduce_ranks(MPI_Comm comm, const overlap_ctx_t *c, long n, hm_overlap_result_t *r)
 {
     int rank;
     MPI_Comm_rank(comm, &rank);
-    double *mpi_s = malloc((size_t)(n ? n : 1) * sizeof *mpi_s);
-    if (!mpi_s) return hm__error_nomem(__func__);
-    for (long i = 0; i < n; i++) mpi_s[i] = c->call_s[i] + c->wait_s[i];
+    size_t len = (size_t)(n ? n : 1);
+    double *mpi_s = malloc(len * sizeof *mpi_s);
     if (rank == 0) {
-        r->max_comp_s = malloc((size_t)(n ? n : 1) * sizeof *r->max_comp_s);
-        r->max_mpi_s = malloc((size_t)(n ? n : 1) * sizeof *r->max_mpi_s);
+        r->max_comp_s = malloc(len * sizeof *r->max_comp_s);
+        r->max_mpi_s = malloc(len * sizeof *r->max_mpi_s);
     }
-    int ok = rank != 0 || (r->max_comp_s && r->max_mpi_s);
-    int rc = ok ? HM_OK : hm__error_nomem(__func__);
-    if (MPI_Reduce(c->comp_s, r->max_comp_s, (int)n, MPI_DOUBLE, MPI_MAX, 0, comm) != MPI_SUCCESS ||
-        MPI_Reduce(mpi_s, r->max_mpi_s, (int)n, MPI_DOUBLE, MPI_MAX, 0, comm) != MPI_SUCCESS)
+    int ok = mpi_s && (rank != 0 || (r->max_comp_s && r->max_mpi_s));
+    int rc = hm_agree(comm, ok ? HM_OK : hm__error_nomem(__func__));
+    for (long i = 0; rc == HM_OK && i < n; i++) mpi_s[i] = c->call_s[i] + c->wait_s[i];
+    if (rc == HM_OK &&
+        (MPI_Reduce(c->comp_s, r->max_comp_s, (int)n, MPI_DOUBLE, MPI_MAX, 0, comm) !=
+             MPI_SUCCESS ||
+         MPI_Reduce(mpi_s, r->max_mpi_s, (int)n, MPI_DOUBLE, MPI_MAX, 0, comm) != MPI_SUCCESS))
         rc = hm__error_mpi(__func__, "MPI_Reduce");
     free(mpi_s);
     return rc;

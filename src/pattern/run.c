@@ -51,9 +51,10 @@ int hm__pattern_run_agree(MPI_Comm comm, int rc, hm_pattern_failure_t *f)
     if (code == 0) return HM_OK;
     f->what = (hm_pattern_failed_t)((code - 1) % 64);
     f->step = (code - 1) / 64;
-    /* A rank that did not fail kept the failing rank's sentence from the
-     * agreement above. */
-    return hm_agree(comm, rc == HM_OK ? HM_EINTERNAL : rc); /* sentence: set by hm_agree */
+    /* The same lowest failing rank again: every rank takes its status
+     * (a rank that had not failed used to contribute a placeholder
+     * HM_EINTERNAL and, as rank 0, won with it) and its sentence. */
+    return hm_agree(comm, rc); /* sentence: set by hm_agree */
 }
 
 /* Collective: the real nodes as groups: g = the ranks of a node, the same
