@@ -175,16 +175,9 @@ static int build_clock(jk_t *j, hm_clock_t **clock, hm__sync_pair_model_t *model
 int hm__sync_jk(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params, hm_clock_t **out,
                 hm__sync_stats_t *stats)
 {
-    if (!base || !params || !out)
-        return hm__error_null(__func__, !base ? "base" : !params ? "params" : "out");
-    if (params->fitpoints < 2)
-        return hm__error_set(HM_EINVAL, "%s: fitpoints %d is below 2", __func__, params->fitpoints);
-    if (params->exchanges < 1)
-        return hm__error_set(HM_EINVAL, "%s: exchanges %d is below 1", __func__, params->exchanges);
     jk_t j = {.comm = comm, .clock = base, .params = params};
-    if (MPI_Comm_rank(comm, &j.me) != MPI_SUCCESS) return hm__error_mpi(__func__, "MPI_Comm_rank");
-    if (MPI_Comm_size(comm, &j.size) != MPI_SUCCESS)
-        return hm__error_mpi(__func__, "MPI_Comm_size");
+    int bad = hm__sync_enter(comm, base, params, out, __func__, 2, &j.me, &j.size);
+    if (bad != HM_OK) return bad;
     hm_clock_t *clock = NULL;
     hm__sync_pair_model_t model = {.kind = HM_CLOCK_IDENTITY};
     int rc = hm_agree(comm, prepare(&j));

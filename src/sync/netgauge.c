@@ -244,12 +244,8 @@ int hm__sync_netgauge(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *p
                       hm_clock_t **out, hm__sync_stats_t *stats)
 {
     int me, size;
-    if (!base || !params || !out)
-        return hm__error_null(__func__, !base ? "base" : !params ? "params" : "out");
-    if (params->exchanges < 1)
-        return hm__error_set(HM_EINVAL, "%s: exchanges %d is below 1", __func__, params->exchanges);
-    if (MPI_Comm_rank(comm, &me) != MPI_SUCCESS) return hm__error_mpi(__func__, "MPI_Comm_rank");
-    if (MPI_Comm_size(comm, &size) != MPI_SUCCESS) return hm__error_mpi(__func__, "MPI_Comm_size");
+    int bad = hm__sync_enter(comm, base, params, out, __func__, 0, &me, &size);
+    if (bad != HM_OK) return bad;
     ng_t c = {comm, base, params->exchanges, stats};
     double myoffset = 0;
     double *off = calloc(list_length(me, size, largest_power_of_two(size)), sizeof *off);

@@ -224,3 +224,18 @@ int hm_sync_run(MPI_Comm comm, const char *spec, const hm_sync_params_t *params,
     if (rc != HM_OK && !hm_last_error()[0]) hm__error_set(rc, "%s", hm_strerror(rc));
     return rc;
 }
+
+int hm__sync_enter(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
+                   hm_clock_t **out, const char *fn, int min_fitpoints, int *me, int *size)
+{
+    if (!base || !params || !out)
+        return hm__error_null(fn, !base ? "base" : !params ? "params" : "out");
+    if (min_fitpoints > 0 && params->fitpoints < min_fitpoints)
+        return hm__error_set(HM_EINVAL, "%s: fitpoints %d is below %d", fn, params->fitpoints,
+                             min_fitpoints);
+    if (params->exchanges < 1)
+        return hm__error_set(HM_EINVAL, "%s: exchanges %d is below 1", fn, params->exchanges);
+    if (MPI_Comm_rank(comm, me) != MPI_SUCCESS) return hm__error_mpi(fn, "MPI_Comm_rank");
+    if (MPI_Comm_size(comm, size) != MPI_SUCCESS) return hm__error_mpi(fn, "MPI_Comm_size");
+    return HM_OK;
+}

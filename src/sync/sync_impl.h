@@ -72,6 +72,13 @@ typedef struct hm__sync_algorithm {
 /* Registry (registry.c); NULL when unknown. */
 const hm__sync_algorithm_t *hm__sync_find(const char *name);
 
+/* The entry of an algorithm fn that measures offsets: base, params and out
+ * given, params->exchanges >= 1 (and fitpoints >= min_fitpoints when that
+ * is above 0), *me and *size of comm. HM_EINVAL or HM_EMPI with the
+ * sentence, naming fn. */
+int hm__sync_enter(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
+                   hm_clock_t **out, const char *fn, int min_fitpoints, int *me, int *size);
+
 /* The algorithms (one file each). */
 int hm__sync_skampi(MPI_Comm, hm_clock_t *, const hm_sync_params_t *, hm_clock_t **,
                     hm__sync_stats_t *);
