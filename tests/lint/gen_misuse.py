@@ -90,6 +90,10 @@ class Fixtures:
     def __init__(self, fixture_header, decls, opaque, fnptr_types):
         text = Path(fixture_header).read_text()
         self.handles = set(re.findall(r"\bfx_(\w+_t)\s*\(void\)", text))
+        # Handles one rank cannot make (HM_MISUSE_TWO_RANKS in the header):
+        # their cases run only when the test has two ranks.
+        m = re.search(r'#define\s+HM_MISUSE_TWO_RANKS\s+"([^"]*)"', text)
+        self.two_ranks = set(m.group(1).split()) if m else set()
         self.defaults = {}
         for _, ret, name, args in decls:
             if ret == "void" and name.endswith("_default") and len(args) == 1:
@@ -156,7 +160,13 @@ def call(name, values):
     return "%s(%s)" % (name, ", ".join(values))
 
 
-def emit_case(out, ret, name, args, values, what, expect):
+def ranks_needed(fx, values):
+    """2 when a value is a handle only two ranks make, else 1."""
+    return 2 if any(re.search(r"\bfx_%s\(\)" % h, v) for h in fx.two_ranks
+                    for v in values if v) else 1
+
+
+def emit_case(out, ret, name, args, values, what, expect, ranks=1):
     out.append("static void case_%d(void)\n{" % len(CASES))
     out.append("    hm_misuse_begin(\"%s\", \"%s\");" % (name, what))
     if ret == "int":
@@ -167,7 +177,7 @@ def emit_case(out, ret, name, args, values, what, expect):
     else:
         out.append("    (void)%s;" % call(name, values))
     out.append("}\n")
-    CASES.append((name, what, expect))
+    CASES.append((name, what, expect, ranks))
 
 
 CASES = []
@@ -197,7 +207,8 @@ def main():
                 continue
             values = list(valid)
             values[i] = bad
-            emit_case(body, ret, name, args, values, "%s = %s" % (n, bad), "HM_MISUSE_ANY")
+            emit_case(body, ret, name, args, values, "%s = %s" % (n, bad), "HM_MISUSE_ANY",
+                      ranks_needed(fx, values))
         if any(base_type(t) == ("MPI_Comm", 0) for t, _ in args):
             values = [invalid_value(t) if base_type(t) != ("MPI_Comm", 0) and invalid_value(t)
                       else ("MPI_COMM_WORLD" if base_type(t) == ("MPI_Comm", 0) else v)
@@ -216,7 +227,7 @@ def main():
     out += body
     out.append("const hm_misuse_case_t hm_misuse_cases[] = {")
     for k in range(len(CASES)):
-        out.append("    {case_%d, %d}," % (k, 1 if k in lifetime else 0))
+        out.append("    {case_%d, %d, %d}," % (k, 1 if k in lifetime else 0, CASES[k][3]))
     out.append("};")
     out.append("const size_t hm_misuse_ncases = %d;" % len(CASES))
     out.append("const char *const hm_misuse_uncovered[] = {")
