@@ -3,8 +3,9 @@
  * to every rank so that any rank could write the result file.
  *
  * Every step that can fail on some ranks only is followed by an agreement
- * (MPI_Allreduce of the status) before the next collective, so that no rank
- * is left waiting in a collective that the others skipped. */
+ * (hm_agree: the lowest failing rank's status and sentence) before the next
+ * collective, so that no rank is left waiting in a collective that the
+ * others skipped. */
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -21,15 +22,6 @@
 #include "output/output_impl.h"
 
 enum { ROOT = 0, FACT_LEN = 1024 };
-
-/* The lowest (worst) status over comm; every rank gets the same. */
-static int agree(MPI_Comm comm, int st)
-{
-    int all;
-    int rc = hm__mpi_status(MPI_Allreduce(&st, &all, 1, MPI_INT, MPI_MIN, comm), __func__,
-                            "MPI_Allreduce");
-    return rc != HM_OK ? rc : all;
-}
 
 /* This rank's report: "host\0binding\0". */
 static int local_record(char **rec, int *len)
@@ -62,7 +54,7 @@ static int gather_records(MPI_Comm comm, char **all)
         displs = malloc((size_t)size * sizeof *displs);
         if (!lens || !displs) st = hm__error_nomem(__func__);
     }
-    if ((st = agree(comm, st)) != HM_OK) goto out;
+    if ((st = hm_agree(comm, st)) != HM_OK) goto out;
     st = hm__mpi_status(MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, ROOT, comm), __func__,
                         "MPI_Gather");
     for (int r = 0; st == HM_OK && rank == ROOT && r < size; r++) {
@@ -74,7 +66,7 @@ static int gather_records(MPI_Comm comm, char **all)
     }
     if (st == HM_OK && rank == ROOT && !(*all = malloc((size_t)total + 1)))
         st = hm__error_nomem(__func__);
-    if ((st = agree(comm, st)) != HM_OK) goto out;
+    if ((st = hm_agree(comm, st)) != HM_OK) goto out;
     st = hm__mpi_status(MPI_Gatherv(rec, len, MPI_CHAR, *all, lens, displs, MPI_CHAR, ROOT, comm),
                         __func__, "MPI_Gatherv");
 out:
@@ -229,13 +221,13 @@ static int broadcast_payload(MPI_Comm comm, hm_factors_t *f, char *buf, long lon
     long long head[2] = {st, len};
     MPI_Comm_rank(comm, &rank);
     st = hm__mpi_status(MPI_Bcast(head, 2, MPI_LONG_LONG, ROOT, comm), __func__, "MPI_Bcast");
-    if ((st = agree(comm, st)) != HM_OK) return st;
+    if ((st = hm_agree(comm, st)) != HM_OK) return st;
     if (head[0] != HM_OK) return (int)head[0];
     char *mine = rank == ROOT ? buf : malloc((size_t)head[1] + 1);
-    if ((st = agree(comm, mine ? HM_OK : hm__error_nomem(__func__))) != HM_OK) goto out;
+    if ((st = hm_agree(comm, mine ? HM_OK : hm__error_nomem(__func__))) != HM_OK) goto out;
     st = hm__mpi_status(MPI_Bcast(mine, (int)head[1], MPI_CHAR, ROOT, comm), __func__, "MPI_Bcast");
     if (st == HM_OK) st = deserialize(f, mine, head[1]);
-    st = agree(comm, st);
+    st = hm_agree(comm, st);
 out:
     if (mine != buf) free(mine);
     return st;
@@ -264,8 +256,8 @@ int hm_factors_collect(hm_factors_t *factors, MPI_Comm comm, const hm_factors_co
     hm_factors_context_t merged = {0};
     /* Every rank learns the sentence of the one whose list is missing. */
     int st = hm_agree(comm, factors ? HM_OK : hm__error_null(__func__, "factors"));
-    if (st == HM_OK) st = agree(comm, coarsest_resolution(comm, ctx, &merged));
-    if (st == HM_OK) st = agree(comm, gather_records(comm, &all));
+    if (st == HM_OK) st = hm_agree(comm, coarsest_resolution(comm, ctx, &merged));
+    if (st == HM_OK) st = hm_agree(comm, gather_records(comm, &all));
     if (st == HM_OK) {
         st = root_payload(comm, ctx ? &merged : NULL, all, &buf, &len);
         st = broadcast_payload(comm, factors, buf, len, st);

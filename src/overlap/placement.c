@@ -11,6 +11,7 @@
 
 #include <hwloc.h>
 
+#include <harmonia/agree.h>
 #include <harmonia/overlap.h>
 
 #include "common/comm_check.h"
@@ -77,8 +78,7 @@ int hm_overlap_share_node(MPI_Comm comm, int *cpus)
                  ? HM_OK
                  : hm__error_set(HM_ENOTSUP, "the processors of this rank cannot be read");
     /* Every rank takes part in the collectives, whatever its own status. */
-    int all = rc;
-    MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm);
+    int all = hm_agree(comm, rc);
     if (all == HM_OK &&
         MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
         all = share(node, topo, set);

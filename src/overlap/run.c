@@ -141,10 +141,8 @@ static int reduce_means(MPI_Comm comm, const overlap_ctx_t *c, long n, const uns
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     unsigned char *flags = malloc((size_t)(n ? n : 1));
-    int rc = flags ? HM_OK : hm__error_nomem(__func__), all = rc;
     if (rank == 0 && flags && n) memcpy(flags, valid, (size_t)n);
-    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
-        all = hm__error_mpi(__func__, "MPI_Allreduce");
+    int all = hm_agree(comm, flags ? HM_OK : hm__error_nomem(__func__));
     if (all == HM_OK && MPI_Bcast(flags, (int)n, MPI_UNSIGNED_CHAR, 0, comm) != MPI_SUCCESS)
         all = hm__error_mpi(__func__, "MPI_Bcast");
     double sum[2] = {0, 0}, mean[2] = {NAN, NAN}, total[2] = {0, 0}, most = NAN;
@@ -216,10 +214,7 @@ int hm_overlap_run(MPI_Comm comm, hm_procsync_t *ps, const hm_overlap_comm_t *nb
     memset(&m, 0, sizeof m);
     /* The allocation is agreed by the engine's first collective only if it
      * runs: agree here so that no rank enters it alone. */
-    int all = rc;
-    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
-        all = hm__error_mpi(__func__, "MPI_Allreduce");
-    if ((rc = all) == HM_OK) rc = hm_measure_run(comm, ps, &target, params, &m);
+    if ((rc = hm_agree(comm, rc)) == HM_OK) rc = hm_measure_run(comm, ps, &target, params, &m);
     if (rc == HM_OK || rc == HM_EAGAIN) {
         int rc2 = reduce_ranks(comm, &c, m.attempts, result);
         if (rc2 == HM_OK) rc2 = reduce_means(comm, &c, m.attempts, m.valid, result);
@@ -264,10 +259,9 @@ int hm_overlap_comp_ref(MPI_Comm comm, hm_compute_t *compute, int runs, double *
         clock_gettime(CLOCK_MONOTONIC, &b);
         if (t) t[i] = (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
     }
-    int all = rc;
-    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS ||
-        (all == HM_OK &&
-         MPI_Allreduce(MPI_IN_PLACE, t, runs, MPI_DOUBLE, MPI_MAX, comm) != MPI_SUCCESS))
+    int all = hm_agree(comm, rc);
+    if (all == HM_OK &&
+        MPI_Allreduce(MPI_IN_PLACE, t, runs, MPI_DOUBLE, MPI_MAX, comm) != MPI_SUCCESS)
         all = hm__error_mpi(__func__, "MPI_Allreduce");
     if (all == HM_OK) {
         hm_stats_sort(t, (size_t)runs);

@@ -8,6 +8,7 @@
  * passes its refreshed clock on to its group (prop, Hunold & Carpen-Amarie 2018, Alg. 3). */
 #include <stdlib.h>
 
+#include <harmonia/agree.h>
 #include <harmonia/topo.h>
 
 #include "common/error_set.h"
@@ -36,9 +37,7 @@ int hm__hz_shared_open(hm__hz_state_t *st)
     st->measures_self = leader;
     if (st->rank == 0 && !(st->measures = malloc((size_t)st->size * sizeof *st->measures)))
         rc = hm__error_nomem(__func__);
-    int all = rc;
-    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, st->comm) != MPI_SUCCESS)
-        return hm__error_mpi(__func__, "MPI_Allreduce");
+    int all = hm_agree(st->comm, rc);
     if (all != HM_OK) return all;
     return hm__mpi_status(MPI_Gather(&leader, 1, MPI_INT, st->measures, 1, MPI_INT, 0, st->comm),
                           __func__, "MPI_Gather");

@@ -10,6 +10,8 @@
 #include <sys/prctl.h>
 #endif
 
+#include <harmonia/agree.h>
+
 #include "common/error_set.h"
 #include "common/idle.h"
 #include "procsync/harmonize_state.h"
@@ -124,12 +126,10 @@ static int state_alloc(const hm_harmonize_options_t *o, hm__hz_state_t **out)
 
 static int agree(MPI_Comm comm, int rc)
 {
-    int all;
-    if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
-        return hm__error_set(HM_EMPI, "hm_harmonize: the ranks could not agree on the set-up");
+    int all = hm_agree(comm, rc);
     if (all != HM_OK && rc == HM_OK)
-        return hm__error_set(all, "hm_harmonize: the set-up failed on another rank (%s)",
-                             hm_strerror(all));
+        return hm__error_set(all, "hm_harmonize: the set-up failed on another rank: %s",
+                             hm_last_error());
     return all;
 }
 
@@ -268,7 +268,7 @@ static int measure_agreed(hm__hz_state_t *st, double *offset_s)
         mine[1] = mine[0] == HM_OK && measures && refresh_suspect(st, &kept) ? -1 : 0;
         if (hm__idle_allreduce(mine, all, 2, MPI_INT, MPI_MIN, st->comm) != MPI_SUCCESS)
             return hm__error_mpi(__func__, "MPI_Allreduce");
-        if (all[0] != HM_OK) return all[0];
+        if (all[0] != HM_OK) return hm_agree(st->comm, mine[0]); /* its sentence too */
         if (all[1] == 0 || attempt == HZ_REFRESH_ATTEMPTS) break;
         st->refresh_repeats++;
     }
