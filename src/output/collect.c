@@ -171,14 +171,14 @@ static int serialize(const hm_factors_t *f, char **buf, long long *len)
 {
     const char *key, *value;
     long long total = 0;
-    for (size_t i = 0; hm_factors_at(f, i, &key, &value) == HM_OK; i++)
+    for (size_t i = 0; i < hm_factors_count(f) && hm_factors_at(f, i, &key, &value) == HM_OK; i++)
         total += (long long)(strlen(key) + strlen(value) + 2);
     if (total > INT_MAX)
         return hm__error_set(HM_ERANGE, "%s: the factors take %lld bytes, above %d", __func__,
                              total, INT_MAX);
     char *p = *buf = malloc((size_t)total + 1);
     if (!p) return hm__error_nomem(__func__);
-    for (size_t i = 0; hm_factors_at(f, i, &key, &value) == HM_OK; i++) {
+    for (size_t i = 0; i < hm_factors_count(f) && hm_factors_at(f, i, &key, &value) == HM_OK; i++) {
         p = stpcpy(p, key) + 1;
         p = stpcpy(p, value) + 1;
     }

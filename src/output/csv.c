@@ -269,7 +269,8 @@ static int write_head(hm_csv_t *csv, const hm_factors_t *factors, const char *co
 {
     const char *key, *value;
     FILE *f = hm_afile_stream(csv->af);
-    for (size_t i = 0; factors && hm_factors_at(factors, i, &key, &value) == HM_OK; i++)
+    size_t n = factors ? hm_factors_count(factors) : 0;
+    for (size_t i = 0; i < n && hm_factors_at(factors, i, &key, &value) == HM_OK; i++)
         if (fprintf(f, "# %s: %s\n", key, value) < 0) return write_error(csv);
     int st = write_complete(csv, f);
     for (size_t c = 0; st == HM_OK && c < csv->ncolumns; c++)
