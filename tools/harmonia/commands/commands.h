@@ -25,6 +25,9 @@ typedef struct cli_command {
     int (*run)(cli_config_t *cfg, MPI_Comm comm);
     int takes_files;   /* FILE operands after the options (cfg->files) */
     int takes_command; /* a command after "--" (cfg->command_argv) */
+    /* Options whose meaning here differs from the shared table's (NULL:
+     * none; ends with id -1) */
+    const cli_opt_help_t *option_help;
 } cli_command_t;
 
 /* Registry (registry.c). */

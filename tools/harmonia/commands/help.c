@@ -24,6 +24,6 @@ void cli_print_command_help(FILE *f, const cli_command_t *c)
     cli_expand_choices(c->synopsis, synopsis, sizeof synopsis);
     fprintf(f, "harmonia %s — %s\n\nusage: %s\n\n%s\n\noptions:\n", c->name, c->summary, synopsis,
             c->details);
-    cli_print_options_help(f, c->options);
+    cli_print_options_help(f, c->options, c->option_help);
     fprintf(f, "\nexample:\n  %s\n", c->example);
 }

@@ -22,6 +22,21 @@
  * measurement of synchronized ranks. */
 #define SYNCHRONIZES HM_OPT_BIT(HM_OPT_ALLOW_ONE_RANK)
 
+/* --output where it is not a summary of measurements. */
+static const cli_opt_help_t stats_help[] = {
+    {HM_OPT_OUTPUT, "FILE", "the statistics (or the campaigns' ratios) as CSV, in seconds",
+     "e.g. --output summary.csv"},
+    {-1, NULL, NULL, NULL}};
+static const cli_opt_help_t compare_help[] = {
+    {HM_OPT_OUTPUT, "FILE", "the comparison as CSV, a row per group", "e.g. --output compare.csv"},
+    {-1, NULL, NULL, NULL}};
+static const cli_opt_help_t trace_help[] = {
+    {HM_OPT_OUTPUT, "DIR",
+     "the trace directory (rank files, trace.csv, trace.json, events.csv, otf2/); default "
+     "harmonia-trace, must not hold a trace",
+     "e.g. --output trace-solver"},
+    {-1, NULL, NULL, NULL}};
+
 static const cli_command_t commands[] = {
     {"timers", "each time source: resolution, read overhead, monotonicity", 1,
      COMMON_TIMER | COMMON_SYNTH | HM_OPT_BIT(HM_OPT_PER_RANK) | HM_OPT_BIT(HM_OPT_OUTPUT) |
@@ -32,7 +47,7 @@ static const cli_command_t commands[] = {
      "whether it ever went backwards. Without --timer every source is listed, and\n"
      "one that cannot be used here (tsc without a constant, non-stop TSC) says why.\n"
      "The table shows the worst rank; --per-rank shows each rank.",
-     "mpirun -n 2 harmonia timers --per-rank --output timers.csv", cli_cmd_timers, 0, 0},
+     "mpirun -n 2 harmonia timers --per-rank --output timers.csv", cli_cmd_timers, 0, 0, NULL},
     {"clock", "synchronize clocks with one or more algorithms and check them", 1,
      COMMON_TIMER | COMMON_SYNTH | HM_OPT_BIT(HM_OPT_CLOCK_SYNC) | HM_OPT_BIT(HM_OPT_FITPOINTS) |
          HM_OPT_BIT(HM_OPT_EXCHANGES) | HM_OPT_BIT(HM_OPT_OFFSET) | HM_OPT_BIT(HM_OPT_DRIFT) |
@@ -54,7 +69,7 @@ static const cli_command_t commands[] = {
      "outermost first (hca3+prop: hca3 between nodes, propagation inside a node).",
      "mpirun -n 4 harmonia clock --clock-sync hca3,skampi,hca3+prop --check-after 0,10 "
      "--synthetic-clock offset=1,drift=1e-4 --ranks-per-node 2",
-     cli_cmd_clock, 0, 0},
+     cli_cmd_clock, 0, 0, NULL},
     {"bench", "latency of MPI operations under a chosen process synchronization", 1,
      COMMON_TIMER | COMMON_SYNTH | CLOCK_SYNC | PROCSYNC | HM_OPT_BIT(HM_OPT_OPS) |
          HM_OPT_BIT(HM_OPT_SIZES) | HM_OPT_BIT(HM_OPT_NREP) | HM_OPT_BIT(HM_OPT_WARMUP) |
@@ -90,7 +105,7 @@ static const cli_command_t commands[] = {
      "--sync harmonize --clock-sync hca3 --nrep 1000 --warmup 10.",
      "mpirun -n 4 harmonia bench --ops allreduce,bcast --sizes 8:64K --sync harmonize "
      "--output lat.csv --raw reps.csv",
-     cli_cmd_bench, 0, 0},
+     cli_cmd_bench, 0, 0, NULL},
     {"skew", "exit skew of process synchronization methods started at a common time", 1,
      /* skew agrees on the flags once, after all repetitions: no --check-every */
      COMMON_TIMER | COMMON_SYNTH | CLOCK_SYNC | (PROCSYNC & ~HM_OPT_BIT(HM_OPT_CHECK_EVERY)) |
@@ -106,7 +121,8 @@ static const cli_command_t commands[] = {
      "or --synthetic-clock), on the true clock; the cost of one call; and each rank's\n"
      "mean exit offset from the first rank to leave (Hunold and Carpen-Amarie 2016,\n"
      "Fig. 10). --back-to-back calls the method in a loop instead, as a benchmark does.",
-     "mpirun -n 4 harmonia skew --sync barrier,dissem,harmonize --nrep 2000", cli_cmd_skew, 0, 0},
+     "mpirun -n 4 harmonia skew --sync barrier,dissem,harmonize --nrep 2000", cli_cmd_skew, 0, 0,
+     NULL},
     {"overlap", "overlap of nonblocking collectives with computation, on a grid of times", 1,
      COMMON_TIMER | COMMON_SYNTH | CLOCK_SYNC | PROCSYNC | HM_OPT_BIT(HM_OPT_OPS) |
          HM_OPT_BIT(HM_OPT_COMM_US) | HM_OPT_BIT(HM_OPT_SIZES) | HM_OPT_BIT(HM_OPT_COMP_US) |
@@ -139,7 +155,7 @@ static const cli_command_t commands[] = {
      "aims each cell's computation at its measured communication time: OSU's and\n"
      "IMB's configuration, whose overlap % are printed beside the ratios.",
      "mpirun -n 2 harmonia overlap --comm-us 1000,10000 --comp-us 1000,10000 --nrep 10",
-     cli_cmd_overlap, 1, 0},
+     cli_cmd_overlap, 1, 0, NULL},
     {"pattern", "point-to-point patterns between groups of ranks: rail, asymmetric, ...", 1,
      COMMON_TIMER | COMMON_SYNTH | CLOCK_SYNC | PROCSYNC | HM_OPT_BIT(HM_OPT_PATTERN) |
          HM_OPT_BIT(HM_OPT_DIRECTION) | HM_OPT_BIT(HM_OPT_SUBGROUP) | HM_OPT_BIT(HM_OPT_BACKEND) |
@@ -166,12 +182,12 @@ static const cli_command_t commands[] = {
      "nccl-tests' -b MIN -e MAX -f F, -n N, -w N and -c 0|1 are accepted.",
      "mpirun -n 4 harmonia pattern --pattern symmetric --direction bi --ranks-per-node 2 "
      "--sizes 1K,1M --validate",
-     cli_cmd_pattern, 0, 0},
+     cli_cmd_pattern, 0, 0, NULL},
     {"version", "version of harmonia and of the libraries it was built with", 0,
      HM_OPT_BIT(HM_OPT_HELP), "harmonia version",
      "Prints the version of harmonia, the MPI library, compiler and flags, GSL and\n"
      "hwloc it was built with.",
-     "harmonia version", cli_cmd_version, 0, 0},
+     "harmonia version", cli_cmd_version, 0, 0, NULL},
     {"stats", "summaries of raw result files: quantiles, confidence intervals, checks", 0,
      HM_OPT_BIT(HM_OPT_FILTER) | HM_OPT_BIT(HM_OPT_METRIC) | HM_OPT_BIT(HM_OPT_OUTPUT) |
          HM_OPT_BIT(HM_OPT_STATISTIC) | HM_OPT_BIT(HM_OPT_HELP),
@@ -196,7 +212,7 @@ static const cli_command_t commands[] = {
      "their reproducibility (Hunold and Carpen-Amarie 2016, Fig. 29): per group\n"
      "the spread of the per-mpirun medians (--statistic mean: means) and each\n"
      "run's value divided by the smallest run's; --output writes these ratios.",
-     "harmonia stats --output summary.csv reps1.csv reps2.csv", cli_cmd_stats, 1, 0},
+     "harmonia stats --output summary.csv reps1.csv reps2.csv", cli_cmd_stats, 1, 0, stats_help},
     {"campaign", "repeat a command in N separate mpiruns, resumable; per-mpirun dataset", 0,
      HM_OPT_BIT(HM_OPT_RUNS) | HM_OPT_BIT(HM_OPT_DIR) | HM_OPT_BIT(HM_OPT_SEED) |
          HM_OPT_BIT(HM_OPT_FILTER) | HM_OPT_BIT(HM_OPT_METRIC) | HM_OPT_BIT(HM_OPT_HELP),
@@ -222,7 +238,7 @@ static const cli_command_t commands[] = {
      "smallest (Fig. 29), largest value shown, all in DIR/reproducibility.csv.",
      "harmonia campaign -n 10 --dir runs/harmonize -- mpirun -n 2 harmonia bench --ops "
      "allreduce --sizes 8:64K",
-     cli_cmd_campaign, 0, 1},
+     cli_cmd_campaign, 0, 1, NULL},
     {"compare", "Wilcoxon comparison of two campaigns, per operation and size", 0,
      HM_OPT_BIT(HM_OPT_ALTERNATIVE) | HM_OPT_BIT(HM_OPT_STATISTIC) | HM_OPT_BIT(HM_OPT_OUTPUT) |
          HM_OPT_BIT(HM_OPT_FILTER) | HM_OPT_BIT(HM_OPT_METRIC) | HM_OPT_BIT(HM_OPT_HELP),
@@ -247,7 +263,7 @@ static const cli_command_t commands[] = {
      "sides are named by their syncs, progress configurations or MPI libraries,\n"
      "or by their file names when these are the same. Groups present in only one\n"
      "of A and B are an error; so is a side with two syncs in one group.",
-     "harmonia compare runs/barrier runs/harmonize", cli_cmd_compare, 1, 0},
+     "harmonia compare runs/barrier runs/harmonize", cli_cmd_compare, 1, 0, compare_help},
     {"plot", "figures with gnuplot: latency, distributions, campaigns, clocks, skew", 0,
      HM_OPT_BIT(HM_OPT_DIR) | HM_OPT_BIT(HM_OPT_FORMAT) | HM_OPT_BIT(HM_OPT_METRIC) |
          HM_OPT_BIT(HM_OPT_SELECT) | HM_OPT_BIT(HM_OPT_HELP),
@@ -284,7 +300,7 @@ static const cli_command_t commands[] = {
      "by +. Images are written under a temporary name and renamed when complete; one\n"
      "line per image is printed. Bad input (missing file or column, a cell that is\n"
      "not a number) is an error naming file and line.",
-     "harmonia plot --dir figures runs/barrier runs/harmonize", cli_cmd_plot, 1, 0},
+     "harmonia plot --dir figures runs/barrier runs/harmonize", cli_cmd_plot, 1, 0, NULL},
     {"trace", "trace an unchanged MPI program on the global clock", 0,
      COMMON_TIMER | COMMON_SYNTH | HM_OPT_BIT(HM_OPT_CLOCK_SYNC) | HM_OPT_BIT(HM_OPT_FITPOINTS) |
          HM_OPT_BIT(HM_OPT_EXCHANGES) | HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_HELP),
@@ -308,7 +324,8 @@ static const cli_command_t commands[] = {
      "mpirun -x LD_PRELOAD across nodes. 'harmonia trace merge DIR' merges the\n"
      "rank files of DIR again (its trace files replaced), e.g. after a merge that\n"
      "was cut short.",
-     "harmonia trace --output trace-solver -- mpirun -n 2 examples/solver", cli_cmd_trace, 1, 1},
+     "harmonia trace --output trace-solver -- mpirun -n 2 examples/solver", cli_cmd_trace, 1, 1,
+     trace_help},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

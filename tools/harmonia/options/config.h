@@ -241,5 +241,14 @@ int cli_parse_sizes(const char *text, size_t *sizes, int max_sizes, int *nsizes)
 void cli_expand_choices(const char *text, char *out, size_t len);
 
 /* Write the help of the options in mask (one paragraph each) to f. */
-void cli_print_options_help(FILE *f, cli_opt_mask_t mask);
+/* What an option means to one command, where the shared table's words do
+ * not fit it (trace's --output is a directory). */
+typedef struct cli_opt_help {
+    int id; /* HM_OPT_*; a list ends with id -1 */
+    const char *value, *help, *example;
+} cli_opt_help_t;
+
+/* The options of mask with their help and an example; own (NULL: none) a
+ * command's words for some of them. */
+void cli_print_options_help(FILE *f, cli_opt_mask_t mask, const cli_opt_help_t *own);
 #endif

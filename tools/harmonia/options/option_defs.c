@@ -566,20 +566,29 @@ const cli_opt_def_t cli_options[HM_OPT_COUNT] = {
                           "e.g. --statistic mean", cli_opt_parse_statistic},
 };
 
-void cli_print_options_help(FILE *f, cli_opt_mask_t mask)
+/* A command's own words for option id, or NULL. */
+static const cli_opt_help_t *own_help(const cli_opt_help_t *own, int id)
+{
+    for (; own && own->id >= 0; own++)
+        if (own->id == id) return own;
+    return NULL;
+}
+
+void cli_print_options_help(FILE *f, cli_opt_mask_t mask, const cli_opt_help_t *own)
 {
     for (int i = 0; i < HM_OPT_COUNT; i++) {
         const cli_opt_def_t *d = &cli_options[i];
-        char head[64];
         if (!(mask & HM_OPT_BIT(d->id))) continue;
+        const cli_opt_help_t *o = own_help(own, d->id);
+        const char *value = o ? o->value : d->value;
+        char head[64], help[1024];
         if (d->short_name)
-            snprintf(head, sizeof head, "-%c, --%s%s%s", d->short_name, d->name,
-                     d->value ? " " : "", d->value ? d->value : "");
+            snprintf(head, sizeof head, "-%c, --%s%s%s", d->short_name, d->name, value ? " " : "",
+                     value ? value : "");
         else
-            snprintf(head, sizeof head, "    --%s%s%s", d->name, d->value ? " " : "",
-                     d->value ? d->value : "");
-        char help[1024];
-        cli_expand_choices(d->help, help, sizeof help);
-        fprintf(f, "  %-28s %s\n  %-28s %s\n", head, help, "", d->example);
+            snprintf(head, sizeof head, "    --%s%s%s", d->name, value ? " " : "",
+                     value ? value : "");
+        cli_expand_choices(o ? o->help : d->help, help, sizeof help);
+        fprintf(f, "  %-28s %s\n  %-28s %s\n", head, help, "", o ? o->example : d->example);
     }
 }
