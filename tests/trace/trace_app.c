@@ -9,7 +9,10 @@
  *   trace_app flood N [PAUSE_S]         N calls of MPI_Iprobe per rank (a
  *       tracer's buffer fills and flushes many times), PAUSE_S apart (default
  *       0: a rank killed in the middle leaves ~8 M events a second of its
- *       peers, whose merge took 83 s here, past a loaded test's timeout). */
+ *       peers, whose merge took 83 s here, past a loaded test's timeout).
+ *   trace_app ring ROUNDS               each rank sends to the next and
+ *       receives from any source with MPI_STATUS_IGNORE, through MPI_Probe
+ *       and MPI_Recv (even rounds) or MPI_Recv alone (odd rounds). */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 #include <stdio.h>
@@ -73,6 +76,20 @@ static void flood(long n, double pause_s)
     }
 }
 
+static void ring(int rounds)
+{
+    int rank, size, in = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    for (int k = 0; k < rounds; k++) {
+        MPI_Request req;
+        MPI_Isend(&rank, 1, MPI_INT, (rank + 1) % size, k, MPI_COMM_WORLD, &req);
+        if (k % 2 == 0) MPI_Probe(MPI_ANY_SOURCE, k, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(&in, 1, MPI_INT, MPI_ANY_SOURCE, k, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+    }
+}
+
 /* MPI_Finalize outside main, as applications do in their clean-up code. */
 static void finish(MPI_Comm *split)
 {
@@ -91,8 +108,11 @@ int main(int argc, char **argv)
         rc = truth(argv[2], atoi(argv[3]), atof(argv[4]), split);
     else if ((argc == 3 || argc == 4) && !strcmp(argv[1], "flood"))
         flood(atol(argv[2]), argc == 4 ? atof(argv[3]) : 0.0);
+    else if (argc == 3 && !strcmp(argv[1], "ring"))
+        ring(atoi(argv[2]));
     else
-        rc = 2, fprintf(stderr, "usage: trace_app truth FILE ROUNDS GAP_S | flood N [PAUSE_S]\n");
+        rc = 2, fprintf(stderr, "usage: trace_app truth FILE ROUNDS GAP_S | flood N [PAUSE_S] | "
+                                "ring ROUNDS\n");
     MPI_Barrier(MPI_COMM_WORLD);
     finish(&split);
     return rc;

@@ -28,11 +28,21 @@
 #define NONE           HM_TRACER_NO_PEER
 #define B(count, type) hm_tracer_bytes(count, type)
 
-/* The source a receive matched: the status tells where it asked for any. */
+/* The source a receive or probe matched: the status tells where it asked
+ * for any. */
 static int source_of(int source, const MPI_Status *status)
 {
     return source == MPI_ANY_SOURCE && status != MPI_STATUS_IGNORE ? status->MPI_SOURCE : source;
 }
+
+/* A call from MPI_ANY_SOURCE whose program passes MPI_STATUS_IGNORE gets
+ * the tracer's own status, so that the record names the source it matched
+ * (issue 30: such receives stayed "any source", peer -2, and a ring could
+ * not be matched). Only that case pays for it: MPI fills a status it would
+ * otherwise skip. */
+#define OWN_STATUS(source, status)                                                                 \
+    MPI_Status own_status_;                                                                        \
+    if ((source) == MPI_ANY_SOURCE && (status) == MPI_STATUS_IGNORE) (status) = &own_status_
 
 /* ---- MPI_Init, MPI_Finalize ---- */
 
@@ -85,6 +95,7 @@ HM_WRAP int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, i
 HM_WRAP int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                      MPI_Status *status)
 {
+    OWN_STATUS(source, status);
     TRACED(Recv, comm, source_of(source, status), B(count, type),
            PMPI_Recv(buf, count, type, source, tag, comm, status));
 }
@@ -138,23 +149,29 @@ HM_WRAP int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int t
 
 HM_WRAP int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
+    OWN_STATUS(source, status);
     TRACED(Probe, comm, source_of(source, status), 0, PMPI_Probe(source, tag, comm, status));
 }
 
 HM_WRAP int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
-    TRACED(Iprobe, comm, source, 0, PMPI_Iprobe(source, tag, comm, flag, status));
+    OWN_STATUS(source, status);
+    TRACED(Iprobe, comm, *flag ? source_of(source, status) : source, 0,
+           PMPI_Iprobe(source, tag, comm, flag, status));
 }
 
 HM_WRAP int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *status)
 {
+    OWN_STATUS(source, status);
     TRACED(Mprobe, comm, source_of(source, status), 0, PMPI_Mprobe(source, tag, comm, msg, status));
 }
 
 HM_WRAP int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *msg,
                         MPI_Status *status)
 {
-    TRACED(Improbe, comm, source, 0, PMPI_Improbe(source, tag, comm, flag, msg, status));
+    OWN_STATUS(source, status);
+    TRACED(Improbe, comm, *flag ? source_of(source, status) : source, 0,
+           PMPI_Improbe(source, tag, comm, flag, msg, status));
 }
 
 HM_WRAP int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg, MPI_Status *status)
