@@ -20,19 +20,12 @@ static char dir[] = "/tmp/hm_overlap_analysis_XXXXXX";
 
 static const char *path_of(const char *name)
 {
-    static char path[8][256];
-    static int next;
-    char *p = path[next++ % 8];
-    snprintf(p, sizeof path[0], "%s/%s", dir, name);
-    return p;
+    return hm_test_path(dir, name);
 }
 
 static const char *write_file(const char *name, const char *text)
 {
-    const char *p = path_of(name);
-    FILE *f = fopen(p, "w");
-    if (f) fputs(text, f), fclose(f);
-    return p;
+    return hm_test_write_file(dir, name, text);
 }
 
 #define FACTORS "# processes: 2\n# sync: harmonize\n# progress: basic\n"

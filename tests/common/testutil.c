@@ -228,6 +228,23 @@ void hm_test_idle_barrier(MPI_Comm comm)
         nanosleep(&nap, NULL);
 }
 
+const char *hm_test_path(const char *dir, const char *name)
+{
+    static char path[8][1024];
+    static int next;
+    char *p = path[next++ % 8];
+    snprintf(p, sizeof path[0], "%s/%s", dir, name);
+    return p;
+}
+
+const char *hm_test_write_file(const char *dir, const char *name, const char *text)
+{
+    const char *p = hm_test_path(dir, name);
+    FILE *f = fopen(p, "w");
+    if (f) fputs(text, f), fclose(f);
+    return p;
+}
+
 int hm_test_unnamed_files(const char *dir)
 {
     int fd = access("/proc/self/fd", X_OK) == 0 ? open(dir, O_TMPFILE | O_RDWR, 0600) : -1;

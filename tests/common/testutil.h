@@ -53,6 +53,15 @@ void hm_test_print_interference(void);
  * ones that do, even under MPICH's busy-polling when oversubscribed. */
 void hm_test_idle_barrier(MPI_Comm comm);
 
+/* dir/name, in one of 8 buffers used in turn (valid for the next 7 calls),
+ * for tests that work in a directory of their own. */
+const char *hm_test_path(const char *dir, const char *name);
+
+/* Write text to dir/name (created or truncated) and return its path (as
+ * hm_test_path); a file that cannot be written shows in the checks that
+ * read it. */
+const char *hm_test_write_file(const char *dir, const char *name, const char *text);
+
 /* 1 when dir's file system makes unnamed files (O_TMPFILE), as atomic
  * files use for their temporaries: none of them then shows in dir. */
 int hm_test_unnamed_files(const char *dir);

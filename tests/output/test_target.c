@@ -17,11 +17,7 @@ static char dir[] = "/tmp/hm_test_target_XXXXXX";
 
 static const char *at(const char *name)
 {
-    static char buf[4][512];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
+    return hm_test_path(dir, name);
 }
 
 static void write_text(const char *path, const char *text)

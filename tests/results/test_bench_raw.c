@@ -16,13 +16,7 @@ static char dir[] = "/tmp/hm_bench_raw_XXXXXX";
 
 static const char *write_file(const char *name, const char *text)
 {
-    static char path[8][256];
-    static int next;
-    char *p = path[next++ % 8];
-    snprintf(p, sizeof path[0], "%s/%s", dir, name);
-    FILE *f = fopen(p, "w");
-    if (f) fputs(text, f), fclose(f);
-    return p;
+    return hm_test_write_file(dir, name, text);
 }
 
 #define HEAD "# processes: 4\n# sync: harmonize\nop,size_bytes,attempt,valid,global_s,local_s\n"
