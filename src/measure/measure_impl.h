@@ -4,13 +4,10 @@
 #include <stddef.h>
 #include <mpi.h>
 
-/* Agree on a local success: 1 on every rank when ok on all. */
-int hm__measure_all_ok(MPI_Comm comm, int ok);
-
 /* Agree on a local outcome rc (HM_OK, or a failure that set its sentence):
- * HM_OK when it is HM_OK on every rank, else status on every rank, with
- * this rank's own sentence where rc failed and "FN: STATUS'S TEXT on
- * another rank" elsewhere (fn: the public function). */
+ * HM_OK when it is HM_OK on every rank, else status on every rank, with the
+ * lowest failing rank's sentence (hm_agree), prefixed "FN: on another rank:"
+ * on the ranks that did not fail (fn: the public function). */
 int hm__measure_agree(MPI_Comm comm, int rc, int status, const char *fn);
 
 /* Overwrite buf (len bytes) so that the last-level cache holds none of the

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <harmonia/agree.h>
 #include <harmonia/measure.h>
 
 #include <harmonia/rng.h>
@@ -68,18 +69,11 @@ void hm_measure_result_free(hm_measure_result_t *result)
     result->valid = NULL;
 }
 
-int hm__measure_all_ok(MPI_Comm comm, int ok)
-{
-    int all = 0;
-    if (MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, comm) != MPI_SUCCESS) return 0;
-    return all;
-}
-
 int hm__measure_agree(MPI_Comm comm, int rc, int status, const char *fn)
 {
-    if (hm__measure_all_ok(comm, rc == HM_OK)) return HM_OK;
-    if (rc != HM_OK) return status; /* this rank's sentence, set where it failed */
-    return hm__error_set(status, "%s: %s on another rank", fn, hm_strerror(status));
+    if (hm_agree(comm, rc) == HM_OK) return HM_OK;
+    if (rc != HM_OK) return status; /* the lowest failing rank's sentence, as hm_agree left it */
+    return hm__error_set(status, "%s: on another rank: %s", fn, hm_last_error());
 }
 
 /* 32 MiB when the system does not say: larger than the last-level cache of
