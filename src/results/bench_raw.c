@@ -33,20 +33,12 @@ int hm_results_bench_raw_open(const char *path, hm_metric_t metric, hm_results_b
 
 long hm_results_bench_raw_processes(const hm_results_bench_raw_t *raw)
 {
-    if (!raw) {
-        hm__error_null(__func__, "raw");
-        return 0;
-    }
-    return raw->rows.processes;
+    return hm__raw_rows_processes(raw ? &raw->rows : NULL, __func__);
 }
 
 const char *hm_results_bench_raw_sync(const hm_results_bench_raw_t *raw)
 {
-    if (!raw) {
-        hm__error_null(__func__, "raw");
-        return NULL;
-    }
-    return raw->rows.factors[0];
+    return hm__raw_rows_factor(raw ? &raw->rows : NULL, 0, __func__);
 }
 
 /* The cells of a valid row: a size that is a byte count, a finite run-time. */

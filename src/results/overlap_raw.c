@@ -45,29 +45,17 @@ int hm_results_overlap_raw_open(const char *path, hm_metric_t metric,
 
 long hm_results_overlap_raw_processes(const hm_results_overlap_raw_t *raw)
 {
-    if (!raw) {
-        hm__error_null(__func__, "raw");
-        return 0;
-    }
-    return raw->rows.processes;
+    return hm__raw_rows_processes(raw ? &raw->rows : NULL, __func__);
 }
 
 const char *hm_results_overlap_raw_sync(const hm_results_overlap_raw_t *raw)
 {
-    if (!raw) {
-        hm__error_null(__func__, "raw");
-        return NULL;
-    }
-    return raw->rows.factors[0];
+    return hm__raw_rows_factor(raw ? &raw->rows : NULL, 0, __func__);
 }
 
 const char *hm_results_overlap_raw_progress(const hm_results_overlap_raw_t *raw)
 {
-    if (!raw) {
-        hm__error_null(__func__, "raw");
-        return NULL;
-    }
-    return raw->rows.factors[1];
+    return hm__raw_rows_factor(raw ? &raw->rows : NULL, 1, __func__);
 }
 
 /* A target: a positive time, or no value (empty: --sizes, --comp-us comm). */

@@ -113,6 +113,24 @@ int hm__raw_rows_flag(hm_csv_reader_t *r, const char *path, int present, size_t 
     return HM_OK;
 }
 
+long hm__raw_rows_processes(const hm__raw_rows_t *rows, const char *fn)
+{
+    if (!rows) {
+        hm__error_null(fn, "raw");
+        return 0;
+    }
+    return rows->processes;
+}
+
+const char *hm__raw_rows_factor(const hm__raw_rows_t *rows, size_t i, const char *fn)
+{
+    if (!rows) {
+        hm__error_null(fn, "raw");
+        return NULL;
+    }
+    return rows->factors[i];
+}
+
 void hm__raw_rows_close(hm__raw_rows_t *rows)
 {
     if (!rows) return;

@@ -48,6 +48,14 @@ int hm__raw_rows_bad_cell(const hm__raw_rows_t *rows, size_t c, const char *what
  * into *bytes; HM_EINVAL naming the cell when it is not one. */
 int hm__raw_rows_bytes(const hm__raw_rows_t *rows, size_t c, double size, long long *bytes);
 
+/* The factor processes of the reader that rows begins; 0 and fn's
+ * sentence "FN: raw is NULL" when rows is NULL. */
+long hm__raw_rows_processes(const hm__raw_rows_t *rows, const char *fn);
+
+/* Factor keys[i] of hm__raw_rows_open; NULL and fn's sentence when rows is
+ * NULL. */
+const char *hm__raw_rows_factor(const hm__raw_rows_t *rows, size_t i, const char *fn);
+
 /* Release the reader, including the struct rows begins (NULL accepted). */
 void hm__raw_rows_close(hm__raw_rows_t *rows);
 
