@@ -45,7 +45,14 @@ typedef enum hm_trace_class {
     HM_TRACE_CLASS_P2P = 0,        /* point to point, blocking or nonblocking, probes */
     HM_TRACE_CLASS_COLLECTIVE = 1, /* collectives, their nonblocking forms, communicators */
     HM_TRACE_CLASS_COMPLETION = 2, /* waits and tests */
-    HM_TRACE_CLASS_TRACER = 3      /* the tracer's own work (a flush of its buffer) */
+    HM_TRACE_CLASS_TRACER = 3,     /* the tracer's own work (a flush of its buffer) */
+    /* Not a call: a request that the call before it (a wait, a test, a
+     * start) completed or started, with what the request carries (its
+     * peer, tag and bytes; a receive's resolved from its status). Its
+     * times are those of that call. */
+    HM_TRACE_CLASS_REQUEST = 4,
+    HM_TRACE_CLASS_ONESIDED = 5, /* windows, RMA communication and synchronization */
+    HM_TRACE_CLASS_IO = 6        /* MPI-IO */
 } hm_trace_class_t;
 
 /* X(name without "MPI_", class): the order is the ids' in .events files,
@@ -119,7 +126,78 @@ typedef enum hm_trace_class {
     X(Comm_split_type, COLLECTIVE) \
     X(Comm_dup, COLLECTIVE) \
     X(Comm_create, COLLECTIVE) \
-    X(Comm_free, COLLECTIVE)
+    X(Comm_free, COLLECTIVE) \
+    X(T_completed, REQUEST) \
+    X(T_started, REQUEST) \
+    X(Send_init, P2P) \
+    X(Ssend_init, P2P) \
+    X(Bsend_init, P2P) \
+    X(Rsend_init, P2P) \
+    X(Recv_init, P2P) \
+    X(Start, P2P) \
+    X(Startall, P2P) \
+    X(Request_free, COMPLETION) \
+    X(Cancel, COMPLETION) \
+    X(Comm_dup_with_info, COLLECTIVE) \
+    X(Comm_idup, COLLECTIVE) \
+    X(Comm_create_group, COLLECTIVE) \
+    X(Cart_create, COLLECTIVE) \
+    X(Cart_sub, COLLECTIVE) \
+    X(Graph_create, COLLECTIVE) \
+    X(Dist_graph_create, COLLECTIVE) \
+    X(Dist_graph_create_adjacent, COLLECTIVE) \
+    X(Intercomm_create, COLLECTIVE) \
+    X(Intercomm_merge, COLLECTIVE) \
+    X(Neighbor_allgather, COLLECTIVE) \
+    X(Neighbor_allgatherv, COLLECTIVE) \
+    X(Neighbor_alltoall, COLLECTIVE) \
+    X(Neighbor_alltoallv, COLLECTIVE) \
+    X(Neighbor_alltoallw, COLLECTIVE) \
+    X(Ineighbor_allgather, COLLECTIVE) \
+    X(Ineighbor_allgatherv, COLLECTIVE) \
+    X(Ineighbor_alltoall, COLLECTIVE) \
+    X(Ineighbor_alltoallv, COLLECTIVE) \
+    X(Ineighbor_alltoallw, COLLECTIVE) \
+    X(Win_create, ONESIDED) \
+    X(Win_allocate, ONESIDED) \
+    X(Win_allocate_shared, ONESIDED) \
+    X(Win_create_dynamic, ONESIDED) \
+    X(Win_free, ONESIDED) \
+    X(Put, ONESIDED) \
+    X(Get, ONESIDED) \
+    X(Accumulate, ONESIDED) \
+    X(Get_accumulate, ONESIDED) \
+    X(Fetch_and_op, ONESIDED) \
+    X(Compare_and_swap, ONESIDED) \
+    X(Rput, ONESIDED) \
+    X(Rget, ONESIDED) \
+    X(Win_fence, ONESIDED) \
+    X(Win_lock, ONESIDED) \
+    X(Win_unlock, ONESIDED) \
+    X(Win_lock_all, ONESIDED) \
+    X(Win_unlock_all, ONESIDED) \
+    X(Win_flush, ONESIDED) \
+    X(Win_flush_all, ONESIDED) \
+    X(Win_flush_local, ONESIDED) \
+    X(Win_post, ONESIDED) \
+    X(Win_start, ONESIDED) \
+    X(Win_complete, ONESIDED) \
+    X(Win_wait, ONESIDED) \
+    X(File_open, IO) \
+    X(File_close, IO) \
+    X(File_read, IO) \
+    X(File_write, IO) \
+    X(File_read_at, IO) \
+    X(File_write_at, IO) \
+    X(File_read_all, IO) \
+    X(File_write_all, IO) \
+    X(File_read_at_all, IO) \
+    X(File_write_at_all, IO) \
+    X(File_iread, IO) \
+    X(File_iwrite, IO) \
+    X(File_seek, IO) \
+    X(File_set_view, IO) \
+    X(File_sync, IO)
 /* clang-format on */
 
 #define HM_TRACE_ENUM_(name, class) HM_TRACE_MPI_##name,
@@ -134,24 +212,36 @@ HM_EXPORT const char *hm_trace_func_name(int func);
 HM_EXPORT hm_trace_class_t hm_trace_func_class(int func);
 HM_EXPORT int hm_trace_func_find(const char *name, int *func);
 
-/* One call, as a rank saw it. comm_key names the communicator alike on
- * every member (0: MPI_COMM_WORLD; 1: none, e.g. a wait), and seq numbers
- * a collective among those of that communicator, so that the N-th
- * collective of a communicator is found on every rank. peer is the peer
- * or root as a rank of MPI_COMM_WORLD (-1 none, -2 any source). bytes:
- * the message size as bench and OSU count it: what a point-to-point call
- * sends or receives, the buffer of a reduction or broadcast, a rank's block
- * of a gather, scatter, allgather or alltoall, the total a v-variant sends
- * (0: waits, tests, barriers, alltoallw). */
+/* One call, as a rank saw it (64 bytes). comm_key names the communicator
+ * alike on every member (0: MPI_COMM_WORLD; 1: none, e.g. a wait); a
+ * window's or a file's calls carry the key of the communicator it was
+ * made on. seq numbers a collective among those of that communicator, so
+ * that the N-th collective of a communicator is found on every rank.
+ * peer is the peer, root or target as a rank of MPI_COMM_WORLD (-1 none,
+ * -2 any source): the destination of a send, the source of a receive
+ * (the one it matched, read from its status), both sides of a Sendrecv
+ * (peer and tag its send, recv_peer and recv_tag its receive; -1 in other
+ * calls). bytes: the message size as bench and OSU count it: what a
+ * point-to-point call sends or receives, the buffer of a reduction or
+ * broadcast, a rank's block of a gather, scatter, allgather or alltoall,
+ * the total a v-variant sends (0: waits, tests, barriers, alltoallw).
+ * request: a tracer's number of the request a nonblocking call created, a
+ * start started or a request record completed (0: none), so that each
+ * request is tied to the wait or test that completed it: the records of
+ * class HM_TRACE_CLASS_REQUEST right after that call. */
 typedef struct hm_trace_event {
     double enter_s; /* local clock */
     double exit_s;
     uint64_t comm_key;
     uint64_t bytes;
+    uint64_t request;
     uint32_t seq;
     int32_t peer;
-    int32_t func;
-    int32_t thread; /* 0: the thread that initialized MPI */
+    int32_t tag; /* point to point: the tag (the one matched, for a receive) */
+    int32_t recv_peer;
+    int32_t recv_tag;
+    int16_t func;
+    int16_t thread; /* 0: the thread that initialized MPI */
 } hm_trace_event_t;
 
 /* ---- Recording (the tracer's side; local, no MPI) ---- */

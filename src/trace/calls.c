@@ -17,10 +17,11 @@ static int by_call(const void *a, const void *b)
     return x->rank - y->rank;
 }
 
+/* A call the tracer numbered on its communicator, window or file: one
+ * every member makes (collectives, fences, collective I/O). */
 static int is_matchable(const hm_trace_event_t *e)
 {
-    return hm_trace_func_class(e->func) == HM_TRACE_CLASS_COLLECTIVE &&
-           e->comm_key != HM_TRACE_NO_COMM;
+    return e->seq > 0 && e->comm_key != HM_TRACE_NO_COMM;
 }
 
 int hm__trace_calls_collect(const hm__trace_rank_t *ranks, int nranks, hm__trace_calls_t *calls)

@@ -10,7 +10,7 @@
 #include "common/error_set.h"
 #include "trace/trace_impl.h"
 
-static const char magic[8] = {'H', 'M', 'T', 'R', 'A', 'C', 'E', '1'};
+static const char magic[8] = {'H', 'M', 'T', 'R', 'A', 'C', 'E', '2'};
 
 static uint64_t fnv1a(const void *data, size_t len)
 {

@@ -126,7 +126,10 @@ hm_trace_event_t *hm_trace_recorder_next(hm_trace_recorder_t *r)
                                                .comm_key = HM_TRACE_NO_COMM,
                                                .bytes = bytes,
                                                .peer = -1,
-                                               .func = r->flush_func};
+                                               .tag = -1,
+                                               .recv_peer = -1,
+                                               .recv_tag = -1,
+                                               .func = (int16_t)r->flush_func};
         r->total++;
     }
     r->total++;

@@ -33,14 +33,6 @@
 
 #include "tracer.h"
 
-typedef struct comm_entry {
-    MPI_Comm comm;
-    uint64_t key;
-    uint32_t seq;
-    int size;
-    int *world_ranks; /* NULL for MPI_COMM_WORLD (identity) */
-} comm_entry_t;
-
 static struct tracer {
     atomic_int on;
     hm_timer_t *timer;
@@ -54,8 +46,6 @@ static struct tracer {
     double check_init_s, pair_init_s;    /* rank 0: the start model checked at MPI_Init */
     double latency_init_s;               /* rank 0: latency_min at MPI_Init */
     double realtime_local_s, realtime_s; /* the date at MPI_Init: a local time, then the epoch's */
-    comm_entry_t *comms;
-    size_t ncomms, cap;
     pthread_t main_thread;
     int threads;      /* MPI_THREAD_MULTIPLE was asked for: take the lock */
     atomic_flag busy; /* one thread in the recorder at a time */
@@ -76,66 +66,17 @@ double hm_tracer_now(void)
     return tr.timer ? hm_timer_now(tr.timer) : 0.0;
 }
 
-/* ---- Communicators ---- */
-
-static comm_entry_t *find_comm(MPI_Comm comm)
+void hm_tracer_lock(void)
 {
-    for (size_t i = 0; i < tr.ncomms; i++)
-        if (tr.comms[i].comm == comm) return &tr.comms[i];
-    return NULL;
+    /* Only a program that may call MPI from several threads at once pays
+     * for the lock (about 20 ns a call). */
+    if (tr.threads)
+        while (atomic_flag_test_and_set_explicit(&tr.busy, memory_order_acquire)) continue;
 }
 
-static comm_entry_t *add_comm(MPI_Comm comm, uint64_t key, int size, int *world_ranks)
+void hm_tracer_unlock(void)
 {
-    if (tr.ncomms == tr.cap) {
-        size_t cap = tr.cap ? 2 * tr.cap : 16;
-        comm_entry_t *c = realloc(tr.comms, cap * sizeof *c);
-        if (!c) return NULL;
-        tr.comms = c, tr.cap = cap;
-    }
-    tr.comms[tr.ncomms] = (comm_entry_t){comm, key, 0, size, world_ranks};
-    return &tr.comms[tr.ncomms++];
-}
-
-/* splitmix64's finalizer: keys of distinct (parent, call, first member) differ. */
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-void hm_tracer_comm_created(MPI_Comm parent, MPI_Comm comm)
-{
-    int inter = 0;
-    if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return;
-    comm_entry_t *p = find_comm(parent);
-    int size = 0;
-    PMPI_Comm_size(comm, &size);
-    int *ranks = malloc((size_t)size * sizeof *ranks), *mine = malloc((size_t)size * sizeof *mine);
-    MPI_Group g, world;
-    if (!ranks || !mine || !p) return free(ranks), free(mine);
-    for (int i = 0; i < size; i++) mine[i] = i;
-    PMPI_Comm_group(comm, &g);
-    PMPI_Comm_group(MPI_COMM_WORLD, &world);
-    PMPI_Group_translate_ranks(g, size, mine, world, ranks);
-    PMPI_Group_free(&g);
-    PMPI_Group_free(&world);
-    free(mine);
-    /* Every member saw the same call of the parent (its number there) and
-     * names the same first member; 0 and 1 are reserved. */
-    uint64_t key = mix(p->key ^ mix(((uint64_t)p->seq << 32) ^ (uint32_t)ranks[0]));
-    if (key < 2) key += 2;
-    if (!add_comm(comm, key, size, ranks)) free(ranks);
-}
-
-void hm_tracer_comm_freed(MPI_Comm comm)
-{
-    comm_entry_t *c = find_comm(comm);
-    /* Kept for the model file (its members), unbound from the handle that
-     * MPI may give to a later communicator. */
-    if (c) c->comm = MPI_COMM_NULL;
+    if (tr.threads) atomic_flag_clear_explicit(&tr.busy, memory_order_release);
 }
 
 int hm_tracer_comm_size(MPI_Comm comm)
@@ -167,29 +108,44 @@ void hm_tracer_threads(int required)
     tr.threads = required == MPI_THREAD_MULTIPLE;
 }
 
-void hm_tracer_record(int func, double t0, double t1, MPI_Comm comm, int peer, uint64_t bytes)
+hm_tracer_call_t hm_tracer_call(int func, int kind, uint64_t handle, int peer, uint64_t bytes)
+{
+    return (hm_tracer_call_t){.func = func,
+                              .kind = kind,
+                              .handle = handle,
+                              .peer = peer,
+                              .tag = -1,
+                              .recv_peer = HM_TRACER_NO_PEER,
+                              .recv_tag = -1,
+                              .bytes = bytes};
+}
+
+void hm_tracer_record_locked(const hm_tracer_call_t *c, double t0, double t1, int numbered)
 {
     if (thread_number < 0) thread_number = !pthread_equal(pthread_self(), tr.main_thread);
-    /* Only a program that may call MPI from several threads at once pays
-     * for the lock (about 20 ns a call). */
-    if (tr.threads)
-        while (atomic_flag_test_and_set_explicit(&tr.busy, memory_order_acquire)) continue;
-    comm_entry_t *c = comm == MPI_COMM_NULL ? NULL : find_comm(comm);
+    hm_tracer_obj_t *o = hm_tracer_find(c->kind, c->handle);
     hm_trace_event_t *e = hm_trace_recorder_next(tr.recorder);
-    if (e) {
-        int coll = hm_trace_func_class(func) == HM_TRACE_CLASS_COLLECTIVE;
-        e->enter_s = t0, e->exit_s = t1;
-        e->func = func;
-        e->comm_key = c ? c->key : 1;
-        e->seq = c && coll ? ++c->seq : 0;
-        e->peer = peer == MPI_ANY_SOURCE ? -2
-                  : peer < 0 || !c       ? -1 /* none, MPI_PROC_NULL, MPI_ROOT */
-                  : c->world_ranks       ? (peer < c->size ? c->world_ranks[peer] : -1)
-                                         : peer;
-        e->bytes = bytes;
-        e->thread = thread_number;
-    }
-    if (tr.threads) atomic_flag_clear_explicit(&tr.busy, memory_order_release);
+    if (!e) return;
+    e->enter_s = t0, e->exit_s = t1;
+    e->func = (int16_t)c->func;
+    e->comm_key = o ? o->key : 1;
+    if (numbered == HM_TRACER_BY_CLASS)
+        numbered = hm_trace_func_class(c->func) == HM_TRACE_CLASS_COLLECTIVE;
+    e->seq = o && numbered ? ++o->seq : 0;
+    e->peer = c->peer == HM_TRACER_NO_PEER ? -1 : hm_tracer_world_rank(o, c->peer);
+    e->tag = c->tag;
+    e->recv_peer = c->recv_peer == HM_TRACER_NO_PEER ? -1 : hm_tracer_world_rank(o, c->recv_peer);
+    e->recv_tag = c->recv_tag;
+    e->bytes = c->bytes;
+    e->request = c->request;
+    e->thread = (int16_t)thread_number;
+}
+
+void hm_tracer_record(const hm_tracer_call_t *c, double t0, double t1, int numbered)
+{
+    hm_tracer_lock();
+    hm_tracer_record_locked(c, t0, t1, numbered);
+    hm_tracer_unlock();
 }
 
 /* ---- Start and stop ---- */
@@ -367,25 +323,25 @@ void hm_tracer_start(void)
     if (st == HM_OK)
         st = hm_trace_recorder_open(tr.dir, tr.rank, (size_t)cap, tr.timer, &tr.recorder);
     if (agreed(st, "opening the trace files", why) != HM_OK) return;
-    add_comm(MPI_COMM_WORLD, 0, tr.size, NULL);
+    hm_tracer_objects_world(tr.size);
     inside = 0;
     atomic_store(&tr.on, 1);
 }
 
 static int write_model(const hm_trace_rank_info_t *info)
 {
-    size_t total = 0;
-    for (size_t i = 0; i < tr.ncomms; i++) total += (size_t)tr.comms[i].size;
-    uint64_t *keys = malloc((tr.ncomms + 1) * sizeof *keys);
-    int *sizes = malloc((tr.ncomms + 1) * sizeof *sizes),
-        *ranks = malloc((total + 1) * sizeof *ranks);
+    size_t n, total = 0;
+    const hm_tracer_obj_t *o = hm_tracer_objects(&n);
+    for (size_t i = 0; i < n; i++) total += (size_t)o[i].size;
+    uint64_t *keys = malloc((n + 1) * sizeof *keys);
+    int *sizes = malloc((n + 1) * sizeof *sizes), *ranks = malloc((total + 1) * sizeof *ranks);
     int st = keys && sizes && ranks ? HM_OK : HM_ENOMEM;
-    for (size_t i = 0, at = 0; st == HM_OK && i < tr.ncomms; at += (size_t)tr.comms[i++].size) {
-        keys[i] = tr.comms[i].key, sizes[i] = tr.comms[i].size;
+    for (size_t i = 0, at = 0; st == HM_OK && i < n; at += (size_t)o[i++].size) {
+        keys[i] = o[i].key, sizes[i] = o[i].size;
         for (int k = 0; k < sizes[i]; k++)
-            ranks[at + (size_t)k] = tr.comms[i].world_ranks ? tr.comms[i].world_ranks[k] : k;
+            ranks[at + (size_t)k] = o[i].world_ranks ? o[i].world_ranks[k] : k;
     }
-    if (st == HM_OK) st = hm_trace_model_write(tr.dir, info, tr.ncomms, keys, sizes, ranks);
+    if (st == HM_OK) st = hm_trace_model_write(tr.dir, info, n, keys, sizes, ranks);
     free(keys), free(sizes), free(ranks);
     return st;
 }
@@ -437,7 +393,7 @@ void hm_tracer_stop(void)
     hm_clock_free(tr.base);
     hm_timer_free(tr.timer);
     tr.timer = NULL;
-    for (size_t i = 0; i < tr.ncomms; i++) free(tr.comms[i].world_ranks);
-    free(tr.comms);
+    hm_tracer_objects_free();
+    hm_tracer_requests_free();
     PMPI_Comm_free(&tr.comm);
 }

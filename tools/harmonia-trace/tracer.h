@@ -1,7 +1,9 @@
 /* tools/harmonia-trace/tracer.h — the tracer's state and the calls the
  * wrappers make. One tracer per process: MPI itself is a process-wide
  * singleton, and PMPI interposition has no handle to carry state, so this
- * is the library's one piece of global mutable state outside a registry. */
+ * is the library's one piece of global mutable state outside a registry
+ * (tracer.c: the recorder and clocks; objects.c: communicators, windows
+ * and files; requests.c: pending requests). */
 #ifndef HM_TRACER_H
 #define HM_TRACER_H
 
@@ -21,15 +23,108 @@ int hm_tracer_on(void);
  * MPI_Finalize, when there is none). */
 double hm_tracer_now(void);
 
+/* One thread in the tracer's state at a time, for a program that asked
+ * for MPI_THREAD_MULTIPLE (free otherwise). */
+void hm_tracer_lock(void);
+void hm_tracer_unlock(void);
+
 /* peer of a call that has none (MPI_ANY_SOURCE and MPI_PROC_NULL are
  * negative ranks of their own). */
 #define HM_TRACER_NO_PEER (-2147483647 - 1)
 
-/* Record one call that ran from t0 to t1 (local). comm may be
- * MPI_COMM_NULL (waits); peer is a rank of comm, MPI_ANY_SOURCE,
- * MPI_PROC_NULL or HM_TRACER_NO_PEER; collective calls take the next
- * number of their communicator. */
-void hm_tracer_record(int func, double t0, double t1, MPI_Comm comm, int peer, uint64_t bytes);
+/* ---- Communicators, windows, files (objects.c) ---- */
+
+typedef enum { HM_TRACER_COMM = 0, HM_TRACER_WIN = 1, HM_TRACER_FILE = 2 } hm_tracer_kind_t;
+
+/* What the tracer knows of a communicator, or of a window or file (which
+ * number their collectives on their own): its key, alike on every member,
+ * its members as ranks of MPI_COMM_WORLD (local group, then for an
+ * intercommunicator the remote one; NULL: MPI_COMM_WORLD itself). */
+typedef struct hm_tracer_obj {
+    int kind;
+    uint64_t handle; /* the MPI handle's bits (0 once freed) */
+    uint64_t key;
+    uint32_t seq;  /* collectives numbered so far */
+    uint32_t made; /* Comm_create_group calls on it, which only members make */
+    int size;      /* all members */
+    int local_size;
+    int *world_ranks;
+} hm_tracer_obj_t;
+
+uint64_t hm_tracer_handle(const void *handle, size_t bytes);
+#define HM_TRACER_HANDLE(h) hm_tracer_handle(&(__typeof__(h)){h}, sizeof(h))
+
+/* The object of a live handle (NULL: not known, e.g. MPI_COMM_NULL). The
+ * pointer holds until the next object is added: use it under the lock. */
+hm_tracer_obj_t *hm_tracer_find(int kind, uint64_t handle);
+
+/* A peer's rank of MPI_COMM_WORLD: for an intercommunicator a rank of the
+ * remote group; -2 any source, -1 none (MPI_PROC_NULL, out of range, no
+ * object). */
+int hm_tracer_world_rank(const hm_tracer_obj_t *o, int peer);
+
+/* A communicator comm created from parent by a collective call over parent
+ * (split, dup, create, cart, graph, ...): its key from the parent's key and
+ * the call's number there, and the first member. MPI_COMM_NULL ignored. */
+void hm_tracer_comm_created(MPI_Comm parent, MPI_Comm comm);
+
+/* The same, the lock held, named by the creating call's number call on
+ * parent (MPI_Comm_idup, complete later). */
+void hm_tracer_comm_created_call(MPI_Comm parent, uint32_t call, MPI_Comm comm);
+
+/* A communicator made by MPI_Comm_create_group over group members only:
+ * numbered by the parent's count of such calls and the tag. */
+void hm_tracer_comm_created_group(MPI_Comm parent, int tag, MPI_Comm comm);
+
+/* An intercommunicator from MPI_Intercomm_create: named from peer_comm's
+ * key, the tag and the two leaders (the same pair on both sides). */
+void hm_tracer_intercomm_created(MPI_Comm local, int local_leader, MPI_Comm peer_comm,
+                                 int remote_leader, int tag, MPI_Comm comm);
+
+/* A window or file opened collectively over comm: numbered like a
+ * communicator made from it. */
+void hm_tracer_win_created(MPI_Comm comm, MPI_Win win);
+void hm_tracer_file_opened(MPI_Comm comm, MPI_File file);
+
+/* An object about to be freed (kept for the model file, unbound). */
+void hm_tracer_freed(int kind, uint64_t handle);
+
+/* MPI_COMM_WORLD, the first object: key 0, its members the identity. */
+void hm_tracer_objects_world(int size);
+
+/* Every object ever known, for the model file (under no lock: at
+ * MPI_Finalize only), and their release. */
+hm_tracer_obj_t *hm_tracer_objects(size_t *n);
+void hm_tracer_objects_free(void);
+
+/* ---- Recording (tracer.c) ---- */
+
+/* A call as the wrappers see it: its object (kind and handle; handle 0:
+ * none, e.g. a wait), a peer as a rank of it (or HM_TRACER_NO_PEER), tag,
+ * bytes; a Sendrecv's receive side in recv_peer/recv_tag (HM_TRACER_NO_PEER
+ * otherwise); request, the tracer's number of a request (0: none). */
+typedef struct hm_tracer_call {
+    int func;
+    int kind;
+    uint64_t handle;
+    int peer, tag;
+    int recv_peer, recv_tag;
+    uint64_t bytes;
+    uint64_t request;
+} hm_tracer_call_t;
+
+/* A call with only an object, peer and bytes (the rest none). */
+hm_tracer_call_t hm_tracer_call(int func, int kind, uint64_t handle, int peer, uint64_t bytes);
+
+/* Record c, which ran from t0 to t1 (local). numbered: 1 when the call is
+ * collective over its object (it takes the object's next number), 0 when
+ * not, HM_TRACER_BY_CLASS: as its class says (HM_TRACE_CLASS_COLLECTIVE).
+ * Takes the lock. */
+#define HM_TRACER_BY_CLASS (-1)
+void hm_tracer_record(const hm_tracer_call_t *c, double t0, double t1, int numbered);
+
+/* The same, the lock already held. */
+void hm_tracer_record_locked(const hm_tracer_call_t *c, double t0, double t1, int numbered);
 
 /* count elements of type, in bytes (0 for MPI_DATATYPE_NULL). */
 uint64_t hm_tracer_bytes(int count, MPI_Datatype type);
@@ -40,13 +135,45 @@ uint64_t hm_tracer_bytes_v(const int *counts, int n, MPI_Datatype type);
 /* The size of comm (0 when it cannot be told). */
 int hm_tracer_comm_size(MPI_Comm comm);
 
-/* A communicator comm created from parent by a collective call (split,
- * dup, create): given its key, and its members as ranks of
- * MPI_COMM_WORLD, the same on every member. MPI_COMM_NULL is ignored. */
-void hm_tracer_comm_created(MPI_Comm parent, MPI_Comm comm);
+/* ---- Requests (requests.c) ---- */
 
-/* comm is about to be freed. */
-void hm_tracer_comm_freed(MPI_Comm comm);
+/* A new request number (never 0), and one for an MPI_Message. */
+uint64_t hm_tracer_next_id(void);
+
+/* A nonblocking call created *req: recorded as c with c->request a new
+ * number, and remembered with what it carries (persistent: *_init, kept
+ * across completions). */
+void hm_tracer_request_created(hm_tracer_call_t *c, double t0, double t1, MPI_Request req,
+                               int persistent);
+
+/* MPI_Comm_idup: *out becomes a communicator when req completes. */
+void hm_tracer_request_idup(hm_tracer_call_t *c, double t0, double t1, MPI_Request req,
+                            MPI_Comm parent, MPI_Comm *out);
+
+/* MPI_Start of req: recorded with the request's peer, tag and bytes. */
+void hm_tracer_request_start(double t0, double t1, MPI_Request req);
+
+/* MPI_Startall: one call, a started record a request. */
+void hm_tracer_request_startall(double t0, double t1, int n, const MPI_Request *reqs);
+
+/* The requests before[i], i in done[0..ndone) (done NULL: 0..ndone), completed by the call func
+ * that ran from t0 to t1 (statuses[k] the status of done[k]'s request;
+ * NULL: none, MPI_STATUSES_IGNORE with no receive to resolve): the call, then a completed record each (a receive's peer, tag and
+ * bytes read from its status). */
+void hm_tracer_requests_completed(int func, double t0, double t1, const MPI_Request *before,
+                                  const int *done, int ndone, const MPI_Status *statuses);
+
+/* MPI_Request_free: forget the request. */
+void hm_tracer_request_freed(MPI_Request req);
+
+/* An MPI_Message from a probe of comm, numbered, for the receive that
+ * takes it (0: none); and the receive taking it (the message's comm). */
+uint64_t hm_tracer_message_probed(MPI_Comm comm, MPI_Message msg);
+uint64_t hm_tracer_message_taken(MPI_Message msg, MPI_Comm *comm);
+
+void hm_tracer_requests_free(void);
+
+/* ---- Lifetime ---- */
 
 /* The thread level MPI_Init_thread was asked for (before hm_tracer_start). */
 void hm_tracer_threads(int required);

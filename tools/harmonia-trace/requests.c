@@ -1,0 +1,261 @@
+/* tools/harmonia-trace/requests.c — the requests a traced program has
+ * pending, so that the wait or test that completes one is tied to the
+ * call that made it (issue 30: "waits are not linked to their requests";
+ * an MPI_Irecv from any source stayed "any source"). A request gets a
+ * number when it is made; the completing call is recorded, then a record
+ * of class HM_TRACE_CLASS_REQUEST per request it completed, carrying that
+ * number and, for a receive, the source, tag and bytes its status gives.
+ * MPI reuses handles once a request completes, so a handle names a pending
+ * request only: it is forgotten at completion (a persistent request at
+ * MPI_Request_free). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracer.h"
+
+typedef struct pending {
+    uint64_t handle; /* the MPI_Request's (or MPI_Message's) bits */
+    int used;
+    int persistent;
+    int receive; /* its completion's status says the source, tag and bytes */
+    hm_tracer_call_t call;
+    MPI_Comm parent, *idup; /* MPI_Comm_idup: the communicator it makes, */
+    uint32_t idup_call;     /* and the idup's number on its parent */
+} pending_t;
+
+static struct {
+    pending_t *slot;
+    size_t cap, n; /* cap a power of two, n <= cap / 2 */
+    uint64_t next_id;
+} reqs;
+
+uint64_t hm_tracer_next_id(void)
+{
+    return ++reqs.next_id;
+}
+
+static size_t home(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return (size_t)h & (reqs.cap - 1);
+}
+
+static pending_t *lookup(uint64_t handle)
+{
+    for (size_t i = reqs.cap ? home(handle) : 0; reqs.cap && reqs.slot[i].used;
+         i = (i + 1) & (reqs.cap - 1))
+        if (reqs.slot[i].handle == handle) return &reqs.slot[i];
+    return NULL;
+}
+
+static int grow(void)
+{
+    size_t old = reqs.cap;
+    pending_t *was = reqs.slot;
+    size_t cap = old ? 2 * old : 256;
+    pending_t *slot = calloc(cap, sizeof *slot);
+    if (!slot) return -1;
+    reqs.slot = slot, reqs.cap = cap, reqs.n = 0;
+    for (size_t i = 0; i < old; i++) {
+        if (!was[i].used) continue;
+        size_t j = home(was[i].handle);
+        while (slot[j].used) j = (j + 1) & (cap - 1);
+        slot[j] = was[i];
+        reqs.n++;
+    }
+    free(was);
+    return 0;
+}
+
+static pending_t *insert(uint64_t handle)
+{
+    pending_t *p = lookup(handle);
+    if (p) return p; /* a handle MPI gave again: the newer request */
+    if (2 * (reqs.n + 1) > reqs.cap && grow() != 0) return NULL;
+    size_t i = home(handle);
+    while (reqs.slot[i].used) i = (i + 1) & (reqs.cap - 1);
+    reqs.n++;
+    reqs.slot[i] = (pending_t){.handle = handle, .used = 1};
+    return &reqs.slot[i];
+}
+
+/* Removal by backward shift: the probe chains stay whole without tombstones. */
+static void forget(pending_t *p)
+{
+    size_t i = (size_t)(p - reqs.slot), j = i;
+    reqs.slot[i].used = 0;
+    reqs.n--;
+    for (;;) {
+        j = (j + 1) & (reqs.cap - 1);
+        if (!reqs.slot[j].used) return;
+        size_t k = home(reqs.slot[j].handle);
+        /* slot j may move to i when its home is not in (i, j] cyclically. */
+        if ((i <= j) ? (i < k && k <= j) : (i < k || k <= j)) continue;
+        reqs.slot[i] = reqs.slot[j];
+        reqs.slot[j].used = 0;
+        i = j;
+    }
+}
+
+static int is_receive(int func)
+{
+    return func == HM_TRACE_MPI_Irecv || func == HM_TRACE_MPI_Recv_init ||
+           func == HM_TRACE_MPI_Imrecv;
+}
+
+static pending_t *remember(hm_tracer_call_t *c, MPI_Request req, int persistent)
+{
+    c->request = hm_tracer_next_id();
+    pending_t *p = req == MPI_REQUEST_NULL ? NULL : insert(HM_TRACER_HANDLE(req));
+    if (!p) return NULL;
+    p->persistent = persistent;
+    p->receive = is_receive(c->func);
+    p->call = *c;
+    p->idup = NULL;
+    return p;
+}
+
+void hm_tracer_request_created(hm_tracer_call_t *c, double t0, double t1, MPI_Request req,
+                               int persistent)
+{
+    hm_tracer_lock();
+    remember(c, req, persistent);
+    hm_tracer_record_locked(c, t0, t1, HM_TRACER_BY_CLASS);
+    hm_tracer_unlock();
+}
+
+void hm_tracer_request_idup(hm_tracer_call_t *c, double t0, double t1, MPI_Request req,
+                            MPI_Comm parent, MPI_Comm *out)
+{
+    hm_tracer_lock();
+    pending_t *p = remember(c, req, 0);
+    hm_tracer_record_locked(c, t0, t1, HM_TRACER_BY_CLASS);
+    const hm_tracer_obj_t *o = hm_tracer_find(HM_TRACER_COMM, HM_TRACER_HANDLE(parent));
+    if (p && o) p->parent = parent, p->idup = out, p->idup_call = o->seq;
+    hm_tracer_unlock();
+}
+
+/* The record of a request p, started or completed within [t0, t1]. */
+static void record_request(int func, const pending_t *p, double t0, double t1)
+{
+    hm_tracer_call_t c = p->call;
+    c.func = func;
+    hm_tracer_record_locked(&c, t0, t1, 0);
+}
+
+void hm_tracer_request_start(double t0, double t1, MPI_Request req)
+{
+    hm_tracer_lock();
+    pending_t *p = lookup(HM_TRACER_HANDLE(req));
+    if (p) {
+        record_request(HM_TRACE_MPI_Start, p, t0, t1);
+    } else {
+        hm_tracer_call_t c = hm_tracer_call(HM_TRACE_MPI_Start, 0, 0, HM_TRACER_NO_PEER, 0);
+        hm_tracer_record_locked(&c, t0, t1, 0);
+    }
+    hm_tracer_unlock();
+}
+
+void hm_tracer_request_startall(double t0, double t1, int n, const MPI_Request *r)
+{
+    hm_tracer_lock();
+    hm_tracer_call_t c = hm_tracer_call(HM_TRACE_MPI_Startall, 0, 0, HM_TRACER_NO_PEER, 0);
+    hm_tracer_record_locked(&c, t0, t1, 0);
+    for (int i = 0; i < n; i++) {
+        pending_t *p = lookup(HM_TRACER_HANDLE(r[i]));
+        if (p) record_request(HM_TRACE_MPI_T_started, p, t0, t1);
+    }
+    hm_tracer_unlock();
+}
+
+/* A completed receive's source, tag and bytes, as its status says. */
+static void resolve(hm_tracer_call_t *c, const MPI_Status *s)
+{
+    int cancelled = 0, bytes = 0;
+    PMPI_Test_cancelled(s, &cancelled);
+    if (cancelled) {
+        c->peer = HM_TRACER_NO_PEER, c->bytes = 0;
+        return;
+    }
+    c->peer = s->MPI_SOURCE;
+    c->tag = s->MPI_TAG;
+    if (PMPI_Get_count(s, MPI_BYTE, &bytes) == MPI_SUCCESS && bytes != MPI_UNDEFINED)
+        c->bytes = (uint64_t)bytes;
+}
+
+static void completed(pending_t *p, double t0, double t1, const MPI_Status *s)
+{
+    hm_tracer_call_t c = p->call;
+    c.func = HM_TRACE_MPI_T_completed;
+    if (p->receive && s) resolve(&c, s);
+    hm_tracer_record_locked(&c, t0, t1, 0);
+    MPI_Comm parent = p->parent, *out = p->idup;
+    uint32_t call = p->idup_call;
+    if (!p->persistent) forget(p);
+    /* The communicator is named by the idup's number on its parent, not
+     * by where the parent's numbering is now. */
+    if (out) hm_tracer_comm_created_call(parent, call, *out);
+}
+
+void hm_tracer_requests_completed(int func, double t0, double t1, const MPI_Request *before,
+                                  const int *done, int ndone, const MPI_Status *statuses)
+{
+    hm_tracer_lock();
+    hm_tracer_call_t c = hm_tracer_call(func, 0, 0, HM_TRACER_NO_PEER, 0);
+    hm_tracer_record_locked(&c, t0, t1, 0);
+    for (int k = 0; k < ndone; k++) {
+        int i = done ? done[k] : k;
+        if (before[i] == MPI_REQUEST_NULL) continue;
+        pending_t *p = lookup(HM_TRACER_HANDLE(before[i]));
+        if (p) completed(p, t0, t1, statuses ? &statuses[k] : NULL);
+    }
+    hm_tracer_unlock();
+}
+
+void hm_tracer_request_freed(MPI_Request req)
+{
+    hm_tracer_lock();
+    pending_t *p = lookup(HM_TRACER_HANDLE(req));
+    if (p && p->persistent) forget(p);
+    hm_tracer_unlock();
+}
+
+/* Messages of MPI_Mprobe share the table, their keys made odd and with the
+ * top bit set: a request's handle is an aligned pointer (Open MPI) or a
+ * 32-bit integer (MPICH), never such a key. */
+static uint64_t message_key(MPI_Message msg)
+{
+    return HM_TRACER_HANDLE(msg) ^ 0x8000000000000001ull;
+}
+
+uint64_t hm_tracer_message_probed(MPI_Comm comm, MPI_Message msg)
+{
+    if (msg == MPI_MESSAGE_NULL || msg == MPI_MESSAGE_NO_PROC) return 0;
+    hm_tracer_lock();
+    pending_t *p = insert(message_key(msg));
+    uint64_t id = hm_tracer_next_id();
+    if (p) p->call = hm_tracer_call(0, HM_TRACER_COMM, HM_TRACER_HANDLE(comm), 0, 0);
+    if (p) p->call.request = id, p->parent = comm;
+    hm_tracer_unlock();
+    return id;
+}
+
+uint64_t hm_tracer_message_taken(MPI_Message msg, MPI_Comm *comm)
+{
+    *comm = MPI_COMM_NULL;
+    if (msg == MPI_MESSAGE_NULL || msg == MPI_MESSAGE_NO_PROC) return 0;
+    hm_tracer_lock();
+    pending_t *p = lookup(message_key(msg));
+    uint64_t id = 0;
+    if (p) *comm = p->parent, id = p->call.request, forget(p);
+    hm_tracer_unlock();
+    return id;
+}
+
+void hm_tracer_requests_free(void)
+{
+    free(reqs.slot);
+    memset(&reqs, 0, sizeof reqs);
+}
