@@ -272,6 +272,12 @@ HM_EXPORT int hm_csv_overwrite(hm_csv_t *csv, off_t at, const char *text);
 HM_EXPORT int hm_csv_put_double(hm_csv_t *csv, double value);
 HM_EXPORT int hm_csv_put_int64(hm_csv_t *csv, int64_t value);
 
+/* Append a cell of number text the caller formatted (len bytes of digits,
+ * sign, point, exponent; 0 bytes: no value), as it is: for writers of
+ * millions of cells that format faster than hm_csv_put_double's shortest
+ * round trip. HM_EINVAL for a byte that is not part of a number. */
+HM_EXPORT int hm_csv_put_number_text(hm_csv_t *csv, const char *text, size_t len);
+
 /* End the current row. It must have exactly one cell per column
  * (HM_EINVAL otherwise, and the row is dropped). */
 HM_EXPORT int hm_csv_end_row(hm_csv_t *csv);

@@ -212,6 +212,15 @@ HM_EXPORT const char *hm_trace_func_name(int func);
 HM_EXPORT hm_trace_class_t hm_trace_func_class(int func);
 HM_EXPORT int hm_trace_func_find(const char *name, int *func);
 
+/* Which functions a tracer records: selected[f] (hm_trace_func_count()
+ * entries) is 1 for the functions whose names match a pattern of include
+ * (NULL or "": all of them) and none of exclude (NULL or "": none).
+ * Patterns are shell globs (fnmatch), comma-separated, e.g.
+ * "MPI_Test*,MPI_Iprobe". HM_EINVAL naming a pattern that matches no
+ * traced function (a typo would otherwise filter nothing, or everything). */
+HM_EXPORT int hm_trace_func_select(const char *include, const char *exclude,
+                                   unsigned char *selected);
+
 /* One call, as a rank saw it (64 bytes). comm_key names the communicator
  * alike on every member (0: MPI_COMM_WORLD; 1: none, e.g. a wait); a
  * window's or a file's calls carry the key of the communicator it was
@@ -228,13 +237,19 @@ HM_EXPORT int hm_trace_func_find(const char *name, int *func);
  * request: a tracer's number of the request a nonblocking call created, a
  * start started or a request record completed (0: none), so that each
  * request is tied to the wait or test that completed it: the records of
- * class HM_TRACE_CLASS_REQUEST right after that call. */
+ * class HM_TRACE_CLASS_REQUEST right after that call (a rank's numbers
+ * start again after 2^32 requests). calls: how many calls the event
+ * stands for: 1, or the length of a burst of unsuccessful polls (an
+ * MPI_Test* that completed nothing, an MPI_Iprobe or MPI_Improbe that
+ * found nothing) of one function recorded as one event, from the first
+ * one's entry to the last one's exit. */
 typedef struct hm_trace_event {
     double enter_s; /* local clock */
     double exit_s;
     uint64_t comm_key;
     uint64_t bytes;
-    uint64_t request;
+    uint32_t request;
+    uint32_t calls;
     uint32_t seq;
     int32_t peer;
     int32_t tag; /* point to point: the tag (the one matched, for a receive) */
@@ -259,6 +274,11 @@ HM_EXPORT int hm_trace_recorder_open(const char *dir, int rank, size_t capacity,
  * (MPI_T_flush, class HM_TRACE_CLASS_TRACER); NULL only when that write failed
  * (the recorder then stops recording, see hm_trace_recorder_error). */
 HM_EXPORT hm_trace_event_t *hm_trace_recorder_next(hm_trace_recorder_t *recorder);
+
+/* The event the last hm_trace_recorder_next gave, while it is still in
+ * the buffer (NULL once written out, or before any): a caller may extend
+ * it (a burst of polls). */
+HM_EXPORT hm_trace_event_t *hm_trace_recorder_last(hm_trace_recorder_t *recorder);
 
 /* Events recorded so far, and flushes done. */
 HM_EXPORT uint64_t hm_trace_recorder_events(const hm_trace_recorder_t *recorder);
@@ -335,9 +355,10 @@ HM_EXPORT int hm_trace_model_write(const char *dir, const hm_trace_rank_info_t *
 /* Per traced function, over all ranks, on the interpolated global clock. */
 typedef struct hm_trace_func_summary {
     int func;
-    uint64_t calls;
+    uint64_t calls;     /* a burst of polls counts its calls */
+    uint64_t events;    /* events recorded (a burst is one) */
     double total_s;     /* sum of exit - enter */
-    double median_s;    /* median of exit - enter */
+    double median_s;    /* median of exit - enter, over events (a burst's is its whole span) */
     uint64_t matched;   /* collectives: calls found on every member of their communicator */
     double max_skew_s;  /* collectives: largest (last entry - first entry) of one call */
     double late_wait_s; /* collectives: sum over calls and ranks of last entry - entry */
@@ -368,6 +389,16 @@ typedef struct hm_trace_summary {
      * empty span). */
     uint64_t rank_files_bytes, trace_csv_bytes, trace_json_bytes, events_csv_bytes, otf2_bytes;
     double events_per_rank_s;
+    /* Point-to-point messages matched on the records alone: on each
+     * channel (communicator, source, destination, tag; a receive's as its
+     * status said) the k-th send posted with the k-th receive posted, as
+     * MPI matches them; and what was left on either side. */
+    uint64_t messages, sends_unmatched, receives_unmatched;
+    /* The clock condition: matched receives that completed before their
+     * send started, on the interpolated global clock and, for contrast,
+     * on the ranks' local clocks; the largest amount of each (NaN: none). */
+    uint64_t violations, violations_local;
+    double violation_max_s, violation_max_local_s;
 } hm_trace_summary_t;
 
 /* Read dir's rank files, put every event on the global clock, write

@@ -179,6 +179,18 @@ int hm_csv_put_double(hm_csv_t *csv, double value)
     return st == HM_OK ? append(csv, text, strlen(text)) : st;
 }
 
+int hm_csv_put_number_text(hm_csv_t *csv, const char *text, size_t len)
+{
+    if (!csv) return hm__error_null(__func__, "csv");
+    if (!text) return hm__error_null(__func__, "text");
+    /* Nothing that would need quotes, or turn the cell into a string. */
+    if (strspn(text, "0123456789+-.eE") < len)
+        return hm__error_set(HM_EINVAL, "hm_csv_put_number_text: \"%.*s\" is not a number",
+                             (int)(len > 64 ? 64 : len), text);
+    int st = begin_cell(csv);
+    return st == HM_OK ? append(csv, text, len) : st;
+}
+
 int hm_csv_put_int64(hm_csv_t *csv, int64_t value)
 {
     if (!csv) return hm__error_null(__func__, "csv");

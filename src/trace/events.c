@@ -20,15 +20,20 @@
 #include "common/error_set.h"
 #include "trace/merge_impl.h"
 
+/* Cells as format.c writes them (seconds to the nanosecond): a trace has
+ * millions of rows, and hm_csv_put_double's shortest round trip was most
+ * of the merge's time. */
 static int row(hm_csv_t *csv, const char *op, uint64_t bytes, long long attempt, double global_s,
                double local_s, double spread_s, double start_s)
 {
+    char buf[48];
     int st = hm_csv_put_string(csv, op);
-    if (st == HM_OK) st = hm_csv_put_int64(csv, (int64_t)bytes);
-    if (st == HM_OK) st = hm_csv_put_int64(csv, attempt);
-    if (st == HM_OK) st = hm_csv_put_int64(csv, 1);
+    if (st == HM_OK) st = hm_csv_put_number_text(csv, buf, hm__trace_uint(buf, bytes));
+    if (st == HM_OK) st = hm_csv_put_number_text(csv, buf, hm__trace_int(buf, attempt));
+    if (st == HM_OK) st = hm_csv_put_number_text(csv, "1", 1);
     double v[4] = {global_s, local_s, spread_s, start_s};
-    for (int k = 0; st == HM_OK && k < 4; k++) st = hm_csv_put_double(csv, v[k]);
+    for (int k = 0; st == HM_OK && k < 4; k++)
+        st = hm_csv_put_number_text(csv, buf, hm__trace_fixed(buf, v[k], 9));
     return st == HM_OK ? hm_csv_end_row(csv) : st;
 }
 
@@ -69,8 +74,9 @@ static int write_rows(hm_csv_t *csv, const hm__trace_rank_t *ranks, int nranks,
     }
     for (int r = 0; st == HM_OK && r < nranks; r++)
         for (size_t i = 0; st == HM_OK && i < ranks[r].n; i++) {
-            if (done[r][i]) continue;
             const hm_trace_event_t *e = &ranks[r].events[i];
+            /* A burst of polls is not a call to time. */
+            if (done[r][i] || !hm__trace_is_call(e) || e->calls > 1) continue;
             double d = ranks[r].glob[2 * i + 1] - ranks[r].glob[2 * i];
             st = row(csv, hm_trace_func_name(e->func), e->bytes, attempt++, d,
                      e->exit_s - e->enter_s, 0, ranks[r].glob[2 * i]);

@@ -78,11 +78,30 @@ static int place_rank(hm__trace_rank_t *tr)
     return HM_OK;
 }
 
+/* What each request number of a rank stands for: the first event that
+ * carries it (read by the message matching and the OTF2 writer). */
+static int find_origins(hm__trace_rank_t *tr)
+{
+    for (size_t i = 0; i < tr->n; i++)
+        if (tr->events[i].request > tr->max_request) tr->max_request = tr->events[i].request;
+    size_t n = (size_t)tr->max_request + 1;
+    if (!(tr->origin = malloc(n * sizeof *tr->origin))) return hm__error_nomem("hm_trace_merge");
+    for (size_t k = 0; k < n; k++) tr->origin[k] = SIZE_MAX;
+    for (size_t i = tr->n; i-- > 0;) tr->origin[tr->events[i].request] = i; /* the earliest wins */
+    return HM_OK;
+}
+
+const hm_trace_event_t *hm__trace_origin(const hm__trace_rank_t *tr, uint32_t id)
+{
+    size_t k = id && id <= tr->max_request ? tr->origin[id] : SIZE_MAX;
+    return k == SIZE_MAX ? NULL : &tr->events[k];
+}
+
 void hm__trace_ranks_free(hm__trace_rank_t *ranks, int nranks)
 {
     for (int r = 0; ranks && r < nranks; r++) {
         hm__trace_model_file_free(&ranks[r].model);
-        free(ranks[r].events), free(ranks[r].ext), free(ranks[r].glob);
+        free(ranks[r].events), free(ranks[r].ext), free(ranks[r].glob), free(ranks[r].origin);
     }
     free(ranks);
 }
@@ -96,6 +115,7 @@ int hm__trace_load(const char *dir, hm__trace_rank_t **out, int *nranks)
     if (!ranks) return hm__error_set(HM_ENOMEM, "out of memory");
     for (int r = 0; st == HM_OK && r < *nranks; r++) st = load_rank(dir, r, &ranks[r]);
     for (int r = 0; st == HM_OK && r < *nranks; r++) st = place_rank(&ranks[r]);
+    for (int r = 0; st == HM_OK && r < *nranks; r++) st = find_origins(&ranks[r]);
     if (st != HM_OK) return hm__trace_ranks_free(ranks, *nranks), st;
     *out = ranks;
     return HM_OK;
@@ -135,36 +155,40 @@ static void match_collectives(const hm__trace_rank_t *ranks, int nranks,
 static int per_function(const hm__trace_rank_t *ranks, int nranks, hm_trace_summary_t *s, int *slot)
 {
     int nf = hm_trace_func_count();
-    uint64_t *calls = calloc((size_t)nf, sizeof *calls);
-    if (!calls) return hm__error_set(HM_ENOMEM, "out of memory");
+    uint64_t *calls = calloc((size_t)nf, sizeof *calls),
+             *events = calloc((size_t)nf, sizeof *events);
+    if (!calls || !events) return free(calls), free(events), hm__error_nomem(__func__);
     for (int r = 0; r < nranks; r++)
         for (size_t i = 0; i < ranks[r].n; i++)
-            if (ranks[r].events[i].func >= 0 && ranks[r].events[i].func < nf)
-                calls[ranks[r].events[i].func]++;
-    for (int f = 0; f < nf; f++) slot[f] = calls[f] ? (int)s->nfuncs++ : -1;
+            if (ranks[r].events[i].func >= 0 && ranks[r].events[i].func < nf &&
+                hm__trace_is_call(&ranks[r].events[i]))
+                events[ranks[r].events[i].func]++;
+    for (int f = 0; f < nf; f++) slot[f] = events[f] ? (int)s->nfuncs++ : -1;
     s->funcs = calloc(s->nfuncs ? s->nfuncs : 1, sizeof *s->funcs);
     double **d = calloc((size_t)nf, sizeof *d);
     size_t *nd = calloc((size_t)nf, sizeof *nd);
     int st = s->funcs && d && nd ? HM_OK : hm__error_set(HM_ENOMEM, "out of memory");
     for (int f = 0; st == HM_OK && f < nf; f++)
-        if (calls[f] && !(d[f] = malloc(calls[f] * sizeof **d)))
+        if (events[f] && !(d[f] = malloc(events[f] * sizeof **d)))
             st = hm__error_set(HM_ENOMEM, "out of memory");
     for (int r = 0; st == HM_OK && r < nranks; r++)
         for (size_t i = 0; i < ranks[r].n; i++) {
-            int f = ranks[r].events[i].func;
-            if (f < 0 || f >= nf) continue;
+            const hm_trace_event_t *e = &ranks[r].events[i];
+            int f = e->func;
+            if (f < 0 || f >= nf || !hm__trace_is_call(e)) continue;
+            calls[f] += e->calls;
             d[f][nd[f]++] = ranks[r].glob[2 * i + 1] - ranks[r].glob[2 * i];
         }
     for (int f = 0; st == HM_OK && f < nf; f++) {
-        if (!calls[f]) continue;
+        if (!events[f]) continue;
         hm_trace_func_summary_t *fs = &s->funcs[slot[f]];
-        fs->func = f, fs->calls = calls[f];
+        fs->func = f, fs->calls = calls[f], fs->events = events[f];
         for (size_t k = 0; k < nd[f]; k++) fs->total_s += d[f][k];
         hm_stats_sort(d[f], nd[f]);
         fs->median_s = hm_stats_quantile_sorted(d[f], nd[f], 0.5);
     }
     for (int f = 0; d && f < nf; f++) free(d[f]);
-    free(d), free(nd), free(calls);
+    free(d), free(nd), free(calls), free(events);
     return st;
 }
 
@@ -233,10 +257,27 @@ static void totals(const hm__trace_rank_t *ranks, int nranks, hm_trace_summary_t
     s->span_s = last >= first ? last - first : NAN; /* NaN: no event */
 }
 
+int hm__trace_is_call(const hm_trace_event_t *e)
+{
+    return hm_trace_func_class(e->func) != HM_TRACE_CLASS_REQUEST;
+}
+
+static void messages(const hm__trace_messages_t *msgs, hm_trace_summary_t *s)
+{
+    s->messages = msgs->n;
+    s->sends_unmatched = msgs->sends_unmatched;
+    s->receives_unmatched = msgs->receives_unmatched;
+    s->violations = msgs->violations;
+    s->violations_local = msgs->violations_local;
+    s->violation_max_s = msgs->violation_max_s;
+    s->violation_max_local_s = msgs->violation_max_local_s;
+}
+
 int hm__trace_summarize(const hm__trace_rank_t *ranks, int nranks, const hm__trace_calls_t *calls,
-                        hm_trace_summary_t *s)
+                        const hm__trace_messages_t *msgs, hm_trace_summary_t *s)
 {
     memset(s, 0, sizeof *s);
+    messages(msgs, s);
     int *slot = malloc((size_t)hm_trace_func_count() * sizeof *slot);
     if (!slot) return hm__error_set(HM_ENOMEM, "out of memory");
     totals(ranks, nranks, s);
@@ -299,18 +340,21 @@ int hm_trace_merge(const char *dir, hm_trace_summary_t *summary)
 {
     hm__trace_rank_t *ranks = NULL;
     hm__trace_calls_t calls = {NULL, 0};
+    hm__trace_messages_t msgs = {0};
     int nranks = 0;
     if (!dir) return hm__error_null(__func__, "dir");
     if (!summary) return hm__error_null(__func__, "summary");
     memset(summary, 0, sizeof *summary);
     int st = hm__trace_load(dir, &ranks, &nranks);
     if (st == HM_OK) st = hm__trace_calls_collect(ranks, nranks, &calls);
+    if (st == HM_OK) st = hm__trace_messages_match(ranks, nranks, &msgs);
     if (st == HM_OK) st = hm__trace_write_csv(dir, ranks, nranks);
-    if (st == HM_OK) st = hm__trace_write_chrome(dir, ranks, nranks);
+    if (st == HM_OK) st = hm__trace_write_chrome(dir, ranks, nranks, &msgs);
     if (st == HM_OK) st = hm__trace_write_events(dir, ranks, nranks, &calls);
-    if (st == HM_OK) st = hm__trace_write_otf2(dir, ranks, nranks);
-    if (st == HM_OK) st = hm__trace_summarize(ranks, nranks, &calls, summary);
+    if (st == HM_OK) st = hm__trace_write_otf2(dir, ranks, nranks, &msgs);
+    if (st == HM_OK) st = hm__trace_summarize(ranks, nranks, &calls, &msgs, summary);
     if (st == HM_OK) sizes(dir, nranks, summary);
+    hm__trace_messages_free(&msgs);
     hm__trace_calls_free(&calls);
     hm__trace_ranks_free(ranks, nranks);
     return st;

@@ -126,6 +126,7 @@ hm_trace_event_t *hm_trace_recorder_next(hm_trace_recorder_t *r)
                                                .comm_key = HM_TRACE_NO_COMM,
                                                .bytes = bytes,
                                                .peer = -1,
+                                               .calls = 1,
                                                .tag = -1,
                                                .recv_peer = -1,
                                                .recv_tag = -1,
@@ -134,6 +135,15 @@ hm_trace_event_t *hm_trace_recorder_next(hm_trace_recorder_t *r)
     }
     r->total++;
     return &r->events[r->n++];
+}
+
+hm_trace_event_t *hm_trace_recorder_last(hm_trace_recorder_t *r)
+{
+    if (!r) {
+        hm__error_null(__func__, "recorder");
+        return NULL;
+    }
+    return r->n && !r->failed ? &r->events[r->n - 1] : NULL;
 }
 
 uint64_t hm_trace_recorder_events(const hm_trace_recorder_t *r)

@@ -16,6 +16,11 @@ static const char *const columns[] = {"rank",
                                       "comm",
                                       "seq",
                                       "peer",
+                                      "tag",
+                                      "recv_peer",
+                                      "recv_tag",
+                                      "request",
+                                      "calls",
                                       "bytes",
                                       "thread",
                                       "enter_local_s",
@@ -46,36 +51,34 @@ static int trace_factors(const hm__trace_rank_t *ranks, int nranks, hm_factors_t
         hm_factors_set(*out, "times",
                        "enter_s/exit_s interpolated between the clock models of "
                        "MPI_Init and MPI_Finalize; *_extrapolated_s through the "
-                       "MPI_Init model alone");
+                       "MPI_Init model alone; seconds to the nanosecond");
         if (torn) hm_factors_set(*out, "incomplete", "%d rank(s) died in a flush", torn);
     }
     return st;
 }
 
-/* A communicator key is a 64-bit hash: unsigned in every file (trace.csv,
- * trace.json, the models), and in JSON a string, since a JSON number is a
- * double to its readers (JavaScript: exact only below 2^53). */
-static void key_text(uint64_t key, char *buf, size_t len)
+/* A number cell formatted by format.c. */
+static int put_text(hm_csv_t *csv, const char *buf, size_t len)
 {
-    snprintf(buf, len, "%" PRIu64, key);
+    return hm_csv_put_number_text(csv, buf, len);
 }
 
 static int put_event(hm_csv_t *csv, int rank, const hm__trace_rank_t *tr, size_t i)
 {
     const hm_trace_event_t *e = &tr->events[i];
     const char *name = hm_trace_func_name(e->func);
-    char key[24];
-    key_text(e->comm_key, key, sizeof key);
-    int st = hm_csv_put_int64(csv, rank);
+    char buf[48];
+    int st = put_text(csv, buf, hm__trace_int(buf, rank));
     if (st == HM_OK) st = hm_csv_put_string(csv, name ? name : "?");
-    if (st == HM_OK) st = hm_csv_put_string(csv, key);
-    if (st == HM_OK) st = hm_csv_put_int64(csv, e->seq);
-    if (st == HM_OK) st = hm_csv_put_int64(csv, e->peer);
-    if (st == HM_OK) st = hm_csv_put_int64(csv, (int64_t)e->bytes);
-    if (st == HM_OK) st = hm_csv_put_int64(csv, e->thread);
+    if (st == HM_OK) st = put_text(csv, buf, hm__trace_uint(buf, e->comm_key));
+    int64_t ints[] = {e->seq,   e->peer,           e->tag,   e->recv_peer, e->recv_tag, e->request,
+                      e->calls, (int64_t)e->bytes, e->thread};
+    for (size_t k = 0; st == HM_OK && k < sizeof ints / sizeof *ints; k++)
+        st = put_text(csv, buf, hm__trace_int(buf, ints[k]));
     double t[6] = {e->enter_s,         e->exit_s,       tr->ext[2 * i],
                    tr->ext[2 * i + 1], tr->glob[2 * i], tr->glob[2 * i + 1]};
-    for (int k = 0; st == HM_OK && k < 6; k++) st = hm_csv_put_double(csv, t[k]);
+    for (int k = 0; st == HM_OK && k < 6; k++)
+        st = put_text(csv, buf, hm__trace_fixed(buf, t[k], 9));
     return st == HM_OK ? hm_csv_end_row(csv) : st;
 }
 
@@ -109,25 +112,78 @@ static double first_time(const hm__trace_rank_t *ranks, int nranks)
     return t0;
 }
 
+/* A line of JSON assembled without printf (format.c says why). */
+typedef struct line {
+    char b[1024];
+    size_t n;
+} line_t;
+
+static void add(line_t *l, const char *text)
+{
+    size_t k = strlen(text);
+    if (l->n + k < sizeof l->b) memcpy(l->b + l->n, text, k), l->n += k;
+}
+
+static void add_fixed(line_t *l, double v, int decimals)
+{
+    if (l->n + 48 < sizeof l->b) l->n += hm__trace_fixed(l->b + l->n, v, decimals);
+}
+
+static void add_int(line_t *l, int64_t v)
+{
+    if (l->n + 24 < sizeof l->b) l->n += hm__trace_int(l->b + l->n, v);
+}
+
+static void add_uint(line_t *l, uint64_t v)
+{
+    if (l->n + 24 < sizeof l->b) l->n += hm__trace_uint(l->b + l->n, v);
+}
+
 static void chrome_event(FILE *f, int rank, const hm__trace_rank_t *tr, size_t i, double t0)
 {
     const hm_trace_event_t *e = &tr->events[i];
     const char *name = hm_trace_func_name(e->func);
-    static const char *const cat[] = {"p2p", "collective", "completion", "tracer"};
-    double ts_us = (tr->glob[2 * i] - t0) * 1e6,
-           dur_us = (tr->glob[2 * i + 1] - tr->glob[2 * i]) * 1e6;
-    char key[24];
-    key_text(e->comm_key, key, sizeof key);
-    fprintf(f,
-            ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":0,\"tid\":%d,"
-            "\"ts\":%.4f,\"dur\":%.4f,\"args\":{\"comm\":\"%s\",\"seq\":%" PRIu32
-            ",\"peer\":%d,\"bytes\":%" PRIu64 ",\"local_enter_s\":%.9f,\"extrapolated_us\":%.4f}}",
-            name ? name : "?", cat[hm_trace_func_class(e->func)], rank, ts_us,
-            dur_us < 0 ? 0 : dur_us, key, e->seq, e->peer, e->bytes, e->enter_s,
-            (tr->ext[2 * i] - t0) * 1e6);
+    static const char *const cat[] = {"p2p",     "collective", "completion", "tracer",
+                                      "request", "onesided",   "io"};
+    double dur_us = (tr->glob[2 * i + 1] - tr->glob[2 * i]) * 1e6;
+    line_t l = {.n = 0};
+    add(&l, ",\n{\"name\":\""), add(&l, name ? name : "?");
+    add(&l, "\",\"cat\":\""), add(&l, cat[hm_trace_func_class(e->func)]);
+    add(&l, "\",\"ph\":\"X\",\"pid\":0,\"tid\":"), add_int(&l, rank);
+    add(&l, ",\"ts\":"), add_fixed(&l, (tr->glob[2 * i] - t0) * 1e6, 4);
+    add(&l, ",\"dur\":"), add_fixed(&l, dur_us < 0 ? 0 : dur_us, 4);
+    /* The key as a string: a JSON number is a double to JavaScript. */
+    add(&l, ",\"args\":{\"comm\":\""), add_uint(&l, e->comm_key);
+    add(&l, "\",\"seq\":"), add_uint(&l, e->seq);
+    add(&l, ",\"peer\":"), add_int(&l, e->peer);
+    add(&l, ",\"tag\":"), add_int(&l, e->tag);
+    add(&l, ",\"calls\":"), add_uint(&l, e->calls);
+    add(&l, ",\"bytes\":"), add_uint(&l, e->bytes);
+    add(&l, ",\"local_enter_s\":"), add_fixed(&l, e->enter_s, 9);
+    add(&l, ",\"extrapolated_us\":"), add_fixed(&l, (tr->ext[2 * i] - t0) * 1e6, 4);
+    add(&l, "}}");
+    fwrite(l.b, 1, l.n, f);
 }
 
-int hm__trace_write_chrome(const char *dir, const hm__trace_rank_t *ranks, int nranks)
+/* A message as a flow arrow (Perfetto, chrome://tracing): from the slice
+ * that sent it, at its entry, to the slice that completed its receive, at
+ * its exit; id k. A request record is not a slice: its arrow ends in the
+ * wait or test whose times it carries (the call just before it). */
+static void chrome_flow(FILE *f, const hm__trace_rank_t *ranks, const hm__trace_match_t *m,
+                        size_t k, double t0)
+{
+    const hm__trace_rank_t *s = &ranks[m->send_rank], *r = &ranks[m->recv_rank];
+    double from_us = (s->glob[2 * m->send_at] - t0) * 1e6,
+           to_us = (r->glob[2 * m->recv_at + 1] - t0) * 1e6;
+    fprintf(f,
+            ",\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"s\",\"id\":%zu,\"pid\":0,"
+            "\"tid\":%d,\"ts\":%.4f},\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"f\","
+            "\"bp\":\"e\",\"id\":%zu,\"pid\":0,\"tid\":%d,\"ts\":%.4f}",
+            k, m->send_rank, from_us, k, m->recv_rank, to_us);
+}
+
+int hm__trace_write_chrome(const char *dir, const hm__trace_rank_t *ranks, int nranks,
+                           const hm__trace_messages_t *msgs)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/trace.json", dir);
@@ -148,7 +204,9 @@ int hm__trace_write_chrome(const char *dir, const hm__trace_rank_t *ranks, int n
                 r, r, ranks[r].has_model && ranks[r].model.info.has_end ? "" : " (unfinished)", r,
                 r);
     for (int r = 0; r < nranks; r++)
-        for (size_t i = 0; i < ranks[r].n; i++) chrome_event(f, r, &ranks[r], i, t0);
+        for (size_t i = 0; i < ranks[r].n; i++)
+            if (hm__trace_is_call(&ranks[r].events[i])) chrome_event(f, r, &ranks[r], i, t0);
+    for (size_t k = 0; k < msgs->n; k++) chrome_flow(f, ranks, &msgs->m[k], k, t0);
     fprintf(f, "\n]}\n");
     return hm_afile_commit(af);
 }

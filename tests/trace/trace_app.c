@@ -12,7 +12,15 @@
  *       peers, whose merge took 83 s here, past a loaded test's timeout).
  *   trace_app ring ROUNDS               each rank sends to the next and
  *       receives from any source with MPI_STATUS_IGNORE, through MPI_Probe
- *       and MPI_Recv (even rounds) or MPI_Recv alone (odd rounds). */
+ *       and MPI_Recv (even rounds) or MPI_Recv alone (odd rounds).
+ *   trace_app patterns ROUNDS           on a periodic Cartesian grid of the
+ *       ranks, each round: MPI_Sendrecv and MPI_Sendrecv_replace with the
+ *       neighbours; MPI_Irecv from any source with any tag, completed by
+ *       MPI_Waitall (statuses ignored); persistent requests (MPI_Startall);
+ *       MPI_Mprobe and MPI_Mrecv; an MPI_Irecv polled with MPI_Testany; a
+ *       neighbourhood alltoall, an allreduce on a MPI_Cart_sub row. Each
+ *       step ends with a barrier on the grid, so that a receive from any
+ *       source takes its own step's message. 7 messages a rank a round. */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 #include <stdio.h>
@@ -90,6 +98,63 @@ static void ring(int rounds)
     }
 }
 
+/* One round of patterns on the grid cart (left and right: the
+ * neighbours along dimension 0); pers: a persistent send and receive. */
+static void patterns_round(MPI_Comm cart, int left, int right, MPI_Request pers[2], int k)
+{
+    int rank, a = 0, b = 0, in[2], out[4] = {0}, back[4];
+    MPI_Comm_rank(cart, &rank);
+    MPI_Sendrecv(&rank, 1, MPI_INT, right, 10, &a, 1, MPI_INT, left, 10, cart, MPI_STATUS_IGNORE);
+    b = rank;
+    MPI_Sendrecv_replace(&b, 1, MPI_INT, left, 11, right, 11, cart, MPI_STATUS_IGNORE);
+    MPI_Barrier(cart);
+    MPI_Request r[4];
+    MPI_Irecv(&in[0], 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, cart, &r[0]);
+    MPI_Irecv(&in[1], 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, cart, &r[1]);
+    MPI_Isend(&rank, 1, MPI_INT, left, 20 + k % 3, cart, &r[2]);
+    MPI_Isend(&rank, 1, MPI_INT, right, 30 + k % 5, cart, &r[3]);
+    MPI_Waitall(4, r, MPI_STATUSES_IGNORE);
+    MPI_Barrier(cart);
+    MPI_Startall(2, pers);
+    MPI_Waitall(2, pers, MPI_STATUSES_IGNORE);
+    MPI_Barrier(cart);
+    MPI_Message msg;
+    MPI_Isend(&rank, 1, MPI_INT, right, 40, cart, &r[0]);
+    MPI_Mprobe(MPI_ANY_SOURCE, 40, cart, &msg, MPI_STATUS_IGNORE);
+    MPI_Mrecv(&a, 1, MPI_INT, &msg, MPI_STATUS_IGNORE);
+    MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+    MPI_Barrier(cart);
+    int index, flag = 0;
+    MPI_Irecv(&a, 1, MPI_INT, MPI_ANY_SOURCE, 50, cart, &r[0]);
+    MPI_Send(&rank, 1, MPI_INT, left, 50, cart);
+    while (!flag) MPI_Testany(1, r, &index, &flag, MPI_STATUS_IGNORE);
+    MPI_Neighbor_alltoall(out, 1, MPI_INT, back, 1, MPI_INT, cart);
+    MPI_Barrier(cart);
+}
+
+static void patterns(int rounds)
+{
+    int size, dims[2] = {0, 0}, periods[2] = {1, 1}, left, right, rank, a = 0, x = 1, y;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Dims_create(size, 2, dims);
+    MPI_Comm cart, row;
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
+    MPI_Cart_shift(cart, 0, 1, &left, &right);
+    MPI_Comm_rank(cart, &rank);
+    MPI_Cart_sub(cart, (int[]){1, 0}, &row);
+    MPI_Request pers[2];
+    MPI_Send_init(&rank, 1, MPI_INT, right, 60, cart, &pers[0]);
+    MPI_Recv_init(&a, 1, MPI_INT, left, 60, cart, &pers[1]);
+    for (int k = 0; k < rounds; k++) {
+        patterns_round(cart, left, right, pers, k);
+        MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, row);
+    }
+    MPI_Request_free(&pers[0]);
+    MPI_Request_free(&pers[1]);
+    MPI_Comm_free(&row);
+    MPI_Comm_free(&cart);
+}
+
 /* MPI_Finalize outside main, as applications do in their clean-up code. */
 static void finish(MPI_Comm *split)
 {
@@ -110,9 +175,11 @@ int main(int argc, char **argv)
         flood(atol(argv[2]), argc == 4 ? atof(argv[3]) : 0.0);
     else if (argc == 3 && !strcmp(argv[1], "ring"))
         ring(atoi(argv[2]));
+    else if (argc == 3 && !strcmp(argv[1], "patterns"))
+        patterns(atoi(argv[2]));
     else
         rc = 2, fprintf(stderr, "usage: trace_app truth FILE ROUNDS GAP_S | flood N [PAUSE_S] | "
-                                "ring ROUNDS\n");
+                                "ring ROUNDS | patterns ROUNDS\n");
     MPI_Barrier(MPI_COMM_WORLD);
     finish(&split);
     return rc;

@@ -20,8 +20,9 @@ fast=(--fitpoints 50 --exchanges 10)
 t_begin=$(date +%s) # the OTF2 archives' dates fall after it
 
 # --- 1 M events at 2 ranks, a buffer of 16384 events -----------------------
-HARMONIA_TRACE_BUFFER=16384 timeout -k 5 240 "$HARMONIA" trace "${fast[@]}" --output flood -- \
-    $(mpi 2) "$app" flood 500000 >"$out" 2>&1
+# --polls each: every unsuccessful MPI_Iprobe an event of its own.
+HARMONIA_TRACE_BUFFER=16384 timeout -k 5 240 "$HARMONIA" trace "${fast[@]}" --polls each \
+    --output flood -- $(mpi 2) "$app" flood 500000 >"$out" 2>&1
 status=$?
 [ "$status" -eq 0 ] && ok "flood: exit 0" || { fail "flood: exit $status"; cat "$out" >&2; }
 "$check" flood flood 500000 && ok "every event and every flush in trace.csv" ||
@@ -43,6 +44,28 @@ sys.exit(0 if ok else print(line, true_mb) or 1)
 PY
     fail "the written: line (above)"
 
+# --- polls in bursts (the default) and the filters ---------------------------
+# The same 500000 unsuccessful probes a rank are one event each, the count
+# in its calls column and in the summary's calls; --exclude drops them.
+timeout -k 5 "$(scaled 120)" "$HARMONIA" trace "${fast[@]}" --output burst -- \
+    $(mpi 2) "$app" flood 500000 >"$out" 2>&1
+awk -F, '/^#/ { next } !head { head = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["function"] == "MPI_Iprobe" { n++; calls += $c["calls"] }
+    END { exit !(n == 2 && calls == 1000000) }' burst/trace.csv &&
+    grep -Eq "^MPI_Iprobe +1000000 " "$out" &&
+    ok "polls: 500000 unsuccessful probes a rank are one burst each, 1000000 calls in the summary" ||
+    { fail "polls: bursts"; cat "$out" >&2; }
+timeout -k 5 "$(scaled 120)" "$HARMONIA" trace "${fast[@]}" --exclude 'MPI_*probe' \
+    --during-s 0:3600 --output excluded -- $(mpi 2) "$app" patterns 2 >"$out" 2>&1
+! grep -q "probe" excluded/trace.csv && grep -q "^MPI_Mrecv " "$out" &&
+    grep -q "^messages: 28 matched;" "$out" &&
+    ok "--exclude 'MPI_*probe': no probe recorded, the messages still matched" ||
+    { fail "--exclude"; cat "$out" >&2; }
+timeout -k 5 "$(scaled 120)" "$HARMONIA" trace "${fast[@]}" --during-s 3000:3600 \
+    --output late -- $(mpi 2) "$app" patterns 2 >"$out" 2>&1
+! grep -q "MPI_Sendrecv" late/trace.csv && ! grep -q "^messages:" "$out" &&
+    ok "--during-s 3000:3600: nothing of a short run recorded" || { fail "--during-s"; cat "$out" >&2; }
+
 # --- receives from any source, the status ignored --------------------------
 # The tracer substitutes its own status, so every MPI_Recv and MPI_Probe
 # names the rank it matched: in a ring, the one before. 3 ranks (any source
@@ -61,6 +84,58 @@ awk -F, -v np=$np '/^#/ { next } !head { head = 1; for (i = 1; i <= NF; i++) c[$
     END { exit !(bad == 0 && n["MPI_Recv"] == 20 * np && n["MPI_Probe"] == 10 * np) }' \
     ring/trace.csv && ok "ring: every receive and probe from any source names its sender ($np ranks)" ||
     fail "ring: the receives' peers (above)"
+
+# --- messages matched on the records themselves ---------------------------
+# trace_app patterns: per rank and round 7 messages through a Cartesian
+# grid (Sendrecv, Sendrecv_replace, Irecv from any source with any tag
+# under Waitall, persistent requests, Mprobe/Mrecv, Irecv polled by
+# Testany). Every one is paired with its receive from the records alone,
+# none is left over, and on clocks 1 ms and 50 ppm apart the local times
+# break the clock condition while the global ones do not (issue 30).
+patterns_trace() { # NP DIR
+    timeout -k 5 "$(scaled 120)" "$HARMONIA" trace "${fast[@]}" \
+        --synthetic-clock offset=1e-3,drift=5e-5 --output "$2" -- \
+        $(mpi "$1") "$app" patterns 20 >"$out" 2>&1
+}
+for np in 2 4; do
+    if oversubscribing "$np"; then
+        echo "skipped: patterns np=$np ($left_out_why)"
+        skips=$((skips + 1))
+        continue
+    fi
+    patterns_trace $np pat$np
+    status=$?
+    want=$((7 * 20 * np))
+    [ "$status" -eq 0 ] && grep -q "^messages: $want matched; received before sent: 0 on the global clock, [1-9][0-9]* on local clocks" "$out" &&
+        ok "patterns np=$np: $want messages matched, none left, 0 received before sent on the global clock, some on local clocks" ||
+        { fail "patterns np=$np: exit $status, want $want matched"; cat "$out" >&2; }
+done
+# The records say who: each Sendrecv's receive names its left neighbour,
+# each completed request of an Irecv from any source with any tag the
+# rank and tag it matched, and
+# trace.json draws one arrow a message.
+python3 - pat2 <<'PY' && ok "patterns: Sendrecv's both sides, resolved Irecv records, one arrow a message" ||
+import csv, json, sys
+d = sys.argv[1]
+rows = list(csv.DictReader(l for l in open(d + "/trace.csv") if not l.startswith("#")))
+sr = [r for r in rows if r["function"] == "MPI_Sendrecv"]
+made = {}  # a rank's request number -> the call that made it
+for r in rows:
+    if r["request"] != "0" and r["function"] not in ("MPI_T_completed", "MPI_T_started"):
+        made.setdefault((r["rank"], r["request"]), r)
+done = [r for r in rows if r["function"] == "MPI_T_completed" and
+        made[(r["rank"], r["request"])]["function"] == "MPI_Irecv" and
+        made[(r["rank"], r["request"])]["tag"] == "-1"]
+ok = (len(sr) == 40 and all(int(r["recv_peer"]) == 1 - int(r["rank"]) and r["recv_tag"] == "10" for r in sr)
+      and len(done) == 80 and all(int(r["peer"]) == 1 - int(r["rank"]) and
+                                  r["tag"][0] in "23" and len(r["tag"]) == 2 for r in done))
+ev = json.load(open(d + "/trace.json"))["traceEvents"]
+starts = sum(e.get("ph") == "s" for e in ev)
+finishes = sum(e.get("ph") == "f" for e in ev)
+ok = ok and starts == finishes == 280
+sys.exit(0 if ok else print(len(sr), len(done), starts, finishes) or 1)
+PY
+    fail "patterns: records (above)"
 
 # --- the communicators of an application at 2, 3 and 4 ranks ---------------
 for np in 2 3 4; do
@@ -182,8 +257,8 @@ check $? "20 us jitter: NOT TRUSTED, one warning on stderr" \
 # --- a rank killed in the middle --------------------------------------------
 # 100 us apart: a flood at full speed leaves ~8 M events in the second
 # before the launcher ends the other rank, and their merge took 83 s.
-HARMONIA_TRACE_BUFFER=4096 timeout -k 5 "$(scaled 120)" "$HARMONIA" trace "${fast[@]}" --output killed -- \
-    $(mpi 2) "$app" flood 100000000 0.0001 >"$out" 2>&1 &
+HARMONIA_TRACE_BUFFER=4096 timeout -k 5 "$(scaled 120)" "$HARMONIA" trace "${fast[@]}" --polls each \
+    --output killed -- $(mpi 2) "$app" flood 100000000 0.0001 >"$out" 2>&1 &
 pid=$!
 for _ in $(seq 100); do [ -s killed/rank-00001.events ] && break; sleep 0.1; done
 sleep 0.3

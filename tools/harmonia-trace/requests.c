@@ -7,7 +7,13 @@
  * number and, for a receive, the source, tag and bytes its status gives.
  * MPI reuses handles once a request completes, so a handle names a pending
  * request only: it is forgotten at completion (a persistent request at
- * MPI_Request_free). */
+ * MPI_Request_free). And one handle may name several pending requests:
+ * Open MPI gives every send it completed at once the same (static, empty)
+ * request. The table keeps them all, the oldest found first: a wait on
+ * several requests completes them in the program's order, which is
+ * almost always the order it made them (records of such sends, complete
+ * before the wait, could otherwise be tied to the wrong one of two
+ * sends; the messages are matched on the sends themselves either way). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,12 +32,13 @@ typedef struct pending {
 static struct {
     pending_t *slot;
     size_t cap, n; /* cap a power of two, n <= cap / 2 */
-    uint64_t next_id;
+    uint32_t next_id;
 } reqs;
 
-uint64_t hm_tracer_next_id(void)
+uint32_t hm_tracer_next_id(void)
 {
-    return ++reqs.next_id;
+    if (++reqs.next_id == 0) ++reqs.next_id; /* 0 is none */
+    return reqs.next_id;
 }
 
 static size_t home(uint64_t h)
@@ -42,6 +49,7 @@ static size_t home(uint64_t h)
     return (size_t)h & (reqs.cap - 1);
 }
 
+/* The oldest entry of handle. */
 static pending_t *lookup(uint64_t handle)
 {
     for (size_t i = reqs.cap ? home(handle) : 0; reqs.cap && reqs.slot[i].used;
@@ -69,10 +77,10 @@ static int grow(void)
     return 0;
 }
 
+/* A new entry, after any of the same handle (linear probing keeps their
+ * order, and the backward shift of forget() too). */
 static pending_t *insert(uint64_t handle)
 {
-    pending_t *p = lookup(handle);
-    if (p) return p; /* a handle MPI gave again: the newer request */
     if (2 * (reqs.n + 1) > reqs.cap && grow() != 0) return NULL;
     size_t i = home(handle);
     while (reqs.slot[i].used) i = (i + 1) & (reqs.cap - 1);
@@ -204,6 +212,7 @@ void hm_tracer_requests_completed(int func, double t0, double t1, const MPI_Requ
 {
     hm_tracer_lock();
     hm_tracer_call_t c = hm_tracer_call(func, 0, 0, HM_TRACER_NO_PEER, 0);
+    c.poll = ndone == 0 && hm_tracer_is_test(func);
     hm_tracer_record_locked(&c, t0, t1, 0);
     for (int k = 0; k < ndone; k++) {
         int i = done ? done[k] : k;
@@ -218,7 +227,9 @@ void hm_tracer_request_freed(MPI_Request req)
 {
     hm_tracer_lock();
     pending_t *p = lookup(HM_TRACER_HANDLE(req));
-    if (p && p->persistent) forget(p);
+    /* An active request freed completes unseen: MPI may give its handle
+     * again. */
+    if (p) forget(p);
     hm_tracer_unlock();
 }
 
@@ -230,25 +241,25 @@ static uint64_t message_key(MPI_Message msg)
     return HM_TRACER_HANDLE(msg) ^ 0x8000000000000001ull;
 }
 
-uint64_t hm_tracer_message_probed(MPI_Comm comm, MPI_Message msg)
+uint32_t hm_tracer_message_probed(MPI_Comm comm, MPI_Message msg)
 {
     if (msg == MPI_MESSAGE_NULL || msg == MPI_MESSAGE_NO_PROC) return 0;
     hm_tracer_lock();
     pending_t *p = insert(message_key(msg));
-    uint64_t id = hm_tracer_next_id();
+    uint32_t id = hm_tracer_next_id();
     if (p) p->call = hm_tracer_call(0, HM_TRACER_COMM, HM_TRACER_HANDLE(comm), 0, 0);
     if (p) p->call.request = id, p->parent = comm;
     hm_tracer_unlock();
     return id;
 }
 
-uint64_t hm_tracer_message_taken(MPI_Message msg, MPI_Comm *comm)
+uint32_t hm_tracer_message_taken(MPI_Message msg, MPI_Comm *comm)
 {
     *comm = MPI_COMM_NULL;
     if (msg == MPI_MESSAGE_NULL || msg == MPI_MESSAGE_NO_PROC) return 0;
     hm_tracer_lock();
     pending_t *p = lookup(message_key(msg));
-    uint64_t id = 0;
+    uint32_t id = 0;
     if (p) *comm = p->parent, id = p->call.request, forget(p);
     hm_tracer_unlock();
     return id;

@@ -13,6 +13,12 @@
  *   HARMONIA_TRACE_SEED         its seed (default 1)
  *   HARMONIA_TRACE_FITPOINTS, HARMONIA_TRACE_EXCHANGES   sync parameters
  *   HARMONIA_TRACE_BUFFER       events a rank buffers between flushes (65536)
+ *   HARMONIA_TRACE_INCLUDE      functions recorded (patterns, hm_trace_func_select;
+ *   HARMONIA_TRACE_EXCLUDE      default all) and not recorded (default none)
+ *   HARMONIA_TRACE_POLLS        burst (default): a run of unsuccessful polls of one
+ *                               function is one event with its count; each: one a call
+ *   HARMONIA_TRACE_DURING       FROM:TO, seconds after MPI_Init's synchronization:
+ *                               calls recorded (default the whole run)
  * A value that does not parse ends the program at MPI_Init, every rank
  * alike, with the variable, the value and what it takes, exit status 2. */
 #include <errno.h>
@@ -46,6 +52,10 @@ static struct tracer {
     double check_init_s, pair_init_s;    /* rank 0: the start model checked at MPI_Init */
     double latency_init_s;               /* rank 0: latency_min at MPI_Init */
     double realtime_local_s, realtime_s; /* the date at MPI_Init: a local time, then the epoch's */
+    unsigned char selected[HM_TRACE_NFUNCS]; /* functions recorded */
+    int polls_each;                          /* no bursts */
+    double from_s, to_s;                     /* local times recorded (after the start) */
+    uint64_t poll_at; /* events recorded when the last poll was: it is the last event */
     pthread_t main_thread;
     int threads;      /* MPI_THREAD_MULTIPLE was asked for: take the lock */
     atomic_flag busy; /* one thread in the recorder at a time */
@@ -55,6 +65,12 @@ static struct tracer {
  * the one that initialized MPI, 1 others, -1 not known yet). */
 static _Thread_local int inside;
 static _Thread_local int thread_number = -1;
+
+int hm_tracer_is_test(int func)
+{
+    return func == HM_TRACE_MPI_Test || func == HM_TRACE_MPI_Testall ||
+           func == HM_TRACE_MPI_Testany || func == HM_TRACE_MPI_Testsome;
+}
 
 int hm_tracer_on(void)
 {
@@ -120,19 +136,51 @@ hm_tracer_call_t hm_tracer_call(int func, int kind, uint64_t handle, int peer, u
                               .bytes = bytes};
 }
 
+/* c continues the burst of unsuccessful polls that is the last event:
+ * the same function, thread, communicator, source and tag. */
+static hm_trace_event_t *burst_of(const hm_tracer_call_t *c, uint64_t key, int peer)
+{
+    if (!c->poll || tr.polls_each || tr.poll_at != hm_trace_recorder_events(tr.recorder))
+        return NULL;
+    hm_trace_event_t *last = hm_trace_recorder_last(tr.recorder);
+    return last && last->func == c->func && last->thread == thread_number &&
+                   last->comm_key == key && last->peer == peer && last->tag == c->tag &&
+                   last->calls < UINT32_MAX
+               ? last
+               : NULL;
+}
+
+/* Whether a call of func entered at t0 is recorded (--include, --exclude,
+ * --during-s); its object's numbering goes on either way, so that the N-th
+ * collective is still the N-th on every member. */
+static int recorded(int func, double t0)
+{
+    return tr.selected[func] && t0 >= tr.from_s && t0 <= tr.to_s;
+}
+
 void hm_tracer_record_locked(const hm_tracer_call_t *c, double t0, double t1, int numbered)
 {
     if (thread_number < 0) thread_number = !pthread_equal(pthread_self(), tr.main_thread);
     hm_tracer_obj_t *o = hm_tracer_find(c->kind, c->handle);
-    hm_trace_event_t *e = hm_trace_recorder_next(tr.recorder);
-    if (!e) return;
-    e->enter_s = t0, e->exit_s = t1;
-    e->func = (int16_t)c->func;
-    e->comm_key = o ? o->key : 1;
     if (numbered == HM_TRACER_BY_CLASS)
         numbered = hm_trace_func_class(c->func) == HM_TRACE_CLASS_COLLECTIVE;
-    e->seq = o && numbered ? ++o->seq : 0;
-    e->peer = c->peer == HM_TRACER_NO_PEER ? -1 : hm_tracer_world_rank(o, c->peer);
+    uint32_t seq = o && numbered ? ++o->seq : 0;
+    if (!recorded(c->func, t0)) return;
+    uint64_t key = o ? o->key : 1;
+    int peer = c->peer == HM_TRACER_NO_PEER ? -1 : hm_tracer_world_rank(o, c->peer);
+    hm_trace_event_t *e = burst_of(c, key, peer);
+    if (e) {
+        e->exit_s = t1, e->calls++;
+        return;
+    }
+    if (!(e = hm_trace_recorder_next(tr.recorder))) return;
+    if (c->poll) tr.poll_at = hm_trace_recorder_events(tr.recorder);
+    e->enter_s = t0, e->exit_s = t1;
+    e->func = (int16_t)c->func;
+    e->comm_key = key;
+    e->seq = seq;
+    e->calls = 1;
+    e->peer = peer;
     e->tag = c->tag;
     e->recv_peer = c->recv_peer == HM_TRACER_NO_PEER ? -1 : hm_tracer_world_rank(o, c->recv_peer);
     e->recv_tag = c->recv_tag;
@@ -191,6 +239,34 @@ static int spans_nodes(void)
     return all < tr.size;
 }
 
+/* HARMONIA_TRACE_DURING: FROM:TO, 0 <= FROM < TO. */
+static void read_during(void)
+{
+    const char *v = getenv("HARMONIA_TRACE_DURING");
+    tr.from_s = 0, tr.to_s = INFINITY;
+    if (!v || !*v) return;
+    char *end;
+    tr.from_s = strtod(v, &end);
+    if (*end == ':') tr.to_s = strtod(end + 1, &end);
+    if (*end || !(tr.from_s >= 0 && tr.to_s > tr.from_s))
+        refuse("HARMONIA_TRACE_DURING", v, "is not FROM:TO seconds with 0 <= FROM < TO");
+}
+
+static void read_filters(void)
+{
+    const char *include = getenv("HARMONIA_TRACE_INCLUDE"),
+               *exclude = getenv("HARMONIA_TRACE_EXCLUDE");
+    if (hm_trace_func_select(include, NULL, tr.selected) != HM_OK)
+        refuse("HARMONIA_TRACE_INCLUDE", include, hm_last_error());
+    if (hm_trace_func_select(include, exclude, tr.selected) != HM_OK)
+        refuse("HARMONIA_TRACE_EXCLUDE", exclude, hm_last_error());
+    const char *polls = env_or("HARMONIA_TRACE_POLLS", "burst");
+    if (strcmp(polls, "burst") != 0 && strcmp(polls, "each") != 0)
+        refuse("HARMONIA_TRACE_POLLS", polls, "is not burst or each");
+    tr.polls_each = !strcmp(polls, "each");
+    read_during();
+}
+
 static void read_env(hm_timer_options_t *opts)
 {
     snprintf(tr.dir, sizeof tr.dir, "%s", env_or("HARMONIA_TRACE_DIR", "harmonia-trace"));
@@ -205,6 +281,7 @@ static void read_env(hm_timer_options_t *opts)
         (int)env_long("HARMONIA_TRACE_FITPOINTS", tr.params.fitpoints, 2, 1000000);
     tr.params.exchanges =
         (int)env_long("HARMONIA_TRACE_EXCHANGES", tr.params.exchanges, 1, 1000000);
+    read_filters();
     memset(opts, 0, sizeof *opts);
     const char *synthetic = getenv("HARMONIA_TRACE_SYNTHETIC");
     if (synthetic && *synthetic) {
@@ -311,6 +388,7 @@ void hm_tracer_start(void)
     st = hm_sync_run(tr.comm, tr.spec, &tr.params, tr.base, &tr.start_clock, NULL);
     if (agreed(st, "the clock synchronization at MPI_Init", NULL) != HM_OK) return;
     tr.start = hm_trace_model_of(tr.start_clock, hm_timer_now(tr.timer));
+    tr.from_s += tr.start.anchor_s, tr.to_s += tr.start.anchor_s; /* local times */
     struct timespec now;
     tr.realtime_local_s = hm_timer_now(tr.timer);
     clock_gettime(CLOCK_REALTIME, &now);

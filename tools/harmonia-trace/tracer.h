@@ -110,7 +110,8 @@ typedef struct hm_tracer_call {
     int peer, tag;
     int recv_peer, recv_tag;
     uint64_t bytes;
-    uint64_t request;
+    uint32_t request;
+    int poll; /* an unsuccessful poll: may join the burst before it */
 } hm_tracer_call_t;
 
 /* A call with only an object, peer and bytes (the rest none). */
@@ -138,7 +139,7 @@ int hm_tracer_comm_size(MPI_Comm comm);
 /* ---- Requests (requests.c) ---- */
 
 /* A new request number (never 0), and one for an MPI_Message. */
-uint64_t hm_tracer_next_id(void);
+uint32_t hm_tracer_next_id(void);
 
 /* A nonblocking call created *req: recorded as c with c->request a new
  * number, and remembered with what it carries (persistent: *_init, kept
@@ -158,18 +159,21 @@ void hm_tracer_request_startall(double t0, double t1, int n, const MPI_Request *
 
 /* The requests before[i], i in done[0..ndone) (done NULL: 0..ndone), completed by the call func
  * that ran from t0 to t1 (statuses[k] the status of done[k]'s request;
- * NULL: none, MPI_STATUSES_IGNORE with no receive to resolve): the call, then a completed record each (a receive's peer, tag and
- * bytes read from its status). */
+ * NULL: none, MPI_STATUSES_IGNORE with no receive to resolve): the call, then a completed record
+ * each (a receive's peer, tag and bytes read from its status). */
 void hm_tracer_requests_completed(int func, double t0, double t1, const MPI_Request *before,
                                   const int *done, int ndone, const MPI_Status *statuses);
+
+/* MPI_Test, _Testall, _Testany, _Testsome. */
+int hm_tracer_is_test(int func);
 
 /* MPI_Request_free: forget the request. */
 void hm_tracer_request_freed(MPI_Request req);
 
 /* An MPI_Message from a probe of comm, numbered, for the receive that
  * takes it (0: none); and the receive taking it (the message's comm). */
-uint64_t hm_tracer_message_probed(MPI_Comm comm, MPI_Message msg);
-uint64_t hm_tracer_message_taken(MPI_Message msg, MPI_Comm *comm);
+uint32_t hm_tracer_message_probed(MPI_Comm comm, MPI_Message msg);
+uint32_t hm_tracer_message_taken(MPI_Message msg, MPI_Comm *comm);
 
 void hm_tracer_requests_free(void);
 

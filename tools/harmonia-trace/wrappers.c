@@ -46,6 +46,16 @@ static void p2p(int func, double t0, double t1, MPI_Comm comm, int peer, int tag
     hm_tracer_record(&c, t0, t1, 0);
 }
 
+/* A probe that found nothing: it may join the burst of the same probes
+ * before it. */
+static void poll(int func, double t0, double t1, MPI_Comm comm, int source, int tag)
+{
+    hm_tracer_call_t c = hm_tracer_call(func, HM_TRACER_COMM, HM_TRACER_HANDLE(comm), source, 0);
+    c.tag = tag;
+    c.poll = 1;
+    hm_tracer_record(&c, t0, t1, 0);
+}
+
 /* A nonblocking point-to-point call that made *req (persistent: *_init). */
 static void p2p_request(int func, double t0, double t1, int rc, MPI_Comm comm, int peer, int tag,
                         uint64_t bytes, const MPI_Request *req, int persistent)
@@ -165,17 +175,17 @@ ISEND(Rsend_init, 1)
 HM_WRAP int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                       MPI_Request *req)
 {
-    TIMED(PMPI_Irecv(buf, count, type, source, tag, comm, req),
-          p2p_request(HM_TRACE_MPI_Irecv, t0_, t1_, rc_, comm, source, tag, B(count, type), req,
-                      0));
+    TIMED(
+        PMPI_Irecv(buf, count, type, source, tag, comm, req),
+        p2p_request(HM_TRACE_MPI_Irecv, t0_, t1_, rc_, comm, source, tag, B(count, type), req, 0));
 }
 
 HM_WRAP int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag,
                           MPI_Comm comm, MPI_Request *req)
 {
     TIMED(PMPI_Recv_init(buf, count, type, source, tag, comm, req),
-          p2p_request(HM_TRACE_MPI_Recv_init, t0_, t1_, rc_, comm, source, tag, B(count, type),
-                      req, 1));
+          p2p_request(HM_TRACE_MPI_Recv_init, t0_, t1_, rc_, comm, source, tag, B(count, type), req,
+                      1));
 }
 
 HM_WRAP int MPI_Start(MPI_Request *req)
@@ -200,8 +210,9 @@ HM_WRAP int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status
 {
     OWN_STATUS(source, tag, status);
     TIMED(PMPI_Iprobe(source, tag, comm, flag, status),
-          p2p(HM_TRACE_MPI_Iprobe, t0_, t1_, comm, *flag ? source_of(source, status) : source,
-              *flag ? tag_of(tag, status) : tag, *flag ? received(0, MPI_BYTE, status) : 0));
+          *flag ? p2p(HM_TRACE_MPI_Iprobe, t0_, t1_, comm, source_of(source, status),
+                      tag_of(tag, status), received(0, MPI_BYTE, status))
+                : poll(HM_TRACE_MPI_Iprobe, t0_, t1_, comm, source, tag));
 }
 
 /* A matched probe: the message numbered, for the receive that takes it. */
@@ -228,7 +239,7 @@ HM_WRAP int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Messa
     OWN_STATUS(source, tag, status);
     TIMED(PMPI_Improbe(source, tag, comm, flag, msg, status),
           *flag ? mprobe(HM_TRACE_MPI_Improbe, t0_, t1_, comm, source, tag, status, *msg)
-                : p2p(HM_TRACE_MPI_Improbe, t0_, t1_, comm, source, tag, 0));
+                : poll(HM_TRACE_MPI_Improbe, t0_, t1_, comm, source, tag));
 }
 
 /* A receive of a probed message: its communicator and number from the
@@ -237,7 +248,7 @@ static void mrecv(double t0, double t1, MPI_Message msg, int count, MPI_Datatype
                   const MPI_Status *status)
 {
     MPI_Comm comm;
-    uint64_t id = hm_tracer_message_taken(msg, &comm);
+    uint32_t id = hm_tracer_message_taken(msg, &comm);
     hm_tracer_call_t c =
         hm_tracer_call(HM_TRACE_MPI_Mrecv, HM_TRACER_COMM, HM_TRACER_HANDLE(comm),
                        source_of(MPI_ANY_SOURCE, status), received(count, type, status));
@@ -298,8 +309,7 @@ static void scratch_close(scratch_t *s, const MPI_Status *given)
 }
 
 /* done[0..ndone) of the copy completed (done NULL: the first ndone). */
-static void finished(int func, double t0, double t1, const scratch_t *s, const int *done,
-                     int ndone)
+static void finished(int func, double t0, double t1, const scratch_t *s, const int *done, int ndone)
 {
     const MPI_Status *st = s->st == MPI_STATUSES_IGNORE ? NULL : s->st;
     hm_tracer_requests_completed(func, t0, t1, s->before, done, s->before ? ndone : 0, st);
@@ -378,8 +388,7 @@ HM_WRAP int MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int indices[]
                          MPI_Status statuses[])
 {
 #define CALL_(st) PMPI_Waitsome(n, reqs, outcount, indices, st)
-    MANY(Waitsome, n, reqs, statuses, CALL_, indices,
-         *outcount == MPI_UNDEFINED ? 0 : *outcount);
+    MANY(Waitsome, n, reqs, statuses, CALL_, indices, *outcount == MPI_UNDEFINED ? 0 : *outcount);
 #undef CALL_
 }
 
@@ -387,17 +396,16 @@ HM_WRAP int MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int indices[]
                          MPI_Status statuses[])
 {
 #define CALL_(st) PMPI_Testsome(n, reqs, outcount, indices, st)
-    MANY(Testsome, n, reqs, statuses, CALL_, indices,
-         *outcount == MPI_UNDEFINED ? 0 : *outcount);
+    MANY(Testsome, n, reqs, statuses, CALL_, indices, *outcount == MPI_UNDEFINED ? 0 : *outcount);
 #undef CALL_
 }
 
 HM_WRAP int MPI_Request_free(MPI_Request *req)
 {
     MPI_Request before = *req;
-    TIMED(PMPI_Request_free(req), (hm_tracer_request_freed(before),
-                                   p2p(HM_TRACE_MPI_Request_free, t0_, t1_, MPI_COMM_NULL,
-                                       HM_TRACER_NO_PEER, -1, 0)));
+    TIMED(PMPI_Request_free(req),
+          (hm_tracer_request_freed(before),
+           p2p(HM_TRACE_MPI_Request_free, t0_, t1_, MPI_COMM_NULL, HM_TRACER_NO_PEER, -1, 0)));
 }
 
 HM_WRAP int MPI_Cancel(MPI_Request *req)
@@ -415,179 +423,210 @@ HM_WRAP int MPI_Barrier(MPI_Comm comm)
 
 HM_WRAP int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
-    TIMED(PMPI_Bcast(buf, count, type, root, comm), coll(HM_TRACE_MPI_Bcast, t0_, t1_, comm, root, B(count, type)));
+    TIMED(PMPI_Bcast(buf, count, type, root, comm),
+          coll(HM_TRACE_MPI_Bcast, t0_, t1_, comm, root, B(count, type)));
 }
 
 HM_WRAP int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                        int root, MPI_Comm comm)
 {
-    TIMED(PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm), coll(HM_TRACE_MPI_Reduce, t0_, t1_, comm, root, B(count, type)));
+    TIMED(PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm),
+          coll(HM_TRACE_MPI_Reduce, t0_, t1_, comm, root, B(count, type)));
 }
 
 HM_WRAP int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                           MPI_Comm comm)
 {
-    TIMED(PMPI_Allreduce(sbuf, rbuf, count, type, op, comm), coll(HM_TRACE_MPI_Allreduce, t0_, t1_, comm, NONE, B(count, type)));
+    TIMED(PMPI_Allreduce(sbuf, rbuf, count, type, op, comm),
+          coll(HM_TRACE_MPI_Allreduce, t0_, t1_, comm, NONE, B(count, type)));
 }
 
 HM_WRAP int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                        MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-    TIMED(PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm), coll(HM_TRACE_MPI_Gather, t0_, t1_, comm, root, B(scount, stype)));
+    TIMED(PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm),
+          coll(HM_TRACE_MPI_Gather, t0_, t1_, comm, root, B(scount, stype)));
 }
 
 HM_WRAP int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                         const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
                         MPI_Comm comm)
 {
-    TIMED(PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm), coll(HM_TRACE_MPI_Gatherv, t0_, t1_, comm, root, B(scount, stype)));
+    TIMED(PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm),
+          coll(HM_TRACE_MPI_Gatherv, t0_, t1_, comm, root, B(scount, stype)));
 }
 
 HM_WRAP int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                         MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-    TIMED(PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm), coll(HM_TRACE_MPI_Scatter, t0_, t1_, comm, root, B(rcount, rtype)));
+    TIMED(PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm),
+          coll(HM_TRACE_MPI_Scatter, t0_, t1_, comm, root, B(rcount, rtype)));
 }
 
 HM_WRAP int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
                          MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
                          MPI_Comm comm)
 {
-    TIMED(PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm), coll(HM_TRACE_MPI_Scatterv, t0_, t1_, comm, root, B(rcount, rtype)));
+    TIMED(PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm),
+          coll(HM_TRACE_MPI_Scatterv, t0_, t1_, comm, root, B(rcount, rtype)));
 }
 
 HM_WRAP int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                           MPI_Datatype rtype, MPI_Comm comm)
 {
-    TIMED(PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm), coll(HM_TRACE_MPI_Allgather, t0_, t1_, comm, NONE, B(scount, stype)));
+    TIMED(PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm),
+          coll(HM_TRACE_MPI_Allgather, t0_, t1_, comm, NONE, B(scount, stype)));
 }
 
 HM_WRAP int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                            const int rcounts[], const int displs[], MPI_Datatype rtype,
                            MPI_Comm comm)
 {
-    TIMED(PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm), coll(HM_TRACE_MPI_Allgatherv, t0_, t1_, comm, NONE, B(scount, stype)));
+    TIMED(PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm),
+          coll(HM_TRACE_MPI_Allgatherv, t0_, t1_, comm, NONE, B(scount, stype)));
 }
 
 HM_WRAP int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                          MPI_Datatype rtype, MPI_Comm comm)
 {
-    TIMED(PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm), coll(HM_TRACE_MPI_Alltoall, t0_, t1_, comm, NONE, B(scount, stype)));
+    TIMED(PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm),
+          coll(HM_TRACE_MPI_Alltoall, t0_, t1_, comm, NONE, B(scount, stype)));
 }
 
 HM_WRAP int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
                           MPI_Datatype stype, void *rbuf, const int rcounts[], const int rdispls[],
                           MPI_Datatype rtype, MPI_Comm comm)
 {
-    TIMED(PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm), coll(HM_TRACE_MPI_Alltoallv, t0_, t1_, comm, NONE, hm_tracer_bytes_v(scounts, hm_tracer_comm_size(comm), stype)));
+    TIMED(PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm),
+          coll(HM_TRACE_MPI_Alltoallv, t0_, t1_, comm, NONE,
+               hm_tracer_bytes_v(scounts, hm_tracer_comm_size(comm), stype)));
 }
 
 HM_WRAP int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
                           const MPI_Datatype stypes[], void *rbuf, const int rcounts[],
                           const int rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm)
 {
-    TIMED(PMPI_Alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm), coll(HM_TRACE_MPI_Alltoallw, t0_, t1_, comm, NONE, 0));
+    TIMED(PMPI_Alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm),
+          coll(HM_TRACE_MPI_Alltoallw, t0_, t1_, comm, NONE, 0));
 }
 
 HM_WRAP int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type,
                                MPI_Op op, MPI_Comm comm)
 {
-    TIMED(PMPI_Reduce_scatter(sbuf, rbuf, rcounts, type, op, comm), coll(HM_TRACE_MPI_Reduce_scatter, t0_, t1_, comm, NONE, hm_tracer_bytes_v(rcounts, hm_tracer_comm_size(comm), type)));
+    TIMED(PMPI_Reduce_scatter(sbuf, rbuf, rcounts, type, op, comm),
+          coll(HM_TRACE_MPI_Reduce_scatter, t0_, t1_, comm, NONE,
+               hm_tracer_bytes_v(rcounts, hm_tracer_comm_size(comm), type)));
 }
 
 HM_WRAP int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type,
                                      MPI_Op op, MPI_Comm comm)
 {
-    TIMED(PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, type, op, comm), coll(HM_TRACE_MPI_Reduce_scatter_block, t0_, t1_, comm, NONE, B(rcount, type)));
+    TIMED(PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, type, op, comm),
+          coll(HM_TRACE_MPI_Reduce_scatter_block, t0_, t1_, comm, NONE, B(rcount, type)));
 }
 
 HM_WRAP int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                      MPI_Comm comm)
 {
-    TIMED(PMPI_Scan(sbuf, rbuf, count, type, op, comm), coll(HM_TRACE_MPI_Scan, t0_, t1_, comm, NONE, B(count, type)));
+    TIMED(PMPI_Scan(sbuf, rbuf, count, type, op, comm),
+          coll(HM_TRACE_MPI_Scan, t0_, t1_, comm, NONE, B(count, type)));
 }
 
 HM_WRAP int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                        MPI_Comm comm)
 {
-    TIMED(PMPI_Exscan(sbuf, rbuf, count, type, op, comm), coll(HM_TRACE_MPI_Exscan, t0_, t1_, comm, NONE, B(count, type)));
+    TIMED(PMPI_Exscan(sbuf, rbuf, count, type, op, comm),
+          coll(HM_TRACE_MPI_Exscan, t0_, t1_, comm, NONE, B(count, type)));
 }
 
 /* ---- Nonblocking collectives: the call, numbered; its wait completes the request ---- */
 
 HM_WRAP int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
 {
-    TIMED(PMPI_Ibarrier(comm, req), coll_request(HM_TRACE_MPI_Ibarrier, t0_, t1_, rc_, comm, NONE, 0, req));
+    TIMED(PMPI_Ibarrier(comm, req),
+          coll_request(HM_TRACE_MPI_Ibarrier, t0_, t1_, rc_, comm, NONE, 0, req));
 }
 
 HM_WRAP int MPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
                        MPI_Request *req)
 {
-    TIMED(PMPI_Ibcast(buf, count, type, root, comm, req), coll_request(HM_TRACE_MPI_Ibcast, t0_, t1_, rc_, comm, root, B(count, type), req));
+    TIMED(PMPI_Ibcast(buf, count, type, root, comm, req),
+          coll_request(HM_TRACE_MPI_Ibcast, t0_, t1_, rc_, comm, root, B(count, type), req));
 }
 
 HM_WRAP int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                         int root, MPI_Comm comm, MPI_Request *req)
 {
-    TIMED(PMPI_Ireduce(sbuf, rbuf, count, type, op, root, comm, req), coll_request(HM_TRACE_MPI_Ireduce, t0_, t1_, rc_, comm, root, B(count, type), req));
+    TIMED(PMPI_Ireduce(sbuf, rbuf, count, type, op, root, comm, req),
+          coll_request(HM_TRACE_MPI_Ireduce, t0_, t1_, rc_, comm, root, B(count, type), req));
 }
 
 HM_WRAP int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                            MPI_Comm comm, MPI_Request *req)
 {
-    TIMED(PMPI_Iallreduce(sbuf, rbuf, count, type, op, comm, req), coll_request(HM_TRACE_MPI_Iallreduce, t0_, t1_, rc_, comm, NONE, B(count, type), req));
+    TIMED(PMPI_Iallreduce(sbuf, rbuf, count, type, op, comm, req),
+          coll_request(HM_TRACE_MPI_Iallreduce, t0_, t1_, rc_, comm, NONE, B(count, type), req));
 }
 
 HM_WRAP int MPI_Igather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                         MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
 {
-    TIMED(PMPI_Igather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req), coll_request(HM_TRACE_MPI_Igather, t0_, t1_, rc_, comm, root, B(scount, stype), req));
+    TIMED(PMPI_Igather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req),
+          coll_request(HM_TRACE_MPI_Igather, t0_, t1_, rc_, comm, root, B(scount, stype), req));
 }
 
 HM_WRAP int MPI_Igatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                          const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
                          MPI_Comm comm, MPI_Request *req)
 {
-    TIMED(PMPI_Igatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, req), coll_request(HM_TRACE_MPI_Igatherv, t0_, t1_, rc_, comm, root, B(scount, stype), req));
+    TIMED(PMPI_Igatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, req),
+          coll_request(HM_TRACE_MPI_Igatherv, t0_, t1_, rc_, comm, root, B(scount, stype), req));
 }
 
 HM_WRAP int MPI_Iscatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                          MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
 {
-    TIMED(PMPI_Iscatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req), coll_request(HM_TRACE_MPI_Iscatter, t0_, t1_, rc_, comm, root, B(rcount, rtype), req));
+    TIMED(PMPI_Iscatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req),
+          coll_request(HM_TRACE_MPI_Iscatter, t0_, t1_, rc_, comm, root, B(rcount, rtype), req));
 }
 
 HM_WRAP int MPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[],
                           MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
                           MPI_Comm comm, MPI_Request *req)
 {
-    TIMED(PMPI_Iscatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, req), coll_request(HM_TRACE_MPI_Iscatterv, t0_, t1_, rc_, comm, root, B(rcount, rtype), req));
+    TIMED(PMPI_Iscatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, req),
+          coll_request(HM_TRACE_MPI_Iscatterv, t0_, t1_, rc_, comm, root, B(rcount, rtype), req));
 }
 
 HM_WRAP int MPI_Iallgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                            MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
 {
-    TIMED(PMPI_Iallgather(sbuf, scount, stype, rbuf, rcount, rtype, comm, req), coll_request(HM_TRACE_MPI_Iallgather, t0_, t1_, rc_, comm, NONE, B(scount, stype), req));
+    TIMED(PMPI_Iallgather(sbuf, scount, stype, rbuf, rcount, rtype, comm, req),
+          coll_request(HM_TRACE_MPI_Iallgather, t0_, t1_, rc_, comm, NONE, B(scount, stype), req));
 }
 
 HM_WRAP int MPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                             const int rcounts[], const int displs[], MPI_Datatype rtype,
                             MPI_Comm comm, MPI_Request *req)
 {
-    TIMED(PMPI_Iallgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, req), coll_request(HM_TRACE_MPI_Iallgatherv, t0_, t1_, rc_, comm, NONE, B(scount, stype), req));
+    TIMED(PMPI_Iallgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, req),
+          coll_request(HM_TRACE_MPI_Iallgatherv, t0_, t1_, rc_, comm, NONE, B(scount, stype), req));
 }
 
 HM_WRAP int MPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                           MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
 {
-    TIMED(PMPI_Ialltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm, req), coll_request(HM_TRACE_MPI_Ialltoall, t0_, t1_, rc_, comm, NONE, B(scount, stype), req));
+    TIMED(PMPI_Ialltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm, req),
+          coll_request(HM_TRACE_MPI_Ialltoall, t0_, t1_, rc_, comm, NONE, B(scount, stype), req));
 }
 
 HM_WRAP int MPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[],
                            MPI_Datatype stype, void *rbuf, const int rcounts[], const int rdispls[],
                            MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
 {
-    TIMED(PMPI_Ialltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, req), coll_request(HM_TRACE_MPI_Ialltoallv, t0_, t1_, rc_, comm, NONE, hm_tracer_bytes_v(scounts, hm_tracer_comm_size(comm), stype), req));
+    TIMED(PMPI_Ialltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, req),
+          coll_request(HM_TRACE_MPI_Ialltoallv, t0_, t1_, rc_, comm, NONE,
+                       hm_tracer_bytes_v(scounts, hm_tracer_comm_size(comm), stype), req));
 }
 
 HM_WRAP int MPI_Ialltoallw(const void *sbuf, const int scounts[], const int sdispls[],
@@ -595,31 +634,39 @@ HM_WRAP int MPI_Ialltoallw(const void *sbuf, const int scounts[], const int sdis
                            const int rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm,
                            MPI_Request *req)
 {
-    TIMED(PMPI_Ialltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm, req), coll_request(HM_TRACE_MPI_Ialltoallw, t0_, t1_, rc_, comm, NONE, 0, req));
+    TIMED(
+        PMPI_Ialltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm, req),
+        coll_request(HM_TRACE_MPI_Ialltoallw, t0_, t1_, rc_, comm, NONE, 0, req));
 }
 
 HM_WRAP int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
                                 MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
-    TIMED(PMPI_Ireduce_scatter(sbuf, rbuf, rcounts, type, op, comm, req), coll_request(HM_TRACE_MPI_Ireduce_scatter, t0_, t1_, rc_, comm, NONE, hm_tracer_bytes_v(rcounts, hm_tracer_comm_size(comm), type), req));
+    TIMED(PMPI_Ireduce_scatter(sbuf, rbuf, rcounts, type, op, comm, req),
+          coll_request(HM_TRACE_MPI_Ireduce_scatter, t0_, t1_, rc_, comm, NONE,
+                       hm_tracer_bytes_v(rcounts, hm_tracer_comm_size(comm), type), req));
 }
 
 HM_WRAP int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type,
                                       MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
-    TIMED(PMPI_Ireduce_scatter_block(sbuf, rbuf, rcount, type, op, comm, req), coll_request(HM_TRACE_MPI_Ireduce_scatter_block, t0_, t1_, rc_, comm, NONE, B(rcount, type), req));
+    TIMED(PMPI_Ireduce_scatter_block(sbuf, rbuf, rcount, type, op, comm, req),
+          coll_request(HM_TRACE_MPI_Ireduce_scatter_block, t0_, t1_, rc_, comm, NONE,
+                       B(rcount, type), req));
 }
 
 HM_WRAP int MPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                       MPI_Comm comm, MPI_Request *req)
 {
-    TIMED(PMPI_Iscan(sbuf, rbuf, count, type, op, comm, req), coll_request(HM_TRACE_MPI_Iscan, t0_, t1_, rc_, comm, NONE, B(count, type), req));
+    TIMED(PMPI_Iscan(sbuf, rbuf, count, type, op, comm, req),
+          coll_request(HM_TRACE_MPI_Iscan, t0_, t1_, rc_, comm, NONE, B(count, type), req));
 }
 
 HM_WRAP int MPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                         MPI_Comm comm, MPI_Request *req)
 {
-    TIMED(PMPI_Iexscan(sbuf, rbuf, count, type, op, comm, req), coll_request(HM_TRACE_MPI_Iexscan, t0_, t1_, rc_, comm, NONE, B(count, type), req));
+    TIMED(PMPI_Iexscan(sbuf, rbuf, count, type, op, comm, req),
+          coll_request(HM_TRACE_MPI_Iexscan, t0_, t1_, rc_, comm, NONE, B(count, type), req));
 }
 
 /* ---- Communicators: recorded as collectives of their parent, and named ---- */
@@ -679,9 +726,9 @@ HM_WRAP int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], con
 }
 
 HM_WRAP int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
-                                           const int sweights[], int outdegree,
-                                           const int dests[], const int dweights[], MPI_Info info,
-                                           int reorder, MPI_Comm *out)
+                                           const int sweights[], int outdegree, const int dests[],
+                                           const int dweights[], MPI_Info info, int reorder,
+                                           MPI_Comm *out)
 {
     CREATES(Dist_graph_create_adjacent, comm, out,
             PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sweights, outdegree, dests,
@@ -726,8 +773,8 @@ HM_WRAP int MPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm peer
 
 static void idup(double t0, double t1, int rc, MPI_Comm comm, MPI_Comm *out, const MPI_Request *req)
 {
-    hm_tracer_call_t c = hm_tracer_call(HM_TRACE_MPI_Comm_idup, HM_TRACER_COMM,
-                                        HM_TRACER_HANDLE(comm), NONE, 0);
+    hm_tracer_call_t c =
+        hm_tracer_call(HM_TRACE_MPI_Comm_idup, HM_TRACER_COMM, HM_TRACER_HANDLE(comm), NONE, 0);
     if (rc == MPI_SUCCESS)
         hm_tracer_request_idup(&c, t0, t1, *req, comm, out);
     else

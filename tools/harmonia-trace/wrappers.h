@@ -31,8 +31,7 @@
  * NONE; bytes as bench counts them). */
 static inline void coll(int func, double t0, double t1, MPI_Comm comm, int root, uint64_t bytes)
 {
-    hm_tracer_call_t c =
-        hm_tracer_call(func, HM_TRACER_COMM, HM_TRACER_HANDLE(comm), root, bytes);
+    hm_tracer_call_t c = hm_tracer_call(func, HM_TRACER_COMM, HM_TRACER_HANDLE(comm), root, bytes);
     hm_tracer_record(&c, t0, t1, 1);
 }
 
@@ -40,8 +39,7 @@ static inline void coll(int func, double t0, double t1, MPI_Comm comm, int root,
 static inline void coll_request(int func, double t0, double t1, int rc, MPI_Comm comm, int root,
                                 uint64_t bytes, const MPI_Request *req)
 {
-    hm_tracer_call_t c =
-        hm_tracer_call(func, HM_TRACER_COMM, HM_TRACER_HANDLE(comm), root, bytes);
+    hm_tracer_call_t c = hm_tracer_call(func, HM_TRACER_COMM, HM_TRACER_HANDLE(comm), root, bytes);
     if (rc == MPI_SUCCESS)
         hm_tracer_request_created(&c, t0, t1, *req, 0);
     else

@@ -54,10 +54,10 @@ HM_WRAP int MPI_Neighbor_alltoallv(const void *sbuf, const int scounts[], const 
                                    MPI_Datatype stype, void *rbuf, const int rcounts[],
                                    const int rdispls[], MPI_Datatype rtype, MPI_Comm comm)
 {
-    TIMED(PMPI_Neighbor_alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
-                                  comm),
-          coll(HM_TRACE_MPI_Neighbor_alltoallv, t0_, t1_, comm, NONE,
-               neighbours_bytes(comm, scounts, stype)));
+    TIMED(
+        PMPI_Neighbor_alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm),
+        coll(HM_TRACE_MPI_Neighbor_alltoallv, t0_, t1_, comm, NONE,
+             neighbours_bytes(comm, scounts, stype)));
 }
 
 HM_WRAP int MPI_Neighbor_alltoallw(const void *sbuf, const int scounts[], const MPI_Aint sdispls[],
@@ -71,8 +71,7 @@ HM_WRAP int MPI_Neighbor_alltoallw(const void *sbuf, const int scounts[], const 
 }
 
 HM_WRAP int MPI_Ineighbor_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                                    int rcount, MPI_Datatype rtype, MPI_Comm comm,
-                                    MPI_Request *req)
+                                    int rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
 {
     TIMED(PMPI_Ineighbor_allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm, req),
           coll_request(HM_TRACE_MPI_Ineighbor_allgather, t0_, t1_, rc_, comm, NONE,
@@ -92,8 +91,8 @@ HM_WRAP int MPI_Ineighbor_alltoall(const void *sbuf, int scount, MPI_Datatype st
                                    int rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
 {
     TIMED(PMPI_Ineighbor_alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm, req),
-          coll_request(HM_TRACE_MPI_Ineighbor_alltoall, t0_, t1_, rc_, comm, NONE,
-                       B(scount, stype), req));
+          coll_request(HM_TRACE_MPI_Ineighbor_alltoall, t0_, t1_, rc_, comm, NONE, B(scount, stype),
+                       req));
 }
 
 HM_WRAP int MPI_Ineighbor_alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
@@ -107,10 +106,10 @@ HM_WRAP int MPI_Ineighbor_alltoallv(const void *sbuf, const int scounts[], const
                        neighbours_bytes(comm, scounts, stype), req));
 }
 
-HM_WRAP int MPI_Ineighbor_alltoallw(const void *sbuf, const int scounts[],
-                                    const MPI_Aint sdispls[], const MPI_Datatype stypes[],
-                                    void *rbuf, const int rcounts[], const MPI_Aint rdispls[],
-                                    const MPI_Datatype rtypes[], MPI_Comm comm, MPI_Request *req)
+HM_WRAP int MPI_Ineighbor_alltoallw(const void *sbuf, const int scounts[], const MPI_Aint sdispls[],
+                                    const MPI_Datatype stypes[], void *rbuf, const int rcounts[],
+                                    const MPI_Aint rdispls[], const MPI_Datatype rtypes[],
+                                    MPI_Comm comm, MPI_Request *req)
 {
     TIMED(PMPI_Ineighbor_alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes,
                                    comm, req),
@@ -390,8 +389,7 @@ HM_WRAP int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatyp
 
 HM_WRAP int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
 {
-    TIMED(PMPI_File_seek(fh, offset, whence),
-          on_file(HM_TRACE_MPI_File_seek, t0_, t1_, fh, 0, 0));
+    TIMED(PMPI_File_seek(fh, offset, whence), on_file(HM_TRACE_MPI_File_seek, t0_, t1_, fh, 0, 0));
 }
 
 HM_WRAP int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,

@@ -81,6 +81,16 @@ static void set_tracer_env(const cli_config_t *cfg, const char *lib, const char 
         snprintf(buf, sizeof buf, "%d", cfg->fitpoints), setenv("HARMONIA_TRACE_FITPOINTS", buf, 1);
     if (cfg->given & HM_OPT_BIT(HM_OPT_EXCHANGES))
         snprintf(buf, sizeof buf, "%d", cfg->exchanges), setenv("HARMONIA_TRACE_EXCHANGES", buf, 1);
+    if (cfg->given & HM_OPT_BIT(HM_OPT_EXCLUDE))
+        setenv("HARMONIA_TRACE_EXCLUDE", cfg->trace_exclude, 1);
+    if (cfg->given & HM_OPT_BIT(HM_OPT_INCLUDE))
+        setenv("HARMONIA_TRACE_INCLUDE", cfg->trace_include, 1);
+    if (cfg->given & HM_OPT_BIT(HM_OPT_POLLS))
+        setenv("HARMONIA_TRACE_POLLS", cfg->polls_each ? "each" : "burst", 1);
+    if (cfg->given & HM_OPT_BIT(HM_OPT_DURING_S)) {
+        snprintf(buf, sizeof buf, "%.17g:%.17g", cfg->during_from_s, cfg->during_to_s);
+        setenv("HARMONIA_TRACE_DURING", buf, 1);
+    }
     if (cfg->synthetic) {
         snprintf(buf, sizeof buf, "offset=%.17g,drift=%.17g,jitter=%.17g",
                  cfg->synthetic_spec.offset_s, cfg->synthetic_spec.drift,
@@ -141,6 +151,36 @@ static void warn_order(const hm_trace_summary_t *s)
             s->pair_error_s * 1e6, s->latency_min_s * 1e6, s->pair_error_s * 1e6);
 }
 
+/* The messages matched on the records and the clock condition on them:
+ * the global clock's count and largest violation beside the local
+ * clocks', which show what a tracer without a global clock gets. */
+static void print_messages(const hm_trace_summary_t *s)
+{
+    if (s->messages + s->sends_unmatched + s->receives_unmatched == 0) return;
+    printf("messages: %llu matched", (unsigned long long)s->messages);
+    if (s->sends_unmatched || s->receives_unmatched)
+        printf(", unmatched: %llu sends, %llu receives", (unsigned long long)s->sends_unmatched,
+               (unsigned long long)s->receives_unmatched);
+    printf("; received before sent: %llu on the global clock", (unsigned long long)s->violations);
+    if (s->violations) printf(" (up to %.3f us)", s->violation_max_s * 1e6);
+    printf(", %llu on local clocks", (unsigned long long)s->violations_local);
+    if (s->violations_local) printf(" (up to %.3f us)", s->violation_max_local_s * 1e6);
+    printf("\n");
+}
+
+/* A receive before its send on the global clock: the clock was not good
+ * enough for these messages, said with the error the checker measured. */
+static void warn_messages(const hm_trace_summary_t *s)
+{
+    if (!s->violations) return;
+    fprintf(stderr,
+            "harmonia: warning: %llu of %llu messages were received before they were sent on "
+            "the global clock (up to %.3f us); the clock's checked error between two ranks "
+            "was up to %.3f us\n",
+            (unsigned long long)s->violations, (unsigned long long)s->messages,
+            s->violation_max_s * 1e6, s->pair_error_s * 1e6);
+}
+
 /* "1.9 MB" */
 static void size_text(uint64_t bytes, char *buf, size_t len)
 {
@@ -198,6 +238,7 @@ static void print_summary(const hm_trace_summary_t *s, const char *dir)
     printf("trace: %s (trace.csv, trace.json: open trace.json in https://ui.perfetto.dev)\n", dir);
     print_ranks(s);
     print_order(s);
+    print_messages(s);
     hm_table_t *t = NULL;
     if (hm_table_create(&t) != HM_OK) return;
     const char *heads[] = {"function", "calls",       "total_ms",    "median_us",
@@ -233,6 +274,7 @@ static int merge_and_report(const char *dir)
     if (rc != HM_OK) return cli_print_error("%s", hm_last_error()), rc;
     print_summary(&s, dir);
     warn_order(&s);
+    warn_messages(&s);
     if (s.nfinished < s.nranks)
         fprintf(stderr,
                 "harmonia: warning: %d of %d ranks did not reach MPI_Finalize: their "

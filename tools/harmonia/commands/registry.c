@@ -303,8 +303,11 @@ static const cli_command_t commands[] = {
      "harmonia plot --dir figures runs/barrier runs/harmonize", cli_cmd_plot, 1, 0, NULL},
     {"trace", "trace an unchanged MPI program on the global clock", 0,
      COMMON_TIMER | COMMON_SYNTH | HM_OPT_BIT(HM_OPT_CLOCK_SYNC) | HM_OPT_BIT(HM_OPT_FITPOINTS) |
-         HM_OPT_BIT(HM_OPT_EXCHANGES) | HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_HELP),
-     "harmonia trace [--clock-sync SPEC] [--output DIR] -- LAUNCHER... PROGRAM ARGS\n"
+         HM_OPT_BIT(HM_OPT_EXCHANGES) | HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_EXCLUDE) |
+         HM_OPT_BIT(HM_OPT_INCLUDE) | HM_OPT_BIT(HM_OPT_POLLS) | HM_OPT_BIT(HM_OPT_DURING_S) |
+         HM_OPT_BIT(HM_OPT_HELP),
+     "harmonia trace [--clock-sync SPEC] [--output DIR] [--exclude FUNCS] -- LAUNCHER... "
+     "PROGRAM ARGS\n"
      "       harmonia trace merge DIR",
      "Runs the command after -- (e.g. mpirun -n 4 ./app) with libharmonia-trace.so\n"
      "preloaded: at MPI_Init the clocks are synchronized (--clock-sync, default hca3,\n"

@@ -94,6 +94,10 @@ typedef enum cli_opt_id {
     HM_OPT_ALLOW_ONE_RANK,
     HM_OPT_DEVICE_TIME,
     HM_OPT_BATCH,
+    HM_OPT_EXCLUDE,
+    HM_OPT_INCLUDE,
+    HM_OPT_POLLS,
+    HM_OPT_DURING_S,
     HM_OPT_COUNT
 } cli_opt_id_t;
 
@@ -187,6 +191,11 @@ typedef struct cli_config {
     /* GPUs */
     int memory_device; /* --memory device (1) or host (0, default) */
     int gpus_per_node; /* --gpus-per-node, 0 = every device the node shows */
+    /* trace: functions recorded (patterns), polls one event each (1) or a
+     * burst (0), and the seconds after MPI_Init recorded */
+    char trace_include[1024], trace_exclude[1024];
+    int polls_each;
+    double during_from_s, during_to_s;
     /* --select of plot on a trace: the n-th call of a function, or a window
      * in ms from the trace's first event; kind 0 = not given. */
     struct {

@@ -524,6 +524,23 @@ const cli_opt_def_t cli_options[HM_OPT_COUNT] = {
                        "or a window in ms from the trace's first event; default the collective "
                        "call with the largest entry skew",
                        "e.g. --select MPI_Allreduce:100 or --select 2.5:3", cli_opt_parse_select},
+    [HM_OPT_EXCLUDE] = {HM_OPT_EXCLUDE, "exclude", 0, "FUNCS",
+                        "trace: functions not recorded, comma-separated shell patterns "
+                        "(their collectives still counted, so the others match)",
+                        "e.g. --exclude 'MPI_Test*,MPI_Iprobe'", cli_opt_parse_exclude},
+    [HM_OPT_INCLUDE] = {HM_OPT_INCLUDE, "include", 0, "FUNCS",
+                        "trace: record only these functions (patterns as --exclude); default "
+                        "all",
+                        "e.g. --include 'MPI_*send*,MPI_*recv*,MPI_Wait*'", cli_opt_parse_include},
+    [HM_OPT_POLLS] = {HM_OPT_POLLS, "polls", 0, "MODE",
+                      "trace: unsuccessful polls (a test that completes nothing, a probe that "
+                      "finds nothing): burst records a run of them as one event with its count "
+                      "(default), each one event a call",
+                      "e.g. --polls each", cli_opt_parse_polls},
+    [HM_OPT_DURING_S] = {HM_OPT_DURING_S, "during-s", 0, "FROM:TO",
+                         "trace: record only the calls made from FROM to TO seconds after "
+                         "MPI_Init's clock synchronization",
+                         "e.g. --during-s 10:12", cli_opt_parse_during},
     [HM_OPT_COLD_CACHE] = {HM_OPT_COLD_CACHE, "cold-cache", 0, NULL,
                            "overwrite a buffer the size of the last-level cache before every "
                            "repetition",

@@ -1,5 +1,6 @@
 /* tools/harmonia/options/option_parse_pattern.c — the options of `harmonia
  * pattern`, each checked against the pattern layer's registries. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,4 +213,45 @@ int cli_opt_parse_select(cli_config_t *c, const char *v)
                  "2.5:3)",
                  v);
     return -1;
+}
+
+/* --exclude, --include: checked against the traced functions now (a
+ * pattern that matches none is a typo), kept as given for the tracer. */
+static int parse_funcs(char *dst, size_t cap, const char *v, int include)
+{
+    unsigned char selected[HM_TRACE_NFUNCS];
+    if (!*v) return cli_opt_fail("empty value (expected function patterns, e.g. MPI_Test*)");
+    if (strlen(v) >= cap) return cli_opt_fail("value longer than %zu characters", cap - 1);
+    if (hm_trace_func_select(include ? v : NULL, include ? NULL : v, selected) != HM_OK) return -1;
+    strcpy(dst, v);
+    return 0;
+}
+
+int cli_opt_parse_exclude(cli_config_t *c, const char *v)
+{
+    return parse_funcs(c->trace_exclude, sizeof c->trace_exclude, v, 0);
+}
+
+int cli_opt_parse_include(cli_config_t *c, const char *v)
+{
+    return parse_funcs(c->trace_include, sizeof c->trace_include, v, 1);
+}
+
+int cli_opt_parse_polls(cli_config_t *c, const char *v)
+{
+    if (strcmp(v, "burst") && strcmp(v, "each"))
+        return cli_opt_fail("\"%s\" is not burst or each", v);
+    c->polls_each = !strcmp(v, "each");
+    return 0;
+}
+
+int cli_opt_parse_during(cli_config_t *c, const char *v)
+{
+    double a, b;
+    int used = 0;
+    if (sscanf(v, "%lf:%lf%n", &a, &b, &used) == 2 && !v[used] && a >= 0 && b > a && isfinite(b)) {
+        c->during_from_s = a, c->during_to_s = b;
+        return 0;
+    }
+    return cli_opt_fail("\"%s\" is not FROM:TO seconds with 0 <= FROM < TO (e.g. 10:12)", v);
 }

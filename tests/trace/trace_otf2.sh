@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The OTF2 archive of a traced program as Vampir reads Score-P's (issue 30,
+# item 3): the MPI records between each call's Enter and Leave, and the
+# communicators they name. The truth is trace_app's ring at 2 ranks: in
+# each of 50 rounds a rank posts an MPI_Isend to the other rank, receives
+# one message with MPI_Recv from any source and completes its send in
+# MPI_Wait; its main splits MPI_COMM_WORLD by rank parity (two one-rank
+# halves at 2 ranks), ends in an MPI_Barrier and frees its half.
+. "$(dirname "$0")/../harmonia/lib.sh"
+app=$1
+if ! command -v otf2-print >/dev/null; then
+    echo "skipped: no otf2-print to read the archive (scripts/install-deps installs it)"
+    exit 77
+fi
+dir=$(mktemp -d)
+trap 'rm -rf "$dir" "$out"' EXIT
+cd "$dir" || exit 1
+extra=()
+[ "$MPI_FLAVOR" = openmpi ] && extra=(--bind-to none)
+# MPICH busy-polls: yield, as tests/trace/trace_command.sh does.
+[ "$MPI_FLAVOR" = mpich ] && export MPIR_CVAR_POLLS_BEFORE_YIELD=1
+rounds=50
+
+timeout -k 5 "$(scaled 120)" "$HARMONIA" trace --fitpoints 50 --exchanges 10 --output ring -- \
+    "$MPIEXEC" -n 2 "${extra[@]}" "$app" ring $rounds >"$out" 2>&1
+status=$?
+check $status "ring $rounds at 2 ranks traced: exit $status" "$(cat "$out")"
+otf2-print ring/otf2/traces.otf2 >events.txt 2>events.err
+check $(($? + $(wc -c <events.err))) "otf2-print reads the events, without a complaint" \
+    "$(head -5 events.err)"
+otf2-print -G ring/otf2/traces.otf2 >defs.txt 2>defs.err
+check $(($? + $(wc -c <defs.err))) "otf2-print -G reads the definitions, without a complaint" \
+    "$(head -5 defs.err)"
+
+# The records of each location: name, location, timestamp, attributes.
+records() { awk '$2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/' events.txt; }
+
+# Per rank, 50 of each to or from the other rank on MPI_COMM_WORLD: 100
+# sends posted, 100 completed, 100 received in all.
+records | awk -v n=$rounds '
+    $1 ~ /^MPI_(ISEND|ISEND_COMPLETE|RECV)$/ { c[$1]++; c[$1 " " $2]++; other = 1 - $2 }
+    $1 == "MPI_ISEND" && $0 !~ ("Receiver: " other " .*Communicator: \"MPI_COMM_WORLD\"") { bad++; print }
+    $1 == "MPI_RECV" && $0 !~ ("Sender: " other " .*Communicator: \"MPI_COMM_WORLD\"") { bad++; print }
+    END {
+        for (r = 0; r < 2; r++)
+            if (c["MPI_ISEND " r] != n || c["MPI_ISEND_COMPLETE " r] != n || c["MPI_RECV " r] != n) bad++
+        printf "MPI_ISEND %d, MPI_ISEND_COMPLETE %d, MPI_RECV %d\n", c["MPI_ISEND"], c["MPI_ISEND_COMPLETE"], c["MPI_RECV"]
+        exit bad > 0
+    }' >counts.txt
+check $? "per rank $rounds MPI_ISEND to the other rank, $rounds MPI_ISEND_COMPLETE, $rounds MPI_RECV from it: $(tail -1 counts.txt)" \
+    "$(cat counts.txt)"
+
+# Each send's request completed once, after it was posted, on its rank.
+records | awk '
+    { req = $2 " " $NF }
+    $1 == "MPI_ISEND" { if (open[req]++) bad++ }
+    $1 == "MPI_ISEND_COMPLETE" { if (!open[req]) bad++; else open[req]-- }
+    END { for (k in open) if (open[k]) bad++; exit bad > 0 }'
+check $? "every MPI_ISEND's request is completed once by a later MPI_ISEND_COMPLETE"
+
+# Collective operations begun and ended in pairs, inside one call; the
+# final MPI_Barrier on MPI_COMM_WORLD on both ranks. Every record lies
+# between its call's Enter and Leave, and no location goes back in time.
+records | awk '
+    $3 + 0 < last[$2] { back++; print "back in time: " $0 }
+    { last[$2] = $3 + 0 }
+    $1 == "ENTER" { depth[$2]++; next }
+    $1 == "LEAVE" { if (coll[$2]) bad++; depth[$2]--; next }
+    !depth[$2] { outside++; print "outside a call: " $0 }
+    $1 == "MPI_COLLECTIVE_BEGIN" { begin++; if (coll[$2]++) bad++ }
+    $1 == "MPI_COLLECTIVE_END" { end++; if (!coll[$2]--) bad++ }
+    /MPI_COLLECTIVE_END.*Operation: BARRIER, Communicator: "MPI_COMM_WORLD"/ { barrier[$2] = 1 }
+    END {
+        printf "%d begun, %d ended\n", begin, end
+        exit !(begin == end && begin > 0 && !bad && !back && !outside && barrier[0] && barrier[1])
+    }' >nesting.txt
+check $? "MPI_COLLECTIVE_BEGIN = MPI_COLLECTIVE_END > 0 ($(tail -1 nesting.txt)), paired, a barrier on each rank" \
+    "$(head -5 nesting.txt)"
+grep -q -e "back in time" -e "outside a call" nesting.txt
+check $((!$?)) "every record between its call's Enter and Leave, timestamps never decreasing per location" \
+    "$(head -5 nesting.txt)"
+
+# The definitions: MPI's locations (group 0, both ranks), one COMM per
+# communicator the ranks knew (MPI_COMM_WORLD and the split's two halves),
+# each of a COMM_GROUP.
+grep -Eq '^GROUP +0 .*Type: COMM_LOCATIONS, Paradigm: "MPI".*2 Members' defs.txt
+check $? "a COMM_LOCATIONS group of the 2 ranks" "$(grep '^GROUP' defs.txt)"
+comms=$(grep -c '^COMM ' defs.txt)
+groups=$(grep -c '^GROUP .*Type: COMM_GROUP' defs.txt)
+grep -Eq '^COMM +0 +Name: "MPI_COMM_WORLD"' defs.txt && [ "$comms" -eq 3 ] && [ "$groups" -eq 3 ]
+check $? "COMM definitions: MPI_COMM_WORLD and the split's halves ($comms), a COMM_GROUP each ($groups)" \
+    "$(grep -E '^(COMM|GROUP) ' defs.txt)"
+
+# Each location's event count is the number of records it holds.
+for r in 0 1; do
+    said=$(sed -n "s/^LOCATION  *$r .*# Events: \([0-9]*\),.*/\1/p" defs.txt)
+    held=$(records | awk -v r=$r '$2 == r' | wc -l)
+    [ -n "$said" ] && [ "$said" -eq "$held" ]
+    check $? "location $r: # Events $said, the records it holds ($held)"
+done
+finish
