@@ -379,7 +379,9 @@ typedef struct hm_trace_summary {
     /* 1 when pair_error_s >= latency_min_s: a message between two ranks can
      * arrive sooner than their clocks can be told apart, so a receive may
      * appear before its send and the order of events on different ranks
-     * that close cannot be trusted (Lamport's clock condition) */
+     * that close cannot be trusted (Lamport's clock condition). The checks
+     * are made at MPI_Init and MPI_Finalize only: between them a poor
+     * drift estimate can be off by more, which violations (below) show */
     int order_doubtful;
     size_t nfuncs; /* functions seen, in registry order */
     hm_trace_func_summary_t *funcs;
@@ -399,6 +401,11 @@ typedef struct hm_trace_summary {
      * on the ranks' local clocks; the largest amount of each (NaN: none). */
     uint64_t violations, violations_local;
     double violation_max_s, violation_max_local_s;
+    /* Collective calls (and the other calls numbered on a communicator,
+     * window or file) found on every member, and the events of such calls
+     * found on only some of the members (a rank that did not finish, or
+     * --exclude/--during-s cut them). */
+    uint64_t collectives, collective_events_partial;
 } hm_trace_summary_t;
 
 /* Read dir's rank files, put every event on the global clock, write

@@ -140,7 +140,11 @@ static void match_collectives(const hm__trace_rank_t *ranks, int nranks,
     const hm__trace_member_t *m = calls->m;
     for (size_t i = 0, j; i < calls->n; i = j) {
         j = hm__trace_calls_run_end(calls, i);
-        if ((int)(j - i) != hm__trace_comm_size(ranks, nranks, m[i].key)) continue;
+        if ((int)(j - i) != hm__trace_comm_size(ranks, nranks, m[i].key)) {
+            s->collective_events_partial += j - i;
+            continue;
+        }
+        s->collectives++;
         int func = ranks[m[i].rank].events[m[i].i].func;
         hm_trace_func_summary_t *f = &s->funcs[slot[func]];
         double last = m[j - 1].enter_s, skew = last - m[i].enter_s;

@@ -133,10 +133,12 @@ static void print_order(const hm_trace_summary_t *s)
                "MPI_Finalize: a rank did not reach it, or a trace of an older version)\n");
         return;
     }
+    /* Received-before-sent messages overrule the checks: those are made at
+     * MPI_Init and MPI_Finalize only. */
     printf("order of events across ranks: clock error between two ranks up to %.3f us, "
            "shortest message latency %.3f us: %s\n",
            s->pair_error_s * 1e6, s->latency_min_s * 1e6,
-           s->order_doubtful ? "NOT TRUSTED" : "trusted");
+           s->order_doubtful || s->violations ? "NOT TRUSTED" : "trusted");
 }
 
 static void warn_order(const hm_trace_summary_t *s)
@@ -168,6 +170,18 @@ static void print_messages(const hm_trace_summary_t *s)
     printf("\n");
 }
 
+/* The collective calls found on every member, and those that were not. */
+static void print_collectives(const hm_trace_summary_t *s)
+{
+    if (s->collectives + s->collective_events_partial == 0) return;
+    printf("collectives: %llu found on every member of their communicator",
+           (unsigned long long)s->collectives);
+    if (s->collective_events_partial)
+        printf(", %llu calls of a rank found on only some",
+               (unsigned long long)s->collective_events_partial);
+    printf("\n");
+}
+
 /* A receive before its send on the global clock: the clock was not good
  * enough for these messages, said with the error the checker measured. */
 static void warn_messages(const hm_trace_summary_t *s)
@@ -176,7 +190,8 @@ static void warn_messages(const hm_trace_summary_t *s)
     fprintf(stderr,
             "harmonia: warning: %llu of %llu messages were received before they were sent on "
             "the global clock (up to %.3f us); the clock's checked error between two ranks "
-            "was up to %.3f us\n",
+            "was up to %.3f us at MPI_Init and MPI_Finalize, so between them it was worse "
+            "(a poor drift estimate: more --fitpoints or a quieter machine)\n",
             (unsigned long long)s->violations, (unsigned long long)s->messages,
             s->violation_max_s * 1e6, s->pair_error_s * 1e6);
 }
@@ -239,6 +254,7 @@ static void print_summary(const hm_trace_summary_t *s, const char *dir)
     print_ranks(s);
     print_order(s);
     print_messages(s);
+    print_collectives(s);
     hm_table_t *t = NULL;
     if (hm_table_create(&t) != HM_OK) return;
     const char *heads[] = {"function", "calls",       "total_ms",    "median_us",
