@@ -12,11 +12,22 @@
 
 static const char magic[8] = {'H', 'M', 'T', 'R', 'A', 'C', 'E', '2'};
 
-static uint64_t fnv1a(const void *data, size_t len)
+/* FNV-1a's step over 8-byte words instead of bytes: the checksum of every
+ * flush is on the traced program's time, and byte by byte it was a third
+ * of a traced request's cost (perf, bench/trace_call request: 31 % in
+ * hm__trace_chunk_header). Events are 64 bytes, so len is a multiple of 8;
+ * a tail is folded in byte by byte all the same. */
+static uint64_t checksum(const void *data, size_t len)
 {
     const unsigned char *p = data;
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < len; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+    uint64_t h = 0xcbf29ce484222325ull, w;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0x100000001b3ull;
+        h ^= h >> 29;
+    }
+    for (; i < len; i++) h = (h ^ p[i]) * 0x100000001b3ull;
     return h;
 }
 
@@ -26,7 +37,7 @@ void hm__trace_chunk_header(hm__trace_chunk_t *head, const hm_trace_event_t *eve
     memcpy(head->magic, magic, sizeof magic);
     head->event_bytes = sizeof *events;
     head->count = n;
-    head->checksum = fnv1a(events, n * sizeof *events);
+    head->checksum = checksum(events, n * sizeof *events);
 }
 
 /* Grow *events to hold want events. */
@@ -57,7 +68,7 @@ static int read_chunk(FILE *f, const char *path, hm_trace_event_t **events, size
                -1;
     if ((*st = reserve(events, cap, *n + head.count)) != HM_OK) return -1;
     if (fread(*events + *n, sizeof **events, head.count, f) != head.count) return -1;
-    if (fnv1a(*events + *n, head.count * sizeof **events) != head.checksum) return -1;
+    if (checksum(*events + *n, head.count * sizeof **events) != head.checksum) return -1;
     *n += head.count;
     return 0;
 }

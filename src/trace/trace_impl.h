@@ -20,7 +20,7 @@ typedef struct hm__trace_chunk {
     uint32_t event_bytes; /* sizeof(hm_trace_event_t) of the writer */
     uint32_t reserved;
     uint64_t count;
-    uint64_t checksum; /* FNV-1a over the events' bytes */
+    uint64_t checksum; /* FNV-1a's step over the events' 8-byte words (chunks.c) */
 } hm__trace_chunk_t;
 
 void hm__trace_chunk_header(hm__trace_chunk_t *head, const hm_trace_event_t *events, size_t n);
