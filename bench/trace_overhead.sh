@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # bench/trace_overhead.sh [BUILD] [RUNS] — what libharmonia-trace.so costs:
-#  1. one wrapped call: MPI_Iprobe untraced and traced (bench/trace_call,
-#     medians of 5 rounds of 1 M calls, RUNS mpiruns each), the difference,
-#     and that difference less two reads of the tracer's timer (monotonic,
-#     as `harmonia timers` measures its read cost): the tracer's own work;
+#  1. wrapped calls (bench/trace_call, medians of 5 rounds, RUNS mpiruns
+#     each, interleaved): MPI_Iprobe untraced, traced an event a call
+#     (--polls each) and in bursts (the default), the difference less two
+#     reads of the tracer's timer (monotonic, as `harmonia timers`
+#     measures its read cost): the tracer's own work; a request made,
+#     completed and tied to its wait (Irecv, Send, Wait); a polling loop
+#     (100 unsuccessful MPI_Test an iteration) untraced, traced in bursts,
+#     and with MPI_Test excluded (--exclude MPI_Test), as ratios;
 #  2. a whole `harmonia bench` (allreduce, 8 B to 64 KiB, 1000 repetitions)
 #     traced and untraced: wall time and the median run-times it reports.
 # Prints medians over RUNS (default 5); the machine is shared and noisy.
@@ -15,19 +19,34 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 lib=$build/libharmonia-trace.so
+# traced NAME LOOP N [VAR=VALUE...]: one traced run of trace_call into $tmp/NAME.
+traced() {
+    local name=$1 loop=$2 n=$3
+    shift 3
+    rm -rf "$tmp/dir"
+    env "$@" HARMONIA_TRACE_DIR="$tmp/dir" HARMONIA_TRACE_FITPOINTS=50 LD_PRELOAD="$lib" \
+        mpirun -n 1 "$build/bench/trace_call" "$n" "$loop" >>"$tmp/$name"
+}
 for i in $(seq "$runs"); do
-    mpirun -n 1 "$build/bench/trace_call" >>"$tmp/plain"
-    HARMONIA_TRACE_DIR="$tmp/t$i" HARMONIA_TRACE_FITPOINTS=50 LD_PRELOAD="$lib" \
-        mpirun -n 1 "$build/bench/trace_call" >>"$tmp/traced"
+    mpirun -n 1 "$build/bench/trace_call" 1000000 iprobe >>"$tmp/plain"
+    traced each iprobe 1000000 HARMONIA_TRACE_POLLS=each
+    traced burst iprobe 1000000
+    mpirun -n 1 "$build/bench/trace_call" 200000 request >>"$tmp/req_plain"
+    traced req request 200000
+    mpirun -n 1 "$build/bench/trace_call" 20000 polling >>"$tmp/poll_plain"
+    traced poll polling 20000
+    traced poll_ex polling 20000 HARMONIA_TRACE_EXCLUDE=MPI_Test
 done
-plain=$(median <"$tmp/plain")
-traced=$(median <"$tmp/traced")
+m() { median <"$tmp/$1"; }
 read_ns=$(mpirun -n 1 "$build/harmonia" timers --timer monotonic --output "$tmp/timers.csv" >/dev/null &&
     awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
         { print $c["overhead_s"] * 1e9 }' "$tmp/timers.csv")
-echo "MPI_Iprobe: untraced ${plain} ns, traced ${traced} ns (median of $runs runs of 5 x 1 M calls)"
-awk -v p="$plain" -v t="$traced" -v r="$read_ns" 'BEGIN {
+echo "MPI_Iprobe: untraced $(m plain) ns, traced $(m each) ns an event a call, $(m burst) ns in bursts (medians of $runs runs of 5 x 1 M calls)"
+awk -v p="$(m plain)" -v t="$(m each)" -v r="$read_ns" 'BEGIN {
     printf "tracer per call: %.1f ns; less two timer reads (%.1f ns each): %.1f ns\n", t - p, r, t - p - 2 * r }'
+echo "Irecv + Send + Wait (3 calls, a request record): untraced $(m req_plain) ns, traced $(m req) ns"
+awk -v p="$(m poll_plain)" -v b="$(m poll)" -v x="$(m poll_ex)" 'BEGIN {
+    printf "polling loop (100 unsuccessful MPI_Test an iteration): untraced %.0f ns, bursts %.0f ns (%.2f x), MPI_Test excluded %.0f ns (%.2f x)\n", p, b, b / p, x, x / p }'
 
 # A whole bench run.
 for i in $(seq "$runs"); do

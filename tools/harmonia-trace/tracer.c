@@ -72,6 +72,11 @@ int hm_tracer_is_test(int func)
            func == HM_TRACE_MPI_Testany || func == HM_TRACE_MPI_Testsome;
 }
 
+int hm_tracer_wants(int func)
+{
+    return !atomic_load_explicit(&tr.on, memory_order_relaxed) || tr.selected[func];
+}
+
 int hm_tracer_on(void)
 {
     return !inside && atomic_load_explicit(&tr.on, memory_order_relaxed);

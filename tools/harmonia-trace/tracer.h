@@ -19,6 +19,10 @@
  * symbols). */
 int hm_tracer_on(void);
 
+/* Whether calls of func are recorded (--include, --exclude): 1 as well
+ * before MPI_Init and after MPI_Finalize. */
+int hm_tracer_wants(int func);
+
 /* Local time now, on the tracer's timer (0 before MPI_Init and after
  * MPI_Finalize, when there is none). */
 double hm_tracer_now(void);
