@@ -406,6 +406,9 @@ typedef struct hm_trace_summary {
      * found on only some of the members (a rank that did not finish, or
      * --exclude/--during-s cut them). */
     uint64_t collectives, collective_events_partial;
+    /* Ranks whose event file ends in a chunk cut short or failing its
+     * checksum (a rank killed in a flush): that chunk was dropped. */
+    int torn_ranks;
 } hm_trace_summary_t;
 
 /* Read dir's rank files, put every event on the global clock, write

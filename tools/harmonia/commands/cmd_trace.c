@@ -291,6 +291,11 @@ static int merge_and_report(const char *dir)
     print_summary(&s, dir);
     warn_order(&s);
     warn_messages(&s);
+    if (s.torn_ranks)
+        fprintf(stderr,
+                "harmonia: warning: the event files of %d rank(s) end in a flush that was cut "
+                "short or fails its checksum: its events were dropped\n",
+                s.torn_ranks);
     if (s.nfinished < s.nranks)
         fprintf(stderr,
                 "harmonia: warning: %d of %d ranks did not reach MPI_Finalize: their "
