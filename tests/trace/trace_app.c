@@ -20,7 +20,15 @@
  *       MPI_Mprobe and MPI_Mrecv; an MPI_Irecv polled with MPI_Testany; a
  *       neighbourhood alltoall, an allreduce on a MPI_Cart_sub row. Each
  *       step ends with a barrier on the grid, so that a receive from any
- *       source takes its own step's message. 7 messages a rank a round. */
+ *       source takes its own step's message. 7 messages a rank a round.
+ *   trace_app objects                   a communicator of every kind, each
+ *       used by a collective: MPI_Comm_idup, MPI_Comm_create_group (the
+ *       even ranks), an intercommunicator between the even and the odd
+ *       ranks (MPI_Intercomm_create; its two leaders exchange a message,
+ *       then a barrier over both groups) merged again (MPI_Intercomm_merge),
+ *       a ring as a distributed graph (MPI_Neighbor_allgather), a window
+ *       (fences around an MPI_Put to the next rank) and a file written
+ *       collectively (MPI_File_write_at_all, in the working directory). */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 /* MPICH's MPI_STATUSES_IGNORE is (MPI_Status *)1, which GCC takes for an
@@ -160,6 +168,75 @@ static void patterns(int rounds)
     MPI_Comm_free(&cart);
 }
 
+static void intercomm(int rank, int size)
+{
+    MPI_Comm half, inter, merged;
+    int x = 1, y, lrank;
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+    MPI_Comm_rank(half, &lrank);
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank % 2 ? 0 : 1, 5, &inter);
+    if (lrank == 0)
+        MPI_Sendrecv(&x, 1, MPI_INT, 0, 6, &y, 1, MPI_INT, 0, 6, inter, MPI_STATUS_IGNORE);
+    MPI_Barrier(inter);
+    MPI_Intercomm_merge(inter, rank % 2, &merged);
+    MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, merged);
+    MPI_Comm_free(&merged);
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&half);
+    (void)size;
+}
+
+static void windows_and_files(int rank, int size)
+{
+    int buf[2] = {0, 0}, one = 1;
+    MPI_Win win;
+    MPI_Win_create(buf, sizeof buf, sizeof *buf, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    MPI_Win_fence(0, win);
+    MPI_Put(&one, 1, MPI_INT, (rank + 1) % size, 0, 1, MPI_INT, win);
+    MPI_Win_fence(0, win);
+    MPI_Win_free(&win);
+    MPI_File fh;
+    MPI_File_open(MPI_COMM_WORLD, "trace_app_objects.tmp", MPI_MODE_CREATE | MPI_MODE_RDWR,
+                  MPI_INFO_NULL, &fh);
+    MPI_File_write_at_all(fh, (MPI_Offset)(rank * sizeof rank), &rank, 1, MPI_INT,
+                          MPI_STATUS_IGNORE);
+    MPI_File_close(&fh);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) MPI_File_delete("trace_app_objects.tmp", MPI_INFO_NULL);
+}
+
+static void objects(void)
+{
+    int rank, size, x = 1, y, got[2];
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm dup, evens = MPI_COMM_NULL, ring;
+    MPI_Request req;
+    MPI_Comm_idup(MPI_COMM_WORLD, &dup, &req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, dup);
+    MPI_Group world, even;
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    int range[1][3] = {{0, size - 1, 2}};
+    MPI_Group_range_incl(world, 1, range, &even);
+    if (rank % 2 == 0) {
+        MPI_Comm_create_group(MPI_COMM_WORLD, even, 7, &evens);
+        MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, evens);
+        MPI_Comm_free(&evens);
+    }
+    MPI_Group_free(&even);
+    MPI_Group_free(&world);
+    intercomm(rank, size);
+    int left = (rank + size - 1) % size, right = (rank + 1) % size;
+    int weight = 1; /* MPI_UNWEIGHTED is a sentinel GCC takes for an empty array */
+    MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &left, &weight, 1, &right, &weight,
+                                   MPI_INFO_NULL, 0, &ring);
+    MPI_Neighbor_allgather(&x, 1, MPI_INT, got, 1, MPI_INT, ring);
+    MPI_Comm_free(&ring);
+    windows_and_files(rank, size);
+    MPI_Comm_free(&dup);
+}
+
 /* MPI_Finalize outside main, as applications do in their clean-up code. */
 static void finish(MPI_Comm *split)
 {
@@ -182,9 +259,11 @@ int main(int argc, char **argv)
         ring(atoi(argv[2]));
     else if (argc == 3 && !strcmp(argv[1], "patterns"))
         patterns(atoi(argv[2]));
+    else if (argc == 2 && !strcmp(argv[1], "objects"))
+        objects();
     else
         rc = 2, fprintf(stderr, "usage: trace_app truth FILE ROUNDS GAP_S | flood N [PAUSE_S] | "
-                                "ring ROUNDS | patterns ROUNDS\n");
+                                "ring ROUNDS | patterns ROUNDS | objects\n");
     MPI_Barrier(MPI_COMM_WORLD);
     finish(&split);
     return rc;

@@ -44,6 +44,31 @@ sys.exit(0 if ok else print(line, true_mb) or 1)
 PY
     fail "the written: line (above)"
 
+# --- every kind of communicator, window and file ----------------------------
+# trace_app objects: idup, create_group, an intercommunicator (its leaders'
+# message, a barrier over both groups, merged), a distributed graph, a
+# window and a file, each used by a collective: every collective found on
+# all the members of its communicator (2 and 3 ranks: groups of unequal
+# size), the intercommunicator's message paired, the put's target right.
+for np in 2 3; do
+    if oversubscribing "$np"; then
+        echo "skipped: objects np=$np ($left_out_why)"
+        skips=$((skips + 1))
+        continue
+    fi
+    timeout -k 5 "$(scaled 120)" "$HARMONIA" trace "${fast[@]}" --output obj$np -- \
+        $(mpi $np) "$app" objects >"$out" 2>&1
+    status=$?
+    [ "$status" -eq 0 ] && grep -Eq "^collectives: [0-9]+ found on every member of their communicator$" "$out" &&
+        grep -q "^messages: 2 matched; received before sent: 0 on the global clock" "$out" &&
+        awk -F, -v np=$np '/^#/ { next } !head { head = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
+            $c["function"] == "MPI_Put" { puts++; if ($c["peer"] != ($c["rank"] + 1) % np) bad++ }
+            $c["function"] ~ /^MPI_(Win_fence|File_write_at_all|Intercomm_merge|Neighbor_allgather)$/ { seen[$c["function"]]++ }
+            END { exit !(puts == np && !bad && length(seen) == 4) }' obj$np/trace.csv &&
+        ok "objects np=$np: every collective on all its members (idup, create_group, intercomm, dist graph, window, file), the intercomm message paired" ||
+        { fail "objects np=$np: exit $status"; cat "$out" >&2; }
+done
+
 # --- polls in bursts (the default) and the filters ---------------------------
 # The same 500000 unsuccessful probes a rank are one event each, the count
 # in its calls column and in the summary's calls; --exclude drops them.
