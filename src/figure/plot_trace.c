@@ -9,9 +9,10 @@
  * trace.csv is read once: what the choice needs is kept as it streams by
  * (the collective calls' spans, the N-th call of each rank), the events go
  * to a scratch file of fixed-size records, read again (cheaply) once the
- * window is known. A window of more than MAX_BOXES events is binned: per
- * rank, COLUMNS columns, each drawn in the colour of the function that took
- * most of its time, so that the image and gnuplot's work stay bounded. */
+ * window is known. A window of more events than a box each can show (more
+ * than 2 a column of a rank, or than MAX_BOXES) is binned: per rank,
+ * COLUMNS columns, each drawn in the colour of the function that took most
+ * of its time, so that the image and gnuplot's work stay bounded. */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -29,8 +30,8 @@
 #include "figure/plot_trace.h"
 
 enum {
-    MAX_BOXES = 10000, /* events drawn one by one (a box each, in 2 panels): ~1 MB of SVG */
-    COLUMNS = 400,     /* bins across a panel, whose plotting area is ~300 px wide */
+    MAX_BOXES = 5000, /* events drawn one by one (a box each in 2 panels): 1 MB of SVG */
+    COLUMNS = 400,    /* bins across a panel, whose plotting area is ~300 px wide */
     MIN_COLUMNS = 16,
     CELLS = 1 << 22, /* floats of the bins at most (16 MB), whatever the ranks */
     NAMED = 12,      /* functions the legend names; the rest "other" (13 when 13) */
@@ -372,7 +373,8 @@ static void look_around(void *ctx, const event_t *e, size_t i)
 
 /* The window around a call: its span plus a margin that reaches the
  * nearest other call of every rank, between 2 and 20 times the call's span
- * (more would shrink the call to nothing), at least 0.1 us. */
+ * (more would shrink the call to nothing), at least 0.1 us; within the
+ * trace. */
 static void frame(const gantt_t *g, const selection_t *s, double *lo_s, double *hi_s)
 {
     *lo_s = s->from_s, *hi_s = s->to_s;
@@ -383,7 +385,8 @@ static void frame(const gantt_t *g, const selection_t *s, double *lo_s, double *
         if (isfinite(g->ranks[r].after_s)) gap = fmax(gap, g->ranks[r].after_s - s->to_s);
     }
     double margin = fmin(fmax(1.2 * gap, 2 * d), 20 * d);
-    *lo_s = s->from_s - margin, *hi_s = s->to_s + margin;
+    /* Nothing is drawn outside the trace: no room given to it. */
+    *lo_s = fmax(s->from_s - margin, g->first_s), *hi_s = fmin(s->to_s + margin, g->last_s);
 }
 
 /* ---- The window's events: one by one, and binned ---- */
@@ -400,7 +403,8 @@ typedef struct shown {
     float *busy;    /* [panel][rank][column][function present] seconds */
     double *time_s; /* per function present: its time in the window */
     size_t *count;  /* its calls there */
-    event_t *boxes; /* the first MAX_BOXES events of the window */
+    event_t *boxes; /* the first events of the window, up to limit */
+    size_t limit;   /* more are binned */
     size_t nboxes, inside;
     event_t *mark; /* the selected call on each rank */
     size_t nmark;
@@ -430,7 +434,7 @@ static void collect(void *ctx, const event_t *e, size_t i)
     bin(w, LOCAL, e, e->local[0] - shift_s, e->local[1] - shift_s);
     bin(w, GLOBAL, e, e->glob[0] - w->lo_s, e->glob[1] - w->lo_s);
     w->count[w->g->dense[e->func] - 1]++;
-    if (w->inside++ < MAX_BOXES) w->boxes[w->nboxes++] = *e;
+    if (w->inside++ < w->limit) w->boxes[w->nboxes++] = *e;
 }
 
 /* Columns so that the bins stay within CELLS floats at many ranks. */
@@ -439,13 +443,15 @@ static int shown_open(shown_t *w, const gantt_t *g, const selection_t *s, double
     size_t per_col = 2 * (size_t)g->nranks * g->nf;
     size_t ncols = CELLS / per_col;
     memset(w, 0, sizeof *w);
-    w->g = g, w->s = s, w->lo_s = lo_s, w->span_s = hi_s - lo_s;
+    w->g = g, w->s = s, w->lo_s = lo_s, w->span_s = fmax(hi_s - lo_s, 1e-9);
     w->ncols = ncols > COLUMNS ? COLUMNS : ncols < MIN_COLUMNS ? MIN_COLUMNS : (int)ncols;
     w->width_s = w->span_s / w->ncols;
     w->busy = calloc(per_col * w->ncols, sizeof *w->busy);
     w->time_s = calloc(g->nf, sizeof *w->time_s);
     w->count = calloc(g->nf, sizeof *w->count);
-    w->boxes = malloc(MAX_BOXES * sizeof *w->boxes);
+    w->limit = 2 * (size_t)g->nranks * w->ncols;
+    w->limit = w->limit < MAX_BOXES ? w->limit : MAX_BOXES;
+    w->boxes = malloc(w->limit * sizeof *w->boxes);
     w->mark = malloc((size_t)g->nranks * sizeof *w->mark);
     if (w->busy && w->time_s && w->count && w->boxes && w->mark) return HM_OK;
     return hm__error_nomem(__func__);
@@ -592,8 +598,8 @@ static void write_blocks(const shown_t *w, const legend_t *l, const axis_t *ax,
                          hm__plot_script_t *sc)
 {
     for (int panel = LOCAL; panel <= GLOBAL; panel++) {
-        int n = w->inside > MAX_BOXES ? binned(w, l, ax, panel, sc->data)
-                                      : one_by_one(w, l, ax, panel, sc->data);
+        int n = w->inside > w->limit ? binned(w, l, ax, panel, sc->data)
+                                     : one_by_one(w, l, ax, panel, sc->data);
         if (!n) fputs("0\t0\t0\t0\t1\n", sc->data); /* gnuplot refuses an empty block */
         hm__plot_end_block(sc);
     }
@@ -627,7 +633,7 @@ static void key_layout(const shown_t *w, const legend_t *l, layout_t *lay)
     lay->columns = (int)(780 / (chars * 8 + 70));
     lay->columns = lay->columns < 1 ? 1 : lay->columns > KEY_COLUMNS ? KEY_COLUMNS : lay->columns;
     int rows = (entries + lay->columns - 1) / lay->columns;
-    lay->key_h = (rows * 20 + (w->inside > MAX_BOXES) * 20 + 12) / 500.0;
+    lay->key_h = (rows * 20 + (w->inside > w->limit) * 20 + 12) / 500.0;
 }
 
 /* Where a rank's local clock lies so far from the reference's that its
@@ -689,11 +695,10 @@ static void legend(FILE *body, const shown_t *w, const legend_t *l, const layout
             "set yrange [0:1]\nset key at screen 0.5,%g center top horizontal maxcols %d "
             "reverse Left samplen 1.5 noenhanced\n",
             lay->key_h, lay->key_h - 0.01, lay->columns);
-    if (w->inside > MAX_BOXES)
+    if (w->inside > w->limit)
         fprintf(body,
-                "set label '%zu calls, binned: a column in the colour of the function "
-                "that took most of it, as high as its time in calls' at screen 0.5,0.02 "
-                "center noenhanced\n",
+                "set label '%zu calls binned: colour = the function longest in a column, "
+                "height = its time in calls' at screen 0.5,0.02 center noenhanced\n",
                 w->inside);
     fputs("plot ", body);
     for (int k = 0; k < l->nshown; k++)
@@ -753,12 +758,10 @@ static int render(const hm__plot_out_t *out, const char *dir, const shown_t *w)
     if (rc != HM_OK) return rc;
     write_blocks(w, &l, &ax, &sc);
     script(sc.body, w, &l, &lay, &ax);
+    /* The window in ms from the first call: where to look in trace.csv. */
     double from_ms = (w->lo_s - w->g->first_s) * 1e3, to_ms = from_ms + w->span_s * 1e3;
-    if (s->func >= 0)
-        snprintf(what, sizeof what, "Gantt chart: %s, local and global clocks", call);
-    else
-        snprintf(what, sizeof what, "Gantt chart: %.3f-%.3f ms, local and global clocks", from_ms,
-                 to_ms);
+    snprintf(what, sizeof what, "Gantt chart: %s%s%.6f-%.6f ms, local and global clocks",
+             s->func >= 0 ? call : "", s->func >= 0 ? ", " : "", from_ms, to_ms);
     const char *slash = strrchr(dir, '/');
     char stem[256];
     snprintf(stem, sizeof stem, "%s", slash && slash[1] ? slash + 1 : dir);
