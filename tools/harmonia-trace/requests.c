@@ -134,6 +134,15 @@ void hm_tracer_request_created(hm_tracer_call_t *c, double t0, double t1, MPI_Re
     hm_tracer_unlock();
 }
 
+void hm_tracer_request_made(hm_tracer_call_t *c, double t0, double t1, int rc,
+                            const MPI_Request *req, int persistent)
+{
+    if (rc == MPI_SUCCESS)
+        hm_tracer_request_created(c, t0, t1, *req, persistent);
+    else
+        hm_tracer_record(c, t0, t1, HM_TRACER_BY_CLASS);
+}
+
 void hm_tracer_request_idup(hm_tracer_call_t *c, double t0, double t1, MPI_Request req,
                             MPI_Comm parent, MPI_Comm *out)
 {

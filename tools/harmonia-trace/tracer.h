@@ -151,6 +151,11 @@ uint32_t hm_tracer_next_id(void);
 void hm_tracer_request_created(hm_tracer_call_t *c, double t0, double t1, MPI_Request req,
                                int persistent);
 
+/* The same when the call succeeded (rc MPI_SUCCESS), else c recorded as
+ * a call that made nothing. */
+void hm_tracer_request_made(hm_tracer_call_t *c, double t0, double t1, int rc,
+                            const MPI_Request *req, int persistent);
+
 /* MPI_Comm_idup: *out becomes a communicator when req completes. */
 void hm_tracer_request_idup(hm_tracer_call_t *c, double t0, double t1, MPI_Request req,
                             MPI_Comm parent, MPI_Comm *out);

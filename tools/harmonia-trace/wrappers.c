@@ -62,10 +62,7 @@ static void p2p_request(int func, double t0, double t1, int rc, MPI_Comm comm, i
 {
     hm_tracer_call_t c = hm_tracer_call(func, HM_TRACER_COMM, HM_TRACER_HANDLE(comm), peer, bytes);
     c.tag = tag;
-    if (rc == MPI_SUCCESS)
-        hm_tracer_request_created(&c, t0, t1, *req, persistent);
-    else
-        hm_tracer_record(&c, t0, t1, 0);
+    hm_tracer_request_made(&c, t0, t1, rc, req, persistent);
 }
 
 /* What a receive got: its status's count, else what it asked for. */

@@ -40,9 +40,6 @@ static inline void coll_request(int func, double t0, double t1, int rc, MPI_Comm
                                 uint64_t bytes, const MPI_Request *req)
 {
     hm_tracer_call_t c = hm_tracer_call(func, HM_TRACER_COMM, HM_TRACER_HANDLE(comm), root, bytes);
-    if (rc == MPI_SUCCESS)
-        hm_tracer_request_created(&c, t0, t1, *req, 0);
-    else
-        hm_tracer_record(&c, t0, t1, 1);
+    hm_tracer_request_made(&c, t0, t1, rc, req, 0);
 }
 #endif

@@ -223,10 +223,7 @@ static void win_request(int func, double t0, double t1, int rc, MPI_Win win, int
                         uint64_t bytes, const MPI_Request *req)
 {
     hm_tracer_call_t c = hm_tracer_call(func, HM_TRACER_WIN, HM_TRACER_HANDLE(win), target, bytes);
-    if (rc == MPI_SUCCESS)
-        hm_tracer_request_created(&c, t0, t1, *req, 0);
-    else
-        hm_tracer_record(&c, t0, t1, 0);
+    hm_tracer_request_made(&c, t0, t1, rc, req, 0);
 }
 
 HM_WRAP int MPI_Rput(const void *obuf, int ocount, MPI_Datatype otype, int target, MPI_Aint tdisp,
@@ -368,10 +365,7 @@ static void file_request(int func, double t0, double t1, int rc, MPI_File fh, ui
                          const MPI_Request *req)
 {
     hm_tracer_call_t c = hm_tracer_call(func, HM_TRACER_FILE, HM_TRACER_HANDLE(fh), NONE, bytes);
-    if (rc == MPI_SUCCESS)
-        hm_tracer_request_created(&c, t0, t1, *req, 0);
-    else
-        hm_tracer_record(&c, t0, t1, 0);
+    hm_tracer_request_made(&c, t0, t1, rc, req, 0);
 }
 
 HM_WRAP int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype type, MPI_Request *req)
