@@ -3,6 +3,7 @@
  * rank; Perfetto and chrome://tracing open it). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <harmonia/output.h>
@@ -82,6 +83,54 @@ static int put_event(hm_csv_t *csv, int rank, const hm__trace_rank_t *tr, size_t
     return st == HM_OK ? hm_csv_end_row(csv) : st;
 }
 
+/* A k-way merge of the ranks' events by global entry time: a binary
+ * heap of the ranks, each at its next event, so that trace.csv reads in
+ * the order things happened; each rank's events keep the order it
+ * recorded them (a flush is dated after the call whose event waited for
+ * it, so a rank's own entries are not strictly sorted). */
+typedef struct cursor {
+    double at_s;
+    int rank;
+    size_t i;
+} cursor_t;
+
+static int before(const cursor_t *a, const cursor_t *b)
+{
+    return a->at_s < b->at_s || (a->at_s == b->at_s && a->rank < b->rank);
+}
+
+static void sift_down(cursor_t *h, size_t n, size_t k)
+{
+    for (size_t c; (c = 2 * k + 1) < n; k = c) {
+        if (c + 1 < n && before(&h[c + 1], &h[c])) c++;
+        if (!before(&h[c], &h[k])) return;
+        cursor_t t = h[c];
+        h[c] = h[k], h[k] = t;
+    }
+}
+
+static int put_merged(hm_csv_t *csv, const hm__trace_rank_t *ranks, int nranks)
+{
+    cursor_t *h = malloc((size_t)(nranks > 0 ? nranks : 1) * sizeof *h);
+    if (!h) return hm__error_nomem("hm_trace_merge");
+    size_t n = 0;
+    for (int r = 0; r < nranks; r++)
+        if (ranks[r].n) h[n++] = (cursor_t){ranks[r].glob[0], r, 0};
+    for (size_t k = n; k-- > 0;) sift_down(h, n, k);
+    int st = HM_OK;
+    while (st == HM_OK && n > 0) {
+        const hm__trace_rank_t *tr = &ranks[h[0].rank];
+        st = put_event(csv, h[0].rank, tr, h[0].i);
+        if (++h[0].i < tr->n)
+            h[0].at_s = tr->glob[2 * h[0].i];
+        else
+            h[0] = h[--n];
+        sift_down(h, n, 0);
+    }
+    free(h);
+    return st;
+}
+
 int hm__trace_write_csv(const char *dir, const hm__trace_rank_t *ranks, int nranks)
 {
     char path[4200];
@@ -91,8 +140,7 @@ int hm__trace_write_csv(const char *dir, const hm__trace_rank_t *ranks, int nran
     int st = trace_factors(ranks, nranks, &factors);
     if (st == HM_OK)
         st = hm_csv_open(path, factors, columns, sizeof columns / sizeof *columns, &csv);
-    for (int r = 0; st == HM_OK && r < nranks; r++)
-        for (size_t i = 0; st == HM_OK && i < ranks[r].n; i++) st = put_event(csv, r, &ranks[r], i);
+    if (st == HM_OK) st = put_merged(csv, ranks, nranks);
     if (st == HM_OK)
         st = hm_csv_close(csv);
     else
