@@ -44,7 +44,8 @@ enum {
 typedef struct event {
     double local[2], glob[2]; /* enter, exit */
     int rank, func;
-    uint32_t call; /* 1 + its collective call's place in the table; 0: not one */
+    uint32_t call;  /* 1 + its collective call's place in the table; 0: not one */
+    uint32_t spare; /* 0: no byte of a record written to the file unset */
 } event_t;
 
 /* A collective call: the same (function, communicator, number) on every
@@ -193,7 +194,8 @@ static int parse_row(reader_t *rd, event_t *e, unsigned long long *comm, long lo
             return hm__error_set(HM_EINVAL, "%s:%zu: no time in column %s", rd->path,
                                  hm_csv_reader_line(rd->csv),
                                  hm_csv_reader_column(rd->csv, rd->col[k]));
-    *e = (event_t){{v[C_LENTER], v[C_LEXIT]}, {v[C_GENTER], v[C_GEXIT]}, (int)v[C_RANK], func, 0};
+    *e =
+        (event_t){{v[C_LENTER], v[C_LEXIT]}, {v[C_GENTER], v[C_GEXIT]}, (int)v[C_RANK], func, 0, 0};
     /* Keys are 64-bit: read as integers, not through a double. */
     *comm = strtoull(hm_csv_reader_cell(rd->csv, rd->col[C_COMM]), NULL, 10);
     *seq = (long long)v[C_SEQ];
@@ -373,19 +375,19 @@ static void look_around(void *ctx, const event_t *e, size_t i)
 
 /* The window around a call: its span plus a margin that reaches the
  * nearest other call of every rank, between 2 and 20 times the call's span
- * (more would shrink the call to nothing), at least 0.1 us; within the
- * trace. */
+ * (more would shrink the call to nothing), at least 0.1 us. A window, or
+ * the call's, is cut to the trace: no room given to what has no call. */
 static void frame(const gantt_t *g, const selection_t *s, double *lo_s, double *hi_s)
 {
-    *lo_s = s->from_s, *hi_s = s->to_s;
-    if (s->func < 0) return;
-    double d = fmax(s->to_s - s->from_s, 0.1e-6), gap = 0;
-    for (int r = 0; r < g->nranks; r++) {
-        if (isfinite(g->ranks[r].before_s)) gap = fmax(gap, s->from_s - g->ranks[r].before_s);
-        if (isfinite(g->ranks[r].after_s)) gap = fmax(gap, g->ranks[r].after_s - s->to_s);
+    double margin = 0;
+    if (s->func >= 0) {
+        double d = fmax(s->to_s - s->from_s, 0.1e-6), gap = 0;
+        for (int r = 0; r < g->nranks; r++) {
+            if (isfinite(g->ranks[r].before_s)) gap = fmax(gap, s->from_s - g->ranks[r].before_s);
+            if (isfinite(g->ranks[r].after_s)) gap = fmax(gap, g->ranks[r].after_s - s->to_s);
+        }
+        margin = fmin(fmax(1.2 * gap, 2 * d), 20 * d);
     }
-    double margin = fmin(fmax(1.2 * gap, 2 * d), 20 * d);
-    /* Nothing is drawn outside the trace: no room given to it. */
     *lo_s = fmax(s->from_s - margin, g->first_s), *hi_s = fmin(s->to_s + margin, g->last_s);
 }
 
@@ -643,7 +645,7 @@ static void clock_labels(FILE *body, const shown_t *w)
     for (int r = 0; r < w->g->nranks; r++) {
         const rank_state_t *st = &w->g->ranks[r];
         double off_s = st->offset_s - w->ref_s;
-        if (!isfinite(st->dist_s) || fabs(off_s) <= w->span_s / 2) continue;
+        if (!isfinite(st->dist_s) || fabs(off_s) <= w->span_s) continue;
         fprintf(body,
                 "set label 'clock %+.3g s from rank %d''s: its calls out of range' "
                 "at graph 0.5, first %d center front noenhanced\n",
@@ -660,28 +662,29 @@ static int rank_step(int nranks)
             if (nranks / (m[k] * p) <= 16) return m[k] * p;
 }
 
-static void panel(FILE *body, const shown_t *w, const layout_t *lay, const axis_t *ax, int panel)
+static void draw_panel(FILE *body, const shown_t *w, const layout_t *lay, const axis_t *ax,
+                       int which)
 {
     char xlabel[64];
     snprintf(xlabel, sizeof xlabel, "time from the window's start (%s)", ax->unit);
-    fprintf(body, "set origin %g,%g\nset size 0.5,%g\n", panel * 0.5, lay->key_h, 1 - lay->key_h);
+    fprintf(body, "set origin %g,%g\nset size 0.5,%g\n", which * 0.5, lay->key_h, 1 - lay->key_h);
     hm__plot_labels(
-        body, panel == GLOBAL ? "global clock (interpolated)" : "local clocks (each rank's own)",
+        body, which == GLOBAL ? "global clock (interpolated)" : "local clocks (each rank's own)",
         xlabel, "rank");
     fprintf(body,
             "set xrange [0:%.9g]\nset xtics 0, %.9g\nset format x '%%g'\nset mxtics\n"
             "set yrange [%g:-0.6]\nset ytics %d\nset grid x lc rgb '#dddddd'\nunset label\n",
             w->span_s * ax->scale, ax->step, w->g->nranks - 0.4, rank_step(w->g->nranks));
-    if (panel == LOCAL) clock_labels(body, w);
+    if (which == LOCAL) clock_labels(body, w);
     fprintf(body,
             "plot data index %d using 1:2:3:4:5 with boxxyerror fs solid 0.85 noborder "
             "lc variable notitle",
-            panel);
+            which);
     if (w->nmark)
         fprintf(body,
                 ", '' index %d using 1:2:3:4 with boxxyerror fs empty lc rgb 'black' "
                 "lw 1.5 notitle",
-                2 + panel);
+                2 + which);
     fputc('\n', body);
 }
 
@@ -719,8 +722,8 @@ static void script(FILE *body, const shown_t *w, const legend_t *l, const layout
         fprintf(body, "set linetype %d lc rgb '%s'\n", k + 1, colors[k]);
     /* The body is loaded once per format: undo what the legend unset. */
     fputs("set border\nset tics\nset multiplot\nset key off\n", body);
-    panel(body, w, lay, ax, LOCAL);
-    panel(body, w, lay, ax, GLOBAL);
+    draw_panel(body, w, lay, ax, LOCAL);
+    draw_panel(body, w, lay, ax, GLOBAL);
     legend(body, w, l, lay);
     fputs("unset multiplot\n", body);
 }
