@@ -117,8 +117,7 @@ awk -F, -v np=$np '/^#/ { next } !head { head = 1; for (i = 1; i <= NF; i++) c[$
 # Testany). Every one is paired with its receive from the records alone,
 # none is left over, and on clocks up to 1 s and 50 ppm apart (so that
 # even messages slowed by oversubscription to milliseconds cross them) the
-# local times break the clock condition while the global ones do not
-# (issue 30).
+# local times break the clock condition (issue 30).
 patterns_trace() { # NP DIR
     timeout -k 5 "$(scaled 120)" "$HARMONIA" trace "${fast[@]}" \
         --synthetic-clock offset=1,drift=5e-5 --output "$2" -- \
@@ -133,8 +132,17 @@ for np in 2 4; do
     patterns_trace $np pat$np
     status=$?
     want=$((7 * 20 * np))
-    [ "$status" -eq 0 ] && grep -q "^messages: $want matched; received before sent: 0 on the global clock, [1-9][0-9]* on local clocks" "$out" &&
-        ok "patterns np=$np: $want messages matched, none left, 0 received before sent on the global clock, some on local clocks" ||
+    # How many the global clock gets wrong is precision (test_trace_hpcc:
+    # 0 with the default fit points); here, with 50 and oversubscribed
+    # ranks (MPICH, 4 on 2 cores: 51 of 560 by up to 3.8 us, the clock
+    # checked at 22.8 us), the summary must say so: a count above 0 is
+    # NOT TRUSTED and a warning.
+    line=$(grep "^messages:" "$out")
+    global=$(sed -n 's/.*received before sent: \([0-9]*\) on the global clock.*/\1/p' <<<"$line")
+    [ "$status" -eq 0 ] && grep -Eq "^messages: $want matched; received before sent: [0-9]+ on the global clock( \(up to [0-9.]+ us\))?, [1-9][0-9]* on local clocks" <<<"$line" &&
+        { [ "$global" = 0 ] || { grep -q "^order of events.*: NOT TRUSTED$" "$out" &&
+            grep -q "warning: $global of $want messages were received before they were sent" "$out"; }; } &&
+        ok "patterns np=$np: $want messages matched, none left, some received before sent on local clocks ($global on the global one, said so)" ||
         { fail "patterns np=$np: exit $status, want $want matched"; cat "$out" >&2; }
 done
 # The records say who: each Sendrecv's receive names its left neighbour,
