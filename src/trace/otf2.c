@@ -23,7 +23,7 @@
 #include "trace/merge_impl.h"
 
 #if HM_HAVE_OTF2
-#include <otf2/otf2.h>
+#include "trace/otf2_impl.h"
 
 static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc, void *caller,
                                 bool final)
@@ -39,41 +39,25 @@ static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRe
 }
 
 /* HM_EIO with the OTF2 call that failed and OTF2's own words for e. */
-static int otf2_failed(const char *call, OTF2_ErrorCode e)
+int hm__otf2_failed(const char *call, OTF2_ErrorCode e)
 {
     return hm__error_set(HM_EIO, "OTF2: %s failed: %s (%s)", call, OTF2_Error_GetName(e),
                          OTF2_Error_GetDescription(e));
 }
 
 /* HM_EIO for an OTF2 call that returned no writer (it says no more). */
-static int otf2_none(const char *call, int location)
+int hm__otf2_none(const char *call, int location)
 {
     return hm__error_set(HM_EIO, "OTF2: %s gave no writer (location %d)", call, location);
 }
 
-static uint64_t ticks(double global_s, double first_s)
+uint64_t hm__otf2_ticks(double global_s, double first_s)
 {
     double ns = (global_s - first_s) * 1e9;
     return ns > 0 ? (uint64_t)(ns + 0.5) : 0;
 }
 
 /* ---- Communicators ---- */
-
-/* A communicator of the archive, its OTF2_CommRef its index in key order:
- * its members as ranks of MPI_COMM_WORLD, borrowed from a rank's model
- * (NULL: MPI_COMM_WORLD, rank r is r). Windows and files are there too,
- * under the keys their calls carry. */
-typedef struct comm_def {
-    uint64_t key;
-    int size;
-    const int *world_ranks;
-    size_t order; /* where it was found: the first rank's description wins */
-} comm_def_t;
-
-typedef struct comm_defs {
-    comm_def_t *v;
-    size_t n;
-} comm_defs_t;
 
 static int by_key(const void *a, const void *b)
 {
@@ -82,7 +66,7 @@ static int by_key(const void *a, const void *b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int key_is(const void *key, const void *def)
+int hm__otf2_key_is(const void *key, const void *def)
 {
     uint64_t k = *(const uint64_t *)key, d = ((const comm_def_t *)def)->key;
     return k < d ? -1 : k > d;
@@ -121,312 +105,13 @@ static int comms_collect(const hm__trace_rank_t *ranks, int nranks, comm_defs_t 
 }
 
 /* World rank w as a rank of c; -1 when it is not a member. */
-static int64_t rank_in(const comm_def_t *c, int w)
+int64_t hm__otf2_rank_in(const comm_def_t *c, int w)
 {
     if (w < 0) return -1;
     if (!c->world_ranks) return w < c->size ? w : -1;
     for (int i = 0; i < c->size; i++)
         if (c->world_ranks[i] == w) return i;
     return -1;
-}
-
-/* ---- Events of one rank ---- */
-
-typedef struct rank_writer {
-    OTF2_EvtWriter *w;
-    const hm__trace_rank_t *tr;
-    const comm_defs_t *comms;
-    uint64_t count; /* records written: the location's number of events */
-    OTF2_ErrorCode e;
-} rank_writer_t;
-
-/* Every record goes through here: the first failure is kept (the loop over
- * the calls stops on it). */
-static void count_record(rank_writer_t *rw, OTF2_ErrorCode e)
-{
-    if (rw->e == OTF2_SUCCESS) rw->e = e;
-    rw->count += e == OTF2_SUCCESS;
-}
-
-static const hm_trace_event_t *origin_of(const rank_writer_t *rw, uint32_t request)
-{
-    return hm__trace_origin(rw->tr, request);
-}
-
-typedef enum p2p_kind {
-    P2P_NONE,
-    P2P_SEND,     /* blocking sends */
-    P2P_RECV,     /* blocking receives */
-    P2P_SENDRECV, /* both, the send first */
-    P2P_ISEND,
-    P2P_IRECV,
-    P2P_SEND_INIT,
-    P2P_RECV_INIT,
-    P2P_START
-} p2p_kind_t;
-
-static p2p_kind_t p2p_kind(int func)
-{
-    switch (func) {
-    case HM_TRACE_MPI_Send:
-    case HM_TRACE_MPI_Ssend:
-    case HM_TRACE_MPI_Bsend:
-    case HM_TRACE_MPI_Rsend:
-        return P2P_SEND;
-    case HM_TRACE_MPI_Recv:
-    case HM_TRACE_MPI_Mrecv:
-        return P2P_RECV;
-    case HM_TRACE_MPI_Sendrecv:
-    case HM_TRACE_MPI_Sendrecv_replace:
-        return P2P_SENDRECV;
-    case HM_TRACE_MPI_Isend:
-    case HM_TRACE_MPI_Issend:
-    case HM_TRACE_MPI_Ibsend:
-    case HM_TRACE_MPI_Irsend:
-        return P2P_ISEND;
-    case HM_TRACE_MPI_Irecv:
-    case HM_TRACE_MPI_Imrecv:
-        return P2P_IRECV;
-    case HM_TRACE_MPI_Send_init:
-    case HM_TRACE_MPI_Ssend_init:
-    case HM_TRACE_MPI_Bsend_init:
-    case HM_TRACE_MPI_Rsend_init:
-        return P2P_SEND_INIT;
-    case HM_TRACE_MPI_Recv_init:
-        return P2P_RECV_INIT;
-    case HM_TRACE_MPI_Start:
-        return P2P_START;
-    default:
-        return P2P_NONE;
-    }
-}
-
-/* The communicator of e in the archive (NULL: no rank described it). */
-static const comm_def_t *comm_of(const rank_writer_t *rw, const hm_trace_event_t *e)
-{
-    return bsearch(&e->comm_key, rw->comms->v, rw->comms->n, sizeof *rw->comms->v, key_is);
-}
-
-/* e's communicator and world rank peer as a rank of it, as OTF2 wants a
- * message's other side; 0 when there is none to write (MPI_PROC_NULL, a
- * source never resolved, a communicator no rank described). */
-static int address(const rank_writer_t *rw, const hm_trace_event_t *e, int peer, OTF2_CommRef *comm,
-                   uint32_t *rank)
-{
-    const comm_def_t *c = comm_of(rw, e);
-    int64_t k = c ? rank_in(c, peer) : -1;
-    if (k < 0) return 0;
-    *comm = (OTF2_CommRef)(c - rw->comms->v), *rank = (uint32_t)k;
-    return 1;
-}
-
-/* A receive request o made is written (MpiIrecvRequest, then MpiIrecv or
- * MpiRequestCancelled) unless it could never match: MPI_PROC_NULL. */
-static int posted(const rank_writer_t *rw, const hm_trace_event_t *o)
-{
-    return o->peer != -1 && comm_of(rw, o);
-}
-
-/* request, made by o (a nonblocking call or a persistent request's
- * init), started at t. */
-static void request_started(rank_writer_t *rw, const hm_trace_event_t *o, uint64_t request,
-                            uint64_t t)
-{
-    p2p_kind_t k = p2p_kind(o->func);
-    OTF2_CommRef comm;
-    uint32_t to;
-    if ((k == P2P_ISEND || k == P2P_SEND_INIT) && address(rw, o, o->peer, &comm, &to))
-        count_record(rw, OTF2_EvtWriter_MpiIsend(rw->w, NULL, t, to, comm, (uint32_t)o->tag,
-                                                 o->bytes, request));
-    else if ((k == P2P_IRECV || k == P2P_RECV_INIT) && posted(rw, o))
-        count_record(rw, OTF2_EvtWriter_MpiIrecvRequest(rw->w, NULL, t, request));
-}
-
-/* The request of record rec completed at t: what its start wrote, closed;
- * a receive with the source, tag and bytes of its status. */
-static void request_completed(rank_writer_t *rw, const hm_trace_event_t *rec, uint64_t t)
-{
-    const hm_trace_event_t *o = origin_of(rw, rec->request);
-    p2p_kind_t k = o ? p2p_kind(o->func) : P2P_NONE;
-    OTF2_CommRef comm;
-    uint32_t from;
-    if ((k == P2P_ISEND || k == P2P_SEND_INIT) && address(rw, o, o->peer, &comm, &from))
-        count_record(rw, OTF2_EvtWriter_MpiIsendComplete(rw->w, NULL, t, rec->request));
-    else if ((k == P2P_IRECV || k == P2P_RECV_INIT) && posted(rw, o)) {
-        if (address(rw, o, rec->peer, &comm, &from))
-            count_record(rw, OTF2_EvtWriter_MpiIrecv(rw->w, NULL, t, from, comm, (uint32_t)rec->tag,
-                                                     rec->bytes, rec->request));
-        else
-            count_record(rw, OTF2_EvtWriter_MpiRequestCancelled(rw->w, NULL, t, rec->request));
-    }
-}
-
-/* What call e begins at t (its entry): a blocking send, a nonblocking
- * send or receive posted, a persistent request started. */
-static void call_started(rank_writer_t *rw, const hm_trace_event_t *e, uint64_t t)
-{
-    p2p_kind_t k = p2p_kind(e->func);
-    OTF2_CommRef comm;
-    uint32_t to;
-    const hm_trace_event_t *o;
-    if ((k == P2P_SEND || k == P2P_SENDRECV) && address(rw, e, e->peer, &comm, &to))
-        count_record(rw,
-                     OTF2_EvtWriter_MpiSend(rw->w, NULL, t, to, comm, (uint32_t)e->tag, e->bytes));
-    else if ((k == P2P_ISEND || k == P2P_IRECV) && e->request)
-        request_started(rw, e, e->request, t);
-    else if (k == P2P_START && (o = origin_of(rw, e->request)))
-        request_started(rw, o, e->request, t);
-}
-
-/* What call e ends with at t (its exit): a blocking receive, from the
- * source its status named (a Sendrecv's in recv_peer, recv_tag). */
-static void call_finished(rank_writer_t *rw, const hm_trace_event_t *e, uint64_t t)
-{
-    p2p_kind_t k = p2p_kind(e->func);
-    int sendrecv = k == P2P_SENDRECV;
-    OTF2_CommRef comm;
-    uint32_t from;
-    if ((k == P2P_RECV || sendrecv) &&
-        address(rw, e, sendrecv ? e->recv_peer : e->peer, &comm, &from))
-        count_record(rw,
-                     OTF2_EvtWriter_MpiRecv(rw->w, NULL, t, from, comm,
-                                            (uint32_t)(sendrecv ? e->recv_tag : e->tag), e->bytes));
-}
-
-/* The request records of kind func (T_started, T_completed) that follow
- * call i: the requests it started or completed, at t. */
-static void request_records(rank_writer_t *rw, size_t i, int func, uint64_t t)
-{
-    const hm__trace_rank_t *tr = rw->tr;
-    for (size_t j = i + 1; j < tr->n && !hm__trace_is_call(&tr->events[j]); j++) {
-        const hm_trace_event_t *rec = &tr->events[j], *o;
-        if (rec->func != func) continue;
-        if (func == HM_TRACE_MPI_T_completed)
-            request_completed(rw, rec, t);
-        else if ((o = origin_of(rw, rec->request)))
-            request_started(rw, o, rec->request, t);
-    }
-}
-
-/* ---- Collectives ---- */
-
-/* The collectives OTF2 names, and the role of their regions. A
- * nonblocking collective's start is none: its region alone is written. */
-typedef struct coll {
-    int func;
-    OTF2_CollectiveOp op;
-    OTF2_RegionRole role;
-} coll_t;
-
-/* clang-format off */
-#define COLL(f, o, r) {HM_TRACE_MPI_##f, OTF2_COLLECTIVE_OP_##o, OTF2_REGION_ROLE_##r}
-/* clang-format on */
-static const coll_t collectives[] = {
-    COLL(Barrier, BARRIER, BARRIER),
-    COLL(Bcast, BCAST, COLL_ONE2ALL),
-    COLL(Reduce, REDUCE, COLL_ALL2ONE),
-    COLL(Allreduce, ALLREDUCE, COLL_ALL2ALL),
-    COLL(Gather, GATHER, COLL_ALL2ONE),
-    COLL(Gatherv, GATHERV, COLL_ALL2ONE),
-    COLL(Scatter, SCATTER, COLL_ONE2ALL),
-    COLL(Scatterv, SCATTERV, COLL_ONE2ALL),
-    COLL(Allgather, ALLGATHER, COLL_ALL2ALL),
-    COLL(Allgatherv, ALLGATHERV, COLL_ALL2ALL),
-    COLL(Alltoall, ALLTOALL, COLL_ALL2ALL),
-    COLL(Alltoallv, ALLTOALLV, COLL_ALL2ALL),
-    COLL(Alltoallw, ALLTOALLW, COLL_ALL2ALL),
-    COLL(Reduce_scatter, REDUCE_SCATTER, COLL_ALL2ALL),
-    COLL(Reduce_scatter_block, REDUCE_SCATTER_BLOCK, COLL_ALL2ALL),
-    COLL(Scan, SCAN, COLL_OTHER),
-    COLL(Exscan, EXSCAN, COLL_OTHER),
-    /* Communicators made or freed by every member of the one they carry
-     * (not Comm_create_group, Intercomm_create: some members only). */
-    COLL(Comm_split, CREATE_HANDLE, COLL_OTHER),
-    COLL(Comm_split_type, CREATE_HANDLE, COLL_OTHER),
-    COLL(Comm_dup, CREATE_HANDLE, COLL_OTHER),
-    COLL(Comm_dup_with_info, CREATE_HANDLE, COLL_OTHER),
-    COLL(Comm_create, CREATE_HANDLE, COLL_OTHER),
-    COLL(Cart_create, CREATE_HANDLE, COLL_OTHER),
-    COLL(Cart_sub, CREATE_HANDLE, COLL_OTHER),
-    COLL(Graph_create, CREATE_HANDLE, COLL_OTHER),
-    COLL(Dist_graph_create, CREATE_HANDLE, COLL_OTHER),
-    COLL(Dist_graph_create_adjacent, CREATE_HANDLE, COLL_OTHER),
-    COLL(Intercomm_merge, CREATE_HANDLE, COLL_OTHER),
-    COLL(Comm_free, DESTROY_HANDLE, COLL_OTHER),
-};
-#undef COLL
-
-static const coll_t *coll_of(int func)
-{
-    for (size_t i = 0; i < sizeof collectives / sizeof *collectives; i++)
-        if (collectives[i].func == func) return &collectives[i];
-    return NULL;
-}
-
-/* Call e as a collective operation of the archive: one OTF2 names, numbered
- * on a communicator some rank described. */
-static const coll_t *collective(const rank_writer_t *rw, const hm_trace_event_t *e,
-                                OTF2_CommRef *comm)
-{
-    const coll_t *c = e->seq > 0 && e->comm_key != HM_TRACE_NO_COMM ? coll_of(e->func) : NULL;
-    const comm_def_t *d = c ? comm_of(rw, e) : NULL;
-    if (d) *comm = (OTF2_CommRef)(d - rw->comms->v);
-    return d ? c : NULL;
-}
-
-static void collective_end(rank_writer_t *rw, const hm_trace_event_t *e, const coll_t *c,
-                           OTF2_CommRef comm, uint64_t t)
-{
-    int64_t root = rank_in(&rw->comms->v[comm], e->peer);
-    count_record(
-        rw, OTF2_EvtWriter_MpiCollectiveEnd(rw->w, NULL, t, c->op, comm,
-                                            root < 0 ? OTF2_COLLECTIVE_ROOT_NONE : (uint32_t)root,
-                                            e->bytes, e->bytes));
-}
-
-/* ---- A call ---- */
-
-/* Call i from in to out, with what it did between its Enter and Leave:
- * at entry what it started, at exit what it completed. */
-static void write_call(rank_writer_t *rw, size_t i, uint64_t in, uint64_t out)
-{
-    const hm_trace_event_t *e = &rw->tr->events[i];
-    OTF2_RegionRef region = (OTF2_RegionRef)e->func;
-    OTF2_CommRef comm = 0;
-    const coll_t *coll = collective(rw, e, &comm);
-    count_record(rw, OTF2_EvtWriter_Enter(rw->w, NULL, in, region));
-    if (coll) count_record(rw, OTF2_EvtWriter_MpiCollectiveBegin(rw->w, NULL, in));
-    call_started(rw, e, in);
-    request_records(rw, i, HM_TRACE_MPI_T_started, in);
-    call_finished(rw, e, out);
-    request_records(rw, i, HM_TRACE_MPI_T_completed, out);
-    if (coll) collective_end(rw, e, coll, comm, out);
-    count_record(rw, OTF2_EvtWriter_Leave(rw->w, NULL, out, region));
-}
-
-/* Rank r's calls, never going back in time (an affine map per rank keeps
- * the order; the rounding of two calls a nanosecond apart could not);
- * *count the records written. */
-static int write_rank(OTF2_Archive *a, const hm__trace_rank_t *tr, int r, const comm_defs_t *comms,
-                      double first_s, uint64_t *count)
-{
-    rank_writer_t rw = {.tr = tr, .comms = comms, .e = OTF2_SUCCESS};
-    if (!(rw.w = OTF2_Archive_GetEvtWriter(a, (OTF2_LocationRef)r)))
-        return otf2_none("OTF2_Archive_GetEvtWriter", r);
-    uint64_t last = 0;
-    for (size_t i = 0; rw.e == OTF2_SUCCESS && i < tr->n; i++) {
-        if (!hm__trace_is_call(&tr->events[i])) continue;
-        uint64_t in = ticks(tr->glob[2 * i], first_s), out = ticks(tr->glob[2 * i + 1], first_s);
-        in = in < last ? last : in;
-        out = out < in ? in : out;
-        last = out;
-        write_call(&rw, i, in, out);
-    }
-    *count = rw.count;
-    int st = rw.e == OTF2_SUCCESS ? HM_OK : otf2_failed("writing the events of a rank", rw.e);
-    OTF2_ErrorCode e = OTF2_Archive_CloseEvtWriter(a, rw.w);
-    if (e != OTF2_SUCCESS && st == HM_OK) st = otf2_failed("OTF2_Archive_CloseEvtWriter", e);
-    return st;
 }
 
 /* The date of the first event (ns since the epoch): rank 0's realtime
@@ -449,25 +134,6 @@ static const char *host_of(const hm__trace_rank_t *ranks, int nranks)
     return nranks > 0 && ranks[0].has_model ? ranks[0].model.info.host : "";
 }
 
-/* A region's role: a collective's from its table, else its class's. */
-static OTF2_RegionRole region_role(int func)
-{
-    const coll_t *c = coll_of(func);
-    if (c) return c->role;
-    switch (hm_trace_func_class(func)) {
-    case HM_TRACE_CLASS_P2P:
-        return OTF2_REGION_ROLE_POINT2POINT;
-    case HM_TRACE_CLASS_COLLECTIVE:
-        return OTF2_REGION_ROLE_COLL_OTHER;
-    case HM_TRACE_CLASS_ONESIDED:
-        return OTF2_REGION_ROLE_RMA;
-    case HM_TRACE_CLASS_IO:
-        return OTF2_REGION_ROLE_FILE_IO;
-    default:
-        return OTF2_REGION_ROLE_FUNCTION;
-    }
-}
-
 /* Per function f, string 4 + f its name and region f. */
 static OTF2_ErrorCode write_regions(OTF2_GlobalDefWriter *g, int nf)
 {
@@ -476,8 +142,9 @@ static OTF2_ErrorCode write_regions(OTF2_GlobalDefWriter *g, int nf)
         uint32_t s = 4 + (uint32_t)f;
         e = OTF2_GlobalDefWriter_WriteString(g, s, hm_trace_func_name(f));
         if (e == OTF2_SUCCESS)
-            e = OTF2_GlobalDefWriter_WriteRegion(g, (OTF2_RegionRef)f, s, s, 0, region_role(f),
-                                                 OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, 0, 0, 0);
+            e = OTF2_GlobalDefWriter_WriteRegion(g, (OTF2_RegionRef)f, s, s, 0,
+                                                 hm__otf2_region_role(f), OTF2_PARADIGM_MPI,
+                                                 OTF2_REGION_FLAG_NONE, 0, 0, 0);
     }
     return e;
 }
@@ -555,7 +222,7 @@ static int write_comms(OTF2_GlobalDefWriter *g, const comm_defs_t *comms, int nr
     if (!members) return hm__error_nomem("hm_trace_merge");
     OTF2_ErrorCode e = write_comm_defs(g, comms, nranks, base, members);
     free(members);
-    return e == OTF2_SUCCESS ? HM_OK : otf2_failed("writing the communicators", e);
+    return e == OTF2_SUCCESS ? HM_OK : hm__otf2_failed("writing the communicators", e);
 }
 
 /* Strings: 0 "", 1 "MPI", 2 "machine", 3 the node (rank 0's host), then
@@ -566,7 +233,7 @@ static int write_defs(OTF2_Archive *a, const hm__trace_rank_t *ranks, int nranks
                       uint64_t length)
 {
     OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(a);
-    if (!g) return otf2_none("OTF2_Archive_GetGlobalDefWriter", -1);
+    if (!g) return hm__otf2_none("OTF2_Archive_GetGlobalDefWriter", -1);
     uint32_t nf = (uint32_t)hm_trace_func_count();
     OTF2_ErrorCode e = OTF2_GlobalDefWriter_WriteClockProperties(
         g, 1000000000, 0, length, first_realtime_ns(ranks, nranks, first_s));
@@ -581,7 +248,7 @@ static int write_defs(OTF2_Archive *a, const hm__trace_rank_t *ranks, int nranks
     if (e == OTF2_SUCCESS)
         e = OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 3, 2, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
     if (e == OTF2_SUCCESS) e = write_locations(g, nranks, counts, 4 + nf);
-    if (e != OTF2_SUCCESS) return otf2_failed("writing the global definitions", e);
+    if (e != OTF2_SUCCESS) return hm__otf2_failed("writing the global definitions", e);
     return write_comms(g, comms, nranks, 4 + nf + (uint32_t)nranks);
 }
 
@@ -598,9 +265,9 @@ static int set_up(OTF2_Archive *a, const char *host)
     if (e == OTF2_SUCCESS && *host) e = OTF2_Archive_SetMachineName(a, host);
     if (e == OTF2_SUCCESS) e = OTF2_Archive_SetFlushCallbacks(a, &flush, NULL);
     if (e == OTF2_SUCCESS) e = OTF2_Archive_SetSerialCollectiveCallbacks(a);
-    if (e != OTF2_SUCCESS) return otf2_failed("setting up the archive", e);
+    if (e != OTF2_SUCCESS) return hm__otf2_failed("setting up the archive", e);
     e = OTF2_Archive_OpenEvtFiles(a);
-    return e == OTF2_SUCCESS ? HM_OK : otf2_failed("OTF2_Archive_OpenEvtFiles", e);
+    return e == OTF2_SUCCESS ? HM_OK : hm__otf2_failed("OTF2_Archive_OpenEvtFiles", e);
 }
 
 /* One (empty) local definition file per rank; every step runs, the first
@@ -608,17 +275,17 @@ static int set_up(OTF2_Archive *a, const char *host)
 static int write_local_defs(OTF2_Archive *a, int nranks)
 {
     OTF2_ErrorCode e = OTF2_Archive_OpenDefFiles(a);
-    if (e != OTF2_SUCCESS) return otf2_failed("OTF2_Archive_OpenDefFiles", e);
+    if (e != OTF2_SUCCESS) return hm__otf2_failed("OTF2_Archive_OpenDefFiles", e);
     int st = HM_OK;
     for (int r = 0; st == HM_OK && r < nranks; r++) {
         OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(a, (OTF2_LocationRef)r);
         if (!d)
-            st = otf2_none("OTF2_Archive_GetDefWriter", r);
+            st = hm__otf2_none("OTF2_Archive_GetDefWriter", r);
         else if ((e = OTF2_Archive_CloseDefWriter(a, d)) != OTF2_SUCCESS)
-            st = otf2_failed("OTF2_Archive_CloseDefWriter", e);
+            st = hm__otf2_failed("OTF2_Archive_CloseDefWriter", e);
     }
     e = OTF2_Archive_CloseDefFiles(a);
-    if (e != OTF2_SUCCESS && st == HM_OK) st = otf2_failed("OTF2_Archive_CloseDefFiles", e);
+    if (e != OTF2_SUCCESS && st == HM_OK) st = hm__otf2_failed("OTF2_Archive_CloseDefFiles", e);
     return st;
 }
 
@@ -644,11 +311,12 @@ static int write_contents(OTF2_Archive *a, const hm__trace_rank_t *ranks, int nr
     span(ranks, nranks, &first, &last);
     int st = set_up(a, host_of(ranks, nranks));
     for (int r = 0; st == HM_OK && r < nranks; r++)
-        st = write_rank(a, &ranks[r], r, comms, first, &counts[r]);
+        st = hm__otf2_write_rank(a, &ranks[r], r, comms, first, &counts[r]);
     OTF2_ErrorCode e = st == HM_OK ? OTF2_Archive_CloseEvtFiles(a) : OTF2_SUCCESS;
-    if (e != OTF2_SUCCESS) st = otf2_failed("OTF2_Archive_CloseEvtFiles", e);
+    if (e != OTF2_SUCCESS) st = hm__otf2_failed("OTF2_Archive_CloseEvtFiles", e);
     if (st == HM_OK) st = write_local_defs(a, nranks);
-    if (st == HM_OK) st = write_defs(a, ranks, nranks, comms, counts, first, ticks(last, first));
+    if (st == HM_OK)
+        st = write_defs(a, ranks, nranks, comms, counts, first, hm__otf2_ticks(last, first));
     return st;
 }
 
@@ -670,7 +338,7 @@ static int write_archive(const char *path, const hm__trace_rank_t *ranks, int nr
     else
         st = write_contents(a, ranks, nranks, &comms, counts);
     OTF2_ErrorCode e = a ? OTF2_Archive_Close(a) : OTF2_SUCCESS;
-    if (e != OTF2_SUCCESS && st == HM_OK) st = otf2_failed("OTF2_Archive_Close", e);
+    if (e != OTF2_SUCCESS && st == HM_OK) st = hm__otf2_failed("OTF2_Archive_Close", e);
     free(counts);
     free(comms.v);
     return st;

@@ -1,0 +1,48 @@
+/* src/trace/otf2_impl.h — what the OTF2 writer's two files share:
+ * otf2.c writes the definitions and the archive, otf2_events.c the events
+ * of each rank. Internal; in a build with OTF2 only. */
+#ifndef HM_TRACE_OTF2_IMPL_H
+#define HM_TRACE_OTF2_IMPL_H
+
+#include <otf2/otf2.h>
+
+#include "trace/merge_impl.h"
+
+/* A communicator of the archive, its OTF2_CommRef its index in key order:
+ * its members as ranks of MPI_COMM_WORLD, borrowed from a rank's model
+ * (NULL: MPI_COMM_WORLD, rank r is r). Windows and files are there too,
+ * under the keys their calls carry. */
+typedef struct comm_def {
+    uint64_t key;
+    int size;
+    const int *world_ranks;
+    size_t order; /* where it was found: the first rank's description wins */
+} comm_def_t;
+
+typedef struct comm_defs {
+    comm_def_t *v;
+    size_t n;
+} comm_defs_t;
+
+/* HM_EIO with the OTF2 call that failed and OTF2's words for e; HM_EIO
+ * for a call that returned no writer (location -1: none). */
+int hm__otf2_failed(const char *call, OTF2_ErrorCode e);
+int hm__otf2_none(const char *call, int location);
+
+/* global_s as OTF2 ticks (ns) from first_s, never negative. */
+uint64_t hm__otf2_ticks(double global_s, double first_s);
+
+/* bsearch's comparison of a key with a comm_def_t. */
+int hm__otf2_key_is(const void *key, const void *def);
+
+/* World rank w as a rank of c; -1 when it is not a member. */
+int64_t hm__otf2_rank_in(const comm_def_t *c, int w);
+
+/* Rank r's calls and their MPI records on location r, from first_s;
+ * *count the records written (the location's number of events). */
+int hm__otf2_write_rank(OTF2_Archive *a, const hm__trace_rank_t *tr, int r,
+                        const comm_defs_t *comms, double first_s, uint64_t *count);
+/* The role of func's region: a collective's from the collectives table,
+ * else from its class. */
+OTF2_RegionRole hm__otf2_region_role(int func);
+#endif
