@@ -1,6 +1,8 @@
 /* tests/common/testutil.c */
 #include "testutil.h"
 
+#include <harmonia/topo.h>
+
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
@@ -216,6 +218,13 @@ int hm_test_finish(void)
 int hm_test_near(double a, double b, double tol)
 {
     return fabs(a - b) <= tol;
+}
+
+double hm_test_clock_bound_s(MPI_Comm comm, double quiet_s)
+{
+    hm_interference_t itf;
+    if (hm_interference_measure(comm, 0.05, &itf) != HM_OK || !itf.busy) return quiet_s;
+    return fmax(quiet_s, 2 * itf.longest_off_s);
 }
 
 void hm_test_idle_barrier(MPI_Comm comm)

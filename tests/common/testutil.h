@@ -48,6 +48,17 @@ int hm_test_finish(void);
  * This prints that line now, for this process alone. */
 void hm_test_print_interference(void);
 
+/* Collective: a functional bound on a clock's error that holds on a busy
+ * machine. quiet_s where nothing competes; else the larger of quiet_s and
+ * twice the longest time a rank was off its processor during a 50 ms probe
+ * (hm_interference_measure). A ping-pong that spans such an absence is off
+ * by up to its length, and under two CPU-bound neighbours every ping-pong of
+ * an offset may span one (netgauge was 1.47 ms off there, CI at load 3.3);
+ * the probe samples the absences, so the doubling covers a longer one met
+ * later. A test that uses it must inject offsets far beyond it (1 s), so
+ * that it still tells a synchronized clock from a raw one. */
+double hm_test_clock_bound_s(MPI_Comm comm, double quiet_s);
+
 /* Collective barrier that sleeps while it waits (MPI_Ibarrier + MPI_Test +
  * nanosleep): ranks not taking part in a measurement leave the cores to the
  * ones that do, even under MPICH's busy-polling when oversubscribed. */

@@ -20,7 +20,6 @@ competitor=
 trap '[ -n "$competitor" ] && kill "$competitor" 2>/dev/null; rm -rf "$dir" "$out"' EXIT
 cd "$dir" || exit 1
 show() { sed 's/^/    | /' "$out" >&2; }
-factor() { sed -n "s/^# $2: //p" "$1"; }
 has_taskset=1
 command -v taskset >/dev/null || has_taskset=0
 

@@ -24,15 +24,17 @@ awk -F, '!/^#/ && $1 == "hca3" { n++; if ($12 !~ /^hca3:1L\/0O\(t [0-9.e+]+>=5\.
     && ok "level_models: the slope kept under 100 ppm, with its t >= 5.62" \
     || fail "level_models: $(grep -v '^#' "$dir/c.csv" | cut -d, -f1,12)"
 # hca3 right after synchronization: true error <= 2 us at 2 ranks (shared-
-# memory ping-pongs are sub-microsecond; see tests/sync_hier).
-awk -F, '!/^#/ && $1 == "hca3" && $2 == 0 { found = 1; exit !($10 <= 2e-6 && $9 == 1) }
+# memory ping-pongs are sub-microsecond; see tests/sync_hier), or beside
+# other work twice the longest preemption the run's probe saw.
+bound=$(clock_bound_s "$dir/c.csv" 2e-6)
+awk -F, -v b="$bound" '!/^#/ && $1 == "hca3" && $2 == 0 { found = 1; exit !($10 <= b && $9 == 1) }
          END { if (!found) exit 1 }' "$dir/c.csv" \
-    && ok "hca3 true error right after <= 2 us" || fail "hca3 row: $(grep '^hca3,0' "$dir/c.csv")"
+    && ok "hca3 true error right after <= $bound s" || fail "hca3 row: $(grep '^hca3,0' "$dir/c.csv")"
 # The checker against the truth: each rank's measured offset equals its true
-# error within 2 us (raw file: one row per rank and check).
-awk -F, '!/^#/ && NR > 1 && $3 != "rank" && $3 > 0 { n++; d = $4 - $5; if (d < 0) d = -d;
-         if (d > 2e-6) bad++ } END { exit !(n == 4 && bad == 0) }' "$dir/r.csv" \
-    && ok "checker offsets agree with the true errors within 2 us" \
+# error within the same bound (raw file: one row per rank and check).
+awk -F, -v b="$bound" '!/^#/ && NR > 1 && $3 != "rank" && $3 > 0 { n++; d = $4 - $5; if (d < 0) d = -d;
+         if (d > b) bad++ } END { exit !(n == 4 && bad == 0) }' "$dir/r.csv" \
+    && ok "checker offsets agree with the true errors within $bound s" \
     || fail "checker vs truth: $(grep -v '^#' "$dir/r.csv")"
 
 # --sample: of 3 ranks, 0.5 of the 2 non-root ranks is 1 rank measured by

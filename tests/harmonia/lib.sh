@@ -64,6 +64,21 @@ interference() {
         printf "interference: load average %.2f (1 min), %d running of %d processors, other processes used %.1f of %d cores over %.1f s (/proc/stat)\n", load, run, p, other, p, dt }'
 }
 
+# factor FILE KEY : the value of FILE's factor line "# KEY: value".
+factor() { sed -n "s/^# $2: //p" "$1"; }
+
+# clock_bound_s FILE QUIET_S : a functional bound on a clock error measured
+# by the run that wrote FILE, as hm_test_clock_bound_s (tests/common/
+# testutil.h): QUIET_S, or where its factor interference says busy, the
+# larger of QUIET_S and twice the longest absence from a processor that the
+# run's probe saw (a ping-pong spanning one is off by up to its length).
+clock_bound_s() {
+    factor "$1" interference | awk -v q="$2" 'BEGIN { b = q }
+        /^busy \(/ && match($0, /longest [0-9.]+ us/) {
+            l = substr($0, RSTART + 8, RLENGTH - 11) * 2e-6; if (l > b) b = l }
+        END { printf "%.9g\n", b }'
+}
+
 # oversubscribing NP : true (status 0) when runs of NP ranks are left out
 # here, and then $left_out_why says why: NP is more than the online
 # processors and HM_TEST_NO_OVERSUBSCRIBE is 1 (scripts/check-under-load

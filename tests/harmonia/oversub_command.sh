@@ -22,7 +22,6 @@ nrep=30 sizes=8,4K nexp=2 nps="3 4"
 [ "$MPI_FLAVOR" = mpich ] && nrep=10 sizes=8 nexp=1 nps=3
 
 # factor FILE KEY : the value of "# KEY: value".
-factor() { sed -n "s/^# $2: //p" "$1"; }
 
 # fit_ok NP FILE : the factors and the stderr line agree with the machine and
 # with each other. Oversubscribed: late_us = max(1, 3 x the measured p99) (the

@@ -2,11 +2,14 @@
  * against the truth.
  *
  * Synthetic clocks over the one CLOCK_MONOTONIC of this machine (offset
- * within +-1 ms, no drift, seed 5): skampi's global clock must be within
+ * within +-1 s, no drift, seed 5): skampi's global clock must be within
  * 200 us of rank 0's at both checks (over shared memory it is within
- * ~0.1 us; the bound is the functional one, for a loaded machine where a
- * ping-pong waits for a scheduler slice, and still tells a synchronized
- * clock from one 1 ms off). The checks come at 0 and 0.2 s after the
+ * ~0.1 us; 200 us is the functional bound, for a loaded machine where a
+ * ping-pong waits for a scheduler slice), widened beside other work to
+ * twice the longest preemption probed before and after the study
+ * (hm_test_clock_bound_s: CI once saw more than 200 us under two CPU-bound
+ * neighbours). Either still tells a synchronized clock from one up to 1 s
+ * off. The checks come at 0 and 0.2 s after the
  * synchronization, in that order, each on the seeded sample (the oracle is
  * the same Fisher-Yates draw the command has always made: exactly
  * ceil(sample x (p - 1)) ranks measured, the rest NaN); the second at
@@ -25,8 +28,8 @@
 enum { MAX_RANKS = 16 };
 
 typedef struct seen {
-    int calls, stop_at, bad, nsampled_ok, truth_ok;
-    double wall_s[2];
+    int calls, stop_at, bad, nsampled_ok;
+    double wall_s[2], true_max_s[2];
     int size;
     const double *offsets_s;
 } seen_t;
@@ -39,7 +42,7 @@ static int on_check(void *ctx, const hm_clock_study_check_t *c)
     s->bad += c->w != k || c->after_s != (k == 0 ? 0.0 : 0.2) || !c->report;
     for (int r = 1; r < s->size; r++) measured += !isnan(s->offsets_s[r]);
     s->nsampled_ok += c->check->nsampled == measured && measured == (int)ceil(0.5 * (s->size - 1));
-    s->truth_ok += c->check->truth_known && c->check->true_max_s < 200e-6;
+    if (k < 2) s->true_max_s[k] = c->check->truth_known ? c->check->true_max_s : INFINITY;
     return s->calls == s->stop_at ? 5 : HM_OK;
 }
 
@@ -62,15 +65,19 @@ static void check_study(MPI_Comm comm, hm_clock_t *base, int rank, int size)
     seen_t s = {.size = size, .offsets_s = offsets_s};
     hm_clock_study_params_t p = params("skampi", 0.5);
     hm_clock_study_failed_t failed = HM_CLOCK_STUDY_FAILED_ROW;
+    double bound_s = hm_test_clock_bound_s(comm, 200e-6);
     double began_s = MPI_Wtime();
     int rc = hm_clock_study(comm, base, &p, offsets_s, errors_s, on_check, &s, &failed);
+    bound_s = fmax(bound_s, hm_test_clock_bound_s(comm, 200e-6));
     HM_CHECK(rc == HM_OK && failed == HM_CLOCK_STUDY_FAILED_NONE, "study: %s", hm_last_error());
     if (rank != 0) return;
     HM_CHECK(s.calls == 2 && s.bad == 0, "2 checks, in order, after 0 and 0.2 s: %d, %d bad",
              s.calls, s.bad);
     HM_CHECK(s.nsampled_ok == 2, "each check measured ceil(0.5 x %d) ranks, the others NaN",
              size - 1);
-    HM_CHECK(s.truth_ok == 2, "the global clock within 200 us of the truth at both checks");
+    HM_CHECK(s.true_max_s[0] <= bound_s && s.true_max_s[1] <= bound_s,
+             "the global clock within %.0f us of the truth at both checks: %.3f and %.3f us",
+             bound_s * 1e6, s.true_max_s[0] * 1e6, s.true_max_s[1] * 1e6);
     /* The second check starts 0.2 s after the synchronization ended, so its
      * callback comes at least 0.2 s after the study began. (Not 0.2 s after
      * the first callback: that one follows the first check, which may take
@@ -111,7 +118,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     hm_timer_options_t o = {
-        .synthetic = 1, .spec = {.offset_s = 1e-3}, .seed = 5, .domain = rank, .rank = rank};
+        .synthetic = 1, .spec = {.offset_s = 1.0}, .seed = 5, .domain = rank, .rank = rank};
     hm_timer_t *timer = NULL;
     hm_clock_t *base = NULL;
     int rc = size <= MAX_RANKS ? hm_timer_create("monotonic", &o, &timer) : HM_EINVAL;

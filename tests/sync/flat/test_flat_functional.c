@@ -58,23 +58,9 @@ static int shape_ok(const algo_t *a, hm_clock_t *base, hm_clock_t *global, int r
     return a->offset_only ? k == HM_CLOCK_OFFSET : k == HM_CLOCK_OFFSET || k == HM_CLOCK_LINEAR;
 }
 
-/* The error bound: 50 us, or on a busy machine twice the longest time a
- * rank was seen off its processor during a 50 ms probe (the probe samples
- * the preemptions; the synchronization may meet a longer one). Under two CPU-bound neighbours the
- * ranks, pinned to a core each, can take turns with them for whole time slices, so that every one
- * of an offset's 100 ping-pongs spans a preemption and the tightest bound is that wide: netgauge
- * was once 1.47 ms off there (CI, load 3.3). That still tells a synchronized clock from a raw one
- * (1 s of synthetic offset) or a wrong sign. Measured before each synchronization, collective. */
-static double error_bound_s(void)
-{
-    hm_interference_t itf;
-    if (hm_interference_measure(MPI_COMM_WORLD, 0.05, &itf) != HM_OK || !itf.busy) return 50e-6;
-    return fmax(50e-6, 2 * itf.longest_off_s);
-}
-
 static void check_algo(const algo_t *a, hm_truth_t *bed, int rank, int size)
 {
-    double bound_s = error_bound_s();
+    double bound_s = hm_test_clock_bound_s(MPI_COMM_WORLD, 50e-6);
     hm_sync_params_t params = hm_truth_params_skampi(FITPOINTS, a->exchanges);
     params.offset = a->offset;
     hm_clock_t *global = NULL;
