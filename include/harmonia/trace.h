@@ -411,12 +411,33 @@ typedef struct hm_trace_summary {
     int torn_ranks;
 } hm_trace_summary_t;
 
-/* Read dir's rank files, put every event on the global clock, write
- * dir/trace.csv and dir/trace.json (refusing to overwrite anything that is
- * not a trace file this function wrote), and fill *summary (release with
- * hm_trace_summary_free). HM_ENOENT (no rank file), HM_EINVAL (a file that
- * does not parse, named with its line or offset), HM_EIO, HM_ENOMEM. */
-HM_EXPORT int hm_trace_merge(const char *dir, hm_trace_summary_t *summary);
+/* The files a merge writes, as bits: a trace of millions of events is
+ * gigabytes in each (per event about 130 B of trace.csv, 210 B of
+ * trace.json, 45 B of events.csv, 25 B of OTF2), and writing them is most
+ * of the merge's time. */
+typedef enum hm_trace_file {
+    HM_TRACE_FILE_CSV = 1u << 0,    /* trace.csv */
+    HM_TRACE_FILE_JSON = 1u << 1,   /* trace.json */
+    HM_TRACE_FILE_EVENTS = 1u << 2, /* events.csv */
+    HM_TRACE_FILE_OTF2 = 1u << 3,   /* otf2/ (none in a build without OTF2) */
+    HM_TRACE_FILE_ALL = 0xfu
+} hm_trace_file_t;
+
+/* Local: the bits of a comma-separated list of csv, json, events, otf2,
+ * all (every file) or none (the summary alone), e.g. "csv,otf2". HM_EINVAL
+ * naming the word, e.g.
+ *   unknown trace file "xml" (known: csv, json, events, otf2, all, none)
+ * or an empty list or word. */
+HM_EXPORT int hm_trace_files_parse(const char *list, unsigned *files);
+
+/* Read dir's rank files, put every event on the global clock, write the
+ * files of files (hm_trace_file_t bits; the others are left as they are),
+ * refusing to overwrite anything that is not a trace file this function
+ * wrote, and fill *summary (release with hm_trace_summary_free; the bytes
+ * of a file not written are 0). HM_ENOENT (no rank file), HM_EINVAL (a
+ * file that does not parse, named with its line or offset; files beyond
+ * HM_TRACE_FILE_ALL), HM_EIO, HM_ENOMEM. */
+HM_EXPORT int hm_trace_merge(const char *dir, unsigned files, hm_trace_summary_t *summary);
 
 /* 1 when this build writes OTF2 archives (Debian's libopen-trace-format2
  * was found at configure time), else 0. */

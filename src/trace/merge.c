@@ -326,30 +326,31 @@ static uint64_t file_in(const char *dir, const char *name, int depth)
     return bytes_of(path, depth);
 }
 
-static void sizes(const char *dir, int nranks, hm_trace_summary_t *s)
+/* The bytes of the rank files and of the files this merge wrote. */
+static void sizes(const char *dir, unsigned files, int nranks, hm_trace_summary_t *s)
 {
     for (int r = 0; r < nranks; r++) {
         char name[32];
         snprintf(name, sizeof name, "rank-%05d.events", r);
         s->rank_files_bytes += file_in(dir, name, 0);
     }
-    s->trace_csv_bytes = file_in(dir, "trace.csv", 0);
-    s->trace_json_bytes = file_in(dir, "trace.json", 0);
-    s->events_csv_bytes = file_in(dir, "events.csv", 0);
-    s->otf2_bytes = file_in(dir, "otf2", 3);
+    if (files & HM_TRACE_FILE_CSV) s->trace_csv_bytes = file_in(dir, "trace.csv", 0);
+    if (files & HM_TRACE_FILE_JSON) s->trace_json_bytes = file_in(dir, "trace.json", 0);
+    if (files & HM_TRACE_FILE_EVENTS) s->events_csv_bytes = file_in(dir, "events.csv", 0);
+    if (files & HM_TRACE_FILE_OTF2) s->otf2_bytes = file_in(dir, "otf2", 3);
     s->events_per_rank_s =
         s->span_s > 0 && s->nranks > 0 ? (double)s->events / s->nranks / s->span_s : NAN;
 }
 
-/* Writer k of the merged trace's files. */
+/* Writer k of the merged trace's files, in hm_trace_file_t's order. */
 static int write_one(int k, const char *dir, const hm__trace_rank_t *ranks, int nranks,
                      const hm__trace_calls_t *calls, const hm__trace_messages_t *msgs)
 {
     switch (k) {
     case 0:
-        return hm__trace_write_chrome(dir, ranks, nranks, msgs);
-    case 1:
         return hm__trace_write_csv(dir, ranks, nranks);
+    case 1:
+        return hm__trace_write_chrome(dir, ranks, nranks, msgs);
     case 2:
         return hm__trace_write_events(dir, ranks, nranks, calls);
     default:
@@ -357,19 +358,21 @@ static int write_one(int k, const char *dir, const hm__trace_rank_t *ranks, int 
     }
 }
 
-/* The four files at once: they only read the loaded trace, and each is
- * bound by formatting and writing (2 M events: 6.6 s one after the other
- * on 2 cores). The first failure in the files' order is the status, its
- * sentence carried over from the thread that set it. */
-static int write_files(const char *dir, const hm__trace_rank_t *ranks, int nranks,
+/* The files asked for at once: they only read the loaded trace, and each
+ * is bound by formatting and writing (2 M events: 6.6 s one after the
+ * other on 2 cores), the largest started first. The first failure in the files' order is the
+ * status, its sentence carried over from the thread that set it. */
+static int write_files(const char *dir, unsigned files, const hm__trace_rank_t *ranks, int nranks,
                        const hm__trace_calls_t *calls, const hm__trace_messages_t *msgs)
 {
     enum { NFILES = 4 };
+    static const int largest_first[NFILES] = {1, 0, 2, 3}; /* json, csv, events, otf2 */
     int st[NFILES];
     char why[NFILES][HM_ERROR_MAX]; /* written by the thread that failed */
 #pragma omp parallel for schedule(dynamic, 1)
-    for (int k = 0; k < NFILES; k++) {
-        st[k] = write_one(k, dir, ranks, nranks, calls, msgs);
+    for (int i = 0; i < NFILES; i++) {
+        int k = largest_first[i];
+        st[k] = files & (1u << k) ? write_one(k, dir, ranks, nranks, calls, msgs) : HM_OK;
         if (st[k] != HM_OK) snprintf(why[k], sizeof why[k], "%s", hm_last_error());
     }
     for (int k = 0; k < NFILES; k++)
@@ -377,7 +380,34 @@ static int write_files(const char *dir, const hm__trace_rank_t *ranks, int nrank
     return HM_OK;
 }
 
-int hm_trace_merge(const char *dir, hm_trace_summary_t *summary)
+int hm_trace_files_parse(const char *list, unsigned *files)
+{
+    static const char *const names[] = {"csv", "json", "events", "otf2"};
+    if (!list) return hm__error_null(__func__, "list");
+    if (!files) return hm__error_null(__func__, "files");
+    *files = 0;
+    for (const char *w = list;; w++) {
+        size_t n = strcspn(w, ",");
+        unsigned bit = n == 3 && !strncmp(w, "all", 3) ? HM_TRACE_FILE_ALL : 0;
+        for (int k = 0; k < 4; k++)
+            if (strlen(names[k]) == n && !strncmp(w, names[k], n)) bit = 1u << k;
+        if (!n)
+            return hm__error_set(HM_EINVAL,
+                                 "\"%.64s\": an empty name in the list of trace files (csv, "
+                                 "json, events, otf2, all, none)",
+                                 list);
+        if (!bit && !(n == 4 && !strncmp(w, "none", 4)))
+            return hm__error_set(HM_EINVAL,
+                                 "unknown trace file \"%.*s\" (known: csv, json, events, otf2, "
+                                 "all, none)",
+                                 (int)(n > 64 ? 64 : n), w);
+        *files |= bit;
+        if (!w[n]) return HM_OK;
+        w += n;
+    }
+}
+
+int hm_trace_merge(const char *dir, unsigned files, hm_trace_summary_t *summary)
 {
     hm__trace_rank_t *ranks = NULL;
     hm__trace_calls_t calls = {NULL, 0};
@@ -386,12 +416,15 @@ int hm_trace_merge(const char *dir, hm_trace_summary_t *summary)
     if (!dir) return hm__error_null(__func__, "dir");
     if (!summary) return hm__error_null(__func__, "summary");
     memset(summary, 0, sizeof *summary);
+    if (files & ~HM_TRACE_FILE_ALL)
+        return hm__error_set(HM_EINVAL, "hm_trace_merge: files 0x%x beyond HM_TRACE_FILE_ALL",
+                             files);
     int st = hm__trace_load(dir, &ranks, &nranks);
     if (st == HM_OK) st = hm__trace_calls_collect(ranks, nranks, &calls);
     if (st == HM_OK) st = hm__trace_messages_match(ranks, nranks, &msgs);
-    if (st == HM_OK) st = write_files(dir, ranks, nranks, &calls, &msgs);
+    if (st == HM_OK) st = write_files(dir, files, ranks, nranks, &calls, &msgs);
     if (st == HM_OK) st = hm__trace_summarize(ranks, nranks, &calls, &msgs, summary);
-    if (st == HM_OK) sizes(dir, nranks, summary);
+    if (st == HM_OK) sizes(dir, files, nranks, summary);
     hm__trace_messages_free(&msgs);
     hm__trace_calls_free(&calls);
     hm__trace_ranks_free(ranks, nranks);

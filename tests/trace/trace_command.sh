@@ -219,6 +219,33 @@ status=$?
     grep -q "^ranks 2 (2 finished)" "$out" &&
     ok "trace merge comm2: exit 0, trace.csv as the run's merge wrote it ($rows_before lines), its summary" ||
     fail "trace merge comm2: exit $status, $(cat "$out")"
+# --files: only the files asked for are written (the others left as they
+# were), the first line and the sizes name just those; none: the summary
+# alone, the same figures.
+rm -rf comm2/trace.json comm2/otf2 comm2/events.csv
+timeout -k 5 60 "$HARMONIA" trace merge --files csv comm2 >"$out" 2>&1
+status=$?
+[ "$status" -eq 0 ] && [ ! -e comm2/trace.json ] && [ ! -e comm2/events.csv ] && [ ! -e comm2/otf2 ] &&
+    cmp -s <(grep -v '^#' comm2/trace.csv) <(grep -v '^#' comm2-first.csv) &&
+    grep -q '^trace: comm2 (trace.csv)$' "$out" && grep -q '^written: rank files [0-9.]* [kMG]*B, trace.csv ' "$out" &&
+    ! grep -q 'trace.json\|events.csv\|otf2' "$out" &&
+    ok "trace merge --files csv: trace.csv alone, as before, and said so" ||
+    fail "trace merge --files csv: exit $status, $(cat "$out"; ls comm2)"
+grep -v '^trace:\|^written:' "$out" >files-csv.txt
+timeout -k 5 60 "$HARMONIA" trace merge --files none comm2 >"$out" 2>&1
+status=$?
+[ "$status" -eq 0 ] && [ ! -e comm2/trace.json ] && grep -q '^trace: comm2 (no merged file: --files none)$' "$out" &&
+    cmp -s files-csv.txt <(grep -v '^trace:\|^written:' "$out") &&
+    ok "trace merge --files none: the same summary, no file" ||
+    fail "trace merge --files none: exit $status, $(cat "$out")"
+for bad in xml csv,,json ''; do
+    timeout -k 5 60 "$HARMONIA" trace merge --files "$bad" comm2 >"$out" 2>&1
+    [ $? -eq 2 ] && [ "$(grep -c "harmonia: error: --files: .*csv, json, events, otf2, all, none)" "$out")" -eq 1 ] &&
+        ok "trace merge --files '$bad': exit 2, said once with the names" ||
+        fail "trace merge --files '$bad': $(cat "$out")"
+done
+timeout -k 5 60 "$HARMONIA" trace merge comm2 >"$out" 2>&1 && [ -s comm2/trace.json ] && [ -s comm2/events.csv ] ||
+    fail "trace merge comm2 again: $(cat "$out")"
 timeout -k 5 60 "$HARMONIA" trace merge >"$out" 2>&1
 [ $? -eq 2 ] && [ "$(grep -c 'harmonia: error: merge: which trace?' "$out")" -eq 1 ] &&
     ok "trace merge without DIR: exit 2, said once" || fail "trace merge: $(cat "$out")"

@@ -248,9 +248,22 @@ static void print_ranks(const hm_trace_summary_t *s)
            s->check_start_max_s * 1e6, s->check_end_max_s * 1e6, s->drift_correction_max_s * 1e6);
 }
 
-static void print_summary(const hm_trace_summary_t *s, const char *dir)
+/* The first line: the directory and the files written in it. */
+static void print_written(const char *dir, unsigned files)
 {
-    printf("trace: %s (trace.csv, trace.json: open trace.json in https://ui.perfetto.dev)\n", dir);
+    static const char *const name[] = {"trace.csv", "trace.json", "events.csv", "otf2"};
+    int n = 0;
+    printf("trace: %s (", dir);
+    for (int k = 0; k < 4; k++)
+        if (files & (1u << k) && (k != 3 || hm_trace_otf2_built()))
+            printf("%s%s", n++ ? ", " : "", name[k]);
+    printf("%s%s)\n", n ? "" : "no merged file: --files none",
+           files & HM_TRACE_FILE_JSON ? ": open trace.json in https://ui.perfetto.dev" : "");
+}
+
+static void print_summary(const hm_trace_summary_t *s, const char *dir, unsigned files)
+{
+    print_written(dir, files);
     print_ranks(s);
     print_order(s);
     print_messages(s);
@@ -283,12 +296,12 @@ static void print_summary(const hm_trace_summary_t *s, const char *dir)
 
 /* The rank files of dir merged onto the global clock, the summary printed
  * and what it warns of said; the merge's status (its sentence printed). */
-static int merge_and_report(const char *dir)
+static int merge_and_report(const char *dir, unsigned files)
 {
     hm_trace_summary_t s;
-    int rc = hm_trace_merge(dir, &s);
+    int rc = hm_trace_merge(dir, files, &s);
     if (rc != HM_OK) return cli_print_error("%s", hm_last_error()), rc;
-    print_summary(&s, dir);
+    print_summary(&s, dir, files);
     warn_order(&s);
     warn_messages(&s);
     if (s.torn_ranks)
@@ -323,11 +336,13 @@ static int merge_again(const cli_config_t *cfg)
     if (cfg->command_argv)
         return cli_print_error("merge %s runs no command: drop what follows --", cfg->files[1]),
                HM_EINVAL;
-    /* Every option of trace is the run's (its clock, its timer, its output). */
-    if (cli_refuse_unread(cfg, 0, "merge reads what the run wrote; it applies to a run") != HM_OK)
+    /* Every option of trace but --files is the run's (its clock, its
+     * timer, its output). */
+    if (cli_refuse_unread(cfg, HM_OPT_BIT(HM_OPT_TRACE_FILES),
+                          "merge reads what the run wrote; it applies to a run") != HM_OK)
         return cli_print_error("%s", hm_last_error()), HM_EINVAL;
     fflush(stdout);
-    return merge_and_report(cfg->files[1]);
+    return merge_and_report(cfg->files[1], cfg->trace_files);
 }
 
 int cli_cmd_trace(cli_config_t *cfg, MPI_Comm comm)
@@ -350,7 +365,7 @@ int cli_cmd_trace(cli_config_t *cfg, MPI_Comm comm)
     if (rc != HM_OK) return rc;
     fflush(stdout);
     int status = launch(cfg->command_argv, cfg, lib, dir);
-    if (merge_and_report(dir) != HM_OK) return status ? status : HM_EFAILED;
+    if (merge_and_report(dir, cfg->trace_files) != HM_OK) return status ? status : HM_EFAILED;
     if (status) fprintf(stderr, "harmonia: the traced command exited with status %d\n", status);
     return status;
 }

@@ -305,10 +305,10 @@ static const cli_command_t commands[] = {
      COMMON_TIMER | COMMON_SYNTH | HM_OPT_BIT(HM_OPT_CLOCK_SYNC) | HM_OPT_BIT(HM_OPT_FITPOINTS) |
          HM_OPT_BIT(HM_OPT_EXCHANGES) | HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_EXCLUDE) |
          HM_OPT_BIT(HM_OPT_INCLUDE) | HM_OPT_BIT(HM_OPT_POLLS) | HM_OPT_BIT(HM_OPT_DURING_S) |
-         HM_OPT_BIT(HM_OPT_HELP),
+         HM_OPT_BIT(HM_OPT_TRACE_FILES) | HM_OPT_BIT(HM_OPT_HELP),
      "harmonia trace [--clock-sync SPEC] [--output DIR] [--exclude FUNCS] -- LAUNCHER... "
      "PROGRAM ARGS\n"
-     "       harmonia trace merge DIR",
+     "       harmonia trace merge [--files LIST] DIR",
      "Runs the command after -- (e.g. mpirun -n 4 ./app) with libharmonia-trace.so\n"
      "preloaded: at MPI_Init the clocks are synchronized (--clock-sync, default hca3,\n"
      "hca3+prop across nodes), every MPI call the program spends time in (point to\n"

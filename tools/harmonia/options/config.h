@@ -98,6 +98,7 @@ typedef enum cli_opt_id {
     HM_OPT_INCLUDE,
     HM_OPT_POLLS,
     HM_OPT_DURING_S,
+    HM_OPT_TRACE_FILES,
     HM_OPT_COUNT
 } cli_opt_id_t;
 
@@ -192,10 +193,11 @@ typedef struct cli_config {
     int memory_device; /* --memory device (1) or host (0, default) */
     int gpus_per_node; /* --gpus-per-node, 0 = every device the node shows */
     /* trace: functions recorded (patterns), polls one event each (1) or a
-     * burst (0), and the seconds after MPI_Init recorded */
+     * burst (0), the seconds after MPI_Init recorded, the files merged */
     char trace_include[1024], trace_exclude[1024];
     int polls_each;
     double during_from_s, during_to_s;
+    unsigned trace_files; /* --files: hm_trace_file_t bits the merge writes */
     /* --select of plot on a trace: the n-th call of a function, or a window
      * in ms from the trace's first event; kind 0 = not given. */
     struct {

@@ -541,6 +541,11 @@ const cli_opt_def_t cli_options[HM_OPT_COUNT] = {
                          "trace: record only the calls made from FROM to TO seconds after "
                          "MPI_Init's clock synchronization",
                          "e.g. --during-s 10:12", cli_opt_parse_during},
+    [HM_OPT_TRACE_FILES] = {HM_OPT_TRACE_FILES, "files", 0, "LIST",
+                            "trace: the files the merge writes, of csv (trace.csv), json "
+                            "(trace.json), events (events.csv), otf2, or all (default) or none "
+                            "(the summary alone)",
+                            "e.g. --files csv,otf2", cli_opt_parse_trace_files},
     [HM_OPT_COLD_CACHE] = {HM_OPT_COLD_CACHE, "cold-cache", 0, NULL,
                            "overwrite a buffer the size of the last-level cache before every "
                            "repetition",

@@ -245,6 +245,19 @@ int cli_opt_parse_polls(cli_config_t *c, const char *v)
     return 0;
 }
 
+/* A build without OTF2 cannot write otf2/: asked for by name, that is an
+ * error rather than a file silently missing. */
+int cli_opt_parse_trace_files(cli_config_t *c, const char *v)
+{
+    unsigned files;
+    if (hm_trace_files_parse(v, &files) != HM_OK) return -1;
+    if ((files & HM_TRACE_FILE_OTF2) && !hm_trace_otf2_built() && strstr(v, "otf2"))
+        return cli_opt_fail("otf2: this build writes no OTF2 (no OTF2 library was found when "
+                            "it was configured)");
+    c->trace_files = files;
+    return 0;
+}
+
 int cli_opt_parse_during(cli_config_t *c, const char *v)
 {
     double a, b;

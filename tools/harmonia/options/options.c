@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include <harmonia/sync.h>
+#include <harmonia/trace.h>
 
 #include "options/config.h"
 #include "options/options_table.h"
@@ -28,6 +29,7 @@ void cli_config_defaults(cli_config_t *cfg)
     cfg->resync_s = 1.0;
     cfg->inject_rank = -1;
     cfg->bcast_factor = 3.0;
+    cfg->trace_files = HM_TRACE_FILE_ALL;
     /* overlap: the default grid, 500 us to 1 s, doubling */
     for (double t = 500e-6; t <= 1.0 + 1e-9 && cfg->ncomm_targets < HM_CLI_MAX_TARGETS; t *= 2)
         cfg->comm_targets_s[cfg->ncomm_targets++] = t;

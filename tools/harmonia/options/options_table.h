@@ -48,6 +48,7 @@ int cli_opt_parse_select(cli_config_t *c, const char *v);
 int cli_opt_parse_exclude(cli_config_t *c, const char *v);
 int cli_opt_parse_include(cli_config_t *c, const char *v);
 int cli_opt_parse_polls(cli_config_t *c, const char *v);
+int cli_opt_parse_trace_files(cli_config_t *c, const char *v);
 int cli_opt_parse_during(cli_config_t *c, const char *v);
 int cli_opt_parse_gpus_per_nic(cli_config_t *c, const char *v);
 int cli_opt_parse_nics(cli_config_t *c, const char *v);
