@@ -46,9 +46,11 @@ hostfile() {
 
 # smpi_run NAME P LIMIT_S ARGS...: harmonia ARGS on P simulated ranks of
 # platform NAME, placed as PLACEMENT says, bounded by LIMIT_S seconds of
-# wall time.
+# wall time (times HM_TEST_TIMEOUT_SCALE where a test suite sets it for a
+# loaded machine: a bound on a hang, not on the machine's speed).
 smpi_run() {
-    local name=$1 np=$2 limit=$3 hosts="$TMP/hosts.$1.$PLACEMENT.$2"
+    local name=$1 np=$2 hosts="$TMP/hosts.$1.$PLACEMENT.$2" limit
+    limit=$(awk -v l="$3" -v s="${HM_TEST_TIMEOUT_SCALE:-1}" 'BEGIN { printf "%d", l * (s > 1 ? s : 1) }')
     shift 3
     [ -s "$hosts" ] || hostfile "$name" "$np" "$hosts"
     timeout -k 5 "$limit" smpirun -np "$np" -hostfile "$hosts" \

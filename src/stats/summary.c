@@ -1,5 +1,6 @@
 /* src/stats/summary.c — order statistics and moments. */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,47 @@ double hm_stats_quantile_sorted(const double *sorted, size_t n, double q)
     size_t lo = (size_t)floor(h);
     if (lo >= n - 1) return sorted[n - 1];
     return sorted[lo] + (h - (double)lo) * (sorted[lo + 1] - sorted[lo]);
+}
+
+static void swap(double *x, size_t a, size_t b)
+{
+    double t = x[a];
+    x[a] = x[b], x[b] = t;
+}
+
+/* x[k] the k-th smallest, none larger before it nor smaller after it
+ * (Wirth's FIND: Hoare's partition around the current x[k]). */
+static void select_kth(double *x, size_t n, size_t k_)
+{
+    ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1, k = (ptrdiff_t)k_;
+    while (lo < hi) {
+        double pivot = x[k];
+        ptrdiff_t i = lo, j = hi;
+        do {
+            while (x[i] < pivot) i++;
+            while (pivot < x[j]) j--;
+            if (i <= j) swap(x, (size_t)i++, (size_t)j--);
+        } while (i <= j);
+        if (j < k) lo = i;
+        if (k < i) hi = j;
+    }
+}
+
+double hm_stats_quantile_select(double *x, size_t n, double q)
+{
+    if (n == 0) return NAN;
+    if (!x) {
+        hm__error_null(__func__, "x");
+        return NAN;
+    }
+    double h = (double)(n - 1) * q;
+    size_t lo = (size_t)floor(h);
+    if (lo >= n - 1) lo = n - 1;
+    select_kth(x, n, lo);
+    if (lo == n - 1 || h == (double)lo) return x[lo];
+    double next = x[lo + 1]; /* the smallest after x[lo] */
+    for (size_t i = lo + 2; i < n; i++) next = x[i] < next ? x[i] : next;
+    return x[lo] + (h - (double)lo) * (next - x[lo]);
 }
 
 /* Welford's update: stable for run-times that differ in the last digits. */

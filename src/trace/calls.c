@@ -29,7 +29,7 @@ int hm__trace_calls_collect(const hm__trace_rank_t *ranks, int nranks, hm__trace
     size_t n = 0, at = 0;
     for (int r = 0; r < nranks; r++)
         for (size_t i = 0; i < ranks[r].n; i++) n += is_matchable(&ranks[r].events[i]);
-    hm__trace_member_t *m = malloc((n ? n : 1) * sizeof *m);
+    hm__trace_member_t *m = hm__trace_big_alloc((n ? n : 1) * sizeof *m);
     if (!m) return hm__error_set(HM_ENOMEM, "out of memory");
     for (int r = 0; r < nranks; r++)
         for (size_t i = 0; i < ranks[r].n; i++) {

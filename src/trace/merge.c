@@ -64,8 +64,8 @@ static int load_rank(const char *dir, int rank, hm__trace_rank_t *tr)
 static int place_rank(hm__trace_rank_t *tr)
 {
     size_t n = tr->n ? tr->n : 1;
-    tr->ext = malloc(2 * n * sizeof *tr->ext);
-    tr->glob = malloc(2 * n * sizeof *tr->glob);
+    tr->ext = hm__trace_big_alloc(2 * n * sizeof *tr->ext);
+    tr->glob = hm__trace_big_alloc(2 * n * sizeof *tr->glob);
     if (!tr->ext || !tr->glob) return hm__error_set(HM_ENOMEM, "out of memory");
     const hm_trace_rank_info_t *in = &tr->model.info;
     for (size_t i = 0; i < 2 * tr->n; i++) {
@@ -85,7 +85,8 @@ static int find_origins(hm__trace_rank_t *tr)
     for (size_t i = 0; i < tr->n; i++)
         if (tr->events[i].request > tr->max_request) tr->max_request = tr->events[i].request;
     size_t n = (size_t)tr->max_request + 1;
-    if (!(tr->origin = malloc(n * sizeof *tr->origin))) return hm__error_nomem("hm_trace_merge");
+    if (!(tr->origin = hm__trace_big_alloc(n * sizeof *tr->origin)))
+        return hm__error_nomem("hm_trace_merge");
     for (size_t k = 0; k < n; k++) tr->origin[k] = SIZE_MAX;
     for (size_t i = tr->n; i-- > 0;) tr->origin[tr->events[i].request] = i; /* the earliest wins */
     return HM_OK;
@@ -106,6 +107,19 @@ void hm__trace_ranks_free(hm__trace_rank_t *ranks, int nranks)
     free(ranks);
 }
 
+/* One rank: its files read, its events placed on the global clock, its
+ * requests indexed. */
+static int load_one(const char *dir, int rank, hm__trace_rank_t *tr)
+{
+    int st = load_rank(dir, rank, tr);
+    if (st == HM_OK) st = place_rank(tr);
+    if (st == HM_OK) st = find_origins(tr);
+    return st;
+}
+
+/* The ranks at once (each reads and checks its own file: 6.8 M events of
+ * 2 ranks, 2.4 s one after the other); the lowest failing rank's status,
+ * its sentence carried over from the thread that set it. */
 int hm__trace_load(const char *dir, hm__trace_rank_t **out, int *nranks)
 {
     *out = NULL;
@@ -113,10 +127,16 @@ int hm__trace_load(const char *dir, hm__trace_rank_t **out, int *nranks)
     if (st != HM_OK) return st;
     hm__trace_rank_t *ranks = calloc((size_t)*nranks, sizeof *ranks);
     if (!ranks) return hm__error_set(HM_ENOMEM, "out of memory");
-    for (int r = 0; st == HM_OK && r < *nranks; r++) st = load_rank(dir, r, &ranks[r]);
-    for (int r = 0; st == HM_OK && r < *nranks; r++) st = place_rank(&ranks[r]);
-    for (int r = 0; st == HM_OK && r < *nranks; r++) st = find_origins(&ranks[r]);
-    if (st != HM_OK) return hm__trace_ranks_free(ranks, *nranks), st;
+    int n = *nranks, bad = n;
+    char why[HM_ERROR_MAX] = "";
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int r = 0; r < n; r++) {
+        int rc = load_one(dir, r, &ranks[r]);
+        if (rc == HM_OK) continue;
+#pragma omp critical
+        if (r < bad) bad = r, st = rc, snprintf(why, sizeof why, "%s", hm_last_error());
+    }
+    if (bad < n) return hm__trace_ranks_free(ranks, n), hm__error_set(st, "%s", why);
     *out = ranks;
     return HM_OK;
 }
@@ -173,7 +193,7 @@ static int per_function(const hm__trace_rank_t *ranks, int nranks, hm_trace_summ
     size_t *nd = calloc((size_t)nf, sizeof *nd);
     int st = s->funcs && d && nd ? HM_OK : hm__error_set(HM_ENOMEM, "out of memory");
     for (int f = 0; st == HM_OK && f < nf; f++)
-        if (events[f] && !(d[f] = malloc(events[f] * sizeof **d)))
+        if (events[f] && !(d[f] = hm__trace_big_alloc(events[f] * sizeof **d)))
             st = hm__error_set(HM_ENOMEM, "out of memory");
     for (int r = 0; st == HM_OK && r < nranks; r++)
         for (size_t i = 0; i < ranks[r].n; i++) {
@@ -188,8 +208,7 @@ static int per_function(const hm__trace_rank_t *ranks, int nranks, hm_trace_summ
         hm_trace_func_summary_t *fs = &s->funcs[slot[f]];
         fs->func = f, fs->calls = calls[f], fs->events = events[f];
         for (size_t k = 0; k < nd[f]; k++) fs->total_s += d[f][k];
-        hm_stats_sort(d[f], nd[f]);
-        fs->median_s = hm_stats_quantile_sorted(d[f], nd[f], 0.5);
+        fs->median_s = hm_stats_quantile_select(d[f], nd[f], 0.5);
     }
     for (int f = 0; d && f < nf; f++) free(d[f]);
     free(d), free(nd), free(calls), free(events);

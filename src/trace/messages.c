@@ -76,7 +76,7 @@ typedef struct starts {
 static int starts_open(const hm__trace_rank_t *tr, starts_t *o)
 {
     o->max = tr->max_request;
-    if (!(o->at = malloc(((size_t)o->max + 1) * sizeof *o->at)))
+    if (!(o->at = hm__trace_big_alloc(((size_t)o->max + 1) * sizeof *o->at)))
         return hm__error_nomem("hm_trace_merge");
     for (size_t k = 0; k <= o->max; k++) o->at[k] = SIZE_MAX;
     return HM_OK;
@@ -182,7 +182,7 @@ static int pair(const hm__trace_rank_t *ranks, const sides_t *sends, const sides
                 hm__trace_messages_t *out)
 {
     size_t cap = sends->n < recvs->n ? sends->n : recvs->n;
-    out->m = malloc((cap ? cap : 1) * sizeof *out->m);
+    out->m = hm__trace_big_alloc((cap ? cap : 1) * sizeof *out->m);
     if (!out->m) return hm__error_nomem("hm_trace_merge");
     size_t i = 0, j = 0;
     while (i < sends->n || j < recvs->n) {

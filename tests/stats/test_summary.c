@@ -79,8 +79,38 @@ static void check_flagged(size_t n)
     free(flags);
 }
 
+/* hm_stats_quantile_select against the sorted oracle, exactly: the same
+ * order statistics and the same interpolation. Ties, sorted, reversed and
+ * random data; every q of a grid. */
+static void check_select(size_t n, int shape)
+{
+    double *x = malloc(n * sizeof *x), *sorted = malloc(n * sizeof *x),
+           *work = malloc(n * sizeof *x);
+    int bad = 0;
+    for (size_t i = 0; i < n; i++)
+        x[i] = shape == 0   ? (double)(rand() % 7)
+               : shape == 1 ? (double)i
+               : shape == 2 ? (double)(n - i)
+                            : rand() / (double)RAND_MAX;
+    memcpy(sorted, x, n * sizeof *x);
+    hm_stats_sort(sorted, n);
+    for (int k = 0; k <= 20; k++) {
+        double q = k / 20.0;
+        memcpy(work, x, n * sizeof *x);
+        double got = hm_stats_quantile_select(work, n, q);
+        bad += got != hm_stats_quantile_sorted(sorted, n, q);
+    }
+    HM_CHECK(bad == 0, "select n=%zu shape %d: 21 quantiles as from the sorted data (%d differ)", n,
+             shape, bad);
+    free(x), free(sorted), free(work);
+}
+
 int main(void)
 {
+    srand(11);
+    for (int shape = 0; shape < 4; shape++)
+        for (size_t n = 1; n <= 1025; n = n < 8 ? n + 1 : 2 * n + 1) check_select(n, shape);
+    HM_CHECK(isnan(hm_stats_quantile_select(NULL, 0, 0.5)), "select of nothing: NaN");
     check_flagged(10);
     check_flagged(1001);
     const size_t sizes[] = {1, 2, 3, 10, 11, 1000, 1001};
