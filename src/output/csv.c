@@ -186,7 +186,9 @@ static int number_chars(const char *text, size_t len)
 {
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)text[i];
-        if (!((unsigned)(c - '0') < 10u || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E')) return 0;
+        if (!((unsigned)(c - '0') < 10u || c == '.' || c == '-' || c == '+' || c == 'e' ||
+              c == 'E'))
+            return 0;
     }
     return 1;
 }
