@@ -117,6 +117,10 @@ class Fixtures:
                 return "(%s){0}" % bt if not is_enum(bt) else "(%s)0" % bt
             return None
         if depth == 1 and bt == "char":
+            if "const" in typ and name in FORMAT_PARAMS:
+                # A format is a string literal (-Wformat-security); "x" is
+                # what fx_string gives any other name.
+                return '"x"'
             if "const" in typ:
                 return "fx_string(\"%s\")" % name
             return "fx_chars"
@@ -134,6 +138,9 @@ class Fixtures:
 
 
 ENUMS = set()
+
+# Parameters that are printf formats in the public headers.
+FORMAT_PARAMS = {"fmt", "format"}
 
 
 def is_enum(bt):
