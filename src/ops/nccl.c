@@ -45,11 +45,15 @@ typedef ncclResult_t (*launch_fn)(hm_op_instance_t *inst);
 
 /* A run: inst->batch launches back to back on the stream (each waits on
  * the one before there, not on the host), then one synchronization, as
- * nccl-tests times its -n operations. */
+ * nccl-tests times its -n operations. Each launch moves the next copy of
+ * the buffers (device.c), across runs too. */
 static int batched(hm_op_instance_t *inst, launch_fn launch)
 {
     ncclResult_t r = ncclSuccess;
-    for (int b = 0; r == ncclSuccess && b < inst->batch; b++) r = launch(inst);
+    for (int b = 0; r == ncclSuccess && b < inst->batch; b++) {
+        r = launch(inst);
+        inst->copy = (inst->copy + 1) % inst->copies;
+    }
     if (r != ncclSuccess)
         return hm__error_set(HM_EMPI, "NCCL %s failed: %s", inst->op->name, ncclGetErrorString(r));
     cudaError_t e = cudaStreamSynchronize(inst->stream);
@@ -61,26 +65,26 @@ static int batched(hm_op_instance_t *inst, launch_fn launch)
 
 static ncclResult_t launch_allreduce(hm_op_instance_t *inst)
 {
-    return ncclAllReduce(inst->dsend, inst->drecv, (size_t)inst->count, ncclInt32, ncclSum,
-                         inst->nccl_comm, inst->stream);
+    return ncclAllReduce(HM_OP_DSEND(inst), HM_OP_DRECV(inst), (size_t)inst->count, ncclInt32,
+                         ncclSum, inst->nccl_comm, inst->stream);
 }
 
 static ncclResult_t launch_reduce(hm_op_instance_t *inst)
 {
-    return ncclReduce(inst->dsend, inst->drecv, (size_t)inst->count, ncclInt32, ncclSum, inst->root,
-                      inst->nccl_comm, inst->stream);
+    return ncclReduce(HM_OP_DSEND(inst), HM_OP_DRECV(inst), (size_t)inst->count, ncclInt32, ncclSum,
+                      inst->root, inst->nccl_comm, inst->stream);
 }
 
 static ncclResult_t launch_reduce_scatter(hm_op_instance_t *inst)
 {
-    return ncclReduceScatter(inst->dsend, inst->drecv, (size_t)inst->count, ncclInt32, ncclSum,
-                             inst->nccl_comm, inst->stream);
+    return ncclReduceScatter(HM_OP_DSEND(inst), HM_OP_DRECV(inst), (size_t)inst->count, ncclInt32,
+                             ncclSum, inst->nccl_comm, inst->stream);
 }
 
 static ncclResult_t launch_allgather(hm_op_instance_t *inst)
 {
-    return ncclAllGather(inst->dsend, inst->drecv, (size_t)inst->count, ncclInt8, inst->nccl_comm,
-                         inst->stream);
+    return ncclAllGather(HM_OP_DSEND(inst), HM_OP_DRECV(inst), (size_t)inst->count, ncclInt8,
+                         inst->nccl_comm, inst->stream);
 }
 
 /* Out of place, as nccl-tests' broadcast_perf (its out-of-place column):
@@ -90,8 +94,8 @@ static ncclResult_t launch_allgather(hm_op_instance_t *inst)
  * traffic. */
 static ncclResult_t launch_bcast(hm_op_instance_t *inst)
 {
-    return ncclBroadcast(inst->dsend, inst->drecv, (size_t)inst->count, ncclInt8, inst->root,
-                         inst->nccl_comm, inst->stream);
+    return ncclBroadcast(HM_OP_DSEND(inst), HM_OP_DRECV(inst), (size_t)inst->count, ncclInt8,
+                         inst->root, inst->nccl_comm, inst->stream);
 }
 
 /* A group of sends and receives, block d to and from rank d, as
@@ -101,9 +105,10 @@ static ncclResult_t launch_alltoall(hm_op_instance_t *inst)
     size_t c = (size_t)inst->count;
     ncclResult_t r = ncclGroupStart();
     for (int d = 0; r == ncclSuccess && d < inst->p; d++) {
-        r = ncclSend((char *)inst->dsend + d * c, c, ncclInt8, d, inst->nccl_comm, inst->stream);
+        r = ncclSend((char *)HM_OP_DSEND(inst) + d * c, c, ncclInt8, d, inst->nccl_comm,
+                     inst->stream);
         if (r == ncclSuccess)
-            r = ncclRecv((char *)inst->drecv + d * c, c, ncclInt8, d, inst->nccl_comm,
+            r = ncclRecv((char *)HM_OP_DRECV(inst) + d * c, c, ncclInt8, d, inst->nccl_comm,
                          inst->stream);
     }
     ncclResult_t end = ncclGroupEnd();
@@ -116,9 +121,9 @@ static ncclResult_t launch_sendrecv(hm_op_instance_t *inst)
     size_t c = (size_t)inst->count;
     ncclResult_t r = ncclGroupStart();
     if (r == ncclSuccess)
-        r = ncclSend(inst->dsend, c, ncclInt8, next, inst->nccl_comm, inst->stream);
+        r = ncclSend(HM_OP_DSEND(inst), c, ncclInt8, next, inst->nccl_comm, inst->stream);
     if (r == ncclSuccess)
-        r = ncclRecv(inst->drecv, c, ncclInt8, prev, inst->nccl_comm, inst->stream);
+        r = ncclRecv(HM_OP_DRECV(inst), c, ncclInt8, prev, inst->nccl_comm, inst->stream);
     ncclResult_t end = ncclGroupEnd();
     return r == ncclSuccess ? end : r;
 }

@@ -33,12 +33,20 @@ struct hm_op_instance {
                                    its wait */
     void *dsend, *drecv;        /* device memory: what runs move (send and recv are their
                                  * host mirrors, which validation reads); NULL: host memory */
-    void *nccl_comm, *stream;   /* NCCL operations: ncclComm_t and cudaStream_t */
+    int copies;                 /* device buffers: copies of each, launches rotate (device.c) */
+    int copy;                   /* the copy the next NCCL launch uses */
+    size_t send_stride, recv_stride; /* bytes from one copy to the next */
+    void *nccl_comm, *stream;        /* NCCL operations: ncclComm_t and cudaStream_t */
 };
 
 /* The buffers a run hands to MPI or NCCL: the device copies where there are. */
 #define HM_OP_SEND(inst) ((inst)->dsend ? (inst)->dsend : (void *)(inst)->send)
 #define HM_OP_RECV(inst) ((inst)->drecv ? (inst)->drecv : (void *)(inst)->recv)
+/* The device copies an NCCL launch moves (the rotation is in device.c). */
+#define HM_OP_DSEND(inst)                                                                          \
+    ((void *)((char *)(inst)->dsend + (size_t)(inst)->copy * (inst)->send_stride))
+#define HM_OP_DRECV(inst)                                                                          \
+    ((void *)((char *)(inst)->drecv + (size_t)(inst)->copy * (inst)->recv_stride))
 
 /* Set send_bytes, recv_bytes (and result_undefined) from rank, p, root,
  * peer and count. */

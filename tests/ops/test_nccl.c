@@ -122,6 +122,23 @@ static int run_device(void)
         }
         hm_op_free(inst);
     }
+    /* Launches rotate through copies of the buffers (256 MiB of them,
+     * ops/device.c): at 1 MiB above a run ends on copy 3 or 7, never on
+     * copy 0; at 128 MiB there are 2 copies, and 3 launches a run wrap
+     * around. Each run's result is read from the copy it ended on. */
+    for (size_t i = 0; rc == HM_OK && i < hm_op_nccl_count(); i++) {
+        const hm_op_t *op = hm_op_nccl_find(hm_op_nccl_name_at(i));
+        hm_op_params_t p = {.root = size - 1, .peer = 1, .batch = 3};
+        hm_op_instance_t *inst = NULL;
+        int ok = 0, r = hm_op_prepare_nccl(op, MPI_COMM_WORLD, nccl, (size_t)128 << 20, &p, &inst);
+        for (int round = 0; r == HM_OK && round < 3; round++) {
+            r = hm_op_run(inst);
+            if (r == HM_OK) r = hm_op_validate(inst, &ok);
+            HM_CHECK(r == HM_OK && ok, "%s 128 MiB, batch 3, round %d (2 copies): right",
+                     hm_op_name(op), round);
+        }
+        hm_op_free(inst);
+    }
     hm_gpu_nccl_free(nccl);
     return 0;
 }
