@@ -31,6 +31,7 @@ static const figure_t figures[HM_NFIG] = {
     [HM_FIG_OVERLAP_RATIOS] = {"overlap-ratios", hm__plot_draw_overlap_ratios},
     [HM_FIG_IMPACT] = {"impact", hm__plot_draw_impact},
     [HM_FIG_MATRIX] = {"matrix", hm__plot_draw_matrix},
+    [HM_FIG_BANDWIDTH] = {"bandwidth", hm__plot_draw_bandwidth},
     [HM_FIG_SCALE_DURATION] = {"scale-duration", hm__plot_draw_scale_duration},
     [HM_FIG_SCALE_ERROR] = {"scale-error", hm__plot_draw_scale_error},
     [HM_FIG_SCALE_SKEW] = {"scale-skew", hm__plot_draw_scale_skew},

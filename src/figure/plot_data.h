@@ -26,6 +26,11 @@ typedef struct hm__plot_series {
     int variant; /* kind-specific style (e.g. measured / true clock) */
 } hm__plot_series_t;
 
+/* Overlap maps: bits of the variant saying an axis holds the times
+ * measured alone, where the run had no target on it (--sizes, ibarrier);
+ * bit 0 tells r_comm from r_comp_slowdown. */
+enum { HM_PLOT_OVERLAP_X_ALONE = 2, HM_PLOT_OVERLAP_Y_ALONE = 4 };
+
 /* The samples of one series at one x (and y, for the grid figures; 0
  * elsewhere), in file order. */
 typedef struct hm__plot_group {

@@ -36,6 +36,8 @@ int hm__plot_draw_overlap_ratios(const hm__plot_data_t *d, const char *metric, h
                                  char *what, size_t len);
 int hm__plot_draw_impact(const hm__plot_data_t *d, const char *metric, hm__plot_script_t *s,
                          char *what, size_t len);
+int hm__plot_draw_bandwidth(const hm__plot_data_t *d, const char *metric, hm__plot_script_t *s,
+                            char *what, size_t len);
 int hm__plot_draw_matrix(const hm__plot_data_t *d, const char *metric, hm__plot_script_t *s,
                          char *what, size_t len);
 int hm__plot_draw_scale_duration(const hm__plot_data_t *d, const char *metric, hm__plot_script_t *s,

@@ -55,7 +55,7 @@ static const input_kind_t kinds[] = {
     {"the summary of 'harmonia overlap --output'", HM_RESULTS_OVERLAP,
      COLS(HM_COL_OVERLAP_OP, HM_COL_OVERLAP_COMM_TARGET_S, HM_COL_OVERLAP_COMP_TARGET_S,
           HM_COL_OVERLAP_CELL_VALID, HM_COL_OVERLAP_OVERHEAD, HM_COL_OVERLAP_COMM_RATIO,
-          HM_COL_OVERLAP_COMP_SLOWDOWN),
+          HM_COL_OVERLAP_COMP_SLOWDOWN, HM_COL_OVERLAP_COMM_REF_S, HM_COL_OVERLAP_COMP_REF_S),
      -1, hm__plot_read_overlap_summary},
     {"the output of 'harmonia overlap impact --output'", HM_RESULTS_IMPACT,
      COLS(HM_COL_IMPACT_COMP_TARGET_S, HM_COL_IMPACT_RANK, HM_COL_IMPACT_THREAD,
@@ -64,6 +64,11 @@ static const input_kind_t kinds[] = {
     {"the matrix of 'harmonia pattern --matrix' (or a pattern file)", HM_RESULTS_PATTERN_MATRIX,
      COLS(HM_COL_PATTERN_MATRIX_SRC, HM_COL_PATTERN_MATRIX_DST, HM_COL_PATTERN_MATRIX_BYTES), -1,
      hm__plot_read_pattern_matrix},
+    {"the summary of 'harmonia pattern --output'", HM_RESULTS_PATTERN,
+     COLS(HM_COL_PATTERN_PATTERN, HM_COL_PATTERN_DIRECTION, HM_COL_PATTERN_BACKEND,
+          HM_COL_PATTERN_MEASURED, HM_COL_PATTERN_SIZE_BYTES, HM_COL_PATTERN_VALID,
+          HM_COL_PATTERN_ALGBW_GBPS),
+     -1, hm__plot_read_pattern_summary},
 };
 enum { NKINDS = sizeof kinds / sizeof kinds[0] };
 
@@ -129,7 +134,7 @@ static int kind_error(const hm_csv_reader_t *r, const char *path, const input_ki
             snprintf(why + used, len - used,
                      "; expected those of bench --raw/--output, a campaign's per-mpirun.csv, "
                      "clock or skew --raw/--output, overlap --output, overlap impact "
-                     "--output, pattern --matrix)");
+                     "--output, pattern --output or --matrix)");
         return hm__error_set(HM_EINVAL, "%s", why);
     }
     used = (size_t)snprintf(why, len, "%s: missing columns:", path);

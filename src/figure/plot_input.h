@@ -24,6 +24,7 @@ typedef enum hm__plot_fig {
     HM_FIG_OVERLAP_RATIOS, /* overlap summaries: r_comm and r_comp_slowdown per cell */
     HM_FIG_IMPACT,         /* overlap impact files: histogram of the MPI impact ratios */
     HM_FIG_MATRIX,         /* pattern matrices (and pattern files): bytes per rank pair */
+    HM_FIG_BANDWIDTH,      /* pattern summaries: algbw per message size */
     HM_FIG_SCALE_DURATION, /* scale/run clock files: sync duration against p, fitted */
     HM_FIG_SCALE_ERROR,    /* scale/run clock files: true error against p */
     HM_FIG_SCALE_SKEW,     /* scale/run skew files: exit skew and cost against p */
@@ -80,6 +81,7 @@ int hm__plot_read_skew_summary(hm__plot_read_t *c);
 int hm__plot_read_overlap_summary(hm__plot_read_t *c);
 int hm__plot_read_impact(hm__plot_read_t *c);
 int hm__plot_read_pattern_matrix(hm__plot_read_t *c);
+int hm__plot_read_pattern_summary(hm__plot_read_t *c);
 
 /* Whether the file is one scale/run gathered (docs/scale.md): rows of many
  * runs, each with its process count in a "processes" column. The clock,

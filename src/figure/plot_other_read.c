@@ -125,21 +125,30 @@ int hm__plot_read_skew_summary(hm__plot_read_t *c)
     return rc;
 }
 
+/* A cell's time on one axis: its target (column k), or, where the run had
+ * none (an empty target: --sizes, ibarrier), what it
+ * measured alone (column ref_k), flagged in *alone. */
+static int axis_time(hm__plot_read_t *c, int k, int ref_k, double *t, int *alone)
+{
+    *alone = hm__plot_text(c, k)[0] == '\0';
+    int col = *alone ? ref_k : k, rc = finite_cell(c, col, t, "a time in seconds");
+    return rc == HM_OK ? hm__plot_check(c, col, *t > 0, "a time in seconds") : rc;
+}
+
 /* Columns: op, comm_target_s, comp_target_s, cell_valid, overhead,
- * comm_ratio, comp_slowdown; one cell per row, at (comm, comp) in us. A
- * cell that was not run (cell_valid 0) or has no ratio is NaN: drawn as
- * invalid, never as a value. Ratios: variant 0 r_comm, 1 r_comp_slowdown. */
+ * comm_ratio, comp_slowdown, comm_ref_s, comp_ref_s; one cell per row, at
+ * (comm, comp) in us: the targets, or the times measured alone where a
+ * run had no target (HM_PLOT_OVERLAP_*_ALONE in the variant). A cell that
+ * was not run (cell_valid 0) or has no ratio is NaN: drawn as invalid,
+ * never as a value. Ratios: variant bit 0: 0 r_comm, 1 r_comp_slowdown. */
 int hm__plot_read_overlap_summary(hm__plot_read_t *c)
 {
-    int more, rc;
+    int more, rc, x_alone, y_alone;
     double x, y, valid, v[3];
     size_t s;
     while ((rc = hm__plot_next(c, &more)) == HM_OK && more) {
-        if ((rc = finite_cell(c, 1, &x, "a time in seconds")) != HM_OK ||
-            (rc = hm__plot_check(c, 1, x > 0, "a time in seconds")) != HM_OK)
-            break;
-        if ((rc = finite_cell(c, 2, &y, "a time in seconds")) != HM_OK ||
-            (rc = hm__plot_check(c, 2, y > 0, "a time in seconds")) != HM_OK)
+        if ((rc = axis_time(c, 1, 7, &x, &x_alone)) != HM_OK ||
+            (rc = axis_time(c, 2, 8, &y, &y_alone)) != HM_OK)
             break;
         if ((rc = finite_cell(c, 3, &valid, "0 or 1")) != HM_OK ||
             (rc = hm__plot_check(c, 3, valid == 0 || valid == 1, "0 or 1")) != HM_OK)
@@ -148,12 +157,15 @@ int hm__plot_read_overlap_summary(hm__plot_read_t *c)
             rc = number_or_nan(c, 4 + k, &v[k], "a ratio");
             if (rc == HM_OK && valid == 0) v[k] = NAN;
         }
+        int axes =
+            (x_alone ? HM_PLOT_OVERLAP_X_ALONE : 0) | (y_alone ? HM_PLOT_OVERLAP_Y_ALONE : 0);
         if (rc == HM_OK)
-            rc = hm__plot_series(&c->fig[HM_FIG_OVERLAP], hm__plot_text(c, 0), "", c->src, 0, &s);
+            rc =
+                hm__plot_series(&c->fig[HM_FIG_OVERLAP], hm__plot_text(c, 0), "", c->src, axes, &s);
         if (rc == HM_OK) rc = hm__plot_add_xy(&c->fig[HM_FIG_OVERLAP], s, x * 1e6, y * 1e6, v[0]);
         for (int k = 0; k < 2 && rc == HM_OK; k++) {
-            rc = hm__plot_series(&c->fig[HM_FIG_OVERLAP_RATIOS], hm__plot_text(c, 0), "", c->src, k,
-                                 &s);
+            rc = hm__plot_series(&c->fig[HM_FIG_OVERLAP_RATIOS], hm__plot_text(c, 0), "", c->src,
+                                 k | axes, &s);
             if (rc == HM_OK)
                 rc = hm__plot_add_xy(&c->fig[HM_FIG_OVERLAP_RATIOS], s, x * 1e6, y * 1e6, v[1 + k]);
         }
@@ -215,6 +227,34 @@ int hm__plot_read_pattern_matrix(hm__plot_read_t *c)
                                  "a byte count above 0")) != HM_OK)
             break;
         rc = hm__plot_add_xy(&c->fig[HM_FIG_MATRIX], s, dst, src, bytes);
+    }
+    return rc;
+}
+
+/* Columns: pattern, direction, backend, measured, size_bytes, valid,
+ * algbw_GBps; a series per pattern and what was measured (the pattern or
+ * a baseline), a point per size. A size without a valid repetition, or
+ * without bytes (algbw 0, empty), has no point: the axis is logarithmic,
+ * and no figure shows a bandwidth that was not measured. */
+int hm__plot_read_pattern_summary(hm__plot_read_t *c)
+{
+    int more, rc;
+    double size, valid, algbw;
+    char base[160], ranks[32];
+    hm__plot_ranks(ranks, sizeof ranks, hm__plot_factor(c, "processes"));
+    while ((rc = hm__plot_next(c, &more)) == HM_OK && more) {
+        if ((rc = finite_cell(c, 4, &size, "a size in bytes")) != HM_OK ||
+            (rc = hm__plot_check(c, 4, size >= 0 && size == floor(size), "a size in bytes")) !=
+                HM_OK ||
+            (rc = finite_cell(c, 5, &valid, "a count")) != HM_OK ||
+            (rc = hm__plot_check(c, 5, valid >= 0, "a count")) != HM_OK ||
+            (rc = number_or_nan(c, 6, &algbw, "a bandwidth in GB/s")) != HM_OK ||
+            (rc = hm__plot_check(c, 6, isnan(algbw) || algbw >= 0, "a bandwidth in GB/s")) != HM_OK)
+            break;
+        if (valid == 0 || isnan(algbw) || algbw == 0) continue;
+        snprintf(base, sizeof base, "%.40s %.16s %.24s: %.60s", hm__plot_text(c, 0),
+                 hm__plot_text(c, 1), hm__plot_text(c, 2), hm__plot_text(c, 3));
+        if ((rc = add(c, HM_FIG_BANDWIDTH, base, ranks, 0, size, algbw)) != HM_OK) break;
     }
     return rc;
 }

@@ -108,8 +108,12 @@ static int panel(const hm__plot_data_t *d, size_t i, const scale_t *sc, hm__plot
     edges(ys, ny, ys[ny - 1], &unused, &yhi);
     char title[700];
     snprintf(title, sizeof title, "%s: %s", sc->panel, d->s[i].label);
-    hm__plot_labels(s->body, title, "communication time, target (µs)",
-                    "computation time, target (µs)");
+    int v = d->s[i].variant;
+    hm__plot_labels(s->body, title,
+                    v & HM_PLOT_OVERLAP_X_ALONE ? "communication time, measured alone (µs)"
+                                                : "communication time, target (µs)",
+                    v & HM_PLOT_OVERLAP_Y_ALONE ? "computation time, measured alone (µs)"
+                                                : "computation time, target (µs)");
     fprintf(s->body,
             "set logscale xy\nset xrange [%.17g:%.17g]\nset yrange [%.17g:%.17g]\n"
             "set palette defined (%s)\nset cbrange [%g:%g]\nset cblabel '%s' noenhanced\n"
@@ -164,7 +168,7 @@ int hm__plot_draw_overlap_ratios(const hm__plot_data_t *d, const char *metric, h
      * panel ("communication ratio: iallreduce, MPICH Version: 4.0.2"). */
     fprintf(s->body, "set multiplot layout %zu,2\nset title font ',9'\n", (d->ns + 1) / 2);
     for (size_t i = 0; i < d->ns && rc == HM_OK; i++)
-        rc = panel(d, i, d->s[i].variant ? &comp_ratio : &comm_ratio, s);
+        rc = panel(d, i, d->s[i].variant & 1 ? &comp_ratio : &comm_ratio, s);
     fputs("unset multiplot\n", s->body);
     snprintf(what, len, "r_comm and r_comp_slowdown per cell, %zu pair%s", d->ns / 2,
              d->ns / 2 == 1 ? "" : "s");

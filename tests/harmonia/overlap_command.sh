@@ -181,6 +181,21 @@ o_invalid=$(csv_awk o.csv '$col["cell_valid"] == 0 { n++ } END { print n + 0 }')
     grep -q 'invalid cell (its reason' figs/i-overhead.svg
 check $? "plot: a heat map per file, only the invalid cell hatched" "exit $st_o $status; $(cat "$out")"
 
+# Cells without a communication target (--sizes; ibarrier) are drawn at
+# the times measured alone, and the axis says so (issue 32: both exited 2
+# on the empty target); --comp-us comm aims each computation at t_comm_ref,
+# its target.
+launch 0 plot --dir figs s.csv
+st_s=$status
+launch 0 plot --dir figs b.csv
+[ "$st_s" -eq 0 ] && [ "$status" -eq 0 ] && [ -s figs/s-overhead.svg ] && [ -s figs/b-overlap-ratios.svg ] &&
+    grep -q 'communication time, measured alone' figs/s-overhead.svg &&
+    grep -q 'computation time, target' figs/s-overhead.svg &&
+    grep -q 'communication time, measured alone' figs/b-overhead.svg &&
+    grep -q 'computation time, target' figs/b-overhead.svg
+check $? "plot: --sizes and ibarrier summaries at the times measured alone" \
+    "exit $st_s $status; $(cat "$out")"
+
 
 expect_usage 2 'unexpected argument "impacts" (overlap takes one word: impact)' overlap impacts
 expect_usage 2 '--raw: overlap impact keeps no repetitions' overlap impact --raw x.csv

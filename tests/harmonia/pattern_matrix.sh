@@ -101,6 +101,18 @@ else
     launch 0 plot --format png a.csv
     [ "$status" -eq 0 ] && [ "$(head -c 8 a-matrix.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
     check $? "plot --format png a.csv: a-matrix.png" "exit $status; $(cat "$out")"
+    # pattern --output: algbw against size, the pattern and its baseline
+    # (issue 32: it was refused, "missing columns: op global_s"); --raw
+    # draws as bench --raw does.
+    launch 2 pattern --pattern rail --direction bi --ranks-per-node 1 --sizes 1K,64K --nrep 5 \
+        --output o.csv --raw or.csv
+    launch 0 plot o.csv or.csv
+    f=o-bandwidth.svg
+    [ "$status" -eq 0 ] && [ -s $f ] && [ -s or-latency.svg ] &&
+        grep -qF '>algbw (GB/s, GB = 1e9 B)</text>' $f && grep -qF 'rail bi mpi: pattern' $f &&
+        grep -qF "rail bi mpi: $(csv_awk o.csv '$col["measured"] != "pattern" { print $col["measured"]; exit }')" $f
+    check $? "plot o.csv: $f, algbw of the pattern and its baseline; or.csv: latency" \
+        "exit $status; $(cat "$out")"
 fi
 
 # --- refused before any measurement: exit 2, one message, nothing written ----
