@@ -25,6 +25,9 @@ typedef struct hm__plot_script {
     FILE *data, *body;
     char data_path[4200], body_path[4200];
     int blocks; /* blocks ended so far */
+    /* The canvas in pixels; 0: the default 800 x 500. A figure of several
+     * maps asks for room for each. */
+    int width_px, height_px;
 } hm__plot_script_t;
 
 /* The absolute path of the first executable "gnuplot" in PATH into path.

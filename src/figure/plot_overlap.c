@@ -121,14 +121,16 @@ static int panel(const hm__plot_data_t *d, size_t i, const scale_t *sc, hm__plot
             xlo, xhi, ylo, yhi, sc->palette, sc->lo, sc->hi, sc->name);
     grid_tics(s->body, "x", xs, nx);
     grid_tics(s->body, "y", ys, ny);
+    /* Boxes, then the diagonal, then the values, so that no line crosses
+     * a value; a value beyond the colour range, which takes the end
+     * colour, is marked with an arrow towards where it lies. */
     int n = 0;
     if (good >= 0) {
         hm__plot_clause(s->body, &n);
         fprintf(s->body,
                 "data index %d using 1:2:4:5:6:7:3 with boxxyerror fs solid 1.0 noborder "
-                "lc palette notitle, \\\n  data index %d using 1:2:(sprintf('%%.2f', $3)) "
-                "with labels font ',8' notitle",
-                good, good);
+                "lc palette notitle",
+                good);
     }
     if (bad >= 0) {
         hm__plot_clause(s->body, &n);
@@ -138,7 +140,16 @@ static int panel(const hm__plot_data_t *d, size_t i, const scale_t *sc, hm__plot
                 bad);
     }
     hm__plot_clause(s->body, &n);
-    fputs("x with lines lc rgb 'black' dt 2 lw 1.5 title 'comp = comm'\n", s->body);
+    fputs("x with lines lc rgb 'black' dt 2 lw 1.5 title 'comp = comm'", s->body);
+    if (good >= 0) {
+        hm__plot_clause(s->body, &n);
+        fprintf(s->body,
+                "data index %d using 1:2:($3 > %g ? sprintf('%%.2f ▲', $3) : $3 < %g ? "
+                "sprintf('%%.2f ▼', $3) : sprintf('%%.2f', $3)) with labels font ',8' "
+                "title '▲ ▼ beyond the colour range'",
+                good, sc->hi, sc->lo);
+    }
+    fputc('\n', s->body);
     free(xs);
     free(ys);
     return HM_OK;
@@ -149,6 +160,9 @@ int hm__plot_draw_overlap(const hm__plot_data_t *d, const char *metric, hm__plot
 {
     (void)metric;
     int rc = HM_OK;
+    /* A map of 800 x 500 each: several in one default canvas were too
+     * cramped to read (issue 32). */
+    s->height_px = 500 * (int)(d->ns ? d->ns : 1);
     fprintf(s->body, "set multiplot layout %zu,1\n", d->ns);
     for (size_t i = 0; i < d->ns && rc == HM_OK; i++) rc = panel(d, i, &overhead, s);
     fputs("unset multiplot\n", s->body);
@@ -166,6 +180,8 @@ int hm__plot_draw_overlap_ratios(const hm__plot_data_t *d, const char *metric, h
     int rc = HM_OK;
     /* Two panels abreast: a title in the default font is wider than its
      * panel ("communication ratio: iallreduce, MPICH Version: 4.0.2"). */
+    s->width_px = 1200;
+    s->height_px = 450 * (int)((d->ns + 1) / 2 ? (d->ns + 1) / 2 : 1);
     fprintf(s->body, "set multiplot layout %zu,2\nset title font ',9'\n", (d->ns + 1) / 2);
     for (size_t i = 0; i < d->ns && rc == HM_OK; i++)
         rc = panel(d, i, d->s[i].variant & 1 ? &comp_ratio : &comm_ratio, s);

@@ -13,15 +13,18 @@
 #include "common/error_set.h"
 #include "figure/plot_gnuplot.h"
 
-/* Image formats: file extension and gnuplot terminal. */
+/* Image formats: file extension, gnuplot terminal, and its options after
+ * the size. */
 typedef struct image_format {
     const char *ext;
-    const char *terminal;
+    const char *terminal, *options;
 } image_format_t;
 
-static const image_format_t svg = {"svg", "svg size 800,500 dynamic enhanced"};
-static const image_format_t pngcairo = {"png", "pngcairo size 800,500 enhanced"};
-static const image_format_t png = {"png", "png truecolor size 800,500 enhanced"};
+static const image_format_t svg = {"svg", "svg", "dynamic enhanced"};
+static const image_format_t pngcairo = {"png", "pngcairo", "enhanced"};
+static const image_format_t png = {"png", "png truecolor", "enhanced"};
+
+enum { DEFAULT_WIDTH_PX = 800, DEFAULT_HEIGHT_PX = 500 };
 
 int hm__plot_script_open(const hm__plot_out_t *out, const char *kind, hm__plot_script_t *s)
 {
@@ -78,9 +81,13 @@ static void image_paths(const hm__plot_out_t *out, const char *stem, const char 
     join(tmp, len, out->dir, name);
 }
 
-static void script_image(FILE *f, const image_format_t *fmt, const char *tmp, const char *body)
+static void script_image(FILE *f, const image_format_t *fmt, const hm__plot_script_t *s,
+                         const char *tmp)
 {
-    fprintf(f, "set terminal %s font 'sans,11' background rgb 'white'\nset output ", fmt->terminal);
+    const char *body = s->body_path;
+    fprintf(f, "set terminal %s size %d,%d %s font 'sans,11' background rgb 'white'\nset output ",
+            fmt->terminal, s->width_px > 0 ? s->width_px : DEFAULT_WIDTH_PX,
+            s->height_px > 0 ? s->height_px : DEFAULT_HEIGHT_PX, fmt->options);
     hm__plot_quote(f, tmp);
     fputs("\nload ", f);
     hm__plot_quote(f, body);
@@ -96,7 +103,7 @@ static int main_script(const hm__plot_script_t *s, const char *path, const image
     fputs("set encoding utf8\ndata = ", f);
     hm__plot_quote(f, s->data_path);
     fputc('\n', f);
-    for (int i = 0; i < nfmt; i++) script_image(f, fmts[i], tmps[i], s->body_path);
+    for (int i = 0; i < nfmt; i++) script_image(f, fmts[i], s, tmps[i]);
     if (fclose(f) == 0) return HM_OK;
     return hm__error_set(HM_EIO, "plot: cannot write %s: %s", path, strerror(errno));
 }

@@ -192,9 +192,22 @@ launch 0 plot --dir figs b.csv
     grep -q 'communication time, measured alone' figs/s-overhead.svg &&
     grep -q 'computation time, target' figs/s-overhead.svg &&
     grep -q 'communication time, measured alone' figs/b-overhead.svg &&
-    grep -q 'computation time, target' figs/b-overhead.svg
+    grep -q 'computation time, target' figs/b-overhead.svg &&
+    grep -q 'viewBox="0 0 1200 450"' figs/b-overlap-ratios.svg
 check $? "plot: --sizes and ibarrier summaries at the times measured alone" \
     "exit $st_s $status; $(cat "$out")"
+# A value beyond the colour range takes the end colour: its label says so.
+# (b.csv's first cell made a valid one with an overhead of 5: whether the
+# run's cells were valid depends on the load.)
+awk -F, 'BEGIN { OFS = "," } /^#/ { print; next }
+    !h { for (i = 1; i <= NF; i++) { if ($i == "overhead") c = i; if ($i == "cell_valid") v = i }
+         h = 1; print; next }
+    !done { $c = 5; $v = 1; done = 1 } { print }' b.csv >big.csv
+launch 0 plot --dir figs big.csv
+[ "$status" -eq 0 ] && grep -q '5.00 ▲' figs/big-overhead.svg &&
+    grep -q 'beyond the colour range' figs/big-overhead.svg
+check $? "plot: an overhead of 5, beyond the range up to 2, labelled 5.00 ▲" \
+    "exit $status; $(grep -v '^#' big.csv | head -2)"
 
 
 expect_usage 2 'unexpected argument "impacts" (overlap takes one word: impact)' overlap impacts
