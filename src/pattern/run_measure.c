@@ -226,12 +226,14 @@ static int make_cell(hm_pattern_run_t *r, size_t bytes, cell_t *c, hm_pattern_fa
     int rank, size;
     MPI_Comm_rank(r->comm, &rank);
     MPI_Comm_size(r->comm, &size);
-    char cause[1024];
+    char cause[1024], at[32] = "";
+    /* A file's messages have their own sizes: a failure names no size. */
+    if (r->p.kind != HM_PATTERN_FILE) snprintf(at, sizeof at, "%zu B: ", bytes);
     int rc = edges_at(r, size, bytes, c);
     if (rc != HM_OK) {
         snprintf(cause, sizeof cause, "%s", hm_last_error());
         f->what = HM_PATTERN_FAILED_EDGES;
-        rc = hm__error_set(rc, "%zu B: %s", bytes, cause);
+        rc = hm__error_set(rc, "%s%s", at, cause);
     } else if (c->steps[0].nranks > size) {
         f->what = HM_PATTERN_FAILED_RANKS;
         rc =
@@ -241,7 +243,7 @@ static int make_cell(hm_pattern_run_t *r, size_t bytes, cell_t *c, hm_pattern_fa
     if ((rc = build(r, rank, c)) != HM_OK) {
         snprintf(cause, sizeof cause, "%s", hm_last_error());
         f->what = HM_PATTERN_FAILED_RUN;
-        rc = hm__error_set(rc, "%zu B: %s", bytes, cause);
+        rc = hm__error_set(rc, "%s%s", at, cause);
     }
     return hm__pattern_run_agree(r->comm, rc, f);
 }

@@ -63,6 +63,14 @@ launch 2 pattern --pattern file --file f.csv --nrep 10 --validate
 table_cols size_B measured messages bytes valid '#wrong' | tr '\n' ';' >m.txt
 [ "$status" -eq 0 ] && [ "$(cat m.txt)" = "pattern 3 1032 10 0;MPI_Alltoallv 3 1032 10 0;" ]
 check $? "a file: the pattern and MPI_Alltoallv with its counts, validated" "$(cat m.txt)"
+# A file has no groups and no one size (issue 32: it was labelled
+# "n 1 groups x g 2 ranks, k 2", size 0, and its errors "0 B:").
+[ "$(table_cols size_B size_B | tr '\n' ';')" = "file;file;" ] &&
+    grep -q '^pattern file f.csv, backend mpi, on 2 ranks' "$out"
+check $? "a file: titled by its name, size_B 'file'" "$(head -3 "$out")"
+printf 'src,dst,bytes\n0,5,8\n' >far.csv
+expect_usage 2 '--pattern file: far.csv:2: dst 5 is outside 0..1 (2 ranks)' \
+    pattern --pattern file --file far.csv --nrep 5
 run 4 5 --pattern striping --ranks-per-node 2 --backend host+mpi+host
 run 4 5 --pattern striping --ranks-per-node 2 --backend mpi
 rows=$(table_cols size_B measured '#wrong' | tr '\n' ';')

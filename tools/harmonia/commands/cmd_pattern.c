@@ -145,8 +145,9 @@ static int failure_message(const cli_config_t *cfg, const cli_pattern_shape_t *s
                      "--pattern striping: 2 groups of --ranks-per-node ranks (here %d of %d)", f->n,
                      f->g);
         break;
-    case HM_PATTERN_FAILED_EDGES:
-        hm_error_set(HM_EINVAL, "--pattern %s, %s", shape->pattern, s);
+    case HM_PATTERN_FAILED_EDGES: /* "8 B: ..." for a generated pattern */
+        hm_error_set(HM_EINVAL, "--pattern %s%s %s", shape->pattern,
+                     strcmp(shape->pattern, "file") ? "," : ":", s);
         break;
     case HM_PATTERN_FAILED_RANKS:
         hm_error_set(HM_EINVAL, "--pattern %s: %s", shape->pattern, s);

@@ -216,11 +216,31 @@ void cli_pattern_report_matrix(cli_pattern_report_t *rep, MPI_Comm comm, const h
         free(m);
 }
 
+static int is_file(const cli_pattern_report_t *rep)
+{
+    return strcmp(rep->shape.pattern, "file") == 0;
+}
+
+/* The pattern as the table's title and the matrix's name it: "symmetric
+ * bi (n 2 groups x g 2 ranks, k 2)", or "file m.csv" (a file has no
+ * groups). */
+static void pattern_shape(const cli_pattern_report_t *rep, char *buf, size_t len)
+{
+    const cli_pattern_shape_t *s = &rep->shape;
+    if (is_file(rep)) {
+        const char *slash = strrchr(rep->cfg->pattern_file, '/');
+        snprintf(buf, len, "file %.150s", slash ? slash + 1 : rep->cfg->pattern_file);
+    } else {
+        snprintf(buf, len, "%s%s%s (n %d groups x g %d ranks, k %d)", s->pattern,
+                 s->direction[0] ? " " : "", s->direction, s->n, s->g, s->k);
+    }
+}
+
 /* Which matrix: "at 8 B", "the translate step, at 1048576 B", "at the
  * file's sizes". */
 static void matrix_where(const cli_pattern_report_t *rep, char *buf, size_t len)
 {
-    if (strcmp(rep->shape.pattern, "file") == 0)
+    if (is_file(rep))
         snprintf(buf, len, "at the file's sizes");
     else
         snprintf(buf, len, "%sat %zu B",
@@ -232,16 +252,10 @@ static void matrix_where(const cli_pattern_report_t *rep, char *buf, size_t len)
  * g 2 ranks, k 2), at 8 B", "file m.csv, at the file's sizes". */
 static void matrix_of(const cli_pattern_report_t *rep, char *buf, size_t len)
 {
-    const cli_pattern_shape_t *s = &rep->shape;
-    char where[96];
+    char where[96], shape[220];
     matrix_where(rep, where, sizeof where);
-    if (strcmp(s->pattern, "file") == 0) {
-        const char *slash = strrchr(rep->cfg->pattern_file, '/');
-        snprintf(buf, len, "file %.100s, %s", slash ? slash + 1 : rep->cfg->pattern_file, where);
-    } else {
-        snprintf(buf, len, "%s%s%s (n %d groups x g %d ranks, k %d), %s", s->pattern,
-                 s->direction[0] ? " " : "", s->direction, s->n, s->g, s->k, where);
-    }
+    pattern_shape(rep, shape, sizeof shape);
+    snprintf(buf, len, "%.219s, %.95s", shape, where);
 }
 
 /* The matrix's non-zero cells, a row each (a pattern file: src, dst,
@@ -275,7 +289,7 @@ static int write_matrix(const cli_pattern_report_t *rep)
         const char *key, *value;
         if (hm_factors_at(run, i, &key, &value) == HM_OK) rc = hm_factors_set(f, key, "%s", value);
     }
-    char of[320];
+    char of[320]; /* 219 + 2 + 95 */
     matrix_of(rep, of, sizeof of);
     if (rc == HM_OK) rc = hm_factors_set(f, "matrix_of", "%s", of);
     /* A file's pattern has its own byte counts: no size to name. */
@@ -355,7 +369,10 @@ static void print_table(const cli_pattern_report_t *rep)
     for (size_t i = 0; i < rep->nrows; i++) {
         const row_t *row = &rep->rows[i];
         if (!row->done) continue;
-        hm_table_add_cellf(t, "%zu", row->cell.size_bytes);
+        if (is_file(rep))
+            hm_table_add_cell(t, "file"); /* each message has the file's size */
+        else
+            hm_table_add_cellf(t, "%zu", row->cell.size_bytes);
         if (rep->several_measured) hm_table_add_cell(t, row->measured);
         hm_table_add_cellf(t, "%lld", row->cell.messages);
         hm_table_add_cellf(t, "%llu", row->cell.bytes);
@@ -372,12 +389,12 @@ static void print_table(const cli_pattern_report_t *rep)
         if (model) hm_table_add_number(t, "%.3f", model_gbps(rep));
         if (notes) hm_table_add_cell(t, row_note(row));
     }
-    printf("pattern %s%s%s (n %d groups x g %d ranks, k %d), backend %s, on %d ranks%s, --sync "
-           "%s: medians of max end - min start; algbw = bytes of every message / time (GB = "
-           "1e9 B), busbw = algbw (bus factor 1: point to point)\n",
-           rep->shape.pattern, rep->shape.direction[0] ? " " : "", rep->shape.direction,
-           rep->shape.n, rep->shape.g, rep->shape.k, rep->shape.backend, rep->size, rep->note,
-           rep->cfg->sync);
+    char shape[300];
+    pattern_shape(rep, shape, sizeof shape);
+    printf("pattern %s, backend %s, on %d ranks%s, --sync %s: medians of max end - min start; "
+           "algbw = bytes of every message / time (GB = 1e9 B), busbw = algbw (bus factor 1: "
+           "point to point)\n",
+           shape, rep->shape.backend, rep->size, rep->note, rep->cfg->sync);
     hm_table_print(t, stdout);
     hm_table_free(t);
     print_notes(rep);
