@@ -398,6 +398,13 @@ HM_EXPORT void hm_baseline_free(hm_baseline_t *b);
 HM_EXPORT double hm_pattern_model_packed(double nic_bw, int k, int p);
 HM_EXPORT double hm_pattern_model_round_robin(double nic_bw, int k, int r);
 
+/* How many times a node's bandwidth (eqs. 1-2) the pattern's algbw (the
+ * bytes of every message over the time) can reach between n groups, each
+ * NIC sending and receiving at once: uni, group 0's NICs send: 1; bi,
+ * group 0's NICs send and receive: 2; omni, every group's NICs send: n.
+ * NAN for n < 2 or an unknown direction. */
+HM_EXPORT double hm_pattern_model_directions(hm_direction_t direction, int n);
+
 /* ---- A pattern benchmark: from a shape to measured rows ---- */
 
 /* What a library user's pattern benchmark needs, as `harmonia pattern`

@@ -16,3 +16,17 @@ double hm_pattern_model_round_robin(double nic_bw, int k, int r)
     if (!(nic_bw > 0) || k < 1 || r < 1) return NAN;
     return nic_bw * (double)k / ceil((double)k / (double)r);
 }
+
+double hm_pattern_model_directions(hm_direction_t direction, int n)
+{
+    if (n < 2) return NAN;
+    switch (direction) {
+    case HM_DIRECTION_UNI:
+        return 1;
+    case HM_DIRECTION_BI:
+        return 2;
+    case HM_DIRECTION_OMNI:
+        return n;
+    }
+    return NAN;
+}

@@ -102,9 +102,15 @@ check $? "factors: pattern, backend"
 launch 4 pattern --pattern rail --ranks-per-node 2 --sizes 64K --nrep 5 $(late 4) \
     --nic-bw 25 --gpus-per-nic 1 --output m.csv
 table_cols size_B model_GBps | grep -qx '50.000' &&
-    grep -qx '# model_GBps: 50 (packed, eq. 1, nic-bw 25 GB/s, k 2)' m.csv
+    grep -qxF "# model_GBps: 50 (packed, eq. 1, nic-bw 25 GB/s, k 2: 50 a node; x 1, uni 1, bi 2, omni n: the nodes' links algbw counts)" m.csv
 check $? "--nic-bw 25 --gpus-per-nic 1: the model, 50 GB/s, in the table and the factors" \
-    "$(cat "$out")"
+    "$(cat "$out"; grep model m.csv)"
+# bi counts group 0's links both ways (issue 32: the model ignored the
+# direction): k 1 packed 1 to a 25 GB/s NIC is 25 a node, 50 for bi.
+launch 2 pattern --pattern rail --direction bi --ranks-per-node 1 --sizes 64K --nrep 5 \
+    --nic-bw 25 --gpus-per-nic 1
+table_cols size_B model_GBps | grep -qx '50.000'
+check $? "--direction bi --nic-bw 25 --gpus-per-nic 1, k 1: 2 x 25 GB/s" "$(cat "$out")"
 expect_usage 2 '--nic-bw: give it with one of --gpus-per-nic (eq. 1, packed) or --nics' \
     pattern --nic-bw 25
 expect_usage 2 '--pattern: unknown pattern "ring" (known: rail, asymmetric, symmetric, self, striping, file)' \

@@ -27,5 +27,15 @@ int main(void)
     HM_CHECK(isnan(hm_pattern_model_packed(25, 0, 2)) && isnan(hm_pattern_model_packed(0, 1, 2)) &&
                  isnan(hm_pattern_model_round_robin(25, 1, 0)),
              "k, p, r below 1 or no bandwidth: NAN");
+    /* Full-duplex NICs: uni loads group 0's outbound links, bi its
+     * outbound and inbound ones, omni every group's outbound links. */
+    HM_CHECK(hm_pattern_model_directions(HM_DIRECTION_UNI, 4) == 1 &&
+                 hm_pattern_model_directions(HM_DIRECTION_BI, 4) == 2 &&
+                 hm_pattern_model_directions(HM_DIRECTION_OMNI, 4) == 4 &&
+                 hm_pattern_model_directions(HM_DIRECTION_OMNI, 2) == 2,
+             "directions: uni 1, bi 2, omni n");
+    HM_CHECK(isnan(hm_pattern_model_directions(HM_DIRECTION_UNI, 1)) &&
+                 isnan(hm_pattern_model_directions((hm_direction_t)7, 4)),
+             "directions: one group or an unknown direction: NAN");
     return hm_test_finish();
 }

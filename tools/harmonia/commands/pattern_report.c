@@ -45,15 +45,31 @@ struct cli_pattern_report {
     char note[256];
 };
 
-/* CommBench's model of the bandwidth across nodes (§5.2.1) for the
+/* CommBench's model of a node's bandwidth across nodes (§5.2.1) for the
  * pattern's k senders per group; NAN without --nic-bw. */
-static double model_gbps(const cli_pattern_report_t *rep)
+static double node_model_gbps(const cli_pattern_report_t *rep)
 {
     const cli_config_t *cfg = rep->cfg;
     if (!(cfg->nic_bw_gbps > 0)) return NAN;
     return cfg->gpus_per_nic
                ? hm_pattern_model_packed(cfg->nic_bw_gbps, rep->shape.k, cfg->gpus_per_nic)
                : hm_pattern_model_round_robin(cfg->nic_bw_gbps, rep->shape.k, cfg->nics);
+}
+
+/* How many nodes' worth algbw counts (uni 1, bi 2, omni n); 1 for a
+ * pattern without groups. */
+static double model_links(const cli_pattern_report_t *rep)
+{
+    hm_direction_t d;
+    if (!rep->shape.direction[0] || hm_direction_find(rep->shape.direction, &d) != HM_OK) return 1;
+    double x = hm_pattern_model_directions(d, rep->shape.n);
+    return isnan(x) ? 1 : x;
+}
+
+/* The model in the table's convention: every message's bytes. */
+static double model_gbps(const cli_pattern_report_t *rep)
+{
+    return node_model_gbps(rep) * model_links(rep);
 }
 
 int cli_pattern_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_experiment_t *e,
@@ -82,9 +98,11 @@ int cli_pattern_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_experimen
     if (rc == HM_OK) rc = hm_factors_set(f, "k", "%d", shape->k);
     if (rc == HM_OK) rc = hm_factors_set(f, "backend", "%s", shape->backend);
     if (rc == HM_OK && cfg->nic_bw_gbps > 0)
-        rc = hm_factors_set(f, "model_GBps", "%g (%s, nic-bw %g GB/s, k %d)", model_gbps(rep),
+        rc = hm_factors_set(f, "model_GBps", "%g (%s, nic-bw %g GB/s, k %d: %g a node; x %g, %s)",
+                            model_gbps(rep),
                             cfg->gpus_per_nic ? "packed, eq. 1" : "round-robin, eq. 2",
-                            cfg->nic_bw_gbps, shape->k);
+                            cfg->nic_bw_gbps, shape->k, node_model_gbps(rep), model_links(rep),
+                            "uni 1, bi 2, omni n: the nodes' links algbw counts");
     if (rc == HM_OK && cfg->pattern_file[0])
         rc = hm_factors_set(f, "pattern_file", "%s", cfg->pattern_file);
     *out = rep;
