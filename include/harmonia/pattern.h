@@ -319,6 +319,16 @@ HM_EXPORT int hm_striping_edges(int g, size_t bytes, hm_edges_t steps[3]);
  * read (both "FILE: strerror"). */
 HM_EXPORT int hm_edges_read(const char *path, int nranks, hm_edges_t *out);
 
+/* hm_edges_read, every value counting elements of element_bytes bytes
+ * (1: the values are bytes; HM_EINVAL below 1 or when a message's bytes
+ * would pass 2^63 - 1). A third format is read as well: a dense matrix of
+ * P rows of P whole numbers between blanks, row i sending column j
+ * (0-based), 0 for no message, P at most nranks: CommBench's application
+ * files, whose values count its elements (4 bytes for its examples'
+ * int). */
+HM_EXPORT int hm_edges_read_elements(const char *path, int nranks, size_t element_bytes,
+                                     hm_edges_t *out);
+
 /* ---- MPI collective baselines (§5.2.5; docs/pattern.md) ---- */
 
 /* The collective that moves a pattern's data over all the ranks. */
@@ -428,6 +438,7 @@ typedef struct hm_pattern_run_params {
     const hm_generator_t *generator; /* HM_PATTERN_GROUPS: the family */
     hm_direction_t direction;        /* HM_PATTERN_GROUPS (self ignores it) */
     const char *file;                /* HM_PATTERN_FILE: the path (hm_edges_read) */
+    size_t file_element_bytes;       /* HM_PATTERN_FILE: bytes a value counts; 0: 1 */
     int ranks_per_group;             /* g; 0: the ranks of a node */
     int subgroup;                    /* k, 1..g; 0: g */
     const hm_backend_t *backend[HM_PATTERN_MAX_STEPS]; /* backend[0] for every step, */

@@ -41,7 +41,7 @@ typedef struct entry {
     size_t bytes, sendoff, recvoff, line;
 } entry_t;
 
-typedef enum format { FORMAT_CSV, FORMAT_MM } format_t;
+typedef enum format { FORMAT_CSV, FORMAT_MM, FORMAT_DENSE } format_t;
 
 typedef struct reader {
     const char *path;
@@ -53,6 +53,7 @@ typedef struct reader {
     size_t work_cap;
     size_t lineno;
     int nranks;
+    size_t element_bytes; /* the bytes one unit of a value stands for (1: bytes) */
     entry_t *e;
     size_t n, cap_e;
 } reader_t;
@@ -304,6 +305,11 @@ static int add_entry(reader_t *r, int src, int dst, size_t bytes)
         r->e = e;
         r->cap_e = cap;
     }
+    if (bytes > MAX_BYTES / r->element_bytes)
+        return fail(r, r->lineno,
+                    "%zu elements of %zu bytes are above %" PRIu64 " bytes, the largest message",
+                    bytes, r->element_bytes, MAX_BYTES);
+    bytes *= r->element_bytes;
     r->e[r->n++] = (entry_t){.src = src, .dst = dst, .bytes = bytes, .line = r->lineno};
     return HM_OK;
 }
@@ -573,6 +579,70 @@ static int to_edges(const reader_t *r, hm_edges_t *out)
     return HM_OK;
 }
 
+/* ---- dense matrix (CommBench's application files) ---- */
+
+/* Whether the line is only whole numbers between blanks: a row of a dense
+ * matrix (a CSV row has commas, a header words). */
+static int dense_row(const char *line)
+{
+    int digits = 0;
+    for (const char *s = line; *s; s++) {
+        if (isdigit((unsigned char)*s))
+            digits = 1;
+        else if (*s != ' ' && *s != '\t')
+            return 0;
+    }
+    return digits;
+}
+
+/* One row of p values: a value of 0 is no message. */
+static int read_dense_row(reader_t *r, int row, int p, char **f)
+{
+    int n = split(r, ' ', f, p);
+    if (n < 0) return n;
+    if (n != p)
+        return fail(r, r->lineno,
+                    "row %d of the dense matrix has %d value%s, not %d (its first row's)", row, n,
+                    n == 1 ? "" : "s", p);
+    for (int j = 0; j < p; j++) {
+        long long v;
+        if (!parse_int(f[j], &v) || v < 0)
+            return fail(r, r->lineno, "\"%.40s\" (row %d, column %d) is not a count", f[j], row, j);
+        int rc = v ? add_entry(r, row, j, (size_t)v) : HM_OK;
+        if (rc != HM_OK) return rc;
+    }
+    return HM_OK;
+}
+
+/* P rows of P counts, row i sending column j (0-based), as CommBench's
+ * application example reads them (its values count elements: see
+ * element_bytes); '#' comments and blank lines between rows. The first
+ * row (the current line) gives P, at most nranks. */
+static int read_dense(reader_t *r)
+{
+    int p = split(r, ' ', NULL, 0);
+    if (p < 0) return p;
+    if (p > r->nranks)
+        return fail(r, r->lineno, "a dense %d x %d matrix needs %d ranks, the run has %d", p, p, p,
+                    r->nranks);
+    char **f = malloc((size_t)p * sizeof *f);
+    if (!f) return hm__error_set(HM_ENOMEM, "%s: a row of %d values", r->path, p);
+    int rc = HM_OK, row = 0, more = 1;
+    for (; rc == HM_OK && more == 1 && row < p; row++) {
+        rc = read_dense_row(r, row, p, f);
+        if (rc == HM_OK && row + 1 < p) more = next_content(r, '#');
+    }
+    if (rc == HM_OK && more < 0) rc = more;
+    if (rc == HM_OK && row < p)
+        rc = fail(r, r->lineno, "the dense matrix ends after %d of its %d rows", row, p);
+    if (rc == HM_OK && (more = next_content(r, '#')) != 0)
+        rc = more < 0 ? more
+                      : fail(r, r->lineno, "a row after the %d x %d dense matrix's last", p, p);
+    if (rc == HM_OK && r->n == 0) rc = fail(r, r->lineno, "every count is 0: no message");
+    free(f);
+    return rc;
+}
+
 /* ---- the call ---- */
 
 /* The first line that is neither blank nor a '#' comment tells the format. */
@@ -582,7 +652,8 @@ static int read_any(reader_t *r)
     if (rc < 0) return rc;
     if (rc == 0)
         return fail(r, r->lineno ? r->lineno : 1,
-                    "the file is %s (a pattern file starts with \"%s\" or \"%s\")",
+                    "the file is %s (a pattern file starts with \"%s\" or \"%s\", or is a "
+                    "dense matrix of counts)",
                     r->lineno ? "only comments and blank lines" : "empty", MM_BANNER, CSV_HEADER);
     const char *s = skip_blanks(r->line);
     if (strncasecmp(s, "%%MatrixMarket", 14) == 0) {
@@ -592,17 +663,27 @@ static int read_any(reader_t *r)
     if (*s == '%')
         return fail(r, r->lineno, "the first line \"%.80s\" is not the Matrix Market banner \"%s\"",
                     r->line, MM_BANNER);
+    if (dense_row(s)) {
+        r->format = FORMAT_DENSE;
+        return read_dense(r);
+    }
     r->format = FORMAT_CSV;
     return read_csv(r);
 }
 
 int hm_edges_read(const char *path, int nranks, hm_edges_t *out)
 {
+    return hm_edges_read_elements(path, nranks, 1, out);
+}
+
+int hm_edges_read_elements(const char *path, int nranks, size_t element_bytes, hm_edges_t *out)
+{
     if (!out) return hm__error_set(HM_EINVAL, "hm_edges_read: out is NULL");
     *out = (hm_edges_t){0};
     if (!path) return hm__error_set(HM_EINVAL, "hm_edges_read: path is NULL");
     if (nranks < 1) return hm__error_set(HM_EINVAL, "nranks %d is below 1", nranks);
-    reader_t r = {.path = path, .nranks = nranks};
+    if (element_bytes < 1) return hm__error_set(HM_EINVAL, "element_bytes 0 is below 1");
+    reader_t r = {.path = path, .nranks = nranks, .element_bytes = element_bytes};
     int rc = hm_input_open(path, "pattern file", HM_INPUT_MAX_PATTERN_BYTES, &r.f);
     if (rc != HM_OK) return rc;
     rc = read_any(&r);

@@ -37,7 +37,9 @@ static void free_cell(cell_t *c)
 static int edges_at(const hm_pattern_run_t *r, int nranks, size_t bytes, cell_t *c)
 {
     c->nsteps = 1;
-    if (r->p.kind == HM_PATTERN_FILE) return hm_edges_read(r->p.file, nranks, c->steps);
+    if (r->p.kind == HM_PATTERN_FILE)
+        return hm_edges_read_elements(
+            r->p.file, nranks, r->p.file_element_bytes ? r->p.file_element_bytes : 1, c->steps);
     if (r->p.kind == HM_PATTERN_STRIPING) {
         c->nsteps = 3;
         return hm_striping_edges(r->g, bytes, c->steps);
@@ -122,13 +124,16 @@ typedef struct row_ctx {
     cell_t *c;
 } row_ctx_t;
 
-/* "8 B" or "8 B (sequence)": the row in a sentence. */
-static void row_words(const hm_pattern_row_t *row, char *buf, size_t len)
+/* "8 B" or "8 B (sequence)": the row in a sentence; a file's messages
+ * have no one size: "the file (MPI_Alltoallv)". */
+static void row_words(const hm_pattern_run_t *r, const hm_pattern_row_t *row, char *buf, size_t len)
 {
+    char size[32] = "the file";
+    if (r->p.kind != HM_PATTERN_FILE) snprintf(size, sizeof size, "%zu B", row->size_bytes);
     if (strcmp(row->measured, "pattern") == 0)
-        snprintf(buf, len, "%zu B", row->size_bytes);
+        snprintf(buf, len, "%s", size);
     else
-        snprintf(buf, len, "%zu B (%s)", row->size_bytes, row->measured);
+        snprintf(buf, len, "%s (%.60s)", size, row->measured);
 }
 
 /* Collective: the row's measurement status rc (HM_OK or HM_EAGAIN: handed
@@ -136,7 +141,7 @@ static void row_words(const hm_pattern_row_t *row, char *buf, size_t len)
 static int judge(row_ctx_t *x, hm_pattern_row_t *row, int rc)
 {
     char words[96], cause[1024];
-    row_words(row, words, sizeof words);
+    row_words(x->r, row, words, sizeof words);
     if (rc != HM_OK && rc != HM_EAGAIN) {
         /* HM_ENOMEM: the root could not summarize the row (no sentence set). */
         snprintf(cause, sizeof cause, "%s", rc == HM_ENOMEM ? hm_strerror(rc) : hm_last_error());

@@ -68,6 +68,20 @@ check $? "a file: the pattern and MPI_Alltoallv with its counts, validated" "$(c
 [ "$(table_cols size_B size_B | tr '\n' ';')" = "file;file;" ] &&
     grep -q '^pattern file f.csv, backend mpi, on 2 ranks' "$out"
 check $? "a file: titled by its name, size_B 'file'" "$(head -3 "$out")"
+# CommBench's application files: a dense matrix of element counts, read as
+# CommBench's measure() counts them with its examples' int: 4 bytes each.
+printf '0 100\n250 3\n' >commbench.txt
+launch 2 pattern --pattern file --file commbench.txt --file-element-bytes 4 --nrep 10 --validate \
+    --output cb.csv
+table_cols size_B measured messages bytes '#wrong' | tr '\n' ';' >m.txt
+[ "$status" -eq 0 ] && [ "$(cat m.txt)" = "pattern 3 1412 0;MPI_Alltoallv 3 1412 0;" ] &&
+    grep -qx '# file_element_bytes: 4' cb.csv
+check $? "a CommBench dense matrix, 4-byte elements: 3 messages, 4 x 353 bytes, validated" \
+    "$(cat "$out")"
+expect_usage 2 '--file-element-bytes 4: only --pattern file reads a file' \
+    pattern --file-element-bytes 4
+expect_usage 2 '--file-element-bytes: "0" is out of range (accepted: 1 to 1048576)' \
+    pattern --pattern file --file commbench.txt --file-element-bytes 0
 printf 'src,dst,bytes\n0,5,8\n' >far.csv
 expect_usage 2 '--pattern file: far.csv:2: dst 5 is outside 0..1 (2 ranks)' \
     pattern --pattern file --file far.csv --nrep 5

@@ -77,6 +77,41 @@ static const want_t four[] = {
     {0, 1, 0, 0, 100}, {0, 3, 100, 0, 300}, {1, 0, 0, 0, 50}, {2, 0, 0, 50, 70}, {3, 3, 0, 300, 8},
 };
 
+/* The same four ranks as a dense matrix (CommBench's application files:
+ * row i sends column j), blank and comment lines between rows; its values
+ * counting 4-byte elements, every size and offset 4 times as large; a CSV
+ * read with 2-byte elements, twice. */
+static void test_elements(void)
+{
+    static const char dense[] = "0 100 0 300\n50 0 0 0\n# between rows\n\n70 0 0 0\n0 0 0 8\n";
+    static const char csv[] = "src,dst,bytes\n0,1,100\n0,3,300\n1,0,50\n2,0,70\n3,3,8\n";
+    expect_edges("dense", "four.txt", dense, 4, four, N(four));
+    for (size_t k = 1; k <= 4; k *= 2) {
+        want_t scaled[N(four)];
+        for (size_t i = 0; i < N(four); i++)
+            scaled[i] = (want_t){four[i].src, four[i].dst, k * four[i].sendoff, k * four[i].recvoff,
+                                 k * four[i].bytes};
+        const char *text = k == 4 ? dense : csv;
+        const char *path = put("scaled", text, strlen(text));
+        hm_edges_t e;
+        int rc = hm_edges_read_elements(path, 4, k, &e);
+        HM_CHECK(rc == HM_OK && e.n == N(four), "%zu-byte elements: read (%s)", k,
+                 rc ? hm_last_error() : "");
+        for (size_t i = 0; rc == HM_OK && i < e.n && i < N(four); i++)
+            HM_CHECK(e.edge[i].bytes == scaled[i].bytes && e.edge[i].sendoff == scaled[i].sendoff &&
+                         e.edge[i].recvoff == scaled[i].recvoff,
+                     "%zu-byte elements: edge %zu is %zu bytes at %zu -> %zu (want %zu at %zu -> "
+                     "%zu)",
+                     k, i, e.edge[i].bytes, e.edge[i].sendoff, e.edge[i].recvoff, scaled[i].bytes,
+                     scaled[i].sendoff, scaled[i].recvoff);
+        if (rc == HM_OK) hm_edges_free(&e);
+    }
+    hm_edges_t e;
+    const char *path = put("zero-size", dense, strlen(dense));
+    HM_CHECK(hm_edges_read_elements(path, 4, 0, &e) == HM_EINVAL && e.n == 0,
+             "0-byte elements: refused (%s)", hm_last_error());
+}
+
 static void test_good(void)
 {
     expect_edges("mtx", "four.mtx",
@@ -218,10 +253,11 @@ static const bad_t bad[] = {
     /* which format */
     {"empty.csv", "", 16, HM_EINVAL,
      "1: the file is empty (a pattern file starts with \"%%MatrixMarket matrix coordinate integer "
-     "general\" or \"src,dst,bytes\")"},
+     "general\" or \"src,dst,bytes\", or is a dense matrix of counts)"},
     {"comments.csv", "# nothing\n\n", 16, HM_EINVAL,
      "2: the file is only comments and blank lines (a pattern file starts with \"%%MatrixMarket "
-     "matrix coordinate integer general\" or \"src,dst,bytes\")"},
+     "matrix coordinate integer general\" or \"src,dst,bytes\", or is a dense matrix of "
+     "counts)"},
     {"x.csv", "a,b,c\n0,1,8\n", 16, HM_EINVAL, "1: the header is \"a,b,c\", not \"src,dst,bytes\""},
     {"order.csv", "dst,src,bytes\n", 16, HM_EINVAL,
      "1: the header is \"dst,src,bytes\", not \"src,dst,bytes\""},
@@ -355,6 +391,16 @@ static const bad_t bad[] = {
     {"half.mtx", "%%MatrixMarket matrix coordinate real general\n4 4 1\n1 2 1.5\n", 16, HM_EINVAL,
      "3: bytes \"1.5\" is not an integer"},
     {"neg.mtx", MTX "4 4 1\n1 2 -8\n", 16, HM_EINVAL, "3: bytes \"-8\" is not a positive integer"},
+    /* dense matrices (CommBench's application files) */
+    {"ragged.txt", "0 8 0\n8 0\n0 0 0\n", 16, HM_EINVAL,
+     "2: row 1 of the dense matrix has 2 values, not 3 (its first row's)"},
+    {"short.txt", "0 8 0\n8 0 0\n", 16, HM_EINVAL,
+     "2: the dense matrix ends after 2 of its 3 rows"},
+    {"long.txt", "0 8\n8 0\n0 0\n", 16, HM_EINVAL, "3: a row after the 2 x 2 dense matrix's last"},
+    {"neg.txt", "0 8\n-8 0\n", 16, HM_EINVAL, "2: \"-8\" (row 1, column 0) is not a count"},
+    {"zero.txt", "0 0\n0 0\n", 16, HM_EINVAL, "2: every count is 0: no message"},
+    {"wide.txt", "0 1 0\n1 0 0\n0 0 0\n", 2, HM_EINVAL,
+     "1: a dense 3 x 3 matrix needs 3 ranks, the run has 2"},
     {"dup.mtx", MTX "4 4 3\n2 3 8\n1 2 8\n2 3 16\n", 16, HM_EINVAL,
      "5: the entry 2 3 is also on line 3 (duplicates are refused: add their bytes into one "
      "entry)"},
@@ -419,6 +465,7 @@ int main(void)
 {
     if (!mkdtemp(dir)) return perror(dir), 1;
     test_good();
+    test_elements();
     test_examples();
     for (size_t i = 0; i < N(bad); i++) expect_refusal(&bad[i]);
     test_unreadable();

@@ -28,6 +28,10 @@ static int check_options(const cli_config_t *cfg, const char *pattern)
         return hm_error_set(HM_EINVAL, "--file %.200s: only --pattern file reads a file",
                             cfg->pattern_file),
                HM_EINVAL;
+    if (!file && (cfg->given & HM_OPT_BIT(HM_OPT_FILE_ELEMENT_BYTES)))
+        return hm_error_set(HM_EINVAL, "--file-element-bytes %ld: only --pattern file reads a file",
+                            cfg->file_element_bytes),
+               HM_EINVAL;
     const cli_opt_mask_t sizes = HM_OPT_BIT(HM_OPT_SIZES) | HM_OPT_BIT(HM_OPT_MINBYTES) |
                                  HM_OPT_BIT(HM_OPT_MAXBYTES) | HM_OPT_BIT(HM_OPT_STEPFACTOR);
     if (file && (cfg->given & sizes))
@@ -70,6 +74,7 @@ static void params_of(const cli_config_t *cfg, hm_pattern_run_params_t *p,
              p->generator && strcmp(shape->pattern, "self") != 0 ? hm_direction_name(p->direction)
                                                                  : "");
     p->file = cfg->pattern_file;
+    p->file_element_bytes = (size_t)cfg->file_element_bytes;
     p->ranks_per_group = cfg->ranks_per_node;
     p->subgroup = cfg->subgroup;
     char buf[sizeof shape->backend];
@@ -170,13 +175,22 @@ typedef struct row_sink {
 /* Collective: the agreed status of a row whose measurement or report
  * ended with rc; too few valid repetitions are judged as bench judges them
  * (cli_partial_status). */
+/* A row as messages name it: "8 B", "8 B (MPI_Scatter)"; a file's has
+ * no one size: "the file (MPI_Alltoallv)". */
+static void row_words(const row_sink_t *s, const hm_pattern_row_t *row, char *buf, size_t len)
+{
+    char size[32] = "the file";
+    if (!s->cfg->pattern_file[0]) snprintf(size, sizeof size, "%zu B", row->size_bytes);
+    if (strcmp(row->measured, "pattern") != 0)
+        snprintf(buf, len, "%s (%.60s)", size, row->measured);
+    else
+        snprintf(buf, len, "%s", size);
+}
+
 static int row_status(const row_sink_t *s, const hm_pattern_row_t *row, int rc)
 {
     char words[96];
-    if (strcmp(row->measured, "pattern") != 0)
-        snprintf(words, sizeof words, "%zu B (%s)", row->size_bytes, row->measured);
-    else
-        snprintf(words, sizeof words, "%zu B", row->size_bytes);
+    row_words(s, row, words, sizeof words);
     int status = HM_OK;
     if (rc == HM_EAGAIN) {
         status = cli_partial_status(s->cfg, s->comm, s->e, words, row->result);
@@ -205,12 +219,13 @@ static int on_row(void *ctx, const hm_pattern_row_t *row)
      * that is slow to start together (Open MPI's MPI_Scatter of 1 MiB, 330
      * us under load: 220 of 1000 valid) must not cost the pattern's rows. */
     if (row->baseline && rc == HM_EAGAIN) {
+        char words[96];
+        row_words(s, row, words, sizeof words);
         if (rank == 0)
             fprintf(stderr,
-                    "harmonia: warning: %zu B (%s): only %ld of --nrep %ld repetitions were "
-                    "valid after %ld attempts; its row is partial\n",
-                    row->size_bytes, row->measured, row->result->nvalid, s->cfg->nrep,
-                    row->result->attempts);
+                    "harmonia: warning: %s: only %ld of --nrep %ld repetitions were valid after "
+                    "%ld attempts; its row is partial\n",
+                    words, row->result->nvalid, s->cfg->nrep, row->result->attempts);
         rc = HM_OK;
     }
     s->status = row_status(s, row, rc);

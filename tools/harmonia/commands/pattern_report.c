@@ -105,6 +105,9 @@ int cli_pattern_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_experimen
                             "uni 1, bi 2, omni n: the nodes' links algbw counts");
     if (rc == HM_OK && cfg->pattern_file[0])
         rc = hm_factors_set(f, "pattern_file", "%s", cfg->pattern_file);
+    if (rc == HM_OK && cfg->pattern_file[0])
+        rc = hm_factors_set(f, "file_element_bytes", "%ld",
+                            cfg->file_element_bytes ? cfg->file_element_bytes : 1L);
     *out = rep;
     rc = cli_agree(comm, rc == HM_OK ? HM_OK : HM_EFAILED, hm_strerror(rc));
     if (rc != HM_OK) return rc;

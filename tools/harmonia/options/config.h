@@ -80,6 +80,7 @@ typedef enum cli_opt_id {
     HM_OPT_SUBGROUP,
     HM_OPT_BACKEND,
     HM_OPT_PATTERN_FILE,
+    HM_OPT_FILE_ELEMENT_BYTES,
     HM_OPT_NIC_BW,
     HM_OPT_GPUS_PER_NIC,
     HM_OPT_NICS,
@@ -181,6 +182,7 @@ typedef struct cli_config {
     int subgroup;            /* --k, 0 = g */
     char backend[64];        /* --backend NAME, or A+B+C for striping's steps */
     char pattern_file[4096]; /* --file */
+    long file_element_bytes; /* --file-element-bytes, 0 = 1: the file's values are bytes */
     double nic_bw_gbps;      /* --nic-bw, 0 = no model */
     int gpus_per_nic;        /* --gpus-per-nic: eq. 1 (packed) */
     int nics;                /* --nics: eq. 2 (round-robin) */

@@ -475,6 +475,11 @@ const cli_opt_def_t cli_options[HM_OPT_COUNT] = {
                              "--pattern file: a Matrix Market coordinate file or a CSV "
                              "src,dst,bytes of the messages",
                              "e.g. --file halo.mtx", cli_opt_parse_pattern_file},
+    [HM_OPT_FILE_ELEMENT_BYTES] = {HM_OPT_FILE_ELEMENT_BYTES, "file-element-bytes", 0, "N",
+                                   "--pattern file: the bytes one unit of the file's values "
+                                   "stands for (default 1: bytes; 4 for CommBench's dense "
+                                   "matrices of ints)",
+                                   "e.g. --file-element-bytes 4", cli_opt_parse_file_element_bytes},
     [HM_OPT_NIC_BW] = {HM_OPT_NIC_BW, "nic-bw", 0, "GBPS",
                        "bandwidth of one NIC in GB/s: prints the model of CommBench's eq. 1 "
                        "(--gpus-per-nic) or eq. 2 (--nics) beside the measurements",

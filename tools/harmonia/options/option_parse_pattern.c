@@ -74,6 +74,13 @@ int cli_opt_parse_pattern_file(cli_config_t *c, const char *v)
                      "a file of the pattern's messages");
 }
 
+int cli_opt_parse_file_element_bytes(cli_config_t *c, const char *v)
+{
+    /* 1 MiB: far above any element type, and a count times it keeps well
+     * within 2^63 bytes for any count a file would hold. */
+    return cli_opt_integer(v, 1, 1 << 20, &c->file_element_bytes) ? -1 : 0;
+}
+
 int cli_opt_parse_nic_bw(cli_config_t *c, const char *v)
 {
     char *end;
