@@ -259,7 +259,19 @@ HM_EXPORT int hm_edges_add(const hm_edges_t *edges, hm_plan_t *plan, hm_buffer_t
  * region of buffer 0 (as MPI_Scatter and MPI_Alltoall do), in the order of
  * the destinations' ranks; a receiver receives each message in its own
  * region of buffer 1, in the order of the senders' ranks. */
-typedef enum hm_direction { HM_DIRECTION_UNI, HM_DIRECTION_BI, HM_DIRECTION_OMNI } hm_direction_t;
+/* uni: group 0 to every other group; bi: uni and every message of it
+ * reversed (CommBench: "communications are in both directions", its
+ * messages (count, recver, sender)); omni: every group to every other;
+ * bi-mirror: uni, and every other group sending to group 0 with the
+ * family's pattern, that group now the sending one (harmonia's bi before
+ * issue 32; for rail and symmetric it is bi, for asymmetric with k < g it
+ * differs: the first k ranks of each group send, not all g). */
+typedef enum hm_direction {
+    HM_DIRECTION_UNI,
+    HM_DIRECTION_BI,
+    HM_DIRECTION_OMNI,
+    HM_DIRECTION_BI_MIRROR
+} hm_direction_t;
 
 typedef struct hm_group_params {
     int n, g, k;

@@ -55,7 +55,8 @@ hm_baseline_kind_t hm_baseline_for_group(const hm_generator_t *gen, const hm_gro
     int asym = strcmp(name, "asymmetric") == 0, sym = strcmp(name, "symmetric") == 0;
     if (p->direction == HM_DIRECTION_UNI && p->k == 1 && (asym || single))
         return HM_BASELINE_SCATTER;
-    int every = p->direction == HM_DIRECTION_OMNI || (p->direction == HM_DIRECTION_BI && p->n == 2);
+    int bi = p->direction == HM_DIRECTION_BI || p->direction == HM_DIRECTION_BI_MIRROR;
+    int every = p->direction == HM_DIRECTION_OMNI || (bi && p->n == 2);
     if (every && ((p->k == p->g && (asym || sym)) || single)) return HM_BASELINE_ALLTOALL;
     return HM_BASELINE_NONE;
 }

@@ -56,13 +56,16 @@ static void symmetric_targets(int i, int g, int k, int *lo, int *hi)
 
 /* ---- directions ---- */
 
-static const char *const direction_names[] = {
-    [HM_DIRECTION_UNI] = "uni", [HM_DIRECTION_BI] = "bi", [HM_DIRECTION_OMNI] = "omni"};
+static const char *const direction_names[] = {[HM_DIRECTION_UNI] = "uni",
+                                              [HM_DIRECTION_BI] = "bi",
+                                              [HM_DIRECTION_OMNI] = "omni",
+                                              [HM_DIRECTION_BI_MIRROR] = "bi-mirror"};
 enum { NDIRECTIONS = sizeof direction_names / sizeof direction_names[0] };
 
-/* The groups [*lo, *hi) without skip that group a sends to (§4.3.2): uni,
- * group 0 to every other group; bi, also every other group to group 0;
- * omni, every group to every other group. */
+/* The groups [*lo, *hi) without skip that group a sends to with the
+ * family's pattern (§4.3.2): uni (and bi, whose other half is uni
+ * reversed), group 0 to every other group; bi-mirror, also every other
+ * group to group 0; omni, every group to every other group. */
 static void receiving_groups(hm_direction_t dir, int n, int a, int *lo, int *hi, int *skip)
 {
     *skip = -1;
@@ -70,7 +73,7 @@ static void receiving_groups(hm_direction_t dir, int n, int a, int *lo, int *hi,
         *lo = 0, *hi = n, *skip = a;
     } else if (a == 0) {
         *lo = 1, *hi = n;
-    } else if (dir == HM_DIRECTION_BI) {
+    } else if (dir == HM_DIRECTION_BI_MIRROR) {
         *lo = 0, *hi = 1;
     } else {
         *lo = 0, *hi = 0;
@@ -90,7 +93,7 @@ static int check_params(const hm_group_params_t *p, int min_n, const char *famil
     if (p->bytes == 0)
         return hm__error_set(HM_EINVAL, "bytes 0 is below 1 (every message moves a byte)");
     if ((unsigned)p->direction >= NDIRECTIONS)
-        return hm__error_set(HM_EINVAL, "direction %d is not one of uni, bi, omni",
+        return hm__error_set(HM_EINVAL, "direction %d is not one of uni, bi, omni, bi-mirror",
                              (int)p->direction);
     if (p->n > INT_MAX / p->g)
         return hm__error_set(HM_EINVAL, "n %d x g %d = %lld ranks is above INT_MAX (%d)", p->n,
@@ -148,48 +151,68 @@ static int count_group_edges(const hm_group_params_t *p, targets_fn targets, siz
         receiving_groups(p->direction, p->n, a, &lo, &hi, &skip);
         pairs += (size_t)(hi - lo) - (skip >= lo && skip < hi);
     }
+    if (p->direction == HM_DIRECTION_BI) pairs *= 2; /* uni, and uni reversed */
     if (__builtin_mul_overflow(pairs, per_pair, count))
         return hm__error_set(HM_EINVAL, "%zu pairs of groups x %zu edges per pair overflows size_t",
                              pairs, per_pair);
     return HM_OK;
 }
 
+static int by_src_dst(const void *pa, const void *pb)
+{
+    const hm_edge_t *a = pa, *b = pb;
+    if (a->src != b->src) return a->src < b->src ? -1 : 1;
+    return (a->dst > b->dst) - (a->dst < b->dst);
+}
+
+/* The family's messages of the direction, each (src, dst) once, bi's
+ * second half the first half reversed. */
+static size_t pair_edges(const hm_group_params_t *p, targets_fn targets, hm_edge_t *edge)
+{
+    int g = p->g, nranks = p->n * g;
+    size_t e = 0;
+    for (int src = 0; src < nranks; src++) {
+        int a = src / g, i = src % g;
+        if (i >= p->k) continue;
+        int blo, bhi, skip, plo, phi;
+        receiving_groups(p->direction, p->n, a, &blo, &bhi, &skip);
+        targets(i, g, p->k, &plo, &phi);
+        for (int b = blo; b < bhi; b++)
+            for (int j = plo; b != skip && j < phi; j++)
+                edge[e++] = (hm_edge_t){.src = src, .dst = b * g + j, .bytes = p->bytes};
+    }
+    for (size_t f = 0, half = e; p->direction == HM_DIRECTION_BI && f < half; f++)
+        edge[e++] = (hm_edge_t){.src = edge[f].dst, .dst = edge[f].src, .bytes = p->bytes};
+    return e;
+}
+
+/* Edges ordered by (src, dst); buffer 0 sends, buffer 1 receives; a
+ * sender's regions follow its receivers' ranks, a receiver's its
+ * senders'. */
 static int group_edges(const hm_group_params_t *p, const char *family, targets_fn targets,
                        hm_edges_t *out)
 {
     int rc = check_params(p, 2, family);
     if (rc != HM_OK) return rc;
-    int n = p->n, g = p->g, nranks = n * g;
-    size_t *recv_slot = calloc((size_t)nranks, sizeof *recv_slot);
-    if (!recv_slot)
+    int nranks = p->n * p->g;
+    size_t *slot = calloc(2 * (size_t)nranks, sizeof *slot); /* send, then receive */
+    if (!slot)
         return hm__error_set(HM_ENOMEM, "a counter per rank (%d ranks) could not be allocated",
                              nranks);
-    size_t count = 0;
+    size_t count = 0, e = 0;
     rc = count_group_edges(p, targets, &count);
     if (rc == HM_OK) rc = alloc_edges(count, nranks, out);
-    size_t e = 0;
-    for (int src = 0; rc == HM_OK && src < nranks; src++) {
-        int a = src / g, i = src % g;
-        if (i >= p->k) continue;
-        int blo, bhi, skip, plo, phi;
-        receiving_groups(p->direction, n, a, &blo, &bhi, &skip);
-        targets(i, g, p->k, &plo, &phi);
-        size_t send_slot = 0;
-        for (int b = blo; b < bhi; b++) {
-            if (b == skip) continue;
-            for (int j = plo; j < phi; j++) {
-                int dst = b * g + j;
-                out->edge[e++] = (hm_edge_t){.src = src,
-                                             .dst = dst,
-                                             .sendbuf = 0,
-                                             .recvbuf = 1,
-                                             .sendoff = send_slot++,
-                                             .recvoff = recv_slot[dst]++,
-                                             .bytes = p->bytes};
-            }
-        }
+    if (rc == HM_OK) {
+        e = pair_edges(p, targets, out->edge);
+        qsort(out->edge, e, sizeof *out->edge, by_src_dst);
     }
-    free(recv_slot);
+    for (size_t k = 0; rc == HM_OK && k < e; k++) {
+        hm_edge_t *x = &out->edge[k];
+        x->sendbuf = 0, x->recvbuf = 1;
+        x->sendoff = slot[x->src]++;
+        x->recvoff = slot[nranks + x->dst]++;
+    }
+    free(slot);
     if (rc == HM_OK && e != out->n)
         rc = hm__error_set(HM_EINTERNAL, "%s: %zu edges generated, %zu counted", family, e, out->n);
     if (rc == HM_OK) rc = slots_to_offsets(out, p->bytes);

@@ -24,6 +24,7 @@ double hm_pattern_model_directions(hm_direction_t direction, int n)
     case HM_DIRECTION_UNI:
         return 1;
     case HM_DIRECTION_BI:
+    case HM_DIRECTION_BI_MIRROR:
         return 2;
     case HM_DIRECTION_OMNI:
         return n;

@@ -129,7 +129,7 @@ expect_usage 2 '--nic-bw: give it with one of --gpus-per-nic (eq. 1, packed) or 
     pattern --nic-bw 25
 expect_usage 2 '--pattern: unknown pattern "ring" (known: rail, asymmetric, symmetric, self, striping, file)' \
     pattern --pattern ring
-expect_usage 2 '--direction: unknown direction "all" (known: uni, bi, omni)' pattern --direction all
+expect_usage 2 '--direction: unknown direction "all" (known: uni, bi, omni, bi-mirror)' pattern --direction all
 expect_usage 2 '--backend: unknown backend "tcp" in "host+tcp+host" (known: mpi, host, cuda, ipc, ipc-get, nccl)' \
     pattern --backend host+tcp+host
 # GPUs: the memory the steps share, --memory, and (on a machine without a

@@ -76,6 +76,20 @@ launch_reading a.csv 3 pattern --pattern file --file a.csv --nrep 5 $(late 3) --
 [ "$status" -eq 0 ] && [ "$(pairs a2.csv)" = "$rows" ]
 check $? "np 3: read back, the same matrix" "exit $status; $(pairs a2.csv)"
 
+# --- 4 ranks: asymmetric (2, 2, 1) bi and bi-mirror ---------------------------
+# CommBench's bidirectional reverses every message (its group example adds
+# (count, recver, sender)): 0 -> 2, 3 and back, 2, 3 -> 0; the mirror has
+# group 1's first rank send to both of group 0 (issue 32).
+launch 4 pattern --pattern asymmetric --ranks-per-node 2 --k 1 --direction bi --sizes 8 --nrep 5 \
+    $(late 4) --matrix ab.csv
+[ "$status" -eq 0 ] && [ "$(pairs ab.csv)" = "0>2:8;0>3:8;2>0:8;3>0:8;" ]
+check $? "np 4 asymmetric (2, 2, 1) bi: uni and every message reversed" "exit $status; $(pairs ab.csv)"
+launch 4 pattern --pattern asymmetric --ranks-per-node 2 --k 1 --direction bi-mirror --sizes 8 \
+    --nrep 5 $(late 4) --matrix am.csv
+[ "$status" -eq 0 ] && [ "$(pairs am.csv)" = "0>2:8;0>3:8;2>0:8;2>1:8;" ]
+check $? "np 4 asymmetric (2, 2, 1) bi-mirror: group 1's first rank to all of group 0" \
+    "exit $status; $(pairs am.csv)"
+
 # --- striping: the translate step, as the table ------------------------------
 launch 2 pattern --pattern striping --ranks-per-node 1 --sizes 1K --nrep 5 --matrix s.csv
 [ "$status" -eq 0 ] && [ "$(pairs s.csv)" = "0>1:1024;" ] &&

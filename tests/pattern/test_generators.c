@@ -99,16 +99,24 @@ static void test_two_groups(void)
     expect("symmetric", 2, 3, 3, HM_DIRECTION_UNI, full, N(full));
     expect("asymmetric", 2, 3, 3, HM_DIRECTION_UNI, full, N(full));
 
-    /* asymmetric g = 3, k = 2, bi: the uni edges, then group 1 as the
-     * sender with the same pair pattern: its positions 0, 1 (ranks 3, 4)
-     * to all three of group 0. Rank 2 and 5 only receive. */
-    const want_t asym2bi[] = {{0, 3, 0, 0},   {0, 4, 10, 0},  {0, 5, 20, 0},  {1, 3, 0, 10},
-                              {1, 4, 10, 10}, {1, 5, 20, 10}, {3, 0, 0, 0},   {3, 1, 10, 0},
-                              {3, 2, 20, 0},  {4, 0, 0, 10},  {4, 1, 10, 10}, {4, 2, 20, 10}};
+    /* asymmetric g = 3, k = 2, bi (CommBench's: every message of uni
+     * reversed): ranks 0, 1 to all of group 1, and all of group 1 back to
+     * ranks 0, 1; rank 2 takes no part. Ranks 0, 1 hear 3, 4, 5 in slots
+     * 0, 1, 2. */
+    const want_t asym2bi[] = {{0, 3, 0, 0},   {0, 4, 10, 0},  {0, 5, 20, 0}, {1, 3, 0, 10},
+                              {1, 4, 10, 10}, {1, 5, 20, 10}, {3, 0, 0, 0},  {3, 1, 10, 0},
+                              {4, 0, 0, 10},  {4, 1, 10, 10}, {5, 0, 0, 20}, {5, 1, 10, 20}};
     expect("asymmetric", 2, 3, 2, HM_DIRECTION_BI, asym2bi, N(asym2bi));
+    /* bi-mirror: the uni edges, then group 1 as the sender with the same
+     * pair pattern: its positions 0, 1 (ranks 3, 4) to all three of group
+     * 0. Rank 2 and 5 only receive. */
+    const want_t asym2mirror[] = {{0, 3, 0, 0},   {0, 4, 10, 0},  {0, 5, 20, 0},  {1, 3, 0, 10},
+                                  {1, 4, 10, 10}, {1, 5, 20, 10}, {3, 0, 0, 0},   {3, 1, 10, 0},
+                                  {3, 2, 20, 0},  {4, 0, 0, 10},  {4, 1, 10, 10}, {4, 2, 20, 10}};
+    expect("asymmetric", 2, 3, 2, HM_DIRECTION_BI_MIRROR, asym2mirror, N(asym2mirror));
     /* With two groups every ordered pair of groups is (0, 1) or (1, 0):
-     * omni is bi. */
-    expect("asymmetric", 2, 3, 2, HM_DIRECTION_OMNI, asym2bi, N(asym2bi));
+     * omni, each group in turn the first of the pair, is bi-mirror. */
+    expect("asymmetric", 2, 3, 2, HM_DIRECTION_OMNI, asym2mirror, N(asym2mirror));
 }
 
 /* ---- three groups: the directions (Fig. 7) ---- */
@@ -148,11 +156,16 @@ static void test_directions(void)
     /* asymmetric (3, 2, 1): rank 0 to all g ranks of the other groups. */
     const want_t asym_uni[] = {{0, 2, 0, 0}, {0, 3, 10, 0}, {0, 4, 20, 0}, {0, 5, 30, 0}};
     expect("asymmetric", 3, 2, 1, HM_DIRECTION_UNI, asym_uni, N(asym_uni));
-    /* bi: position 0 of groups 1 and 2 (ranks 2, 4) to both ranks of
-     * group 0; ranks 0 and 1 hear 2 (slot 0) then 4 (slot 1). */
+    /* bi: uni reversed, every rank of groups 1 and 2 back to rank 0,
+     * which hears 2, 3, 4, 5 in slots 0 to 3; rank 1 takes no part. */
     const want_t asym_bi[] = {{0, 2, 0, 0}, {0, 3, 10, 0}, {0, 4, 20, 0}, {0, 5, 30, 0},
-                              {2, 0, 0, 0}, {2, 1, 10, 0}, {4, 0, 0, 10}, {4, 1, 10, 10}};
+                              {2, 0, 0, 0}, {3, 0, 0, 10}, {4, 0, 0, 20}, {5, 0, 0, 30}};
     expect("asymmetric", 3, 2, 1, HM_DIRECTION_BI, asym_bi, N(asym_bi));
+    /* bi-mirror: position 0 of groups 1 and 2 (ranks 2, 4) to both ranks
+     * of group 0; ranks 0 and 1 hear 2 (slot 0) then 4 (slot 1). */
+    const want_t asym_mirror[] = {{0, 2, 0, 0}, {0, 3, 10, 0}, {0, 4, 20, 0}, {0, 5, 30, 0},
+                                  {2, 0, 0, 0}, {2, 1, 10, 0}, {4, 0, 0, 10}, {4, 1, 10, 10}};
+    expect("asymmetric", 3, 2, 1, HM_DIRECTION_BI_MIRROR, asym_mirror, N(asym_mirror));
     /* omni, harmonia's definition: each group in turn is the first group
      * of the pair, so ranks 0, 2, 4 each send to all 4 ranks outside their
      * group; every rank hears the two senders of the other groups. */
@@ -216,7 +229,7 @@ static void test_refusals(void)
     refuse("rail", 2, 3, 4, HM_DIRECTION_UNI, B, "k 4 is outside 1..g (g = 3)");
     refuse("self", 2, 3, 4, HM_DIRECTION_UNI, B, "k 4 is outside 1..g (g = 3)");
     refuse("rail", 2, 3, 1, HM_DIRECTION_UNI, 0, "bytes 0 is below 1");
-    refuse("rail", 2, 3, 1, (hm_direction_t)7, B, "direction 7 is not one of uni, bi, omni");
+    refuse("rail", 2, 3, 1, (hm_direction_t)7, B, "direction 7 is not one of uni, bi, omni, bi-mirror");
     /* 65536 x 65536 = 2^32 ranks do not fit in an int. */
     refuse("rail", 65536, 65536, 1, HM_DIRECTION_UNI, B, "n 65536 x g 65536 = 4294967296 ranks");
     /* Rank 0 sends 3 regions of SIZE_MAX / 2 bytes: the end of its buffer 0
@@ -254,8 +267,8 @@ static void test_registry(void)
     hm_generator_names(buf, sizeof buf);
     HM_CHECK(strcmp(buf, "rail, asymmetric, symmetric, self") == 0, "names: \"%s\"", buf);
 
-    static const char *const dirs[] = {"uni", "bi", "omni"};
-    for (int d = 0; d < 3; d++) {
+    static const char *const dirs[] = {"uni", "bi", "omni", "bi-mirror"};
+    for (int d = 0; d < 4; d++) {
         hm_direction_t got = (hm_direction_t)-1;
         int rc = hm_direction_find(dirs[d], &got);
         HM_CHECK(rc == HM_OK && (int)got == d && strcmp(hm_direction_name(got), dirs[d]) == 0,
@@ -263,8 +276,8 @@ static void test_registry(void)
     }
     int rc = hm_direction_find("sideways", NULL);
     HM_CHECK(rc == HM_ENOENT &&
-                 strcmp(hm_last_error(), "unknown direction \"sideways\" (known: uni, bi, omni)") ==
-                     0,
+                 strcmp(hm_last_error(),
+                        "unknown direction \"sideways\" (known: uni, bi, omni, bi-mirror)") == 0,
              "unknown direction: %d \"%s\"", rc, hm_last_error());
 }
 
@@ -300,14 +313,22 @@ static void test_extent(void)
     /* Rank 2 is in no edge. */
     expect_extent(&e, 2, (const size_t[]){0, 0, 0}, "hand list");
 
-    /* asymmetric (2, 3, 2) bi, 10 bytes: rank 0 sends 3 regions (30) and
-     * receives from 3 and 4 (20); rank 2 (position 2 >= k) only receives
-     * from 3 and 4 (20); rank 4 sends 3 regions and receives from 0, 1. */
+    /* asymmetric (2, 3, 2) bi-mirror, 10 bytes: rank 0 sends 3 regions
+     * (30) and receives from 3 and 4 (20); rank 2 (position 2 >= k) only
+     * receives from 3 and 4 (20); rank 4 sends 3 regions and receives from
+     * 0, 1. */
     int rc;
-    hm_edges_t a = generate("asymmetric", 2, 3, 2, HM_DIRECTION_BI, B, &rc);
-    expect_extent(&a, 0, (const size_t[]){30, 20}, "asymmetric (2, 3, 2) bi");
-    expect_extent(&a, 2, (const size_t[]){0, 20}, "asymmetric (2, 3, 2) bi");
-    expect_extent(&a, 4, (const size_t[]){30, 20}, "asymmetric (2, 3, 2) bi");
+    hm_edges_t a = generate("asymmetric", 2, 3, 2, HM_DIRECTION_BI_MIRROR, B, &rc);
+    expect_extent(&a, 0, (const size_t[]){30, 20}, "asymmetric (2, 3, 2) bi-mirror");
+    expect_extent(&a, 2, (const size_t[]){0, 20}, "asymmetric (2, 3, 2) bi-mirror");
+    expect_extent(&a, 4, (const size_t[]){30, 20}, "asymmetric (2, 3, 2) bi-mirror");
+    hm_edges_free(&a);
+    /* bi: rank 0 sends 3 and hears 3 (30, 30); rank 4 sends 2 and hears 2
+     * (20, 20); rank 2 takes no part. */
+    a = generate("asymmetric", 2, 3, 2, HM_DIRECTION_BI, B, &rc);
+    expect_extent(&a, 0, (const size_t[]){30, 30}, "asymmetric (2, 3, 2) bi");
+    expect_extent(&a, 2, (const size_t[]){0, 0}, "asymmetric (2, 3, 2) bi");
+    expect_extent(&a, 4, (const size_t[]){20, 20}, "asymmetric (2, 3, 2) bi");
     hm_edges_free(&a);
 }
 

@@ -10,7 +10,7 @@
 
 /* What the rows share. */
 typedef struct cli_pattern_shape {
-    char pattern[32], direction[8], backend[64];
+    char pattern[32], direction[16], backend[64];
     int n, g, k;
 } cli_pattern_shape_t;
 

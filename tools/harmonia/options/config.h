@@ -178,7 +178,7 @@ typedef struct cli_config {
     double bcast_factor; /* --bcast-factor (roundtime's B) */
     /* pattern */
     char pattern[32];        /* --pattern: a generator, striping, or file */
-    char direction[8];       /* --direction uni|bi|omni */
+    char direction[16];      /* --direction uni|bi|omni|bi-mirror */
     int subgroup;            /* --k, 0 = g */
     char backend[64];        /* --backend NAME, or A+B+C for striping's steps */
     char pattern_file[4096]; /* --file */

@@ -460,8 +460,10 @@ const cli_opt_def_t cli_options[HM_OPT_COUNT] = {
                         "--ranks-per-node ranks), striping, or file (--file)",
                         "e.g. --pattern rail", cli_opt_parse_pattern},
     [HM_OPT_DIRECTION] = {HM_OPT_DIRECTION, "direction", 0, "DIR",
-                          "between the groups: uni (group 0 to the others), bi, omni (every "
-                          "group to every other; default uni)",
+                          "between the groups: uni (group 0 to the others), bi (uni and every "
+                          "message reversed, as CommBench), omni (every group to every other), "
+                          "bi-mirror (uni, and the others to group 0 with the same pattern); "
+                          "default uni",
                           "e.g. --direction omni", cli_opt_parse_direction},
     [HM_OPT_SUBGROUP] = {HM_OPT_SUBGROUP, "k", 0, "K",
                          "ranks of a group taking part, 1 to the group's size (default: all)",

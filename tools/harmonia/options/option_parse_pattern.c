@@ -25,7 +25,12 @@ int cli_opt_parse_direction(cli_config_t *c, const char *v)
 {
     hm_direction_t d;
     if (hm_direction_find(v, &d) != HM_OK)
-        return cli_opt_fail("unknown direction \"%.40s\" (known: uni, bi, omni)", v);
+        return cli_opt_fail("unknown direction \"%.40s\" (known: uni, bi, omni, bi-mirror)", v);
+    /* Kept as written and parsed again: a name cut short would be read as
+     * no direction (bi-mirror once was, into 8 bytes). */
+    if (strlen(v) >= sizeof c->direction)
+        return cli_opt_fail("\"%.40s\" is longer than the %zu characters kept", v,
+                            sizeof c->direction - 1);
     snprintf(c->direction, sizeof c->direction, "%s", v);
     return 0;
 }
