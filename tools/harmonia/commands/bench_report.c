@@ -230,7 +230,6 @@ static void print_table(const cli_bench_report_t *rep)
            rep->size, rep->note, rep->cfg->sync, rep->cfg->clock_sync);
     hm_table_print(t, stdout);
     hm_table_free(t);
-    print_partial(rep);
 }
 
 /* nccl-tests' layout (all_reduce_perf and the others): size, count, type,
@@ -303,6 +302,7 @@ void cli_bench_report_close(cli_bench_report_t *rep, MPI_Comm comm)
             print_osu(rep);
         else
             print_table(rep);
+        print_partial(rep); /* whichever layout: a short row says so */
         fflush(stdout);
     }
     free(rep->rows);
