@@ -324,7 +324,8 @@ static const hm_results_column_t overlap_raw[] = {
 
 static const hm_results_column_t pattern[] = {
     [HM_COL_PATTERN_PATTERN] = {"pattern", "", "rail, asymmetric, symmetric, self, striping, file"},
-    [HM_COL_PATTERN_DIRECTION] = {"direction", "", "uni, bi, omni, bi-mirror (empty: none applies)"},
+    [HM_COL_PATTERN_DIRECTION] = {"direction", "",
+                                  "uni, bi, omni, bi-mirror (empty: none applies)"},
     [HM_COL_PATTERN_GROUPS] = {"groups", "", "n: groups (nodes) of the pattern"},
     [HM_COL_PATTERN_GROUP_SIZE] = {"group_size", "", "g: ranks per group"},
     [HM_COL_PATTERN_K] = {"k", "", "ranks of a group taking part"},

@@ -229,7 +229,8 @@ static void test_refusals(void)
     refuse("rail", 2, 3, 4, HM_DIRECTION_UNI, B, "k 4 is outside 1..g (g = 3)");
     refuse("self", 2, 3, 4, HM_DIRECTION_UNI, B, "k 4 is outside 1..g (g = 3)");
     refuse("rail", 2, 3, 1, HM_DIRECTION_UNI, 0, "bytes 0 is below 1");
-    refuse("rail", 2, 3, 1, (hm_direction_t)7, B, "direction 7 is not one of uni, bi, omni, bi-mirror");
+    refuse("rail", 2, 3, 1, (hm_direction_t)7, B,
+           "direction 7 is not one of uni, bi, omni, bi-mirror");
     /* 65536 x 65536 = 2^32 ranks do not fit in an int. */
     refuse("rail", 65536, 65536, 1, HM_DIRECTION_UNI, B, "n 65536 x g 65536 = 4294967296 ranks");
     /* Rank 0 sends 3 regions of SIZE_MAX / 2 bytes: the end of its buffer 0
