@@ -550,6 +550,11 @@ typedef struct hm_pattern_row {
  * anything else (the same on every rank) to stop the run. */
 typedef int (*hm_pattern_row_fn)(void *ctx, const hm_pattern_row_t *row);
 
+/* Local: the row as a sentence names it, into buf (len bytes): "8 B",
+ * "8 B (MPI_Scatter)"; a file's row (size_bytes 0) has no one size: "the
+ * file", "the file (MPI_Alltoallv)". NULL row or buf: nothing written. */
+HM_EXPORT void hm_pattern_row_words(const hm_pattern_row_t *row, char *buf, size_t len);
+
 /* Collective over the run's comm (that of ps): every size in the run's
  * order, each with its edges, buffers and committed plans, each row
  * measured with params (hm_plan_measure, hm_baseline_measure; striping's

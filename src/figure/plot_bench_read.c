@@ -15,14 +15,6 @@ static void base_label(char *buf, size_t len, const char *op, const char *sync)
     snprintf(buf, len, "%s%s%s", op, *sync ? " " : "", sync);
 }
 
-static int size_cell(hm__plot_read_t *c, int k, double *size)
-{
-    int rc = hm__plot_number(c, k, size);
-    if (rc != HM_OK) return rc;
-    return hm__plot_check(c, k, *size >= 0 && *size <= 9e15 && *size == floor(*size),
-                          "a size in bytes");
-}
-
 static int runtime_cell(hm__plot_read_t *c, int k, double *x_s)
 {
     int rc = hm__plot_number(c, k, x_s);
@@ -78,7 +70,8 @@ int hm__plot_read_bench_summary(hm__plot_read_t *c)
     if (hm__plot_scale_file(c)) return hm__plot_read_bench_scale(c);
     hm__plot_ranks(ranks, sizeof ranks, hm__plot_factor(c, "processes"));
     while ((rc = hm__plot_next(c, &more)) == HM_OK && more) {
-        if ((rc = size_cell(c, 1, &size)) != HM_OK || (rc = hm__plot_number(c, 3, &x_s)) != HM_OK)
+        if ((rc = hm__plot_size_cell(c, 1, &size)) != HM_OK ||
+            (rc = hm__plot_number(c, 3, &x_s)) != HM_OK)
             break;
         if (isnan(x_s)) continue;
         if ((rc = runtime_cell(c, 3, &x_s)) != HM_OK) break;

@@ -1,5 +1,6 @@
 /* src/figure/plot_input.c — telling the kinds of input of the figures
  * apart by their columns, and what every reader needs. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,6 +262,14 @@ int hm__plot_check(hm__plot_read_t *c, int k, int ok, const char *what)
                   hm_csv_reader_line(c->r), hm__plot_text(c, k), what,
                   hm_csv_reader_column(c->r, c->col[k]));
     return HM_EINVAL;
+}
+
+int hm__plot_size_cell(hm__plot_read_t *c, int k, double *size)
+{
+    int rc = hm__plot_number(c, k, size);
+    if (rc != HM_OK) return rc;
+    return hm__plot_check(c, k, *size >= 0 && *size <= 9e15 && *size == floor(*size),
+                          "a size in bytes");
 }
 
 const char *hm__plot_text(const hm__plot_read_t *c, int k)

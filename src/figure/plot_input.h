@@ -61,6 +61,9 @@ int hm__plot_number(hm__plot_read_t *c, int k, double *v);
  * caller's verdict on the number read; HM_EINVAL names file, line, cell. */
 int hm__plot_check(hm__plot_read_t *c, int k, int ok, const char *what);
 
+/* Column c->col[k] as a message size: a whole number of bytes, 0 to 9e15. */
+int hm__plot_size_cell(hm__plot_read_t *c, int k, double *size);
+
 /* Column c->col[k] of the current row as text. */
 const char *hm__plot_text(const hm__plot_read_t *c, int k);
 

@@ -243,9 +243,7 @@ int hm__plot_read_pattern_summary(hm__plot_read_t *c)
     char base[160], ranks[32];
     hm__plot_ranks(ranks, sizeof ranks, hm__plot_factor(c, "processes"));
     while ((rc = hm__plot_next(c, &more)) == HM_OK && more) {
-        if ((rc = finite_cell(c, 4, &size, "a size in bytes")) != HM_OK ||
-            (rc = hm__plot_check(c, 4, size >= 0 && size == floor(size), "a size in bytes")) !=
-                HM_OK ||
+        if ((rc = hm__plot_size_cell(c, 4, &size)) != HM_OK ||
             (rc = finite_cell(c, 5, &valid, "a count")) != HM_OK ||
             (rc = hm__plot_check(c, 5, valid >= 0, "a count")) != HM_OK ||
             (rc = number_or_nan(c, 6, &algbw, "a bandwidth in GB/s")) != HM_OK ||

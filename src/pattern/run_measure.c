@@ -124,13 +124,16 @@ typedef struct row_ctx {
     cell_t *c;
 } row_ctx_t;
 
-/* "8 B" or "8 B (sequence)": the row in a sentence; a file's messages
- * have no one size: "the file (MPI_Alltoallv)". */
-static void row_words(const hm_pattern_run_t *r, const hm_pattern_row_t *row, char *buf, size_t len)
+void hm_pattern_row_words(const hm_pattern_row_t *row, char *buf, size_t len)
 {
-    char size[32] = "the file";
-    if (r->p.kind != HM_PATTERN_FILE) snprintf(size, sizeof size, "%zu B", row->size_bytes);
-    if (strcmp(row->measured, "pattern") == 0)
+    const char *null = !row ? "row" : !buf ? "buf" : NULL;
+    if (null) {
+        hm__error_null(__func__, null);
+        return;
+    }
+    char size[32] = "the file"; /* a generated pattern moves at least a byte */
+    if (row->size_bytes) snprintf(size, sizeof size, "%zu B", row->size_bytes);
+    if (!row->measured || strcmp(row->measured, "pattern") == 0)
         snprintf(buf, len, "%s", size);
     else
         snprintf(buf, len, "%s (%.60s)", size, row->measured);
@@ -141,7 +144,7 @@ static void row_words(const hm_pattern_run_t *r, const hm_pattern_row_t *row, ch
 static int judge(row_ctx_t *x, hm_pattern_row_t *row, int rc)
 {
     char words[96], cause[1024];
-    row_words(x->r, row, words, sizeof words);
+    hm_pattern_row_words(row, words, sizeof words);
     if (rc != HM_OK && rc != HM_EAGAIN) {
         /* HM_ENOMEM: the root could not summarize the row (no sentence set). */
         snprintf(cause, sizeof cause, "%s", rc == HM_ENOMEM ? hm_strerror(rc) : hm_last_error());

@@ -25,6 +25,16 @@ void hm_stats_sort(double *x, size_t n)
     qsort(x, n, sizeof *x, cmp_double);
 }
 
+/* Hyndman and Fan's type 7: the q-quantile of n values lies at h = (n -
+ * 1) q, between the order statistics lo = floor(h) (at most n - 1) and lo
+ * + 1. Returns lo; *h the position. */
+static size_t quantile_position(size_t n, double q, double *h)
+{
+    *h = (double)(n - 1) * q;
+    size_t lo = (size_t)floor(*h);
+    return lo < n - 1 ? lo : n - 1;
+}
+
 double hm_stats_quantile_sorted(const double *sorted, size_t n, double q)
 {
     if (n == 0) return NAN;
@@ -32,9 +42,9 @@ double hm_stats_quantile_sorted(const double *sorted, size_t n, double q)
         hm__error_null(__func__, "sorted");
         return NAN;
     }
-    double h = (double)(n - 1) * q;
-    size_t lo = (size_t)floor(h);
-    if (lo >= n - 1) return sorted[n - 1];
+    double h;
+    size_t lo = quantile_position(n, q, &h);
+    if (lo == n - 1) return sorted[n - 1];
     return sorted[lo] + (h - (double)lo) * (sorted[lo + 1] - sorted[lo]);
 }
 
@@ -69,9 +79,8 @@ double hm_stats_quantile_select(double *x, size_t n, double q)
         hm__error_null(__func__, "x");
         return NAN;
     }
-    double h = (double)(n - 1) * q;
-    size_t lo = (size_t)floor(h);
-    if (lo >= n - 1) lo = n - 1;
+    double h;
+    size_t lo = quantile_position(n, q, &h);
     select_kth(x, n, lo);
     if (lo == n - 1 || h == (double)lo) return x[lo];
     double next = x[lo + 1]; /* the smallest after x[lo] */

@@ -175,22 +175,10 @@ typedef struct row_sink {
 /* Collective: the agreed status of a row whose measurement or report
  * ended with rc; too few valid repetitions are judged as bench judges them
  * (cli_partial_status). */
-/* A row as messages name it: "8 B", "8 B (MPI_Scatter)"; a file's has
- * no one size: "the file (MPI_Alltoallv)". */
-static void row_words(const row_sink_t *s, const hm_pattern_row_t *row, char *buf, size_t len)
-{
-    char size[32] = "the file";
-    if (!s->cfg->pattern_file[0]) snprintf(size, sizeof size, "%zu B", row->size_bytes);
-    if (strcmp(row->measured, "pattern") != 0)
-        snprintf(buf, len, "%s (%.60s)", size, row->measured);
-    else
-        snprintf(buf, len, "%s", size);
-}
-
 static int row_status(const row_sink_t *s, const hm_pattern_row_t *row, int rc)
 {
     char words[96];
-    row_words(s, row, words, sizeof words);
+    hm_pattern_row_words(row, words, sizeof words);
     int status = HM_OK;
     if (rc == HM_EAGAIN) {
         status = cli_partial_status(s->cfg, s->comm, s->e, words, row->result);
@@ -220,7 +208,7 @@ static int on_row(void *ctx, const hm_pattern_row_t *row)
      * us under load: 220 of 1000 valid) must not cost the pattern's rows. */
     if (row->baseline && rc == HM_EAGAIN) {
         char words[96];
-        row_words(s, row, words, sizeof words);
+        hm_pattern_row_words(row, words, sizeof words);
         if (rank == 0)
             fprintf(stderr,
                     "harmonia: warning: %s: only %ld of --nrep %ld repetitions were valid after "
