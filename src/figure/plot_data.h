@@ -24,6 +24,9 @@ typedef struct hm__plot_series {
     char ranks[32];  /* "4 ranks", or "" when the file does not say */
     const hm__plot_source_t *src;
     int variant; /* kind-specific style (e.g. measured / true clock) */
+    /* A matrix's process count and ranks per group, from its file's
+     * factors processes and group_size; 0 where the file does not say. */
+    int processes, group_size;
 } hm__plot_series_t;
 
 /* Overlap maps: bits of the variant saying an axis holds the times

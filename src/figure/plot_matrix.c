@@ -2,7 +2,9 @@
  * map, drawn as CommBench draws its communication matrices (Hidayetoglu et
  * al. 2024, Fig. 6): a row per sender, sender 0 at the top, a column per
  * receiver, each pair that exchanges bytes a square coloured by how many;
- * pairs that exchange none stay white. One map per file. */
+ * pairs that exchange none stay white; lines between the groups of ranks
+ * (nodes) where the file says how many ranks a group has. One map per
+ * file. */
 #include <math.h>
 #include <stdio.h>
 
@@ -41,10 +43,29 @@ static int pairs(const hm__plot_data_t *d, size_t i, hm__plot_script_t *s, doubl
     return any ? hm__plot_end_block(s) : -1;
 }
 
+/* More groups than this and their lines would hide the cells: a map some
+ * 400 pixels high leaves 6 pixels a group. */
+enum { MAX_GROUPS = 64 };
+
+/* The boundaries of the groups of g ranks, as the paper's Fig. 6 draws
+ * its nodes: a line between ranks g - 1 and g, 2g - 1 and 2g, ..., across
+ * the rows and down the columns, on the cells' edges (the values stay in
+ * view). None unless the ranks split into 2 to MAX_GROUPS whole groups. */
+static void group_lines(FILE *body, double ranks, int g)
+{
+    if (g <= 1 || g >= ranks || fmod(ranks, g) != 0 || ranks / g > MAX_GROUPS) return;
+    for (double at = g - 0.5; at < ranks - 1; at += g)
+        fprintf(body,
+                "set arrow from %.17g,-0.5 to %.17g,%.17g nohead front lc rgb '#202020' lw 1.5\n"
+                "set arrow from -0.5,%.17g to %.17g,%.17g nohead front lc rgb '#202020' lw 1.5\n",
+                at, at, ranks - 0.5, at, ranks - 0.5, at);
+}
+
 static void panel(const hm__plot_data_t *d, size_t i, hm__plot_script_t *s)
 {
     double ranks, lo, hi;
     int block = pairs(d, i, s, &ranks, &lo, &hi);
+    ranks = fmax(ranks, d->s[i].processes); /* the run's silent ranks too */
     char title[700];
     snprintf(title, sizeof title, "bytes from rank to rank: %s", d->s[i].label);
     hm__plot_labels(s->body, title, "receiver rank", "sender rank");
@@ -55,6 +76,8 @@ static void panel(const hm__plot_data_t *d, size_t i, hm__plot_script_t *s)
             "set xtics %s\nset ytics %s\nset grid front lc rgb 'grey80'\nunset key\n",
             ranks - 0.5, ranks - 0.5, ranks <= 32 ? "1" : "autofreq",
             ranks <= 32 ? "1" : "autofreq");
+    fputs("unset arrow\n", s->body); /* the previous map's groups */
+    group_lines(s->body, ranks, d->s[i].group_size);
     if (block < 0) {
         fputs("set label 1 'no message' at graph 0.5, 0.5 center\nplot NaN notitle\n", s->body);
         return;

@@ -1,7 +1,11 @@
 /* src/figure/plot_other_read.c — campaign, clock and skew files as series of
  * the figures. Values are drawn in microseconds. */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/error_set.h"
@@ -205,18 +209,45 @@ int hm__plot_read_impact(hm__plot_read_t *c)
     return rc;
 }
 
+/* The factor key as a number of ranks into *n: 0 when the file has no
+ * such factor; HM_EINVAL naming the file when it is not a whole number
+ * from 1. */
+static int ranks_factor(hm__plot_read_t *c, const char *key, int *n)
+{
+    const char *text = hm__plot_factor(c, key);
+    char *end;
+    *n = 0;
+    if (!*text) return HM_OK;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (isdigit((unsigned char)text[0]) && !*end && !errno && v >= 1 && v <= INT_MAX) {
+        *n = (int)v;
+        return HM_OK;
+    }
+    return hm__error_set(HM_EINVAL, "%s: \"%s\" is not a number of ranks (factor %s)", c->src->file,
+                         text, key);
+}
+
 /* Columns: src, dst, bytes; a pair given twice adds up (a plain pattern
  * file may; --matrix writes each once). One series per file, named after
- * what the matrix is of, at (x = receiver, y = sender). */
+ * what the matrix is of, at (x = receiver, y = sender), with the run's
+ * process count and ranks per group (its groups' boundaries). */
 int hm__plot_read_pattern_matrix(hm__plot_read_t *c)
 {
-    int more, rc;
+    int more, rc, processes, group_size;
     double src, dst, bytes;
     const char *of = hm__plot_factor(c, "matrix_of");
     char base[160];
     size_t s;
     snprintf(base, sizeof base, "%.159s", *of ? of : c->src->stem);
+    if ((rc = ranks_factor(c, "processes", &processes)) != HM_OK ||
+        (rc = ranks_factor(c, "group_size", &group_size)) != HM_OK)
+        return rc;
     rc = hm__plot_series(&c->fig[HM_FIG_MATRIX], base, "", c->src, 0, &s);
+    if (rc == HM_OK) {
+        c->fig[HM_FIG_MATRIX].s[s].processes = processes;
+        c->fig[HM_FIG_MATRIX].s[s].group_size = group_size;
+    }
     while (rc == HM_OK && (rc = hm__plot_next(c, &more)) == HM_OK && more) {
         if ((rc = finite_cell(c, 0, &src, "a rank")) != HM_OK ||
             (rc = hm__plot_check(c, 0, src >= 0 && src == floor(src), "a rank")) != HM_OK ||
