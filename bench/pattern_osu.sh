@@ -1,44 +1,68 @@
 #!/usr/bin/env bash
-# bench/pattern_osu.sh — issue 14: harmonia pattern rail (1, 2, 1) at 2
-# ranks (mpi backend: one message, rank 0 to rank 1) against OSU's
-# osu_latency at 8 B and osu_bw at 4 MiB, RUNS separate mpiruns of each
-# (alternating). Like with like:
-#   - latency: harmonia's median time (max end - min start on the global
-#     clock of a message both ranks start together) against osu_latency's
-#     average half round trip;
-#   - bandwidth: harmonia's algbw (bytes / median time, one message at a
-#     time) against osu_bw's (64 messages in flight per window, MB/s = 1e6
-#     B/s, printed here in GB/s).
+# bench/pattern_osu.sh — harmonia pattern rail at 2 ranks (mpi backend,
+# groups of 1) against OSU's osu_latency, osu_bw and osu_bibw, RUNS
+# separate mpiruns of each, interleaved. Like with like:
+#   - latency (issue 14): harmonia's median time of one 8 B message both
+#     ranks start together (max end - min start, global clock) against
+#     osu_latency's average half round trip;
+#   - bandwidth (issue 32): rail uni --window 64, 64 messages in flight per
+#     repetition as osu_bw's default window (-W 64), its algbw against
+#     osu_bw's MB/s (1e6 B/s, printed here in GB/s), at 64 KiB and 4 MiB;
+#   - bidirectional: rail bi --window 64 (64 messages each way) against
+#     osu_bibw, whose MB/s also counts both directions.
 # Prints, per figure, the median and [min, max] over the runs and the ratio
 # of the medians harmonia / OSU (target: within 15 %).
 #
 #   OSU_DIR=/path/to/osu-micro-benchmarks bench/pattern_osu.sh [OUT_DIR]
-#       (RUNS=5, BUILD=build, NREP=1000)
+#       (RUNS=5, BUILD=build, NREP=1000, WINDOW=64)
 # OSU is never part of harmonia: build it in a scratch directory, e.g.
 #   ./configure CC=mpicc.openmpi CXX=mpicxx.openmpi
-#   make -C c/mpi/pt2pt/standard osu_latency osu_bw
+#   make -C c/mpi/pt2pt/standard osu_latency osu_bw osu_bibw
 set -euo pipefail
 osu=${OSU_DIR:?set OSU_DIR to a built OSU 7.x tree (see the header)}/c/mpi/pt2pt/standard
 runs=${RUNS:-5}
 build=${BUILD:-build}
 nrep=${NREP:-1000}
+window=${WINDOW:-64}
 out=${1:-bench/results/pattern}/osu
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-for p in osu_latency osu_bw; do
+for p in osu_latency osu_bw osu_bibw; do
     [ -x "$osu/$p" ] || { echo "pattern_osu.sh: $osu/$p: not built (see the header)" >&2; exit 2; }
 done
 mkdir -p "$out"
+
+# hm_col FILE SIZE COLUMN: the pattern row's COLUMN at SIZE, by name.
+hm_col() {
+    awk -F, -v size="$2" -v want="$3" '/^#/ { next }
+        !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+        $c["measured"] == "pattern" && $c["size_bytes"] == size { print $c[want] }' "$1"
+}
+# osu_col FILE SIZE: OSU's figure at SIZE (MB/s in GB/s for bandwidth).
+osu_col() { awk -v size="$2" -v scale="$3" '$1 == size { print $2 * scale }' "$1"; }
+
 : >"$out/runs.tsv"
 for r in $(seq 1 "$runs"); do
-    timeout 300 mpirun -n 2 "$osu/osu_latency" -m 8:8 -i "$nrep" >"$out/osu_latency.$r.txt"
-    timeout 300 mpirun -n 2 "$osu/osu_bw" -m 4194304:4194304 -i 100 >"$out/osu_bw.$r.txt"
-    timeout 300 mpirun -n 2 "$build/harmonia" pattern --pattern rail --ranks-per-node 1 \
-        --sizes 8,4M --nrep "$nrep" --output "$out/harmonia.$r.csv" >"$out/harmonia.$r.txt"
-    lat=$(awk '$1 == 8 { print $2 }' "$out/osu_latency.$r.txt")
-    bw=$(awk '$1 == 4194304 { print $2 / 1000 }' "$out/osu_bw.$r.txt")
-    hl=$(awk -F, '!/^#/ && $7 == "pattern" && $8 == 8 { print $15 * 1e6 }' "$out/harmonia.$r.csv")
-    hb=$(awk -F, '!/^#/ && $7 == "pattern" && $8 == 4194304 { print $17 }' "$out/harmonia.$r.csv")
-    printf '%s\t%s\t%s\t%s\t%s\n' "$r" "$lat" "$hl" "$bw" "$hb" >>"$out/runs.tsv"
+    mpi=(timeout 300 mpirun -n 2)
+    "${mpi[@]}" "$osu/osu_latency" -m 8:8 -i "$nrep" >"$out/osu_latency.$r.txt"
+    "${mpi[@]}" "$build/harmonia" pattern --pattern rail --ranks-per-node 1 --sizes 8 \
+        --nrep "$nrep" --output "$out/harmonia_lat.$r.csv" >"$out/harmonia_lat.$r.txt"
+    "${mpi[@]}" "$osu/osu_bw" -m 65536:4194304 -W "$window" -i 100 >"$out/osu_bw.$r.txt"
+    "${mpi[@]}" "$build/harmonia" pattern --pattern rail --ranks-per-node 1 --sizes 64K,4M \
+        --window "$window" --nrep 100 --output "$out/harmonia_bw.$r.csv" >"$out/harmonia_bw.$r.txt"
+    "${mpi[@]}" "$osu/osu_bibw" -m 65536:4194304 -W "$window" -i 100 >"$out/osu_bibw.$r.txt"
+    "${mpi[@]}" "$build/harmonia" pattern --pattern rail --direction bi --ranks-per-node 1 \
+        --sizes 64K,4M --window "$window" --nrep 100 --output "$out/harmonia_bibw.$r.csv" \
+        >"$out/harmonia_bibw.$r.txt"
+    printf '%s' "$r" >>"$out/runs.tsv"
+    printf '\t%s\t%s' "$(osu_col "$out/osu_latency.$r.txt" 8 1)" \
+        "$(hm_col "$out/harmonia_lat.$r.csv" 8 median_s | awk '{ print $1 * 1e6 }')" >>"$out/runs.tsv"
+    for size in 65536 4194304; do
+        printf '\t%s\t%s\t%s\t%s' "$(osu_col "$out/osu_bw.$r.txt" $size 0.001)" \
+            "$(hm_col "$out/harmonia_bw.$r.csv" $size algbw_GBps)" \
+            "$(osu_col "$out/osu_bibw.$r.txt" $size 0.001)" \
+            "$(hm_col "$out/harmonia_bibw.$r.csv" $size algbw_GBps)" >>"$out/runs.tsv"
+    done
+    echo >>"$out/runs.tsv"
 done
 stat() { # COLUMN: median min max over the runs
     cut -f "$1" "$out/runs.tsv" | sort -g |
@@ -46,11 +70,13 @@ stat() { # COLUMN: median min max over the runs
                                   printf "%.3f [%.3f, %.3f]", m, v[1], v[NR] }'
 }
 {
-    echo "figure                        OSU median [min, max]      harmonia median [min, max]  harmonia/OSU"
-    for f in "8 B latency (us):2:3" "4 MiB bandwidth (GB/s):4:5"; do
+    echo "figure                              OSU median [min, max]      harmonia median [min, max]  harmonia/OSU"
+    for f in "8 B latency (us):2:3" \
+        "64 KiB bw, window $window (GB/s):4:5" "64 KiB bibw, window $window (GB/s):6:7" \
+        "4 MiB bw, window $window (GB/s):8:9" "4 MiB bibw, window $window (GB/s):10:11"; do
         IFS=: read -r name a b <<<"$f"
         ma=$(stat "$a"); mb=$(stat "$b")
-        printf '%-28s  %-26s %-26s  %.3f\n' "$name" "$ma" "$mb" \
+        printf '%-34s  %-26s %-26s  %.3f\n' "$name" "$ma" "$mb" \
             "$(echo "${mb%% *} / ${ma%% *}" | bc -l)"
     done
 } | tee "$out/summary.txt"

@@ -29,7 +29,9 @@ for family in rail:uni asymmetric:uni symmetric:bi; do
             --direction "$direction" --ranks-per-node 1 --sizes "$sizes" --nrep "$nrep" \
             "${late[@]}" --output "$out/$pattern.$transport.csv" >"$out/$pattern.$transport.txt"
         # size_bytes, algbw_GBps of the pattern's rows (not its MPI baseline).
-        awk -F, '!/^#/ && $7 == "pattern" { print $8, $17 }' "$out/$pattern.$transport.csv" |
+        awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+                 $c["measured"] == "pattern" { print $c["size_bytes"], $c["algbw_GBps"] }' \
+            "$out/$pattern.$transport.csv" |
             sort -n >"$out/$pattern.$transport.dat"
     done
     gnuplot <<G

@@ -56,6 +56,10 @@ typedef struct hm_measure_target {
     int participates;
     int halve;
     int (*device_time)(void *ctx, double *seconds);
+    /* The seconds the last run spent in its launch calls (a pattern's
+     * hm_plan_start: CommBench's start time), taken inside the timed
+     * region; NULL: none. */
+    int (*call_time)(void *ctx, double *seconds);
 } hm_measure_target_t;
 
 /* A target over an operation instance of ops.h, every field set (no device
@@ -142,6 +146,8 @@ typedef struct hm_measure_result {
     double *start_s;        /* root: min global start */
     double *device_s;       /* root: max over ranks of the target's device time; NULL
                              * for a target without one (NaN where no rank had it) */
+    double *call_s;         /* root: max over ranks of the target's call time; NULL for a
+                             * target without one */
     unsigned char *valid;   /* root: agreed validity */
     char procsync[160];     /* hm_procsync_describe at the end, root's */
     hm_measure_end_t end;   /* why the repetitions stopped */

@@ -244,6 +244,15 @@ HM_EXPORT void hm_edges_extent(const hm_edges_t *edges, int rank, size_t *extent
 HM_EXPORT int hm_edges_add(const hm_edges_t *edges, hm_plan_t *plan, hm_buffer_t *const *bufs,
                            int nbufs);
 
+/* Local: the bytes through the busiest group of g ranks (rank r in group
+ * r / g): over the edges between two groups, those it sends plus those it
+ * receives (a node's NIC does both at once). What a bandwidth per node
+ * divides (CommBench's Fig. 12): for omni over n groups, 2 / n of every
+ * message's bytes; for uni and bi over 2 groups, all of them. 0 when no
+ * edge crosses groups, and with the sentence set for g < 1, NULL edges or
+ * no memory. */
+HM_EXPORT uint64_t hm_edges_node_bytes(const hm_edges_t *edges, int g);
+
 /* Group-to-group patterns (§4.3.1-4.3.2) over n groups of g ranks (rank r
  * in group r / g at position r % g, as the paper places ranks on nodes),
  * k <= g the ranks of a subgroup, each message of bytes:
@@ -265,12 +274,15 @@ HM_EXPORT int hm_edges_add(const hm_edges_t *edges, hm_plan_t *plan, hm_buffer_t
  * bi-mirror: uni, and every other group sending to group 0 with the
  * family's pattern, that group now the sending one (harmonia's bi before
  * issue 32; for rail and symmetric it is bi, for asymmetric with k < g it
- * differs: the first k ranks of each group send, not all g). */
+ * differs: the first k ranks of each group send, not all g); uni-in:
+ * every message of uni reversed, every other group to group 0
+ * (CommBench's inbound; bi is uni and uni-in). */
 typedef enum hm_direction {
     HM_DIRECTION_UNI,
     HM_DIRECTION_BI,
     HM_DIRECTION_OMNI,
-    HM_DIRECTION_BI_MIRROR
+    HM_DIRECTION_BI_MIRROR,
+    HM_DIRECTION_UNI_IN
 } hm_direction_t;
 
 typedef struct hm_group_params {
@@ -286,7 +298,8 @@ HM_EXPORT const char *hm_generator_name_at(size_t i);
 HM_EXPORT const hm_generator_t *hm_generator_find(const char *name);
 HM_EXPORT void hm_generator_names(char *buf, size_t len);
 HM_EXPORT const char *hm_generator_name(const hm_generator_t *gen);
-HM_EXPORT const char *hm_direction_name(hm_direction_t direction); /* "uni", "bi", "omni" */
+/* "uni", "bi", "omni", "bi-mirror", "uni-in"; NULL outside the enum. */
+HM_EXPORT const char *hm_direction_name(hm_direction_t direction);
 /* HM_ENOENT naming the known directions; out may be NULL (a check of name). */
 HM_EXPORT int hm_direction_find(const char *name, hm_direction_t *out);
 
@@ -422,7 +435,8 @@ HM_EXPORT double hm_pattern_model_round_robin(double nic_bw, int k, int r);
 
 /* How many times a node's bandwidth (eqs. 1-2) the pattern's algbw (the
  * bytes of every message over the time) can reach between n groups, each
- * NIC sending and receiving at once: uni, group 0's NICs send: 1; bi,
+ * NIC sending and receiving at once: uni, group 0's NICs send (uni-in:
+ * receive): 1; bi,
  * group 0's NICs send and receive: 2; omni, every group's NICs send: n.
  * NAN for n < 2 or an unknown direction. */
 HM_EXPORT double hm_pattern_model_directions(hm_direction_t direction, int n);
@@ -463,10 +477,16 @@ typedef struct hm_pattern_run_params {
      * raw rows' device_s; hm_plan_set_device_timing): GPU backends only,
      * and its events are in the host's times too. */
     int device_time;
+    /* Messages in flight (osu_bw's window, -W): every message of the
+     * pattern posted window times in each repetition, into the same
+     * regions, before any wait, and counted window times in messages and
+     * bytes; 0 or 1: once. Not for striping (its steps forward what they
+     * received). */
+    int window;
 } hm_pattern_run_params_t;
 
 /* Defaults: rail, uni, the nodes as groups, k = g, mpi, host memory, no
- * size, seed 1, no device time. */
+ * size, seed 1, no device time, a window of 1. */
 HM_EXPORT void hm_pattern_run_params_default(hm_pattern_run_params_t *params);
 
 /* Which parameter a failure concerns, for a caller that names its own
@@ -491,7 +511,8 @@ typedef enum hm_pattern_failed {
     HM_PATTERN_FAILED_RUN,            /* buffers, plans, baseline or a measurement */
     HM_PATTERN_FAILED_WRONG,          /* validation: received bytes differ */
     HM_PATTERN_FAILED_ROW,            /* the row callback stopped the run */
-    HM_PATTERN_FAILED_DEVICE_TIME     /* device_time: backend[step] has no device stream */
+    HM_PATTERN_FAILED_DEVICE_TIME,    /* device_time: backend[step] has no device stream */
+    HM_PATTERN_FAILED_WINDOW          /* window: below 0, or above 1 for striping */
 } hm_pattern_failed_t;
 
 typedef struct hm_pattern_failure {
@@ -540,6 +561,11 @@ typedef struct hm_pattern_row {
     size_t index, order;
     long long messages;       /* over all ranks */
     unsigned long long bytes; /* what bandwidth divides */
+    /* What a bandwidth per node divides: hm_edges_node_bytes of the row's
+     * messages over the run's groups (a sequence of striping's steps: its
+     * translation's); 0 for a collective baseline and for rows whose
+     * messages stay within groups. */
+    unsigned long long node_bytes;
     long long wrong;
     int status;
     const hm_measure_result_t *result;

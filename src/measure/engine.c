@@ -14,14 +14,14 @@
 #include "measure/measure_impl.h"
 
 /* Values per repetition and rank reduced to the root. */
-enum { TIMES = 5 };
+enum { TIMES = 6 };
 
 /* Per-rank buffers of one chunk, allocated before the loop. */
 typedef struct chunk_buf {
     int n;                /* repetitions in the current chunk */
     int *flags;           /* [chunk + FLAGS_AFTER]: validity, then in-time and no-error */
-    double *times;        /* [TIMES * chunk]: -start, end, duration, start, device time
-                           * (reduced with MAX) */
+    double *times;        /* [TIMES * chunk]: -start, end, duration, start, device time,
+                           * call time (reduced with MAX) */
     double *reduced;      /* root: [TIMES * chunk] */
     unsigned char *cache; /* cold-cache buffer or NULL */
     size_t cache_bytes;
@@ -68,15 +68,22 @@ static int chunk_alloc(chunk_buf_t *b, int chunk, int root, size_t cache_bytes)
     return b->flags && b->times && (!root || b->reduced) && (!cache_bytes || b->cache);
 }
 
-/* Root arrays grow by doubling at chunk ends, never inside a chunk. */
-static int result_reserve(hm_measure_result_t *r, long *capacity, long need, int device)
+/* Root arrays grow by doubling at chunk ends, never inside a chunk; the
+ * device and call times only for a target that has them. */
+static int result_reserve(hm_measure_result_t *r, long *capacity, long need,
+                          const hm_measure_target_t *t)
 {
     if (need <= *capacity) return 1;
     long cap = *capacity ? *capacity : 64;
     while (cap < need) cap *= 2;
-    double **arrays[] = {&r->global_s, &r->local_s, &r->start_spread_s, &r->start_s, &r->device_s};
-    size_t narrays = sizeof arrays / sizeof *arrays - !device;
-    for (size_t i = 0; i < narrays; i++) {
+    double **arrays[] = {&r->global_s,
+                         &r->local_s,
+                         &r->start_spread_s,
+                         &r->start_s,
+                         t->device_time ? &r->device_s : NULL,
+                         t->call_time ? &r->call_s : NULL};
+    for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++) {
+        if (!arrays[i]) continue;
         double *p = realloc(*arrays[i], (size_t)cap * sizeof **arrays[i]);
         if (!p) return 0;
         *arrays[i] = p;
@@ -135,10 +142,13 @@ static int repetition(engine_t *e, int k)
     times[1] = t->participates ? end_s : -INFINITY;
     times[2] = t->participates ? t1 - t0 : 0.0;
     times[3] = t->participates ? start_s : -INFINITY;
-    times[4] = -INFINITY;
+    times[4] = times[5] = -INFINITY;
     if (t->device_time && t->participates && run_rc == HM_OK &&
         t->device_time(t->ctx, &times[4]) != HM_OK)
         times[4] = -INFINITY;
+    if (t->call_time && t->participates && run_rc == HM_OK &&
+        t->call_time(t->ctx, &times[5]) != HM_OK)
+        times[5] = -INFINITY;
     e->buf.flags[k] = flag;
     return rc != HM_OK ? rc : run_rc;
 }
@@ -197,6 +207,7 @@ static void chunk_store(engine_t *e, hm_measure_result_t *r)
         r->start_spread_s[r->n] = x[3] - min_start;
         r->start_s[r->n] = min_start;
         if (r->device_s) r->device_s[r->n] = isfinite(x[4]) ? x[4] * scale : NAN;
+        if (r->call_s) r->call_s[r->n] = isfinite(x[5]) ? x[5] : NAN;
         r->valid[r->n] = (unsigned char)e->buf.flags[k];
     }
 }
@@ -261,8 +272,7 @@ static int measure(engine_t *e, hm_measure_result_t *r)
         long want = p->nrep - r->nvalid, left = max_attempts - e->attempt;
         int n = (int)(want < chunk ? want : chunk);
         if (left < n) n = (int)left;
-        e->root_oom = e->rank == 0 &&
-                      !result_reserve(r, &e->capacity, r->n + n, e->target->device_time != NULL);
+        e->root_oom = e->rank == 0 && !result_reserve(r, &e->capacity, r->n + n, e->target);
         int nvalid = chunk_run(e, n, &in_time);
         if (nvalid < 0) return nvalid;
         if (e->rank == 0) chunk_store(e, r);
@@ -326,8 +336,7 @@ int hm_measure_run(MPI_Comm comm, hm_procsync_t *ps, const hm_measure_target_t *
     e.timer = hm_clock_timer(hm_procsync_clock(ps));
     long capped_before = 0; /* the cap's count before the measured attempts */
     int ok = chunk_alloc(&e.buf, hm_procsync_chunk(ps), e.rank == 0, params->cold_cache_bytes);
-    ok = ok && (e.rank != 0 ||
-                result_reserve(result, &e.capacity, params->nrep, target->device_time != NULL));
+    ok = ok && (e.rank != 0 || result_reserve(result, &e.capacity, params->nrep, target));
     int rc = hm__measure_agree(comm, ok ? HM_OK : hm__error_nomem(__func__), HM_ENOMEM, __func__);
     if (rc == HM_OK) rc = hm_procsync_begin(ps);
     if (rc == HM_OK) rc = warm_up(&e);

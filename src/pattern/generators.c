@@ -59,13 +59,15 @@ static void symmetric_targets(int i, int g, int k, int *lo, int *hi)
 static const char *const direction_names[] = {[HM_DIRECTION_UNI] = "uni",
                                               [HM_DIRECTION_BI] = "bi",
                                               [HM_DIRECTION_OMNI] = "omni",
-                                              [HM_DIRECTION_BI_MIRROR] = "bi-mirror"};
+                                              [HM_DIRECTION_BI_MIRROR] = "bi-mirror",
+                                              [HM_DIRECTION_UNI_IN] = "uni-in"};
 enum { NDIRECTIONS = sizeof direction_names / sizeof direction_names[0] };
 
 /* The groups [*lo, *hi) without skip that group a sends to with the
  * family's pattern (§4.3.2): uni (and bi, whose other half is uni
- * reversed), group 0 to every other group; bi-mirror, also every other
- * group to group 0; omni, every group to every other group. */
+ * reversed, and uni-in, uni reversed), group 0 to every other group;
+ * bi-mirror, also every other group to group 0; omni, every group to
+ * every other group. */
 static void receiving_groups(hm_direction_t dir, int n, int a, int *lo, int *hi, int *skip)
 {
     *skip = -1;
@@ -93,7 +95,8 @@ static int check_params(const hm_group_params_t *p, int min_n, const char *famil
     if (p->bytes == 0)
         return hm__error_set(HM_EINVAL, "bytes 0 is below 1 (every message moves a byte)");
     if ((unsigned)p->direction >= NDIRECTIONS)
-        return hm__error_set(HM_EINVAL, "direction %d is not one of uni, bi, omni, bi-mirror",
+        return hm__error_set(HM_EINVAL,
+                             "direction %d is not one of uni, bi, omni, bi-mirror, uni-in",
                              (int)p->direction);
     if (p->n > INT_MAX / p->g)
         return hm__error_set(HM_EINVAL, "n %d x g %d = %lld ranks is above INT_MAX (%d)", p->n,
@@ -166,7 +169,8 @@ static int by_src_dst(const void *pa, const void *pb)
 }
 
 /* The family's messages of the direction, each (src, dst) once, bi's
- * second half the first half reversed. */
+ * second half the first half reversed, uni-in's every message of uni
+ * reversed (CommBench's inbound). */
 static size_t pair_edges(const hm_group_params_t *p, targets_fn targets, hm_edge_t *edge)
 {
     int g = p->g, nranks = p->n * g;
@@ -183,6 +187,8 @@ static size_t pair_edges(const hm_group_params_t *p, targets_fn targets, hm_edge
     }
     for (size_t f = 0, half = e; p->direction == HM_DIRECTION_BI && f < half; f++)
         edge[e++] = (hm_edge_t){.src = edge[f].dst, .dst = edge[f].src, .bytes = p->bytes};
+    for (size_t f = 0; p->direction == HM_DIRECTION_UNI_IN && f < e; f++)
+        edge[f] = (hm_edge_t){.src = edge[f].dst, .dst = edge[f].src, .bytes = p->bytes};
     return e;
 }
 
@@ -316,7 +322,7 @@ const char *hm_direction_name(hm_direction_t direction)
 
 int hm_direction_find(const char *name, hm_direction_t *out)
 {
-    char known[32];
+    char known[128]; /* every name fits: a cut list would hide the last */
     if (!name) return hm__error_null(__func__, "name");
     for (size_t i = 0; i < NDIRECTIONS; i++)
         if (strcmp(direction_names[i], name) == 0) {

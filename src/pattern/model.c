@@ -22,6 +22,7 @@ double hm_pattern_model_directions(hm_direction_t direction, int n)
     if (n < 2) return NAN;
     switch (direction) {
     case HM_DIRECTION_UNI:
+    case HM_DIRECTION_UNI_IN:
         return 1;
     case HM_DIRECTION_BI:
     case HM_DIRECTION_BI_MIRROR:

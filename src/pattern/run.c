@@ -31,6 +31,7 @@ void hm_pattern_run_params_default(hm_pattern_run_params_t *params)
     params->backend[0] = hm_backend_find("mpi");
     params->nbackends = 1;
     params->seed = 1;
+    params->window = 1;
 }
 
 /* What failed; its status and sentence come beside it. */
@@ -184,6 +185,13 @@ static int check_shape(hm_pattern_run_t *r, hm_pattern_failure_t *f)
                                  "the %s backend has no stream to time on the device (the GPU "
                                  "backends have: cuda, ipc, ipc-get, nccl)",
                                  hm_backend_name(r->p.backend[i]));
+    if (r->p.window < 0 || (striping && r->p.window > 1))
+        return fail(f, HM_PATTERN_FAILED_WINDOW, 0),
+               hm__error_set(HM_EINVAL, "%d %s", r->p.window,
+                             r->p.window < 0 ? "is below 0"
+                                             : "is for one step: striping's steps forward what "
+                                               "they received");
+    if (r->p.window < 1) r->p.window = 1;
     int rc = memory_of(r, f);
     if (rc != HM_OK) return rc;
     if (r->p.kind == HM_PATTERN_GROUPS) {
@@ -218,6 +226,8 @@ static int plan_rows(hm_pattern_run_t *r, const hm_pattern_run_params_t *params)
      * took the device's ipc runs past their limits); MPI on device buffers
      * is the mpi backend on device memory itself. */
     if (r->memory == HM_MEMORY_DEVICE) r->baseline = HM_BASELINE_NONE;
+    /* One collective beside a window of messages in flight: unlike too. */
+    if (r->p.window > 1) r->baseline = HM_BASELINE_NONE;
     if (r->baseline != HM_BASELINE_NONE) r->measured[r->nmeasured++] = HM_RUN_BASELINE;
     r->nsizes = file ? 1 : params->nsizes;
     size_t *sizes = calloc(r->nsizes ? r->nsizes : 1, sizeof *sizes);

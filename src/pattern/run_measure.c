@@ -65,7 +65,10 @@ static int build(const hm_pattern_run_t *r, int rank, cell_t *c)
     for (int s = 0; s < c->nsteps && rc == HM_OK; s++) {
         rc = hm_plan_create(r->comm, r->p.backend[s < r->p.nbackends ? s : 0], &c->plan[s]);
         if (rc == HM_OK) rc = hm_plan_set_device_timing(c->plan[s], r->p.device_time);
-        if (rc == HM_OK) rc = hm_edges_add(&c->steps[s], c->plan[s], c->buf, MAX_BUFS);
+        /* The window: the whole list again, so that each pair's messages
+         * still match in the order added. */
+        for (int w = 0; w < r->p.window && rc == HM_OK; w++)
+            rc = hm_edges_add(&c->steps[s], c->plan[s], c->buf, MAX_BUFS);
         if (rc == HM_OK) rc = hm_plan_commit(c->plan[s]);
     }
     return rc;
@@ -202,11 +205,14 @@ static int measure_row(row_ctx_t *x, hm__run_measured_t m, hm_pattern_row_t *row
     MPI_Comm_rank(x->r->comm, &rank);
     row->measured = measured_names[m];
     for (int i = one ? s : 0; i < (one ? s + 1 : c->nsteps); i++)
-        row->messages += (long long)c->steps[i].n;
+        row->messages += (long long)c->steps[i].n * x->r->p.window;
     if (row->messages == 0) return HM_OK; /* striping's split and assemble at g = 1 */
     /* Striping moves one buffer, whatever its stripes cross: the paper's
      * time for moving 1 GB (Fig. 9). */
     row->bytes = one ? hm_plan_total_bytes(c->plan[s]) : row->size_bytes;
+    /* Between the nodes, the steps together move what the translation does. */
+    row->node_bytes =
+        hm_edges_node_bytes(&c->steps[one ? s : 1], x->r->g) * (unsigned long long)x->r->p.window;
     hm_measure_params_t mp = *x->mp;
     if (m == HM_RUN_CONCURRENT) mp.validate = 0;
     striping_check_t sc = {c->buf[0], c->buf[1], rank, x->r->g};

@@ -325,7 +325,7 @@ static const hm_results_column_t overlap_raw[] = {
 static const hm_results_column_t pattern[] = {
     [HM_COL_PATTERN_PATTERN] = {"pattern", "", "rail, asymmetric, symmetric, self, striping, file"},
     [HM_COL_PATTERN_DIRECTION] = {"direction", "",
-                                  "uni, bi, omni, bi-mirror (empty: none applies)"},
+                                  "uni, bi, omni, bi-mirror, uni-in (empty: none applies)"},
     [HM_COL_PATTERN_GROUPS] = {"groups", "", "n: groups (nodes) of the pattern"},
     [HM_COL_PATTERN_GROUP_SIZE] = {"group_size", "", "g: ranks per group"},
     [HM_COL_PATTERN_K] = {"k", "", "ranks of a group taking part"},
@@ -349,11 +349,22 @@ static const hm_results_column_t pattern[] = {
     [HM_COL_PATTERN_MIN_S] = {"min_s", "s", "fastest valid repetition (max end - min start)"},
     [HM_COL_PATTERN_MEDIAN_S] = {"median_s", "s", "median valid repetition"},
     [HM_COL_PATTERN_MAX_S] = {"max_s", "s", "slowest valid repetition"},
+    [HM_COL_PATTERN_MEAN_S] = {"mean_s", "s", "mean of the valid repetitions (CommBench's avg)"},
+    [HM_COL_PATTERN_START_CALL_MEDIAN_S] = {"start_call_median_s", "s",
+                                            "median over the valid repetitions of the slowest "
+                                            "rank's time in its start calls (CommBench's "
+                                            "start); empty for the baselines"},
     [HM_COL_PATTERN_ALGBW_GBPS] = {"algbw_GBps", "GB/s",
                                    "bytes / median_s (1 GB = 1e9 bytes, as nccl-tests)"},
     [HM_COL_PATTERN_BUSBW_GBPS] = {"busbw_GBps", "GB/s",
                                    "algbw x the bus factor: 1 for point-to-point patterns, "
                                    "every byte crosses one link once"},
+    [HM_COL_PATTERN_NODE_BYTES] = {"node_bytes", "B",
+                                   "bytes through the busiest group (node), sent plus received "
+                                   "across groups; empty when none cross or for a baseline"},
+    [HM_COL_PATTERN_NODE_GBPS] = {"node_GBps", "GB/s",
+                                  "bandwidth per node (CommBench Fig. 12): node_bytes / "
+                                  "median_s; algbw counts every message once instead"},
     [HM_COL_PATTERN_ORDER] = {"order", "", "position in the shuffled order of sizes"},
     [HM_COL_PATTERN_PROCSYNC] = {"procsync", "", "what the synchronization method did"},
     [HM_COL_PATTERN_DISCARDED_MEDIAN_S] = DISCARDED_MEDIAN_COLUMN,
@@ -378,6 +389,10 @@ static const hm_results_column_t pattern_raw[] = {
                                      "GPU backends: the slowest rank's own device time (CUDA "
                                      "events around its streams' work), beside global_s; "
                                      "empty for mpi, host and the baselines"},
+    [HM_COL_PATTERN_RAW_START_CALL_S] = {"start_call_s", "s",
+                                         "the slowest rank's time in its start calls "
+                                         "(hm_plan_start: posting the messages, CommBench's "
+                                         "start), inside global_s; empty for the baselines"},
 };
 
 /* The analysis of overlap: the cell first, its values in the unit of the

@@ -127,9 +127,49 @@ table_cols size_B model_GBps | grep -qx '50.000'
 check $? "--direction bi --nic-bw 25 --gpus-per-nic 1, k 1: 2 x 25 GB/s" "$(cat "$out")"
 expect_usage 2 '--nic-bw: give it with one of --gpus-per-nic (eq. 1, packed) or --nics' \
     pattern --nic-bw 25
+
+# --window N (osu_bw's -W): every message N times in flight per
+# repetition, counted N times, validated as one; no collective beside it
+# (one MPI_Alltoall against 8 messages in flight compares unlike things).
+# rail bi over 2 groups of 1: 2 messages of 4 KiB, 8 times: 16, 64 KiB.
+launch 2 pattern --pattern rail --direction bi --ranks-per-node 1 --sizes 4K --nrep 5 \
+    --window 8 --validate --output w.csv --matrix wm.csv
+csv_awk w.csv '{ n++; ok = $col["measured"] == "pattern" && $col["messages"] == 16 &&
+                 $col["bytes"] == 65536 && $col["wrong_bytes"] == 0 && $col["valid"] > 0 }
+    END { exit !(n == 1 && ok) }' && grep -qx '# window: 8' w.csv &&
+    [ "$(csv_awk wm.csv '{ printf "%s>%s:%s;", $col["src"], $col["dst"], $col["bytes"] }')" = "0>1:32768;1>0:32768;" ] &&
+    grep -q 'each message 8 times in flight, --window' "$out"
+check $? "--window 8: 16 messages, 65536 bytes, 0 wrong, no baseline row, factor and title say so" \
+    "exit $status; $(cat "$out"; csv_tsv w.csv)"
+expect_usage 2 '--window 2 is for one step: striping'"'"'s steps forward what they received' \
+    pattern --pattern striping --ranks-per-node 1 --window 2
+expect_usage 2 '--window: "0" is out of range (accepted: 1 to 4096)' pattern --window 0
+
+# Bandwidth per node (CommBench's Fig. 12) beside algbw: symmetric omni
+# over 4 groups of 1 puts 2 / 4 of every message's bytes through each
+# node (3 out, 3 in, of 12 messages). The mean and the start calls: min <=
+# mean <= max, and a start call lies inside its own rank's run, so every
+# raw start_call_s <= local_s and the median <= median_s.
+launch 4 pattern --pattern symmetric --direction omni --ranks-per-node 1 --sizes 16K --nrep 10 \
+    $(late 4) --output pn.csv --raw pnr.csv
+csv_awk pn.csv '$col["measured"] == "pattern" { n++
+        ok = $col["node_bytes"] * 2 == $col["bytes"] && $col["bytes"] == 12 * 16384 &&
+             near($col["node_GBps"] * 2, $col["algbw_GBps"]) &&
+             $col["min_s"] <= $col["mean_s"] && $col["mean_s"] <= $col["max_s"] &&
+             $col["start_call_median_s"] > 0 && $col["start_call_median_s"] <= $col["median_s"] }
+    $col["measured"] == "MPI_Alltoall" { b++; okb = $col["node_bytes"] == "" && $col["start_call_median_s"] == "" }
+    END { exit !(n == 1 && ok && b == 1 && okb) }
+    function near(a, b) { return a - b < 1e-9 * b && b - a < 1e-9 * b }' &&
+    table_cols size_B node_GBps >/dev/null
+check $? "omni (4 groups): node_bytes = bytes / 2, node_GBps = algbw / 2; mean within min..max; start call in 0..median; none for the baseline" \
+    "exit $status; $(csv_tsv pn.csv)"
+csv_awk pnr.csv '$col["op"] == "symmetric" { n++; if (!($col["start_call_s"] > 0 && $col["start_call_s"] <= $col["local_s"])) bad++ }
+    $col["op"] == "MPI_Alltoall" && $col["start_call_s"] != "" { bad++ }
+    END { exit !(n >= 10 && bad == 0) }'
+check $? "raw: every start_call_s in 0..local_s, empty for the baseline" "$(csv_tsv pnr.csv | head -4)"
 expect_usage 2 '--pattern: unknown pattern "ring" (known: rail, asymmetric, symmetric, self, striping, file)' \
     pattern --pattern ring
-expect_usage 2 '--direction: unknown direction "all" (known: uni, bi, omni, bi-mirror)' pattern --direction all
+expect_usage 2 '--direction: unknown direction "all" (known: uni, bi, omni, bi-mirror, uni-in)' pattern --direction all
 expect_usage 2 '--backend: unknown backend "tcp" in "host+tcp+host" (known: mpi, host, cuda, ipc, ipc-get, nccl)' \
     pattern --backend host+tcp+host
 # GPUs: the memory the steps share, --memory, and (on a machine without a

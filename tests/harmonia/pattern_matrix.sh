@@ -89,6 +89,11 @@ launch 4 pattern --pattern asymmetric --ranks-per-node 2 --k 1 --direction bi-mi
 [ "$status" -eq 0 ] && [ "$(pairs am.csv)" = "0>2:8;0>3:8;2>0:8;2>1:8;" ]
 check $? "np 4 asymmetric (2, 2, 1) bi-mirror: group 1's first rank to all of group 0" \
     "exit $status; $(pairs am.csv)"
+# uni-in is CommBench's inbound: uni with every message reversed.
+launch 4 pattern --pattern asymmetric --ranks-per-node 2 --k 1 --direction uni-in --sizes 8 \
+    --nrep 5 $(late 4) --matrix ai.csv
+[ "$status" -eq 0 ] && [ "$(pairs ai.csv)" = "2>0:8;3>0:8;" ]
+check $? "np 4 asymmetric (2, 2, 1) uni-in: group 1's ranks to rank 0" "exit $status; $(pairs ai.csv)"
 
 # --- striping: the translate step, as the table ------------------------------
 launch 2 pattern --pattern striping --ranks-per-node 1 --sizes 1K --nrep 5 --matrix s.csv

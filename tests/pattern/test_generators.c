@@ -230,7 +230,7 @@ static void test_refusals(void)
     refuse("self", 2, 3, 4, HM_DIRECTION_UNI, B, "k 4 is outside 1..g (g = 3)");
     refuse("rail", 2, 3, 1, HM_DIRECTION_UNI, 0, "bytes 0 is below 1");
     refuse("rail", 2, 3, 1, (hm_direction_t)7, B,
-           "direction 7 is not one of uni, bi, omni, bi-mirror");
+           "direction 7 is not one of uni, bi, omni, bi-mirror, uni-in");
     /* 65536 x 65536 = 2^32 ranks do not fit in an int. */
     refuse("rail", 65536, 65536, 1, HM_DIRECTION_UNI, B, "n 65536 x g 65536 = 4294967296 ranks");
     /* Rank 0 sends 3 regions of SIZE_MAX / 2 bytes: the end of its buffer 0
@@ -267,9 +267,15 @@ static void test_registry(void)
     char buf[64];
     hm_generator_names(buf, sizeof buf);
     HM_CHECK(strcmp(buf, "rail, asymmetric, symmetric, self") == 0, "names: \"%s\"", buf);
+    /* Too short a buffer: whole names, then "...", never a name cut into
+     * another ("uni-in" once read "uni-i" in a 32-byte list). */
+    hm_generator_names(buf, 16);
+    HM_CHECK(strcmp(buf, "rail, ...") == 0, "names in 16 bytes: \"%s\"", buf);
+    hm_generator_names(buf, 4);
+    HM_CHECK(strcmp(buf, "") == 0, "names in 4 bytes: \"%s\" (not \"rai\")", buf);
 
-    static const char *const dirs[] = {"uni", "bi", "omni", "bi-mirror"};
-    for (int d = 0; d < 4; d++) {
+    static const char *const dirs[] = {"uni", "bi", "omni", "bi-mirror", "uni-in"};
+    for (int d = 0; d < 5; d++) {
         hm_direction_t got = (hm_direction_t)-1;
         int rc = hm_direction_find(dirs[d], &got);
         HM_CHECK(rc == HM_OK && (int)got == d && strcmp(hm_direction_name(got), dirs[d]) == 0,
@@ -278,8 +284,107 @@ static void test_registry(void)
     int rc = hm_direction_find("sideways", NULL);
     HM_CHECK(rc == HM_ENOENT &&
                  strcmp(hm_last_error(),
-                        "unknown direction \"sideways\" (known: uni, bi, omni, bi-mirror)") == 0,
+                        "unknown direction \"sideways\" (known: uni, bi, omni, bi-mirror, "
+                        "uni-in)") == 0,
              "unknown direction: %d \"%s\"", rc, hm_last_error());
+}
+
+/* ---- uni-in: CommBench's inbound ---- */
+
+/* (src, dst) of edge i of e, as one number for comparing sets. */
+static long long pair_key(const hm_edge_t *x, int nranks)
+{
+    return (long long)x->src * nranks + x->dst;
+}
+
+static int by_key(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
+/* The sorted (src, dst) keys of e, reversed first when reverse is set. */
+static long long *keys_of(const hm_edges_t *e, int reverse)
+{
+    long long *k = malloc((e->n ? e->n : 1) * sizeof *k);
+    for (size_t i = 0; k && i < e->n; i++) {
+        hm_edge_t x = e->edge[i];
+        if (reverse) x.src = e->edge[i].dst, x.dst = e->edge[i].src;
+        k[i] = pair_key(&x, e->nranks);
+    }
+    if (k) qsort(k, e->n, sizeof *k, by_key);
+    return k;
+}
+
+/* uni-in is every message of uni reversed, and bi is uni and uni-in, for
+ * every family of two or more groups, at shapes where k < g (where
+ * bi-mirror differs) and k = g. */
+static void test_uni_in(void)
+{
+    static const char *const families[] = {"rail", "asymmetric", "symmetric"};
+    static const int shapes[][3] = {{2, 2, 1}, {2, 3, 2}, {3, 2, 1}, {4, 2, 2}};
+    for (size_t f = 0; f < N(families); f++)
+        for (size_t s = 0; s < N(shapes); s++) {
+            int n = shapes[s][0], g = shapes[s][1], k = shapes[s][2], r1, r2, r3;
+            hm_edges_t uni = generate(families[f], n, g, k, HM_DIRECTION_UNI, B, &r1);
+            hm_edges_t in = generate(families[f], n, g, k, HM_DIRECTION_UNI_IN, B, &r2);
+            hm_edges_t bi = generate(families[f], n, g, k, HM_DIRECTION_BI, B, &r3);
+            long long *ku = keys_of(&uni, 1), *ki = keys_of(&in, 0), *kb = keys_of(&bi, 0);
+            long long *both = malloc(2 * (uni.n ? uni.n : 1) * sizeof *both);
+            int ok =
+                !r1 && !r2 && !r3 && ku && ki && kb && both && in.n == uni.n && bi.n == 2 * uni.n;
+            for (size_t i = 0; ok && i < in.n; i++) ok = ki[i] == ku[i];
+            for (size_t i = 0; ok && i < uni.n; i++)
+                both[i] = pair_key(&uni.edge[i], uni.nranks), both[uni.n + i] = ku[i];
+            if (ok) qsort(both, 2 * uni.n, sizeof *both, by_key);
+            for (size_t i = 0; ok && i < bi.n; i++) ok = both[i] == kb[i];
+            for (size_t i = 0; ok && i < in.n; i++) ok = in.edge[i].dst / g == 0;
+            HM_CHECK(ok,
+                     "%s (%d, %d, %d): uni-in is uni reversed (%zu of %zu edges), every message "
+                     "to group 0, and bi is uni and uni-in (%zu edges)",
+                     families[f], n, g, k, in.n, uni.n, bi.n);
+            free(ku), free(ki), free(kb), free(both);
+            hm_edges_free(&uni), hm_edges_free(&in), hm_edges_free(&bi);
+        }
+}
+
+/* ---- hm_edges_node_bytes: the bandwidth per node's bytes ---- */
+
+static void expect_node_bytes(const char *family, int n, int g, int k, hm_direction_t dir,
+                              uint64_t want)
+{
+    int rc;
+    hm_edges_t e = generate(family, n, g, k, dir, B, &rc);
+    uint64_t got = rc == HM_OK ? hm_edges_node_bytes(&e, g) : 0;
+    HM_CHECK(rc == HM_OK && got == want,
+             "%s (%d, %d, %d) %s: %llu bytes through the busiest "
+             "group, want %llu",
+             family, n, g, k, hm_direction_name(dir), (unsigned long long)got,
+             (unsigned long long)want);
+    hm_edges_free(&e);
+}
+
+static void test_node_bytes(void)
+{
+    /* symmetric omni (4, 2, 2): 4 x 3 pairs of groups x 4 messages = 480
+     * bytes; each group sends 3 x 4 and receives 3 x 4 messages: 240, that
+     * is 2 / n of every message's bytes (CommBench's Fig. 12 per node). */
+    expect_node_bytes("symmetric", 4, 2, 2, HM_DIRECTION_OMNI, 240);
+    /* Two groups: uni, bi and uni-in put every byte through group 0. */
+    expect_node_bytes("rail", 2, 3, 3, HM_DIRECTION_UNI, 30);
+    expect_node_bytes("rail", 2, 3, 3, HM_DIRECTION_BI, 60);
+    expect_node_bytes("asymmetric", 2, 3, 1, HM_DIRECTION_UNI_IN, 30);
+    /* asymmetric uni (3, 2, 1): rank 0 to the 4 ranks of groups 1 and 2:
+     * group 0 sends 40, each other group receives 20. */
+    expect_node_bytes("asymmetric", 3, 2, 1, HM_DIRECTION_UNI, 40);
+    /* self stays within its group; so does a pattern read with g = P. */
+    expect_node_bytes("self", 2, 2, 2, HM_DIRECTION_UNI, 0);
+    int rc;
+    hm_edges_t e = generate("rail", 2, 2, 2, HM_DIRECTION_BI, B, &rc);
+    HM_CHECK(hm_edges_node_bytes(&e, 4) == 0, "one group of 4: nothing crosses");
+    HM_CHECK(hm_edges_node_bytes(&e, 0) == 0 && strstr(hm_last_error(), "g 0 is below 1"),
+             "g 0 refused: \"%s\"", hm_last_error());
+    hm_edges_free(&e);
 }
 
 /* ---- hm_edges_extent ---- */
@@ -478,6 +583,8 @@ int main(void)
     test_self();
     test_refusals();
     test_registry();
+    test_uni_in();
+    test_node_bytes();
     test_extent();
     test_striping();
     return hm_test_finish();

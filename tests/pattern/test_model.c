@@ -32,8 +32,10 @@ int main(void)
     HM_CHECK(hm_pattern_model_directions(HM_DIRECTION_UNI, 4) == 1 &&
                  hm_pattern_model_directions(HM_DIRECTION_BI, 4) == 2 &&
                  hm_pattern_model_directions(HM_DIRECTION_OMNI, 4) == 4 &&
-                 hm_pattern_model_directions(HM_DIRECTION_OMNI, 2) == 2,
-             "directions: uni 1, bi 2, omni n");
+                 hm_pattern_model_directions(HM_DIRECTION_OMNI, 2) == 2 &&
+                 hm_pattern_model_directions(HM_DIRECTION_BI_MIRROR, 4) == 2 &&
+                 hm_pattern_model_directions(HM_DIRECTION_UNI_IN, 4) == 1,
+             "directions: uni 1, bi 2, omni n, bi-mirror 2, uni-in 1 (group 0 receives)");
     HM_CHECK(isnan(hm_pattern_model_directions(HM_DIRECTION_UNI, 1)) &&
                  isnan(hm_pattern_model_directions((hm_direction_t)7, 4)),
              "directions: one group or an unknown direction: NAN");

@@ -55,10 +55,11 @@ static const char *const documented[HM_RESULTS_NKINDS] = {
                           "impact",
     [HM_RESULTS_PATTERN] =
         "pattern,direction,groups,group_size,k,backend,measured,size_bytes,messages,"
-        "bytes,valid,invalid,wrong_bytes,min_s,median_s,max_s,algbw_GBps,"
-        "busbw_GBps,order,procsync,discarded_median_s,conditional,end",
-    [HM_RESULTS_PATTERN_RAW] =
-        "op,size_bytes,attempt,valid,global_s,local_s,start_spread_s,start_s,device_s",
+        "bytes,valid,invalid,wrong_bytes,min_s,median_s,max_s,mean_s,start_call_median_s,"
+        "algbw_GBps,busbw_GBps,node_bytes,node_GBps,order,procsync,discarded_median_s,"
+        "conditional,end",
+    [HM_RESULTS_PATTERN_RAW] = "op,size_bytes,attempt,valid,global_s,local_s,start_spread_s,"
+                               "start_s,device_s,start_call_s",
     [HM_RESULTS_PERMPIRUN_OVERLAP] =
         "run,seed,op,comm_target_s,size_bytes,comp_target_s,"
         "processes,sync,progress,metric,n,kept,median,mean,cell_valid,nrep",

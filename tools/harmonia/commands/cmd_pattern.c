@@ -86,6 +86,7 @@ static void params_of(const cli_config_t *cfg, hm_pattern_run_params_t *p,
     }
     p->device_memory = cfg->memory_device;
     p->device_time = cfg->device_time;
+    p->window = cfg->pattern_window ? (int)cfg->pattern_window : 1;
     p->sizes = cfg->sizes;
     p->nsizes = (size_t)cfg->nsizes;
     p->seed = cfg->seed;
@@ -132,6 +133,9 @@ static int failure_message(const cli_config_t *cfg, const cli_pattern_shape_t *s
         break;
     case HM_PATTERN_FAILED_DEVICE_TIME:
         hm_error_set(HM_EINVAL, "--device-time: %s", s);
+        break;
+    case HM_PATTERN_FAILED_WINDOW:
+        hm_error_set(HM_EINVAL, "--window %s", s);
         break;
     case HM_PATTERN_FAILED_DEVICE:
         hm_error_set(HM_EINVAL, "--memory device: %s", s);
@@ -195,8 +199,8 @@ static int on_row(void *ctx, const hm_pattern_row_t *row)
     row_sink_t *s = ctx;
     int rank, rc = row->status;
     MPI_Comm_rank(s->comm, &rank);
-    cli_pattern_cell_t cell = {row->measured, row->size_bytes, row->messages, row->bytes,
-                               row->wrong};
+    cli_pattern_cell_t cell = {row->measured, row->size_bytes, row->messages,
+                               row->bytes,    row->node_bytes, row->wrong};
     if (rank == 0 &&
         cli_pattern_report_add(s->rep, row->index, row->order, &cell, row->result) != HM_OK)
         rc = HM_ENOMEM;

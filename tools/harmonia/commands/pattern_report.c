@@ -25,6 +25,7 @@ typedef struct row {
     char measured[32];
     cli_pattern_cell_t cell;
     hm_measure_summary_t s; /* valid and discarded repetitions */
+    double start_call_s;    /* median over the valid ones; NaN: not timed (a baseline) */
     hm_measure_end_t end;
     int partial; /* fewer valid than --nrep */
 } row_t;
@@ -97,6 +98,8 @@ int cli_pattern_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_experimen
     if (rc == HM_OK) rc = hm_factors_set(f, "group_size", "%d", shape->g);
     if (rc == HM_OK) rc = hm_factors_set(f, "k", "%d", shape->k);
     if (rc == HM_OK) rc = hm_factors_set(f, "backend", "%s", shape->backend);
+    if (rc == HM_OK)
+        rc = hm_factors_set(f, "window", "%ld", cfg->pattern_window ? cfg->pattern_window : 1L);
     if (rc == HM_OK && cfg->nic_bw_gbps > 0)
         rc = hm_factors_set(f, "model_GBps", "%g (%s, nic-bw %g GB/s, k %d: %g a node; x %g, %s)",
                             model_gbps(rep),
@@ -114,10 +117,23 @@ int cli_pattern_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_experimen
     return cli_experiment_files(e, comm, HM_RESULTS_PATTERN, HM_RESULTS_PATTERN_RAW);
 }
 
-static double algbw_gbps(const row_t *row)
+/* bytes over the median time in GB/s; NaN without either. */
+static double gbps(unsigned long long bytes, const row_t *row)
 {
     double median_s = row->s.global.median;
-    return median_s > 0 ? (double)row->cell.bytes / median_s * 1e-9 : NAN;
+    return median_s > 0 && bytes ? (double)bytes / median_s * 1e-9 : NAN;
+}
+
+static double algbw_gbps(const row_t *row)
+{
+    return gbps(row->cell.bytes, row);
+}
+
+/* Bandwidth per node (CommBench's Fig. 12): the busiest node's bytes in
+ * and out; NaN where no message crosses nodes or for a baseline. */
+static double node_gbps(const row_t *row)
+{
+    return gbps(row->cell.node_bytes, row);
 }
 
 /* The shape's columns, the same in every row. */
@@ -143,9 +159,16 @@ static void set_figures(hm_results_row_t *r, const row_t *row)
     hm_results_row_set_double(r, HM_COL_PATTERN_MIN_S, row->s.global.min);
     hm_results_row_set_double(r, HM_COL_PATTERN_MEDIAN_S, row->s.global.median);
     hm_results_row_set_double(r, HM_COL_PATTERN_MAX_S, row->s.global.max);
+    hm_results_row_set_double(r, HM_COL_PATTERN_MEAN_S, row->s.global.mean);
+    hm_results_row_set_double(r, HM_COL_PATTERN_START_CALL_MEDIAN_S, row->start_call_s);
     hm_results_row_set_double(r, HM_COL_PATTERN_ALGBW_GBPS, algbw_gbps(row));
     /* bus factor 1 (header) */
     hm_results_row_set_double(r, HM_COL_PATTERN_BUSBW_GBPS, algbw_gbps(row));
+    if (row->cell.node_bytes)
+        hm_results_row_set_int64(r, HM_COL_PATTERN_NODE_BYTES, (int64_t)row->cell.node_bytes);
+    else
+        hm_results_row_set_string(r, HM_COL_PATTERN_NODE_BYTES, "");
+    hm_results_row_set_double(r, HM_COL_PATTERN_NODE_GBPS, node_gbps(row));
     hm_results_row_set_double(r, HM_COL_PATTERN_DISCARDED_MEDIAN_S, row->s.discarded_median_s);
     hm_results_row_set_int64(r, HM_COL_PATTERN_CONDITIONAL, row->s.conditional);
 }
@@ -197,7 +220,12 @@ int cli_pattern_report_add(cli_pattern_report_t *rep, size_t index, size_t order
 {
     row_t *row = &rep->rows[index];
     int rc = hm_measure_summarize(r, &row->s);
+    hm_stats_summary_t calls = {0};
+    calls.median = NAN;
+    if (rc == HM_OK && r->call_s)
+        rc = hm_stats_summarize_flagged(r->call_s, r->valid, 1, (size_t)r->n, &calls);
     if (rc != HM_OK) return rc;
+    row->start_call_s = calls.median;
     row->done = 1;
     row->cell = *cell;
     snprintf(row->measured, sizeof row->measured, "%s", cell->measured);
@@ -374,12 +402,15 @@ static void print_notes(const cli_pattern_report_t *rep)
 
 static void print_table(const cli_pattern_report_t *rep)
 {
-    static const char *const cols[] = {"size_B",    "messages",   "bytes",      "valid",
-                                       "discarded", "time_us",    "algbw_GBps", "busbw_GBps",
-                                       "#wrong",    "disc_med_us"};
+    static const char *const cols[] = {
+        "size_B",   "messages",   "bytes",      "valid",     "discarded", "time_us",    "avg_us",
+        "start_us", "algbw_GBps", "busbw_GBps", "node_GBps", "#wrong",    "disc_med_us"};
+    int per_node = 0;
+    for (size_t i = 0; i < rep->nrows; i++) per_node |= rep->rows[i].cell.node_bytes > 0;
     hm_table_t *t = NULL;
     if (hm_table_create(&t) != HM_OK) return;
     for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
+        if (!strcmp(cols[c], "node_GBps") && !per_node) continue; /* no message crosses nodes */
         hm_table_add_column(t, cols[c], HM_ALIGN_RIGHT);
         if (c == 0 && rep->several_measured) hm_table_add_column(t, "measured", HM_ALIGN_LEFT);
     }
@@ -400,8 +431,11 @@ static void print_table(const cli_pattern_report_t *rep)
         hm_table_add_cellf(t, "%ld", row->s.valid);
         hm_table_add_cellf(t, "%ld", row->s.discarded);
         hm_table_add_number(t, "%.2f", row->s.global.median * 1e6);
+        hm_table_add_number(t, "%.2f", row->s.global.mean * 1e6);
+        hm_table_add_number(t, "%.2f", row->start_call_s * 1e6);
         hm_table_add_number(t, "%.3f", algbw_gbps(row));
         hm_table_add_number(t, "%.3f", algbw_gbps(row));
+        if (per_node) hm_table_add_number(t, "%.3f", node_gbps(row));
         if (row->cell.wrong >= 0)
             hm_table_add_cellf(t, "%lld", row->cell.wrong);
         else
@@ -410,12 +444,16 @@ static void print_table(const cli_pattern_report_t *rep)
         if (model) hm_table_add_number(t, "%.3f", model_gbps(rep));
         if (notes) hm_table_add_cell(t, row_note(row));
     }
-    char shape[300];
+    char shape[300], window[64] = "";
     pattern_shape(rep, shape, sizeof shape);
-    printf("pattern %s, backend %s, on %d ranks%s, --sync %s: medians of max end - min start; "
-           "algbw = bytes of every message / time (GB = 1e9 B), busbw = algbw (bus factor 1: "
-           "point to point)\n",
-           shape, rep->shape.backend, rep->size, rep->note, rep->cfg->sync);
+    if (rep->cfg->pattern_window > 1)
+        snprintf(window, sizeof window, " (each message %ld times in flight, --window)",
+                 rep->cfg->pattern_window);
+    printf("pattern %s%s, backend %s, on %d ranks%s, --sync %s: medians of max end - min start "
+           "(avg: their mean; start: the slowest rank's start calls); algbw = bytes of every "
+           "message / time (GB = 1e9 B), busbw = algbw (bus factor 1: point to point)%s\n",
+           shape, window, rep->shape.backend, rep->size, rep->note, rep->cfg->sync,
+           per_node ? "; node = the busiest node's bytes out + in / time (CommBench Fig. 12)" : "");
     hm_table_print(t, stdout);
     hm_table_free(t);
     print_notes(rep);

@@ -23,6 +23,7 @@ typedef struct cli_pattern_cell {
     size_t size_bytes;
     long long messages;
     unsigned long long bytes;
+    unsigned long long node_bytes; /* through the busiest node; 0: none, or a baseline */
     long long wrong;
 } cli_pattern_cell_t;
 

@@ -160,19 +160,21 @@ static const cli_command_t commands[] = {
      COMMON_TIMER | COMMON_SYNTH | CLOCK_SYNC | PROCSYNC | HM_OPT_BIT(HM_OPT_PATTERN) |
          HM_OPT_BIT(HM_OPT_DIRECTION) | HM_OPT_BIT(HM_OPT_SUBGROUP) | HM_OPT_BIT(HM_OPT_BACKEND) |
          HM_OPT_BIT(HM_OPT_PATTERN_FILE) | HM_OPT_BIT(HM_OPT_FILE_ELEMENT_BYTES) |
-         HM_OPT_BIT(HM_OPT_NIC_BW) | HM_OPT_BIT(HM_OPT_GPUS_PER_NIC) | HM_OPT_BIT(HM_OPT_NICS) |
-         HM_OPT_BIT(HM_OPT_SIZES) | HM_OPT_BIT(HM_OPT_NREP) | HM_OPT_BIT(HM_OPT_WARMUP) |
-         HM_OPT_BIT(HM_OPT_MAX_ATTEMPTS) | HM_OPT_BIT(HM_OPT_VALIDATE) | HM_OPT_BIT(HM_OPT_OUTPUT) |
-         HM_OPT_BIT(HM_OPT_RAW) | HM_OPT_BIT(HM_OPT_MINBYTES) | HM_OPT_BIT(HM_OPT_MAXBYTES) |
-         HM_OPT_BIT(HM_OPT_STEPFACTOR) | HM_OPT_BIT(HM_OPT_CHECK) | HM_OPT_BIT(HM_OPT_MATRIX) |
-         HM_OPT_BIT(HM_OPT_MEMORY) | HM_OPT_BIT(HM_OPT_DEVICE_TIME) |
-         HM_OPT_BIT(HM_OPT_GPUS_PER_NODE) | HM_OPT_BIT(HM_OPT_HELP) | SYNCHRONIZES,
+         HM_OPT_BIT(HM_OPT_PATTERN_WINDOW) | HM_OPT_BIT(HM_OPT_NIC_BW) |
+         HM_OPT_BIT(HM_OPT_GPUS_PER_NIC) | HM_OPT_BIT(HM_OPT_NICS) | HM_OPT_BIT(HM_OPT_SIZES) |
+         HM_OPT_BIT(HM_OPT_NREP) | HM_OPT_BIT(HM_OPT_WARMUP) | HM_OPT_BIT(HM_OPT_MAX_ATTEMPTS) |
+         HM_OPT_BIT(HM_OPT_VALIDATE) | HM_OPT_BIT(HM_OPT_OUTPUT) | HM_OPT_BIT(HM_OPT_RAW) |
+         HM_OPT_BIT(HM_OPT_MINBYTES) | HM_OPT_BIT(HM_OPT_MAXBYTES) | HM_OPT_BIT(HM_OPT_STEPFACTOR) |
+         HM_OPT_BIT(HM_OPT_CHECK) | HM_OPT_BIT(HM_OPT_MATRIX) | HM_OPT_BIT(HM_OPT_MEMORY) |
+         HM_OPT_BIT(HM_OPT_DEVICE_TIME) | HM_OPT_BIT(HM_OPT_GPUS_PER_NODE) |
+         HM_OPT_BIT(HM_OPT_HELP) | SYNCHRONIZES,
      "mpirun -n P harmonia pattern [--pattern NAME] [--direction DIR] [--k K]\n"
      "                             [--backend NAME] [--ranks-per-node G] [--sizes SPEC]",
      "The communication patterns of CommBench (Hidayetoglu et al. 2024, §4) over n\n"
      "groups of g ranks (g = --ranks-per-node, else the ranks of a node): rail\n"
      "(position i to position i), asymmetric (k ranks to all g), symmetric (k to k),\n"
-     "self, in a --direction uni, bi, omni or bi-mirror; striping (split, translate,\n"
+     "self, in a --direction uni, bi, omni, bi-mirror or uni-in; striping (split,\n"
+     "translate, "
      "assemble, one --backend per step, e.g. host+mpi+host); or the messages of a\n"
      "--file (Matrix Market, CSV src,dst,bytes or CommBench's dense matrix). Every repetition "
      "starts together\n"

@@ -81,6 +81,7 @@ typedef enum cli_opt_id {
     HM_OPT_BACKEND,
     HM_OPT_PATTERN_FILE,
     HM_OPT_FILE_ELEMENT_BYTES,
+    HM_OPT_PATTERN_WINDOW,
     HM_OPT_NIC_BW,
     HM_OPT_GPUS_PER_NIC,
     HM_OPT_NICS,
@@ -183,6 +184,7 @@ typedef struct cli_config {
     char backend[64];        /* --backend NAME, or A+B+C for striping's steps */
     char pattern_file[4096]; /* --file */
     long file_element_bytes; /* --file-element-bytes, 0 = 1: the file's values are bytes */
+    long pattern_window;     /* pattern --window, 0 = 1: messages in flight per message */
     double nic_bw_gbps;      /* --nic-bw, 0 = no model */
     int gpus_per_nic;        /* --gpus-per-nic: eq. 1 (packed) */
     int nics;                /* --nics: eq. 2 (round-robin) */

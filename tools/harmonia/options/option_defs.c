@@ -462,7 +462,8 @@ const cli_opt_def_t cli_options[HM_OPT_COUNT] = {
     [HM_OPT_DIRECTION] = {HM_OPT_DIRECTION, "direction", 0, "DIR",
                           "between the groups: uni (group 0 to the others), bi (uni and every "
                           "message reversed, as CommBench), omni (every group to every other), "
-                          "bi-mirror (uni, and the others to group 0 with the same pattern); "
+                          "bi-mirror (uni, and the others to group 0 with the same pattern), "
+                          "uni-in (uni reversed: the others to group 0, CommBench's inbound); "
                           "default uni",
                           "e.g. --direction omni", cli_opt_parse_direction},
     [HM_OPT_SUBGROUP] = {HM_OPT_SUBGROUP, "k", 0, "K",
@@ -482,6 +483,10 @@ const cli_opt_def_t cli_options[HM_OPT_COUNT] = {
                                    "stands for (default 1: bytes; 4 for CommBench's dense "
                                    "matrices of ints)",
                                    "e.g. --file-element-bytes 4", cli_opt_parse_file_element_bytes},
+    [HM_OPT_PATTERN_WINDOW] = {HM_OPT_PATTERN_WINDOW, "window", 0, "N",
+                               "messages in flight: every message posted N times per repetition "
+                               "before any wait, as osu_bw's window (-W; 64 there); default 1",
+                               "e.g. --window 64", cli_opt_parse_pattern_window},
     [HM_OPT_NIC_BW] = {HM_OPT_NIC_BW, "nic-bw", 0, "GBPS",
                        "bandwidth of one NIC in GB/s: prints the model of CommBench's eq. 1 "
                        "(--gpus-per-nic) or eq. 2 (--nics) beside the measurements",

@@ -25,7 +25,8 @@ int cli_opt_parse_direction(cli_config_t *c, const char *v)
 {
     hm_direction_t d;
     if (hm_direction_find(v, &d) != HM_OK)
-        return cli_opt_fail("unknown direction \"%.40s\" (known: uni, bi, omni, bi-mirror)", v);
+        return cli_opt_fail("unknown direction \"%.40s\" (known: uni, bi, omni, bi-mirror, uni-in)",
+                            v);
     /* Kept as written and parsed again: a name cut short would be read as
      * no direction (bi-mirror once was, into 8 bytes). */
     if (strlen(v) >= sizeof c->direction)
@@ -84,6 +85,13 @@ int cli_opt_parse_file_element_bytes(cli_config_t *c, const char *v)
     /* 1 MiB: far above any element type, and a count times it keeps well
      * within 2^63 bytes for any count a file would hold. */
     return cli_opt_integer(v, 1, 1 << 20, &c->file_element_bytes) ? -1 : 0;
+}
+
+int cli_opt_parse_pattern_window(cli_config_t *c, const char *v)
+{
+    /* 4096: 64 times osu_bw's default, and a plan of 4096 x P messages
+     * stays small. */
+    return cli_opt_integer(v, 1, 4096, &c->pattern_window) ? -1 : 0;
 }
 
 int cli_opt_parse_nic_bw(cli_config_t *c, const char *v)

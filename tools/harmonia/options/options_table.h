@@ -42,6 +42,7 @@ int cli_opt_parse_subgroup(cli_config_t *c, const char *v);
 int cli_opt_parse_backend(cli_config_t *c, const char *v);
 int cli_opt_parse_pattern_file(cli_config_t *c, const char *v);
 int cli_opt_parse_file_element_bytes(cli_config_t *c, const char *v);
+int cli_opt_parse_pattern_window(cli_config_t *c, const char *v);
 int cli_opt_parse_nic_bw(cli_config_t *c, const char *v);
 int cli_opt_parse_memory(cli_config_t *c, const char *v);
 int cli_opt_parse_gpus_per_node(cli_config_t *c, const char *v);
