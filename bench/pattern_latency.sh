@@ -22,6 +22,7 @@
 #   OSU_DIR=/path/to/osu-micro-benchmarks bench/pattern_latency.sh [OUT_DIR]
 #       (RUNS=5, BUILD=build, NREP=1000; OUT_DIR=bench/results/pattern_latency)
 set -euo pipefail
+. "$(dirname "$0")/csv.sh"
 osu=${OSU_DIR:?set OSU_DIR to a built OSU 7.x tree (see bench/pattern_osu.sh)}/c/mpi/pt2pt/standard
 runs=${RUNS:-5}
 build=${BUILD:-build}
@@ -33,7 +34,10 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p "$out"
 hm=("$build/harmonia" pattern --ranks-per-node 1 --sizes 8 --nrep "$nrep")
 # The median time of a pattern's own row (not its MPI baseline), in us.
-pattern_us() { awk -F, '!/^#/ && $7 == "pattern" && $8 == 8 { print $15 * 1e6 }' "$1"; }
+pattern_us() {
+    csv_cols "$1" '$c["measured"] == "pattern" && $c["size_bytes"] == 8' median_s |
+        awk '{ print $1 * 1e6 }'
+}
 cols="osu pingpong rail rail_win self_mpi self_host"
 echo "round $cols" | tr ' ' '\t' >"$out/runs.tsv"
 for r in $(seq 1 "$runs"); do
@@ -46,7 +50,7 @@ for r in $(seq 1 "$runs"); do
     timeout 300 mpirun -n 2 "${hm[@]}" --pattern self --backend host --output "$out/self_host.$r.csv" >/dev/null
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$r" \
         "$(awk '$1 == 8 { print $2 }' "$out/osu.$r.txt")" \
-        "$(awk -F, '!/^#/ && $1 == "pingpong" { print $9 * 1e6 }' "$out/pingpong.$r.csv")" \
+        "$(csv_cols "$out/pingpong.$r.csv" '$c["op"] == "pingpong"' median_s | awk '{ print $1 * 1e6 }')" \
         "$(pattern_us "$out/rail.$r.csv")" "$(pattern_us "$out/rail_win.$r.csv")" \
         "$(pattern_us "$out/self_mpi.$r.csv")" "$(pattern_us "$out/self_host.$r.csv")" >>"$out/runs.tsv"
 done

@@ -31,12 +31,9 @@ for p in osu_latency osu_bw osu_bibw; do
 done
 mkdir -p "$out"
 
+. "$(dirname "$0")/csv.sh"
 # hm_col FILE SIZE COLUMN: the pattern row's COLUMN at SIZE, by name.
-hm_col() {
-    awk -F, -v size="$2" -v want="$3" '/^#/ { next }
-        !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
-        $c["measured"] == "pattern" && $c["size_bytes"] == size { print $c[want] }' "$1"
-}
+hm_col() { csv_cols "$1" '$c["measured"] == "pattern" && $c["size_bytes"] == '"$2" "$3"; }
 # osu_col FILE SIZE: OSU's figure at SIZE (MB/s in GB/s for bandwidth).
 osu_col() { awk -v size="$2" -v scale="$3" '$1 == size { print $2 * scale }' "$1"; }
 

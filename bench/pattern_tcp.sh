@@ -13,6 +13,7 @@
 #
 #   bench/pattern_tcp.sh [OUT_DIR]     (BUILD=build, NREP=200, SIZES=8:16M:x4)
 set -euo pipefail
+. "$(dirname "$0")/csv.sh"
 build=${BUILD:-build}
 nrep=${NREP:-200}
 sizes=${SIZES:-8:16M:x4}
@@ -29,9 +30,7 @@ for family in rail:uni asymmetric:uni symmetric:bi; do
             --direction "$direction" --ranks-per-node 1 --sizes "$sizes" --nrep "$nrep" \
             "${late[@]}" --output "$out/$pattern.$transport.csv" >"$out/$pattern.$transport.txt"
         # size_bytes, algbw_GBps of the pattern's rows (not its MPI baseline).
-        awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
-                 $c["measured"] == "pattern" { print $c["size_bytes"], $c["algbw_GBps"] }' \
-            "$out/$pattern.$transport.csv" |
+        csv_cols "$out/$pattern.$transport.csv" '$c["measured"] == "pattern"' size_bytes algbw_GBps |
             sort -n >"$out/$pattern.$transport.dat"
     done
     gnuplot <<G

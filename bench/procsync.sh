@@ -23,6 +23,7 @@
 # and prints the tables.
 # Takes about 5 minutes on 2 cores.
 set -euo pipefail
+. "$(dirname "$0")/csv.sh"
 build=${1:-build}
 out=${2:-bench/results/procsync}
 mpirun=${MPIRUN:-mpirun}
@@ -76,9 +77,9 @@ for rep in $(seq "$reps"); do
         launch 2 -- bench --ops allreduce --sizes 8 --nrep 1000 --sync "$sync" \
             --output "$f" >/dev/null
         t1=$(date +%s.%N)
-        # Columns of the summary: 4 valid, 5 invalid, 9 median_s, 18 wall_s.
-        grep -v '^#' "$f" | tail -n +2 | awk -F, -v rep="$rep" -v s="$sync" -v t0="$t0" -v t1="$t1" \
-            '{print rep "," s "," $18 "," (t1 - t0) "," $4 "," $5 "," $9}' >>"$out/overhead.csv"
+        csv_cols "$f" 1 wall_s valid invalid median_s |
+            awk -v rep="$rep" -v s="$sync" -v t0="$t0" -v t1="$t1" \
+                '{ print rep "," s "," $1 "," (t1 - t0) "," $2 "," $3 "," $4 }' >>"$out/overhead.csv"
         rm -f "$f"
     done
 done
