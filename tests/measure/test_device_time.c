@@ -1,12 +1,14 @@
-/* tests/measure/test_device_time.c — a target's device time beside the
- * host's times (hm_measure_target_t.device_time, result.device_s).
+/* tests/measure/test_device_time.c — a target's device time and call
+ * time beside the host's times (hm_measure_target_t.device_time and
+ * call_time, result.device_s and call_s: the same reduction).
  *
  * Each rank reports (rank + 1) ms for every run, except that rank 0's
  * callback fails on every third run: the root's device_s must be the
  * maximum over the ranks, size ms, on every attempt (a failing rank does
  * not count; only where every rank fails is it NaN: a second target fails
- * everywhere). A target without the callback has no device_s. Exact: the
- * values are reported, not measured. */
+ * everywhere). A target without the callback has no device_s. The same
+ * callback as call_time gives call_s the same values. Exact: the values
+ * are reported, not measured. */
 #include <math.h>
 
 #include <harmonia/measure.h>
@@ -37,7 +39,7 @@ static void check(hm_procsync_t *ps, int with_device, int fail_all, int rank, in
 {
     counting_t c = {rank, fail_all, 0};
     hm_measure_target_t t = {.run = run, .ctx = &c, .participates = 1};
-    if (with_device) t.device_time = device_time;
+    if (with_device) t.device_time = t.call_time = device_time;
     hm_measure_params_t mp;
     hm_measure_result_t r;
     hm_measure_params_default(&mp);
@@ -50,13 +52,17 @@ static void check(hm_procsync_t *ps, int with_device, int fail_all, int rank, in
         return;
     }
     if (!with_device) {
-        HM_CHECK(r.device_s == NULL, "no callback, no device_s");
+        HM_CHECK(r.device_s == NULL && r.call_s == NULL, "no callback, no device_s, no call_s");
     } else {
-        long right = 0;
-        for (long i = 0; i < r.n; i++)
+        long right = 0, calls = 0;
+        for (long i = 0; i < r.n; i++) {
             right += fail_all ? isnan(r.device_s[i]) : r.device_s[i] == size * 1e-3;
+            calls += fail_all ? isnan(r.call_s[i]) : r.call_s[i] == size * 1e-3;
+        }
         HM_CHECK(right == r.n, "device_s %s on %ld of %ld attempts", fail_all ? "NaN" : "= size ms",
                  right, r.n);
+        HM_CHECK(calls == r.n, "call_s %s on %ld of %ld attempts", fail_all ? "NaN" : "= size ms",
+                 calls, r.n);
     }
     hm_measure_result_free(&r);
 }
