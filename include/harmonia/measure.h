@@ -44,7 +44,9 @@ extern "C" {
 
 /* What is measured: run (the timed region) and an optional validate (ok = 1
  * when the last run's result is right; restores inputs). participates = 0
- * on ranks whose timestamps do not count (pingpong's bystanders); halve = 1
+ * on ranks whose timestamps do not count (pingpong's bystanders, a
+ * pattern's ranks without a message), nor whether they started late:
+ * their start delays nothing that is timed; halve = 1
  * to report half the time (pingpong's round trip). device_time (optional)
  * gives, after each run and outside the timed region, the device's own
  * time of that run (a GPU's events around its stream's work), kept beside

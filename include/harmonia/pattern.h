@@ -199,7 +199,9 @@ typedef struct hm_plan_validation {
 /* Collective over the plans' comm (that of ps): params->nrep valid
  * repetitions of the nsteps plans run in mode (one plan: start, wait),
  * each repetition started by ps, its run-time max end - min start on the
- * global clock, through the measurement engine (warm-up, validity). With
+ * global clock over the ranks with a message in some step (the others
+ * take no part: neither their times nor their starts are judged),
+ * through the measurement engine (warm-up, validity). With
  * params->validate each repetition is validated by validation, or when
  * it is NULL by hm_plan_fill and hm_plan_check of every step, which holds
  * only for independent steps: dependent steps (HM_SEQUENCE_STEPS, more

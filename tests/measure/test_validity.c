@@ -24,9 +24,15 @@
  *    margins are for a loaded machine's sleeps: a 2 ms sleep came 3.3 ms
  *    late beside the rest of the suite (5.3 ms, past a 5 ms tolerance).
  *  - Out of attempts: with max_attempts = nrep, the injected late start
- *    leaves nrep - 1 valid repetitions: HM_EAGAIN, with the counts. */
+ *    leaves nrep - 1 valid repetitions: HM_EAGAIN, with the counts.
+ *  - A rank that takes no part (participates = 0) is not judged: rank 1
+ *    runs nothing and sleeps 300 us before attempt 5, far past the 1 us
+ *    its own zero run-time allows; rank 0 runs 2 ms (a tolerance of up
+ *    to 1 ms: room for a loaded machine). Attempt 5 stays valid (it was
+ *    discarded before: striping's split at 4 ranks kept 0 of 432). */
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include <harmonia/measure.h>
 #include <harmonia/testing.h>
@@ -141,6 +147,39 @@ static void check_tolerated_miss(const char *method, hm_clock_t *global, int ran
     hm_measure_result_free(&r);
 }
 
+/* Rank 0 alone does something: 2 ms asleep. */
+static int rank0_naps(void *ctx)
+{
+    struct timespec two_ms = {0, 2000000};
+    if (*(const int *)ctx == 0) nanosleep(&two_ms, NULL);
+    return HM_OK;
+}
+
+static void check_bystander(const char *method, hm_clock_t *global, int rank)
+{
+    hm_procsync_params_t pp;
+    hm_procsync_t *ps = NULL;
+    hm_measure_params_t mp;
+    hm_measure_result_t r;
+    hm_procsync_params_default(&pp);
+    pp.window_s = 20e-3; /* fixed, fitting the 2 ms: an adaptive one starts below it */
+    hm_measure_params_default(&mp);
+    mp.nrep = 10;
+    mp.inject = (hm_measure_injection_t){.rank = 1, .attempt = LATE_ATTEMPT, .delay_s = 300e-6};
+    hm_measure_target_t t = {.run = rank0_naps, .ctx = &rank, .participates = rank == 0};
+    int rc = hm_procsync_create(method, MPI_COMM_WORLD, global, &pp, &ps);
+    if (rc == HM_OK) rc = hm_measure_run(MPI_COMM_WORLD, ps, &t, &mp, &r);
+    HM_CHECK(rc == HM_OK, "%s, a bystander: measured (%d %s)", method, rc,
+             rc ? hm_last_error() : "");
+    if (rc == HM_OK && rank == 0)
+        HM_CHECK(r.valid[LATE_ATTEMPT],
+                 "%s: rank 1 takes no part: its 300 us late start leaves attempt %d valid (%ld "
+                 "of %ld attempts valid; %s)",
+                 method, LATE_ATTEMPT, r.nvalid, r.attempts, r.procsync);
+    if (rc == HM_OK) hm_measure_result_free(&r);
+    hm_procsync_free(ps);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -156,6 +195,7 @@ int main(int argc, char **argv)
         check_run(method, deadline, global, rank);
         if (deadline) check_exhausted(method, global);
         if (deadline) check_tolerated_miss(method, global, rank);
+        if (deadline) check_bystander(method, global, rank);
     }
     hm_clock_free(global);
     hm_timer_free(timer);
