@@ -135,6 +135,17 @@ HM_EXPORT int hm_procsync_start(hm_procsync_t *ps, int *flag, double *deadline_s
  * A start that only the cap made late is counted (hm_procsync_late_capped). */
 HM_EXPORT void hm_procsync_stop(hm_procsync_t *ps, double start_s, double end_s, int *flag);
 
+/* Local: the run-time the tolerance's cap relates a timed start to is at
+ * least run_s (0, the default: this rank's own, end_s - start_s). A rank
+ * whose own part of an operation is short (an eager sender, a root, a
+ * pattern's rank with one small message) finishes in a microsecond while
+ * the operation takes the others far longer: capped at half its own
+ * run-time, its start had a 1 us tolerance on a shared machine and was
+ * late in most repetitions. hm_measure_run sets it after every chunk to
+ * the median run-time (max end - min start) of the chunk's repetitions,
+ * and back to 0 at its end. */
+HM_EXPORT void hm_procsync_set_run_floor(hm_procsync_t *ps, double run_s);
+
 /* The late-start tolerance params give a repetition whose own run-time is
  * run_s: late_s + late_run_factor x run_s, at most max(1 us,
  * late_cap_fraction x run_s) when late_cap_fraction > 0 and run_s > 0.

@@ -22,7 +22,8 @@ typedef struct chunk_buf {
     int *flags;           /* [chunk + FLAGS_AFTER]: validity, then in-time and no-error */
     double *times;        /* [TIMES * chunk]: -start, end, duration, start, device time,
                            * call time (reduced with MAX) */
-    double *reduced;      /* root: [TIMES * chunk] */
+    double *reduced;      /* [TIMES * chunk], every rank (MPI_Allreduce) */
+    double *runs;         /* [chunk]: the chunk's run-times, for their median */
     unsigned char *cache; /* cold-cache buffer or NULL */
     size_t cache_bytes;
 } chunk_buf_t;
@@ -53,19 +54,21 @@ static void chunk_free(chunk_buf_t *b)
     free(b->flags);
     free(b->times);
     free(b->reduced);
+    free(b->runs);
     free(b->cache);
     memset(b, 0, sizeof *b);
 }
 
-static int chunk_alloc(chunk_buf_t *b, int chunk, int root, size_t cache_bytes)
+static int chunk_alloc(chunk_buf_t *b, int chunk, size_t cache_bytes)
 {
     memset(b, 0, sizeof *b);
     b->flags = malloc((size_t)(chunk + FLAGS_AFTER) * sizeof *b->flags);
     b->times = malloc((size_t)(TIMES * chunk) * sizeof *b->times);
-    b->reduced = root ? malloc((size_t)(TIMES * chunk) * sizeof *b->reduced) : NULL;
+    b->reduced = malloc((size_t)(TIMES * chunk) * sizeof *b->reduced);
+    b->runs = malloc((size_t)chunk * sizeof *b->runs);
     b->cache_bytes = cache_bytes;
     b->cache = cache_bytes ? malloc(cache_bytes) : NULL;
-    return b->flags && b->times && (!root || b->reduced) && (!cache_bytes || b->cache);
+    return b->flags && b->times && b->reduced && b->runs && (!cache_bytes || b->cache);
 }
 
 /* Root arrays grow by doubling at chunk ends, never inside a chunk; the
@@ -173,6 +176,28 @@ static int chunk_failed(const engine_t *e, int status, int rc)
     return hm__error_set(HM_EMPI, "hm_measure_run: a repetition failed on another rank");
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Every rank, from the agreed times: the median run-time (max end - min
+ * start) of the chunk's valid repetitions, or of all when none is valid;
+ * 0 when none was timed. The late-start cap's floor for the next chunk. */
+static double median_run_s(chunk_buf_t *b, int n, int nvalid)
+{
+    int m = 0;
+    for (int k = 0; k < n; k++) {
+        const double *x = b->reduced + TIMES * k;
+        double run_s = x[1] + x[0]; /* max end - min start: x[0] holds -start */
+        if ((b->flags[k] || !nvalid) && isfinite(run_s) && run_s > 0) b->runs[m++] = run_s;
+    }
+    if (m == 0) return 0.0;
+    qsort(b->runs, (size_t)m, sizeof *b->runs, by_value);
+    return m % 2 ? b->runs[m / 2] : 0.5 * (b->runs[m / 2 - 1] + b->runs[m / 2]);
+}
+
 /* Run n repetitions and agree: flags (MIN = AND over 0/1), the in-time
  * and no-error flags in the same MPI_Allreduce; timestamps to the root.
  * Returns the number of valid repetitions, or a negative status. */
@@ -191,12 +216,13 @@ static int chunk_run(engine_t *e, int n, int *in_time)
     if (MPI_Allreduce(MPI_IN_PLACE, e->buf.flags, n + FLAGS_AFTER, MPI_INT, MPI_MIN, e->comm) !=
         MPI_SUCCESS)
         return hm__error_mpi(__func__, "MPI_Allreduce");
-    if (MPI_Reduce(e->buf.times, e->buf.reduced, TIMES * n, MPI_DOUBLE, MPI_MAX, 0, e->comm) !=
+    if (MPI_Allreduce(e->buf.times, e->buf.reduced, TIMES * n, MPI_DOUBLE, MPI_MAX, e->comm) !=
         MPI_SUCCESS)
-        return hm__error_mpi(__func__, "MPI_Reduce");
+        return hm__error_mpi(__func__, "MPI_Allreduce");
     if (after[FLAG_STATUS] != CHUNK_OK) return chunk_failed(e, after[FLAG_STATUS], rc);
     int nvalid = 0;
     for (int k = 0; k < n; k++) nvalid += e->buf.flags[k];
+    hm_procsync_set_run_floor(e->ps, median_run_s(&e->buf, n, nvalid));
     hm_procsync_chunk_done(e->ps, n, nvalid, busy_s);
     *in_time = after[FLAG_IN_TIME];
     e->buf.n = n;
@@ -343,9 +369,10 @@ int hm_measure_run(MPI_Comm comm, hm_procsync_t *ps, const hm_measure_target_t *
     MPI_Comm_rank(comm, &e.rank);
     e.timer = hm_clock_timer(hm_procsync_clock(ps));
     long capped_before = 0; /* the cap's count before the measured attempts */
-    int ok = chunk_alloc(&e.buf, hm_procsync_chunk(ps), e.rank == 0, params->cold_cache_bytes);
+    int ok = chunk_alloc(&e.buf, hm_procsync_chunk(ps), params->cold_cache_bytes);
     ok = ok && (e.rank != 0 || result_reserve(result, &e.capacity, params->nrep, target));
     int rc = hm__measure_agree(comm, ok ? HM_OK : hm__error_nomem(__func__), HM_ENOMEM, __func__);
+    hm_procsync_set_run_floor(ps, 0); /* another experiment's run-time is not this one's */
     if (rc == HM_OK) rc = hm_procsync_begin(ps);
     if (rc == HM_OK) rc = warm_up(&e);
     capped_before = hm_procsync_late_capped(ps);
@@ -360,6 +387,7 @@ int hm_measure_run(MPI_Comm comm, hm_procsync_t *ps, const hm_measure_target_t *
     if (e.rank == 0) hm_procsync_describe(ps, result->procsync, sizeof result->procsync);
     result->window_s = e.rank == 0 ? hm_procsync_window(ps) : NAN;
     chunk_free(&e.buf);
+    hm_procsync_set_run_floor(ps, 0);
     if (rc != HM_OK && rc != HM_EAGAIN) hm_measure_result_free(result);
     return rc;
 }

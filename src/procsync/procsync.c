@@ -262,12 +262,22 @@ void hm_procsync_stop(hm_procsync_t *ps, double start_s, double end_s, int *flag
         hm__error_null(__func__, "flag");
         return;
     }
-    double run_s = end_s - start_s, late_s = hm_procsync_late_tolerance(&ps->params, run_s);
+    /* A timed operation is held to its run-time over all ranks where that
+     * is longer than this rank's own (hm_procsync_set_run_floor). */
+    double run_s = end_s - start_s;
+    if (run_s > 0 && ps->run_floor_s > run_s) run_s = ps->run_floor_s;
+    double late_s = hm_procsync_late_tolerance(&ps->params, run_s);
     if (ps->method->has_deadline && start_s > ps->deadline_s + late_s) {
         *flag = 0;
         ps->late_capped += start_s <= ps->deadline_s + uncapped_tolerance(&ps->params, run_s);
     }
     if (ps->method->stop) ps->method->stop(ps, start_s, end_s, flag);
+}
+
+void hm_procsync_set_run_floor(hm_procsync_t *ps, double run_s)
+{
+    if (is_null(ps, __func__)) return;
+    ps->run_floor_s = run_s > 0 ? run_s : 0.0;
 }
 
 int hm__procsync_reached_in_time(const hm_procsync_t *ps, double now_s, double start_s)

@@ -74,6 +74,7 @@ struct hm_procsync {
     double inject_delay_s;       /* pending injected delay (testing), default inject */
     int yield;                   /* ranks outnumber the processors: spins yield */
     long late_capped;            /* starts only the cap on the tolerance made late */
+    double run_floor_s;          /* the least run-time the cap relates a start to */
     void *state;                 /* the method's */
 };
 

@@ -137,6 +137,38 @@ static void check_used(MPI_Comm comm, const char *name, const hm_procsync_params
     hm_procsync_free(ps);
 }
 
+/* The cap's floor (hm_procsync_set_run_floor): a start 10 us late whose
+ * own run took 0.5 us is late against a 1 us cap, and on time when the
+ * operation took 100 us over all ranks (cap 50 us: an eager sender or a
+ * root is held to the operation's run-time, not its own). Exact: the
+ * timestamps are made up around the deadline window's start gave. */
+static void check_floor(MPI_Comm comm, hm_clock_t *global)
+{
+    hm_procsync_params_t p;
+    hm_procsync_t *ps = NULL;
+    hm_procsync_params_default(&p);
+    p.late_s = 1e-6, p.late_run_factor = 1, p.late_cap_fraction = 0.5, p.window_s = 1e-3;
+    int rc = hm_procsync_create("window", comm, global, &p, &ps);
+    HM_CHECK(rc == HM_OK, "window for the floor: created (%s)", rc ? hm_last_error() : "");
+    if (rc != HM_OK) return;
+    hm_procsync_begin(ps);
+    int flags[3];
+    double floors[3] = {0, 100e-6, 0}; /* the last: the floor set back to 0 */
+    for (int i = 0; i < 3; i++) {
+        int flag = 1;
+        double deadline_s;
+        hm_procsync_start(ps, &flag, &deadline_s);
+        hm_procsync_set_run_floor(ps, floors[i]);
+        flags[i] = 1;
+        hm_procsync_stop(ps, deadline_s + 10e-6, deadline_s + 10.5e-6, &flags[i]);
+    }
+    HM_CHECK(flags[0] == 0 && flags[1] == 1 && flags[2] == 0,
+             "10 us late, 0.5 us own run: late without a floor (%d), on time with a 100 us floor "
+             "(%d), late again at 0 (%d)",
+             !flags[0], flags[1], !flags[2]);
+    hm_procsync_free(ps);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Comm comm;
@@ -163,6 +195,7 @@ int main(int argc, char **argv)
     if (rc == HM_OK && expect) check_derived(comm, &f, &p);
     if (rc == HM_OK && !expect) check_not_oversubscribed(&f, &p);
     if (rc == HM_OK) check_given(comm, truth.global);
+    if (rc == HM_OK) check_floor(comm, truth.global);
     p.window_s = 1e-3; /* a fixed window: the adaptive one overruns its first chunk */
     const char *with_deadline[] = {"window", "roundtime", "harmonize"};
     for (size_t i = 0; rc == HM_OK && expect && i < 3; i++)
