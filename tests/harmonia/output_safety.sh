@@ -58,5 +58,6 @@ cp r.csv copy.csv
 ln -s copy.csv out-link.csv
 launch 0 stats --output out-link.csv r.csv
 [ "$status" -eq 0 ] && [ -L out-link.csv ] && grep -q '^op,' copy.csv
-check $? "stats --output through a link: exit $status, the link kept, its target replaced"
+check $? "stats --output through a link: exit $status, the link kept, its target replaced" \
+    "$(cat "$out"; ls -l out-link.csv copy.csv)"
 finish
