@@ -176,12 +176,6 @@ static int chunk_failed(const engine_t *e, int status, int rc)
     return hm__error_set(HM_EMPI, "hm_measure_run: a repetition failed on another rank");
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Every rank, from the agreed times: the median run-time (max end - min
  * start) of the chunk's valid repetitions, or of all when none is valid;
  * 0 when none was timed. The late-start cap's floor for the next chunk. */
@@ -193,9 +187,7 @@ static double median_run_s(chunk_buf_t *b, int n, int nvalid)
         double run_s = x[1] + x[0]; /* max end - min start: x[0] holds -start */
         if ((b->flags[k] || !nvalid) && isfinite(run_s) && run_s > 0) b->runs[m++] = run_s;
     }
-    if (m == 0) return 0.0;
-    qsort(b->runs, (size_t)m, sizeof *b->runs, by_value);
-    return m % 2 ? b->runs[m / 2] : 0.5 * (b->runs[m / 2 - 1] + b->runs[m / 2]);
+    return m ? hm_stats_quantile_select(b->runs, (size_t)m, 0.5) : 0.0;
 }
 
 /* Run n repetitions and agree: flags (MIN = AND over 0/1), the in-time

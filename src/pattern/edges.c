@@ -71,12 +71,7 @@ uint64_t hm_edges_node_bytes(const hm_edges_t *edges, int g)
 {
     if (!edges) return hm__error_null(__func__, "edges"), 0;
     if (g < 1) return hm__error_set(HM_EINVAL, "%s: g %d is below 1", __func__, g), 0;
-    int ngroups = 0;
-    for (size_t i = 0; i < edges->n; i++) {
-        int hi =
-            (edges->edge[i].src > edges->edge[i].dst ? edges->edge[i].src : edges->edge[i].dst) / g;
-        if (hi + 1 > ngroups) ngroups = hi + 1;
-    }
+    int ngroups = (edges->nranks + g - 1) / g; /* the edges' ranks are 0 .. nranks - 1 */
     uint64_t *through = calloc(ngroups ? (size_t)ngroups : 1, sizeof *through), most = 0;
     if (!through) return hm__error_nomem(__func__), 0;
     /* A message between two groups leaves one and enters the other: each

@@ -63,6 +63,11 @@ static const char *const direction_names[] = {[HM_DIRECTION_UNI] = "uni",
                                               [HM_DIRECTION_UNI_IN] = "uni-in"};
 enum { NDIRECTIONS = sizeof direction_names / sizeof direction_names[0] };
 
+static const char *direction_at(size_t i)
+{
+    return i < NDIRECTIONS ? direction_names[i] : NULL;
+}
+
 /* The groups [*lo, *hi) without skip that group a sends to with the
  * family's pattern (§4.3.2): uni (and bi, whose other half is uni
  * reversed, and uni-in, uni reversed), group 0 to every other group;
@@ -94,10 +99,11 @@ static int check_params(const hm_group_params_t *p, int min_n, const char *famil
         return hm__error_set(HM_EINVAL, "k %d is outside 1..g (g = %d)", p->k, p->g);
     if (p->bytes == 0)
         return hm__error_set(HM_EINVAL, "bytes 0 is below 1 (every message moves a byte)");
-    if ((unsigned)p->direction >= NDIRECTIONS)
-        return hm__error_set(HM_EINVAL,
-                             "direction %d is not one of uni, bi, omni, bi-mirror, uni-in",
-                             (int)p->direction);
+    if ((unsigned)p->direction >= NDIRECTIONS) {
+        char known[128];
+        hm__join_names(direction_at, NDIRECTIONS, known, sizeof known);
+        return hm__error_set(HM_EINVAL, "direction %d is not one of %s", (int)p->direction, known);
+    }
     if (p->n > INT_MAX / p->g)
         return hm__error_set(HM_EINVAL, "n %d x g %d = %lld ranks is above INT_MAX (%d)", p->n,
                              p->g, (long long)p->n * p->g, INT_MAX);
@@ -308,11 +314,6 @@ const char *hm_generator_name(const hm_generator_t *gen)
 {
     if (!gen) hm__error_null(__func__, "gen");
     return gen ? gen->name : NULL;
-}
-
-static const char *direction_at(size_t i)
-{
-    return i < NDIRECTIONS ? direction_names[i] : NULL;
 }
 
 const char *hm_direction_name(hm_direction_t direction)
