@@ -142,22 +142,25 @@ typedef struct hm_measure_result {
     long nvalid, ninvalid; /* attempts agreed valid / invalid */
     long wrong_results;    /* runs whose result failed validation, all ranks */
     long n;
-    double *global_s;       /* root: makespan on the global clock */
-    double *local_s;        /* root: max local duration */
-    double *start_spread_s; /* root: max - min global start (arrival skew) */
-    double *start_s;        /* root: min global start */
-    double *device_s;       /* root: max over ranks of the target's device time; NULL
-                             * for a target without one (NaN where no rank had it) */
-    double *call_s;         /* root: max over ranks of the target's call time; NULL for a
-                             * target without one */
-    unsigned char *valid;   /* root: agreed validity */
-    char procsync[160];     /* hm_procsync_describe at the end, root's */
-    hm_measure_end_t end;   /* why the repetitions stopped */
-    long most_attempts;     /* the attempts that were allowed */
-    double elapsed_s;       /* wall time of the attempts (warm-up excluded) */
-    long late_capped;       /* starts that only the cap on the late-start tolerance
-                             * made late, all ranks (hm_procsync_late_capped) */
-    double window_s;        /* hm_procsync_window at the end, root's (NaN: none) */
+    double *global_s;         /* root: makespan on the global clock */
+    double *local_s;          /* root: max local duration */
+    double *start_spread_s;   /* root: max - min global start (arrival skew) */
+    double *start_s;          /* root: min global start */
+    double *late_tolerance_s; /* root: the largest late-start tolerance a taking-part
+                               * rank's start was held to (hm_procsync_stop_tolerance);
+                               * NaN for a method without a deadline */
+    double *device_s;         /* root: max over ranks of the target's device time; NULL
+                               * for a target without one (NaN where no rank had it) */
+    double *call_s;           /* root: max over ranks of the target's call time; NULL for a
+                               * target without one */
+    unsigned char *valid;     /* root: agreed validity */
+    char procsync[160];       /* hm_procsync_describe at the end, root's */
+    hm_measure_end_t end;     /* why the repetitions stopped */
+    long most_attempts;       /* the attempts that were allowed */
+    double elapsed_s;         /* wall time of the attempts (warm-up excluded) */
+    long late_capped;         /* starts that only the cap on the late-start tolerance
+                               * made late, all ranks (hm_procsync_late_capped) */
+    double window_s;          /* hm_procsync_window at the end, root's (NaN: none) */
 } hm_measure_result_t;
 
 HM_EXPORT void hm_measure_result_free(hm_measure_result_t *result);

@@ -135,6 +135,13 @@ HM_EXPORT int hm_procsync_start(hm_procsync_t *ps, int *flag, double *deadline_s
  * A start that only the cap made late is counted (hm_procsync_late_capped). */
 HM_EXPORT void hm_procsync_stop(hm_procsync_t *ps, double start_s, double end_s, int *flag);
 
+/* Local: the late-start tolerance hm_procsync_stop holds a repetition with
+ * these timestamps to, floor included (hm_procsync_set_run_floor); NaN for
+ * a method without a deadline, which judges no start. hm_measure_run
+ * records the largest over ranks beside every repetition, so that a valid
+ * repetition's start spread can be checked against what it was held to. */
+HM_EXPORT double hm_procsync_stop_tolerance(const hm_procsync_t *ps, double start_s, double end_s);
+
 /* Local: the run-time the tolerance's cap relates a timed start to is at
  * least run_s (0, the default: this rank's own, end_s - start_s). A rank
  * whose own part of an operation is short (an eager sender, a root, a

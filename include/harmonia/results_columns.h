@@ -38,7 +38,8 @@ enum {
     HM_COL_BENCH_RAW_GLOBAL_S,
     HM_COL_BENCH_RAW_LOCAL_S,
     HM_COL_BENCH_RAW_START_SPREAD_S,
-    HM_COL_BENCH_RAW_START_S
+    HM_COL_BENCH_RAW_START_S,
+    HM_COL_BENCH_RAW_LATE_TOLERANCE_S
 };
 enum {
     HM_COL_PERMPIRUN_RUN,
@@ -279,7 +280,8 @@ enum {
     HM_COL_PATTERN_RAW_START_SPREAD_S,
     HM_COL_PATTERN_RAW_START_S,
     HM_COL_PATTERN_RAW_DEVICE_S,
-    HM_COL_PATTERN_RAW_START_CALL_S
+    HM_COL_PATTERN_RAW_START_CALL_S,
+    HM_COL_PATTERN_RAW_LATE_TOLERANCE_S
 };
 /* The analysis of overlap results: a cell is (op, comm_target_s, or
  * size_bytes under --sizes, comp_target_s); the values are of the metric

@@ -14,14 +14,14 @@
 #include "measure/measure_impl.h"
 
 /* Values per repetition and rank reduced to the root. */
-enum { TIMES = 6 };
+enum { TIMES = 7 };
 
 /* Per-rank buffers of one chunk, allocated before the loop. */
 typedef struct chunk_buf {
     int n;                /* repetitions in the current chunk */
     int *flags;           /* [chunk + FLAGS_AFTER]: validity, then in-time and no-error */
     double *times;        /* [TIMES * chunk]: -start, end, duration, start, device time,
-                           * call time (reduced with MAX) */
+                           * call time, late-start tolerance (reduced with MAX) */
     double *reduced;      /* [TIMES * chunk], every rank (MPI_Allreduce) */
     double *runs;         /* [chunk]: the chunk's run-times, for their median */
     unsigned char *cache; /* cold-cache buffer or NULL */
@@ -83,6 +83,7 @@ static int result_reserve(hm_measure_result_t *r, long *capacity, long need,
                          &r->local_s,
                          &r->start_spread_s,
                          &r->start_s,
+                         &r->late_tolerance_s,
                          t->device_time ? &r->device_s : NULL,
                          t->call_time ? &r->call_s : NULL};
     for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++) {
@@ -136,6 +137,7 @@ static int repetition(engine_t *e, int k)
      * timed, so it is not judged. */
     int own = flag;
     hm_procsync_stop(e->ps, start_s, end_s, &own);
+    double tolerance_s = hm_procsync_stop_tolerance(e->ps, start_s, end_s);
     flag = t->participates ? own : 1;
     if (p->validate && t->validate && run_rc == HM_OK) {
         /* Every rank out of its timed region first: a rank that validates
@@ -154,6 +156,7 @@ static int repetition(engine_t *e, int k)
     times[2] = t->participates ? t1 - t0 : 0.0;
     times[3] = t->participates ? start_s : -INFINITY;
     times[4] = times[5] = -INFINITY;
+    times[6] = t->participates && isfinite(tolerance_s) ? tolerance_s : -INFINITY;
     if (t->device_time && t->participates && run_rc == HM_OK &&
         t->device_time(t->ctx, &times[4]) != HM_OK)
         times[4] = -INFINITY;
@@ -232,6 +235,7 @@ static void chunk_store(engine_t *e, hm_measure_result_t *r)
         r->local_s[r->n] = x[2] * scale;
         r->start_spread_s[r->n] = x[3] - min_start;
         r->start_s[r->n] = min_start;
+        r->late_tolerance_s[r->n] = isfinite(x[6]) ? x[6] : NAN;
         if (r->device_s) r->device_s[r->n] = isfinite(x[4]) ? x[4] * scale : NAN;
         if (r->call_s) r->call_s[r->n] = isfinite(x[5]) ? x[5] : NAN;
         r->valid[r->n] = (unsigned char)e->buf.flags[k];

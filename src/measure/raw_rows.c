@@ -10,17 +10,19 @@
 typedef struct raw_columns {
     hm_results_kind_t kind;
     int op, size_bytes, attempt, valid, global_s, local_s, start_spread_s, start_s, device_s,
-        call_s;
+        call_s, late_tolerance_s;
 } raw_columns_t;
 
 static const raw_columns_t kinds[] = {
     {HM_RESULTS_BENCH_RAW, HM_COL_BENCH_RAW_OP, HM_COL_BENCH_RAW_SIZE_BYTES,
      HM_COL_BENCH_RAW_ATTEMPT, HM_COL_BENCH_RAW_VALID, HM_COL_BENCH_RAW_GLOBAL_S,
-     HM_COL_BENCH_RAW_LOCAL_S, HM_COL_BENCH_RAW_START_SPREAD_S, HM_COL_BENCH_RAW_START_S, -1, -1},
+     HM_COL_BENCH_RAW_LOCAL_S, HM_COL_BENCH_RAW_START_SPREAD_S, HM_COL_BENCH_RAW_START_S, -1, -1,
+     HM_COL_BENCH_RAW_LATE_TOLERANCE_S},
     {HM_RESULTS_PATTERN_RAW, HM_COL_PATTERN_RAW_OP, HM_COL_PATTERN_RAW_SIZE_BYTES,
      HM_COL_PATTERN_RAW_ATTEMPT, HM_COL_PATTERN_RAW_VALID, HM_COL_PATTERN_RAW_GLOBAL_S,
      HM_COL_PATTERN_RAW_LOCAL_S, HM_COL_PATTERN_RAW_START_SPREAD_S, HM_COL_PATTERN_RAW_START_S,
-     HM_COL_PATTERN_RAW_DEVICE_S, HM_COL_PATTERN_RAW_START_CALL_S},
+     HM_COL_PATTERN_RAW_DEVICE_S, HM_COL_PATTERN_RAW_START_CALL_S,
+     HM_COL_PATTERN_RAW_LATE_TOLERANCE_S},
 };
 
 static const raw_columns_t *columns_of(hm_results_kind_t kind)
@@ -39,6 +41,9 @@ static int fill(hm_results_row_t *row, const raw_columns_t *c, const hm_measure_
     if (rc == HM_OK) rc = hm_results_row_set_double(row, c->local_s, r->local_s[i]);
     if (rc == HM_OK) rc = hm_results_row_set_double(row, c->start_spread_s, r->start_spread_s[i]);
     if (rc == HM_OK) rc = hm_results_row_set_double(row, c->start_s, r->start_s[i]);
+    if (rc == HM_OK)
+        rc = hm_results_row_set_double(row, c->late_tolerance_s,
+                                       r->late_tolerance_s ? r->late_tolerance_s[i] : NAN);
     if (rc == HM_OK && c->device_s >= 0)
         rc = hm_results_row_set_double(row, c->device_s, r->device_s ? r->device_s[i] : NAN);
     if (rc == HM_OK && c->call_s >= 0)

@@ -62,10 +62,12 @@ void hm_measure_result_free(hm_measure_result_t *result)
     free(result->local_s);
     free(result->start_spread_s);
     free(result->start_s);
+    free(result->late_tolerance_s);
     free(result->device_s);
     free(result->call_s);
     free(result->valid);
     result->global_s = result->local_s = result->start_spread_s = result->start_s = NULL;
+    result->late_tolerance_s = NULL;
     result->device_s = result->call_s = NULL;
     result->valid = NULL;
 }

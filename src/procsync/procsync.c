@@ -255,6 +255,22 @@ double hm_procsync_late_tolerance(const hm_procsync_params_t *p, double run_s)
     return fmin(late_s, fmax(HM_PROCSYNC_LATE_FLOOR_S, p->late_cap_fraction * run_s));
 }
 
+/* The run-time a start from start_s to end_s is related to: a timed
+ * operation is held to its run-time over all ranks where that is longer
+ * than this rank's own (hm_procsync_set_run_floor). */
+static double judged_run_s(const hm_procsync_t *ps, double start_s, double end_s)
+{
+    double run_s = end_s - start_s;
+    return run_s > 0 && ps->run_floor_s > run_s ? ps->run_floor_s : run_s;
+}
+
+double hm_procsync_stop_tolerance(const hm_procsync_t *ps, double start_s, double end_s)
+{
+    if (is_null(ps, __func__)) return NAN;
+    if (!ps->method->has_deadline) return NAN;
+    return hm_procsync_late_tolerance(&ps->params, judged_run_s(ps, start_s, end_s));
+}
+
 void hm_procsync_stop(hm_procsync_t *ps, double start_s, double end_s, int *flag)
 {
     if (is_null(ps, __func__)) return;
@@ -262,10 +278,7 @@ void hm_procsync_stop(hm_procsync_t *ps, double start_s, double end_s, int *flag
         hm__error_null(__func__, "flag");
         return;
     }
-    /* A timed operation is held to its run-time over all ranks where that
-     * is longer than this rank's own (hm_procsync_set_run_floor). */
-    double run_s = end_s - start_s;
-    if (run_s > 0 && ps->run_floor_s > run_s) run_s = ps->run_floor_s;
+    double run_s = judged_run_s(ps, start_s, end_s);
     double late_s = hm_procsync_late_tolerance(&ps->params, run_s);
     if (ps->method->has_deadline && start_s > ps->deadline_s + late_s) {
         *flag = 0;

@@ -28,6 +28,16 @@
             "machine's: 2 x nrep + 32 attempts)"                                                   \
     }
 
+/* The raw files of a measurement (bench, pattern): beside each repetition,
+ * what its validity rests on. */
+#define LATE_TOLERANCE_COLUMN                                                                      \
+    {                                                                                              \
+        "late_tolerance_s", "s",                                                                   \
+            "the largest late-start tolerance a rank's start was held to (late_us + run-time, "    \
+            "capped; the run-time at least the last chunk's median): a valid repetition's "        \
+            "start_spread_s is at most this; empty without a deadline (barrier, dissem)"           \
+    }
+
 static const hm_results_column_t bench[] = {
     [HM_COL_BENCH_OP] = {"op", "", "operation (--ops name)"},
     [HM_COL_BENCH_SIZE_BYTES] = {"size_bytes", "B", "message size"},
@@ -68,6 +78,7 @@ static const hm_results_column_t bench_raw[] = {
     [HM_COL_BENCH_RAW_LOCAL_S] = {"local_s", "s", "max over ranks of local end - local start"},
     [HM_COL_BENCH_RAW_START_SPREAD_S] = {"start_spread_s", "s", "max - min of the global starts"},
     [HM_COL_BENCH_RAW_START_S] = {"start_s", "s", "earliest global start"},
+    [HM_COL_BENCH_RAW_LATE_TOLERANCE_S] = LATE_TOLERANCE_COLUMN,
 };
 
 static const hm_results_column_t permpirun[] = {
@@ -393,6 +404,7 @@ static const hm_results_column_t pattern_raw[] = {
                                          "the slowest rank's time in its start calls "
                                          "(hm_plan_start: posting the messages, CommBench's "
                                          "start), inside global_s; empty for the baselines"},
+    [HM_COL_PATTERN_RAW_LATE_TOLERANCE_S] = LATE_TOLERANCE_COLUMN,
 };
 
 /* The analysis of overlap: the cell first, its values in the unit of the

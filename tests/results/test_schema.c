@@ -17,7 +17,8 @@ static const char *const documented[HM_RESULTS_NKINDS] = {
     [HM_RESULTS_BENCH] = "op,size_bytes,sync,valid,invalid,wrong_results,min_s,q1_s,median_s,q3_s,"
                          "max_s,mean_s,sd_s,local_median_s,start_spread_median_s,procsync,order,"
                          "wall_s,late_starts,discarded_median_s,conditional,end,late_capped",
-    [HM_RESULTS_BENCH_RAW] = "op,size_bytes,attempt,valid,global_s,local_s,start_spread_s,start_s",
+    [HM_RESULTS_BENCH_RAW] = "op,size_bytes,attempt,valid,global_s,local_s,start_spread_s,start_s,"
+                             "late_tolerance_s",
     [HM_RESULTS_PERMPIRUN] = "run,seed,op,size_bytes,processes,sync,n,kept,median_s,mean_s,nrep",
     [HM_RESULTS_REPRO] = "op,size_bytes,processes,sync,run,median_s,normalized,max_normalized",
     [HM_RESULTS_STATS] = "op,size_bytes,processes,sync,n,n_kept,min_s,q1_s,median_s,q3_s,max_s,"
@@ -59,7 +60,7 @@ static const char *const documented[HM_RESULTS_NKINDS] = {
         "algbw_GBps,busbw_GBps,node_bytes,node_GBps,order,procsync,discarded_median_s,"
         "conditional,end",
     [HM_RESULTS_PATTERN_RAW] = "op,size_bytes,attempt,valid,global_s,local_s,start_spread_s,"
-                               "start_s,device_s,start_call_s",
+                               "start_s,device_s,start_call_s,late_tolerance_s",
     [HM_RESULTS_PERMPIRUN_OVERLAP] =
         "run,seed,op,comm_target_s,size_bytes,comp_target_s,"
         "processes,sync,progress,metric,n,kept,median,mean,cell_valid,nrep",
@@ -119,7 +120,7 @@ static void check_lookups(const char *path)
     hm_csv_t *csv = NULL;
     char line[256] = "";
     HM_CHECK(!hm_results_schema(HM_RESULTS_NKINDS) &&
-                 !hm_results_column_name(HM_RESULTS_BENCH_RAW, 8) &&
+                 !hm_results_column_name(HM_RESULTS_BENCH_RAW, 9) &&
                  !hm_results_column_name(HM_RESULTS_BENCH_RAW, -1),
              "no schema past the kinds, no column past a schema");
     HM_CHECK(!strcmp(hm_results_column_name(HM_RESULTS_BENCH, HM_COL_BENCH_LOCAL_MEDIAN_S),

@@ -111,14 +111,18 @@ static void flag_partial(cli_bench_report_t *rep, hm_csv_t *summary, hm_csv_t *r
 
 /* Late starts under every method: the measured starts of all ranks are on
  * the global clock, so a repetition whose starts spread wider than the
- * late-start tolerance (for its run-time: the local one, the longest rank's)
- * started late, whatever the method did about it (barrier and dissem have
- * no deadline and keep it valid, docs/measure.md). */
+ * late-start tolerance started late, whatever the method did about it
+ * (barrier and dissem have no deadline and keep it valid, docs/measure.md).
+ * The tolerance is the one the repetition was held to where the method
+ * judged it, else the one for its local run-time (the longest rank's). */
 static long count_late(const hm_measure_result_t *r, const hm_procsync_params_t *p)
 {
     long n = 0;
-    for (long i = 0; i < r->n; i++)
-        n += r->start_spread_s[i] > hm_procsync_late_tolerance(p, r->local_s[i]);
+    for (long i = 0; i < r->n; i++) {
+        double held_s = r->late_tolerance_s ? r->late_tolerance_s[i] : NAN;
+        n += r->start_spread_s[i] >
+             (isfinite(held_s) ? held_s : hm_procsync_late_tolerance(p, r->local_s[i]));
+    }
     return n;
 }
 
