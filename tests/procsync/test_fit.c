@@ -154,6 +154,7 @@ static void check_floor(MPI_Comm comm, hm_clock_t *global)
     hm_procsync_begin(ps);
     int flags[3];
     double floors[3] = {0, 100e-6, 0}; /* the last: the floor set back to 0 */
+    double held_s[3];
     for (int i = 0; i < 3; i++) {
         int flag = 1;
         double deadline_s;
@@ -161,11 +162,24 @@ static void check_floor(MPI_Comm comm, hm_clock_t *global)
         hm_procsync_set_run_floor(ps, floors[i]);
         flags[i] = 1;
         hm_procsync_stop(ps, deadline_s + 10e-6, deadline_s + 10.5e-6, &flags[i]);
+        held_s[i] = hm_procsync_stop_tolerance(ps, deadline_s + 10e-6, deadline_s + 10.5e-6);
     }
     HM_CHECK(flags[0] == 0 && flags[1] == 1 && flags[2] == 0,
              "10 us late, 0.5 us own run: late without a floor (%d), on time with a 100 us floor "
              "(%d), late again at 0 (%d)",
              !flags[0], flags[1], !flags[2]);
+    /* late 1 us + run, capped at max(1 us, run / 2): 0.5 us of its own gives
+     * 1 us; the 100 us floor gives min(101, 50) = 50 us. Exact arithmetic
+     * on the values passed, no timing. */
+    HM_CHECK(fabs(held_s[0] - 1e-6) < 1e-15 && fabs(held_s[1] - 50e-6) < 1e-15 &&
+                 fabs(held_s[2] - 1e-6) < 1e-15,
+             "the tolerance stop held them to: 1, 50, 1 us (%g, %g, %g us)", held_s[0] * 1e6,
+             held_s[1] * 1e6, held_s[2] * 1e6);
+    hm_procsync_free(ps);
+    ps = NULL;
+    rc = hm_procsync_create("barrier", comm, global, &p, &ps);
+    HM_CHECK(rc == HM_OK && isnan(hm_procsync_stop_tolerance(ps, 0.0, 1e-3)),
+             "barrier judges no start: its tolerance is NaN");
     hm_procsync_free(ps);
 }
 
