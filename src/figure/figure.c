@@ -36,6 +36,7 @@ static const figure_t figures[HM_NFIG] = {
     [HM_FIG_SCALE_ERROR] = {"scale-error", hm__plot_draw_scale_error},
     [HM_FIG_SCALE_SKEW] = {"scale-skew", hm__plot_draw_scale_skew},
     [HM_FIG_SCALE_BENCH] = {"scale-bench", hm__plot_draw_scale_bench},
+    [HM_FIG_OVERLAP_DISTRIBUTION] = {"overlap-distribution", hm__plot_draw_overlap_distribution},
 };
 
 void hm_figure_params_default(hm_figure_params_t *p)

@@ -33,6 +33,9 @@ typedef struct hm__plot_series {
  * measured alone, where the run had no target on it (--sizes, ibarrier);
  * bit 0 tells r_comm from r_comp_slowdown. */
 enum { HM_PLOT_OVERLAP_X_ALONE = 2, HM_PLOT_OVERLAP_Y_ALONE = 4 };
+/* Overlap distributions: the variant is the metric (hm_metric_t), plus this
+ * bit where the cells are message sizes (--sizes) instead of target times. */
+enum { HM_PLOT_OVERLAP_BY_SIZE = 16, HM_PLOT_OVERLAP_METRIC_MASK = 15 };
 
 /* The samples of one series at one x (and y, for the grid figures; 0
  * elsewhere), in file order. */

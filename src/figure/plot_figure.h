@@ -34,6 +34,8 @@ int hm__plot_draw_overlap(const hm__plot_data_t *d, const char *metric, hm__plot
                           char *what, size_t len);
 int hm__plot_draw_overlap_ratios(const hm__plot_data_t *d, const char *metric, hm__plot_script_t *s,
                                  char *what, size_t len);
+int hm__plot_draw_overlap_distribution(const hm__plot_data_t *d, const char *metric,
+                                       hm__plot_script_t *s, char *what, size_t len);
 int hm__plot_draw_impact(const hm__plot_data_t *d, const char *metric, hm__plot_script_t *s,
                          char *what, size_t len);
 int hm__plot_draw_bandwidth(const hm__plot_data_t *d, const char *metric, hm__plot_script_t *s,

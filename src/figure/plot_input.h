@@ -13,22 +13,23 @@
 /* The figures, in the order they are drawn; each gathers the series of all
  * input files that feed it. */
 typedef enum hm__plot_fig {
-    HM_FIG_LATENCY,        /* bench raw and summary files */
-    HM_FIG_DISTRIBUTION,   /* bench raw files */
-    HM_FIG_CAMPAIGN,       /* per-mpirun datasets */
-    HM_FIG_CLOCK,          /* clock summaries */
-    HM_FIG_CLOCK_RANKS,    /* clock raw files */
-    HM_FIG_SKEW,           /* skew raw files */
-    HM_FIG_SKEW_QUANTILES, /* skew summaries */
-    HM_FIG_OVERLAP,        /* overlap summaries: the overhead ratio per cell */
-    HM_FIG_OVERLAP_RATIOS, /* overlap summaries: r_comm and r_comp_slowdown per cell */
-    HM_FIG_IMPACT,         /* overlap impact files: histogram of the MPI impact ratios */
-    HM_FIG_MATRIX,         /* pattern matrices (and pattern files): bytes per rank pair */
-    HM_FIG_BANDWIDTH,      /* pattern summaries: algbw per message size */
-    HM_FIG_SCALE_DURATION, /* scale/run clock files: sync duration against p, fitted */
-    HM_FIG_SCALE_ERROR,    /* scale/run clock files: true error against p */
-    HM_FIG_SCALE_SKEW,     /* scale/run skew files: exit skew and cost against p */
-    HM_FIG_SCALE_BENCH,    /* scale/run bench files: run-time against p */
+    HM_FIG_LATENCY,              /* bench raw and summary files */
+    HM_FIG_DISTRIBUTION,         /* bench raw files */
+    HM_FIG_CAMPAIGN,             /* per-mpirun datasets */
+    HM_FIG_CLOCK,                /* clock summaries */
+    HM_FIG_CLOCK_RANKS,          /* clock raw files */
+    HM_FIG_SKEW,                 /* skew raw files */
+    HM_FIG_SKEW_QUANTILES,       /* skew summaries */
+    HM_FIG_OVERLAP,              /* overlap summaries: the overhead ratio per cell */
+    HM_FIG_OVERLAP_RATIOS,       /* overlap summaries: r_comm and r_comp_slowdown per cell */
+    HM_FIG_IMPACT,               /* overlap impact files: histogram of the MPI impact ratios */
+    HM_FIG_MATRIX,               /* pattern matrices (and pattern files): bytes per rank pair */
+    HM_FIG_BANDWIDTH,            /* pattern summaries: algbw per message size */
+    HM_FIG_SCALE_DURATION,       /* scale/run clock files: sync duration against p, fitted */
+    HM_FIG_SCALE_ERROR,          /* scale/run clock files: true error against p */
+    HM_FIG_SCALE_SKEW,           /* scale/run skew files: exit skew and cost against p */
+    HM_FIG_SCALE_BENCH,          /* scale/run bench files: run-time against p */
+    HM_FIG_OVERLAP_DISTRIBUTION, /* overlap raw files: a metric's repetitions per cell */
     HM_NFIG
 } hm__plot_fig_t;
 
@@ -82,6 +83,7 @@ int hm__plot_read_clock_raw(hm__plot_read_t *c);
 int hm__plot_read_skew_raw(hm__plot_read_t *c);
 int hm__plot_read_skew_summary(hm__plot_read_t *c);
 int hm__plot_read_overlap_summary(hm__plot_read_t *c);
+int hm__plot_read_overlap_raw(hm__plot_read_t *c);
 int hm__plot_read_impact(hm__plot_read_t *c);
 int hm__plot_read_pattern_matrix(hm__plot_read_t *c);
 int hm__plot_read_pattern_summary(hm__plot_read_t *c);

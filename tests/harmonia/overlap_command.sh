@@ -209,6 +209,42 @@ launch 0 plot --dir figs big.csv
 check $? "plot: an overhead of 5, beyond the range up to 2, labelled 5.00 ▲" \
     "exit $status; $(grep -v '^#' big.csv | head -2)"
 
+# The raw files (issue 32: exit 2, "missing columns"): the distribution of
+# the metric per cell, the cells named by their target time or, under
+# --sizes, their message size; a series per operation and computation, an
+# INVALID cell said in its name; --metric measured in us on a log axis.
+launch 0 plot --dir figs r.csv
+st_r=$status
+launch 0 plot --dir figs sr.csv
+[ "$st_r" -eq 0 ] && [ "$status" -eq 0 ] &&
+    grep -qF '>500 us</text>' figs/r-overlap-distribution.svg &&
+    grep -qF '>5000 us</text>' figs/r-overlap-distribution.svg &&
+    grep -qF '>iallreduce, computation 1000 us' figs/r-overlap-distribution.svg &&
+    grep -qF '>512K B</text>' figs/sr-overlap-distribution.svg &&
+    grep -qF '>2M B</text>' figs/sr-overlap-distribution.svg &&
+    grep -q '>overhead (ratio' figs/sr-overlap-distribution.svg
+check $? "plot: overlap --raw, with targets and with --sizes, a distribution per cell" \
+    "exit $st_r $status; $(cat "$out")"
+launch 0 plot --dir figs/m --metric measured r.csv
+[ "$status" -eq 0 ] && grep -qF '>measured (µs)</text>' figs/m/r-overlap-distribution.svg
+check $? "plot: overlap --raw --metric measured, in us" "exit $status; $(cat "$out")"
+# An overhead of 5000 beside one of -3 (a cell hidden better than
+# perfectly): a symmetric log axis, tics at -1 and 1000, every cell of the
+# file still drawn; the cell marked invalid says so in its series' name.
+awk -F, 'BEGIN { OFS = "," } /^#/ { print; next }
+    !h { for (i = 1; i <= NF; i++) { if ($i == "overhead") c = i; if ($i == "cell_valid") v = i
+                                      if ($i == "valid") ok = i }
+         h = 1; print; next }
+    { $ok = 1; $v = 1 } n == 0 { $c = 5000 } n == 1 { $c = -3 } n == 2 { $v = 0 } { n++; print }' \
+    r.csv >wide.csv
+launch 0 plot --dir figs wide.csv
+[ "$status" -eq 0 ] && grep -qF '>overhead (ratio, symmetric log scale)</text>' figs/wide-overlap-distribution.svg &&
+    grep -qF '>1000</text>' figs/wide-overlap-distribution.svg &&
+    grep -qF '>-1</text>' figs/wide-overlap-distribution.svg &&
+    grep -qF ', INVALID cell' figs/wide-overlap-distribution.svg
+check $? "plot: an overhead of 5000 and one of -3 on a symmetric log axis, the INVALID cell named" \
+    "exit $status; $(cat "$out"); $(grep -v '^#' wide.csv | head -4)"
+
 
 expect_usage 2 'unexpected argument "impacts" (overlap takes one word: impact)' overlap impacts
 expect_usage 2 '--raw: overlap impact keeps no repetitions' overlap impact --raw x.csv
