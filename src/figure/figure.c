@@ -37,6 +37,7 @@ static const figure_t figures[HM_NFIG] = {
     [HM_FIG_SCALE_SKEW] = {"scale-skew", hm__plot_draw_scale_skew},
     [HM_FIG_SCALE_BENCH] = {"scale-bench", hm__plot_draw_scale_bench},
     [HM_FIG_OVERLAP_DISTRIBUTION] = {"overlap-distribution", hm__plot_draw_overlap_distribution},
+    [HM_FIG_OVERLAP_CAMPAIGN] = {"overlap-campaign", hm__plot_draw_overlap_campaign},
 };
 
 void hm_figure_params_default(hm_figure_params_t *p)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include <harmonia/error.h>
+#include <harmonia/results.h>
 
 #include "figure/plot_data.h"
 #include "figure/plot_gnuplot.h"
@@ -36,6 +37,8 @@ int hm__plot_draw_overlap_ratios(const hm__plot_data_t *d, const char *metric, h
                                  char *what, size_t len);
 int hm__plot_draw_overlap_distribution(const hm__plot_data_t *d, const char *metric,
                                        hm__plot_script_t *s, char *what, size_t len);
+int hm__plot_draw_overlap_campaign(const hm__plot_data_t *d, const char *metric,
+                                   hm__plot_script_t *s, char *what, size_t len);
 int hm__plot_draw_impact(const hm__plot_data_t *d, const char *metric, hm__plot_script_t *s,
                          char *what, size_t len);
 int hm__plot_draw_bandwidth(const hm__plot_data_t *d, const char *metric, hm__plot_script_t *s,
@@ -89,6 +92,29 @@ int hm__plot_ncolors(const hm__plot_data_t *d);
 
 /* Whether all values are > 0 (a log axis can show them all). */
 int hm__plot_all_positive(const hm__plot_data_t *d);
+
+/* ---- The cells of overlap (plot_cells.c) ---- */
+
+/* A y axis: linear, logarithmic (gnuplot's), or symmetric-logarithmic,
+ * sign(v) log10(1 + |v|), drawn on a linear axis with its own tics. */
+typedef enum hm__plot_y_axis {
+    HM_PLOT_Y_LINEAR,
+    HM_PLOT_Y_LOG,
+    HM_PLOT_Y_SYMLOG
+} hm__plot_y_axis_t;
+
+double hm__plot_symlog(double v);
+/* The metric of a figure of cells (its series' variant). */
+hm_metric_t hm__plot_cells_metric(const hm__plot_data_t *d);
+/* The axis its values need: log for a time, and for ratios all above 0;
+ * else symlog where some |value| reaches 100, else linear. */
+hm__plot_y_axis_t hm__plot_cells_axis(const hm__plot_data_t *d);
+/* "overhead (ratio)", "measured (µs)", "... (ratio, symmetric log scale)". */
+void hm__plot_cells_ylabel(const hm__plot_data_t *d, hm__plot_y_axis_t axis, char *buf, size_t len);
+/* yrange and ytics of a symlog axis over d's values. */
+void hm__plot_symlog_axis(const hm__plot_data_t *d, FILE *body);
+/* x tics 1..nx naming each slot's communication ("500 us", "64K B", "none"). */
+void hm__plot_cells_tics(const hm__plot_data_t *d, FILE *body, const double *xs, size_t nx);
 
 /* Slot layout of categorical figures: the centre of colour c of ncolors in
  * slot k (1-based), and the width each colour gets. */

@@ -30,6 +30,7 @@ typedef enum hm__plot_fig {
     HM_FIG_SCALE_SKEW,           /* scale/run skew files: exit skew and cost against p */
     HM_FIG_SCALE_BENCH,          /* scale/run bench files: run-time against p */
     HM_FIG_OVERLAP_DISTRIBUTION, /* overlap raw files: a metric's repetitions per cell */
+    HM_FIG_OVERLAP_CAMPAIGN,     /* per-mpirun datasets of overlap: medians per cell */
     HM_NFIG
 } hm__plot_fig_t;
 
@@ -84,6 +85,23 @@ int hm__plot_read_skew_raw(hm__plot_read_t *c);
 int hm__plot_read_skew_summary(hm__plot_read_t *c);
 int hm__plot_read_overlap_summary(hm__plot_read_t *c);
 int hm__plot_read_overlap_raw(hm__plot_read_t *c);
+
+/* One cell of overlap as its figures key it (plot_overlap_read.c). */
+typedef struct hm__plot_cell {
+    const char *op;
+    hm_metric_t metric;
+    long long size_bytes; /* -1 where comm_target_s names the cell */
+    double comm_target_s; /* NaN: none (--sizes, ibarrier) */
+    double comp_target_s; /* NaN: --comp-us comm */
+    long processes;
+    int invalid; /* its references did not stand */
+} hm__plot_cell_t;
+
+/* Append the n values v (seconds, or the metric's ratio) of cell to figure
+ * fig: a series per operation and computation (and file), at x = the
+ * cell's communication, in us where the metric is a time. HM_ENOMEM. */
+int hm__plot_add_cell(hm__plot_read_t *c, int fig, const hm__plot_cell_t *cell, const double *v,
+                      size_t n);
 int hm__plot_read_impact(hm__plot_read_t *c);
 int hm__plot_read_pattern_matrix(hm__plot_read_t *c);
 int hm__plot_read_pattern_summary(hm__plot_read_t *c);

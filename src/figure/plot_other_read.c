@@ -41,8 +41,20 @@ int hm__plot_read_permpirun(hm__plot_read_t *c)
     int rc = hm_results_permpirun_read(c->src->file, &ds);
     if (rc != HM_OK && rc != HM_ENOMEM)
         rc = HM_EINVAL; /* sentence: set by hm_results_permpirun_read */
+    int overlap = hm_results_metric_kind(ds.metric) == HM_RESULTS_OVERLAP_RAW;
     for (size_t i = 0; rc == HM_OK && i < ds.n; i++) {
         const hm_results_permpirun_row_t *row = &ds.rows[i];
+        if (overlap) { /* a cell: its median over the run's kept repetitions */
+            hm__plot_cell_t cell = {row->op,
+                                    ds.metric,
+                                    row->size_bytes,
+                                    row->comm_target_s,
+                                    row->comp_target_s,
+                                    row->processes,
+                                    row->cell_invalid};
+            rc = hm__plot_add_cell(c, HM_FIG_OVERLAP_CAMPAIGN, &cell, &row->median_s, 1);
+            continue;
+        }
         snprintf(base, sizeof base, "%s %s", row->op, row->sync);
         snprintf(procs, sizeof procs, "%ld", row->processes);
         hm__plot_ranks(ranks, sizeof ranks, procs);

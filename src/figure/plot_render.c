@@ -52,8 +52,11 @@ int hm__plot_end_block(hm__plot_script_t *s)
 
 void hm__plot_quote(FILE *f, const char *text)
 {
+    /* A newline cannot stand in a single-quoted string (it ends the
+     * command): it is joined in as the double-quoted "\n". */
     fputc('\'', f);
-    for (const char *p = text; *p; p++) fputs(*p == '\'' ? "''" : (char[]){*p, '\0'}, f);
+    for (const char *p = text; *p; p++)
+        fputs(*p == '\'' ? "''" : *p == '\n' ? "'.\"\\n\".'" : (char[]){*p, '\0'}, f);
     fputc('\'', f);
 }
 

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <harmonia/results.h>
 #include <harmonia/stats.h>
 
 #include "common/error_set.h"
@@ -37,36 +36,27 @@ static double density(const double *t, size_t n, double h, double at)
     return sum;
 }
 
-/* The y axis: linear, logarithmic (gnuplot's), or symmetric-logarithmic,
- * sign(v) log10(1 + |v|), drawn on a linear axis with tics at the powers of
- * ten: a ratio that can be 0 or below and spans decades (ibarrier's
- * overhead against a 1 ms computation reached 8000 beside 0.1 elsewhere). */
-typedef enum y_axis { Y_LINEAR, Y_LOG, Y_SYMLOG } y_axis_t;
-
-static double symlog(double v)
-{
-    return copysign(log10(1 + fabs(v)), v);
-}
-
 /* Where the density is taken: the log value on a log axis (a run-time of 0,
  * below the timer's resolution, at the axis' floor), the symlog one, or the
  * value. */
-static double to_axis(double v, y_axis_t y)
+static double to_axis(double v, hm__plot_y_axis_t y)
 {
-    return y == Y_LOG ? log10(v > 1e-6 ? v : 1e-6) : y == Y_SYMLOG ? symlog(v) : v;
+    return y == HM_PLOT_Y_LOG      ? log10(v > 1e-6 ? v : 1e-6)
+           : y == HM_PLOT_Y_SYMLOG ? hm__plot_symlog(v)
+                                   : v;
 }
 
 /* What is written for gnuplot: the value on a log axis (gnuplot takes its
  * log), else the axis coordinate itself. */
-static double from_axis(double t, y_axis_t y)
+static double from_axis(double t, hm__plot_y_axis_t y)
 {
-    return y == Y_LOG ? pow(10, t) : t;
+    return y == HM_PLOT_Y_LOG ? pow(10, t) : t;
 }
 
 /* The closed outline of one violin centred on x with half-width hw; a sample
  * without spread (one value, or all equal) is a flat bar. */
 static void violin(FILE *f, const double *v, size_t n, double x, double hw, double *t,
-                   y_axis_t logy)
+                   hm__plot_y_axis_t logy)
 {
     for (size_t i = 0; i < n; i++) t[i] = to_axis(v[i], logy);
     double lo = t[0], hi = t[n - 1], h = bandwidth(t, n), dens[GRID], top = 0;
@@ -92,7 +82,7 @@ static void violin(FILE *f, const double *v, size_t n, double x, double hw, doub
 
 /* Blocks of series i: its violins, then its medians (x, median, half-width). */
 static int series_blocks(const hm__plot_data_t *d, size_t i, const double *xs, size_t nx, int ncol,
-                         y_axis_t logy, hm__plot_script_t *s, int *medians)
+                         hm__plot_y_axis_t logy, hm__plot_script_t *s, int *medians)
 {
     int c = hm__plot_color(d, i);
     double hw = 0.45 * hm__plot_slot_width(ncol);
@@ -111,8 +101,9 @@ static int series_blocks(const hm__plot_data_t *d, size_t i, const double *xs, s
         if (g->series != i || !g->n) continue;
         fprintf(s->data, "%.17g\t%.17g\t%.17g\n",
                 hm__plot_slot_x((int)hm__plot_x_index(xs, nx, g->x) + 1, c, ncol),
-                logy == Y_SYMLOG ? symlog(hm_stats_quantile_sorted(g->v, g->n, 0.5))
-                                 : hm_stats_quantile_sorted(g->v, g->n, 0.5),
+                logy == HM_PLOT_Y_SYMLOG
+                    ? hm__plot_symlog(hm_stats_quantile_sorted(g->v, g->n, 0.5))
+                    : hm_stats_quantile_sorted(g->v, g->n, 0.5),
                 hw);
     }
     *medians = hm__plot_end_block(s);
@@ -147,35 +138,9 @@ static void clauses(const hm__plot_data_t *d, FILE *body, const int *outline, co
 /* What differs between the distribution figures. */
 typedef struct violins {
     const char *title, *xlabel, *ylabel;
-    y_axis_t logy;
+    hm__plot_y_axis_t logy;
     void (*tics)(const hm__plot_data_t *d, FILE *body, const double *xs, size_t nx);
 } violins_t;
-
-/* The largest |value| of d. */
-static double largest(const hm__plot_data_t *d)
-{
-    double m = 0;
-    for (size_t k = 0; k < d->ng; k++)
-        for (size_t i = 0; i < d->g[k].n; i++) m = fmax(m, fabs(d->g[k].v[i]));
-    return m;
-}
-
-/* The range and tics of a symlog axis: the data's extremes with a margin of
- * a twentieth of the span each side (gnuplot's autoscale stopped short of
- * the outlines), tics at 0 and the powers of ten up to the data's. */
-static void symlog_tics(const hm__plot_data_t *d, FILE *body)
-{
-    double top = largest(d), lo = INFINITY, hi = -INFINITY;
-    for (size_t k = 0; k < d->ng; k++)
-        for (size_t i = 0; i < d->g[k].n; i++)
-            lo = fmin(lo, symlog(d->g[k].v[i])), hi = fmax(hi, symlog(d->g[k].v[i]));
-    double margin = (hi - lo) / 20 > 0 ? (hi - lo) / 20 : 0.5;
-    fprintf(body, "set yrange [%.17g:%.17g]\n", lo - margin, hi + margin);
-    fputs("set ytics ('0' 0", body);
-    for (double p = 1; p <= 10 * top && p <= 1e12; p *= 10)
-        fprintf(body, ", '%g' %.17g, '-%g' %.17g", p, symlog(p), p, symlog(-p));
-    fputs(")\nset ytics noenhanced\n", body);
-}
 
 /* Every series' violins and medians at categorical slots of x. */
 static int draw_violins(const hm__plot_data_t *d, const violins_t *v, hm__plot_script_t *s)
@@ -190,8 +155,8 @@ static int draw_violins(const hm__plot_data_t *d, const violins_t *v, hm__plot_s
     if (rc == HM_OK) {
         hm__plot_palette(s->body);
         hm__plot_labels(s->body, v->title, v->xlabel, v->ylabel);
-        if (v->logy == Y_LOG) fputs("set logscale y\n", s->body);
-        if (v->logy == Y_SYMLOG) symlog_tics(d, s->body);
+        if (v->logy == HM_PLOT_Y_LOG) fputs("set logscale y\n", s->body);
+        if (v->logy == HM_PLOT_Y_SYMLOG) hm__plot_symlog_axis(d, s->body);
         fprintf(s->body, "set xrange [0.5:%zu.5]\nset key outside right top\n", nx);
         v->tics(d, s->body, xs, nx);
         fputs("set grid noxtics\n", s->body);
@@ -213,73 +178,24 @@ int hm__plot_draw_distribution(const hm__plot_data_t *d, const char *metric, hm_
 {
     char title[160];
     snprintf(title, sizeof title, "distribution of the %s run-time at each message size", metric);
-    violins_t v = {title, "message size (bytes)", "run-time (µs)", Y_LOG, size_tics};
+    violins_t v = {title, "message size (bytes)", "run-time (µs)", HM_PLOT_Y_LOG, size_tics};
     int rc = draw_violins(d, &v, s);
     if (rc == HM_OK)
         snprintf(what, len, "%s run-time distribution per message size, %zu series", metric, d->ns);
     return rc;
 }
 
-/* Whether some series at x has its cells by message size (bit), by
- * target time (!bit), where groups sit at x. */
-static int kind_at(const hm__plot_data_t *d, double x, int by_size)
-{
-    for (size_t k = 0; k < d->ng; k++)
-        if (d->g[k].x == x && !(d->s[d->g[k].series].variant & HM_PLOT_OVERLAP_BY_SIZE) == !by_size)
-            return 1;
-    return 0;
-}
-
-/* A cell's communication: its target time ("100 us"), its message size
- * ("64K B"), both where files of either kind share the value, or "none"
- * for ibarrier's size 0 without a target. */
-static void cell_tics(const hm__plot_data_t *d, FILE *body, const double *xs, size_t nx)
-{
-    fputs("set xtics (", body);
-    for (size_t i = 0; i < nx; i++) {
-        char size[32], text[96];
-        int times = kind_at(d, xs[i], 0), sizes = kind_at(d, xs[i], 1);
-        hm__plot_size_name(size, sizeof size, xs[i]);
-        if (!times)
-            snprintf(text, sizeof text, xs[i] == 0 ? "none" : "%s B", size);
-        else if (!sizes)
-            snprintf(text, sizeof text, "%.6g us", xs[i]);
-        else
-            snprintf(text, sizeof text, "%.6g us / %s B", xs[i], size);
-        fprintf(body, "%s'%s' %zu", i ? ", " : "", text, i + 1);
-    }
-    fputs(")\nset xtics noenhanced\n", body);
-    if (nx > 8) fputs("set xtics rotate by -45\n", body);
-}
-
-/* A ratio's axis: logarithmic where every sample is above 0, as ratios of
- * different cells span decades; an overhead at or below 0 (a communication
- * hidden completely) makes it symlog where some |value| reaches 100, else
- * linear. */
-static y_axis_t ratio_axis(const hm__plot_data_t *d)
-{
-    for (size_t k = 0; k < d->ng; k++)
-        for (size_t i = 0; i < d->g[k].n; i++)
-            if (!(d->g[k].v[i] > 0)) return largest(d) >= 100 ? Y_SYMLOG : Y_LINEAR;
-    return Y_LOG;
-}
-
 int hm__plot_draw_overlap_distribution(const hm__plot_data_t *d, const char *metric,
                                        hm__plot_script_t *s, char *what, size_t len)
 {
     (void)metric; /* the series carry the overlap metric they were read with */
-    hm_metric_t m =
-        d->ns ? (hm_metric_t)(d->s[0].variant & HM_PLOT_OVERLAP_METRIC_MASK) : HM_METRIC_OVERHEAD;
-    const char *name = hm_results_metric_name(m);
-    y_axis_t axis = hm_results_metric_is_time(m) ? Y_LOG : ratio_axis(d);
+    const char *name = hm_results_metric_name(hm__plot_cells_metric(d));
+    hm__plot_y_axis_t axis = hm__plot_cells_axis(d);
     char title[160], ylabel[96];
     snprintf(title, sizeof title, "distribution of the %s per cell (valid repetitions)", name);
-    snprintf(ylabel, sizeof ylabel, "%s%s", name,
-             axis == Y_LOG && hm_results_metric_is_time(m) ? " (µs)"
-             : axis == Y_SYMLOG                            ? " (ratio, symmetric log scale)"
-                                                           : " (ratio)");
+    hm__plot_cells_ylabel(d, axis, ylabel, sizeof ylabel);
     violins_t v = {title, "communication: target time or message size (--sizes)", ylabel, axis,
-                   cell_tics};
+                   hm__plot_cells_tics};
     int rc = draw_violins(d, &v, s);
     if (rc == HM_OK)
         snprintf(what, len, "%s distribution per overlap cell, %zu series", name, d->ns);
