@@ -223,6 +223,59 @@ HM_EXPORT int hm_sync_check(MPI_Comm comm, hm_clock_t *global, int exchanges, co
                             int nsampled, hm_sync_check_t *check, double *offsets_s,
                             double *true_errors_s);
 
+/* ---- A clock ready at once, refined as the run goes on ------------------
+ *
+ * A one-shot synchronization pays for its drift estimate up front: a slope
+ * fitted over a span T from n offsets of noise s is off by about
+ * s sqrt(12 / n) / T, and its fit points are one round trip apart, so a
+ * short span costs accuracy far faster than it saves time (docs/clocks.md).
+ * A refiner is ready after one offset per rank (down HCA3's binomial tree,
+ * each client against a reference that already holds the global clock:
+ * Hunold & Carpen-Amarie 2018, Alg. 1's order) and then refines: each
+ * refinement measures one offset per rank again, and the model is the
+ * weighted least-squares line through all of a rank's offsets, so its drift
+ * is estimated over the longest span there is. With refinements at spans
+ * that double, the error at the next one stays about the noise of one
+ * offset whatever the drift.
+ *
+ * An offset's weight is 1 / (rtt / 2)^2, its smallest round trip bounding
+ * its error (SKaMPI-Offset's bounds), so an offset taken across a
+ * preemption counts for little. */
+typedef struct hm_sync_refiner hm_sync_refiner_t;
+
+typedef struct hm_sync_refiner_stats {
+    double ready_s;         /* the ready phase's wall time, max over ranks */
+    long refinements;       /* refinements done */
+    double refine_cost_s;   /* their wall time, added, max over ranks each */
+    long pingpongs;         /* this rank's, ready phase and refinements, warm-up included */
+    double first_s, last_s; /* global times of this rank's first and last offset (NaN on rank 0) */
+    double uncertainty_s;   /* this rank's predicted error bound at its last offset's time from
+                             * the fit (0 on rank 0, NaN before two offsets) */
+} hm_sync_refiner_stats_t;
+
+/* Collective over comm (duplicated inside): the ready phase, one offset per
+ * rank (params->exchanges ping-pongs of params->offset) from base, *clock
+ * an offset model over base (base itself, retained, on rank 0). The first
+ * refinement is due first_gap_s later (> 0; 1 ms holds 100 ppm of drift to
+ * 0.1 us until then), the next ones at spans from the ready phase that
+ * double. Every rank returns the same status. */
+HM_EXPORT int hm_sync_refiner_create(MPI_Comm comm, hm_clock_t *base,
+                                     const hm_sync_params_t *params, double first_gap_s,
+                                     hm_sync_refiner_t **out, hm_clock_t **clock);
+HM_EXPORT void hm_sync_refiner_free(hm_sync_refiner_t *rf);
+
+/* Collective: one offset per rank again and the model refitted through all
+ * of them; *clock a new clock (the caller frees the old one). */
+HM_EXPORT int hm_sync_refiner_refine(hm_sync_refiner_t *rf, hm_clock_t **clock);
+
+/* Local: whether a refinement is due at now_s, a time on the global clock:
+ * the same on every rank to within the clocks' error, so a caller agrees on
+ * it (rank 0 decides and broadcasts, as hm_harmonize does). */
+HM_EXPORT int hm_sync_refiner_due(const hm_sync_refiner_t *rf, double now_s);
+
+/* Local. */
+HM_EXPORT void hm_sync_refiner_stats(const hm_sync_refiner_t *rf, hm_sync_refiner_stats_t *out);
+
 #ifdef __cplusplus
 }
 #endif
