@@ -52,6 +52,11 @@ typedef struct hm_clock_study_check {
     double after_s;
     const hm_sync_report_t *report;
     const hm_sync_check_t *check;
+    /* A refining synchronization ("refine"): the refinements made before
+     * this check (on their schedule, while waiting for it) and their wall
+     * time, added; 0 for the others. */
+    long refinements;
+    double refine_cost_s;
 } hm_clock_study_check_t;
 
 /* What failed: the synchronization (its parameters or its run), a check,

@@ -264,6 +264,21 @@ HM_EXPORT int hm_sync_refiner_create(MPI_Comm comm, hm_clock_t *base,
                                      hm_sync_refiner_t **out, hm_clock_t **clock);
 HM_EXPORT void hm_sync_refiner_free(hm_sync_refiner_t *rf);
 
+/* hm_sync_run, keeping the refiner of a refining spec ("refine"): *refiner
+ * receives it on every rank (NULL for any other spec, whose clock is final,
+ * and over one rank, which has nothing to refine; refiner may be NULL).
+ * The clock is the refiner's first; the caller refines it and frees both. */
+HM_EXPORT int hm_sync_run_refining(MPI_Comm comm, const char *spec, const hm_sync_params_t *params,
+                                   hm_clock_t *base, hm_clock_t **out, hm_sync_report_t *rep,
+                                   hm_sync_refiner_t **refiner);
+
+/* 1 when spec is a refining synchronization ("refine"), else 0. */
+HM_EXPORT int hm_sync_spec_refines(const char *spec);
+
+/* The first gap of a refiner made by hm_sync_run ("refine"): 1 ms holds
+ * 100 ppm of drift to 0.1 us until the first refinement. */
+#define HM_SYNC_REFINE_FIRST_GAP_S 1e-3
+
 /* Collective: one offset per rank again and the model refitted through all
  * of them; *clock a new clock (the caller frees the old one). */
 HM_EXPORT int hm_sync_refiner_refine(hm_sync_refiner_t *rf, hm_clock_t **clock);
@@ -272,6 +287,10 @@ HM_EXPORT int hm_sync_refiner_refine(hm_sync_refiner_t *rf, hm_clock_t **clock);
  * the same on every rank to within the clocks' error, so a caller agrees on
  * it (rank 0 decides and broadcasts, as hm_harmonize does). */
 HM_EXPORT int hm_sync_refiner_due(const hm_sync_refiner_t *rf, double now_s);
+/* Local: the global time at which the next refinement is due, the same on
+ * every rank (rank 0's end of the ready phase, broadcast, and the schedule):
+ * ranks that wait for it on their global clocks meet there. */
+HM_EXPORT double hm_sync_refiner_next_s(const hm_sync_refiner_t *rf);
 
 /* Local. */
 HM_EXPORT void hm_sync_refiner_stats(const hm_sync_refiner_t *rf, hm_sync_refiner_stats_t *out);

@@ -1,6 +1,7 @@
 /* src/measure/clock_study.c — hm_clock_study: one synchronization, then
  * its global clock checked after each wait (Hunold & Carpen-Amarie 2018,
- * Alg. 6) on a seeded sample of the ranks. */
+ * Alg. 6) on a seeded sample of the ranks; a refining synchronization
+ * refined on its schedule while the checks wait. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -45,16 +46,35 @@ static void wait_for_check(hm_clock_t *global, double from_s, double target_s,
     hm_procsync_wait_until(global, target_s, 200e-6, 0);
 }
 
+/* Collective: wait for target_s, refining the clock at every refinement due
+ * before it (rf NULL: none). Every rank computes the same due times
+ * (hm_sync_refiner_next_s), so the ranks meet there without a message. */
+static int wait_refining(hm_sync_refiner_t *rf, hm_clock_t **global, double from_s, double target_s,
+                         const hm_progress_t *progress)
+{
+    while (rf && hm_sync_refiner_next_s(rf) <= target_s) {
+        wait_for_check(*global, from_s, hm_sync_refiner_next_s(rf), progress);
+        hm_clock_t *fresh = NULL;
+        int rc = hm_sync_refiner_refine(rf, &fresh);
+        if (rc != HM_OK) return rc;
+        hm_clock_free(*global);
+        *global = fresh;
+    }
+    wait_for_check(*global, from_s, target_s, progress);
+    return HM_OK;
+}
+
 /* Collective: the checks after each wait, each handed to row on rank 0. */
-static int check_all(MPI_Comm comm, hm_clock_t *global, const hm_clock_study_params_t *p,
-                     const hm_sync_report_t *sr, double *offsets_s, double *true_errors_s,
-                     hm_clock_study_fn row, void *ctx, hm_clock_study_failed_t *failed)
+static int check_all(MPI_Comm comm, hm_clock_t **global, hm_sync_refiner_t *rf,
+                     const hm_clock_study_params_t *p, const hm_sync_report_t *sr,
+                     double *offsets_s, double *true_errors_s, hm_clock_study_fn row, void *ctx,
+                     hm_clock_study_failed_t *failed)
 {
     *failed = HM_CLOCK_STUDY_FAILED_CHECK;
     int rank, size, nsampled = 0;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    double synced_at = hm_clock_now(global);
+    double synced_at = hm_clock_now(*global);
     MPI_Bcast(&synced_at, 1, MPI_DOUBLE, 0, comm);
     int *sampled = sample_ranks(p, size, &nsampled);
     int rc = hm_agree(comm, sampled ? HM_OK : hm__error_set(HM_ENOMEM, "no memory for the sample"));
@@ -62,14 +82,18 @@ static int check_all(MPI_Comm comm, hm_clock_t *global, const hm_clock_study_par
         hm_sync_check_t check;
         double after_s = p->check_after_s[w];
         if (rank == 0 && p->waiting) p->waiting(p->waiting_arg, w, after_s);
-        wait_for_check(global, synced_at, synced_at + after_s, &p->wait_progress);
-        rc = hm_agree(comm, hm_sync_check(comm, global, p->exchanges, sampled, nsampled, &check,
-                                          offsets_s, true_errors_s));
+        rc = wait_refining(rf, global, synced_at, synced_at + after_s, &p->wait_progress);
+        if (rc == HM_OK)
+            rc = hm_sync_check(comm, *global, p->exchanges, sampled, nsampled, &check, offsets_s,
+                               true_errors_s);
+        rc = hm_agree(comm, rc);
         if (rc != HM_OK) {
             hm__error_set(rc, "clock check failed: %s", hm_last_error());
             break;
         }
-        hm_clock_study_check_t c = {w, after_s, sr, &check};
+        hm_sync_refiner_stats_t rs = {0};
+        if (rf) hm_sync_refiner_stats(rf, &rs);
+        hm_clock_study_check_t c = {w, after_s, sr, &check, rs.refinements, rs.refine_cost_s};
         if (rank == 0 && row) rc = row(ctx, &c);
         if (MPI_Bcast(&rc, 1, MPI_INT, 0, comm) != MPI_SUCCESS)
             rc = hm__error_mpi(__func__, "MPI_Bcast");
@@ -100,10 +124,12 @@ int hm_clock_study(MPI_Comm comm, hm_clock_t *base, const hm_clock_study_params_
                                                        "in (0, 1]"));
     hm_sync_report_t sr;
     hm_clock_t *global = NULL;
+    hm_sync_refiner_t *rf = NULL;
     *failed = HM_CLOCK_STUDY_FAILED_SYNC;
-    int rc = hm_sync_run(comm, p->spec, &p->sync, base, &global, &sr);
+    int rc = hm_sync_run_refining(comm, p->spec, &p->sync, base, &global, &sr, &rf);
     if (rc != HM_OK) return rc; /* agreed, with its sentence */
-    rc = check_all(comm, global, p, &sr, offsets_s, true_errors_s, row, ctx, failed);
+    rc = check_all(comm, &global, rf, p, &sr, offsets_s, true_errors_s, row, ctx, failed);
     hm_clock_free(global);
+    hm_sync_refiner_free(rf);
     return rc;
 }

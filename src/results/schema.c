@@ -167,6 +167,12 @@ static const hm_results_column_t clock_summary[] = {
     [HM_COL_CLOCK_PINGPONGS] = {"pingpongs", "", "ping-pongs of the synchronization, all ranks"},
     [HM_COL_CLOCK_INTERNODE_PINGPONGS] = {"internode_pingpongs", "",
                                           "of them between ranks of different nodes"},
+    [HM_COL_CLOCK_REFINEMENTS] = {"refinements", "",
+                                  "refine: refinements made before the check (empty for the "
+                                  "others)"},
+    [HM_COL_CLOCK_REFINE_COST_S] = {"refine_cost_s", "s",
+                                    "refine: their wall time, added (the ready phase is "
+                                    "duration_s)"},
 };
 
 static const hm_results_column_t clock_raw[] = {

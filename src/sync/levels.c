@@ -43,6 +43,12 @@ int hm__sync_parse_spec(const char *spec, hm__sync_levels_t *lv)
     lv->n = n;
     /* Alg. 3 copies the clock of a leader synchronized at an outer level; the
      * outermost level has no such leader between its nodes. */
+    for (int l = 0; n > 1 && l < n; l++)
+        if (lv->alg[l]->kind == HM_SYNC_REFINE)
+            return hm__error_set(HM_EINVAL,
+                                 "\"%s\": %s is refined after the synchronization and takes no "
+                                 "other level",
+                                 spec, lv->alg[l]->name);
     if (n > 1 && lv->alg[0]->kind == HM_SYNC_PROPAGATE)
         return hm__error_set(HM_EINVAL,
                              "\"%s\": %s copies a leader's clock and cannot be the outermost level",
@@ -137,4 +143,10 @@ int hm_sync_spec_levels(const char *spec, int *nlevels, int *innermost_propagate
     *nlevels = lv.n;
     *innermost_propagates = lv.alg[lv.n - 1]->kind == HM_SYNC_PROPAGATE;
     return HM_OK;
+}
+
+int hm_sync_spec_refines(const char *spec)
+{
+    hm__sync_levels_t lv;
+    return hm__sync_parse_spec(spec, &lv) == HM_OK && lv.alg[0]->kind == HM_SYNC_REFINE;
 }

@@ -244,11 +244,16 @@ int hm_sync_refiner_refine(hm_sync_refiner_t *rf, hm_clock_t **clock)
 /* Refinement k is due first_gap_s x 2^(k-1) after the ready phase: each
  * at a span twice the last's, so that the slope fitted over the span
  * keeps the error at the next refinement about one offset's. */
+double hm_sync_refiner_next_s(const hm_sync_refiner_t *rf)
+{
+    if (!rf) return hm__error_null(__func__, "rf"), NAN;
+    return rf->ready_at_s + ldexp(rf->first_gap_s, (int)fmin((double)rf->refinements, 1000));
+}
+
 int hm_sync_refiner_due(const hm_sync_refiner_t *rf, double now_s)
 {
     if (!rf) return hm__error_null(__func__, "rf"), 0;
-    double gap_s = ldexp(rf->first_gap_s, (int)fmin((double)rf->refinements, 1000));
-    return now_s >= rf->ready_at_s + gap_s;
+    return now_s >= hm_sync_refiner_next_s(rf);
 }
 
 void hm_sync_refiner_stats(const hm_sync_refiner_t *rf, hm_sync_refiner_stats_t *out)
@@ -270,4 +275,20 @@ void hm_sync_refiner_stats(const hm_sync_refiner_t *rf, hm_sync_refiner_stats_t 
         .first_s = n ? hm_lm_apply(hm_clock_lm(rf->global), rf->points[0].t_s) : NAN,
         .last_s = n ? hm_lm_apply(hm_clock_lm(rf->global), rf->points[n - 1].t_s) : NAN,
         .uncertainty_s = rf->tree.rank == 0 ? 0.0 : rf->uncertainty_s};
+}
+
+/* The registry's entry ("refine"): the ready phase, its state kept in
+ * stats for hm_sync_run_refining (freed by hm_sync_run). Its pairs' ping-
+ * pongs are counted, and each client's model as an offset model: the
+ * ready clock has no slope yet. */
+int hm__sync_refine(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_t *params,
+                    hm_clock_t **out, hm__sync_stats_t *stats)
+{
+    hm_sync_refiner_t *rf = NULL;
+    int rc = hm_sync_refiner_create(comm, base, params, HM_SYNC_REFINE_FIRST_GAP_S, &rf, out);
+    if (rc != HM_OK) return rc;
+    for (int i = 0; i < rf->npairs; i++) hm__sync_tally_pair(stats, rf->pairs[i].pair);
+    stats->offset_models += rf->tree.rank != 0;
+    stats->refiner = rf;
+    return HM_OK;
 }

@@ -10,7 +10,9 @@
  * their own ping-pong scheme (--exchanges), no fit; the fitting ones take
  * fitpoints offsets of the chosen algorithm and decide the drift; only
  * hca2 and hca3 re-measure the intercept (hca.c sets it off); prop copies
- * a leader's clock and measures nothing. */
+ * a leader's clock and measures nothing; refine measures one offset of the
+ * chosen algorithm per rank at a time, and fits a line through them unless
+ * the drift is off. */
 #define FITTING                                                                                    \
     (HM_SYNC_PARAM_FITPOINTS | HM_SYNC_PARAM_EXCHANGES | HM_SYNC_PARAM_OFFSET | HM_SYNC_PARAM_DRIFT)
 static const hm__sync_algorithm_t algorithms[] = {
@@ -21,6 +23,8 @@ static const hm__sync_algorithm_t algorithms[] = {
     {"hca2", hm__sync_hca2, HM_SYNC_DRIFT, FITTING | HM_SYNC_PARAM_RECOMPUTE_INTERCEPT},
     {"hca3", hm__sync_hca3, HM_SYNC_DRIFT, FITTING | HM_SYNC_PARAM_RECOMPUTE_INTERCEPT},
     {"prop", hm__sync_prop, HM_SYNC_PROPAGATE, 0},
+    {"refine", hm__sync_refine, HM_SYNC_REFINE,
+     HM_SYNC_PARAM_EXCHANGES | HM_SYNC_PARAM_OFFSET | HM_SYNC_PARAM_DRIFT},
 };
 enum { NALGORITHMS = sizeof algorithms / sizeof algorithms[0] };
 

@@ -182,7 +182,8 @@ static int report(MPI_Comm whole, const hm__sync_levels_t *lv, const hm__sync_st
  * report; the communicators are closed on every path. */
 static int synchronize(hm__sync_comms_t *comms, const hm__sync_levels_t *lv,
                        const hm_sync_params_t *params, hm_clock_t *base, double start_s,
-                       const hm__sync_nodes_t *nodes, hm_clock_t **out, hm_sync_report_t *rep)
+                       const hm__sync_nodes_t *nodes, hm_clock_t **out, hm_sync_report_t *rep,
+                       hm_sync_refiner_t **refiner)
 {
     hm__sync_stats_t stats[HM_SYNC_MAX_LEVELS] = {{0}};
     for (int l = 0; l < HM_SYNC_MAX_LEVELS; l++) stats[l].nodes = nodes;
@@ -197,13 +198,27 @@ static int synchronize(hm__sync_comms_t *comms, const hm__sync_levels_t *lv,
         *out = clock;
     else
         hm_clock_free(clock);
+    /* A refining spec is a level of its own (levels.c): its state, if any
+     * (not on a communicator of one rank, which has nothing to refine). */
+    if (rc == HM_OK && refiner)
+        *refiner = stats[0].refiner;
+    else
+        hm_sync_refiner_free(stats[0].refiner);
     return rc;
 }
 
 int hm_sync_run(MPI_Comm comm, const char *spec, const hm_sync_params_t *params, hm_clock_t *base,
                 hm_clock_t **out, hm_sync_report_t *rep)
 {
-    int bad = hm__comm_check(comm, __func__);
+    return hm_sync_run_refining(comm, spec, params, base, out, rep, NULL);
+}
+
+int hm_sync_run_refining(MPI_Comm comm, const char *spec, const hm_sync_params_t *params,
+                         hm_clock_t *base, hm_clock_t **out, hm_sync_report_t *rep,
+                         hm_sync_refiner_t **refiner)
+{
+    if (refiner) *refiner = NULL;
+    int bad = hm__comm_check(comm, "hm_sync_run");
     if (bad != HM_OK) return bad;
     hm__sync_levels_t lv = {0};
     hm__sync_comms_t comms;
@@ -219,7 +234,7 @@ int hm_sync_run(MPI_Comm comm, const char *spec, const hm_sync_params_t *params,
     if (rc == HM_OK) rc = check_request(comm, spec, params, base, out, &lv);
     if (rc == HM_OK) rc = hm__sync_comms_open(comm, lv.n, params, &comms);
     if (rc == HM_OK) /* both steps above agreed on every rank */
-        rc = synchronize(&comms, &lv, params, base, start_s, nodes, out, rep);
+        rc = synchronize(&comms, &lv, params, base, start_s, nodes, out, rep, refiner);
     hm__sync_nodes_free(nodes);
     if (rc != HM_OK && !hm_last_error()[0]) hm__error_set(rc, "%s", hm_strerror(rc));
     return rc;

@@ -32,6 +32,8 @@ typedef struct hm__sync_stats {
     long pingpongs;                     /* ping-pongs this rank took part in */
     long internode_pingpongs;           /* ... with a rank of another node */
     const hm__sync_nodes_t *nodes;      /* set by hm_sync_run; NULL: nothing is counted across */
+    hm_sync_refiner_t *refiner;         /* a refining algorithm's state, handed to the caller
+                                         * of hm_sync_run_refining or freed */
 } hm__sync_stats_t;
 
 /* Collective over comm, before the synchronization is timed. */
@@ -59,7 +61,8 @@ typedef int (*hm_sync_fn)(MPI_Comm comm, hm_clock_t *base, const hm_sync_params_
 typedef enum hm_sync_kind {
     HM_SYNC_OFFSET_ONLY, /* models offsets only, whatever --drift says */
     HM_SYNC_DRIFT,       /* learns linear models (subject to --drift) */
-    HM_SYNC_PROPAGATE    /* copies the leader's clock: needs a shared time source */
+    HM_SYNC_PROPAGATE,   /* copies the leader's clock: needs a shared time source */
+    HM_SYNC_REFINE       /* ready after offsets, refined later (refine.c): a spec of its own */
 } hm__sync_kind_t;
 
 typedef struct hm__sync_algorithm {
@@ -94,6 +97,8 @@ int hm__sync_hca3(MPI_Comm, hm_clock_t *, const hm_sync_params_t *, hm_clock_t *
                   hm__sync_stats_t *);
 int hm__sync_prop(MPI_Comm, hm_clock_t *, const hm_sync_params_t *, hm_clock_t **,
                   hm__sync_stats_t *);
+int hm__sync_refine(MPI_Comm, hm_clock_t *, const hm_sync_params_t *, hm_clock_t **,
+                    hm__sync_stats_t *);
 
 /* ---- The pairwise building block (learn.c) ------------------------------ */
 

@@ -37,6 +37,24 @@ awk -F, -v b="$bound" '!/^#/ && NR > 1 && $3 != "rank" && $3 > 0 { n++; d = $4 -
     && ok "checker offsets agree with the true errors within $bound s" \
     || fail "checker vs truth: $(grep -v '^#' "$dir/r.csv")"
 
+# refine (issue 34): ready after one offset per rank, then refined on its
+# schedule while the checks wait: 0 refinements before the check right
+# after, 10 before the one 1 s later (at 1, 2, 4, ..., 512 ms; 1024 ms is
+# after it), their cost beside; the others have no refinement (empty). Its
+# true error after 1 s of 100 ppm within the functional bound of hca3's.
+expect_ok 2 'refine' clock --clock-sync refine,skampi --check-after 0,1 "${synth[@]}" \
+    --output "$dir/f.csv"
+csv_awk "$dir/f.csv" '$col["clock_sync"] == "refine" { n++
+        if ($col["after_s"] == 0 && $col["refinements"] == 0 && $col["refine_cost_s"] == 0) ok++
+        if ($col["after_s"] == 1 && $col["refinements"] == 10 && $col["refine_cost_s"] > 0 &&
+            $col["true_max_s"] <= b && $col["level_models"] == "refine:0L/1O") ok++ }
+    $col["clock_sync"] == "skampi" { n++; if ($col["refinements"] == "" && $col["refine_cost_s"] == "") ok++ }
+    END { exit !(n == 4 && ok == 4) }' -v b="$(clock_bound_s "$dir/f.csv" 2e-6)"
+check $? "refine: 0 then 10 refinements, their cost, the true error after 1 s; none for skampi" \
+    "$(csv_tsv "$dir/f.csv")"
+expect_usage 2 '--clock-sync: "refine+prop": refine is refined after the synchronization and takes no other level' \
+    clock --clock-sync refine+prop
+
 # --sample: of 3 ranks, 0.5 of the 2 non-root ranks is 1 rank measured by
 # ping-pong; the true errors still cover every rank.
 expect_ok 3 'skampi' clock --clock-sync skampi --check-after 0 --sample 0.5 "${synth[@]}" \
@@ -89,7 +107,7 @@ awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
     ok "internode ping-pongs: 2/3 for skampi and jk, all for hca3+prop" ||
     fail "internode ping-pongs: $(grep -v '^#' "$dir/n.csv" | cut -d, -f1,13-)"
 
-expect_usage 2 '--clock-sync: unknown algorithm "hca4" (known: skampi, netgauge, jk, hca, hca2, hca3, prop)' clock --clock-sync hca4
+expect_usage 2 '--clock-sync: unknown algorithm "hca4" (known: skampi, netgauge, jk, hca, hca2, hca3, prop, refine)' clock --clock-sync hca4
 expect_usage 2 'at most 3 (node+socket+core)' clock --clock-sync hca3+hca3+hca3+prop
 expect_usage 2 '--fitpoints: "0" is out of range' clock --fitpoints 0
 expect_usage 2 '--exchanges: "0" is out of range' clock --exchanges 0

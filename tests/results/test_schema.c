@@ -28,7 +28,7 @@ static const char *const documented[HM_RESULTS_NKINDS] = {
                            "ratio_B_A,W,p,stars,verdict,max_normalized_A,max_normalized_B",
     [HM_RESULTS_CLOCK] = "clock_sync,after_s,duration_s,drift_models,offset_models,nsampled,"
                          "offset_max_s,offset_median_s,truth_known,true_max_s,true_median_s,"
-                         "level_models,pingpongs,internode_pingpongs",
+                         "level_models,pingpongs,internode_pingpongs,refinements,refine_cost_s",
     [HM_RESULTS_CLOCK_RAW] = "clock_sync,after_s,rank,offset_s,true_error_s",
     [HM_RESULTS_SKEW] = "method,repetitions,late_starts,missed,skew_median_s,skew_p90_s,skew_p99_s,"
                         "skew_max_s,true_skew_median_s,true_skew_p90_s,true_skew_p99_s,"

@@ -27,7 +27,7 @@ static void spec(const char *text, int want, const char *want_why)
 static void specs(void)
 {
     spec("hca4", HM_ENOENT,
-         "unknown algorithm \"hca4\" (known: skampi, netgauge, jk, hca, hca2, hca3, prop)");
+         "unknown algorithm \"hca4\" (known: skampi, netgauge, jk, hca, hca2, hca3, prop, refine)");
     spec("a+b+c+d", HM_EINVAL, "\"a+b+c+d\" has 4 levels; at most 3 (node+socket+core)");
     spec("hca3+hca3+hca3+prop", HM_EINVAL,
          "\"hca3+hca3+hca3+prop\" has 4 levels; at most 3 (node+socket+core)");

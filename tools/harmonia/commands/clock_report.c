@@ -30,9 +30,9 @@ static int open_files(cli_clock_report_t *rep, const hm_factors_t *f)
 
 static void open_table(cli_clock_report_t *rep)
 {
-    static const char *const cols[] = {"clock_sync",  "after_s",       "sync_ms",
-                                       "models",      "offset_max_us", "offset_med_us",
-                                       "true_max_us", "true_med_us"};
+    static const char *const cols[] = {
+        "clock_sync", "after_s",       "sync_ms",       "models",      "refinements",
+        "refine_ms",  "offset_max_us", "offset_med_us", "true_max_us", "true_med_us"};
     if (hm_table_create(&rep->table) != HM_OK) return;
     for (size_t c = 0; c < NCOLS(cols); c++)
         hm_table_add_column(rep->table, cols[c], c == 0 || c == 3 ? HM_ALIGN_LEFT : HM_ALIGN_RIGHT);
@@ -80,16 +80,31 @@ int cli_clock_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_timer_t *ti
     return rc;
 }
 
-static void add_row(cli_clock_report_t *rep, const char *spec, const hm_sync_report_t *sr,
-                    double after_s, const hm_sync_check_t *c)
+/* A refining synchronization's refinements before the check and their
+ * cost; "-" for the others, which have none to make. */
+static void add_refinements(hm_table_t *t, const char *spec, const hm_clock_study_check_t *s)
+{
+    if (!hm_sync_spec_refines(spec)) {
+        hm_table_add_cell(t, "-");
+        hm_table_add_cell(t, "-");
+        return;
+    }
+    hm_table_add_cellf(t, "%ld", s->refinements);
+    hm_table_add_cellf(t, "%.2f", s->refine_cost_s * 1e3);
+}
+
+static void add_row(cli_clock_report_t *rep, const char *spec, const hm_clock_study_check_t *s)
 {
     hm_table_t *t = rep->table;
+    const hm_sync_report_t *sr = s->report;
+    const hm_sync_check_t *c = s->check;
     char models[256];
     hm_sync_report_models(sr, models, sizeof models);
     hm_table_add_cell(t, spec);
-    hm_table_add_cellf(t, "%g", after_s);
+    hm_table_add_cellf(t, "%g", s->after_s);
     hm_table_add_cellf(t, "%.1f", sr->duration_s * 1e3);
     hm_table_add_cell(t, models);
+    add_refinements(t, spec, s);
     hm_table_add_cellf(t, "%.3f", c->offset_max_s * 1e6);
     hm_table_add_cellf(t, "%.3f", c->offset_median_s * 1e6);
     if (c->truth_known) {
@@ -129,16 +144,19 @@ static void set_models(hm_results_row_t *r, const hm_sync_report_t *sr)
 }
 
 /* A failed row shows when the file is closed, as any failed write. */
-static void add_csv_row(hm_csv_t *csv, const char *spec, const hm_sync_report_t *sr, double after_s,
-                        const hm_sync_check_t *c)
+static void add_csv_row(hm_csv_t *csv, const char *spec, const hm_clock_study_check_t *s)
 {
     hm_results_row_t *r = NULL;
+    int refines = hm_sync_spec_refines(spec);
     if (hm_results_row_create(HM_RESULTS_CLOCK, &r) != HM_OK) return;
     hm_results_row_set_string(r, HM_COL_CLOCK_CLOCK_SYNC, spec);
-    hm_results_row_set_double(r, HM_COL_CLOCK_AFTER_S, after_s);
-    hm_results_row_set_double(r, HM_COL_CLOCK_DURATION_S, sr->duration_s);
-    set_models(r, sr);
-    set_check(r, c);
+    hm_results_row_set_double(r, HM_COL_CLOCK_AFTER_S, s->after_s);
+    hm_results_row_set_double(r, HM_COL_CLOCK_DURATION_S, s->report->duration_s);
+    set_models(r, s->report);
+    set_check(r, s->check);
+    /* NaN: an empty cell, the others make no refinement. */
+    hm_results_row_set_double(r, HM_COL_CLOCK_REFINEMENTS, refines ? (double)s->refinements : NAN);
+    hm_results_row_set_double(r, HM_COL_CLOCK_REFINE_COST_S, refines ? s->refine_cost_s : NAN);
     hm_results_row_put(r, csv);
     hm_results_row_free(r);
     hm_csv_checkpoint(csv);
@@ -160,14 +178,14 @@ static void add_raw_rows(cli_clock_report_t *rep, const char *spec, double after
     hm_csv_checkpoint(rep->raw);
 }
 
-void cli_clock_report_add(cli_clock_report_t *rep, const char *spec, const hm_sync_report_t *sr,
-                          double after_s, const hm_sync_check_t *check)
+void cli_clock_report_add(cli_clock_report_t *rep, const char *spec,
+                          const hm_clock_study_check_t *c)
 {
     rep->checks++;
     cli_progress(rep->summary, rep->raw, rep->checks, rep->nchecks, "checks");
-    if (rep->table) add_row(rep, spec, sr, after_s, check);
-    if (rep->summary) add_csv_row(rep->summary, spec, sr, after_s, check);
-    if (rep->raw) add_raw_rows(rep, spec, after_s);
+    if (rep->table) add_row(rep, spec, c);
+    if (rep->summary) add_csv_row(rep->summary, spec, c);
+    if (rep->raw) add_raw_rows(rep, spec, c->after_s);
 }
 
 int cli_clock_report_close(cli_clock_report_t *rep, MPI_Comm comm, int status)
@@ -178,8 +196,8 @@ int cli_clock_report_close(cli_clock_report_t *rep, MPI_Comm comm, int status)
         printf("clock synchronization on %d ranks (models: per level, pairwise models with a "
                "slope L or an offset O, the drift test's t = |slope| / se against its "
                "critical value, the drift the offsets may hide and the learnings extended for a "
-               "finer test; offsets: ping-pong against rank 0; true: against the real "
-               "clock)\n",
+               "finer test; refinements: those of refine before the check, and their time; "
+               "offsets: ping-pong against rank 0; true: against the real clock)\n",
                rep->size);
         hm_table_print(rep->table, stdout);
     }

@@ -1,6 +1,7 @@
 /* tools/harmonia/commands/clock_report.h — what `harmonia clock` shows and writes. */
 #ifndef HM_CLI_CLOCK_REPORT_H
 #define HM_CLI_CLOCK_REPORT_H
+#include <harmonia/clock_study.h>
 #include <harmonia/output.h>
 #include <harmonia/results.h>
 #include <harmonia/sync.h>
@@ -25,8 +26,8 @@ int cli_clock_report_open(const cli_config_t *cfg, MPI_Comm comm, hm_timer_t *ti
 
 /* Rank 0: one check of one algorithm; files are checkpointed, so an
  * interruption keeps every finished check. */
-void cli_clock_report_add(cli_clock_report_t *rep, const char *spec, const hm_sync_report_t *sr,
-                          double after_s, const hm_sync_check_t *check);
+void cli_clock_report_add(cli_clock_report_t *rep, const char *spec,
+                          const hm_clock_study_check_t *c);
 
 /* Collective: print the table, publish the files, release. Returns the
  * agreed status (status, or a failure to write). */

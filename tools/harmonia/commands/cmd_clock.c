@@ -43,7 +43,7 @@ static int on_check(void *ctx, const hm_clock_study_check_t *c)
 {
     clock_sink_t *s = ctx;
     cli_progress_clear(&s->progress);
-    cli_clock_report_add(s->rep, s->spec, c->report, c->after_s, c->check);
+    cli_clock_report_add(s->rep, s->spec, c);
     return HM_OK;
 }
 

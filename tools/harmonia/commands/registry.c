@@ -65,8 +65,13 @@ static const cli_command_t commands[] = {
      "clock, or --synthetic-clock), it also reports the true error of every rank's\n"
      "global clock. Offset-only algorithms (skampi, netgauge) show their drift\n"
      "error after a wait; drift-aware ones (jk, hca, hca2, hca3) should not.\n"
-     "Algorithms: skampi, netgauge, jk, hca, hca2, hca3, prop; levels joined by +,\n"
-     "outermost first (hca3+prop: hca3 between nodes, propagation inside a node).",
+     "refine is ready after one offset per rank and refines its model while it\n"
+     "waits: an offset per rank at 1, 2, 4, ... ms after, a line fitted through\n"
+     "all of them; the table adds the refinements made before each check and\n"
+     "their cost.\n"
+     "Algorithms: skampi, netgauge, jk, hca, hca2, hca3, prop, refine; levels\n"
+     "joined by +, outermost first (hca3+prop: hca3 between nodes, propagation\n"
+     "inside a node; refine takes no other level).",
      "mpirun -n 4 harmonia clock --clock-sync hca3,skampi,hca3+prop --check-after 0,10 "
      "--synthetic-clock offset=1,drift=1e-4 --ranks-per-node 2",
      cli_cmd_clock, 0, 0, NULL},
