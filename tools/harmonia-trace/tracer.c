@@ -2,7 +2,11 @@
  * the clocks are synchronized with the sync layer and a recorder opened; at
  * MPI_Finalize they are synchronized again, checked, and the rank's model
  * file written (include/harmonia/trace.h). Nothing is communicated between
- * the two.
+ * the two. Under refine the synchronization at MPI_Finalize is a
+ * refinement of the one at MPI_Init: one offset per rank, and the line
+ * through both offsets becomes the model at the start as at the end, so
+ * the interpolation between them is that line (an offset-only start model
+ * would bend it by up to drift x span / 4 at the middle).
  *
  * Environment (set by `harmonia trace`, or by hand):
  *   HARMONIA_TRACE_DIR          where the rank files go (default harmonia-trace)
@@ -43,6 +47,7 @@ static struct tracer {
     atomic_int on;
     hm_timer_t *timer;
     hm_clock_t *base, *start_clock;
+    hm_sync_refiner_t *refiner; /* refine: its state from MPI_Init; else NULL */
     MPI_Comm comm; /* the tracer's own duplicate of MPI_COMM_WORLD */
     int rank, size;
     char dir[2048], spec[64], timer_name[32];
@@ -390,7 +395,8 @@ void hm_tracer_start(void)
     st = hm_timer_agree_origin(tr.timer, tr.comm);
     if (st == HM_OK) st = hm_clock_identity(tr.timer, &tr.base);
     if (agreed(st, "the timer", NULL) != HM_OK) return;
-    st = hm_sync_run(tr.comm, tr.spec, &tr.params, tr.base, &tr.start_clock, NULL);
+    st = hm_sync_run_refining(tr.comm, tr.spec, &tr.params, tr.base, &tr.start_clock, NULL,
+                              &tr.refiner);
     if (agreed(st, "the clock synchronization at MPI_Init", NULL) != HM_OK) return;
     tr.start = hm_trace_model_of(tr.start_clock, hm_timer_now(tr.timer));
     tr.from_s += tr.start.anchor_s, tr.to_s += tr.start.anchor_s; /* local times */
@@ -452,12 +458,14 @@ void hm_tracer_stop(void)
     snprintf(info.timer, sizeof info.timer, "%s", tr.timer_name);
     double anchor_s = hm_timer_now(tr.timer);
     hm_clock_t *end_clock = NULL;
-    int st = hm_sync_run(tr.comm, tr.spec, &tr.params, tr.base, &end_clock, NULL);
+    int st = tr.refiner ? hm_sync_refiner_refine(tr.refiner, &end_clock)
+                        : hm_sync_run(tr.comm, tr.spec, &tr.params, tr.base, &end_clock, NULL);
     if (agreed(st, "the clock synchronization at MPI_Finalize", NULL) == HM_OK) {
         info.end = hm_trace_model_of(end_clock, anchor_s);
         info.has_end = 1;
+        if (tr.refiner) info.start = hm_trace_model_of(end_clock, tr.start.anchor_s);
         double unused, pair_end_s;
-        check(tr.start_clock, &info.check_start_s, &unused);
+        check(tr.refiner ? end_clock : tr.start_clock, &info.check_start_s, &unused);
         check(end_clock, &info.check_end_s, &pair_end_s);
         /* The interpolated times: each model where it was checked. */
         info.pair_error_s =
@@ -472,6 +480,8 @@ void hm_tracer_stop(void)
     if (st == HM_OK) st = write_model(&info);
     if (st != HM_OK) fprintf(stderr, "harmonia-trace: rank %d: %s\n", tr.rank, hm_last_error());
     hm_clock_free(end_clock);
+    hm_sync_refiner_free(tr.refiner);
+    tr.refiner = NULL;
     hm_clock_free(tr.start_clock);
     hm_clock_free(tr.base);
     hm_timer_free(tr.timer);
