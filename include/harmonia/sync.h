@@ -151,7 +151,7 @@ HM_EXPORT void hm_sync_names(char *buf, size_t len);
 /* Check a specification without MPI: known names, 1 to HM_SYNC_MAX_LEVELS
  * levels, prop never the outermost level of a multi-level spec. HM_ENOENT
  * (an unknown name) or HM_EINVAL with the last error saying which, e.g.
- *   unknown algorithm "hca4" (known: skampi, netgauge, jk, hca, hca2, hca3, prop) */
+ *   unknown algorithm "hca4" (known: skampi, netgauge, jk, hca, hca2, hca3, prop, refine) */
 HM_EXPORT int hm_sync_check_spec(const char *spec);
 
 /* Synchronize the clocks of all ranks of comm. Collective. base is each
