@@ -34,6 +34,8 @@ static int row(hm_csv_t *csv, const char *op, uint64_t bytes, long long attempt,
     double v[4] = {global_s, local_s, spread_s, start_s};
     for (int k = 0; st == HM_OK && k < 4; k++)
         st = hm_csv_put_number_text(csv, buf, hm__trace_fixed(buf, v[k], 9));
+    /* late_tolerance_s: empty, a traced call had no deadline to start by. */
+    if (st == HM_OK) st = hm_csv_put_number_text(csv, "", 0);
     return st == HM_OK ? hm_csv_end_row(csv) : st;
 }
 
