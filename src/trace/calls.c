@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <harmonia/output.h>
 
@@ -39,6 +40,8 @@ typedef struct row {
 /* Per communicator: its complete calls, and where its rows go. */
 typedef struct comm_rows {
     uint64_t key, n, at;
+    struct row *buf; /* rows on their way to their place (sort_rows) */
+    size_t nbuf;
 } comm_rows_t;
 
 struct hm__trace_calls {
@@ -134,7 +137,7 @@ static int comm_rows(hm__trace_calls_t *c, uint64_t key, comm_rows_t **out)
         if (!v) return hm__error_nomem("hm_trace_merge");
         c->comms = v, c->capcomms = cap;
     }
-    c->comms[c->ncomms] = (comm_rows_t){key, 0, 0};
+    c->comms[c->ncomms] = (comm_rows_t){key, 0, 0, NULL, 0};
     *out = &c->comms[c->ncomms++];
     return HM_OK;
 }
@@ -259,47 +262,63 @@ static int by_key(const void *a, const void *b)
 
 static const comm_rows_t *rows_of(const hm__trace_calls_t *c, uint64_t key)
 {
-    comm_rows_t k = {key, 0, 0};
+    comm_rows_t k = {key, 0, 0, NULL, 0};
     return bsearch(&k, c->comms, c->ncomms, sizeof *c->comms, by_key);
 }
 
-/* The kept rows put in communicator order into a second spool: each
- * communicator's place from the counts, each row written at its own. */
+enum { ROWS_BUF = 256 }; /* rows a communicator's buffer holds: 14 KiB */
+
+/* A communicator's buffered rows written at their place; 0 when they
+ * could not be. */
+static int put_back(int fd, comm_rows_t *cr)
+{
+    size_t bytes = cr->nbuf * sizeof *cr->buf;
+    if (cr->nbuf && pwrite(fd, cr->buf, bytes, (off_t)(cr->at * sizeof *cr->buf)) != (ssize_t)bytes)
+        return 0;
+    cr->at += cr->nbuf, cr->nbuf = 0;
+    return 1;
+}
+
+static int rows_failed(const hm__trace_calls_t *c)
+{
+    return hm__error_set(HM_EIO, "cannot sort the rows of events.csv in %s", c->dir);
+}
+
+/* Each row of the spool to its communicator's buffer, each full buffer to
+ * its place: a write a row (fseeko, fwrite) was a system call a row. */
+static int distribute(hm__trace_calls_t *c, int fd)
+{
+    row_t r;
+    rewind(c->rows);
+    while (fread(&r, sizeof r, 1, c->rows) == 1) {
+        comm_rows_t *cr = (comm_rows_t *)rows_of(c, r.key);
+        if (!cr->buf && !(cr->buf = malloc(ROWS_BUF * sizeof *cr->buf)))
+            return hm__error_nomem("hm_trace_merge");
+        cr->buf[cr->nbuf++] = r;
+        if (cr->nbuf == ROWS_BUF && !put_back(fd, cr)) return rows_failed(c);
+    }
+    for (size_t k = 0; k < c->ncomms; k++)
+        if (!put_back(fd, &c->comms[k])) return rows_failed(c);
+    return ferror(c->rows) ? rows_failed(c) : HM_OK;
+}
+
+/* The kept rows in communicator order: as they are for one communicator,
+ * else into a second spool, each communicator's place from the counts. */
 static int sort_rows(hm__trace_calls_t *c, FILE **out)
 {
     qsort(c->comms, c->ncomms, sizeof *c->comms, by_key);
+    if (c->ncomms <= 1) return rewind(c->rows), *out = c->rows, HM_OK;
     uint64_t at = 0;
     for (size_t k = 0; k < c->ncomms; k++) c->comms[k].at = at, at += c->comms[k].n;
     FILE *sorted;
     int st = hm__trace_spool(c->dir, &sorted);
     if (st != HM_OK) return st;
-    rewind(c->rows);
-    row_t r;
-    while (st == HM_OK && fread(&r, sizeof r, 1, c->rows) == 1) {
-        comm_rows_t *cr = (comm_rows_t *)rows_of(c, r.key);
-        if (fseeko(sorted, (off_t)(cr->at++ * sizeof r), SEEK_SET) != 0 ||
-            fwrite(&r, sizeof r, 1, sorted) != 1)
-            st = hm__error_set(HM_EIO, "cannot sort the rows of events.csv in %s", c->dir);
-    }
+    st = distribute(c, fileno(sorted));
+    for (size_t k = 0; k < c->ncomms; k++) free(c->comms[k].buf), c->comms[k].buf = NULL;
     if (st != HM_OK) return fclose(sorted), st;
     rewind(sorted);
     *out = sorted;
     return HM_OK;
-}
-
-/* Cells as format.c writes them (seconds to the nanosecond). */
-static int put_row(hm_csv_t *csv, const row_t *r, long long attempt)
-{
-    char buf[48];
-    int st = hm_csv_put_string(csv, hm_trace_func_name(r->func));
-    if (st == HM_OK) st = hm_csv_put_number_text(csv, buf, hm__trace_uint(buf, r->bytes));
-    if (st == HM_OK) st = hm_csv_put_number_text(csv, buf, hm__trace_int(buf, attempt));
-    if (st == HM_OK) st = hm_csv_put_number_text(csv, "1", 1);
-    for (int k = 0; st == HM_OK && k < 4; k++)
-        st = hm_csv_put_number_text(csv, buf, hm__trace_fixed(buf, r->v[k], 9));
-    /* late_tolerance_s: empty, a traced call had no deadline to start by. */
-    if (st == HM_OK) st = hm_csv_put_number_text(csv, "", 0);
-    return st == HM_OK ? hm_csv_end_row(csv) : st;
 }
 
 int hm__trace_calls_rows(hm__trace_calls_t *c, void *csv, long long *attempt)
@@ -310,9 +329,10 @@ int hm__trace_calls_rows(hm__trace_calls_t *c, void *csv, long long *attempt)
     FILE *sorted = NULL;
     int st = sort_rows(c, &sorted);
     row_t r;
-    while (st == HM_OK && fread(&r, sizeof r, 1, sorted) == 1) st = put_row(csv, &r, (*attempt)++);
+    while (st == HM_OK && fread(&r, sizeof r, 1, sorted) == 1)
+        st = hm__trace_events_row(csv, r.func, r.bytes, (*attempt)++, r.v);
     if (st == HM_OK && ferror(sorted))
         st = hm__error_set(HM_EIO, "cannot read the rows of events.csv back in %s", c->dir);
-    if (sorted) fclose(sorted);
+    if (sorted && sorted != c->rows) fclose(sorted);
     return st;
 }

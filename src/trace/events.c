@@ -20,22 +20,18 @@
 #include "common/error_set.h"
 #include "trace/merge_impl.h"
 
-/* Cells as format.c writes them (seconds to the nanosecond): a trace has
- * millions of rows, and hm_csv_put_double's shortest round trip was most
- * of the merge's time. */
-static int row(hm_csv_t *csv, const char *op, uint64_t bytes, long long attempt, double global_s,
-               double local_s, double spread_s, double start_s)
+int hm__trace_events_row(void *csv, int func, uint64_t bytes, long long attempt, const double v[4])
 {
-    char buf[48];
-    int st = hm_csv_put_string(csv, op);
-    if (st == HM_OK) st = hm_csv_put_number_text(csv, buf, hm__trace_uint(buf, bytes));
-    if (st == HM_OK) st = hm_csv_put_number_text(csv, buf, hm__trace_int(buf, attempt));
-    if (st == HM_OK) st = hm_csv_put_number_text(csv, "1", 1);
-    double v[4] = {global_s, local_s, spread_s, start_s};
-    for (int k = 0; st == HM_OK && k < 4; k++)
-        st = hm_csv_put_number_text(csv, buf, hm__trace_fixed(buf, v[k], 9));
+    char b[256];
+    const char *op = hm_trace_func_name(func);
+    size_t n = strlen(op ? op : "?"); /* MPI names: no quotes needed */
+    memcpy(b, op ? op : "?", n), b[n++] = ',';
+    n += hm__trace_uint(b + n, bytes), b[n++] = ',';
+    n += hm__trace_int(b + n, attempt);
+    memcpy(b + n, ",1,", 3), n += 3;
+    for (int k = 0; k < 4; k++) n += hm__trace_fixed(b + n, v[k], 9), b[n++] = ',';
     /* late_tolerance_s: empty, a traced call had no deadline to start by. */
-    if (st == HM_OK) st = hm_csv_put_number_text(csv, "", 0);
+    int st = hm_csv_put_cells_text(csv, b, n, 9);
     return st == HM_OK ? hm_csv_end_row(csv) : st;
 }
 
@@ -51,8 +47,8 @@ static int rank_rows(hm_csv_t *csv, const hm__trace_rank_t *tr, const hm__trace_
         const hm_trace_event_t *e = &ev.e;
         /* A burst of polls is not a call to time. */
         if (!hm__trace_is_call(e) || e->calls > 1 || hm__trace_calls_complete(calls, e)) continue;
-        st = row(csv, hm_trace_func_name(e->func), e->bytes, (*attempt)++, ev.glob[1] - ev.glob[0],
-                 e->exit_s - e->enter_s, 0, ev.glob[0]);
+        double v[4] = {ev.glob[1] - ev.glob[0], e->exit_s - e->enter_s, 0, ev.glob[0]};
+        st = hm__trace_events_row(csv, e->func, e->bytes, (*attempt)++, v);
     }
     if (st == HM_OK && rc < 0) st = rc;
     hm__trace_stream_close(&in);

@@ -160,6 +160,10 @@ int hm__trace_chrome_finish(void *af, FILE *flows, double t0);
 int hm__trace_write_events(const char *dir, const hm__trace_rank_t *ranks, int nranks,
                            hm__trace_calls_t *calls);
 
+/* One row of events.csv (hm_csv_t *csv): op, size_bytes, attempt, valid
+ * 1, then v: global_s, local_s, start_spread_s, start_s. */
+int hm__trace_events_row(void *csv, int func, uint64_t bytes, long long attempt, const double v[4]);
+
 /* dir/otf2/traces.otf2 (a no-op in a build without OTF2); first_s and
  * last_s the first entry and the last exit of all ranks. */
 int hm__trace_write_otf2(const char *dir, const hm__trace_rank_t *ranks, int nranks, double first_s,
