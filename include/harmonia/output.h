@@ -278,6 +278,12 @@ HM_EXPORT int hm_csv_put_int64(hm_csv_t *csv, int64_t value);
  * round trip. HM_EINVAL for a byte that is not part of a number. */
 HM_EXPORT int hm_csv_put_number_text(hm_csv_t *csv, const char *text, size_t len);
 
+/* ncells cells at once: text their contents joined by commas, none that
+ * would need quotes (no quote, line break or '#'; outer blanks are the
+ * caller's to avoid), written as they are: for writers of millions of rows
+ * that assemble a row themselves. HM_EINVAL when text is not that. */
+HM_EXPORT int hm_csv_put_cells_text(hm_csv_t *csv, const char *text, size_t len, size_t ncells);
+
 /* End the current row. It must have exactly one cell per column
  * (HM_EINVAL otherwise, and the row is dropped). */
 HM_EXPORT int hm_csv_end_row(hm_csv_t *csv);

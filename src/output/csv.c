@@ -205,6 +205,36 @@ int hm_csv_put_number_text(hm_csv_t *csv, const char *text, size_t len)
     return st == HM_OK ? append(csv, text, len) : st;
 }
 
+/* Bytes a cell written as it is must not hold: a quote, a line break, the
+ * comment mark (needs_quotes says why). */
+static int plain_cells(const char *text, size_t len, size_t ncells)
+{
+    size_t commas = 0;
+    int bad = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        commas += c == ',';
+        bad |= c == '"' || c == '\n' || c == '\r' || c == '#';
+    }
+    return !bad && commas + 1 == ncells;
+}
+
+int hm_csv_put_cells_text(hm_csv_t *csv, const char *text, size_t len, size_t ncells)
+{
+    if (!csv) return hm__error_null(__func__, "csv");
+    if (!text) return hm__error_null(__func__, "text");
+    if (!ncells || !plain_cells(text, len, ncells))
+        return hm__error_set(HM_EINVAL,
+                             "hm_csv_put_cells_text: \"%.*s\" is not %zu cells without quotes",
+                             (int)(len > 64 ? 64 : len), text, ncells);
+    if (csv->cells + ncells > csv->ncolumns)
+        return misuse(csv, "row %zu has more cells than the %zu columns", csv->rows + 1,
+                      csv->ncolumns);
+    int st = csv->cells ? append(csv, ",", 1) : HM_OK;
+    csv->cells += ncells;
+    return st == HM_OK ? append(csv, text, len) : st;
+}
+
 int hm_csv_put_int64(hm_csv_t *csv, int64_t value)
 {
     if (!csv) return hm__error_null(__func__, "csv");

@@ -1,16 +1,15 @@
 /* src/trace/chunks.c — the chunks of a .events file: writing their header,
- * reading them back, whole chunks only. */
+ * checking them, reading them back as a stream, whole chunks only. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 
 #include <harmonia/output.h>
+#include <harmonia/trace.h>
 
 #include "common/error_set.h"
-#include "trace/trace_impl.h"
+#include "trace/merge_impl.h"
 
 static const char magic[8] = {'H', 'M', 'T', 'R', 'A', 'C', 'E', '2'};
 
@@ -19,10 +18,10 @@ static const char magic[8] = {'H', 'M', 'T', 'R', 'A', 'C', 'E', '2'};
  * of a traced request's cost (perf, bench/trace_call request: 31 % in
  * hm__trace_chunk_header). Events are 64 bytes, so len is a multiple of 8;
  * a tail is folded in byte by byte all the same. */
-static uint64_t checksum(const void *data, size_t len)
+static uint64_t checksum_from(uint64_t h, const void *data, size_t len)
 {
     const unsigned char *p = data;
-    uint64_t h = 0xcbf29ce484222325ull, w;
+    uint64_t w;
     size_t i = 0;
     for (; i + 8 <= len; i += 8) {
         memcpy(&w, p + i, 8);
@@ -31,6 +30,11 @@ static uint64_t checksum(const void *data, size_t len)
     }
     for (; i < len; i++) h = (h ^ p[i]) * 0x100000001b3ull;
     return h;
+}
+
+static uint64_t checksum(const void *data, size_t len)
+{
+    return checksum_from(0xcbf29ce484222325ull, data, len);
 }
 
 void hm__trace_chunk_header(hm__trace_chunk_t *head, const hm_trace_event_t *events, size_t n)
@@ -42,72 +46,117 @@ void hm__trace_chunk_header(hm__trace_chunk_t *head, const hm_trace_event_t *eve
     head->checksum = checksum(events, n * sizeof *events);
 }
 
-void *hm__trace_big_alloc(size_t bytes)
+/* A buffer's worth of events: 1 MiB a rank and reader, so that a merge
+ * holds a few MiB a rank whatever the trace's length. */
+enum { BUF_EVENTS = 16384 };
+
+/* The events of one chunk through buf, their checksum: whole or not. */
+static int chunk_whole(FILE *f, const hm__trace_chunk_t *head, hm_trace_event_t *buf)
 {
-    enum { HUGE_PAGE = 2u << 20 };
-    void *p = NULL;
-    if (bytes < 2 * HUGE_PAGE) return malloc(bytes ? bytes : 1);
-    if (posix_memalign(&p, HUGE_PAGE, bytes) != 0) return NULL;
-    madvise(p, bytes, MADV_HUGEPAGE); /* a hint: without it, small pages */
-    return p;
+    uint64_t h = 0xcbf29ce484222325ull, left = head->count;
+    while (left) {
+        size_t k = left < BUF_EVENTS ? (size_t)left : BUF_EVENTS;
+        if (fread(buf, sizeof *buf, k, f) != k) return 0;
+        h = checksum_from(h, buf, k * sizeof *buf);
+        left -= k;
+    }
+    return h == head->checksum;
 }
 
-/* Grow *events to hold want events. */
-static int reserve(hm_trace_event_t **events, size_t *cap, size_t want)
-{
-    if (want <= *cap) return HM_OK;
-    size_t c = *cap ? *cap : 1024;
-    while (c < want) c *= 2;
-    hm_trace_event_t *p = realloc(*events, c * sizeof *p);
-    if (!p) return hm__error_set(HM_ENOMEM, "cannot hold %zu trace events", want);
-    *events = p, *cap = c;
-    return HM_OK;
-}
-
-/* One chunk appended to *events; 1 at a clean end of file, -1 torn. */
-static int read_chunk(FILE *f, const char *path, hm_trace_event_t **events, size_t *n, size_t *cap,
-                      int *st)
+/* One chunk checked: 0 whole, 1 at a clean end of file, -1 torn, or a
+ * negative HM_E* code for a file that is not a trace. */
+static int scan_chunk(FILE *f, const char *path, hm_trace_event_t *buf, uint64_t *count)
 {
     hm__trace_chunk_t head;
     size_t got = fread(&head, 1, sizeof head, f);
     if (got == 0) return 1;
     if (got < sizeof head) return -1;
-    if (memcmp(head.magic, magic, sizeof magic) != 0 || head.event_bytes != sizeof **events)
-        return *st = hm__error_set(HM_EINVAL,
-                                   "%s is not a trace of this harmonia (its chunk at "
-                                   "byte %ld)",
-                                   path, ftell(f) - (long)sizeof head),
-               -1;
-    if ((*st = reserve(events, cap, *n + head.count)) != HM_OK) return -1;
-    if (fread(*events + *n, sizeof **events, head.count, f) != head.count) return -1;
-    if (checksum(*events + *n, head.count * sizeof **events) != head.checksum) return -1;
-    *n += head.count;
-    return 0;
+    if (memcmp(head.magic, magic, sizeof magic) != 0 || head.event_bytes != sizeof *buf)
+        return hm__error_set(HM_EINVAL,
+                             "%s is not a trace of this harmonia (its chunk at byte %ld)", path,
+                             ftell(f) - (long)sizeof head);
+    *count = head.count;
+    return chunk_whole(f, &head, buf) ? 0 : -1;
 }
 
-int hm__trace_read_events(const char *path, hm_trace_event_t **events, size_t *n, size_t *chunks,
-                          int *torn)
+int hm__trace_scan_events(const char *path, size_t *n, size_t *chunks, int *torn)
 {
-    *events = NULL, *n = 0, *chunks = 0, *torn = 0;
+    *n = 0, *chunks = 0, *torn = 0;
     FILE *f;
-    /* Any size: read chunk by chunk, each checked (a rank's file of a long
-     * trace holds gigabytes). */
     int rc = hm_input_open(path, "trace rank file", 0, &f);
     if (rc != HM_OK) return rc;
-    /* Room for the whole file at once: grown by doubling, the events were
-     * copied about once more and held up to twice (7 % of a merge). */
-    struct stat sb;
-    size_t cap = 0;
-    int st = HM_OK, r;
-    if (fstat(fileno(f), &sb) == 0 && sb.st_size > 0) {
-        cap = (size_t)sb.st_size / sizeof **events;
-        if (!(*events = hm__trace_big_alloc(cap * sizeof **events)))
-            st = hm__error_set(HM_ENOMEM, "cannot hold %zu trace events", cap);
-    }
-    if (st != HM_OK) return fclose(f), st;
-    while ((r = read_chunk(f, path, events, n, &cap, &st)) == 0) ++*chunks;
+    hm_trace_event_t *buf = malloc(BUF_EVENTS * sizeof *buf);
+    if (!buf) return fclose(f), hm__error_nomem("hm_trace_merge");
+    uint64_t count = 0;
+    while ((rc = scan_chunk(f, path, buf, &count)) == 0) ++*chunks, *n += count;
+    free(buf);
     fclose(f);
-    if (st != HM_OK) return free(*events), *events = NULL, *n = 0, st;
-    *torn = r < 0;
+    if (rc < -1) return rc;
+    *torn = rc == -1;
     return HM_OK;
+}
+
+int hm__trace_stream_open(const hm__trace_rank_t *tr, hm__trace_stream_t *s)
+{
+    memset(s, 0, sizeof *s);
+    s->tr = tr;
+    s->chunks_left = tr->chunks;
+    if (!tr->chunks) return HM_OK;
+    int rc = hm_input_open(tr->path, "trace rank file", 0, &s->f);
+    if (rc != HM_OK) return rc;
+    if (!(s->buf = malloc(BUF_EVENTS * sizeof *s->buf)))
+        return hm__trace_stream_close(s), hm__error_nomem("hm_trace_merge");
+    return HM_OK;
+}
+
+/* The next run of events of the current chunk, or the next whole chunk's
+ * header first (the scan checked them: only a failed read is an error). */
+static int refill(hm__trace_stream_t *s)
+{
+    while (!s->chunk_left) {
+        if (!s->chunks_left) return 0;
+        hm__trace_chunk_t head;
+        if (fread(&head, sizeof head, 1, s->f) != 1)
+            return hm__error_set(HM_EIO, "%s: cannot read it again", s->tr->path);
+        s->chunk_left = head.count, s->chunks_left--;
+    }
+    size_t k = s->chunk_left < BUF_EVENTS ? (size_t)s->chunk_left : BUF_EVENTS;
+    if (fread(s->buf, sizeof *s->buf, k, s->f) != k)
+        return hm__error_set(HM_EIO, "%s: cannot read it again", s->tr->path);
+    s->chunk_left -= k, s->nbuf = k, s->at = 0;
+    return 1;
+}
+
+/* An event's times on both global clocks. A rank without a model file has
+ * no clock to go by: its times stay local (and the summary says it did
+ * not finish). */
+static void place(const hm__trace_rank_t *tr, hm__trace_ev_t *ev)
+{
+    const hm_trace_rank_info_t *in = &tr->model.info;
+    double t[2] = {ev->e.enter_s, ev->e.exit_s};
+    for (int k = 0; k < 2; k++) {
+        double x = tr->has_model ? hm_trace_model_apply(in->start, t[k]) : t[k];
+        ev->ext[k] = x;
+        ev->glob[k] =
+            tr->has_model && in->has_end ? hm_trace_interpolate(in->start, in->end, t[k]) : x;
+    }
+}
+
+int hm__trace_stream_next(hm__trace_stream_t *s, hm__trace_ev_t *ev)
+{
+    if (s->at == s->nbuf) {
+        int rc = s->f ? refill(s) : 0;
+        if (rc <= 0) return rc;
+    }
+    ev->e = s->buf[s->at++];
+    ev->i = s->next++;
+    place(s->tr, ev);
+    return 1;
+}
+
+void hm__trace_stream_close(hm__trace_stream_t *s)
+{
+    if (s->f) fclose(s->f);
+    free(s->buf);
+    s->f = NULL, s->buf = NULL;
 }

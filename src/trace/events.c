@@ -20,76 +20,52 @@
 #include "common/error_set.h"
 #include "trace/merge_impl.h"
 
-/* Cells as format.c writes them (seconds to the nanosecond): a trace has
- * millions of rows, and hm_csv_put_double's shortest round trip was most
- * of the merge's time. */
-static int row(hm_csv_t *csv, const char *op, uint64_t bytes, long long attempt, double global_s,
-               double local_s, double spread_s, double start_s)
+int hm__trace_events_row(void *csv, int func, uint64_t bytes, long long attempt, const double v[4])
 {
-    char buf[48];
-    int st = hm_csv_put_string(csv, op);
-    if (st == HM_OK) st = hm_csv_put_number_text(csv, buf, hm__trace_uint(buf, bytes));
-    if (st == HM_OK) st = hm_csv_put_number_text(csv, buf, hm__trace_int(buf, attempt));
-    if (st == HM_OK) st = hm_csv_put_number_text(csv, "1", 1);
-    double v[4] = {global_s, local_s, spread_s, start_s};
-    for (int k = 0; st == HM_OK && k < 4; k++)
-        st = hm_csv_put_number_text(csv, buf, hm__trace_fixed(buf, v[k], 9));
-    /* late_tolerance_s: a traced call had no deadline to be late for. */
-    if (st == HM_OK) st = hm_csv_put_number_text(csv, "", 0);
+    char b[256];
+    const char *op = hm_trace_func_name(func);
+    size_t n = strlen(op ? op : "?"); /* MPI names: no quotes needed */
+    memcpy(b, op ? op : "?", n), b[n++] = ',';
+    n += hm__trace_uint(b + n, bytes), b[n++] = ',';
+    n += hm__trace_int(b + n, attempt);
+    memcpy(b + n, ",1,", 3), n += 3;
+    for (int k = 0; k < 4; k++) n += hm__trace_fixed(b + n, v[k], 9), b[n++] = ',';
+    /* late_tolerance_s: empty, a traced call had no deadline to start by. */
+    int st = hm_csv_put_cells_text(csv, b, n, 9);
     return st == HM_OK ? hm_csv_end_row(csv) : st;
 }
 
-/* One row for the members m[0..n) of a call found on all of them. */
-static int call_row(hm_csv_t *csv, const hm__trace_rank_t *ranks, const hm__trace_member_t *m,
-                    size_t n, long long attempt)
+/* Every call of rank r but the collectives found on every member: one
+ * row each, its duration. */
+static int rank_rows(hm_csv_t *csv, const hm__trace_rank_t *tr, const hm__trace_calls_t *calls,
+                     long long *attempt)
 {
-    double first = INFINITY, last_in = -INFINITY, last_out = -INFINITY, longest = 0;
-    for (size_t k = 0; k < n; k++) {
-        const hm__trace_rank_t *tr = &ranks[m[k].rank];
-        const hm_trace_event_t *e = &tr->events[m[k].i];
-        first = fmin(first, tr->glob[2 * m[k].i]);
-        last_in = fmax(last_in, tr->glob[2 * m[k].i]);
-        last_out = fmax(last_out, tr->glob[2 * m[k].i + 1]);
-        longest = fmax(longest, e->exit_s - e->enter_s);
+    hm__trace_stream_t in;
+    hm__trace_ev_t ev;
+    int st = hm__trace_stream_open(tr, &in), rc = 0;
+    while (st == HM_OK && (rc = hm__trace_stream_next(&in, &ev)) > 0) {
+        const hm_trace_event_t *e = &ev.e;
+        /* A burst of polls is not a call to time. */
+        if (!hm__trace_is_call(e) || e->calls > 1 || hm__trace_calls_complete(calls, e)) continue;
+        double v[4] = {ev.glob[1] - ev.glob[0], e->exit_s - e->enter_s, 0, ev.glob[0]};
+        st = hm__trace_events_row(csv, e->func, e->bytes, (*attempt)++, v);
     }
-    const hm_trace_event_t *e0 = &ranks[m[0].rank].events[m[0].i];
-    return row(csv, hm_trace_func_name(e0->func), e0->bytes, attempt, last_out - first, longest,
-               last_in - first, first);
+    if (st == HM_OK && rc < 0) st = rc;
+    hm__trace_stream_close(&in);
+    return st;
 }
 
 static int write_rows(hm_csv_t *csv, const hm__trace_rank_t *ranks, int nranks,
-                      const hm__trace_calls_t *calls)
+                      hm__trace_calls_t *calls)
 {
-    if (nranks < 1) return HM_OK;
-    const hm__trace_member_t *m = calls->m;
-    /* Calls found on every member: one row each; their events marked done. */
-    char **done = calloc((unsigned)nranks, sizeof *done);
-    int st = done ? HM_OK : hm__error_set(HM_ENOMEM, "out of memory");
-    for (int r = 0; st == HM_OK && r < nranks; r++)
-        if (!(done[r] = calloc(ranks[r].n ? ranks[r].n : 1, 1))) st = hm__error_nomem(__func__);
     long long attempt = 0;
-    for (size_t i = 0, j; st == HM_OK && i < calls->n; i = j) {
-        j = hm__trace_calls_run_end(calls, i);
-        if ((int)(j - i) != hm__trace_comm_size(ranks, nranks, m[i].key)) continue;
-        st = call_row(csv, ranks, m + i, j - i, attempt++);
-        for (size_t k = i; k < j; k++) done[m[k].rank][m[k].i] = 1;
-    }
-    for (int r = 0; st == HM_OK && r < nranks; r++)
-        for (size_t i = 0; st == HM_OK && i < ranks[r].n; i++) {
-            const hm_trace_event_t *e = &ranks[r].events[i];
-            /* A burst of polls is not a call to time. */
-            if (done[r][i] || !hm__trace_is_call(e) || e->calls > 1) continue;
-            double d = ranks[r].glob[2 * i + 1] - ranks[r].glob[2 * i];
-            st = row(csv, hm_trace_func_name(e->func), e->bytes, attempt++, d,
-                     e->exit_s - e->enter_s, 0, ranks[r].glob[2 * i]);
-        }
-    for (int r = 0; done && r < nranks; r++) free(done[r]);
-    free(done);
+    int st = hm__trace_calls_rows(calls, csv, &attempt);
+    for (int r = 0; st == HM_OK && r < nranks; r++) st = rank_rows(csv, &ranks[r], calls, &attempt);
     return st;
 }
 
 int hm__trace_write_events(const char *dir, const hm__trace_rank_t *ranks, int nranks,
-                           const hm__trace_calls_t *calls)
+                           hm__trace_calls_t *calls)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/events.csv", dir);

@@ -11,13 +11,35 @@
 
 #include "trace/merge_impl.h"
 
+/* "00" to "99": two digits a division (a third of a merge writing
+ * trace.csv went to one digit a division). */
+static const char pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+
+/* The digits of v, right-aligned at end (the last digit at end[-1]); how
+ * many there are. */
+static size_t digits_before(char *end, uint64_t v)
+{
+    char *p = end;
+    while (v >= 100) {
+        unsigned k = (unsigned)(v % 100) * 2;
+        v /= 100;
+        *--p = pairs[k + 1], *--p = pairs[k];
+    }
+    if (v >= 10)
+        *--p = pairs[2 * v + 1], *--p = pairs[2 * v];
+    else
+        *--p = (char)('0' + v);
+    return (size_t)(end - p);
+}
+
 size_t hm__trace_uint(char *buf, uint64_t v)
 {
     char tmp[24];
-    size_t n = 0;
-    do tmp[n++] = (char)('0' + v % 10), v /= 10;
-    while (v);
-    for (size_t i = 0; i < n; i++) buf[i] = tmp[n - 1 - i];
+    size_t n = digits_before(tmp + sizeof tmp, v);
+    memcpy(buf, tmp + sizeof tmp - n, n);
     buf[n] = '\0';
     return n;
 }
@@ -44,8 +66,11 @@ size_t hm__trace_fixed(char *buf, double v, int decimals)
     if (decimals) {
         uint64_t frac = r % unit;
         buf[n++] = '.';
-        for (int d = decimals - 1; d >= 0; d--)
-            buf[n + (size_t)d] = (char)('0' + frac % 10), frac /= 10;
+        /* The fraction's digits with its leading zeros: unit + frac has
+         * decimals + 1 digits, the first a 1 overwritten by the point. */
+        char tmp[24];
+        digits_before(tmp + sizeof tmp, unit + frac);
+        memcpy(buf + n, tmp + sizeof tmp - decimals, (size_t)decimals);
         n += (size_t)decimals;
     }
     buf[n] = '\0';

@@ -2,20 +2,31 @@
  * clock: each local time through the start model (extrapolated) and
  * between the start and end models (interpolated, [Denis et al. 2022,
  * §4.2]); collectives matched across ranks by (communicator, number); the
- * files and the summary written from there. */
+ * files and the summary written from there.
+ *
+ * Nothing holds the whole trace: each rank's file is read as a stream, a
+ * rank's local times are in order and its models are monotone, so a
+ * k-way merge of the ranks by global entry time gives trace.csv and
+ * matches messages and collectives with only what is in flight held. At
+ * the same time a second thread reads the ranks one after the other for
+ * the summary and trace.json; then events.csv and OTF2, which need the
+ * matched collectives and the trace's first time, read them once more. */
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <harmonia/output.h>
 #include <harmonia/stats.h>
 #include <harmonia/trace.h>
 
 #include "common/error_set.h"
 #include "trace/merge_impl.h"
-#include "trace/trace_impl.h"
+#include "trace/summary.h"
 
 /* The largest rank with a file in dir, plus one; 0 when none. */
 static int count_ranks(const char *dir, int *nranks)
@@ -53,73 +64,22 @@ static int load_rank(const char *dir, int rank, hm__trace_rank_t *tr)
         tr->has_model = st == HM_OK;
     }
     snprintf(path, sizeof path, "%s/rank-%05d.events", dir, rank);
-    if (st == HM_OK && present(path))
-        st = hm__trace_read_events(path, &tr->events, &tr->n, &tr->chunks, &tr->torn);
-    return st;
-}
-
-/* Local to global, both ways, for every event of a rank. A rank without
- * a model file has no clock to go by: its times stay local (and the
- * summary says it did not finish). */
-static int place_rank(hm__trace_rank_t *tr)
-{
-    size_t n = tr->n ? tr->n : 1;
-    tr->ext = hm__trace_big_alloc(2 * n * sizeof *tr->ext);
-    tr->glob = hm__trace_big_alloc(2 * n * sizeof *tr->glob);
-    if (!tr->ext || !tr->glob) return hm__error_set(HM_ENOMEM, "out of memory");
-    const hm_trace_rank_info_t *in = &tr->model.info;
-    for (size_t i = 0; i < 2 * tr->n; i++) {
-        double t = i % 2 ? tr->events[i / 2].exit_s : tr->events[i / 2].enter_s;
-        double x = tr->has_model ? hm_trace_model_apply(in->start, t) : t;
-        tr->ext[i] = x;
-        tr->glob[i] =
-            tr->has_model && in->has_end ? hm_trace_interpolate(in->start, in->end, t) : x;
+    if (st == HM_OK && present(path)) {
+        snprintf(tr->path, sizeof tr->path, "%s", path);
+        st = hm__trace_scan_events(path, &tr->n, &tr->chunks, &tr->torn);
     }
-    return HM_OK;
-}
-
-/* What each request number of a rank stands for: the first event that
- * carries it (read by the message matching and the OTF2 writer). */
-static int find_origins(hm__trace_rank_t *tr)
-{
-    for (size_t i = 0; i < tr->n; i++)
-        if (tr->events[i].request > tr->max_request) tr->max_request = tr->events[i].request;
-    size_t n = (size_t)tr->max_request + 1;
-    if (!(tr->origin = hm__trace_big_alloc(n * sizeof *tr->origin)))
-        return hm__error_nomem("hm_trace_merge");
-    for (size_t k = 0; k < n; k++) tr->origin[k] = SIZE_MAX;
-    for (size_t i = tr->n; i-- > 0;) tr->origin[tr->events[i].request] = i; /* the earliest wins */
-    return HM_OK;
-}
-
-const hm_trace_event_t *hm__trace_origin(const hm__trace_rank_t *tr, uint32_t id)
-{
-    size_t k = id && id <= tr->max_request ? tr->origin[id] : SIZE_MAX;
-    return k == SIZE_MAX ? NULL : &tr->events[k];
+    return st;
 }
 
 void hm__trace_ranks_free(hm__trace_rank_t *ranks, int nranks)
 {
-    for (int r = 0; ranks && r < nranks; r++) {
-        hm__trace_model_file_free(&ranks[r].model);
-        free(ranks[r].events), free(ranks[r].ext), free(ranks[r].glob), free(ranks[r].origin);
-    }
+    for (int r = 0; ranks && r < nranks; r++) hm__trace_model_file_free(&ranks[r].model);
     free(ranks);
 }
 
-/* One rank: its files read, its events placed on the global clock, its
- * requests indexed. */
-static int load_one(const char *dir, int rank, hm__trace_rank_t *tr)
-{
-    int st = load_rank(dir, rank, tr);
-    if (st == HM_OK) st = place_rank(tr);
-    if (st == HM_OK) st = find_origins(tr);
-    return st;
-}
-
-/* The ranks at once (each reads and checks its own file: 6.8 M events of
- * 2 ranks, 2.4 s one after the other); the lowest failing rank's status,
- * its sentence carried over from the thread that set it. */
+/* The ranks at once (each reads and checks its own file); the lowest
+ * failing rank's status, its sentence carried over from the thread that
+ * set it. */
 int hm__trace_load(const char *dir, hm__trace_rank_t **out, int *nranks)
 {
     *out = NULL;
@@ -131,7 +91,7 @@ int hm__trace_load(const char *dir, hm__trace_rank_t **out, int *nranks)
     char why[HM_ERROR_MAX] = "";
 #pragma omp parallel for schedule(dynamic, 1)
     for (int r = 0; r < n; r++) {
-        int rc = load_one(dir, r, &ranks[r]);
+        int rc = load_rank(dir, r, &ranks[r]);
         if (rc == HM_OK) continue;
 #pragma omp critical
         if (r < bad) bad = r, st = rc, snprintf(why, sizeof why, "%s", hm_last_error());
@@ -139,6 +99,20 @@ int hm__trace_load(const char *dir, hm__trace_rank_t **out, int *nranks)
     if (bad < n) return hm__trace_ranks_free(ranks, n), hm__error_set(st, "%s", why);
     *out = ranks;
     return HM_OK;
+}
+
+int hm__trace_spool(const char *dir, FILE **out)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/.merge.spool.XXXXXX", dir);
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w+") : NULL;
+    if (fd >= 0) unlink(path); /* gone with the merge, whatever happens to it */
+    if (!f && fd >= 0) close(fd);
+    *out = f;
+    return f ? HM_OK
+             : hm__error_set(HM_EIO, "cannot make a temporary file in %s: %s", dir,
+                             strerror(errno));
 }
 
 /* ---- Summary ---- */
@@ -152,164 +126,9 @@ int hm__trace_comm_size(const hm__trace_rank_t *ranks, int nranks, uint64_t key)
     return 0;
 }
 
-/* Skew and late-arrival wait of every collective call found on all its
- * communicator's members, added to its function's summary. */
-static void match_collectives(const hm__trace_rank_t *ranks, int nranks,
-                              const hm__trace_calls_t *calls, hm_trace_summary_t *s, int *slot)
-{
-    const hm__trace_member_t *m = calls->m;
-    for (size_t i = 0, j; i < calls->n; i = j) {
-        j = hm__trace_calls_run_end(calls, i);
-        if ((int)(j - i) != hm__trace_comm_size(ranks, nranks, m[i].key)) {
-            s->collective_events_partial += j - i;
-            continue;
-        }
-        s->collectives++;
-        int func = ranks[m[i].rank].events[m[i].i].func;
-        hm_trace_func_summary_t *f = &s->funcs[slot[func]];
-        double last = m[j - 1].enter_s, skew = last - m[i].enter_s;
-        f->matched++;
-        if (skew > f->max_skew_s) f->max_skew_s = skew;
-        for (size_t k = i; k < j; k++) f->late_wait_s += last - m[k].enter_s;
-    }
-}
-
-/* Per function: calls, total and median duration. slot maps a function to
- * its place in s->funcs (-1: not seen). */
-static int per_function(const hm__trace_rank_t *ranks, int nranks, hm_trace_summary_t *s, int *slot)
-{
-    int nf = hm_trace_func_count();
-    uint64_t *calls = calloc((size_t)nf, sizeof *calls),
-             *events = calloc((size_t)nf, sizeof *events);
-    if (!calls || !events) return free(calls), free(events), hm__error_nomem(__func__);
-    for (int r = 0; r < nranks; r++)
-        for (size_t i = 0; i < ranks[r].n; i++)
-            if (ranks[r].events[i].func >= 0 && ranks[r].events[i].func < nf &&
-                hm__trace_is_call(&ranks[r].events[i]))
-                events[ranks[r].events[i].func]++;
-    for (int f = 0; f < nf; f++) slot[f] = events[f] ? (int)s->nfuncs++ : -1;
-    s->funcs = calloc(s->nfuncs ? s->nfuncs : 1, sizeof *s->funcs);
-    double **d = calloc((size_t)nf, sizeof *d);
-    size_t *nd = calloc((size_t)nf, sizeof *nd);
-    int st = s->funcs && d && nd ? HM_OK : hm__error_set(HM_ENOMEM, "out of memory");
-    for (int f = 0; st == HM_OK && f < nf; f++)
-        if (events[f] && !(d[f] = hm__trace_big_alloc(events[f] * sizeof **d)))
-            st = hm__error_set(HM_ENOMEM, "out of memory");
-    for (int r = 0; st == HM_OK && r < nranks; r++)
-        for (size_t i = 0; i < ranks[r].n; i++) {
-            const hm_trace_event_t *e = &ranks[r].events[i];
-            int f = e->func;
-            if (f < 0 || f >= nf || !hm__trace_is_call(e)) continue;
-            calls[f] += e->calls;
-            d[f][nd[f]++] = ranks[r].glob[2 * i + 1] - ranks[r].glob[2 * i];
-        }
-    for (int f = 0; st == HM_OK && f < nf; f++) {
-        if (!events[f]) continue;
-        hm_trace_func_summary_t *fs = &s->funcs[slot[f]];
-        fs->func = f, fs->calls = calls[f], fs->events = events[f];
-        for (size_t k = 0; k < nd[f]; k++) fs->total_s += d[f][k];
-        fs->median_s = hm_stats_quantile_select(d[f], nd[f], 0.5);
-    }
-    for (int f = 0; d && f < nf; f++) free(d[f]);
-    free(d), free(nd), free(calls), free(events);
-    return st;
-}
-
-/* The larger of a and b where b is a measurement (NaN: none). */
-static double max_measured(double a, double b)
-{
-    return isnan(b) ? a : isnan(a) ? b : fmax(a, b);
-}
-
-/* What the checker and the ping-pongs at MPI_Init and MPI_Finalize saw
- * (rank 0's file has them), and whether the order of events on different
- * ranks can be trusted: only clocks that differ by less than the shortest
- * transmission time keep every receive after its send (Lamport 1978,
- * "Physical Clocks": the clock condition holds when the clocks' difference
- * stays below mu). The interpolated times take each model where it was
- * checked, the drift as constant in between, so between the two checks
- * their error is within the larger of the two. */
-static void clock_accuracy(const hm__trace_rank_t *ranks, int nranks, hm_trace_summary_t *s)
-{
-    s->check_init_max_s = s->pair_error_s = s->latency_min_s = NAN;
-    for (int r = 0; r < nranks; r++) {
-        if (!ranks[r].has_model) continue;
-        const hm_trace_rank_info_t *in = &ranks[r].model.info;
-        s->check_init_max_s = max_measured(s->check_init_max_s, in->check_init_s);
-        s->pair_error_s = max_measured(s->pair_error_s, in->pair_error_s);
-        if (!isnan(in->latency_min_s))
-            s->latency_min_s = isnan(s->latency_min_s) ? in->latency_min_s
-                                                       : fmin(s->latency_min_s, in->latency_min_s);
-    }
-    s->order_doubtful = s->pair_error_s >= s->latency_min_s; /* false when either is NaN */
-}
-
-/* The flushes a rank did: its model says at MPI_Finalize; for a rank that
- * never got there, the whole chunks its file holds, one a flush that
- * reached the disk (its MPI_T_flush events undercount them: the event of
- * the last flush sat in the buffer that was lost). */
-static uint64_t flushes_of(const hm__trace_rank_t *tr)
-{
-    return tr->has_model ? tr->model.info.flushes : (uint64_t)tr->chunks;
-}
-
-static void totals(const hm__trace_rank_t *ranks, int nranks, hm_trace_summary_t *s)
-{
-    double first = INFINITY, last = -INFINITY;
-    clock_accuracy(ranks, nranks, s);
-    /* Not measured until a rank's checker says (a run that never reached
-     * MPI_Finalize has no end model to check). */
-    s->check_start_max_s = s->check_end_max_s = NAN;
-    for (int r = 0; r < nranks; r++) {
-        const hm__trace_rank_t *tr = &ranks[r];
-        s->nranks += tr->n > 0 || tr->has_model;
-        s->nfinished += tr->has_model && tr->model.info.has_end;
-        s->torn_ranks += tr->torn;
-        s->events += tr->n;
-        s->flushes += flushes_of(tr);
-        if (tr->has_model && tr->model.info.has_end) {
-            s->check_start_max_s = max_measured(s->check_start_max_s, tr->model.info.check_start_s);
-            s->check_end_max_s = max_measured(s->check_end_max_s, tr->model.info.check_end_s);
-        }
-        for (size_t i = 0; i < 2 * tr->n; i++) {
-            double c = fabs(tr->glob[i] - tr->ext[i]);
-            if (c > s->drift_correction_max_s) s->drift_correction_max_s = c;
-            if (tr->glob[i] < first) first = tr->glob[i];
-            if (tr->glob[i] > last) last = tr->glob[i];
-        }
-    }
-    s->span_s = last >= first ? last - first : NAN; /* NaN: no event */
-}
-
 int hm__trace_is_call(const hm_trace_event_t *e)
 {
     return hm_trace_func_class(e->func) != HM_TRACE_CLASS_REQUEST;
-}
-
-static void messages(const hm__trace_messages_t *msgs, hm_trace_summary_t *s)
-{
-    s->messages = msgs->n;
-    s->sends_unmatched = msgs->sends_unmatched;
-    s->receives_unmatched = msgs->receives_unmatched;
-    s->violations = msgs->violations;
-    s->violations_local = msgs->violations_local;
-    s->violation_max_s = msgs->violation_max_s;
-    s->violation_max_local_s = msgs->violation_max_local_s;
-}
-
-int hm__trace_summarize(const hm__trace_rank_t *ranks, int nranks, const hm__trace_calls_t *calls,
-                        const hm__trace_messages_t *msgs, hm_trace_summary_t *s)
-{
-    memset(s, 0, sizeof *s);
-    messages(msgs, s);
-    int *slot = malloc((size_t)hm_trace_func_count() * sizeof *slot);
-    if (!slot) return hm__error_set(HM_ENOMEM, "out of memory");
-    totals(ranks, nranks, s);
-    int st = per_function(ranks, nranks, s, slot);
-    if (st == HM_OK) match_collectives(ranks, nranks, calls, s, slot);
-    free(slot);
-    if (st != HM_OK) hm_trace_summary_free(s);
-    return st;
 }
 
 void hm_trace_summary_free(hm_trace_summary_t *s)
@@ -361,44 +180,6 @@ static void sizes(const char *dir, unsigned files, int nranks, hm_trace_summary_
         s->span_s > 0 && s->nranks > 0 ? (double)s->events / s->nranks / s->span_s : NAN;
 }
 
-/* Writer k of the merged trace's files, in hm_trace_file_t's order. */
-static int write_one(int k, const char *dir, const hm__trace_rank_t *ranks, int nranks,
-                     const hm__trace_calls_t *calls, const hm__trace_messages_t *msgs)
-{
-    switch (k) {
-    case 0:
-        return hm__trace_write_csv(dir, ranks, nranks);
-    case 1:
-        return hm__trace_write_chrome(dir, ranks, nranks, msgs);
-    case 2:
-        return hm__trace_write_events(dir, ranks, nranks, calls);
-    default:
-        return hm__trace_write_otf2(dir, ranks, nranks, msgs);
-    }
-}
-
-/* The files asked for at once: they only read the loaded trace, and each
- * is bound by formatting and writing (2 M events: 6.6 s one after the
- * other on 2 cores), the largest started first. The first failure in the files' order is the
- * status, its sentence carried over from the thread that set it. */
-static int write_files(const char *dir, unsigned files, const hm__trace_rank_t *ranks, int nranks,
-                       const hm__trace_calls_t *calls, const hm__trace_messages_t *msgs)
-{
-    enum { NFILES = 4 };
-    static const int largest_first[NFILES] = {1, 0, 2, 3}; /* json, csv, events, otf2 */
-    int st[NFILES];
-    char why[NFILES][HM_ERROR_MAX]; /* written by the thread that failed */
-#pragma omp parallel for schedule(dynamic, 1)
-    for (int i = 0; i < NFILES; i++) {
-        int k = largest_first[i];
-        st[k] = files & (1u << k) ? write_one(k, dir, ranks, nranks, calls, msgs) : HM_OK;
-        if (st[k] != HM_OK) snprintf(why[k], sizeof why[k], "%s", hm_last_error());
-    }
-    for (int k = 0; k < NFILES; k++)
-        if (st[k] != HM_OK) return hm__error_set(st[k], "%s", why[k]);
-    return HM_OK;
-}
-
 int hm_trace_files_parse(const char *list, unsigned *files)
 {
     static const char *const names[] = {"csv", "json", "events", "otf2"};
@@ -426,11 +207,242 @@ int hm_trace_files_parse(const char *list, unsigned *files)
     }
 }
 
+/* ---- The passes over the ranks ---- */
+
+/* What a merge carries between its passes. */
+typedef struct merge {
+    const char *dir;
+    unsigned files;
+    const hm__trace_rank_t *ranks;
+    int nranks;
+    FILE *flows;      /* the matched messages, for trace.json */
+    void *csv, *json; /* trace.csv (hm_csv_t), trace.json (hm_afile_t) */
+    hm__trace_matcher_t *matcher;
+    hm__trace_calls_t *calls;
+    hm__trace_tally_t *tally;
+    hm__trace_messages_t msgs;
+    double t0; /* trace.json's time 0: the earliest first entry of a rank */
+} merge_t;
+
+/* A rank's place in the k-way merge: its next event. */
+typedef struct cursor {
+    hm__trace_stream_t in;
+    hm__trace_ev_t ev;
+    int rank;
+} cursor_t;
+
+static int before(const cursor_t *a, const cursor_t *b)
+{
+    return a->ev.glob[0] < b->ev.glob[0] || (a->ev.glob[0] == b->ev.glob[0] && a->rank < b->rank);
+}
+
+static void sift_down(cursor_t **h, size_t n, size_t k)
+{
+    for (size_t c; (c = 2 * k + 1) < n; k = c) {
+        if (c + 1 < n && before(h[c + 1], h[c])) c++;
+        if (!before(h[c], h[k])) return;
+        cursor_t *t = h[c];
+        h[c] = h[k], h[k] = t;
+    }
+}
+
+/* One event in global order: its row of trace.csv, its messages, its
+ * collective. */
+static int in_order(merge_t *m, int rank, const hm__trace_ev_t *ev)
+{
+    int st = m->csv ? hm__trace_csv_event(m->csv, rank, ev) : HM_OK;
+    if (st == HM_OK) st = hm__trace_matcher_event(m->matcher, rank, ev);
+    if (st == HM_OK) st = hm__trace_calls_event(m->calls, rank, ev);
+    return st;
+}
+
+/* Every rank's streams opened at their first event, as a heap. */
+static int open_cursors(merge_t *m, cursor_t *cur, cursor_t **h, size_t *n)
+{
+    int st = HM_OK, rc;
+    *n = 0;
+    for (int r = 0; r < m->nranks; r++) {
+        cur[r].rank = r;
+        if ((st = hm__trace_stream_open(&m->ranks[r], &cur[r].in)) != HM_OK) return st;
+        if ((rc = hm__trace_stream_next(&cur[r].in, &cur[r].ev)) < 0) return rc;
+        if (rc) h[(*n)++] = &cur[r];
+    }
+    for (size_t k = *n; k-- > 0;) sift_down(h, *n, k);
+    return st;
+}
+
+/* The k-way merge of the ranks by global entry time, each rank's events
+ * in the order it recorded them (a flush is dated after the call whose
+ * event waited for it, so a rank's own entries are not strictly sorted). */
+static int merge_pass(merge_t *m)
+{
+    size_t np = m->nranks > 0 ? (size_t)m->nranks : 1, n = 0;
+    cursor_t *cur = calloc(np, sizeof *cur), **h = calloc(np, sizeof *h);
+    int st = cur && h ? open_cursors(m, cur, h, &n) : hm__error_nomem("hm_trace_merge");
+    while (st == HM_OK && n > 0) {
+        st = in_order(m, h[0]->rank, &h[0]->ev);
+        int rc = st == HM_OK ? hm__trace_stream_next(&h[0]->in, &h[0]->ev) : 0;
+        if (rc < 0) st = rc;
+        if (rc == 0) h[0] = h[--n];
+        sift_down(h, n, 0);
+    }
+    for (int r = 0; cur && r < m->nranks; r++) hm__trace_stream_close(&cur[r].in);
+    free(cur), free(h);
+    if (st == HM_OK) st = hm__trace_matcher_finish(m->matcher, &m->msgs);
+    return st;
+}
+
+/* The ranks one after the other: the summary's tally, trace.json's
+ * calls. */
+static int rank_pass(merge_t *m)
+{
+    int st = HM_OK, rc = 0;
+    for (int r = 0; st == HM_OK && r < m->nranks; r++) {
+        hm__trace_stream_t in;
+        hm__trace_ev_t ev;
+        st = hm__trace_stream_open(&m->ranks[r], &in);
+        while (st == HM_OK && (rc = hm__trace_stream_next(&in, &ev)) > 0) {
+            st = hm__trace_tally_event(m->tally, &ev);
+            if (m->json) hm__trace_chrome_event(m->json, r, &ev, m->t0);
+        }
+        if (st == HM_OK && rc < 0) st = rc;
+        hm__trace_stream_close(&in);
+    }
+    return st;
+}
+
+/* The earliest first entry of a rank (0 for none): trace.json's time 0. */
+static int first_entry(merge_t *m)
+{
+    int any = 0, st = HM_OK;
+    m->t0 = 0;
+    for (int r = 0; st == HM_OK && r < m->nranks; r++) {
+        hm__trace_stream_t in;
+        hm__trace_ev_t ev;
+        st = hm__trace_stream_open(&m->ranks[r], &in);
+        int rc = st == HM_OK ? hm__trace_stream_next(&in, &ev) : 0;
+        if (rc < 0) st = rc;
+        if (rc > 0 && (!any || ev.glob[0] < m->t0)) m->t0 = ev.glob[0], any = 1;
+        hm__trace_stream_close(&in);
+    }
+    return st;
+}
+
+/* Two jobs at once, each on its thread; the first one's failure wins, its
+ * sentence carried over from the thread that set it. */
+typedef int (*job_t)(merge_t *m);
+
+static int both(merge_t *m, job_t a, job_t b)
+{
+    job_t jobs[2] = {a, b};
+    int st[2];
+    char why[2][HM_ERROR_MAX];
+#pragma omp parallel for schedule(dynamic, 1) num_threads(2)
+    for (int k = 0; k < 2; k++) {
+        st[k] = jobs[k](m);
+        if (st[k] != HM_OK) snprintf(why[k], sizeof why[k], "%s", hm_last_error());
+    }
+    for (int k = 0; k < 2; k++)
+        if (st[k] != HM_OK) return hm__error_set(st[k], "%s", why[k]);
+    return HM_OK;
+}
+
+static int write_events_csv(merge_t *m)
+{
+    if (!(m->files & HM_TRACE_FILE_EVENTS)) return HM_OK;
+    return hm__trace_write_events(m->dir, m->ranks, m->nranks, m->calls);
+}
+
+static int write_otf2(merge_t *m)
+{
+    if (!(m->files & HM_TRACE_FILE_OTF2)) return HM_OK;
+    double first, last;
+    hm__trace_tally_span(m->tally, &first, &last);
+    return hm__trace_write_otf2(m->dir, m->ranks, m->nranks, first, last);
+}
+
+/* trace.csv and trace.json opened (under temporary names) and what the
+ * passes hold. */
+static int set_up(merge_t *m)
+{
+    int st = hm__trace_tally_open(&m->tally);
+    if (st == HM_OK && (m->files & HM_TRACE_FILE_JSON)) st = hm__trace_spool(m->dir, &m->flows);
+    if (st == HM_OK) st = hm__trace_matcher_open(m->nranks, m->flows, &m->matcher);
+    if (st == HM_OK)
+        st = hm__trace_calls_open(m->ranks, m->nranks, m->dir, !!(m->files & HM_TRACE_FILE_EVENTS),
+                                  &m->calls);
+    if (st == HM_OK && (m->files & HM_TRACE_FILE_JSON)) st = first_entry(m);
+    if (st == HM_OK && (m->files & HM_TRACE_FILE_CSV))
+        st = hm__trace_csv_open(m->dir, m->ranks, m->nranks, &m->csv);
+    if (st == HM_OK && (m->files & HM_TRACE_FILE_JSON))
+        st = hm__trace_chrome_open(m->dir, m->ranks, m->nranks, &m->json);
+    return st;
+}
+
+/* trace.csv and trace.json published, or dropped after a failure. */
+static int commit(merge_t *m, int st)
+{
+    if (m->csv) {
+        if (st == HM_OK)
+            st = hm_csv_close(m->csv);
+        else
+            hm_csv_abort(m->csv);
+    }
+    if (m->json) {
+        if (st == HM_OK)
+            st = hm__trace_chrome_finish(m->json, m->flows, m->t0);
+        else
+            hm_afile_abort(m->json);
+    }
+    m->csv = m->json = NULL;
+    return st;
+}
+
+static void tear_down(merge_t *m)
+{
+    hm__trace_matcher_free(m->matcher);
+    hm__trace_calls_free(m->calls);
+    hm__trace_tally_free(m->tally);
+    if (m->flows) fclose(m->flows);
+}
+
+static void put_messages(const hm__trace_messages_t *msgs, hm_trace_summary_t *s)
+{
+    s->messages = msgs->n;
+    s->sends_unmatched = msgs->sends_unmatched;
+    s->receives_unmatched = msgs->receives_unmatched;
+    s->violations = msgs->violations;
+    s->violations_local = msgs->violations_local;
+    s->violation_max_s = msgs->violation_max_s;
+    s->violation_max_local_s = msgs->violation_max_local_s;
+}
+
+static int summarize(merge_t *m, hm_trace_summary_t *s)
+{
+    int *slot = malloc((size_t)hm_trace_func_count() * sizeof *slot);
+    if (!slot) return hm__error_nomem("hm_trace_merge");
+    put_messages(&m->msgs, s);
+    int st = hm__trace_tally_summary(m->tally, m->ranks, m->nranks, s, slot);
+    if (st == HM_OK) hm__trace_calls_finish(m->calls, s, slot);
+    free(slot);
+    return st;
+}
+
+/* The passes: in global order and rank by rank at once (trace.csv and
+ * trace.json are written meanwhile), then events.csv and OTF2 at once. */
+static int run(merge_t *m, hm_trace_summary_t *s)
+{
+    int st = set_up(m);
+    if (st == HM_OK) st = both(m, merge_pass, rank_pass);
+    st = commit(m, st);
+    if (st == HM_OK) st = summarize(m, s);
+    if (st == HM_OK) st = both(m, write_events_csv, write_otf2);
+    return st;
+}
+
 int hm_trace_merge(const char *dir, unsigned files, hm_trace_summary_t *summary)
 {
     hm__trace_rank_t *ranks = NULL;
-    hm__trace_calls_t calls = {NULL, 0};
-    hm__trace_messages_t msgs = {0};
     int nranks = 0;
     if (!dir) return hm__error_null(__func__, "dir");
     if (!summary) return hm__error_null(__func__, "summary");
@@ -439,13 +451,11 @@ int hm_trace_merge(const char *dir, unsigned files, hm_trace_summary_t *summary)
         return hm__error_set(HM_EINVAL, "hm_trace_merge: files 0x%x beyond HM_TRACE_FILE_ALL",
                              files);
     int st = hm__trace_load(dir, &ranks, &nranks);
-    if (st == HM_OK) st = hm__trace_calls_collect(ranks, nranks, &calls);
-    if (st == HM_OK) st = hm__trace_messages_match(ranks, nranks, &msgs);
-    if (st == HM_OK) st = write_files(dir, files, ranks, nranks, &calls, &msgs);
-    if (st == HM_OK) st = hm__trace_summarize(ranks, nranks, &calls, &msgs, summary);
+    merge_t m = {.dir = dir, .files = files, .ranks = ranks, .nranks = nranks};
+    if (st == HM_OK) st = run(&m, summary);
+    tear_down(&m);
     if (st == HM_OK) sizes(dir, files, nranks, summary);
-    hm__trace_messages_free(&msgs);
-    hm__trace_calls_free(&calls);
+    if (st != HM_OK) hm_trace_summary_free(summary);
     hm__trace_ranks_free(ranks, nranks);
     return st;
 }

@@ -289,26 +289,10 @@ static int write_local_defs(OTF2_Archive *a, int nranks)
     return st;
 }
 
-/* The first entry and the last exit of all ranks, global. */
-static void span(const hm__trace_rank_t *ranks, int nranks, double *first, double *last)
-{
-    int any = 0;
-    *first = *last = 0;
-    for (int r = 0; r < nranks; r++)
-        for (size_t i = 0; i < 2 * ranks[r].n; i++) {
-            double t = ranks[r].glob[i];
-            if (!any || t < *first) *first = t;
-            if (!any || t > *last) *last = t;
-            any = 1;
-        }
-}
-
 /* Every rank's events, then the definitions (which count them). */
 static int write_contents(OTF2_Archive *a, const hm__trace_rank_t *ranks, int nranks,
-                          const comm_defs_t *comms, uint64_t *counts)
+                          const comm_defs_t *comms, uint64_t *counts, double first, double last)
 {
-    double first, last;
-    span(ranks, nranks, &first, &last);
     int st = set_up(a, host_of(ranks, nranks));
     for (int r = 0; st == HM_OK && r < nranks; r++)
         st = hm__otf2_write_rank(a, &ranks[r], r, comms, first, &counts[r]);
@@ -321,11 +305,11 @@ static int write_contents(OTF2_Archive *a, const hm__trace_rank_t *ranks, int nr
 }
 
 /* The messages are written from each rank's own records (OTF2 readers
- * match sends and receives themselves), so msgs is not needed here. */
-static int write_archive(const char *path, const hm__trace_rank_t *ranks, int nranks,
-                         const hm__trace_messages_t *msgs)
+ * match sends and receives themselves): each rank is written from its own
+ * stream, without the others. */
+static int write_archive(const char *path, const hm__trace_rank_t *ranks, int nranks, double first,
+                         double last)
 {
-    (void)msgs;
     comm_defs_t comms;
     int st = comms_collect(ranks, nranks, &comms);
     if (st != HM_OK) return st;
@@ -336,7 +320,7 @@ static int write_archive(const char *path, const hm__trace_rank_t *ranks, int nr
     if (!a)
         st = hm__error_set(HM_EIO, "OTF2: cannot open an archive in %s", path);
     else
-        st = write_contents(a, ranks, nranks, &comms, counts);
+        st = write_contents(a, ranks, nranks, &comms, counts, first, last);
     OTF2_ErrorCode e = a ? OTF2_Archive_Close(a) : OTF2_SUCCESS;
     if (e != OTF2_SUCCESS && st == HM_OK) st = hm__otf2_failed("OTF2_Archive_Close", e);
     free(counts);
@@ -356,14 +340,14 @@ static int remove_tree(const char *path)
     return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-int hm__trace_write_otf2(const char *dir, const hm__trace_rank_t *ranks, int nranks,
-                         const hm__trace_messages_t *msgs)
+int hm__trace_write_otf2(const char *dir, const hm__trace_rank_t *ranks, int nranks, double first_s,
+                         double last_s)
 {
     char tmp[4200], old[4300], final[4200];
     snprintf(tmp, sizeof tmp, "%s/.otf2.tmp.%ld", dir, (long)getpid());
     snprintf(old, sizeof old, "%s.old", tmp);
     snprintf(final, sizeof final, "%s/otf2", dir);
-    int st = write_archive(tmp, ranks, nranks, msgs);
+    int st = write_archive(tmp, ranks, nranks, first_s, last_s);
     /* The folder's rename publishes the archive whole; an older one is
      * moved aside first, then removed. */
     int had = st == HM_OK && rename(final, old) == 0;
@@ -382,10 +366,10 @@ int hm__trace_write_otf2(const char *dir, const hm__trace_rank_t *ranks, int nra
 
 #else
 
-int hm__trace_write_otf2(const char *dir, const hm__trace_rank_t *ranks, int nranks,
-                         const hm__trace_messages_t *msgs)
+int hm__trace_write_otf2(const char *dir, const hm__trace_rank_t *ranks, int nranks, double first_s,
+                         double last_s)
 {
-    (void)dir, (void)ranks, (void)nranks, (void)msgs;
+    (void)dir, (void)ranks, (void)nranks, (void)first_s, (void)last_s;
     return HM_OK; /* built without OTF2: trace.csv and trace.json only */
 }
 #endif

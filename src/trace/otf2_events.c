@@ -11,9 +11,17 @@
 
 /* ---- Events of one rank ---- */
 
+/* A call and the request records after it (what it started or
+ * completed), read ahead from the rank's stream. */
+typedef struct group {
+    hm__trace_ev_t *v;
+    size_t n, cap;
+} group_t;
+
 typedef struct rank_writer {
     OTF2_EvtWriter *w;
-    const hm__trace_rank_t *tr;
+    hm__trace_requests_t req; /* the requests of the rank in flight */
+    group_t g;
     const comm_defs_t *comms;
     uint64_t count; /* records written: the location's number of events */
     OTF2_ErrorCode e;
@@ -29,7 +37,8 @@ static void count_record(rank_writer_t *rw, OTF2_ErrorCode e)
 
 static const hm_trace_event_t *origin_of(const rank_writer_t *rw, uint32_t request)
 {
-    return hm__trace_origin(rw->tr, request);
+    const hm__trace_origin_t *o = hm__trace_requests_find(&rw->req, request);
+    return o ? &o->e : NULL;
 }
 
 typedef enum p2p_kind {
@@ -173,12 +182,11 @@ static void call_finished(rank_writer_t *rw, const hm_trace_event_t *e, uint64_t
 }
 
 /* The request records of kind func (T_started, T_completed) that follow
- * call i: the requests it started or completed, at t. */
-static void request_records(rank_writer_t *rw, size_t i, int func, uint64_t t)
+ * the group's call: the requests it started or completed, at t. */
+static void request_records(rank_writer_t *rw, int func, uint64_t t)
 {
-    const hm__trace_rank_t *tr = rw->tr;
-    for (size_t j = i + 1; j < tr->n && !hm__trace_is_call(&tr->events[j]); j++) {
-        const hm_trace_event_t *rec = &tr->events[j], *o;
+    for (size_t j = 1; j < rw->g.n; j++) {
+        const hm_trace_event_t *rec = &rw->g.v[j].e, *o;
         if (rec->func != func) continue;
         if (func == HM_TRACE_MPI_T_completed)
             request_completed(rw, rec, t);
@@ -265,49 +273,94 @@ static void collective_end(rank_writer_t *rw, const hm_trace_event_t *e, const c
 
 /* ---- A call ---- */
 
-/* Call i from in to out, with what it did between its Enter and Leave:
- * at entry what it started, at exit what it completed. */
-static void write_call(rank_writer_t *rw, size_t i, uint64_t in, uint64_t out)
+/* The group's call from in to out, with what it did between its Enter
+ * and Leave: at entry what it started, at exit what it completed. */
+static void write_call(rank_writer_t *rw, uint64_t in, uint64_t out)
 {
-    const hm_trace_event_t *e = &rw->tr->events[i];
+    const hm_trace_event_t *e = &rw->g.v[0].e;
     OTF2_RegionRef region = (OTF2_RegionRef)e->func;
     OTF2_CommRef comm = 0;
     const coll_t *coll = collective(rw, e, &comm);
     count_record(rw, OTF2_EvtWriter_Enter(rw->w, NULL, in, region));
     if (coll) count_record(rw, OTF2_EvtWriter_MpiCollectiveBegin(rw->w, NULL, in));
     call_started(rw, e, in);
-    request_records(rw, i, HM_TRACE_MPI_T_started, in);
+    request_records(rw, HM_TRACE_MPI_T_started, in);
     call_finished(rw, e, out);
-    request_records(rw, i, HM_TRACE_MPI_T_completed, out);
+    request_records(rw, HM_TRACE_MPI_T_completed, out);
     if (coll) collective_end(rw, e, coll, comm, out);
     count_record(rw, OTF2_EvtWriter_Leave(rw->w, NULL, out, region));
 }
 
-/* Rank r's calls, never going back in time (an affine map per rank keeps
- * the order; the rounding of two calls a nanosecond apart could not);
- * *count the records written. */
+/* The group's call written, never going back in time (an affine map per
+ * rank keeps the order; the rounding of two calls a nanosecond apart
+ * could not), its requests known first and forgotten after. */
+static int flush_group(rank_writer_t *rw, double first_s, uint64_t *last)
+{
+    int st = HM_OK;
+    for (size_t k = 0; st == HM_OK && k < rw->g.n; k++)
+        st = hm__trace_requests_see(&rw->req, &rw->g.v[k].e, rw->g.v[k].i);
+    if (st != HM_OK || !rw->g.n) return st;
+    uint64_t in = hm__otf2_ticks(rw->g.v[0].glob[0], first_s),
+             out = hm__otf2_ticks(rw->g.v[0].glob[1], first_s);
+    in = in < *last ? *last : in;
+    out = out < in ? in : out;
+    *last = out;
+    write_call(rw, in, out);
+    for (size_t k = 0; k < rw->g.n; k++) hm__trace_requests_done(&rw->req, &rw->g.v[k].e);
+    rw->g.n = 0;
+    return HM_OK;
+}
+
+/* ev into the group: a call starts the next one (after the group before
+ * it is written); records before a rank's first call belong to none. */
+static int add(rank_writer_t *rw, const hm__trace_ev_t *ev, double first_s, uint64_t *last)
+{
+    int call = hm__trace_is_call(&ev->e), st = HM_OK;
+    if (call) st = flush_group(rw, first_s, last);
+    if (st != HM_OK || (!call && !rw->g.n)) return st;
+    if (rw->g.n == rw->g.cap) {
+        size_t cap = rw->g.cap ? 2 * rw->g.cap : 16;
+        hm__trace_ev_t *v = realloc(rw->g.v, cap * sizeof *v);
+        if (!v) return hm__error_nomem("hm_trace_merge");
+        rw->g.v = v, rw->g.cap = cap;
+    }
+    rw->g.v[rw->g.n++] = *ev;
+    return HM_OK;
+}
+
+/* Rank r's calls read from its stream, a call with its records at a
+ * time; *count the records written. */
+static int write_stream(rank_writer_t *rw, const hm__trace_rank_t *tr, double first_s)
+{
+    hm__trace_stream_t in;
+    hm__trace_ev_t ev;
+    uint64_t last = 0;
+    int rc = 0, st = hm__trace_stream_open(tr, &in);
+    while (st == HM_OK && rw->e == OTF2_SUCCESS && (rc = hm__trace_stream_next(&in, &ev)) > 0)
+        st = add(rw, &ev, first_s, &last);
+    if (st == HM_OK && rc < 0) st = rc;
+    if (st == HM_OK && rw->e == OTF2_SUCCESS) st = flush_group(rw, first_s, &last);
+    hm__trace_stream_close(&in);
+    return st;
+}
+
 int hm__otf2_write_rank(OTF2_Archive *a, const hm__trace_rank_t *tr, int r,
                         const comm_defs_t *comms, double first_s, uint64_t *count)
 {
-    rank_writer_t rw = {.tr = tr, .comms = comms, .e = OTF2_SUCCESS};
+    rank_writer_t rw = {.comms = comms, .e = OTF2_SUCCESS};
     if (!(rw.w = OTF2_Archive_GetEvtWriter(a, (OTF2_LocationRef)r)))
         return hm__otf2_none("OTF2_Archive_GetEvtWriter", r);
-    uint64_t last = 0;
-    for (size_t i = 0; rw.e == OTF2_SUCCESS && i < tr->n; i++) {
-        if (!hm__trace_is_call(&tr->events[i])) continue;
-        uint64_t in = hm__otf2_ticks(tr->glob[2 * i], first_s),
-                 out = hm__otf2_ticks(tr->glob[2 * i + 1], first_s);
-        in = in < last ? last : in;
-        out = out < in ? in : out;
-        last = out;
-        write_call(&rw, i, in, out);
-    }
+    int st = write_stream(&rw, tr, first_s);
     *count = rw.count;
-    int st = rw.e == OTF2_SUCCESS ? HM_OK : hm__otf2_failed("writing the events of a rank", rw.e);
+    if (st == HM_OK && rw.e != OTF2_SUCCESS)
+        st = hm__otf2_failed("writing the events of a rank", rw.e);
+    hm__trace_requests_free(&rw.req);
+    free(rw.g.v);
     OTF2_ErrorCode e = OTF2_Archive_CloseEvtWriter(a, rw.w);
     if (e != OTF2_SUCCESS && st == HM_OK) st = hm__otf2_failed("OTF2_Archive_CloseEvtWriter", e);
     return st;
 }
+
 /* A region's role: a collective's from its table, else its class's. */
 OTF2_RegionRole hm__otf2_region_role(int func)
 {

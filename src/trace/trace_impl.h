@@ -25,20 +25,12 @@ typedef struct hm__trace_chunk {
 
 void hm__trace_chunk_header(hm__trace_chunk_t *head, const hm_trace_event_t *events, size_t n);
 
-/* Memory for an array of a trace's size (events, their times, their
- * durations): in 2 MiB pages where the kernel gives them (transparent huge
- * pages on request, madvise), since faulting in 4 KiB pages was a quarter
- * of a merge that writes no file (6.8 M events: 4.3 s, 3.0 s with them).
- * Released with free(). NULL when out of memory. */
-void *hm__trace_big_alloc(size_t bytes);
-
-/* Every event of the whole chunks of path, in file order, and how many
- * whole chunks there were (one a flush); *torn is set when the file ends
- * in a chunk that is cut short or fails its checksum (a rank that died in
- * a flush). HM_EIO (unreadable), HM_EINVAL (not a trace file, named),
- * HM_ENOMEM. */
-int hm__trace_read_events(const char *path, hm_trace_event_t **events, size_t *n, size_t *chunks,
-                          int *torn);
+/* The whole chunks of path checked (their checksums): the events they
+ * hold and how many chunks there were (one a flush); *torn is set when
+ * the file ends in a chunk that is cut short or fails its checksum (a rank
+ * that died in a flush). HM_EIO (unreadable), HM_EINVAL (not a trace
+ * file, named), HM_ENOMEM. */
+int hm__trace_scan_events(const char *path, size_t *n, size_t *chunks, int *torn);
 
 /* A communicator a rank knew: its key and its members as ranks of
  * MPI_COMM_WORLD, in the communicator's rank order. */

@@ -58,80 +58,46 @@ static int trace_factors(const hm__trace_rank_t *ranks, int nranks, hm_factors_t
     return st;
 }
 
-/* A number cell formatted by format.c. */
-static int put_text(hm_csv_t *csv, const char *buf, size_t len)
+/* A row assembled here and handed over whole: cell by cell, the checks
+ * and copies of hm_csv_put_number_text were a fifth of writing trace.csv. */
+typedef struct cells {
+    char b[512];
+    size_t n;
+} cells_t;
+
+static void cell_int(cells_t *c, int64_t v)
 {
-    return hm_csv_put_number_text(csv, buf, len);
+    c->n += hm__trace_int(c->b + c->n, v);
+    c->b[c->n++] = ',';
 }
 
-static int put_event(hm_csv_t *csv, int rank, const hm__trace_rank_t *tr, size_t i)
+static void cell_fixed(cells_t *c, double v)
 {
-    const hm_trace_event_t *e = &tr->events[i];
+    c->n += hm__trace_fixed(c->b + c->n, v, 9);
+    c->b[c->n++] = ',';
+}
+
+int hm__trace_csv_event(void *out, int rank, const hm__trace_ev_t *ev)
+{
+    const hm_trace_event_t *e = &ev->e;
     const char *name = hm_trace_func_name(e->func);
-    char buf[48];
-    int st = put_text(csv, buf, hm__trace_int(buf, rank));
-    if (st == HM_OK) st = hm_csv_put_string(csv, name ? name : "?");
-    if (st == HM_OK) st = put_text(csv, buf, hm__trace_uint(buf, e->comm_key));
+    cells_t c = {.n = 0};
+    cell_int(&c, rank);
+    size_t len = strlen(name ? name : "?"); /* MPI names: no quotes needed */
+    memcpy(c.b + c.n, name ? name : "?", len), c.n += len, c.b[c.n++] = ',';
+    c.n += hm__trace_uint(c.b + c.n, e->comm_key), c.b[c.n++] = ',';
     int64_t ints[] = {e->seq,   e->peer,           e->tag,   e->recv_peer, e->recv_tag, e->request,
                       e->calls, (int64_t)e->bytes, e->thread};
-    for (size_t k = 0; st == HM_OK && k < sizeof ints / sizeof *ints; k++)
-        st = put_text(csv, buf, hm__trace_int(buf, ints[k]));
-    double t[6] = {e->enter_s,         e->exit_s,       tr->ext[2 * i],
-                   tr->ext[2 * i + 1], tr->glob[2 * i], tr->glob[2 * i + 1]};
-    for (int k = 0; st == HM_OK && k < 6; k++)
-        st = put_text(csv, buf, hm__trace_fixed(buf, t[k], 9));
-    return st == HM_OK ? hm_csv_end_row(csv) : st;
+    for (size_t k = 0; k < sizeof ints / sizeof *ints; k++) cell_int(&c, ints[k]);
+    double t[6] = {e->enter_s, e->exit_s, ev->ext[0], ev->ext[1], ev->glob[0], ev->glob[1]};
+    for (int k = 0; k < 6; k++) cell_fixed(&c, t[k]);
+    int st = hm_csv_put_cells_text(out, c.b, c.n - 1, sizeof columns / sizeof *columns);
+    return st == HM_OK ? hm_csv_end_row(out) : st;
 }
 
-/* A k-way merge of the ranks' events by global entry time: a binary
- * heap of the ranks, each at its next event, so that trace.csv reads in
- * the order things happened; each rank's events keep the order it
- * recorded them (a flush is dated after the call whose event waited for
- * it, so a rank's own entries are not strictly sorted). */
-typedef struct cursor {
-    double at_s;
-    int rank;
-    size_t i;
-} cursor_t;
-
-static int before(const cursor_t *a, const cursor_t *b)
-{
-    return a->at_s < b->at_s || (a->at_s == b->at_s && a->rank < b->rank);
-}
-
-static void sift_down(cursor_t *h, size_t n, size_t k)
-{
-    for (size_t c; (c = 2 * k + 1) < n; k = c) {
-        if (c + 1 < n && before(&h[c + 1], &h[c])) c++;
-        if (!before(&h[c], &h[k])) return;
-        cursor_t t = h[c];
-        h[c] = h[k], h[k] = t;
-    }
-}
-
-static int put_merged(hm_csv_t *csv, const hm__trace_rank_t *ranks, int nranks)
-{
-    cursor_t *h = malloc((size_t)(nranks > 0 ? nranks : 1) * sizeof *h);
-    if (!h) return hm__error_nomem("hm_trace_merge");
-    size_t n = 0;
-    for (int r = 0; r < nranks; r++)
-        if (ranks[r].n) h[n++] = (cursor_t){ranks[r].glob[0], r, 0};
-    for (size_t k = n; k-- > 0;) sift_down(h, n, k);
-    int st = HM_OK;
-    while (st == HM_OK && n > 0) {
-        const hm__trace_rank_t *tr = &ranks[h[0].rank];
-        st = put_event(csv, h[0].rank, tr, h[0].i);
-        if (++h[0].i < tr->n)
-            h[0].at_s = tr->glob[2 * h[0].i];
-        else
-            h[0] = h[--n];
-        sift_down(h, n, 0);
-    }
-    free(h);
-    return st;
-}
-
-int hm__trace_write_csv(const char *dir, const hm__trace_rank_t *ranks, int nranks)
+/* The rows come from the merge's stream (merge.c): by global entry time
+ * across ranks, each rank's events in the order it recorded them. */
+int hm__trace_csv_open(const char *dir, const hm__trace_rank_t *ranks, int nranks, void **out)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/trace.csv", dir);
@@ -140,25 +106,12 @@ int hm__trace_write_csv(const char *dir, const hm__trace_rank_t *ranks, int nran
     int st = trace_factors(ranks, nranks, &factors);
     if (st == HM_OK)
         st = hm_csv_open(path, factors, columns, sizeof columns / sizeof *columns, &csv);
-    if (st == HM_OK) st = put_merged(csv, ranks, nranks);
-    if (st == HM_OK)
-        st = hm_csv_close(csv);
-    else
-        hm_csv_abort(csv);
     hm_factors_free(factors);
+    *out = csv;
     return st;
 }
 
 /* ---- Chrome trace events ---- */
-
-static double first_time(const hm__trace_rank_t *ranks, int nranks)
-{
-    double t0 = 0;
-    int any = 0;
-    for (int r = 0; r < nranks; r++)
-        if (ranks[r].n && (!any || ranks[r].glob[0] < t0)) t0 = ranks[r].glob[0], any = 1;
-    return t0;
-}
 
 /* A line of JSON assembled without printf (format.c says why). */
 typedef struct line {
@@ -187,18 +140,19 @@ static void add_uint(line_t *l, uint64_t v)
     if (l->n + 24 < sizeof l->b) l->n += hm__trace_uint(l->b + l->n, v);
 }
 
-static void chrome_event(FILE *f, int rank, const hm__trace_rank_t *tr, size_t i, double t0)
+void hm__trace_chrome_event(void *out, int rank, const hm__trace_ev_t *ev, double t0)
 {
-    const hm_trace_event_t *e = &tr->events[i];
+    const hm_trace_event_t *e = &ev->e;
+    if (!hm__trace_is_call(e)) return;
     const char *name = hm_trace_func_name(e->func);
     static const char *const cat[] = {"p2p",     "collective", "completion", "tracer",
                                       "request", "onesided",   "io"};
-    double dur_us = (tr->glob[2 * i + 1] - tr->glob[2 * i]) * 1e6;
+    double dur_us = (ev->glob[1] - ev->glob[0]) * 1e6;
     line_t l = {.n = 0};
     add(&l, ",\n{\"name\":\""), add(&l, name ? name : "?");
     add(&l, "\",\"cat\":\""), add(&l, cat[hm_trace_func_class(e->func)]);
     add(&l, "\",\"ph\":\"X\",\"pid\":0,\"tid\":"), add_int(&l, rank);
-    add(&l, ",\"ts\":"), add_fixed(&l, (tr->glob[2 * i] - t0) * 1e6, 4);
+    add(&l, ",\"ts\":"), add_fixed(&l, (ev->glob[0] - t0) * 1e6, 4);
     add(&l, ",\"dur\":"), add_fixed(&l, dur_us < 0 ? 0 : dur_us, 4);
     /* The key as a string: a JSON number is a double to JavaScript. */
     add(&l, ",\"args\":{\"comm\":\""), add_uint(&l, e->comm_key);
@@ -208,39 +162,41 @@ static void chrome_event(FILE *f, int rank, const hm__trace_rank_t *tr, size_t i
     add(&l, ",\"calls\":"), add_uint(&l, e->calls);
     add(&l, ",\"bytes\":"), add_uint(&l, e->bytes);
     add(&l, ",\"local_enter_s\":"), add_fixed(&l, e->enter_s, 9);
-    add(&l, ",\"extrapolated_us\":"), add_fixed(&l, (tr->ext[2 * i] - t0) * 1e6, 4);
+    add(&l, ",\"extrapolated_us\":"), add_fixed(&l, (ev->ext[0] - t0) * 1e6, 4);
     add(&l, "}}");
-    fwrite(l.b, 1, l.n, f);
+    fwrite(l.b, 1, l.n, hm_afile_stream(out));
 }
 
 /* A message as a flow arrow (Perfetto, chrome://tracing): from the slice
  * that sent it, at its entry, to the slice that completed its receive, at
- * its exit; id k. A request record is not a slice: its arrow ends in the
- * wait or test whose times it carries (the call just before it). */
-static void chrome_flow(FILE *f, const hm__trace_rank_t *ranks, const hm__trace_match_t *m,
-                        size_t k, double t0)
+ * its exit; id k, in the order the messages were matched. A request
+ * record is not a slice: its arrow ends in the wait or test whose times
+ * it carries (the call just before it). Formatted as the slices are
+ * (format.c): with fprintf's %.4f, the arrows were 15 % of trace.json. */
+static void chrome_flow(FILE *f, const hm__trace_flow_t *m, uint64_t k, double t0)
 {
-    const hm__trace_rank_t *s = &ranks[m->send_rank], *r = &ranks[m->recv_rank];
-    double from_us = (s->glob[2 * m->send_at] - t0) * 1e6,
-           to_us = (r->glob[2 * m->recv_at + 1] - t0) * 1e6;
-    fprintf(f,
-            ",\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"s\",\"id\":%zu,\"pid\":0,"
-            "\"tid\":%d,\"ts\":%.4f},\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"f\","
-            "\"bp\":\"e\",\"id\":%zu,\"pid\":0,\"tid\":%d,\"ts\":%.4f}",
-            k, m->send_rank, from_us, k, m->recv_rank, to_us);
+    line_t l = {.n = 0};
+    add(&l, ",\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"s\",\"id\":"), add_uint(&l, k);
+    add(&l, ",\"pid\":0,\"tid\":"), add_int(&l, m->send_rank);
+    add(&l, ",\"ts\":"), add_fixed(&l, (m->from_s - t0) * 1e6, 4);
+    add(&l, "},\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"f\",\"bp\":\"e\",\"id\":");
+    add_uint(&l, k);
+    add(&l, ",\"pid\":0,\"tid\":"), add_int(&l, m->recv_rank);
+    add(&l, ",\"ts\":"), add_fixed(&l, (m->to_s - t0) * 1e6, 4);
+    add(&l, "}");
+    fwrite(l.b, 1, l.n, f);
 }
 
-int hm__trace_write_chrome(const char *dir, const hm__trace_rank_t *ranks, int nranks,
-                           const hm__trace_messages_t *msgs)
+/* Metadata first: the process and one named track per rank, in order. */
+int hm__trace_chrome_open(const char *dir, const hm__trace_rank_t *ranks, int nranks, void **out)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/trace.json", dir);
     hm_afile_t *af = NULL;
     int st = hm_afile_open(path, &af);
+    *out = af;
     if (st != HM_OK) return st;
     FILE *f = hm_afile_stream(af);
-    double t0 = first_time(ranks, nranks);
-    /* Metadata first: the process and one named track per rank, in order. */
     fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
                "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"args\":{\"name\":"
                "\"MPI ranks (harmonia global clock)\"}}");
@@ -251,10 +207,17 @@ int hm__trace_write_chrome(const char *dir, const hm__trace_rank_t *ranks, int n
                 "\"tid\":%d,\"args\":{\"sort_index\":%d}}",
                 r, r, ranks[r].has_model && ranks[r].model.info.has_end ? "" : " (unfinished)", r,
                 r);
-    for (int r = 0; r < nranks; r++)
-        for (size_t i = 0; i < ranks[r].n; i++)
-            if (hm__trace_is_call(&ranks[r].events[i])) chrome_event(f, r, &ranks[r], i, t0);
-    for (size_t k = 0; k < msgs->n; k++) chrome_flow(f, ranks, &msgs->m[k], k, t0);
+    return HM_OK;
+}
+
+int hm__trace_chrome_finish(void *out, FILE *flows, double t0)
+{
+    hm_afile_t *af = out;
+    FILE *f = hm_afile_stream(af);
+    hm__trace_flow_t m;
+    uint64_t k = 0;
+    rewind(flows);
+    while (fread(&m, sizeof m, 1, flows) == 1) chrome_flow(f, &m, k++, t0);
     fprintf(f, "\n]}\n");
     return hm_afile_commit(af);
 }
