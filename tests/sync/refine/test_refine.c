@@ -36,12 +36,16 @@ typedef struct bounds {
     double ready_s, first_s, later_s;
 } bounds_t;
 
-/* Rank 0 says whether a refinement is due; every rank follows. */
-static int due(hm_sync_refiner_t *rf, hm_clock_t *clock)
+/* Rank 0 says whether a refinement is due and whether the run is over;
+ * every rank follows (each rank's own clock would end the loop after a
+ * different number of broadcasts, and one rank was left in a broadcast
+ * the others never made). */
+static int due(hm_sync_refiner_t *rf, hm_clock_t *clock, double start_s, int *over)
 {
-    int now_due = hm_sync_refiner_due(rf, hm_clock_now(clock));
-    MPI_Bcast(&now_due, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    return now_due;
+    int msg[2] = {hm_sync_refiner_due(rf, hm_clock_now(clock)), MPI_Wtime() - start_s >= RUN_S};
+    MPI_Bcast(msg, 2, MPI_INT, 0, MPI_COMM_WORLD);
+    *over = msg[1];
+    return msg[0];
 }
 
 int main(int argc, char **argv)
@@ -64,8 +68,8 @@ int main(int argc, char **argv)
     double ready_err = hm_truth_max_error(&tb, clock, NULL), first_err = 0, later_err = 0;
     double start = MPI_Wtime();
     long refinements = 0;
-    while (MPI_Wtime() - start < RUN_S) {
-        if (!due(rf, clock)) continue;
+    for (int over = 0; !over;) {
+        if (!due(rf, clock, start, &over)) continue;
         double err = hm_truth_max_error(&tb, clock, NULL);
         if (refinements == 0)
             first_err = err;
