@@ -355,9 +355,9 @@ HM_EXPORT int hm_trace_model_write(const char *dir, const hm_trace_rank_info_t *
 /* Per traced function, over all ranks, on the interpolated global clock. */
 typedef struct hm_trace_func_summary {
     int func;
-    uint64_t calls;     /* a burst of polls counts its calls */
-    uint64_t events;    /* events recorded (a burst is one) */
-    double total_s;     /* sum of exit - enter */
+    uint64_t calls;  /* a burst of polls counts its calls */
+    uint64_t events; /* events recorded (a burst is one) */
+    double total_s;  /* sum of exit - enter */
     /* median of exit - enter, over events (a burst's is its whole span):
      * exact up to 32768 events of the function, beyond that within 4.9e-4
      * of it, relative (a histogram of 1024 bins per power of two, so that

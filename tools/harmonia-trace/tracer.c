@@ -48,7 +48,7 @@ static struct tracer {
     hm_timer_t *timer;
     hm_clock_t *base, *start_clock;
     hm_sync_refiner_t *refiner; /* refine: its state from MPI_Init; else NULL */
-    MPI_Comm comm; /* the tracer's own duplicate of MPI_COMM_WORLD */
+    MPI_Comm comm;              /* the tracer's own duplicate of MPI_COMM_WORLD */
     int rank, size;
     char dir[2048], spec[64], timer_name[32];
     hm_sync_params_t params;
