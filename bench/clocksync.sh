@@ -15,12 +15,17 @@
 # quiet and RUNS beside two CPU-bound processes: the ready time (sync_ms),
 # the refinements and their cost up to each check, the true error at
 # checks 0, 1, 2, 5 and 10 s after, which fall between refinements.
+#
+# PARTS (default "tradeoff scaling refine") picks the measurements to run;
+# the summary reads what OUT_DIR holds. PARTS=refine takes about 5 minutes.
 set -euo pipefail
 build=${1:-build}
 out=${2:-bench/results/clocksync}
 mpirun=${MPIRUN:-mpirun}
 reps=${REPS:-3}
 runs=${RUNS:-10}
+parts=" ${PARTS:-tradeoff scaling refine} "
+part() { case $parts in *" $1 "*) return 0 ;; esac; return 1; }
 mkdir -p "$out"
 . "$(dirname "$0")/csv.sh"
 if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
@@ -43,7 +48,8 @@ rows() { # FILE OUT NAMES VALUES
     grep -v '^#' "$1" | tail -n +2 | sed "s/^/$4,/" >>"$2"
 }
 
-rm -f "$out/tradeoff.csv" "$out/scaling.csv" "$out/refine.csv"
+if part tradeoff; then
+rm -f "$out/tradeoff.csv"
 for np in 2 4; do
     for rep in $(seq "$reps"); do
         for fp in 100 500; do
@@ -58,7 +64,10 @@ for np in 2 4; do
         done
     done
 done
+fi
 
+if part scaling; then
+rm -f "$out/scaling.csv"
 for np in 2 3 4 6 8; do
     for rep in $(seq "$reps"); do
         f=$(mktemp)
@@ -68,7 +77,11 @@ for np in 2 3 4 6 8; do
     done
 done
 
+fi
+
 # refine against hca3, quiet and beside two busy loops (stopped by PID).
+if part refine; then
+rm -f "$out/refine.csv"
 for load in quiet busy; do
     pids=()
     if [ "$load" = busy ]; then
@@ -84,6 +97,7 @@ for load in quiet busy; do
     done
     [ "${#pids[@]}" -eq 0 ] || kill "${pids[@]}"
 done
+fi
 
 fi
 
@@ -105,6 +119,7 @@ key_value() {
         '"$2"' { key = $c[k[1]]; for (i = 2; i <= nk; i++) key = key ";" $c[k[i]]
                  v = $c[val]; if (v == "") printf "%s\t-\n", key; else printf "%s\t%.4f\n", key, v * s }' "$1"
 }
+if [ -s "$out/tradeoff.csv" ]; then
 tradeoff_key="np fitpoints exchanges clock_sync"
 echo "np,fitpoints,exchanges,clock_sync,duration_ms,true_max_us_at_0s,true_max_us_at_10s (medians)"
 join -t, \
@@ -116,10 +131,14 @@ join -t, \
             median_by_key)) |
     tr ';' ',' | sort -t, -k1,1n -k4,4 -k2,2n -k3,3n | column -t -s,
 echo
+fi
+if [ -s "$out/scaling.csv" ]; then
 echo "clock_sync,np,duration_ms (median)"
 key_value "$out/scaling.csv" '$c["after_s"] == 0' "clock_sync np" duration_s 1e3 | median_by_key |
     tr ';' ',' | sort -t, -k1,1 -k2,2n | column -t -s,
 echo
+fi
+if [ -s "$out/refine.csv" ]; then
 echo "load,clock_sync,after_s: median ready ms, refinements, refine ms, true max us; largest true max us over the runs"
 for what in duration_s:1e3 refinements:1 refine_cost_s:1e3 true_max_s:1e6; do
     key_value "$out/refine.csv" 1 "load clock_sync after_s" "${what%%:*}" "${what##*:}" | median_by_key
@@ -129,9 +148,10 @@ done | awk -F, '{ v[$1] = v[$1] (v[$1] == "" ? "" : ",") $2; if (!($1 in seen)) 
         sort -t "$(printf '\t')" -k1,1 -k2,2g | awk -F '\t' '{ m[$1] = $2 } END { for (k in m) print k "," m[k] }' |
         sort -t, -k1,1) |
     tr ';' ',' | sort -t, -k1,1 -k2,2 -k3,3g | column -t -s,
+fi
 
 # Figure: true error 10 s after synchronization against its duration, 2 ranks.
-if command -v gnuplot >/dev/null; then
+if command -v gnuplot >/dev/null && [ -s "$out/tradeoff.csv" ]; then
     for term in svg png; do
         gnuplot <<GP
 set datafile separator ","

@@ -20,7 +20,15 @@ extern "C" {
 /* How hm_harmonize keeps the global clock of a communicator. Defaults (from
  * hm_harmonize_options_default): timer "monotonic", clock_sync "hca3" with
  * hm_sync_params_default, refresh_offset "skampi", resync_s 1.0, full_resync_s
- * 60, spin_s 100e-6, late_s 1e-6, global NULL.
+ * 60, spin_s 100e-6, late_s 1e-6, global NULL, refiner NULL.
+ *
+ * Under a refining clock_sync ("refine", sync.h), every re-synchronization
+ * is a refinement instead (one offset per rank, the drift refitted over the
+ * whole run; never a full synchronization again), and a refinement falling
+ * due (hm_sync_refiner_due: 1, 2, 4, ... ms after the ready phase, then
+ * every doubling) is one more reason to re-synchronize at the next call.
+ * The refiner is the caller's (opts->refiner, with the clock it made as
+ * opts->global) or, without a global clock, hm_harmonize's own.
  *
  * Re-synchronizations (after a miss, or resync_s after the last one) are
  * cheap refreshes: every rank in turn measures its offset against the
@@ -47,6 +55,8 @@ typedef struct hm_harmonize_options {
     hm_clock_t *global;         /* a clock already synchronized over comm (same
                                  * spec): used until the first re-synchronization,
                                  * saving the first one; retained, not owned */
+    hm_sync_refiner_t *refiner; /* global's refiner (clock_sync "refine"; needs
+                                 * global): borrowed, it must outlive comm's state */
 } hm_harmonize_options_t;
 
 HM_EXPORT void hm_harmonize_options_default(hm_harmonize_options_t *opts);

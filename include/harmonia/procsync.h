@@ -65,6 +65,10 @@ typedef struct hm_procsync_params {
                                        * when it derives late_s: 0.5) */
     int check_every;                  /* repetitions between agreements on the flags */
     hm_harmonize_options_t harmonize; /* harmonize: clock_sync, sync, resync_s, spin_s */
+    hm_sync_refiner_t *refiner;       /* the global clock's refiner (clock_sync "refine"),
+                                       * borrowed: refined between chunks when due
+                                       * (hm_procsync_refine), by harmonize at its
+                                       * re-synchronizations; NULL: the clock stays */
 } hm_procsync_params_t;
 
 /* Defaults: late_s 1e-6 (a spin loop ends within a clock read of the
@@ -170,6 +174,18 @@ HM_EXPORT hm_clock_t *hm_procsync_clock(const hm_procsync_t *ps);
 /* Repetitions between agreements on the flags: check_every, or 1 for
  * roundtime (its flags are agreed after every round). */
 HM_EXPORT int hm_procsync_chunk(const hm_procsync_t *ps);
+
+/* Local: 1 when params.refiner has a refinement due on this rank's clock
+ * (hm_sync_refiner_due) and the method does not refine itself (harmonize
+ * refines at its own re-synchronizations). A caller agrees on it (any rank
+ * due), as hm_measure_run does with a chunk's flags, and then calls
+ * hm_procsync_refine on every rank. */
+HM_EXPORT int hm_procsync_refine_due(const hm_procsync_t *ps);
+
+/* Collective: refine the global clock (hm_sync_refiner_refine) and use the
+ * refined one from the next start on. Between chunks only: a chunk's
+ * repetitions are timed on one clock. Every rank returns the same status. */
+HM_EXPORT int hm_procsync_refine(hm_procsync_t *ps);
 
 /* Local: 0 when this rank's time slice (roundtime) is over. */
 HM_EXPORT int hm_procsync_in_time(const hm_procsync_t *ps);

@@ -288,9 +288,15 @@ HM_EXPORT int hm_sync_refiner_refine(hm_sync_refiner_t *rf, hm_clock_t **clock);
  * it (rank 0 decides and broadcasts, as hm_harmonize does). */
 HM_EXPORT int hm_sync_refiner_due(const hm_sync_refiner_t *rf, double now_s);
 /* Local: the global time at which the next refinement is due, the same on
- * every rank (rank 0's end of the ready phase, broadcast, and the schedule):
- * ranks that wait for it on their global clocks meet there. */
+ * every rank: first_gap_s x 2^(k-1) after the ready phase for refinement k,
+ * or the first such instant after the last refinement (a caller's late
+ * occasion) when that is later, both from agreed times. Ranks that wait for it on their
+ * global clocks meet there. */
 HM_EXPORT double hm_sync_refiner_next_s(const hm_sync_refiner_t *rf);
+
+/* Local: the refiner's current clock, as its last refinement (or the ready
+ * phase) handed it out. Borrowed: valid until the next refinement. */
+HM_EXPORT hm_clock_t *hm_sync_refiner_clock(const hm_sync_refiner_t *rf);
 
 /* Local. */
 HM_EXPORT void hm_sync_refiner_stats(const hm_sync_refiner_t *rf, hm_sync_refiner_stats_t *out);

@@ -45,8 +45,10 @@ typedef struct engine {
 } engine_t;
 
 /* The flags after a chunk's validity flags, agreed with them (MIN): every
- * rank in its time slice, the worst status of any rank. */
-enum { FLAG_IN_TIME, FLAG_STATUS, FLAGS_AFTER };
+ * rank in its time slice, the worst status of any rank, no rank with a
+ * refinement of the clock due (so the refinement costs no message of its
+ * own to agree on). */
+enum { FLAG_IN_TIME, FLAG_STATUS, FLAG_NO_REFINE, FLAGS_AFTER };
 enum { CHUNK_MPI_ERROR = 0, CHUNK_NO_MEMORY = 1, CHUNK_OK = 2 };
 
 static void chunk_free(chunk_buf_t *b)
@@ -208,6 +210,7 @@ static int chunk_run(engine_t *e, int n, int *in_time)
     double busy_s = MPI_Wtime() - t0;
     after[FLAG_IN_TIME] = hm_procsync_in_time(e->ps);
     after[FLAG_STATUS] = rc != HM_OK ? CHUNK_MPI_ERROR : e->root_oom ? CHUNK_NO_MEMORY : CHUNK_OK;
+    after[FLAG_NO_REFINE] = !hm_procsync_refine_due(e->ps);
     if (MPI_Allreduce(MPI_IN_PLACE, e->buf.flags, n + FLAGS_AFTER, MPI_INT, MPI_MIN, e->comm) !=
         MPI_SUCCESS)
         return hm__error_mpi(__func__, "MPI_Allreduce");
@@ -219,6 +222,7 @@ static int chunk_run(engine_t *e, int n, int *in_time)
     for (int k = 0; k < n; k++) nvalid += e->buf.flags[k];
     hm_procsync_set_run_floor(e->ps, median_run_s(&e->buf, n, nvalid));
     hm_procsync_chunk_done(e->ps, n, nvalid, busy_s);
+    if (!after[FLAG_NO_REFINE] && (rc = hm_procsync_refine(e->ps)) != HM_OK) return rc;
     *in_time = after[FLAG_IN_TIME];
     e->buf.n = n;
     return nvalid;

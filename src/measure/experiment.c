@@ -17,6 +17,7 @@ struct hm_experiment {
     int rank;
     hm_timer_t *timer;
     hm_clock_t *base, *global;
+    hm_sync_refiner_t *refiner; /* a refining clock_sync's ("refine"), else NULL */
     hm_sync_report_t report;
     hm_procsync_params_t procsync_params; /* fitted */
     hm_procsync_fit_t fit;
@@ -75,8 +76,10 @@ static int sync_clocks(hm_experiment_t *e, const hm_experiment_params_t *p)
                              "\"%s\" is a list; one specification is needed "
                              "(e.g. hca3 or hca3+prop)",
                              p->clock_sync);
-    /* hm_sync_run agrees on its outcome and its sentence itself. */
-    return hm_sync_run(e->comm, p->clock_sync, &p->sync, e->base, &e->global, &e->report);
+    /* hm_sync_run agrees on its outcome and its sentence itself. A refiner
+     * is kept: the procsync handles refine its clock between chunks. */
+    return hm_sync_run_refining(e->comm, p->clock_sync, &p->sync, e->base, &e->global, &e->report,
+                                &e->refiner);
 }
 
 /* Once, before any process synchronization exists: with more ranks than
@@ -87,6 +90,7 @@ static int fit_procsync(hm_experiment_t *e, const hm_experiment_params_t *p)
     e->procsync_params = p->procsync_params;
     e->procsync_params.harmonize.clock_sync = p->clock_sync;
     e->procsync_params.harmonize.sync = p->sync;
+    e->procsync_params.refiner = e->refiner;
     return hm_procsync_fit(e->comm, e->global, p->late_given, &e->interference, &e->procsync_params,
                            &e->fit);
 }
@@ -261,6 +265,7 @@ static void release(hm_experiment_t *e)
     hm_factors_free(e->factors);
     hm_procsync_free(e->ps);
     hm_clock_free(e->global);
+    hm_sync_refiner_free(e->refiner);
     hm_clock_free(e->base);
     hm_timer_free(e->timer);
     free(e->summary_path);
@@ -310,7 +315,7 @@ hm_timer_t *hm_experiment_timer(const hm_experiment_t *e)
 hm_clock_t *hm_experiment_global_clock(const hm_experiment_t *e)
 {
     if (!e) return hm__error_null(__func__, "e"), NULL;
-    return e->global;
+    return e->global; /* the first of a refiner's clocks: handles adopt its newest */
 }
 
 hm_procsync_t *hm_experiment_procsync(const hm_experiment_t *e)

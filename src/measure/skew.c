@@ -96,11 +96,17 @@ static int common_start(MPI_Comm comm, int rank, hm_clock_t *global, const lead_
 }
 
 /* After the exit timestamp (outside what is measured): agree whether every
- * rank reached the start in time, to size the next lead. */
-static int agree_in_time(MPI_Comm comm, int *in_time)
+ * rank reached the start in time, to size the next lead, and whether any
+ * rank has a refinement of the clock due (hm_procsync_refine_due), in one
+ * MPI_Allreduce: the refinement, when due, comes between repetitions
+ * without a message of its own. */
+static int agree_in_time(MPI_Comm comm, hm_procsync_t *ps, int *in_time)
 {
-    return hm__mpi_status(MPI_Allreduce(MPI_IN_PLACE, in_time, 1, MPI_INT, MPI_MIN, comm), __func__,
-                          "MPI_Allreduce");
+    int flags[2] = {*in_time, !hm_procsync_refine_due(ps)};
+    int rc = hm__mpi_status(MPI_Allreduce(MPI_IN_PLACE, flags, 2, MPI_INT, MPI_MIN, comm), __func__,
+                            "MPI_Allreduce");
+    *in_time = flags[0];
+    return rc == HM_OK && !flags[1] ? hm_procsync_refine(ps) : rc;
 }
 
 static int run_reps(MPI_Comm comm, hm_procsync_t *ps, hm_clock_t *global, long nrep,
@@ -115,7 +121,9 @@ static int run_reps(MPI_Comm comm, hm_procsync_t *ps, hm_clock_t *global, long n
     for (long i = 0; i < nrep && rc == HM_OK; i++) {
         double start_s = NAN, deadline_s;
         int in_time = 1;
-        if (!back_to_back) rc = common_start(comm, rank, global, &lead, &start_s, &in_time, yield);
+        /* The method's clock: refined between repetitions (or harmonize's). */
+        if (!back_to_back)
+            rc = common_start(comm, rank, hm_procsync_clock(ps), &lead, &start_s, &in_time, yield);
         if (rc == HM_OK) rc = hm_procsync_start(ps, &l->flags[2 * i], &deadline_s);
         /* The timer first, then its reading on the method's clock
          * (harmonize re-synchronizes its own), which the late-start check of
@@ -126,7 +134,7 @@ static int run_reps(MPI_Comm comm, hm_procsync_t *ps, hm_clock_t *global, long n
         l->exit_s[i] = hm_clock_from_local(hm_procsync_clock(ps), local_s);
         hm_procsync_stop(ps, l->exit_s[i], l->exit_s[i], &l->flags[2 * i]);
         l->cost_s[i] = l->exit_s[i] - start_s;
-        if (rc == HM_OK && !back_to_back && (rc = agree_in_time(comm, &in_time)) == HM_OK)
+        if (rc == HM_OK && !back_to_back && (rc = agree_in_time(comm, ps, &in_time)) == HM_OK)
             lead_update(&lead, in_time);
         l->flags[2 * i + 1] = in_time;
     }

@@ -93,7 +93,8 @@ void hm_harmonize_options_default(hm_harmonize_options_t *opts)
                                      .full_resync_s = 60.0,
                                      .spin_s = HM_PROCSYNC_SPIN_S,
                                      .late_s = 1e-6,
-                                     .global = NULL};
+                                     .global = NULL,
+                                     .refiner = NULL};
     hm_sync_params_default(&opts->sync);
 }
 
@@ -106,6 +107,9 @@ static int check_options(const hm_harmonize_options_t *o)
     if (rc != HM_OK) return rc;
     if (!o->global && !o->timer)
         return hm__error_set(HM_EINVAL, "%s: neither opts->global nor opts->timer is given", fn);
+    if (o->refiner && !o->global)
+        return hm__error_set(HM_EINVAL, "%s: opts->refiner without opts->global, the clock it made",
+                             fn);
     if (!(o->resync_s > 0) || !(o->full_resync_s > 0))
         return hm__error_set(HM_EINVAL, "%s: resync_s %g and full_resync_s %g must be above 0", fn,
                              o->resync_s, o->full_resync_s);
@@ -186,9 +190,12 @@ static int root_adapt_slack(hm__hz_state_t *st, const double *flags)
 static int agree_deadline(hm__hz_state_t *st, double *sync_time, int *resync)
 {
     double now = hm_clock_now(st->global), msg[4];
-    double flags[HZ_NFLAGS] = {[HZ_FAILED] = st->last_failed,
-                               [HZ_EXPIRED] = now - st->last_sync_s > st->resync_s,
-                               [HZ_USED] = st->used_s};
+    /* A refinement due is one more reason: its schedule (1, 2, 4, ... ms)
+     * is what keeps the drift's error at one offset's (sync.h). */
+    int expired = now - st->last_sync_s > st->resync_s ||
+                  (st->refiner && hm_sync_refiner_due(st->refiner, now));
+    double flags[HZ_NFLAGS] = {
+        [HZ_FAILED] = st->last_failed, [HZ_EXPIRED] = expired, [HZ_USED] = st->used_s};
     double all[HZ_NFLAGS];
     if (MPI_Reduce(flags, all, HZ_NFLAGS, MPI_DOUBLE, MPI_MAX, 0, st->comm) != MPI_SUCCESS)
         return hm__error_mpi(__func__, "MPI_Reduce");

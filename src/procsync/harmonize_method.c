@@ -21,6 +21,7 @@ static int harmonize_create(hm_procsync_t *ps)
 {
     hm_harmonize_options_t opts = ps->params.harmonize;
     opts.global = ps->global;
+    opts.refiner = ps->params.refiner;
     opts.late_s = ps->params.late_s; /* --late-us: the late start of bench */
     int rc = hm_harmonize_configure(ps->comm, &opts);
     if (rc == HM_OK) return rc;

@@ -43,6 +43,7 @@ static void state_free(hm__hz_state_t *st)
     for (int r = 0; st->pairs && r < st->size; r++) hm_offset_pair_free(st->pairs[r]);
     free(st->pairs);
     free(st->clock_sync);
+    if (st->owns_refiner) hm_sync_refiner_free(st->refiner);
     free(st);
 }
 
@@ -113,6 +114,7 @@ static int state_alloc(const hm_harmonize_options_t *o, hm__hz_state_t **out)
                   hm_offset_find(o->refresh_offset, &st->refresh_kind) == HM_OK;
     if (!st->clock_sync) return hm__error_set(HM_ENOMEM, "hm_harmonize: cannot copy clock_sync");
     int rc = HM_OK;
+    st->refiner = o->refiner;
     if (o->global) {
         st->timer = hm_clock_timer(o->global);
         hm_clock_retain(o->global);
@@ -306,8 +308,29 @@ static int refresh(hm__hz_state_t *st, hm_clock_t **fresh)
 
 static int full_sync_due(const hm__hz_state_t *st)
 {
+    if (st->global && st->refiner) return 0; /* a refinement refits the drift too */
     return !st->global || !st->refresh ||
            hm_clock_now(st->global) - st->last_full_s > st->full_resync_s;
+}
+
+/* A full synchronization; under a refining clock_sync its refiner is kept
+ * (over one rank there is none: nothing to refine). */
+static int full_sync(hm__hz_state_t *st, hm_clock_t **fresh)
+{
+    if (!hm_sync_spec_refines(st->clock_sync))
+        return hm_sync_run(st->comm, st->clock_sync, &st->sync, st->base, fresh, NULL);
+    hm_sync_refiner_t *rf = NULL;
+    int rc = hm_sync_run_refining(st->comm, st->clock_sync, &st->sync, st->base, fresh, NULL, &rf);
+    if (rc != HM_OK) return rc;
+    if (st->owns_refiner) hm_sync_refiner_free(st->refiner);
+    st->refiner = rf, st->owns_refiner = 1;
+    return HM_OK;
+}
+
+static int sync_clock(hm__hz_state_t *st, int full, hm_clock_t **fresh)
+{
+    if (full) return full_sync(st, fresh);
+    return st->refiner ? hm_sync_refiner_refine(st->refiner, fresh) : refresh(st, fresh);
 }
 
 int hm__hz_state_sync(hm__hz_state_t *st)
@@ -319,8 +342,7 @@ int hm__hz_state_sync(hm__hz_state_t *st)
     int full = full_sync_due(st);
     if (MPI_Bcast(&full, 1, MPI_INT, 0, st->comm) != MPI_SUCCESS)
         return hm__error_mpi(__func__, "MPI_Bcast");
-    int rc = full ? hm_sync_run(st->comm, st->clock_sync, &st->sync, st->base, &fresh, NULL)
-                  : refresh(st, &fresh);
+    int rc = sync_clock(st, full, &fresh);
     if (rc != HM_OK) return rc;
     hm_clock_free(st->global);
     st->global = fresh;

@@ -19,6 +19,9 @@ typedef struct hm__hz_state {
     hm_clock_t *global;            /* the current global clock (one reference; NULL before
                                     * the first synchronization unless configured) */
     char *clock_sync;              /* spec of full synchronizations, a copy */
+    hm_sync_refiner_t *refiner;    /* a refining clock_sync's: re-synchronizations refine
+                                    * (NULL otherwise) */
+    int owns_refiner;              /* made by the first synchronization (else the caller's) */
     int refresh;                   /* re-synchronizations refresh the offsets */
     hm_offset_kind_t refresh_kind; /* with this offset algorithm */
     hm_offset_pair_t **pairs;      /* refresh pairs by client rank, kept warm (NULL until

@@ -199,10 +199,44 @@ int hm_procsync_has_deadline(const hm_procsync_t *ps)
     return is_null(ps, __func__) ? 0 : ps->method->has_deadline;
 }
 
+/* The refiner's newest clock: another handle sharing the refiner (bench
+ * runs one per --sync) may have refined it since this one last did. */
+static void adopt_refined(hm_procsync_t *ps)
+{
+    hm_clock_t *newest = ps->params.refiner ? hm_sync_refiner_clock(ps->params.refiner) : NULL;
+    if (!newest || newest == ps->global) return;
+    hm_clock_retain(newest);
+    hm_clock_free(ps->global);
+    ps->global = newest;
+}
+
 int hm_procsync_begin(hm_procsync_t *ps)
 {
     if (!ps) return hm__error_null(__func__, "ps");
+    if (!ps->method->clock) adopt_refined(ps);
     return ps->method->begin ? ps->method->begin(ps) : HM_OK;
+}
+
+/* A method with a clock of its own (harmonize) refines at its own
+ * re-synchronizations. */
+int hm_procsync_refine_due(const hm_procsync_t *ps)
+{
+    if (is_null(ps, __func__)) return 0;
+    hm_sync_refiner_t *rf = ps->params.refiner;
+    return rf && !ps->method->clock && hm_sync_refiner_due(rf, hm_clock_now(ps->global));
+}
+
+int hm_procsync_refine(hm_procsync_t *ps)
+{
+    if (!ps) return hm__error_null(__func__, "ps");
+    if (!ps->params.refiner)
+        return hm__error_set(HM_EINVAL, "%s: the handle was created without a refiner", __func__);
+    hm_clock_t *fresh = NULL;
+    int rc = hm_sync_refiner_refine(ps->params.refiner, &fresh);
+    if (rc != HM_OK) return rc;
+    hm_clock_free(ps->global);
+    ps->global = fresh;
+    return HM_OK;
 }
 
 int hm_procsync_inject_delay(hm_procsync_t *ps, double delay_s)

@@ -42,7 +42,8 @@ struct hm_sync_refiner {
     int npairs;
     point_t *points;
     int npoints, cap;
-    double ready_at_s, first_gap_s; /* rank 0's global time at the ready phase's end */
+    double ready_at_s, first_gap_s; /* global time at the ready phase's end (agreed) */
+    double last_at_s;               /* ... at the last refinement's end (agreed) */
     double ready_s, cost_s;
     long refinements;
     double uncertainty_s;
@@ -135,17 +136,17 @@ static int as_client(void *ctx, int ref)
     return HM_OK;
 }
 
-/* One round of offsets down the tree, agreed; its wall time, max over the
- * ranks. */
-static int round_of_offsets(hm_sync_refiner_t *rf, double *wall_s)
+/* One round of offsets down the tree, agreed; its wall time and the
+ * global time at its end, max over the ranks (the same on every rank). */
+static int round_of_offsets(hm_sync_refiner_t *rf, double *wall_s, double *end_s)
 {
     double t0 = MPI_Wtime();
     int rc = hm__binomial_run(&rf->tree, as_reference, as_client, rf);
     rc = hm_agree(rf->comm, rc);
-    double mine = MPI_Wtime() - t0;
-    if (rc == HM_OK &&
-        MPI_Allreduce(&mine, wall_s, 1, MPI_DOUBLE, MPI_MAX, rf->comm) != MPI_SUCCESS)
+    double mine[2] = {MPI_Wtime() - t0, hm_clock_now(rf->global)}, all[2];
+    if (rc == HM_OK && MPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, rf->comm) != MPI_SUCCESS)
         rc = hm__error_mpi(__func__, "MPI_Allreduce");
+    *wall_s = all[0], *end_s = all[1];
     return rc;
 }
 
@@ -217,12 +218,8 @@ int hm_sync_refiner_create(MPI_Comm comm, hm_clock_t *base, const hm_sync_params
     if ((rc = hm_agree(comm, check_request(params, first_gap_s))) != HM_OK) return rc;
     hm_sync_refiner_t *rf = NULL;
     if ((rc = set_up(comm, base, params, first_gap_s, &rf)) != HM_OK) return rc;
-    rc = round_of_offsets(rf, &rf->ready_s);
-    if (rc == HM_OK) {
-        rf->ready_at_s = hm_clock_now(rf->global);
-        if (MPI_Bcast(&rf->ready_at_s, 1, MPI_DOUBLE, 0, rf->comm) != MPI_SUCCESS)
-            rc = hm__error_mpi(__func__, "MPI_Bcast");
-    }
+    rc = round_of_offsets(rf, &rf->ready_s, &rf->ready_at_s);
+    rf->last_at_s = rf->ready_at_s;
     if (rc != HM_OK) return hm_sync_refiner_free(rf), rc;
     *out = rf;
     return hand_out(rf, clock);
@@ -234,26 +231,40 @@ int hm_sync_refiner_refine(hm_sync_refiner_t *rf, hm_clock_t **clock)
     if (!clock) return hm__error_null(__func__, "clock");
     *clock = NULL;
     double wall_s = 0;
-    int rc = round_of_offsets(rf, &wall_s);
+    int rc = round_of_offsets(rf, &wall_s, &rf->last_at_s);
     if (rc != HM_OK) return rc;
     rf->refinements++;
     rf->cost_s += wall_s;
     return hand_out(rf, clock);
 }
 
-/* Refinement k is due first_gap_s x 2^(k-1) after the ready phase: each
- * at a span twice the last's, so that the slope fitted over the span
- * keeps the error at the next refinement about one offset's. */
+/* Refinement k is due first_gap_s x 2^(k-1) after the ready phase, or at
+ * the first such instant after the last refinement when that is later:
+ * each at a span twice the last's, so that the slope fitted over the span
+ * keeps the error at the next refinement about one offset's. The caller's
+ * occasions come late (the end of a chunk, a re-synchronization): a
+ * refinement 16 ms after the ready phase makes the next due at 32 ms, not
+ * at the 2, 4, 8 ms it skipped, which would each cost a round for nothing;
+ * one a little late (the round's own time) leaves the schedule as it was. */
 double hm_sync_refiner_next_s(const hm_sync_refiner_t *rf)
 {
     if (!rf) return hm__error_null(__func__, "rf"), NAN;
-    return rf->ready_at_s + ldexp(rf->first_gap_s, (int)fmin((double)rf->refinements, 1000));
+    int k = (int)fmin((double)rf->refinements, 1000);
+    double span_s = rf->last_at_s - rf->ready_at_s;
+    while (k < 1000 && ldexp(rf->first_gap_s, k) <= span_s) k++;
+    return rf->ready_at_s + ldexp(rf->first_gap_s, k);
 }
 
 int hm_sync_refiner_due(const hm_sync_refiner_t *rf, double now_s)
 {
     if (!rf) return hm__error_null(__func__, "rf"), 0;
     return now_s >= hm_sync_refiner_next_s(rf);
+}
+
+hm_clock_t *hm_sync_refiner_clock(const hm_sync_refiner_t *rf)
+{
+    if (!rf) return hm__error_null(__func__, "rf"), NULL;
+    return rf->global;
 }
 
 void hm_sync_refiner_stats(const hm_sync_refiner_t *rf, hm_sync_refiner_stats_t *out)

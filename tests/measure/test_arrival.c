@@ -1,9 +1,15 @@
 /* tests/measure/test_arrival.c — injected arrival pattern: global run-times
  * equal the true makespan.
  *
- * Usage: test_arrival METHOD [functional]
+ * Usage: test_arrival METHOD [functional|precision] [CLOCK_SYNC]
  *
- * Synthetic clocks (offset +-1 s, drift +-100 ppm) synchronized with hca3;
+ * Synthetic clocks (offset +-1 s, drift +-100 ppm) synchronized with hca3
+ * or CLOCK_SYNC; under "refine" the engine refines the clock between chunks
+ * (harmonize at its re-synchronizations) as its schedule asks, and the
+ * bounds below are the same: the ready clock has no drift model, so
+ * without its refinements the 153 ppm between the clocks of seed 21
+ * (measure_util.c) would part them by 5 us within 33 ms, by 45 us over
+ * window's 0.3 s (roundtime's and barrier's runs are shorter: ~30 ms);
  * the operation makes rank r spin 0-150 us (known, changing every run) and
  * then enter MPI_Barrier, and records its true start and end. For every
  * valid repetition, on rank 0:
@@ -94,18 +100,40 @@ static void compare(const hm_measure_result_t *r, const spin_op_t *op, int funct
     free(ends);
 }
 
+/* The engine refined between chunks as the schedule asked (at 1, 2, 4, ...
+ * ms, or the next of those instants after a chunk that ended late): at
+ * least once, and at the end none overdue by more than half the run (a
+ * refinement is due at most one chunk, of 12 or more, before the engine
+ * makes it; once preempted, a chunk may take most of a loaded run). */
+static void check_refined(const hm_sync_refiner_t *rf, hm_clock_t *clock, double run_s,
+                          int functional)
+{
+    hm_sync_refiner_stats_t rs;
+    hm_sync_refiner_stats(rf, &rs);
+    double overdue_s = hm_clock_now(clock) - hm_sync_refiner_next_s(rf);
+    hm_test_note("%ld refinements, %.3f ms, in a run of %.1f ms; the next due in %.1f ms",
+                 rs.refinements, rs.refine_cost_s * 1e3, run_s * 1e3, -overdue_s * 1e3);
+    HM_CHECK(rs.refinements >= 1, "the clock refined during the run (%ld times)", rs.refinements);
+    if (!functional)
+        HM_CHECK(overdue_s < run_s / 2, "no refinement overdue by half the run (%.1f ms)",
+                 overdue_s * 1e3);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     const char *method = argc > 1 ? argv[1] : "harmonize";
     int functional = argc > 2 && strcmp(argv[2], "functional") == 0;
+    const char *clock_sync = argc > 3 ? argv[3] : "hca3";
     hm_truth_t t;
     hm_clock_t *global = NULL;
+    hm_sync_refiner_t *rf = NULL;
     hm_procsync_t *ps = NULL;
     hm_procsync_params_t pp;
-    int rc = open_global(&t, &global);
-    HM_CHECK(rc == HM_OK, "synthetic clocks synchronized (%d)", rc);
+    int rc = open_global_with(&t, clock_sync, &global, &rf);
+    HM_CHECK(rc == HM_OK, "synthetic clocks synchronized by %s (%d)", clock_sync, rc);
     hm_procsync_params_default(&pp);
+    pp.refiner = rf;
     /* A fixed window: the adaptive one doubles after any chunk with a
      * quarter invalid, whatever the cause, so a loaded machine can stretch
      * it to its 1 s cap (adaptation is tested in tests/procsync). The
@@ -143,8 +171,11 @@ int main(int argc, char **argv)
     hm_measure_params_default(&mp);
     mp.nrep = NREP, mp.warmup = WARMUP;
     mp.max_attempts = SPIN_MAX_RUNS - WARMUP; /* every attempt's truth is recorded */
+    double run_s = 0;
     if (rc == HM_OK) {
+        run_s = MPI_Wtime();
         rc = hm_measure_run(MPI_COMM_WORLD, ps, &target, &mp, &r);
+        run_s = MPI_Wtime() - run_s;
         HM_CHECK(rc == HM_OK, "%s: measured (%d), %ld valid, %ld invalid", method, rc, r.nvalid,
                  r.ninvalid);
         HM_CHECK(r.attempts == r.nvalid + r.ninvalid && (op->rank != 0 || r.n == r.attempts),
@@ -153,8 +184,10 @@ int main(int argc, char **argv)
             HM_CHECK(r.nvalid >= NREP * 9 / 10, "at least 90%% valid at 2 ranks (%ld)", r.nvalid);
         compare(&r, op, functional);
     }
+    if (rf && rc == HM_OK) check_refined(rf, hm_procsync_clock(ps), run_s, functional);
     hm_measure_result_free(&r);
     hm_procsync_free(ps);
+    hm_sync_refiner_free(rf);
     hm_clock_free(global);
     MPI_Comm_free(&op->comm);
     free(op);
