@@ -335,6 +335,10 @@ typedef struct hm_trace_rank_info {
                            * MPI_Finalize) */
     char clock_sync[64];  /* the specification used */
     char timer[64];       /* the time source */
+    /* Wall time this rank spent on the clock at MPI_Init and MPI_Finalize:
+     * the synchronizations, their checks, the latency measurement (NaN:
+     * files of older versions). What the global clock costs a traced run. */
+    double clock_cost_s;
     uint64_t events, flushes;
     /* The date: CLOCK_REALTIME (s since the epoch) read right after the
      * local time realtime_local_s, at MPI_Init (NaN: not known, files of
@@ -378,6 +382,7 @@ typedef struct hm_trace_summary {
     double check_end_max_s;        /* MPI_Finalize (NaN: no rank reached it) */
     double drift_correction_max_s; /* max |interpolated - extrapolated| over all events */
     double check_init_max_s;       /* the checker at MPI_Init (NaN: not measured) */
+    double clock_cost_max_s;       /* the largest clock_cost_s of a rank (NaN: not known) */
     double pair_error_s;           /* largest clock error between two ranks (NaN: not measured) */
     double latency_min_s;          /* shortest one-way message latency (NaN: not measured) */
     /* 1 when pair_error_s >= latency_min_s: a message between two ranks can

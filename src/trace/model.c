@@ -67,6 +67,7 @@ int hm_trace_model_write(const char *dir, const hm_trace_rank_info_t *info, size
             info->check_end_s);
     fprintf(f, "check_init_s: %.17g\npair_error_s: %.17g\nlatency_min_s: %.17g\n",
             info->check_init_s, info->pair_error_s, info->latency_min_s);
+    fprintf(f, "clock_cost_s: %.17g\n", info->clock_cost_s);
     fprintf(f, "events: %" PRIu64 "\nflushes: %" PRIu64 "\n", info->events, info->flushes);
     fprintf(f, "realtime: %.17g %.17g\nhost: %s\n", info->realtime_local_s, info->realtime_s,
             info->host);
@@ -121,6 +122,7 @@ static int parse_line(hm__trace_model_file_t *mf, const char *key, const char *v
     if (!strcmp(key, "check_end_s")) return sscanf(v, "%lf", &in->check_end_s) == 1 ? 0 : -1;
     if (!strcmp(key, "check_init_s")) return sscanf(v, "%lf", &in->check_init_s) == 1 ? 0 : -1;
     if (!strcmp(key, "pair_error_s")) return sscanf(v, "%lf", &in->pair_error_s) == 1 ? 0 : -1;
+    if (!strcmp(key, "clock_cost_s")) return sscanf(v, "%lf", &in->clock_cost_s) == 1 ? 0 : -1;
     if (!strcmp(key, "latency_min_s")) return sscanf(v, "%lf", &in->latency_min_s) == 1 ? 0 : -1;
     if (!strcmp(key, "events")) return sscanf(v, "%" SCNu64, &in->events) == 1 ? 0 : -1;
     if (!strcmp(key, "flushes")) return sscanf(v, "%" SCNu64, &in->flushes) == 1 ? 0 : -1;
@@ -136,6 +138,7 @@ int hm__trace_model_read(const char *path, hm__trace_model_file_t *mf)
     memset(mf, 0, sizeof *mf);
     /* Not in files of older versions: not measured. */
     mf->info.check_init_s = mf->info.pair_error_s = mf->info.latency_min_s = NAN;
+    mf->info.clock_cost_s = NAN;
     mf->info.realtime_local_s = mf->info.realtime_s = NAN;
     FILE *f;
     int rc = hm_input_open(path, "trace model file", HM_INPUT_MAX_MODEL_BYTES, &f);

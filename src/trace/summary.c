@@ -96,11 +96,12 @@ static double max_measured(double a, double b)
  * their error is within the larger of the two. */
 static void clock_accuracy(const hm__trace_rank_t *ranks, int nranks, hm_trace_summary_t *s)
 {
-    s->check_init_max_s = s->pair_error_s = s->latency_min_s = NAN;
+    s->check_init_max_s = s->pair_error_s = s->latency_min_s = s->clock_cost_max_s = NAN;
     for (int r = 0; r < nranks; r++) {
         if (!ranks[r].has_model) continue;
         const hm_trace_rank_info_t *in = &ranks[r].model.info;
         s->check_init_max_s = max_measured(s->check_init_max_s, in->check_init_s);
+        s->clock_cost_max_s = max_measured(s->clock_cost_max_s, in->clock_cost_s);
         s->pair_error_s = max_measured(s->pair_error_s, in->pair_error_s);
         if (!isnan(in->latency_min_s))
             s->latency_min_s = isnan(s->latency_min_s) ? in->latency_min_s

@@ -296,6 +296,13 @@ warned=$(grep -c 'harmonia: warning: the global clock.s error between two ranks'
     [ "$warned" -eq "$([ "$verdict" = trusted ] && echo 0 || echo 1)" ]
 check $? "hca3: the order line's verdict follows from its figures ($verdict), warned $warned times" \
     "$line; $(cat "$out")"
+# What the clock cost the run (issue 34): each rank's model records its
+# time on the clock at MPI_Init and MPI_Finalize, the summary the largest.
+cost=$(sed -n 's/^global clock cost: \([0-9.]*\) ms at MPI_Init and MPI_Finalize .*/\1/p' "$out")
+most=$(awk '$1 == "clock_cost_s:" { if ($2 > m) m = $2 } END { printf "%.1f", m * 1e3 }' order/rank-*.model)
+[ -n "$cost" ] && [ "$cost" = "$most" ] && awk -v c="$cost" 'BEGIN { exit !(c > 0) }'
+check $? "the summary's clock cost ($cost ms) is the largest of the ranks' models ($most ms)" \
+    "$(grep -E '^global clock' "$out"); $(grep -h clock_cost order/rank-*.model)"
 # A clock read with 20 us of jitter (skampi): checked errors of microseconds
 # between the ranks, far above a shared-memory message's latency (0.2-0.5 us
 # here, a few us on a loaded machine): not trusted, warned once, on stderr.

@@ -246,6 +246,10 @@ static void print_ranks(const hm_trace_summary_t *s)
     printf("global clock at MPI_Finalize: start model max offset %.3f us, end model %.3f us; "
            "interpolation moved events by up to %.3f us\n",
            s->check_start_max_s * 1e6, s->check_end_max_s * 1e6, s->drift_correction_max_s * 1e6);
+    if (!isnan(s->clock_cost_max_s))
+        printf("global clock cost: %.1f ms at MPI_Init and MPI_Finalize (the slowest rank's "
+               "synchronizations and checks)\n",
+               s->clock_cost_max_s * 1e3);
 }
 
 /* The first line: the directory and the files written in it. */
