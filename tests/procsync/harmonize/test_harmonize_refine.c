@@ -18,8 +18,11 @@
  *   own    any ranks, the real clock: no global clock given, clock_sync
  *          "refine": hm_harmonize synchronizes once (its own refiner) and
  *          then refines; 0.2 s of calls see the refinements due at 1 ... 128
- *          ms (8; at least 6 counted, for a rank preempted across the last
- *          ones on a loaded machine) and exactly 1 full synchronization. */
+ *          ms (8 when calls come every few microseconds; with calls C ms
+ *          apart, the first is at C and the instants before are skipped:
+ *          log2(200 / C) + 1, 3 still at C = 50 ms, a scheduler slice per
+ *          call under MPICH's busy polling at 4 ranks on 2 cores), and
+ *          exactly 1 full synchronization. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,7 +123,7 @@ static void own(MPI_Comm comm, double *exits, int *flags)
     /* Over one rank there is nothing to refine (no refiner): only the
      * re-synchronizations resync_s asks for, none in 0.2 s. */
     if (size > 1)
-        HM_CHECK(info.resyncs - info.full_syncs >= 6, "%ld refinements in 0.2 s (>= 6)",
+        HM_CHECK(info.resyncs - info.full_syncs >= 3, "%ld refinements in 0.2 s (>= 3)",
                  info.resyncs - info.full_syncs);
     MPI_Comm_free(&dup);
 }
