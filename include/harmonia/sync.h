@@ -290,8 +290,8 @@ HM_EXPORT int hm_sync_refiner_due(const hm_sync_refiner_t *rf, double now_s);
 /* Local: the global time at which the next refinement is due, the same on
  * every rank: first_gap_s x 2^(k-1) after the ready phase for refinement k,
  * or the first such instant after the last refinement (a caller's late
- * occasion) when that is later, both from agreed times. Ranks that wait for it on their
- * global clocks meet there. */
+ * occasion) when that is later, both from agreed times. Ranks that wait
+ * for it on their global clocks meet there. */
 HM_EXPORT double hm_sync_refiner_next_s(const hm_sync_refiner_t *rf);
 
 /* Local: the refiner's current clock, as its last refinement (or the ready

@@ -31,18 +31,14 @@ void spin_target(spin_op_t *op, hm_measure_target_t *target)
 
 int open_global(hm_truth_t *t, hm_clock_t **global)
 {
-    return open_global_with(t, "hca3", global, NULL);
+    return open_global_with(t, "hca3", HM_TRUTH_SEED, global, NULL);
 }
 
-int open_global_with(hm_truth_t *t, const char *clock_sync, hm_clock_t **global,
+int open_global_with(hm_truth_t *t, const char *clock_sync, uint64_t seed, hm_clock_t **global,
                      hm_sync_refiner_t **refiner)
 {
     hm_synthetic_spec_t spec = {1.0, 1e-4, 0};
     hm_sync_params_t p;
-    /* Seed 21 under refine: its drifts (+81, -72, +11 ppm at ranks 0-2)
-     * part the ready clocks, which have no drift model, by 5 us within
-     * 33 ms; seed 7's (+42, +25, +59) would take 0.3 s, the whole run. */
-    uint64_t seed = hm_sync_spec_refines(clock_sync) ? 21 : HM_TRUTH_SEED;
     int rc = hm_truth_open(t, MPI_COMM_WORLD, spec, seed, HM_TRUTH_OWN_CLOCK);
     hm_sync_params_default(&p);
     if (rc == HM_OK)

@@ -30,8 +30,9 @@ void spin_target(spin_op_t *op, hm_measure_target_t *target);
 /* Collective: synthetic clocks (offset +-1 s, drift +-100 ppm, seed 7)
  * synchronized with hca3 into *global. */
 int open_global(hm_truth_t *t, hm_clock_t **global);
-/* The same with clock_sync; *refiner (may be NULL) receives a refining
- * spec's refiner ("refine"), NULL for any other. */
-int open_global_with(hm_truth_t *t, const char *clock_sync, hm_clock_t **global,
+/* The same with clock_sync and the clocks drawn from seed; *refiner (may
+ * be NULL) receives a refining spec's refiner ("refine"), NULL for any
+ * other. */
+int open_global_with(hm_truth_t *t, const char *clock_sync, uint64_t seed, hm_clock_t **global,
                      hm_sync_refiner_t **refiner);
 #endif
