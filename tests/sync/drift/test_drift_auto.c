@@ -5,12 +5,13 @@
  * relative drift). Each is synchronized several ways, then all wait 10 s once
  * and the true error of every global clock is read (rank 1's reading minus
  * rank 0's clock at the same true instant):
- *  - no drift: hca3 with --drift auto must be at least as accurate as the
- *    offset-only skampi: err(auto) <= err(skampi) + 0.1 us. The two are
+ *  - no drift: hca3 with --drift auto must be about as accurate as the
+ *    offset-only skampi: err(auto) <= err(skampi) + 0.5 us. The two are
  *    separate synchronizations whose offset noise on shared memory is
- *    10-50 ns, so 0.1 us allows for that and nothing else: a slope kept by
- *    mistake (0.1-0.7 ppm seen before the batch-means error) costs 1-7 us
- *    after 10 s. auto must also have chosen the offset model.
+ *    10-80 ns here (0.002-0.078 us in 37 runs, quiet and beside busy
+ *    loops); 0.1 us failed twice in one CI run. 0.5 us still tells a slope
+ *    kept by mistake (0.1-0.7 ppm seen before the batch-means error costs
+ *    1-7 us after 10 s), and auto must also have chosen the offset model.
  *  - 100 ppm: hca3 with auto must be as accurate as with --drift on. When
  *    auto keeps the slope, its model is the one on fits from the same points
  *    (hm__sync_decide_drift is tested on its own in tests/sync/learn), so the test
@@ -104,8 +105,8 @@ int main(int argc, char **argv)
                          runs[i].err_s * 1e6);
         HM_CHECK(runs[0].report.offset_models[0] == 1 && runs[0].report.drift_models[0] == 0,
                  "no drift: auto chose the offset model");
-        HM_CHECK(runs[0].err_s <= runs[1].err_s + 0.1e-6 && runs[0].err_s <= 2e-6,
-                 "no drift: auto %.3f us <= offset-only %.3f us + 0.1 us, and <= 2 us",
+        HM_CHECK(runs[0].err_s <= runs[1].err_s + 0.5e-6 && runs[0].err_s <= 2e-6,
+                 "no drift: auto %.3f us <= offset-only %.3f us + 0.5 us, and <= 2 us",
                  runs[0].err_s * 1e6, runs[1].err_s * 1e6);
         HM_CHECK(runs[2].report.drift_models[0] == 1, "100 ppm: auto kept the slope");
         HM_CHECK(runs[2].err_s <= 5e-6 && runs[3].err_s <= 5e-6,
