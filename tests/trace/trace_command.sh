@@ -284,8 +284,9 @@ if command -v otf2-print >/dev/null; then
 fi
 
 # --- the order of events across ranks: clock error against latency ---------
-# comm2 (hca3 on one shared clock): the line gives both figures, and its
-# verdict follows from them; a warning only with "NOT TRUSTED".
+# The tracer's default clock on one node (refine, here with 50 offsets at
+# each end: --fitpoints): the line gives both figures, and its verdict
+# follows from them; a warning only with "NOT TRUSTED".
 timeout -k 5 "$(scaled 120)" "$HARMONIA" trace "${fast[@]}" --output order -- \
     $(mpi 2) "$app" truth order.truth 5 0.002 >"$out" 2>&1
 line=$(grep '^order of events across ranks: clock error between two ranks up to ' "$out")
@@ -294,8 +295,11 @@ verdict=$(printf '%s\n' "$line" | awk '{ e = $13; l = $18
 warned=$(grep -c 'harmonia: warning: the global clock.s error between two ranks' "$out")
 [ -n "$verdict" ] && [[ $line == *": $verdict" ]] &&
     [ "$warned" -eq "$([ "$verdict" = trusted ] && echo 0 || echo 1)" ]
-check $? "hca3: the order line's verdict follows from its figures ($verdict), warned $warned times" \
+check $? "the order line's verdict follows from its figures ($verdict), warned $warned times" \
     "$line; $(cat "$out")"
+grep -q '^clock_sync: refine$' order/rank-00000.model
+check $? "the clock synchronization on one node is refine by default" \
+    "$(grep -h '^clock_sync' order/rank-*.model)"
 # What the clock cost the run (issue 34): each rank's model records its
 # time on the clock at MPI_Init and MPI_Finalize, the summary the largest.
 cost=$(sed -n 's/^global clock cost: \([0-9.]*\) ms at MPI_Init and MPI_Finalize .*/\1/p' "$out")

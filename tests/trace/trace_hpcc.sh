@@ -62,10 +62,11 @@ $2           Qs
 INF
 }
 
-# The clocks are synchronized with the tracer's defaults (hca3, 1000 fit
-# points): with 50, at 4 ranks on 2 cores, the start model's drift was
-# 63 us off at MPI_Finalize and 8870 receives came before their sends
-# (up to 81.6 us), which the summary then says (docs/trace.md).
+# The clocks are synchronized with the tracer's defaults (refine, 16
+# offsets per rank at each end): with one at each end, at 4 ranks on 2
+# cores, 2-631 receives came before their sends; under hca3 with 50 fit
+# points the start model's drift was 63 us off at MPI_Finalize and 8870
+# did (up to 81.6 us), which the summary then says (docs/trace.md).
 hpcc_trace() { # NP
     rm -f hpccoutf.txt
     rm -rf "hpcc$1"

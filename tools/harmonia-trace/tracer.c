@@ -2,20 +2,23 @@
  * the clocks are synchronized with the sync layer and a recorder opened; at
  * MPI_Finalize they are synchronized again, checked, and the rank's model
  * file written (include/harmonia/trace.h). Nothing is communicated between
- * the two. Under refine the synchronization at MPI_Finalize is a
- * refinement of the one at MPI_Init: one offset per rank, and the line
- * through both offsets becomes the model at the start as at the end, so
+ * the two. Under refine (the default on one node) the synchronizations at
+ * MPI_Init and at MPI_Finalize take 16 offsets per rank each, refinements
+ * of one refiner, and the line through all of them becomes the model at
+ * the start as at the end, so
  * the interpolation between them is that line (an offset-only start model
  * would bend it by up to drift x span / 4 at the middle).
  *
  * Environment (set by `harmonia trace`, or by hand):
  *   HARMONIA_TRACE_DIR          where the rank files go (default harmonia-trace)
- *   HARMONIA_TRACE_CLOCK_SYNC   a --clock-sync spec (default hca3, hca3+prop
+ *   HARMONIA_TRACE_CLOCK_SYNC   a --clock-sync spec (default refine, hca3+prop
  *                               when the ranks span several nodes)
  *   HARMONIA_TRACE_TIMER        a --timer name (default monotonic)
  *   HARMONIA_TRACE_SYNTHETIC    a --synthetic-clock spec (tests), with
  *   HARMONIA_TRACE_SEED         its seed (default 1)
- *   HARMONIA_TRACE_FITPOINTS, HARMONIA_TRACE_EXCHANGES   sync parameters
+ *   HARMONIA_TRACE_FITPOINTS, HARMONIA_TRACE_EXCHANGES   sync parameters; under
+ *                               refine FITPOINTS is the offsets per rank at each
+ *                               end (default up to 16, within 0.25 s)
  *   HARMONIA_TRACE_BUFFER       events a rank buffers between flushes (65536)
  *   HARMONIA_TRACE_INCLUDE      functions recorded (patterns, hm_trace_func_select;
  *   HARMONIA_TRACE_EXCLUDE      default all) and not recorded (default none)
@@ -48,6 +51,8 @@ static struct tracer {
     hm_timer_t *timer;
     hm_clock_t *base, *start_clock;
     hm_sync_refiner_t *refiner; /* refine: its state from MPI_Init; else NULL */
+    int offsets;                /* refine: offsets per rank at MPI_Init and at MPI_Finalize */
+    int offsets_asked;          /* ... set by HARMONIA_TRACE_FITPOINTS: no budget */
     MPI_Comm comm;              /* the tracer's own duplicate of MPI_COMM_WORLD */
     int rank, size;
     char dir[2048], spec[64], timer_name[32];
@@ -278,16 +283,21 @@ static void read_filters(void)
     read_during();
 }
 
+/* refine_times: the offsets at each end by default, and the time they may
+ * take there unless the user set their number. */
+#define REFINE_OFFSETS  16
+#define REFINE_BUDGET_S 0.25
+
 static void read_env(hm_timer_options_t *opts)
 {
     snprintf(tr.dir, sizeof tr.dir, "%s", env_or("HARMONIA_TRACE_DIR", "harmonia-trace"));
     snprintf(tr.timer_name, sizeof tr.timer_name, "%s",
              env_or("HARMONIA_TRACE_TIMER", "monotonic"));
-    /* Not refine, though it costs 1/50 of hca3 here: one offset at each
-     * end is one ping-pong's asymmetry off, microseconds once ranks share
-     * cores, and hpcc at 4 ranks on 2 cores then had 2-631 receives before
-     * their sends where hca3's 1000 fit points had none (docs/trace.md). */
-    const char *spec = env_or("HARMONIA_TRACE_CLOCK_SYNC", spans_nodes() ? "hca3+prop" : "hca3");
+    /* refine on one node: with 16 offsets at each end it cost hpcc 1/17 to
+     * 1/50 of hca3's clock time, quiet and busy, 2 and 4 ranks on 2 cores,
+     * with no more receives before their sends (docs/trace.md). Across
+     * nodes hca3+prop, whose levels were measured there and refine's not. */
+    const char *spec = env_or("HARMONIA_TRACE_CLOCK_SYNC", spans_nodes() ? "hca3+prop" : "refine");
     if (hm_sync_check_spec(spec) != HM_OK)
         refuse("HARMONIA_TRACE_CLOCK_SYNC", spec, hm_last_error());
     snprintf(tr.spec, sizeof tr.spec, "%s", spec);
@@ -296,6 +306,10 @@ static void read_env(hm_timer_options_t *opts)
         (int)env_long("HARMONIA_TRACE_FITPOINTS", tr.params.fitpoints, 2, 1000000);
     tr.params.exchanges =
         (int)env_long("HARMONIA_TRACE_EXCHANGES", tr.params.exchanges, 1, 1000000);
+    /* refine's fit points: the offsets at each end, all of them when asked
+     * for, else up to REFINE_OFFSETS within REFINE_BUDGET_S. */
+    tr.offsets_asked = getenv("HARMONIA_TRACE_FITPOINTS") && *getenv("HARMONIA_TRACE_FITPOINTS");
+    tr.offsets = tr.offsets_asked ? tr.params.fitpoints : REFINE_OFFSETS;
     read_filters();
     memset(opts, 0, sizeof *opts);
     const char *synthetic = getenv("HARMONIA_TRACE_SYNTHETIC");
@@ -385,6 +399,34 @@ static double latency_min(int exchanges)
     return tr.rank == 0 && isfinite(best) ? best / 2 : NAN;
 }
 
+/* Under refine: up to times more offsets per rank, *clock the last
+ * refinement's (the one it held freed). One offset is one ping-pong
+ * batch's asymmetry off: 0.3-0.7 us at 4 ranks on 2 cores, above a
+ * message's 0.3 us, and hpcc then had up to 631 receives before their
+ * sends; the line through 16 of them at each end averages that noise (0 in
+ * 5 runs; docs/trace.md). They stop once this end's refinements took
+ * REFINE_BUDGET_S: a machine so busy that one takes a second (4 ranks on 2
+ * cores beside two busy loops: 32 s for 32) gains little from more. The
+ * refinements' cost is the same on every rank (max over the ranks), so
+ * they all stop at the same one. */
+static int refine_times(int times, hm_clock_t **clock)
+{
+    hm_sync_refiner_stats_t at;
+    hm_sync_refiner_stats(tr.refiner, &at);
+    const double cost0_s = at.refine_cost_s;
+    int st = HM_OK;
+    for (int i = 0; i < times && st == HM_OK; i++) {
+        hm_sync_refiner_stats(tr.refiner, &at);
+        if (i > 0 && !tr.offsets_asked && at.refine_cost_s - cost0_s > REFINE_BUDGET_S) break;
+        hm_clock_t *fresh = NULL;
+        st = hm_sync_refiner_refine(tr.refiner, &fresh);
+        if (st != HM_OK) break;
+        hm_clock_free(*clock);
+        *clock = fresh;
+    }
+    return st;
+}
+
 void hm_tracer_start(void)
 {
     inside = 1;
@@ -403,6 +445,7 @@ void hm_tracer_start(void)
     double clock_t0 = PMPI_Wtime();
     st = hm_sync_run_refining(tr.comm, tr.spec, &tr.params, tr.base, &tr.start_clock, NULL,
                               &tr.refiner);
+    if (tr.refiner && st == HM_OK) st = refine_times(tr.offsets - 1, &tr.start_clock);
     if (agreed(st, "the clock synchronization at MPI_Init", NULL) != HM_OK) return;
     tr.start = hm_trace_model_of(tr.start_clock, hm_timer_now(tr.timer));
     tr.from_s += tr.start.anchor_s, tr.to_s += tr.start.anchor_s; /* local times */
@@ -465,7 +508,7 @@ void hm_tracer_stop(void)
     snprintf(info.timer, sizeof info.timer, "%s", tr.timer_name);
     double anchor_s = hm_timer_now(tr.timer), clock_t0 = PMPI_Wtime();
     hm_clock_t *end_clock = NULL;
-    int st = tr.refiner ? hm_sync_refiner_refine(tr.refiner, &end_clock)
+    int st = tr.refiner ? refine_times(tr.offsets, &end_clock)
                         : hm_sync_run(tr.comm, tr.spec, &tr.params, tr.base, &end_clock, NULL);
     if (agreed(st, "the clock synchronization at MPI_Finalize", NULL) == HM_OK) {
         info.end = hm_trace_model_of(end_clock, anchor_s);

@@ -148,8 +148,8 @@ static void warn_order(const hm_trace_summary_t *s)
             "harmonia: warning: the global clock's error between two ranks (up to %.3f us, "
             "checked at MPI_Init and MPI_Finalize) is not below the shortest message latency "
             "(%.3f us): a receive may appear before its send, and events on different ranks "
-            "less than %.3f us apart may be out of order; a more accurate --clock-sync (hca3), "
-            "more --fitpoints or a quieter machine makes the clock better\n",
+            "less than %.3f us apart may be out of order; more --fitpoints, fewer ranks than "
+            "cores or a quieter machine makes the clock better\n",
             s->pair_error_s * 1e6, s->latency_min_s * 1e6, s->pair_error_s * 1e6);
 }
 

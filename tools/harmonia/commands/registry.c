@@ -328,8 +328,9 @@ static const cli_command_t commands[] = {
      "PROGRAM ARGS\n"
      "       harmonia trace merge [--files LIST] DIR",
      "Runs the command after -- (e.g. mpirun -n 4 ./app) with libharmonia-trace.so\n"
-     "preloaded: at MPI_Init the clocks are synchronized (--clock-sync, default hca3,\n"
-     "hca3+prop across nodes), every MPI call the program spends time in (point to\n"
+     "preloaded: at MPI_Init the clocks are synchronized (--clock-sync, default\n"
+     "refine with 16 offsets per rank, --fitpoints N for N; hca3+prop across\n"
+     "nodes), every MPI call the program spends time in (point to\n"
      "point with tags and requests, persistent requests, collectives and their\n"
      "nonblocking and neighbourhood forms, waits, tests, probes, communicators and\n"
      "topologies, one-sided calls, MPI-IO) is recorded with the local clock into a\n"
