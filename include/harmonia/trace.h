@@ -339,6 +339,11 @@ typedef struct hm_trace_rank_info {
      * the synchronizations, their checks, the latency measurement (NaN:
      * files of older versions). What the global clock costs a traced run. */
     double clock_cost_s;
+    /* Under refine: the offsets per rank the synchronization took at
+     * MPI_Init and at MPI_Finalize, and how many were asked for at each
+     * (fewer taken: a time budget stopped them on a busy machine). 0: not
+     * refine, or files of older versions. */
+    int offsets_init, offsets_end, offsets_asked;
     uint64_t events, flushes;
     /* The date: CLOCK_REALTIME (s since the epoch) read right after the
      * local time realtime_local_s, at MPI_Init (NaN: not known, files of
@@ -383,8 +388,12 @@ typedef struct hm_trace_summary {
     double drift_correction_max_s; /* max |interpolated - extrapolated| over all events */
     double check_init_max_s;       /* the checker at MPI_Init (NaN: not measured) */
     double clock_cost_max_s;       /* the largest clock_cost_s of a rank (NaN: not known) */
-    double pair_error_s;           /* largest clock error between two ranks (NaN: not measured) */
-    double latency_min_s;          /* shortest one-way message latency (NaN: not measured) */
+    /* refine's offsets per rank at MPI_Init and MPI_Finalize, the fewest
+     * of any rank (they are the same on every rank), and those asked for
+     * (0: not refine or not known) */
+    int offsets_init, offsets_end, offsets_asked;
+    double pair_error_s;  /* largest clock error between two ranks (NaN: not measured) */
+    double latency_min_s; /* shortest one-way message latency (NaN: not measured) */
     /* 1 when pair_error_s >= latency_min_s: a message between two ranks can
      * arrive sooner than their clocks can be told apart, so a receive may
      * appear before its send and the order of events on different ranks

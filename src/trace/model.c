@@ -68,6 +68,7 @@ int hm_trace_model_write(const char *dir, const hm_trace_rank_info_t *info, size
     fprintf(f, "check_init_s: %.17g\npair_error_s: %.17g\nlatency_min_s: %.17g\n",
             info->check_init_s, info->pair_error_s, info->latency_min_s);
     fprintf(f, "clock_cost_s: %.17g\n", info->clock_cost_s);
+    fprintf(f, "offsets: %d %d %d\n", info->offsets_init, info->offsets_end, info->offsets_asked);
     fprintf(f, "events: %" PRIu64 "\nflushes: %" PRIu64 "\n", info->events, info->flushes);
     fprintf(f, "realtime: %.17g %.17g\nhost: %s\n", info->realtime_local_s, info->realtime_s,
             info->host);
@@ -123,6 +124,10 @@ static int parse_line(hm__trace_model_file_t *mf, const char *key, const char *v
     if (!strcmp(key, "check_init_s")) return sscanf(v, "%lf", &in->check_init_s) == 1 ? 0 : -1;
     if (!strcmp(key, "pair_error_s")) return sscanf(v, "%lf", &in->pair_error_s) == 1 ? 0 : -1;
     if (!strcmp(key, "clock_cost_s")) return sscanf(v, "%lf", &in->clock_cost_s) == 1 ? 0 : -1;
+    if (!strcmp(key, "offsets"))
+        return sscanf(v, "%d %d %d", &in->offsets_init, &in->offsets_end, &in->offsets_asked) == 3
+                   ? 0
+                   : -1;
     if (!strcmp(key, "latency_min_s")) return sscanf(v, "%lf", &in->latency_min_s) == 1 ? 0 : -1;
     if (!strcmp(key, "events")) return sscanf(v, "%" SCNu64, &in->events) == 1 ? 0 : -1;
     if (!strcmp(key, "flushes")) return sscanf(v, "%" SCNu64, &in->flushes) == 1 ? 0 : -1;

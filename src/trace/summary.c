@@ -86,6 +86,20 @@ static double max_measured(double a, double b)
 {
     return isnan(b) ? a : isnan(a) ? b : fmax(a, b);
 }
+
+/* refine's offsets: the fewest any rank took at each end (a rank that
+ * never reached MPI_Finalize took none there). */
+static void fewest_offsets(hm_trace_summary_t *s, const hm_trace_rank_info_t *in, int first)
+{
+    if (first) {
+        s->offsets_init = in->offsets_init, s->offsets_end = in->offsets_end;
+        s->offsets_asked = in->offsets_asked;
+        return;
+    }
+    s->offsets_init = s->offsets_init < in->offsets_init ? s->offsets_init : in->offsets_init;
+    s->offsets_end = s->offsets_end < in->offsets_end ? s->offsets_end : in->offsets_end;
+}
+
 /* What the checker and the ping-pongs at MPI_Init and MPI_Finalize saw
  * (rank 0's file has them), and whether the order of events on different
  * ranks can be trusted: only clocks that differ by less than the shortest
@@ -97,11 +111,12 @@ static double max_measured(double a, double b)
 static void clock_accuracy(const hm__trace_rank_t *ranks, int nranks, hm_trace_summary_t *s)
 {
     s->check_init_max_s = s->pair_error_s = s->latency_min_s = s->clock_cost_max_s = NAN;
-    for (int r = 0; r < nranks; r++) {
+    for (int r = 0, seen = 0; r < nranks; r++) {
         if (!ranks[r].has_model) continue;
         const hm_trace_rank_info_t *in = &ranks[r].model.info;
         s->check_init_max_s = max_measured(s->check_init_max_s, in->check_init_s);
         s->clock_cost_max_s = max_measured(s->clock_cost_max_s, in->clock_cost_s);
+        fewest_offsets(s, in, !seen++);
         s->pair_error_s = max_measured(s->pair_error_s, in->pair_error_s);
         if (!isnan(in->latency_min_s))
             s->latency_min_s = isnan(s->latency_min_s) ? in->latency_min_s

@@ -300,6 +300,19 @@ check $? "the order line's verdict follows from its figures ($verdict), warned $
 grep -q '^clock_sync: refine$' order/rank-00000.model
 check $? "the clock synchronization on one node is refine by default" \
     "$(grep -h '^clock_sync' order/rank-*.model)"
+# --fitpoints 50 under refine: 50 offsets per rank at each end, all of them
+# (asked for: no time budget), in every model and in the summary.
+[ "$(grep -h '^offsets: ' order/rank-*.model | sort -u)" = "offsets: 50 50 50" ] &&
+    grep -q '^global clock cost: .*; refine: 50 offsets per rank at each end)$' "$out"
+check $? "refine took the 50 offsets per rank asked for at each end, and the summary says so" \
+    "$(grep -h '^offsets' order/rank-*.model); $(grep '^global clock cost' "$out")"
+# A rank that took fewer (a busy machine's budget): the summary gives the
+# fewest of any rank at each end, and says why (rank 1's model edited).
+rm -rf cut && cp -r order cut && sed -i 's/^offsets: .*/offsets: 2 3 50/' cut/rank-00001.model
+timeout -k 5 60 "$HARMONIA" trace merge --files none cut >"$out" 2>&1
+grep -q '^global clock cost: .*; refine: 2 and 3 of 50 offsets per rank, a busy machine: each end.s stop after 0.25 s)$' "$out"
+check $? "fewer offsets than asked on one rank: the summary says how many and why" \
+    "$(grep '^global clock cost' "$out")"
 # What the clock cost the run (issue 34): each rank's model records its
 # time on the clock at MPI_Init and MPI_Finalize, the summary the largest.
 cost=$(sed -n 's/^global clock cost: \([0-9.]*\) ms at MPI_Init and MPI_Finalize .*/\1/p' "$out")

@@ -53,6 +53,7 @@ static struct tracer {
     hm_sync_refiner_t *refiner; /* refine: its state from MPI_Init; else NULL */
     int offsets;                /* refine: offsets per rank at MPI_Init and at MPI_Finalize */
     int offsets_asked;          /* ... set by HARMONIA_TRACE_FITPOINTS: no budget */
+    long refinements_init;      /* refine: the refinements made at MPI_Init */
     MPI_Comm comm;              /* the tracer's own duplicate of MPI_COMM_WORLD */
     int rank, size;
     char dir[2048], spec[64], timer_name[32];
@@ -409,6 +410,13 @@ static double latency_min(int exchanges)
  * cores beside two busy loops: 32 s for 32) gains little from more. The
  * refinements' cost is the same on every rank (max over the ranks), so
  * they all stop at the same one. */
+static long refinements_done(void)
+{
+    hm_sync_refiner_stats_t st;
+    hm_sync_refiner_stats(tr.refiner, &st);
+    return st.refinements;
+}
+
 static int refine_times(int times, hm_clock_t **clock)
 {
     hm_sync_refiner_stats_t at;
@@ -447,6 +455,7 @@ void hm_tracer_start(void)
                               &tr.refiner);
     if (tr.refiner && st == HM_OK) st = refine_times(tr.offsets - 1, &tr.start_clock);
     if (agreed(st, "the clock synchronization at MPI_Init", NULL) != HM_OK) return;
+    tr.refinements_init = refinements_done();
     tr.start = hm_trace_model_of(tr.start_clock, hm_timer_now(tr.timer));
     tr.from_s += tr.start.anchor_s, tr.to_s += tr.start.anchor_s; /* local times */
     struct timespec now;
@@ -510,6 +519,11 @@ void hm_tracer_stop(void)
     hm_clock_t *end_clock = NULL;
     int st = tr.refiner ? refine_times(tr.offsets, &end_clock)
                         : hm_sync_run(tr.comm, tr.spec, &tr.params, tr.base, &end_clock, NULL);
+    if (tr.refiner) {
+        info.offsets_init = (int)tr.refinements_init + 1; /* the ready one */
+        info.offsets_end = (int)(refinements_done() - tr.refinements_init);
+        info.offsets_asked = tr.offsets;
+    }
     if (agreed(st, "the clock synchronization at MPI_Finalize", NULL) == HM_OK) {
         info.end = hm_trace_model_of(end_clock, anchor_s);
         info.has_end = 1;

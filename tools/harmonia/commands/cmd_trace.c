@@ -225,6 +225,20 @@ static void print_sizes(const hm_trace_summary_t *s)
     printf("\n");
 }
 
+/* refine's offsets per rank at each end, and when a busy machine made
+ * the tracer stop short of those asked for, that it did. */
+static void print_offsets(const hm_trace_summary_t *s)
+{
+    if (s->offsets_asked <= 0) return;
+    if (s->offsets_init == s->offsets_asked && s->offsets_end == s->offsets_asked) {
+        printf("; refine: %d offsets per rank at each end", s->offsets_asked);
+        return;
+    }
+    printf("; refine: %d and %d of %d offsets per rank, a busy machine: each end's stop after "
+           "0.25 s",
+           s->offsets_init, s->offsets_end, s->offsets_asked);
+}
+
 /* What the ranks left: only figures that were measured (a run cut short
  * has no end model, a rank killed before its first flush no events). */
 static void print_ranks(const hm_trace_summary_t *s)
@@ -246,10 +260,12 @@ static void print_ranks(const hm_trace_summary_t *s)
     printf("global clock at MPI_Finalize: start model max offset %.3f us, end model %.3f us; "
            "interpolation moved events by up to %.3f us\n",
            s->check_start_max_s * 1e6, s->check_end_max_s * 1e6, s->drift_correction_max_s * 1e6);
-    if (!isnan(s->clock_cost_max_s))
-        printf("global clock cost: %.1f ms at MPI_Init and MPI_Finalize (the slowest rank's "
-               "synchronizations and checks)\n",
-               s->clock_cost_max_s * 1e3);
+    if (isnan(s->clock_cost_max_s)) return;
+    printf("global clock cost: %.1f ms at MPI_Init and MPI_Finalize (the slowest rank's "
+           "synchronizations and checks",
+           s->clock_cost_max_s * 1e3);
+    print_offsets(s);
+    printf(")\n");
 }
 
 /* The first line: the directory and the files written in it. */
