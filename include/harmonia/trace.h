@@ -341,8 +341,8 @@ typedef struct hm_trace_rank_info {
     double clock_cost_s;
     /* Under refine: the offsets per rank the synchronization took at
      * MPI_Init and at MPI_Finalize, and how many were asked for at each
-     * (fewer taken: a time budget stopped them on a busy machine). 0: not
-     * refine, or files of older versions. */
+     * (fewer taken: HM_TRACE_REFINE_BUDGET_S stopped them on a busy
+     * machine). 0: not refine, or files of older versions. */
     int offsets_init, offsets_end, offsets_asked;
     uint64_t events, flushes;
     /* The date: CLOCK_REALTIME (s since the epoch) read right after the
@@ -352,6 +352,12 @@ typedef struct hm_trace_rank_info {
     double realtime_local_s, realtime_s;
     char host[64];
 } hm_trace_rank_info_t;
+
+/* Under refine the tracer takes up to 16 offsets per rank at each end,
+ * unless the user set their number, and stops an end's refinements once
+ * they took this long: on a machine so busy that one takes a second, more
+ * would cost the run seconds for little (docs/trace.md). */
+#define HM_TRACE_REFINE_BUDGET_S 0.25
 
 /* Write a rank's model file, dir/rank-NNNNN.model, atomically, with the
  * communicators it knew: keys[i] of size sizes[i], its ranks of

@@ -87,8 +87,7 @@ static double max_measured(double a, double b)
     return isnan(b) ? a : isnan(a) ? b : fmax(a, b);
 }
 
-/* refine's offsets: the fewest any rank took at each end (a rank that
- * never reached MPI_Finalize took none there). */
+/* refine's offsets: the fewest any rank took at each end. */
 static void fewest_offsets(hm_trace_summary_t *s, const hm_trace_rank_info_t *in, int first)
 {
     if (first) {

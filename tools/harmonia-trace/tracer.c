@@ -5,9 +5,9 @@
  * the two. Under refine (the default on one node) the synchronizations at
  * MPI_Init and at MPI_Finalize take 16 offsets per rank each, refinements
  * of one refiner, and the line through all of them becomes the model at
- * the start as at the end, so
- * the interpolation between them is that line (an offset-only start model
- * would bend it by up to drift x span / 4 at the middle).
+ * the start as at the end, so the interpolation between them is that line
+ * (an offset-only start model would bend it by up to drift x span / 4 at
+ * the middle).
  *
  * Environment (set by `harmonia trace`, or by hand):
  *   HARMONIA_TRACE_DIR          where the rank files go (default harmonia-trace)
@@ -284,10 +284,9 @@ static void read_filters(void)
     read_during();
 }
 
-/* refine_times: the offsets at each end by default, and the time they may
- * take there unless the user set their number. */
-#define REFINE_OFFSETS  16
-#define REFINE_BUDGET_S 0.25
+/* refine_times: the offsets at each end by default (HM_TRACE_REFINE_BUDGET_S
+ * bounds their time). */
+#define REFINE_OFFSETS 16
 
 static void read_env(hm_timer_options_t *opts)
 {
@@ -308,8 +307,8 @@ static void read_env(hm_timer_options_t *opts)
     tr.params.exchanges =
         (int)env_long("HARMONIA_TRACE_EXCHANGES", tr.params.exchanges, 1, 1000000);
     /* refine's fit points: the offsets at each end, all of them when asked
-     * for, else up to REFINE_OFFSETS within REFINE_BUDGET_S. */
-    tr.offsets_asked = getenv("HARMONIA_TRACE_FITPOINTS") && *getenv("HARMONIA_TRACE_FITPOINTS");
+     * for, else up to REFINE_OFFSETS within HM_TRACE_REFINE_BUDGET_S. */
+    tr.offsets_asked = *env_or("HARMONIA_TRACE_FITPOINTS", "") != '\0';
     tr.offsets = tr.offsets_asked ? tr.params.fitpoints : REFINE_OFFSETS;
     read_filters();
     memset(opts, 0, sizeof *opts);
@@ -400,39 +399,37 @@ static double latency_min(int exchanges)
     return tr.rank == 0 && isfinite(best) ? best / 2 : NAN;
 }
 
+static hm_sync_refiner_stats_t refiner_stats(void)
+{
+    hm_sync_refiner_stats_t st;
+    hm_sync_refiner_stats(tr.refiner, &st);
+    return st;
+}
+
 /* Under refine: up to times more offsets per rank, *clock the last
  * refinement's (the one it held freed). One offset is one ping-pong
  * batch's asymmetry off: 0.3-0.7 us at 4 ranks on 2 cores, above a
  * message's 0.3 us, and hpcc then had up to 631 receives before their
  * sends; the line through 16 of them at each end averages that noise (0 in
  * 5 runs; docs/trace.md). They stop once this end's refinements took
- * REFINE_BUDGET_S: a machine so busy that one takes a second (4 ranks on 2
- * cores beside two busy loops: 32 s for 32) gains little from more. The
- * refinements' cost is the same on every rank (max over the ranks), so
- * they all stop at the same one. */
-static long refinements_done(void)
-{
-    hm_sync_refiner_stats_t st;
-    hm_sync_refiner_stats(tr.refiner, &st);
-    return st.refinements;
-}
-
+ * HM_TRACE_REFINE_BUDGET_S: a machine so busy that one takes a second (4
+ * ranks on 2 cores beside two busy loops: 32 s for 32) gains little from
+ * more. The refinements' cost is the same on every rank (max over the
+ * ranks), so they all stop at the same one. */
 static int refine_times(int times, hm_clock_t **clock)
 {
-    hm_sync_refiner_stats_t at;
-    hm_sync_refiner_stats(tr.refiner, &at);
-    const double cost0_s = at.refine_cost_s;
-    int st = HM_OK;
-    for (int i = 0; i < times && st == HM_OK; i++) {
-        hm_sync_refiner_stats(tr.refiner, &at);
-        if (i > 0 && !tr.offsets_asked && at.refine_cost_s - cost0_s > REFINE_BUDGET_S) break;
+    const double cost0_s = refiner_stats().refine_cost_s;
+    for (int i = 0; i < times; i++) {
+        if (i > 0 && !tr.offsets_asked &&
+            refiner_stats().refine_cost_s - cost0_s > HM_TRACE_REFINE_BUDGET_S)
+            break;
         hm_clock_t *fresh = NULL;
-        st = hm_sync_refiner_refine(tr.refiner, &fresh);
-        if (st != HM_OK) break;
+        int st = hm_sync_refiner_refine(tr.refiner, &fresh);
+        if (st != HM_OK) return st;
         hm_clock_free(*clock);
         *clock = fresh;
     }
-    return st;
+    return HM_OK;
 }
 
 void hm_tracer_start(void)
@@ -455,7 +452,7 @@ void hm_tracer_start(void)
                               &tr.refiner);
     if (tr.refiner && st == HM_OK) st = refine_times(tr.offsets - 1, &tr.start_clock);
     if (agreed(st, "the clock synchronization at MPI_Init", NULL) != HM_OK) return;
-    tr.refinements_init = refinements_done();
+    tr.refinements_init = tr.refiner ? refiner_stats().refinements : 0;
     tr.start = hm_trace_model_of(tr.start_clock, hm_timer_now(tr.timer));
     tr.from_s += tr.start.anchor_s, tr.to_s += tr.start.anchor_s; /* local times */
     struct timespec now;
@@ -521,7 +518,7 @@ void hm_tracer_stop(void)
                         : hm_sync_run(tr.comm, tr.spec, &tr.params, tr.base, &end_clock, NULL);
     if (tr.refiner) {
         info.offsets_init = (int)tr.refinements_init + 1; /* the ready one */
-        info.offsets_end = (int)(refinements_done() - tr.refinements_init);
+        info.offsets_end = (int)(refiner_stats().refinements - tr.refinements_init);
         info.offsets_asked = tr.offsets;
     }
     if (agreed(st, "the clock synchronization at MPI_Finalize", NULL) == HM_OK) {

@@ -235,8 +235,8 @@ static void print_offsets(const hm_trace_summary_t *s)
         return;
     }
     printf("; refine: %d and %d of %d offsets per rank, a busy machine: each end's stop after "
-           "0.25 s",
-           s->offsets_init, s->offsets_end, s->offsets_asked);
+           "%g s",
+           s->offsets_init, s->offsets_end, s->offsets_asked, HM_TRACE_REFINE_BUDGET_S);
 }
 
 /* What the ranks left: only figures that were measured (a run cut short
