@@ -207,11 +207,35 @@ int hm_csv_put_number_text(hm_csv_t *csv, const char *text, size_t len)
 
 /* Bytes a cell written as it is must not hold: a quote, a line break, the
  * comment mark (needs_quotes says why). */
+/* The bytes of w equal to c: each one's high bit set, no other bit (exact:
+ * no carry crosses a byte). */
+static uint64_t bytes_equal(uint64_t w, unsigned char c)
+{
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+    uint64_t x = w ^ (0x0101010101010101ull * c);
+    return ~(((x & low7) + low7) | x | low7);
+}
+
+/* How many high bits a bytes_equal mask has. */
+static size_t bytes_counted(uint64_t mask)
+{
+    return (size_t)(((mask >> 7) * 0x0101010101010101ull) >> 56);
+}
+
+/* Eight bytes a step: byte by byte, this check was a sixth of writing a
+ * merged trace.csv. */
 static int plain_cells(const char *text, size_t len, size_t ncells)
 {
-    size_t commas = 0;
-    int bad = 0;
-    for (size_t i = 0; i < len; i++) {
+    size_t commas = 0, i = 0;
+    uint64_t bad = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, text + i, 8);
+        commas += bytes_counted(bytes_equal(w, ','));
+        bad |=
+            bytes_equal(w, '"') | bytes_equal(w, '\n') | bytes_equal(w, '\r') | bytes_equal(w, '#');
+    }
+    for (; i < len; i++) {
         char c = text[i];
         commas += c == ',';
         bad |= c == '"' || c == '\n' || c == '\r' || c == '#';
