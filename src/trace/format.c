@@ -35,13 +35,36 @@ static size_t digits_before(char *end, uint64_t v)
     return (size_t)(end - p);
 }
 
+/* How many decimal digits v has. */
+static size_t digit_count(uint64_t v)
+{
+    size_t n = 1;
+    for (; v >= 10000; v /= 10000) n += 4;
+    return n + (v >= 10) + (v >= 100) + (v >= 1000);
+}
+
+/* Written in place, without a copy through a buffer (a sixth of the
+ * numbers' time in a merge writing trace.csv). */
 size_t hm__trace_uint(char *buf, uint64_t v)
 {
-    char tmp[24];
-    size_t n = digits_before(tmp + sizeof tmp, v);
-    memcpy(buf, tmp + sizeof tmp - n, n);
+    if (v < 10) return buf[0] = (char)('0' + v), buf[1] = '\0', 1; /* most cells */
+    size_t n = digit_count(v);
+    digits_before(buf + n, v);
     buf[n] = '\0';
     return n;
+}
+
+/* The fraction's decimals digits of f (< 10^decimals, leading zeros
+ * kept) at out: 32-bit divisions, two digits each. */
+static void fraction_digits(char *out, uint32_t f, int decimals)
+{
+    char *p = out + decimals;
+    for (; decimals >= 2; decimals -= 2) {
+        unsigned k = (f % 100) * 2;
+        f /= 100;
+        *--p = pairs[k + 1], *--p = pairs[k];
+    }
+    if (decimals) *--p = (char)('0' + f % 10);
 }
 
 size_t hm__trace_int(char *buf, int64_t v)
@@ -60,17 +83,15 @@ size_t hm__trace_fixed(char *buf, double v, int decimals)
     double x = fabs(v) * scale[decimals];
     if (x >= 9e18) return (size_t)snprintf(buf, 48, "%.*f", decimals, v);
     uint64_t r = (uint64_t)llround(x), unit = (uint64_t)scale[decimals];
+    /* A division by a constant is a multiplication; by unit, a divide
+     * instruction: the trace's files use 9 and 4 decimals. */
+    uint64_t whole = decimals == 9 ? r / 1000000000u : decimals == 4 ? r / 10000u : r / unit;
     size_t n = 0;
     if (v < 0 && r) buf[n++] = '-';
-    n += hm__trace_uint(buf + n, r / unit);
+    n += hm__trace_uint(buf + n, whole);
     if (decimals) {
-        uint64_t frac = r % unit;
         buf[n++] = '.';
-        /* The fraction's digits with its leading zeros: unit + frac has
-         * decimals + 1 digits, the first a 1 overwritten by the point. */
-        char tmp[24];
-        digits_before(tmp + sizeof tmp, unit + frac);
-        memcpy(buf + n, tmp + sizeof tmp - decimals, (size_t)decimals);
+        fraction_digits(buf + n, (uint32_t)(r - whole * unit), decimals);
         n += (size_t)decimals;
     }
     buf[n] = '\0';
