@@ -209,6 +209,8 @@ int hm_trace_files_parse(const char *list, unsigned *files)
 
 /* ---- The passes over the ranks ---- */
 
+enum { MERGE_JOBS_MAX = 3 }; /* the most jobs run() gives on_two_threads */
+
 /* What a merge carries between its passes. */
 typedef struct merge {
     const char *dir;
@@ -328,21 +330,22 @@ static int first_entry(merge_t *m)
     return st;
 }
 
-/* Two jobs at once, each on its thread; the first one's failure wins, its
+/* Jobs on two threads, each taken by the first thread free (the longest
+ * first, so that the last to start are short); every failure drops only
+ * its own file, and the first job's failure in the list wins, its
  * sentence carried over from the thread that set it. */
 typedef int (*job_t)(merge_t *m);
 
-static int both(merge_t *m, job_t a, job_t b)
+static int on_two_threads(merge_t *m, const job_t *jobs, int njobs)
 {
-    job_t jobs[2] = {a, b};
-    int st[2];
-    char why[2][HM_ERROR_MAX];
+    int st[MERGE_JOBS_MAX];
+    char why[MERGE_JOBS_MAX][HM_ERROR_MAX];
 #pragma omp parallel for schedule(dynamic, 1) num_threads(2)
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < njobs; k++) {
         st[k] = jobs[k](m);
         if (st[k] != HM_OK) snprintf(why[k], sizeof why[k], "%s", hm_last_error());
     }
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < njobs; k++)
         if (st[k] != HM_OK) return hm__error_set(st[k], "%s", why[k]);
     return HM_OK;
 }
@@ -379,23 +382,30 @@ static int set_up(merge_t *m)
     return st;
 }
 
-/* trace.csv and trace.json published, or dropped after a failure. */
-static int commit(merge_t *m, int st)
+/* trace.csv published (its rows are all written by the merge pass). */
+static int close_csv(merge_t *m)
 {
-    if (m->csv) {
-        if (st == HM_OK)
-            st = hm_csv_close(m->csv);
-        else
-            hm_csv_abort(m->csv);
-    }
-    if (m->json) {
-        if (st == HM_OK)
-            st = hm__trace_chrome_finish(m->json, m->flows, m->t0);
-        else
-            hm_afile_abort(m->json);
-    }
-    m->csv = m->json = NULL;
+    if (!m->csv) return HM_OK;
+    int st = hm_csv_close(m->csv);
+    m->csv = NULL;
     return st;
+}
+
+/* trace.json's message arrows written after its slices, and published. */
+static int finish_json(merge_t *m)
+{
+    if (!m->json) return HM_OK;
+    int st = hm__trace_chrome_finish(m->json, m->flows, m->t0);
+    m->json = NULL;
+    return st;
+}
+
+/* trace.csv and trace.json dropped after a failure of the passes. */
+static void drop_files(merge_t *m)
+{
+    if (m->csv) hm_csv_abort(m->csv);
+    if (m->json) hm_afile_abort(m->json);
+    m->csv = m->json = NULL;
 }
 
 static void tear_down(merge_t *m)
@@ -428,16 +438,29 @@ static int summarize(merge_t *m, hm_trace_summary_t *s)
     return st;
 }
 
-/* The passes: in global order and rank by rank at once (trace.csv and
- * trace.json are written meanwhile), then events.csv and OTF2 at once. */
+/* The ranks one after the other, then OTF2 (its clock properties need
+ * the span the tally found): on the thread of the shorter pass. */
+static int rank_pass_and_otf2(merge_t *m)
+{
+    int st = rank_pass(m);
+    return st == HM_OK ? write_otf2(m) : st;
+}
+
+/* The passes: in global order, and rank by rank then OTF2, at once
+ * (trace.csv's rows and trace.json's slices are written meanwhile); then
+ * what needs the merge's matches, on two threads. One after the other,
+ * finishing took 4.5 s of a 13 s merge of 6.8 M events (trace.json's 1.4
+ * M arrows 1.8 s, events.csv 1.4 s, OTF2 1.1 s, trace.csv's close 0.4 s)
+ * while the rank pass's thread waited 1.5 s for the merge pass. */
 static int run(merge_t *m, hm_trace_summary_t *s)
 {
+    static const job_t passes[] = {merge_pass, rank_pass_and_otf2};
+    static const job_t finishing[] = {write_events_csv, finish_json, close_csv};
     int st = set_up(m);
-    if (st == HM_OK) st = both(m, merge_pass, rank_pass);
-    st = commit(m, st);
+    if (st == HM_OK) st = on_two_threads(m, passes, sizeof passes / sizeof *passes);
     if (st == HM_OK) st = summarize(m, s);
-    if (st == HM_OK) st = both(m, write_events_csv, write_otf2);
-    return st;
+    if (st != HM_OK) return drop_files(m), st;
+    return on_two_threads(m, finishing, sizeof finishing / sizeof *finishing);
 }
 
 int hm_trace_merge(const char *dir, unsigned files, hm_trace_summary_t *summary)
