@@ -32,10 +32,39 @@ static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef
     return OTF2_FLUSH;
 }
 
-static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc)
+/* A writer's chunks. By default OTF2 holds up to 128 MiB of them per
+ * writer before it writes them out: a merge of 6.8 M events peaked at 104
+ * MB with OTF2 against 18 MB without, 151 MB at 40 M events. Refusing a
+ * chunk beyond POOL_CHUNKS makes OTF2 write the full ones and free them
+ * (OTF2_Buffer_RequestNewChunk), so the memory is bounded by the ranks,
+ * not the events. */
+enum { POOL_CHUNKS = 8 };
+
+typedef struct chunk_pool {
+    size_t n;
+    void *chunk[POOL_CHUNKS];
+} chunk_pool_t;
+
+static void *pool_allocate(void *user, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
+                           uint64_t chunk_bytes)
 {
     (void)user, (void)type, (void)loc;
-    return 0;
+    chunk_pool_t *p = *per_buffer ? *per_buffer : (*per_buffer = calloc(1, sizeof *p));
+    if (!p || p->n == POOL_CHUNKS) return NULL; /* full: OTF2 writes it out, then frees */
+    void *c = malloc(chunk_bytes);
+    if (c) p->chunk[p->n++] = c;
+    return c;
+}
+
+static void pool_free_all(void *user, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
+                          bool final)
+{
+    (void)user, (void)type, (void)loc;
+    chunk_pool_t *p = *per_buffer;
+    if (!p) return;
+    for (size_t k = 0; k < p->n; k++) free(p->chunk[k]);
+    p->n = 0;
+    if (final) free(p), *per_buffer = NULL;
 }
 
 /* HM_EIO with the OTF2 call that failed and OTF2's own words for e. */
@@ -256,7 +285,11 @@ static int write_defs(OTF2_Archive *a, const hm__trace_rank_t *ranks, int nranks
  * event files opened. */
 static int set_up(OTF2_Archive *a, const char *host)
 {
-    static const OTF2_FlushCallbacks flush = {pre_flush, post_flush}; /* kept by the archive */
+    /* Kept by the archive. No post-flush: a flush record would date a
+     * pause of the traced run at the moment the merge wrote a chunk (and
+     * one at time 0 did, after every 128 MiB). */
+    static const OTF2_FlushCallbacks flush = {pre_flush, NULL};
+    static const OTF2_MemoryCallbacks memory = {pool_allocate, pool_free_all};
     char creator[64];
     snprintf(creator, sizeof creator, "harmonia %s", hm_version());
     OTF2_ErrorCode e = OTF2_Archive_SetCreator(a, creator);
@@ -264,6 +297,7 @@ static int set_up(OTF2_Archive *a, const char *host)
         e = OTF2_Archive_SetDescription(a, "MPI calls on harmonia's global clock (interpolated)");
     if (e == OTF2_SUCCESS && *host) e = OTF2_Archive_SetMachineName(a, host);
     if (e == OTF2_SUCCESS) e = OTF2_Archive_SetFlushCallbacks(a, &flush, NULL);
+    if (e == OTF2_SUCCESS) e = OTF2_Archive_SetMemoryCallbacks(a, &memory, NULL);
     if (e == OTF2_SUCCESS) e = OTF2_Archive_SetSerialCollectiveCallbacks(a);
     if (e != OTF2_SUCCESS) return hm__otf2_failed("setting up the archive", e);
     e = OTF2_Archive_OpenEvtFiles(a);

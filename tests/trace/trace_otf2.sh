@@ -2,10 +2,13 @@
 # The OTF2 archive of a traced program as Vampir reads Score-P's (issue 30,
 # item 3): the MPI records between each call's Enter and Leave, and the
 # communicators they name. The truth is trace_app's ring at 2 ranks: in
-# each of 50 rounds a rank posts an MPI_Isend to the other rank, receives
+# each round a rank posts an MPI_Isend to the other rank, receives
 # one message with MPI_Recv from any source and completes its send in
 # MPI_Wait; its main splits MPI_COMM_WORLD by rank parity (two one-rank
-# halves at 2 ranks), ends in an MPI_Barrier and frees its half.
+# halves at 2 ranks), ends in an MPI_Barrier and frees its half. 100000
+# rounds make about 11 MB of events a location, beyond the 8 chunks of 1
+# MiB the merge lets OTF2 hold (src/trace/otf2.c): the writer writes them
+# out mid-stream, and no flush record goes into the events.
 . "$(dirname "$0")/../harmonia/lib.sh"
 app=$1
 if ! command -v otf2-print >/dev/null; then
@@ -19,7 +22,7 @@ extra=()
 [ "$MPI_FLAVOR" = openmpi ] && extra=(--bind-to none)
 # MPICH busy-polls: yield, as tests/trace/trace_command.sh does.
 [ "$MPI_FLAVOR" = mpich ] && export MPIR_CVAR_POLLS_BEFORE_YIELD=1
-rounds=50
+rounds=100000
 
 timeout -k 5 "$(scaled 120)" "$HARMONIA" trace --fitpoints 50 --exchanges 10 --output ring -- \
     "$MPIEXEC" -n 2 "${extra[@]}" "$app" ring $rounds >"$out" 2>&1
@@ -35,8 +38,8 @@ check $(($? + $(wc -c <defs.err))) "otf2-print -G reads the definitions, without
 # The records of each location: name, location, timestamp, attributes.
 records() { awk '$2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/' events.txt; }
 
-# Per rank, 50 of each to or from the other rank on MPI_COMM_WORLD: 100
-# sends posted, 100 completed, 100 received in all.
+# Per rank, one of each a round to or from the other rank on
+# MPI_COMM_WORLD: 2 x rounds sends posted, completed and received in all.
 records | awk -v n=$rounds '
     $1 ~ /^MPI_(ISEND|ISEND_COMPLETE|RECV)$/ { c[$1]++; c[$1 " " $2]++; other = 1 - $2 }
     $1 == "MPI_ISEND" && $0 !~ ("Receiver: " other " .*Communicator: \"MPI_COMM_WORLD\"") { bad++; print }
@@ -90,6 +93,12 @@ groups=$(grep -c '^GROUP .*Type: COMM_GROUP' defs.txt)
 grep -Eq '^COMM +0 +Name: "MPI_COMM_WORLD"' defs.txt && [ "$comms" -eq 3 ] && [ "$groups" -eq 3 ]
 check $? "COMM definitions: MPI_COMM_WORLD and the split's halves ($comms), a COMM_GROUP each ($groups)" \
     "$(grep -E '^(COMM|GROUP) ' defs.txt)"
+
+size=$(stat -c %s ring/otf2/traces/0.evt 2>/dev/null || echo 0)
+[ "$size" -gt $((8 << 20)) ]
+check $? "location 0's events ($size bytes) outgrew the 8 MiB OTF2 may hold"
+flushes=$(grep -c '^BUFFER_FLUSH' events.txt)
+check $flushes "no BUFFER_FLUSH record (the merge's flushes are not the run's): $flushes"
 
 # Each location's event count is the number of records it holds.
 for r in 0 1; do
