@@ -12,7 +12,8 @@
 # runs with its own libharmonia (LD_LIBRARY_PATH: a build tree's harmonia
 # finds its library by an absolute RUNPATH, which another build's would
 # shadow). Printed: per build and files the median wall time, events/s and
-# peak memory (GNU time's maximum resident set) over the repetitions.
+# peak memory (GNU time's maximum resident set) over the repetitions, and
+# with OLD_BUILD the median of the pairs' ratios of wall time.
 set -u
 trace=$1 new=$2 old=${3:-} reps=${4:-3}
 shift $(($# < 4 ? $# : 4))
@@ -52,4 +53,12 @@ for f in "${files[@]}"; do
         awk -v b="$b" -v f="$f" -v n="$events" -v t="$t" -v m="$m" -v r="$tmin-$tmax" \
             'BEGIN { printf "%-5s %-5s %10.2f %12.3g %10.0f  %s\n", b, f, t, n / t, m / 1024, r }'
     done
+done
+# Each repetition's pair ran back to back: the median of their ratios
+# cancels most of what a busy machine did to both.
+[ -n "$old" ] && for f in "${files[@]}"; do
+    paste -d' ' <(echo "${runs[new,$f]}" | tr ';' '\n' | awk 'NF == 2 { print $1 }') \
+        <(echo "${runs[old,$f]}" | tr ';' '\n' | awk 'NF == 2 { print $1 }') |
+        awk '{ print $1 / $2 }' | med |
+        awk -v f="$f" '{ printf "new/old wall time, --files %s: median of pairs %.3f (%s-%s)\n", f, $1, $2, $3 }'
 done
