@@ -34,7 +34,7 @@ static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef
 
 /* A writer's chunks. By default OTF2 holds up to 128 MiB of them per
  * writer before it writes them out: a merge of 6.8 M events peaked at 104
- * MB with OTF2 against 18 MB without, 151 MB at 40 M events. Refusing a
+ * MB with OTF2 against 18 MB without, 154 MB at 40 M events. Refusing a
  * chunk beyond POOL_CHUNKS makes OTF2 write the full ones and free them
  * (OTF2_Buffer_RequestNewChunk), so the memory is bounded by the ranks,
  * not the events. */
