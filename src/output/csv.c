@@ -205,8 +205,6 @@ int hm_csv_put_number_text(hm_csv_t *csv, const char *text, size_t len)
     return st == HM_OK ? append(csv, text, len) : st;
 }
 
-/* Bytes a cell written as it is must not hold: a quote, a line break, the
- * comment mark (needs_quotes says why). */
 /* The bytes of w equal to c: each one's high bit set, no other bit (exact:
  * no carry crosses a byte). */
 static uint64_t bytes_equal(uint64_t w, unsigned char c)
@@ -222,23 +220,31 @@ static size_t bytes_counted(uint64_t mask)
     return (size_t)(((mask >> 7) * 0x0101010101010101ull) >> 56);
 }
 
-/* Eight bytes a step: byte by byte, this check was a sixth of writing a
- * merged trace.csv. */
+/* Bytes a cell written as it is must not hold: a quote, a line break, the
+ * comment mark (needs_quotes says why), in w: their bytes_equal masks. */
+static uint64_t refused_bytes(uint64_t w)
+{
+    return bytes_equal(w, '"') | bytes_equal(w, '\n') | bytes_equal(w, '\r') | bytes_equal(w, '#');
+}
+
+/* text holds none of refused_bytes, and ncells cells (ncells - 1 commas).
+ * Eight bytes a step, the rest in a word padded with zero bytes (none of
+ * those): byte by byte, this check was a sixth of writing a merged
+ * trace.csv. */
 static int plain_cells(const char *text, size_t len, size_t ncells)
 {
     size_t commas = 0, i = 0;
-    uint64_t bad = 0;
+    uint64_t bad = 0, w;
     for (; i + 8 <= len; i += 8) {
-        uint64_t w;
-        memcpy(&w, text + i, 8);
+        memcpy(&w, text + i, 8); /* a fixed size: one load */
         commas += bytes_counted(bytes_equal(w, ','));
-        bad |=
-            bytes_equal(w, '"') | bytes_equal(w, '\n') | bytes_equal(w, '\r') | bytes_equal(w, '#');
+        bad |= refused_bytes(w);
     }
-    for (; i < len; i++) {
-        char c = text[i];
-        commas += c == ',';
-        bad |= c == '"' || c == '\n' || c == '\r' || c == '#';
+    if (i < len) {
+        w = 0;
+        memcpy(&w, text + i, len - i);
+        commas += bytes_counted(bytes_equal(w, ','));
+        bad |= refused_bytes(w);
     }
     return !bad && commas + 1 == ncells;
 }

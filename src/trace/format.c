@@ -18,9 +18,8 @@ static const char pairs[201] =
     "34353637383940414243444546474849505152535455565758596061626364656667"
     "6869707172737475767778798081828384858687888990919293949596979899";
 
-/* The digits of v, right-aligned at end (the last digit at end[-1]); how
- * many there are. */
-static size_t digits_before(char *end, uint64_t v)
+/* The digits of v, right-aligned at end (the last digit at end[-1]). */
+static void digits_before(char *end, uint64_t v)
 {
     char *p = end;
     while (v >= 100) {
@@ -32,7 +31,6 @@ static size_t digits_before(char *end, uint64_t v)
         *--p = pairs[2 * v + 1], *--p = pairs[2 * v];
     else
         *--p = (char)('0' + v);
-    return (size_t)(end - p);
 }
 
 /* How many decimal digits v has. */
