@@ -13,7 +13,16 @@
 struct hm_compute {
     hm__compute_kernel_t *kernel;
     double inject_s; /* testing: time added to every run (hm__compute_inject_slowdown) */
+    hm__compute_model_fn model; /* testing: times instead of dgemm (hm__compute_inject_model) */
+    void *model_arg;
 };
+
+int hm__compute_inject_model(hm_compute_t *c, hm__compute_model_fn model, void *arg)
+{
+    if (!c) return hm__error_null(__func__, "c");
+    c->model = model, c->model_arg = arg;
+    return HM_OK;
+}
 
 int hm__compute_inject_slowdown(hm_compute_t *c, double extra_s)
 {
@@ -155,6 +164,10 @@ int hm_compute_run(hm_compute_t *c, double *per_thread_s)
 {
     if (!c) return hm__error_null(__func__, "c");
     if (!per_thread_s) return hm__error_null(__func__, "per_thread_s");
+    int n = hm_compute_size(c);
+    for (int t = 0; c->model && n > 0 && t < hm_compute_threads(c); t++)
+        per_thread_s[t] = c->model(c->model_arg, n, t);
+    if (c->model && n > 0) return HM_OK;
     int rc = hm__compute_kernel_run(c->kernel, per_thread_s);
     if (rc != HM_OK) return hm__error_set(rc, "%s", hm__compute_kernel_why(c->kernel));
     if (c->inject_s > 0) injected(c, per_thread_s);

@@ -203,10 +203,17 @@ static double extrapolate(const hm_compute_probe_t *anchor, const hm_compute_pro
  * of 452 four times), or neighbouring orders on either side of the band
  * where dgemm's n^3 steps less than the band is wide, (1 + 1/lo)^3 <=
  * (1 + tol) / (1 - tol), i.e. above n = 15 at 10 %. The end probed fewer
- * times is probed again (hi on ties: noise slows). A slope is rechecked
- * once per end, since tiny orders, dominated by the call's overhead, do
- * grow slower than n; a gap always, so that a noisy machine ends out of
- * probes rather than with a gap the kernel does not have. 0: believed. */
+ * times is probed again (hi on ties: noise slows). A slope below 1 is
+ * rechecked once per end, since tiny orders, dominated by the call's
+ * overhead, do grow slower than n; a gap always, so that a noisy machine
+ * ends out of probes rather than with a gap the kernel does not have. A
+ * slope above 4 always too, the older end first once both were probed
+ * twice: no dgemm grows that fast, so the machine changed speed between
+ * the ends, and the older one is stale (seen on a virtual machine whose
+ * cores ran 1.6x slower for hundreds of milliseconds: n = 497 at 24.5 and
+ * 23.7 ms, then n = 454 at 12.7 ms, b = 6.9; believed, the search crept
+ * up from 470 one order per probe, each at 13.6 ms, and ran out of
+ * probes). 0: believed. */
 static int recheck(const hm_compute_calibration_t *r, const hm_compute_probe_t *lo,
                    const hm_compute_probe_t *hi, double tolerance)
 {
@@ -215,7 +222,8 @@ static int recheck(const hm_compute_calibration_t *r, const hm_compute_probe_t *
     if (hi->n == lo->n + 1 && pow(1.0 + 1.0 / lo->n, 3) <= (1 + tolerance) / (1 - tolerance))
         return end;
     double b = log(hi->time_s / lo->time_s) / log((double)hi->n / lo->n);
-    return !(b >= 1 && b <= 4) && (k_lo < 2 || k_hi < 2) ? end : 0;
+    if (b > 4 && k_lo >= 2 && k_hi >= 2) return lo < hi ? lo->n : hi->n; /* the older probe */
+    return !(b >= 1 && b <= 4) && (b > 4 || k_lo < 2 || k_hi < 2) ? end : 0;
 }
 
 /* The next order to probe, or 0 with *end set when none can do better.
