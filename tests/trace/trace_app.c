@@ -21,6 +21,14 @@
  *       neighbourhood alltoall, an allreduce on a MPI_Cart_sub row. Each
  *       step ends with a barrier on the grid, so that a receive from any
  *       source takes its own step's message. 7 messages a rank a round.
+ *   trace_app bursts                    on rank 0, bursts of K = 1, 15, 16,
+ *       17 and 40 unsuccessful MPI_Test, 1 ms apart, each ended by the test
+ *       that completes the request (a message to itself); prints per burst
+ *       "burst K LO_S HI_S": the span the burst's event must have on the
+ *       local clock if its exit is that of poll J = 1 + 16 floor((K - 1) / 16)
+ *       (the last one the tracer timed, docs/trace.md), from the app's own
+ *       readings: LO from after poll 1 to before poll J, HI from before
+ *       poll 1 to after poll J.
  *   trace_app objects                   a communicator of every kind, each
  *       used by a collective: MPI_Comm_idup, MPI_Comm_create_group (the
  *       even ranks), an intercommunicator between the even and the odd
@@ -95,6 +103,35 @@ static void flood(long n, double pause_s)
         MPI_Iprobe(MPI_ANY_SOURCE, 999, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
         if (pause_s > 0) nanosleep(&pause, NULL);
     }
+}
+
+enum { UNTIMED_EVERY = 16 }; /* tools/harmonia-trace/tracer.h: HM_TRACER_UNTIMED_MAX */
+
+static void burst(int k)
+{
+    double before[41], after[41];
+    int in = 0, out = 1, flag = 0;
+    struct timespec ms = {0, 1000000};
+    MPI_Request r;
+    MPI_Irecv(&in, 1, MPI_INT, 0, 100 + k, MPI_COMM_SELF, &r);
+    for (int p = 1; p <= k; p++) {
+        if (p > 1) nanosleep(&ms, NULL);
+        before[p] = true_now();
+        MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+        after[p] = true_now();
+    }
+    MPI_Send(&out, 1, MPI_INT, 0, 100 + k, MPI_COMM_SELF);
+    while (!flag) MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+    int j = 1 + UNTIMED_EVERY * ((k - 1) / UNTIMED_EVERY);
+    printf("burst %d %.9f %.9f\n", k, before[j] - after[1], after[j] - before[1]);
+}
+
+static void bursts(void)
+{
+    static const int sizes[] = {1, 15, 16, 17, 40};
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    for (size_t i = 0; rank == 0 && i < sizeof sizes / sizeof sizes[0]; i++) burst(sizes[i]);
 }
 
 static void ring(int rounds)
@@ -265,9 +302,11 @@ int main(int argc, char **argv)
         patterns(atoi(argv[2]));
     else if (argc == 2 && !strcmp(argv[1], "objects"))
         objects();
+    else if (argc == 2 && !strcmp(argv[1], "bursts"))
+        bursts();
     else
         rc = 2, fprintf(stderr, "usage: trace_app truth FILE ROUNDS GAP_S | flood N [PAUSE_S] | "
-                                "ring ROUNDS | patterns ROUNDS | objects\n");
+                                "ring ROUNDS | patterns ROUNDS | objects | bursts\n");
     MPI_Barrier(MPI_COMM_WORLD);
     finish(&split);
     return rc;

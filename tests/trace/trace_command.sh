@@ -80,6 +80,23 @@ awk -F, '/^#/ { next } !head { head = 1; for (i = 1; i <= NF; i++) c[$i] = i; ne
     grep -Eq "^MPI_Iprobe +1000000 " "$out" &&
     ok "polls: 500000 unsuccessful probes a rank are one burst each, 1000000 calls in the summary" ||
     { fail "polls: bursts"; cat "$out" >&2; }
+# A burst's polls after the first read the timer at every 16th only: its
+# exit is that of poll 1 + 16j, within the app's own readings around it
+# (trace_app bursts; the same clock, so to the printed nanosecond), and its
+# calls column counts every poll. A burst timed at every poll (K = 40:
+# 39 ms) would miss the bound by 7 ms.
+timeout -k 5 "$(scaled 120)" "$HARMONIA" trace "${fast[@]}" --output bursts -- \
+    $(mpi 2) "$app" bursts >"$out" 2>&1
+awk 'FNR == NR { if ($1 == "burst") { lo[$2] = $3; hi[$2] = $4 }; next }
+    /^#/ { next }
+    !head { head = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["rank"] == 0 && $c["function"] == "MPI_Test" && ($c["calls"] in lo) && $c["calls"] > 1 {
+        k = $c["calls"]; span = $c["exit_local_s"] - $c["enter_local_s"]; seen++
+        if (span < lo[k] - 2e-9 || span > hi[k] + 2e-9) { bad++; printf "K=%d: span %.9f not in [%.9f, %.9f]\n", k, span, lo[k], hi[k] }
+    }
+    END { exit !(seen == 4 && !bad) }' "$out" FS=, bursts/trace.csv >>"$out" &&
+    ok "bursts of 15, 16, 17, 40 tests: every poll counted, the exit the 1 + 16j-th poll's" ||
+    { fail "burst exits"; cat "$out" >&2; }
 timeout -k 5 "$(scaled 120)" "$HARMONIA" trace "${fast[@]}" --exclude 'MPI_*probe' \
     --during-s 0:3600 --output excluded -- $(mpi 2) "$app" patterns 2 >"$out" 2>&1
 ! grep -q "probe" excluded/trace.csv && grep -q "^MPI_Mrecv " "$out" &&

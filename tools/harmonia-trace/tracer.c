@@ -47,7 +47,6 @@
 #include "tracer.h"
 
 static struct tracer {
-    atomic_int on;
     hm_timer_t *timer;
     hm_clock_t *base, *start_clock;
     hm_sync_refiner_t *refiner; /* refine: its state from MPI_Init; else NULL */
@@ -64,9 +63,8 @@ static struct tracer {
     double latency_init_s;               /* rank 0: latency_min at MPI_Init */
     double clock_cost_s;                 /* wall time on the clock at MPI_Init */
     double realtime_local_s, realtime_s; /* the date at MPI_Init: a local time, then the epoch's */
-    unsigned char selected[HM_TRACE_NFUNCS]; /* functions recorded */
-    int polls_each;                          /* no bursts */
-    double from_s, to_s;                     /* local times recorded (after the start) */
+    int polls_each;                      /* no bursts */
+    double from_s, to_s;                 /* local times recorded (after the start) */
     uint64_t poll_at; /* events recorded when the last poll was: it is the last event */
     pthread_t main_thread;
     int threads;      /* MPI_THREAD_MULTIPLE was asked for: take the lock */
@@ -75,23 +73,14 @@ static struct tracer {
 
 /* The tracer's own MPI calls pass through untraced; a thread's number (0:
  * the one that initialized MPI, 1 others, -1 not known yet). */
-static _Thread_local int inside;
-static _Thread_local int thread_number = -1;
+_Thread_local int hm__tracer_inside HM_TRACER_TLS;
+_Thread_local int hm__tracer_thread HM_TRACER_TLS = -1;
+hm_tracer_hot_t hm__tracer_hot;
 
 int hm_tracer_is_test(int func)
 {
     return func == HM_TRACE_MPI_Test || func == HM_TRACE_MPI_Testall ||
            func == HM_TRACE_MPI_Testany || func == HM_TRACE_MPI_Testsome;
-}
-
-int hm_tracer_wants(int func)
-{
-    return !atomic_load_explicit(&tr.on, memory_order_relaxed) || tr.selected[func];
-}
-
-int hm_tracer_on(void)
-{
-    return !inside && atomic_load_explicit(&tr.on, memory_order_relaxed);
 }
 
 double hm_tracer_now(void)
@@ -160,11 +149,30 @@ static hm_trace_event_t *burst_of(const hm_tracer_call_t *c, uint64_t key, int p
     if (!c->poll || tr.polls_each || tr.poll_at != hm_trace_recorder_events(tr.recorder))
         return NULL;
     hm_trace_event_t *last = hm_trace_recorder_last(tr.recorder);
-    return last && last->func == c->func && last->thread == thread_number &&
+    return last && last->func == c->func && last->thread == hm__tracer_thread &&
                    last->comm_key == key && last->peer == peer && last->tag == c->tag &&
                    last->calls < UINT32_MAX
                ? last
                : NULL;
+}
+
+/* e, a new event of the unsuccessful poll c, is a burst later polls may
+ * join untimed: one thread in MPI at a time, bursts asked for. */
+static void open_burst(const hm_tracer_call_t *c, hm_trace_event_t *e)
+{
+    hm_tracer_hot_t *h = &hm__tracer_hot;
+    h->burst = e, h->burst_handle = c->handle, h->burst_peer = c->peer, h->burst_tag = c->tag;
+    h->burst_untimed = 0;
+}
+
+void hm__tracer_poll_timed(void)
+{
+    double t1 = hm_tracer_now();
+    if (t1 > tr.to_s) { /* --during-s ended: later polls take the recorded() path */
+        hm__tracer_hot.burst = NULL;
+        return;
+    }
+    hm__tracer_hot.burst->exit_s = t1, hm__tracer_hot.burst_untimed = 0;
 }
 
 /* Whether a call of func entered at t0 is recorded (--include, --exclude,
@@ -172,12 +180,12 @@ static hm_trace_event_t *burst_of(const hm_tracer_call_t *c, uint64_t key, int p
  * collective is still the N-th on every member. */
 static int recorded(int func, double t0)
 {
-    return tr.selected[func] && t0 >= tr.from_s && t0 <= tr.to_s;
+    return hm__tracer_hot.selected[func] && t0 >= tr.from_s && t0 <= tr.to_s;
 }
 
 void hm_tracer_record_locked(const hm_tracer_call_t *c, double t0, double t1, int numbered)
 {
-    if (thread_number < 0) thread_number = !pthread_equal(pthread_self(), tr.main_thread);
+    if (hm__tracer_thread < 0) hm__tracer_thread = !pthread_equal(pthread_self(), tr.main_thread);
     hm_tracer_obj_t *o = hm_tracer_find(c->kind, c->handle);
     if (numbered == HM_TRACER_BY_CLASS)
         numbered = hm_trace_func_class(c->func) == HM_TRACE_CLASS_COLLECTIVE;
@@ -187,11 +195,13 @@ void hm_tracer_record_locked(const hm_tracer_call_t *c, double t0, double t1, in
     int peer = c->peer == HM_TRACER_NO_PEER ? -1 : hm_tracer_world_rank(o, c->peer);
     hm_trace_event_t *e = burst_of(c, key, peer);
     if (e) {
-        e->exit_s = t1, e->calls++;
+        e->exit_s = t1, e->calls++, hm__tracer_hot.burst_untimed = 0;
         return;
     }
+    hm__tracer_hot.burst = NULL;
     if (!(e = hm_trace_recorder_next(tr.recorder))) return;
     if (c->poll) tr.poll_at = hm_trace_recorder_events(tr.recorder);
+    if (c->poll && !tr.polls_each && !tr.threads) open_burst(c, e);
     e->enter_s = t0, e->exit_s = t1;
     e->func = (int16_t)c->func;
     e->comm_key = key;
@@ -203,7 +213,7 @@ void hm_tracer_record_locked(const hm_tracer_call_t *c, double t0, double t1, in
     e->recv_tag = c->recv_tag;
     e->bytes = c->bytes;
     e->request = c->request;
-    e->thread = (int16_t)thread_number;
+    e->thread = (int16_t)hm__tracer_thread;
 }
 
 void hm_tracer_record(const hm_tracer_call_t *c, double t0, double t1, int numbered)
@@ -273,9 +283,9 @@ static void read_filters(void)
 {
     const char *include = getenv("HARMONIA_TRACE_INCLUDE"),
                *exclude = getenv("HARMONIA_TRACE_EXCLUDE");
-    if (hm_trace_func_select(include, NULL, tr.selected) != HM_OK)
+    if (hm_trace_func_select(include, NULL, hm__tracer_hot.selected) != HM_OK)
         refuse("HARMONIA_TRACE_INCLUDE", include, hm_last_error());
-    if (hm_trace_func_select(include, exclude, tr.selected) != HM_OK)
+    if (hm_trace_func_select(include, exclude, hm__tracer_hot.selected) != HM_OK)
         refuse("HARMONIA_TRACE_EXCLUDE", exclude, hm_last_error());
     const char *polls = env_or("HARMONIA_TRACE_POLLS", "burst");
     if (strcmp(polls, "burst") != 0 && strcmp(polls, "each") != 0)
@@ -332,7 +342,8 @@ static int agreed(int st, const char *what, const char *why)
     if (first < tr.size && tr.rank == first)
         fprintf(stderr, "harmonia-trace: rank %d: %s failed: %s; %s\n", tr.rank, what,
                 why && *why ? why : hm_last_error(),
-                atomic_load(&tr.on) ? "the trace ends here" : "the program runs untraced");
+                atomic_load(&hm__tracer_hot.on) ? "the trace ends here"
+                                                : "the program runs untraced");
     return first < tr.size ? HM_EIO : HM_OK;
 }
 
@@ -434,7 +445,7 @@ static int refine_times(int times, hm_clock_t **clock)
 
 void hm_tracer_start(void)
 {
-    inside = 1;
+    hm__tracer_inside = 1;
     tr.main_thread = pthread_self();
     PMPI_Comm_dup(MPI_COMM_WORLD, &tr.comm);
     PMPI_Comm_rank(tr.comm, &tr.rank);
@@ -469,8 +480,8 @@ void hm_tracer_start(void)
         st = hm_trace_recorder_open(tr.dir, tr.rank, (size_t)cap, tr.timer, &tr.recorder);
     if (agreed(st, "opening the trace files", why) != HM_OK) return;
     hm_tracer_objects_world(tr.size);
-    inside = 0;
-    atomic_store(&tr.on, 1);
+    hm__tracer_inside = 0;
+    atomic_store(&hm__tracer_hot.on, 1);
 }
 
 static int write_model(const hm_trace_rank_info_t *info)
@@ -493,11 +504,12 @@ static int write_model(const hm_trace_rank_info_t *info)
 
 void hm_tracer_stop(void)
 {
-    if (!atomic_load(&tr.on)) return;
+    if (!atomic_load(&hm__tracer_hot.on)) return;
     while (atomic_flag_test_and_set_explicit(&tr.busy, memory_order_acquire)) continue;
-    atomic_store(&tr.on, 0);
+    atomic_store(&hm__tracer_hot.on, 0);
+    hm__tracer_hot.burst = NULL;
     atomic_flag_clear_explicit(&tr.busy, memory_order_release);
-    inside = 1;
+    hm__tracer_inside = 1;
     hm_trace_rank_info_t info = {.rank = tr.rank,
                                  .size = tr.size,
                                  .start = tr.start,

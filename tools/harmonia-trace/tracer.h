@@ -2,26 +2,65 @@
  * wrappers make. One tracer per process: MPI itself is a process-wide
  * singleton, and PMPI interposition has no handle to carry state, so this
  * is the library's one piece of global mutable state outside a registry
- * (tracer.c: the recorder and clocks; objects.c: communicators, windows
- * and files; requests.c: pending requests). */
+ * (tracer.c: the recorder and clocks, and hm__tracer_hot, the part every
+ * wrapper reads first; objects.c: communicators, windows and files;
+ * requests.c: pending requests). */
 #ifndef HM_TRACER_H
 #define HM_TRACER_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include <mpi.h>
 
 #include <harmonia/trace.h>
 
+/* What every wrapped call reads before its first timer read, apart from
+ * the rest of the tracer's state so that the checks below inline: a poll
+ * that joins a burst costs them alone (bench/trace_overhead.sh). */
+typedef struct hm_tracer_hot {
+    atomic_int on;                           /* events are recorded */
+    unsigned char selected[HM_TRACE_NFUNCS]; /* functions recorded */
+    /* The burst of polls that is the last event, while later polls may
+     * join it untimed (NULL: none; single-threaded MPI, bursts asked
+     * for), the raw object, peer and tag of its calls, and the polls that
+     * joined it since its exit was last read. */
+    hm_trace_event_t *burst;
+    uint64_t burst_handle;
+    int burst_peer, burst_tag;
+    unsigned burst_untimed;
+} hm_tracer_hot_t;
+
+extern hm_tracer_hot_t hm__tracer_hot;
+
+/* The library is preloaded (harmonia trace sets LD_PRELOAD), so its
+ * thread-locals can live in the static TLS block: initial-exec reads one
+ * with an instruction, where the default model of a shared library calls
+ * __tls_get_addr, on every wrapped call. */
+#define HM_TRACER_TLS __attribute__((tls_model("initial-exec")))
+
+/* The tracer's own MPI calls pass through untraced (1 inside them); a
+ * thread's number (0: the one that initialized MPI, 1 others, -1 not
+ * known yet). */
+extern _Thread_local int hm__tracer_inside HM_TRACER_TLS;
+extern _Thread_local int hm__tracer_thread HM_TRACER_TLS;
+
 /* Non-zero while events are recorded: after the start synchronization of
  * MPI_Init, before the end one of MPI_Finalize, and not inside the
  * tracer's own MPI calls (the synchronizations use MPI through the same
  * symbols). */
-int hm_tracer_on(void);
+static inline int hm_tracer_on(void)
+{
+    return !hm__tracer_inside && atomic_load_explicit(&hm__tracer_hot.on, memory_order_relaxed);
+}
 
 /* Whether calls of func are recorded (--include, --exclude): 1 as well
  * before MPI_Init and after MPI_Finalize. */
-int hm_tracer_wants(int func);
+static inline int hm_tracer_wants(int func)
+{
+    return !atomic_load_explicit(&hm__tracer_hot.on, memory_order_relaxed) ||
+           hm__tracer_hot.selected[func];
+}
 
 /* Local time now, on the tracer's timer (0 before MPI_Init and after
  * MPI_Finalize, when there is none). */
@@ -120,6 +159,35 @@ typedef struct hm_tracer_call {
 
 /* A call with only an object, peer and bytes (the rest none). */
 hm_tracer_call_t hm_tracer_call(int func, int kind, uint64_t handle, int peer, uint64_t bytes);
+
+/* Polls that join a burst untimed read the timer at every
+ * HM_TRACER_UNTIMED_MAX-th: the burst's exit is then at most that many
+ * polls less one before its last one's (docs/trace.md). */
+#define HM_TRACER_UNTIMED_MAX 16
+
+/* An unsuccessful poll of func on this raw object, peer and tag (as the
+ * wrapper has them: hm_tracer_call's) that would join the burst that is
+ * the last event: 1 when it may do so untimed, reading no timer before the
+ * call; the wrapper then calls hm_tracer_poll_joined if the poll found
+ * nothing, and records a poll that did with its exit as its entry (its
+ * entry was not read). 0 under MPI_THREAD_MULTIPLE, --polls each, and
+ * when the last event is anything else. */
+static inline int hm_tracer_poll_joins(int func, uint64_t handle, int peer, int tag)
+{
+    const hm_tracer_hot_t *h = &hm__tracer_hot;
+    return h->burst && h->burst->func == func && h->burst->thread == hm__tracer_thread &&
+           h->burst_handle == handle && h->burst_peer == peer && h->burst_tag == tag &&
+           h->burst->calls < UINT32_MAX;
+}
+
+/* The burst's exit read now (tracer.c). */
+void hm__tracer_poll_timed(void);
+
+static inline void hm_tracer_poll_joined(void)
+{
+    hm__tracer_hot.burst->calls++;
+    if (++hm__tracer_hot.burst_untimed >= HM_TRACER_UNTIMED_MAX) hm__tracer_poll_timed();
+}
 
 /* Record c, which ran from t0 to t1 (local). numbered: 1 when the call is
  * collective over its object (it takes the object's next number), 0 when

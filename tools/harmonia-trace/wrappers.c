@@ -208,10 +208,11 @@ HM_WRAP int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status
     /* Left out: no clock read at all (as MPI_Test's, above). */
     if (!hm_tracer_wants(HM_TRACE_MPI_Iprobe)) return PMPI_Iprobe(source, tag, comm, flag, status);
     OWN_STATUS(source, tag, status);
-    TIMED(PMPI_Iprobe(source, tag, comm, flag, status),
-          *flag ? p2p(HM_TRACE_MPI_Iprobe, t0_, t1_, comm, source_of(source, status),
-                      tag_of(tag, status), received(0, MPI_BYTE, status))
-                : poll(HM_TRACE_MPI_Iprobe, t0_, t1_, comm, source, tag));
+    POLLED(HM_TRACE_MPI_Iprobe, comm, source, tag, PMPI_Iprobe(source, tag, comm, flag, status),
+           *flag,
+           *flag ? p2p(HM_TRACE_MPI_Iprobe, t0_, t1_, comm, source_of(source, status),
+                       tag_of(tag, status), received(0, MPI_BYTE, status))
+                 : poll(HM_TRACE_MPI_Iprobe, t0_, t1_, comm, source, tag));
 }
 
 /* A matched probe: the message numbered, for the receive that takes it. */
@@ -236,9 +237,10 @@ HM_WRAP int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Messa
                         MPI_Status *status)
 {
     OWN_STATUS(source, tag, status);
-    TIMED(PMPI_Improbe(source, tag, comm, flag, msg, status),
-          *flag ? mprobe(HM_TRACE_MPI_Improbe, t0_, t1_, comm, source, tag, status, *msg)
-                : poll(HM_TRACE_MPI_Improbe, t0_, t1_, comm, source, tag));
+    POLLED(HM_TRACE_MPI_Improbe, comm, source, tag,
+           PMPI_Improbe(source, tag, comm, flag, msg, status), *flag,
+           *flag ? mprobe(HM_TRACE_MPI_Improbe, t0_, t1_, comm, source, tag, status, *msg)
+                 : poll(HM_TRACE_MPI_Improbe, t0_, t1_, comm, source, tag));
 }
 
 /* A receive of a probed message: its communicator and number from the
@@ -331,20 +333,24 @@ HM_WRAP int MPI_Wait(MPI_Request *req, MPI_Status *status)
  * completes a request, whose record needs a time (its exit: a record is
  * a mark, not an interval): a polling loop then runs at almost its own
  * speed (bench/trace_overhead.sh). The check precedes the first read,
- * for tests and probes only: a look at a 137-byte table. */
+ * for tests and probes only: a look at a 137-byte table. A test that
+ * joins a burst untimed (hm_tracer_poll_joins) reads none either, and if
+ * it completes a request its entry is its exit. */
 HM_WRAP int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 {
     int wanted = hm_tracer_wants(HM_TRACE_MPI_Test);
-    double t0 = wanted ? hm_tracer_now() : 0;
+    int joins = wanted && hm_tracer_poll_joins(HM_TRACE_MPI_Test, 0, NONE, -1);
+    double t0 = wanted && !joins ? hm_tracer_now() : 0;
     if (!hm_tracer_on()) return PMPI_Test(req, flag, status);
     MPI_Request before = *req;
     MPI_Status own;
     if (status == MPI_STATUS_IGNORE) status = &own;
     int rc = PMPI_Test(req, flag, status);
-    if (!wanted && !*flag) return rc;
+    if (!*flag && joins) hm_tracer_poll_joined();
+    if (!*flag && (joins || !wanted)) return rc;
     double t1 = hm_tracer_now();
-    hm_tracer_requests_completed(HM_TRACE_MPI_Test, wanted ? t0 : t1, t1, &before, NULL, *flag,
-                                 status);
+    hm_tracer_requests_completed(HM_TRACE_MPI_Test, wanted && !joins ? t0 : t1, t1, &before, NULL,
+                                 *flag, status);
     return rc;
 }
 
@@ -354,14 +360,17 @@ HM_WRAP int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 #define MANY(FUNC, N, REQS, STATUSES, CALL, DONE, NDONE)                                           \
     do {                                                                                           \
         int wanted_ = hm_tracer_wants(HM_TRACE_MPI_##FUNC);                                        \
-        double t0_ = wanted_ ? hm_tracer_now() : 0;                                                \
+        int joins_ = wanted_ && hm_tracer_poll_joins(HM_TRACE_MPI_##FUNC, 0, NONE, -1);            \
+        double t0_ = wanted_ && !joins_ ? hm_tracer_now() : 0;                                     \
         if (!hm_tracer_on()) return CALL(STATUSES);                                                \
         scratch_t s_;                                                                              \
         scratch_open(&s_, N, REQS, STATUSES);                                                      \
         int rc_ = CALL(s_.st);                                                                     \
-        if (wanted_ || (NDONE)) {                                                                  \
+        if (joins_ && !(NDONE)) {                                                                  \
+            hm_tracer_poll_joined();                                                               \
+        } else if (wanted_ || (NDONE)) {                                                           \
             double t1_ = hm_tracer_now();                                                          \
-            finished(HM_TRACE_MPI_##FUNC, wanted_ ? t0_ : t1_, t1_, &s_, DONE, NDONE);             \
+            finished(HM_TRACE_MPI_##FUNC, wanted_ && !joins_ ? t0_ : t1_, t1_, &s_, DONE, NDONE);  \
         }                                                                                          \
         scratch_close(&s_, STATUSES);                                                              \
         return rc_;                                                                                \

@@ -20,6 +20,26 @@
         return rc_;                                                                                \
     } while (0)
 
+/* TIMED for a probe FUNC on COMM, SOURCE and TAG, which FOUND says found
+ * something after CALL: one that would join the burst of such probes before it
+ * reads no timer unless it finds a message, and then its entry is its exit
+ * (hm_tracer_poll_joins). */
+#define POLLED(FUNC, COMM, SOURCE, TAG, CALL, FOUND, RECORD)                                       \
+    do {                                                                                           \
+        int joins_ = hm_tracer_poll_joins(FUNC, HM_TRACER_HANDLE(COMM), SOURCE, TAG);              \
+        double t0_ = joins_ ? 0 : hm_tracer_now();                                                 \
+        if (!hm_tracer_on()) return CALL;                                                          \
+        int rc_ = CALL;                                                                            \
+        if (joins_ && !(FOUND)) {                                                                  \
+            hm_tracer_poll_joined();                                                               \
+            return rc_;                                                                            \
+        }                                                                                          \
+        double t1_ = hm_tracer_now();                                                              \
+        if (joins_) t0_ = t1_;                                                                     \
+        RECORD;                                                                                    \
+        return rc_;                                                                                \
+    } while (0)
+
 /* The wrappers are all libharmonia-trace.so exports (C_VISIBILITY_PRESET
  * hidden for the rest). */
 #define HM_WRAP __attribute__((visibility("default")))
