@@ -12,7 +12,7 @@
 
 struct hm_compute {
     hm__compute_kernel_t *kernel;
-    double inject_s; /* testing: time added to every run (hm__compute_inject_slowdown) */
+    double inject_s;            /* testing: time added to every run (hm__compute_inject_slowdown) */
     hm__compute_model_fn model; /* testing: times instead of dgemm (hm__compute_inject_model) */
     void *model_arg;
 };
