@@ -165,9 +165,11 @@ int hm_compute_run(hm_compute_t *c, double *per_thread_s)
     if (!c) return hm__error_null(__func__, "c");
     if (!per_thread_s) return hm__error_null(__func__, "per_thread_s");
     int n = hm_compute_size(c);
-    for (int t = 0; c->model && n > 0 && t < hm_compute_threads(c); t++)
-        per_thread_s[t] = c->model(c->model_arg, n, t);
-    if (c->model && n > 0) return HM_OK;
+    if (c->model && n > 0) {
+        for (int t = 0; t < hm_compute_threads(c); t++)
+            per_thread_s[t] = c->model(c->model_arg, n, t);
+        return HM_OK;
+    }
     int rc = hm__compute_kernel_run(c->kernel, per_thread_s);
     if (rc != HM_OK) return hm__error_set(rc, "%s", hm__compute_kernel_why(c->kernel));
     if (c->inject_s > 0) injected(c, per_thread_s);

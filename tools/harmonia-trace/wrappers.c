@@ -329,6 +329,14 @@ HM_WRAP int MPI_Wait(MPI_Request *req, MPI_Status *status)
     return rc;
 }
 
+/* Whether a test of func that completes nothing joins the burst before it
+ * untimed: a test's poll has no object, peer or tag (requests.c records it
+ * as hm_tracer_call(func, 0, 0, NONE, 0)). */
+static inline int test_joins(int func)
+{
+    return hm_tracer_poll_joins(func, 0, NONE, -1);
+}
+
 /* A test left out by --exclude or --include reads no clock unless it
  * completes a request, whose record needs a time (its exit: a record is
  * a mark, not an interval): a polling loop then runs at almost its own
@@ -339,7 +347,7 @@ HM_WRAP int MPI_Wait(MPI_Request *req, MPI_Status *status)
 HM_WRAP int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 {
     int wanted = hm_tracer_wants(HM_TRACE_MPI_Test);
-    int joins = wanted && hm_tracer_poll_joins(HM_TRACE_MPI_Test, 0, NONE, -1);
+    int joins = wanted && test_joins(HM_TRACE_MPI_Test);
     double t0 = wanted && !joins ? hm_tracer_now() : 0;
     if (!hm_tracer_on()) return PMPI_Test(req, flag, status);
     MPI_Request before = *req;
@@ -360,7 +368,7 @@ HM_WRAP int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 #define MANY(FUNC, N, REQS, STATUSES, CALL, DONE, NDONE)                                           \
     do {                                                                                           \
         int wanted_ = hm_tracer_wants(HM_TRACE_MPI_##FUNC);                                        \
-        int joins_ = wanted_ && hm_tracer_poll_joins(HM_TRACE_MPI_##FUNC, 0, NONE, -1);            \
+        int joins_ = wanted_ && test_joins(HM_TRACE_MPI_##FUNC);                                   \
         double t0_ = wanted_ && !joins_ ? hm_tracer_now() : 0;                                     \
         if (!hm_tracer_on()) return CALL(STATUSES);                                                \
         scratch_t s_;                                                                              \
