@@ -130,6 +130,10 @@ static int comms_collect(const hm__trace_rank_t *ranks, int nranks, comm_defs_t 
     for (size_t i = 0; i < n; i++)
         if (kept == 0 || v[i].key != v[kept - 1].key) v[kept++] = v[i];
     out->v = v, out->n = kept;
+    if (!(out->window_ref = malloc(kept * sizeof *out->window_ref)))
+        return free(v), hm__error_nomem("hm_trace_merge");
+    for (size_t i = 0; i < kept; i++) out->window_ref[i] = UINT32_MAX;
+    out->nwindows = 0;
     return HM_OK;
 }
 
@@ -241,6 +245,28 @@ static OTF2_ErrorCode write_comm_defs(OTF2_GlobalDefWriter *g, const comm_defs_t
     return e;
 }
 
+/* Per window, RmaWin w, named by string base + w, over its communicator
+ * (its group the window's). */
+static OTF2_ErrorCode write_windows(OTF2_GlobalDefWriter *g, const comm_defs_t *comms,
+                                    uint32_t base)
+{
+    OTF2_ErrorCode e = OTF2_SUCCESS;
+    for (uint32_t w = 0; e == OTF2_SUCCESS && w < comms->nwindows; w++) {
+        uint32_t c = 0;
+        while (comms->window_ref[c] != w) c++;
+        char name[48];
+        snprintf(name, sizeof name, "window %llu", (unsigned long long)comms->v[c].key);
+        e = OTF2_GlobalDefWriter_WriteString(g, base + w, name);
+#if OTF2_VERSION_MAJOR >= 3
+        if (e == OTF2_SUCCESS)
+            e = OTF2_GlobalDefWriter_WriteRmaWin(g, w, base + w, c, OTF2_RMA_WIN_FLAG_NONE);
+#else
+        if (e == OTF2_SUCCESS) e = OTF2_GlobalDefWriter_WriteRmaWin(g, w, base + w, c);
+#endif
+    }
+    return e;
+}
+
 /* The communicators' groups need room for the largest. */
 static int write_comms(OTF2_GlobalDefWriter *g, const comm_defs_t *comms, int nranks, uint32_t base)
 {
@@ -250,12 +276,14 @@ static int write_comms(OTF2_GlobalDefWriter *g, const comm_defs_t *comms, int nr
     uint64_t *members = malloc((most ? most : 1) * sizeof *members);
     if (!members) return hm__error_nomem("hm_trace_merge");
     OTF2_ErrorCode e = write_comm_defs(g, comms, nranks, base, members);
+    if (e == OTF2_SUCCESS) e = write_windows(g, comms, base + (uint32_t)comms->n);
     free(members);
     return e == OTF2_SUCCESS ? HM_OK : hm__otf2_failed("writing the communicators", e);
 }
 
 /* Strings: 0 "", 1 "MPI", 2 "machine", 3 the node (rank 0's host), then
- * per function its name, per rank "rank N", per communicator its name.
+ * per function its name, per rank "rank N", per communicator its name,
+ * per window its name.
  * counts: the records written per location. */
 static int write_defs(OTF2_Archive *a, const hm__trace_rank_t *ranks, int nranks,
                       const comm_defs_t *comms, const uint64_t *counts, double first_s,
@@ -325,7 +353,7 @@ static int write_local_defs(OTF2_Archive *a, int nranks)
 
 /* Every rank's events, then the definitions (which count them). */
 static int write_contents(OTF2_Archive *a, const hm__trace_rank_t *ranks, int nranks,
-                          const comm_defs_t *comms, uint64_t *counts, double first, double last)
+                          comm_defs_t *comms, uint64_t *counts, double first, double last)
 {
     int st = set_up(a, host_of(ranks, nranks));
     for (int r = 0; st == HM_OK && r < nranks; r++)
@@ -359,6 +387,7 @@ static int write_archive(const char *path, const hm__trace_rank_t *ranks, int nr
     if (e != OTF2_SUCCESS && st == HM_OK) st = hm__otf2_failed("OTF2_Archive_Close", e);
     free(counts);
     free(comms.v);
+    free(comms.window_ref);
     return st;
 }
 

@@ -18,13 +18,36 @@ typedef struct group {
     size_t n, cap;
 } group_t;
 
+/* An RMA operation issued and not yet written complete: its window (a
+ * communicator ref), its target (world rank), its matching id and the
+ * request of an MPI_Rput or MPI_Rget (0: none). */
+typedef struct rma_op {
+    uint32_t win;
+    int target;
+    uint64_t id, request;
+} rma_op_t;
+
+/* A lock this rank asked for: window, remote (a rank of the window), id,
+ * and whether it was acquired (the call that asked returned). */
+typedef struct rma_lock {
+    uint32_t win, remote;
+    uint64_t id;
+    int held;
+} rma_lock_t;
+
 typedef struct rank_writer {
     OTF2_EvtWriter *w;
     hm__trace_requests_t req; /* the requests of the rank in flight */
     group_t g;
-    const comm_defs_t *comms;
-    uint64_t count; /* records written: the location's number of events */
+    comm_defs_t *comms;
+    rma_op_t *ops; /* RMA operations in flight */
+    size_t nops, capops;
+    rma_lock_t *locks; /* RMA locks held */
+    size_t nlocks, caplocks;
+    uint64_t rma_ids; /* the last matching or lock id given */
+    uint64_t count;   /* records written: the location's number of events */
     OTF2_ErrorCode e;
+    int st; /* HM_ENOMEM once memory ran out (the loop stops on it) */
 } rank_writer_t;
 
 /* Every record goes through here: the first failure is kept (the loop over
@@ -132,10 +155,14 @@ static void request_started(rank_writer_t *rw, const hm_trace_event_t *o, uint64
 
 /* The request of record rec completed at t: what its start wrote, closed;
  * a receive with the source, tag and bytes of its status. */
+static void rma_request_completed(rank_writer_t *rw, uint64_t request, uint64_t t);
+
 static void request_completed(rank_writer_t *rw, const hm_trace_event_t *rec, uint64_t t)
 {
     const hm_trace_event_t *o = origin_of(rw, rec->request);
     p2p_kind_t k = o ? p2p_kind(o->func) : P2P_NONE;
+    if (o && (o->func == HM_TRACE_MPI_Rput || o->func == HM_TRACE_MPI_Rget))
+        rma_request_completed(rw, rec->request, t);
     OTF2_CommRef comm;
     uint32_t from;
     if ((k == P2P_ISEND || k == P2P_SEND_INIT) && address(rw, o, o->peer, &comm, &from))
@@ -271,6 +298,233 @@ static void collective_end(rank_writer_t *rw, const hm_trace_event_t *e, const c
                                             e->bytes, e->bytes));
 }
 
+/* ---- One-sided ---- */
+
+/* e's window: its communicator ref *c and its RmaWin ref *win, given
+ * now if it had none (0: no rank described it). */
+static int window(rank_writer_t *rw, const hm_trace_event_t *e, uint32_t *c, uint32_t *win)
+{
+    const comm_def_t *d = comm_of(rw, e);
+    if (!d) return 0;
+    *c = (uint32_t)(d - rw->comms->v);
+    if (rw->comms->window_ref[*c] == UINT32_MAX) rw->comms->window_ref[*c] = rw->comms->nwindows++;
+    *win = rw->comms->window_ref[*c];
+    return 1;
+}
+
+/* Room for one more of n items of size in *v (capacity *cap); 0 and
+ * rw->st HM_ENOMEM when there is none. */
+static int room(rank_writer_t *rw, void **v, size_t n, size_t *cap, size_t size)
+{
+    if (n < *cap) return 1;
+    size_t more = *cap ? 2 * *cap : 16;
+    void *p = realloc(*v, more * size);
+    if (!p) return rw->st = hm__error_nomem("hm_trace_merge"), 0;
+    *v = p, *cap = more;
+    return 1;
+}
+
+/* Operation e issued at t on window win to remote (a rank of it): its
+ * record, and the operation kept until a synchronization or its request
+ * completes it. */
+static void rma_issue(rank_writer_t *rw, const hm_trace_event_t *e, uint32_t win, uint32_t remote,
+                      uint64_t t)
+{
+    uint64_t id = ++rw->rma_ids, b = e->bytes;
+    OTF2_ErrorCode r;
+    switch (e->func) {
+    case HM_TRACE_MPI_Put:
+    case HM_TRACE_MPI_Rput:
+        r = OTF2_EvtWriter_RmaPut(rw->w, NULL, t, win, remote, b, id);
+        break;
+    case HM_TRACE_MPI_Get:
+    case HM_TRACE_MPI_Rget:
+        r = OTF2_EvtWriter_RmaGet(rw->w, NULL, t, win, remote, b, id);
+        break;
+    case HM_TRACE_MPI_Accumulate:
+        r = OTF2_EvtWriter_RmaAtomic(rw->w, NULL, t, win, remote, OTF2_RMA_ATOMIC_TYPE_ACCUMULATE,
+                                     b, 0, id);
+        break;
+    case HM_TRACE_MPI_Compare_and_swap: /* the value and the one compared go, the old comes */
+        r = OTF2_EvtWriter_RmaAtomic(rw->w, NULL, t, win, remote,
+                                     OTF2_RMA_ATOMIC_TYPE_COMPARE_AND_SWAP, 2 * b, b, id);
+        break;
+    default: /* MPI_Get_accumulate, MPI_Fetch_and_op */
+        r = OTF2_EvtWriter_RmaAtomic(rw->w, NULL, t, win, remote,
+                                     OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE, b, b, id);
+    }
+    count_record(rw, r);
+    int by_request = e->func == HM_TRACE_MPI_Rput || e->func == HM_TRACE_MPI_Rget;
+    if (room(rw, (void **)&rw->ops, rw->nops, &rw->capops, sizeof *rw->ops))
+        rw->ops[rw->nops++] = (rma_op_t){win, e->peer, id, by_request ? e->request : 0};
+}
+
+/* The operations in flight on win to target (-1: all; request: only its
+ * own) complete at t, in the order they were issued. */
+static void rma_complete(rank_writer_t *rw, uint32_t win, int target, uint64_t request, uint64_t t)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < rw->nops; i++) {
+        const rma_op_t *o = &rw->ops[i];
+        int done = o->win == win && (target < 0 || o->target == target) &&
+                   (!request || o->request == request);
+        if (done)
+            count_record(rw, OTF2_EvtWriter_RmaOpCompleteNonBlocking(rw->w, NULL, t, win, o->id));
+        else
+            rw->ops[kept++] = *o;
+    }
+    rw->nops = kept;
+}
+
+static void rma_request_completed(rank_writer_t *rw, uint64_t request, uint64_t t)
+{
+    for (size_t i = 0; i < rw->nops; i++)
+        if (rw->ops[i].request == request) return rma_complete(rw, rw->ops[i].win, -1, request, t);
+}
+
+/* The locks call e asks for, on remote (a rank of win) or on every rank
+ * of it (MPI_Win_lock_all, shared): requested at entry in (acquired is
+ * 0), acquired at exit (acquired 1). */
+static void rma_lock(rank_writer_t *rw, const hm_trace_event_t *e, uint32_t c, uint32_t win,
+                     uint64_t t, int acquired)
+{
+    int64_t remote = hm__otf2_rank_in(&rw->comms->v[c], e->peer);
+    int all = e->func == HM_TRACE_MPI_Win_lock_all, n = all ? rw->comms->v[c].size : 1;
+    OTF2_LockType type = all || e->tag == 1 ? OTF2_LOCK_SHARED : OTF2_LOCK_EXCLUSIVE;
+    if (!all && remote < 0) return;
+    for (int k = 0; k < n; k++) {
+        uint32_t to = all ? (uint32_t)k : (uint32_t)remote;
+        if (!acquired) {
+            uint64_t id = ++rw->rma_ids;
+            count_record(rw, OTF2_EvtWriter_RmaRequestLock(rw->w, NULL, t, win, to, id, type));
+            if (room(rw, (void **)&rw->locks, rw->nlocks, &rw->caplocks, sizeof *rw->locks))
+                rw->locks[rw->nlocks++] = (rma_lock_t){win, to, id, 0};
+            continue;
+        }
+        for (size_t i = 0; i < rw->nlocks; i++) /* the one requested at entry */
+            if (rw->locks[i].win == win && rw->locks[i].remote == to && !rw->locks[i].held) {
+                rw->locks[i].held = 1;
+                count_record(rw, OTF2_EvtWriter_RmaAcquireLock(rw->w, NULL, t, win, to,
+                                                               rw->locks[i].id, type));
+                break;
+            }
+    }
+}
+
+/* The locks of win on remote (UINT32_MAX: all) released at t. */
+static void rma_unlock(rank_writer_t *rw, uint32_t win, uint32_t remote, uint64_t t)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < rw->nlocks; i++) {
+        const rma_lock_t *l = &rw->locks[i];
+        if (l->win == win && (remote == UINT32_MAX || l->remote == remote))
+            count_record(rw, OTF2_EvtWriter_RmaReleaseLock(rw->w, NULL, t, win, l->remote, l->id));
+        else
+            rw->locks[kept++] = *l;
+    }
+    rw->nlocks = kept;
+}
+
+/* Whether func has RMA records: the operations, fences, locks, flushes,
+ * an access epoch's end and a window's free (not the calls that make a
+ * window, whose events carry the communicator they were made from, nor
+ * the exposure epochs: OTF2 would need the group they name). */
+static int rma_written(int func)
+{
+    switch (func) {
+    case HM_TRACE_MPI_Put:
+    case HM_TRACE_MPI_Get:
+    case HM_TRACE_MPI_Accumulate:
+    case HM_TRACE_MPI_Get_accumulate:
+    case HM_TRACE_MPI_Fetch_and_op:
+    case HM_TRACE_MPI_Compare_and_swap:
+    case HM_TRACE_MPI_Rput:
+    case HM_TRACE_MPI_Rget:
+    case HM_TRACE_MPI_Win_fence:
+    case HM_TRACE_MPI_Win_lock:
+    case HM_TRACE_MPI_Win_lock_all:
+    case HM_TRACE_MPI_Win_unlock:
+    case HM_TRACE_MPI_Win_unlock_all:
+    case HM_TRACE_MPI_Win_flush:
+    case HM_TRACE_MPI_Win_flush_local:
+    case HM_TRACE_MPI_Win_flush_all:
+    case HM_TRACE_MPI_Win_complete:
+    case HM_TRACE_MPI_Win_free:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* What one-sided call e begins at t (its entry): an operation issued, a
+ * fence (an RMA collective) begun, a lock requested. */
+static void rma_started(rank_writer_t *rw, const hm_trace_event_t *e, uint64_t t)
+{
+    uint32_t c, win;
+    if (!rma_written(e->func) || !window(rw, e, &c, &win)) return;
+    int64_t remote = hm__otf2_rank_in(&rw->comms->v[c], e->peer);
+    switch (e->func) {
+    case HM_TRACE_MPI_Win_fence:
+        count_record(rw, OTF2_EvtWriter_RmaCollectiveBegin(rw->w, NULL, t));
+        break;
+    case HM_TRACE_MPI_Win_lock:
+    case HM_TRACE_MPI_Win_lock_all:
+        rma_lock(rw, e, c, win, t, 0);
+        break;
+    case HM_TRACE_MPI_Put:
+    case HM_TRACE_MPI_Get:
+    case HM_TRACE_MPI_Accumulate:
+    case HM_TRACE_MPI_Get_accumulate:
+    case HM_TRACE_MPI_Fetch_and_op:
+    case HM_TRACE_MPI_Compare_and_swap:
+    case HM_TRACE_MPI_Rput:
+    case HM_TRACE_MPI_Rget:
+        if (remote >= 0) rma_issue(rw, e, win, (uint32_t)remote, t);
+        break;
+    default:
+        break;
+    }
+}
+
+/* What one-sided call e ends with at t (its exit): the operations a
+ * synchronization completes (a fence, an epoch's end, a flush: all of
+ * them, or those to its target), a fence ended, locks acquired or
+ * released. */
+static void rma_finished(rank_writer_t *rw, const hm_trace_event_t *e, uint64_t t)
+{
+    uint32_t c, win;
+    if (!rma_written(e->func) || !window(rw, e, &c, &win)) return;
+    int64_t remote = hm__otf2_rank_in(&rw->comms->v[c], e->peer);
+    switch (e->func) {
+    case HM_TRACE_MPI_Win_fence:
+        rma_complete(rw, win, -1, 0, t);
+        count_record(rw, OTF2_EvtWriter_RmaCollectiveEnd(rw->w, NULL, t, OTF2_COLLECTIVE_OP_BARRIER,
+                                                         OTF2_RMA_SYNC_LEVEL_PROCESS |
+                                                             OTF2_RMA_SYNC_LEVEL_MEMORY,
+                                                         win, OTF2_UNDEFINED_UINT32, 0, 0));
+        break;
+    case HM_TRACE_MPI_Win_lock:
+    case HM_TRACE_MPI_Win_lock_all:
+        rma_lock(rw, e, c, win, t, 1);
+        break;
+    case HM_TRACE_MPI_Win_unlock:
+    case HM_TRACE_MPI_Win_unlock_all:
+    case HM_TRACE_MPI_Win_flush:
+    case HM_TRACE_MPI_Win_flush_local:
+    case HM_TRACE_MPI_Win_flush_all:
+    case HM_TRACE_MPI_Win_complete:
+    case HM_TRACE_MPI_Win_free:
+        rma_complete(rw, win, e->peer, 0, t); /* peer -1: no target, all */
+        if (e->func == HM_TRACE_MPI_Win_unlock && remote >= 0)
+            rma_unlock(rw, win, (uint32_t)remote, t);
+        else if (e->func == HM_TRACE_MPI_Win_unlock_all || e->func == HM_TRACE_MPI_Win_free)
+            rma_unlock(rw, win, UINT32_MAX, t);
+        break;
+    default:
+        break;
+    }
+}
+
 /* ---- A call ---- */
 
 /* The group's call from in to out, with what it did between its Enter
@@ -285,8 +539,10 @@ static void write_call(rank_writer_t *rw, uint64_t in, uint64_t out)
     if (coll) count_record(rw, OTF2_EvtWriter_MpiCollectiveBegin(rw->w, NULL, in));
     call_started(rw, e, in);
     request_records(rw, HM_TRACE_MPI_T_started, in);
+    rma_started(rw, e, in);
     call_finished(rw, e, out);
     request_records(rw, HM_TRACE_MPI_T_completed, out);
+    rma_finished(rw, e, out);
     if (coll) collective_end(rw, e, coll, comm, out);
     count_record(rw, OTF2_EvtWriter_Leave(rw->w, NULL, out, region));
 }
@@ -336,18 +592,21 @@ static int write_stream(rank_writer_t *rw, const hm__trace_rank_t *tr, double fi
     hm__trace_ev_t ev;
     uint64_t last = 0;
     int rc = 0, st = hm__trace_stream_open(tr, &in);
-    while (st == HM_OK && rw->e == OTF2_SUCCESS && (rc = hm__trace_stream_next(&in, &ev)) > 0)
+    while (st == HM_OK && rw->st == HM_OK && rw->e == OTF2_SUCCESS &&
+           (rc = hm__trace_stream_next(&in, &ev)) > 0)
         st = add(rw, &ev, first_s, &last);
     if (st == HM_OK && rc < 0) st = rc;
-    if (st == HM_OK && rw->e == OTF2_SUCCESS) st = flush_group(rw, first_s, &last);
+    if (st == HM_OK && rw->st == HM_OK && rw->e == OTF2_SUCCESS)
+        st = flush_group(rw, first_s, &last);
+    if (st == HM_OK) st = rw->st;
     hm__trace_stream_close(&in);
     return st;
 }
 
-int hm__otf2_write_rank(OTF2_Archive *a, const hm__trace_rank_t *tr, int r,
-                        const comm_defs_t *comms, double first_s, uint64_t *count)
+int hm__otf2_write_rank(OTF2_Archive *a, const hm__trace_rank_t *tr, int r, comm_defs_t *comms,
+                        double first_s, uint64_t *count)
 {
-    rank_writer_t rw = {.comms = comms, .e = OTF2_SUCCESS};
+    rank_writer_t rw = {.comms = comms, .e = OTF2_SUCCESS, .st = HM_OK};
     if (!(rw.w = OTF2_Archive_GetEvtWriter(a, (OTF2_LocationRef)r)))
         return hm__otf2_none("OTF2_Archive_GetEvtWriter", r);
     int st = write_stream(&rw, tr, first_s);
@@ -356,6 +615,8 @@ int hm__otf2_write_rank(OTF2_Archive *a, const hm__trace_rank_t *tr, int r,
         st = hm__otf2_failed("writing the events of a rank", rw.e);
     hm__trace_requests_free(&rw.req);
     free(rw.g.v);
+    free(rw.ops);
+    free(rw.locks);
     OTF2_ErrorCode e = OTF2_Archive_CloseEvtWriter(a, rw.w);
     if (e != OTF2_SUCCESS && st == HM_OK) st = hm__otf2_failed("OTF2_Archive_CloseEvtWriter", e);
     return st;

@@ -22,6 +22,11 @@ typedef struct comm_def {
 typedef struct comm_defs {
     comm_def_t *v;
     size_t n;
+    /* Per communicator ref, its RmaWin ref once an RMA record named it as
+     * a window (UINT32_MAX before): given in the order the event writers
+     * meet them, as OTF2 wants its definitions numbered 0, 1, ... */
+    uint32_t *window_ref;
+    uint32_t nwindows;
 } comm_defs_t;
 
 /* HM_EIO with the OTF2 call that failed and OTF2's words for e; HM_EIO
@@ -39,9 +44,10 @@ int hm__otf2_key_is(const void *key, const void *def);
 int64_t hm__otf2_rank_in(const comm_def_t *c, int w);
 
 /* Rank r's calls and their MPI records on location r, from first_s;
- * *count the records written (the location's number of events). */
-int hm__otf2_write_rank(OTF2_Archive *a, const hm__trace_rank_t *tr, int r,
-                        const comm_defs_t *comms, double first_s, uint64_t *count);
+ * *count the records written (the location's number of events); the
+ * windows it names get their RmaWin refs in comms. */
+int hm__otf2_write_rank(OTF2_Archive *a, const hm__trace_rank_t *tr, int r, comm_defs_t *comms,
+                        double first_s, uint64_t *count);
 /* The role of func's region: a collective's from the collectives table,
  * else from its class. */
 OTF2_RegionRole hm__otf2_region_role(int func);

@@ -36,7 +36,17 @@
  *       then a barrier over both groups) merged again (MPI_Intercomm_merge),
  *       a ring as a distributed graph (MPI_Neighbor_allgather), a window
  *       (MPI_Win_allocate; fences around an MPI_Put to the next rank) and a file written
- *       collectively (MPI_File_write_at_all, in the working directory). */
+ *       collectively (MPI_File_write_at_all, in the working directory).
+ *   trace_app rma ROUNDS                one-sided communication on a window
+ *       of MPI_COMM_WORLD (MPI_Win_allocate), each round: between two
+ *       fences an MPI_Put to the next rank and an MPI_Get from the one
+ *       before; under an exclusive lock of the next rank an
+ *       MPI_Accumulate and an MPI_Compare_and_swap, flushed by
+ *       MPI_Win_flush, then an MPI_Fetch_and_op before the unlock; under
+ *       MPI_Win_lock_all an MPI_Rget from the rank before completed by
+ *       MPI_Wait, and an MPI_Get_accumulate flushed by MPI_Win_flush_all.
+ *       Per rank a round: 6 operations to the next rank and 2 from the
+ *       one before, 8 in all, each completed once. */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 /* MPICH's MPI_STATUSES_IGNORE is (MPI_Status *)1, which GCC takes for an
@@ -278,6 +288,37 @@ static void objects(void)
     MPI_Comm_free(&dup);
 }
 
+static void rma(int rounds)
+{
+    int rank, size, *buf, one = 1, got = 0, old = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    MPI_Win win;
+    MPI_Request req;
+    MPI_Win_allocate(4 * sizeof *buf, sizeof *buf, MPI_INFO_NULL, MPI_COMM_WORLD, &buf, &win);
+    for (int k = 0; k < rounds; k++) {
+        MPI_Win_fence(0, win);
+        MPI_Put(&one, 1, MPI_INT, next, 0, 1, MPI_INT, win);
+        MPI_Get(&got, 1, MPI_INT, prev, 1, 1, MPI_INT, win);
+        MPI_Win_fence(0, win);
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, next, 0, win);
+        MPI_Accumulate(&one, 1, MPI_INT, next, 2, 1, MPI_INT, MPI_SUM, win);
+        MPI_Compare_and_swap(&one, &old, &got, MPI_INT, next, 3, win);
+        MPI_Win_flush(next, win);
+        MPI_Fetch_and_op(&one, &got, MPI_INT, next, 2, MPI_SUM, win);
+        MPI_Win_unlock(next, win);
+        MPI_Win_lock_all(0, win);
+        MPI_Rget(&got, 1, MPI_INT, prev, 0, 1, MPI_INT, win, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        MPI_Get_accumulate(&one, 1, MPI_INT, &old, 1, MPI_INT, next, 2, 1, MPI_INT, MPI_SUM, win);
+        MPI_Win_flush_all(win);
+        MPI_Win_unlock_all(win);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_free(&win);
+}
+
 /* MPI_Finalize outside main, as applications do in their clean-up code. */
 static void finish(MPI_Comm *split)
 {
@@ -304,9 +345,11 @@ int main(int argc, char **argv)
         objects();
     else if (argc == 2 && !strcmp(argv[1], "bursts"))
         bursts();
+    else if (argc == 3 && !strcmp(argv[1], "rma"))
+        rma(atoi(argv[2]));
     else
         rc = 2, fprintf(stderr, "usage: trace_app truth FILE ROUNDS GAP_S | flood N [PAUSE_S] | "
-                                "ring ROUNDS | patterns ROUNDS | objects | bursts\n");
+                                "ring ROUNDS | patterns ROUNDS | objects | bursts | rma ROUNDS\n");
     MPI_Barrier(MPI_COMM_WORLD);
     finish(&split);
     return rc;

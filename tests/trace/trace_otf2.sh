@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The OTF2 archive of a traced program as Vampir reads Score-P's (issue 30,
 # item 3): the MPI records between each call's Enter and Leave, and the
-# communicators they name. The truth is trace_app's ring at 2 ranks: in
+# communicators they name; one-sided calls as RMA records (at the end). The truth is trace_app's ring at 2 ranks: in
 # each round a rank posts an MPI_Isend to the other rank, receives
 # one message with MPI_Recv from any source and completes its send in
 # MPI_Wait; its main splits MPI_COMM_WORLD by rank parity (two one-rank
@@ -107,4 +107,60 @@ for r in 0 1; do
     [ -n "$said" ] && [ "$said" -eq "$held" ]
     check $? "location $r: # Events $said, the records it holds ($held)"
 done
+
+# One-sided communication as RMA records: trace_app's rma rounds at 2
+# ranks (tests/trace/trace_app.c: per rank a round, 5 operations to the
+# next rank and 2 from the one before, all on one window: an MPI_Put, an
+# MPI_Get and an MPI_Rget, 4 atomics; 2 fences; an exclusive lock of the
+# next rank and MPI_Win_lock_all's shared lock of each of the 2 ranks).
+# The truth is the program's own calls: every count below is exact.
+rounds=20
+timeout -k 5 "$(scaled 120)" "$HARMONIA" trace --fitpoints 50 --exchanges 10 --output rma -- \
+    "$MPIEXEC" -n 2 "${extra[@]}" "$app" rma $rounds >"$out" 2>&1
+status=$?
+check $status "rma $rounds at 2 ranks traced: exit $status" "$(cat "$out")"
+otf2-print rma/otf2/traces.otf2 >rma.txt 2>rma.err && otf2-print -G rma/otf2/traces.otf2 >rmadefs.txt 2>>rma.err
+check $(($? + $(wc -c <rma.err))) "otf2-print reads the RMA archive and its definitions, without a complaint" \
+    "$(head -5 rma.err)"
+grep -Eq '^RMA_WIN +0 +Name: "window [0-9]+" <[0-9]+>, Communicator: "comm [0-9]+"' rmadefs.txt &&
+    [ "$(grep -c '^RMA_WIN ' rmadefs.txt)" -eq 1 ]
+check $? "one RMA_WIN definition, over its communicator" "$(grep -E '^(RMA_WIN|COMM) ' rmadefs.txt)"
+# Per rank: the counts; every operation to the other rank (the remote is
+# the other rank) and completed once, after it was issued, on the same
+# window, in the call that completes it; every lock requested, acquired
+# and released once in that order.
+awk '$2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/' rma.txt | awk -v n=$rounds '
+    function field(name,   m) { return match($0, name ": [0-9]+") ? substr($0, RSTART + length(name) + 2, RLENGTH - length(name) - 2) : -1 }
+    $1 == "ENTER" { split($0, q, "\""); region[$2] = q[2] }
+    $1 ~ /^RMA_/ { c[$1 " " $2]++ }
+    $1 == "RMA_OP_COMPLETE_NON_BLOCKING" { at[region[$2] " " $2]++ }
+    $1 ~ /^RMA_(PUT|GET|ATOMIC)$/ {
+        id = $2 " " field("Matching")
+        if (field("Remote") != 1 - $2 || issued[id]++) bad++
+    }
+    $1 == "RMA_OP_COMPLETE_NON_BLOCKING" { id = $2 " " field("Matching"); if (issued[id] != 1 || done[id]++) bad++ }
+    $1 == "RMA_REQUEST_LOCK" { l = $2 " " field("Lock"); if (lock[l]) bad++; lock[l] = 1 }
+    $1 == "RMA_ACQUIRE_LOCK" { l = $2 " " field("Lock"); if (lock[l] != 1) bad++; lock[l] = 2 }
+    $1 == "RMA_RELEASE_LOCK" { l = $2 " " field("Lock"); if (lock[l] != 2) bad++; lock[l] = 3 }
+    /RMA_ATOMIC.*Type: COMPARE_AND_SWAP, Sent: 8, Received: 4/ { cas[$2]++ }
+    /RMA_REQUEST_LOCK.*Type: EXCLUSIVE/ { excl[$2]++ }
+    END {
+        for (id in issued) if (!done[id]) bad++
+        for (l in lock) if (lock[l] != 3) bad++
+        for (r = 0; r < 2; r++) {
+            if (c["RMA_PUT " r] != n || c["RMA_GET " r] != 2 * n || c["RMA_ATOMIC " r] != 4 * n) bad++
+            if (c["RMA_OP_COMPLETE_NON_BLOCKING " r] != 7 * n || cas[r] != n || excl[r] != n) bad++
+            if (c["RMA_COLLECTIVE_BEGIN " r] != 2 * n || c["RMA_COLLECTIVE_END " r] != 2 * n) bad++
+            if (c["RMA_REQUEST_LOCK " r] != 3 * n || c["RMA_RELEASE_LOCK " r] != 3 * n) bad++
+            # Completed by the call that completes them: the fence (put,
+            # get), the flush (accumulate, compare-and-swap), the unlock
+            # (fetch-and-op), MPI_Wait (rget), MPI_Win_flush_all.
+            if (at["MPI_Win_fence " r] != 2 * n || at["MPI_Win_flush " r] != 2 * n) bad++
+            if (at["MPI_Win_unlock " r] != n || at["MPI_Wait " r] != n || at["MPI_Win_flush_all " r] != n) bad++
+        }
+        printf "rank 0: %d puts, %d gets, %d atomics, %d completed, %d locks, %d fences\n", c["RMA_PUT 0"], c["RMA_GET 0"], c["RMA_ATOMIC 0"], c["RMA_OP_COMPLETE_NON_BLOCKING 0"], c["RMA_REQUEST_LOCK 0"], c["RMA_COLLECTIVE_END 0"]
+        exit bad > 0
+    }' >rmacounts.txt
+check $? "RMA records exact per rank, each operation completed once after it was issued, each lock requested, acquired and released: $(tail -1 rmacounts.txt)" \
+    "$(cat rmacounts.txt)"
 finish

@@ -247,10 +247,19 @@ HM_WRAP int MPI_Win_fence(int assert_, MPI_Win win)
     TIMED(PMPI_Win_fence(assert_, win), on_win(HM_TRACE_MPI_Win_fence, t0_, t1_, win, NONE, 0, 1));
 }
 
+/* A lock's type in the tag column: 1 shared, 0 exclusive (OTF2's lock
+ * records need it). */
+static void win_locked(double t0, double t1, MPI_Win win, int rank, int type)
+{
+    hm_tracer_call_t c =
+        hm_tracer_call(HM_TRACE_MPI_Win_lock, HM_TRACER_WIN, HM_TRACER_HANDLE(win), rank, 0);
+    c.tag = type == MPI_LOCK_SHARED;
+    hm_tracer_record(&c, t0, t1, 0);
+}
+
 HM_WRAP int MPI_Win_lock(int type, int rank, int assert_, MPI_Win win)
 {
-    TIMED(PMPI_Win_lock(type, rank, assert_, win),
-          on_win(HM_TRACE_MPI_Win_lock, t0_, t1_, win, rank, 0, 0));
+    TIMED(PMPI_Win_lock(type, rank, assert_, win), win_locked(t0_, t1_, win, rank, type));
 }
 
 HM_WRAP int MPI_Win_unlock(int rank, MPI_Win win)
