@@ -221,11 +221,23 @@ HM_EXPORT int hm_trace_func_find(const char *name, int *func);
 HM_EXPORT int hm_trace_func_select(const char *include, const char *exclude,
                                    unsigned char *selected);
 
+/* ---- Keys: communicators, windows and files named alike on every member ---- */
+
+/* The key of an object made by the call-th collective call of the
+ * communicator keyed parent_key, from what every member knows without a
+ * message (first: the world rank of the new communicator's first member,
+ * where one call makes several, as MPI_Comm_split does; else 0). A window
+ * or file made by a call (MPI_Win_create, ..., MPI_File_open) has the key
+ * hm_trace_object_key(comm_key, seq, 0) of that call's event: one call
+ * makes one kind of object, so keys of different kinds never meet. Never
+ * 0 or 1 (MPI_COMM_WORLD's key and "none"). */
+HM_EXPORT uint64_t hm_trace_object_key(uint64_t parent_key, uint64_t call, int first);
+
 /* One call, as a rank saw it (64 bytes). comm_key names the communicator
  * alike on every member (0: MPI_COMM_WORLD; 1: none, e.g. a wait); a
- * window's or a file's calls carry the key of the communicator it was
- * made on. seq numbers a collective among those of that communicator, so
- * that the N-th collective of a communicator is found on every rank.
+ * window's or a file's calls carry its own key (hm_trace_object_key); the
+ * calls that make one, the key of the communicator it was made on. seq numbers a collective among
+ * those of that communicator, so that the N-th collective of a communicator is found on every rank.
  * peer is the peer, root or target as a rank of MPI_COMM_WORLD (-1 none,
  * -2 any source): the destination of a send, the source of a receive
  * (the one it matched, read from its status), both sides of a Sendrecv
@@ -252,7 +264,11 @@ typedef struct hm_trace_event {
     uint32_t calls;
     uint32_t seq;
     int32_t peer;
-    int32_t tag; /* point to point: the tag (the one matched, for a receive) */
+    int32_t tag; /* point to point, MPI_Comm_create_group: the tag (the one
+                  * matched, for a receive);
+                  * MPI_Win_lock: 1 shared, 0 exclusive; MPI_File_open: its amode
+                  * (1 read, 2 write, 4 create, 8 exclusive, 16 append, 32 delete
+                  * on close, 64 unique open); else -1 */
     int32_t recv_peer;
     int32_t recv_tag;
     int16_t func;

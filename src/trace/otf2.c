@@ -110,12 +110,44 @@ static int members_fit(const hm__trace_comm_t *m, int nranks)
     return m->size > 0;
 }
 
+static int objects_init(object_refs_t *o, size_t n)
+{
+    o->ref = malloc((n ? n : 1) * sizeof *o->ref);
+    o->made = calloc(n ? n : 1, 1);
+    o->n = 0;
+    if (!o->ref || !o->made) return hm__error_nomem("hm_trace_merge");
+    for (size_t i = 0; i < n; i++) o->ref[i] = UINT32_MAX;
+    return HM_OK;
+}
+
+uint32_t hm__otf2_object_ref(object_refs_t *o, uint32_t c)
+{
+    if (o->ref[c] == UINT32_MAX) o->ref[c] = o->n++;
+    return o->ref[c];
+}
+
+/* The communicator (ref) of object ref r among o. */
+static uint32_t object_comm(const object_refs_t *o, uint32_t r)
+{
+    uint32_t c = 0;
+    while (o->ref[c] != r) c++;
+    return c;
+}
+
+static void comms_free(comm_defs_t *c)
+{
+    free(c->v);
+    free(c->windows.ref), free(c->windows.made);
+    free(c->files.ref), free(c->files.made);
+}
+
 /* MPI_COMM_WORLD and every communicator a rank's model lists, once each,
  * sorted by key: MPI_COMM_WORLD (key 0) is ref 0. */
 static int comms_collect(const hm__trace_rank_t *ranks, int nranks, comm_defs_t *out)
 {
     size_t total = 1, n = 0;
     for (int r = 0; r < nranks; r++) total += ranks[r].has_model ? ranks[r].model.ncomms : 0;
+    *out = (comm_defs_t){0};
     comm_def_t *v = malloc(total * sizeof *v);
     if (!v) return hm__error_nomem("hm_trace_merge");
     v[n++] = (comm_def_t){HM_TRACE_WORLD, nranks, NULL, 0};
@@ -130,11 +162,10 @@ static int comms_collect(const hm__trace_rank_t *ranks, int nranks, comm_defs_t 
     for (size_t i = 0; i < n; i++)
         if (kept == 0 || v[i].key != v[kept - 1].key) v[kept++] = v[i];
     out->v = v, out->n = kept;
-    if (!(out->window_ref = malloc(kept * sizeof *out->window_ref)))
-        return free(v), hm__error_nomem("hm_trace_merge");
-    for (size_t i = 0; i < kept; i++) out->window_ref[i] = UINT32_MAX;
-    out->nwindows = 0;
-    return HM_OK;
+    int st = objects_init(&out->windows, kept);
+    if (st == HM_OK) st = objects_init(&out->files, kept);
+    if (st != HM_OK) comms_free(out);
+    return st;
 }
 
 /* World rank w as a rank of c; -1 when it is not a member. */
@@ -246,23 +277,54 @@ static OTF2_ErrorCode write_comm_defs(OTF2_GlobalDefWriter *g, const comm_defs_t
 }
 
 /* Per window, RmaWin w, named by string base + w, over its communicator
- * (its group the window's). */
+ * (its group the window's); flagged for create and destroy records where
+ * its creation was written. */
 static OTF2_ErrorCode write_windows(OTF2_GlobalDefWriter *g, const comm_defs_t *comms,
                                     uint32_t base)
 {
     OTF2_ErrorCode e = OTF2_SUCCESS;
-    for (uint32_t w = 0; e == OTF2_SUCCESS && w < comms->nwindows; w++) {
-        uint32_t c = 0;
-        while (comms->window_ref[c] != w) c++;
+    for (uint32_t w = 0; e == OTF2_SUCCESS && w < comms->windows.n; w++) {
+        uint32_t c = object_comm(&comms->windows, w);
         char name[48];
         snprintf(name, sizeof name, "window %llu", (unsigned long long)comms->v[c].key);
         e = OTF2_GlobalDefWriter_WriteString(g, base + w, name);
 #if OTF2_VERSION_MAJOR >= 3
-        if (e == OTF2_SUCCESS)
-            e = OTF2_GlobalDefWriter_WriteRmaWin(g, w, base + w, c, OTF2_RMA_WIN_FLAG_NONE);
+        OTF2_RmaWinFlag flags = comms->windows.made[c] ? OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS
+                                                       : OTF2_RMA_WIN_FLAG_NONE;
+        if (e == OTF2_SUCCESS) e = OTF2_GlobalDefWriter_WriteRmaWin(g, w, base + w, c, flags);
 #else
         if (e == OTF2_SUCCESS) e = OTF2_GlobalDefWriter_WriteRmaWin(g, w, base + w, c);
 #endif
+    }
+    return e;
+}
+
+/* MPI-IO as I/O paradigm 0 (strings base, base + 1); per file f, named by
+ * string base + 2 + f (the trace holds no file names), a regular file f
+ * and its handle f over its communicator (pre-created where its opening
+ * was not written). */
+static OTF2_ErrorCode write_files(OTF2_GlobalDefWriter *g, const comm_defs_t *comms, uint32_t base)
+{
+    if (!comms->files.n) return OTF2_SUCCESS;
+    OTF2_ErrorCode e = OTF2_GlobalDefWriter_WriteString(g, base, "MPI-IO");
+    if (e == OTF2_SUCCESS) e = OTF2_GlobalDefWriter_WriteString(g, base + 1, "MPI I/O");
+    if (e == OTF2_SUCCESS)
+        e = OTF2_GlobalDefWriter_WriteIoParadigm(g, 0, base, base + 1,
+                                                 OTF2_IO_PARADIGM_CLASS_PARALLEL,
+                                                 OTF2_IO_PARADIGM_FLAG_NONE, 0, NULL, NULL, NULL);
+    for (uint32_t f = 0; e == OTF2_SUCCESS && f < comms->files.n; f++) {
+        uint32_t c = object_comm(&comms->files, f);
+        char name[48];
+        snprintf(name, sizeof name, "file %llu", (unsigned long long)comms->v[c].key);
+        e = OTF2_GlobalDefWriter_WriteString(g, base + 2 + f, name);
+        if (e == OTF2_SUCCESS) e = OTF2_GlobalDefWriter_WriteIoRegularFile(g, f, base + 2 + f, 0);
+    }
+    for (uint32_t f = 0; e == OTF2_SUCCESS && f < comms->files.n; f++) {
+        uint32_t c = object_comm(&comms->files, f);
+        OTF2_IoHandleFlag flags =
+            comms->files.made[c] ? OTF2_IO_HANDLE_FLAG_NONE : OTF2_IO_HANDLE_FLAG_PRE_CREATED;
+        e = OTF2_GlobalDefWriter_WriteIoHandle(g, f, base + 2 + f, f, 0, flags, c,
+                                               OTF2_UNDEFINED_IO_HANDLE);
     }
     return e;
 }
@@ -276,14 +338,16 @@ static int write_comms(OTF2_GlobalDefWriter *g, const comm_defs_t *comms, int nr
     uint64_t *members = malloc((most ? most : 1) * sizeof *members);
     if (!members) return hm__error_nomem("hm_trace_merge");
     OTF2_ErrorCode e = write_comm_defs(g, comms, nranks, base, members);
-    if (e == OTF2_SUCCESS) e = write_windows(g, comms, base + (uint32_t)comms->n);
+    uint32_t windows_base = base + (uint32_t)comms->n;
+    if (e == OTF2_SUCCESS) e = write_windows(g, comms, windows_base);
+    if (e == OTF2_SUCCESS) e = write_files(g, comms, windows_base + comms->windows.n);
     free(members);
     return e == OTF2_SUCCESS ? HM_OK : hm__otf2_failed("writing the communicators", e);
 }
 
 /* Strings: 0 "", 1 "MPI", 2 "machine", 3 the node (rank 0's host), then
  * per function its name, per rank "rank N", per communicator its name,
- * per window its name.
+ * per window its name, MPI-IO's two and per file its name.
  * counts: the records written per location. */
 static int write_defs(OTF2_Archive *a, const hm__trace_rank_t *ranks, int nranks,
                       const comm_defs_t *comms, const uint64_t *counts, double first_s,
@@ -376,7 +440,7 @@ static int write_archive(const char *path, const hm__trace_rank_t *ranks, int nr
     int st = comms_collect(ranks, nranks, &comms);
     if (st != HM_OK) return st;
     uint64_t *counts = calloc(nranks > 0 ? (size_t)nranks : 1, sizeof *counts);
-    if (!counts) return free(comms.v), hm__error_nomem("hm_trace_merge");
+    if (!counts) return comms_free(&comms), hm__error_nomem("hm_trace_merge");
     OTF2_Archive *a = OTF2_Archive_Open(path, "traces", OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
                                         OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!a)
@@ -386,8 +450,7 @@ static int write_archive(const char *path, const hm__trace_rank_t *ranks, int nr
     OTF2_ErrorCode e = a ? OTF2_Archive_Close(a) : OTF2_SUCCESS;
     if (e != OTF2_SUCCESS && st == HM_OK) st = hm__otf2_failed("OTF2_Archive_Close", e);
     free(counts);
-    free(comms.v);
-    free(comms.window_ref);
+    comms_free(&comms);
     return st;
 }
 

@@ -18,14 +18,15 @@ typedef struct group {
     size_t n, cap;
 } group_t;
 
-/* An RMA operation issued and not yet written complete: its window (a
- * communicator ref), its target (world rank), its matching id and the
- * request of an MPI_Rput or MPI_Rget (0: none). */
-typedef struct rma_op {
-    uint32_t win;
+/* An RMA or I/O operation issued and not yet written complete: its
+ * window or I/O handle, its target (world rank; -1 for I/O), its matching
+ * id, the request of an MPI_Rput, MPI_Rget, MPI_File_iread or
+ * MPI_File_iwrite (0: none) and its bytes. */
+typedef struct pending_op {
+    uint32_t obj;
     int target;
-    uint64_t id, request;
-} rma_op_t;
+    uint64_t id, request, bytes;
+} pending_op_t;
 
 /* A lock this rank asked for: window, remote (a rank of the window), id,
  * and whether it was acquired (the call that asked returned). */
@@ -40,12 +41,14 @@ typedef struct rank_writer {
     hm__trace_requests_t req; /* the requests of the rank in flight */
     group_t g;
     comm_defs_t *comms;
-    rma_op_t *ops; /* RMA operations in flight */
+    pending_op_t *ops; /* RMA operations in flight */
     size_t nops, capops;
+    pending_op_t *io; /* nonblocking I/O operations in flight */
+    size_t nio, capio;
     rma_lock_t *locks; /* RMA locks held */
     size_t nlocks, caplocks;
-    uint64_t rma_ids; /* the last matching or lock id given */
-    uint64_t count;   /* records written: the location's number of events */
+    uint64_t ids;   /* the last matching or lock id given */
+    uint64_t count; /* records written: the location's number of events */
     OTF2_ErrorCode e;
     int st; /* HM_ENOMEM once memory ran out (the loop stops on it) */
 } rank_writer_t;
@@ -156,6 +159,7 @@ static void request_started(rank_writer_t *rw, const hm_trace_event_t *o, uint64
 /* The request of record rec completed at t: what its start wrote, closed;
  * a receive with the source, tag and bytes of its status. */
 static void rma_request_completed(rank_writer_t *rw, uint64_t request, uint64_t t);
+static void io_request_completed(rank_writer_t *rw, uint64_t request, uint64_t t);
 
 static void request_completed(rank_writer_t *rw, const hm_trace_event_t *rec, uint64_t t)
 {
@@ -163,6 +167,8 @@ static void request_completed(rank_writer_t *rw, const hm_trace_event_t *rec, ui
     p2p_kind_t k = o ? p2p_kind(o->func) : P2P_NONE;
     if (o && (o->func == HM_TRACE_MPI_Rput || o->func == HM_TRACE_MPI_Rget))
         rma_request_completed(rw, rec->request, t);
+    if (o && (o->func == HM_TRACE_MPI_File_iread || o->func == HM_TRACE_MPI_File_iwrite))
+        io_request_completed(rw, rec->request, t);
     OTF2_CommRef comm;
     uint32_t from;
     if ((k == P2P_ISEND || k == P2P_SEND_INIT) && address(rw, o, o->peer, &comm, &from))
@@ -300,15 +306,32 @@ static void collective_end(rank_writer_t *rw, const hm_trace_event_t *e, const c
 
 /* ---- One-sided ---- */
 
-/* e's window: its communicator ref *c and its RmaWin ref *win, given
- * now if it had none (0: no rank described it). */
-static int window(rank_writer_t *rw, const hm_trace_event_t *e, uint32_t *c, uint32_t *win)
+/* The window or file (objects o) keyed key: its communicator ref *c and
+ * its ref among o (0: no rank described it). */
+static int object(rank_writer_t *rw, object_refs_t *o, uint64_t key, uint32_t *c, uint32_t *ref)
 {
-    const comm_def_t *d = comm_of(rw, e);
+    const comm_def_t *d =
+        bsearch(&key, rw->comms->v, rw->comms->n, sizeof *rw->comms->v, hm__otf2_key_is);
     if (!d) return 0;
     *c = (uint32_t)(d - rw->comms->v);
-    if (rw->comms->window_ref[*c] == UINT32_MAX) rw->comms->window_ref[*c] = rw->comms->nwindows++;
-    *win = rw->comms->window_ref[*c];
+    *ref = hm__otf2_object_ref(o, *c);
+    return 1;
+}
+
+/* e's window: its communicator ref *c and its RmaWin ref *win. */
+static int window(rank_writer_t *rw, const hm_trace_event_t *e, uint32_t *c, uint32_t *win)
+{
+    return object(rw, &rw->comms->windows, e->comm_key, c, win);
+}
+
+/* The window or file (among o) call e made (0: none, or no rank
+ * described it), its creation's record now written: e's communicator and
+ * number there name it (hm_trace_object_key). */
+static int made(rank_writer_t *rw, const hm_trace_event_t *e, object_refs_t *o, uint32_t *ref)
+{
+    uint32_t c;
+    if (!e->seq || !object(rw, o, hm_trace_object_key(e->comm_key, e->seq, 0), &c, ref)) return 0;
+    o->made[c] = 1;
     return 1;
 }
 
@@ -330,7 +353,7 @@ static int room(rank_writer_t *rw, void **v, size_t n, size_t *cap, size_t size)
 static void rma_issue(rank_writer_t *rw, const hm_trace_event_t *e, uint32_t win, uint32_t remote,
                       uint64_t t)
 {
-    uint64_t id = ++rw->rma_ids, b = e->bytes;
+    uint64_t id = ++rw->ids, b = e->bytes;
     OTF2_ErrorCode r;
     switch (e->func) {
     case HM_TRACE_MPI_Put:
@@ -356,7 +379,7 @@ static void rma_issue(rank_writer_t *rw, const hm_trace_event_t *e, uint32_t win
     count_record(rw, r);
     int by_request = e->func == HM_TRACE_MPI_Rput || e->func == HM_TRACE_MPI_Rget;
     if (room(rw, (void **)&rw->ops, rw->nops, &rw->capops, sizeof *rw->ops))
-        rw->ops[rw->nops++] = (rma_op_t){win, e->peer, id, by_request ? e->request : 0};
+        rw->ops[rw->nops++] = (pending_op_t){win, e->peer, id, by_request ? e->request : 0, b};
 }
 
 /* The operations in flight on win to target (-1: all; request: only its
@@ -365,8 +388,8 @@ static void rma_complete(rank_writer_t *rw, uint32_t win, int target, uint64_t r
 {
     size_t kept = 0;
     for (size_t i = 0; i < rw->nops; i++) {
-        const rma_op_t *o = &rw->ops[i];
-        int done = o->win == win && (target < 0 || o->target == target) &&
+        const pending_op_t *o = &rw->ops[i];
+        int done = o->obj == win && (target < 0 || o->target == target) &&
                    (!request || o->request == request);
         if (done)
             count_record(rw, OTF2_EvtWriter_RmaOpCompleteNonBlocking(rw->w, NULL, t, win, o->id));
@@ -379,7 +402,7 @@ static void rma_complete(rank_writer_t *rw, uint32_t win, int target, uint64_t r
 static void rma_request_completed(rank_writer_t *rw, uint64_t request, uint64_t t)
 {
     for (size_t i = 0; i < rw->nops; i++)
-        if (rw->ops[i].request == request) return rma_complete(rw, rw->ops[i].win, -1, request, t);
+        if (rw->ops[i].request == request) return rma_complete(rw, rw->ops[i].obj, -1, request, t);
 }
 
 /* The locks call e asks for, on remote (a rank of win) or on every rank
@@ -395,7 +418,7 @@ static void rma_lock(rank_writer_t *rw, const hm_trace_event_t *e, uint32_t c, u
     for (int k = 0; k < n; k++) {
         uint32_t to = all ? (uint32_t)k : (uint32_t)remote;
         if (!acquired) {
-            uint64_t id = ++rw->rma_ids;
+            uint64_t id = ++rw->ids;
             count_record(rw, OTF2_EvtWriter_RmaRequestLock(rw->w, NULL, t, win, to, id, type));
             if (room(rw, (void **)&rw->locks, rw->nlocks, &rw->caplocks, sizeof *rw->locks))
                 rw->locks[rw->nlocks++] = (rma_lock_t){win, to, id, 0};
@@ -456,6 +479,12 @@ static int rma_written(int func)
     }
 }
 
+static int makes_window(int func)
+{
+    return func == HM_TRACE_MPI_Win_create || func == HM_TRACE_MPI_Win_allocate ||
+           func == HM_TRACE_MPI_Win_allocate_shared || func == HM_TRACE_MPI_Win_create_dynamic;
+}
+
 /* What one-sided call e begins at t (its entry): an operation issued, a
  * fence (an RMA collective) begun, a lock requested. */
 static void rma_started(rank_writer_t *rw, const hm_trace_event_t *e, uint64_t t)
@@ -493,6 +522,8 @@ static void rma_started(rank_writer_t *rw, const hm_trace_event_t *e, uint64_t t
 static void rma_finished(rank_writer_t *rw, const hm_trace_event_t *e, uint64_t t)
 {
     uint32_t c, win;
+    if (makes_window(e->func) && made(rw, e, &rw->comms->windows, &win))
+        count_record(rw, OTF2_EvtWriter_RmaWinCreate(rw->w, NULL, t, win));
     if (!rma_written(e->func) || !window(rw, e, &c, &win)) return;
     int64_t remote = hm__otf2_rank_in(&rw->comms->v[c], e->peer);
     switch (e->func) {
@@ -519,9 +550,110 @@ static void rma_finished(rank_writer_t *rw, const hm_trace_event_t *e, uint64_t 
             rma_unlock(rw, win, (uint32_t)remote, t);
         else if (e->func == HM_TRACE_MPI_Win_unlock_all || e->func == HM_TRACE_MPI_Win_free)
             rma_unlock(rw, win, UINT32_MAX, t);
+        if (e->func == HM_TRACE_MPI_Win_free && rw->comms->windows.made[c])
+            count_record(rw, OTF2_EvtWriter_RmaWinDestroy(rw->w, NULL, t, win));
         break;
     default:
         break;
+    }
+}
+
+/* ---- MPI-IO ---- */
+
+/* MPI_File_open's amode as the tracer keeps it in the tag column
+ * (tools/harmonia-trace: 1 read, 2 write, 4 create, 8 exclusive, 16
+ * append, 32 delete on close, 64 unique open), as OTF2's. */
+static void io_modes(int tag, OTF2_IoAccessMode *access, OTF2_IoCreationFlag *creation,
+                     OTF2_IoStatusFlag *status)
+{
+    int bits = tag < 0 ? 0 : tag;
+    *access = (bits & 3) == 3   ? OTF2_IO_ACCESS_MODE_READ_WRITE
+              : (bits & 2) == 2 ? OTF2_IO_ACCESS_MODE_WRITE_ONLY
+                                : OTF2_IO_ACCESS_MODE_READ_ONLY;
+    *creation = (bits & 4 ? OTF2_IO_CREATION_FLAG_CREATE : 0) |
+                (bits & 8 ? OTF2_IO_CREATION_FLAG_EXCLUSIVE : 0) |
+                (bits & 64 ? OTF2_IO_CREATION_FLAG_UNIQUE : 0);
+    *status = (bits & 16 ? OTF2_IO_STATUS_FLAG_APPEND : 0) |
+              (bits & 32 ? OTF2_IO_STATUS_FLAG_DELETE_ON_CLOSE : 0);
+}
+
+/* The I/O operation of func: its mode and flags; 0 for a call that is
+ * none (open, close, seek, set_view). */
+static int io_operation(int func, OTF2_IoOperationMode *mode, OTF2_IoOperationFlag *flags)
+{
+    switch (func) {
+    case HM_TRACE_MPI_File_read:
+    case HM_TRACE_MPI_File_read_at:
+        return *mode = OTF2_IO_OPERATION_MODE_READ, *flags = OTF2_IO_OPERATION_FLAG_NONE, 1;
+    case HM_TRACE_MPI_File_read_all:
+    case HM_TRACE_MPI_File_read_at_all:
+        return *mode = OTF2_IO_OPERATION_MODE_READ, *flags = OTF2_IO_OPERATION_FLAG_COLLECTIVE, 1;
+    case HM_TRACE_MPI_File_write:
+    case HM_TRACE_MPI_File_write_at:
+        return *mode = OTF2_IO_OPERATION_MODE_WRITE, *flags = OTF2_IO_OPERATION_FLAG_NONE, 1;
+    case HM_TRACE_MPI_File_write_all:
+    case HM_TRACE_MPI_File_write_at_all:
+        return *mode = OTF2_IO_OPERATION_MODE_WRITE, *flags = OTF2_IO_OPERATION_FLAG_COLLECTIVE, 1;
+    case HM_TRACE_MPI_File_iread:
+        return *mode = OTF2_IO_OPERATION_MODE_READ, *flags = OTF2_IO_OPERATION_FLAG_NON_BLOCKING, 1;
+    case HM_TRACE_MPI_File_iwrite:
+        return *mode = OTF2_IO_OPERATION_MODE_WRITE, *flags = OTF2_IO_OPERATION_FLAG_NON_BLOCKING,
+               1;
+    case HM_TRACE_MPI_File_sync:
+        return *mode = OTF2_IO_OPERATION_MODE_FLUSH, *flags = OTF2_IO_OPERATION_FLAG_COLLECTIVE, 1;
+    default:
+        return 0;
+    }
+}
+
+/* What MPI-IO call e from in to out did: a handle created (MPI_File_open)
+ * or destroyed (MPI_File_close); an operation begun at entry and, at exit,
+ * completed or (nonblocking) issued, its completion then written by the
+ * wait or test that completes its request (its bytes those it asked for:
+ * the trace does not keep what the status says it moved). */
+static void write_io(rank_writer_t *rw, const hm_trace_event_t *e, uint64_t in, uint64_t out)
+{
+    uint32_t c, h;
+    OTF2_IoOperationMode mode;
+    OTF2_IoOperationFlag flags;
+    if (e->func == HM_TRACE_MPI_File_open && made(rw, e, &rw->comms->files, &h)) {
+        OTF2_IoAccessMode access;
+        OTF2_IoCreationFlag creation;
+        OTF2_IoStatusFlag status;
+        io_modes(e->tag, &access, &creation, &status);
+        count_record(rw,
+                     OTF2_EvtWriter_IoCreateHandle(rw->w, NULL, out, h, access, creation, status));
+        return;
+    }
+    if (hm_trace_func_class(e->func) != HM_TRACE_CLASS_IO ||
+        !object(rw, &rw->comms->files, e->comm_key, &c, &h))
+        return;
+    if (e->func == HM_TRACE_MPI_File_close && rw->comms->files.made[c]) {
+        count_record(rw, OTF2_EvtWriter_IoDestroyHandle(rw->w, NULL, out, h));
+        return;
+    }
+    if (!io_operation(e->func, &mode, &flags)) return;
+    uint64_t id = ++rw->ids;
+    count_record(rw,
+                 OTF2_EvtWriter_IoOperationBegin(rw->w, NULL, in, h, mode, flags, e->bytes, id));
+    if (!(flags & OTF2_IO_OPERATION_FLAG_NON_BLOCKING)) {
+        count_record(rw, OTF2_EvtWriter_IoOperationComplete(rw->w, NULL, out, h, e->bytes, id));
+        return;
+    }
+    count_record(rw, OTF2_EvtWriter_IoOperationIssued(rw->w, NULL, out, h, id));
+    if (room(rw, (void **)&rw->io, rw->nio, &rw->capio, sizeof *rw->io))
+        rw->io[rw->nio++] = (pending_op_t){h, -1, id, e->request, e->bytes};
+}
+
+static void io_request_completed(rank_writer_t *rw, uint64_t request, uint64_t t)
+{
+    for (size_t i = 0; i < rw->nio; i++) {
+        if (rw->io[i].request != request) continue;
+        const pending_op_t *o = &rw->io[i];
+        count_record(rw,
+                     OTF2_EvtWriter_IoOperationComplete(rw->w, NULL, t, o->obj, o->bytes, o->id));
+        rw->io[i] = rw->io[--rw->nio];
+        return;
     }
 }
 
@@ -540,6 +672,7 @@ static void write_call(rank_writer_t *rw, uint64_t in, uint64_t out)
     call_started(rw, e, in);
     request_records(rw, HM_TRACE_MPI_T_started, in);
     rma_started(rw, e, in);
+    write_io(rw, e, in, out);
     call_finished(rw, e, out);
     request_records(rw, HM_TRACE_MPI_T_completed, out);
     rma_finished(rw, e, out);
@@ -616,6 +749,7 @@ int hm__otf2_write_rank(OTF2_Archive *a, const hm__trace_rank_t *tr, int r, comm
     hm__trace_requests_free(&rw.req);
     free(rw.g.v);
     free(rw.ops);
+    free(rw.io);
     free(rw.locks);
     OTF2_ErrorCode e = OTF2_Archive_CloseEvtWriter(a, rw.w);
     if (e != OTF2_SUCCESS && st == HM_OK) st = hm__otf2_failed("OTF2_Archive_CloseEvtWriter", e);

@@ -19,15 +19,24 @@ typedef struct comm_def {
     size_t order; /* where it was found: the first rank's description wins */
 } comm_def_t;
 
+/* The RmaWin or IoHandle refs of the communicator refs the event writers
+ * met as windows or files: ref[c] given in the order met, as OTF2 wants
+ * its definitions numbered 0, 1, ... (UINT32_MAX before); made[c] 1 once
+ * the record of its creation was written. */
+typedef struct object_refs {
+    uint32_t *ref;
+    uint8_t *made;
+    uint32_t n;
+} object_refs_t;
+
 typedef struct comm_defs {
     comm_def_t *v;
     size_t n;
-    /* Per communicator ref, its RmaWin ref once an RMA record named it as
-     * a window (UINT32_MAX before): given in the order the event writers
-     * meet them, as OTF2 wants its definitions numbered 0, 1, ... */
-    uint32_t *window_ref;
-    uint32_t nwindows;
+    object_refs_t windows, files; /* set by the event writers */
 } comm_defs_t;
+
+/* c's ref among the objects o (given now if it had none). */
+uint32_t hm__otf2_object_ref(object_refs_t *o, uint32_t c);
 
 /* HM_EIO with the OTF2 call that failed and OTF2's words for e; HM_EIO
  * for a call that returned no writer (location -1: none). */

@@ -45,8 +45,14 @@
  *       MPI_Win_flush, then an MPI_Fetch_and_op before the unlock; under
  *       MPI_Win_lock_all an MPI_Rget from the rank before completed by
  *       MPI_Wait, and an MPI_Get_accumulate flushed by MPI_Win_flush_all.
- *       Per rank a round: 6 operations to the next rank and 2 from the
- *       one before, 8 in all, each completed once. */
+ *       Per rank a round: 5 operations to the next rank and 2 from the
+ *       one before, 7 in all, each completed once.
+ *   trace_app io ROUNDS                 MPI-IO on a file of MPI_COMM_WORLD
+ *       (trace_app_io.tmp in the working directory, created, deleted at
+ *       the end), each round at the rank's own offsets: MPI_File_write_at,
+ *       MPI_File_read_at, MPI_File_write_at_all, MPI_File_iwrite after an
+ *       MPI_File_seek (completed by MPI_Wait), MPI_File_sync: 5 operations
+ *       of 4 bytes (the sync none) a rank a round, one nonblocking. */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 /* MPICH's MPI_STATUSES_IGNORE is (MPI_Status *)1, which GCC takes for an
@@ -319,6 +325,32 @@ static void rma(int rounds)
     MPI_Win_free(&win);
 }
 
+static void io(int rounds)
+{
+    int rank, size, x, y = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_File fh;
+    MPI_Request req;
+    MPI_File_open(MPI_COMM_WORLD, "trace_app_io.tmp", MPI_MODE_CREATE | MPI_MODE_RDWR,
+                  MPI_INFO_NULL, &fh);
+    for (int k = 0; k < rounds; k++) {
+        /* Three ints a rank a round, each rank's apart from the others'. */
+        MPI_Offset at = (MPI_Offset)((k * size + rank) * 3 * (int)sizeof x);
+        x = k;
+        MPI_File_write_at(fh, at, &x, 1, MPI_INT, MPI_STATUS_IGNORE);
+        MPI_File_read_at(fh, at, &y, 1, MPI_INT, MPI_STATUS_IGNORE);
+        MPI_File_write_at_all(fh, at + (MPI_Offset)sizeof x, &x, 1, MPI_INT, MPI_STATUS_IGNORE);
+        MPI_File_seek(fh, at + 2 * (MPI_Offset)sizeof x, MPI_SEEK_SET);
+        MPI_File_iwrite(fh, &x, 1, MPI_INT, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        MPI_File_sync(fh);
+    }
+    MPI_File_close(&fh);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) MPI_File_delete("trace_app_io.tmp", MPI_INFO_NULL);
+}
+
 /* MPI_Finalize outside main, as applications do in their clean-up code. */
 static void finish(MPI_Comm *split)
 {
@@ -347,9 +379,12 @@ int main(int argc, char **argv)
         bursts();
     else if (argc == 3 && !strcmp(argv[1], "rma"))
         rma(atoi(argv[2]));
+    else if (argc == 3 && !strcmp(argv[1], "io"))
+        io(atoi(argv[2]));
     else
         rc = 2, fprintf(stderr, "usage: trace_app truth FILE ROUNDS GAP_S | flood N [PAUSE_S] | "
-                                "ring ROUNDS | patterns ROUNDS | objects | bursts | rma ROUNDS\n");
+                                "ring ROUNDS | patterns ROUNDS | objects | bursts | rma ROUNDS | "
+                                "io ROUNDS\n");
     MPI_Barrier(MPI_COMM_WORLD);
     finish(&split);
     return rc;

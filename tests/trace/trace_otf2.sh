@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The OTF2 archive of a traced program as Vampir reads Score-P's (issue 30,
 # item 3): the MPI records between each call's Enter and Leave, and the
-# communicators they name; one-sided calls as RMA records (at the end). The truth is trace_app's ring at 2 ranks: in
+# communicators they name; one-sided calls as RMA records and MPI-IO as
+# I/O records (at the end). The truth is trace_app's ring at 2 ranks: in
 # each round a rank posts an MPI_Isend to the other rank, receives
 # one message with MPI_Recv from any source and completes its send in
 # MPI_Wait; its main splits MPI_COMM_WORLD by rank parity (two one-rank
@@ -163,4 +164,58 @@ awk '$2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/' rma.txt | awk -v n=$rounds '
     }' >rmacounts.txt
 check $? "RMA records exact per rank, each operation completed once after it was issued, each lock requested, acquired and released: $(tail -1 rmacounts.txt)" \
     "$(cat rmacounts.txt)"
+# The window made and freed: RMA_WIN_CREATE in MPI_Win_allocate and
+# RMA_WIN_DESTROY in MPI_Win_free, once on each rank, the window flagged.
+awk '$2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/' rma.txt | awk '
+    $1 == "ENTER" { split($0, q, "\""); region[$2] = q[2] }
+    $1 == "RMA_WIN_CREATE" && region[$2] == "MPI_Win_allocate" { made[$2]++ }
+    $1 == "RMA_WIN_DESTROY" && region[$2] == "MPI_Win_free" { freed[$2]++ }
+    END { exit !(made[0] == 1 && made[1] == 1 && freed[0] == 1 && freed[1] == 1) }'
+check $? "RMA_WIN_CREATE in MPI_Win_allocate, RMA_WIN_DESTROY in MPI_Win_free, once a rank" \
+    "$(grep -E '^RMA_WIN_(CREATE|DESTROY)' rma.txt)"
+grep -q '^RMA_WIN .*Flags: {CREATE_DESTROY_EVENTS}' rmadefs.txt
+check $? "the RMA_WIN is flagged for its create and destroy records" "$(grep '^RMA_WIN ' rmadefs.txt)"
+
+# MPI-IO as I/O records: trace_app's io rounds at 2 ranks (a file opened
+# with MPI_MODE_CREATE | MPI_MODE_RDWR; per rank a round a write, a read,
+# a collective write, a nonblocking write completed by MPI_Wait, a sync).
+timeout -k 5 "$(scaled 120)" "$HARMONIA" trace --fitpoints 50 --exchanges 10 --output io -- \
+    "$MPIEXEC" -n 2 "${extra[@]}" "$app" io $rounds >"$out" 2>&1
+status=$?
+check $status "io $rounds at 2 ranks traced: exit $status" "$(cat "$out")"
+otf2-print io/otf2/traces.otf2 >io.txt 2>io.err && otf2-print -G io/otf2/traces.otf2 >iodefs.txt 2>>io.err
+check $(($? + $(wc -c <io.err))) "otf2-print reads the I/O archive and its definitions, without a complaint" \
+    "$(head -5 io.err)"
+grep -q '^IO_PARADIGM .*Identification: "MPI-IO"' iodefs.txt &&
+    grep -Eq '^IO_HANDLE +0 .*I/O Paradigm: "MPI I/O" <0>, Flags: NONE, Communicator: "comm [0-9]+"' iodefs.txt &&
+    [ "$(grep -c '^IO_HANDLE ' iodefs.txt)" -eq 1 ] && [ "$(grep -c '^IO_REGULAR_FILE ' iodefs.txt)" -eq 1 ]
+check $? "an MPI-IO paradigm, one regular file and one handle over its communicator" \
+    "$(grep -E '^IO_' iodefs.txt)"
+# Per rank: the handle created once in MPI_File_open (read-write,
+# created) and destroyed once in MPI_File_close; 5 operations a round,
+# each begun once and completed once after it, in its own call or, the
+# nonblocking write, issued in MPI_File_iwrite and completed in MPI_Wait.
+awk '$2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/' io.txt | awk -v n=$rounds '
+    function field(name) { return match($0, name ": [0-9]+") ? substr($0, RSTART + length(name) + 2, RLENGTH - length(name) - 2) : -1 }
+    $1 == "ENTER" { split($0, q, "\""); region[$2] = q[2] }
+    $1 == "IO_CREATE_HANDLE" && region[$2] == "MPI_File_open" && /Access Mode: READ_WRITE, Creation Flags: \{CREATE\}/ { made[$2]++ }
+    $1 == "IO_DESTROY_HANDLE" && region[$2] == "MPI_File_close" { freed[$2]++ }
+    $1 == "IO_OPERATION_BEGIN" { id = $2 " " field("Matching Id"); if (begun[id]++) bad++; kind[id] = $0; c[$2]++ }
+    $1 == "IO_OPERATION_ISSUED" { id = $2 " " field("Matching Id"); if (begun[id] != 1 || region[$2] != "MPI_File_iwrite") bad++; issued[$2]++ }
+    $1 == "IO_OPERATION_COMPLETE" {
+        id = $2 " " field("Matching Id")
+        if (begun[id] != 1 || done[id]++) bad++
+        if (kind[id] ~ /NON_BLOCKING/) { if (region[$2] != "MPI_Wait") bad++; waited[$2]++ }
+        if (kind[id] ~ /Mode: FLUSH/) flushed[$2]++
+        if (kind[id] ~ /COLLECTIVE/ && kind[id] ~ /Mode: WRITE/) coll[$2]++
+    }
+    END {
+        for (id in begun) if (done[id] != 1) bad++
+        for (r = 0; r < 2; r++)
+            if (made[r] != 1 || freed[r] != 1 || c[r] != 5 * n || issued[r] != n || waited[r] != n || flushed[r] != n || coll[r] != n) bad++
+        printf "rank 0: %d operations, %d nonblocking completed in MPI_Wait, %d syncs, %d collective writes\n", c[0], waited[0], flushed[0], coll[0]
+        exit bad > 0
+    }' >iocounts.txt
+check $? "I/O records exact per rank, each operation begun and completed once, in the call that completes it: $(tail -1 iocounts.txt)" \
+    "$(cat iocounts.txt)"
 finish

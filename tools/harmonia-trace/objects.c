@@ -58,22 +58,6 @@ static hm_tracer_obj_t *add(int kind, uint64_t handle, uint64_t key, int size, i
     return &objs.v[objs.n++];
 }
 
-/* splitmix64's finalizer: keys of distinct inputs differ. */
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-/* 0 and 1 are MPI_COMM_WORLD's and "none". */
-static uint64_t key_of(uint64_t parent, uint64_t call, int first)
-{
-    uint64_t key = mix(parent ^ mix((call << 32) ^ (uint32_t)first));
-    return key < 2 ? key + 2 : key;
-}
-
 /* The members of group as ranks of MPI_COMM_WORLD, into out[0..n). */
 static void translate(MPI_Group group, int n, int *out)
 {
@@ -122,8 +106,8 @@ static void add_comm(MPI_Comm comm, uint64_t parent_key, uint64_t call)
      * leader names it on both. */
     int first = ranks[0];
     if (size > local && ranks[local] < first) first = ranks[local];
-    add(HM_TRACER_COMM, HM_TRACER_HANDLE(comm), key_of(parent_key, call, first), size, local,
-        ranks);
+    add(HM_TRACER_COMM, HM_TRACER_HANDLE(comm), hm_trace_object_key(parent_key, call, first), size,
+        local, ranks);
 }
 
 void hm_tracer_comm_created(MPI_Comm parent, MPI_Comm comm)
@@ -167,7 +151,7 @@ void hm_tracer_intercomm_created(MPI_Comm local, int local_leader, MPI_Comm peer
      * know alike, the tag and (add_comm) the smaller of the two groups'
      * first members. Two intercommunicators of the same groups and tag
      * get one key (docs/trace.md). */
-    add_comm(comm, mix(0x1c0ffeeull ^ (uint32_t)tag), 0);
+    add_comm(comm, hm_trace_object_key(0x1c0ffeeull, (uint32_t)tag, 0), 0);
     hm_tracer_unlock();
 }
 
@@ -176,7 +160,7 @@ static void add_derived(int kind, MPI_Comm comm, uint64_t handle)
     hm_tracer_lock();
     hm_tracer_obj_t *p = hm_tracer_find(HM_TRACER_COMM, HM_TRACER_HANDLE(comm));
     if (p) {
-        uint64_t key = key_of(p->key, p->seq | (uint64_t)kind << 40, 0);
+        uint64_t key = hm_trace_object_key(p->key, p->seq, 0);
         int *ranks = NULL, size = p->size, local = p->local_size;
         if (p->world_ranks && (ranks = malloc((size_t)size * sizeof *ranks)))
             memcpy(ranks, p->world_ranks, (size_t)size * sizeof *ranks);

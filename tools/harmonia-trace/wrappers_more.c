@@ -324,15 +324,31 @@ static void on_file(int func, double t0, double t1, MPI_File fh, uint64_t bytes,
     hm_tracer_record(&c, t0, t1, collective);
 }
 
-static void file_opened(double t0, double t1, int rc, MPI_Comm comm, MPI_File fh)
+/* amode in the tag column, alike in every MPI (OTF2's handle records
+ * need it): 1 read, 2 write, 4 create, 8 exclusive, 16 append, 32 delete
+ * on close, 64 unique open. */
+static int amode_bits(int amode)
 {
-    coll(HM_TRACE_MPI_File_open, t0, t1, comm, NONE, 0);
+    return ((amode & (MPI_MODE_RDONLY | MPI_MODE_RDWR)) ? 1 : 0) |
+           ((amode & (MPI_MODE_WRONLY | MPI_MODE_RDWR)) ? 2 : 0) |
+           ((amode & MPI_MODE_CREATE) ? 4 : 0) | ((amode & MPI_MODE_EXCL) ? 8 : 0) |
+           ((amode & MPI_MODE_APPEND) ? 16 : 0) | ((amode & MPI_MODE_DELETE_ON_CLOSE) ? 32 : 0) |
+           ((amode & MPI_MODE_UNIQUE_OPEN) ? 64 : 0);
+}
+
+static void file_opened(double t0, double t1, int rc, MPI_Comm comm, int amode, MPI_File fh)
+{
+    hm_tracer_call_t c =
+        hm_tracer_call(HM_TRACE_MPI_File_open, HM_TRACER_COMM, HM_TRACER_HANDLE(comm), NONE, 0);
+    c.tag = amode_bits(amode);
+    hm_tracer_record(&c, t0, t1, 1);
     if (rc == MPI_SUCCESS) hm_tracer_file_opened(comm, fh);
 }
 
 HM_WRAP int MPI_File_open(MPI_Comm comm, const char *name, int amode, MPI_Info info, MPI_File *fh)
 {
-    TIMED(PMPI_File_open(comm, name, amode, info, fh), file_opened(t0_, t1_, rc_, comm, *fh));
+    TIMED(PMPI_File_open(comm, name, amode, info, fh),
+          file_opened(t0_, t1_, rc_, comm, amode, *fh));
 }
 
 static void file_closed(double t0, double t1, MPI_File fh)
