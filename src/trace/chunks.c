@@ -11,39 +11,73 @@
 #include "common/error_set.h"
 #include "trace/merge_impl.h"
 
-static const char magic[8] = {'H', 'M', 'T', 'R', 'A', 'C', 'E', '2'};
+/* "HMTRACE3" chunks: the checksum in four lanes (below); "HMTRACE2"
+ * chunks, one lane, are still read. */
+static const char magic[8] = {'H', 'M', 'T', 'R', 'A', 'C', 'E', '3'};
+static const char magic_one_lane[8] = {'H', 'M', 'T', 'R', 'A', 'C', 'E', '2'};
 
 /* FNV-1a's step over 8-byte words instead of bytes: the checksum of every
  * flush is on the traced program's time, and byte by byte it was a third
  * of a traced request's cost (perf, bench/trace_call request: 31 % in
- * hm__trace_chunk_header). Events are 64 bytes, so len is a multiple of 8;
- * a tail is folded in byte by byte all the same. */
-static uint64_t checksum_from(uint64_t h, const void *data, size_t len)
+ * hm__trace_chunk_header). In one lane, each word's multiply waits for
+ * the last one's: 20 ns a 64-byte event, 1.9 % of a traced polling loop
+ * (perf, bench/trace_call polling); four lanes (word i into lane i mod 4)
+ * run side by side and are folded at the end. Events are 64 bytes, so a
+ * length is a multiple of 32; a tail is folded into lane 0 all the same. */
+typedef struct sum {
+    uint64_t lane[4];
+    int lanes; /* 4, or 1 for "HMTRACE2" */
+} sum_t;
+
+static uint64_t fnv_step(uint64_t h, uint64_t w)
 {
-    const unsigned char *p = data;
-    uint64_t w;
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        memcpy(&w, p + i, 8);
-        h = (h ^ w) * 0x100000001b3ull;
-        h ^= h >> 29;
-    }
-    for (; i < len; i++) h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
+    h = (h ^ w) * 0x100000001b3ull;
+    return h ^ (h >> 29);
 }
 
-static uint64_t checksum(const void *data, size_t len)
+static void sum_init(sum_t *s, int lanes)
 {
-    return checksum_from(0xcbf29ce484222325ull, data, len);
+    for (int k = 0; k < 4; k++) s->lane[k] = 0xcbf29ce484222325ull + (uint64_t)k;
+    s->lanes = lanes;
+}
+
+/* The lanes in locals: as an array, GCC kept them in memory or made
+ * vector code of the 64-bit multiplies, 10.6 ns an event against 4.7. */
+static void sum_feed(sum_t *s, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    uint64_t w[4], a = s->lane[0], b = s->lane[1], c = s->lane[2], d = s->lane[3];
+    size_t i = 0;
+    for (; s->lanes == 4 && i + sizeof w <= len; i += sizeof w) {
+        memcpy(w, p + i, sizeof w);
+        a = fnv_step(a, w[0]), b = fnv_step(b, w[1]);
+        c = fnv_step(c, w[2]), d = fnv_step(d, w[3]);
+    }
+    for (; i + 8 <= len; i += 8) {
+        memcpy(w, p + i, 8);
+        a = fnv_step(a, w[0]);
+    }
+    for (; i < len; i++) a = (a ^ p[i]) * 0x100000001b3ull;
+    s->lane[0] = a, s->lane[1] = b, s->lane[2] = c, s->lane[3] = d;
+}
+
+static uint64_t sum_end(const sum_t *s)
+{
+    uint64_t h = s->lane[0];
+    for (int k = 1; k < s->lanes; k++) h = fnv_step(h, s->lane[k]);
+    return h;
 }
 
 void hm__trace_chunk_header(hm__trace_chunk_t *head, const hm_trace_event_t *events, size_t n)
 {
+    sum_t s;
+    sum_init(&s, 4);
+    sum_feed(&s, events, n * sizeof *events);
     memset(head, 0, sizeof *head);
     memcpy(head->magic, magic, sizeof magic);
     head->event_bytes = sizeof *events;
     head->count = n;
-    head->checksum = checksum(events, n * sizeof *events);
+    head->checksum = sum_end(&s);
 }
 
 /* A buffer's worth of events: 1 MiB a rank and reader, so that a merge
@@ -53,30 +87,39 @@ enum { BUF_EVENTS = 16384 };
 /* The events of one chunk through buf, their checksum: whole or not. */
 static int chunk_whole(FILE *f, const hm__trace_chunk_t *head, hm_trace_event_t *buf)
 {
-    uint64_t h = 0xcbf29ce484222325ull, left = head->count;
+    uint64_t left = head->count;
+    sum_t s;
+    sum_init(&s, memcmp(head->magic, magic_one_lane, sizeof magic) ? 4 : 1);
     while (left) {
         size_t k = left < BUF_EVENTS ? (size_t)left : BUF_EVENTS;
         if (fread(buf, sizeof *buf, k, f) != k) return 0;
-        h = checksum_from(h, buf, k * sizeof *buf);
+        sum_feed(&s, buf, k * sizeof *buf);
         left -= k;
     }
-    return h == head->checksum;
+    return sum_end(&s) == head->checksum;
 }
 
-/* One chunk checked: 0 whole, 1 at a clean end of file, -1 torn, or a
- * negative HM_E* code for a file that is not a trace. */
+/* What scan_chunk found, all above 0: HM_E* codes are negative (HM_EINVAL
+ * is -1, which a torn chunk once was: a file that is not a trace was
+ * then dropped as torn instead of refused). */
+enum { CHUNK_WHOLE = 1, CHUNK_END = 2, CHUNK_TORN = 3 };
+
+/* One chunk checked: CHUNK_WHOLE, CHUNK_END at a clean end of file,
+ * CHUNK_TORN, or a negative HM_E* code for a file that is not a trace. */
 static int scan_chunk(FILE *f, const char *path, hm_trace_event_t *buf, uint64_t *count)
 {
     hm__trace_chunk_t head;
     size_t got = fread(&head, 1, sizeof head, f);
-    if (got == 0) return 1;
-    if (got < sizeof head) return -1;
-    if (memcmp(head.magic, magic, sizeof magic) != 0 || head.event_bytes != sizeof *buf)
+    if (got == 0) return CHUNK_END;
+    if (got < sizeof head) return CHUNK_TORN;
+    int known = !memcmp(head.magic, magic, sizeof magic) ||
+                !memcmp(head.magic, magic_one_lane, sizeof magic);
+    if (!known || head.event_bytes != sizeof *buf)
         return hm__error_set(HM_EINVAL,
                              "%s is not a trace of this harmonia (its chunk at byte %ld)", path,
                              ftell(f) - (long)sizeof head);
     *count = head.count;
-    return chunk_whole(f, &head, buf) ? 0 : -1;
+    return chunk_whole(f, &head, buf) ? CHUNK_WHOLE : CHUNK_TORN;
 }
 
 int hm__trace_scan_events(const char *path, size_t *n, size_t *chunks, int *torn)
@@ -88,11 +131,11 @@ int hm__trace_scan_events(const char *path, size_t *n, size_t *chunks, int *torn
     hm_trace_event_t *buf = malloc(BUF_EVENTS * sizeof *buf);
     if (!buf) return fclose(f), hm__error_nomem("hm_trace_merge");
     uint64_t count = 0;
-    while ((rc = scan_chunk(f, path, buf, &count)) == 0) ++*chunks, *n += count;
+    while ((rc = scan_chunk(f, path, buf, &count)) == CHUNK_WHOLE) ++*chunks, *n += count;
     free(buf);
     fclose(f);
-    if (rc < -1) return rc;
-    *torn = rc == -1;
+    if (rc < 0) return rc;
+    *torn = rc == CHUNK_TORN;
     return HM_OK;
 }
 

@@ -16,7 +16,7 @@
  * byte order: a trace is merged where it was written, or on a machine of
  * the same order). */
 typedef struct hm__trace_chunk {
-    char magic[8];        /* "HMTRACE2" (2: 64-byte events with tags, requests) */
+    char magic[8];        /* "HMTRACE3" (3: its checksum in four lanes; 2: in one) */
     uint32_t event_bytes; /* sizeof(hm_trace_event_t) of the writer */
     uint32_t reserved;
     uint64_t count;
