@@ -485,49 +485,25 @@ static int makes_window(int func)
            func == HM_TRACE_MPI_Win_allocate_shared || func == HM_TRACE_MPI_Win_create_dynamic;
 }
 
-/* What one-sided call e begins at t (its entry): an operation issued, a
- * fence (an RMA collective) begun, a lock requested. */
-static void rma_started(rank_writer_t *rw, const hm_trace_event_t *e, uint64_t t)
-{
-    uint32_t c, win;
-    if (!rma_written(e->func) || !window(rw, e, &c, &win)) return;
-    int64_t remote = hm__otf2_rank_in(&rw->comms->v[c], e->peer);
-    switch (e->func) {
-    case HM_TRACE_MPI_Win_fence:
-        count_record(rw, OTF2_EvtWriter_RmaCollectiveBegin(rw->w, NULL, t));
-        break;
-    case HM_TRACE_MPI_Win_lock:
-    case HM_TRACE_MPI_Win_lock_all:
-        rma_lock(rw, e, c, win, t, 0);
-        break;
-    case HM_TRACE_MPI_Put:
-    case HM_TRACE_MPI_Get:
-    case HM_TRACE_MPI_Accumulate:
-    case HM_TRACE_MPI_Get_accumulate:
-    case HM_TRACE_MPI_Fetch_and_op:
-    case HM_TRACE_MPI_Compare_and_swap:
-    case HM_TRACE_MPI_Rput:
-    case HM_TRACE_MPI_Rget:
-        if (remote >= 0) rma_issue(rw, e, win, (uint32_t)remote, t);
-        break;
-    default:
-        break;
-    }
-}
-
-/* What one-sided call e ends with at t (its exit): the operations a
+/* The RMA records of one-sided call e at t, its entry (at_exit 0) or its
+ * exit (1): at entry an operation issued, a fence (an RMA collective)
+ * begun, a lock requested; at exit a window made, the operations a
  * synchronization completes (a fence, an epoch's end, a flush: all of
  * them, or those to its target), a fence ended, locks acquired or
- * released. */
-static void rma_finished(rank_writer_t *rw, const hm_trace_event_t *e, uint64_t t)
+ * released, a window freed. */
+static void write_rma(rank_writer_t *rw, const hm_trace_event_t *e, uint64_t t, int at_exit)
 {
     uint32_t c, win;
-    if (makes_window(e->func) && made(rw, e, &rw->comms->windows, &win))
+    if (at_exit && makes_window(e->func) && made(rw, e, &rw->comms->windows, &win))
         count_record(rw, OTF2_EvtWriter_RmaWinCreate(rw->w, NULL, t, win));
     if (!rma_written(e->func) || !window(rw, e, &c, &win)) return;
     int64_t remote = hm__otf2_rank_in(&rw->comms->v[c], e->peer);
     switch (e->func) {
     case HM_TRACE_MPI_Win_fence:
+        if (!at_exit) {
+            count_record(rw, OTF2_EvtWriter_RmaCollectiveBegin(rw->w, NULL, t));
+            break;
+        }
         rma_complete(rw, win, -1, 0, t);
         count_record(rw, OTF2_EvtWriter_RmaCollectiveEnd(rw->w, NULL, t, OTF2_COLLECTIVE_OP_BARRIER,
                                                          OTF2_RMA_SYNC_LEVEL_PROCESS |
@@ -536,7 +512,7 @@ static void rma_finished(rank_writer_t *rw, const hm_trace_event_t *e, uint64_t 
         break;
     case HM_TRACE_MPI_Win_lock:
     case HM_TRACE_MPI_Win_lock_all:
-        rma_lock(rw, e, c, win, t, 1);
+        rma_lock(rw, e, c, win, t, at_exit);
         break;
     case HM_TRACE_MPI_Win_unlock:
     case HM_TRACE_MPI_Win_unlock_all:
@@ -545,6 +521,7 @@ static void rma_finished(rank_writer_t *rw, const hm_trace_event_t *e, uint64_t 
     case HM_TRACE_MPI_Win_flush_all:
     case HM_TRACE_MPI_Win_complete:
     case HM_TRACE_MPI_Win_free:
+        if (!at_exit) break;
         rma_complete(rw, win, e->peer, 0, t); /* peer -1: no target, all */
         if (e->func == HM_TRACE_MPI_Win_unlock && remote >= 0)
             rma_unlock(rw, win, (uint32_t)remote, t);
@@ -553,8 +530,8 @@ static void rma_finished(rank_writer_t *rw, const hm_trace_event_t *e, uint64_t 
         if (e->func == HM_TRACE_MPI_Win_free && rw->comms->windows.made[c])
             count_record(rw, OTF2_EvtWriter_RmaWinDestroy(rw->w, NULL, t, win));
         break;
-    default:
-        break;
+    default: /* an operation: put, get, an atomic, Rput, Rget */
+        if (!at_exit && remote >= 0) rma_issue(rw, e, win, (uint32_t)remote, t);
     }
 }
 
@@ -671,11 +648,11 @@ static void write_call(rank_writer_t *rw, uint64_t in, uint64_t out)
     if (coll) count_record(rw, OTF2_EvtWriter_MpiCollectiveBegin(rw->w, NULL, in));
     call_started(rw, e, in);
     request_records(rw, HM_TRACE_MPI_T_started, in);
-    rma_started(rw, e, in);
+    write_rma(rw, e, in, 0);
     write_io(rw, e, in, out);
     call_finished(rw, e, out);
     request_records(rw, HM_TRACE_MPI_T_completed, out);
-    rma_finished(rw, e, out);
+    write_rma(rw, e, out, 1);
     if (coll) collective_end(rw, e, coll, comm, out);
     count_record(rw, OTF2_EvtWriter_Leave(rw->w, NULL, out, region));
 }

@@ -130,9 +130,12 @@ check $? "one RMA_WIN definition, over its communicator" "$(grep -E '^(RMA_WIN|C
 # the other rank) and completed once, after it was issued, on the same
 # window, in the call that completes it; every lock requested, acquired
 # and released once in that order.
-awk '$2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/' rma.txt | awk -v n=$rounds '
-    function field(name,   m) { return match($0, name ": [0-9]+") ? substr($0, RSTART + length(name) + 2, RLENGTH - length(name) - 2) : -1 }
-    $1 == "ENTER" { split($0, q, "\""); region[$2] = q[2] }
+# In the awk programs below: field(NAME) is a record's value of NAME,
+# region[L] the region location L last entered.
+located='
+    function field(name) { return match($0, name ": [0-9]+") ? substr($0, RSTART + length(name) + 2, RLENGTH - length(name) - 2) : -1 }
+    $1 == "ENTER" { split($0, q, "\""); region[$2] = q[2] }'
+awk '$2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/' rma.txt | awk -v n=$rounds "$located"'
     $1 ~ /^RMA_/ { c[$1 " " $2]++ }
     $1 == "RMA_OP_COMPLETE_NON_BLOCKING" { at[region[$2] " " $2]++ }
     $1 ~ /^RMA_(PUT|GET|ATOMIC)$/ {
@@ -166,8 +169,7 @@ check $? "RMA records exact per rank, each operation completed once after it was
     "$(cat rmacounts.txt)"
 # The window made and freed: RMA_WIN_CREATE in MPI_Win_allocate and
 # RMA_WIN_DESTROY in MPI_Win_free, once on each rank, the window flagged.
-awk '$2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/' rma.txt | awk '
-    $1 == "ENTER" { split($0, q, "\""); region[$2] = q[2] }
+awk '$2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/' rma.txt | awk "$located"'
     $1 == "RMA_WIN_CREATE" && region[$2] == "MPI_Win_allocate" { made[$2]++ }
     $1 == "RMA_WIN_DESTROY" && region[$2] == "MPI_Win_free" { freed[$2]++ }
     END { exit !(made[0] == 1 && made[1] == 1 && freed[0] == 1 && freed[1] == 1) }'
@@ -195,9 +197,7 @@ check $? "an MPI-IO paradigm, one regular file and one handle over its communica
 # created) and destroyed once in MPI_File_close; 5 operations a round,
 # each begun once and completed once after it, in its own call or, the
 # nonblocking write, issued in MPI_File_iwrite and completed in MPI_Wait.
-awk '$2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/' io.txt | awk -v n=$rounds '
-    function field(name) { return match($0, name ": [0-9]+") ? substr($0, RSTART + length(name) + 2, RLENGTH - length(name) - 2) : -1 }
-    $1 == "ENTER" { split($0, q, "\""); region[$2] = q[2] }
+awk '$2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/' io.txt | awk -v n=$rounds "$located"'
     $1 == "IO_CREATE_HANDLE" && region[$2] == "MPI_File_open" && /Access Mode: READ_WRITE, Creation Flags: \{CREATE\}/ { made[$2]++ }
     $1 == "IO_DESTROY_HANDLE" && region[$2] == "MPI_File_close" { freed[$2]++ }
     $1 == "IO_OPERATION_BEGIN" { id = $2 " " field("Matching Id"); if (begun[id]++) bad++; kind[id] = $0; c[$2]++ }
