@@ -448,41 +448,21 @@ static void rma_unlock(rank_writer_t *rw, uint32_t win, uint32_t remote, uint64_
     rw->nlocks = kept;
 }
 
-/* Whether func has RMA records: the operations, fences, locks, flushes,
- * an access epoch's end and a window's free (not the calls that make a
- * window, whose events carry the communicator they were made from, nor
- * the exposure epochs: OTF2 would need the group they name). */
-static int rma_written(int func)
-{
-    switch (func) {
-    case HM_TRACE_MPI_Put:
-    case HM_TRACE_MPI_Get:
-    case HM_TRACE_MPI_Accumulate:
-    case HM_TRACE_MPI_Get_accumulate:
-    case HM_TRACE_MPI_Fetch_and_op:
-    case HM_TRACE_MPI_Compare_and_swap:
-    case HM_TRACE_MPI_Rput:
-    case HM_TRACE_MPI_Rget:
-    case HM_TRACE_MPI_Win_fence:
-    case HM_TRACE_MPI_Win_lock:
-    case HM_TRACE_MPI_Win_lock_all:
-    case HM_TRACE_MPI_Win_unlock:
-    case HM_TRACE_MPI_Win_unlock_all:
-    case HM_TRACE_MPI_Win_flush:
-    case HM_TRACE_MPI_Win_flush_local:
-    case HM_TRACE_MPI_Win_flush_all:
-    case HM_TRACE_MPI_Win_complete:
-    case HM_TRACE_MPI_Win_free:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 static int makes_window(int func)
 {
     return func == HM_TRACE_MPI_Win_create || func == HM_TRACE_MPI_Win_allocate ||
            func == HM_TRACE_MPI_Win_allocate_shared || func == HM_TRACE_MPI_Win_create_dynamic;
+}
+
+/* Whether func has RMA records: every one-sided call but those that make
+ * a window (their events carry the communicator it was made from; the
+ * window's creation is written from them apart) and the exposure epochs
+ * (OTF2 would need the group they name). */
+static int rma_written(int func)
+{
+    return hm_trace_func_class(func) == HM_TRACE_CLASS_ONESIDED && !makes_window(func) &&
+           func != HM_TRACE_MPI_Win_post && func != HM_TRACE_MPI_Win_start &&
+           func != HM_TRACE_MPI_Win_wait;
 }
 
 /* The RMA records of one-sided call e at t, its entry (at_exit 0) or its

@@ -116,13 +116,19 @@ done
 # next rank and MPI_Win_lock_all's shared lock of each of the 2 ranks).
 # The truth is the program's own calls: every count below is exact.
 rounds=20
-timeout -k 5 "$(scaled 120)" "$HARMONIA" trace --fitpoints 50 --exchanges 10 --output rma -- \
-    "$MPIEXEC" -n 2 "${extra[@]}" "$app" rma $rounds >"$out" 2>&1
-status=$?
-check $status "rma $rounds at 2 ranks traced: exit $status" "$(cat "$out")"
-otf2-print rma/otf2/traces.otf2 >rma.txt 2>rma.err && otf2-print -G rma/otf2/traces.otf2 >rmadefs.txt 2>>rma.err
-check $(($? + $(wc -c <rma.err))) "otf2-print reads the RMA archive and its definitions, without a complaint" \
-    "$(head -5 rma.err)"
+# archive MODE: trace_app MODE $rounds traced at 2 ranks into MODE/, its
+# archive printed into MODE.txt (events) and MODEdefs.txt (definitions).
+archive() {
+    timeout -k 5 "$(scaled 120)" "$HARMONIA" trace --fitpoints 50 --exchanges 10 --output "$1" -- \
+        "$MPIEXEC" -n 2 "${extra[@]}" "$app" "$1" $rounds >"$out" 2>&1
+    status=$?
+    check $status "$1 $rounds at 2 ranks traced: exit $status" "$(cat "$out")"
+    otf2-print "$1/otf2/traces.otf2" >"$1.txt" 2>"$1.err" &&
+        otf2-print -G "$1/otf2/traces.otf2" >"$1defs.txt" 2>>"$1.err"
+    check $(($? + $(wc -c <"$1.err"))) "otf2-print reads the $1 archive and its definitions, without a complaint" \
+        "$(head -5 "$1.err")"
+}
+archive rma
 grep -Eq '^RMA_WIN +0 +Name: "window [0-9]+" <[0-9]+>, Communicator: "comm [0-9]+"' rmadefs.txt &&
     [ "$(grep -c '^RMA_WIN ' rmadefs.txt)" -eq 1 ]
 check $? "one RMA_WIN definition, over its communicator" "$(grep -E '^(RMA_WIN|COMM) ' rmadefs.txt)"
@@ -181,13 +187,7 @@ check $? "the RMA_WIN is flagged for its create and destroy records" "$(grep '^R
 # MPI-IO as I/O records: trace_app's io rounds at 2 ranks (a file opened
 # with MPI_MODE_CREATE | MPI_MODE_RDWR; per rank a round a write, a read,
 # a collective write, a nonblocking write completed by MPI_Wait, a sync).
-timeout -k 5 "$(scaled 120)" "$HARMONIA" trace --fitpoints 50 --exchanges 10 --output io -- \
-    "$MPIEXEC" -n 2 "${extra[@]}" "$app" io $rounds >"$out" 2>&1
-status=$?
-check $status "io $rounds at 2 ranks traced: exit $status" "$(cat "$out")"
-otf2-print io/otf2/traces.otf2 >io.txt 2>io.err && otf2-print -G io/otf2/traces.otf2 >iodefs.txt 2>>io.err
-check $(($? + $(wc -c <io.err))) "otf2-print reads the I/O archive and its definitions, without a complaint" \
-    "$(head -5 io.err)"
+archive io
 grep -q '^IO_PARADIGM .*Identification: "MPI-IO"' iodefs.txt &&
     grep -Eq '^IO_HANDLE +0 .*I/O Paradigm: "MPI I/O" <0>, Flags: NONE, Communicator: "comm [0-9]+"' iodefs.txt &&
     [ "$(grep -c '^IO_HANDLE ' iodefs.txt)" -eq 1 ] && [ "$(grep -c '^IO_REGULAR_FILE ' iodefs.txt)" -eq 1 ]
