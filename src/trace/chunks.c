@@ -178,10 +178,10 @@ static void place(const hm__trace_rank_t *tr, hm__trace_ev_t *ev)
     const hm_trace_rank_info_t *in = &tr->model.info;
     double t[2] = {ev->e.enter_s, ev->e.exit_s};
     for (int k = 0; k < 2; k++) {
-        double x = tr->has_model ? hm_trace_model_apply(in->start, t[k]) : t[k];
+        double x = tr->has_model ? hm__trace_model_at(in->start, t[k]) : t[k];
         ev->ext[k] = x;
         ev->glob[k] =
-            tr->has_model && in->has_end ? hm_trace_interpolate(in->start, in->end, t[k]) : x;
+            tr->has_model && in->has_end ? hm__trace_between(in->start, in->end, t[k], x) : x;
     }
 }
 

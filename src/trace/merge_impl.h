@@ -164,10 +164,19 @@ int hm__trace_write_events(const char *dir, const hm__trace_rank_t *ranks, int n
  * 1, then v: global_s, local_s, start_spread_s, start_s. */
 int hm__trace_events_row(void *csv, int func, uint64_t bytes, long long attempt, const double v[4]);
 
-/* dir/otf2/traces.otf2 (a no-op in a build without OTF2); first_s and
- * last_s the first entry and the last exit of all ranks. */
-int hm__trace_write_otf2(const char *dir, const hm__trace_rank_t *ranks, int nranks, double first_s,
-                         double last_s);
+/* dir/otf2/traces.otf2, written beside the rank pass (a no-op in a build
+ * without OTF2: open gives NULL, and the others take it): each rank's
+ * events in the order of its stream, rank after rank, their ticks (ns)
+ * counted from base_s (an earlier one is put at base_s); then close
+ * writes the definitions, with first_s and last_s the first entry and the
+ * last exit of all ranks, and publishes the archive whole. A failure is
+ * returned by every later call; close and abort free. */
+typedef struct hm__trace_otf2 hm__trace_otf2_t;
+int hm__trace_otf2_open(const char *dir, const hm__trace_rank_t *ranks, int nranks, double base_s,
+                        hm__trace_otf2_t **out);
+int hm__trace_otf2_event(hm__trace_otf2_t *o, int r, const hm__trace_ev_t *ev);
+int hm__trace_otf2_close(hm__trace_otf2_t *o, double first_s, double last_s);
+void hm__trace_otf2_abort(hm__trace_otf2_t *o);
 
 /* A temporary file beside the trace (dir), unlinked at once: the
  * spools of a merge. HM_EIO when it cannot be made. */

@@ -28,15 +28,12 @@ hm_trace_model_t hm_trace_model_of(const hm_clock_t *clock, double anchor_s)
 
 double hm_trace_model_apply(hm_trace_model_t m, double local_s)
 {
-    return m.global_at_anchor_s + m.rate * (local_s - m.anchor_s);
+    return hm__trace_model_at(m, local_s);
 }
 
 double hm_trace_interpolate(hm_trace_model_t start, hm_trace_model_t end, double local_s)
 {
-    double span = end.anchor_s - start.anchor_s;
-    double w = span > 0 ? (local_s - start.anchor_s) / span : 0;
-    w = w < 0 ? 0 : w > 1 ? 1 : w;
-    return (1 - w) * hm_trace_model_apply(start, local_s) + w * hm_trace_model_apply(end, local_s);
+    return hm__trace_between(start, end, local_s, hm__trace_model_at(start, local_s));
 }
 
 static void put_model(FILE *f, const char *key, hm_trace_model_t m)

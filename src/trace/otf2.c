@@ -2,12 +2,11 @@
  * with Debian's libopen-trace-format2 where the build found it), which
  * Vampir and the other OTF2 readers open as they open Score-P's: one
  * location per rank, one MPI region per traced function, an Enter and a
- * Leave per call on the interpolated global clock in nanoseconds from the
- * first call, and between them the MPI records of what the call did (a
- * message sent or received, a request started or completed, a collective
- * operation), on the communicators the ranks described. The archive is
- * written in a scratch folder beside it and renamed into place when
- * complete. */
+ * Leave per call on the interpolated global clock in nanoseconds (the
+ * clock properties' global offset the first call), and between them the MPI records of what the
+ * call did (a message sent or received, a request started or completed, a collective operation), on
+ * the communicators the ranks described. The archive is written in a scratch folder beside it and
+ * renamed into place when complete. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -351,13 +350,14 @@ static int write_comms(OTF2_GlobalDefWriter *g, const comm_defs_t *comms, int nr
  * counts: the records written per location. */
 static int write_defs(OTF2_Archive *a, const hm__trace_rank_t *ranks, int nranks,
                       const comm_defs_t *comms, const uint64_t *counts, double first_s,
-                      uint64_t length)
+                      uint64_t first_tick, uint64_t last_tick)
 {
     OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(a);
     if (!g) return hm__otf2_none("OTF2_Archive_GetGlobalDefWriter", -1);
     uint32_t nf = (uint32_t)hm_trace_func_count();
-    OTF2_ErrorCode e = OTF2_GlobalDefWriter_WriteClockProperties(
-        g, 1000000000, 0, length, first_realtime_ns(ranks, nranks, first_s));
+    OTF2_ErrorCode e =
+        OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, first_tick, last_tick - first_tick,
+                                                  first_realtime_ns(ranks, nranks, first_s));
     const char *host = host_of(ranks, nranks);
     const char *fixed[] = {"", "MPI", "machine", *host ? host : "node"};
     for (uint32_t s = 0; e == OTF2_SUCCESS && s < 4; s++)
@@ -415,44 +415,20 @@ static int write_local_defs(OTF2_Archive *a, int nranks)
     return st;
 }
 
-/* Every rank's events, then the definitions (which count them). */
-static int write_contents(OTF2_Archive *a, const hm__trace_rank_t *ranks, int nranks,
-                          comm_defs_t *comms, uint64_t *counts, double first, double last)
-{
-    int st = set_up(a, host_of(ranks, nranks));
-    for (int r = 0; st == HM_OK && r < nranks; r++)
-        st = hm__otf2_write_rank(a, &ranks[r], r, comms, first, &counts[r]);
-    OTF2_ErrorCode e = st == HM_OK ? OTF2_Archive_CloseEvtFiles(a) : OTF2_SUCCESS;
-    if (e != OTF2_SUCCESS) st = hm__otf2_failed("OTF2_Archive_CloseEvtFiles", e);
-    if (st == HM_OK) st = write_local_defs(a, nranks);
-    if (st == HM_OK)
-        st = write_defs(a, ranks, nranks, comms, counts, first, hm__otf2_ticks(last, first));
-    return st;
-}
-
-/* The messages are written from each rank's own records (OTF2 readers
- * match sends and receives themselves): each rank is written from its own
- * stream, without the others. */
-static int write_archive(const char *path, const hm__trace_rank_t *ranks, int nranks, double first,
-                         double last)
-{
+/* The archive being written: under a temporary name in dir until it is
+ * complete; one location open at a time. */
+struct hm__trace_otf2 {
+    OTF2_Archive *a;
+    const hm__trace_rank_t *ranks;
+    int nranks;
+    double base_s;
     comm_defs_t comms;
-    int st = comms_collect(ranks, nranks, &comms);
-    if (st != HM_OK) return st;
-    uint64_t *counts = calloc(nranks > 0 ? (size_t)nranks : 1, sizeof *counts);
-    if (!counts) return comms_free(&comms), hm__error_nomem("hm_trace_merge");
-    OTF2_Archive *a = OTF2_Archive_Open(path, "traces", OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
-                                        OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-    if (!a)
-        st = hm__error_set(HM_EIO, "OTF2: cannot open an archive in %s", path);
-    else
-        st = write_contents(a, ranks, nranks, &comms, counts, first, last);
-    OTF2_ErrorCode e = a ? OTF2_Archive_Close(a) : OTF2_SUCCESS;
-    if (e != OTF2_SUCCESS && st == HM_OK) st = hm__otf2_failed("OTF2_Archive_Close", e);
-    free(counts);
-    comms_free(&comms);
-    return st;
-}
+    uint64_t *counts;
+    hm__otf2_rank_t *rank; /* the location open, NULL between ranks */
+    int r;                 /* its rank */
+    int st;                /* the first failure; nothing more is written after it */
+    char tmp[4200], final[4200];
+};
 
 static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
@@ -466,37 +442,142 @@ static int remove_tree(const char *path)
     return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-int hm__trace_write_otf2(const char *dir, const hm__trace_rank_t *ranks, int nranks, double first_s,
-                         double last_s)
+/* The messages are written from each rank's own records (OTF2 readers
+ * match sends and receives themselves): each rank from its own stream,
+ * without the others, so the archive is written beside the rank pass. */
+int hm__trace_otf2_open(const char *dir, const hm__trace_rank_t *ranks, int nranks, double base_s,
+                        hm__trace_otf2_t **out)
 {
-    char tmp[4200], old[4300], final[4200];
-    snprintf(tmp, sizeof tmp, "%s/.otf2.tmp.%ld", dir, (long)getpid());
+    hm__trace_otf2_t *o = calloc(1, sizeof *o);
+    *out = NULL;
+    if (!o) return hm__error_nomem("hm_trace_merge");
+    *o = (hm__trace_otf2_t){.ranks = ranks, .nranks = nranks, .base_s = base_s, .r = -1};
+    snprintf(o->tmp, sizeof o->tmp, "%s/.otf2.tmp.%ld", dir, (long)getpid());
+    snprintf(o->final, sizeof o->final, "%s/otf2", dir);
+    int st = comms_collect(ranks, nranks, &o->comms);
+    if (st != HM_OK) return free(o), st;
+    o->counts = calloc(nranks > 0 ? (size_t)nranks : 1, sizeof *o->counts);
+    if (!o->counts) st = hm__error_nomem("hm_trace_merge");
+    if (st == HM_OK &&
+        !(o->a = OTF2_Archive_Open(o->tmp, "traces", OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
+                                   OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE)))
+        st = hm__error_set(HM_EIO, "OTF2: cannot open an archive in %s", o->tmp);
+    if (st == HM_OK) st = set_up(o->a, host_of(ranks, nranks));
+    o->st = st;
+    *out = o;
+    return st;
+}
+
+/* The location open closed, its events counted. */
+static void end_rank(hm__trace_otf2_t *o)
+{
+    if (!o->rank) return;
+    int st = hm__otf2_rank_close(o->a, o->rank, &o->counts[o->r]);
+    if (o->st == HM_OK) o->st = st;
+    o->rank = NULL;
+}
+
+int hm__trace_otf2_event(hm__trace_otf2_t *o, int r, const hm__trace_ev_t *ev)
+{
+    if (!o || o->st != HM_OK) return o ? o->st : HM_OK;
+    if (r != o->r) {
+        end_rank(o);
+        o->r = r;
+        if (o->st == HM_OK) o->st = hm__otf2_rank_open(o->a, r, &o->comms, o->base_s, &o->rank);
+    }
+    if (o->st == HM_OK) o->st = hm__otf2_rank_event(o->rank, ev);
+    return o->st;
+}
+
+/* The event files closed, then the definitions (which count the events);
+ * every step runs once one failed only to close. */
+static int write_rest(hm__trace_otf2_t *o, double first_s, double last_s)
+{
+    end_rank(o);
+    int st = o->st;
+    OTF2_ErrorCode e = st == HM_OK ? OTF2_Archive_CloseEvtFiles(o->a) : OTF2_SUCCESS;
+    if (e != OTF2_SUCCESS) st = hm__otf2_failed("OTF2_Archive_CloseEvtFiles", e);
+    if (st == HM_OK) st = write_local_defs(o->a, o->nranks);
+    if (st == HM_OK)
+        st = write_defs(o->a, o->ranks, o->nranks, &o->comms, o->counts, first_s,
+                        hm__otf2_ticks(first_s, o->base_s), hm__otf2_ticks(last_s, o->base_s));
+    return st;
+}
+
+static void free_archive(hm__trace_otf2_t *o)
+{
+    free(o->counts);
+    comms_free(&o->comms);
+    free(o);
+}
+
+/* The folder's rename publishes the archive whole; an older one is moved
+ * aside first, then removed. */
+static int publish(const char *tmp, const char *final)
+{
+    char old[4300];
     snprintf(old, sizeof old, "%s.old", tmp);
-    snprintf(final, sizeof final, "%s/otf2", dir);
-    int st = write_archive(tmp, ranks, nranks, first_s, last_s);
-    /* The folder's rename publishes the archive whole; an older one is
-     * moved aside first, then removed. */
-    int had = st == HM_OK && rename(final, old) == 0;
-    if (st == HM_OK && rename(tmp, final) != 0)
-        st = hm__error_set(HM_EIO, "renaming %s: %s", tmp, strerror(errno));
-    if (had && st == HM_OK) remove_tree(old);
-    if (st != HM_OK) {
-        int rc =
-            hm__error_set(HM_EIO, "cannot write the OTF2 archive %s: %s", final, hm_last_error());
-        remove_tree(tmp);
+    int had = rename(final, old) == 0;
+    if (rename(tmp, final) != 0) {
+        int rc = hm__error_set(HM_EIO, "renaming %s: %s", tmp, strerror(errno));
         if (had) rename(old, final);
         return rc;
     }
+    if (had) remove_tree(old);
     return HM_OK;
+}
+
+int hm__trace_otf2_close(hm__trace_otf2_t *o, double first_s, double last_s)
+{
+    if (!o) return HM_OK;
+    int st = o->a ? write_rest(o, first_s, last_s) : o->st;
+    OTF2_ErrorCode e = o->a ? OTF2_Archive_Close(o->a) : OTF2_SUCCESS;
+    if (e != OTF2_SUCCESS && st == HM_OK) st = hm__otf2_failed("OTF2_Archive_Close", e);
+    if (st == HM_OK) st = publish(o->tmp, o->final);
+    if (st != HM_OK) {
+        st = hm__error_set(HM_EIO, "cannot write the OTF2 archive %s: %s", o->final,
+                           hm_last_error());
+        remove_tree(o->tmp);
+    }
+    free_archive(o);
+    return st;
+}
+
+void hm__trace_otf2_abort(hm__trace_otf2_t *o)
+{
+    if (!o) return;
+    if (o->rank) hm__otf2_rank_close(o->a, o->rank, &o->counts[o->r]);
+    if (o->a) OTF2_Archive_Close(o->a);
+    remove_tree(o->tmp);
+    free_archive(o);
 }
 
 #else
 
-int hm__trace_write_otf2(const char *dir, const hm__trace_rank_t *ranks, int nranks, double first_s,
-                         double last_s)
+/* Built without OTF2: trace.csv and trace.json only. */
+int hm__trace_otf2_open(const char *dir, const hm__trace_rank_t *ranks, int nranks, double base_s,
+                        hm__trace_otf2_t **out)
 {
-    (void)dir, (void)ranks, (void)nranks, (void)first_s, (void)last_s;
-    return HM_OK; /* built without OTF2: trace.csv and trace.json only */
+    (void)dir, (void)ranks, (void)nranks, (void)base_s;
+    *out = NULL;
+    return HM_OK;
+}
+
+int hm__trace_otf2_event(hm__trace_otf2_t *o, int r, const hm__trace_ev_t *ev)
+{
+    (void)o, (void)r, (void)ev;
+    return HM_OK;
+}
+
+int hm__trace_otf2_close(hm__trace_otf2_t *o, double first_s, double last_s)
+{
+    (void)o, (void)first_s, (void)last_s;
+    return HM_OK;
+}
+
+void hm__trace_otf2_abort(hm__trace_otf2_t *o)
+{
+    (void)o;
 }
 #endif
 

@@ -36,8 +36,10 @@ typedef struct rma_lock {
     int held;
 } rma_lock_t;
 
-typedef struct rank_writer {
+typedef struct hm__otf2_rank {
     OTF2_EvtWriter *w;
+    double base_s;            /* ticks count from it (hm__otf2_ticks) */
+    uint64_t last;            /* the last tick written */
     hm__trace_requests_t req; /* the requests of the rank in flight */
     group_t g;
     comm_defs_t *comms;
@@ -640,29 +642,36 @@ static void write_call(rank_writer_t *rw, uint64_t in, uint64_t out)
 /* The group's call written, never going back in time (an affine map per
  * rank keeps the order; the rounding of two calls a nanosecond apart
  * could not), its requests known first and forgotten after. */
-static int flush_group(rank_writer_t *rw, double first_s, uint64_t *last)
+static int flush_group(rank_writer_t *rw)
 {
     int st = HM_OK;
     for (size_t k = 0; st == HM_OK && k < rw->g.n; k++)
         st = hm__trace_requests_see(&rw->req, &rw->g.v[k].e, rw->g.v[k].i);
     if (st != HM_OK || !rw->g.n) return st;
-    uint64_t in = hm__otf2_ticks(rw->g.v[0].glob[0], first_s),
-             out = hm__otf2_ticks(rw->g.v[0].glob[1], first_s);
-    in = in < *last ? *last : in;
+    uint64_t in = hm__otf2_ticks(rw->g.v[0].glob[0], rw->base_s),
+             out = hm__otf2_ticks(rw->g.v[0].glob[1], rw->base_s);
+    in = in < rw->last ? rw->last : in;
     out = out < in ? in : out;
-    *last = out;
+    rw->last = out;
     write_call(rw, in, out);
     for (size_t k = 0; k < rw->g.n; k++) hm__trace_requests_done(&rw->req, &rw->g.v[k].e);
     rw->g.n = 0;
     return HM_OK;
 }
 
+/* The writer's first failure: memory, else OTF2's. */
+static int rank_status(const rank_writer_t *rw)
+{
+    if (rw->st != HM_OK) return rw->st;
+    return rw->e == OTF2_SUCCESS ? HM_OK : hm__otf2_failed("writing the events of a rank", rw->e);
+}
+
 /* ev into the group: a call starts the next one (after the group before
  * it is written); records before a rank's first call belong to none. */
-static int add(rank_writer_t *rw, const hm__trace_ev_t *ev, double first_s, uint64_t *last)
+static int add(rank_writer_t *rw, const hm__trace_ev_t *ev)
 {
     int call = hm__trace_is_call(&ev->e), st = HM_OK;
-    if (call) st = flush_group(rw, first_s, last);
+    if (call) st = flush_group(rw);
     if (st != HM_OK || (!call && !rw->g.n)) return st;
     if (rw->g.n == rw->g.cap) {
         size_t cap = rw->g.cap ? 2 * rw->g.cap : 16;
@@ -674,42 +683,41 @@ static int add(rank_writer_t *rw, const hm__trace_ev_t *ev, double first_s, uint
     return HM_OK;
 }
 
-/* Rank r's calls read from its stream, a call with its records at a
- * time; *count the records written. */
-static int write_stream(rank_writer_t *rw, const hm__trace_rank_t *tr, double first_s)
+int hm__otf2_rank_open(OTF2_Archive *a, int r, comm_defs_t *comms, double base_s,
+                       rank_writer_t **out)
 {
-    hm__trace_stream_t in;
-    hm__trace_ev_t ev;
-    uint64_t last = 0;
-    int rc = 0, st = hm__trace_stream_open(tr, &in);
-    while (st == HM_OK && rw->st == HM_OK && rw->e == OTF2_SUCCESS &&
-           (rc = hm__trace_stream_next(&in, &ev)) > 0)
-        st = add(rw, &ev, first_s, &last);
-    if (st == HM_OK && rc < 0) st = rc;
-    if (st == HM_OK && rw->st == HM_OK && rw->e == OTF2_SUCCESS)
-        st = flush_group(rw, first_s, &last);
-    if (st == HM_OK) st = rw->st;
-    hm__trace_stream_close(&in);
-    return st;
+    rank_writer_t *rw = calloc(1, sizeof *rw);
+    *out = NULL;
+    if (!rw) return hm__error_nomem("hm_trace_merge");
+    *rw = (rank_writer_t){.comms = comms, .base_s = base_s, .e = OTF2_SUCCESS, .st = HM_OK};
+    if (!(rw->w = OTF2_Archive_GetEvtWriter(a, (OTF2_LocationRef)r)))
+        return free(rw), hm__otf2_none("OTF2_Archive_GetEvtWriter", r);
+    *out = rw;
+    return HM_OK;
 }
 
-int hm__otf2_write_rank(OTF2_Archive *a, const hm__trace_rank_t *tr, int r, comm_defs_t *comms,
-                        double first_s, uint64_t *count)
+/* The first failure stays: later events are not written. */
+int hm__otf2_rank_event(rank_writer_t *rw, const hm__trace_ev_t *ev)
 {
-    rank_writer_t rw = {.comms = comms, .e = OTF2_SUCCESS, .st = HM_OK};
-    if (!(rw.w = OTF2_Archive_GetEvtWriter(a, (OTF2_LocationRef)r)))
-        return hm__otf2_none("OTF2_Archive_GetEvtWriter", r);
-    int st = write_stream(&rw, tr, first_s);
-    *count = rw.count;
-    if (st == HM_OK && rw.e != OTF2_SUCCESS)
-        st = hm__otf2_failed("writing the events of a rank", rw.e);
-    hm__trace_requests_free(&rw.req);
-    free(rw.g.v);
-    free(rw.ops);
-    free(rw.io);
-    free(rw.locks);
-    OTF2_ErrorCode e = OTF2_Archive_CloseEvtWriter(a, rw.w);
+    if (rw->st != HM_OK || rw->e != OTF2_SUCCESS) return rank_status(rw);
+    int st = add(rw, ev);
+    return st != HM_OK ? st : rank_status(rw);
+}
+
+int hm__otf2_rank_close(OTF2_Archive *a, rank_writer_t *rw, uint64_t *count)
+{
+    int st = rank_status(rw);
+    if (st == HM_OK) st = flush_group(rw);
+    if (st == HM_OK) st = rank_status(rw);
+    *count = rw->count;
+    hm__trace_requests_free(&rw->req);
+    free(rw->g.v);
+    free(rw->ops);
+    free(rw->io);
+    free(rw->locks);
+    OTF2_ErrorCode e = OTF2_Archive_CloseEvtWriter(a, rw->w);
     if (e != OTF2_SUCCESS && st == HM_OK) st = hm__otf2_failed("OTF2_Archive_CloseEvtWriter", e);
+    free(rw);
     return st;
 }
 

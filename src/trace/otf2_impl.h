@@ -43,8 +43,8 @@ uint32_t hm__otf2_object_ref(object_refs_t *o, uint32_t c);
 int hm__otf2_failed(const char *call, OTF2_ErrorCode e);
 int hm__otf2_none(const char *call, int location);
 
-/* global_s as OTF2 ticks (ns) from first_s, never negative. */
-uint64_t hm__otf2_ticks(double global_s, double first_s);
+/* global_s as OTF2 ticks (ns) from base_s, never negative. */
+uint64_t hm__otf2_ticks(double global_s, double base_s);
 
 /* bsearch's comparison of a key with a comm_def_t. */
 int hm__otf2_key_is(const void *key, const void *def);
@@ -52,11 +52,16 @@ int hm__otf2_key_is(const void *key, const void *def);
 /* World rank w as a rank of c; -1 when it is not a member. */
 int64_t hm__otf2_rank_in(const comm_def_t *c, int w);
 
-/* Rank r's calls and their MPI records on location r, from first_s;
- * *count the records written (the location's number of events); the
- * windows it names get their RmaWin refs in comms. */
-int hm__otf2_write_rank(OTF2_Archive *a, const hm__trace_rank_t *tr, int r, comm_defs_t *comms,
-                        double first_s, uint64_t *count);
+/* Rank r's calls and their MPI records on location r, an event at a time
+ * in the order of its stream, ticks from base_s: open, then each event,
+ * then close (*count: the records written, the location's number of
+ * events; every failure is returned again until close, which frees). The
+ * windows and files the events name get their refs in comms. */
+typedef struct hm__otf2_rank hm__otf2_rank_t;
+int hm__otf2_rank_open(OTF2_Archive *a, int r, comm_defs_t *comms, double base_s,
+                       hm__otf2_rank_t **out);
+int hm__otf2_rank_event(hm__otf2_rank_t *rw, const hm__trace_ev_t *ev);
+int hm__otf2_rank_close(OTF2_Archive *a, hm__otf2_rank_t *rw, uint64_t *count);
 /* The role of func's region: a collective's from the collectives table,
  * else from its class. */
 OTF2_RegionRole hm__otf2_region_role(int func);

@@ -51,4 +51,22 @@ typedef struct hm__trace_model_file {
 int hm__trace_model_read(const char *path, hm__trace_model_file_t *mf);
 void hm__trace_model_file_free(hm__trace_model_file_t *mf);
 
+/* hm_trace_model_apply and hm_trace_interpolate inline, as the merge's
+ * passes place each event with them (through the exported calls, 20 % of
+ * a merge that writes OTF2). at_start_s: local_s on start's model, which
+ * the interpolation weighs. */
+static inline double hm__trace_model_at(hm_trace_model_t m, double local_s)
+{
+    return m.global_at_anchor_s + m.rate * (local_s - m.anchor_s);
+}
+
+static inline double hm__trace_between(hm_trace_model_t start, hm_trace_model_t end, double local_s,
+                                       double at_start_s)
+{
+    double span = end.anchor_s - start.anchor_s;
+    double w = span > 0 ? (local_s - start.anchor_s) / span : 0;
+    w = w < 0 ? 0 : w > 1 ? 1 : w;
+    return (1 - w) * at_start_s + w * hm__trace_model_at(end, local_s);
+}
+
 #endif
