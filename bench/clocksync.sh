@@ -31,6 +31,8 @@ mkdir -p "$out"
 if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 synth=(--synthetic-clock offset=1,drift=1e-4 --seed 7)
+f= # the run's scratch output, removed also when a run fails
+trap 'rm -f "$f"' EXIT
 
 run() { # NP OUTFILE ARGS...
     local np=$1 file=$2; shift 2

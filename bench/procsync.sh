@@ -31,6 +31,8 @@ reps=${REPS:-5}
 runs=${RUNS:-10}
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+f= # a run's scratch output, removed also when a run fails
+trap 'rm -f "$f"' EXIT
 
 launch() { # NP MCA_ARGS... -- HARMONIA_ARGS...
     local np=$1; shift

@@ -76,7 +76,7 @@ known=$(awk -F, '!/^#/ && $1 == "skampi" && $5 != "" && $3 > 0' "$dir/sr.csv" | 
 # MPI hands the ranks a terminal (stdout); a run without launcher has one
 # under either MPI. 3 s of waiting before the check is past the 1 s quiet
 # period whatever the load, and the wait is timed by the clock, not the CPU.
-tty_out=$(mktemp)
+tty_out=$(mktemp "$dir/tty.XXXXXX") # under $dir: the trap removes it on any exit
 timeout -k 5 "$(scaled 60)" script -qec "$HARMONIA clock --check-after 3 --allow-one-rank" /dev/null >"$tty_out" 2>&1
 grep -aq $'\r.*harmonia: clock hca3: waiting for the check after 3 s: [0-9]*% (. of 3 s), .* elapsed, about .* left' "$tty_out" \
     && ok "progress: an updating line on a terminal while the check waits" \

@@ -419,5 +419,8 @@ int main(int argc, char **argv)
     printf("%zu cases (%zu outside MPI's lifetime, run twice), %zu not covered, %zu skipped "
            "(their handles need 2 ranks, %d ran), %d failed\n",
            hm_misuse_ncases, lifetime, uncovered, skipped, world_size, failures);
+    char cmd[100]; /* the fixtures' files (f.csv, r.csv, braw.csv, ...) */
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch_dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", scratch_dir);
     return failures ? 1 : 0;
 }
