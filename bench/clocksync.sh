@@ -32,7 +32,8 @@ if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 synth=(--synthetic-clock offset=1,drift=1e-4 --seed 7)
 f= # the run's scratch output, removed also when a run fails
-trap 'rm -f "$f"' EXIT
+pids=() # the busy loops, stopped also when a run fails
+trap 'rm -f "$f"; [ "${#pids[@]}" -eq 0 ] || kill "${pids[@]}" 2>/dev/null' EXIT
 
 run() { # NP OUTFILE ARGS...
     local np=$1 file=$2; shift 2
@@ -98,6 +99,7 @@ for load in quiet busy; do
         rm -f "$f"
     done
     [ "${#pids[@]}" -eq 0 ] || kill "${pids[@]}"
+    pids=()
 done
 fi
 
