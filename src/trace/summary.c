@@ -1,6 +1,7 @@
 /* src/trace/summary.c — the merge's summary, tallied as every rank's
- * events go by (in rank order, each rank's in its order, so that the sums
- * add up as they always did): per function its calls, events, total and
+ * events go by (rank after rank or in the merge's global order, each
+ * rank's in its order: the sums differ in their last bits, not in the
+ * digits printed): per function its calls, events, total and
  * median duration; over the trace its span and largest drift correction;
  * from the models, the clocks' accuracy. */
 #include <math.h>
