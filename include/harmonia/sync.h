@@ -38,7 +38,10 @@
  * goes on for more fit points, sized by the 1 / span law of se, up to
  * HM_SYNC_FIT_EXTEND_MAX x fitpoints in all: a drift of twice the
  * resolution is then kept, and a kept slope is known to about
- * resolution / t_critical (one se). The report says which model
+ * resolution / t_critical (one se). A slope below the resolution is kept
+ * only at HM_SYNC_DRIFT_FLOOR_SIGMAS x the critical value: the offsets of
+ * clocks without drift can wander by ~60 ns over a learning of 0.1 s,
+ * which the test at its level takes for ~0.5 ppm (docs/clocks.md). The report says which model
  * each level chose, the statistic it was chosen by, the drift its offset
  * models may hide and the fits extended. */
 #ifndef HARMONIA_SYNC_H
@@ -73,6 +76,10 @@ HM_EXPORT void hm_sync_drift_names(char *buf, size_t len);
  * params->fitpoints fit points (sync.h above, drift_resolution_ppm). */
 #define HM_SYNC_FIT_EXTEND_MAX 4
 
+/* Drift auto keeps a significant slope smaller than drift_resolution_ppm
+ * only when its t is this many times the critical value (sync.h above). */
+#define HM_SYNC_DRIFT_FLOOR_SIGMAS 3
+
 typedef struct hm_sync_params {
     int fitpoints;               /* offsets per linear regression (jk, hca*) */
     int exchanges;               /* ping-pongs per offset measurement */
@@ -82,7 +89,9 @@ typedef struct hm_sync_params {
                                     (default): the t quantile of the stated test (sync.h above) */
     double drift_resolution_ppm; /* auto: a pairwise learning whose test could not have kept
                                     a slope of this size (either model) goes on, up to
-                                    HM_SYNC_FIT_EXTEND_MAX x fitpoints (below); 0: never */
+                                    HM_SYNC_FIT_EXTEND_MAX x fitpoints (below), and a smaller
+                                    slope needs HM_SYNC_DRIFT_FLOOR_SIGMAS x the critical
+                                    value; 0: never */
     int recompute_intercept;     /* hca3: re-measure the intercept after each fit (Hunold &
                                     Carpen-Amarie 2018, Alg. 2) */
     int ranks_per_node;          /* levels of a hierarchical spec: 0 = real topology */

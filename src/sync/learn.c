@@ -26,6 +26,19 @@ static double critical_value(const hm_sync_params_t *params, int dof)
     return dof >= 1 ? gsl_cdf_tdist_Qinv(HM_SYNC_DRIFT_ALPHA / 2, dof) : INFINITY;
 }
 
+/* The floor of drift auto (sync.h): a slope below the resolution asked
+ * for is kept only at HM_SYNC_DRIFT_FLOOR_SIGMAS times the critical value.
+ * The learning is sized to resolve that drift, not less, and the offsets
+ * of clocks without drift wander by up to ~60 ns over a learning of ~0.1 s
+ * on this VM, which the errors of slope_stderr take for independent noise
+ * or a trend: two make-check runs kept 0.46 and 0.48 ppm at t 1.07 x the
+ * critical value (4.6 and 4.8 us after 10 s). 0: no floor. */
+double hm__sync_drift_floor(const hm_sync_params_t *params)
+{
+    double r = params->drift_resolution_ppm;
+    return params->drift == HM_DRIFT_AUTO && r > 0 && isfinite(r) ? r * 1e-6 : 0;
+}
+
 /* The statistic t = |slope| / stderr. Two cases the ratio cannot decide on
  * its own:
  *  - stderr == 0: the points lie exactly on the line (noise-free input), so
@@ -58,7 +71,9 @@ hm__sync_pair_model_t hm__sync_decide_drift(const hm_sync_params_t *params, doub
     else if (params->drift == HM_DRIFT_OFF)
         keep = 0;
     else
-        keep = m.t >= m.t_critical && m.t > 0;
+        keep = m.t >= m.t_critical && m.t > 0 &&
+               (fabs(slope) >= hm__sync_drift_floor(params) ||
+                m.t >= HM_SYNC_DRIFT_FLOOR_SIGMAS * m.t_critical);
     if (!keep) {
         /* The least-squares constant through the fit points is their mean. */
         m.lm = (hm_lm_t){0, mean_y};
@@ -75,7 +90,8 @@ void hm__sync_drift_record(hm__sync_stats_t *stats, const hm__sync_pair_model_t 
         if (stats->tested_linears++ == 0 || m->t < stats->t_linear_min) stats->t_linear_min = m->t;
         stats->drift_models++;
     } else if (m->kind == HM_CLOCK_OFFSET) {
-        double r = hm__sync_fit_resolution(m);
+        /* An offset model may hide up to the floor as well. */
+        double r = fmax(hm__sync_fit_resolution(m), hm__sync_drift_floor(params));
         if (stats->tested_offsets++ == 0 || m->t > stats->t_offset_max) stats->t_offset_max = m->t;
         if (stats->offset_models++ == 0 || r > stats->resolution_max) stats->resolution_max = r;
     }
@@ -136,7 +152,9 @@ void hm_sync_drift_test_describe(const hm_sync_params_t *params, char *buf, size
     size_t used = strlen(buf);
     if (params->drift == HM_DRIFT_AUTO && params->drift_resolution_ppm > 0 && used < len)
         snprintf(buf + used, len - used,
-                 "; learning extended until the test resolves %g ppm, up to %d x %d fit points",
+                 "; a slope below %g ppm only at %g x that; learning extended until the test "
+                 "resolves %g ppm, up to %d x %d fit points",
+                 params->drift_resolution_ppm, (double)HM_SYNC_DRIFT_FLOOR_SIGMAS,
                  params->drift_resolution_ppm, HM_SYNC_FIT_EXTEND_MAX, params->fitpoints);
 }
 

@@ -151,6 +151,11 @@ int hm__sync_fit_dof(int n);
 void hm__sync_drift_record(hm__sync_stats_t *stats, const hm__sync_pair_model_t *model,
                            const hm_sync_params_t *params);
 
+/* Drift auto's floor, s/s: params->drift_resolution_ppm, below which a
+ * slope needs HM_SYNC_DRIFT_FLOOR_SIGMAS x the critical value (0: none,
+ * outside auto or without a resolution). */
+double hm__sync_drift_floor(const hm_sync_params_t *params);
+
 /* The drift an offset model of this fit may hide: the smallest slope its
  * test would have kept, t_critical x se (infinite where se is not finite:
  * too few points to judge any slope). */

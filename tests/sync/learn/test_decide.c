@@ -69,6 +69,47 @@ static void check_extension(void)
     HM_CHECK(isinf(hm__sync_fit_resolution(&m)), "too few points: the model may hide any drift");
 }
 
+/* The floor (sync.h, HM_SYNC_DRIFT_FLOOR_SIGMAS): with a resolution of 0.5
+ * ppm and the default critical value 5.617 (8 dof), a slope below 0.5 ppm
+ * is kept from t 3 x 5.617 = 16.85 on; at or above it, from 5.617 as
+ * before. The slopes of two make-check runs over clocks without drift,
+ * 0.46 and 0.48 ppm at t ~6, are dropped; 1 ppm at the same t is kept. */
+static void check_floor(void)
+{
+    struct {
+        double slope, se;
+        hm_clock_kind_t kind;
+        const char *why;
+    } cases[] = {
+        {0.48e-6, 0.08e-6, HM_CLOCK_OFFSET, "0.48 ppm at t 6, below the floor: offset"},
+        {-0.46e-6, 0.077e-6, HM_CLOCK_OFFSET, "-0.46 ppm at t 6: offset"},
+        {1e-6, 0.167e-6, HM_CLOCK_LINEAR, "1 ppm at t 6: kept"},
+        {0.5e-6, 0.0885e-6, HM_CLOCK_LINEAR, "0.5 ppm, the floor itself, at t 5.65: kept"},
+        {0.3e-6, 0.0178e-6, HM_CLOCK_LINEAR, "0.3 ppm at t 16.9 (3 x critical): kept"},
+        {0.3e-6, 0.0179e-6, HM_CLOCK_OFFSET, "0.3 ppm at t 16.76: offset"},
+        {1e-9, 0, HM_CLOCK_LINEAR, "an exact fit (se 0) keeps even a tiny slope"},
+    };
+    hm_sync_params_t p = params(HM_DRIFT_AUTO, 0);
+    p.drift_resolution_ppm = 0.5;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        hm__sync_pair_model_t m = hm__sync_decide_drift(&p, cases[i].slope, cases[i].se, 8, 0, 0);
+        HM_CHECK(m.kind == cases[i].kind, "floor: %s (t %.2f, got %s)", cases[i].why, m.t,
+                 m.kind == HM_CLOCK_LINEAR ? "linear" : "offset");
+    }
+    p.drift_resolution_ppm = 0;
+    hm__sync_pair_model_t m = hm__sync_decide_drift(&p, 0.48e-6, 0.08e-6, 8, 0, 0);
+    HM_CHECK(m.kind == HM_CLOCK_LINEAR, "resolution 0: no floor, 0.48 ppm at t 6 kept");
+    p.drift_resolution_ppm = 0.5, p.drift = HM_DRIFT_ON;
+    HM_CHECK(hm__sync_drift_floor(&p) == 0, "drift on: no floor");
+    /* What an offset model may hide is at least the floor. */
+    hm__sync_stats_t st = {0};
+    p.drift = HM_DRIFT_AUTO;
+    m = hm__sync_decide_drift(&p, 0.48e-6, 0.08e-6, 8, 0, 0);
+    hm__sync_drift_record(&st, &m, &p);
+    HM_CHECK(fabs(st.resolution_max - 0.5e-6) < 1e-15,
+             "an offset model below the floor may hide 0.5 ppm (%.3g)", st.resolution_max);
+}
+
 int main(void)
 {
     expect(HM_DRIFT_ON, 3, 1e-9, 1e-6, HM_CLOCK_LINEAR, "on keeps even an insignificant slope");
@@ -105,5 +146,6 @@ int main(void)
     HM_CHECK(fabs(m.t_critical - 1273.239) < 0.01,
              "1 degree of freedom: critical %.3f (cot(pi x 0.00025) = 1273.239)", m.t_critical);
     check_extension();
+    check_floor();
     return hm_test_finish();
 }

@@ -24,8 +24,11 @@
  *    the error after 2 s is <= 100 ns either way: an offset model through
  *    the fit's middle misses up to 2.5 s x 1e-8 = 25 ns of drift, and a
  *    slope the walk pushed over the test is off by ~3e-8 (75 ns at 2.5 s);
- *  - 1e-7: resolved over 1 s (kept in every fit there), not over 45 ms;
- *    error <= 0.3 us either way (an offset model is 0.2 us off after 2 s);
+ *  - 1e-7: below the floor (0.5 ppm, sync.h), so kept only at 3 x the
+ *    critical value: over 1 s most fits resolve it that well (173 of 200
+ *    with these seeds; all 200 passed the test's level alone), none over
+ *    45 or 150 ms; error <= 0.3 us either way (an offset model is 0.2 us
+ *    off after 2 s);
  *  - 1e-6: kept in every fit of 150 ms and 1 s, and in >= 190 of 200 of
  *    45 ms, where the drift over the learning (45 ns) is ~1.2 x the test's
  *    5.6 sd: the random walk is rougher than the recorded noise, over which
@@ -98,7 +101,7 @@ int main(void)
                  span * 1e3, o0.kept, FITS, o0.max_err_s * 1e9);
         HM_CHECK(o8.max_err_s <= 100e-9, "1e-8, %.0f ms: error after 2 s %.0f ns <= 100 ns",
                  span * 1e3, o8.max_err_s * 1e9);
-        HM_CHECK(o7.max_err_s <= 0.3e-6 && (span < 1 || o7.kept == FITS),
+        HM_CHECK(o7.max_err_s <= 0.3e-6 && (span < 1 || o7.kept >= FITS / 2),
                  "1e-7, %.0f ms: error after 2 s %.0f ns <= 300 ns, %d kept", span * 1e3,
                  o7.max_err_s * 1e9, o7.kept);
         HM_CHECK(o6.kept >= (span < 0.1 ? 190 : FITS), "1e-6, %.0f ms: %d of %d slopes kept",
