@@ -394,4 +394,37 @@ expect_usage 0 "no command after --" trace --output x
 : >afile
 expect_usage 0 '--output: "afile" is not a directory' trace --output afile -- true
 expect_usage 0 '--output: "flood" holds a trace already' trace --output flood -- true
+
+# The tracer preloaded by hand refuses a bad variable at MPI_Init: the
+# variable and its value named once (rank 0 says it), every rank leaves
+# with status 2, no directory made.
+lib=$(dirname "$HARMONIA")/libharmonia-trace.so
+for bad in HARMONIA_TRACE_INCLUDE=MPI_Nothing HARMONIA_TRACE_EXCLUDE=nope HARMONIA_TRACE_TIMER=sundial \
+    HARMONIA_TRACE_CLOCK_SYNC=hca9 HARMONIA_TRACE_SYNTHETIC=drift HARMONIA_TRACE_POLLS=often \
+    HARMONIA_TRACE_BUFFER=1 HARMONIA_TRACE_DURING=5:1; do
+    var=${bad%%=*} value=${bad#*=}
+    env "$bad" HARMONIA_TRACE_DIR="$dir/byhand" LD_PRELOAD="$lib" \
+        timeout -k 5 "$(scaled 60)" $(mpi 2) "$app" flood 10 >"$out" 2>&1
+    status=$?
+    [ "$status" -eq 2 ] && [ "$(grep -c "^harmonia-trace: error: $var: " "$out")" -eq 1 ] &&
+        [ "$(grep -o -F "\"$value\"" "$out" | wc -l)" -eq 1 ] && [ ! -e byhand ]
+    check $? "tracer preloaded with $bad: exit 2, the variable and \"$value\" said once" \
+        "exit $status, $(cat "$out")"
+done
+# harmonia trace: such a refusal is the tracer's to say; harmonia adds the
+# command's status, not "holds no trace".
+HARMONIA_TRACE_BUFFER=1 timeout -k 5 "$(scaled 60)" "$HARMONIA" trace --output buf1 -- \
+    $(mpi 2) "$app" flood 10 >"$out" 2>&1
+status=$?
+[ "$status" -eq 2 ] && [ "$(grep -c 'HARMONIA_TRACE_BUFFER: "1" is not a number' "$out")" -eq 1 ] &&
+    grep -q '^harmonia: the traced command exited with status 2 before any rank was traced$' "$out" &&
+    ! grep -q 'harmonia: error:' "$out"
+check $? "trace with HARMONIA_TRACE_BUFFER=1: exit 2, the tracer's sentence once" "exit $status, $(cat "$out")"
+# A variable an option sets, left in the environment, does not stand in
+# for the option: the trace runs with the defaults.
+HARMONIA_TRACE_INCLUDE=MPI_Nothing HARMONIA_TRACE_POLLS=often timeout -k 5 "$(scaled 120)" \
+    "$HARMONIA" trace "${fast[@]}" --files none --output leftover -- $(mpi 2) "$app" flood 10 >"$out" 2>&1
+status=$?
+[ "$status" -eq 0 ] && grep -q '^MPI_Iprobe ' "$out"
+check $? "trace with leftover HARMONIA_TRACE_INCLUDE/POLLS: ignored, exit 0" "exit $status, $(cat "$out")"
 finish

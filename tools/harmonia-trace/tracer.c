@@ -225,12 +225,21 @@ void hm_tracer_record(const hm_tracer_call_t *c, double t0, double t1, int numbe
 
 /* ---- Start and stop ---- */
 
-/* A usage error: said once by rank 0, every rank leaves with status 2. */
-static void refuse(const char *var, const char *value, const char *what)
+/* A usage error: said once by rank 0, every rank leaves with status 2.
+ * sentence names the value (the library's own sentences do). */
+static void refuse(const char *var, const char *sentence)
 {
-    if (tr.rank == 0) fprintf(stderr, "harmonia-trace: error: %s: \"%s\" %s\n", var, value, what);
+    if (tr.rank == 0) fprintf(stderr, "harmonia-trace: error: %s: %s\n", var, sentence);
     PMPI_Finalize();
     exit(2);
+}
+
+/* The same for a value the tracer checks itself: what it is not. */
+static void refuse_value(const char *var, const char *value, const char *what)
+{
+    char sentence[512];
+    snprintf(sentence, sizeof sentence, "\"%s\" %s", value, what);
+    refuse(var, sentence);
 }
 
 static const char *env_or(const char *name, const char *fallback)
@@ -249,7 +258,7 @@ static long env_long(const char *name, long fallback, long lo, long hi)
     if (errno || *end || x < lo || x > hi) {
         char what[96];
         snprintf(what, sizeof what, "is not a number from %ld to %ld", lo, hi);
-        refuse(name, v, what);
+        refuse_value(name, v, what);
     }
     return x;
 }
@@ -276,7 +285,7 @@ static void read_during(void)
     tr.from_s = strtod(v, &end);
     if (*end == ':') tr.to_s = strtod(end + 1, &end);
     if (*end || !(tr.from_s >= 0 && tr.to_s > tr.from_s))
-        refuse("HARMONIA_TRACE_DURING", v, "is not FROM:TO seconds with 0 <= FROM < TO");
+        refuse_value("HARMONIA_TRACE_DURING", v, "is not FROM:TO seconds with 0 <= FROM < TO");
 }
 
 static void read_filters(void)
@@ -284,12 +293,12 @@ static void read_filters(void)
     const char *include = getenv("HARMONIA_TRACE_INCLUDE"),
                *exclude = getenv("HARMONIA_TRACE_EXCLUDE");
     if (hm_trace_func_select(include, NULL, hm__tracer_hot.selected) != HM_OK)
-        refuse("HARMONIA_TRACE_INCLUDE", include, hm_last_error());
+        refuse("HARMONIA_TRACE_INCLUDE", hm_last_error());
     if (hm_trace_func_select(include, exclude, hm__tracer_hot.selected) != HM_OK)
-        refuse("HARMONIA_TRACE_EXCLUDE", exclude, hm_last_error());
+        refuse("HARMONIA_TRACE_EXCLUDE", hm_last_error());
     const char *polls = env_or("HARMONIA_TRACE_POLLS", "burst");
     if (strcmp(polls, "burst") != 0 && strcmp(polls, "each") != 0)
-        refuse("HARMONIA_TRACE_POLLS", polls, "is not burst or each");
+        refuse_value("HARMONIA_TRACE_POLLS", polls, "is not burst or each");
     tr.polls_each = !strcmp(polls, "each");
     read_during();
 }
@@ -308,8 +317,7 @@ static void read_env(hm_timer_options_t *opts)
      * with no more receives before their sends (docs/trace.md). Across
      * nodes hca3+prop, whose levels were measured there and refine's not. */
     const char *spec = env_or("HARMONIA_TRACE_CLOCK_SYNC", spans_nodes() ? "hca3+prop" : "refine");
-    if (hm_sync_check_spec(spec) != HM_OK)
-        refuse("HARMONIA_TRACE_CLOCK_SYNC", spec, hm_last_error());
+    if (hm_sync_check_spec(spec) != HM_OK) refuse("HARMONIA_TRACE_CLOCK_SYNC", hm_last_error());
     snprintf(tr.spec, sizeof tr.spec, "%s", spec);
     hm_sync_params_default(&tr.params);
     tr.params.fitpoints =
@@ -325,7 +333,7 @@ static void read_env(hm_timer_options_t *opts)
     const char *synthetic = getenv("HARMONIA_TRACE_SYNTHETIC");
     if (synthetic && *synthetic) {
         if (hm_timer_parse_synthetic(synthetic, &opts->spec) != HM_OK)
-            refuse("HARMONIA_TRACE_SYNTHETIC", synthetic, hm_last_error());
+            refuse("HARMONIA_TRACE_SYNTHETIC", hm_last_error());
         opts->synthetic = 1;
         opts->seed = (uint64_t)env_long("HARMONIA_TRACE_SEED", 1, 0, LONG_MAX);
         opts->domain = opts->rank = tr.rank;
@@ -454,7 +462,7 @@ void hm_tracer_start(void)
     read_env(&opts);
     long cap = env_long("HARMONIA_TRACE_BUFFER", 65536, 2, 1L << 28);
     int st = hm_timer_create(tr.timer_name, &opts, &tr.timer);
-    if (st != HM_OK) refuse("HARMONIA_TRACE_TIMER", tr.timer_name, hm_last_error());
+    if (st != HM_OK) refuse("HARMONIA_TRACE_TIMER", hm_last_error());
     st = hm_timer_agree_origin(tr.timer, tr.comm);
     if (st == HM_OK) st = hm_clock_identity(tr.timer, &tr.base);
     if (agreed(st, "the timer", NULL) != HM_OK) return;

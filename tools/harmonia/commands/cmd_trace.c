@@ -66,6 +66,15 @@ static int prepare_dir(const char *dir)
     return HM_OK;
 }
 
+/* var = value when option opt was given, else var unset. */
+static void given_env(const cli_config_t *cfg, int opt, const char *var, const char *value)
+{
+    if (cfg->given & HM_OPT_BIT(opt))
+        setenv(var, value, 1);
+    else
+        unsetenv(var);
+}
+
 static void set_tracer_env(const cli_config_t *cfg, const char *lib, const char *dir)
 {
     char buf[8192];
@@ -74,23 +83,23 @@ static void set_tracer_env(const cli_config_t *cfg, const char *lib, const char 
     setenv("LD_PRELOAD", buf, 1);
     char abs[4096];
     setenv("HARMONIA_TRACE_DIR", realpath(dir, abs) ? abs : dir, 1);
-    if (cfg->given & HM_OPT_BIT(HM_OPT_CLOCK_SYNC))
-        setenv("HARMONIA_TRACE_CLOCK_SYNC", cfg->clock_sync, 1);
-    if (cfg->given & HM_OPT_BIT(HM_OPT_TIMER)) setenv("HARMONIA_TRACE_TIMER", cfg->timer, 1);
-    if (cfg->given & HM_OPT_BIT(HM_OPT_FITPOINTS))
-        snprintf(buf, sizeof buf, "%d", cfg->fitpoints), setenv("HARMONIA_TRACE_FITPOINTS", buf, 1);
-    if (cfg->given & HM_OPT_BIT(HM_OPT_EXCHANGES))
-        snprintf(buf, sizeof buf, "%d", cfg->exchanges), setenv("HARMONIA_TRACE_EXCHANGES", buf, 1);
-    if (cfg->given & HM_OPT_BIT(HM_OPT_EXCLUDE))
-        setenv("HARMONIA_TRACE_EXCLUDE", cfg->trace_exclude, 1);
-    if (cfg->given & HM_OPT_BIT(HM_OPT_INCLUDE))
-        setenv("HARMONIA_TRACE_INCLUDE", cfg->trace_include, 1);
-    if (cfg->given & HM_OPT_BIT(HM_OPT_POLLS))
-        setenv("HARMONIA_TRACE_POLLS", cfg->polls_each ? "each" : "burst", 1);
-    if (cfg->given & HM_OPT_BIT(HM_OPT_DURING_S)) {
-        snprintf(buf, sizeof buf, "%.17g:%.17g", cfg->during_from_s, cfg->during_to_s);
-        setenv("HARMONIA_TRACE_DURING", buf, 1);
-    }
+    /* The variables of the options: set when given, else unset, so that
+     * one left in the environment does not stand in for an option's
+     * default unseen (HARMONIA_TRACE_BUFFER, which no option sets, is
+     * the user's). */
+    char num[32];
+    snprintf(num, sizeof num, "%d", cfg->fitpoints);
+    given_env(cfg, HM_OPT_FITPOINTS, "HARMONIA_TRACE_FITPOINTS", num);
+    snprintf(num, sizeof num, "%d", cfg->exchanges);
+    given_env(cfg, HM_OPT_EXCHANGES, "HARMONIA_TRACE_EXCHANGES", num);
+    given_env(cfg, HM_OPT_CLOCK_SYNC, "HARMONIA_TRACE_CLOCK_SYNC", cfg->clock_sync);
+    given_env(cfg, HM_OPT_TIMER, "HARMONIA_TRACE_TIMER", cfg->timer);
+    given_env(cfg, HM_OPT_EXCLUDE, "HARMONIA_TRACE_EXCLUDE", cfg->trace_exclude);
+    given_env(cfg, HM_OPT_INCLUDE, "HARMONIA_TRACE_INCLUDE", cfg->trace_include);
+    given_env(cfg, HM_OPT_POLLS, "HARMONIA_TRACE_POLLS", cfg->polls_each ? "each" : "burst");
+    snprintf(buf, sizeof buf, "%.17g:%.17g", cfg->during_from_s, cfg->during_to_s);
+    given_env(cfg, HM_OPT_DURING_S, "HARMONIA_TRACE_DURING", buf);
+    unsetenv("HARMONIA_TRACE_SYNTHETIC"), unsetenv("HARMONIA_TRACE_SEED");
     if (cfg->synthetic) {
         snprintf(buf, sizeof buf, "offset=%.17g,drift=%.17g,jitter=%.17g",
                  cfg->synthetic_spec.offset_s, cfg->synthetic_spec.drift,
@@ -315,11 +324,21 @@ static void print_summary(const hm_trace_summary_t *s, const char *dir, unsigned
 }
 
 /* The rank files of dir merged onto the global clock, the summary printed
- * and what it warns of said; the merge's status (its sentence printed). */
-static int merge_and_report(const char *dir, unsigned files)
+ * and what it warns of said; the merge's status (its sentence printed).
+ * command_status: the traced command's exit status (0 for a merge
+ * again); a command that failed before any rank was traced, the tracer's
+ * refusal of a bad variable among the reasons (said by it), is said as
+ * that, not as a directory without a trace. */
+static int merge_and_report(const char *dir, unsigned files, int command_status)
 {
     hm_trace_summary_t s;
     int rc = hm_trace_merge(dir, files, &s);
+    if (rc == HM_ENOENT && command_status)
+        return fprintf(stderr,
+                       "harmonia: the traced command exited with status %d before any "
+                       "rank was traced\n",
+                       command_status),
+               rc;
     if (rc != HM_OK) return cli_print_error("%s", hm_last_error()), rc;
     print_summary(&s, dir, files);
     warn_order(&s);
@@ -362,7 +381,7 @@ static int merge_again(const cli_config_t *cfg)
                           "merge reads what the run wrote; it applies to a run") != HM_OK)
         return cli_print_error("%s", hm_last_error()), HM_EINVAL;
     fflush(stdout);
-    return merge_and_report(cfg->files[1], cfg->trace_files);
+    return merge_and_report(cfg->files[1], cfg->trace_files, 0);
 }
 
 int cli_cmd_trace(cli_config_t *cfg, MPI_Comm comm)
@@ -385,7 +404,8 @@ int cli_cmd_trace(cli_config_t *cfg, MPI_Comm comm)
     if (rc != HM_OK) return rc;
     fflush(stdout);
     int status = launch(cfg->command_argv, cfg, lib, dir);
-    if (merge_and_report(dir, cfg->trace_files) != HM_OK) return status ? status : HM_EFAILED;
+    if (merge_and_report(dir, cfg->trace_files, status) != HM_OK)
+        return status ? status : HM_EFAILED;
     if (status) fprintf(stderr, "harmonia: the traced command exited with status %d\n", status);
     return status;
 }
