@@ -250,7 +250,13 @@ HM_EXPORT uint64_t hm_trace_object_key(uint64_t parent_key, uint64_t call, int f
  * start started or a request record completed (0: none), so that each
  * request is tied to the wait or test that completed it: the records of
  * class HM_TRACE_CLASS_REQUEST right after that call (a rank's numbers
- * start again after 2^32 requests). calls: how many calls the event
+ * start again after 2^32 requests). In a rank's .events file a wait or
+ * test (MPI_Wait ... MPI_Testsome) with a request carries the first
+ * request it completed in its own record: that request's comm_key, peer,
+ * tag, recv_peer, recv_tag, bytes and number under the call's func (the
+ * call's own are those of none: 1, -1, -1, -1, -1, 0, 0), one record of
+ * 64 bytes for the two events most waits and tests make. The merge parts
+ * it into the call and its MPI_T_completed record again. calls: how many calls the event
  * stands for: 1, or the length of a burst of unsuccessful polls (an
  * MPI_Test* that completed nothing, an MPI_Iprobe or MPI_Improbe that
  * found nothing) of one function recorded as one event, from the first
@@ -387,7 +393,8 @@ HM_EXPORT int hm_trace_model_write(const char *dir, const hm_trace_rank_info_t *
 typedef struct hm_trace_func_summary {
     int func;
     uint64_t calls;  /* a burst of polls counts its calls */
-    uint64_t events; /* events recorded (a burst is one) */
+    uint64_t events; /* records written (a burst is one; a wait or test
+                      * with its first request too) */
     double total_s;  /* sum of exit - enter */
     /* median of exit - enter, over events (a burst's is its whole span):
      * exact up to 32768 events of the function, beyond that within 4.9e-4

@@ -11,9 +11,12 @@
 #include "common/error_set.h"
 #include "trace/merge_impl.h"
 
-/* "HMTRACE3" chunks: the checksum in four lanes (below); "HMTRACE2"
- * chunks, one lane, are still read. */
-static const char magic[8] = {'H', 'M', 'T', 'R', 'A', 'C', 'E', '3'};
+/* "HMTRACE4" chunks: the checksum in four lanes (below), waits and tests
+ * that may carry a request (hm__trace_folded: a harmonia that does not
+ * part them refuses the file rather than lose the requests); "HMTRACE3"
+ * (no folded record) and "HMTRACE2" (one lane) are still read. */
+static const char magic[8] = {'H', 'M', 'T', 'R', 'A', 'C', 'E', '4'};
+static const char magic_unfolded[8] = {'H', 'M', 'T', 'R', 'A', 'C', 'E', '3'};
 static const char magic_one_lane[8] = {'H', 'M', 'T', 'R', 'A', 'C', 'E', '2'};
 
 /* FNV-1a's step over 8-byte words instead of bytes: the checksum of every
@@ -84,16 +87,20 @@ void hm__trace_chunk_header(hm__trace_chunk_t *head, const hm_trace_event_t *eve
  * holds a few MiB a rank whatever the trace's length. */
 enum { BUF_EVENTS = 16384 };
 
-/* The events of one chunk through buf, their checksum: whole or not. */
-static int chunk_whole(FILE *f, const hm__trace_chunk_t *head, hm_trace_event_t *buf)
+/* The events of one chunk through buf, their checksum: whole or not;
+ * *folded: its records that stand for two events. */
+static int chunk_whole(FILE *f, const hm__trace_chunk_t *head, hm_trace_event_t *buf,
+                       uint64_t *folded)
 {
     uint64_t left = head->count;
     sum_t s;
     sum_init(&s, memcmp(head->magic, magic_one_lane, sizeof magic) ? 4 : 1);
+    *folded = 0;
     while (left) {
         size_t k = left < BUF_EVENTS ? (size_t)left : BUF_EVENTS;
         if (fread(buf, sizeof *buf, k, f) != k) return 0;
         sum_feed(&s, buf, k * sizeof *buf);
+        for (size_t i = 0; i < k; i++) *folded += (uint64_t)hm__trace_folded(&buf[i]);
         left -= k;
     }
     return sum_end(&s) == head->checksum;
@@ -105,7 +112,8 @@ static int chunk_whole(FILE *f, const hm__trace_chunk_t *head, hm_trace_event_t 
 enum { CHUNK_WHOLE = 1, CHUNK_END = 2, CHUNK_TORN = 3 };
 
 /* One chunk checked: CHUNK_WHOLE, CHUNK_END at a clean end of file,
- * CHUNK_TORN, or a negative HM_E* code for a file that is not a trace. */
+ * CHUNK_TORN, or a negative HM_E* code for a file that is not a trace.
+ * *count: the events its records stand for. */
 static int scan_chunk(FILE *f, const char *path, hm_trace_event_t *buf, uint64_t *count)
 {
     hm__trace_chunk_t head;
@@ -113,13 +121,16 @@ static int scan_chunk(FILE *f, const char *path, hm_trace_event_t *buf, uint64_t
     if (got == 0) return CHUNK_END;
     if (got < sizeof head) return CHUNK_TORN;
     int known = !memcmp(head.magic, magic, sizeof magic) ||
+                !memcmp(head.magic, magic_unfolded, sizeof magic) ||
                 !memcmp(head.magic, magic_one_lane, sizeof magic);
     if (!known || head.event_bytes != sizeof *buf)
         return hm__error_set(HM_EINVAL,
                              "%s is not a trace of this harmonia (its chunk at byte %ld)", path,
                              ftell(f) - (long)sizeof head);
-    *count = head.count;
-    return chunk_whole(f, &head, buf) ? CHUNK_WHOLE : CHUNK_TORN;
+    uint64_t folded = 0;
+    int whole = chunk_whole(f, &head, buf, &folded);
+    *count = head.count + folded;
+    return whole ? CHUNK_WHOLE : CHUNK_TORN;
 }
 
 int hm__trace_scan_events(const char *path, size_t *n, size_t *chunks, int *torn)
@@ -187,6 +198,11 @@ static void place(const hm__trace_rank_t *tr, hm__trace_ev_t *ev)
 
 int hm__trace_stream_next(hm__trace_stream_t *s, hm__trace_ev_t *ev)
 {
+    if (s->holding) {
+        *ev = s->held, s->holding = 0;
+        ev->i = s->next++;
+        return 1;
+    }
     if (s->at == s->nbuf) {
         int rc = s->f ? refill(s) : 0;
         if (rc <= 0) return rc;
@@ -194,6 +210,10 @@ int hm__trace_stream_next(hm__trace_stream_t *s, hm__trace_ev_t *ev)
     ev->e = s->buf[s->at++];
     ev->i = s->next++;
     place(s->tr, ev);
+    if (hm__trace_folded(&ev->e)) {
+        s->held = *ev, s->holding = 1;
+        hm__trace_part(&ev->e, &s->held.e);
+    }
     return 1;
 }
 

@@ -50,6 +50,8 @@ typedef struct hm__trace_stream {
     uint64_t chunk_left;   /* events of the current chunk not yet read */
     size_t chunks_left;    /* whole chunks not yet started */
     size_t next;           /* index of the next event in the rank */
+    hm__trace_ev_t held;   /* the second event of a folded record, */
+    int holding;           /* to be given next */
 } hm__trace_stream_t;
 
 int hm__trace_stream_open(const hm__trace_rank_t *tr, hm__trace_stream_t *s);

@@ -16,7 +16,9 @@
  * byte order: a trace is merged where it was written, or on a machine of
  * the same order). */
 typedef struct hm__trace_chunk {
-    char magic[8];        /* "HMTRACE3" (3: its checksum in four lanes; 2: in one) */
+    char magic[8];        /* "HMTRACE4": a wait or test may carry the first request it
+                           * completed (hm__trace_folded); "HMTRACE3": they never
+                           * do; both checksums in four lanes; "HMTRACE2": in one */
     uint32_t event_bytes; /* sizeof(hm_trace_event_t) of the writer */
     uint32_t reserved;
     uint64_t count;
@@ -25,8 +27,32 @@ typedef struct hm__trace_chunk {
 
 void hm__trace_chunk_header(hm__trace_chunk_t *head, const hm_trace_event_t *events, size_t n);
 
+/* A record of a .events file that stands for two events: a wait or test
+ * (MPI_Wait ... MPI_Testsome, consecutive ids) with the first request it
+ * completed folded in, the request's fields under the call's function
+ * (include/harmonia/trace.h, hm_trace_event_t; tools/harmonia-trace). A
+ * call of its own never carries a request (request 0). The reader parts
+ * it (hm__trace_part). */
+static inline int hm__trace_folded(const hm_trace_event_t *e)
+{
+    return e->request != 0 && e->func >= HM_TRACE_MPI_Wait && e->func <= HM_TRACE_MPI_Testsome;
+}
+
+/* A folded record e parted: e becomes the call as a call of its own is
+ * recorded (no object, peer, tag, bytes or request), *completed the
+ * MPI_T_completed record that follows it. */
+static inline void hm__trace_part(hm_trace_event_t *e, hm_trace_event_t *completed)
+{
+    *completed = *e;
+    completed->func = HM_TRACE_MPI_T_completed;
+    e->comm_key = HM_TRACE_NO_COMM;
+    e->peer = e->tag = e->recv_peer = e->recv_tag = -1;
+    e->bytes = 0;
+    e->request = 0;
+}
+
 /* The whole chunks of path checked (their checksums): the events they
- * hold and how many chunks there were (one a flush); *torn is set when
+ * hold (a folded record two) and how many chunks there were (one a flush); *torn is set when
  * the file ends in a chunk that is cut short or fails its checksum (a rank
  * that died in a flush). HM_EIO (unreadable), HM_EINVAL (not a trace
  * file, named), HM_ENOMEM. */

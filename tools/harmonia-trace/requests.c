@@ -202,12 +202,18 @@ static void resolve(hm_tracer_call_t *c, const MPI_Status *s)
         c->bytes = (uint64_t)bytes;
 }
 
-static void completed(pending_t *p, double t0, double t1, const MPI_Status *s)
+/* The record of p's completion (its status s: NULL none). */
+static hm_tracer_call_t completion(const pending_t *p, const MPI_Status *s)
 {
     hm_tracer_call_t c = p->call;
     c.func = HM_TRACE_MPI_T_completed;
     if (p->receive && s) resolve(&c, s);
-    hm_tracer_record_locked(&c, t0, t1, 0);
+    return c;
+}
+
+/* p done: forgotten unless persistent, the communicator of an idup made. */
+static void done_with(pending_t *p)
+{
     MPI_Comm parent = p->parent, *out = p->idup;
     uint32_t call = p->idup_call;
     if (!p->persistent) forget(p);
@@ -216,18 +222,38 @@ static void completed(pending_t *p, double t0, double t1, const MPI_Status *s)
     if (out) hm_tracer_comm_created_call(parent, call, *out);
 }
 
+/* The pending request of the k-th one completed (NULL: none known). */
+static pending_t *completed_at(const MPI_Request *before, const int *done, int k)
+{
+    int i = done ? done[k] : k;
+    return before[i] == MPI_REQUEST_NULL ? NULL : lookup(HM_TRACER_HANDLE(before[i]));
+}
+
 void hm_tracer_requests_completed(int func, double t0, double t1, const MPI_Request *before,
                                   const int *done, int ndone, const MPI_Status *statuses)
 {
     hm_tracer_lock();
     hm_tracer_call_t c = hm_tracer_call(func, 0, 0, HM_TRACER_NO_PEER, 0);
     c.poll = ndone == 0 && hm_tracer_is_test(func);
-    hm_tracer_record_locked(&c, t0, t1, 0);
-    for (int k = 0; k < ndone; k++) {
-        int i = done ? done[k] : k;
-        if (before[i] == MPI_REQUEST_NULL) continue;
-        pending_t *p = lookup(HM_TRACER_HANDLE(before[i]));
-        if (p) completed(p, t0, t1, statuses ? &statuses[k] : NULL);
+    /* The call's record carries the first request it completed. */
+    int k = 0;
+    pending_t *p = NULL;
+    while (k < ndone && !(p = completed_at(before, done, k))) k++;
+    if (!p) {
+        hm_tracer_record_locked(&c, t0, t1, 0);
+    } else {
+        hm_tracer_call_t r = completion(p, statuses ? &statuses[k] : NULL);
+        if (!hm_tracer_record_folded(&c, &r, t0, t1)) {
+            hm_tracer_record_locked(&c, t0, t1, 0);
+            hm_tracer_record_locked(&r, t0, t1, 0);
+        }
+        done_with(p);
+    }
+    for (k++; k < ndone; k++) {
+        if (!(p = completed_at(before, done, k))) continue;
+        hm_tracer_call_t r = completion(p, statuses ? &statuses[k] : NULL);
+        hm_tracer_record_locked(&r, t0, t1, 0);
+        done_with(p);
     }
     hm_tracer_unlock();
 }

@@ -183,16 +183,46 @@ static int recorded(int func, double t0)
     return hm__tracer_hot.selected[func] && t0 >= tr.from_s && t0 <= tr.to_s;
 }
 
-void hm_tracer_record_locked(const hm_tracer_call_t *c, double t0, double t1, int numbered)
+/* A peer of c as a rank of MPI_COMM_WORLD (-1: none). */
+static int world_peer(const hm_tracer_obj_t *o, int peer)
+{
+    return peer == HM_TRACER_NO_PEER ? -1 : hm_tracer_world_rank(o, peer);
+}
+
+/* e filled from c, whose object is o, with seq its number there and peer
+ * its world_peer. */
+static void fill(hm_trace_event_t *e, const hm_tracer_call_t *c, const hm_tracer_obj_t *o,
+                 double t0, double t1, uint32_t seq, int peer)
+{
+    e->enter_s = t0, e->exit_s = t1;
+    e->func = (int16_t)c->func;
+    e->comm_key = o ? o->key : 1;
+    e->seq = seq;
+    e->calls = 1;
+    e->peer = peer;
+    e->tag = c->tag;
+    e->recv_peer = world_peer(o, c->recv_peer);
+    e->recv_tag = c->recv_tag;
+    e->bytes = c->bytes;
+    e->request = c->request;
+    e->thread = (int16_t)hm__tracer_thread;
+}
+
+static void know_thread(void)
 {
     if (hm__tracer_thread < 0) hm__tracer_thread = !pthread_equal(pthread_self(), tr.main_thread);
+}
+
+void hm_tracer_record_locked(const hm_tracer_call_t *c, double t0, double t1, int numbered)
+{
+    know_thread();
     hm_tracer_obj_t *o = hm_tracer_find(c->kind, c->handle);
     if (numbered == HM_TRACER_BY_CLASS)
         numbered = hm_trace_func_class(c->func) == HM_TRACE_CLASS_COLLECTIVE;
     uint32_t seq = o && numbered ? ++o->seq : 0;
     if (!recorded(c->func, t0)) return;
     uint64_t key = o ? o->key : 1;
-    int peer = c->peer == HM_TRACER_NO_PEER ? -1 : hm_tracer_world_rank(o, c->peer);
+    int peer = world_peer(o, c->peer);
     hm_trace_event_t *e = burst_of(c, key, peer);
     if (e) {
         e->exit_s = t1, e->calls++, hm__tracer_hot.burst_untimed = 0;
@@ -202,18 +232,21 @@ void hm_tracer_record_locked(const hm_tracer_call_t *c, double t0, double t1, in
     if (!(e = hm_trace_recorder_next(tr.recorder))) return;
     if (c->poll) tr.poll_at = hm_trace_recorder_events(tr.recorder);
     if (c->poll && !tr.polls_each && !tr.threads) open_burst(c, e);
-    e->enter_s = t0, e->exit_s = t1;
-    e->func = (int16_t)c->func;
-    e->comm_key = key;
-    e->seq = seq;
-    e->calls = 1;
-    e->peer = peer;
-    e->tag = c->tag;
-    e->recv_peer = c->recv_peer == HM_TRACER_NO_PEER ? -1 : hm_tracer_world_rank(o, c->recv_peer);
-    e->recv_tag = c->recv_tag;
-    e->bytes = c->bytes;
-    e->request = c->request;
-    e->thread = (int16_t)hm__tracer_thread;
+    fill(e, c, o, t0, t1, seq, peer);
+}
+
+int hm_tracer_record_folded(const hm_tracer_call_t *call, const hm_tracer_call_t *completed,
+                            double t0, double t1)
+{
+    if (!recorded(call->func, t0) || !recorded(HM_TRACE_MPI_T_completed, t0)) return 0;
+    know_thread();
+    hm__tracer_hot.burst = NULL;
+    hm_trace_event_t *e = hm_trace_recorder_next(tr.recorder);
+    if (!e) return 1; /* the recorder stopped: neither would be recorded */
+    const hm_tracer_obj_t *o = hm_tracer_find(completed->kind, completed->handle);
+    fill(e, completed, o, t0, t1, 0, world_peer(o, completed->peer));
+    e->func = (int16_t)call->func;
+    return 1;
 }
 
 void hm_tracer_record(const hm_tracer_call_t *c, double t0, double t1, int numbered)

@@ -199,6 +199,19 @@ void hm_tracer_record(const hm_tracer_call_t *c, double t0, double t1, int numbe
 /* The same, the lock already held. */
 void hm_tracer_record_locked(const hm_tracer_call_t *c, double t0, double t1, int numbered);
 
+/* A wait or test call that ran from t0 to t1 and the first request it
+ * completed (completed: the request's call as made, func aside, a
+ * receive's source, tag and bytes from its status) in one record: the
+ * request's fields under the call's function (include/harmonia/trace.h,
+ * hm_trace_event_t; the merge parts them again). A completing call
+ * wrote two records of 64 bytes where most complete one request; one
+ * saves the second's work and its bytes (bench/trace_overhead.sh). 0
+ * when the call or the request record is left out (--include,
+ * --exclude, --during-s): then the caller records them apart. The lock
+ * held. */
+int hm_tracer_record_folded(const hm_tracer_call_t *call, const hm_tracer_call_t *completed,
+                            double t0, double t1);
+
 /* count elements of type, in bytes (0 for MPI_DATATYPE_NULL). */
 uint64_t hm_tracer_bytes(int count, MPI_Datatype type);
 
