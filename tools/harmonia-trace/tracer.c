@@ -75,7 +75,7 @@ static struct tracer {
  * the one that initialized MPI, 1 others, -1 not known yet). */
 _Thread_local int hm__tracer_inside HM_TRACER_TLS;
 _Thread_local int hm__tracer_thread HM_TRACER_TLS = -1;
-hm_tracer_hot_t hm__tracer_hot;
+hm_tracer_hot_t hm__tracer_hot = {.burst_func = -1};
 
 int hm_tracer_is_test(int func)
 {
@@ -162,14 +162,28 @@ static void open_burst(const hm_tracer_call_t *c, hm_trace_event_t *e)
 {
     hm_tracer_hot_t *h = &hm__tracer_hot;
     h->burst = e, h->burst_handle = c->handle, h->burst_peer = c->peer, h->burst_tag = c->tag;
+    h->burst_func = c->func, h->burst_thread = hm__tracer_thread;
     h->burst_untimed = 0;
+}
+
+/* No burst that polls may join untimed. */
+static void close_burst(void)
+{
+    hm__tracer_hot.burst = NULL, hm__tracer_hot.burst_func = -1;
+}
+
+void hm__tracer_burst_full(void)
+{
+    /* Its exit read now: it ends here (the next poll records anew). */
+    hm__tracer_hot.burst->exit_s = hm_tracer_now();
+    close_burst();
 }
 
 void hm__tracer_poll_timed(void)
 {
     double t1 = hm_tracer_now();
     if (t1 > tr.to_s) { /* --during-s ended: later polls take the recorded() path */
-        hm__tracer_hot.burst = NULL;
+        close_burst();
         return;
     }
     hm__tracer_hot.burst->exit_s = t1, hm__tracer_hot.burst_untimed = 0;
@@ -228,7 +242,7 @@ void hm_tracer_record_locked(const hm_tracer_call_t *c, double t0, double t1, in
         e->exit_s = t1, e->calls++, hm__tracer_hot.burst_untimed = 0;
         return;
     }
-    hm__tracer_hot.burst = NULL;
+    close_burst();
     if (!(e = hm_trace_recorder_next(tr.recorder))) return;
     if (c->poll) tr.poll_at = hm_trace_recorder_events(tr.recorder);
     if (c->poll && !tr.polls_each && !tr.threads) open_burst(c, e);
@@ -240,7 +254,7 @@ int hm_tracer_record_folded(const hm_tracer_call_t *call, const hm_tracer_call_t
 {
     if (!recorded(call->func, t0) || !recorded(HM_TRACE_MPI_T_completed, t0)) return 0;
     know_thread();
-    hm__tracer_hot.burst = NULL;
+    close_burst();
     hm_trace_event_t *e = hm_trace_recorder_next(tr.recorder);
     if (!e) return 1; /* the recorder stopped: neither would be recorded */
     const hm_tracer_obj_t *o = hm_tracer_find(completed->kind, completed->handle);
@@ -548,7 +562,7 @@ void hm_tracer_stop(void)
     if (!atomic_load(&hm__tracer_hot.on)) return;
     while (atomic_flag_test_and_set_explicit(&tr.busy, memory_order_acquire)) continue;
     atomic_store(&hm__tracer_hot.on, 0);
-    hm__tracer_hot.burst = NULL;
+    close_burst();
     atomic_flag_clear_explicit(&tr.busy, memory_order_release);
     hm__tracer_inside = 1;
     hm_trace_rank_info_t info = {.rank = tr.rank,

@@ -26,6 +26,8 @@ typedef struct hm_tracer_hot {
      * for), the raw object, peer and tag of its calls, and the polls that
      * joined it since its exit was last read. */
     hm_trace_event_t *burst;
+    int burst_func, burst_thread; /* burst's, here so that a poll's check
+                                   * reads no event (-1: no burst) */
     uint64_t burst_handle;
     int burst_peer, burst_tag;
     unsigned burst_untimed;
@@ -171,22 +173,29 @@ hm_tracer_call_t hm_tracer_call(int func, int kind, uint64_t handle, int peer, u
  * call; the wrapper then calls hm_tracer_poll_joined if the poll found
  * nothing, and records a poll that did with its exit as its entry (its
  * entry was not read). 0 under MPI_THREAD_MULTIPLE, --polls each, and
- * when the last event is anything else. */
+ * when the last event is anything else. 1 implies that events are
+ * recorded (hm_tracer_on) and func is (hm_tracer_wants): a burst is
+ * opened only then and closed when recording stops. */
 static inline int hm_tracer_poll_joins(int func, uint64_t handle, int peer, int tag)
 {
     const hm_tracer_hot_t *h = &hm__tracer_hot;
-    return h->burst && h->burst->func == func && h->burst->thread == hm__tracer_thread &&
-           h->burst_handle == handle && h->burst_peer == peer && h->burst_tag == tag &&
-           h->burst->calls < UINT32_MAX;
+    return h->burst_func == func && h->burst_thread == hm__tracer_thread && !hm__tracer_inside &&
+           h->burst_handle == handle && h->burst_peer == peer && h->burst_tag == tag;
 }
 
 /* The burst's exit read now (tracer.c). */
 void hm__tracer_poll_timed(void);
 
+/* A burst full (UINT32_MAX calls): no poll joins it (tracer.c). */
+void hm__tracer_burst_full(void);
+
 static inline void hm_tracer_poll_joined(void)
 {
-    hm__tracer_hot.burst->calls++;
-    if (++hm__tracer_hot.burst_untimed >= HM_TRACER_UNTIMED_MAX) hm__tracer_poll_timed();
+    hm_tracer_hot_t *h = &hm__tracer_hot;
+    if (++h->burst->calls == UINT32_MAX)
+        hm__tracer_burst_full();
+    else if (++h->burst_untimed >= HM_TRACER_UNTIMED_MAX)
+        hm__tracer_poll_timed();
 }
 
 /* Record c, which ran from t0 to t1 (local). numbered: 1 when the call is
