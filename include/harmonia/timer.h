@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <mpi.h>
 
@@ -93,6 +94,22 @@ HM_EXPORT double hm_timer_now_truth(hm_timer_t *timer, double *truth_s);
 /* Collective over comm: every rank adopts rank 0's origin, so sources that
  * are shared between the processes read comparable values. */
 HM_EXPORT int hm_timer_agree_origin(hm_timer_t *timer, MPI_Comm comm);
+
+/* A reading of a clock_gettime source as hm_timer_now computes it: whole
+ * seconds less the origin in integers first, so that a double keeps
+ * nanoseconds even for CLOCK_REALTIME. */
+static inline double hm_timer_posix_reading(const struct timespec *ts, int64_t origin_s)
+{
+    return (double)((int64_t)ts->tv_sec - origin_s) + (double)ts->tv_nsec * 1e-9;
+}
+
+/* Whether timer reads a POSIX clock as it is (monotonic, monotonic_raw,
+ * realtime; not synthetic): then *clock_id and *origin_s (now, after any
+ * hm_timer_agree_origin) let a caller that reads it at every call read it
+ * itself, clock_gettime(*clock_id) through hm_timer_posix_reading, the
+ * same values as hm_timer_now without its calls (the tracer, at every
+ * wrapped MPI call). HM_ENOENT otherwise (nothing written). */
+HM_EXPORT int hm_timer_posix_clock(const hm_timer_t *timer, int *clock_id, int64_t *origin_s);
 
 /* Identifier of the clock this timer reads: equal on two processes exactly
  * when they read the same clock. The machine (kernel boot id) for the

@@ -16,7 +16,7 @@ static inline double read_clock(const hm_timer_t *t, clockid_t id)
 {
     struct timespec ts;
     clock_gettime(id, &ts);
-    return (double)((int64_t)ts.tv_sec - t->origin) + (double)ts.tv_nsec * 1e-9;
+    return hm_timer_posix_reading(&ts, t->origin);
 }
 
 static int64_t origin_clock(clockid_t id)
@@ -87,3 +87,21 @@ const hm__timer_source_t hm__timer_source_gettimeofday = {.name = "gettimeofday"
                                                           .read = read_gtod,
                                                           .origin_now = origin_gtod,
                                                           .nominal_resolution = res_gtod};
+
+int hm_timer_posix_clock(const hm_timer_t *t, int *clock_id, int64_t *origin_s)
+{
+    if (!t) return hm__error_null(__func__, "timer");
+    static const struct {
+        const hm__timer_source_t *source;
+        clockid_t id;
+    } clocks[] = {{&hm__timer_source_monotonic, CLOCK_MONOTONIC},
+                  {&hm__timer_source_monotonic_raw, CLOCK_MONOTONIC_RAW},
+                  {&hm__timer_source_realtime, CLOCK_REALTIME}};
+    for (size_t i = 0; !t->synthetic && i < sizeof clocks / sizeof *clocks; i++)
+        if (t->source == clocks[i].source) {
+            *clock_id = (int)clocks[i].id, *origin_s = t->origin;
+            return HM_OK;
+        }
+    return hm__error_set(HM_ENOENT, "the %s timer%s is not a POSIX clock read as it is",
+                         t->source->name, t->synthetic ? " (synthetic)" : "");
+}

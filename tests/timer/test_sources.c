@@ -57,6 +57,8 @@ static double pingpong_offset(hm_timer_t *t, MPI_Comm comm, int peer, double *rt
     return best;
 }
 
+static void check_posix_clock(const char *name, hm_timer_t *t);
+
 static void check_source(const char *name, MPI_Comm comm)
 {
     int rank, size;
@@ -113,7 +115,47 @@ static void check_source(const char *name, MPI_Comm comm)
                      "round trip %.2f us)",
                      name, peer, off * 1e6, rtt_s * 1e6);
     }
+    check_posix_clock(name, t);
     hm_timer_free(t);
+}
+
+/* The clock_gettime sources read in place (hm_timer_posix_clock) give
+ * hm_timer_now's values: a read between two of hm_timer_now's lies
+ * between them (monotonic sources: exactly; realtime can be stepped, so
+ * it only within 1 ms); the others (and a synthetic monotonic) say
+ * HM_ENOENT. */
+static void check_posix_clock(const char *name, hm_timer_t *t)
+{
+    int id = -7;
+    int64_t origin_s = -7;
+    int rc = hm_timer_posix_clock(t, &id, &origin_s);
+    int posix =
+        !strcmp(name, "monotonic") || !strcmp(name, "monotonic_raw") || !strcmp(name, "realtime");
+    if (!posix) {
+        HM_CHECK(rc == HM_ENOENT && id == -7, "%s is not a POSIX clock read in place: %s", name,
+                 hm_last_error());
+        return;
+    }
+    clockid_t want = !strcmp(name, "monotonic")       ? CLOCK_MONOTONIC
+                     : !strcmp(name, "monotonic_raw") ? CLOCK_MONOTONIC_RAW
+                                                      : CLOCK_REALTIME;
+    HM_CHECK(rc == HM_OK && id == (int)want, "%s is clock %d read in place (%d)", name, (int)want,
+             id);
+    if (rc != HM_OK) return;
+    struct timespec ts;
+    double before = hm_timer_now(t);
+    clock_gettime((clockid_t)id, &ts);
+    double mid = hm_timer_posix_reading(&ts, origin_s), after = hm_timer_now(t);
+    double slack = strcmp(name, "realtime") ? 0 : 1e-3;
+    HM_CHECK(mid >= before - slack && mid <= after + slack,
+             "%s read in place: %.9f between %.9f and %.9f", name, mid, before, after);
+    hm_timer_t *syn = NULL;
+    hm_timer_options_t o = {.synthetic = 1, .seed = 3};
+    o.spec.offset_s = 1e-3, o.spec.drift = 1e-5;
+    if (strcmp(name, "monotonic") || hm_timer_create(name, &o, &syn) != HM_OK) return;
+    HM_CHECK(hm_timer_posix_clock(syn, &id, &origin_s) == HM_ENOENT,
+             "a synthetic monotonic timer is not read in place: %s", hm_last_error());
+    hm_timer_free(syn);
 }
 
 /* The TSC frequency read from the system must be the real rate: compare

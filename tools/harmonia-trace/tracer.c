@@ -75,7 +75,7 @@ static struct tracer {
  * the one that initialized MPI, 1 others, -1 not known yet). */
 _Thread_local int hm__tracer_inside HM_TRACER_TLS;
 _Thread_local int hm__tracer_thread HM_TRACER_TLS = -1;
-hm_tracer_hot_t hm__tracer_hot = {.burst_func = -1};
+hm_tracer_hot_t hm__tracer_hot = {.burst_func = -1, .clock_id = -1};
 
 int hm_tracer_is_test(int func)
 {
@@ -83,7 +83,7 @@ int hm_tracer_is_test(int func)
            func == HM_TRACE_MPI_Testany || func == HM_TRACE_MPI_Testsome;
 }
 
-double hm_tracer_now(void)
+double hm__tracer_now_timer(void)
 {
     return tr.timer ? hm_timer_now(tr.timer) : 0.0;
 }
@@ -513,6 +513,9 @@ void hm_tracer_start(void)
     st = hm_timer_agree_origin(tr.timer, tr.comm);
     if (st == HM_OK) st = hm_clock_identity(tr.timer, &tr.base);
     if (agreed(st, "the timer", NULL) != HM_OK) return;
+    if (hm_timer_posix_clock(tr.timer, &hm__tracer_hot.clock_id, &hm__tracer_hot.clock_origin_s) !=
+        HM_OK)
+        hm__tracer_hot.clock_id = -1;
     double clock_t0 = PMPI_Wtime();
     st = hm_sync_run_refining(tr.comm, tr.spec, &tr.params, tr.base, &tr.start_clock, NULL,
                               &tr.refiner);
@@ -613,6 +616,7 @@ void hm_tracer_stop(void)
     tr.refiner = NULL;
     hm_clock_free(tr.start_clock);
     hm_clock_free(tr.base);
+    hm__tracer_hot.clock_id = -1;
     hm_timer_free(tr.timer);
     tr.timer = NULL;
     hm_tracer_objects_free();
