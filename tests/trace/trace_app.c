@@ -13,6 +13,9 @@
  *   trace_app ring ROUNDS               each rank sends to the next and
  *       receives from any source with MPI_STATUS_IGNORE, through MPI_Probe
  *       and MPI_Recv (even rounds) or MPI_Recv alone (odd rounds).
+ *   trace_app many ROUNDS               20 receives from any source and 20
+ *       sends to the next rank a round, completed by one MPI_Waitall (even
+ *       rounds) or MPI_Testsome until done (odd), statuses ignored.
  *   trace_app patterns ROUNDS           on a periodic Cartesian grid of the
  *       ranks, each round: MPI_Sendrecv and MPI_Sendrecv_replace with the
  *       neighbours; MPI_Irecv from any source with any tag, completed by
@@ -140,6 +143,34 @@ static void burst(int k)
     while (!flag) MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
     int j = 1 + UNTIMED_EVERY * ((k - 1) / UNTIMED_EVERY);
     printf("burst %d %.9f %.9f\n", k, before[j] - after[1], after[j] - before[1]);
+}
+
+/* ROUNDS rounds of MANY receives from any source and MANY sends to the
+ * next rank, one tag a round, completed together: by MPI_Waitall in even
+ * rounds, by MPI_Testsome until all are done in odd ones (more requests
+ * than a tracer's call keeps on its stack). */
+enum { MANY = 20 };
+static void many(int rounds)
+{
+    int rank, size, in[MANY], out[MANY];
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    for (int k = 0; k < rounds; k++) {
+        MPI_Request r[2 * MANY];
+        for (int i = 0; i < MANY; i++) {
+            out[i] = rank;
+            MPI_Irecv(&in[i], 1, MPI_INT, MPI_ANY_SOURCE, k, MPI_COMM_WORLD, &r[i]);
+        }
+        for (int i = 0; i < MANY; i++)
+            MPI_Isend(&out[i], 1, MPI_INT, (rank + 1) % size, k, MPI_COMM_WORLD, &r[MANY + i]);
+        if (k % 2 == 0) {
+            MPI_Waitall(2 * MANY, r, MPI_STATUSES_IGNORE);
+            continue;
+        }
+        int idx[2 * MANY];
+        for (int left = 2 * MANY, got = 0; left > 0; left -= got)
+            MPI_Testsome(2 * MANY, r, &got, idx, MPI_STATUSES_IGNORE);
+    }
 }
 
 static void bursts(void)
@@ -381,10 +412,12 @@ int main(int argc, char **argv)
         rma(atoi(argv[2]));
     else if (argc == 3 && !strcmp(argv[1], "io"))
         io(atoi(argv[2]));
+    else if (argc == 3 && !strcmp(argv[1], "many"))
+        many(atoi(argv[2]));
     else
         rc = 2, fprintf(stderr, "usage: trace_app truth FILE ROUNDS GAP_S | flood N [PAUSE_S] | "
                                 "ring ROUNDS | patterns ROUNDS | objects | bursts | rma ROUNDS | "
-                                "io ROUNDS\n");
+                                "io ROUNDS | many ROUNDS\n");
     MPI_Barrier(MPI_COMM_WORLD);
     finish(&split);
     return rc;

@@ -69,6 +69,24 @@ for np in 2 3; do
         { fail "objects np=$np: exit $status"; cat "$out" >&2; }
 done
 
+# --- calls on more requests than the tracer keeps on its stack (16) ---------
+# 40 requests a call, 20 of them receives from any source: every request
+# completed once (its own MPI_T_completed record, the first of a call's
+# carried in the call's record in the rank files), every receive's source
+# read from the status the tracer supplied, every message matched.
+timeout -k 5 "$(scaled 120)" "$HARMONIA" trace "${fast[@]}" --output many -- \
+    $(mpi 3) "$app" many 6 >"$out" 2>&1
+status=$?
+awk -F, '/^#/ { next } !head { head = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["function"] == "MPI_Irecv" { recv[$c["rank"] " " $c["request"]] = 1 }
+    $c["function"] == "MPI_T_completed" { done[$c["rank"] " " $c["request"]]++; n++
+        if (($c["rank"] " " $c["request"]) in recv && $c["peer"] != ($c["rank"] + 2) % 3) bad++ }
+    END { for (k in done) if (done[k] != 1) bad++
+          exit !(n == 3 * 6 * 40 && length(done) == n && !bad) }' many/trace.csv &&
+    grep -q '^messages: 360 matched; received before sent: 0 on the global clock' "$out"
+check $? "40 requests a call (Waitall, Testsome): 720 completed once each, sources resolved, 360 messages matched" \
+    "exit $status, $(cat "$out")"
+
 # --- polls in bursts (the default) and the filters ---------------------------
 # The same 500000 unsuccessful probes a rank are one event each, the count
 # in its calls column and in the summary's calls; --exclude drops them.
