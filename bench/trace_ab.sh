@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # bench/trace_ab.sh OLD_BUILD NEW_BUILD [PAIRS] — two tracers side by side:
 # traced bench/trace_call loops (MPI_Iprobe an event a call, --polls each;
-# Irecv + Send + Wait; the polling loop of 100 unsuccessful MPI_Test an
-# iteration) under each build's libharmonia-trace.so and trace_call, in
-# PAIRS (default 12) pairs run in ABBA order, so that neither build always
-# runs first (on this VM the second run of a pair was up to 18 % faster
-# with one build on both sides). Prints per loop the medians of each
-# build's ns per iteration and the median of the per-pair ratios new/old.
+# Irecv + Send + Wait; the polling loops of 100 unsuccessful MPI_Test or
+# MPI_Testany an iteration) under each build's libharmonia-trace.so and
+# trace_call, in PAIRS (default 12) pairs run in ABBA order, so that
+# neither build always runs first (on this VM the second run of a pair
+# was up to 18 % faster with one build on both sides). Prints per loop
+# the medians of each build's ns per iteration and the median of the
+# per-pair ratios new/old.
 set -u
 old=$1 new=$2 pairs=${3:-12}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -39,3 +40,4 @@ compare() { # NAME LOOP N [VAR=VALUE...]
 compare "MPI_Iprobe, an event a call" iprobe 1000000 HARMONIA_TRACE_POLLS=each
 compare "Irecv + Send + Wait" request 200000
 compare "polling loop (100 MPI_Test an iteration)" polling 20000
+compare "polling loop (100 MPI_Testany on 1 request an iteration)" testany 20000

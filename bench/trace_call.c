@@ -8,8 +8,10 @@
  *   request   MPI_Irecv, MPI_Send to itself, MPI_Wait: a request made,
  *             completed and tied to its wait
  *   polling   MPI_Irecv, 100 MPI_Test that complete nothing, MPI_Send to
- *             itself, MPI_Test until it completes: a polling loop, as
- *             RandomAccess runs one (per iteration: 100 polls)
+ *             itself, MPI_Test until it completes: a polling loop (per
+ *             iteration: 100 polls)
+ *   testany   the same with MPI_Testany on that one request, as hpcc's
+ *             RandomAccess polls (a call on an array of requests)
  *
  *   mpirun -n 1 build/bench/trace_call [N [LOOP]]   (1000000 iprobe) */
 #define _POSIX_C_SOURCE 200809L
@@ -57,6 +59,16 @@ static void polling(void)
     while (!flag) MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
 }
 
+static void testany(void)
+{
+    int in = 0, out = 1, flag = 0, index;
+    MPI_Request r;
+    MPI_Irecv(&in, 1, MPI_INT, 0, 9, MPI_COMM_WORLD, &r);
+    for (int i = 0; i < 100; i++) MPI_Testany(1, &r, &index, &flag, MPI_STATUS_IGNORE);
+    MPI_Send(&out, 1, MPI_INT, 0, 9, MPI_COMM_WORLD);
+    while (!flag) MPI_Testany(1, &r, &index, &flag, MPI_STATUS_IGNORE);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -64,6 +76,7 @@ int main(int argc, char **argv)
     const char *loop = argc > 2 ? argv[2] : "iprobe";
     void (*body)(void) = !strcmp(loop, "request")   ? request
                          : !strcmp(loop, "polling") ? polling
+                         : !strcmp(loop, "testany") ? testany
                                                     : iprobe;
     double ns[5];
     for (int round = 0; round < 5; round++) {

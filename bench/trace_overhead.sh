@@ -45,6 +45,8 @@ for i in $(seq "$runs"); do
     mpirun -n 1 "$build/bench/trace_call" 20000 polling >>"$tmp/poll_plain"
     traced poll polling 20000
     traced poll_ex polling 20000 HARMONIA_TRACE_EXCLUDE=MPI_Test
+    mpirun -n 1 "$build/bench/trace_call" 20000 testany >>"$tmp/any_plain"
+    traced any testany 20000
 done
 m() { median <"$tmp/$1"; }
 read_ns=$(mpirun -n 1 "$build/harmonia" timers --timer monotonic --output "$tmp/timers.csv" >/dev/null &&
@@ -58,6 +60,8 @@ awk -v p="$(m plain)" -v t="$(m each)" -v r="$read_ns" 'BEGIN {
 echo "Irecv + Send + Wait (3 calls, a request record): untraced $(m req_plain) ns, traced $(m req) ns"
 awk -v p="$(m poll_plain)" -v b="$(m poll)" -v x="$(m poll_ex)" 'BEGIN {
     printf "polling loop (100 unsuccessful MPI_Test an iteration): untraced %.0f ns, bursts %.0f ns (%.2f x), MPI_Test excluded %.0f ns (%.2f x)\n", p, b, b / p, x, x / p }'
+awk -v p="$(m any_plain)" -v t="$(m any)" 'BEGIN {
+    printf "polling loop with MPI_Testany (1 request): untraced %.0f ns, bursts %.0f ns (%.2f x)\n", p, t, t / p }'
 
 # A whole bench run.
 for i in $(seq "$runs"); do
