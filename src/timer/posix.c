@@ -91,6 +91,8 @@ const hm__timer_source_t hm__timer_source_gettimeofday = {.name = "gettimeofday"
 int hm_timer_posix_clock(const hm_timer_t *t, int *clock_id, int64_t *origin_s)
 {
     if (!t) return hm__error_null(__func__, "timer");
+    if (!clock_id) return hm__error_null(__func__, "clock_id");
+    if (!origin_s) return hm__error_null(__func__, "origin_s");
     static const struct {
         const hm__timer_source_t *source;
         clockid_t id;
