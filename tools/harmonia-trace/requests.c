@@ -235,26 +235,21 @@ void hm_tracer_requests_completed(int func, double t0, double t1, const MPI_Requ
     hm_tracer_lock();
     hm_tracer_call_t c = hm_tracer_call(func, 0, 0, HM_TRACER_NO_PEER, 0);
     c.poll = ndone == 0 && hm_tracer_is_test(func);
-    /* The call's record carries the first request it completed. */
-    int k = 0;
-    pending_t *p = NULL;
-    while (k < ndone && !(p = completed_at(before, done, k))) k++;
-    if (!p) {
-        hm_tracer_record_locked(&c, t0, t1, 0);
-    } else {
+    /* The call's record carries the first request it completed; the
+     * call is recorded first, with it or alone. */
+    int called = 0;
+    for (int k = 0; k < ndone; k++) {
+        pending_t *p = completed_at(before, done, k);
+        if (!p) continue;
         hm_tracer_call_t r = completion(p, statuses ? &statuses[k] : NULL);
-        if (!hm_tracer_record_folded(&c, &r, t0, t1)) {
-            hm_tracer_record_locked(&c, t0, t1, 0);
+        if (called || !hm_tracer_record_folded(&c, &r, t0, t1)) {
+            if (!called) hm_tracer_record_locked(&c, t0, t1, 0);
             hm_tracer_record_locked(&r, t0, t1, 0);
         }
+        called = 1;
         done_with(p);
     }
-    for (k++; k < ndone; k++) {
-        if (!(p = completed_at(before, done, k))) continue;
-        hm_tracer_call_t r = completion(p, statuses ? &statuses[k] : NULL);
-        hm_tracer_record_locked(&r, t0, t1, 0);
-        done_with(p);
-    }
+    if (!called) hm_tracer_record_locked(&c, t0, t1, 0);
     hm_tracer_unlock();
 }
 

@@ -28,7 +28,7 @@
     do {                                                                                           \
         int joins_ = hm_tracer_poll_joins(FUNC, HM_TRACER_HANDLE(COMM), SOURCE, TAG);              \
         double t0_ = joins_ ? 0 : hm_tracer_now();                                                 \
-        if (!hm_tracer_on()) return CALL;                                                          \
+        if (!joins_ && !hm_tracer_on()) return CALL; /* joins_ implies on */                       \
         int rc_ = CALL;                                                                            \
         if (joins_ && !(FOUND)) {                                                                  \
             hm_tracer_poll_joined();                                                               \
